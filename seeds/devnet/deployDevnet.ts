@@ -1,0 +1,256 @@
+import {
+  encodeDeployData,
+  encodeFunctionData,
+  getAddress,
+  maxUint256,
+  parseAbi,
+  stringToHex,
+  toHex,
+  type Address,
+  type Hex,
+} from 'viem';
+import { devnetArtifact, linkBytecode } from './artifacts.ts';
+import { DEPLOY_ORDER, devnetAddresses, MULTICALL3_ADDRESS, sortTokens, type DevnetAddresses, type DevnetContract } from './devnetAddresses.ts';
+import { DEVNET_FEE_TIERS, DEVNET_TOKENS, DEVNET_V2_PAIRS, DEVNET_V3_POOLS, type DevnetTokenSymbol } from './devnetPlan.ts';
+import { jsonRpc } from './jsonRpc.ts';
+
+/** Gas limit of every devnet transaction: fixed, so no estimate can fall short when a block lands in a later second. */
+const TX_GAS = 15_000_000n;
+/** Far-future deadline for router and position-manager calls. */
+const DEADLINE = 2n ** 40n;
+/** Ether given to the deployer so it can wrap as much WETH as the pools need. */
+const DEPLOYER_ETHER = 10n ** 9n * 10n ** 18n;
+
+const erc20Abi = parseAbi([
+  'function mint(address to, uint256 amount) returns (bool)',
+  'function approve(address spender, uint256 amount) returns (bool)',
+  'function transfer(address to, uint256 amount) returns (bool)',
+  'function deposit() payable',
+]);
+const v3FactoryAbi = parseAbi(['function enableFeeAmount(uint24 fee, int24 tickSpacing)']);
+const v2RouterAbi = parseAbi([
+  'function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256, uint256, uint256)',
+]);
+const npmAbi = parseAbi([
+  'function createAndInitializePoolIfNecessary(address token0, address token1, uint24 fee, uint160 sqrtPriceX96) payable returns (address pool)',
+  'struct MintParams { address token0; address token1; uint24 fee; int24 tickLower; int24 tickUpper; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; address recipient; uint256 deadline; }',
+  'function mint(MintParams params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
+]);
+
+interface Receipt {
+  status: Hex;
+  contractAddress: Address | null;
+}
+
+/** Sends transactions from one unlocked anvil account, one at a time (automine), failing on a revert. */
+export class DevnetSender {
+  txCount = 0;
+  constructor(
+    readonly rpcUrl: string,
+    readonly from: Address,
+  ) {}
+
+  /** Sends a transaction (to = undefined deploys) and returns its receipt. */
+  async send(to: Address | undefined, data: Hex, value = 0n, label = 'tx'): Promise<Receipt> {
+    const tx: Record<string, string> = { from: this.from, data, gas: toHex(TX_GAS) };
+    if (to) tx.to = to;
+    if (value > 0n) tx.value = toHex(value);
+    const hash = await jsonRpc<Hex>(this.rpcUrl, 'eth_sendTransaction', [tx]);
+    this.txCount++;
+    let receipt = await jsonRpc<Receipt | null>(this.rpcUrl, 'eth_getTransactionReceipt', [hash]);
+    for (let i = 0; receipt === null && i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      receipt = await jsonRpc<Receipt | null>(this.rpcUrl, 'eth_getTransactionReceipt', [hash]);
+    }
+    if (receipt === null) throw new Error(`${label}: no receipt for ${hash}`);
+    if (receipt.status !== '0x1') throw new Error(`${label}: transaction ${hash} reverted`);
+    return receipt;
+  }
+}
+
+/** Integer square root (floor) of a non-negative bigint. */
+export function isqrt(n: bigint): bigint {
+  if (n < 0n) throw new RangeError('isqrt of a negative number');
+  if (n < 2n) return n;
+  let x = BigInt(Math.floor(Math.sqrt(Number(n))));
+  for (;;) {
+    const y = (x + n / x) >> 1n;
+    if (y >= x && x * x <= n && (x + 1n) * (x + 1n) > n) return x;
+    x = y;
+  }
+}
+
+/** Raw amount of a token worth `usd` dollars at `priceMicroUsd` per whole token. */
+function rawAmount(usd: bigint, priceMicroUsd: bigint, decimals: number): bigint {
+  return (usd * 1_000_000n * 10n ** BigInt(decimals)) / priceMicroUsd;
+}
+
+function token(symbol: DevnetTokenSymbol) {
+  const spec = DEVNET_TOKENS.find((t) => t.symbol === symbol);
+  if (!spec) throw new Error(`unknown devnet token ${symbol}`);
+  return spec;
+}
+
+/** sqrtPriceX96 and tick (floor) for a pool whose token0/token1 have the given micro-USD prices. */
+function initialPrice(t0: DevnetTokenSymbol, t1: DevnetTokenSymbol): { sqrtPriceX96: bigint; tick: number } {
+  const a = token(t0);
+  const b = token(t1);
+  const num = a.priceMicroUsd * 10n ** BigInt(b.decimals);
+  const den = b.priceMicroUsd * 10n ** BigInt(a.decimals);
+  const sqrtPriceX96 = isqrt((num << 192n) / den);
+  const tick = Math.floor(Math.log(Number(num) / Number(den)) / Math.log(1.0001));
+  return { sqrtPriceX96, tick };
+}
+
+/** Deploys every devnet contract and pool onto a fresh anvil node (deployer nonce must be 0). */
+export async function deployDevnet(rpcUrl: string): Promise<{ addresses: DevnetAddresses; txCount: number }> {
+  const expected = devnetAddresses();
+  const deployer = expected.deployer;
+  const nonce = Number(await jsonRpc<Hex>(rpcUrl, 'eth_getTransactionCount', [deployer, 'latest']));
+  if (nonce !== 0) throw new Error(`deployDevnet: deployer nonce is ${nonce}, expected a fresh node`);
+  await jsonRpc(rpcUrl, 'anvil_setBalance', [deployer, toHex(DEPLOYER_ETHER)]);
+  const sender = new DevnetSender(rpcUrl, deployer);
+  const c = expected.contracts;
+  const t = expected.tokens;
+
+  const deploy = async (name: DevnetContract, bytecode: Hex): Promise<void> => {
+    const receipt = await sender.send(undefined, bytecode, 0n, `deploy ${name}`);
+    const got = receipt.contractAddress ? getAddress(receipt.contractAddress) : undefined;
+    if (got !== c[name]) throw new Error(`deploy ${name}: at ${got}, expected ${c[name]} (deployment order changed?)`);
+  };
+  const withArgs = (name: Parameters<typeof devnetArtifact>[0], args: readonly unknown[]): Hex => {
+    const artifact = devnetArtifact(name);
+    return encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args });
+  };
+
+  // Contracts, in DEPLOY_ORDER (nonce = index).
+  for (const name of DEPLOY_ORDER) {
+    switch (name) {
+      case 'WETH':
+        await deploy(name, devnetArtifact('WETH9').bytecode);
+        break;
+      case 'USDC':
+      case 'USDT':
+      case 'WBTC':
+      case 'DAI':
+      case 'UNI': {
+        const spec = token(name);
+        await deploy(name, withArgs('MintableERC20', [spec.name, spec.symbol, spec.decimals]));
+        break;
+      }
+      case 'uniswapV2Factory':
+      case 'sushiswapV2Factory':
+        await deploy(name, withArgs('UniswapV2Factory', [deployer]));
+        break;
+      case 'uniswapV2Router02':
+        await deploy(name, withArgs('UniswapV2Router02', [c.uniswapV2Factory, t.WETH]));
+        break;
+      case 'sushiswapV2Router02':
+        await deploy(name, withArgs('UniswapV2Router02', [c.sushiswapV2Factory, t.WETH]));
+        break;
+      case 'uniswapV3Factory':
+        await deploy(name, devnetArtifact('UniswapV3Factory').bytecode);
+        break;
+      case 'nftDescriptorLibrary':
+        await deploy(name, devnetArtifact('NFTDescriptor').bytecode);
+        break;
+      case 'nonfungibleTokenPositionDescriptor': {
+        const artifact = devnetArtifact('NonfungibleTokenPositionDescriptor');
+        const bytecode = linkBytecode(artifact, { NFTDescriptor: c.nftDescriptorLibrary });
+        await deploy(name, encodeDeployData({ abi: artifact.abi, bytecode, args: [t.WETH, stringToHex('ETH', { size: 32 })] }));
+        break;
+      }
+      case 'nonfungiblePositionManager':
+        await deploy(name, withArgs('NonfungiblePositionManager', [c.uniswapV3Factory, t.WETH, c.nonfungibleTokenPositionDescriptor]));
+        break;
+      case 'swapRouter':
+        await deploy(name, withArgs('SwapRouter', [c.uniswapV3Factory, t.WETH]));
+        break;
+      case 'swapRouter02':
+        await deploy(name, withArgs('SwapRouter02', [c.uniswapV2Factory, c.uniswapV3Factory, c.nonfungiblePositionManager, t.WETH]));
+        break;
+      case 'quoterV2':
+        await deploy(name, withArgs('QuoterV2', [c.uniswapV3Factory, t.WETH]));
+        break;
+    }
+  }
+
+  // Multicall3 at its canonical address: run its creation code in an eth_call to get the runtime code, then set it.
+  const runtime = await jsonRpc<Hex>(rpcUrl, 'eth_call', [{ from: deployer, data: devnetArtifact('Multicall3').bytecode, gas: toHex(TX_GAS) }, 'latest']);
+  await jsonRpc(rpcUrl, 'anvil_setCode', [MULTICALL3_ADDRESS, runtime]);
+
+  // Fee tier 100 (tick spacing 1), as enabled on mainnet after launch.
+  await sender.send(c.uniswapV3Factory, encodeFunctionData({ abi: v3FactoryAbi, functionName: 'enableFeeAmount', args: [100, 1] }), 0n, 'enableFeeAmount');
+
+  // Balances and approvals.
+  await sender.send(t.WETH, encodeFunctionData({ abi: erc20Abi, functionName: 'deposit' }), 10n ** 6n * 10n ** 18n, 'WETH deposit');
+  for (const spec of DEVNET_TOKENS) {
+    if (spec.symbol === 'WETH') continue;
+    const amount = 10n ** 12n * 10n ** BigInt(spec.decimals);
+    await sender.send(t[spec.symbol], encodeFunctionData({ abi: erc20Abi, functionName: 'mint', args: [deployer, amount] }), 0n, `mint ${spec.symbol}`);
+  }
+  const spenders = [c.uniswapV2Router02, c.sushiswapV2Router02, c.nonfungiblePositionManager];
+  for (const spec of DEVNET_TOKENS) {
+    if (spec.symbol === 'UNI') continue;
+    for (const spender of spenders) {
+      await sender.send(t[spec.symbol], encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] }), 0n, `approve ${spec.symbol}`);
+    }
+  }
+
+  // v2 pairs: the router creates each pair through its factory and adds the first liquidity.
+  for (const p of DEVNET_V2_PAIRS) {
+    const router = p.dex === 'uniswap' ? c.uniswapV2Router02 : c.sushiswapV2Router02;
+    const a = token(p.a);
+    const b = token(p.b);
+    const amountA = rawAmount(p.usdPerSide, p.aPriceMicroUsd ?? a.priceMicroUsd, a.decimals);
+    const amountB = rawAmount(p.usdPerSide, b.priceMicroUsd, b.decimals);
+    const data = encodeFunctionData({
+      abi: v2RouterAbi,
+      functionName: 'addLiquidity',
+      args: [t[p.a], t[p.b], amountA, amountB, 0n, 0n, deployer, DEADLINE],
+    });
+    await sender.send(router, data, 0n, `addLiquidity ${p.dex} ${p.a}/${p.b}`);
+  }
+
+  // v3 pools: create + initialise at the reference price, then mint every position.
+  for (const p of DEVNET_V3_POOLS) {
+    const [addr0, addr1] = sortTokens(t[p.a], t[p.b]);
+    const s0 = addr0 === t[p.a] ? p.a : p.b;
+    const s1 = s0 === p.a ? p.b : p.a;
+    const { sqrtPriceX96, tick } = initialPrice(s0, s1);
+    await sender.send(
+      c.nonfungiblePositionManager,
+      encodeFunctionData({ abi: npmAbi, functionName: 'createAndInitializePoolIfNecessary', args: [addr0, addr1, p.fee, sqrtPriceX96] }),
+      0n,
+      `create v3 ${s0}/${s1} ${p.fee}`,
+    );
+    const spacing = DEVNET_FEE_TIERS.get(p.fee)!;
+    const tok0 = token(s0);
+    const tok1 = token(s1);
+    for (const [lo, hi] of p.positions) {
+      const tickLower = Math.floor((tick + lo) / spacing) * spacing;
+      const tickUpper = Math.ceil((tick + hi) / spacing) * spacing;
+      const half = p.usdPerPosition / 2n;
+      const params = {
+        token0: addr0,
+        token1: addr1,
+        fee: p.fee,
+        tickLower,
+        tickUpper,
+        amount0Desired: rawAmount(half, tok0.priceMicroUsd, tok0.decimals),
+        amount1Desired: rawAmount(half, tok1.priceMicroUsd, tok1.decimals),
+        amount0Min: 0n,
+        amount1Min: 0n,
+        recipient: deployer,
+        deadline: DEADLINE,
+      };
+      await sender.send(
+        c.nonfungiblePositionManager,
+        encodeFunctionData({ abi: npmAbi, functionName: 'mint', args: [params] }),
+        0n,
+        `mint v3 ${s0}/${s1} ${p.fee} [${tickLower}, ${tickUpper}]`,
+      );
+    }
+  }
+  return { addresses: expected, txCount: sender.txCount };
+}

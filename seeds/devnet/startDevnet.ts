@@ -1,0 +1,44 @@
+import type { Address, Hex } from 'viem';
+import { deployDevnet } from './deployDevnet.ts';
+import { devnetAccounts, type DevnetAddresses } from './devnetAddresses.ts';
+import { startAnvil } from './startAnvil.ts';
+
+/** A running devnet: anvil with the Uniswap contracts and pools deployed. */
+export interface Devnet {
+  readonly rpcUrl: string;
+  readonly port: number;
+  readonly chainId: number;
+  readonly pid: number;
+  readonly addresses: DevnetAddresses;
+  /** anvil's default accounts (unlocked on the node); index 0 is the deployer. */
+  readonly accounts: ReadonlyArray<{ address: Address; privateKey: Hex }>;
+  /** Transactions sent by the deployment. */
+  readonly txCount: number;
+  /** Milliseconds from spawning anvil to the last deployment transaction. */
+  readonly startMs: number;
+  /** Stops anvil (by PID) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts anvil (free port unless given; a taken port is refused) and deploys the devnet; chain id defaults to 31337. */
+export async function startDevnet(options: { port?: number; chainId?: number } = {}): Promise<Devnet> {
+  const started = performance.now();
+  const anvil = await startAnvil({ port: options.port, chainId: options.chainId ?? 31337 });
+  try {
+    const { addresses, txCount } = await deployDevnet(anvil.rpcUrl);
+    return {
+      rpcUrl: anvil.rpcUrl,
+      port: anvil.port,
+      chainId: anvil.chainId,
+      pid: anvil.pid,
+      addresses,
+      accounts: devnetAccounts(),
+      txCount,
+      startMs: Math.round(performance.now() - started),
+      stop: anvil.stop,
+    };
+  } catch (err) {
+    await anvil.stop();
+    throw err;
+  }
+}
