@@ -1,0 +1,239 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import { getAddress } from 'viem';
+import { projectRoot } from '../config.ts';
+
+/** The address that stands for a chain's native asset (ETH, BNB, POL, AVAX) wherever a token address is expected. */
+export const NATIVE_TOKEN_ADDRESS = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
+
+export type Ecosystem = 'evm' | 'tvm' | 'svm';
+
+/** A token as the API returns it (SPEC section 2, Token). */
+export interface CatalogToken {
+  readonly address: string;
+  readonly symbol: string;
+  readonly name: string;
+  readonly slug: string;
+  readonly decimals: number;
+  readonly logo: string;
+  readonly blockchainId: number;
+}
+
+/** A DEX deployment on one chain (SPEC section 2, DEX), with the data pricing needs. Absent addresses are ''. */
+export interface CatalogDex {
+  readonly chainId: number;
+  readonly name: string;
+  readonly slug: string;
+  readonly version: 'v2' | 'v3';
+  readonly logo: string;
+  readonly v2FactoryAddress: string;
+  readonly v2RouterAddress: string;
+  readonly v3FactoryAddress: string;
+  readonly v3RouterAddress: string;
+  readonly v3RouterKind: 'SwapRouter' | 'SwapRouter02' | '';
+  readonly v3QuoterAddress: string;
+  readonly universalRouterAddress: string;
+  readonly permit2Address: string;
+  readonly settlementAddress: string;
+  /** v2 swap fee in basis points; 0 for v3. */
+  readonly feeBps: number;
+  readonly pairInitCodeHash: string;
+  readonly poolInitCodeHash: string;
+  /** v3 fee tiers in pips; empty for v2. */
+  readonly feeTiers: readonly number[];
+}
+
+/** One chain of the catalogue. */
+export interface CatalogChain {
+  readonly name: string;
+  readonly slug: string;
+  readonly chainId: number;
+  readonly symbol: string;
+  readonly nativeToken: string;
+  readonly ecosystem: Ecosystem;
+  readonly blockExplorer: string;
+  readonly blockChainLogo: string;
+  readonly wrappedNativeToken: string;
+  readonly multicall3Address: string;
+  /** Sorted by symbol, then address. */
+  readonly tokens: readonly CatalogToken[];
+  /** Sorted by slug, then version. */
+  readonly dexes: readonly CatalogDex[];
+  readonly bridges: readonly unknown[];
+  /** The catalogue file it came from (for messages). */
+  readonly file: string;
+}
+
+/** Raised at start-up when a catalogue file is unreadable or breaks the schema. */
+export class CatalogError extends Error {
+  override readonly name = 'CatalogError';
+}
+
+/** The loaded, validated catalogue with its lookups. Immutable. */
+export class Catalog {
+  /** Sorted by chain id. */
+  readonly chains: readonly CatalogChain[];
+  private readonly byId = new Map<number, CatalogChain>();
+  private readonly bySlug = new Map<string, CatalogChain>();
+  private readonly tokensByChain = new Map<number, Map<string, CatalogToken>>();
+
+  constructor(chains: readonly CatalogChain[]) {
+    this.chains = [...chains].sort((a, b) => a.chainId - b.chainId);
+    for (const chain of this.chains) {
+      const clash = this.byId.get(chain.chainId) ?? this.bySlug.get(chain.slug);
+      if (clash) throw new CatalogError(`${chain.file}: chainId ${chain.chainId} / slug "${chain.slug}" already defined by ${clash.file}`);
+      this.byId.set(chain.chainId, chain);
+      this.bySlug.set(chain.slug, chain);
+      const tokens = new Map<string, CatalogToken>();
+      for (const token of chain.tokens) {
+        const key = tokenKey(chain.ecosystem, token.address);
+        if (tokens.has(key)) throw new CatalogError(`${chain.file}: token ${token.address} listed twice`);
+        tokens.set(key, token);
+      }
+      this.tokensByChain.set(chain.chainId, tokens);
+    }
+  }
+
+  /** The chain with this id or slug. */
+  chain(idOrSlug: number | string): CatalogChain | undefined {
+    return typeof idOrSlug === 'number' ? this.byId.get(idOrSlug) : this.bySlug.get(idOrSlug);
+  }
+
+  /** A chain's token by address, in any letter case (EVM). */
+  token(chainId: number, address: string): CatalogToken | undefined {
+    const chain = this.byId.get(chainId);
+    if (!chain) return undefined;
+    return this.tokensByChain.get(chainId)?.get(tokenKey(chain.ecosystem, address));
+  }
+
+  /** Every token of every chain, in chain order. */
+  allTokens(): CatalogToken[] {
+    return this.chains.flatMap((chain) => chain.tokens);
+  }
+
+  /** Every DEX deployment, in chain order. */
+  allDexes(): CatalogDex[] {
+    return this.chains.flatMap((chain) => chain.dexes);
+  }
+}
+
+function tokenKey(ecosystem: Ecosystem, address: string): string {
+  return ecosystem === 'evm' ? address.toLowerCase() : address;
+}
+
+interface RawToken { address: string; symbol: string; name: string; slug: string; decimals: number; logo: string }
+interface RawDex {
+  name: string; slug: string; version: 'v2' | 'v3'; logo?: string;
+  v2FactoryAddress?: string; v2RouterAddress?: string; v3FactoryAddress?: string; v3RouterAddress?: string;
+  v3RouterKind?: 'SwapRouter' | 'SwapRouter02'; v3QuoterAddress?: string; universalRouterAddress?: string;
+  permit2Address?: string; settlementAddress?: string; feeBps?: number; pairInitCodeHash?: string;
+  poolInitCodeHash?: string; feeTiers?: number[];
+}
+interface RawChain {
+  name: string; slug: string; chainId: number; symbol: string; nativeToken: string; ecosystem: Ecosystem;
+  blockExplorer: string; blockChainLogo: string; wrappedNativeToken?: string; multicall3Address?: string;
+  tokens: RawToken[]; dexes: RawDex[]; bridges?: unknown[];
+}
+
+const bySymbol = (a: CatalogToken, b: CatalogToken): number =>
+  a.symbol.toUpperCase() < b.symbol.toUpperCase() ? -1 : a.symbol.toUpperCase() > b.symbol.toUpperCase() ? 1 : a.address < b.address ? -1 : 1;
+
+function describe(file: string, errors: ErrorObject[] | null | undefined): string {
+  const lines = (errors ?? []).map((e) => {
+    const at = e.instancePath || '(root)';
+    const extra = e.keyword === 'additionalProperties' ? ` "${String(e.params.additionalProperty)}"` : '';
+    return `${at}: ${e.message ?? 'is invalid'}${extra}`;
+  });
+  return `${file}: ${lines.join('; ')}`;
+}
+
+/** Normalises one raw, schema-valid chain file: checksummed EVM addresses, '' for absent DEX fields. */
+function normalise(raw: RawChain, file: string): CatalogChain {
+  const evm = raw.ecosystem === 'evm';
+  const addr = (value: string | undefined, where: string): string => {
+    if (!value) return '';
+    if (!evm || value.toLowerCase() === NATIVE_TOKEN_ADDRESS.toLowerCase()) return evm ? NATIVE_TOKEN_ADDRESS : value;
+    try {
+      return getAddress(value.toLowerCase());
+    } catch {
+      throw new CatalogError(`${file}: ${where}: "${value}" is not a valid EVM address`);
+    }
+  };
+  if (evm && raw.dexes.length > 0 && !raw.wrappedNativeToken) {
+    throw new CatalogError(`${file}: /wrappedNativeToken: is required on an evm chain with DEXes`);
+  }
+  const tokens = raw.tokens
+    .map((t, i): CatalogToken => ({
+      address: addr(t.address, `/tokens/${i}/address`),
+      symbol: t.symbol,
+      name: t.name,
+      slug: t.slug,
+      decimals: t.decimals,
+      logo: t.logo,
+      blockchainId: raw.chainId,
+    }))
+    .sort(bySymbol);
+  const dexes = raw.dexes
+    .map((d, i): CatalogDex => ({
+      chainId: raw.chainId,
+      name: d.name,
+      slug: d.slug,
+      version: d.version,
+      logo: d.logo ?? '',
+      v2FactoryAddress: addr(d.v2FactoryAddress, `/dexes/${i}/v2FactoryAddress`),
+      v2RouterAddress: addr(d.v2RouterAddress, `/dexes/${i}/v2RouterAddress`),
+      v3FactoryAddress: addr(d.v3FactoryAddress, `/dexes/${i}/v3FactoryAddress`),
+      v3RouterAddress: addr(d.v3RouterAddress, `/dexes/${i}/v3RouterAddress`),
+      v3RouterKind: d.v3RouterKind ?? '',
+      v3QuoterAddress: addr(d.v3QuoterAddress, `/dexes/${i}/v3QuoterAddress`),
+      universalRouterAddress: addr(d.universalRouterAddress, `/dexes/${i}/universalRouterAddress`),
+      permit2Address: addr(d.permit2Address, `/dexes/${i}/permit2Address`),
+      settlementAddress: addr(d.settlementAddress, `/dexes/${i}/settlementAddress`),
+      feeBps: d.feeBps ?? 0,
+      pairInitCodeHash: d.pairInitCodeHash ?? '',
+      poolInitCodeHash: d.poolInitCodeHash ?? '',
+      feeTiers: Object.freeze([...(d.feeTiers ?? [])]),
+    }))
+    .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : a.version < b.version ? -1 : 1));
+  const seen = new Set<string>();
+  for (const dex of dexes) {
+    const key = `${dex.slug}/${dex.version}`;
+    if (seen.has(key)) throw new CatalogError(`${file}: /dexes: "${dex.slug}" ${dex.version} listed twice (one entry per version)`);
+    seen.add(key);
+  }
+  return Object.freeze({
+    name: raw.name,
+    slug: raw.slug,
+    chainId: raw.chainId,
+    symbol: raw.symbol,
+    nativeToken: raw.nativeToken,
+    ecosystem: raw.ecosystem,
+    blockExplorer: raw.blockExplorer,
+    blockChainLogo: raw.blockChainLogo,
+    wrappedNativeToken: addr(raw.wrappedNativeToken, '/wrappedNativeToken'),
+    multicall3Address: addr(raw.multicall3Address, '/multicall3Address'),
+    tokens: Object.freeze(tokens.map((t) => Object.freeze(t))),
+    dexes: Object.freeze(dexes.map((d) => Object.freeze(d))),
+    bridges: Object.freeze([...(raw.bridges ?? [])]),
+    file,
+  });
+}
+
+/** Loads and validates every `*.json` chain file of a catalogue folder; throws CatalogError naming the file and field. */
+export function loadCatalog(dir: string = join(projectRoot, 'catalog')): Catalog {
+  const schema = JSON.parse(readFileSync(join(dir, 'chain.schema.json'), 'utf8')) as object;
+  const validate = new Ajv({ allErrors: true, strict: false }).compile<RawChain>(schema);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json')).sort();
+  const chains = files.map((file) => {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    } catch (error) {
+      throw new CatalogError(`${file}: not valid JSON (${(error as Error).message})`);
+    }
+    if (!validate(raw)) throw new CatalogError(describe(file, validate.errors));
+    return normalise(raw, file);
+  });
+  return new Catalog(chains);
+}

@@ -1,0 +1,70 @@
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root, so defaults work whatever the current directory is. */
+export const projectRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** Everything the service reads from the environment, parsed once. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly logLevel: LogLevel;
+  readonly catalogDir: string;
+  readonly snapshotDir: string;
+  readonly dataDir: string;
+  /** Redis connection URL; undefined means in-memory quote store and file key store. */
+  readonly redisUrl: string | undefined;
+  /** RPC endpoint per chain id, from RPC_URL_<chainId>. Never logged, never returned. */
+  readonly rpcUrls: ReadonlyMap<number, string>;
+  readonly workerThreads: number;
+  readonly workerMaxQueue: number;
+  readonly quoteTtlSeconds: number;
+  readonly defaultSlippageBps: number;
+  readonly bodyLimitBytes: number;
+}
+
+/** Raised when an environment variable holds a value the service cannot use. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function integer(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number, max: number): number {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${key} must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${key} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads the configuration from an environment (process.env by default); the only reader of the environment. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const rpcUrls = new Map<number, string>();
+  for (const [key, value] of Object.entries(env)) {
+    const match = /^RPC_URL_(\d+)$/.exec(key);
+    if (match && value) rpcUrls.set(Number(match[1]), value);
+  }
+  const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  const dir = (key: string, fallback: string): string => resolve(projectRoot, env[key] || fallback);
+  return Object.freeze({
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    logLevel,
+    catalogDir: dir('CATALOG_DIR', 'catalog'),
+    snapshotDir: dir('SNAPSHOT_DIR', 'seeds/snapshots'),
+    dataDir: dir('DATA_DIR', '.data'),
+    redisUrl: env.REDIS_URL || undefined,
+    rpcUrls,
+    workerThreads: integer(env, 'WORKER_THREADS', Math.max(1, availableParallelism()), 1, 256),
+    workerMaxQueue: integer(env, 'WORKER_MAX_QUEUE', 1024, 0, 1_000_000),
+    quoteTtlSeconds: integer(env, 'QUOTE_TTL_SECONDS', 86_400, 1, 31_536_000),
+    defaultSlippageBps: integer(env, 'DEFAULT_SLIPPAGE_BPS', 50, 0, 5000),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 65_536, 1024, 10_485_760),
+  });
+}

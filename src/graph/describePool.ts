@@ -1,0 +1,73 @@
+import { formatUnits } from 'viem';
+import type { CatalogChain, CatalogToken } from '../catalog/loadCatalog.ts';
+import type { SnapshotPool } from './snapshot.ts';
+import { usdValue, formatCents } from './usdPrices.ts';
+
+/** A pool as `GET /blockchains/pools` returns it (SPEC section 2, Pool). */
+export interface PoolView {
+  name: string;
+  symbol: string;
+  dexName: string;
+  dexSlug: string;
+  version: 'v2' | 'v3';
+  pairAddress: string;
+  poolType: 'v2' | 'v3';
+  poolFee: number;
+  tickSpacing: number;
+  isActivePool: boolean;
+  marketCap: string;
+  baseToken: CatalogToken;
+  baseTokenAddress: string;
+  baseTokenBalance: string;
+  quoteToken: CatalogToken;
+  quoteTokenAddress: string;
+  quoteTokenBalance: string;
+  liquidity: { baseTokenBalance: string; quoteTokenBalance: string };
+  liquidityInUsd: { baseTokenBalance: string; quoteTokenBalance: string; totalPoolBalance: string };
+}
+
+/** Formats a fee in pips as a percentage, e.g. 3000 -> "0.3%". */
+export function feePercent(pips: number): string {
+  return `${formatUnits(BigInt(pips), 4)}%`;
+}
+
+/**
+ * Describes one snapshot pool for the API: base = token0, quote = token1; balances in smallest units
+ * at the top level and in display units under `liquidity`; USD figures from `prices` or '' when unknown.
+ */
+export function describePool(
+  pool: SnapshotPool,
+  chain: CatalogChain,
+  base: CatalogToken,
+  quote: CatalogToken,
+  prices: ReadonlyMap<string, bigint>,
+): PoolView {
+  const dex = chain.dexes.find((d) => d.slug === pool.dex && d.version === pool.version);
+  const balance0 = BigInt(pool.balance0);
+  const balance1 = BigInt(pool.balance1);
+  const usd0 = usdValue(balance0, base.decimals, prices.get(base.address.toLowerCase()));
+  const usd1 = usdValue(balance1, quote.decimals, prices.get(quote.address.toLowerCase()));
+  const total = usd0 && usd1 ? formatCents(BigInt(usd0.replace('.', '')) + BigInt(usd1.replace('.', ''))) : '';
+  const active = pool.version === 'v2' ? BigInt(pool.reserve0) > 0n && BigInt(pool.reserve1) > 0n : BigInt(pool.liquidity) > 0n;
+  return {
+    name: `${dex?.name ?? pool.dex} ${base.symbol}/${quote.symbol} ${feePercent(pool.fee)}`,
+    symbol: `${base.symbol}/${quote.symbol}`,
+    dexName: dex?.name ?? pool.dex,
+    dexSlug: pool.dex,
+    version: pool.version,
+    pairAddress: pool.address,
+    poolType: pool.version,
+    poolFee: pool.fee,
+    tickSpacing: pool.version === 'v3' ? pool.tickSpacing : 0,
+    isActivePool: active,
+    marketCap: '',
+    baseToken: base,
+    baseTokenAddress: base.address,
+    baseTokenBalance: balance0.toString(),
+    quoteToken: quote,
+    quoteTokenAddress: quote.address,
+    quoteTokenBalance: balance1.toString(),
+    liquidity: { baseTokenBalance: formatUnits(balance0, base.decimals), quoteTokenBalance: formatUnits(balance1, quote.decimals) },
+    liquidityInUsd: { baseTokenBalance: usd0, quoteTokenBalance: usd1, totalPoolBalance: total },
+  };
+}

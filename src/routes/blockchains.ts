@@ -1,0 +1,84 @@
+import Router from '@koa/router';
+import type { Catalog, CatalogChain, CatalogDex } from '../catalog/loadCatalog.ts';
+import { describePool, type PoolView } from '../graph/describePool.ts';
+import type { PoolGraph } from '../graph/PoolGraph.ts';
+import { usdPrices } from '../graph/usdPrices.ts';
+import { ValidationError } from '../errors/BaseError.ts';
+import { sendData } from '../http/envelope.ts';
+import { parseChainIdQuery, queryValue } from '../http/query.ts';
+
+/** The DEX fields the API returns (SPEC section 2, DEX, plus chainId and the pricing data). */
+function dexView(dex: CatalogDex) {
+  const { chainId, name, slug, version, v2FactoryAddress, v2RouterAddress, v3FactoryAddress, v3RouterAddress, v3QuoterAddress,
+    universalRouterAddress, permit2Address, settlementAddress, feeBps, feeTiers } = dex;
+  return { chainId, name, slug, version, v2FactoryAddress, v2RouterAddress, v3FactoryAddress, v3RouterAddress, v3QuoterAddress,
+    universalRouterAddress, permit2Address, settlementAddress, feeBps, feeTiers };
+}
+
+/** The Chain fields the API returns (SPEC section 2): `rpcUrl` is always empty, tokens embedded, no DEXes. */
+function chainView(chain: CatalogChain) {
+  const { name, slug, chainId, symbol, nativeToken, ecosystem, blockExplorer, blockChainLogo, tokens } = chain;
+  return { name, slug, chainId, symbol, nativeToken, ecosystem, blockExplorer, rpcUrl: '', blockChainLogo, tokens };
+}
+
+/** Public catalogue routes: /blockchains, /blockchains/tokens, /blockchains/dex, /blockchains/pools. */
+export function blockchainsRouter(catalog: Catalog, graph: () => PoolGraph): Router {
+  const router = new Router();
+  const chains = catalog.chains.map(chainView);
+  const allTokens = catalog.allTokens();
+  const allDexes = catalog.allDexes().map(dexView);
+  const poolCache = new WeakMap<PoolGraph, Map<number, PoolView[]>>();
+
+  function poolsOf(current: PoolGraph, chain: CatalogChain): PoolView[] {
+    let perChain = poolCache.get(current);
+    if (!perChain) poolCache.set(current, (perChain = new Map()));
+    let views = perChain.get(chain.chainId);
+    if (!views) {
+      const pools = current.pools(chain.chainId);
+      const token = (address: string) => catalog.token(chain.chainId, address);
+      const prices = usdPrices(chain, pools, token);
+      views = pools
+        .map((pool) => describePool(pool, chain, token(pool.token0)!, token(pool.token1)!, prices))
+        .sort((a, b) => (a.dexSlug < b.dexSlug ? -1 : a.dexSlug > b.dexSlug ? 1 : a.version < b.version ? -1 : a.version > b.version ? 1
+          : a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : a.poolFee - b.poolFee));
+      perChain.set(chain.chainId, views);
+    }
+    return views;
+  }
+
+  router.get('/blockchains', (ctx) => {
+    const chainId = parseChainIdQuery(ctx.query.chainId);
+    const slug = queryValue(ctx.query.slug);
+    const data = chains.filter((c) => (chainId === undefined || c.chainId === chainId) && (!slug || c.slug === slug));
+    sendData(ctx, 'blockchains fetched successfully', data);
+  });
+
+  router.get('/blockchains/tokens', (ctx) => {
+    const chainId = parseChainIdQuery(ctx.query.chainId);
+    const data = chainId === undefined ? allTokens : catalog.chain(chainId)?.tokens ?? [];
+    sendData(ctx, 'tokens fetched successfully', data);
+  });
+
+  router.get('/blockchains/dex', (ctx) => {
+    const chainId = parseChainIdQuery(ctx.query.chainId);
+    const slug = queryValue(ctx.query.slug);
+    const data = allDexes.filter((d) => (chainId === undefined || d.chainId === chainId) && (!slug || d.slug === slug));
+    sendData(ctx, 'dexes fetched successfully', data);
+  });
+
+  router.get('/blockchains/pools', (ctx) => {
+    const raw = queryValue(ctx.query.chainId);
+    if (raw === undefined || raw === '') throw new ValidationError('invalid chain id');
+    const chainId = parseChainIdQuery(raw)!;
+    const chain = catalog.chain(chainId);
+    if (!chain) {
+      sendData(ctx, 'pools fetched successfully', null);
+      return;
+    }
+    const dex = queryValue(ctx.query.dex);
+    const views = poolsOf(graph(), chain);
+    sendData(ctx, 'pools fetched successfully', dex ? views.filter((p) => p.dexSlug === dex) : views);
+  });
+
+  return router;
+}

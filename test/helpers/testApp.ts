@@ -1,0 +1,58 @@
+import { fileURLToPath } from 'node:url';
+import { inject } from 'light-my-request';
+import type Koa from 'koa';
+import { pino } from 'pino';
+import { createApp, type AppDeps } from '../../src/app.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { loadConfig } from '../../src/config.ts';
+import { PoolGraph } from '../../src/graph/PoolGraph.ts';
+import { loadSnapshots } from '../../src/graph/snapshot.ts';
+
+export const fixtureCatalogDir = fileURLToPath(new URL('../fixtures/catalog', import.meta.url));
+export const fixtureSnapshotDir = fileURLToPath(new URL('../fixtures/snapshots', import.meta.url));
+
+export interface TestResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  /** Parsed JSON body (undefined when the body is empty). */
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Raw payload sent as is (overrides body). */
+  payload?: string;
+  headers?: Record<string, string>;
+}
+
+/** Sends one request into a Koa app's callback, without a socket. */
+export async function request(app: Koa, method: string, url: string, options: RequestOptions = {}): Promise<TestResponse> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  let payload = options.payload;
+  if (payload === undefined && options.body !== undefined) {
+    payload = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await inject(app.callback(), { method: method as 'GET', url, payload, headers });
+  let body: unknown;
+  try {
+    body = res.body ? JSON.parse(res.body) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, body, text: res.body };
+}
+
+/** Builds the app over the fixture catalogue and snapshots (or the given folders), with a silent logger. */
+export function buildTestApp(options: { catalogDir?: string; snapshotDir?: string; env?: NodeJS.ProcessEnv; deps?: Partial<AppDeps> } = {}) {
+  const catalogDir = options.catalogDir ?? fixtureCatalogDir;
+  const snapshotDir = options.snapshotDir ?? fixtureSnapshotDir;
+  const config = loadConfig({ CATALOG_DIR: catalogDir, SNAPSHOT_DIR: snapshotDir, LOG_LEVEL: 'silent', ...(options.env ?? {}) });
+  const catalog = loadCatalog(config.catalogDir);
+  const graph = new PoolGraph(loadSnapshots(config.snapshotDir).snapshots, catalog);
+  const logger = pino({ level: 'silent' });
+  const deps: AppDeps = { config, catalog, graph: () => graph, logger, ...(options.deps ?? {}) };
+  const app = createApp(deps);
+  return { app, deps, catalog, graph, request: (method: string, url: string, o?: RequestOptions) => request(app, method, url, o) };
+}
