@@ -1,0 +1,401 @@
+import { join } from 'node:path';
+import { decodeFunctionResult, encodeFunctionData, getAddress, zeroAddress, type Address, type Hex, type PublicClient } from 'viem';
+import type { CatalogChain } from '../src/catalog/loadCatalog.ts';
+import type { Snapshot, SnapshotPool, SnapshotPoolV2, SnapshotPoolV3 } from '../src/graph/snapshot.ts';
+import { batchCount, multicallBatched, type MulticallOptions, type ReadCall } from './multicallBatched.ts';
+import { erc20BalanceAbi, v2FactoryAbi, v2PairAbi, v3FactoryAbi, v3PoolAbi } from './seedAbis.ts';
+import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
+import { createSeedRpc } from './seedRpc.ts';
+import { writeFileAtomic } from './writeFileAtomic.ts';
+
+/** Multicall3's canonical address, used when a chain's catalogue file names none. */
+export const DEFAULT_MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
+const NATIVE = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+const MIN_TICK = -887272;
+const MAX_TICK = 887272;
+
+/** Options of a seeding run. */
+export interface SeedOptions {
+  /** Catalogue chains to seed (already selected). */
+  readonly chains: readonly CatalogChain[];
+  /** RPC endpoint per chain id (RPC_URL_<chainId>). */
+  readonly rpcUrls: ReadonlyMap<number, string>;
+  /** Folder the snapshots are written to (<slug>.json). */
+  readonly snapshotDir: string;
+  /** Half-width of the tick-bitmap window around each v3 pool's current word (default 20: words w-20..w+20). */
+  readonly tickWindowWords?: number;
+  /** Bound on calls per Multicall3 request (default 500). */
+  readonly batchSize?: number;
+  /** Multicall requests in flight per chain (default 4). */
+  readonly concurrency?: number;
+  /** Retries of a transient RPC failure (default 3), first backoff in ms (default 250, doubling). */
+  readonly retries?: number;
+  readonly backoffMs?: number;
+  /** Per-request timeout in ms (default 15000). */
+  readonly timeoutMs?: number;
+  /** 'auto' (default): bar on a TTY, lines otherwise. */
+  readonly progress?: 'auto' | 'bar' | 'lines' | 'none';
+  /** Where log lines go (default console.log). */
+  readonly log?: (line: string) => void;
+  /** Write snapshot files (default true). */
+  readonly write?: boolean;
+}
+
+/** Outcome of one chain. */
+export interface ChainSeedReport {
+  readonly chainId: number;
+  readonly slug: string;
+  readonly status: 'seeded' | 'skipped';
+  /** Why the chain was skipped. */
+  readonly reason?: string;
+  readonly blockNumber?: number;
+  readonly pools: number;
+  readonly v2Pools: number;
+  readonly v3Pools: number;
+  /** Initialized ticks read. */
+  readonly ticks: number;
+  /** Discovery candidates (getPair / getPool calls). */
+  readonly candidates: number;
+  /** Calls made through Multicall3, by phase. */
+  readonly calls: { readonly discovery: number; readonly state: number; readonly bitmap: number; readonly ticks: number };
+  /** HTTP requests to the chain's endpoint (retries included). */
+  readonly rpcRequests: number;
+  readonly seconds: number;
+  /** Snapshot file written (absent when skipped or write = false). */
+  readonly file?: string;
+  /** The snapshot (seeded chains only). */
+  readonly snapshot?: Snapshot;
+}
+
+/** Outcome of a seeding run. */
+export interface SeedReport {
+  readonly chains: readonly ChainSeedReport[];
+  readonly seeded: number;
+  readonly skipped: number;
+  readonly pools: number;
+  readonly rpcRequests: number;
+  readonly seconds: number;
+}
+
+interface Candidate {
+  readonly dex: string;
+  readonly version: 'v2' | 'v3';
+  readonly token0: Address;
+  readonly token1: Address;
+  /** v2: feeBps x 100; v3: the tier asked for (the pool's own fee() is read later). */
+  readonly fee: number;
+  readonly factory: Address;
+}
+
+/** Token addresses a chain's pairs are built from: its EVM tokens, the native asset replaced by the wrapped one, deduplicated. */
+export function pairTokens(chain: CatalogChain): Address[] {
+  const seen = new Map<string, Address>();
+  const add = (a: string): void => {
+    if (!a || a.toLowerCase() === NATIVE) return;
+    seen.set(a.toLowerCase(), getAddress(a.toLowerCase()));
+  };
+  for (const t of chain.tokens) add(t.address.toLowerCase() === NATIVE ? chain.wrappedNativeToken : t.address);
+  if (chain.wrappedNativeToken) add(chain.wrappedNativeToken);
+  return [...seen.values()].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+}
+
+/** Every discovery candidate of a chain: getPair for each token pair on each v2 DEX, getPool for each pair and fee tier on v3. */
+export function discoveryCandidates(chain: CatalogChain): Candidate[] {
+  const tokens = pairTokens(chain);
+  const out: Candidate[] = [];
+  for (const dex of chain.dexes) {
+    const factory = dex.version === 'v2' ? dex.v2FactoryAddress : dex.v3FactoryAddress;
+    if (!factory) continue;
+    for (let i = 0; i < tokens.length; i++) {
+      for (let j = i + 1; j < tokens.length; j++) {
+        const token0 = tokens[i]!;
+        const token1 = tokens[j]!;
+        if (dex.version === 'v2') {
+          out.push({ dex: dex.slug, version: 'v2', token0, token1, fee: dex.feeBps * 100, factory: getAddress(factory) });
+        } else {
+          for (const fee of dex.feeTiers) out.push({ dex: dex.slug, version: 'v3', token0, token1, fee, factory: getAddress(factory) });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function read<T>(target: Address, data: Hex, decode: (r: Hex) => T): ReadCall<T> {
+  return { target, data, decode };
+}
+
+/** Compressed tick's bitmap word (TickBitmap.position: (tick / tickSpacing, rounded down) >> 8). */
+export function bitmapWord(tick: number, tickSpacing: number): number {
+  return Math.floor(tick / tickSpacing) >> 8;
+}
+
+class SkipChain extends Error {}
+
+async function seedOne(chain: CatalogChain, url: string | undefined, o: Required<Omit<SeedOptions, 'chains' | 'rpcUrls' | 'log'>>, progress: SeedProgress): Promise<ChainSeedReport> {
+  const started = performance.now();
+  const base = { chainId: chain.chainId, slug: chain.slug };
+  const calls = { discovery: 0, state: 0, bitmap: 0, ticks: 0 };
+  const skipped = (reason: string, rpcRequests: number): ChainSeedReport => {
+    progress.log(`[${chain.slug}] skipped: ${reason}`);
+    return { ...base, status: 'skipped', reason, pools: 0, v2Pools: 0, v3Pools: 0, ticks: 0, candidates: 0, calls, rpcRequests, seconds: (performance.now() - started) / 1000 };
+  };
+  if (chain.ecosystem !== 'evm') return skipped(`ecosystem ${chain.ecosystem} is not seeded over EVM RPC`, 0);
+  if (!url) return skipped(`no RPC URL (set RPC_URL_${chain.chainId})`, 0);
+  const rpc = createSeedRpc({ url, retries: o.retries, backoffMs: o.backoffMs, timeoutMs: o.timeoutMs });
+  const client: PublicClient = rpc.client;
+
+  let blockNumber: bigint;
+  let blockTimestamp: bigint;
+  const multicall3 = getAddress(chain.multicall3Address || DEFAULT_MULTICALL3);
+  try {
+    const id = await client.getChainId();
+    if (id !== chain.chainId) throw new SkipChain(`endpoint reports chain id ${id}, catalogue says ${chain.chainId}`);
+    const block = await client.getBlock({ blockTag: 'latest' });
+    if (block.number === null) throw new SkipChain('latest block has no number');
+    blockNumber = block.number;
+    blockTimestamp = block.timestamp;
+    const code = await client.getCode({ address: multicall3, blockNumber });
+    if (!code || code === '0x') throw new SkipChain(`no Multicall3 contract at ${multicall3}`);
+  } catch (err) {
+    const msg = err instanceof SkipChain ? err.message : `endpoint did not answer (${shortError(err)})`;
+    return skipped(msg, rpc.requests());
+  }
+
+  const mc: MulticallOptions = { multicall3, blockNumber, batchSize: o.batchSize, concurrency: o.concurrency, onBatch: () => progress.tick() };
+  const phase = async <T>(name: keyof typeof calls, list: ReadCall<T>[], summary: (r: (T | undefined)[]) => string): Promise<(T | undefined)[]> => {
+    calls[name] = list.length;
+    progress.begin(chain.slug, name, batchCount(list.length, o.batchSize), list.length);
+    const r = list.length === 0 ? [] : await multicallBatched(client, mc, list);
+    progress.end(summary(r));
+    return r;
+  };
+
+  try {
+    // 1. Discovery.
+    const candidates = discoveryCandidates(chain);
+    const found = await phase(
+      'discovery',
+      candidates.map((c) =>
+        c.version === 'v2'
+          ? read(c.factory, encodeFunctionData({ abi: v2FactoryAbi, functionName: 'getPair', args: [c.token0, c.token1] }), (r) =>
+              decodeFunctionResult({ abi: v2FactoryAbi, functionName: 'getPair', data: r }),
+            )
+          : read(c.factory, encodeFunctionData({ abi: v3FactoryAbi, functionName: 'getPool', args: [c.token0, c.token1, c.fee] }), (r) =>
+              decodeFunctionResult({ abi: v3FactoryAbi, functionName: 'getPool', data: r }),
+            ),
+      ),
+      (r) => `${r.filter((a) => a && a !== zeroAddress).length} pools`,
+    );
+    const pools: (Candidate & { address: Address })[] = [];
+    const seenPools = new Set<string>();
+    candidates.forEach((c, i) => {
+      const a = found[i];
+      if (!a || a === zeroAddress || seenPools.has(a.toLowerCase())) return;
+      seenPools.add(a.toLowerCase());
+      pools.push({ ...c, address: getAddress(a) });
+    });
+
+    // 2. State: v2 reserves; v3 slot0, liquidity, fee, tickSpacing; balances of both tokens.
+    type StateValue = bigint | number | readonly [bigint, bigint, number] | readonly [bigint, number, number, number, number, number, boolean];
+    const stateCalls: ReadCall<StateValue>[] = [];
+    const balance = (token: Address, owner: Address): ReadCall<StateValue> =>
+      read(token, encodeFunctionData({ abi: erc20BalanceAbi, functionName: 'balanceOf', args: [owner] }), (r) =>
+        decodeFunctionResult({ abi: erc20BalanceAbi, functionName: 'balanceOf', data: r }),
+      );
+    for (const p of pools) {
+      stateCalls.push(balance(p.token0, p.address), balance(p.token1, p.address));
+      if (p.version === 'v2') {
+        stateCalls.push(
+          read(p.address, encodeFunctionData({ abi: v2PairAbi, functionName: 'getReserves' }), (r) =>
+            decodeFunctionResult({ abi: v2PairAbi, functionName: 'getReserves', data: r }),
+          ),
+        );
+      } else {
+        stateCalls.push(
+          read(p.address, encodeFunctionData({ abi: v3PoolAbi, functionName: 'slot0' }), (r) => decodeFunctionResult({ abi: v3PoolAbi, functionName: 'slot0', data: r })),
+          read(p.address, encodeFunctionData({ abi: v3PoolAbi, functionName: 'liquidity' }), (r) => decodeFunctionResult({ abi: v3PoolAbi, functionName: 'liquidity', data: r })),
+          read(p.address, encodeFunctionData({ abi: v3PoolAbi, functionName: 'fee' }), (r) => decodeFunctionResult({ abi: v3PoolAbi, functionName: 'fee', data: r })),
+          read(p.address, encodeFunctionData({ abi: v3PoolAbi, functionName: 'tickSpacing' }), (r) => decodeFunctionResult({ abi: v3PoolAbi, functionName: 'tickSpacing', data: r })),
+        );
+      }
+    }
+    const state = await phase('state', stateCalls, (r) => `${r.filter((x) => x === undefined).length} failed reads`);
+
+    interface V3Work {
+      pool: Candidate & { address: Address };
+      balance0: bigint;
+      balance1: bigint;
+      sqrtPriceX96: bigint;
+      tick: number;
+      liquidity: bigint;
+      fee: number;
+      tickSpacing: number;
+      words: [number, number];
+    }
+    const v2Out: SnapshotPoolV2[] = [];
+    const v3Work: V3Work[] = [];
+    let k = 0;
+    for (const p of pools) {
+      const b0 = state[k++] as bigint | undefined;
+      const b1 = state[k++] as bigint | undefined;
+      if (p.version === 'v2') {
+        const reserves = state[k++] as readonly [bigint, bigint, number] | undefined;
+        if (b0 === undefined || b1 === undefined || reserves === undefined) {
+          progress.log(`[${chain.slug}] dropped v2 pool ${p.address}: state reads failed`);
+          continue;
+        }
+        v2Out.push({
+          address: p.address, dex: p.dex, version: 'v2', token0: p.token0, token1: p.token1, fee: p.fee,
+          balance0: b0.toString(), balance1: b1.toString(), reserve0: reserves[0].toString(), reserve1: reserves[1].toString(),
+        });
+      } else {
+        const slot0 = state[k++] as readonly [bigint, number, number, number, number, number, boolean] | undefined;
+        const liquidity = state[k++] as bigint | undefined;
+        const fee = state[k++] as number | undefined;
+        const tickSpacing = state[k++] as number | undefined;
+        if (b0 === undefined || b1 === undefined || slot0 === undefined || liquidity === undefined || fee === undefined || tickSpacing === undefined) {
+          progress.log(`[${chain.slug}] dropped v3 pool ${p.address}: state reads failed`);
+          continue;
+        }
+        if (slot0[0] === 0n) {
+          progress.log(`[${chain.slug}] dropped v3 pool ${p.address}: not initialized (sqrtPriceX96 = 0)`);
+          continue;
+        }
+        const tick = slot0[1];
+        const w = bitmapWord(tick, tickSpacing);
+        const lo = Math.max(w - o.tickWindowWords, bitmapWord(MIN_TICK, tickSpacing));
+        const hi = Math.min(w + o.tickWindowWords, bitmapWord(MAX_TICK, tickSpacing));
+        v3Work.push({ pool: p, balance0: b0, balance1: b1, sqrtPriceX96: slot0[0], tick, liquidity, fee, tickSpacing, words: [lo, hi] });
+      }
+    }
+
+    // 3. Tick bitmap words inside the window.
+    const bitmapCalls: ReadCall<bigint>[] = [];
+    const bitmapOwner: { work: V3Work; word: number }[] = [];
+    for (const work of v3Work) {
+      for (let word = work.words[0]; word <= work.words[1]; word++) {
+        bitmapCalls.push(
+          read(work.pool.address, encodeFunctionData({ abi: v3PoolAbi, functionName: 'tickBitmap', args: [word] }), (r) =>
+            decodeFunctionResult({ abi: v3PoolAbi, functionName: 'tickBitmap', data: r }),
+          ),
+        );
+        bitmapOwner.push({ work, word });
+      }
+    }
+    const bitmaps = await phase('bitmap', bitmapCalls, (r) => `${r.reduce((n, x) => n + (x ? popcount(x) : 0), 0)} initialized ticks`);
+    const tickList = new Map<V3Work, number[]>();
+    for (const work of v3Work) tickList.set(work, []);
+    bitmaps.forEach((value, i) => {
+      const { work, word } = bitmapOwner[i]!;
+      if (value === undefined) throw new Error(`tickBitmap(${word}) of ${work.pool.address} failed`);
+      for (let bit = 0; value !== 0n && bit < 256; bit++) {
+        if ((value >> BigInt(bit)) & 1n) tickList.get(work)!.push((word * 256 + bit) * work.tickSpacing);
+      }
+    });
+
+    // 4. liquidityNet of every initialized tick.
+    const tickCalls: ReadCall<readonly [bigint, bigint, bigint, bigint, bigint, bigint, number, boolean]>[] = [];
+    const tickOwner: { work: V3Work; tick: number }[] = [];
+    for (const work of v3Work) {
+      for (const tick of tickList.get(work)!) {
+        tickCalls.push(
+          read(work.pool.address, encodeFunctionData({ abi: v3PoolAbi, functionName: 'ticks', args: [tick] }), (r) =>
+            decodeFunctionResult({ abi: v3PoolAbi, functionName: 'ticks', data: r }),
+          ),
+        );
+        tickOwner.push({ work, tick });
+      }
+    }
+    const tickData = await phase('ticks', tickCalls, () => '');
+    const ticksByPool = new Map<V3Work, [number, string][]>();
+    for (const work of v3Work) ticksByPool.set(work, []);
+    tickData.forEach((value, i) => {
+      const { work, tick } = tickOwner[i]!;
+      if (value === undefined) throw new Error(`ticks(${tick}) of ${work.pool.address} failed`);
+      ticksByPool.get(work)!.push([tick, value[1].toString()]);
+    });
+    const v3Out: SnapshotPoolV3[] = v3Work.map((w) => ({
+      address: w.pool.address, dex: w.pool.dex, version: 'v3', token0: w.pool.token0, token1: w.pool.token1, fee: w.fee,
+      balance0: w.balance0.toString(), balance1: w.balance1.toString(),
+      sqrtPriceX96: w.sqrtPriceX96.toString(), tick: w.tick, liquidity: w.liquidity.toString(), tickSpacing: w.tickSpacing,
+      bitmapWords: w.words, ticks: ticksByPool.get(w)!.sort((a, b) => a[0] - b[0]),
+    }));
+
+    const all: SnapshotPool[] = [...v2Out, ...v3Out].sort(comparePools);
+    const snapshot: Snapshot = {
+      formatVersion: 1,
+      chainId: chain.chainId,
+      blockNumber: Number(blockNumber),
+      blockTimestamp: Number(blockTimestamp),
+      seededAt: new Date().toISOString(),
+      tickWindowWords: o.tickWindowWords,
+      pools: all,
+    };
+    let file: string | undefined;
+    if (o.write) {
+      file = join(o.snapshotDir, `${chain.slug}.json`);
+      writeFileAtomic(file, `${JSON.stringify(snapshot, null, 1)}\n`);
+    }
+    const tickCount = v3Out.reduce((n, p) => n + p.ticks.length, 0);
+    const seconds = (performance.now() - started) / 1000;
+    progress.log(
+      `[${chain.slug}] seeded at block ${blockNumber}: ${all.length} pools (${v2Out.length} v2, ${v3Out.length} v3, ${tickCount} ticks) from ${candidates.length} candidates, ${rpc.requests()} RPC requests, ${seconds.toFixed(2)} s`,
+    );
+    return {
+      ...base, status: 'seeded', blockNumber: Number(blockNumber), pools: all.length, v2Pools: v2Out.length, v3Pools: v3Out.length,
+      ticks: tickCount, candidates: candidates.length, calls, rpcRequests: rpc.requests(), seconds, file, snapshot,
+    };
+  } catch (err) {
+    return skipped(`seeding failed at block ${blockNumber} (${shortError(err)}); no snapshot written`, rpc.requests());
+  }
+}
+
+function popcount(x: bigint): number {
+  let n = 0;
+  for (; x > 0n; x &= x - 1n) n++;
+  return n;
+}
+
+function comparePools(a: SnapshotPool, b: SnapshotPool): number {
+  const ka = `${a.version}/${a.dex}/${a.token0.toLowerCase()}/${a.token1.toLowerCase()}/${String(a.fee).padStart(7, '0')}`;
+  const kb = `${b.version}/${b.dex}/${b.token0.toLowerCase()}/${b.token1.toLowerCase()}/${String(b.fee).padStart(7, '0')}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+function shortError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const withShort = err as Error & { shortMessage?: string };
+  return (withShort.shortMessage ?? err.message).split('\n')[0]!;
+}
+
+/** Seeds the given chains one after another; a chain with no RPC URL or a dead endpoint is skipped, the others proceed. */
+export async function seedChains(options: SeedOptions): Promise<SeedReport> {
+  const started = performance.now();
+  const log = options.log ?? ((line: string) => console.log(line));
+  const mode = options.progress ?? 'auto';
+  const progress = createSeedProgress(mode === 'auto' ? (process.stderr.isTTY ? 'bar' : 'lines') : mode, log);
+  const o = {
+    snapshotDir: options.snapshotDir,
+    tickWindowWords: options.tickWindowWords ?? 20,
+    batchSize: options.batchSize ?? 500,
+    concurrency: options.concurrency ?? 4,
+    retries: options.retries ?? 3,
+    backoffMs: options.backoffMs ?? 250,
+    timeoutMs: options.timeoutMs ?? 15_000,
+    progress: mode,
+    write: options.write ?? true,
+  };
+  if (!Number.isInteger(o.batchSize) || o.batchSize < 1) throw new RangeError('batchSize must be a positive integer');
+  if (!Number.isInteger(o.tickWindowWords) || o.tickWindowWords < 0) throw new RangeError('tickWindowWords must be a non-negative integer');
+  const reports: ChainSeedReport[] = [];
+  for (const chain of options.chains) reports.push(await seedOne(chain, options.rpcUrls.get(chain.chainId), o, progress));
+  return {
+    chains: reports,
+    seeded: reports.filter((r) => r.status === 'seeded').length,
+    skipped: reports.filter((r) => r.status === 'skipped').length,
+    pools: reports.reduce((n, r) => n + r.pools, 0),
+    rpcRequests: reports.reduce((n, r) => n + r.rpcRequests, 0),
+    seconds: (performance.now() - started) / 1000,
+  };
+}

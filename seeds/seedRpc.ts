@@ -1,0 +1,82 @@
+import { createPublicClient, custom, type PublicClient } from 'viem';
+
+/** Options for the seeding run's RPC access. */
+export interface SeedRpcOptions {
+  readonly url: string;
+  /** Retries after the first attempt for a transient failure (network, timeout, HTTP 429/5xx, rate-limit codes). */
+  readonly retries: number;
+  /** First backoff delay; doubles on every retry (plus up to 25% jitter). */
+  readonly backoffMs: number;
+  /** Per-request timeout. */
+  readonly timeoutMs: number;
+}
+
+/** A viem client whose HTTP requests are counted, retried with backoff and timed out. */
+export interface SeedRpc {
+  readonly client: PublicClient;
+  /** HTTP requests made so far (retries included). */
+  requests(): number;
+}
+
+/** Error of one JSON-RPC request, with whether it is worth retrying. */
+export class RpcRequestError extends Error {
+  override readonly name = 'RpcRequestError';
+  constructor(
+    message: string,
+    readonly transient: boolean,
+    readonly code?: number,
+  ) {
+    super(message);
+  }
+}
+
+const TRANSIENT_RPC_CODES = new Set([-32005, -32603, 429]);
+const TRANSIENT_MESSAGE = /rate|limit|timeout|timed out|header not found|try again|busy|unavailable/i;
+
+let nextId = 1;
+
+/** Creates the counting, retrying viem client for one endpoint. */
+export function createSeedRpc(options: SeedRpcOptions): SeedRpc {
+  let count = 0;
+  const once = async (method: string, params: unknown): Promise<unknown> => {
+    count++;
+    let res: Response;
+    try {
+      res = await fetch(options.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: params ?? [] }),
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+    } catch (err) {
+      const cause = err instanceof Error ? ((err.cause as { code?: string } | undefined)?.code ?? err.name) : String(err);
+      throw new RpcRequestError(`${method}: request failed (${cause})`, true);
+    }
+    if (res.status === 429 || res.status >= 500) throw new RpcRequestError(`${method}: HTTP ${res.status}`, true);
+    if (!res.ok) throw new RpcRequestError(`${method}: HTTP ${res.status}`, false);
+    let body: { result?: unknown; error?: { code: number; message: string } };
+    try {
+      body = (await res.json()) as typeof body;
+    } catch {
+      throw new RpcRequestError(`${method}: response is not JSON`, true);
+    }
+    if (body.error) {
+      const transient = TRANSIENT_RPC_CODES.has(body.error.code) || TRANSIENT_MESSAGE.test(body.error.message);
+      throw new RpcRequestError(`${method}: ${body.error.message}`, transient, body.error.code);
+    }
+    return body.result;
+  };
+  const request = async ({ method, params }: { method: string; params?: unknown }): Promise<unknown> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await once(method, params);
+      } catch (err) {
+        if (!(err instanceof RpcRequestError) || !err.transient || attempt >= options.retries) throw err;
+        const delay = options.backoffMs * 2 ** attempt;
+        await new Promise((r) => setTimeout(r, delay + Math.random() * delay * 0.25));
+      }
+    }
+  };
+  const client = createPublicClient({ transport: custom({ request }, { retryCount: 0 }) });
+  return { client, requests: () => count };
+}
