@@ -3,37 +3,13 @@
  * Seeds the catalogue's chains over RPC (RPC_URL_<chainId>) and writes <slug>.json snapshots to SNAPSHOT_DIR.
  */
 import { parseArgs } from 'node:util';
-import { loadCatalog, type CatalogChain } from '../src/catalog/loadCatalog.ts';
+import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { loadConfig } from '../src/config.ts';
-import { seedChains, type SeedReport } from './seedChains.ts';
+import { formatReport } from './formatReport.ts';
+import { seedChains } from './seedChains.ts';
+import { selectChains } from './selectChains.ts';
 
-/** Picks catalogue chains by slug or chain id (all when `wanted` is empty); throws on an unknown name. */
-export function selectChains(all: readonly CatalogChain[], wanted: readonly string[]): CatalogChain[] {
-  if (wanted.length === 0) return [...all];
-  return wanted.map((w) => {
-    const chain = all.find((c) => c.slug === w || String(c.chainId) === w);
-    if (!chain) throw new Error(`unknown chain "${w}" (known: ${all.map((c) => `${c.slug}/${c.chainId}`).join(', ')})`);
-    return chain;
-  });
-}
-
-/** Formats the end-of-run report. */
-export function formatReport(r: SeedReport): string {
-  const lines = [
-    `seeding done: ${r.seeded} chain(s) seeded, ${r.skipped} skipped, ${r.pools} pools, ${r.rpcRequests} RPC requests, ${r.seconds.toFixed(2)} s`,
-  ];
-  for (const c of r.chains) {
-    lines.push(
-      c.status === 'seeded'
-        ? `  ${c.slug} (${c.chainId}): block ${c.blockNumber}, ${c.pools} pools (${c.v2Pools} v2, ${c.v3Pools} v3), ${c.ticks} ticks, ${c.rpcRequests} requests -> ${c.file ?? '(not written)'}`
-        : `  ${c.slug} (${c.chainId}): skipped, ${c.reason}`,
-    );
-  }
-  return lines.join('\n');
-}
-
-const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
-if (isMain) {
+try {
   const { values } = parseArgs({
     options: {
       chain: { type: 'string', multiple: true },
@@ -61,4 +37,7 @@ if (isMain) {
     progress: progress as 'auto' | 'bar' | 'lines' | 'none' | undefined,
   });
   console.log(formatReport(report));
+} catch (err) {
+  console.error(`seed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
 }

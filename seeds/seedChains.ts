@@ -5,7 +5,7 @@ import type { Snapshot, SnapshotPool, SnapshotPoolV2, SnapshotPoolV3 } from '../
 import { batchCount, multicallBatched, type MulticallOptions, type ReadCall } from './multicallBatched.ts';
 import { erc20BalanceAbi, v2FactoryAbi, v2PairAbi, v3FactoryAbi, v3PoolAbi } from './seedAbis.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
-import { createSeedRpc } from './seedRpc.ts';
+import { createSeedRpc, RpcRequestError } from './seedRpc.ts';
 import { writeFileAtomic } from './writeFileAtomic.ts';
 
 /** Multicall3's canonical address, used when a chain's catalogue file names none. */
@@ -365,6 +365,9 @@ function comparePools(a: SnapshotPool, b: SnapshotPool): number {
 
 function shortError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof RpcRequestError) return e.message;
+  }
   const withShort = err as Error & { shortMessage?: string };
   return (withShort.shortMessage ?? err.message).split('\n')[0]!;
 }

@@ -49,7 +49,8 @@ export function createSeedRpc(options: SeedRpcOptions): SeedRpc {
         signal: AbortSignal.timeout(options.timeoutMs),
       });
     } catch (err) {
-      const cause = err instanceof Error ? ((err.cause as { code?: string } | undefined)?.code ?? err.name) : String(err);
+      const inner = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
+      const cause = inner?.code ?? inner?.message ?? (err instanceof Error ? (err.name === 'TimeoutError' ? `timeout after ${options.timeoutMs} ms` : err.message) : String(err));
       throw new RpcRequestError(`${method}: request failed (${cause})`, true);
     }
     if (res.status === 429 || res.status >= 500) throw new RpcRequestError(`${method}: HTTP ${res.status}`, true);

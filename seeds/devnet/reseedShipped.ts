@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { formatReport } from '../seed.ts';
+import { formatReport } from '../formatReport.ts';
 import { seedChains } from '../seedChains.ts';
 import { startDevnet } from './startDevnet.ts';
 
