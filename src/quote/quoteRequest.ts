@@ -1,0 +1,165 @@
+import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
+import { getAddress, isAddress } from 'viem';
+import type { Catalog, CatalogChain, CatalogToken } from '../catalog/loadCatalog.ts';
+import { ValidationError } from '../errors/BaseError.ts';
+
+/** Body of POST /quotes and POST /quotes/routes (SPEC section 2, Quote request). */
+export interface QuoteRequestBody {
+  originChainId: number;
+  destinationChainId: number;
+  tokenIn: string;
+  tokenOut: string;
+  amount: string;
+  recipientAddress: string;
+  slippageBps?: number;
+  walletAddress?: string;
+}
+
+/** The one schema of the quote request: the source of validation; QuoteRequestBody mirrors it. */
+export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
+  type: 'object',
+  required: ['originChainId', 'destinationChainId', 'tokenIn', 'tokenOut', 'amount', 'recipientAddress'],
+  properties: {
+    originChainId: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    destinationChainId: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    tokenIn: { type: 'string', maxLength: 128 },
+    tokenOut: { type: 'string', maxLength: 128 },
+    amount: { type: 'string', maxLength: 100 },
+    recipientAddress: { type: 'string', maxLength: 128 },
+    slippageBps: { type: 'integer', minimum: 0, maximum: 5000, nullable: true },
+    walletAddress: { type: 'string', maxLength: 128, nullable: true },
+  },
+  additionalProperties: true,
+};
+
+const validateShape = new Ajv({ allErrors: true, strict: false }).compile(quoteRequestSchema);
+
+/** A validated quote request with its catalogue objects and integer amount. */
+export interface QuoteRequest {
+  readonly originChain: CatalogChain;
+  readonly destinationChain: CatalogChain;
+  readonly tokenIn: CatalogToken;
+  readonly tokenOut: CatalogToken;
+  /** Input amount in tokenIn's smallest unit. */
+  readonly amountIn: bigint;
+  readonly slippageBps: number;
+  readonly recipientAddress: string;
+  /** Sender of the steps; defaults to recipientAddress. */
+  readonly walletAddress: string;
+}
+
+const AMOUNT = /^(0|[1-9]\d*)(\.\d+)?$/;
+
+function shapeMessage(error: ErrorObject): [string, string] {
+  if (error.keyword === 'required') return [String(error.params.missingProperty), 'is required'];
+  const field = error.instancePath.slice(1) || 'body';
+  switch (error.keyword) {
+    case 'type':
+      return [field, error.params.type === 'integer' ? 'must be an integer' : `must be a ${String(error.params.type)}`];
+    case 'minimum':
+    case 'maximum':
+      return field === 'slippageBps' ? [field, 'must be between 0 and 5000'] : [field, 'must be a positive integer'];
+    case 'maxLength':
+      return [field, `must be at most ${String(error.params.limit)} characters`];
+    default:
+      return [field, error.message ?? 'is invalid'];
+  }
+}
+
+/** Parses a positive decimal display amount into smallest units; returns a problem text instead when invalid. */
+export function parseAmount(amount: string, decimals: number): bigint | string {
+  if (!AMOUNT.test(amount)) return 'must be a positive decimal string such as "1.5" (no sign, exponent or spaces)';
+  const [whole, fraction = ''] = amount.split('.');
+  if (fraction.length > decimals) return `has ${fraction.length} decimal places; the token has ${decimals}`;
+  const value = BigInt(whole + fraction.padEnd(decimals, '0'));
+  if (value === 0n) return 'must be greater than zero';
+  if (value >= 1n << 256n) return 'is too large';
+  return value;
+}
+
+function chainProblem(chain: CatalogChain | undefined, id: number): string | undefined {
+  if (!chain) return `unknown chain ${id}`;
+  if (chain.ecosystem !== 'evm' || chain.dexes.length === 0) return `chain ${chain.slug} (${chain.chainId}) has no DEX and cannot be quoted`;
+  return undefined;
+}
+
+/**
+ * Validates a quote request body against the schema and the catalogue. Every problem is reported at
+ * once: `<field>: <problem>` entries sorted by field name, joined by `; ` (SPEC section 7 rule 1).
+ */
+export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippageBps: number): QuoteRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError('request body must be a JSON object');
+  }
+  const problems = new Map<string, string>();
+  if (!validateShape(body)) {
+    for (const error of validateShape.errors ?? []) {
+      const [field, text] = shapeMessage(error);
+      if (!problems.has(field)) problems.set(field, text);
+    }
+  }
+  const b = body as Partial<QuoteRequestBody>;
+  const ok = (field: keyof QuoteRequestBody): boolean => !problems.has(field) && b[field] !== undefined;
+
+  const origin = ok('originChainId') ? catalog.chain(b.originChainId!) : undefined;
+  const destination = ok('destinationChainId') ? catalog.chain(b.destinationChainId!) : undefined;
+  if (ok('originChainId')) {
+    const p = chainProblem(origin, b.originChainId!);
+    if (p) problems.set('originChainId', p);
+  }
+  if (ok('destinationChainId')) {
+    const p = chainProblem(destination, b.destinationChainId!);
+    if (p) problems.set('destinationChainId', p);
+  }
+  const token = (field: 'tokenIn' | 'tokenOut', chain: CatalogChain | undefined, chainOk: boolean): CatalogToken | undefined => {
+    if (!ok(field)) return undefined;
+    const address = b[field]!;
+    if (!isAddress(address, { strict: false })) {
+      problems.set(field, 'must be a valid EVM address (0x followed by 40 hex digits)');
+      return undefined;
+    }
+    if (!chain || !chainOk) return undefined;
+    const found = catalog.token(chain.chainId, address);
+    if (!found) problems.set(field, `${address} is not a token of chain ${chain.slug} (${chain.chainId})`);
+    return found;
+  };
+  const tokenIn = token('tokenIn', origin, !problems.has('originChainId'));
+  const tokenOut = token('tokenOut', destination, !problems.has('destinationChainId'));
+  if (tokenIn && tokenOut && origin === destination && tokenIn.address === tokenOut.address) {
+    problems.set('tokenOut', 'must differ from tokenIn');
+  }
+  for (const field of ['recipientAddress', 'walletAddress'] as const) {
+    if (ok(field) && !isAddress(b[field]!, { strict: false })) {
+      problems.set(field, 'must be a valid EVM address (0x followed by 40 hex digits)');
+    }
+  }
+  let amountIn: bigint | undefined;
+  if (ok('amount')) {
+    const parsed = parseAmount(b.amount!, tokenIn?.decimals ?? 77);
+    if (typeof parsed === 'string') problems.set('amount', parsed);
+    else amountIn = parsed;
+  }
+  if (problems.size > 0) {
+    const message = [...problems.entries()]
+      .sort(([a], [z]) => (a < z ? -1 : a > z ? 1 : 0))
+      .map(([field, text]) => `${field}: ${text}`)
+      .join('; ');
+    throw new ValidationError(message);
+  }
+  const recipient = b.recipientAddress!;
+  return {
+    originChain: origin!,
+    destinationChain: destination!,
+    tokenIn: tokenIn!,
+    tokenOut: tokenOut!,
+    amountIn: amountIn!,
+    slippageBps: b.slippageBps ?? defaultSlippageBps,
+    recipientAddress: checksum(recipient),
+    walletAddress: checksum(b.walletAddress ?? recipient),
+  };
+}
+
+/** Checksums an address that isAddress accepted in any letter case. */
+function checksum(address: string): string {
+  return getAddress(address.toLowerCase());
+}

@@ -1,0 +1,49 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Catalog } from '../catalog/loadCatalog.ts';
+import { NotFoundError, ValidationError } from '../errors/BaseError.ts';
+import { optionalApiKey, requireApiKey } from '../http/auth.ts';
+import { sendData } from '../http/envelope.ts';
+import { parseQuoteRequest, type QuoteRequest } from '../quote/quoteRequest.ts';
+import type { QuoteService } from '../quote/quoteService.ts';
+import type { ApiKeyStore } from '../store/apiKeyStore.ts';
+import type { QuoteStore } from '../store/quoteStore.ts';
+
+export interface QuoteRoutesDeps {
+  readonly catalog: Catalog;
+  readonly quotes: QuoteService;
+  readonly store: QuoteStore;
+  readonly keys: ApiKeyStore;
+  readonly defaultSlippageBps: number;
+}
+
+/** Parses the JSON body of a quote request; a body that is not JSON is a 400. */
+function readRequest(ctx: Context, deps: QuoteRoutesDeps): QuoteRequest {
+  if (!ctx.request.is('application/json')) throw new ValidationError('request body must be JSON (Content-Type: application/json)');
+  return parseQuoteRequest(ctx.request.body, deps.catalog, deps.defaultSlippageBps);
+}
+
+/** Quote routes: POST /quotes/routes (no key needed), POST /quotes and GET /quotes/:quoteId (organization key). */
+export function quotesRouter(deps: QuoteRoutesDeps): Router {
+  const router = new Router();
+
+  router.post('/quotes/routes', optionalApiKey(deps.keys), async (ctx) => {
+    const request = readRequest(ctx, deps);
+    sendData(ctx, 'routes fetched successfully', await deps.quotes.routes(request));
+  });
+
+  router.post('/quotes', requireApiKey(deps.keys), async (ctx) => {
+    const request = readRequest(ctx, deps);
+    const quote = await deps.quotes.create(request, ctx.state.apiKey.org);
+    sendData(ctx, 'quote created successfully', quote);
+  });
+
+  router.get('/quotes/:quoteId', requireApiKey(deps.keys), async (ctx) => {
+    const id = ctx.params.quoteId;
+    const saved = /^[0-9a-f-]{36}$/.test(id) ? await deps.store.get(id) : undefined;
+    if (!saved || saved.orgId !== ctx.state.apiKey.org) throw new NotFoundError(`quote ${id} not found`);
+    sendData(ctx, 'quote fetched successfully', saved.quote);
+  });
+
+  return router;
+}

@@ -1,0 +1,42 @@
+/**
+ * Piscina worker: holds its own replica of the pool graph (loaded from the same catalogue and
+ * snapshot folders as the API process) and prices swaps with the exact AMM math. Tasks carry only
+ * the request. Never throws domain errors across the thread boundary: returns result values.
+ */
+import { workerData } from 'node:worker_threads';
+import { loadCatalog } from '../src/catalog/loadCatalog.ts';
+import { PoolGraph } from '../src/graph/PoolGraph.ts';
+import { PricingGraph } from '../src/graph/PricingGraph.ts';
+import { loadSnapshots } from '../src/graph/snapshot.ts';
+import { priceSwap } from '../src/quote/priceSwap.ts';
+import type { PriceTask, PriceTaskResult } from '../src/quote/pricingPool.ts';
+
+interface PricingWorkerData {
+  catalogDir: string;
+  snapshotDir: string;
+}
+
+const { catalogDir, snapshotDir } = workerData as PricingWorkerData;
+const catalog = loadCatalog(catalogDir);
+let generation = 0;
+let graph = new PricingGraph(new PoolGraph(loadSnapshots(snapshotDir).snapshots, catalog));
+
+/** Reloads the snapshots when the API process has moved to a newer generation. */
+function ensureGeneration(wanted: number): void {
+  if (wanted === generation) return;
+  graph = new PricingGraph(new PoolGraph(loadSnapshots(snapshotDir).snapshots, catalog));
+  generation = wanted;
+}
+
+/** Prices one swap on every candidate pool of the pair. */
+export function price(task: PriceTask): PriceTaskResult {
+  try {
+    ensureGeneration(task.generation);
+    const candidates = graph.candidates(task.chainId, task.tokenIn, task.tokenOut);
+    return { ok: true, pricings: priceSwap(candidates, task.tokenIn, task.amountIn) };
+  } catch (error) {
+    return { ok: false, error: { code: 'WORKER_FAILURE', message: error instanceof Error ? error.message : String(error) } };
+  }
+}
+
+export default price;
