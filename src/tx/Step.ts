@@ -1,0 +1,49 @@
+import { formatUnits, getAddress, type Address, type Hex } from 'viem';
+import type { CatalogToken } from '../catalog/loadCatalog.ts';
+import { StepBuildError } from './StepBuildError.ts';
+
+/**
+ * One transaction of a quote (SPEC section 2, Step). The client sends the steps in order from `from`,
+ * waiting for each to confirm, and attaches `value` (wei) when present.
+ */
+export interface Step {
+  /** Human-readable label; the texts are listed on `buildSwapSteps` and `buildWrapSteps`. */
+  readonly message: string;
+  /** Wallet that must send the transaction (checksummed). */
+  readonly from: Address;
+  /** Contract called (checksummed); for a plain native transfer, the receiving address. */
+  readonly to: Address;
+  /** ABI-encoded calldata ('0x' for a plain native transfer). */
+  readonly data: Hex;
+  /** The amount this step spends, approves or moves, as an integer string in the smallest units of its token. */
+  readonly amount: string;
+  readonly chainId: number;
+  /** Approval steps only: the contract allowed to spend `amount`. */
+  readonly spender?: Address;
+  /** Native-asset value in wei (integer string), only on steps that send the native asset. */
+  readonly value?: string;
+}
+
+/** What step building needs to know about a token: a CatalogToken fits. */
+export type StepToken = Pick<CatalogToken, 'address' | 'symbol' | 'decimals'>;
+
+/** Checksums an address, naming the parameter when it is not a valid EVM address. */
+export function stepAddress(value: string, field: string): Address {
+  try {
+    return getAddress(value);
+  } catch (cause) {
+    throw new StepBuildError(`${field}: "${value}" is not a valid EVM address`, { cause });
+  }
+}
+
+/** An amount in display units for step messages: exact decimal, no trailing zeros (viem formatUnits). */
+export function displayAmount(amount: bigint, token: StepToken): string {
+  return formatUnits(amount, token.decimals);
+}
+
+/** Rejects amounts that are not positive or do not fit a uint256. */
+export function checkUint256(value: bigint, field: string, allowZero = false): void {
+  if (value < 0n || (!allowZero && value === 0n) || value >= 1n << 256n) {
+    throw new StepBuildError(`${field}: must be ${allowZero ? 'a non-negative' : 'a positive'} uint256, got ${value}`);
+  }
+}

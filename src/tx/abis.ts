@@ -1,0 +1,179 @@
+/**
+ * ABI fragments of the contract functions the service encodes calls for, and nothing else.
+ * Each fragment matches the compiled artifact of the contract named beside it (checked in test/tx).
+ */
+
+/** ERC-20 `approve` and `transfer` (EIP-20). */
+export const erc20Abi = [
+  {
+    type: 'function',
+    name: 'approve',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'spender', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+] as const;
+
+/** WETH9 (`@uniswap/v2-periphery/build/WETH9.json`): wrap and unwrap the native asset 1:1. */
+export const weth9Abi = [
+  { type: 'function', name: 'deposit', stateMutability: 'payable', inputs: [], outputs: [] },
+  {
+    type: 'function',
+    name: 'withdraw',
+    stateMutability: 'nonpayable',
+    inputs: [{ name: 'wad', type: 'uint256' }],
+    outputs: [],
+  },
+] as const;
+
+/** UniswapV2Router02 (`@uniswap/v2-periphery/build/UniswapV2Router02.json`): exact-input swaps. */
+export const uniswapV2Router02Abi = [
+  {
+    type: 'function',
+    name: 'swapExactTokensForTokens',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'amountIn', type: 'uint256' },
+      { name: 'amountOutMin', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+      { name: 'to', type: 'address' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'amounts', type: 'uint256[]' }],
+  },
+  {
+    type: 'function',
+    name: 'swapExactETHForTokens',
+    stateMutability: 'payable',
+    inputs: [
+      { name: 'amountOutMin', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+      { name: 'to', type: 'address' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'amounts', type: 'uint256[]' }],
+  },
+  {
+    type: 'function',
+    name: 'swapExactTokensForETH',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'amountIn', type: 'uint256' },
+      { name: 'amountOutMin', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+      { name: 'to', type: 'address' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'amounts', type: 'uint256[]' }],
+  },
+] as const;
+
+/** Payment helpers shared by both v3 routers (v3-periphery `PeripheryPayments`). */
+const peripheryPayments = [
+  {
+    type: 'function',
+    name: 'unwrapWETH9',
+    stateMutability: 'payable',
+    inputs: [
+      { name: 'amountMinimum', type: 'uint256' },
+      { name: 'recipient', type: 'address' },
+    ],
+    outputs: [],
+  },
+  { type: 'function', name: 'refundETH', stateMutability: 'payable', inputs: [], outputs: [] },
+] as const;
+
+/**
+ * Uniswap v3 SwapRouter (`@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json`):
+ * the deadline is a field of `ExactInputSingleParams`; `multicall(bytes[])` has none.
+ */
+export const swapRouterAbi = [
+  {
+    type: 'function',
+    name: 'exactInputSingle',
+    stateMutability: 'payable',
+    inputs: [
+      {
+        name: 'params',
+        type: 'tuple',
+        components: [
+          { name: 'tokenIn', type: 'address' },
+          { name: 'tokenOut', type: 'address' },
+          { name: 'fee', type: 'uint24' },
+          { name: 'recipient', type: 'address' },
+          { name: 'deadline', type: 'uint256' },
+          { name: 'amountIn', type: 'uint256' },
+          { name: 'amountOutMinimum', type: 'uint256' },
+          { name: 'sqrtPriceLimitX96', type: 'uint160' },
+        ],
+      },
+    ],
+    outputs: [{ name: 'amountOut', type: 'uint256' }],
+  },
+  {
+    type: 'function',
+    name: 'multicall',
+    stateMutability: 'payable',
+    inputs: [{ name: 'data', type: 'bytes[]' }],
+    outputs: [{ name: 'results', type: 'bytes[]' }],
+  },
+  ...peripheryPayments,
+] as const;
+
+/**
+ * Uniswap SwapRouter02 (`@uniswap/swap-router-contracts/artifacts/contracts/SwapRouter02.sol/SwapRouter02.json`):
+ * `IV3SwapRouter.ExactInputSingleParams` has no deadline; `multicall(uint256 deadline, bytes[] data)` checks it.
+ */
+export const swapRouter02Abi = [
+  {
+    type: 'function',
+    name: 'exactInputSingle',
+    stateMutability: 'payable',
+    inputs: [
+      {
+        name: 'params',
+        type: 'tuple',
+        components: [
+          { name: 'tokenIn', type: 'address' },
+          { name: 'tokenOut', type: 'address' },
+          { name: 'fee', type: 'uint24' },
+          { name: 'recipient', type: 'address' },
+          { name: 'amountIn', type: 'uint256' },
+          { name: 'amountOutMinimum', type: 'uint256' },
+          { name: 'sqrtPriceLimitX96', type: 'uint160' },
+        ],
+      },
+    ],
+    outputs: [{ name: 'amountOut', type: 'uint256' }],
+  },
+  {
+    type: 'function',
+    name: 'multicall',
+    stateMutability: 'payable',
+    inputs: [
+      { name: 'deadline', type: 'uint256' },
+      { name: 'data', type: 'bytes[]' },
+    ],
+    outputs: [{ name: '', type: 'bytes[]' }],
+  },
+  ...peripheryPayments,
+] as const;
+
+/**
+ * SwapRouter02's `Constants.ADDRESS_THIS` (swap-router-contracts `libraries/Constants.sol`): as a swap recipient
+ * it means the router itself, which then pays out through `unwrapWETH9`.
+ */
+export const SWAP_ROUTER02_ADDRESS_THIS = '0x0000000000000000000000000000000000000002';

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import t from 'tap';
+import { decodeFunctionData, type Abi } from 'viem';
+import { approveStep } from '../../src/tx/approveStep.ts';
+
+const require = createRequire(import.meta.url);
+const ERC20_ABI = (JSON.parse(readFileSync(require.resolve('@uniswap/v2-core/build/IERC20.json'), 'utf8')) as { abi: Abi }).abi;
+
+const USDC = { address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', symbol: 'USDC', decimals: 6 };
+const SPOKE_POOL = '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5';
+const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+t.test('approveStep: exact amount, `to` the token, `spender` the contract', async (t) => {
+  const step = approveStep({ chainId: 1, token: USDC, spender: SPOKE_POOL.toLowerCase(), spenderName: 'Across SpokePool', amount: 250_000_001n, wallet: WALLET });
+  t.strictSame({ ...step, data: decodeFunctionData({ abi: ERC20_ABI, data: step.data }) }, {
+    message: 'Approve 250.000001 USDC for Across SpokePool',
+    from: WALLET,
+    to: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+    data: { functionName: 'approve', args: [SPOKE_POOL, 250_000_001n] },
+    amount: '250000001',
+    chainId: 1,
+    spender: SPOKE_POOL,
+  });
+  // approve(address,uint256) selector, then the two 32-byte words
+  t.equal(step.data.slice(0, 10), '0x095ea7b3');
+  t.equal(step.data.length, 2 + 8 + 64 * 2);
+});
+
+t.test('approveStep refuses the native asset, a zero amount and bad addresses', async (t) => {
+  const ok = { chainId: 1, token: USDC, spender: SPOKE_POOL, spenderName: 'Across SpokePool', amount: 1n, wallet: WALLET };
+  const native = { address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', symbol: 'ETH', decimals: 18 };
+  t.throws(() => approveStep({ ...ok, token: native }), { name: 'StepBuildError', message: 'token: the native asset needs no approval' });
+  t.throws(() => approveStep({ ...ok, amount: 0n }), { name: 'StepBuildError', message: 'amount: must be a positive uint256, got 0' });
+  t.throws(() => approveStep({ ...ok, amount: 1n << 256n }), { name: 'StepBuildError', message: /^amount: must be a positive uint256/ });
+  t.throws(() => approveStep({ ...ok, spender: 'nope' }), { name: 'StepBuildError', message: 'spender: "nope" is not a valid EVM address' });
+});
