@@ -51,7 +51,7 @@ export const DEVNET_V2_PAIRS: readonly DevnetV2PairSpec[] = [
 /** A position as tick offsets from the pool's initial tick (rounded outwards to the tick spacing). */
 export type TickOffsets = readonly [lower: number, upper: number];
 
-/** Volatile pairs: nested ranges of ~±6% to ~±20x plus one range above and one below the price (single-sided). */
+/** Volatile pairs: nested ranges of ~±6% to ~±20x, skewed ranges, and single-sided ranges above and below the price. */
 const VOLATILE: readonly TickOffsets[] = [
   [-600, 600],
   [-2_000, 2_000],
@@ -60,9 +60,13 @@ const VOLATILE: readonly TickOffsets[] = [
   [-30_000, 30_000],
   [300, 3_000],
   [-3_000, -300],
+  [-1_200, 200],
+  [-200, 1_200],
+  [-9_000, -4_000],
+  [4_000, 9_000],
 ];
 
-/** Stable pairs (tick spacing 1): ranges of ±5 ticks to ±2000 ticks plus single-sided ranges. */
+/** Stable pairs (tick spacing 1): ranges of ±5 ticks to ±2000 ticks, skewed ranges, and single-sided ranges. */
 const STABLE: readonly TickOffsets[] = [
   [-5, 5],
   [-20, 20],
@@ -71,6 +75,10 @@ const STABLE: readonly TickOffsets[] = [
   [-2_000, 2_000],
   [10, 300],
   [-300, -10],
+  [-50, 8],
+  [-8, 50],
+  [-1_000, -400],
+  [400, 1_000],
 ];
 
 export interface DevnetV3PoolSpec {
