@@ -17,6 +17,8 @@ export interface Config {
   readonly dataDir: string;
   /** Redis connection URL; undefined means in-memory quote store and file key store. */
   readonly redisUrl: string | undefined;
+  /** Prefix of every Redis key the service writes (REDIS_KEY_PREFIX, default `sqs`), so deployments can share a Redis. */
+  readonly redisKeyPrefix: string;
   /** RPC endpoint per chain id, from RPC_URL_<chainId>. Never logged, never returned. */
   readonly rpcUrls: ReadonlyMap<number, string>;
   readonly workerThreads: number;
@@ -40,6 +42,12 @@ function integer(env: NodeJS.ProcessEnv, key: string, fallback: number, min: num
   return value;
 }
 
+function redisKeyPrefix(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'sqs';
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/.test(raw)) throw new ConfigError(`REDIS_KEY_PREFIX must be 1-64 characters of A-Z a-z 0-9 _ . : -, got "${raw}"`);
+  return raw;
+}
+
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads the configuration from an environment (process.env by default); the only reader of the environment. */
@@ -60,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     snapshotDir: dir('SNAPSHOT_DIR', 'seeds/snapshots'),
     dataDir: dir('DATA_DIR', '.data'),
     redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
     rpcUrls,
     workerThreads: integer(env, 'WORKER_THREADS', Math.max(1, availableParallelism()), 1, 256),
     workerMaxQueue: integer(env, 'WORKER_MAX_QUEUE', 1024, 0, 1_000_000),
