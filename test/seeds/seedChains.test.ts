@@ -1,0 +1,210 @@
+// seedChains against a devnet of its own: the snapshot equals direct contract reads at its block (one eth_call
+// per value, no Multicall3) and the positions the NonfungiblePositionManager holds; every read is pinned to
+// that block; requests stay within ceil(calls / batch size) per phase; a chain whose RPC URL points at a closed
+// port, and one without an RPC URL, are skipped while the devnet is seeded; files are replaced atomically.
+import t from 'tap';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { createPublicClient, http, parseAbi, toHex, type Address } from 'viem';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { parseSnapshot, type Snapshot, type SnapshotPoolV3 } from '../../src/graph/snapshot.ts';
+import { devnetAddresses } from '../../seeds/devnet/devnetAddresses.ts';
+import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
+import { freePort } from '../../seeds/devnet/startAnvil.ts';
+import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
+import { seedChains, type ChainSeedReport } from '../../seeds/seedChains.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
+const pairAbi = parseAbi(['function getReserves() view returns (uint112, uint112, uint32)']);
+const poolAbi = parseAbi([
+  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16, uint16, uint16, uint8, bool)',
+  'function liquidity() view returns (uint128)',
+  'function fee() view returns (uint24)',
+  'function tickSpacing() view returns (int24)',
+  'function tickBitmap(int16) view returns (uint256)',
+  'function ticks(int24) view returns (uint128 liquidityGross, int128 liquidityNet, uint256, uint256, int56, uint160, uint32, bool initialized)',
+]);
+const npmAbi = parseAbi([
+  'function totalSupply() view returns (uint256)',
+  'function positions(uint256) view returns (uint96 nonce, address operator, address token0, address token1, uint24 fee, int24 tickLower, int24 tickUpper, uint128 liquidity, uint256, uint256, uint128, uint128)',
+]);
+
+interface Logged {
+  method: string;
+  params: unknown[];
+}
+
+/** An HTTP proxy in front of anvil that records every JSON-RPC request. */
+async function recordingProxy(target: string): Promise<{ url: string; log: Logged[]; close(): Promise<void> }> {
+  const log: Logged[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks).toString();
+      const parsed = JSON.parse(body) as Logged | Logged[];
+      for (const r of Array.isArray(parsed) ? parsed : [parsed]) log.push({ method: r.method, params: r.params });
+      const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      res.writeHead(upstream.status, { 'content-type': 'application/json' });
+      res.end(await upstream.text());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}`, log, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+const validateSchema = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(ROOT, 'seeds', 'snapshot.schema.json'), 'utf8')) as object);
+
+t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot equals the chain', async (t) => {
+  const devnet = await startDevnet();
+  t.teardown(() => devnet.stop());
+  const proxy = await recordingProxy(devnet.rpcUrl);
+  t.teardown(() => proxy.close());
+  const catalog = loadCatalog(join(ROOT, 'catalog'));
+  const chainA = catalog.chain('devnet')!;
+  const chainB = catalog.chain('devnet-b')!;
+  const ethereum = catalog.chain('ethereum')!;
+  const closedPort = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'seed-test-'));
+  writeFileSync(join(dir, 'devnet.json'), 'old content');
+  const lines: string[] = [];
+  const report = await seedChains({
+    chains: [chainB, chainA, ethereum],
+    rpcUrls: new Map([
+      [chainA.chainId, proxy.url],
+      [chainB.chainId, `http://127.0.0.1:${closedPort}`],
+    ]),
+    snapshotDir: dir,
+    retries: 1,
+    backoffMs: 10,
+    progress: 'lines',
+    log: (l) => lines.push(l),
+  });
+
+  // Skips and the report.
+  t.equal(report.seeded, 1, 'one chain seeded');
+  t.equal(report.skipped, 2, 'two skipped');
+  const byslug = new Map(report.chains.map((c) => [c.slug, c]));
+  t.match(byslug.get('devnet-b')!.reason, /did not answer.*ECONNREFUSED/, 'closed port: skipped, endpoint did not answer');
+  t.equal(byslug.get('ethereum')!.reason, 'no RPC URL (set RPC_URL_1)', 'no RPC URL: skipped');
+  t.equal(lines.filter((l) => l.includes('skipped')).length, 2, 'one log line per skipped chain');
+  t.same(readdirSync(dir).sort(), ['devnet.json'], 'only the seeded chain has a file; no temporary file left');
+
+  // The file: replaced atomically, valid against the agreed schema and the server's reader.
+  const text = readFileSync(join(dir, 'devnet.json'), 'utf8');
+  const raw = JSON.parse(text) as unknown;
+  t.ok(validateSchema(raw), 'valid against seeds/snapshot.schema.json');
+  const parsed = parseSnapshot(text);
+  t.type(parsed, 'object', 'src/graph parseSnapshot accepts it');
+  const snap = parsed as Snapshot;
+  const seeded = byslug.get('devnet')!;
+  t.same(raw, seeded.snapshot, 'file content is the reported snapshot');
+  t.equal(snap.chainId, 31337);
+  t.equal(snap.tickWindowWords, 20, 'default tick window: 20 words each side');
+
+  // Discovery: 6 ERC-20s (native ETH stands for WETH, not duplicated) -> 15 pairs x (2 v2 + 4 v3 tiers) = 90 candidates.
+  t.equal(seeded.candidates, 90, '90 discovery candidates');
+  const expectedPools = devnetAddresses().pools;
+  t.same(snap.pools.map((p) => p.address).sort(), expectedPools.map((p) => p.address).sort(), 'exactly the pools the devnet created');
+  for (const p of expectedPools) {
+    const s = snap.pools.find((x) => x.address === p.address)!;
+    t.same([s.dex, s.version, s.token0, s.token1, s.fee], [p.dex, p.version, p.token0, p.token1, p.fee], `pool ${p.address} identity`);
+  }
+
+  // Every read pinned to the snapshot's block; request count matches what the endpoint saw.
+  const blockHex = toHex(snap.blockNumber);
+  const calls = proxy.log.filter((r) => r.method === 'eth_call' || r.method === 'eth_getCode');
+  t.ok(calls.length > 0);
+  t.ok(calls.every((r) => r.params[1] === blockHex), `every eth_call / eth_getCode names block ${snap.blockNumber}`);
+  t.equal(seeded.rpcRequests, proxy.log.length, `report counts ${proxy.log.length} requests, as the endpoint saw`);
+  const batches = (n: number): number => Math.ceil(n / 500);
+  const bound = 3 + batches(seeded.calls.discovery) + batches(seeded.calls.state) + batches(seeded.calls.bitmap) + batches(seeded.calls.ticks);
+  t.equal(seeded.rpcRequests, bound, `requests = 3 + sum of ceil(calls / 500) over the four phases = ${bound}`);
+
+  // Direct reads at that block, one eth_call per value.
+  const client = createPublicClient({ transport: http(devnet.rpcUrl) });
+  const blockNumber = BigInt(snap.blockNumber);
+  const block = await client.getBlock({ blockNumber });
+  t.equal(snap.blockTimestamp, Number(block.timestamp), 'block timestamp');
+  // Move the chain on (tokens sent to a pool), so a read at "latest" would differ from the snapshot.
+  const moved = snap.pools[0]!;
+  await fundAccount(devnet.rpcUrl, moved.address as Address, moved.token0 as Address, 12345n);
+  const latest = await client.readContract({ address: moved.token0 as Address, abi: erc20, functionName: 'balanceOf', args: [moved.address as Address] });
+  t.equal(latest, BigInt(moved.balance0) + 12345n, 'the chain has moved on since the snapshot');
+  for (const p of snap.pools) {
+    const b0 = await client.readContract({ address: p.token0 as Address, abi: erc20, functionName: 'balanceOf', args: [p.address as Address], blockNumber });
+    const b1 = await client.readContract({ address: p.token1 as Address, abi: erc20, functionName: 'balanceOf', args: [p.address as Address], blockNumber });
+    t.same([p.balance0, p.balance1], [b0.toString(), b1.toString()], `${p.address} balances`);
+    if (p.version === 'v2') {
+      const [r0, r1] = await client.readContract({ address: p.address as Address, abi: pairAbi, functionName: 'getReserves', blockNumber });
+      t.same([p.reserve0, p.reserve1], [r0.toString(), r1.toString()], `${p.address} reserves`);
+      continue;
+    }
+    const [sqrtPriceX96, tick] = await client.readContract({ address: p.address as Address, abi: poolAbi, functionName: 'slot0', blockNumber });
+    const liquidity = await client.readContract({ address: p.address as Address, abi: poolAbi, functionName: 'liquidity', blockNumber });
+    const fee = await client.readContract({ address: p.address as Address, abi: poolAbi, functionName: 'fee', blockNumber });
+    const tickSpacing = await client.readContract({ address: p.address as Address, abi: poolAbi, functionName: 'tickSpacing', blockNumber });
+    t.same([p.sqrtPriceX96, p.tick, p.liquidity, p.fee, p.tickSpacing], [sqrtPriceX96.toString(), tick, liquidity.toString(), fee, tickSpacing], `${p.address} slot0, liquidity, fee, tickSpacing`);
+    const word = Math.floor(tick / tickSpacing) >> 8;
+    const window = [Math.max(word - 20, Math.floor(-887272 / tickSpacing) >> 8), Math.min(word + 20, Math.floor(887272 / tickSpacing) >> 8)];
+    t.same(p.bitmapWords, window, `${p.address} bitmap window: word ${word} +- 20, clamped to the words ticks can occupy`);
+    const direct: [number, string][] = [];
+    for (let w = p.bitmapWords[0]; w <= p.bitmapWords[1]; w++) {
+      const bits = await client.readContract({ address: p.address as Address, abi: poolAbi, functionName: 'tickBitmap', args: [w], blockNumber });
+      for (let bit = 0; bit < 256; bit++) {
+        if ((bits >> BigInt(bit)) & 1n) {
+          const tk = (w * 256 + bit) * tickSpacing;
+          const info = await client.readContract({ address: p.address as Address, abi: poolAbi, functionName: 'ticks', args: [tk], blockNumber });
+          t.ok(info[7], `tick ${tk} initialized`);
+          direct.push([tk, info[1].toString()]);
+        }
+      }
+    }
+    t.same(p.ticks, direct, `${p.address}: ${direct.length} initialized ticks and liquidityNet equal direct tickBitmap/ticks reads`);
+  }
+
+  // Independent of the bitmap: the positions the NonfungiblePositionManager holds give every tick and its liquidityNet.
+  const npm = devnet.addresses.contracts.nonfungiblePositionManager;
+  const supply = await client.readContract({ address: npm, abi: npmAbi, functionName: 'totalSupply', blockNumber });
+  const fromPositions = new Map<string, Map<number, bigint>>();
+  for (let id = 1n; id <= supply; id++) {
+    const pos = await client.readContract({ address: npm, abi: npmAbi, functionName: 'positions', args: [id], blockNumber });
+    const key = `${pos[2]}/${pos[3]}/${pos[4]}`;
+    const m = fromPositions.get(key) ?? new Map<number, bigint>();
+    m.set(pos[5], (m.get(pos[5]) ?? 0n) + pos[7]);
+    m.set(pos[6], (m.get(pos[6]) ?? 0n) - pos[7]);
+    fromPositions.set(key, m);
+  }
+  for (const p of snap.pools.filter((x): x is SnapshotPoolV3 => x.version === 'v3')) {
+    const m = fromPositions.get(`${p.token0}/${p.token1}/${p.fee}`)!;
+    const expected = [...m.entries()].filter(([, net]) => net !== 0n).sort((a, b) => a[0] - b[0]).map(([tk, net]) => [tk, net.toString()]);
+    t.same(p.ticks, expected, `${p.address}: ticks = sum of position liquidity at each bound (${expected.length} ticks)`);
+  }
+
+  // A small batch bound gives the same pools with more requests: 3 + ceil(calls / 7) per phase.
+  const small = await seedChains({ chains: [chainA], rpcUrls: new Map([[chainA.chainId, devnet.rpcUrl]]), snapshotDir: dir, batchSize: 7, tickWindowWords: 0, write: false, progress: 'none' });
+  const r: ChainSeedReport = small.chains[0]!;
+  const b7 = (n: number): number => Math.ceil(n / 7);
+  t.equal(r.rpcRequests, 3 + b7(r.calls.discovery) + b7(r.calls.state) + b7(r.calls.bitmap) + b7(r.calls.ticks), 'requests = 3 + ceil(calls / 7) per phase');
+  t.equal(r.calls.bitmap, 9, 'tickWindowWords 0: one bitmap word per v3 pool');
+  t.equal(r.snapshot!.tickWindowWords, 0);
+  for (const p of r.snapshot!.pools) {
+    const full = snap.pools.find((x) => x.address === p.address)!;
+    if (p.version === 'v2' || full.version === 'v2') {
+      // Balances may differ: tokens were sent to one pool after the first run.
+      t.same({ ...p, balance0: '', balance1: '' }, { ...full, balance0: '', balance1: '' }, `${p.address}: same v2 state`);
+      continue;
+    }
+    const [lo, hi] = p.bitmapWords;
+    t.equal(lo, hi);
+    const inWord = full.ticks.filter(([tk]) => Math.floor(tk / full.tickSpacing) >> 8 === lo);
+    t.same(p.ticks, inWord, `${p.address}: window 0 keeps only the ticks of the current word (${inWord.length})`);
+  }
+  t.same(readdirSync(dir).sort(), ['devnet.json'], 'write: false leaves the folder alone');
+});
