@@ -8,6 +8,7 @@ import { errorHandler } from './http/errorHandler.ts';
 import { requestLogger } from './http/requestLogger.ts';
 import { blockchainsRouter } from './routes/blockchains.ts';
 import { healthRouter } from './routes/health.ts';
+import { quotesRouter, type QuoteRoutesDeps } from './routes/quotes.ts';
 
 /** What the app is built from; index.ts wires the real ones, tests their own. */
 export interface AppDeps {
@@ -16,6 +17,8 @@ export interface AppDeps {
   /** The current pool graph (a reload swaps what this returns). */
   readonly graph: () => PoolGraph;
   readonly logger: Logger;
+  /** The quote endpoints' dependencies; without them only the catalogue is served. */
+  readonly quotes?: QuoteRoutesDeps;
 }
 
 /** Builds the Koa app: request log, error boundary, body parser, routes. Never listens. */
@@ -25,7 +28,9 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestLogger(deps.logger));
   app.use(errorHandler(deps.logger));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: `${deps.config.bodyLimitBytes}b`, strict: true }));
-  for (const router of [healthRouter(), blockchainsRouter(deps.catalog, deps.graph)]) {
+  const routers = [healthRouter(), blockchainsRouter(deps.catalog, deps.graph)];
+  if (deps.quotes) routers.push(quotesRouter(deps.quotes));
+  for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -5,6 +5,10 @@ import { loadConfig } from './config.ts';
 import { PoolGraph } from './graph/PoolGraph.ts';
 import { loadSnapshots } from './graph/snapshot.ts';
 import { createLogger } from './logger.ts';
+import { createPricingPool } from './quote/pricingPool.ts';
+import { QuoteService } from './quote/quoteService.ts';
+import { createApiKeyStore } from './store/apiKeyStore.ts';
+import { createQuoteStore } from './store/quoteStore.ts';
 
 /** Entry point: config -> dependencies -> app -> listen; closes gracefully on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -13,11 +17,22 @@ async function main(): Promise<void> {
   const catalog = loadCatalog(config.catalogDir);
   const { snapshots, errors } = loadSnapshots(config.snapshotDir);
   for (const error of errors) logger.error({ snapshotError: error }, 'snapshot refused');
-  let graph = new PoolGraph(snapshots, catalog);
+  const graph = new PoolGraph(snapshots, catalog);
   for (const line of graph.ignored) logger.warn({ ignored: line }, 'snapshot pool ignored');
   logger.info({ chains: catalog.chains.length, snapshots: snapshots.map((s) => ({ chainId: s.chainId, block: s.blockNumber, pools: s.pools.length })) }, 'catalogue loaded');
 
-  const app = createApp({ config, catalog, graph: () => graph, logger });
+  const generation = 0;
+  const pricer = createPricingPool(config);
+  const store = createQuoteStore(config);
+  const keys = createApiKeyStore(config, { logger });
+  const quotes = new QuoteService({ catalog, graph: () => graph, generation: () => generation, pricer, store });
+  const app = createApp({
+    config,
+    catalog,
+    graph: () => graph,
+    logger,
+    quotes: { catalog, quotes, store, keys, defaultSlippageBps: config.defaultSlippageBps },
+  });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -38,8 +53,10 @@ async function main(): Promise<void> {
     }, 10_000);
     timer.unref();
     server.close(() => {
-      logger.info('closed');
-      process.exit(0);
+      void Promise.allSettled([pricer.close(), store.close(), keys.close()]).then(() => {
+        logger.info('closed');
+        process.exit(0);
+      });
     });
     server.closeIdleConnections();
   };

@@ -1,5 +1,5 @@
 import { AmmError } from '../amm/ammError.ts';
-import { quoteExactInputSingle } from '../amm/quote.ts';
+import { quoteExactInputSingle } from '../amm/quoter.ts';
 import { getAmountOut } from '../amm/v2.ts';
 import type { PricedPool } from '../graph/PricingGraph.ts';
 
@@ -25,20 +25,25 @@ export function priceSwap(candidates: readonly PricedPool[], tokenIn: string, am
         const [reserveIn, reserveOut] = zeroForOne ? [p.reserve0, p.reserve1] : [p.reserve1, p.reserve0];
         const amountOut = getAmountOut(amountIn, reserveIn, reserveOut, p.feeBps);
         if (amountOut === 0n) return { ok: false, ...id, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
-        return { ok: true, ...id, amountOut, feeAmount: (amountIn * BigInt(p.feeBps)) / 10_000n };
+        return { ok: true, ...id, amountOut, feeAmount: feePaid(amountIn, p.fee) };
       }
       const result = quoteExactInputSingle(p.pool, zeroForOne, amountIn);
       if (!result.ok) {
         return { ok: false, ...id, code: 'INSUFFICIENT_LIQUIDITY', reason: 'the amount walks past the pool\'s known ticks' };
       }
-      if (result.amountIn !== amountIn) {
+      if (!result.filledFully || result.amountIn !== amountIn) {
         return { ok: false, ...id, code: 'INSUFFICIENT_LIQUIDITY', reason: 'the pool runs out of liquidity before the whole amount is swapped' };
       }
       if (result.amountOut === 0n) return { ok: false, ...id, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
-      return { ok: true, ...id, amountOut: result.amountOut, feeAmount: result.feeAmount };
+      return { ok: true, ...id, amountOut: result.amountOut, feeAmount: feePaid(amountIn, p.fee) };
     } catch (error) {
       if (error instanceof AmmError) return { ok: false, ...id, code: 'INSUFFICIENT_LIQUIDITY', reason: error.message };
       throw error;
     }
   });
+}
+
+/** The fee a swap pays, in input units: ceil(amountIn x feePips / 1e6) (the route's `fees`). */
+export function feePaid(amountIn: bigint, feePips: number): bigint {
+  return (amountIn * BigInt(feePips) + 999_999n) / 1_000_000n;
 }
