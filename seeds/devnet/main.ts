@@ -17,7 +17,13 @@ const chainId = Number(chainText);
 if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`invalid port: ${portText}`);
 if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`invalid chain id: ${chainText}`);
 
-const devnet = await startDevnet({ port, chainId });
+let devnet: Awaited<ReturnType<typeof startDevnet>>;
+try {
+  devnet = await startDevnet({ port, chainId });
+} catch (err) {
+  console.error(`devnet: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}
 const { addresses } = devnet;
 const lines: string[] = [];
 lines.push(`devnet up: ${devnet.rpcUrl}  chain id ${devnet.chainId}  anvil pid ${devnet.pid}  (${devnet.txCount} txs, ${devnet.startMs} ms)`);
