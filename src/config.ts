@@ -26,6 +26,8 @@ export interface Config {
   readonly quoteTtlSeconds: number;
   readonly defaultSlippageBps: number;
   readonly bodyLimitBytes: number;
+  /** Reload snapshots when files in snapshotDir change (SIGHUP always reloads). */
+  readonly snapshotWatch: boolean;
 }
 
 /** Raised when an environment variable holds a value the service cannot use. */
@@ -75,5 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     quoteTtlSeconds: integer(env, 'QUOTE_TTL_SECONDS', 86_400, 1, 31_536_000),
     defaultSlippageBps: integer(env, 'DEFAULT_SLIPPAGE_BPS', 50, 0, 5000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 65_536, 1024, 10_485_760),
+    snapshotWatch: env.SNAPSHOT_WATCH !== 'false' && env.SNAPSHOT_WATCH !== '0',
   });
 }

@@ -2,8 +2,7 @@ import { createServer } from 'node:http';
 import { createApp } from './app.ts';
 import { loadCatalog } from './catalog/loadCatalog.ts';
 import { loadConfig } from './config.ts';
-import { PoolGraph } from './graph/PoolGraph.ts';
-import { loadSnapshots } from './graph/snapshot.ts';
+import { GraphHolder } from './graph/GraphHolder.ts';
 import { createLogger } from './logger.ts';
 import { createPricingPool } from './quote/pricingPool.ts';
 import { QuoteService } from './quote/quoteService.ts';
@@ -15,21 +14,21 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const catalog = loadCatalog(config.catalogDir);
-  const { snapshots, errors } = loadSnapshots(config.snapshotDir);
-  for (const error of errors) logger.error({ snapshotError: error }, 'snapshot refused');
-  const graph = new PoolGraph(snapshots, catalog);
-  for (const line of graph.ignored) logger.warn({ ignored: line }, 'snapshot pool ignored');
-  logger.info({ chains: catalog.chains.length, snapshots: snapshots.map((s) => ({ chainId: s.chainId, block: s.blockNumber, pools: s.pools.length })) }, 'catalogue loaded');
+  const holder = new GraphHolder(catalog, config.snapshotDir, logger);
+  const graph = () => holder.current();
+  const start = graph();
+  logger.info({ chains: catalog.chains.length, snapshots: start.chainIds().map((id) => ({ chainId: id, block: start.snapshot(id)!.blockNumber, pools: start.pools(id).length })) }, 'catalogue loaded');
+  if (config.snapshotWatch) holder.watch();
+  process.on('SIGHUP', () => holder.reload('SIGHUP'));
 
-  const generation = 0;
   const pricer = createPricingPool(config);
   const store = createQuoteStore(config);
   const keys = createApiKeyStore(config, { logger });
-  const quotes = new QuoteService({ catalog, graph: () => graph, generation: () => generation, pricer, store });
+  const quotes = new QuoteService({ catalog, graph, generation: () => holder.generation(), pricer, store });
   const app = createApp({
     config,
     catalog,
-    graph: () => graph,
+    graph,
     logger,
     quotes: { catalog, quotes, store, keys, defaultSlippageBps: config.defaultSlippageBps },
   });
@@ -52,6 +51,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 10_000);
     timer.unref();
+    holder.close();
     server.close(() => {
       void Promise.allSettled([pricer.close(), store.close(), keys.close()]).then(() => {
         logger.info('closed');

@@ -3,8 +3,9 @@
  * snapshot folders as the API process) and prices swaps with the exact AMM math. Tasks carry only
  * the request. Never throws domain errors across the thread boundary: returns result values.
  */
-import { workerData } from 'node:worker_threads';
+import { BroadcastChannel, workerData } from 'node:worker_threads';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
+import { RELOAD_CHANNEL } from '../src/graph/GraphHolder.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../src/graph/snapshot.ts';
@@ -23,10 +24,22 @@ let graph = new PricingGraph(new PoolGraph(loadSnapshots(snapshotDir).snapshots,
 
 /** Reloads the snapshots when the API process has moved to a newer generation. */
 function ensureGeneration(wanted: number): void {
-  if (wanted === generation) return;
+  if (wanted <= generation) return;
   graph = new PricingGraph(new PoolGraph(loadSnapshots(snapshotDir).snapshots, catalog));
   generation = wanted;
 }
+
+// The API announces each new generation; swap the replica between tasks rather than in one.
+const reloads = new BroadcastChannel(RELOAD_CHANNEL);
+reloads.unref();
+reloads.onmessage = (event) => {
+  const wanted = (event as { data: { generation: number } }).data.generation;
+  try {
+    ensureGeneration(wanted);
+  } catch {
+    // The next task carries the generation and retries the load.
+  }
+};
 
 /** Prices one swap on every candidate pool of the pair. */
 export function price(task: PriceTask): PriceTaskResult {

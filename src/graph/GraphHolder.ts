@@ -1,0 +1,93 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { BroadcastChannel } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { Catalog } from '../catalog/loadCatalog.ts';
+import { PoolGraph } from './PoolGraph.ts';
+import { loadSnapshots } from './snapshot.ts';
+
+/** Channel on which the API process tells pricing workers that a new snapshot generation is live. */
+export const RELOAD_CHANNEL = 'swap-quote-service:snapshot-reload';
+
+/** Outcome of one reload attempt. */
+export interface ReloadResult {
+  readonly ok: boolean;
+  readonly generation: number;
+  readonly errors: readonly string[];
+}
+
+/**
+ * Holds the pool graph being served and swaps it atomically on reload. A reload is all or nothing:
+ * if any snapshot file is refused (corrupt, schema-invalid), the old graph keeps serving and the
+ * refusal is logged. Each accepted reload increments the generation and is broadcast to the pricing
+ * workers, which load the same folder and swap their replica (tasks also carry the generation, so a
+ * worker never prices on an older graph than the API's).
+ */
+export class GraphHolder {
+  private graph: PoolGraph;
+  private gen = 0;
+  private watcher: FSWatcher | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly channel = new BroadcastChannel(RELOAD_CHANNEL);
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly snapshotDir: string,
+    private readonly logger: Logger,
+  ) {
+    const { snapshots, errors } = loadSnapshots(snapshotDir);
+    for (const error of errors) logger.error({ snapshotError: error }, 'snapshot refused');
+    this.graph = new PoolGraph(snapshots, catalog);
+    for (const line of this.graph.ignored) logger.warn({ ignored: line }, 'snapshot pool ignored');
+    this.channel.unref();
+  }
+
+  /** The graph being served. */
+  current(): PoolGraph {
+    return this.graph;
+  }
+
+  /** The generation of the graph being served (0 at start-up). */
+  generation(): number {
+    return this.gen;
+  }
+
+  /** Reloads every snapshot; swaps only if all are valid. */
+  reload(reason: string): ReloadResult {
+    const { snapshots, errors } = loadSnapshots(this.snapshotDir);
+    if (errors.length > 0) {
+      for (const error of errors) this.logger.error({ snapshotError: error, reason }, 'snapshot refused; the previous snapshots keep serving');
+      return { ok: false, generation: this.gen, errors };
+    }
+    const before = new Map(this.graph.chainIds().map((id) => [id, this.graph.snapshot(id)!.blockNumber]));
+    this.graph = new PoolGraph(snapshots, this.catalog);
+    this.gen += 1;
+    this.channel.postMessage({ generation: this.gen });
+    this.logger.info(
+      {
+        reason,
+        generation: this.gen,
+        chains: snapshots.map((s) => ({ chainId: s.chainId, pools: s.pools.length, block: s.blockNumber, previousBlock: before.get(s.chainId) ?? null })),
+      },
+      'snapshots reloaded',
+    );
+    return { ok: true, generation: this.gen, errors };
+  }
+
+  /** Reloads when files in the snapshot folder change (debounced), in addition to explicit reloads (SIGHUP). */
+  watch(debounceMs = 250): void {
+    if (this.watcher) return;
+    this.watcher = watch(this.snapshotDir, (_event, file) => {
+      if (file && !String(file).endsWith('.json')) return;
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.reload('snapshot folder changed'), debounceMs);
+    });
+    this.watcher.on('error', (error) => this.logger.error({ err: error }, 'snapshot folder watch failed'));
+  }
+
+  /** Stops watching and closes the worker channel. */
+  close(): void {
+    clearTimeout(this.timer);
+    this.watcher?.close();
+    this.channel.close();
+  }
+}
