@@ -28,6 +28,14 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Reload snapshots when files in snapshotDir change (SIGHUP always reloads). */
   readonly snapshotWatch: boolean;
+  /** Fixed rate-limit window in seconds (RATE_LIMIT_WINDOW_SECONDS, default 60). */
+  readonly rateLimitWindowSeconds: number;
+  /** Requests per window per valid API key, on every endpoint but the probes (RATE_LIMIT_PER_KEY, default 0 = unlimited). */
+  readonly rateLimitPerKey: number;
+  /** Requests per window per client IP for requests without a valid key (RATE_LIMIT_PER_IP, default 0 = unlimited). */
+  readonly rateLimitPerIp: number;
+  /** Take the client IP from X-Forwarded-For (TRUST_PROXY=true behind a reverse proxy; default false). */
+  readonly trustProxy: boolean;
 }
 
 /** Raised when an environment variable holds a value the service cannot use. */
@@ -78,5 +86,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultSlippageBps: integer(env, 'DEFAULT_SLIPPAGE_BPS', 50, 0, 5000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 65_536, 1024, 10_485_760),
     snapshotWatch: env.SNAPSHOT_WATCH !== 'false' && env.SNAPSHOT_WATCH !== '0',
+    rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+    rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 0, 0, 1_000_000_000),
+    rateLimitPerIp: integer(env, 'RATE_LIMIT_PER_IP', 0, 0, 1_000_000_000),
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
   });
 }
