@@ -1,0 +1,321 @@
+// The quote endpoints over the fixture catalogue (test/fixtures/catalog) and test/fixtures/quote-snapshots (the
+// catalogue fixture's two WETH/USDC pools plus a v2 WETH/DAI pair and an empty v3 USDC/DAI pool), no chain: exact
+// bodies of every 400/401/404 case of issue 5's request rules, and one priced quote checked against @uniswap/v2-sdk.
+// Messages are the texts quoteRequest.ts, quoteService.ts and auth.ts produce.
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import t, { type Test } from 'tap';
+import { decodeFunctionData, getAddress, parseAbi } from 'viem';
+import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
+
+const require = createRequire(import.meta.url);
+const v2sdk = require('@uniswap/v2-sdk');
+const core = require('@uniswap/sdk-core');
+
+const quoteSnapshotDir = fileURLToPath(new URL('../fixtures/quote-snapshots', import.meta.url));
+const q = buildQuoteTestApp({ snapshotDir: quoteSnapshotDir });
+t.teardown(() => q.close());
+const { key: keyA } = await q.keys.create('org-a');
+const { key: keyB } = await q.keys.create('org-b');
+const revoked = await q.keys.create('org-c');
+await q.keys.revoke(revoked.record.id);
+const A = { authorization: `Bearer ${keyA}` };
+const B = { 'x-api-key': keyB };
+
+const WETH = '0x1111111111111111111111111111111111111111';
+const USDC = '0x2222222222222222222222222222222222222222';
+const DAI = '0x3333333333333333333333333333333333333333';
+const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+const UNKNOWN_TOKEN = '0x4444444444444444444444444444444444444444';
+const RECIPIENT = '0x00000000000000000000000000000000000000aa';
+const WALLET = '0x00000000000000000000000000000000000000bb';
+const BASE = { originChainId: 1001, destinationChainId: 1001, tokenIn: USDC, tokenOut: WETH, amount: '1000', recipientAddress: RECIPIENT };
+
+const ADDRESS_PROBLEM = 'must be a valid EVM address (0x followed by 40 hex digits)';
+const AMOUNT_FORM = 'must be a positive decimal string such as "1.5" (no sign, exponent or spaces)';
+const ENDPOINTS = [
+  { url: '/quotes', headers: A },
+  { url: '/quotes/routes', headers: {} },
+] as const;
+
+/** Posts the body to both endpoints and asserts the same 400 envelope from each. */
+async function rejects(t: Test, body: unknown, message: string): Promise<void> {
+  for (const { url, headers } of ENDPOINTS) {
+    const res = await q.request('POST', url, { body, headers });
+    t.strictSame([res.status, res.body], [400, { code: 400, message }], `POST ${url}`);
+  }
+}
+
+t.test('missing fields: `<field>: is required` sorted by field name, joined by "; "', async (t) => {
+  await rejects(
+    t,
+    {},
+    'amount: is required; destinationChainId: is required; originChainId: is required; recipientAddress: is required; tokenIn: is required; tokenOut: is required',
+  );
+  // SPEC section 7 rule 1's own example.
+  await rejects(t, { originChainId: 1001, destinationChainId: 1001 }, 'amount: is required; recipientAddress: is required; tokenIn: is required; tokenOut: is required');
+  await rejects(t, { ...BASE, amount: undefined }, 'amount: is required');
+  // Missing and invalid fields are reported together.
+  await rejects(t, { originChainId: 1001, destinationChainId: 1001, tokenIn: 'nope', amount: '-1' }, `amount: ${AMOUNT_FORM}; recipientAddress: is required; tokenIn: ${ADDRESS_PROBLEM}; tokenOut: is required`);
+});
+
+t.test('wrong types name each field', async (t) => {
+  await rejects(
+    t,
+    { originChainId: '1001', destinationChainId: 1.5, tokenIn: 5, tokenOut: [], amount: 1, recipientAddress: {}, slippageBps: '50', walletAddress: 7 },
+    'amount: must be a string; destinationChainId: must be an integer; originChainId: must be an integer; recipientAddress: must be a string; slippageBps: must be an integer; tokenIn: must be a string; tokenOut: must be a string; walletAddress: must be a string',
+  );
+  await rejects(t, { ...BASE, originChainId: null, destinationChainId: 0, amount: '1' }, 'destinationChainId: must be a positive integer; originChainId: must be an integer');
+  await rejects(t, { ...BASE, amount: 1000 }, 'amount: must be a string');
+  await rejects(t, { ...BASE, slippageBps: 12.5 }, 'slippageBps: must be an integer');
+  await rejects(t, { ...BASE, amount: '1'.repeat(101) }, 'amount: must be at most 100 characters');
+});
+
+t.test('amount forms: positive decimal string, no more fractional digits than the token has', async (t) => {
+  for (const amount of ['-1', '1e18', ' 1', '1 ', '', '+1', '01', '1.', '.5', '0x10', '1,5', 'one']) {
+    await rejects(t, { ...BASE, amount }, `amount: ${AMOUNT_FORM}`);
+  }
+  for (const amount of ['0', '0.0', '0.000000']) await rejects(t, { ...BASE, amount }, 'amount: must be greater than zero');
+  await rejects(t, { ...BASE, amount: '1.1234567' }, 'amount: has 7 decimal places; the token has 6'); // USDC, 6 decimals
+  await rejects(t, { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '0.0000000000000000001' }, 'amount: has 19 decimal places; the token has 18');
+  await rejects(t, { ...BASE, tokenIn: DAI, tokenOut: WETH, amount: '1'.repeat(72) }, 'amount: is too large'); // > 2^256 - 1 smallest units
+});
+
+t.test('unknown chain, chain with no DEX, non-EVM chain', async (t) => {
+  await rejects(t, { ...BASE, originChainId: 999, destinationChainId: 998, amount: '1' }, 'destinationChainId: unknown chain 998; originChainId: unknown chain 999');
+  await rejects(t, { ...BASE, originChainId: 1002, destinationChainId: 1002, amount: '1' }, 'destinationChainId: chain emptychain (1002) has no DEX and cannot be quoted; originChainId: chain emptychain (1002) has no DEX and cannot be quoted');
+  await rejects(t, { ...BASE, destinationChainId: 728126428 }, 'destinationChainId: chain tron (728126428) has no DEX and cannot be quoted');
+});
+
+t.test('tokens: not in the chain catalogue, equal, invalid addresses', async (t) => {
+  await rejects(t, { ...BASE, tokenIn: UNKNOWN_TOKEN, amount: '1' }, `tokenIn: ${UNKNOWN_TOKEN} is not a token of chain testchain (1001)`);
+  await rejects(t, { ...BASE, tokenOut: UNKNOWN_TOKEN }, `tokenOut: ${UNKNOWN_TOKEN} is not a token of chain testchain (1001)`);
+  await rejects(t, { ...BASE, tokenOut: USDC }, 'tokenOut: must differ from tokenIn');
+  // The same token in another letter case is still the same token.
+  await rejects(t, { ...BASE, tokenIn: ETH, tokenOut: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' }, 'tokenOut: must differ from tokenIn');
+  for (const bad of ['0x123', '1111111111111111111111111111111111111111', '0x111111111111111111111111111111111111111g', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t']) {
+    await rejects(t, { ...BASE, tokenIn: bad, amount: '1' }, `tokenIn: ${ADDRESS_PROBLEM}`);
+    await rejects(t, { ...BASE, recipientAddress: bad }, `recipientAddress: ${ADDRESS_PROBLEM}`);
+    await rejects(t, { ...BASE, walletAddress: bad }, `walletAddress: ${ADDRESS_PROBLEM}`);
+  }
+  await rejects(t, { ...BASE, tokenIn: '0xZZ', tokenOut: 'x', recipientAddress: '', walletAddress: '0x' , amount: '1'}, `recipientAddress: ${ADDRESS_PROBLEM}; tokenIn: ${ADDRESS_PROBLEM}; tokenOut: ${ADDRESS_PROBLEM}; walletAddress: ${ADDRESS_PROBLEM}`);
+});
+
+t.test('slippageBps outside 0..5000', async (t) => {
+  for (const slippageBps of [-1, 5001, 10_000]) await rejects(t, { ...BASE, slippageBps }, 'slippageBps: must be between 0 and 5000');
+  for (const slippageBps of [0, 5000]) {
+    const res = await q.request('POST', '/quotes/routes', { body: { ...BASE, slippageBps } });
+    t.equal(res.status, 200, `slippageBps ${slippageBps} is accepted`);
+  }
+});
+
+t.test('body that is not a JSON object', async (t) => {
+  for (const { url, headers } of ENDPOINTS) {
+    const form = await q.request('POST', url, { payload: 'originChainId=1001', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } });
+    t.strictSame([form.status, form.body], [400, { code: 400, message: 'request body must be JSON (Content-Type: application/json)' }], `${url}: form body`);
+    const text = await q.request('POST', url, { payload: JSON.stringify(BASE), headers: { ...headers, 'content-type': 'text/plain' } });
+    t.strictSame([text.status, text.body], [400, { code: 400, message: 'request body must be JSON (Content-Type: application/json)' }], `${url}: JSON sent as text/plain`);
+    const none = await q.request('POST', url, { headers });
+    t.strictSame([none.status, none.body], [400, { code: 400, message: 'request body must be JSON (Content-Type: application/json)' }], `${url}: no body`);
+    const broken = await q.request('POST', url, { payload: '{"originChainId": 10', headers: { ...headers, 'content-type': 'application/json' } });
+    t.strictSame([broken.status, broken.body], [400, { code: 400, message: 'malformed JSON body' }], `${url}: malformed JSON`);
+    const array = await q.request('POST', url, { body: [BASE], headers });
+    t.strictSame([array.status, array.body], [400, { code: 400, message: 'request body must be a JSON object' }], `${url}: array`);
+  }
+});
+
+t.test('quote unavailable: no pool can fill the amount, or the output rounds to zero', async (t) => {
+  // USDC/DAI: only a v3 pool with no liquidity.
+  await rejects(t, { ...BASE, tokenOut: DAI }, 'quote unavailable: no pool for USDC/DAI on testchain has the liquidity to swap this amount');
+  // 1 wei of DAI into the v2 WETH/DAI pair (10 WETH / 30,000 DAI) gets 0 WETH. The exact text is in the bug report
+  // (it names the amount in smallest units with the token symbol: "1 DAI" for 1e-18 DAI).
+  for (const { url, headers } of ENDPOINTS) {
+    const res = await q.request('POST', url, { body: { ...BASE, tokenIn: DAI, amount: '0.000000000000000001' }, headers });
+    t.equal(res.status, 400);
+    t.match(res.body, { code: 400, message: /^quote unavailable: .+ DAI is too small to swap on any pool$/ });
+  }
+});
+
+/** The v2 pair's exact output from @uniswap/v2-sdk (the independent oracle). */
+function v2Out(reserveIn: string, decimalsIn: number, addressIn: string, reserveOut: string, decimalsOut: number, addressOut: string, amountIn: bigint): bigint {
+  const tokenIn = new core.Token(1001, addressIn, decimalsIn);
+  const tokenOut = new core.Token(1001, addressOut, decimalsOut);
+  const pair = new v2sdk.Pair(core.CurrencyAmount.fromRawAmount(tokenIn, reserveIn), core.CurrencyAmount.fromRawAmount(tokenOut, reserveOut));
+  const [out] = pair.getOutputAmount(core.CurrencyAmount.fromRawAmount(tokenIn, amountIn.toString()));
+  return BigInt(out.quotient.toString());
+}
+
+const USDC_TOKEN = { address: USDC, symbol: 'USDC', name: 'USD Coin', slug: 'usdc', decimals: 6, logo: '', blockchainId: 1001 };
+const WETH_TOKEN = { address: WETH, symbol: 'WETH', name: 'Wrapped Ether', slug: 'weth', decimals: 18, logo: '', blockchainId: 1001 };
+const ETH_TOKEN = { address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', symbol: 'ETH', name: 'Ether', slug: 'eth', decimals: 18, logo: '', blockchainId: 1001 };
+const V2_ROUTER = '0x8888888888888888888888888888888888888888';
+const erc20 = parseAbi(['function approve(address spender, uint256 amount) returns (bool)']);
+const v2Router = parseAbi([
+  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[])',
+]);
+
+t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and saves the quote', async (t) => {
+  const expected = v2Out('30000000000', 6, USDC, '10000000000000000000', 18, WETH, 1_000_000_000n);
+  t.equal(expected, 321644030067425879n);
+  const before = Math.floor(Date.now() / 1000);
+  const res = await q.request('POST', '/quotes', { body: { ...BASE, slippageBps: 100, walletAddress: WALLET }, headers: A });
+  const after = Math.floor(Date.now() / 1000);
+  t.equal(res.status, 200);
+  t.equal(res.body.message, 'quote created successfully');
+  const quote = res.body.data;
+  t.match(quote.quoteId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  t.ok(quote.deadline >= before + 300 && quote.deadline <= after + 300, 'deadline = creation + 300 s');
+  t.equal(quote.createdAt, quote.updatedAt);
+  t.ok(Math.abs(Date.parse(quote.createdAt) / 1000 - (quote.deadline - 300)) < 1, 'createdAt is the creation time');
+  t.strictSame(
+    { ...quote, quoteId: '', deadline: 0, createdAt: '', updatedAt: '', steps: [] },
+    {
+      quoteId: '',
+      status: 'pending',
+      amountIn: '1000000000',
+      amountInFloat: '1000',
+      amountOut: expected.toString(),
+      amountOutFloat: '0.321644030067425879',
+      amountOutMinimum: ((expected * 9_900n) / 10_000n).toString(),
+      slippageBps: 100,
+      deadline: 0,
+      originChain: 'testchain',
+      originChainId: 1001,
+      destinationChain: 'testchain',
+      destinationChainId: 1001,
+      tokenIn: USDC_TOKEN,
+      tokenOut: WETH_TOKEN,
+      recipientAddress: getAddress(RECIPIENT),
+      walletAddress: getAddress(WALLET),
+      pairAddress: '0x9999999999999999999999999999999999999999',
+      hash: '',
+      explorerUrl: '',
+      createdAt: '',
+      updatedAt: '',
+      route: { dex: 'uniswap', name: 'Uniswap V2', fees: '3000000', logo: '', version: 'v2', poolFee: 3000 },
+      steps: [],
+      snapshot: { blockNumber: 1234, blockTimestamp: 1700000000, ageSeconds: quote.snapshot.ageSeconds },
+    },
+  );
+  t.equal(quote.steps.length, 2, 'approval, then swap');
+  const [approve, swap] = quote.steps;
+  t.match(approve, { from: getAddress(WALLET), to: USDC, spender: V2_ROUTER, amount: '1000000000', chainId: 1001 });
+  t.strictSame(decodeFunctionData({ abi: erc20, data: approve.data }).args, [V2_ROUTER, 1_000_000_000n]);
+  t.match(swap, { from: getAddress(WALLET), to: V2_ROUTER, chainId: 1001 });
+  t.equal(swap.value, undefined, 'no ether sent with an ERC-20 input');
+  t.strictSame(decodeFunctionData({ abi: v2Router, data: swap.data }).args, [
+    1_000_000_000n,
+    (expected * 9_900n) / 10_000n,
+    [USDC, WETH],
+    getAddress(RECIPIENT),
+    BigInt(quote.deadline),
+  ]);
+
+  t.test('GET /quotes/:quoteId returns it to the same organization only', async (t) => {
+    const mine = await q.request('GET', `/quotes/${quote.quoteId}`, { headers: { 'x-api-key': keyA } });
+    t.strictSame([mine.status, mine.body], [200, { code: 200, message: 'quote fetched successfully', data: quote }]);
+    const theirs = await q.request('GET', `/quotes/${quote.quoteId}`, { headers: B });
+    t.strictSame([theirs.status, theirs.body], [404, { code: 404, message: `quote ${quote.quoteId} not found` }]);
+    const unknown = '8d3c6f0e-1b2a-4c5d-9e8f-0a1b2c3d4e5f';
+    const missing = await q.request('GET', `/quotes/${unknown}`, { headers: A });
+    t.strictSame([missing.status, missing.body], [404, { code: 404, message: `quote ${unknown} not found` }]);
+    const malformed = await q.request('GET', '/quotes/not-a-quote-id', { headers: A });
+    t.strictSame([malformed.status, malformed.body], [404, { code: 404, message: 'quote not-a-quote-id not found' }]);
+    const anonymous = await q.request('GET', `/quotes/${quote.quoteId}`);
+    t.strictSame([anonymous.status, anonymous.body], [401, { code: 401, message: 'missing API key: send Authorization: Bearer <key> or X-API-Key: <key>' }]);
+  });
+});
+
+t.test('POST /quotes: native input and default slippage (50 bps); wallet defaults to the recipient', async (t) => {
+  const amountIn = 2_500_000_000_000_000_000n;
+  const expected = v2Out('10000000000000000000', 18, WETH, '30000000000', 6, USDC, amountIn);
+  const res = await q.request('POST', '/quotes', { body: { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '2.5' }, headers: A });
+  t.equal(res.status, 200);
+  const quote = res.body.data;
+  t.strictSame([quote.amountIn, quote.amountOut, quote.amountOutMinimum, quote.slippageBps], [amountIn.toString(), expected.toString(), ((expected * 9_950n) / 10_000n).toString(), 50]);
+  t.strictSame(quote.tokenIn, ETH_TOKEN);
+  t.equal(quote.walletAddress, quote.recipientAddress);
+  t.equal(quote.steps.length, 1, 'no approval for the native asset');
+  t.match(quote.steps[0], { to: V2_ROUTER, value: amountIn.toString(), from: getAddress(RECIPIENT) });
+});
+
+t.test('POST /quotes: wrap and unwrap are 1:1 on the wrapped token', async (t) => {
+  for (const [tokenIn, tokenOut, name] of [[ETH, WETH, 'WETH wrap'], [WETH, ETH, 'WETH unwrap']] as const) {
+    const res = await q.request('POST', '/quotes', { body: { ...BASE, tokenIn, tokenOut, amount: '1.000000000000000001' }, headers: A });
+    t.equal(res.status, 200);
+    t.match(res.body.data, { amountIn: '1000000000000000001', amountOut: '1000000000000000001', pairAddress: WETH, route: { dex: 'wrap', name, fees: '0' } });
+  }
+});
+
+t.test('POST /quotes/routes: one entry per DEX deployment that can fill it, no key needed', async (t) => {
+  const expected = v2Out('30000000000', 6, USDC, '10000000000000000000', 18, WETH, 1_000_000_000n);
+  const res = await q.request('POST', '/quotes/routes', { body: BASE });
+  t.equal(res.status, 200);
+  t.equal(res.body.message, 'routes fetched successfully');
+  t.equal(res.body.data.length, 1, 'the empty v3 pool is not acceptable');
+  t.match(res.body.data[0], {
+    amountIn: '1000000000',
+    amountOut: expected.toString(),
+    amountOutMinimum: ((expected * 9_950n) / 10_000n).toString(),
+    slippageBps: 50,
+    route: { dex: 'uniswap', version: 'v2', poolFee: 3000 },
+    tokenIn: USDC_TOKEN,
+    tokenOut: WETH_TOKEN,
+    pairAddress: '0x9999999999999999999999999999999999999999',
+  });
+  t.notOk('steps' in res.body.data[0], 'no steps');
+  t.notOk('quoteId' in res.body.data[0], 'nothing saved');
+  const withKey = await q.request('POST', '/quotes/routes', { body: BASE, headers: B });
+  t.equal(withKey.status, 200, 'a valid key is accepted');
+});
+
+t.test('401: POST /quotes without a valid key; POST /quotes/routes with an invalid one', async (t) => {
+  const cases: [string, Record<string, string>, string][] = [
+    ['no key', {}, 'missing API key: send Authorization: Bearer <key> or X-API-Key: <key>'],
+    ['empty headers', { authorization: '', 'x-api-key': '' }, 'missing API key: send Authorization: Bearer <key> or X-API-Key: <key>'],
+    ['unknown key', { authorization: `Bearer sqk_${'A'.repeat(43)}` }, 'invalid API key'],
+    ['not a key', { 'x-api-key': 'hello' }, 'invalid API key'],
+    ['revoked key', { authorization: `Bearer ${revoked.key}` }, 'invalid API key'],
+    ['Basic scheme', { authorization: `Basic ${keyA}` }, 'invalid Authorization header: expected "Bearer <key>"'],
+    ['two different keys', { authorization: `Bearer ${keyA}`, 'x-api-key': keyB }, 'conflicting API keys: Authorization and X-API-Key carry different keys'],
+  ];
+  for (const [name, headers, message] of cases) {
+    const res = await q.request('POST', '/quotes', { body: BASE, headers });
+    t.strictSame([res.status, res.body], [401, { code: 401, message }], `POST /quotes, ${name}`);
+    t.ok(res.headers['www-authenticate'] !== undefined || name === 'two different keys', `${name}: WWW-Authenticate`);
+    if (name !== 'no key' && name !== 'empty headers') {
+      const routes = await q.request('POST', '/quotes/routes', { body: BASE, headers });
+      t.strictSame([routes.status, routes.body], [401, { code: 401, message }], `POST /quotes/routes, ${name}`);
+    }
+  }
+  // The key is checked before the body: an invalid body with no key is a 401, not a 400.
+  const res = await q.request('POST', '/quotes', { body: {} });
+  t.equal(res.status, 401);
+  const same = await q.request('POST', '/quotes', { body: BASE, headers: { authorization: `bearer ${keyA}`, 'x-api-key': keyA } });
+  t.equal(same.status, 200, 'the same key in both headers, scheme in any case, is accepted');
+});
+
+t.test('a key created while the app runs is accepted at once', async (t) => {
+  const { key } = await q.keys.create('org-late');
+  const res = await q.request('POST', '/quotes', { body: BASE, headers: { authorization: `Bearer ${key}` } });
+  t.equal(res.status, 200);
+});
+
+t.test('the shipped catalogue and devnet snapshot: different chain ids, a pair with no pool', async (t) => {
+  const shipped = buildQuoteTestApp({ catalogDir: fileURLToPath(new URL('../../catalog', import.meta.url)), snapshotDir: fileURLToPath(new URL('../../seeds/snapshots', import.meta.url)) });
+  t.teardown(() => shipped.close());
+  const { key } = await shipped.keys.create('org-a');
+  const USDC_A = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
+  const UNI_A = '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707';
+  const WETH_A = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+  const cross = { originChainId: 31337, destinationChainId: 31338, tokenIn: WETH_A, tokenOut: USDC_A, amount: '1', recipientAddress: RECIPIENT };
+  const routes = await shipped.request('POST', '/quotes/routes', { body: cross });
+  t.strictSame([routes.status, routes.body], [400, { code: 400, message: 'POST /quotes/routes prices same-chain swaps only: originChainId and destinationChainId must be equal' }]);
+  const quotes = await shipped.request('POST', '/quotes', { body: cross, headers: { authorization: `Bearer ${key}` } });
+  t.strictSame([quotes.status, quotes.body], [400, { code: 400, message: 'cross-chain quotes are not available yet: originChainId and destinationChainId must be equal' }]);
+  const noPool = { ...cross, destinationChainId: 31337, tokenIn: UNI_A, tokenOut: USDC_A };
+  for (const [url, headers] of [['/quotes/routes', {}], ['/quotes', { authorization: `Bearer ${key}` }]] as const) {
+    const res = await shipped.request('POST', url, { body: noPool, headers });
+    t.strictSame([res.status, res.body], [400, { code: 400, message: 'quote unavailable: no pool for UNI/USDC on devnet' }], `${url}: UNI/USDC`);
+  }
+});
