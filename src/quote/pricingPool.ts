@@ -31,9 +31,13 @@ export interface Pricer {
 const WORKER = fileURLToPath(new URL('../../workers/pricing.ts', import.meta.url));
 
 /** A Piscina pool of pricing workers with bounded queue (backpressure: a full queue is a 503). */
-export function createPricingPool(config: Pick<Config, 'workerThreads' | 'workerMaxQueue' | 'catalogDir' | 'snapshotDir'>): Pricer {
+export function createPricingPool(
+  config: Pick<Config, 'workerThreads' | 'workerMaxQueue' | 'catalogDir' | 'snapshotDir'>,
+  /** Worker entry file; tests substitute one that can be made to crash. */
+  workerFile: string = WORKER,
+): Pricer {
   const pool = new Piscina({
-    filename: WORKER,
+    filename: workerFile,
     minThreads: config.workerThreads,
     maxThreads: config.workerThreads,
     maxQueue: config.workerMaxQueue,
