@@ -1,13 +1,19 @@
 import Koa from 'koa';
-import bodyParser from 'koa-bodyparser';
 import type { Logger } from 'pino';
 import type { Catalog } from './catalog/loadCatalog.ts';
 import type { Config } from './config.ts';
 import type { PoolGraph } from './graph/PoolGraph.ts';
+import { sendData } from './http/envelope.ts';
 import { errorHandler } from './http/errorHandler.ts';
+import { jsonBody } from './http/jsonBody.ts';
+import { createMetrics } from './http/metrics.ts';
+import { createRateLimitStore, rateLimit, rateLimitEnabled, type RateLimitStore } from './http/rateLimit.ts';
 import { requestLogger } from './http/requestLogger.ts';
+import type { Pricer } from './quote/pricingPool.ts';
 import { blockchainsRouter } from './routes/blockchains.ts';
 import { healthRouter } from './routes/health.ts';
+import { metricsRouter } from './routes/metrics.ts';
+import { openapiRouter } from './routes/openapi.ts';
 import { quotesRouter, type QuoteRoutesDeps } from './routes/quotes.ts';
 
 /** What the app is built from; index.ts wires the real ones, tests their own. */
@@ -19,17 +25,48 @@ export interface AppDeps {
   readonly logger: Logger;
   /** The quote endpoints' dependencies; without them only the catalogue is served. */
   readonly quotes?: QuoteRoutesDeps;
+  /** The pricing pool, for the readiness probe and the queue-depth metric. */
+  readonly pricer?: Pricer;
+  /** Rate-limit counters; when limits are configured and none is given, one is created from config (Redis or memory). */
+  readonly rateLimitStore?: RateLimitStore;
 }
 
-/** Builds the Koa app: request log, error boundary, body parser, routes. Never listens. */
+/**
+ * Builds the Koa app. Middleware order: request log, error boundary (envelope), metrics, rate limit
+ * (only when a limit is configured), JSON body, routes. Never listens.
+ */
 export function createApp(deps: AppDeps): Koa {
-  const app = new Koa({ proxy: false });
+  const { config, quotes } = deps;
+  const app = new Koa({ proxy: config.trustProxy });
   app.silent = true;
+  const routers = [
+    healthRouter({ catalog: deps.catalog, graph: deps.graph, pricer: deps.pricer, store: quotes?.store, keys: quotes?.keys }),
+    blockchainsRouter(deps.catalog, deps.graph),
+    openapiRouter(),
+  ];
+  if (quotes) routers.push(quotesRouter(quotes));
+  const routeOf = (path: string): string | undefined => {
+    for (const router of routers) {
+      const layer = router.match(path, 'GET').path[0];
+      if (layer) return String(layer.path);
+    }
+    return undefined;
+  };
+  const metrics = createMetrics({ graph: deps.graph, pricer: deps.pricer, routeOf });
+  routers.push(metricsRouter(metrics));
+
   app.use(requestLogger(deps.logger));
   app.use(errorHandler(deps.logger));
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: `${deps.config.bodyLimitBytes}b`, strict: true }));
-  const routers = [healthRouter(), blockchainsRouter(deps.catalog, deps.graph)];
-  if (deps.quotes) routers.push(quotesRouter(deps.quotes));
+  app.use(async function optionsEnvelope(ctx, next) {
+    await next();
+    // The router answers OPTIONS with an empty 200 and an Allow header; give it the envelope too.
+    if (ctx.method === 'OPTIONS' && ctx.status === 200 && ctx.body === '') sendData(ctx, `allowed methods: ${ctx.response.get('Allow')}`, null);
+  });
+  app.use(metrics.middleware);
+  if (rateLimitEnabled(config)) {
+    app.use(rateLimit({ ...config, store: deps.rateLimitStore ?? createRateLimitStore(config, deps.logger), keys: quotes?.keys }));
+  }
+  app.use(jsonBody(config.bodyLimitBytes));
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());

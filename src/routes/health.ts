@@ -1,9 +1,107 @@
 import Router from '@koa/router';
+import type { Catalog } from '../catalog/loadCatalog.ts';
+import { ServiceUnavailableError } from '../errors/BaseError.ts';
+import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { sendData } from '../http/envelope.ts';
+import type { Pricer } from '../quote/pricingPool.ts';
+import type { ApiKeyStore } from '../store/apiKeyStore.ts';
+import type { QuoteStore } from '../store/quoteStore.ts';
 
-/** Liveness: the process answers. Readiness checks are added by the operations issue. */
-export function healthRouter(): Router {
+/** What readiness looks at; the quote-side checks apply only when their dependency is given. */
+export interface ReadinessDeps {
+  readonly catalog: Catalog;
+  readonly graph: () => PoolGraph;
+  /** Probed with a task that prices nothing (chain 0): proves a worker thread answers. */
+  readonly pricer?: Pick<Pricer, 'price'>;
+  readonly store?: Pick<QuoteStore, 'ping' | 'kind'>;
+  readonly keys?: Pick<ApiKeyStore, 'ping' | 'kind'>;
+  /** Longest a single check may take (default 2000 ms). */
+  readonly timeoutMs?: number;
+  /** How long a readiness answer is reused, so probes cannot load the workers (default 1000 ms). */
+  readonly cacheMs?: number;
+}
+
+/** One readiness check's result. */
+export interface CheckResult {
+  ok: boolean;
+  detail: string;
+}
+
+/** `data` of a 200 from GET /readyz. */
+export interface Readiness {
+  status: 'ready' | 'not ready';
+  checks: Record<string, CheckResult>;
+}
+
+const ZERO = '0x0000000000000000000000000000000000000000';
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function check(run: () => Promise<string>, timeoutMs: number, what: string): Promise<CheckResult> {
+  try {
+    return { ok: true, detail: await withTimeout(run(), timeoutMs, what) };
+  } catch (error) {
+    return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Runs every readiness check in parallel. */
+export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
+  const timeoutMs = deps.timeoutMs ?? 2000;
+  const pending: Record<string, Promise<CheckResult>> = {};
+  pending.catalog = check(async () => {
+    const chains = deps.catalog.chains.length;
+    const snapshots = deps.graph().chainIds().length;
+    if (chains === 0) throw new Error('the catalogue has no chain');
+    const quotable = deps.catalog.chains.some((c) => c.ecosystem === 'evm' && c.dexes.length > 0);
+    if (quotable && snapshots === 0) throw new Error(`${chains} chains loaded but no pool snapshot`);
+    return `${chains} chains, ${snapshots} pool snapshots`;
+  }, timeoutMs, 'the catalogue');
+  const { pricer, store, keys } = deps;
+  if (pricer) {
+    pending.workers = check(async () => {
+      await pricer.price({ chainId: 0, tokenIn: ZERO, tokenOut: ZERO, amountIn: 1n, generation: 0 });
+      return 'a pricing worker answered';
+    }, timeoutMs, 'the pricing workers');
+  }
+  const ping = (s: { ping(): Promise<boolean>; kind: string }, name: string) => async () => {
+    if (!(await s.ping())) throw new Error(`${name} (${s.kind}) is unreachable`);
+    return `${name} (${s.kind}) answers`;
+  };
+  if (store) pending.quoteStore = check(ping(store, 'quote store'), timeoutMs, 'the quote store');
+  if (keys) pending.apiKeyStore = check(ping(keys, 'API key store'), timeoutMs, 'the API key store');
+  const checks: Record<string, CheckResult> = {};
+  for (const [name, result] of Object.entries(pending)) checks[name] = await result;
+  const ready = Object.values(checks).every((c) => c.ok);
+  return { status: ready ? 'ready' : 'not ready', checks };
+}
+
+/**
+ * GET /healthz (liveness: the process answers) and GET /readyz (readiness: catalogue and snapshots
+ * loaded, a pricing worker answers, the quote and API-key stores answer). /readyz is 200 with every
+ * check's detail, or a 503 envelope whose message names each failing check.
+ */
+export function healthRouter(deps?: ReadinessDeps): Router {
   const router = new Router();
   router.get('/healthz', (ctx) => sendData(ctx, 'ok', { status: 'ok' }));
+  if (!deps) return router;
+  const cacheMs = deps.cacheMs ?? 1000;
+  let last: { at: number; result: Promise<Readiness> } | undefined;
+  router.get('/readyz', async (ctx) => {
+    const now = Date.now();
+    if (!last || now - last.at >= cacheMs) last = { at: now, result: checkReadiness(deps) };
+    const readiness = await last.result;
+    if (readiness.status !== 'ready') {
+      const failing = Object.entries(readiness.checks).filter(([, c]) => !c.ok).map(([name, c]) => `${name}: ${c.detail}`);
+      throw new ServiceUnavailableError(`not ready: ${failing.join('; ')}`);
+    }
+    sendData(ctx, 'ready', readiness);
+  });
   return router;
 }

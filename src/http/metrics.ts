@@ -1,0 +1,142 @@
+import type { Context, Middleware } from 'koa';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { BaseError } from '../errors/BaseError.ts';
+import type { PoolGraph } from '../graph/PoolGraph.ts';
+
+/** What the metrics read at scrape time. */
+export interface MetricsDeps {
+  /** The pool graph being served (snapshot block and age per chain). */
+  readonly graph: () => PoolGraph;
+  /** The pricing pool (queue depth); absent when the quote endpoints are not served. */
+  readonly pricer?: { queueSize(): number };
+  /** Node.js process metrics (CPU, memory, event loop lag, GC); default true. */
+  readonly processMetrics?: boolean;
+  /** Milliseconds since the epoch (snapshot age). */
+  readonly now?: () => number;
+  /**
+   * The route template a path belongs to, for requests refused before routing (rate limit, body
+   * errors); createApp derives it from its routers. Unknown paths are labelled `(unmatched)`.
+   */
+  readonly routeOf?: (path: string) => string | undefined;
+}
+
+/** The service's Prometheus metrics: a registry of its own, the request middleware and the scrape output. */
+export interface Metrics {
+  readonly registry: Registry;
+  /** Counts and times every request; place it inside the error boundary, before the routes. */
+  readonly middleware: Middleware;
+  /** The text exposition format and its content type. */
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** Routes whose outcomes are counted in `quote_outcomes_total`, by the route template Koa's router matched. */
+const QUOTE_ROUTES = new Set(['/quotes', '/quotes/routes']);
+const UNMATCHED = '(unmatched)';
+
+/** The status the error boundary will answer for an error (src/http/errorHandler.ts rules). */
+function statusOf(error: unknown): number {
+  if (error instanceof BaseError) return error.status;
+  const e = (error ?? {}) as { status?: unknown; statusCode?: unknown; type?: unknown; expose?: unknown };
+  if (e.type === 'entity.too.large') return 413;
+  if (e.type === 'entity.parse.failed') return 400;
+  const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : 500;
+  return status >= 400 && status < 500 && e.expose !== false ? status : status === 413 ? 413 : 500;
+}
+
+/** The stable outcome label of a quote request: `success`, the error's code, or `HTTP_<status>`. */
+function outcomeOf(status: number, error: unknown): string {
+  if (status < 400) return 'success';
+  if (error instanceof BaseError) return error.code;
+  return `HTTP_${status}`;
+}
+
+/**
+ * Builds the metrics: `http_requests_total{method,route,status}`,
+ * `http_request_duration_seconds{method,route}` (route = the router's path template, `(unmatched)`
+ * otherwise), `quote_outcomes_total{endpoint,outcome}`, `pricing_queue_depth`,
+ * `snapshot_age_seconds{chain_id}`, `snapshot_block_number{chain_id}`, and Node's process metrics.
+ * Per request it costs two Map lookups, one counter increment and one histogram observation.
+ */
+export function createMetrics(deps: MetricsDeps): Metrics {
+  const registry = new Registry();
+  const now = deps.now ?? Date.now;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route template and status.', labelNames: ['method', 'route', 'status'] as const, registers: [registry] });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to its response being ready, by method and route template.',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const outcomes = new Counter({ name: 'quote_outcomes_total', help: 'Quote requests (POST /quotes, POST /quotes/routes) by outcome: success or the error code.', labelNames: ['endpoint', 'outcome'] as const, registers: [registry] });
+  new Gauge({
+    name: 'pricing_queue_depth',
+    help: 'Pricing tasks waiting for a worker thread.',
+    registers: [registry],
+    collect() {
+      this.set(deps.pricer ? deps.pricer.queueSize() : 0);
+    },
+  });
+  new Gauge({
+    name: 'snapshot_age_seconds',
+    help: 'Seconds since the block of the pool-state snapshot being served, per chain.',
+    labelNames: ['chain_id'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const graph = deps.graph();
+      const t = Math.floor(now() / 1000);
+      for (const chainId of graph.chainIds()) this.set({ chain_id: String(chainId) }, Math.max(0, t - graph.snapshot(chainId)!.blockTimestamp));
+    },
+  });
+  new Gauge({
+    name: 'snapshot_block_number',
+    help: 'Block number of the pool-state snapshot being served, per chain.',
+    labelNames: ['chain_id'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const graph = deps.graph();
+      for (const chainId of graph.chainIds()) this.set({ chain_id: String(chainId) }, graph.snapshot(chainId)!.blockNumber);
+    },
+  });
+  if (deps.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+
+  // Label children cached by their label values: no label hashing per request.
+  const counted = new Map<string, Counter.Internal>();
+  const timed = new Map<string, Histogram.Internal<'method' | 'route'>>();
+
+  function record(ctx: Context, started: number, status: number, error: unknown): void {
+    const seconds = (performance.now() - started) / 1000;
+    const method = METHODS.has(ctx.method) ? ctx.method : 'OTHER';
+    const route = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
+    const label = typeof route === 'string' ? route : deps.routeOf?.(ctx.path) ?? UNMATCHED;
+    const timeKey = `${method} ${label}`;
+    let timer = timed.get(timeKey);
+    if (!timer) timed.set(timeKey, (timer = duration.labels(method, label)));
+    timer.observe(seconds);
+    const countKey = `${timeKey} ${status}`;
+    let counter = counted.get(countKey);
+    if (!counter) counted.set(countKey, (counter = requests.labels(method, label, String(status))));
+    counter.inc();
+    if (method === 'POST' && QUOTE_ROUTES.has(label)) outcomes.inc({ endpoint: label, outcome: outcomeOf(status, error) });
+  }
+
+  return {
+    registry,
+    middleware: async function measure(ctx, next) {
+      const started = performance.now();
+      try {
+        await next();
+      } catch (error) {
+        record(ctx, started, statusOf(error), error);
+        throw error;
+      }
+      record(ctx, started, ctx.status, undefined);
+    },
+    async render() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}
