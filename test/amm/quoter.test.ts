@@ -31,10 +31,20 @@ function ourPool(p: RandomPool, words: [number, number]): V3Pool {
   })
 }
 
+/** A price limit 3 bitmap words past the last initialized tick ahead (0 when that is not a valid limit). */
+function edgeLimit(p: RandomPool, zeroForOne: boolean, ahead: number[]): bigint {
+  const s = p.tickSpacing
+  const last = ahead.length > 0 ? ahead[ahead.length - 1] : p.tick
+  const edge = Math.max(-887272, Math.min(887272, last + (zeroForOne ? -1 : 1) * 3 * 256 * s))
+  const limit = b(v3sdk.TickMath.getSqrtRatioAtTick(edge))
+  const valid = zeroForOne ? limit < p.sqrtPriceX96 && limit > MIN_SQRT : limit > p.sqrtPriceX96 && limit < MAX_SQRT
+  return valid ? limit : 0n
+}
+
 /** A swap that crosses a random number of initialized ticks (0 to all), sometimes with a price limit. */
-function randomCase(rng: Rng, p: RandomPool): Case {
-  const zeroForOne = rng.next() < 0.5
-  const exactInput = rng.next() < 0.5
+function randomCase(rng: Rng, p: RandomPool, direction?: boolean, exactIn?: boolean): Case {
+  const zeroForOne = direction ?? rng.next() < 0.5
+  const exactInput = exactIn ?? rng.next() < 0.5
   const points = p.ticks.map((x) => x[0])
   const ahead = zeroForOne ? points.filter((x) => x <= p.tick).reverse() : points.filter((x) => x > p.tick)
   const roll = rng.next()
@@ -45,17 +55,10 @@ function randomCase(rng: Rng, p: RandomPool): Case {
     // Past all liquidity: the walk runs to the price bound, or for small spacings (thousands of empty bitmap
     // words, slow for the SDK) to a limit a few words past the last initialized tick.
     amount = rng.logUniform(20, 40)
-    if (p.tickSpacing <= 10) {
-      const s = p.tickSpacing
-      const last = ahead.length > 0 ? ahead[ahead.length - 1] : p.tick
-      const edge = Math.max(-887272, Math.min(887272, last + (zeroForOne ? -1 : 1) * 3 * 256 * s))
-      const limit = b(v3sdk.TickMath.getSqrtRatioAtTick(edge))
-      const valid = zeroForOne ? limit < p.sqrtPriceX96 && limit > MIN_SQRT : limit > p.sqrtPriceX96 && limit < MAX_SQRT
-      return { zeroForOne, amountSpecified: exactInput ? amount : -amount, limit: valid ? limit : 0n }
-    }
+    if (p.tickSpacing <= 10) return { zeroForOne, amountSpecified: exactInput ? amount : -amount, limit: edgeLimit(p, zeroForOne, ahead) }
   } else {
     const r = rng.next()
-    const k = Math.min(ahead.length - 1, r < 0.3 ? 0 : r < 0.6 ? rng.int(1, 10) : rng.int(10, 200))
+    const k = Math.min(ahead.length - 1, r < 0.33 ? 0 : r < 0.63 ? rng.int(1, 10) : rng.int(10, 200))
     // Aim between the k-th and (k+1)-th initialized tick ahead.
     const s = p.tickSpacing
     const from = k === 0 ? p.tick : ahead[k - 1]
@@ -80,14 +83,24 @@ function randomCase(rng: Rng, p: RandomPool): Case {
     const valid = zeroForOne ? limit < cur && limit > MIN_SQRT : limit > cur && limit < MAX_SQRT
     if (!valid) limit = 0n
   }
+  if (limit === 0n && p.tickSpacing <= 10) {
+    // Spacings 1 and 10 have 700 to 7,000 empty bitmap words between the last liquidity and the price bound; the
+    // SDK needs ~10 us per word, so walks that run out of liquidity stop at a limit a few words past it instead.
+    limit = edgeLimit(p, zeroForOne, ahead)
+  }
   return { zeroForOne, amountSpecified: exactInput ? amount : -amount, limit }
 }
 
-async function sdkSwap(pool: SdkPool, c: Case): Promise<SdkSwapResult | Error> {
+const sdkMs = { main: 0, recheck: 0, ladder: 0 }
+
+async function sdkSwap(pool: SdkPool, c: Case, label: keyof typeof sdkMs = 'main'): Promise<SdkSwapResult | Error> {
+  const t0 = performance.now()
   try {
     return await pool.swap(c.zeroForOne, j(c.amountSpecified), c.limit === 0n ? undefined : j(c.limit))
   } catch (e) {
     return e as Error
+  } finally {
+    sdkMs[label] += performance.now() - t0
   }
 }
 
@@ -118,13 +131,14 @@ t.test('swap equals @uniswap/v3-sdk Pool.swap on random pools and swaps', async 
   const crossedHistogram = { zero: 0, upTo10: 0, upTo100: 0, over100: 0 }
   const failures: string[] = []
   for (let pi = 0; pi < POOLS; pi++) {
-    const p = randomPool(rng, { maxPositions: rng.next() < 0.3 ? 200 : 40 })
+    const p = randomPool(rng, { maxPositions: rng.next() < 0.4 ? 200 : 40 })
     const sdk = sdkPoolOf(p)
-    // The whole bitmap is known, except for spacing-1 pools half of the time (a large window is enough there).
+    // The whole bitmap is known, except for spacing-1 pools (6,900 words, slow to build): there the window spans
+    // the initialized ticks and 4 words beyond, and walks past it must say so.
     const s = p.tickSpacing
     const curWord = Math.floor(p.tick / s) >> 8
     const words: [number, number] =
-      s === 1 && pi % 2 === 0 ? [Math.floor(p.ticks[0][0] / s / 256) - 2, Math.floor(p.ticks[p.ticks.length - 1][0] / s / 256) + 2] : fullWords(s)
+      s === 1 ? [Math.floor(p.ticks[0][0] / s / 256) - 4, Math.floor(p.ticks[p.ticks.length - 1][0] / s / 256) + 4] : fullWords(s)
     if (words[0] > curWord) words[0] = curWord - 1
     if (words[1] < curWord) words[1] = curWord + 1
     const full = ourPool(p, words)
@@ -181,7 +195,7 @@ t.test('swap equals @uniswap/v3-sdk Pool.swap on random pools and swaps', async 
         // Partial fill: the SDK, given exactly the input we say was consumed, gives the same output (it stops at the
         // last range with liquidity instead of walking the empty ranges to the bound).
         partial++
-        const again = await sdkSwap(sdk, { ...c, amountSpecified: q.amountIn })
+        const again = await sdkSwap(sdk, { ...c, amountSpecified: q.amountIn }, 'recheck')
         if (again instanceof Error || b(again.amountCalculated) !== -q.amountOut) {
           mismatches++
           failures.push(`partial fill amountIn not confirmed by the SDK ${describe(p, c)}`)
@@ -212,18 +226,23 @@ t.test('swap equals @uniswap/v3-sdk Pool.swap on random pools and swaps', async 
     if (pi % 2 === 0) {
       const zeroForOne = rng.next() < 0.5
       const amounts: bigint[] = []
-      for (let i = 0; i < 12; i++) amounts.push(randomCase(rng, p).amountSpecified)
-      const ladder = amounts.map((x) => (x < 0n ? -x : x)).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))
-      const results: V3QuoteResult[] = quoteExactInputLadder(full, zeroForOne, ladder)
+      let limit = 0n
+      for (let i = 0; i < 12; i++) {
+        const c = randomCase(rng, p, zeroForOne, true)
+        amounts.push(c.amountSpecified)
+        if (c.limit !== 0n && p.tickSpacing <= 10) limit = c.limit // keep exhausting walks short, as in randomCase
+      }
+      const ladder = amounts.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))
+      const results: V3QuoteResult[] = quoteExactInputLadder(full, zeroForOne, ladder, limit)
       ladders++
       for (let i = 0; i < ladder.length; i++) {
-        const expected = await sdkSwap(sdk, { zeroForOne, amountSpecified: ladder[i], limit: 0n })
-        const single = quoteExactInputSingle(full, zeroForOne, ladder[i])
+        const expected = await sdkSwap(sdk, { zeroForOne, amountSpecified: ladder[i], limit }, 'ladder')
+        const single = quoteExactInputSingle(full, zeroForOne, ladder[i], limit)
         const r = results[i]
         cases++
         if (expected instanceof Error) {
           mismatches++
-          failures.push(`sdk failed on ladder amount ${describe(p, { zeroForOne, amountSpecified: ladder[i], limit: 0n })}`)
+          failures.push(`sdk failed on ladder amount ${describe(p, { zeroForOne, amountSpecified: ladder[i], limit })}`)
           continue
         }
         const same = JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? v.toString() : v)) ===
@@ -233,7 +252,7 @@ t.test('swap equals @uniswap/v3-sdk Pool.swap on random pools and swaps', async 
           const left = zeroForOne ? expected.tickCurrent < words[0] * 256 * s : expected.tickCurrent >= (words[1] * 256 + 255) * s
           if (!same || !left) {
             mismatches++
-            failures.push(`ladder reported unknown liquidity wrongly at ${i} ${describe(p, { zeroForOne, amountSpecified: ladder[i], limit: 0n })}`)
+            failures.push(`ladder reported unknown liquidity wrongly at ${i} ${describe(p, { zeroForOne, amountSpecified: ladder[i], limit })}`)
           }
           continue
         }
@@ -247,12 +266,13 @@ t.test('swap equals @uniswap/v3-sdk Pool.swap on random pools and swaps', async 
           same
         if (!ok) {
           mismatches++
-          failures.push(`ladder mismatch at ${i} ${describe(p, { zeroForOne, amountSpecified: ladder[i], limit: 0n })}`)
+          failures.push(`ladder mismatch at ${i} ${describe(p, { zeroForOne, amountSpecified: ladder[i], limit })}`)
         }
       }
     }
   }
   t.comment(`seed ${SEED}: ${cases} cases vs the SDK (${ladders} ladders), ${partial} partial fills re-checked, ${windowed} narrow-window runs (${unknown} beyond the window)`)
+  t.comment(`SDK time (ms): ${JSON.stringify(sdkMs, (_, v) => (typeof v === 'number' ? Math.round(v) : v))}`)
   t.comment(`initialized ticks crossed: ${JSON.stringify(crossedHistogram)}`)
   t.equal(failures.slice(0, 5).join('\n'), '', 'no mismatches (first 5 shown)')
   t.equal(mismatches, 0, 'mismatch count')
