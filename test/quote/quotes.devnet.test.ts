@@ -213,7 +213,7 @@ const CASES: readonly QuoteCase[] = [
   { tokenIn: 'DAI', tokenOut: 'ETH', amount: '1000.123', winner: 'v2' },
 ];
 
-const label = (c: QuoteCase): string => `${c.amount} ${c.tokenIn} -> ${c.tokenOut}`;
+const label = (c: Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>): string => `${c.amount} ${c.tokenIn} -> ${c.tokenOut}`;
 
 /** POST /quotes from the sender's wallet to a fresh recipient; returns the quote and the recipient. */
 async function postQuote(c: Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>, recipient: Address, extra: Record<string, unknown> = {}) {
