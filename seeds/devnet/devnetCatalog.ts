@@ -1,3 +1,4 @@
+import { devnetAcrossBridge } from './deployAcross.ts';
 import { devnetAddresses, NATIVE_TOKEN_ADDRESS } from './devnetAddresses.ts';
 import { DEVNET_FEE_TIERS, DEVNET_TOKENS, type DevnetTokenSymbol } from './devnetPlan.ts';
 
@@ -65,5 +66,6 @@ export function devnetCatalog(variant: 'devnet' | 'devnet-b'): Record<string, un
         feeTiers: [...DEVNET_FEE_TIERS.keys()],
       },
     ],
+    bridges: [devnetAcrossBridge(variant)],
   };
 }

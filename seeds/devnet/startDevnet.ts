@@ -1,4 +1,5 @@
 import type { Address, Hex } from 'viem';
+import { deployAcross, type AcrossDevnetAddresses } from './deployAcross.ts';
 import { deployDevnet } from './deployDevnet.ts';
 import { devnetAccounts, type DevnetAddresses } from './devnetAddresses.ts';
 import { startAnvil } from './startAnvil.ts';
@@ -10,6 +11,8 @@ export interface Devnet {
   readonly chainId: number;
   readonly pid: number;
   readonly addresses: DevnetAddresses;
+  /** The Across SpokePool deployment, when started with `across: true`. */
+  readonly across?: AcrossDevnetAddresses;
   /** anvil's default accounts (unlocked on the node); index 0 is the deployer. */
   readonly accounts: ReadonlyArray<{ address: Address; privateKey: Hex }>;
   /** Transactions sent by the deployment. */
@@ -20,18 +23,23 @@ export interface Devnet {
   stop(): Promise<void>;
 }
 
-/** Starts anvil (free port unless given; a taken port is refused) and deploys the devnet; chain id defaults to 31337. */
-export async function startDevnet(options: { port?: number; chainId?: number } = {}): Promise<Devnet> {
+/**
+ * Starts anvil (free port unless given; a taken port is refused) and deploys the devnet; chain id defaults to 31337.
+ * `across: true` also deploys the Across SpokePool (seeds/devnet/deployAcross.ts) after everything else.
+ */
+export async function startDevnet(options: { port?: number; chainId?: number; across?: boolean } = {}): Promise<Devnet> {
   const started = performance.now();
   const anvil = await startAnvil({ port: options.port, chainId: options.chainId ?? 31337 });
   try {
     const { addresses, txCount } = await deployDevnet(anvil.rpcUrl);
+    const across = options.across ? await deployAcross(anvil.rpcUrl) : undefined;
     return {
       rpcUrl: anvil.rpcUrl,
       port: anvil.port,
       chainId: anvil.chainId,
       pid: anvil.pid,
       addresses,
+      ...(across ? { across } : {}),
       accounts: devnetAccounts(),
       txCount,
       startMs: Math.round(performance.now() - started),

@@ -44,6 +44,48 @@ export interface CatalogDex {
   readonly feeTiers: readonly number[];
 }
 
+/**
+ * Fee terms of a bridge asset as configured (catalog/chain.schema.json `bridgeFeeTerms`); every field optional.
+ * Amounts are display-unit decimal strings of the asset. Resolved by src/bridge/bridgeFee.ts `resolveBridgeFeeTerms`.
+ */
+export interface BridgeFeeTermsConfig {
+  readonly feeBps?: number;
+  readonly fixedFee?: string;
+  readonly minAmount?: string;
+  readonly maxAmount?: string;
+  readonly fillTimeSeconds?: number;
+}
+
+/** One asset a bridge carries from/to this chain. */
+export interface CatalogBridgeAsset extends BridgeFeeTermsConfig {
+  /** Shared asset key (USDC, ETH, ...): the same key on two chains is the same asset. */
+  readonly asset: string;
+  /** The ERC-20 deposited and filled on this chain (checksummed; a token of this chain). */
+  readonly token: string;
+  /** Overrides per destination chain id. */
+  readonly destinations: Readonly<Record<string, BridgeFeeTermsConfig>>;
+}
+
+/** A bridge deployment on one chain (catalogue `bridges[]`). */
+export interface CatalogBridge {
+  readonly chainId: number;
+  readonly protocol: 'across';
+  readonly name: string;
+  readonly slug: string;
+  readonly logo: string;
+  /** The SpokePool proxy (checksummed). */
+  readonly spokePoolAddress: string;
+  /** depositNow's fillDeadlineOffset in seconds (default 10800). */
+  readonly fillDeadlineOffsetSeconds: number;
+  /** Unit-free defaults for every asset. */
+  readonly defaults: Readonly<Pick<BridgeFeeTermsConfig, 'feeBps' | 'fillTimeSeconds'>>;
+  /** Sorted by asset key. */
+  readonly assets: readonly CatalogBridgeAsset[];
+}
+
+/** Default depositNow fillDeadlineOffset when a bridge entry names none: three hours. */
+export const DEFAULT_FILL_DEADLINE_OFFSET_SECONDS = 10_800;
+
 /** One chain of the catalogue. */
 export interface CatalogChain {
   readonly name: string;
@@ -60,7 +102,8 @@ export interface CatalogChain {
   readonly tokens: readonly CatalogToken[];
   /** Sorted by slug, then version. */
   readonly dexes: readonly CatalogDex[];
-  readonly bridges: readonly unknown[];
+  /** Sorted by slug. */
+  readonly bridges: readonly CatalogBridge[];
   /** The catalogue file it came from (for messages). */
   readonly file: string;
 }
@@ -130,10 +173,15 @@ interface RawDex {
   permit2Address?: string; settlementAddress?: string; feeBps?: number; pairInitCodeHash?: string;
   poolInitCodeHash?: string; feeTiers?: number[];
 }
+interface RawBridgeAsset extends BridgeFeeTermsConfig { asset: string; token: string; destinations?: Record<string, BridgeFeeTermsConfig> }
+interface RawBridge {
+  protocol: 'across'; name: string; slug: string; logo?: string; spokePoolAddress: string; fillDeadlineOffsetSeconds?: number;
+  defaults?: Pick<BridgeFeeTermsConfig, 'feeBps' | 'fillTimeSeconds'>; assets: RawBridgeAsset[];
+}
 interface RawChain {
   name: string; slug: string; chainId: number; symbol: string; nativeToken: string; ecosystem: Ecosystem;
   blockExplorer: string; blockChainLogo: string; wrappedNativeToken?: string; multicall3Address?: string;
-  tokens: RawToken[]; dexes: RawDex[]; bridges?: unknown[];
+  tokens: RawToken[]; dexes: RawDex[]; bridges?: RawBridge[];
 }
 
 const bySymbol = (a: CatalogToken, b: CatalogToken): number =>
@@ -202,6 +250,10 @@ function normalise(raw: RawChain, file: string): CatalogChain {
     if (seen.has(key)) throw new CatalogError(`${file}: /dexes: "${dex.slug}" ${dex.version} listed twice (one entry per version)`);
     seen.add(key);
   }
+  const bridges = (raw.bridges ?? []).map((b, i) => normaliseBridge(b, i, raw.chainId, tokens, addr, file)).sort((a, b) => (a.slug < b.slug ? -1 : 1));
+  for (let i = 1; i < bridges.length; i++) {
+    if (bridges[i]!.slug === bridges[i - 1]!.slug) throw new CatalogError(`${file}: /bridges: "${bridges[i]!.slug}" listed twice`);
+  }
   return Object.freeze({
     name: raw.name,
     slug: raw.slug,
@@ -215,8 +267,45 @@ function normalise(raw: RawChain, file: string): CatalogChain {
     multicall3Address: addr(raw.multicall3Address, '/multicall3Address'),
     tokens: Object.freeze(tokens.map((t) => Object.freeze(t))),
     dexes: Object.freeze(dexes.map((d) => Object.freeze(d))),
-    bridges: Object.freeze([...(raw.bridges ?? [])]),
+    bridges: Object.freeze(bridges),
     file,
+  });
+}
+
+/** Normalises one bridge entry: checksummed addresses, assets sorted by key, each asset a token of the chain. */
+function normaliseBridge(
+  raw: RawBridge,
+  index: number,
+  chainId: number,
+  tokens: readonly CatalogToken[],
+  addr: (value: string | undefined, where: string) => string,
+  file: string,
+): CatalogBridge {
+  if (raw.protocol === 'across' && raw.slug !== 'across') throw new CatalogError(`${file}: /bridges/${index}/slug: an across bridge must have slug "across"`);
+  const seen = new Set<string>();
+  const assets = raw.assets
+    .map((a, j): CatalogBridgeAsset => {
+      const where = `/bridges/${index}/assets/${j}`;
+      const token = addr(a.token, `${where}/token`);
+      if (!tokens.some((t) => t.address === token)) throw new CatalogError(`${file}: ${where}/token: ${token} is not a token of this chain`);
+      if (seen.has(a.asset)) throw new CatalogError(`${file}: ${where}/asset: "${a.asset}" listed twice`);
+      seen.add(a.asset);
+      const destinations: Record<string, BridgeFeeTermsConfig> = {};
+      for (const [id, terms] of Object.entries(a.destinations ?? {})) destinations[id] = Object.freeze({ ...terms });
+      const { destinations: _ignored, ...terms } = a;
+      return Object.freeze({ ...terms, token, destinations: Object.freeze(destinations) });
+    })
+    .sort((x, y) => (x.asset < y.asset ? -1 : 1));
+  return Object.freeze({
+    chainId,
+    protocol: raw.protocol,
+    name: raw.name,
+    slug: raw.slug,
+    logo: raw.logo ?? '',
+    spokePoolAddress: addr(raw.spokePoolAddress, `/bridges/${index}/spokePoolAddress`),
+    fillDeadlineOffsetSeconds: raw.fillDeadlineOffsetSeconds ?? DEFAULT_FILL_DEADLINE_OFFSET_SECONDS,
+    defaults: Object.freeze({ ...(raw.defaults ?? {}) }),
+    assets: Object.freeze(assets),
   });
 }
 

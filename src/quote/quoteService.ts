@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { formatUnits } from 'viem';
+import { buildBridgeRouteSteps } from '../bridge/buildBridgeRouteSteps.ts';
+import { describeBridgeRoute, type QuoteBridgeDetails, type QuoteFeeBreakdown } from '../bridge/describeBridgeRoute.ts';
+import { planBridgeRoute, type BestSwap } from '../bridge/planBridgeRoute.ts';
 import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain, type CatalogDex, type CatalogToken } from '../catalog/loadCatalog.ts';
 import { QuoteUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
@@ -73,6 +76,12 @@ export interface Quote {
   route: Route;
   steps: Step[];
   snapshot: SnapshotInfo | null;
+  /** Cross-chain quotes only (extension): expected seconds from the deposit to the fill. */
+  expectedFillTimeSeconds?: number;
+  /** Cross-chain quotes only (extension): the bridge transfer and the swap legs around it. */
+  bridge?: QuoteBridgeDetails;
+  /** Cross-chain quotes only (extension): bridge fee and swap fees. */
+  fees?: QuoteFeeBreakdown;
 }
 
 export interface QuoteServiceDeps {
@@ -125,9 +134,9 @@ export class QuoteService {
     }));
   }
 
-  /** Prices the best route overall, builds its steps and saves the quote (POST /quotes). */
+  /** Prices the best route overall, builds its steps and saves the quote (POST /quotes); different chains get a bridge route. */
   async create(request: QuoteRequest, orgId: string): Promise<Quote> {
-    this.requireSameChain(request, 'cross-chain quotes are not available yet: originChainId and destinationChainId must be equal');
+    if (request.originChain.chainId !== request.destinationChain.chainId) return this.createCrossChain(request, orgId);
     const createdMs = this.now();
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
@@ -191,6 +200,57 @@ export class QuoteService {
     return quote;
   }
 
+  /**
+   * A bridge route (src/bridge/planBridgeRoute.ts): origin swap and Across deposit on the origin chain, then an
+   * optional wrap or swap on the destination chain; steps carry their chainId. Saved like a same-chain quote.
+   */
+  private async createCrossChain(request: QuoteRequest, orgId: string): Promise<Quote> {
+    const createdMs = this.now();
+    const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
+    const plan = await planBridgeRoute(request, {
+      catalog: this.deps.catalog,
+      minimumAmountOut,
+      bestSwap: async (chain, tokenIn, tokenOut, amountIn): Promise<BestSwap> => {
+        const [best] = await this.bestPerDexOn(chain, tokenIn, tokenOut, amountIn);
+        return { dex: best!.dex!, pricing: best!.pricing };
+      },
+    });
+    const steps = buildBridgeRouteSteps({ plan, wallet: request.walletAddress, deadline });
+    const extension = describeBridgeRoute(plan, deadline);
+    const bridge = plan.originBridge;
+    const created = new Date(createdMs).toISOString();
+    const quote: Quote = {
+      quoteId: randomUUID(),
+      status: 'pending',
+      amountIn: request.amountIn.toString(),
+      amountInFloat: formatUnits(request.amountIn, request.tokenIn.decimals),
+      amountOut: plan.amountOut.toString(),
+      amountOutFloat: formatUnits(plan.amountOut, request.tokenOut.decimals),
+      amountOutMinimum: plan.amountOutMinimum.toString(),
+      slippageBps: request.slippageBps,
+      deadline,
+      originChain: request.originChain.slug,
+      originChainId: request.originChain.chainId,
+      destinationChain: request.destinationChain.slug,
+      destinationChainId: request.destinationChain.chainId,
+      tokenIn: request.tokenIn,
+      tokenOut: request.tokenOut,
+      recipientAddress: request.recipientAddress,
+      walletAddress: request.walletAddress,
+      pairAddress: bridge.spokePoolAddress,
+      hash: '',
+      explorerUrl: '',
+      createdAt: created,
+      updatedAt: created,
+      route: { dex: bridge.slug, name: bridge.name, fees: plan.deposit.feeAmount.toString(), logo: bridge.logo, version: '', poolFee: 0 },
+      steps,
+      snapshot: this.snapshotInfo(request.originChain.chainId),
+      ...extension,
+    };
+    await this.deps.store.save({ orgId, quote: quote as unknown as Record<string, unknown> });
+    return quote;
+  }
+
   private requireSameChain(request: QuoteRequest, message: string): void {
     if (request.originChain.chainId !== request.destinationChain.chainId) throw new ValidationError(message);
   }
@@ -230,9 +290,14 @@ export class QuoteService {
     return { dex: pricing.dex, name: dex?.name ?? pricing.dex, fees: pricing.feeAmount.toString(), logo: dex?.logo ?? '', version: pricing.version, poolFee: pricing.fee };
   }
 
-  /** Prices every pool of the pair and keeps the best per DEX deployment, best first. */
+  /** Prices every pool of the request's pair and keeps the best per DEX deployment, best first. */
   private async bestPerDex(request: QuoteRequest): Promise<PricedRoute[]> {
-    const chain = request.originChain;
+    return this.bestPerDexOn(request.originChain, request.tokenIn, request.tokenOut, request.amountIn);
+  }
+
+  /** Prices every pool of a pair on one chain and keeps the best per DEX deployment, best first. */
+  private async bestPerDexOn(chain: CatalogChain, requestTokenIn: CatalogToken, requestTokenOut: CatalogToken, amountIn: bigint): Promise<PricedRoute[]> {
+    const request = { tokenIn: requestTokenIn, tokenOut: requestTokenOut, amountIn };
     const tokenIn = effective(chain, request.tokenIn.address);
     const tokenOut = effective(chain, request.tokenOut.address);
     const graph = this.deps.graph();

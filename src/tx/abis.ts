@@ -177,3 +177,30 @@ export const swapRouter02Abi = [
  * it means the router itself, which then pays out through `unwrapWETH9`.
  */
 export const SWAP_ROUTER02_ADDRESS_THIS = '0x0000000000000000000000000000000000000002';
+
+/**
+ * Across SpokePool (`@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json`):
+ * `depositNow`, where the contract sets quoteTimestamp to the block time and fillDeadline to block time +
+ * fillDeadlineOffset. Addresses are left-padded bytes32.
+ */
+export const acrossSpokePoolAbi = [
+  {
+    type: 'function',
+    name: 'depositNow',
+    stateMutability: 'payable',
+    inputs: [
+      { name: 'depositor', type: 'bytes32' },
+      { name: 'recipient', type: 'bytes32' },
+      { name: 'inputToken', type: 'bytes32' },
+      { name: 'outputToken', type: 'bytes32' },
+      { name: 'inputAmount', type: 'uint256' },
+      { name: 'outputAmount', type: 'uint256' },
+      { name: 'destinationChainId', type: 'uint256' },
+      { name: 'exclusiveRelayer', type: 'bytes32' },
+      { name: 'fillDeadlineOffset', type: 'uint32' },
+      { name: 'exclusivityParameter', type: 'uint32' },
+      { name: 'message', type: 'bytes' },
+    ],
+    outputs: [],
+  },
+] as const;

@@ -1,0 +1,89 @@
+import { buildAcrossDepositSteps } from '../tx/buildAcrossDepositSteps.ts';
+import { buildSwapSteps } from '../tx/buildSwapSteps.ts';
+import { buildWrapSteps } from '../tx/buildWrapSteps.ts';
+import type { Step } from '../tx/Step.ts';
+import type { BridgeRoutePlan, SwapLegPlan } from './planBridgeRoute.ts';
+
+/** Seconds a client has, after the expected fill time, to send a destination step before its deadline passes. */
+export const DESTINATION_STEP_GRACE_SECONDS = 600;
+
+/** Parameters of {@link buildBridgeRouteSteps}. */
+export interface BridgeRouteStepsParams {
+  readonly plan: BridgeRoutePlan;
+  /** Sends every step, on both chains. */
+  readonly wallet: string;
+  /** The quote's deadline (Unix seconds): the origin swap's on-chain deadline. */
+  readonly deadline: number;
+}
+
+/**
+ * The deadline of a destination swap: the quote's deadline (last moment to send the origin steps) plus the
+ * expected fill time plus {@link DESTINATION_STEP_GRACE_SECONDS}.
+ */
+export function destinationDeadline(deadline: number, fillTimeSeconds: number): number {
+  return deadline + fillTimeSeconds + DESTINATION_STEP_GRACE_SECONDS;
+}
+
+function swapSteps(leg: SwapLegPlan, wallet: string, deadline: number): Step[] {
+  return buildSwapSteps({
+    chainId: leg.chain.chainId,
+    dex: leg.dex,
+    poolFee: leg.pricing.fee,
+    tokenIn: leg.tokenIn,
+    tokenOut: leg.tokenOut,
+    wrappedNativeToken: leg.chain.wrappedNativeToken,
+    amountIn: leg.amountIn,
+    amountOutMinimum: leg.amountOutMinimum,
+    recipient: leg.recipient,
+    wallet,
+    deadline,
+  });
+}
+
+/**
+ * The ordered steps of a bridge route, each with the chainId of the chain it is sent on:
+ * 1. origin chain: the origin swap's approval and swap (when the input is not the bridged asset), paying the wallet;
+ * 2. origin chain: the SpokePool approval (ERC-20 input) and the `depositNow`;
+ * 3. destination chain, only after the fill has arrived: a wrap (WETH output through a native fill) or the
+ *    destination swap's approval and swap of exactly the bridged amount, paying the recipient.
+ */
+export function buildBridgeRouteSteps(params: BridgeRouteStepsParams): Step[] {
+  const { plan, wallet, deadline } = params;
+  const origin = plan.originBridge;
+  const steps: Step[] = [];
+  if (plan.originSwap) steps.push(...swapSteps(plan.originSwap, wallet, deadline));
+  steps.push(
+    ...buildAcrossDepositSteps({
+      chainId: plan.originChain.chainId,
+      spokePool: origin.spokePoolAddress,
+      bridgeName: origin.name,
+      inputToken: plan.deposit.inputToken,
+      wrappedNativeToken: plan.originChain.wrappedNativeToken,
+      outputToken: plan.deposit.outputToken,
+      inputAmount: plan.deposit.inputAmount,
+      outputAmount: plan.deposit.outputAmount,
+      destinationChainId: plan.destinationChain.chainId,
+      destinationName: plan.destinationChain.name,
+      recipient: plan.deposit.recipient,
+      wallet,
+      fillDeadlineOffsetSeconds: origin.fillDeadlineOffsetSeconds,
+    }),
+  );
+  const leg = plan.destinationLeg;
+  if (leg?.kind === 'wrap') {
+    steps.push(
+      ...buildWrapSteps({
+        chainId: leg.chain.chainId,
+        tokenIn: leg.tokenIn,
+        tokenOut: leg.tokenOut,
+        wrappedNativeToken: leg.chain.wrappedNativeToken,
+        amount: leg.amount,
+        recipient: leg.recipient,
+        wallet,
+      }),
+    );
+  } else if (leg?.kind === 'swap') {
+    steps.push(...swapSteps(leg, wallet, destinationDeadline(deadline, plan.terms.fillTimeSeconds)));
+  }
+  return steps;
+}
