@@ -98,6 +98,7 @@ export function devnetAcrossBridge(variant: 'devnet' | 'devnet-b'): Record<strin
   const other = variant === 'devnet' ? '31338' : '31337';
   return {
     protocol: 'across',
+    network: 'devnet',
     name: 'Across',
     slug: 'across',
     logo: '',

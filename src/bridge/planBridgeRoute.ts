@@ -84,11 +84,11 @@ interface Corridor {
   readonly destinationAsset: CatalogBridgeAsset;
 }
 
-/** Every (bridge, asset) listed by both chains, by bridge slug then asset key. */
+/** Every (bridge, asset) listed by both chains (same bridge slug, protocol and network), by bridge slug then asset key. */
 export function bridgeCorridors(origin: CatalogChain, destination: CatalogChain): Corridor[] {
   const corridors: Corridor[] = [];
   for (const originBridge of origin.bridges) {
-    const destinationBridge = destination.bridges.find((b) => b.slug === originBridge.slug && b.protocol === originBridge.protocol);
+    const destinationBridge = destination.bridges.find((b) => b.slug === originBridge.slug && b.protocol === originBridge.protocol && b.network === originBridge.network);
     if (!destinationBridge) continue;
     for (const originAsset of originBridge.assets) {
       const destinationAsset = destinationBridge.assets.find((a) => a.asset === originAsset.asset);

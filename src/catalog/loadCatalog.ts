@@ -70,6 +70,8 @@ export interface CatalogBridgeAsset extends BridgeFeeTermsConfig {
 export interface CatalogBridge {
   readonly chainId: number;
   readonly protocol: 'across';
+  /** The bridge deployment ('mainnet', 'devnet'): chains connect only within one network. */
+  readonly network: string;
   readonly name: string;
   readonly slug: string;
   readonly logo: string;
@@ -175,7 +177,7 @@ interface RawDex {
 }
 interface RawBridgeAsset extends BridgeFeeTermsConfig { asset: string; token: string; destinations?: Record<string, BridgeFeeTermsConfig> }
 interface RawBridge {
-  protocol: 'across'; name: string; slug: string; logo?: string; spokePoolAddress: string; fillDeadlineOffsetSeconds?: number;
+  protocol: 'across'; network: string; name: string; slug: string; logo?: string; spokePoolAddress: string; fillDeadlineOffsetSeconds?: number;
   defaults?: Pick<BridgeFeeTermsConfig, 'feeBps' | 'fillTimeSeconds'>; assets: RawBridgeAsset[];
 }
 interface RawChain {
@@ -299,6 +301,7 @@ function normaliseBridge(
   return Object.freeze({
     chainId,
     protocol: raw.protocol,
+    network: raw.network,
     name: raw.name,
     slug: raw.slug,
     logo: raw.logo ?? '',

@@ -42,7 +42,7 @@ t.test('production SpokePool addresses equal @across-protocol/contracts deployed
     t.ok(across, `${slug} lists Across`);
     const oracle = deployed.chains[String(chain.chainId)]?.contracts.SpokePool?.address;
     t.equal(across!.spokePoolAddress, getAddress(oracle!), `${slug} (${chain.chainId}) SpokePool`);
-    t.equal(across!.protocol, 'across');
+    t.strictSame([across!.protocol, across!.network], ['across', 'mainnet']);
   }
   // every EVM chain with a deployed SpokePool that the catalogue can quote has the bridge
   for (const chain of catalog.chains) {

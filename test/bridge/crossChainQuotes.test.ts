@@ -1,0 +1,200 @@
+// POST /quotes across chains, no chain running: the shipped catalogue (devnet 31337 <-> devnet-b 31338 through Across)
+// and the shipped devnet snapshots, with the real pricing workers. Checks the exact 400 bodies of every refusal
+// (no bridge, no route for the tokens, amount below the minimum / above the maximum / not covering the fee,
+// POST /quotes/routes across chains) and, for the same-asset routes, the amounts worked out by hand from the fee
+// terms in catalog/devnet.json and the deposit calldata decoded with the Across artifact's own ABI.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { decodeFunctionData, getAddress, pad, type Abi, type Hex } from 'viem';
+import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
+import { buildQuoteTestApp, type QuoteTestApp } from '../helpers/quoteTestApp.ts';
+
+const require = createRequire(import.meta.url);
+const SPOKE_POOL_ABI = (JSON.parse(readFileSync(require.resolve('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json'), 'utf8')) as { abi: Abi }).abi;
+const CATALOG_DIR = fileURLToPath(new URL('../../catalog', import.meta.url));
+const SNAPSHOT_DIR = fileURLToPath(new URL('../../seeds/snapshots', import.meta.url));
+
+const WETH = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const USDC = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
+const UNI = '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707';
+const ETH = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
+const RECIPIENT = getAddress('0x00000000000000000000000000000000000000aa');
+const WALLET = getAddress('0x00000000000000000000000000000000000000bb');
+const SPOKE = acrossDevnetAddresses().spokePool;
+const BASE = { originChainId: 31337, destinationChainId: 31338, tokenIn: USDC, tokenOut: USDC, amount: '100', recipientAddress: RECIPIENT, walletAddress: WALLET };
+
+async function app(catalogDir = CATALOG_DIR): Promise<{ q: QuoteTestApp; headers: Record<string, string> }> {
+  const q = buildQuoteTestApp({ catalogDir, snapshotDir: SNAPSHOT_DIR });
+  const { key } = await q.keys.create('org-bridge');
+  return { q, headers: { authorization: `Bearer ${key}` } };
+}
+
+const shipped = await app();
+t.teardown(() => shipped.q.close());
+const post = (body: unknown, a = shipped) => a.q.request('POST', '/quotes', { body, headers: a.headers });
+
+/** A catalogue folder copy whose devnet files keep only the listed Across assets, optionally with changed terms. */
+function catalogWith(assets: string[], change: (asset: Record<string, unknown>) => void = () => {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bridge-quotes-catalog-'));
+  cpSync(CATALOG_DIR, dir, { recursive: true });
+  for (const file of ['devnet.json', 'devnet-b.json']) {
+    const chain = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { bridges: Array<{ assets: Array<Record<string, unknown>> }> };
+    chain.bridges[0]!.assets = chain.bridges[0]!.assets.filter((a) => assets.includes(a.asset as string));
+    chain.bridges[0]!.assets.forEach(change);
+    writeFileSync(join(dir, file), JSON.stringify(chain));
+  }
+  return dir;
+}
+
+t.test('POST /quotes/routes with different chain ids stays 400', async (t) => {
+  const res = await shipped.q.request('POST', '/quotes/routes', { body: BASE });
+  t.strictSame([res.status, res.body], [400, { code: 400, message: 'POST /quotes/routes prices same-chain swaps only: originChainId and destinationChainId must be equal' }]);
+});
+
+t.test('no bridge between the chains', async (t) => {
+  const res = await post({ ...BASE, destinationChainId: 1, tokenOut: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' });
+  t.strictSame([res.status, res.body], [400, { code: 400, message: 'quote unavailable: no bridge connects devnet (31337) to ethereum (1)' }]);
+  const noAsset = catalogWith([]);
+  const a = await app(noAsset);
+  t.teardown(async () => {
+    await a.q.close();
+    rmSync(noAsset, { recursive: true, force: true });
+  });
+  const res2 = await post(BASE, a);
+  t.strictSame([res2.status, res2.body], [400, { code: 400, message: 'quote unavailable: no bridge connects devnet (31337) to devnet-b (31338)' }], 'Across listed but no common asset');
+});
+
+t.test('no route for the tokens: every bridgeable asset is refused, each with its reason', async (t) => {
+  const res = await post({ ...BASE, tokenOut: UNI });
+  t.strictSame(
+    [res.status, res.body],
+    [
+      400,
+      {
+        code: 400,
+        message:
+          'quote unavailable: no bridge route from USDC on devnet to UNI on devnet-b (via Across ETH: no pool for ETH/UNI on devnet-b; ' +
+          'via Across USDC: no pool for USDC/UNI on devnet-b; via Across USDT: no pool for USDT/UNI on devnet-b)',
+      },
+    ],
+  );
+  const res2 = await post({ ...BASE, tokenIn: UNI, amount: '10' });
+  t.strictSame(
+    [res2.status, res2.body],
+    [
+      400,
+      {
+        code: 400,
+        message:
+          'quote unavailable: no bridge route from UNI on devnet to USDC on devnet-b (via Across ETH: no pool for UNI/WETH on devnet; ' +
+          'via Across USDC: no pool for UNI/USDC on devnet; via Across USDT: no pool for UNI/USDT on devnet)',
+      },
+    ],
+  );
+});
+
+t.test('amounts outside the bridge terms', async (t) => {
+  const usdcOnly = catalogWith(['USDC']);
+  const noMin = catalogWith(['USDC'], (a) => {
+    delete a.minAmount;
+  });
+  const a = await app(usdcOnly);
+  const b = await app(noMin);
+  t.teardown(async () => {
+    await Promise.all([a.q.close(), b.q.close()]);
+    rmSync(usdcOnly, { recursive: true, force: true });
+    rmSync(noMin, { recursive: true, force: true });
+  });
+  const cases: Array<[typeof a, string, string]> = [
+    [a, '0.999999', 'quote unavailable: no bridge route from USDC on devnet to USDC on devnet-b (via Across USDC: 0.999999 USDC is below the bridge minimum of 1 USDC from devnet to devnet-b)'],
+    [a, '1000000.000001', 'quote unavailable: no bridge route from USDC on devnet to USDC on devnet-b (via Across USDC: 1000000.000001 USDC is above the bridge maximum of 1000000 USDC from devnet to devnet-b)'],
+    // devnet -> devnet-b USDC: 5 bps + 0.15 USDC (destinations["31338"].fixedFee)
+    [b, '0.15', 'quote unavailable: no bridge route from USDC on devnet to USDC on devnet-b (via Across USDC: 0.15 USDC does not cover the bridge fee (5 bps + 0.15 USDC) from devnet to devnet-b)'],
+  ];
+  for (const [x, amount, message] of cases) {
+    const res = await post({ ...BASE, amount }, x);
+    t.strictSame([res.status, res.body], [400, { code: 400, message }], amount);
+  }
+  const ok = await post({ ...BASE, amount: '1' }, a);
+  t.equal(ok.status, 200, 'exactly the minimum is quoted');
+  // 1 x 0.9995 - 0.15 = 0.8495
+  t.equal(ok.body.data.amountOut, '849500');
+});
+
+/** Decodes a deposit step's calldata with the artifact ABI. */
+function depositArgs(data: string): readonly unknown[] {
+  const decoded = decodeFunctionData({ abi: SPOKE_POOL_ABI, data: data as Hex });
+  t.equal(decoded.functionName, 'depositNow');
+  return decoded.args as readonly unknown[];
+}
+const b32 = (address: string): Hex => pad(getAddress(address), { size: 32 }).toLowerCase() as Hex;
+
+t.test('same asset, USDC -> USDC: approval and deposit on the origin chain, amounts from the fee terms', async (t) => {
+  const res = await post(BASE);
+  t.equal(res.status, 200);
+  const q = res.body.data;
+  // 100 USDC x (1 - 5 bps) - 0.15 USDC = 99.8 USDC
+  t.match(q, { amountIn: '100000000', amountOut: '99800000', amountOutMinimum: '99800000', originChainId: 31337, destinationChainId: 31338, pairAddress: SPOKE });
+  t.strictSame(q.route, { dex: 'across', name: 'Across', fees: '200000', logo: '', version: '', poolFee: 0 });
+  t.equal(q.expectedFillTimeSeconds, 6, 'fillTimeSeconds of destinations["31338"]');
+  t.strictSame(q.fees.bridge, { token: q.tokenOut, amount: '200000', feeBps: 5, fixedFee: '0.15' });
+  t.equal(q.fees.originSwap, null);
+  t.equal(q.fees.destinationSwap, null);
+  t.match(q.bridge, { protocol: 'across', asset: 'USDC', inputAmount: '100000000', outputAmount: '99800000', fillRecipient: RECIPIENT, originSwap: null, destinationSwap: null });
+  t.equal(q.steps.length, 2);
+  t.strictSame(q.steps[0], {
+    message: 'Approve 100 USDC for Across SpokePool',
+    from: WALLET,
+    to: USDC,
+    data: q.steps[0].data,
+    amount: '100000000',
+    chainId: 31337,
+    spender: SPOKE,
+  });
+  t.match(q.steps[1], { message: `Bridge 100 USDC to Devnet B through Across: 99.8 USDC to ${RECIPIENT}`, from: WALLET, to: SPOKE, amount: '100000000', chainId: 31337 });
+  t.notOk('value' in q.steps[1]);
+  const args = depositArgs(q.steps[1].data);
+  t.strictSame(
+    [args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9], args[10]],
+    [b32(WALLET), b32(RECIPIENT), b32(USDC), b32(USDC), 100_000_000n, 99_800_000n, 31338n, `0x${'0'.repeat(64)}`, 10_800, 0, '0x'],
+  );
+});
+
+t.test('same asset, ETH -> ETH: native value, WETH as input and output token', async (t) => {
+  const res = await post({ ...BASE, tokenIn: ETH, tokenOut: ETH, amount: '1' });
+  t.equal(res.status, 200);
+  const q = res.body.data;
+  // 1 ETH x (1 - 4 bps) - 0.00005 = 0.99955 ETH
+  t.match(q, { amountOut: '999550000000000000', amountOutMinimum: '999550000000000000', expectedFillTimeSeconds: 4 });
+  t.equal(q.steps.length, 1, 'no approval for native input');
+  t.match(q.steps[0], { to: SPOKE, value: '1000000000000000000', amount: '1000000000000000000', chainId: 31337 });
+  const args = depositArgs(q.steps[0].data);
+  t.strictSame([args[2], args[3], args[4], args[5]], [b32(WETH), b32(WETH), 10n ** 18n, 999_550_000_000_000_000n]);
+});
+
+t.test('ETH -> WETH: the fill pays the wallet native ETH, a destination wrap and hand-over follow', async (t) => {
+  const res = await post({ ...BASE, tokenIn: ETH, tokenOut: WETH, amount: '1' });
+  t.equal(res.status, 200);
+  const q = res.body.data;
+  t.match(q, { amountOut: '999550000000000000', amountOutMinimum: '999550000000000000' });
+  t.strictSame(
+    q.steps.map((s: { message: string; chainId: number }) => [s.chainId, s.message]),
+    [
+      [31337, `Bridge 1 ETH to Devnet B through Across: 0.99955 WETH to ${WALLET}`],
+      [31338, 'Wrap 0.99955 ETH into WETH'],
+      [31338, `Send 0.99955 WETH to ${RECIPIENT}`],
+    ],
+  );
+  t.equal(depositArgs(q.steps[0].data)[1], b32(WALLET), 'fill recipient is the wallet');
+  t.match(q.bridge.destinationSwap, { dex: 'wrap', chainId: 31338, amountIn: '999550000000000000', amountOut: '999550000000000000' });
+});
+
+t.test('the saved quote is the returned one', async (t) => {
+  const res = await post(BASE);
+  const saved = await shipped.q.request('GET', `/quotes/${res.body.data.quoteId}`, { headers: shipped.headers });
+  t.strictSame(saved.body.data, res.body.data);
+});
