@@ -66,13 +66,20 @@ function shapeMessage(error: ErrorObject): [string, string] {
   }
 }
 
+/** Checks the form of a display amount (positive decimal, no sign, exponent or spaces); undefined when fine. */
+export function amountFormProblem(amount: string): string | undefined {
+  if (!AMOUNT.test(amount)) return 'must be a positive decimal string such as "1.5" (no sign, exponent or spaces)';
+  if (!/[1-9]/.test(amount)) return 'must be greater than zero';
+  return undefined;
+}
+
 /** Parses a positive decimal display amount into smallest units; returns a problem text instead when invalid. */
 export function parseAmount(amount: string, decimals: number): bigint | string {
-  if (!AMOUNT.test(amount)) return 'must be a positive decimal string such as "1.5" (no sign, exponent or spaces)';
+  const form = amountFormProblem(amount);
+  if (form) return form;
   const [whole, fraction = ''] = amount.split('.');
   if (fraction.length > decimals) return `has ${fraction.length} decimal places; the token has ${decimals}`;
   const value = BigInt(whole + fraction.padEnd(decimals, '0'));
-  if (value === 0n) return 'must be greater than zero';
   if (value >= 1n << 256n) return 'is too large';
   return value;
 }
@@ -133,11 +140,15 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
       problems.set(field, 'must be a valid EVM address (0x followed by 40 hex digits)');
     }
   }
+  for (const [field, type] of [['slippageBps', 'an integer'], ['walletAddress', 'a string']] as const) {
+    if (b[field] === null) problems.set(field, `must be ${type}`);
+  }
   let amountIn: bigint | undefined;
   if (ok('amount')) {
-    const parsed = parseAmount(b.amount!, tokenIn?.decimals ?? 77);
+    // Without a known token only the form can be checked: the decimals are the token's.
+    const parsed = tokenIn ? parseAmount(b.amount!, tokenIn.decimals) : amountFormProblem(b.amount!);
     if (typeof parsed === 'string') problems.set('amount', parsed);
-    else amountIn = parsed;
+    else if (typeof parsed === 'bigint') amountIn = parsed;
   }
   if (problems.size > 0) {
     const message = [...problems.entries()]

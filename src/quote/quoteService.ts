@@ -317,7 +317,7 @@ export class QuoteService {
     if (best.size === 0) {
       const small = pricings.every((p) => !p.ok && p.code === 'AMOUNT_TOO_SMALL');
       throw small
-        ? new QuoteUnavailableError('AMOUNT_TOO_SMALL', `quote unavailable: ${request.amountIn} ${request.tokenIn.symbol} is too small to swap on any pool`)
+        ? new QuoteUnavailableError('AMOUNT_TOO_SMALL', `quote unavailable: ${formatUnits(request.amountIn, request.tokenIn.decimals)} ${request.tokenIn.symbol} is too small to swap on any pool`)
         : new QuoteUnavailableError('INSUFFICIENT_LIQUIDITY', `quote unavailable: no pool for ${request.tokenIn.symbol}/${request.tokenOut.symbol} on ${chain.slug} has the liquidity to swap this amount`);
     }
     return [...best.values()].sort((a, b) => (a.pricing.amountOut > b.pricing.amountOut ? -1 : a.pricing.amountOut < b.pricing.amountOut ? 1 : a.pricing.pool < b.pricing.pool ? -1 : 1));
