@@ -1,6 +1,5 @@
-// FAILING on purpose (not committed, not named *.test.ts so `npm test` does not pick it up): two src/ bugs found while
-// writing test/quote/quotes.test.ts. Run: npx tap test/quote/quoteRequest.bugs.ts
-// Commit as test/quote/quoteRequest.bugs.test.ts once src/quote/quoteRequest.ts and src/quote/quoteService.ts are fixed.
+// Regression tests for two quote-request bugs found by the end-to-end work: an amount judged against
+// unknown decimals, and a "too small" message in smallest units with a display symbol.
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
@@ -9,7 +8,7 @@ const q = buildQuoteTestApp({ snapshotDir: fileURLToPath(new URL('../fixtures/qu
 t.teardown(() => q.close());
 const BASE = { originChainId: 1001, destinationChainId: 1001, tokenIn: '0x2222222222222222222222222222222222222222', tokenOut: '0x1111111111111111111111111111111111111111', amount: '1000', recipientAddress: '0x00000000000000000000000000000000000000aa' };
 
-t.test('BUG 1: a valid amount is reported "too large" whenever tokenIn cannot be resolved', async (t) => {
+t.test('a valid amount is reported "too large" whenever tokenIn cannot be resolved', async (t) => {
   // parseQuoteRequest falls back to 77 decimals when tokenIn is unknown, so any amount >= 2 overflows 2^256.
   const unknownToken = await q.request('POST', '/quotes/routes', { body: { ...BASE, tokenIn: '0x4444444444444444444444444444444444444444', amount: '2' } });
   t.strictSame(unknownToken.body, { code: 400, message: 'tokenIn: 0x4444444444444444444444444444444444444444 is not a token of chain testchain (1001)' });
@@ -19,7 +18,7 @@ t.test('BUG 1: a valid amount is reported "too large" whenever tokenIn cannot be
   t.strictSame(badAddress.body, { code: 400, message: 'tokenIn: must be a valid EVM address (0x followed by 40 hex digits)' });
 });
 
-t.test('BUG 2: "amount too small" names the amount in smallest units with the display symbol', async (t) => {
+t.test('"amount too small" names the amount in smallest units with the display symbol', async (t) => {
   // 1e-18 DAI (1 wei) into the v2 WETH/DAI pair rounds to 0 WETH; the message says "1 DAI".
   const res = await q.request('POST', '/quotes/routes', { body: { ...BASE, tokenIn: '0x3333333333333333333333333333333333333333', amount: '0.000000000000000001' } });
   t.strictSame(res.body, { code: 400, message: 'quote unavailable: 0.000000000000000001 DAI is too small to swap on any pool' });
