@@ -132,7 +132,7 @@ export function quoteExactInputLadder(
     const target = (zeroForOne ? sqrtPriceNext < limit : sqrtPriceNext > limit) ? limit : sqrtPriceNext
     const pre = boundary.step
     if (pre !== null && target === sqrtPriceNext && price === pre.sqrtPriceStartX96 && liquidity === pre.liquidity && remaining >= pre.minAmountRemaining) {
-      consumed += pre.amountIn + pre.feeAmount
+      consumed += pre.amountInPlusFee
       received += pre.amountOut
       price = sqrtPriceNext
       liquidity = pre.liquidityAfter

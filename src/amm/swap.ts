@@ -75,11 +75,11 @@ export function swap(pool: V3Pool, zeroForOne: boolean, amountSpecified: bigint,
     ) {
       // computeSwapStep would reach the boundary with exactly these amounts; then the tick is crossed.
       if (exactInput) {
-        remaining -= pre.amountIn + pre.feeAmount
+        remaining -= pre.amountInPlusFee
         calculated -= pre.amountOut
       } else {
         remaining += pre.amountOut
-        calculated += pre.amountIn + pre.feeAmount
+        calculated += pre.amountInPlusFee
       }
       price = sqrtPriceNext
       liquidity = pre.liquidityAfter

@@ -23,6 +23,8 @@ export interface PrecomputedStep {
   readonly amountOut: bigint
   /** mulDivRoundingUp(amountIn, feePips, 1e6 - feePips). */
   readonly feeAmount: bigint
+  /** amountIn + feeAmount: what the step costs the swapper. */
+  readonly amountInPlusFee: bigint
   /** Smallest exact-input remaining amount R with mulDiv(R, 1e6 - feePips, 1e6) >= amountIn. */
   readonly minAmountRemaining: bigint
   /** Liquidity after crossing the boundary (liquidityNet applied if initialized). */
@@ -86,6 +88,10 @@ function firstAbove(sorted: Int32Array, tick: number): number {
     else lo = mid + 1
   }
   return lo
+}
+
+function freezeStep(step: PrecomputedStep | null): PrecomputedStep | null {
+  return step === null ? null : Object.freeze(step)
 }
 
 function clampTick(tick: number): number {
@@ -199,21 +205,21 @@ export class WindowTickSource implements TickSource {
       const d = MAX_FEE - fee
       const feeAmount = (amountIn * fee + d - 1n) / d
       const minAmountRemaining = (amountIn * MAX_FEE + d - 1n) / d
-      return { sqrtPriceStartX96: start, liquidity, amountIn, amountOut, feeAmount, minAmountRemaining, liquidityAfter }
+      return { sqrtPriceStartX96: start, liquidity, amountIn, amountOut, feeAmount, amountInPlusFee: amountIn + feeAmount, minAmountRemaining, liquidityAfter }
     }
     // Walking down (lte): boundaries are initialized ticks and word starts; the range ending at down[k] starts at down[k+1].
     const down = merge(wordStarts)
     for (let k = 0; k + 1 < down.length; k++) {
       const above = down[k + 1]
       const b = down[k]
-      b.step = precompute(above.sqrtPriceX96, b.sqrtPriceX96, liquidityAt(above.tick - 1), true, b.initialized ? -b.liquidityNet : 0n)
+      b.step = freezeStep(precompute(above.sqrtPriceX96, b.sqrtPriceX96, liquidityAt(above.tick - 1), true, b.initialized ? -b.liquidityNet : 0n))
     }
     // Walking up (!lte): boundaries are initialized ticks and word ends; the range ending at up[k] starts at up[k-1].
     const up = merge(wordEnds)
     for (let k = 1; k < up.length; k++) {
       const below = up[k - 1]
       const b = up[k]
-      b.step = precompute(below.sqrtPriceX96, b.sqrtPriceX96, liquidityAt(below.tick), false, b.initialized ? b.liquidityNet : 0n)
+      b.step = freezeStep(precompute(below.sqrtPriceX96, b.sqrtPriceX96, liquidityAt(below.tick), false, b.initialized ? b.liquidityNet : 0n))
     }
     this.down = down.map((d) => Object.freeze({ ...d }))
     this.up = up.map((d) => Object.freeze({ ...d }))

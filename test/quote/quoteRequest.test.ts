@@ -8,7 +8,7 @@ const q = buildQuoteTestApp({ snapshotDir: fileURLToPath(new URL('../fixtures/qu
 t.teardown(() => q.close());
 const BASE = { originChainId: 1001, destinationChainId: 1001, tokenIn: '0x2222222222222222222222222222222222222222', tokenOut: '0x1111111111111111111111111111111111111111', amount: '1000', recipientAddress: '0x00000000000000000000000000000000000000aa' };
 
-t.test('a valid amount is reported "too large" whenever tokenIn cannot be resolved', async (t) => {
+t.test('when tokenIn cannot be resolved, the amount is judged by its form only', async (t) => {
   // parseQuoteRequest falls back to 77 decimals when tokenIn is unknown, so any amount >= 2 overflows 2^256.
   const unknownToken = await q.request('POST', '/quotes/routes', { body: { ...BASE, tokenIn: '0x4444444444444444444444444444444444444444', amount: '2' } });
   t.strictSame(unknownToken.body, { code: 400, message: 'tokenIn: 0x4444444444444444444444444444444444444444 is not a token of chain testchain (1001)' });
@@ -18,7 +18,7 @@ t.test('a valid amount is reported "too large" whenever tokenIn cannot be resolv
   t.strictSame(badAddress.body, { code: 400, message: 'tokenIn: must be a valid EVM address (0x followed by 40 hex digits)' });
 });
 
-t.test('"amount too small" names the amount in smallest units with the display symbol', async (t) => {
+t.test('"amount too small" names the amount in display units', async (t) => {
   // 1e-18 DAI (1 wei) into the v2 WETH/DAI pair rounds to 0 WETH; the message says "1 DAI".
   const res = await q.request('POST', '/quotes/routes', { body: { ...BASE, tokenIn: '0x3333333333333333333333333333333333333333', amount: '0.000000000000000001' } });
   t.strictSame(res.body, { code: 400, message: 'quote unavailable: 0.000000000000000001 DAI is too small to swap on any pool' });
