@@ -1,0 +1,255 @@
+// Cross-chain quotes end to end on two chains: two devnets (31337 and 31338, each on its own port) with the real
+// Uniswap contracts and a real Across SpokePool (Ethereum_SpokePool behind ERC1967Proxy, @across-protocol/contracts),
+// both seeded into a temporary snapshot folder that the app (real pricing workers, as src/index.ts wires them) serves.
+// For each case: POST /quotes; send the chain-A steps; read FundsDeposited from the deposit receipt and compare it with
+// the quote; act as the relayer with fillRelay on chain B using the event's relay data; send the chain-B steps; the
+// recipient must then hold exactly amountOut of tokenOut (the chain is the oracle). Both chains are reverted to the
+// seeded state (evm_revert) after every case, so every quote is priced on current pool state.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  http,
+  keccak256,
+  maxUint256,
+  pad,
+  parseEventLogs,
+  toHex,
+  zeroHash,
+  type Abi,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+} from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
+import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
+import { startDevnet, type Devnet } from '../../seeds/devnet/startDevnet.ts';
+import { seedChains } from '../../seeds/seedChains.ts';
+import { loadCatalog, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/loadCatalog.ts';
+import type { Step } from '../../src/tx/Step.ts';
+import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
+
+const require = createRequire(import.meta.url);
+const artifactAbi = (path: string): Abi => (JSON.parse(readFileSync(require.resolve(path), 'utf8')) as { abi: Abi }).abi;
+const SPOKE_POOL_ABI = artifactAbi('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json');
+const ERC20_ABI = artifactAbi('@uniswap/v2-core/build/IERC20.json');
+const CATALOG_DIR = fileURLToPath(new URL('../../catalog', import.meta.url));
+
+t.test('cross-chain quotes executed on two devnets through Across', async (t) => {
+  // ---------- two chains, seeded, and the app over them ----------
+
+  const [devA, devB] = await Promise.all([startDevnet({ chainId: 31337, across: true }), startDevnet({ chainId: 31338, across: true })]);
+  t.teardown(async () => {
+    await Promise.all([devA.stop(), devB.stop()]);
+  });
+  const snapshotDir = mkdtempSync(join(tmpdir(), 'bridge-e2e-snapshots-'));
+  t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
+  const catalog = loadCatalog(CATALOG_DIR);
+  const report = await seedChains({
+    chains: [catalog.chain(31337)!, catalog.chain(31338)!],
+    rpcUrls: new Map([
+      [devA.chainId, devA.rpcUrl],
+      [devB.chainId, devB.rpcUrl],
+    ]),
+    snapshotDir,
+    progress: 'none',
+    log: () => {},
+  });
+  t.equal(report.seeded, 2, 'both devnets seeded');
+  const app = buildQuoteTestApp({ catalogDir: CATALOG_DIR, snapshotDir });
+  t.teardown(() => app.close());
+  const { key } = await app.keys.create('org-bridge-e2e');
+
+  interface Side {
+    readonly devnet: Devnet;
+    readonly chain: Chain;
+    readonly client: PublicClient;
+    readonly spokePool: Address;
+  }
+  function side(devnet: Devnet): Side {
+    const chain = defineChain({ id: devnet.chainId, name: `devnet ${devnet.chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [devnet.rpcUrl] } } });
+    return { devnet, chain, client: createPublicClient({ chain, transport: http(devnet.rpcUrl), pollingInterval: 20 }), spokePool: devnet.across!.spokePool };
+  }
+  const A = side(devA);
+  const B = side(devB);
+  t.equal(A.spokePool, catalog.chain(31337)!.bridges[0]!.spokePoolAddress, 'the catalogue names the deployed SpokePool');
+
+  /** Sends one transaction as a wallet would: estimate, pad (estimate x 1.25 + 50,000, NOTES-devnet.md), wait. */
+  async function send(s: Side, account: PrivateKeyAccount, to: Address, data: Hex, value?: bigint): Promise<TransactionReceipt> {
+    const wallet = createWalletClient({ chain: s.chain, transport: http(s.devnet.rpcUrl) });
+    const gas = ((await s.client.estimateGas({ account, to, data, value })) * 125n) / 100n + 50_000n;
+    const hash = await wallet.sendTransaction({ account, chain: s.chain, to, data, value, gas });
+    const receipt = await s.client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    if (receipt.status !== 'success') throw new Error(`transaction to ${to} reverted`);
+    return receipt;
+  }
+  async function sendStep(s: Side, account: PrivateKeyAccount, step: Step): Promise<TransactionReceipt> {
+    if (step.chainId !== s.devnet.chainId) throw new Error(`step "${step.message}" is for chain ${step.chainId}, not ${s.devnet.chainId}`);
+    if (step.from !== account.address) throw new Error(`step.from ${step.from} is not ${account.address}`);
+    return send(s, account, step.to, step.data, step.value === undefined ? undefined : BigInt(step.value));
+  }
+  async function balanceOf(s: Side, token: string, owner: Address): Promise<bigint> {
+    if (token === NATIVE_TOKEN_ADDRESS) return s.client.getBalance({ address: owner });
+    return (await s.client.readContract({ address: token as Address, abi: ERC20_ABI, functionName: 'balanceOf', args: [owner] })) as bigint;
+  }
+  const b32 = (address: string): Hex => pad(getAddress(address), { size: 32 }).toLowerCase() as Hex;
+  const fresh = (label: string): Address => getAddress(keccak256(toHex(`bridge-e2e:${label}`)).slice(0, 42));
+
+  // The relayer: anvil account 9 on chain B, holding every bridgeable output token, SpokePool approved.
+  const relayer = privateKeyToAccount(devB.accounts[9]!.privateKey);
+  for (const asset of catalog.chain(31338)!.bridges[0]!.assets) {
+    await fundAccount(devB.rpcUrl, relayer.address, asset.token as Address, asset.asset === 'ETH' ? 1_000n * 10n ** 18n : 10n ** 13n);
+    await send(B, relayer, asset.token as Address, encodeApprove(B.spokePool));
+  }
+  function encodeApprove(spender: Address): Hex {
+    return `0x095ea7b3${pad(spender, { size: 32 }).slice(2)}${maxUint256.toString(16)}` as Hex;
+  }
+
+  const TOKENS = {
+    ETH: NATIVE_TOKEN_ADDRESS,
+    WETH: devA.addresses.tokens.WETH,
+    USDC: devA.addresses.tokens.USDC,
+    USDT: devA.addresses.tokens.USDT,
+    WBTC: devA.addresses.tokens.WBTC,
+    DAI: devA.addresses.tokens.DAI,
+  } as const;
+
+  interface Case {
+    readonly name: string;
+    readonly tokenIn: keyof typeof TOKENS;
+    readonly tokenOut: keyof typeof TOKENS;
+    readonly amount: string;
+    /** Expected shape of the chosen route. */
+    readonly asset: string;
+    readonly originSwap: boolean;
+    readonly destinationSwap: boolean;
+  }
+
+  const CASES: readonly Case[] = [
+    { name: 'USDC -> USDC (same asset)', tokenIn: 'USDC', tokenOut: 'USDC', amount: '2500.5', asset: 'USDC', originSwap: false, destinationSwap: false },
+    { name: 'ETH -> ETH (native both ends)', tokenIn: 'ETH', tokenOut: 'ETH', amount: '3.25', asset: 'ETH', originSwap: false, destinationSwap: false },
+    { name: 'WBTC -> USDC (swap, then bridge)', tokenIn: 'WBTC', tokenOut: 'USDC', amount: '0.4', asset: 'USDC', originSwap: true, destinationSwap: false },
+    { name: 'USDC -> WBTC (bridge, then swap)', tokenIn: 'USDC', tokenOut: 'WBTC', amount: '15000', asset: 'USDC', originSwap: false, destinationSwap: true },
+    { name: 'DAI -> WBTC (swap, bridge, swap)', tokenIn: 'DAI', tokenOut: 'WBTC', amount: '20000', asset: 'USDC', originSwap: true, destinationSwap: true },
+    { name: 'ETH -> USDT (native deposit, native fill to the wallet, then swap)', tokenIn: 'ETH', tokenOut: 'USDT', amount: '1.5', asset: 'ETH', originSwap: false, destinationSwap: true },
+  ];
+
+  for (const [index, c] of CASES.entries()) {
+    await t.test(c.name, async (t) => {
+      const [snapA, snapB] = await Promise.all([jsonRpc<Hex>(devA.rpcUrl, 'evm_snapshot'), jsonRpc<Hex>(devB.rpcUrl, 'evm_snapshot')]);
+      t.teardown(async () => {
+        await Promise.all([jsonRpc(devA.rpcUrl, 'evm_revert', [snapA]), jsonRpc(devB.rpcUrl, 'evm_revert', [snapB])]);
+      });
+      const wallet = privateKeyToAccount(devA.accounts[3 + index]!.privateKey);
+      const recipient = fresh(c.name);
+      const tokenIn = TOKENS[c.tokenIn];
+      const tokenOut = TOKENS[c.tokenOut];
+
+      const res = await app.request('POST', '/quotes', {
+        body: { originChainId: 31337, destinationChainId: 31338, tokenIn, tokenOut, amount: c.amount, recipientAddress: recipient, walletAddress: wallet.address },
+        headers: { authorization: `Bearer ${key}` },
+      });
+      t.equal(res.status, 200, res.body?.message);
+      const q = res.body.data;
+      t.match(q.bridge, { protocol: 'across', asset: c.asset }, `bridged asset ${c.asset}`);
+      t.equal(q.bridge.originSwap !== null, c.originSwap, c.originSwap ? 'origin swap' : 'no origin swap');
+      t.equal(q.bridge.destinationSwap !== null, c.destinationSwap, c.destinationSwap ? 'destination swap' : 'no destination swap');
+      t.equal(q.route.dex, 'across');
+      const steps = q.steps as Step[];
+      const firstB = steps.findIndex((s) => s.chainId === 31338);
+      const originSteps = firstB === -1 ? steps : steps.slice(0, firstB);
+      const destinationSteps = firstB === -1 ? [] : steps.slice(firstB);
+      t.ok(originSteps.every((s) => s.chainId === 31337) && destinationSteps.every((s) => s.chainId === 31338), 'chain A steps, then chain B steps');
+      if (!c.destinationSwap) t.equal(q.amountOutMinimum, q.amountOut, 'no destination swap: the fill is exact, minimum = amountOut');
+
+      // Chain A: fund the wallet, send the origin steps.
+      const amountIn = BigInt(q.amountIn);
+      if (tokenIn !== NATIVE_TOKEN_ADDRESS) await fundAccount(devA.rpcUrl, wallet.address, tokenIn as Address, amountIn);
+      const receipts: TransactionReceipt[] = [];
+      for (const step of originSteps) receipts.push(await sendStep(A, wallet, step));
+      const deposit = receipts[receipts.length - 1]!;
+      const [event] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: deposit.logs, eventName: 'FundsDeposited' }) as unknown as Array<{ address: Address; args: Record<string, unknown> }>;
+      t.ok(event, 'FundsDeposited emitted');
+      t.equal(getAddress(event!.address), A.spokePool, 'by the origin SpokePool');
+      const block = await A.client.getBlock({ blockNumber: deposit.blockNumber });
+      const inputToken = q.bridge.inputToken.address === NATIVE_TOKEN_ADDRESS ? TOKENS.WETH : q.bridge.inputToken.address;
+      const ev = event!.args;
+      t.strictSame(
+        {
+          inputToken: ev.inputToken,
+          outputToken: ev.outputToken,
+          inputAmount: ev.inputAmount,
+          outputAmount: ev.outputAmount,
+          destinationChainId: ev.destinationChainId,
+          quoteTimestamp: ev.quoteTimestamp,
+          fillDeadline: ev.fillDeadline,
+          exclusivityDeadline: ev.exclusivityDeadline,
+          depositor: ev.depositor,
+          recipient: ev.recipient,
+          exclusiveRelayer: ev.exclusiveRelayer,
+          message: ev.message,
+        },
+        {
+          inputToken: b32(inputToken),
+          outputToken: b32(q.bridge.outputToken.address),
+          inputAmount: BigInt(q.bridge.inputAmount),
+          outputAmount: BigInt(q.bridge.outputAmount),
+          destinationChainId: 31338n,
+          quoteTimestamp: Number(block.timestamp),
+          fillDeadline: Number(block.timestamp) + q.bridge.fillDeadlineOffsetSeconds,
+          exclusivityDeadline: 0,
+          depositor: b32(wallet.address),
+          recipient: b32(c.destinationSwap ? wallet.address : recipient),
+          exclusiveRelayer: zeroHash,
+          message: '0x',
+        },
+        'FundsDeposited fields match the quote',
+      );
+      if (!c.destinationSwap) t.equal(ev.outputAmount, BigInt(q.amountOut), 'the deposit outputAmount is the quote amountOut');
+      if (c.originSwap) {
+        // The origin swap paid the wallet the quoted amountOut; the deposit took its minimum; the rest stays with the wallet.
+        const surplus = BigInt(q.bridge.originSwap.amountOut) - BigInt(q.bridge.originSwap.amountOutMinimum);
+        t.equal(await balanceOf(A, q.bridge.originSwap.tokenOut.address, wallet.address), surplus, 'surplus of the origin swap stays in the wallet');
+        t.equal(q.bridge.inputAmount, q.bridge.originSwap.amountOutMinimum, 'deposit inputAmount = origin swap amountOutMinimum');
+      }
+
+      // Chain B: the relayer fills with the event's relay data.
+      const relayData = {
+        depositor: ev.depositor as Hex,
+        recipient: ev.recipient as Hex,
+        exclusiveRelayer: ev.exclusiveRelayer as Hex,
+        inputToken: ev.inputToken as Hex,
+        outputToken: ev.outputToken as Hex,
+        inputAmount: ev.inputAmount as bigint,
+        outputAmount: ev.outputAmount as bigint,
+        originChainId: 31337n,
+        depositId: ev.depositId as bigint,
+        fillDeadline: ev.fillDeadline as number,
+        exclusivityDeadline: ev.exclusivityDeadline as number,
+        message: ev.message as Hex,
+      };
+      const { request } = await B.client.simulateContract({ account: relayer, address: B.spokePool, abi: SPOKE_POOL_ABI, functionName: 'fillRelay', args: [relayData, 31337n, b32(relayer.address)] });
+      const fillData = (await import('viem')).encodeFunctionData({ abi: SPOKE_POOL_ABI, functionName: 'fillRelay', args: request.args });
+      const fill = await send(B, relayer, B.spokePool, fillData);
+      const [filled] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: fill.logs, eventName: 'FilledRelay' }) as unknown as Array<{ args: Record<string, unknown> }>;
+      t.match(filled!.args, { outputAmount: ev.outputAmount, depositId: ev.depositId, originChainId: 31337n, recipient: ev.recipient }, 'FilledRelay for this deposit');
+
+      // Chain B: the destination steps, from the wallet that received the fill.
+      const walletB = privateKeyToAccount(devB.accounts[3 + index]!.privateKey);
+      for (const step of destinationSteps) await sendStep(B, walletB, step);
+
+      t.equal(await balanceOf(B, tokenOut, recipient), BigInt(q.amountOut), `recipient holds exactly amountOut ${q.amountOut} ${c.tokenOut}`);
+      if (c.destinationSwap) t.equal(q.amountOut, q.bridge.destinationSwap.amountOut, 'amountOut is the destination swap\'s quoted output');
+    });
+  }
+});
