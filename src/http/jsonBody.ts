@@ -49,7 +49,7 @@ function bodyError(caught: unknown, limitBytes: number): unknown {
     const message = text.startsWith('invalid JSON, only supports object and array')
       ? 'request body must be a JSON object'
       : /forbidden prototype property/.test(text)
-        ? 'request body must not contain a "__proto__" or "constructor.prototype" key'
+        ? 'request body must not contain a "__proto__" key'
         : 'malformed JSON body';
     return new ValidationError(message, { cause: caught });
   }
