@@ -8,7 +8,7 @@ export interface Measurement {
 
 /** Runs fn in batches until roundMs has passed, `rounds` times, and returns the median rate. */
 export async function measure(fn: () => unknown, opts: { rounds?: number; roundMs?: number; async?: boolean } = {}): Promise<Measurement> {
-  const rounds = opts.rounds ?? 5
+  const rounds = opts.rounds ?? 7
   const roundMs = opts.roundMs ?? 300
   const rates: number[] = []
   let sink: unknown

@@ -19,7 +19,8 @@ export function getNextSqrtPriceFromAmount0RoundingUp(sqrtPX96: bigint, liquidit
     if (fullProduct < UINT256_LIMIT) {
       const denominator = numerator1 + fullProduct
       // Solidity: denominator wraps mod 2^256; `denominator >= numerator1` holds iff it did not wrap.
-      if (denominator < UINT256_LIMIT) return BigInt.asUintN(160, mulDivRoundingUp(numerator1, sqrtPX96, denominator))
+      // uint160(...) cannot truncate here: denominator >= numerator1, so the result is at most sqrtPX96.
+      if (denominator < UINT256_LIMIT) return mulDivRoundingUp(numerator1, sqrtPX96, denominator)
     }
     const sum = numerator1 / sqrtPX96 + amount
     if (sum > MAX_UINT256) throw new AmmError('OVERFLOW', 'getNextSqrtPriceFromAmount0RoundingUp: add overflow')

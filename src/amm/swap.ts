@@ -5,6 +5,8 @@ import { getTickAtSqrtRatio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK 
 import type { V3Pool } from './v3Pool.ts'
 
 const INT256_LIMIT = 1n << 255n
+const MIN_LIMIT = MIN_SQRT_RATIO + 1n
+const MAX_LIMIT = MAX_SQRT_RATIO - 1n
 
 /** State at the end of a swap walk (UniswapV3Pool.swap's SwapState). */
 export interface SwapResult {
@@ -22,7 +24,7 @@ export interface SwapResult {
 /** The price limit QuoterV2 uses when none is given (0): MIN_SQRT_RATIO + 1 or MAX_SQRT_RATIO - 1. */
 export function defaultSqrtPriceLimit(zeroForOne: boolean, sqrtPriceLimitX96: bigint): bigint {
   if (sqrtPriceLimitX96 !== 0n) return sqrtPriceLimitX96
-  return zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n
+  return zeroForOne ? MIN_LIMIT : MAX_LIMIT
 }
 
 /** UniswapV3Pool.swap's argument checks: 'AS' (amountSpecified != 0, fits int256) and 'SPL'. */
