@@ -198,3 +198,26 @@ t.test('the saved quote is the returned one', async (t) => {
   const saved = await shipped.q.request('GET', `/quotes/${res.body.data.quoteId}`, { headers: shipped.headers });
   t.strictSame(saved.body.data, res.body.data);
 });
+
+t.test('the bridgeable asset giving the most output wins', async (t) => {
+  const dirs = ['ETH', 'USDC', 'USDT'].map((asset) => ({ asset, dir: catalogWith([asset]) }));
+  const apps = await Promise.all(dirs.map(async ({ asset, dir }) => ({ asset, dir, a: await app(dir) })));
+  t.teardown(async () => {
+    await Promise.all(apps.map(({ a }) => a.q.close()));
+    for (const { dir } of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const requests = [
+    { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '2' },
+    { ...BASE, tokenIn: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9', tokenOut: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9', amount: '0.5' }, // WBTC -> DAI
+    { ...BASE, tokenIn: USDC, tokenOut: ETH, amount: '5000' },
+  ];
+  for (const body of requests) {
+    const single = await Promise.all(apps.map(async ({ asset, a }) => ({ asset, res: await post(body, a) })));
+    const priced = single.filter((s) => s.res.status === 200).map((s) => ({ asset: s.asset, amountOut: BigInt(s.res.body.data.amountOut) }));
+    t.ok(priced.length >= 2, `${priced.length} assets can carry ${body.amount} ${body.tokenIn} -> ${body.tokenOut}`);
+    const best = priced.reduce((x, y) => (y.amountOut > x.amountOut ? y : x));
+    const res = await post(body);
+    t.equal(res.status, 200);
+    t.strictSame([res.body.data.bridge.asset, res.body.data.amountOut], [best.asset, best.amountOut.toString()], `chosen: ${best.asset} among ${priced.map((p) => `${p.asset} ${p.amountOut}`).join(', ')}`);
+  }
+});
