@@ -38,6 +38,9 @@ export class RedisConnection {
   #ready: { promise: Promise<void>; resolve: () => void } | undefined;
   #down = false;
   #closed = false;
+  /** A connection attempt is in flight (between its start and its 'ready' or 'error'). */
+  #attempting = true;
+  readonly #connectTimeoutMs: number;
 
   constructor(url: string, options: RedisTimingOptions & { logger?: Logger; label?: string } = {}) {
     this.#opTimeoutMs = options.opTimeoutMs ?? DEFAULT_OP_TIMEOUT_MS;
@@ -45,22 +48,28 @@ export class RedisConnection {
     this.#logger = options.logger;
     this.#label = options.label ?? 'redis';
     const maxDelay = options.maxReconnectDelayMs ?? DEFAULT_MAX_RECONNECT_DELAY_MS;
+    this.#connectTimeoutMs = Math.max(250, Math.min(this.#opTimeoutMs, 5000));
     this.client = createClient({
       url,
       disableOfflineQueue: true,
       socket: {
-        connectTimeout: Math.max(250, Math.min(this.#opTimeoutMs, 5000)),
+        connectTimeout: this.#connectTimeoutMs,
         // Never give up: a number is always returned, so the client keeps trying until close().
         reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, maxDelay) + Math.floor(Math.random() * 50),
       },
     });
+    this.client.on('reconnecting', () => {
+      this.#attempting = true;
+    });
     this.client.on('error', (error: unknown) => {
+      this.#attempting = false;
       // node-redis emits one error per failed attempt; log the first of each outage only.
       if (this.#down || this.#closed) return;
       this.#down = true;
       this.#logger?.warn({ store: this.#label, err: describe(error) }, `${this.#label}: Redis connection lost or refused; retrying`);
     });
     this.client.on('ready', () => {
+      this.#attempting = false;
       if (this.#down) this.#logger?.info({ store: this.#label }, `${this.#label}: Redis connection ready again`);
       this.#down = false;
       this.#ready?.resolve();
@@ -113,6 +122,11 @@ export class RedisConnection {
     this.#closed = true;
     this.#ready?.resolve();
     if (!this.client.isOpen) return;
+    if (this.#attempting && !this.client.isReady) {
+      // node-redis leaks the socket of an attempt destroyed mid-way (it is not yet its socket):
+      // let the attempt finish or fail first (bounded by the connect timeout).
+      await this.#settleAttempt();
+    }
     if (this.client.isReady) {
       let timer: NodeJS.Timeout | undefined;
       const gaveUp = new Promise<'timeout'>((resolve) => {
@@ -123,6 +137,20 @@ export class RedisConnection {
       if (outcome === 'closed') return;
     }
     if (this.client.isOpen) this.client.destroy();
+  }
+
+  #settleAttempt(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.client.off('ready', done);
+        this.client.off('error', done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.#connectTimeoutMs + 250);
+      this.client.on('ready', done);
+      this.client.on('error', done);
+    });
   }
 
   async #waitReady(ms: number): Promise<void> {

@@ -1,0 +1,75 @@
+import type { Context, Middleware } from 'koa';
+import { UnauthorizedError } from '../errors/BaseError.ts';
+import type { ApiKeyIdentity, ApiKeyStore } from '../store/apiKeyStore.ts';
+
+/** What the middleware needs from the key store. */
+export type ApiKeyVerifier = Pick<ApiKeyStore, 'verify'>;
+
+/** The state the middleware sets: the caller's key id and organization (never the key). */
+export interface AuthState {
+  apiKey?: ApiKeyIdentity;
+}
+
+export const MISSING_KEY_MESSAGE = 'missing API key: send Authorization: Bearer <key> or X-API-Key: <key>';
+export const INVALID_KEY_MESSAGE = 'invalid API key';
+export const MALFORMED_AUTHORIZATION_MESSAGE = 'invalid Authorization header: expected "Bearer <key>"';
+export const CONFLICTING_KEYS_MESSAGE = 'conflicting API keys: Authorization and X-API-Key carry different keys';
+
+/** Requires a valid API key (401 envelope when missing or invalid; 503 when the key store is unreachable). */
+export function requireApiKey(keys: ApiKeyVerifier): Middleware {
+  return async function authenticate(ctx, next) {
+    const key = presentedKey(ctx);
+    if (key === undefined) {
+      ctx.set('WWW-Authenticate', 'Bearer');
+      throw new UnauthorizedError(MISSING_KEY_MESSAGE);
+    }
+    await verifyInto(ctx, keys, key);
+    await next();
+  };
+}
+
+/** Accepts requests without a key; a key that is sent must be valid (401 otherwise), and is then on ctx.state.apiKey. */
+export function optionalApiKey(keys: ApiKeyVerifier): Middleware {
+  return async function authenticateIfSent(ctx, next) {
+    const key = presentedKey(ctx);
+    if (key !== undefined) await verifyInto(ctx, keys, key);
+    await next();
+  };
+}
+
+/** The caller's verified key, when the auth middleware ran and a key was sent. */
+export function apiKeyOf(ctx: Context): ApiKeyIdentity | undefined {
+  return (ctx.state as AuthState).apiKey;
+}
+
+async function verifyInto(ctx: Context, keys: ApiKeyVerifier, key: string): Promise<void> {
+  // verify() throws ServiceUnavailableError (503) when the store cannot answer: not the caller's fault.
+  const identity = await keys.verify(key);
+  if (!identity) {
+    ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
+    throw new UnauthorizedError(INVALID_KEY_MESSAGE);
+  }
+  (ctx.state as AuthState).apiKey = { id: identity.id, org: identity.org };
+}
+
+/**
+ * The key the request carries, from `Authorization: Bearer <key>` or `X-API-Key: <key>`; undefined
+ * when neither is sent (empty headers count as absent). Throws 401 for a malformed Authorization
+ * header or two different keys. Error messages never repeat the key.
+ */
+function presentedKey(ctx: Context): string | undefined {
+  const authorization = ctx.get('Authorization').trim();
+  const headerKey = ctx.get('X-API-Key').trim();
+  let bearer: string | undefined;
+  if (authorization !== '') {
+    const match = /^Bearer[ \t]+(\S+)$/i.exec(authorization);
+    if (!match) {
+      ctx.set('WWW-Authenticate', 'Bearer');
+      throw new UnauthorizedError(MALFORMED_AUTHORIZATION_MESSAGE);
+    }
+    bearer = match[1];
+  }
+  const apiKey = headerKey === '' ? undefined : headerKey;
+  if (bearer !== undefined && apiKey !== undefined && bearer !== apiKey) throw new UnauthorizedError(CONFLICTING_KEYS_MESSAGE);
+  return bearer ?? apiKey;
+}

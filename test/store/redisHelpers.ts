@@ -1,0 +1,152 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { connect, createServer } from 'node:net';
+import { createClient } from '@keyv/redis';
+
+/** The shared Redis the tests use: REDIS_URL, else the default local port. */
+export const sharedRedisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+
+/** True under CI, where a missing Redis is a failure, never a skip. */
+export const inCI = process.env.CI === 'true';
+
+/** A key prefix no other run uses: `test:<pid>:<random>`. */
+export function uniqueNamespace(label: string): string {
+  return `test:${label}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+/** Whether a Redis server answers PING at the URL within the time (raw socket, no client library). */
+export function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port || 6379), hostname || '127.0.0.1');
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (data) => done(String(data).startsWith('+PONG')));
+  });
+}
+
+/**
+ * Reason to skip Redis cases, or undefined when Redis answers. Under CI=true an unreachable Redis
+ * fails the test instead (the caller passes `t` so the failure is recorded).
+ */
+export async function redisUnavailableReason(t: { fail(message: string): unknown }): Promise<string | undefined> {
+  if (await redisAnswers(sharedRedisUrl)) return undefined;
+  const reason = `no Redis answers at ${sharedRedisUrl} (set REDIS_URL)`;
+  if (inCI) {
+    t.fail(`${reason}; CI=true requires a real Redis`);
+    return reason;
+  }
+  return reason;
+}
+
+/** Deletes every key under a namespace (SCAN + UNLINK) with a plain client. */
+export async function deleteNamespace(url: string, namespace: string): Promise<number> {
+  const client = createClient({ url });
+  client.on('error', () => undefined);
+  await client.connect();
+  let deleted = 0;
+  try {
+    for await (const keys of client.scanIterator({ MATCH: `${namespace}*`, COUNT: 500 })) {
+      if (keys.length > 0) deleted += await client.unlink(keys);
+    }
+  } finally {
+    client.destroy();
+  }
+  return deleted;
+}
+
+function rawClient(url: string) {
+  return createClient({ url });
+}
+export type RawRedisClient = ReturnType<typeof rawClient>;
+
+/** Runs one function with a plain Redis client (the independent view of what the stores wrote). */
+export async function withRawClient<T>(url: string, use: (client: RawRedisClient) => Promise<T>): Promise<T> {
+  const client = rawClient(url);
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    client.destroy();
+  }
+}
+
+/** A free TCP port on loopback (released before returning). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Path of redis-server, or undefined when it is not installed. */
+export function redisServerPath(): string | undefined {
+  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  const path = found.stdout.trim();
+  return found.status === 0 && path !== '' ? path : undefined;
+}
+
+/** A redis-server this test started itself, on its own port, without persistence. */
+export class OwnRedisServer {
+  #child: ChildProcess | undefined;
+  private constructor(
+    readonly binary: string,
+    readonly port: number,
+  ) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** Starts redis-server on the port (default: a free one) and waits until it answers PING. */
+  static async start(binary: string, port?: number): Promise<OwnRedisServer> {
+    const server = new OwnRedisServer(binary, port ?? (await freePort()));
+    await server.start();
+    return server;
+  }
+
+  /** (Re)starts the server on the same port and waits until it answers PING (10 s bound). */
+  async start(): Promise<void> {
+    if (this.#child) throw new Error('already running');
+    const child = spawn(this.binary, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    this.#child = child;
+    child.once('exit', () => {
+      if (this.#child === child) this.#child = undefined;
+    });
+    const deadline = Date.now() + 10_000;
+    while (!(await redisAnswers(this.url, 200))) {
+      if (Date.now() > deadline || !this.#child) throw new Error(`redis-server did not answer on port ${this.port}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  /** Kills the server (SIGKILL: no goodbye to clients) and waits for it to exit. */
+  async kill(): Promise<void> {
+    const child = this.#child;
+    if (!child) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    this.#child = undefined;
+  }
+
+  /** Sends a signal (SIGSTOP / SIGCONT) to the running server. */
+  signal(signal: NodeJS.Signals): void {
+    this.#child?.kill(signal);
+  }
+}
