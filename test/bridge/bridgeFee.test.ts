@@ -122,7 +122,7 @@ t.test('resolveBridgeFeeTerms: defaults < bridge defaults < asset < asset destin
     destinations: { '1': { fixedFee: '3', fillTimeSeconds: 180 }, '10': { feeBps: 2 } },
   };
   const bridge: CatalogBridge = {
-    chainId: 8453, protocol: 'across', name: 'Across', slug: 'across', logo: '', spokePoolAddress: '0x0000000000000000000000000000000000000002',
+    chainId: 8453, protocol: 'across', network: 'mainnet', name: 'Across', slug: 'across', logo: '', spokePoolAddress: '0x0000000000000000000000000000000000000002',
     fillDeadlineOffsetSeconds: 10_800, defaults: { feeBps: 6, fillTimeSeconds: 60 }, assets: [asset],
   };
   t.strictSame(resolveBridgeFeeTerms(bridge, asset, 42161), { feeBps: 6, fixedFee: '0.25', minAmount: '1', maxAmount: undefined, fillTimeSeconds: 60 });

@@ -40,7 +40,7 @@ const usdc: AcrossDepositParams = {
 };
 
 t.test('the depositNow fragment is the artifact\'s', async (t) => {
-  const fromArtifact = artifact.abi.find((x) => x.type === 'function' && x.name === 'depositNow') as { inputs: Array<{ name: string; type: string }>; stateMutability: string };
+  const fromArtifact = artifact.abi.find((x) => x.type === 'function' && x.name === 'depositNow') as unknown as { inputs: Array<{ name: string; type: string }>; stateMutability: string };
   const mine = acrossSpokePoolAbi[0];
   t.strictSame(mine.inputs.map((i) => [i.name, i.type]), fromArtifact.inputs.map((i) => [i.name, i.type]));
   t.equal(mine.stateMutability, fromArtifact.stateMutability);
