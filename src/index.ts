@@ -45,7 +45,6 @@ async function main(): Promise<void> {
   const shutdown = (signal: string): void => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     const timer = setTimeout(() => {
       logger.error('in-flight requests did not finish in 10 s; exiting');
       process.exit(1);
@@ -59,6 +58,8 @@ async function main(): Promise<void> {
       });
     });
     server.closeIdleConnections();
+    // Logged once the listening socket is closed, so the line is true when it is read.
+    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
