@@ -11,8 +11,11 @@ import type { QuoteStore } from '../store/quoteStore.ts';
 export interface ReadinessDeps {
   readonly catalog: Catalog;
   readonly graph: () => PoolGraph;
-  /** Probed with a task that prices nothing (chain 0): proves a worker thread answers. */
-  readonly pricer?: Pick<Pricer, 'price'>;
+  /**
+   * Probed with `probeWorkers()` when it has one (a task sent to a worker thread), else with a task
+   * that prices nothing (chain 0) through `price()`.
+   */
+  readonly pricer?: Pick<Pricer, 'price'> & { probeWorkers?(): Promise<unknown> };
   readonly store?: Pick<QuoteStore, 'ping' | 'kind'>;
   readonly keys?: Pick<ApiKeyStore, 'ping' | 'kind'>;
   /** Longest a single check may take (default 2000 ms). */
@@ -66,8 +69,12 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   const { pricer, store, keys } = deps;
   if (pricer) {
     pending.workers = check(async () => {
+      if (pricer.probeWorkers) {
+        await pricer.probeWorkers();
+        return 'a pricing worker answered';
+      }
       await pricer.price({ chainId: 0, tokenIn: ZERO, tokenOut: ZERO, amountIn: 1n, generation: 0 });
-      return 'a pricing worker answered';
+      return 'the pricer answered';
     }, timeoutMs, 'the pricing workers');
   }
   const ping = (s: { ping(): Promise<boolean>; kind: string }, name: string) => async () => {
