@@ -19,7 +19,7 @@ if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`invalid cha
 
 let devnet: Awaited<ReturnType<typeof startDevnet>>;
 try {
-  devnet = await startDevnet({ port, chainId });
+  devnet = await startDevnet({ port, chainId, across: true });
 } catch (err) {
   console.error(`devnet: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
@@ -34,6 +34,7 @@ for (const [name, address] of Object.entries(addresses.contracts)) {
   if (!(name in addresses.tokens)) lines.push(`  ${name.padEnd(36)} ${address}`);
 }
 lines.push(`  ${'multicall3'.padEnd(36)} ${addresses.multicall3}`);
+if (devnet.across) lines.push(`  ${'acrossSpokePool (proxy)'.padEnd(36)} ${devnet.across.spokePool}`);
 lines.push('', 'pools:');
 const symbolOf = new Map(Object.entries(addresses.tokens).map(([s, a]) => [a, s]));
 for (const p of addresses.pools) {
