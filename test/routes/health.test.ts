@@ -1,0 +1,93 @@
+import t from 'tap';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createPricingPool } from '../../src/quote/pricingPool.ts';
+import { checkReadiness } from '../../src/routes/health.ts';
+import { createQuoteStore } from '../../src/store/quoteStore.ts';
+import { buildTestApp, fixtureCatalogDir, fixtureSnapshotDir, request } from '../helpers/testApp.ts';
+import { buildStubQuoteApp } from '../helpers/stubQuoteApp.ts';
+import { freePort } from '../instances/realRedis.ts';
+
+t.test('GET /healthz answers 200 {status: ok}', async (t) => {
+  const { request } = buildTestApp();
+  const res = await request('GET', '/healthz');
+  t.same([res.status, res.body], [200, { code: 200, message: 'ok', data: { status: 'ok' } }]);
+});
+
+t.test('GET /readyz: catalogue only (no quote endpoints) checks the catalogue and snapshots', async (t) => {
+  const { request } = buildTestApp();
+  const res = await request('GET', '/readyz');
+  t.same([res.status, res.body], [200, { code: 200, message: 'ready', data: { status: 'ready', checks: { catalog: { ok: true, detail: '3 chains, 1 pool snapshots' } } } }]);
+});
+
+t.test('GET /readyz: with the quote endpoints, also the pricer and both stores', async (t) => {
+  const s = await buildStubQuoteApp();
+  t.teardown(() => s.close());
+  const res = await s.request('GET', '/readyz');
+  t.same([res.status, res.body], [
+    200,
+    {
+      code: 200,
+      message: 'ready',
+      data: {
+        status: 'ready',
+        checks: {
+          catalog: { ok: true, detail: '3 chains, 1 pool snapshots' },
+          workers: { ok: true, detail: 'the pricer answered' },
+          quoteStore: { ok: true, detail: 'quote store (memory) answers' },
+          apiKeyStore: { ok: true, detail: 'API key store (file) answers' },
+        },
+      },
+    },
+  ]);
+});
+
+t.test('GET /readyz: 503 envelope naming each failing check (store unreachable, pricer failing or silent)', async (t) => {
+  const port = await freePort(); // nothing listens there
+  const store = createQuoteStore({ redisUrl: `redis://127.0.0.1:${port}`, quoteTtlSeconds: 60 }, { opTimeoutMs: 300 });
+  t.teardown(() => store.close());
+  const failing = {
+    price: async () => {
+      throw new Error('worker gone');
+    },
+    close: async () => undefined,
+    queueSize: () => 0,
+  };
+  const s = await buildStubQuoteApp({ pricer: failing });
+  t.teardown(() => s.close());
+  // Same app, the quote store swapped for the unreachable Redis one.
+  const app = createApp({ ...s.deps, quotes: { ...s.deps.quotes!, store } });
+  const res = await request(app, 'GET', '/readyz');
+  t.same([res.status, res.body], [503, { code: 503, message: 'not ready: workers: worker gone; quoteStore: quote store (redis) is unreachable' }]);
+
+  const silent = { price: () => new Promise<never>(() => undefined), close: async () => undefined, queueSize: () => 0 };
+  const slow = await buildStubQuoteApp({ pricer: silent });
+  t.teardown(() => slow.close());
+  const readiness = await checkReadiness({ catalog: slow.catalog, graph: () => slow.graph, pricer: silent, timeoutMs: 100 });
+  t.same(readiness, { status: 'not ready', checks: { catalog: { ok: true, detail: '3 chains, 1 pool snapshots' }, workers: { ok: false, detail: 'the pricing workers did not answer within 100 ms' } } });
+});
+
+t.test('GET /readyz: a real worker pool answers the probe', async (t) => {
+  const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1', LOG_LEVEL: 'silent' });
+  const pricer = createPricingPool(config); // no graph: every task goes to a worker thread
+  t.teardown(() => pricer.close());
+  const res = await buildTestApp({ deps: { pricer } }).request('GET', '/readyz');
+  t.equal(res.status, 200);
+  t.same(res.body.data.checks.workers, { ok: true, detail: 'probeWorkers' in pricer ? 'a pricing worker answered' : 'the pricer answered' });
+});
+
+t.test('GET /readyz: answers are reused for a second, so probes cannot load the pricer', async (t) => {
+  let calls = 0;
+  const counting = {
+    price: async () => {
+      calls += 1;
+      return [];
+    },
+    close: async () => undefined,
+    queueSize: () => 0,
+  };
+  const s = await buildStubQuoteApp({ pricer: counting });
+  t.teardown(() => s.close());
+  for (let i = 0; i < 20; i++) await s.request('GET', '/readyz');
+  t.equal(calls, 1);
+});
