@@ -7,7 +7,7 @@ import { getSqrtRatioAtTick } from '../src/amm/tickMath.ts'
 import { getAmountOut } from '../src/amm/v2.ts'
 import { createV3Pool, type V3Pool } from '../src/amm/v3Pool.ts'
 import { type BenchRow, reportRows } from './lib/benchRows.ts'
-import { fmtOps, machine, measure } from './lib/measure.ts'
+import { fmtOps, machine, measure, measurePair } from './lib/measure.ts'
 
 const require = createRequire(import.meta.url)
 
@@ -38,14 +38,17 @@ const TOKEN0 = new core.Token(1, '0x0000000000000000000000000000000000000001', 1
 const TOKEN1 = new core.Token(1, '0x0000000000000000000000000000000000000002', 18)
 const amt = (token: unknown, x: bigint): unknown => core.CurrencyAmount.fromRawAmount(token, x.toString())
 
-// A 200-tick pool: fee 0.3%, spacing 60, 100 overlapping positions around tick 0, price just above tick 0.
+// A 200-tick pool: fee 0.3%, spacing 60, 100 nested positions centred in the middle of bitmap word 0 (tick 7680),
+// so a swap crossing no tick is a single step.
+const CENTER = 7680
+
 function buildPool(): { ours: V3Pool; sdk: SdkV3Pool; ticks: number[] } {
   const s = 60
   const nets = new Map<number, bigint>()
   const gross = new Map<number, bigint>()
   for (let i = 0; i < 100; i++) {
-    const lower = -(i + 1) * s * 3 - s // 100 distinct lower ticks below the price
-    const upper = (i + 1) * s * 3 + s // and 100 distinct upper ticks above it
+    const lower = CENTER - (i + 1) * s * 3 - s // 100 distinct lower ticks below the price
+    const upper = CENTER + (i + 1) * s * 3 + s // and 100 distinct upper ticks above it
     const l = 10n ** 18n * BigInt(1 + ((i * 7919) % 13))
     nets.set(lower, (nets.get(lower) ?? 0n) + l)
     nets.set(upper, (nets.get(upper) ?? 0n) - l)
@@ -53,11 +56,11 @@ function buildPool(): { ours: V3Pool; sdk: SdkV3Pool; ticks: number[] } {
     gross.set(upper, (gross.get(upper) ?? 0n) + l)
   }
   const ticks = [...nets.keys()].sort((a, b) => a - b)
-  const sqrtPriceX96 = getSqrtRatioAtTick(0) + 12345678901234567n
-  const liquidity = ticks.filter((t) => t <= 0).reduce((a, t) => a + nets.get(t)!, 0n)
+  const sqrtPriceX96 = getSqrtRatioAtTick(CENTER) + 12345678901234567n
+  const liquidity = ticks.filter((t) => t <= CENTER).reduce((a, t) => a + nets.get(t)!, 0n)
   const ours = createV3Pool({
     sqrtPriceX96,
-    tick: 0,
+    tick: CENTER,
     liquidity,
     tickSpacing: s,
     fee: 3000,
@@ -68,7 +71,7 @@ function buildPool(): { ours: V3Pool; sdk: SdkV3Pool; ticks: number[] } {
     ticks.map((t) => ({ index: t, liquidityNet: nets.get(t)!.toString(), liquidityGross: gross.get(t)!.toString() })),
     s,
   )
-  const sdk = new v3.Pool(TOKEN0, TOKEN1, 3000, sqrtPriceX96.toString(), liquidity.toString(), 0, provider)
+  const sdk = new v3.Pool(TOKEN0, TOKEN1, 3000, sqrtPriceX96.toString(), liquidity.toString(), CENTER, provider)
   return { ours, sdk, ticks }
 }
 
@@ -114,28 +117,25 @@ async function main(): Promise<void> {
     const [sdkOut] = await sdk.getOutputAmount(amt(TOKEN0, amountIn))
     if (BigInt(sdkOut.quotient.toString()) !== q.amountOut) throw new Error(`SDK disagrees at ${n} ticks`)
     const crossed = ticks.filter((t) => t <= ours.tick && t > q.tickAfter).length
-    const a = await measure(() => quoteExactInputSingle(ours, true, amountIn))
     const inputAmount = amt(TOKEN0, amountIn)
-    const b = await measure(() => sdk.getOutputAmount(inputAmount), { async: true, roundMs: 400 })
+    const [a, b] = await measurePair(() => quoteExactInputSingle(ours, true, amountIn), {}, () => sdk.getOutputAmount(inputAmount), { async: true })
     rows.push([`v3 exact in, ${crossed} ticks crossed`, fmtOps(a.opsPerSec), fmtOps(b.opsPerSec), `${(a.opsPerSec / b.opsPerSec).toFixed(1)}x`, a.usPerOp.toFixed(2), b.usPerOp.toFixed(1)])
     // Exact output for the same swap.
     const amountOut = q.amountOut
     const qo = quoteExactOutputSingle(ours, true, amountOut)
     const [sdkIn] = await sdk.getInputAmount(amt(TOKEN1, amountOut))
     if (!qo.ok || BigInt(sdkIn.quotient.toString()) !== qo.amountIn) throw new Error(`SDK disagrees on exact output at ${n} ticks`)
-    const c = await measure(() => quoteExactOutputSingle(ours, true, amountOut))
     const outputAmount = amt(TOKEN1, amountOut)
-    const d = await measure(() => sdk.getInputAmount(outputAmount), { async: true, roundMs: 400 })
+    const [c, d] = await measurePair(() => quoteExactOutputSingle(ours, true, amountOut), {}, () => sdk.getInputAmount(outputAmount), { async: true })
     rows.push([`v3 exact out, ${crossed} ticks crossed`, fmtOps(c.opsPerSec), fmtOps(d.opsPerSec), `${(c.opsPerSec / d.opsPerSec).toFixed(1)}x`, c.usPerOp.toFixed(2), d.usPerOp.toFixed(1)])
   }
   // Ladder: 10 amounts from 0 to 100 ticks in one walk, against 10 separate SDK quotes.
   const top = amountCrossing(ours, ticks, 100)
   const ladder = Array.from({ length: 10 }, (_, i) => (top * BigInt(i + 1)) / 10n)
-  const la = await measure(() => quoteExactInputLadder(ours, true, ladder))
   const ladderAmounts = ladder.map((x) => amt(TOKEN0, x))
-  const lb = await measure(async () => {
+  const [la, lb] = await measurePair(() => quoteExactInputLadder(ours, true, ladder), {}, async () => {
     for (const x of ladderAmounts) await sdk.getOutputAmount(x)
-  }, { async: true, rounds: 3, roundMs: 600 })
+  }, { async: true, roundMs: 500 })
   rows.push(['v3 ladder of 10 amounts (up to 100 ticks)', fmtOps(la.opsPerSec), fmtOps(lb.opsPerSec), `${(la.opsPerSec / lb.opsPerSec).toFixed(1)}x`, la.usPerOp.toFixed(2), lb.usPerOp.toFixed(1)])
   // v2: getAmountOut vs Pair.getOutputAmount (the SDK builds a new Pair, hashing its address, per call).
   const r0 = 1234567890123456789012345n
@@ -144,9 +144,8 @@ async function main(): Promise<void> {
   const v2In = 10n ** 21n
   const [v2Out] = pair.getOutputAmount(amt(TOKEN0, v2In))
   if (BigInt(v2Out.quotient.toString()) !== getAmountOut(v2In, r0, r1, 30)) throw new Error('v2 SDK disagrees')
-  const va = await measure(() => getAmountOut(v2In, r0, r1, 30))
   const v2Amount = amt(TOKEN0, v2In)
-  const vb = await measure(() => pair.getOutputAmount(v2Amount))
+  const [va, vb] = await measurePair(() => getAmountOut(v2In, r0, r1, 30), {}, () => pair.getOutputAmount(v2Amount), {})
   rows.push(['v2 getAmountOut (30 bps)', fmtOps(va.opsPerSec), fmtOps(vb.opsPerSec), `${(va.opsPerSec / vb.opsPerSec).toFixed(1)}x`, va.usPerOp.toFixed(3), vb.usPerOp.toFixed(1)])
   const data = { sqrtPriceX96: ours.sqrtPriceX96, tick: ours.tick, liquidity: ours.liquidity, tickSpacing: 60, fee: 3000, bitmapWords: [-58, 57] as const, ticks: ticks.map((t, i) => [t, ourNets[i]] as const) }
   const build = await measure(() => createV3Pool(data), { rounds: 3, roundMs: 300 })
