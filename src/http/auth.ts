@@ -70,6 +70,9 @@ function presentedKey(ctx: Context): string | undefined {
     bearer = match[1];
   }
   const apiKey = headerKey === '' ? undefined : headerKey;
-  if (bearer !== undefined && apiKey !== undefined && bearer !== apiKey) throw new UnauthorizedError(CONFLICTING_KEYS_MESSAGE);
+  if (bearer !== undefined && apiKey !== undefined && bearer !== apiKey) {
+    ctx.set('WWW-Authenticate', 'Bearer');
+    throw new UnauthorizedError(CONFLICTING_KEYS_MESSAGE);
+  }
   return bearer ?? apiKey;
 }
