@@ -52,6 +52,17 @@ interface V3Sdk {
   FullMath: { mulDivRoundingUp(a: Jsbi, b: Jsbi, d: Jsbi): Jsbi }
   LiquidityMath: { addDelta(x: Jsbi, y: Jsbi): Jsbi }
   TICK_SPACINGS: Record<number, number>
+  v3Swap(
+    fee: Jsbi,
+    sqrtRatioX96: Jsbi,
+    tickCurrent: number,
+    liquidity: Jsbi,
+    tickSpacing: number,
+    tickDataProvider: unknown,
+    zeroForOne: boolean,
+    amountSpecified: Jsbi,
+    sqrtPriceLimitX96?: Jsbi,
+  ): Promise<SdkSwapResult>
   Tick: new (t: { index: number; liquidityGross: string; liquidityNet: string }) => unknown
   TickList: { nextInitializedTickWithinOneWord(ticks: unknown[], tick: number, lte: boolean, tickSpacing: number): [number, boolean] }
 }
@@ -122,6 +133,14 @@ export const FEE_TIERS: readonly (readonly [number, number])[] = [
   [10000, 200],
 ]
 
+/** Fee / spacing pairs the SDK's Pool does not know (PancakeSwap v3's 2500/50, and made-up ones): v3Swap directly. */
+export const OTHER_FEE_TIERS: readonly (readonly [number, number])[] = [
+  [2500, 50],
+  [0, 10],
+  [50000, 1000],
+  [1, 2],
+]
+
 export interface RandomPool {
   fee: number
   tickSpacing: number
@@ -136,8 +155,13 @@ export interface RandomPool {
 }
 
 /** A random pool built from random positions, its tick from the SDK's TickMath. */
-export function randomPool(rng: Rng, opts: { fee?: number; maxPositions?: number } = {}): RandomPool {
-  const [fee, s] = opts.fee !== undefined ? FEE_TIERS.find((f) => f[0] === opts.fee)! : rng.pick(FEE_TIERS)
+export function randomPool(rng: Rng, opts: { fee?: number; maxPositions?: number; otherTiers?: boolean } = {}): RandomPool {
+  const [fee, s] =
+    opts.fee !== undefined
+      ? FEE_TIERS.find((f) => f[0] === opts.fee)!
+      : opts.otherTiers && rng.next() < 0.15
+        ? rng.pick(OTHER_FEE_TIERS)
+        : rng.pick(FEE_TIERS)
   const minUsable = Math.ceil(-887272 / s) * s
   const maxUsable = Math.floor(887272 / s) * s
   const nearEdge = rng.next() < 0.05
@@ -154,7 +178,7 @@ export function randomPool(rng: Rng, opts: { fee?: number; maxPositions?: number
     let upper: number
     // Full-range positions only for the wide spacings: with spacing 1 or 10 the SDK would step through thousands
     // of bitmap words to reach the bounds.
-    if (rng.next() < 0.04 && s >= 60) {
+    if (rng.next() < 0.04 && s >= 50) {
       lower = minUsable
       upper = maxUsable
     } else {
@@ -198,12 +222,25 @@ export function randomPool(rng: Rng, opts: { fee?: number; maxPositions?: number
   return { fee, tickSpacing: s, sqrtPriceX96, tick: t, liquidity, ticks, rangeLiquidity, liquidityBelowAll: 0n }
 }
 
+/**
+ * The SDK's view of a pool: its Pool with a TickListDataProvider for the standard fee tiers, otherwise the SDK's
+ * v3Swap (the loop Pool.swap calls) on the same provider.
+ */
 export function sdkPoolOf(p: RandomPool): SdkPool {
   const provider = new v3sdk.TickListDataProvider(
     p.ticks.map(([index, net, gross]) => ({ index, liquidityNet: net.toString(), liquidityGross: gross.toString() })),
     p.tickSpacing,
   )
-  return new v3sdk.Pool(TOKEN_A, TOKEN_B, p.fee, p.sqrtPriceX96.toString(), p.liquidity.toString(), p.tick, provider)
+  if (v3sdk.TICK_SPACINGS[p.fee] === p.tickSpacing) {
+    return new v3sdk.Pool(TOKEN_A, TOKEN_B, p.fee, p.sqrtPriceX96.toString(), p.liquidity.toString(), p.tick, provider)
+  }
+  const fee = j(p.fee)
+  const sqrt = j(p.sqrtPriceX96)
+  const liquidity = j(p.liquidity)
+  return {
+    swap: (zeroForOne, amountSpecified, limit) =>
+      v3sdk.v3Swap(fee, sqrt, p.tick, liquidity, p.tickSpacing, provider, zeroForOne, amountSpecified, limit),
+  }
 }
 
 /** Words of all valid ticks for a spacing: the whole bitmap. */
