@@ -33,17 +33,30 @@ export class PoolGraph {
       const dexes = new Set(chain.dexes.map((d) => `${d.slug}/${d.version}`));
       const pools: SnapshotPool[] = [];
       const byPair = new Map<string, SnapshotPool[]>();
+      // Lower-case address of each catalogue token as written in the snapshot ('' when not in the catalogue):
+      // addresses repeat across pools, so each is looked up once.
+      const lowered = new Map<string, string>();
+      const lower = (address: string): string => {
+        let l = lowered.get(address);
+        if (l === undefined) {
+          l = catalog.token(chain.chainId, address) ? address.toLowerCase() : '';
+          lowered.set(address, l);
+        }
+        return l;
+      };
       for (const pool of snapshot.pools) {
         if (!dexes.has(`${pool.dex}/${pool.version}`)) {
           this.ignored.push(`${chain.slug} ${pool.address}: DEX ${pool.dex} ${pool.version} not in the catalogue`);
           continue;
         }
-        if (!catalog.token(chain.chainId, pool.token0) || !catalog.token(chain.chainId, pool.token1)) {
+        const a = lower(pool.token0);
+        const b = lower(pool.token1);
+        if (a === '' || b === '') {
           this.ignored.push(`${chain.slug} ${pool.address}: token not in the catalogue`);
           continue;
         }
         pools.push(pool);
-        const key = pairKey(pool.token0, pool.token1);
+        const key = a < b ? `${a}:${b}` : `${b}:${a}`;
         const list = byPair.get(key);
         if (list) list.push(pool);
         else byPair.set(key, [pool]);

@@ -1,7 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { workerData } from 'node:worker_threads';
 import { Ajv, type ErrorObject } from 'ajv';
 import { projectRoot } from '../config.ts';
+import { parseSnapshotBytes, type ReducedValidator } from './parseSnapshotBytes.ts';
 
 /** Fields common to v2 and v3 pools in a snapshot file (seeds/snapshot.schema.json). Integers as decimal strings. */
 interface SnapshotPoolBase {
@@ -52,11 +54,24 @@ export interface SnapshotLoad {
 
 let validator: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined;
 
-function validateSnapshot(data: unknown): string | undefined {
-  if (!validator) {
-    const schema = JSON.parse(readFileSync(join(projectRoot, 'seeds', 'snapshot.schema.json'), 'utf8')) as object;
-    validator = new Ajv({ allErrors: false, strict: false }).compile(schema);
+let reducedValidator: ReducedValidator | undefined;
+
+function readSchema(): { definitions: { pool: { properties: Record<string, unknown> } } } {
+  return JSON.parse(readFileSync(join(projectRoot, 'seeds', 'snapshot.schema.json'), 'utf8')) as { definitions: { pool: { properties: Record<string, unknown> } } };
+}
+
+/** The snapshot schema with each pool's `ticks` replaced by parseSnapshotBytes's placeholder string. */
+function reducedSnapshotValidator(): ReducedValidator {
+  if (!reducedValidator) {
+    const schema = readSchema();
+    schema.definitions.pool.properties.ticks = { type: 'string' };
+    reducedValidator = new Ajv({ allErrors: false, strict: false }).compile(schema);
   }
+  return reducedValidator;
+}
+
+function validateSnapshot(data: unknown): string | undefined {
+  if (!validator) validator = new Ajv({ allErrors: false, strict: false }).compile(readSchema());
   if (validator(data)) return undefined;
   const e = validator.errors?.[0];
   return e ? `${e.instancePath || '(root)'}: ${e.message ?? 'is invalid'}` : 'is invalid';
@@ -84,6 +99,15 @@ export function parseSnapshot(text: string): Snapshot | string {
   return snapshot;
 }
 
+/** The fast path's remaining check (its scanner already refused unordered ticks): token0 sorts below token1. */
+function checkPools(snapshot: Snapshot): string | undefined {
+  const pools = snapshot.pools;
+  for (let i = 0; i < pools.length; i++) {
+    if (pools[i].token0.toLowerCase() >= pools[i].token1.toLowerCase()) return `/pools/${i}: token0 must sort below token1`;
+  }
+  return undefined;
+}
+
 /** Reads every `*.json` snapshot in a folder; invalid files are refused (listed in `errors`), never half-used. */
 export function loadSnapshots(dir: string): SnapshotLoad {
   const snapshots: Snapshot[] = [];
@@ -96,14 +120,14 @@ export function loadSnapshots(dir: string): SnapshotLoad {
   }
   const seen = new Map<number, string>();
   for (const file of files) {
-    let text: string;
+    let read: { bytes: Buffer; validated: boolean };
     try {
-      text = readFileSync(join(dir, file), 'utf8');
+      read = readShared(join(dir, file));
     } catch (error) {
       errors.push(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
       continue;
     }
-    const result = parseSnapshot(text);
+    const result = parseSnapshotFile(read.bytes, read.validated);
     if (typeof result === 'string') {
       errors.push(`${file}: ${result}`);
       continue;
@@ -117,4 +141,64 @@ export function loadSnapshots(dir: string): SnapshotLoad {
     snapshots.push(result);
   }
   return { snapshots, errors };
+}
+
+/** Identity of a file version: a changed file never matches the bytes read before. */
+function signature(st: { size: number; mtimeMs: number; ino: number; dev: number }): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+/** A snapshot file's bytes in shared memory, as the API process read (and validated) them. */
+export interface SharedSnapshotFile {
+  readonly path: string;
+  readonly signature: string;
+  readonly buffer: SharedArrayBuffer;
+}
+
+const sharedFiles = new Map<string, SharedSnapshotFile>();
+/** Files handed over by the API process (pricing workers): identical bytes, already validated there. */
+const inherited = new Map<string, SharedSnapshotFile>();
+for (const f of ((workerData as { sharedSnapshotFiles?: SharedSnapshotFile[] } | null)?.sharedSnapshotFiles ?? [])) inherited.set(f.path, f);
+
+/**
+ * Reads a file into shared memory (once per file version), so pricing workers parse the very same bytes
+ * without reading or holding their own copy; the lazy tick lists of every thread point into it.
+ */
+function readShared(path: string): { bytes: Buffer; validated: boolean } {
+  const fd = openSync(path, 'r');
+  try {
+    const sig = signature(fstatSync(fd));
+    const given = inherited.get(path);
+    if (given && given.signature === sig) return { bytes: Buffer.from(given.buffer), validated: true };
+    const known = sharedFiles.get(path);
+    if (known && known.signature === sig) return { bytes: Buffer.from(known.buffer), validated: false };
+    const size = fstatSync(fd).size;
+    const buffer = new SharedArrayBuffer(size);
+    const bytes = Buffer.from(buffer);
+    for (let off = 0; off < size; ) {
+      const n = readSync(fd, bytes, off, size - off, off);
+      if (n === 0) throw Object.assign(new Error('file shrank while being read'), { code: 'EIO' });
+      off += n;
+    }
+    sharedFiles.set(path, { path, signature: sig, buffer });
+    return { bytes, validated: false };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The snapshot files of a folder this process has read, for handing to pricing workers (workerData.sharedSnapshotFiles). */
+export function sharedSnapshotFiles(dir: string): SharedSnapshotFile[] {
+  const prefix = join(dir, '/');
+  return [...sharedFiles.values()].filter((f) => f.path.startsWith(prefix));
+}
+
+/** Fast path for the bytes (see parseSnapshotBytes.ts), else the full JSON.parse + ajv path with its message. */
+function parseSnapshotFile(bytes: Buffer, validated: boolean): Snapshot | string {
+  const fast = parseSnapshotBytes(bytes, validated ? null : reducedSnapshotValidator());
+  if (fast !== undefined) {
+    const problem = checkPools(fast as Snapshot);
+    if (problem === undefined) return fast as Snapshot;
+  }
+  return parseSnapshot(bytes.toString('utf8'));
 }

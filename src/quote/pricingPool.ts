@@ -5,6 +5,8 @@ import { InternalError, ServiceUnavailableError } from '../errors/BaseError.ts';
 import type { TickSource } from '../amm/tickSource.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { PricingGraph, type PricedPool } from '../graph/PricingGraph.ts';
+import { tickCount } from '../graph/parseSnapshotBytes.ts';
+import { sharedSnapshotFiles } from '../graph/snapshot.ts';
 import { priceSwap, type PoolPricing } from './priceSwap.ts';
 
 /** What the API sends a pricing worker: the request only, never pool state. */
@@ -83,7 +85,7 @@ class InlinePricer {
     let pricing = this.graphs.get(graph);
     if (!pricing) this.graphs.set(graph, (pricing = new PricingGraph(graph)));
     for (const pool of graph.poolsForPair(task.chainId, task.tokenIn, task.tokenOut)) {
-      if (pool.version === 'v3' && pool.ticks.length > this.maxTicks) return 'large';
+      if (pool.version === 'v3' && tickCount(pool) > this.maxTicks) return 'large';
     }
     const candidates = pricing.candidates(task.chainId, task.tokenIn, task.tokenOut).map((p) => this.twin(p));
     this.stepsLeft = this.budget;
@@ -131,7 +133,8 @@ export function createPricingPool(
     maxQueue: config.workerMaxQueue,
     concurrentTasksPerWorker: 1,
     execArgv: ['--import', 'tsx'],
-    workerData: { catalogDir: config.catalogDir, snapshotDir: config.snapshotDir },
+    // The snapshot bytes the API process read, shared: workers parse them without a copy of their own.
+    workerData: { catalogDir: config.catalogDir, snapshotDir: config.snapshotDir, sharedSnapshotFiles: sharedSnapshotFiles(config.snapshotDir) },
   });
   const budget = opts.inlineStepBudget ?? 96;
   const inline = opts.graph && budget > 0 ? new InlinePricer(opts.graph, budget, opts.inlineMaxTicks ?? 256) : undefined;

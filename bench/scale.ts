@@ -1,0 +1,127 @@
+/**
+ * `npm run bench:scale`: a generated catalogue and snapshot of 100,000 pools (bench/lib/generateScale.ts: the
+ * devnet chain plus generated tokens and v2/v3 pools, v3 pools with up to hundreds of initialized ticks) in a
+ * temporary folder, served by the real service process. Measures start-up (spawn until it answers; the devnet
+ * server's start-up alongside for the part that is not the graph), RSS of the whole process with 2 workers and
+ * with 1 (the difference is one worker), and POST /quotes/routes latency on the devnet quote mix against the
+ * small devnet graph and the 100,000-pool graph, interleaved rounds, medians.
+ *
+ * Environment: BENCH_SCALE_POOLS (default 100000), BENCH_SECONDS (default 3), BENCH_ROUNDS (default 3).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { reportRows, type BenchRow, ms, num } from './lib/benchRows.ts';
+import { DEFAULT_SCALE, generateScale } from './lib/generateScale.ts';
+import { BENCH_RECIPIENT, devnetQuoteBodies, quoteRequests } from './lib/quoteMix.ts';
+import { runLoad, type LoadRequest, type LoadResult } from './lib/runLoad.ts';
+import { ROOT, startServer, type ServerProcess } from './lib/serverProcess.ts';
+
+const POOLS = Number(process.env.BENCH_SCALE_POOLS ?? DEFAULT_SCALE.pools);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 10;
+const MB = 2 ** 20;
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[(s.length >> 1) - 1] + s[s.length >> 1]) / 2;
+}
+
+/** Spawn until the first request of `probe` answers 200 (the graph is loaded in the API process and a worker could be asked). */
+async function start(label: string, env: Record<string, string>, probe: LoadRequest): Promise<{ server: ServerProcess; quoteMs: number }> {
+  const t0 = performance.now();
+  const server = await startServer({ entry: 'src/index.ts', env: { LOG_LEVEL: 'warn', REDIS_URL: '', ...env }, timeoutMs: 120_000 });
+  for (;;) {
+    const res = await fetch(server.url + probe.path, { method: 'POST', body: probe.body, headers: { 'content-type': 'application/json' } });
+    await res.arrayBuffer();
+    if (res.ok) break;
+    if (performance.now() - t0 > 120_000) throw new Error(`${label}: no quote after 120 s (${res.status})`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { server, quoteMs: performance.now() - t0 };
+}
+
+/** Keeps the requests that answer 200 (generated amounts that a pool cannot fill are dropped). */
+async function answered(url: string, requests: LoadRequest[]): Promise<LoadRequest[]> {
+  const ok: LoadRequest[] = [];
+  for (const r of requests) {
+    const res = await fetch(url + r.path, { method: r.method, body: r.body, headers: { 'content-type': 'application/json' } });
+    await res.arrayBuffer();
+    if (res.ok) ok.push(r);
+  }
+  return ok;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
+const servers: ServerProcess[] = [];
+const rows: BenchRow[] = [];
+try {
+  const g0 = performance.now();
+  const fixture = generateScale(dir, { ...DEFAULT_SCALE, pools: POOLS });
+  const generateMs = performance.now() - g0;
+  const [thin, mid, deep] = fixture.tickBuckets;
+  process.stdout.write(
+    `generated ${num(POOLS)} pools (${num(fixture.v2Pools)} v2, ${num(fixture.v3Pools)} v3: ${num(thin)} with <= 20 ticks, ${num(mid)} with 21-200, ${num(deep)} with > 200, largest ${fixture.largestTickCount}; ${num(fixture.ticks)} ticks), ${(fixture.snapshotBytes / MB).toFixed(0)} MB snapshot, in ${(generateMs / 1000).toFixed(1)} s\n`,
+  );
+  const bodies = devnetQuoteBodies();
+  const mix = quoteRequests('/quotes/routes', bodies);
+  const small = await start('devnet', { SNAPSHOT_DIR: join(ROOT, 'seeds/snapshots'), CATALOG_DIR: join(ROOT, 'catalog'), WORKER_THREADS: '2' }, mix[0]);
+  servers.push(small.server);
+  const bigEnv = { SNAPSHOT_DIR: fixture.snapshotDir, CATALOG_DIR: fixture.catalogDir };
+  const big = await start('100k', { ...bigEnv, WORKER_THREADS: '2' }, mix[0]);
+  servers.push(big.server);
+  process.stdout.write(`start-up: devnet ready ${ms(small.server.readyMs)}, 100k ready ${ms(big.server.readyMs)}\n`);
+
+  const heavyCandidates: LoadRequest[] = [];
+  for (const [a, b] of fixture.heavyQuotes) {
+    for (const [tokenIn, tokenOut] of [[a, b], [b, a]]) {
+      for (const amount of ['0.01', '1', '100', '10000']) {
+        heavyCandidates.push({ method: 'POST', path: '/quotes/routes', body: JSON.stringify({ originChainId: 31337, destinationChainId: 31337, tokenIn, tokenOut, amount, recipientAddress: BENCH_RECIPIENT }) });
+      }
+    }
+  }
+  const heavy = (await answered(big.server.url, heavyCandidates)).slice(0, 24);
+
+  const smallRuns: LoadResult[] = [];
+  const bigRuns: LoadResult[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    smallRuns.push(await runLoad({ url: small.server.url, requests: mix, connections: CONNECTIONS, seconds: SECONDS }));
+    bigRuns.push(await runLoad({ url: big.server.url, requests: mix, connections: CONNECTIONS, seconds: SECONDS }));
+  }
+  const heavyRun = heavy.length > 0 ? await runLoad({ url: big.server.url, requests: heavy, connections: CONNECTIONS, seconds: SECONDS }) : undefined;
+  const rss2 = big.server.rss();
+  const peak2 = big.server.peakRss();
+  await big.server.stop();
+  const one = await start('100k, 1 worker', { ...bigEnv, WORKER_THREADS: '1' }, mix[0]);
+  servers.push(one.server);
+  await runLoad({ url: one.server.url, requests: mix, connections: CONNECTIONS, seconds: 1, warmupSeconds: 0 });
+  const rss1 = one.server.rss();
+  await one.server.stop();
+  const perWorker = rss2 - rss1;
+
+  const p50Small = median(smallRuns.map((r) => r.p50));
+  const p50Big = median(bigRuns.map((r) => r.p50));
+  const failures = [...smallRuns, ...bigRuns].reduce((n, r) => n + r.failures, 0);
+  const loadMs = big.server.readyMs;
+  rows.push(
+    { part: 'scale', case: `generate ${num(POOLS)} pools`, result: `${num(fixture.v2Pools)} v2 + ${num(fixture.v3Pools)} v3 (${num(deep)} with > 200 ticks, max ${fixture.largestTickCount}), ${num(fixture.ticks)} ticks, ${(fixture.snapshotBytes / MB).toFixed(0)} MB JSON`, ratio: `${(generateMs / 1000).toFixed(1)} s`, target: '', met: null },
+    { part: 'scale', case: 'start-up, 100k pools (spawn to ready)', result: `${ms(loadMs)}; first quote ${ms(big.quoteMs)}`, ratio: `devnet: ${ms(small.server.readyMs)}`, target: '<= 3 s', met: loadMs <= 3000 },
+    { part: 'scale', case: 'RSS, 100k pools, API + 2 workers', result: `${(rss2 / MB).toFixed(0)} MB (peak ${(peak2 / MB).toFixed(0)} MB)`, ratio: `1 worker: ${(rss1 / MB).toFixed(0)} MB, so ~${(perWorker / MB).toFixed(0)} MB per worker`, target: '<= 1 GB total', met: Math.max(rss2, peak2) <= 1024 * MB },
+    {
+      part: 'scale',
+      case: `POST /quotes/routes p50, devnet mix c=${CONNECTIONS}`,
+      result: `100k graph ${ms(p50Big)} (${num(median(bigRuns.map((r) => r.rps)))} req/s) vs devnet graph ${ms(p50Small)} (${num(median(smallRuns.map((r) => r.rps)))} req/s)${failures ? `, ${failures} failed` : ''}`,
+      ratio: `${((p50Big / p50Small - 1) * 100).toFixed(0)}%`,
+      target: 'within 10%',
+      met: p50Big <= p50Small * 1.1 && failures === 0,
+    },
+  );
+  if (heavyRun) {
+    rows.push({ part: 'scale', case: `POST /quotes/routes, ${heavy.length} quotes on pools with > 200 ticks, c=${CONNECTIONS}`, result: `${num(heavyRun.rps)} req/s, p50 ${ms(heavyRun.p50)}, p99 ${ms(heavyRun.p99)}${heavyRun.failures ? `, ${heavyRun.failures} failed` : ''}`, ratio: '', target: '', met: null });
+  }
+} finally {
+  for (const s of servers) await s.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+reportRows(rows);

@@ -1,0 +1,178 @@
+/**
+ * The fast load path for large snapshot files, same format (seeds/snapshot.schema.json). Nearly all of a big
+ * snapshot is v3 tick lists; parsing them into millions of small arrays and validating each with ajv is what
+ * made 100,000 pools slow to load and large in memory. Here each `"ticks": [...]` array is checked by a
+ * hand-written byte scanner (the schema's grammar for it, plus strictly ascending ticks) and left in the file's
+ * bytes; everything else is parsed with JSON.parse and validated with the same schema (ticks excepted). A pool's
+ * `ticks` becomes a getter that decodes its array on access into exactly what JSON.parse would have returned.
+ *
+ * The fast path is conservative: whatever it does not recognise (other number spellings, odd keys, a "ticks"
+ * array where the schema does not expect one) makes it return undefined, and the caller falls back to the full
+ * JSON.parse + ajv path, which also produces the refusal message. It never accepts a file that path refuses.
+ */
+import type { ErrorObject } from 'ajv';
+
+/** Where a pool's tick list lives in the file's bytes, and how many ticks it holds. */
+interface TickRegion {
+  readonly bytes: Buffer;
+  /** Offset of the array's `[` and one past its `]`. */
+  readonly start: number;
+  readonly end: number;
+  readonly count: number;
+}
+
+const regions = new WeakMap<object, TickRegion>();
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const MINUS = 0x2d;
+const COLON = 0x3a;
+const OPEN = 0x5b;
+const BACKSLASH = 0x5c;
+const CLOSE = 0x5d;
+const ZERO = 0x30;
+const NINE = 0x39;
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/**
+ * Scans a tick array starting at `start` (its `[`): `[ [int, "int"], ... ]`, ticks strictly ascending.
+ * Calls `each(tick, netStart, netEnd)` per element when given. Returns the offset past `]` and the count, or
+ * undefined when the bytes are not such an array (then the slow path decides).
+ */
+function scanTicks(b: Buffer, start: number, each?: (tick: number, netStart: number, netEnd: number) => void): { end: number; count: number } | undefined {
+  const n = b.length;
+  let i = start + 1;
+  let count = 0;
+  let previous = -Infinity;
+  while (i < n && isSpace(b[i])) i++;
+  if (b[i] === CLOSE) return { end: i + 1, count };
+  for (;;) {
+    // [
+    if (b[i] !== OPEN) return undefined;
+    i++;
+    while (i < n && isSpace(b[i])) i++;
+    // tick: -?(0|[1-9][0-9]{0,14}) (JSON integers only; longer or other spellings go to the slow path)
+    let negative = false;
+    if (b[i] === MINUS) {
+      negative = true;
+      i++;
+    }
+    const digitsStart = i;
+    let value = 0;
+    while (i < n && b[i] >= ZERO && b[i] <= NINE) value = value * 10 + (b[i++] - ZERO);
+    const digits = i - digitsStart;
+    if (digits === 0 || digits > 15 || (digits > 1 && b[digitsStart] === ZERO)) return undefined;
+    if (negative) value = -value;
+    if (value <= previous) return undefined; // not strictly ascending: let the slow path word the refusal
+    previous = value;
+    while (i < n && isSpace(b[i])) i++;
+    if (b[i] !== COMMA) return undefined;
+    i++;
+    while (i < n && isSpace(b[i])) i++;
+    // "liquidityNet": ^(0|-?[1-9][0-9]*)$
+    if (b[i] !== QUOTE) return undefined;
+    i++;
+    const netStart = i;
+    if (b[i] === MINUS) i++;
+    const netDigits = i;
+    while (i < n && b[i] >= ZERO && b[i] <= NINE) i++;
+    const netLength = i - netDigits;
+    if (netLength === 0 || (b[netDigits] === ZERO && (netLength > 1 || netDigits !== netStart))) return undefined;
+    if (b[i] !== QUOTE) return undefined;
+    const netEnd = i;
+    i++;
+    while (i < n && isSpace(b[i])) i++;
+    // ]
+    if (b[i] !== CLOSE) return undefined;
+    i++;
+    each?.(value, netStart, netEnd);
+    count++;
+    while (i < n && isSpace(b[i])) i++;
+    if (b[i] === COMMA) {
+      i++;
+      while (i < n && isSpace(b[i])) i++;
+      continue;
+    }
+    if (b[i] === CLOSE) return { end: i + 1, count };
+    return undefined;
+  }
+}
+
+/** Decodes one region into what JSON.parse gives for it: [tick, liquidityNet string] pairs. */
+function decode(region: TickRegion): Array<readonly [number, string]> {
+  const out: Array<readonly [number, string]> = new Array(region.count);
+  let k = 0;
+  scanTicks(region.bytes, region.start, (tick, a, z) => {
+    out[k++] = [tick, region.bytes.toString('latin1', a, z)];
+  });
+  return out;
+}
+
+function ticksGetter(this: object): Array<readonly [number, string]> {
+  return decode(regions.get(this)!);
+}
+
+/** Number of ticks of a pool's `ticks` list without decoding it (lazy pools from parseSnapshotBytes or plain ones). */
+export function tickCount(pool: { readonly ticks?: ArrayLike<unknown> }): number {
+  const region = regions.get(pool);
+  return region ? region.count : (pool.ticks?.length ?? 0);
+}
+
+/** Validates the document with the tick arrays replaced by placeholders (the snapshot schema, ticks excepted). */
+export type ReducedValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+const PLACEHOLDER_PREFIX = '\u0001ticks:';
+
+/**
+ * Parses a snapshot file's bytes on the fast path: the document as JSON.parse would return it, with each pool's
+ * `ticks` a getter over the bytes (which must not change afterwards: pass a private or read-only buffer).
+ * `validate` is the schema validator for the reduced document, or null to skip validation (for bytes an
+ * identical load already validated). Returns undefined whenever the slow path must decide.
+ */
+export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | null): unknown {
+  const pieces: string[] = [];
+  const found: TickRegion[] = [];
+  let copied = 0;
+  let at = 0;
+  for (;;) {
+    const key = bytes.indexOf('"ticks"', at, 'latin1');
+    if (key < 0) break;
+    at = key + 7;
+    if (key > 0 && bytes[key - 1] === BACKSLASH) continue;
+    let i = at;
+    while (i < bytes.length && isSpace(bytes[i])) i++;
+    if (bytes[i] !== COLON) continue;
+    i++;
+    while (i < bytes.length && isSpace(bytes[i])) i++;
+    if (bytes[i] !== OPEN) return undefined; // a "ticks" key that is not an array: the schema refuses it
+    const scanned = scanTicks(bytes, i);
+    if (!scanned) return undefined;
+    pieces.push(bytes.toString('utf8', copied, i), JSON.stringify(`${PLACEHOLDER_PREFIX}${found.length}`));
+    found.push({ bytes, start: i, end: scanned.end, count: scanned.count });
+    copied = scanned.end;
+    at = scanned.end;
+  }
+  pieces.push(bytes.toString('utf8', copied));
+  let data: unknown;
+  try {
+    data = JSON.parse(pieces.join(''));
+  } catch {
+    return undefined;
+  }
+  if (validate && !validate(data)) return undefined;
+  // Every region must be the `ticks` of a pool, in document order, each exactly once.
+  const pools = (data as { pools?: unknown }).pools;
+  if (!Array.isArray(pools)) return undefined;
+  let next = 0;
+  for (const pool of pools as Record<string, unknown>[]) {
+    if (!Object.hasOwn(pool, 'ticks')) continue;
+    if (pool.ticks !== `${PLACEHOLDER_PREFIX}${next}` || pool.version !== 'v3') return undefined;
+    regions.set(pool, found[next++]);
+    Object.defineProperty(pool, 'ticks', { get: ticksGetter, enumerable: true, configurable: false });
+  }
+  if (next !== found.length) return undefined;
+  return data;
+}
