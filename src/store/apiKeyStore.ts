@@ -40,6 +40,7 @@ export interface ApiKeyStore {
   readonly kind: 'redis' | 'file';
 }
 
+/** Optional settings of createApiKeyStore. */
 export interface ApiKeyStoreOptions extends RedisTimingOptions {
   /** Redis key prefix (default `<config.redisKeyPrefix>:apikeys`). */
   readonly namespace?: string;

@@ -24,6 +24,7 @@ export interface QuoteStore {
   readonly kind: 'redis' | 'memory';
 }
 
+/** Optional settings of createQuoteStore (tests use their own namespace and shorter bounds). */
 export interface QuoteStoreOptions extends RedisTimingOptions {
   /** Key namespace in Redis (keys are `<namespace>::<quoteId>`); default `<config.redisKeyPrefix>:quote`. */
   readonly namespace?: string;
