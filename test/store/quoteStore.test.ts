@@ -13,8 +13,12 @@ import {
   withRawClient,
 } from './redisHelpers.ts';
 
-/** The bound within which a failing save/get must reject (the store's own deadline is 1.5 s). */
-const FAILURE_BOUND_MS = 2000;
+/**
+ * A failing save/get must reject rather than hang. The store's own deadline is 1.5 s; the bound is
+ * generous so that a loaded CI machine does not make it flaky: it checks "fails fast, never hangs",
+ * not speed (speed is measured in bench/).
+ */
+const FAILURE_BOUND_MS = 10_000;
 
 const quoteBody = (quoteId: string) => ({
   quoteId,
