@@ -1,0 +1,182 @@
+import { fileURLToPath } from 'node:url';
+import type Router from '@koa/router';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import t from 'tap';
+import { createMemoryRateLimitStore } from '../../src/http/rateLimit.ts';
+import { blockchainsRouter } from '../../src/routes/blockchains.ts';
+import { healthRouter } from '../../src/routes/health.ts';
+import { metricsRouter } from '../../src/routes/metrics.ts';
+import { openapiRouter } from '../../src/routes/openapi.ts';
+import { quotesRouter } from '../../src/routes/quotes.ts';
+import { createMetrics } from '../../src/http/metrics.ts';
+import { buildStubQuoteApp, type StubQuoteApp } from '../helpers/stubQuoteApp.ts';
+import { buildTestApp, type TestResponse } from '../helpers/testApp.ts';
+
+const s = await buildStubQuoteApp();
+t.teardown(() => s.close());
+
+const served = await s.request('GET', '/openapi.json');
+const doc = served.body as {
+  openapi: string;
+  info: { version: string };
+  paths: Record<string, Record<string, { responses: Record<string, { $ref?: string; content?: Record<string, { schema: object }> }> }>>;
+  components: { responses: Record<string, { content: Record<string, { schema: object }> }>; schemas: Record<string, object> };
+};
+
+// Formats (uuid, date-time) are annotations here: ajv-formats is not a dependency; the test checks them by hand.
+const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+ajv.addSchema({ ...doc, $id: 'openapi.json' });
+
+t.test('GET /openapi.json: an OpenAPI 3.1 document, version 0.1.0, served as JSON', async (t) => {
+  t.equal(served.status, 200);
+  t.match(served.headers['content-type'], /^application\/json/);
+  t.equal(doc.openapi, '3.1.0');
+  t.equal(doc.info.version, '0.1.0');
+});
+
+t.test('every schema of the document compiles under JSON Schema 2020-12 in strict mode', async (t) => {
+  const strict = new Ajv2020({ strict: true, validateFormats: false });
+  strict.addSchema({ $id: 'schemas.json', $defs: doc.components.schemas });
+  for (const name of Object.keys(doc.components.schemas)) {
+    const text = JSON.stringify(doc.components.schemas[name]).replaceAll('#/components/schemas/', 'schemas.json#/$defs/');
+    t.doesNotThrow(() => strict.compile(JSON.parse(text)), name);
+  }
+});
+
+t.test('the document lists exactly the routes the routers serve', async (t) => {
+  const metrics = createMetrics({ graph: () => s.graph, processMetrics: false });
+  const routers: Router[] = [
+    healthRouter({ catalog: s.catalog, graph: () => s.graph }),
+    blockchainsRouter(s.catalog, () => s.graph),
+    openapiRouter(),
+    quotesRouter(s.deps.quotes!),
+    metricsRouter(metrics),
+  ];
+  const implemented = routers
+    .flatMap((r) => r.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`)))
+    .sort();
+  const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`)).sort();
+  t.same(documented, implemented);
+});
+
+/** The schema the document gives for `status` of `method path`, or a failure when that status is undocumented. */
+function responseSchema(method: string, path: string, status: number, contentType = 'application/json'): { $ref: string } | undefined {
+  const op = doc.paths[path]?.[method.toLowerCase()];
+  const documented = op?.responses[String(status)];
+  if (!documented) return undefined;
+  const base = documented.$ref
+    ? `openapi.json#/components/responses/${documented.$ref.split('/').pop()}`
+    : `openapi.json#/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method.toLowerCase()}/responses/${status}`;
+  return { $ref: `${base}/content/${contentType.replaceAll('/', '~1')}/schema` };
+}
+
+function conforms(t: Tap, label: string, method: string, path: string, res: TestResponse): void {
+  const ref = responseSchema(method, path, res.status);
+  if (!ref) {
+    t.fail(`${label}: status ${res.status} of ${method} ${path} is not documented`);
+    return;
+  }
+  const validate = ajv.compile(ref);
+  const ok = validate(res.body);
+  t.ok(ok, `${label}: ${res.status} matches the document${ok ? '' : `: ${ajv.errorsText(validate.errors)}`}`);
+}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Tap = { ok(...args: any[]): unknown; fail(...args: any[]): unknown };
+
+const BODY = {
+  originChainId: 1001,
+  destinationChainId: 1001,
+  tokenIn: '0x1111111111111111111111111111111111111111',
+  tokenOut: '0x2222222222222222222222222222222222222222',
+  amount: '1.5',
+  recipientAddress: '0x000000000000000000000000000000000000dEaD',
+};
+const ETH = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
+const USDC = '0x2222222222222222222222222222222222222222';
+const WETH = '0x1111111111111111111111111111111111111111';
+const keyed = () => ({ authorization: `Bearer ${s.apiKey}` });
+
+t.test('real catalogue responses (fixture catalogue) validate against the document', async (t) => {
+  const cases: [string, string, string][] = [
+    ['/blockchains', '/blockchains', 'all chains'],
+    ['/blockchains', '/blockchains?slug=testchain', 'by slug'],
+    ['/blockchains', '/blockchains?chainId=x', 'bad chainId'],
+    ['/blockchains/tokens', '/blockchains/tokens', 'all tokens'],
+    ['/blockchains/tokens', '/blockchains/tokens?chainId=1001', 'one chain'],
+    ['/blockchains/dex', '/blockchains/dex?chainId=1001&slug=uniswap', 'one DEX'],
+    ['/blockchains/pools', '/blockchains/pools?chainId=1001', 'pools'],
+    ['/blockchains/pools', '/blockchains/pools?chainId=999', 'unknown chain: data null'],
+    ['/blockchains/pools', '/blockchains/pools?chainId=1002', 'chain without snapshot: []'],
+    ['/blockchains/pools', '/blockchains/pools', 'missing chainId'],
+  ];
+  for (const [path, url, label] of cases) conforms(t, label, 'GET', path, await s.request('GET', url));
+});
+
+t.test('the shipped catalogue and devnet snapshots validate against the document', async (t) => {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const real = buildTestApp({ catalogDir: `${root}catalog`, snapshotDir: `${root}seeds/snapshots` });
+  for (const [path, url] of [
+    ['/blockchains', '/blockchains'],
+    ['/blockchains/tokens', '/blockchains/tokens'],
+    ['/blockchains/dex', '/blockchains/dex'],
+    ['/blockchains/pools', '/blockchains/pools?chainId=31337'],
+  ]) {
+    const res = await real.request('GET', url);
+    t.equal(res.status, 200);
+    conforms(t, url, 'GET', path, res);
+  }
+});
+
+t.test('quote responses (in-process pricer) and quote errors validate against the document', async (t) => {
+  const routes = await s.request('POST', '/quotes/routes', { body: BODY });
+  t.equal(routes.status, 200);
+  t.ok(routes.body.data.length >= 1, 'at least one route');
+  conforms(t, 'routes', 'POST', '/quotes/routes', routes);
+  conforms(t, 'wrap route', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: { ...BODY, tokenIn: ETH, tokenOut: WETH } }));
+  conforms(t, 'validation error', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: { amount: '-1' } }));
+  conforms(t, 'no pool', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: { ...BODY, tokenOut: '0x3333333333333333333333333333333333333333' } }));
+  conforms(t, 'invalid key', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: BODY, headers: { authorization: 'Bearer nope' } }));
+  conforms(t, 'too large', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { payload: `{"a":"${'x'.repeat(70_000)}"}`, headers: { 'content-type': 'application/json' } }));
+  conforms(t, 'bad encoding', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { payload: '{}', headers: { 'content-type': 'application/json', 'content-encoding': 'x-nope' } }));
+
+  const created = await s.request('POST', '/quotes', { body: BODY, headers: keyed() });
+  t.equal(created.status, 200);
+  conforms(t, 'created quote (approve + swap steps)', 'POST', '/quotes', created);
+  t.match(created.body.data.quoteId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'quoteId is a UUID');
+  t.ok(!Number.isNaN(Date.parse(created.body.data.createdAt)) && created.body.data.createdAt === new Date(created.body.data.createdAt).toISOString(), 'createdAt is ISO 8601');
+  conforms(t, 'native-in quote (value step)', 'POST', '/quotes', await s.request('POST', '/quotes', { body: { ...BODY, tokenIn: ETH, tokenOut: USDC }, headers: keyed() }));
+  conforms(t, 'wrap quote', 'POST', '/quotes', await s.request('POST', '/quotes', { body: { ...BODY, tokenIn: ETH, tokenOut: WETH }, headers: keyed() }));
+  conforms(t, 'no key', 'POST', '/quotes', await s.request('POST', '/quotes', { body: BODY }));
+  conforms(t, 'invalid request', 'POST', '/quotes', await s.request('POST', '/quotes', { body: {}, headers: keyed() }));
+
+  const read = await s.request('GET', `/quotes/${created.body.data.quoteId}`, { headers: keyed() });
+  t.equal(read.status, 200);
+  conforms(t, 'read back', 'GET', '/quotes/{quoteId}', read);
+  conforms(t, 'unknown quote', 'GET', '/quotes/{quoteId}', await s.request('GET', '/quotes/00000000-0000-4000-8000-000000000000', { headers: keyed() }));
+  conforms(t, 'no key', 'GET', '/quotes/{quoteId}', await s.request('GET', '/quotes/x'));
+});
+
+t.test('operations responses validate against the document', async (t) => {
+  conforms(t, 'healthz', 'GET', '/healthz', await s.request('GET', '/healthz'));
+  conforms(t, 'readyz', 'GET', '/readyz', await s.request('GET', '/readyz'));
+  const broken = await buildStubQuoteApp({ pricer: { price: async () => Promise.reject(new Error('down')), close: async () => undefined, queueSize: () => 0 } });
+  t.teardown(() => broken.close());
+  const notReady = await broken.request('GET', '/readyz');
+  t.equal(notReady.status, 503);
+  conforms(t, 'not ready', 'GET', '/readyz', notReady);
+  const metrics = await s.request('GET', '/metrics');
+  t.equal(metrics.status, 200);
+  t.ok(responseSchema('GET', '/metrics', 200, 'text/plain'), 'metrics: text/plain documented');
+  conforms(t, 'openapi', 'GET', '/openapi.json', served);
+});
+
+t.test('a 429 validates against the document and carries the documented headers', async (t) => {
+  const limited: StubQuoteApp = await buildStubQuoteApp({ env: { RATE_LIMIT_PER_IP: '1' }, rateLimitStore: createMemoryRateLimitStore() });
+  t.teardown(() => limited.close());
+  await limited.request('GET', '/blockchains');
+  const res = await limited.request('GET', '/blockchains');
+  t.equal(res.status, 429);
+  conforms(t, '429', 'GET', '/blockchains', res);
+  const documented = (doc.components.responses.RateLimited as unknown as { headers: Record<string, unknown> }).headers;
+  for (const header of Object.keys(documented)) t.ok(res.headers[header.toLowerCase()] !== undefined, `${header} is sent`);
+});
