@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     graph,
     logger,
     quotes: { catalog, quotes, store, keys, defaultSlippageBps: config.defaultSlippageBps },
+    pricer,
   });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 5_000;
