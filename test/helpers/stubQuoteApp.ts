@@ -54,13 +54,21 @@ export interface StubQuoteApp {
 }
 
 /**
- * The whole app over the fixture catalogue and snapshot, quote endpoints included, without worker
+ * The whole app over the fixture catalogue and snapshot (or the given folders), quote endpoints included, without worker
  * threads: the in-process pricer, the in-memory quote store and the file API-key store in a fresh
  * temporary DATA_DIR holding one key (org `acme`). REDIS_URL is never read from the environment.
  */
-export async function buildStubQuoteApp(options: { env?: NodeJS.ProcessEnv; rateLimitStore?: RateLimitStore; pricer?: Pricer } = {}): Promise<StubQuoteApp> {
+export async function buildStubQuoteApp(
+  options: { env?: NodeJS.ProcessEnv; rateLimitStore?: RateLimitStore; pricer?: Pricer; catalogDir?: string; snapshotDir?: string } = {},
+): Promise<StubQuoteApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sqs-stub-data-'));
-  const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(options.env ?? {}) });
+  const config = loadConfig({
+    CATALOG_DIR: options.catalogDir ?? fixtureCatalogDir,
+    SNAPSHOT_DIR: options.snapshotDir ?? fixtureSnapshotDir,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...(options.env ?? {}),
+  });
   const catalog = loadCatalog(config.catalogDir);
   const graph = new PoolGraph(loadSnapshots(config.snapshotDir).snapshots, catalog);
   const pricer = new InProcessPricer(graph);

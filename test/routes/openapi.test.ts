@@ -36,10 +36,10 @@ t.test('GET /openapi.json: an OpenAPI 3.1 document, version 0.1.0, served as JSO
 
 t.test('every schema of the document compiles under JSON Schema 2020-12 in strict mode', async (t) => {
   const strict = new Ajv2020({ strict: true, validateFormats: false });
-  strict.addSchema({ $id: 'schemas.json', $defs: doc.components.schemas });
+  const retarget = (schema: unknown) => JSON.parse(JSON.stringify(schema).replaceAll('#/components/schemas/', 'schemas.json#/$defs/'));
+  strict.addSchema({ $id: 'schemas.json', $defs: retarget(doc.components.schemas) });
   for (const name of Object.keys(doc.components.schemas)) {
-    const text = JSON.stringify(doc.components.schemas[name]).replaceAll('#/components/schemas/', 'schemas.json#/$defs/');
-    t.doesNotThrow(() => strict.compile(JSON.parse(text)), name);
+    t.doesNotThrow(() => strict.compile(retarget(doc.components.schemas[name])), name);
   }
 });
 
@@ -112,8 +112,9 @@ t.test('real catalogue responses (fixture catalogue) validate against the docume
   for (const [path, url, label] of cases) conforms(t, label, 'GET', path, await s.request('GET', url));
 });
 
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
 t.test('the shipped catalogue and devnet snapshots validate against the document', async (t) => {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
   const real = buildTestApp({ catalogDir: `${root}catalog`, snapshotDir: `${root}seeds/snapshots` });
   for (const [path, url] of [
     ['/blockchains', '/blockchains'],
@@ -179,4 +180,27 @@ t.test('a 429 validates against the document and carries the documented headers'
   conforms(t, '429', 'GET', '/blockchains', res);
   const documented = (doc.components.responses.RateLimited as unknown as { headers: Record<string, unknown> }).headers;
   for (const header of Object.keys(documented)) t.ok(res.headers[header.toLowerCase()] !== undefined, `${header} is sent`);
+});
+
+t.test('cross-chain quotes (shipped devnet catalogue: 31337 -> 31338 through Across) validate against the document', async (t) => {
+  const devnets = await buildStubQuoteApp({ catalogDir: `${root}catalog`, snapshotDir: `${root}seeds/snapshots` });
+  t.teardown(() => devnets.close());
+  const headers = { authorization: `Bearer ${devnets.apiKey}` };
+  const A = { WETH: '0x5FbDB2315678afecb367f032d93F642f64180aa3', USDC: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', DAI: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9' };
+  const base = { originChainId: 31337, destinationChainId: 31338, amount: '100', recipientAddress: '0x00000000000000000000000000000000000000aA' };
+  const cases: [string, Record<string, unknown>][] = [
+    ['same asset', { ...base, tokenIn: A.USDC, tokenOut: A.USDC }],
+    ['swap then bridge', { ...base, tokenIn: A.DAI, tokenOut: A.USDC }],
+    ['native asset', { ...base, tokenIn: ETH, tokenOut: ETH, amount: '1' }],
+  ];
+  let bridged = 0;
+  for (const [label, body] of cases) {
+    const res = await devnets.request('POST', '/quotes', { body, headers });
+    conforms(t, label, 'POST', '/quotes', res);
+    if (res.status === 200) {
+      bridged += 1;
+      t.ok(res.body.data.bridge && res.body.data.fees, `${label}: carries the bridge extension`);
+    }
+  }
+  t.ok(bridged >= 1, `${bridged} cross-chain quotes created`);
 });
