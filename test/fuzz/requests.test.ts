@@ -5,6 +5,7 @@
  * envelope with `code` equal to the status (`data` absent on errors, present on success) — except the
  * bodiless HEAD, and the two fixed-format documents GET /metrics (Prometheus text) and GET /openapi.json.
  */
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import t from 'tap';
 import { createMemoryRateLimitStore } from '../../src/http/rateLimit.ts';
@@ -343,4 +344,40 @@ t.test('with a tight per-IP and per-key limit, refusals are 429 envelopes with R
   );
   report(t, tally);
   t.ok((tally.byStatus.get(429) ?? 0) > 500, 'most requests were refused with 429');
+});
+
+// The shipped devnets (31337 and 31338, same token addresses, joined by Across): cross-chain quotes too.
+const DEVNET_TOKENS = [ETH, '0x5FbDB2315678afecb367f032d93F642f64180aa3', '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0', '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9', '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9', '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707'];
+const devnetQuote: fc.Arbitrary<FuzzRequest> = fc
+  .record({
+    path: fc.constantFrom('/quotes', '/quotes', '/quotes/routes'),
+    originChainId: fc.constantFrom(31337, 31338),
+    destinationChainId: fc.constantFrom(31337, 31338),
+    tokenIn: fc.constantFrom(...DEVNET_TOKENS),
+    tokenOut: fc.constantFrom(...DEVNET_TOKENS),
+    amount: fc.oneof({ weight: 4, arbitrary: validAmount }, { weight: 1, arbitrary: fc.constantFrom('0.000000000000000001', '1000000000', '100000000000000000000000000000000000000000000000000', '0.1', '5000') }),
+    slippageBps: fc.option(fc.integer({ min: 0, max: 5000 }), { nil: undefined }),
+    walletAddress: fc.option(fc.constant(RECIPIENT), { nil: undefined }),
+  })
+  .map(({ path: p, ...body }) => ({
+    method: 'POST',
+    url: p,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer KEY' },
+    payload: JSON.stringify({ ...body, recipientAddress: '0x00000000000000000000000000000000000000aA' }),
+  }));
+
+t.test('same-chain and cross-chain quotes on the shipped devnets: never a 5xx', async (t) => {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const s = await buildStubQuoteApp({ catalogDir: `${root}catalog`, snapshotDir: `${root}seeds/snapshots` });
+  t.teardown(() => s.close());
+  const tally: Tally = { requests: 0, byStatus: new Map(), priced: 0, created: [] };
+  await fc.assert(
+    fc.asyncProperty(devnetQuote, async (r) => {
+      const { req, res } = await send(s, r, tally);
+      checkInvariants(req, res);
+    }),
+    { seed: SEED + 3, numRuns: 1_500 },
+  );
+  report(t, tally);
+  t.ok(tally.created.length >= 100, `${tally.created.length} quotes saved`);
 });
