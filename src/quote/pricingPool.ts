@@ -124,7 +124,7 @@ export function createPricingPool(
   config: Pick<Config, 'workerThreads' | 'workerMaxQueue' | 'catalogDir' | 'snapshotDir'>,
   /** Options, or (older form) the worker entry file. */
   options: PricingPoolOptions | string = {},
-): Pricer & { stats(): PricerStats } {
+): Pricer & { stats(): PricerStats; probeWorkers(): Promise<void> } {
   const opts: PricingPoolOptions = typeof options === 'string' ? { workerFile: options } : options;
   const pool = new Piscina({
     filename: opts.workerFile ?? WORKER,
@@ -177,5 +177,11 @@ export function createPricingPool(
     stats() {
       return { ...stats };
     },
+    async probeWorkers() {
+      // An empty pair on no chain: a worker answers with no pricings, proving a thread is up.
+      await inWorker({ chainId: 0, tokenIn: ZERO_ADDRESS, tokenOut: ZERO_ADDRESS, amountIn: 1n, generation: 0 });
+    },
   };
 }
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';

@@ -140,6 +140,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
       problems.set(field, 'must be a valid EVM address (0x followed by 40 hex digits)');
     }
   }
+  if (Object.is(b.slippageBps, -0)) problems.set('slippageBps', 'must be between 0 and 5000 (negative zero is not accepted)');
   for (const [field, type] of [['slippageBps', 'an integer'], ['walletAddress', 'a string']] as const) {
     if (b[field] === null) problems.set(field, `must be ${type}`);
   }
