@@ -80,7 +80,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
     rpcUrls,
-    workerThreads: integer(env, 'WORKER_THREADS', Math.max(1, availableParallelism()), 1, 256),
+    // Cheap quotes are priced in the API thread (src/quote/pricingPool.ts), so workers take only heavy ones:
+    // one core is left to the API thread. See bench/README.md.
+    workerThreads: integer(env, 'WORKER_THREADS', Math.max(1, availableParallelism() - 1), 1, 256),
     workerMaxQueue: integer(env, 'WORKER_MAX_QUEUE', 1024, 0, 1_000_000),
     quoteTtlSeconds: integer(env, 'QUOTE_TTL_SECONDS', 86_400, 1, 31_536_000),
     defaultSlippageBps: integer(env, 'DEFAULT_SLIPPAGE_BPS', 50, 0, 5000),

@@ -171,7 +171,20 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   };
 }
 
-/** Checksums an address that isAddress accepted in any letter case. */
+const checksummed = new Map<string, string>();
+const CHECKSUM_CACHE_SIZE = 10_000;
+
+/**
+ * Checksums an address that isAddress accepted in any letter case. EIP-55 costs a keccak256 (about
+ * 10 µs), and wallets send the same few addresses again and again, so results are cached (bounded).
+ */
 function checksum(address: string): string {
-  return getAddress(address.toLowerCase());
+  const lower = address.toLowerCase();
+  let result = checksummed.get(lower);
+  if (result === undefined) {
+    result = getAddress(lower);
+    if (checksummed.size >= CHECKSUM_CACHE_SIZE) checksummed.clear();
+    checksummed.set(lower, result);
+  }
+  return result;
 }
