@@ -168,36 +168,13 @@ export class QuoteService {
         deadline,
       });
     }
-    const created = new Date(createdMs).toISOString();
-    const quote: Quote = {
-      quoteId: randomUUID(),
-      status: 'pending',
-      amountIn: request.amountIn.toString(),
-      amountInFloat: formatUnits(request.amountIn, request.tokenIn.decimals),
-      amountOut: amountOut.toString(),
-      amountOutFloat: formatUnits(amountOut, request.tokenOut.decimals),
-      amountOutMinimum: minimumAmountOut(amountOut, request.slippageBps).toString(),
-      slippageBps: request.slippageBps,
-      deadline,
-      originChain: chain.slug,
-      originChainId: chain.chainId,
-      destinationChain: request.destinationChain.slug,
-      destinationChainId: request.destinationChain.chainId,
-      tokenIn: request.tokenIn,
-      tokenOut: request.tokenOut,
-      recipientAddress: request.recipientAddress,
-      walletAddress: request.walletAddress,
+    return this.save(request, orgId, createdMs, deadline, {
+      amountOut,
+      amountOutMinimum: minimumAmountOut(amountOut, request.slippageBps),
       pairAddress,
-      hash: '',
-      explorerUrl: '',
-      createdAt: created,
-      updatedAt: created,
       route,
       steps,
-      snapshot: this.snapshotInfo(chain.chainId),
-    };
-    await this.deps.store.save({ orgId, quote: quote as unknown as Record<string, unknown> });
-    return quote;
+    });
   }
 
   /**
@@ -218,15 +195,33 @@ export class QuoteService {
     const steps = buildBridgeRouteSteps({ plan, wallet: request.walletAddress, deadline });
     const extension = describeBridgeRoute(plan, deadline);
     const bridge = plan.originBridge;
+    return this.save(request, orgId, createdMs, deadline, {
+      amountOut: plan.amountOut,
+      amountOutMinimum: plan.amountOutMinimum,
+      pairAddress: bridge.spokePoolAddress,
+      route: { dex: bridge.slug, name: bridge.name, fees: plan.deposit.feeAmount.toString(), logo: bridge.logo, version: '', poolFee: 0 },
+      steps,
+      extension,
+    });
+  }
+
+  /** Builds the Quote (SPEC section 2) around a priced route and saves it; throws 503 if it cannot be saved. */
+  private async save(
+    request: QuoteRequest,
+    orgId: string,
+    createdMs: number,
+    deadline: number,
+    priced: { amountOut: bigint; amountOutMinimum: bigint; pairAddress: string; route: Route; steps: Step[]; extension?: object },
+  ): Promise<Quote> {
     const created = new Date(createdMs).toISOString();
     const quote: Quote = {
       quoteId: randomUUID(),
       status: 'pending',
       amountIn: request.amountIn.toString(),
       amountInFloat: formatUnits(request.amountIn, request.tokenIn.decimals),
-      amountOut: plan.amountOut.toString(),
-      amountOutFloat: formatUnits(plan.amountOut, request.tokenOut.decimals),
-      amountOutMinimum: plan.amountOutMinimum.toString(),
+      amountOut: priced.amountOut.toString(),
+      amountOutFloat: formatUnits(priced.amountOut, request.tokenOut.decimals),
+      amountOutMinimum: priced.amountOutMinimum.toString(),
       slippageBps: request.slippageBps,
       deadline,
       originChain: request.originChain.slug,
@@ -237,15 +232,15 @@ export class QuoteService {
       tokenOut: request.tokenOut,
       recipientAddress: request.recipientAddress,
       walletAddress: request.walletAddress,
-      pairAddress: bridge.spokePoolAddress,
+      pairAddress: priced.pairAddress,
       hash: '',
       explorerUrl: '',
       createdAt: created,
       updatedAt: created,
-      route: { dex: bridge.slug, name: bridge.name, fees: plan.deposit.feeAmount.toString(), logo: bridge.logo, version: '', poolFee: 0 },
-      steps,
+      route: priced.route,
+      steps: priced.steps,
       snapshot: this.snapshotInfo(request.originChain.chainId),
-      ...extension,
+      ...priced.extension,
     };
     await this.deps.store.save({ orgId, quote: quote as unknown as Record<string, unknown> });
     return quote;
