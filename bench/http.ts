@@ -21,7 +21,7 @@ import { reportRows, type BenchRow, ms, num } from './lib/benchRows.ts';
 import { describeMachine } from './lib/machine.ts';
 import { devnetQuoteBodies, quoteRequests } from './lib/quoteMix.ts';
 import { runLoad, type LoadRequest, type LoadResult } from './lib/runLoad.ts';
-import { redisAnswers } from './lib/redisAnswers.ts';
+import { redisAnswers } from '../test/helpers/redis.ts';
 import { startServer, ROOT, type ServerProcess } from './lib/serverProcess.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);

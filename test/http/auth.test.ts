@@ -10,7 +10,7 @@ import { sendData } from '../../src/http/envelope.ts';
 import { errorHandler } from '../../src/http/errorHandler.ts';
 import { requestLogger } from '../../src/http/requestLogger.ts';
 import { createApiKeyStore, type ApiKeyStore } from '../../src/store/apiKeyStore.ts';
-import { freePort } from '../store/redisHelpers.ts';
+import { freePort } from '../helpers/freePort.ts';
 import { request } from '../helpers/testApp.ts';
 
 /** Everything the app logs, at every level, to check no key ever reaches a log. */

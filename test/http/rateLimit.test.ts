@@ -2,7 +2,8 @@ import t from 'tap';
 import { pino } from 'pino';
 import { createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from '../../src/http/rateLimit.ts';
 import { buildStubQuoteApp } from '../helpers/stubQuoteApp.ts';
-import { deletePrefix, freePort, keysWithTtl, OwnRedis, redisServerBinary, sharedRedisMissing, sharedRedisUrl, uniquePrefix } from '../instances/realRedis.ts';
+import { freePort } from '../helpers/freePort.ts';
+import { deletePrefix, keysWithTtl, OwnRedisServer, redisServerPath, sharedRedisMissing, sharedRedisUrl, uniquePrefix } from '../helpers/redis.ts';
 
 // A fixed instant 15.5 s into a 60 s window aligned to the epoch: 16666667 x 60000 ms + 15500 ms.
 const WINDOW_START = 16_666_667 * 60_000;
@@ -114,13 +115,13 @@ t.test('Redis store: instances sharing a Redis and a prefix share one count; the
 });
 
 t.test('Redis store fails open: with no Redis, or Redis killed mid-run, requests pass uncounted; counting resumes when it returns', async (t) => {
-  const binary = redisServerBinary();
+  const binary = redisServerPath();
   if (!binary) {
     if (process.env.CI === 'true') t.fail('redis-server is not installed; CI=true requires it');
     else t.skip('redis-server is not installed', () => undefined);
     return;
   }
-  const redis = new OwnRedis(binary, await freePort());
+  const redis = new OwnRedisServer(binary, await freePort());
   const prefix = uniquePrefix('failopen');
   const store = createRedisRateLimitStore(redis.url, { keyPrefix: prefix, logger: pino({ level: 'silent' }) });
   t.teardown(async () => {

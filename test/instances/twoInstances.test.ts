@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { createApiKeyStore } from '../../src/store/apiKeyStore.ts';
-import { deletePrefix, freePort, keysWithTtl, sharedRedisMissing, sharedRedisUrl, uniquePrefix } from './realRedis.ts';
+import { freePort } from '../helpers/freePort.ts';
+import { deletePrefix, keysWithTtl, sharedRedisMissing, sharedRedisUrl, uniquePrefix } from '../helpers/redis.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const WINDOW_SECONDS = 3600;

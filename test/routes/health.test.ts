@@ -6,7 +6,7 @@ import { checkReadiness } from '../../src/routes/health.ts';
 import { createQuoteStore } from '../../src/store/quoteStore.ts';
 import { buildTestApp, fixtureCatalogDir, fixtureSnapshotDir, request } from '../helpers/testApp.ts';
 import { buildStubQuoteApp } from '../helpers/stubQuoteApp.ts';
-import { freePort } from '../instances/realRedis.ts';
+import { freePort } from '../helpers/freePort.ts';
 
 t.test('GET /healthz answers 200 {status: ok}', async (t) => {
   const { request } = buildTestApp();

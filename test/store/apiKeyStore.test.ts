@@ -7,15 +7,15 @@ import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { ApiKeyInputError, createApiKeyStore, type ApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import {
   OwnRedisServer,
-  deleteNamespace,
-  freePort,
+  deletePrefix,
   inCI,
   redisServerPath,
-  redisUnavailableReason,
+  sharedRedisMissing,
   sharedRedisUrl,
-  uniqueNamespace,
+  uniquePrefix,
   withRawClient,
-} from './redisHelpers.ts';
+} from '../helpers/redis.ts';
+import { freePort } from '../helpers/freePort.ts';
 
 /**
  * A failing save/get must reject rather than hang. The store's own deadline is 1.5 s; the bound is
@@ -173,14 +173,14 @@ t.test('file store', async (t) => {
 });
 
 t.test('Redis store (shared server)', async (t) => {
-  const skip = await redisUnavailableReason(t);
+  const skip = await sharedRedisMissing(t);
   if (skip) {
     if (!inCI) t.skip(skip, () => undefined);
     return;
   }
-  const namespace = uniqueNamespace('apikeys');
+  const namespace = uniquePrefix('apikeys');
   t.teardown(async () => {
-    await deleteNamespace(sharedRedisUrl, namespace);
+    await deletePrefix(sharedRedisUrl, namespace);
   });
   const open = () => createApiKeyStore({ redisUrl: sharedRedisUrl, dataDir: '/nonexistent' }, { namespace });
   behaviour(t, open);

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { runKeysCli } from '../../src/store/keysCli.ts';
-import { deleteNamespace, inCI, redisUnavailableReason, sharedRedisUrl, uniqueNamespace } from './redisHelpers.ts';
+import { deletePrefix, inCI, sharedRedisMissing, sharedRedisUrl, uniquePrefix } from '../helpers/redis.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -58,14 +58,14 @@ t.test('keys CLI over the file store (DATA_DIR)', async (t) => {
 });
 
 t.test('keys CLI over Redis (REDIS_URL, REDIS_KEY_PREFIX)', async (t) => {
-  const skip = await redisUnavailableReason(t);
+  const skip = await sharedRedisMissing(t);
   if (skip) {
     if (!inCI) t.skip(skip, () => undefined);
     return;
   }
-  const prefix = uniqueNamespace('cli');
+  const prefix = uniquePrefix('cli');
   t.teardown(async () => {
-    await deleteNamespace(sharedRedisUrl, prefix);
+    await deletePrefix(sharedRedisUrl, prefix);
   });
   const created = keys(['create', '--org=acme'], { REDIS_URL: sharedRedisUrl, REDIS_KEY_PREFIX: prefix });
   t.equal(created.status, 0, created.stderr);

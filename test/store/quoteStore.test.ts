@@ -3,15 +3,15 @@ import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { createQuoteStore, type QuoteStore } from '../../src/store/quoteStore.ts';
 import {
   OwnRedisServer,
-  deleteNamespace,
-  freePort,
+  deletePrefix,
   inCI,
   redisServerPath,
-  redisUnavailableReason,
+  sharedRedisMissing,
   sharedRedisUrl,
-  uniqueNamespace,
+  uniquePrefix,
   withRawClient,
-} from './redisHelpers.ts';
+} from '../helpers/redis.ts';
+import { freePort } from '../helpers/freePort.ts';
 
 /**
  * A failing save/get must reject rather than hang. The store's own deadline is 1.5 s; the bound is
@@ -108,14 +108,14 @@ t.test('memory store', async (t) => {
 });
 
 t.test('Redis store (shared server)', async (t) => {
-  const skip = await redisUnavailableReason(t);
+  const skip = await sharedRedisMissing(t);
   if (skip) {
     if (!inCI) t.skip(skip, () => undefined);
     return;
   }
-  const namespace = uniqueNamespace('quote');
+  const namespace = uniquePrefix('quote');
   t.teardown(async () => {
-    await deleteNamespace(sharedRedisUrl, namespace);
+    await deletePrefix(sharedRedisUrl, namespace);
   });
   const make = (ttl: number) => createQuoteStore({ redisUrl: sharedRedisUrl, quoteTtlSeconds: ttl }, { namespace });
   const probe = make(1);
@@ -147,11 +147,11 @@ t.test('Redis store (shared server)', async (t) => {
   });
 
   t.test('the default namespace follows config.redisKeyPrefix', async (t) => {
-    const prefix = uniqueNamespace('prefix');
+    const prefix = uniquePrefix('prefix');
     const store = createQuoteStore({ redisUrl: sharedRedisUrl, quoteTtlSeconds: 60, redisKeyPrefix: prefix });
     t.teardown(async () => {
       await store.close();
-      await deleteNamespace(sharedRedisUrl, prefix);
+      await deletePrefix(sharedRedisUrl, prefix);
     });
     await store.save({ orgId: 'acme', quote: quoteBody('q-prefix') });
     t.equal(await withRawClient(sharedRedisUrl, (client) => client.exists(`${prefix}:quote::q-prefix`)), 1);

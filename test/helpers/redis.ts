@@ -1,7 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { createClient } from '@keyv/redis';
+import { freePort } from './freePort.ts';
 
 /** The shared Redis the tests use: REDIS_URL, else the default local port. */
 export const sharedRedisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -9,8 +10,8 @@ export const sharedRedisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 /** True under CI, where a missing Redis is a failure, never a skip. */
 export const inCI = process.env.CI === 'true';
 
-/** A key prefix no other run uses: `test:<pid>:<random>`. */
-export function uniqueNamespace(label: string): string {
+/** A key prefix no other run uses: `test:<label>:<pid>:<random>`. */
+export function uniquePrefix(label: string): string {
   return `test:${label}:${process.pid}:${randomBytes(4).toString('hex')}`;
 }
 
@@ -19,7 +20,7 @@ export function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect(Number(port || 6379), hostname || '127.0.0.1');
-    const done = (ok: boolean) => {
+    const done = (ok: boolean): void => {
       socket.destroy();
       resolve(ok);
     };
@@ -31,33 +32,14 @@ export function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
 }
 
 /**
- * Reason to skip Redis cases, or undefined when Redis answers. Under CI=true an unreachable Redis
- * fails the test instead (the caller passes `t` so the failure is recorded).
+ * Undefined when the shared Redis answers; otherwise the reason to skip. Under CI=true an
+ * unreachable Redis is a failure (recorded on `t`), never a silent skip.
  */
-export async function redisUnavailableReason(t: { fail(message: string): unknown }): Promise<string | undefined> {
+export async function sharedRedisMissing(t: { fail(message: string): unknown }): Promise<string | undefined> {
   if (await redisAnswers(sharedRedisUrl)) return undefined;
   const reason = `no Redis answers at ${sharedRedisUrl} (set REDIS_URL)`;
-  if (inCI) {
-    t.fail(`${reason}; CI=true requires a real Redis`);
-    return reason;
-  }
+  if (inCI) t.fail(`${reason}; CI=true requires a real Redis`);
   return reason;
-}
-
-/** Deletes every key under a namespace (SCAN + UNLINK) with a plain client. */
-export async function deleteNamespace(url: string, namespace: string): Promise<number> {
-  const client = createClient({ url });
-  client.on('error', () => undefined);
-  await client.connect();
-  let deleted = 0;
-  try {
-    for await (const keys of client.scanIterator({ MATCH: `${namespace}*`, COUNT: 500 })) {
-      if (keys.length > 0) deleted += await client.unlink(keys);
-    }
-  } finally {
-    client.destroy();
-  }
-  return deleted;
 }
 
 function rawClient(url: string) {
@@ -65,7 +47,7 @@ function rawClient(url: string) {
 }
 export type RawRedisClient = ReturnType<typeof rawClient>;
 
-/** Runs one function with a plain Redis client (the independent view of what the stores wrote). */
+/** Runs one function with a plain Redis client (the independent view of what the code under test wrote). */
 export async function withRawClient<T>(url: string, use: (client: RawRedisClient) => Promise<T>): Promise<T> {
   const client = rawClient(url);
   client.on('error', () => undefined);
@@ -77,16 +59,25 @@ export async function withRawClient<T>(url: string, use: (client: RawRedisClient
   }
 }
 
-/** A free TCP port on loopback (released before returning). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+/** Deletes every key starting with the prefix (SCAN + UNLINK); returns how many were deleted. */
+export function deletePrefix(url: string, prefix: string): Promise<number> {
+  return withRawClient(url, async (client) => {
+    let deleted = 0;
+    for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+      if (keys.length > 0) deleted += await client.unlink(keys);
+    }
+    return deleted;
+  });
+}
+
+/** The keys starting with the prefix, sorted, each with its remaining TTL in ms and its string value. */
+export function keysWithTtl(url: string, prefix: string): Promise<Array<[string, number, string | null]>> {
+  return withRawClient(url, async (client) => {
+    const out: Array<[string, number, string | null]> = [];
+    for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+      for (const key of keys) out.push([key, await client.pTTL(key), await client.get(key)]);
+    }
+    return out.sort(([a], [b]) => (a < b ? -1 : 1));
   });
 }
 
@@ -97,10 +88,11 @@ export function redisServerPath(): string | undefined {
   return found.status === 0 && path !== '' ? path : undefined;
 }
 
-/** A redis-server this test started itself, on its own port, without persistence. */
+/** A redis-server a test starts itself, on its own port, without persistence; it can be killed, restarted and paused. */
 export class OwnRedisServer {
   #child: ChildProcess | undefined;
-  private constructor(
+  /** A server on the port, not started yet (see start()). */
+  constructor(
     readonly binary: string,
     readonly port: number,
   ) {}
