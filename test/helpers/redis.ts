@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { createClient } from '@keyv/redis';
+import type { Test } from 'tap';
 import { freePort } from './freePort.ts';
 
 /** The shared Redis the tests use: REDIS_URL, else the default local port. */
@@ -40,6 +41,33 @@ export async function sharedRedisMissing(t: { fail(message: string): unknown }):
   const reason = `no Redis answers at ${sharedRedisUrl} (set REDIS_URL)`;
   if (inCI) t.fail(`${reason}; CI=true requires a real Redis`);
   return reason;
+}
+
+/**
+ * A fresh key prefix on the shared Redis, deleted when `t` ends; undefined when no Redis answers
+ * (then `t` records a skip, or under CI=true a failure, and the caller returns).
+ */
+export async function sharedRedisPrefix(t: Pick<Test, 'fail' | 'skip' | 'teardown'>, label: string): Promise<string | undefined> {
+  const missing = await sharedRedisMissing(t);
+  if (missing) {
+    if (!inCI) t.skip(missing, () => undefined);
+    return undefined;
+  }
+  const prefix = uniquePrefix(label);
+  t.teardown(async () => {
+    await deletePrefix(sharedRedisUrl, prefix);
+  });
+  return prefix;
+}
+
+/** Path of redis-server; undefined when it is not installed (then `t` records a skip, or under CI=true a failure). */
+export function redisServerOrSkip(t: Pick<Test, 'fail' | 'skip'>): string | undefined {
+  const binary = redisServerPath();
+  if (!binary) {
+    if (inCI) t.fail('redis-server is not installed; CI=true requires it');
+    else t.skip('redis-server is not installed', () => undefined);
+  }
+  return binary;
 }
 
 function rawClient(url: string) {

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from '../../src/http/rateLimit.ts';
 import { buildStubQuoteApp } from '../helpers/stubQuoteApp.ts';
 import { freePort } from '../helpers/freePort.ts';
-import { deletePrefix, keysWithTtl, OwnRedisServer, redisServerPath, sharedRedisMissing, sharedRedisUrl, uniquePrefix } from '../helpers/redis.ts';
+import { keysWithTtl, OwnRedisServer, redisServerOrSkip, sharedRedisPrefix, sharedRedisUrl, uniquePrefix } from '../helpers/redis.ts';
 
 // A fixed instant 15.5 s into a 60 s window aligned to the epoch: 16666667 x 60000 ms + 15500 ms.
 const WINDOW_START = 16_666_667 * 60_000;
@@ -93,13 +93,8 @@ t.test('limits are off by default: no counting, no headers', async (t) => {
 });
 
 t.test('Redis store: instances sharing a Redis and a prefix share one count; the counter expires with its window', async (t) => {
-  const missing = await sharedRedisMissing(t);
-  if (missing) {
-    t.skip(missing, () => undefined);
-    return;
-  }
-  const prefix = uniquePrefix('ratelimit');
-  t.teardown(() => deletePrefix(sharedRedisUrl, prefix));
+  const prefix = await sharedRedisPrefix(t, 'ratelimit');
+  if (!prefix) return;
   const a = createRedisRateLimitStore(sharedRedisUrl, { keyPrefix: prefix, now: () => NOW });
   const b = createRedisRateLimitStore(sharedRedisUrl, { keyPrefix: prefix, now: () => NOW });
   t.teardown(() => Promise.all([a.close(), b.close()]));
@@ -115,12 +110,8 @@ t.test('Redis store: instances sharing a Redis and a prefix share one count; the
 });
 
 t.test('Redis store fails open: with no Redis, or Redis killed mid-run, requests pass uncounted; counting resumes when it returns', async (t) => {
-  const binary = redisServerPath();
-  if (!binary) {
-    if (process.env.CI === 'true') t.fail('redis-server is not installed; CI=true requires it');
-    else t.skip('redis-server is not installed', () => undefined);
-    return;
-  }
+  const binary = redisServerOrSkip(t);
+  if (!binary) return;
   const redis = new OwnRedisServer(binary, await freePort());
   const prefix = uniquePrefix('failopen');
   const store = createRedisRateLimitStore(redis.url, { keyPrefix: prefix, logger: pino({ level: 'silent' }) });

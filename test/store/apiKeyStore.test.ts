@@ -5,16 +5,7 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { ApiKeyInputError, createApiKeyStore, type ApiKeyStore } from '../../src/store/apiKeyStore.ts';
-import {
-  OwnRedisServer,
-  deletePrefix,
-  inCI,
-  redisServerPath,
-  sharedRedisMissing,
-  sharedRedisUrl,
-  uniquePrefix,
-  withRawClient,
-} from '../helpers/redis.ts';
+import { OwnRedisServer, redisServerOrSkip, sharedRedisPrefix, sharedRedisUrl, withRawClient } from '../helpers/redis.ts';
 import { freePort } from '../helpers/freePort.ts';
 
 /**
@@ -173,15 +164,8 @@ t.test('file store', async (t) => {
 });
 
 t.test('Redis store (shared server)', async (t) => {
-  const skip = await sharedRedisMissing(t);
-  if (skip) {
-    if (!inCI) t.skip(skip, () => undefined);
-    return;
-  }
-  const namespace = uniquePrefix('apikeys');
-  t.teardown(async () => {
-    await deletePrefix(sharedRedisUrl, namespace);
-  });
+  const namespace = await sharedRedisPrefix(t, 'apikeys');
+  if (!namespace) return;
   const open = () => createApiKeyStore({ redisUrl: sharedRedisUrl, dataDir: '/nonexistent' }, { namespace });
   behaviour(t, open);
 
@@ -201,12 +185,8 @@ t.test('Redis store (shared server)', async (t) => {
 });
 
 t.test('Redis down: verify, create, list, revoke answer 503 within the bound; resume after restart', async (t) => {
-  const binary = redisServerPath();
-  if (!binary) {
-    if (inCI) t.fail('redis-server is not installed; CI=true requires it');
-    else t.skip('redis-server is not installed', () => undefined);
-    return;
-  }
+  const binary = redisServerOrSkip(t);
+  if (!binary) return;
   const server = await OwnRedisServer.start(binary);
   t.teardown(() => server.kill());
   const store = createApiKeyStore({ redisUrl: server.url, dataDir: '/nonexistent' }, { namespace: 'keys' });

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { runKeysCli } from '../../src/store/keysCli.ts';
-import { deletePrefix, inCI, sharedRedisMissing, sharedRedisUrl, uniquePrefix } from '../helpers/redis.ts';
+import { sharedRedisPrefix, sharedRedisUrl } from '../helpers/redis.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -58,15 +58,8 @@ t.test('keys CLI over the file store (DATA_DIR)', async (t) => {
 });
 
 t.test('keys CLI over Redis (REDIS_URL, REDIS_KEY_PREFIX)', async (t) => {
-  const skip = await sharedRedisMissing(t);
-  if (skip) {
-    if (!inCI) t.skip(skip, () => undefined);
-    return;
-  }
-  const prefix = uniquePrefix('cli');
-  t.teardown(async () => {
-    await deletePrefix(sharedRedisUrl, prefix);
-  });
+  const prefix = await sharedRedisPrefix(t, 'cli');
+  if (!prefix) return;
   const created = keys(['create', '--org=acme'], { REDIS_URL: sharedRedisUrl, REDIS_KEY_PREFIX: prefix });
   t.equal(created.status, 0, created.stderr);
   t.match(created.stdout, /^sqk_[A-Za-z0-9_-]{43}\n$/);

@@ -1,16 +1,7 @@
 import t, { type Test } from 'tap';
 import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { createQuoteStore, type QuoteStore } from '../../src/store/quoteStore.ts';
-import {
-  OwnRedisServer,
-  deletePrefix,
-  inCI,
-  redisServerPath,
-  sharedRedisMissing,
-  sharedRedisUrl,
-  uniquePrefix,
-  withRawClient,
-} from '../helpers/redis.ts';
+import { deletePrefix, OwnRedisServer, redisServerOrSkip, sharedRedisPrefix, sharedRedisUrl, uniquePrefix, withRawClient } from '../helpers/redis.ts';
 import { freePort } from '../helpers/freePort.ts';
 
 /**
@@ -108,15 +99,8 @@ t.test('memory store', async (t) => {
 });
 
 t.test('Redis store (shared server)', async (t) => {
-  const skip = await sharedRedisMissing(t);
-  if (skip) {
-    if (!inCI) t.skip(skip, () => undefined);
-    return;
-  }
-  const namespace = uniquePrefix('quote');
-  t.teardown(async () => {
-    await deletePrefix(sharedRedisUrl, namespace);
-  });
+  const namespace = await sharedRedisPrefix(t, 'quote');
+  if (!namespace) return;
   const make = (ttl: number) => createQuoteStore({ redisUrl: sharedRedisUrl, quoteTtlSeconds: ttl }, { namespace });
   const probe = make(1);
   t.equal(probe.kind, 'redis');
@@ -159,12 +143,8 @@ t.test('Redis store (shared server)', async (t) => {
 });
 
 t.test('Redis failure: a redis-server this test starts, kills and restarts', async (t) => {
-  const binary = redisServerPath();
-  if (!binary) {
-    if (inCI) t.fail('redis-server is not installed; CI=true requires it');
-    else t.skip('redis-server is not installed', () => undefined);
-    return;
-  }
+  const binary = redisServerOrSkip(t);
+  if (!binary) return;
 
   t.test('killed while the store runs: save and get reject with 503 within the bound; saving resumes after restart', async (t) => {
     const server = await OwnRedisServer.start(binary);
