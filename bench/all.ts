@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_ROWS_ENV, formatTable, type BenchRow } from './lib/benchRows.ts';
 import { describeMachine } from './lib/machine.ts';
-import { ROOT } from './lib/serverProcess.ts';
+
+/** Repository root. */
+const ROOT = join(import.meta.dirname, '..');
 
 const PARTS = (process.env.BENCH_PARTS ?? 'amm,http,scale,seed').split(',').filter(Boolean);
 const START = '<!-- bench:table:start -->';

@@ -22,7 +22,7 @@ import { describeMachine } from './lib/machine.ts';
 import { devnetQuoteBodies, quoteRequests } from './lib/quoteMix.ts';
 import { runLoad, type LoadRequest, type LoadResult } from './lib/runLoad.ts';
 import { redisAnswers } from '../test/helpers/redis.ts';
-import { startServer, ROOT, type ServerProcess } from './lib/serverProcess.ts';
+import { projectRoot as ROOT, startServer, type ServerProcess } from '../test/helpers/serverProcess.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -44,6 +44,8 @@ interface Case {
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-http-'));
 const redisPrefix = `bench:${process.pid}:${randomBytes(4).toString('hex')}`;
 const servers = new Map<string, Promise<ServerProcess>>();
+/** Bench servers: ready when /healthz answers (spawn-to-ready is measured that way); only the output's tail is kept, nothing parsed. */
+const BENCH_SERVER = { readyPath: '/healthz', output: 'tail' } as const;
 const serviceEnv = { SNAPSHOT_DIR: join(ROOT, 'seeds/snapshots'), CATALOG_DIR: join(ROOT, 'catalog'), DATA_DIR: dataDir, QUOTE_TTL_SECONDS: '600' };
 const profileArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
 
@@ -61,11 +63,11 @@ let memoryKey = '';
 let redisKey = '';
 const redisUp = CASES.has('quotes-redis') && (await redisAnswers(REDIS_URL));
 
-const bare = server('bare', () => startServer({ entry: 'bench/lib/bareKoaServer.ts' }));
-const service = server('service', () => startServer({ entry: 'src/index.ts', env: { ...serviceEnv, LOG_LEVEL: 'warn', REDIS_URL: '' }, nodeArgs: profileArgs }));
-const serviceInfo = server('service-info', () => startServer({ entry: 'src/index.ts', env: { ...serviceEnv, LOG_LEVEL: 'info', REDIS_URL: '' } }));
+const bare = server('bare', () => startServer({ entry: 'bench/lib/bareKoaServer.ts', ...BENCH_SERVER }));
+const service = server('service', () => startServer({ entry: 'src/index.ts', env: { ...serviceEnv, LOG_LEVEL: 'warn', REDIS_URL: '' }, nodeArgs: profileArgs, ...BENCH_SERVER }));
+const serviceInfo = server('service-info', () => startServer({ entry: 'src/index.ts', env: { ...serviceEnv, LOG_LEVEL: 'info', REDIS_URL: '' }, ...BENCH_SERVER }));
 const serviceRedis = server('service-redis', () =>
-  startServer({ entry: 'src/index.ts', env: { ...serviceEnv, LOG_LEVEL: 'warn', REDIS_URL, REDIS_KEY_PREFIX: redisPrefix }, nodeArgs: profileArgs }),
+  startServer({ entry: 'src/index.ts', env: { ...serviceEnv, LOG_LEVEL: 'warn', REDIS_URL, REDIS_KEY_PREFIX: redisPrefix }, nodeArgs: profileArgs, ...BENCH_SERVER }),
 );
 
 const cases: Case[] = [

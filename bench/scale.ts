@@ -15,7 +15,7 @@ import { reportRows, type BenchRow, ms, num } from './lib/benchRows.ts';
 import { DEFAULT_SCALE, generateScale } from './lib/generateScale.ts';
 import { BENCH_RECIPIENT, devnetQuoteBodies, quoteRequests } from './lib/quoteMix.ts';
 import { runLoad, type LoadRequest, type LoadResult } from './lib/runLoad.ts';
-import { ROOT, startServer, type ServerProcess } from './lib/serverProcess.ts';
+import { projectRoot as ROOT, startServer, type ServerProcess } from '../test/helpers/serverProcess.ts';
 
 const POOLS = Number(process.env.BENCH_SCALE_POOLS ?? DEFAULT_SCALE.pools);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -31,7 +31,7 @@ function median(values: number[]): number {
 /** Spawn until the first request of `probe` answers 200 (the graph is loaded in the API process and a worker could be asked). */
 async function start(label: string, env: Record<string, string>, probe: LoadRequest): Promise<{ server: ServerProcess; quoteMs: number }> {
   const t0 = performance.now();
-  const server = await startServer({ entry: 'src/index.ts', env: { LOG_LEVEL: 'warn', REDIS_URL: '', ...env }, timeoutMs: 120_000 });
+  const server = await startServer({ entry: 'src/index.ts', env: { LOG_LEVEL: 'warn', REDIS_URL: '', ...env }, timeoutMs: 120_000, readyPath: '/healthz', output: 'tail' });
   for (;;) {
     const res = await fetch(server.url + probe.path, { method: 'POST', body: probe.body, headers: { 'content-type': 'application/json' } });
     await res.arrayBuffer();

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { getSqrtRatioAtTick } from '../../src/amm/tickMath.ts';
-import { ROOT } from './serverProcess.ts';
+
+/** Repository root. */
+const ROOT = join(import.meta.dirname, '..', '..');
 
 /** Shape of the generated catalogue + snapshot (defaults: the bench's 100,000 pools). */
 export interface ScaleOptions {

@@ -4,73 +4,23 @@
  * both (the counters live in Redis). Each run uses its own REDIS_KEY_PREFIX and DATA_DIR. Under
  * CI=true an unreachable Redis fails the test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { createApiKeyStore } from '../../src/store/apiKeyStore.ts';
-import { freePort } from '../helpers/freePort.ts';
 import { keysWithTtl, sharedRedisPrefix, sharedRedisUrl } from '../helpers/redis.ts';
+import { startServer, type ServerProcess } from '../helpers/serverProcess.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const WINDOW_SECONDS = 3600;
 const PER_KEY = 4;
 const PER_IP = 6;
 
-interface Instance {
-  readonly name: string;
-  readonly base: string;
-  readonly child: ChildProcess;
-  log: string;
-}
-
-/** Starts one server process and resolves once it logs `listening` (60 s bound). */
-async function startInstance(name: string, env: NodeJS.ProcessEnv): Promise<Instance> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const instance: Instance = { name, base: `http://127.0.0.1:${port}`, child, log: '' };
-  child.stdout!.on('data', (chunk) => (instance.log += String(chunk)));
-  child.stderr!.on('data', (chunk) => (instance.log += String(chunk)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s:\n${instance.log}`)), 60_000);
-    const onData = () => {
-      if (/"msg":"listening"/.test(instance.log)) {
-        clearTimeout(timer);
-        child.stdout!.off('data', onData);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code} before listening:\n${instance.log}`));
-    });
-  });
-  return instance;
-}
-
-/** SIGTERM, then waits for the exit (SIGKILL after 15 s). */
-async function stopInstance(instance: Instance): Promise<void> {
-  const { child } = instance;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function call(instance: Instance, method: string, path: string, options: { key?: string; body?: unknown } = {}) {
+async function call(instance: ServerProcess, method: string, path: string, options: { key?: string; body?: unknown } = {}) {
   const headers: Record<string, string> = {};
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(instance.base + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const res = await fetch(instance.url + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text) as { code: number; message: string; data?: Record<string, unknown> } };
 }
@@ -100,8 +50,9 @@ t.test('two server processes over one Redis share saved quotes and rate limits',
     RATE_LIMIT_PER_IP: String(PER_IP),
     TRUST_PROXY: 'false',
   };
-  const [a, b] = await Promise.all([startInstance('A', env), startInstance('B', env)]);
-  t.teardown(() => Promise.all([stopInstance(a), stopInstance(b)]));
+  // Each is ready once it logs `listening`; stop() is SIGTERM, then SIGKILL after 15 s.
+  const [a, b] = await Promise.all([startServer({ env, stopGraceMs: 15_000 }), startServer({ env, stopGraceMs: 15_000 })]);
+  t.teardown(() => Promise.all([a.stop(), b.stop()]));
 
   // Devnet (chain 31337, shipped snapshot): 1 WETH for USDC.
   const request = {
@@ -147,5 +98,5 @@ t.test('two server processes over one Redis share saved quotes and rate limits',
     [`${prefix}:ratelimit:ip:127.0.0.1:${window}`, String(PER_IP + 2)],
     [`${prefix}:ratelimit:key:${record.id}:${window}`, String(PER_KEY + 2)],
   ]);
-  t.notMatch(a.log + b.log, key, 'the API key never appears in either log');
+  t.notMatch(a.output() + b.output(), key, 'the API key never appears in either log');
 });

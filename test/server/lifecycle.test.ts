@@ -3,7 +3,11 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { projectRoot, startServer } from './serverProcess.ts';
+import { projectRoot, startServer as startProcess, type ServerProcess } from '../helpers/serverProcess.ts';
+
+/** The real service (src/index.ts) with info logs, one worker and no Redis (REDIS_URL unset); stop() is a SIGKILL. */
+const startServer = (env: NodeJS.ProcessEnv): Promise<ServerProcess> =>
+  startProcess({ env: { REDIS_URL: undefined, LOG_LEVEL: 'info', WORKER_THREADS: '1', ...env }, stopGraceMs: 0 });
 
 const WETH = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const USDC = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
