@@ -5,44 +5,23 @@
 // the quote; act as the relayer with fillRelay on chain B using the event's relay data; send the chain-B steps; the
 // recipient must then hold exactly amountOut of tokenOut (the chain is the oracle). Both chains are reverted to the
 // seeded state (evm_revert) after every case, so every quote is priced on current pool state.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  getAddress,
-  http,
-  keccak256,
-  maxUint256,
-  pad,
-  parseEventLogs,
-  toHex,
-  zeroHash,
-  type Abi,
-  type Address,
-  type Chain,
-  type Hex,
-  type PublicClient,
-  type TransactionReceipt,
-} from 'viem';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { getAddress, maxUint256, pad, parseEventLogs, zeroHash, type Address, type Hex, type TransactionReceipt } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
-import { startDevnet, type Devnet } from '../../seeds/devnet/startDevnet.ts';
+import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
 import { loadCatalog, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/loadCatalog.ts';
 import type { Step } from '../../src/tx/Step.ts';
+import { artifactAbi, devnetWallet, freshAddress } from '../helpers/devnetWallet.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 
-const require = createRequire(import.meta.url);
-const artifactAbi = (path: string): Abi => (JSON.parse(readFileSync(require.resolve(path), 'utf8')) as { abi: Abi }).abi;
 const SPOKE_POOL_ABI = artifactAbi('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json');
-const ERC20_ABI = artifactAbi('@uniswap/v2-core/build/IERC20.json');
 const CATALOG_DIR = fileURLToPath(new URL('../../catalog', import.meta.url));
 
 t.test('cross-chain quotes executed on two devnets through Across', async (t) => {
@@ -70,46 +49,24 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
   t.teardown(() => app.close());
   const { key } = await app.keys.create('org-bridge-e2e');
 
-  interface Side {
-    readonly devnet: Devnet;
-    readonly chain: Chain;
-    readonly client: PublicClient;
-    readonly spokePool: Address;
-  }
-  function side(devnet: Devnet): Side {
-    const chain = defineChain({ id: devnet.chainId, name: `devnet ${devnet.chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [devnet.rpcUrl] } } });
-    return { devnet, chain, client: createPublicClient({ chain, transport: http(devnet.rpcUrl), pollingInterval: 20 }), spokePool: devnet.across!.spokePool };
-  }
-  const A = side(devA);
-  const B = side(devB);
+  const A = { ...devnetWallet(devA), spokePool: devA.across!.spokePool };
+  const B = { ...devnetWallet(devB), spokePool: devB.across!.spokePool };
   t.equal(A.spokePool, catalog.chain(31337)!.bridges[0]!.spokePoolAddress, 'the catalogue names the deployed SpokePool');
 
-  /** Sends one transaction as a wallet would: estimate, pad (estimate x 1.25 + 50,000, NOTES-devnet.md), wait. */
-  async function send(s: Side, account: PrivateKeyAccount, to: Address, data: Hex, value?: bigint): Promise<TransactionReceipt> {
-    const wallet = createWalletClient({ chain: s.chain, transport: http(s.devnet.rpcUrl) });
-    const gas = ((await s.client.estimateGas({ account, to, data, value })) * 125n) / 100n + 50_000n;
-    const hash = await wallet.sendTransaction({ account, chain: s.chain, to, data, value, gas });
-    const receipt = await s.client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-    if (receipt.status !== 'success') throw new Error(`transaction to ${to} reverted`);
-    return receipt;
-  }
-  async function sendStep(s: Side, account: PrivateKeyAccount, step: Step): Promise<TransactionReceipt> {
-    if (step.chainId !== s.devnet.chainId) throw new Error(`step "${step.message}" is for chain ${step.chainId}, not ${s.devnet.chainId}`);
-    if (step.from !== account.address) throw new Error(`step.from ${step.from} is not ${account.address}`);
-    return send(s, account, step.to, step.data, step.value === undefined ? undefined : BigInt(step.value));
-  }
-  async function balanceOf(s: Side, token: string, owner: Address): Promise<bigint> {
-    if (token === NATIVE_TOKEN_ADDRESS) return s.client.getBalance({ address: owner });
-    return (await s.client.readContract({ address: token as Address, abi: ERC20_ABI, functionName: 'balanceOf', args: [owner] })) as bigint;
-  }
   const b32 = (address: string): Hex => pad(getAddress(address), { size: 32 }).toLowerCase() as Hex;
-  const fresh = (label: string): Address => getAddress(keccak256(toHex(`bridge-e2e:${label}`)).slice(0, 42));
+  const fresh = (label: string): Address => freshAddress(`bridge-e2e:${label}`);
 
   // The relayer: anvil account 9 on chain B, holding every bridgeable output token, SpokePool approved.
   const relayer = privateKeyToAccount(devB.accounts[9]!.privateKey);
+  /** Sends one relayer transaction on chain B; it must succeed. */
+  async function relay(to: Address, data: Hex): Promise<TransactionReceipt> {
+    const receipt = await B.send(relayer, { to, data });
+    if (receipt.status !== 'success') throw new Error(`transaction to ${to} reverted`);
+    return receipt;
+  }
   for (const asset of catalog.chain(31338)!.bridges[0]!.assets) {
     await fundAccount(devB.rpcUrl, relayer.address, asset.token as Address, asset.asset === 'ETH' ? 1_000n * 10n ** 18n : 10n ** 13n);
-    await send(B, relayer, asset.token as Address, encodeApprove(B.spokePool));
+    await relay(asset.token as Address, encodeApprove(B.spokePool));
   }
   function encodeApprove(spender: Address): Hex {
     return `0x095ea7b3${pad(spender, { size: 32 }).slice(2)}${maxUint256.toString(16)}` as Hex;
@@ -175,8 +132,7 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
       // Chain A: fund the wallet, send the origin steps.
       const amountIn = BigInt(q.amountIn);
       if (tokenIn !== NATIVE_TOKEN_ADDRESS) await fundAccount(devA.rpcUrl, wallet.address, tokenIn as Address, amountIn);
-      const receipts: TransactionReceipt[] = [];
-      for (const step of originSteps) receipts.push(await sendStep(A, wallet, step));
+      const receipts = await A.sendSteps(wallet, originSteps);
       const deposit = receipts[receipts.length - 1]!;
       const [event] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: deposit.logs, eventName: 'FundsDeposited' }) as unknown as Array<{ address: Address; args: Record<string, unknown> }>;
       t.ok(event, 'FundsDeposited emitted');
@@ -219,7 +175,7 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
       if (c.originSwap) {
         // The origin swap paid the wallet the quoted amountOut; the deposit took its minimum; the rest stays with the wallet.
         const surplus = BigInt(q.bridge.originSwap.amountOut) - BigInt(q.bridge.originSwap.amountOutMinimum);
-        t.equal(await balanceOf(A, q.bridge.originSwap.tokenOut.address, wallet.address), surplus, 'surplus of the origin swap stays in the wallet');
+        t.equal(await A.balanceOf(q.bridge.originSwap.tokenOut.address, wallet.address), surplus, 'surplus of the origin swap stays in the wallet');
         t.equal(q.bridge.inputAmount, q.bridge.originSwap.amountOutMinimum, 'deposit inputAmount = origin swap amountOutMinimum');
       }
 
@@ -240,15 +196,15 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
       };
       const { request } = await B.client.simulateContract({ account: relayer, address: B.spokePool, abi: SPOKE_POOL_ABI, functionName: 'fillRelay', args: [relayData, 31337n, b32(relayer.address)] });
       const fillData = (await import('viem')).encodeFunctionData({ abi: SPOKE_POOL_ABI, functionName: 'fillRelay', args: request.args });
-      const fill = await send(B, relayer, B.spokePool, fillData);
+      const fill = await relay(B.spokePool, fillData);
       const [filled] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: fill.logs, eventName: 'FilledRelay' }) as unknown as Array<{ args: Record<string, unknown> }>;
       t.match(filled!.args, { outputAmount: ev.outputAmount, depositId: ev.depositId, originChainId: 31337n, recipient: ev.recipient }, 'FilledRelay for this deposit');
 
       // Chain B: the destination steps, from the wallet that received the fill.
       const walletB = privateKeyToAccount(devB.accounts[3 + index]!.privateKey);
-      for (const step of destinationSteps) await sendStep(B, walletB, step);
+      await B.sendSteps(walletB, destinationSteps);
 
-      t.equal(await balanceOf(B, tokenOut, recipient), BigInt(q.amountOut), `recipient holds exactly amountOut ${q.amountOut} ${c.tokenOut}`);
+      t.equal(await B.balanceOf(tokenOut, recipient), BigInt(q.amountOut), `recipient holds exactly amountOut ${q.amountOut} ${c.tokenOut}`);
       if (c.destinationSwap) t.equal(q.amountOut, q.bridge.destinationSwap.amountOut, 'amountOut is the destination swap\'s quoted output');
     });
   }

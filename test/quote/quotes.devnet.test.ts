@@ -7,28 +7,12 @@
 // (every v3 pool of the pair, every fee tier the factory has a pool for) and UniswapV2Router02.getAmountsOut (every
 // v2 DEX with a pair), read just before the steps are sent; the recipient must receive exactly the quoted amountOut.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  getAddress,
-  http,
-  keccak256,
-  parseAbi,
-  parseUnits,
-  toHex,
-  zeroAddress,
-  type Abi,
-  type Address,
-  type TransactionReceipt,
-} from 'viem';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { getAddress, parseAbi, parseUnits, zeroAddress, type Address } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
@@ -36,13 +20,11 @@ import { seedChains } from '../../seeds/seedChains.ts';
 import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogDex, type CatalogToken } from '../../src/catalog/loadCatalog.ts';
 import { buildSwapSteps } from '../../src/tx/buildSwapSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
+import { artifactAbi, devnetWallet, freshAddress as addressFor, gasPaid } from '../helpers/devnetWallet.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 
-const require = createRequire(import.meta.url);
-const artifactAbi = (path: string): Abi => (JSON.parse(readFileSync(require.resolve(path), 'utf8')) as { abi: Abi }).abi;
 const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
 const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02.json');
-const ERC20_ABI = artifactAbi('@uniswap/v2-core/build/IERC20.json');
 const V2_FACTORY_ABI = parseAbi(['function getPair(address, address) view returns (address)']);
 const V3_FACTORY_ABI = parseAbi(['function getPool(address, address, uint24) view returns (address)']);
 /** TickMath.sol MIN_SQRT_RATIO / MAX_SQRT_RATIO: QuoterV2's default price limits are these +1 / -1. */
@@ -64,24 +46,12 @@ const WETH = getAddress(CHAIN.wrappedNativeToken);
 const token = (symbol: string): CatalogToken => CHAIN.tokens.find((x) => x.symbol === symbol) as CatalogToken;
 const poolSide = (address: string): Address => (address === NATIVE_TOKEN_ADDRESS ? WETH : getAddress(address));
 
-const chain = defineChain({
-  id: devnet.chainId,
-  name: 'devnet',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: [devnet.rpcUrl] } },
-});
-const client = createPublicClient({ chain, transport: http(devnet.rpcUrl), pollingInterval: 20 });
-const wallet = createWalletClient({ chain, transport: http(devnet.rpcUrl), pollingInterval: 20 });
+const { client, balanceOf, sendStep, sendSteps } = devnetWallet(devnet);
 const sender = privateKeyToAccount(devnet.accounts[5]!.privateKey);
 const mover = privateKeyToAccount(devnet.accounts[6]!.privateKey);
 
 /** A fresh address with no balance of anything, one per label. */
-const freshAddress = (label: string): Address => getAddress(keccak256(toHex(`quotes-devnet:${label}`)).slice(0, 42));
-
-async function balanceOf(tokenAddress: string, owner: Address): Promise<bigint> {
-  if (tokenAddress === NATIVE_TOKEN_ADDRESS) return client.getBalance({ address: owner });
-  return client.readContract({ address: tokenAddress as Address, abi: ERC20_ABI, functionName: 'balanceOf', args: [owner] }) as Promise<bigint>;
-}
+const freshAddress = (label: string): Address => addressFor(`quotes-devnet:${label}`);
 
 /** Gives `account` `amount` of a token (ether through anvil_setBalance, adding to the balance). */
 async function fund(account: Address, t: CatalogToken, amount: bigint): Promise<void> {
@@ -103,28 +73,6 @@ async function seedAndReload(): Promise<void> {
   if (one?.status !== 'seeded') throw new Error(`seeding failed: ${one?.reason}`);
   q.reload();
 }
-
-/** Sends one step as a wallet would: estimate, pad (estimate x 1.25 + 50,000, NOTES-devnet.md), send, wait. */
-async function sendStep(account: PrivateKeyAccount, step: Step, gas?: bigint): Promise<TransactionReceipt> {
-  if (step.from !== account.address) throw new Error(`step.from ${step.from} is not the sender ${account.address}`);
-  if (step.chainId !== devnet.chainId) throw new Error(`step.chainId ${step.chainId} is not the devnet's ${devnet.chainId}`);
-  const value = step.value === undefined ? undefined : BigInt(step.value);
-  const limit = gas ?? ((await client.estimateGas({ account, to: step.to, data: step.data, value })) * 125n) / 100n + 50_000n;
-  const hash = await wallet.sendTransaction({ account, chain, to: step.to, data: step.data, value, gas: limit });
-  return client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-}
-
-async function sendSteps(account: PrivateKeyAccount, steps: readonly Step[]): Promise<TransactionReceipt[]> {
-  const receipts: TransactionReceipt[] = [];
-  for (const step of steps) {
-    const receipt = await sendStep(account, step);
-    if (receipt.status !== 'success') throw new Error(`step "${step.message}" reverted`);
-    receipts.push(receipt);
-  }
-  return receipts;
-}
-
-const gasPaid = (receipts: readonly TransactionReceipt[]): bigint => receipts.reduce((sum, r) => sum + r.gasUsed * r.effectiveGasPrice, 0n);
 
 /** One pool's answer from the chain's own quoter. `filled` is false when QuoterV2 stopped at the default price limit. */
 interface ChainQuote {

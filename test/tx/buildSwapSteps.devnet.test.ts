@@ -3,35 +3,18 @@
 // and UniswapV2Router02.getAmountsOut, taken just before the steps are sent; the recipient must receive exactly that.
 // Both v3 router kinds run on one devnet: catalog/devnet.json names SwapRouter02, catalog/devnet-b.json the plain
 // SwapRouter at the same deterministic addresses.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import t from 'tap';
-import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  getAddress,
-  http,
-  keccak256,
-  toHex,
-  type Abi,
-  type Address,
-  type Hex,
-  type TransactionReceipt,
-} from 'viem';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { loadCatalog, NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogDex, type CatalogToken } from '../../src/catalog/loadCatalog.ts';
 import { buildSwapSteps } from '../../src/tx/buildSwapSteps.ts';
 import { buildWrapSteps } from '../../src/tx/buildWrapSteps.ts';
-import type { Step } from '../../src/tx/Step.ts';
+import { artifactAbi, devnetWallet, freshAddress as addressFor, gasPaid } from '../helpers/devnetWallet.ts';
 
-const require = createRequire(import.meta.url);
-const artifactAbi = (path: string): Abi => (JSON.parse(readFileSync(require.resolve(path), 'utf8')) as { abi: Abi }).abi;
 const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
 const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02.json');
-const ERC20_ABI = artifactAbi('@uniswap/v2-core/build/IERC20.json');
 
 const devnet = await startDevnet();
 t.teardown(() => devnet.stop());
@@ -46,51 +29,18 @@ const SR = dexOf(chainB, 'v3');
 const token = (symbol: string): CatalogToken => chainA.tokens.find((x) => x.symbol === symbol) as CatalogToken;
 const WETH = chainA.wrappedNativeToken as Address;
 
-const chain = defineChain({
-  id: devnet.chainId,
-  name: 'devnet',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: [devnet.rpcUrl] } },
-});
-const client = createPublicClient({ chain, transport: http(devnet.rpcUrl), pollingInterval: 20 });
-const wallet = createWalletClient({ chain, transport: http(devnet.rpcUrl), pollingInterval: 20 });
+const { client, balanceOf, sendStep, sendSteps } = devnetWallet(devnet);
 const sender = privateKeyToAccount(devnet.accounts[1]!.privateKey);
 const mover = privateKeyToAccount(devnet.accounts[2]!.privateKey);
 
 /** A fresh address with no balance of anything, one per label. */
-const freshAddress = (label: string): Address => getAddress(keccak256(toHex(`tx-devnet:${label}`)).slice(0, 42));
-
-async function balanceOf(tokenAddress: string, owner: Address): Promise<bigint> {
-  if (tokenAddress === NATIVE_TOKEN_ADDRESS) return client.getBalance({ address: owner });
-  return client.readContract({ address: tokenAddress as Address, abi: ERC20_ABI, functionName: 'balanceOf', args: [owner] }) as Promise<bigint>;
-}
+const freshAddress = (label: string): Address => addressFor(`tx-devnet:${label}`);
 
 async function deadline(): Promise<number> {
   const block = await client.getBlock();
   return Number(block.timestamp) + 300;
 }
 
-/** Sends one step as a wallet would: estimate, pad (estimate x 1.25 + 50,000, NOTES-devnet.md), send, wait. */
-async function sendStep(account: PrivateKeyAccount, step: Step, gas?: bigint): Promise<TransactionReceipt> {
-  if (step.from !== account.address) throw new Error(`step.from ${step.from} is not the sender ${account.address}`);
-  if (step.chainId !== devnet.chainId) throw new Error(`step.chainId ${step.chainId} is not the devnet's ${devnet.chainId}`);
-  const value = step.value === undefined ? undefined : BigInt(step.value);
-  const limit = gas ?? ((await client.estimateGas({ account, to: step.to, data: step.data, value })) * 125n) / 100n + 50_000n;
-  const hash = await wallet.sendTransaction({ account, chain, to: step.to, data: step.data, value, gas: limit });
-  return client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-}
-
-async function sendSteps(account: PrivateKeyAccount, steps: readonly Step[]): Promise<TransactionReceipt[]> {
-  const receipts: TransactionReceipt[] = [];
-  for (const step of steps) {
-    const receipt = await sendStep(account, step);
-    if (receipt.status !== 'success') throw new Error(`step "${step.message}" reverted`);
-    receipts.push(receipt);
-  }
-  return receipts;
-}
-
-const gasPaid = (receipts: readonly TransactionReceipt[]): bigint => receipts.reduce((sum, r) => sum + r.gasUsed * r.effectiveGasPrice, 0n);
 const poolSide = (address: string): Address => (address === NATIVE_TOKEN_ADDRESS ? WETH : (address as Address));
 
 /** The chain's own quote for this exact-input swap: QuoterV2 (v3) or Router02.getAmountsOut (v2). */
