@@ -1,18 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Koa from 'koa';
-import { pino } from 'pino';
 import { createApp, type AppDeps } from '../../src/app.ts';
-import { loadCatalog, type Catalog } from '../../src/catalog/loadCatalog.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
-import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { loadSnapshots } from '../../src/graph/snapshot.ts';
+import type { Catalog } from '../../src/catalog/loadCatalog.ts';
+import type { Config } from '../../src/config.ts';
+import type { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { createPricingPool, type Pricer } from '../../src/quote/pricingPool.ts';
-import { QuoteService } from '../../src/quote/quoteService.ts';
-import { createApiKeyStore, type ApiKeyStore } from '../../src/store/apiKeyStore.ts';
-import { createQuoteStore, type QuoteStore } from '../../src/store/quoteStore.ts';
-import { fixtureCatalogDir, fixtureSnapshotDir, request, type RequestOptions, type TestResponse } from './testApp.ts';
+import type { ApiKeyStore } from '../../src/store/apiKeyStore.ts';
+import type { QuoteStore } from '../../src/store/quoteStore.ts';
+import { quoteAppBase } from './quoteAppBase.ts';
+import { request, type RequestOptions, type TestResponse } from './testApp.ts';
 
 /** The app with the quote endpoints wired as src/index.ts wires them, plus handles a test needs. */
 export interface QuoteTestApp {
@@ -40,30 +35,12 @@ export interface QuoteTestApp {
  * DATA_DIR. Redis is never used (REDIS_URL is not read from the environment). Call close() at the end.
  */
 export function buildQuoteTestApp(options: { catalogDir?: string; snapshotDir?: string; env?: NodeJS.ProcessEnv } = {}): QuoteTestApp {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sqs-quote-data-'));
-  const config = loadConfig({
-    CATALOG_DIR: options.catalogDir ?? fixtureCatalogDir,
-    SNAPSHOT_DIR: options.snapshotDir ?? fixtureSnapshotDir,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    WORKER_THREADS: '1',
-    ...(options.env ?? {}),
-  });
-  const catalog = loadCatalog(config.catalogDir);
-  const load = (): PoolGraph => new PoolGraph(loadSnapshots(config.snapshotDir).snapshots, catalog);
-  let graph = load();
+  const base = quoteAppBase(options, 'sqs-quote-data-', { WORKER_THREADS: '1' });
+  const { config, catalog, store, keys, dataDir } = base;
+  let graph = base.loadGraph();
   let generation = 0;
   const pricer = createPricingPool(config);
-  const store = createQuoteStore(config);
-  const keys = createApiKeyStore(config);
-  const quotes = new QuoteService({ catalog, graph: () => graph, generation: () => generation, pricer, store });
-  const deps: AppDeps = {
-    config,
-    catalog,
-    graph: () => graph,
-    logger: pino({ level: 'silent' }),
-    quotes: { catalog, quotes, store, keys, defaultSlippageBps: config.defaultSlippageBps },
-  };
+  const deps = base.deps(() => graph, () => generation, pricer);
   const app = createApp(deps);
   return {
     app,
@@ -76,13 +53,10 @@ export function buildQuoteTestApp(options: { catalogDir?: string; snapshotDir?: 
     dataDir,
     graph: () => graph,
     reload() {
-      graph = load();
+      graph = base.loadGraph();
       generation += 1;
     },
     request: (method, url, o) => request(app, method, url, o),
-    async close() {
-      await Promise.allSettled([pricer.close(), store.close(), keys.close()]);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    close: () => base.close(pricer.close()),
   };
 }

@@ -1,21 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Koa from 'koa';
-import { pino } from 'pino';
 import { createApp, type AppDeps } from '../../src/app.ts';
-import { loadCatalog, type Catalog } from '../../src/catalog/loadCatalog.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
-import { PoolGraph } from '../../src/graph/PoolGraph.ts';
+import type { Catalog } from '../../src/catalog/loadCatalog.ts';
+import type { Config } from '../../src/config.ts';
+import type { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
-import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { RateLimitStore } from '../../src/http/rateLimit.ts';
 import { priceSwap } from '../../src/quote/priceSwap.ts';
 import type { Pricer, PriceTask } from '../../src/quote/pricingPool.ts';
-import { QuoteService } from '../../src/quote/quoteService.ts';
-import { createApiKeyStore, type ApiKeyStore } from '../../src/store/apiKeyStore.ts';
-import { createQuoteStore, type QuoteStore } from '../../src/store/quoteStore.ts';
-import { fixtureCatalogDir, fixtureSnapshotDir, request, type RequestOptions, type TestResponse } from './testApp.ts';
+import type { ApiKeyStore } from '../../src/store/apiKeyStore.ts';
+import type { QuoteStore } from '../../src/store/quoteStore.ts';
+import { quoteAppBase } from './quoteAppBase.ts';
+import { request, type RequestOptions, type TestResponse } from './testApp.ts';
 
 /**
  * A Pricer that prices in the calling thread with the same code the workers run (PricingGraph +
@@ -36,6 +31,16 @@ export class InProcessPricer implements Pricer {
     return 0;
   }
 }
+
+/** A valid quote request on the fixture chain (1001): 1 unit of 0x11..11 for 0x22..22. */
+export const fixtureQuoteRequest = {
+  originChainId: 1001,
+  destinationChainId: 1001,
+  tokenIn: '0x1111111111111111111111111111111111111111',
+  tokenOut: '0x2222222222222222222222222222222222222222',
+  amount: '1',
+  recipientAddress: '0x000000000000000000000000000000000000dEaD',
+};
 
 export interface StubQuoteApp {
   readonly app: Koa;
@@ -61,27 +66,13 @@ export interface StubQuoteApp {
 export async function buildStubQuoteApp(
   options: { env?: NodeJS.ProcessEnv; rateLimitStore?: RateLimitStore; pricer?: Pricer; catalogDir?: string; snapshotDir?: string } = {},
 ): Promise<StubQuoteApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sqs-stub-data-'));
-  const config = loadConfig({
-    CATALOG_DIR: options.catalogDir ?? fixtureCatalogDir,
-    SNAPSHOT_DIR: options.snapshotDir ?? fixtureSnapshotDir,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    ...(options.env ?? {}),
-  });
-  const catalog = loadCatalog(config.catalogDir);
-  const graph = new PoolGraph(loadSnapshots(config.snapshotDir).snapshots, catalog);
+  const base = quoteAppBase(options, 'sqs-stub-data-');
+  const { config, catalog, store, keys } = base;
+  const graph = base.loadGraph();
   const pricer = new InProcessPricer(graph);
-  const store = createQuoteStore(config);
-  const keys = createApiKeyStore(config);
   const { key: apiKey } = await keys.create('acme');
-  const quotes = new QuoteService({ catalog, graph: () => graph, generation: () => 0, pricer: options.pricer ?? pricer, store });
   const deps: AppDeps = {
-    config,
-    catalog,
-    graph: () => graph,
-    logger: pino({ level: 'silent' }),
-    quotes: { catalog, quotes, store, keys, defaultSlippageBps: config.defaultSlippageBps },
+    ...base.deps(() => graph, () => 0, options.pricer ?? pricer),
     pricer: options.pricer ?? pricer,
     rateLimitStore: options.rateLimitStore,
   };
@@ -97,9 +88,6 @@ export async function buildStubQuoteApp(
     keys,
     apiKey,
     request: (method, url, o) => request(app, method, url, o),
-    async close() {
-      await Promise.allSettled([store.close(), keys.close(), options.rateLimitStore?.close()]);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    close: () => base.close(options.rateLimitStore?.close()),
   };
 }

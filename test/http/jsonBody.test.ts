@@ -1,18 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
-import { buildStubQuoteApp } from '../helpers/stubQuoteApp.ts';
+import { buildStubQuoteApp, fixtureQuoteRequest as VALID } from '../helpers/stubQuoteApp.ts';
 
 const s = await buildStubQuoteApp();
 t.teardown(() => s.close());
 
-const VALID = {
-  originChainId: 1001,
-  destinationChainId: 1001,
-  tokenIn: '0x1111111111111111111111111111111111111111',
-  tokenOut: '0x2222222222222222222222222222222222222222',
-  amount: '1',
-  recipientAddress: '0x000000000000000000000000000000000000dEaD',
-};
 const JSON_TYPE = { 'content-type': 'application/json' };
 /** The valid body's JSON text with one field's raw JSON text replaced (to send -0, 1e400 ...). */
 const withRaw = (field: keyof typeof VALID, rawValue: string) => JSON.stringify(VALID).replace(`"${field}":${JSON.stringify(VALID[field])}`, `"${field}":${rawValue}`);

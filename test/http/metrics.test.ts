@@ -1,7 +1,7 @@
 import t from 'tap';
 import { createMemoryRateLimitStore } from '../../src/http/rateLimit.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
-import { buildStubQuoteApp, InProcessPricer } from '../helpers/stubQuoteApp.ts';
+import { buildStubQuoteApp, fixtureQuoteRequest as BODY, InProcessPricer } from '../helpers/stubQuoteApp.ts';
 
 /** Parses the Prometheus text format into `name{labels}` -> value (comments dropped). */
 function samples(text: string): Map<string, number> {
@@ -13,15 +13,6 @@ function samples(text: string): Map<string, number> {
   }
   return out;
 }
-
-const BODY = {
-  originChainId: 1001,
-  destinationChainId: 1001,
-  tokenIn: '0x1111111111111111111111111111111111111111',
-  tokenOut: '0x2222222222222222222222222222222222222222',
-  amount: '1',
-  recipientAddress: '0x000000000000000000000000000000000000dEaD',
-};
 
 t.test('GET /metrics: request counts and latency per route template, quote outcomes by code, queue depth', async (t) => {
   const s = await buildStubQuoteApp({ env: { RATE_LIMIT_PER_KEY: '1' }, rateLimitStore: createMemoryRateLimitStore() });

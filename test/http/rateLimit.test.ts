@@ -1,7 +1,7 @@
 import t from 'tap';
 import { pino } from 'pino';
 import { createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from '../../src/http/rateLimit.ts';
-import { buildStubQuoteApp } from '../helpers/stubQuoteApp.ts';
+import { buildStubQuoteApp, fixtureQuoteRequest as ROUTE_BODY } from '../helpers/stubQuoteApp.ts';
 import { freePort } from '../helpers/freePort.ts';
 import { keysWithTtl, OwnRedisServer, redisServerOrSkip, sharedRedisPrefix, sharedRedisUrl, uniquePrefix } from '../helpers/redis.ts';
 
@@ -22,14 +22,6 @@ t.test('memory store: counts per bucket in fixed epoch-aligned windows', async (
 });
 
 const LIMITS = { RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: 'true' };
-const ROUTE_BODY = {
-  originChainId: 1001,
-  destinationChainId: 1001,
-  tokenIn: '0x1111111111111111111111111111111111111111',
-  tokenOut: '0x2222222222222222222222222222222222222222',
-  amount: '1',
-  recipientAddress: '0x000000000000000000000000000000000000dEaD',
-};
 
 t.test('per-IP limit: the fourth request in the window is a 429 envelope with Retry-After; other IPs and probes are not limited', async (t) => {
   const s = await buildStubQuoteApp({ env: { ...LIMITS, RATE_LIMIT_PER_IP: '3' }, rateLimitStore: createMemoryRateLimitStore(() => NOW) });
