@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { createPublicClient, http, parseAbi, type Address } from 'viem';
 import { getAmountOut } from '../../src/amm/v2.ts';
 import { quoteExactInputSingle } from '../../src/amm/quoter.ts';
-import { createV3Pool } from '../../src/amm/v3Pool.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { toPricedPool } from '../../src/graph/PricingGraph.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
@@ -70,15 +70,10 @@ t.test('src/amm equals QuoterV2 and Router02.getAmountsOut on every devnet pool'
       }
       continue;
     }
-    const pool = createV3Pool({
-      sqrtPriceX96: BigInt(p.sqrtPriceX96),
-      tick: p.tick,
-      liquidity: BigInt(p.liquidity),
-      tickSpacing: p.tickSpacing,
-      fee: p.fee,
-      ticks: p.ticks.map(([tick, net]) => [tick, BigInt(net)] as const),
-      bitmapWords: p.bitmapWords,
-    });
+    // The same conversion the service prices with (snapshot JSON -> createV3Pool).
+    const priced = toPricedPool(p);
+    if (priced.version !== 'v3') throw new Error(`${p.address}: expected a v3 pool`);
+    const pool = priced.pool;
     for (const zeroForOne of [true, false]) {
       const [tokenIn, tokenOut] = zeroForOne ? [token0, token1] : [token1, token0];
       const balanceIn = BigInt(zeroForOne ? p.balance0 : p.balance1);
