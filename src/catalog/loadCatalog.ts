@@ -312,9 +312,12 @@ function normaliseBridge(
   });
 }
 
+/** The catalogue format: one schema, shipped with the code, whatever folder the chain files come from. */
+export const CHAIN_SCHEMA_PATH = join(projectRoot, 'catalog', 'chain.schema.json');
+
 /** Loads and validates every `*.json` chain file of a catalogue folder; throws CatalogError naming the file and field. */
 export function loadCatalog(dir: string = join(projectRoot, 'catalog')): Catalog {
-  const schema = JSON.parse(readFileSync(join(dir, 'chain.schema.json'), 'utf8')) as object;
+  const schema = JSON.parse(readFileSync(CHAIN_SCHEMA_PATH, 'utf8')) as object;
   const validate = new Ajv({ allErrors: true, strict: false }).compile<RawChain>(schema);
   const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json')).sort();
   const chains = files.map((file) => {

@@ -1,0 +1,49 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { CatalogError, loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { fixtureCatalogDir } from '../helpers/testApp.ts';
+
+/** A copy of the fixture catalogue in which testchain.json is replaced by `text`. */
+function catalogWith(t: { teardown(fn: () => void): void }, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync(fixtureCatalogDir, dir, { recursive: true });
+  writeFileSync(join(dir, 'testchain.json'), text);
+  return dir;
+}
+
+const good = JSON.parse(readFileSync(join(fixtureCatalogDir, 'testchain.json'), 'utf8')) as Record<string, unknown>;
+
+t.test('a broken chain file stops loading with the file and the field named', async (t) => {
+  t.throws(() => loadCatalog(catalogWith(t, '{ "name": ')), { name: 'CatalogError', message: /^testchain\.json: not valid JSON/ });
+
+  const noSymbol = { ...good };
+  delete noSymbol.symbol;
+  t.throws(() => loadCatalog(catalogWith(t, JSON.stringify(noSymbol))), new CatalogError("testchain.json: (root): must have required property 'symbol'"));
+
+  t.throws(
+    () => loadCatalog(catalogWith(t, JSON.stringify({ ...good, ecosystem: 'cosmos' }))),
+    new CatalogError('testchain.json: /ecosystem: must be equal to one of the allowed values'),
+  );
+  t.throws(
+    () => loadCatalog(catalogWith(t, JSON.stringify({ ...good, rpcUrl: 'https://secret.example' }))),
+    new CatalogError('testchain.json: (root): must NOT have additional properties "rpcUrl"'),
+    'an RPC URL is refused: it is deployment configuration',
+  );
+  const badDex = { ...good, dexes: [{ name: 'X', slug: 'x', version: 'v2', v2FactoryAddress: '0x1234', v2RouterAddress: '', feeBps: 30, pairInitCodeHash: '0x' + '00'.repeat(32) }] };
+  t.throws(() => loadCatalog(catalogWith(t, JSON.stringify(badDex))), { name: 'CatalogError', message: /^testchain\.json: \/dexes\/0\/v2FactoryAddress: must match pattern/ });
+});
+
+t.test('two files cannot claim one chain id', async (t) => {
+  const dir = catalogWith(t, JSON.stringify(good));
+  writeFileSync(join(dir, 'again.json'), JSON.stringify({ ...good, slug: 'again' }));
+  t.throws(() => loadCatalog(dir), new CatalogError('testchain.json: chainId 1001 / slug "testchain" already defined by again.json'));
+});
+
+t.test('the format is the shipped schema, whatever folder the chain files are in', async (t) => {
+  const catalog = loadCatalog(fixtureCatalogDir);
+  t.same(catalog.chains.map((c) => c.chainId), [1001, 1002, 728126428]);
+  t.equal(catalog.token(1001, '0xEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE')?.address, '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', 'lookups accept any case');
+});
