@@ -1,3 +1,4 @@
+import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Catalog } from './catalog/loadCatalog.ts';
@@ -67,9 +68,10 @@ export function createApp(deps: AppDeps): Koa {
     app.use(rateLimit({ ...config, store: deps.rateLimitStore ?? createRateLimitStore(config, deps.logger), keys: quotes?.keys }));
   }
   app.use(jsonBody(config.bodyLimitBytes));
-  for (const router of routers) {
-    app.use(router.routes());
-    app.use(router.allowedMethods());
-  }
+  // One router holding every route file's routes: a request is matched once, not once per file.
+  const root = new Router();
+  for (const router of routers) root.use(router.routes());
+  app.use(root.routes());
+  app.use(root.allowedMethods());
   return app;
 }
