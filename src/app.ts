@@ -46,15 +46,15 @@ export function createApp(deps: AppDeps): Koa {
     openapiRouter(),
   ];
   if (quotes) routers.push(quotesRouter(quotes));
+  // One router holding every route file's routes: a request is matched once, not once per file.
+  const root = new Router();
   const routeOf = (path: string): string | undefined => {
-    for (const router of routers) {
-      const layer = router.match(path, 'GET').path[0];
-      if (layer) return String(layer.path);
-    }
-    return undefined;
+    const layer = root.match(path, 'GET').path[0];
+    return layer ? String(layer.path) : undefined;
   };
   const metrics = createMetrics({ graph: deps.graph, pricer: deps.pricer, routeOf });
   routers.push(metricsRouter(metrics));
+  for (const router of routers) root.use(router.routes());
 
   app.use(requestLogger(deps.logger));
   app.use(errorHandler(deps.logger));
@@ -68,9 +68,6 @@ export function createApp(deps: AppDeps): Koa {
     app.use(rateLimit({ ...config, store: deps.rateLimitStore ?? createRateLimitStore(config, deps.logger), keys: quotes?.keys }));
   }
   app.use(jsonBody(config.bodyLimitBytes));
-  // One router holding every route file's routes: a request is matched once, not once per file.
-  const root = new Router();
-  for (const router of routers) root.use(router.routes());
   app.use(root.routes());
   app.use(root.allowedMethods());
   return app;

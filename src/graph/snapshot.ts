@@ -85,21 +85,21 @@ export function parseSnapshot(text: string): Snapshot | string {
   } catch (error) {
     return `not valid JSON (${(error as Error).message})`;
   }
-  const problem = validateSnapshot(data);
-  if (problem) return problem;
+  const invalid = validateSnapshot(data);
+  if (invalid) return invalid;
   const snapshot = data as Snapshot;
+  const problem = checkPools(snapshot);
+  if (problem) return problem;
   for (const [i, pool] of snapshot.pools.entries()) {
-    if (pool.token0.toLowerCase() >= pool.token1.toLowerCase()) return `/pools/${i}: token0 must sort below token1`;
-    if (pool.version === 'v3') {
-      for (let k = 1; k < pool.ticks.length; k++) {
-        if (pool.ticks[k][0] <= pool.ticks[k - 1][0]) return `/pools/${i}/ticks: must be strictly ascending`;
-      }
+    if (pool.version !== 'v3') continue;
+    for (let k = 1; k < pool.ticks.length; k++) {
+      if (pool.ticks[k][0] <= pool.ticks[k - 1][0]) return `/pools/${i}/ticks: must be strictly ascending`;
     }
   }
   return snapshot;
 }
 
-/** The fast path's remaining check (its scanner already refused unordered ticks): token0 sorts below token1. */
+/** token0 sorts below token1 in every pool (the fast path's scanner checks tick order itself). */
 function checkPools(snapshot: Snapshot): string | undefined {
   const pools = snapshot.pools;
   for (let i = 0; i < pools.length; i++) {
@@ -167,12 +167,13 @@ for (const f of ((workerData as { sharedSnapshotFiles?: SharedSnapshotFile[] } |
 function readShared(path: string): { bytes: Buffer; validated: boolean } {
   const fd = openSync(path, 'r');
   try {
-    const sig = signature(fstatSync(fd));
+    const stat = fstatSync(fd);
+    const sig = signature(stat);
     const given = inherited.get(path);
     if (given && given.signature === sig) return { bytes: Buffer.from(given.buffer), validated: true };
     const known = sharedFiles.get(path);
     if (known && known.signature === sig) return { bytes: Buffer.from(known.buffer), validated: false };
-    const size = fstatSync(fd).size;
+    const size = stat.size;
     const buffer = new SharedArrayBuffer(size);
     const bytes = Buffer.from(buffer);
     for (let off = 0; off < size; ) {

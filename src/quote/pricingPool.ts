@@ -122,10 +122,8 @@ class InlinePricer {
  */
 export function createPricingPool(
   config: Pick<Config, 'workerThreads' | 'workerMaxQueue' | 'catalogDir' | 'snapshotDir'>,
-  /** Options, or (older form) the worker entry file. */
-  options: PricingPoolOptions | string = {},
+  opts: PricingPoolOptions = {},
 ): Pricer & { stats(): PricerStats; probeWorkers(): Promise<void> } {
-  const opts: PricingPoolOptions = typeof options === 'string' ? { workerFile: options } : options;
   const pool = new Piscina({
     filename: opts.workerFile ?? WORKER,
     minThreads: config.workerThreads,

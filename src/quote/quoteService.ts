@@ -291,15 +291,13 @@ export class QuoteService {
   }
 
   /** Prices every pool of a pair on one chain and keeps the best per DEX deployment, best first. */
-  private async bestPerDexOn(chain: CatalogChain, requestTokenIn: CatalogToken, requestTokenOut: CatalogToken, amountIn: bigint): Promise<PricedRoute[]> {
-    const request = { tokenIn: requestTokenIn, tokenOut: requestTokenOut, amountIn };
-    const tokenIn = effective(chain, request.tokenIn.address);
-    const tokenOut = effective(chain, request.tokenOut.address);
-    const graph = this.deps.graph();
-    if (graph.poolsForPair(chain.chainId, tokenIn, tokenOut).length === 0) {
-      throw new QuoteUnavailableError('NO_POOL', `quote unavailable: no pool for ${request.tokenIn.symbol}/${request.tokenOut.symbol} on ${chain.slug}`);
+  private async bestPerDexOn(chain: CatalogChain, tokenIn: CatalogToken, tokenOut: CatalogToken, amountIn: bigint): Promise<PricedRoute[]> {
+    const pairIn = effective(chain, tokenIn.address);
+    const pairOut = effective(chain, tokenOut.address);
+    if (this.deps.graph().poolsForPair(chain.chainId, pairIn, pairOut).length === 0) {
+      throw new QuoteUnavailableError('NO_POOL', `quote unavailable: no pool for ${tokenIn.symbol}/${tokenOut.symbol} on ${chain.slug}`);
     }
-    const pricings = await this.deps.pricer.price({ chainId: chain.chainId, tokenIn, tokenOut, amountIn: request.amountIn, generation: this.deps.generation() });
+    const pricings = await this.deps.pricer.price({ chainId: chain.chainId, tokenIn: pairIn, tokenOut: pairOut, amountIn, generation: this.deps.generation() });
     const best = new Map<string, PricedRoute>();
     for (const pricing of pricings) {
       if (!pricing.ok) continue;
@@ -312,8 +310,8 @@ export class QuoteService {
     if (best.size === 0) {
       const small = pricings.every((p) => !p.ok && p.code === 'AMOUNT_TOO_SMALL');
       throw small
-        ? new QuoteUnavailableError('AMOUNT_TOO_SMALL', `quote unavailable: ${formatUnits(request.amountIn, request.tokenIn.decimals)} ${request.tokenIn.symbol} is too small to swap on any pool`)
-        : new QuoteUnavailableError('INSUFFICIENT_LIQUIDITY', `quote unavailable: no pool for ${request.tokenIn.symbol}/${request.tokenOut.symbol} on ${chain.slug} has the liquidity to swap this amount`);
+        ? new QuoteUnavailableError('AMOUNT_TOO_SMALL', `quote unavailable: ${formatUnits(amountIn, tokenIn.decimals)} ${tokenIn.symbol} is too small to swap on any pool`)
+        : new QuoteUnavailableError('INSUFFICIENT_LIQUIDITY', `quote unavailable: no pool for ${tokenIn.symbol}/${tokenOut.symbol} on ${chain.slug} has the liquidity to swap this amount`);
     }
     return [...best.values()].sort((a, b) => (a.pricing.amountOut > b.pricing.amountOut ? -1 : a.pricing.amountOut < b.pricing.amountOut ? 1 : a.pricing.pool < b.pricing.pool ? -1 : 1));
   }

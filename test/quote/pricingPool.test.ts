@@ -15,7 +15,7 @@ const expectedOut = (1_000_000_000_000_000_000n * 9970n * 30_000_000_000n) / (10
 
 t.test('a worker that crashes fails only its own task; the pool replaces it', async (t) => {
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '2' });
-  const pricer = createPricingPool(config, crashingWorker);
+  const pricer = createPricingPool(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
   const task = { chainId: 1001, tokenIn: WETH, tokenOut: USDC, amountIn: 10n ** 18n, generation: 0 };
   t.equal(expectedOut, getAmountOut(10n ** 18n, 10n ** 19n, 30_000_000_000n, 30), 'oracle formula agrees with v2.getAmountOut');
@@ -37,7 +37,7 @@ t.test('a worker that crashes fails only its own task; the pool replaces it', as
 
 t.test('a full queue is a 503, not an unbounded wait', async (t) => {
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1', WORKER_MAX_QUEUE: '1' });
-  const pricer = createPricingPool(config, crashingWorker);
+  const pricer = createPricingPool(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
   const task = { chainId: 1001, tokenIn: WETH, tokenOut: USDC, amountIn: 10n ** 18n, generation: 0 };
   const settled = await Promise.allSettled(Array.from({ length: 50 }, () => pricer.price(task)));
