@@ -28,6 +28,7 @@ export function devnetCatalog(variant: 'devnet' | 'devnet-b'): Record<string, un
     blockChainLogo: '',
     wrappedNativeToken: a.tokens.WETH,
     multicall3Address: a.multicall3,
+    baseTokens: (['WETH', 'USDC', 'USDT', 'DAI', 'WBTC'] as const).map((symbol) => a.tokens[symbol]),
     tokens: [
       { address: NATIVE_TOKEN_ADDRESS, symbol: 'ETH', name: 'Ether', slug: 'ethereum', decimals: 18, logo: '' },
       ...DEVNET_TOKENS.map((t) => ({ address: a.tokens[t.symbol], symbol: t.symbol, name: t.name, slug: TOKEN_SLUGS[t.symbol], decimals: t.decimals, logo: '' })),
@@ -61,6 +62,8 @@ export function devnetCatalog(variant: 'devnet' | 'devnet-b'): Record<string, un
         v3FactoryAddress: c.uniswapV3Factory,
         v3RouterAddress: b ? c.swapRouter : c.swapRouter02,
         v3RouterKind: b ? 'SwapRouter' : 'SwapRouter02',
+        // SwapRouter02 was deployed with the Uniswap V2 factory: it swaps through those pairs too.
+        ...(b ? {} : { v3RouterV2FactoryAddress: c.uniswapV2Factory }),
         v3QuoterAddress: c.quoterV2,
         poolInitCodeHash: a.poolInitCodeHash,
         feeTiers: [...DEVNET_FEE_TIERS.keys()],

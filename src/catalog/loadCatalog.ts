@@ -32,6 +32,8 @@ export interface CatalogDex {
   readonly v3FactoryAddress: string;
   readonly v3RouterAddress: string;
   readonly v3RouterKind: 'SwapRouter' | 'SwapRouter02' | '';
+  /** SwapRouter02 only: the v2 factory it was deployed with (its pairs can be swapped through it); '' otherwise. */
+  readonly v3RouterV2FactoryAddress: string;
   readonly v3QuoterAddress: string;
   readonly universalRouterAddress: string;
   readonly permit2Address: string;
@@ -100,6 +102,8 @@ export interface CatalogChain {
   readonly blockChainLogo: string;
   readonly wrappedNativeToken: string;
   readonly multicall3Address: string;
+  /** Base tokens (checksummed, in the file's order): intermediate hops routing tries first. */
+  readonly baseTokens: readonly string[];
   /** Sorted by symbol, then address. */
   readonly tokens: readonly CatalogToken[];
   /** Sorted by slug, then version. */
@@ -171,7 +175,7 @@ interface RawToken { address: string; symbol: string; name: string; slug: string
 interface RawDex {
   name: string; slug: string; version: 'v2' | 'v3'; logo?: string;
   v2FactoryAddress?: string; v2RouterAddress?: string; v3FactoryAddress?: string; v3RouterAddress?: string;
-  v3RouterKind?: 'SwapRouter' | 'SwapRouter02'; v3QuoterAddress?: string; universalRouterAddress?: string;
+  v3RouterKind?: 'SwapRouter' | 'SwapRouter02'; v3RouterV2FactoryAddress?: string; v3QuoterAddress?: string; universalRouterAddress?: string;
   permit2Address?: string; settlementAddress?: string; feeBps?: number; pairInitCodeHash?: string;
   poolInitCodeHash?: string; feeTiers?: number[];
 }
@@ -182,7 +186,7 @@ interface RawBridge {
 }
 interface RawChain {
   name: string; slug: string; chainId: number; symbol: string; nativeToken: string; ecosystem: Ecosystem;
-  blockExplorer: string; blockChainLogo: string; wrappedNativeToken?: string; multicall3Address?: string;
+  blockExplorer: string; blockChainLogo: string; wrappedNativeToken?: string; multicall3Address?: string; baseTokens?: string[];
   tokens: RawToken[]; dexes: RawDex[]; bridges?: RawBridge[];
 }
 
@@ -236,6 +240,7 @@ function normalise(raw: RawChain, file: string): CatalogChain {
       v3FactoryAddress: addr(d.v3FactoryAddress, `/dexes/${i}/v3FactoryAddress`),
       v3RouterAddress: addr(d.v3RouterAddress, `/dexes/${i}/v3RouterAddress`),
       v3RouterKind: d.v3RouterKind ?? '',
+      v3RouterV2FactoryAddress: addr(d.v3RouterV2FactoryAddress, `/dexes/${i}/v3RouterV2FactoryAddress`),
       v3QuoterAddress: addr(d.v3QuoterAddress, `/dexes/${i}/v3QuoterAddress`),
       universalRouterAddress: addr(d.universalRouterAddress, `/dexes/${i}/universalRouterAddress`),
       permit2Address: addr(d.permit2Address, `/dexes/${i}/permit2Address`),
@@ -252,6 +257,11 @@ function normalise(raw: RawChain, file: string): CatalogChain {
     if (seen.has(key)) throw new CatalogError(`${file}: /dexes: "${dex.slug}" ${dex.version} listed twice (one entry per version)`);
     seen.add(key);
   }
+  const baseTokens = (raw.baseTokens ?? []).map((b, i) => {
+    const address = addr(b, `/baseTokens/${i}`);
+    if (!tokens.some((t) => t.address === address)) throw new CatalogError(`${file}: /baseTokens/${i}: ${address} is not a token of this chain`);
+    return address;
+  });
   const bridges = (raw.bridges ?? []).map((b, i) => normaliseBridge(b, i, raw.chainId, tokens, addr, file)).sort((a, b) => (a.slug < b.slug ? -1 : 1));
   for (let i = 1; i < bridges.length; i++) {
     if (bridges[i]!.slug === bridges[i - 1]!.slug) throw new CatalogError(`${file}: /bridges: "${bridges[i]!.slug}" listed twice`);
@@ -267,6 +277,7 @@ function normalise(raw: RawChain, file: string): CatalogChain {
     blockChainLogo: raw.blockChainLogo,
     wrappedNativeToken: addr(raw.wrappedNativeToken, '/wrappedNativeToken'),
     multicall3Address: addr(raw.multicall3Address, '/multicall3Address'),
+    baseTokens: Object.freeze(baseTokens),
     tokens: Object.freeze(tokens.map((t) => Object.freeze(t))),
     dexes: Object.freeze(dexes.map((d) => Object.freeze(d))),
     bridges: Object.freeze(bridges),
