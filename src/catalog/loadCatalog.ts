@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { getAddress } from 'viem';
 import { projectRoot } from '../config.ts';
+import { loadTokenList, TokenListError, type LoadedTokenList } from './tokenLists.ts';
 
 /** The address that stands for a chain's native asset (ETH, BNB, POL, AVAX) wherever a token address is expected. */
 export const NATIVE_TOKEN_ADDRESS = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
@@ -18,6 +19,11 @@ export interface CatalogToken {
   readonly decimals: number;
   readonly logo: string;
   readonly blockchainId: number;
+  /**
+   * Extension, present (true) only on tokens whose approve() reverts while the allowance is not zero (Tether USD on
+   * Ethereum): their approval steps set the allowance to 0 first (src/tx/approveStep.ts).
+   */
+  readonly approvalReset?: true;
 }
 
 /** A DEX deployment on one chain (SPEC section 2, DEX), with the data pricing needs. Absent addresses are ''. */
@@ -104,6 +110,8 @@ export interface CatalogChain {
   readonly multicall3Address: string;
   /** Base tokens (checksummed, in the file's order): intermediate hops routing tries first. */
   readonly baseTokens: readonly string[];
+  /** Pairs (checksummed, file order) whose pools the seeding run discovers besides the base-token pairs. */
+  readonly pairs: readonly (readonly [string, string])[];
   /** Sorted by symbol, then address. */
   readonly tokens: readonly CatalogToken[];
   /** Sorted by slug, then version. */
@@ -171,7 +179,7 @@ function tokenKey(ecosystem: Ecosystem, address: string): string {
   return ecosystem === 'evm' ? address.toLowerCase() : address;
 }
 
-interface RawToken { address: string; symbol: string; name: string; slug: string; decimals: number; logo: string }
+interface RawToken { address: string; symbol: string; name: string; slug: string; decimals: number; logo: string; approvalReset?: true }
 interface RawDex {
   name: string; slug: string; version: 'v2' | 'v3'; logo?: string;
   v2FactoryAddress?: string; v2RouterAddress?: string; v3FactoryAddress?: string; v3RouterAddress?: string;
@@ -187,6 +195,7 @@ interface RawBridge {
 interface RawChain {
   name: string; slug: string; chainId: number; symbol: string; nativeToken: string; ecosystem: Ecosystem;
   blockExplorer: string; blockChainLogo: string; wrappedNativeToken?: string; multicall3Address?: string; baseTokens?: string[];
+  tokenLists?: string[]; excludeTokens?: string[]; pairs?: [string, string][];
   tokens: RawToken[]; dexes: RawDex[]; bridges?: RawBridge[];
 }
 
@@ -202,8 +211,55 @@ function describe(file: string, errors: ErrorObject[] | null | undefined): strin
   return `${file}: ${lines.join('; ')}`;
 }
 
-/** Normalises one raw, schema-valid chain file: checksummed EVM addresses, '' for absent DEX fields. */
-function normalise(raw: RawChain, file: string): CatalogChain {
+/** A slug for a list token: its symbol in lower case, runs of other characters as '-'; the address decides a clash. */
+function listSlug(symbol: string, address: string, taken: Set<string>): string {
+  let slug = symbol.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  if (!slug || taken.has(slug)) slug = `${slug || 'token'}-${address.slice(2, 10).toLowerCase()}`;
+  taken.add(slug);
+  return slug;
+}
+
+/**
+ * The chain's own tokens merged with the entries of its token lists for its chain id (minus `excludeTokens`). An
+ * address listed twice must agree on decimals (a disagreement names both sources); the first entry wins otherwise,
+ * the chain file's own tokens first, and an own token without a logo takes the list's.
+ */
+function mergeTokens(raw: RawChain, file: string, own: CatalogToken[], lists: readonly LoadedTokenList[], addr: (value: string, where: string) => string): CatalogToken[] {
+  const byKey = new Map<string, { token: CatalogToken; source: string }>();
+  own.forEach((token, i) => byKey.set(token.address.toLowerCase(), { token, source: `${file} /tokens/${i}` }));
+  const excluded = new Map((raw.excludeTokens ?? []).map((a, i) => [a.toLowerCase(), { index: i, used: false }]));
+  const slugs = new Set(own.map((t) => t.slug));
+  for (const { source, list } of lists) {
+    list.tokens.forEach((entry, i) => {
+      if (entry.chainId !== raw.chainId) return;
+      const key = entry.address.toLowerCase();
+      const exclusion = excluded.get(key);
+      if (exclusion) {
+        exclusion.used = true;
+        return;
+      }
+      const here = `${source} /tokens/${i}`;
+      const known = byKey.get(key);
+      if (known) {
+        if (known.token.decimals !== entry.decimals) {
+          throw new CatalogError(`${file}: token ${known.token.address} has ${known.token.decimals} decimals in ${known.source} but ${entry.decimals} in ${here}`);
+        }
+        if (!known.token.logo && entry.logoURI) known.token = { ...known.token, logo: entry.logoURI };
+        return;
+      }
+      const address = addr(entry.address, here);
+      const token: CatalogToken = { address, symbol: entry.symbol, name: entry.name, slug: listSlug(entry.symbol, address, slugs), decimals: entry.decimals, logo: entry.logoURI ?? '', blockchainId: raw.chainId };
+      byKey.set(key, { token, source: here });
+    });
+  }
+  for (const [address, { index, used }] of excluded) {
+    if (!used) throw new CatalogError(`${file}: /excludeTokens/${index}: ${getAddress(address)} is not an entry of this chain in any of its tokenLists`);
+  }
+  return [...byKey.values()].map((v) => v.token);
+}
+
+/** Normalises one raw, schema-valid chain file: checksummed EVM addresses, '' for absent DEX fields, list tokens merged in. */
+function normalise(raw: RawChain, file: string, lists: readonly LoadedTokenList[]): CatalogChain {
   const evm = raw.ecosystem === 'evm';
   const addr = (value: string | undefined, where: string): string => {
     if (!value) return '';
@@ -217,17 +273,20 @@ function normalise(raw: RawChain, file: string): CatalogChain {
   if (evm && raw.dexes.length > 0 && !raw.wrappedNativeToken) {
     throw new CatalogError(`${file}: /wrappedNativeToken: is required on an evm chain with DEXes`);
   }
-  const tokens = raw.tokens
-    .map((t, i): CatalogToken => ({
-      address: addr(t.address, `/tokens/${i}/address`),
-      symbol: t.symbol,
-      name: t.name,
-      slug: t.slug,
-      decimals: t.decimals,
-      logo: t.logo,
-      blockchainId: raw.chainId,
-    }))
-    .sort(bySymbol);
+  if (!evm && (raw.tokenLists?.length || raw.excludeTokens?.length || raw.pairs?.length)) {
+    throw new CatalogError(`${file}: tokenLists, excludeTokens and pairs apply to evm chains only`);
+  }
+  const own = raw.tokens.map((t, i): CatalogToken => ({
+    address: addr(t.address, `/tokens/${i}/address`),
+    symbol: t.symbol,
+    name: t.name,
+    slug: t.slug,
+    decimals: t.decimals,
+    logo: t.logo,
+    blockchainId: raw.chainId,
+    ...(t.approvalReset ? { approvalReset: true as const } : {}),
+  }));
+  const tokens = mergeTokens(raw, file, own, lists, addr).sort(bySymbol);
   const dexes = raw.dexes
     .map((d, i): CatalogDex => ({
       chainId: raw.chainId,
@@ -262,6 +321,15 @@ function normalise(raw: RawChain, file: string): CatalogChain {
     if (!tokens.some((t) => t.address === address)) throw new CatalogError(`${file}: /baseTokens/${i}: ${address} is not a token of this chain`);
     return address;
   });
+  const isToken = (address: string): boolean => address !== NATIVE_TOKEN_ADDRESS && tokens.some((t) => t.address === address);
+  const pairs = (raw.pairs ?? []).map(([a, b], i): readonly [string, string] => {
+    const pair = [addr(a, `/pairs/${i}/0`), addr(b, `/pairs/${i}/1`)] as const;
+    pair.forEach((address, k) => {
+      if (!isToken(address)) throw new CatalogError(`${file}: /pairs/${i}/${k}: ${address} is not an ERC-20 token of this chain`);
+    });
+    if (pair[0] === pair[1]) throw new CatalogError(`${file}: /pairs/${i}: a pair needs two different tokens`);
+    return Object.freeze(pair);
+  });
   const bridges = (raw.bridges ?? []).map((b, i) => normaliseBridge(b, i, raw.chainId, tokens, addr, file)).sort((a, b) => (a.slug < b.slug ? -1 : 1));
   for (let i = 1; i < bridges.length; i++) {
     if (bridges[i]!.slug === bridges[i - 1]!.slug) throw new CatalogError(`${file}: /bridges: "${bridges[i]!.slug}" listed twice`);
@@ -278,6 +346,7 @@ function normalise(raw: RawChain, file: string): CatalogChain {
     wrappedNativeToken: addr(raw.wrappedNativeToken, '/wrappedNativeToken'),
     multicall3Address: addr(raw.multicall3Address, '/multicall3Address'),
     baseTokens: Object.freeze(baseTokens),
+    pairs: Object.freeze(pairs),
     tokens: Object.freeze(tokens.map((t) => Object.freeze(t))),
     dexes: Object.freeze(dexes.map((d) => Object.freeze(d))),
     bridges: Object.freeze(bridges),
@@ -331,6 +400,7 @@ export function loadCatalog(dir: string = join(projectRoot, 'catalog')): Catalog
   const schema = JSON.parse(readFileSync(CHAIN_SCHEMA_PATH, 'utf8')) as object;
   const validate = new Ajv({ allErrors: true, strict: false }).compile<RawChain>(schema);
   const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json')).sort();
+  const listCache = new Map<string, LoadedTokenList>();
   const chains = files.map((file) => {
     let raw: unknown;
     try {
@@ -339,7 +409,15 @@ export function loadCatalog(dir: string = join(projectRoot, 'catalog')): Catalog
       throw new CatalogError(`${file}: not valid JSON (${(error as Error).message})`);
     }
     if (!validate(raw)) throw new CatalogError(describe(file, validate.errors));
-    return normalise(raw, file);
+    const lists = (raw.tokenLists ?? []).map((spec, i) => {
+      try {
+        return loadTokenList(spec, dir, listCache);
+      } catch (error) {
+        if (error instanceof TokenListError) throw new CatalogError(`${file}: /tokenLists/${i}: ${error.message}`);
+        throw error;
+      }
+    });
+    return normalise(raw, file, lists);
   });
   return new Catalog(chains);
 }
