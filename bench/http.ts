@@ -8,7 +8,7 @@
  * not from autocannon's whole-millisecond histogram.
  *
  * Environment: BENCH_SECONDS, BENCH_ROUNDS, REDIS_URL (default redis://127.0.0.1:6379), BENCH_CASES (comma list of case ids
- * to run: ceiling, blockchains, routes, quotes, quotes-redis, routes-info), BENCH_CONNECTIONS (default "10,50"),
+ * to run: ceiling, blockchains, tokens, tokens-eth, routes, quotes, quotes-redis, routes-info), BENCH_CONNECTIONS (default "10,50"),
  * BENCH_CPU_PROF (a folder: service processes run with --cpu-prof there).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +27,7 @@ import { projectRoot as ROOT, startServer, type ServerProcess } from '../test/he
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,50').split(',').map(Number);
-const CASES = new Set((process.env.BENCH_CASES ?? 'ceiling,blockchains,routes,quotes,quotes-redis,routes-info').split(','));
+const CASES = new Set((process.env.BENCH_CASES ?? 'ceiling,blockchains,tokens,tokens-eth,routes,quotes,quotes-redis,routes-info').split(','));
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 
@@ -73,6 +73,8 @@ const serviceRedis = server('service-redis', () =>
 const cases: Case[] = [
   { id: 'ceiling', label: 'bare Koa POST (ceiling)', server: bare, requests: () => quoteRequests('/echo', bodies) },
   { id: 'blockchains', label: 'GET /blockchains', server: service, requests: () => [{ method: 'GET', path: '/blockchains' }] },
+  { id: 'tokens', label: 'GET /blockchains/tokens', server: service, requests: () => [{ method: 'GET', path: '/blockchains/tokens' }] },
+  { id: 'tokens-eth', label: 'GET /blockchains/tokens?chainId=1', server: service, requests: () => [{ method: 'GET', path: '/blockchains/tokens?chainId=1' }] },
   {
     id: 'routes',
     label: 'POST /quotes/routes',

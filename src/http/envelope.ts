@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { gzipSync } from 'node:zlib';
 
 /** The SPEC's response envelope: `code` mirrors the HTTP status; `data` is absent on errors. */
 export interface Envelope<T = unknown> {
@@ -17,4 +18,29 @@ export function sendData<T>(ctx: Context, message: string, data: T, status = 200
 export function sendError(ctx: Context, status: number, message: string): void {
   ctx.status = status;
   ctx.body = { code: status, message } satisfies Envelope;
+}
+
+/** A success envelope serialized once (and gzipped once) for data that never changes while the process runs. */
+export interface PrecomputedEnvelope {
+  readonly json: Buffer;
+  readonly gzip: Buffer;
+}
+
+/** Serializes `{ code: 200, message, data }` once, plain and gzip-compressed. */
+export function precomputeData<T>(message: string, data: T): PrecomputedEnvelope {
+  const json = Buffer.from(JSON.stringify({ code: 200, message, data } satisfies Envelope<T>));
+  return { json, gzip: gzipSync(json) };
+}
+
+/** Writes a precomputed success envelope: gzip when the client accepts it, the plain JSON otherwise. */
+export function sendPrecomputed(ctx: Context, body: PrecomputedEnvelope): void {
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.vary('Accept-Encoding');
+  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    ctx.set('Content-Encoding', 'gzip');
+    ctx.body = body.gzip;
+  } else {
+    ctx.body = body.json;
+  }
 }

@@ -4,7 +4,7 @@ import { describePool, type PoolView } from '../graph/describePool.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { usdPrices } from '../graph/usdPrices.ts';
 import { ValidationError } from '../errors/BaseError.ts';
-import { sendData } from '../http/envelope.ts';
+import { precomputeData, sendData, sendPrecomputed, type PrecomputedEnvelope } from '../http/envelope.ts';
 import { parseChainIdQuery, queryValue } from '../http/query.ts';
 
 /** The DEX fields the API returns (SPEC section 2, DEX, plus chainId and the pricing data). */
@@ -21,11 +21,39 @@ function chainView(chain: CatalogChain) {
   return { name, slug, chainId, symbol, nativeToken, ecosystem, blockExplorer, rpcUrl: '', blockChainLogo, tokens };
 }
 
+const CHAINS_MESSAGE = 'blockchains fetched successfully';
+const TOKENS_MESSAGE = 'tokens fetched successfully';
+
+/**
+ * The /blockchains and /blockchains/tokens bodies, serialized (and gzipped) once at start-up: with every token of the
+ * token lists they are hundreds of kilobytes, and the catalogue never changes while the process runs.
+ */
+function precomputeCatalogBodies(catalog: Catalog) {
+  const empty = { chains: precomputeData(CHAINS_MESSAGE, []), tokens: precomputeData(TOKENS_MESSAGE, []) };
+  const chainBody = new Map<number, PrecomputedEnvelope>();
+  const tokensBody = new Map<number, PrecomputedEnvelope>();
+  for (const chain of catalog.chains) {
+    chainBody.set(chain.chainId, precomputeData(CHAINS_MESSAGE, [chainView(chain)]));
+    tokensBody.set(chain.chainId, precomputeData(TOKENS_MESSAGE, chain.tokens));
+  }
+  return {
+    allChains: precomputeData(CHAINS_MESSAGE, catalog.chains.map(chainView)),
+    allTokens: precomputeData(TOKENS_MESSAGE, catalog.allTokens()),
+    /** One chain by id and/or slug (both must match), or the empty list. */
+    chains(chainId: number | undefined, slug: string | undefined): PrecomputedEnvelope {
+      const chain = chainId !== undefined ? catalog.chain(chainId) : catalog.chain(slug!);
+      return chain && (!slug || chain.slug === slug) ? chainBody.get(chain.chainId)! : empty.chains;
+    },
+    tokens(chainId: number): PrecomputedEnvelope {
+      return tokensBody.get(chainId) ?? empty.tokens;
+    },
+  };
+}
+
 /** Public catalogue routes: /blockchains, /blockchains/tokens, /blockchains/dex, /blockchains/pools. */
 export function blockchainsRouter(catalog: Catalog, graph: () => PoolGraph): Router {
   const router = new Router();
-  const chains = catalog.chains.map(chainView);
-  const allTokens = catalog.allTokens();
+  const bodies = precomputeCatalogBodies(catalog);
   const allDexes = catalog.allDexes().map(dexView);
   const poolCache = new WeakMap<PoolGraph, Map<number, PoolView[]>>();
 
@@ -49,14 +77,12 @@ export function blockchainsRouter(catalog: Catalog, graph: () => PoolGraph): Rou
   router.get('/blockchains', (ctx) => {
     const chainId = parseChainIdQuery(ctx.query.chainId);
     const slug = queryValue(ctx.query.slug);
-    const data = chains.filter((c) => (chainId === undefined || c.chainId === chainId) && (!slug || c.slug === slug));
-    sendData(ctx, 'blockchains fetched successfully', data);
+    sendPrecomputed(ctx, chainId === undefined && !slug ? bodies.allChains : bodies.chains(chainId, slug));
   });
 
   router.get('/blockchains/tokens', (ctx) => {
     const chainId = parseChainIdQuery(ctx.query.chainId);
-    const data = chainId === undefined ? allTokens : catalog.chain(chainId)?.tokens ?? [];
-    sendData(ctx, 'tokens fetched successfully', data);
+    sendPrecomputed(ctx, chainId === undefined ? bodies.allTokens : bodies.tokens(chainId));
   });
 
   router.get('/blockchains/dex', (ctx) => {
