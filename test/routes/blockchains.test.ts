@@ -1,3 +1,5 @@
+import { gunzipSync } from 'node:zlib';
+import { inject } from 'light-my-request';
 import t from 'tap';
 import { buildTestApp } from '../helpers/testApp.ts';
 
@@ -116,4 +118,17 @@ t.test('unknown paths and methods get the envelope', async (t) => {
 t.test('unknown query parameters are ignored', async (t) => {
   const res = await request('GET', '/blockchains?chainId=1002&foo=bar');
   t.same(res.body, { code: 200, message: 'blockchains fetched successfully', data: [EMPTYCHAIN] });
+});
+
+t.test('GET /blockchains and /blockchains/tokens are gzipped for clients that accept it, byte for byte the plain body', async (t) => {
+  const app = buildTestApp().app;
+  for (const url of ['/blockchains', '/blockchains?slug=testchain', '/blockchains/tokens', '/blockchains/tokens?chainId=1001', '/blockchains/tokens?chainId=5']) {
+    const plain = await inject(app.callback(), { method: 'GET', url });
+    const zipped = await inject(app.callback(), { method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    t.equal(plain.headers['content-encoding'], undefined, `${url}: plain without Accept-Encoding`);
+    t.equal(zipped.headers['content-encoding'], 'gzip', `${url}: gzip`);
+    t.equal(zipped.headers.vary, 'Accept-Encoding');
+    t.match(zipped.headers['content-type'], /^application\/json/);
+    t.equal(gunzipSync(zipped.rawPayload).toString('utf8'), plain.body, `${url}: same JSON`);
+  }
 });
