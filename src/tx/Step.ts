@@ -25,7 +25,7 @@ export interface Step {
 }
 
 /** What step building needs to know about a token: a CatalogToken fits. */
-export type StepToken = Pick<CatalogToken, 'address' | 'symbol' | 'decimals'>;
+export type StepToken = Pick<CatalogToken, 'address' | 'symbol' | 'decimals' | 'approvalReset'>;
 
 /** Checksums an address, naming the parameter when it is not a valid EVM address. */
 export function stepAddress(value: string, field: string): Address {

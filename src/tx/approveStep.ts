@@ -4,10 +4,10 @@ import { erc20Abi } from './abis.ts';
 import { StepBuildError } from './StepBuildError.ts';
 import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
 
-/** Parameters of {@link approveStep}. */
+/** Parameters of {@link approveSteps}. */
 export interface ApproveStepParams {
   readonly chainId: number;
-  /** The ERC-20 token to approve (never the native asset). */
+  /** The ERC-20 token to approve (never the native asset); `approvalReset` asks for an approval of 0 first. */
   readonly token: StepToken;
   /** Contract allowed to spend: a DEX router, a bridge's SpokePool. */
   readonly spender: string;
@@ -20,22 +20,30 @@ export interface ApproveStepParams {
 }
 
 /**
- * An ERC-20 `approve(spender, amount)` step for exactly `amount`; `to` is the token.
+ * The approval steps before a spend: ERC-20 `approve(spender, amount)` for exactly `amount`, `to` the token.
  * Message: `Approve <amount> <symbol> for <spenderName>`, e.g. `Approve 1500.25 USDC for Uniswap V3 router`
  * (the amount in display units, exact, without trailing zeros).
+ * A token flagged `approvalReset` (its approve reverts while the allowance is not zero, as Tether USD's on Ethereum
+ * does) gets `approve(spender, 0)` first, message `Reset the <symbol> allowance of <spenderName> to 0`: the wallet
+ * may hold a leftover allowance from an earlier quote, and a reset when there is none costs only gas.
+ * Every approval of a quote (each router, the bridge deposit) is built here.
  */
-export function approveStep(params: ApproveStepParams): Step {
+export function approveSteps(params: ApproveStepParams): Step[] {
   checkUint256(params.amount, 'amount');
   const token = stepAddress(params.token.address, 'token');
   if (token === NATIVE_TOKEN_ADDRESS) throw new StepBuildError('token: the native asset needs no approval');
   const spender = stepAddress(params.spender, 'spender');
-  return {
-    message: `Approve ${displayAmount(params.amount, params.token)} ${params.token.symbol} for ${params.spenderName}`,
-    from: stepAddress(params.wallet, 'wallet'),
+  const from = stepAddress(params.wallet, 'wallet');
+  const approve = (amount: bigint, message: string): Step => ({
+    message,
+    from,
     to: token,
-    data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, params.amount] }),
-    amount: params.amount.toString(),
+    data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] }),
+    amount: amount.toString(),
     chainId: params.chainId,
     spender,
-  };
+  });
+  const steps = params.token.approvalReset ? [approve(0n, `Reset the ${params.token.symbol} allowance of ${params.spenderName} to 0`)] : [];
+  steps.push(approve(params.amount, `Approve ${displayAmount(params.amount, params.token)} ${params.token.symbol} for ${params.spenderName}`));
+  return steps;
 }

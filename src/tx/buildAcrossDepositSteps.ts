@@ -1,7 +1,7 @@
 import { encodeFunctionData, pad, type Address, type Hex } from 'viem';
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/loadCatalog.ts';
 import { acrossSpokePoolAbi } from './abis.ts';
-import { approveStep } from './approveStep.ts';
+import { approveSteps } from './approveStep.ts';
 import { StepBuildError } from './StepBuildError.ts';
 import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
 
@@ -87,7 +87,7 @@ export function buildAcrossDepositSteps(params: AcrossDepositParams): Step[] {
   const steps: Step[] = [];
   if (!native) {
     steps.push(
-      approveStep({
+      ...approveSteps({
         chainId: params.chainId,
         token: params.inputToken,
         spender: spokePool,

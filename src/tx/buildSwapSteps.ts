@@ -1,7 +1,7 @@
 import { encodeFunctionData, type Address, type Hex } from 'viem';
 import { NATIVE_TOKEN_ADDRESS, type CatalogDex } from '../catalog/loadCatalog.ts';
 import { SWAP_ROUTER02_ADDRESS_THIS, swapRouter02Abi, swapRouterAbi, uniswapV2Router02Abi } from './abis.ts';
-import { approveStep } from './approveStep.ts';
+import { approveSteps } from './approveStep.ts';
 import { StepBuildError } from './StepBuildError.ts';
 import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
 
@@ -97,7 +97,7 @@ export function buildSwapSteps(params: SwapStepsParams): Step[] {
   const steps: Step[] = [];
   if (!nativeIn) {
     steps.push(
-      approveStep({
+      ...approveSteps({
         chainId: params.chainId,
         token: params.tokenIn,
         spender: router,
