@@ -1,4 +1,4 @@
-import { decodeFunctionResult, encodeFunctionData, type Address, type Hex, type PublicClient } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, type Address, type Hex, type PublicClient, type StateOverride } from 'viem';
 import { multicall3Abi } from './seedAbis.ts';
 
 /** One read for a multicall: target, calldata, and how to decode a successful return. */
@@ -29,8 +29,14 @@ export function batchCount(calls: number, batchSize: number): number {
 /**
  * Runs reads through Multicall3.aggregate3 (allowFailure = true) at one block, at most `batchSize` per request.
  * A result is undefined when its call reverted, returned nothing (no contract) or did not decode.
+ * `stateOverride`, when given, is sent with each batch's eth_call (code placed at addresses for that call only).
  */
-export async function multicallBatched<T>(client: PublicClient, options: MulticallOptions, calls: readonly ReadCall<T>[]): Promise<(T | undefined)[]> {
+export async function multicallBatched<T>(
+  client: PublicClient,
+  options: MulticallOptions,
+  calls: readonly ReadCall<T>[],
+  stateOverride?: (batch: readonly ReadCall<T>[]) => StateOverride,
+): Promise<(T | undefined)[]> {
   const results: (T | undefined)[] = new Array(calls.length).fill(undefined);
   const starts: number[] = [];
   for (let i = 0; i < calls.length; i += options.batchSize) starts.push(i);
@@ -44,7 +50,7 @@ export async function multicallBatched<T>(client: PublicClient, options: Multica
         functionName: 'aggregate3',
         args: [chunk.map((c) => ({ target: c.target, allowFailure: true, callData: c.data }))],
       });
-      const { data: ret } = await client.call({ to: options.multicall3, data, blockNumber: options.blockNumber });
+      const { data: ret } = await client.call({ to: options.multicall3, data, blockNumber: options.blockNumber, ...(stateOverride ? { stateOverride: stateOverride(chunk) } : {}) });
       if (ret === undefined) throw new Error('aggregate3 returned no data (is Multicall3 deployed at that address?)');
       const decoded = decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data: ret });
       decoded.forEach((r, k) => {

@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { decodeFunctionResult, encodeFunctionData, getAddress, zeroAddress, type Address, type Hex, type PublicClient } from 'viem';
 import type { CatalogChain } from '../src/catalog/loadCatalog.ts';
-import type { Snapshot, SnapshotPool, SnapshotPoolV2, SnapshotPoolV3 } from '../src/graph/snapshot.ts';
+import type { Snapshot, SnapshotExcludedToken, SnapshotPool, SnapshotPoolV2, SnapshotPoolV3 } from '../src/graph/snapshot.ts';
 import { batchCount, multicallBatched, type MulticallOptions, type ReadCall } from './multicallBatched.ts';
+import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.ts';
 import { erc20BalanceAbi, v2FactoryAbi, v2PairAbi, v3FactoryAbi, v3PoolAbi } from './seedAbis.ts';
+import { checkTokenMetadata, tokenMetadataCalls } from './tokenMetadata.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
 import { createSeedRpc, RpcRequestError } from './seedRpc.ts';
 import { writeFileAtomic } from './writeFileAtomic.ts';
@@ -56,8 +58,10 @@ export interface ChainSeedReport {
   readonly ticks: number;
   /** Discovery candidates (getPair / getPool calls). */
   readonly candidates: number;
-  /** Calls made through Multicall3, by phase. */
-  readonly calls: { readonly discovery: number; readonly state: number; readonly bitmap: number; readonly ticks: number };
+  /** Calls made through Multicall3, by phase: token metadata, discovery, pool state, transfer probes, tick bitmap words, ticks. */
+  readonly calls: { readonly tokens: number; readonly discovery: number; readonly state: number; readonly probe: number; readonly bitmap: number; readonly ticks: number };
+  /** Tokens whose pools were left out, and why (also in the snapshot). */
+  readonly excludedTokens: readonly SnapshotExcludedToken[];
   /** HTTP requests to the chain's endpoint (retries included). */
   readonly rpcRequests: number;
   readonly seconds: number;
@@ -99,22 +103,45 @@ export function pairTokens(chain: CatalogChain): Address[] {
   return [...seen.values()].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
 }
 
-/** Every discovery candidate of a chain: getPair for each token pair on each v2 DEX, getPool for each pair and fee tier on v3. */
-export function discoveryCandidates(chain: CatalogChain): Candidate[] {
-  const tokens = pairTokens(chain);
+/**
+ * The token pairs whose pools discovery looks for: every (token, base token) and (base, base) pair and every pair
+ * the chain file lists (`pairs`), each once, token0 below token1; the native asset stands for the wrapped token.
+ * A chain without base tokens has every token as a base (all pairs). `usable` (default: all) drops tokens that
+ * failed their checks. Grows linearly with the token count: at most tokens x bases + pairs.
+ */
+export function discoveryPairs(chain: CatalogChain, usable?: ReadonlySet<string>): [Address, Address][] {
+  const ok = (a: Address): boolean => !usable || usable.has(a.toLowerCase());
+  const erc20 = (a: string): Address => getAddress((a.toLowerCase() === NATIVE ? chain.wrappedNativeToken : a).toLowerCase());
+  const tokens = pairTokens(chain).filter(ok);
+  const bases = chain.baseTokens.length > 0 ? [...new Set(chain.baseTokens.map(erc20))].filter(ok) : tokens;
+  const seen = new Set<string>();
+  const out: [Address, Address][] = [];
+  const add = (a: Address, b: Address): void => {
+    if (a === b || !ok(a) || !ok(b)) return;
+    const pair: [Address, Address] = BigInt(a) < BigInt(b) ? [a, b] : [b, a];
+    const key = `${pair[0]}/${pair[1]}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(pair);
+  };
+  for (let i = 0; i < bases.length; i++) for (let j = i + 1; j < bases.length; j++) add(bases[i]!, bases[j]!);
+  for (const token of tokens) for (const base of bases) add(token, base);
+  for (const [a, b] of chain.pairs) add(erc20(a), erc20(b));
+  return out;
+}
+
+/** Every discovery candidate of a chain: getPair for each discovery pair on each v2 DEX, getPool for each pair and fee tier on v3. */
+export function discoveryCandidates(chain: CatalogChain, usable?: ReadonlySet<string>): Candidate[] {
+  const pairs = discoveryPairs(chain, usable);
   const out: Candidate[] = [];
   for (const dex of chain.dexes) {
     const factory = dex.version === 'v2' ? dex.v2FactoryAddress : dex.v3FactoryAddress;
     if (!factory) continue;
-    for (let i = 0; i < tokens.length; i++) {
-      for (let j = i + 1; j < tokens.length; j++) {
-        const token0 = tokens[i]!;
-        const token1 = tokens[j]!;
-        if (dex.version === 'v2') {
-          out.push({ dex: dex.slug, version: 'v2', token0, token1, fee: dex.feeBps * 100, factory: getAddress(factory) });
-        } else {
-          for (const fee of dex.feeTiers) out.push({ dex: dex.slug, version: 'v3', token0, token1, fee, factory: getAddress(factory) });
-        }
+    for (const [token0, token1] of pairs) {
+      if (dex.version === 'v2') {
+        out.push({ dex: dex.slug, version: 'v2', token0, token1, fee: dex.feeBps * 100, factory: getAddress(factory) });
+      } else {
+        for (const fee of dex.feeTiers) out.push({ dex: dex.slug, version: 'v3', token0, token1, fee, factory: getAddress(factory) });
       }
     }
   }
@@ -135,10 +162,10 @@ class SkipChain extends Error {}
 async function seedOne(chain: CatalogChain, url: string | undefined, o: Required<Omit<SeedOptions, 'chains' | 'rpcUrls' | 'log'>>, progress: SeedProgress): Promise<ChainSeedReport> {
   const started = performance.now();
   const base = { chainId: chain.chainId, slug: chain.slug };
-  const calls = { discovery: 0, state: 0, bitmap: 0, ticks: 0 };
+  const calls = { tokens: 0, discovery: 0, state: 0, probe: 0, bitmap: 0, ticks: 0 };
   const skipped = (reason: string, rpcRequests: number): ChainSeedReport => {
     progress.log(`[${chain.slug}] skipped: ${reason}`);
-    return { ...base, status: 'skipped', reason, pools: 0, v2Pools: 0, v3Pools: 0, ticks: 0, candidates: 0, calls, rpcRequests, seconds: (performance.now() - started) / 1000 };
+    return { ...base, status: 'skipped', reason, pools: 0, v2Pools: 0, v3Pools: 0, ticks: 0, candidates: 0, calls, excludedTokens: [], rpcRequests, seconds: (performance.now() - started) / 1000 };
   };
   if (chain.ecosystem !== 'evm') return skipped(`ecosystem ${chain.ecosystem} is not seeded over EVM RPC`, 0);
   if (!url) return skipped(`no RPC URL (set RPC_URL_${chain.chainId})`, 0);
@@ -172,8 +199,24 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
   };
 
   try {
+    // 0. Token metadata: decimals() and symbol() of every ERC-20 against the catalogue; a token that disagrees is left out.
+    const tokenAddresses = pairTokens(chain);
+    const metadata = await phase('tokens', tokenMetadataCalls(tokenAddresses), (r) => `${r.filter((x) => x === undefined).length} failed reads`);
+    const excluded = new Map<string, Omit<SnapshotExcludedToken, 'pools'> & { pools: string[] }>();
+    const usable = new Set<string>();
+    tokenAddresses.forEach((address, i) => {
+      const listed = chain.tokens.find((t) => t.address === address)!;
+      const problem = checkTokenMetadata(listed, metadata[2 * i] as number | undefined, metadata[2 * i + 1] as string | undefined);
+      if (problem) {
+        excluded.set(address.toLowerCase(), { address, reason: 'metadata', detail: problem, pools: [] });
+        progress.log(`[${chain.slug}] left out ${listed.symbol} (${address}): ${problem}`);
+      } else {
+        usable.add(address.toLowerCase());
+      }
+    });
+
     // 1. Discovery.
-    const candidates = discoveryCandidates(chain);
+    const candidates = discoveryCandidates(chain, usable);
     const found = await phase(
       'discovery',
       candidates.map((c) =>
@@ -222,6 +265,35 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
     }
     const state = await phase('state', stateCalls, (r) => `${r.filter((x) => x === undefined).length} failed reads`);
 
+    // 2b. Transfer fees: for each token, the pool holding most of it sends a share to a spare address and gets it back
+    // (seeds/probeTransferFees.ts); a token that loses part of a transfer, or whose transfer fails, is left out.
+    const holders = new Map<string, { token: Address; holder: Address; balance: bigint }>();
+    let at = 0;
+    for (const p of pools) {
+      for (const [token, balance] of [[p.token0, state[at]], [p.token1, state[at + 1]]] as const) {
+        if (typeof balance !== 'bigint' || balance === 0n) continue;
+        const known = holders.get(token.toLowerCase());
+        if (!known || balance > known.balance) holders.set(token.toLowerCase(), { token, holder: p.address, balance });
+      }
+      at += p.version === 'v2' ? 3 : 6;
+    }
+    const probes = [...holders.values()].map((h) => ({ token: h.token, holder: h.holder, amount: transferFeeProbeAmount(h.balance) }));
+    calls.probe = probes.length;
+    progress.begin(chain.slug, 'probe', batchCount(probes.length, o.batchSize), probes.length);
+    const fees = probes.length === 0 ? [] : await probeTransferFees(client, mc, probes);
+    progress.end(`${fees.filter((f) => f.kind !== 'none').length} taxed or failing tokens`);
+    probes.forEach((probe, i) => {
+      const fee = fees[i]!;
+      if (fee.kind === 'none') return;
+      const listed = chain.tokens.find((t) => t.address === probe.token)!;
+      const entry =
+        fee.kind === 'fee'
+          ? { address: probe.token, reason: 'transferFee' as const, detail: fee.detail, buyFeeBps: fee.buyFeeBps, sellFeeBps: fee.sellFeeBps, pools: [] }
+          : { address: probe.token, reason: 'transferFailed' as const, detail: fee.detail, pools: [] };
+      excluded.set(probe.token.toLowerCase(), entry);
+      progress.log(`[${chain.slug}] left out ${listed.symbol} (${probe.token}): ${fee.detail}`);
+    });
+
     interface V3Work {
       pool: Candidate & { address: Address };
       balance0: bigint;
@@ -239,6 +311,12 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
     for (const p of pools) {
       const b0 = state[k++] as bigint | undefined;
       const b1 = state[k++] as bigint | undefined;
+      const leftOut = [excluded.get(p.token0.toLowerCase()), excluded.get(p.token1.toLowerCase())].filter((e) => e !== undefined);
+      if (leftOut.length > 0) {
+        for (const e of leftOut) e.pools.push(p.address);
+        k += p.version === 'v2' ? 1 : 4;
+        continue;
+      }
       if (p.version === 'v2') {
         const reserves = state[k++] as readonly [bigint, bigint, number] | undefined;
         if (b0 === undefined || b1 === undefined || reserves === undefined) {
@@ -323,6 +401,7 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
     }));
 
     const all: SnapshotPool[] = [...v2Out, ...v3Out].sort(comparePools);
+    const excludedTokens = [...excluded.values()].sort((a, b) => (a.address.toLowerCase() < b.address.toLowerCase() ? -1 : 1));
     const snapshot: Snapshot = {
       formatVersion: 1,
       chainId: chain.chainId,
@@ -331,6 +410,7 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
       seededAt: new Date().toISOString(),
       tickWindowWords: o.tickWindowWords,
       pools: all,
+      ...(excludedTokens.length > 0 ? { excludedTokens } : {}),
     };
     let file: string | undefined;
     if (o.write) {
@@ -340,11 +420,11 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
     const tickCount = v3Out.reduce((n, p) => n + p.ticks.length, 0);
     const seconds = (performance.now() - started) / 1000;
     progress.log(
-      `[${chain.slug}] seeded at block ${blockNumber}: ${all.length} pools (${v2Out.length} v2, ${v3Out.length} v3, ${tickCount} ticks) from ${candidates.length} candidates, ${rpc.requests()} RPC requests, ${seconds.toFixed(2)} s`,
+      `[${chain.slug}] seeded at block ${blockNumber}: ${all.length} pools (${v2Out.length} v2, ${v3Out.length} v3, ${tickCount} ticks) from ${candidates.length} candidates, ${excludedTokens.length} tokens left out, ${rpc.requests()} RPC requests, ${seconds.toFixed(2)} s`,
     );
     return {
       ...base, status: 'seeded', blockNumber: Number(blockNumber), pools: all.length, v2Pools: v2Out.length, v3Pools: v3Out.length,
-      ticks: tickCount, candidates: candidates.length, calls, rpcRequests: rpc.requests(), seconds, file, snapshot,
+      ticks: tickCount, candidates: candidates.length, calls, excludedTokens, rpcRequests: rpc.requests(), seconds, file, snapshot,
     };
   } catch (err) {
     return skipped(`seeding failed at block ${blockNumber} (${shortError(err)}); no snapshot written`, rpc.requests());

@@ -35,6 +35,24 @@ export interface SnapshotPoolV3 extends SnapshotPoolBase {
 
 export type SnapshotPool = SnapshotPoolV2 | SnapshotPoolV3;
 
+/**
+ * A catalogue token the seeding run left out of `pools`, and why: its decimals() or symbol() disagree with the
+ * catalogue ('metadata'), a transfer out of or into one of its pools loses part of the amount ('transferFee', with
+ * the fees measured), or such a transfer could not be simulated ('transferFailed'). Quotes for it are refused.
+ */
+export interface SnapshotExcludedToken {
+  readonly address: string;
+  readonly reason: 'metadata' | 'transferFee' | 'transferFailed';
+  /** What was found, in words. */
+  readonly detail: string;
+  /** transferFee: share of a transfer out of a pool (a buy) that does not arrive, basis points. */
+  readonly buyFeeBps?: number;
+  /** transferFee: share of a transfer into a pool (a sell) that does not arrive, basis points. */
+  readonly sellFeeBps?: number;
+  /** The token's pools that were found and left out. */
+  readonly pools: readonly string[];
+}
+
 /** One chain's pool state at one block, as written by the seeding run. */
 export interface Snapshot {
   readonly formatVersion: 1;
@@ -44,6 +62,8 @@ export interface Snapshot {
   readonly seededAt: string;
   readonly tickWindowWords: number;
   readonly pools: readonly SnapshotPool[];
+  /** Tokens whose pools were left out (absent in older snapshots: none). */
+  readonly excludedTokens?: readonly SnapshotExcludedToken[];
 }
 
 /** The outcome of reading a snapshot folder: the valid snapshots and a message per refused file. */

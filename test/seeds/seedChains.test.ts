@@ -124,8 +124,12 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
   t.ok(calls.every((r) => r.params[1] === blockHex), `every eth_call / eth_getCode names block ${snap.blockNumber}`);
   t.equal(seeded.rpcRequests, proxy.log.length, `report counts ${proxy.log.length} requests, as the endpoint saw`);
   const batches = (n: number): number => Math.ceil(n / 500);
-  const bound = 3 + batches(seeded.calls.discovery) + batches(seeded.calls.state) + batches(seeded.calls.bitmap) + batches(seeded.calls.ticks);
-  t.equal(seeded.rpcRequests, bound, `requests = 3 + sum of ceil(calls / 500) over the four phases = ${bound}`);
+  const c = seeded.calls;
+  const bound = 3 + [c.tokens, c.discovery, c.state, c.probe, c.bitmap, c.ticks].reduce((n, x) => n + batches(x), 0);
+  t.equal(seeded.rpcRequests, bound, `requests = 3 + sum of ceil(calls / 500) over the six phases = ${bound}`);
+  t.same([c.tokens, c.probe], [12, 5], 'decimals() and symbol() of the 6 ERC-20s; one transfer probe per token with a pool (UNI has none)');
+  t.same(seeded.excludedTokens, [], 'no token left out');
+  t.equal((raw as { excludedTokens?: unknown }).excludedTokens, undefined, 'no excludedTokens key when none is');
 
   // Direct reads at that block, one eth_call per value.
   const client = createPublicClient({ transport: http(devnet.rpcUrl) });
@@ -191,7 +195,7 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
   const small = await seedChains({ chains: [chainA], rpcUrls: new Map([[chainA.chainId, devnet.rpcUrl]]), snapshotDir: dir, batchSize: 7, tickWindowWords: 0, write: false, progress: 'none' });
   const r: ChainSeedReport = small.chains[0]!;
   const b7 = (n: number): number => Math.ceil(n / 7);
-  t.equal(r.rpcRequests, 3 + b7(r.calls.discovery) + b7(r.calls.state) + b7(r.calls.bitmap) + b7(r.calls.ticks), 'requests = 3 + ceil(calls / 7) per phase');
+  t.equal(r.rpcRequests, 3 + [r.calls.tokens, r.calls.discovery, r.calls.state, r.calls.probe, r.calls.bitmap, r.calls.ticks].reduce((n, x) => n + b7(x), 0), 'requests = 3 + ceil(calls / 7) per phase');
   t.equal(r.calls.bitmap, 9, 'tickWindowWords 0: one bitmap word per v3 pool');
   t.equal(r.snapshot!.tickWindowWords, 0);
   for (const p of r.snapshot!.pools) {
