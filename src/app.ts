@@ -45,7 +45,7 @@ export function createApp(deps: AppDeps): Koa {
     blockchainsRouter(deps.catalog, deps.graph),
     openapiRouter(),
   ];
-  if (quotes) routers.push(quotesRouter(quotes));
+  if (quotes) routers.push(quotesRouter(quotes, deps.graph));
   // One router holding every route file's routes: a request is matched once, not once per file.
   const root = new Router();
   const routeOf = (path: string): string | undefined => {

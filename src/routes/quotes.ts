@@ -4,7 +4,9 @@ import type { Catalog } from '../catalog/loadCatalog.ts';
 import { NotFoundError, ValidationError } from '../errors/BaseError.ts';
 import { optionalApiKey, requireApiKey } from '../http/auth.ts';
 import { sendData } from '../http/envelope.ts';
+import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../quote/quoteRequest.ts';
+import { refuseExcludedTokens } from '../quote/refuseExcludedTokens.ts';
 import type { QuoteService } from '../quote/quoteService.ts';
 import type { ApiKeyStore } from '../store/apiKeyStore.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
@@ -17,15 +19,20 @@ export interface QuoteRoutesDeps {
   readonly defaultSlippageBps: number;
 }
 
-/** Parses the JSON body of a quote request; a body that is not JSON is a 400. */
-function readRequest(ctx: Context, deps: QuoteRoutesDeps): QuoteRequest {
-  if (!ctx.request.is('application/json')) throw new ValidationError('request body must be JSON (Content-Type: application/json)');
-  return parseQuoteRequest(ctx.request.body, deps.catalog, deps.defaultSlippageBps);
-}
-
-/** Quote routes: POST /quotes/routes (no key needed), POST /quotes and GET /quotes/:quoteId (organization key). */
-export function quotesRouter(deps: QuoteRoutesDeps): Router {
+/**
+ * Quote routes: POST /quotes/routes (no key needed), POST /quotes and GET /quotes/:quoteId (organization key).
+ * `graph`, the pool graph being served, is consulted for tokens the seeding run left out (refused with the reason).
+ */
+export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Router {
   const router = new Router();
+
+  /** Parses the JSON body of a quote request; a body that is not JSON is a 400. */
+  function readRequest(ctx: Context, deps: QuoteRoutesDeps): QuoteRequest {
+    if (!ctx.request.is('application/json')) throw new ValidationError('request body must be JSON (Content-Type: application/json)');
+    const request = parseQuoteRequest(ctx.request.body, deps.catalog, deps.defaultSlippageBps);
+    if (graph) refuseExcludedTokens(request, graph());
+    return request;
+  }
 
   router.post('/quotes/routes', optionalApiKey(deps.keys), async (ctx) => {
     const request = readRequest(ctx, deps);
