@@ -25,7 +25,7 @@ t.test('quotes for a token the seeding run left out are refused with its reason'
   t.teardown(() => app.close());
   const fee = `DAI (${DAI}) is not quoted on testchain: it takes a fee on transfer: 1% of a transfer out of a pool (buy), 2.5% of a transfer into one (sell) (seeding run at block 1234)`;
   for (const path of ['/quotes/routes', '/quotes']) {
-    const headers = path === '/quotes' ? { authorization: `Bearer ${(await app.keys.create("org")).key}` } : {};
+    const headers: Record<string, string> = path === '/quotes' ? { authorization: `Bearer ${(await app.keys.create('org')).key}` } : {};
     const sell = await app.request('POST', path, { body: { ...fixtureQuoteRequest, tokenIn: DAI.toLowerCase() }, headers });
     t.same([sell.status, sell.body], [400, { code: 400, message: `tokenIn: ${fee}` }], `${path}: DAI in`);
     const buy = await app.request('POST', path, { body: { ...fixtureQuoteRequest, tokenOut: DAI }, headers });
