@@ -72,7 +72,8 @@ const schemas: Record<string, Schema> = {
     decimals: int(undefined, { minimum: 0, maximum: 255 }),
     logo: str(),
     blockchainId: int('Chain id the token belongs to.'),
-  }),
+    approvalReset: { const: true, description: "Extension, only on tokens whose approve() reverts while the allowance is not zero (Tether USD on Ethereum): their approval steps set the allowance to 0 first." },
+  }, ['approvalReset']),
   Chain: object({
     name: str(),
     slug: str(),
