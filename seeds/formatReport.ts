@@ -8,7 +8,7 @@ export function formatReport(r: SeedReport): string {
   for (const c of r.chains) {
     lines.push(
       c.status === 'seeded'
-        ? `  ${c.slug} (${c.chainId}): block ${c.blockNumber}, ${c.pools} pools (${c.v2Pools} v2, ${c.v3Pools} v3), ${c.ticks} ticks, ${c.rpcRequests} requests -> ${c.file ?? '(not written)'}`
+        ? `  ${c.slug} (${c.chainId}): block ${c.blockNumber}, ${c.pools} pools (${c.v2Pools} v2, ${c.v3Pools} v3), ${c.ticks} ticks, ${c.excludedTokens.length} tokens left out, ${c.rpcRequests} requests -> ${c.file ?? '(not written)'}`
         : `  ${c.slug} (${c.chainId}): skipped, ${c.reason}`,
     );
   }

@@ -88,3 +88,13 @@ t.test('refusals', async (t) => {
   ];
   for (const [change, message] of cases) t.throws(() => buildAcrossDepositSteps({ ...usdc, ...change }), new StepBuildError(message), message);
 });
+
+t.test('an input token flagged approvalReset: allowance reset to 0, approval, then depositNow', async (t) => {
+  const steps = buildAcrossDepositSteps({ ...usdc, inputToken: { ...usdc.inputToken, symbol: 'USDT', approvalReset: true } });
+  t.same(steps.map((s) => [s.message, s.to, s.spender, s.amount]), [
+    ['Reset the USDT allowance of Across SpokePool to 0', USDC, SPOKE, '0'],
+    ['Approve 1500.25 USDT for Across SpokePool', USDC, SPOKE, '1500250000'],
+    [`Bridge 1500.25 USDT to Base through Across: 1498.999 USDC to ${RECIPIENT}`, SPOKE, undefined, '1500250000'],
+  ]);
+  t.strictSame(decodeFunctionData({ abi: ERC20_ABI, data: steps[0]!.data }).args, [SPOKE, 0n]);
+});
