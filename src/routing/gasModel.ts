@@ -1,0 +1,40 @@
+import type { ExecutorKind } from './executors.ts';
+import type { Leg } from './Trade.ts';
+
+/**
+ * Gas units of the steps a trade needs, by the parts that make them up (the approach of Uniswap's
+ * smart-order-router gas models: a base per call, a cost per hop by protocol, a cost per initialized tick crossed).
+ * The constants are calibrated on the devnet against gasUsed of executed quotes (test/routing/gas.devnet.test.ts).
+ */
+export const GAS = {
+  /** A transaction's intrinsic cost plus calldata and the router's entry, per executor call. */
+  call: { UniswapV2Router02: 29_000n, SwapRouter: 32_000n, SwapRouter02: 34_000n, WETH9: 27_000n } satisfies Record<ExecutorKind, bigint>,
+  /** An ERC-20 approve step (a fresh allowance of the router). */
+  approve: 46_500n,
+  /** One pool swap, by protocol (token transfers included). */
+  hop: { uniswapV2: 62_000n, uniswapV3: 78_000n, wrap: 0n },
+  /** Each initialized tick a v3 swap crosses. */
+  tick: 22_000n,
+  /** The router wrapping native input or unwrapping native output. */
+  wrapIn: 24_000n,
+  unwrapOut: 30_000n,
+  /** An extra route inside one call ending at the router (sweep/unwrap of the sum). */
+  sweep: 20_000n,
+} as const;
+
+/** Gas of one route's swaps inside its executor call: hops and ticks crossed (wrap legs are priced by the call). */
+export function routeGas(legs: readonly Leg[]): bigint {
+  let gas = 0n;
+  for (const leg of legs) gas += GAS.hop[leg.kind] + BigInt(leg.ticksCrossed) * GAS.tick;
+  return gas;
+}
+
+/** Gas of the steps of one executor carrying `routes` routes: its approval, its call(s), native handling, the sweep of several routes. */
+export function callGas(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, erc20In: boolean): bigint {
+  if (kind === 'WETH9') return GAS.call.WETH9;
+  const native = (nativeIn ? GAS.wrapIn : 0n) + (nativeOut ? GAS.unwrapOut : 0n);
+  const approve = erc20In ? GAS.approve : 0n;
+  // UniswapV2Router02 executes one route per transaction (one approval covers them all).
+  if (kind === 'UniswapV2Router02') return approve + BigInt(routes) * (GAS.call[kind] + native);
+  return approve + GAS.call[kind] + native + (routes > 1 ? GAS.sweep : 0n);
+}
