@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { workerData } from 'node:worker_threads';
 import { Ajv, type ErrorObject } from 'ajv';
 import { projectRoot } from '../config.ts';
+import { checkSnapshotPool } from '../protocols/registry.ts';
 import { parseSnapshotBytes, type ReducedValidator } from './parseSnapshotBytes.ts';
 
 /** Fields common to v2 and v3 pools in a snapshot file (seeds/snapshot.schema.json). Integers as decimal strings. */
@@ -43,6 +44,8 @@ export interface Snapshot {
   readonly blockTimestamp: number;
   readonly seededAt: string;
   readonly tickWindowWords: number;
+  /** The chain's gas price at the pinned block, wei (decimal string); absent in older snapshots. */
+  readonly gasPriceWei?: string;
   readonly pools: readonly SnapshotPool[];
 }
 
@@ -91,10 +94,8 @@ export function parseSnapshot(text: string): Snapshot | string {
   const problem = checkPools(snapshot);
   if (problem) return problem;
   for (const [i, pool] of snapshot.pools.entries()) {
-    if (pool.version !== 'v3') continue;
-    for (let k = 1; k < pool.ticks.length; k++) {
-      if (pool.ticks[k][0] <= pool.ticks[k - 1][0]) return `/pools/${i}/ticks: must be strictly ascending`;
-    }
+    const problem = checkSnapshotPool(pool);
+    if (problem) return `/pools/${i}/${problem}`;
   }
   return snapshot;
 }

@@ -64,6 +64,8 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPool | never
   quoteLadder(pool: P, zeroForOne: boolean, tradeType: TradeType, amounts: readonly bigint[]): LadderQuote[];
   /** Fee-free price of token0 in token1 (token1 units per token0 unit, smallest units). */
   midPrice(pool: P): Fraction;
+  /** Fee-free price of token0 in token1 read straight from snapshot state (display figures, no conversion). */
+  snapshotMidPrice(state: S): Fraction;
   /** The snapshot pool as the catalogue API describes it. */
   describe(state: S): PoolDescription;
   /** A measure of the work one walk through the pool can take (initialized ticks; 0 for constant product). */

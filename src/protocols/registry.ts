@@ -51,6 +51,11 @@ export function isStateless(pool: Pool): boolean {
   return pool.kind === 'wrap' ? wrap.stateless : pool.kind === 'uniswapV2' ? uniswapV2.stateless : uniswapV3.stateless;
 }
 
+/** Fee-free price of token0 in token1 from snapshot state. */
+export function snapshotMidPrice(state: SnapshotPool): Fraction {
+  return state.version === 'v2' ? uniswapV2.snapshotMidPrice(state) : uniswapV3.snapshotMidPrice(state);
+}
+
 /** How GET /blockchains/pools describes a snapshot pool's state. */
 export function describeSnapshotPool(state: SnapshotPool): PoolDescription {
   return state.version === 'v2' ? uniswapV2.describe(state) : uniswapV3.describe(state);

@@ -54,6 +54,9 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
   midPrice(pool) {
     return { num: pool.reserve1, den: pool.reserve0 };
   },
+  snapshotMidPrice(p) {
+    return { num: BigInt(p.reserve1), den: BigInt(p.reserve0) };
+  },
   describe(p) {
     return { isActive: BigInt(p.reserve0) > 0n && BigInt(p.reserve1) > 0n, tickSpacing: 0 };
   },

@@ -60,6 +60,10 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
     const s = pool.pool.sqrtPriceX96;
     return { num: s * s, den: Q192 };
   },
+  snapshotMidPrice(p) {
+    const s = BigInt(p.sqrtPriceX96);
+    return { num: s * s, den: Q192 };
+  },
   describe(p) {
     return { isActive: BigInt(p.liquidity) > 0n, tickSpacing: p.tickSpacing };
   },

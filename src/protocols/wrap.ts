@@ -25,6 +25,9 @@ export const wrap: PoolProtocol<WrapPool> = {
   midPrice() {
     return { num: 1n, den: 1n };
   },
+  snapshotMidPrice() {
+    return { num: 1n, den: 1n };
+  },
   describe() {
     return { isActive: true, tickSpacing: 0 };
   },

@@ -13,7 +13,17 @@ export interface QuoteRequestBody {
   recipientAddress: string;
   slippageBps?: number;
   walletAddress?: string;
+  /** Routing extensions (README, "Routing"). */
+  maxHops?: number;
+  maxSplits?: number;
+  gasPriceWei?: string;
+  includeDexes?: string[];
+  excludeDexes?: string[];
 }
+
+/** Defaults of the routing extensions. */
+export const DEFAULT_MAX_HOPS = 3;
+export const DEFAULT_MAX_SPLITS = 5;
 
 /** The one schema of the quote request: the source of validation; QuoteRequestBody mirrors it. */
 export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
@@ -28,6 +38,11 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
     recipientAddress: { type: 'string', maxLength: 128 },
     slippageBps: { type: 'integer', minimum: 0, maximum: 5000, nullable: true },
     walletAddress: { type: 'string', maxLength: 128, nullable: true },
+    maxHops: { type: 'integer', minimum: 1, maximum: 3, nullable: true },
+    maxSplits: { type: 'integer', minimum: 1, maximum: 7, nullable: true },
+    gasPriceWei: { type: 'string', maxLength: 78, pattern: '^(0|[1-9][0-9]*)$', nullable: true },
+    includeDexes: { type: 'array', items: { type: 'string', maxLength: 64 }, maxItems: 32, nullable: true },
+    excludeDexes: { type: 'array', items: { type: 'string', maxLength: 64 }, maxItems: 32, nullable: true },
   },
   additionalProperties: true,
 };
@@ -46,21 +61,40 @@ export interface QuoteRequest {
   readonly recipientAddress: string;
   /** Sender of the steps; defaults to recipientAddress. */
   readonly walletAddress: string;
+  readonly maxHops: number;
+  readonly maxSplits: number;
+  /** Gas price to rank by; undefined: the one recorded with the chain's pool state. */
+  readonly gasPriceWei: bigint | undefined;
+  /** DEX deployments (`slug/version`) of the origin chain whose pools may be used, after include/exclude. */
+  readonly deployments: readonly string[];
 }
 
 const AMOUNT = /^(0|[1-9]\d*)(\.\d+)?$/;
 
+/** Range messages of the bounded integer fields. */
+const RANGES: Record<string, string> = {
+  slippageBps: 'must be between 0 and 5000',
+  maxHops: 'must be between 1 and 3',
+  maxSplits: 'must be between 1 and 7',
+};
+
 function shapeMessage(error: ErrorObject): [string, string] {
   if (error.keyword === 'required') return [String(error.params.missingProperty), 'is required'];
-  const field = error.instancePath.slice(1) || 'body';
+  // An array item's problem is reported on the array field.
+  const field = error.instancePath.slice(1).replace(/\/.*$/, '') || 'body';
   switch (error.keyword) {
     case 'type':
       return [field, error.params.type === 'integer' ? 'must be an integer' : `must be a ${String(error.params.type)}`];
     case 'minimum':
     case 'maximum':
-      return field === 'slippageBps' ? [field, 'must be between 0 and 5000'] : [field, 'must be a positive integer'];
+      if (field in RANGES) return [field, RANGES[field]!];
+      return [field, 'must be a positive integer'];
     case 'maxLength':
       return [field, `must be at most ${String(error.params.limit)} characters`];
+    case 'maxItems':
+      return [field, `must list at most ${String(error.params.limit)} DEX slugs`];
+    case 'pattern':
+      return [field, 'must be a non-negative integer string of wei, such as "1000000000"'];
     default:
       return [field, error.message ?? 'is invalid'];
   }
@@ -141,8 +175,31 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     }
   }
   if (Object.is(b.slippageBps, -0)) problems.set('slippageBps', 'must be between 0 and 5000 (negative zero is not accepted)');
-  for (const [field, type] of [['slippageBps', 'an integer'], ['walletAddress', 'a string']] as const) {
+  for (const [field, type] of [
+    ['slippageBps', 'an integer'],
+    ['walletAddress', 'a string'],
+    ['maxHops', 'an integer'],
+    ['maxSplits', 'an integer'],
+    ['gasPriceWei', 'a string'],
+    ['includeDexes', 'an array'],
+    ['excludeDexes', 'an array'],
+  ] as const) {
     if (b[field] === null) problems.set(field, `must be ${type}`);
+  }
+  let deployments: string[] = [];
+  if (origin && !problems.has('originChainId')) {
+    const slugs = new Set(origin.dexes.map((d) => d.slug));
+    for (const field of ['includeDexes', 'excludeDexes'] as const) {
+      if (!ok(field)) continue;
+      const unknown = b[field]!.filter((slug) => !slugs.has(slug));
+      if (unknown.length > 0) problems.set(field, `${unknown.map((u) => JSON.stringify(u)).join(', ')} ${unknown.length === 1 ? 'is not a DEX' : 'are not DEXes'} of ${origin.slug} (${origin.chainId})`);
+    }
+    const include = ok('includeDexes') ? new Set(b.includeDexes) : undefined;
+    const exclude = new Set(ok('excludeDexes') ? b.excludeDexes : []);
+    deployments = origin.dexes.filter((d) => (!include || include.has(d.slug)) && !exclude.has(d.slug)).map((d) => `${d.slug}/${d.version}`);
+    if (deployments.length === 0 && !problems.has('includeDexes') && !problems.has('excludeDexes')) {
+      problems.set(include ? 'includeDexes' : 'excludeDexes', `leaves no DEX of ${origin.slug} (${origin.chainId}) to route through`);
+    }
   }
   let amountIn: bigint | undefined;
   if (ok('amount')) {
@@ -168,6 +225,10 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     slippageBps: b.slippageBps ?? defaultSlippageBps,
     recipientAddress: checksum(recipient),
     walletAddress: checksum(b.walletAddress ?? recipient),
+    maxHops: b.maxHops ?? DEFAULT_MAX_HOPS,
+    maxSplits: b.maxSplits ?? DEFAULT_MAX_SPLITS,
+    gasPriceWei: b.gasPriceWei === undefined ? undefined : BigInt(b.gasPriceWei),
+    deployments,
   };
 }
 

@@ -245,10 +245,12 @@ function growSplits(search: Search, candidates: readonly Candidate[], grid: numb
   return { members: keep.map(([, i]) => current!.members[i]!), units: keep.map(([u]) => u), score: current.score, grid: current.grid };
 }
 
-/** Refusal code of a search that found paths but no trade. */
+/**
+ * Refusal code of a search that found paths but no trade: AMOUNT_TOO_SMALL when some path refused the whole amount
+ * for rounding to nothing (a larger amount may be served), INSUFFICIENT_LIQUIDITY otherwise.
+ */
 function refusalCode(candidates: readonly Candidate[]): TradeRefusalCode {
-  const last = candidates.map((c) => c.ladder[c.ladder.length - 1]!);
-  return last.length > 0 && last.every((q) => !q.ok && q.code === 'AMOUNT_TOO_SMALL') ? 'AMOUNT_TOO_SMALL' : 'INSUFFICIENT_LIQUIDITY';
+  return candidates.some((c) => { const q = c.ladder[c.ladder.length - 1]!; return !q.ok && q.code === 'AMOUNT_TOO_SMALL'; }) ? 'AMOUNT_TOO_SMALL' : 'INSUFFICIENT_LIQUIDITY';
 }
 
 /** Prices the final shares exactly and assembles the trade; undefined when a share is refused. */

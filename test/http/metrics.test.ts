@@ -17,7 +17,7 @@ function samples(text: string): Map<string, number> {
 t.test('GET /metrics: request counts and latency per route template, quote outcomes by code, queue depth', async (t) => {
   const s = await buildStubQuoteApp({ env: { RATE_LIMIT_PER_KEY: '1' }, rateLimitStore: createMemoryRateLimitStore() });
   t.teardown(() => s.close());
-  const quoteQueue = new InProcessPricer(s.graph);
+  const quoteQueue = new InProcessPricer(s.graph, s.catalog);
   quoteQueue.queueSize = () => 7;
   const app = await buildStubQuoteApp({ pricer: quoteQueue });
   t.teardown(() => app.close());

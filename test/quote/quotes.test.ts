@@ -125,8 +125,8 @@ t.test('body that is not a JSON object', async (t) => {
 });
 
 t.test('quote unavailable: no pool can fill the amount, or the output rounds to zero', async (t) => {
-  // USDC/DAI: only a v3 pool with no liquidity.
-  await rejects(t, { ...BASE, tokenOut: DAI }, 'quote unavailable: no pool for USDC/DAI on testchain has the liquidity to swap this amount');
+  // USDC/DAI: only a v3 pool with no liquidity (with one hop; through WETH there is a route).
+  await rejects(t, { ...BASE, tokenOut: DAI, maxHops: 1 }, 'quote unavailable: no route for USDC/DAI on testchain has the liquidity to swap this amount');
   // 1 wei of DAI into the v2 WETH/DAI pair (10 WETH / 30,000 DAI) gets 0 WETH. The exact text is in the bug report
   // (it names the amount in smallest units with the token symbol: "1 DAI" for 1e-18 DAI).
   for (const { url, headers } of ENDPOINTS) {
@@ -135,6 +135,16 @@ t.test('quote unavailable: no pool can fill the amount, or the output rounds to 
     t.match(res.body, { code: 400, message: /^quote unavailable: .+ DAI is too small to swap on any pool$/ });
   }
 });
+
+/** Price impact in bps as @uniswap/sdk-core computes it (mid price of the pair, fees included), rounded half up. */
+function impactBps(amountIn: bigint, reserveIn: bigint, reserveOut: bigint, amountOut: bigint): number {
+  const dummyIn = new core.Token(1001, USDC, 6);
+  const dummyOut = new core.Token(1001, WETH, 18);
+  const mid = new core.Price(dummyIn, dummyOut, reserveIn.toString(), reserveOut.toString());
+  const impact = core.computePriceImpact(mid, core.CurrencyAmount.fromRawAmount(dummyIn, amountIn.toString()), core.CurrencyAmount.fromRawAmount(dummyOut, amountOut.toString()));
+  // A Percent prints as a percentage: x 100 for basis points.
+  return Number(impact.multiply(100).toFixed(0));
+}
 
 /** The v2 pair's exact output from @uniswap/v2-sdk (the independent oracle). */
 function v2Out(reserveIn: string, decimalsIn: number, addressIn: string, reserveOut: string, decimalsOut: number, addressOut: string, amountIn: bigint): bigint {
@@ -195,8 +205,22 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
       route: { dex: 'uniswap', name: 'Uniswap V2', fees: '3000000', logo: '', version: 'v2', poolFee: 3000 },
       steps: [],
       snapshot: { blockNumber: 1234, blockTimestamp: 1700000000, ageSeconds: quote.snapshot.ageSeconds },
+      paths: [
+        {
+          percent: 100,
+          amountIn: '1000000000',
+          amountOut: expected.toString(),
+          hops: [{ dex: 'uniswap', version: 'v2', pool: '0x9999999999999999999999999999999999999999', fee: 3000, tokenIn: USDC, tokenOut: WETH, amountIn: '1000000000', amountOut: expected.toString() }],
+        },
+      ],
+      // The fixture snapshot records no gas price: the trade is ranked by gross output and the fee is 0.
+      gasEstimate: quote.gasEstimate,
+      gasPriceWei: '0',
+      networkFee: { wei: '0', inTokenOut: '0' },
+      priceImpactBps: impactBps(1_000_000_000n, 30_000_000_000n, 10_000_000_000_000_000_000n, expected),
     },
   );
+  t.match(quote.gasEstimate, /^[1-9][0-9]{4,6}$/, 'gas estimate in units (checked against gasUsed on the devnet)');
   t.equal(quote.steps.length, 2, 'approval, then swap');
   const [approve, swap] = quote.steps;
   t.match(approve, { from: getAddress(WALLET), to: USDC, spender: V2_ROUTER, amount: '1000000000', chainId: 1001 });
@@ -315,6 +339,6 @@ t.test('the shipped catalogue and devnet snapshot: different chain ids on /quote
   const noPool = { ...cross, destinationChainId: 31337, tokenIn: UNI_A, tokenOut: USDC_A };
   for (const [url, headers] of [['/quotes/routes', {}], ['/quotes', { authorization: `Bearer ${key}` }]] as const) {
     const res = await shipped.request('POST', url, { body: noPool, headers });
-    t.strictSame([res.status, res.body], [400, { code: 400, message: 'quote unavailable: no pool for UNI/USDC on devnet' }], `${url}: UNI/USDC`);
+    t.strictSame([res.status, res.body], [400, { code: 400, message: 'quote unavailable: no route for UNI/USDC on devnet within 3 hops' }], `${url}: UNI/USDC`);
   }
 });
