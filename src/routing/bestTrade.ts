@@ -49,8 +49,14 @@ interface Candidate {
   readonly executors: readonly Executor[];
   /** Stateful pool addresses (splits may not share them). */
   readonly pools: ReadonlySet<string>;
-  /** ladder[k - 1]: the path priced for k grid units. */
+  /** ladder[k - first]: the path priced for k grid units (k >= 1). */
   ladder: PathQuote[];
+  first: number;
+}
+
+/** The path quote for k units (undefined outside the priced range). */
+function at(c: Candidate, k: number): PathQuote | undefined {
+  return c.ladder[k - c.first];
 }
 
 /** Everything one search shares. */
@@ -84,7 +90,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     const priced = toPricedPath(index, path);
     if (!priced) continue;
     const pools = new Set(priced.pools.filter((p) => !isStateless(p)).map((p) => p.address));
-    candidates.push({ path: priced, executors, pools, ladder: [] });
+    candidates.push({ path: priced, executors, pools, ladder: [], first: 1 });
   }
   if (candidates.length === 0) return { ok: false, code: 'NO_ROUTE' };
   const rate = gasRate(index, request.tradeType === 'exactIn' ? request.tokenOut : request.tokenIn);
@@ -100,10 +106,17 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   for (const c of candidates) c.ladder = priceGrid(c.path, request.tradeType, amounts, cache);
   let chosen = growSplits(search, candidates, grid);
   if (!chosen) return { ok: false, code: refusalCode(candidates) };
-  if (refineGrid > grid && chosen.units.length > 1) {
-    const fine = gridAmounts(request.amount, refineGrid);
-    const refined = chosen.members.map((c) => ({ ...c, ladder: priceGrid(c.path, request.tradeType, fine, undefined) }));
-    const units = waterFill(refined, refineGrid, request.tradeType);
+  if (refineGrid > grid && refineGrid % grid === 0 && chosen.units.length > 1) {
+    // Re-balance on the finer grid within one coarse step of the coarse shares: only those amounts are priced.
+    const ratio = refineGrid / grid;
+    const low = chosen.units.map((u) => Math.max(0, (u - 1) * ratio));
+    const high = chosen.units.map((u) => Math.min(refineGrid, (u + 1) * ratio));
+    const refined = chosen.members.map((c, i) => {
+      const first = Math.max(1, low[i]!);
+      const amounts = Array.from({ length: high[i]! - first + 1 }, (_, j) => (request.amount * BigInt(first + j)) / BigInt(refineGrid));
+      return { ...c, ladder: priceGrid(c.path, request.tradeType, amounts, undefined), first };
+    });
+    const units = waterFill(refined, refineGrid, request.tradeType, low, high);
     if (units) {
       const score = allocationScore(search, refined, units);
       if (score >= chosen.score) chosen = { members: refined, units, score, grid: refineGrid };
@@ -137,19 +150,22 @@ function value(q: PathQuote & { ok: true }, tradeType: TradeType): bigint {
 }
 
 /**
- * Shares of `grid` units over the members by water-filling: each unit goes to the member whose value grows most
- * with it. Undefined when the members cannot carry the whole amount.
+ * Shares of `grid` units over the members by water-filling: starting from `low` units each (none by default),
+ * each further unit goes to the member whose value grows most with it, up to `high` units each. Undefined when the
+ * members cannot carry the whole amount.
  */
-function waterFill(members: readonly Candidate[], grid: number, tradeType: TradeType): number[] | undefined {
-  const units = members.map(() => 0);
-  for (let u = 0; u < grid; u++) {
+function waterFill(members: readonly Candidate[], grid: number, tradeType: TradeType, low?: readonly number[], high?: readonly number[]): number[] | undefined {
+  const units = members.map((_, i) => low?.[i] ?? 0);
+  for (let u = units.reduce((a, b) => a + b, 0); u < grid; u++) {
     let best = -1;
     let bestGain = 0n;
     for (let i = 0; i < members.length; i++) {
-      const next = members[i]!.ladder[units[i]!];
+      if (high && units[i]! >= high[i]!) continue;
+      const next = at(members[i]!, units[i]! + 1);
       if (!next || !next.ok) continue;
-      const prev = units[i]! > 0 ? members[i]!.ladder[units[i]! - 1]! : undefined;
-      const gain = value(next, tradeType) - (prev && prev.ok ? value(prev, tradeType) : 0n);
+      const prev = units[i]! > 0 ? at(members[i]!, units[i]!) : undefined;
+      if (prev && !prev.ok) continue;
+      const gain = value(next, tradeType) - (prev ? value(prev as PathQuote & { ok: true }, tradeType) : 0n);
       if (best < 0 || gain > bestGain) {
         best = i;
         bestGain = gain;
@@ -188,7 +204,7 @@ function allocationScore(search: Search, members: readonly Candidate[], units: r
   let gross = 0n;
   const routes: { legs: readonly Leg[]; executor: Executor }[] = [];
   active.forEach(({ m, u }, i) => {
-    const q = m.ladder[u - 1]! as PathQuote & { ok: true };
+    const q = at(m, u)! as PathQuote & { ok: true };
     gross += value(q, search.request.tradeType);
     routes.push({ legs: q.legs, executor: executors[i]! });
   });
@@ -210,7 +226,7 @@ function growSplits(search: Search, candidates: readonly Candidate[], grid: numb
   const tradeType = search.request.tradeType;
   const quarter = Math.max(0, Math.floor(grid / 4) - 1);
   const rank = (c: Candidate): bigint | undefined => {
-    const q = c.ladder[quarter];
+    const q = at(c, quarter + 1);
     return q && q.ok ? value(q, tradeType) : undefined;
   };
   const pool = [...candidates]
@@ -221,7 +237,7 @@ function growSplits(search: Search, candidates: readonly Candidate[], grid: numb
       if (ra === undefined || rb === undefined) return ra === undefined ? (rb === undefined ? 0 : 1) : -1;
       return ra > rb ? -1 : ra < rb ? 1 : 0;
     });
-  const singles = pool.filter((c) => c.ladder[grid - 1]!.ok);
+  const singles = pool.filter((c) => at(c, grid)!.ok);
   const joiners = pool.slice(0, SPLIT_CANDIDATES);
   let current: Allocation | undefined;
   for (let round = 0; round < maxSplits; round++) {
