@@ -161,6 +161,9 @@ const CASES: readonly QuoteCase[] = [
   { tokenIn: 'DAI', tokenOut: 'ETH', amount: '1000.123', winner: 'v2' },
 ];
 
+/** Routing limited to one pool of the pair, ranked by gross output (the behaviour these cases were written for). */
+const SINGLE_POOL = { maxHops: 1, maxSplits: 1, gasPriceWei: '0' } as const;
+
 const label = (c: Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>): string => `${c.amount} ${c.tokenIn} -> ${c.tokenOut}`;
 
 /** POST /quotes from the sender's wallet to a fresh recipient; returns the quote and the recipient. */
@@ -175,6 +178,8 @@ async function postQuote(c: Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>, 
       amount: c.amount,
       recipientAddress: recipient,
       walletAddress: sender.address,
+      // Single-pool behaviour, ranked by gross output: what these cases compare with the chain's best pool.
+      ...SINGLE_POOL,
       ...extra,
     },
   });
@@ -328,7 +333,7 @@ t.test('POST /quotes/routes: one entry per DEX deployment with a pool, sorted, e
     const tokenOut = token(c.tokenOut);
     const amountIn = parseUnits(c.amount, tokenIn.decimals);
     const res = await q.request('POST', '/quotes/routes', {
-      body: { originChainId: devnet.chainId, destinationChainId: devnet.chainId, tokenIn: tokenIn.address, tokenOut: tokenOut.address, amount: c.amount, recipientAddress: freshAddress('routes') },
+      body: { originChainId: devnet.chainId, destinationChainId: devnet.chainId, tokenIn: tokenIn.address, tokenOut: tokenOut.address, amount: c.amount, recipientAddress: freshAddress('routes'), ...SINGLE_POOL },
     });
     t.equal(res.status, 200, label(c));
     const onChain = await chainQuotes(tokenIn, tokenOut, amountIn);
