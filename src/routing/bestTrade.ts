@@ -42,6 +42,8 @@ const DEFAULT_GRID = 20;
 const DEFAULT_REFINE_GRID = 100;
 /** Routes considered for joining a split, by their value at a quarter of the amount. */
 const SPLIT_CANDIDATES = 24;
+/** Paths priced over the whole grid: the best this many by their value at a quarter, and at the whole amount. */
+const GRID_CANDIDATES = 12;
 
 /** A path that some router can execute, priced over the grid. */
 interface Candidate {
@@ -83,7 +85,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   const chain = index.chain;
   const paths = findRoutes(index, request.tokenIn, request.tokenOut, { maxHops: request.maxHops, allow: request.allow, maxRoutes: options.maxRoutes });
   const cache: LadderCache = new Map();
-  const candidates: Candidate[] = [];
+  let candidates: Candidate[] = [];
   for (const path of paths) {
     const executors = executorsFor(chain, path.pools.map((p) => ({ dex: p.dex, version: p.version, wrap: p.state === undefined })));
     if (executors.length === 0) continue;
@@ -102,10 +104,21 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     nativeOut: request.tokenOut === index.native,
   };
 
+  // Every path is first priced at a quarter and at the whole amount; the best by either get the whole grid.
   const amounts = gridAmounts(request.amount, grid);
+  const quarter = Math.max(1, Math.floor(grid / 4));
+  const probes = candidates.map((c) => priceGrid(c.path, request.tradeType, [amounts[quarter - 1]!, amounts[grid - 1]!], cache));
+  const kept = new Set<Candidate>();
+  for (const j of [0, 1]) {
+    const ranked = candidates.map((c, i) => ({ c, q: probes[i]![j]! })).filter((x) => x.q.ok) as { c: Candidate; q: PathQuote & { ok: true } }[];
+    ranked.sort((x, y) => { const a = value(x.q, request.tradeType); const b = value(y.q, request.tradeType); return a > b ? -1 : a < b ? 1 : 0; });
+    for (const x of ranked.slice(0, GRID_CANDIDATES)) kept.add(x.c);
+  }
+  if (kept.size === 0) return { ok: false, code: refusalCode(probes) };
+  candidates = candidates.filter((c) => kept.has(c));
   for (const c of candidates) c.ladder = priceGrid(c.path, request.tradeType, amounts, cache);
   let chosen = growSplits(search, candidates, grid);
-  if (!chosen) return { ok: false, code: refusalCode(candidates) };
+  if (!chosen) return { ok: false, code: refusalCode(candidates.map((c) => c.ladder)) };
   if (refineGrid > grid && refineGrid % grid === 0 && chosen.units.length > 1) {
     // Re-balance on the finer grid within one coarse step of the coarse shares: only those amounts are priced.
     const ratio = refineGrid / grid;
@@ -265,8 +278,13 @@ function growSplits(search: Search, candidates: readonly Candidate[], grid: numb
  * Refusal code of a search that found paths but no trade: AMOUNT_TOO_SMALL when some path refused the whole amount
  * for rounding to nothing (a larger amount may be served), INSUFFICIENT_LIQUIDITY otherwise.
  */
-function refusalCode(candidates: readonly Candidate[]): TradeRefusalCode {
-  return candidates.some((c) => { const q = c.ladder[c.ladder.length - 1]!; return !q.ok && q.code === 'AMOUNT_TOO_SMALL'; }) ? 'AMOUNT_TOO_SMALL' : 'INSUFFICIENT_LIQUIDITY';
+function refusalCode(ladders: readonly (readonly PathQuote[])[]): TradeRefusalCode {
+  return ladders.some((l) => {
+    const q = l[l.length - 1]!;
+    return !q.ok && q.code === 'AMOUNT_TOO_SMALL';
+  })
+    ? 'AMOUNT_TOO_SMALL'
+    : 'INSUFFICIENT_LIQUIDITY';
 }
 
 /** Prices the final shares exactly and assembles the trade; undefined when a share is refused. */

@@ -24,14 +24,14 @@ export function toPricedPath(index: ChainPoolIndex, path: PoolPath): PricedPath 
   return { path, pools };
 }
 
-/** Ladders already priced through a pool in one search, by pool, direction, side and amounts. */
+/** Ladders already priced in one search, by the pools priced before and the pool, direction, side and amounts. */
 export type LadderCache = Map<string, LadderQuote[]>;
 
 /**
  * Prices an ascending list of amounts through a path, hop by hop, one walk per pool: exactIn forwards from the
  * inputs, exactOut backwards from the outputs (each hop's required input is the previous hop's output). Amounts
- * a hop refuses drop out of the later hops. Ladders of the first priced hop are shared through `cache`, since
- * every path of a search starts from the same amounts.
+ * a hop refuses drop out of the later hops. Paths of one search that start with the same pools get the same
+ * amounts there: those ladders are priced once and shared through `cache`.
  */
 export function pricePath(path: PricedPath, tradeType: TradeType, amounts: readonly bigint[], cache?: LadderCache): PathQuote[] {
   const n = path.pools.length;
@@ -40,6 +40,7 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
   let alive = amounts.map((_, i) => i);
   let current = [...amounts];
   const legs: Leg[][] = amounts.map(() => new Array<Leg>(n));
+  let prefix = cache ? `${tradeType}:${amounts.join(',')}|` : '';
   for (let step = 0; step < n && alive.length > 0; step++) {
     const hop = tradeType === 'exactIn' ? step : n - 1 - step;
     const pool = path.pools[hop]!;
@@ -47,12 +48,14 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
     const tokenOut = path.path.tokens[hop + 1]!;
     const zeroForOne = tokenIn === pool.token0;
     let quotes: LadderQuote[];
-    const key = step === 0 && cache ? `${pool.address}:${zeroForOne}:${tradeType}:${current.join(',')}` : undefined;
-    const cached = key ? cache!.get(key) : undefined;
+    prefix += `${pool.address}:${zeroForOne ? 1 : 0}/`;
+    // The amounts at this hop follow from the first amounts and the pools before it.
+    const key = cache ? prefix : undefined;
+    const cached = key === undefined ? undefined : cache!.get(key);
     if (cached) quotes = cached;
     else {
       quotes = quoteLadder(pool, zeroForOne, tradeType, current);
-      if (key) cache!.set(key, quotes);
+      if (key !== undefined) cache!.set(key, quotes);
     }
     const nextAlive: number[] = [];
     const next: bigint[] = [];
