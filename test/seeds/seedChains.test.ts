@@ -108,8 +108,8 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
   t.equal(snap.chainId, 31337);
   t.equal(snap.tickWindowWords, 20, 'default tick window: 20 words each side');
 
-  // Discovery: 6 ERC-20s (native ETH stands for WETH, not duplicated) -> 15 pairs x (2 v2 + 4 v3 tiers) = 90 candidates.
-  t.equal(seeded.candidates, 90, '90 discovery candidates');
+  // Discovery: 8 ERC-20s (native ETH stands for WETH, not duplicated) -> 28 pairs x (2 v2 + 4 v3 tiers) = 168 candidates.
+  t.equal(seeded.candidates, 168, '168 discovery candidates');
   const expectedPools = devnetAddresses().pools;
   t.same(snap.pools.map((p) => p.address).sort(), expectedPools.map((p) => p.address).sort(), 'exactly the pools the devnet created');
   for (const p of expectedPools) {
@@ -192,7 +192,7 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
   const r: ChainSeedReport = small.chains[0]!;
   const b7 = (n: number): number => Math.ceil(n / 7);
   t.equal(r.rpcRequests, 3 + b7(r.calls.discovery) + b7(r.calls.state) + b7(r.calls.bitmap) + b7(r.calls.ticks), 'requests = 3 + ceil(calls / 7) per phase');
-  t.equal(r.calls.bitmap, 9, 'tickWindowWords 0: one bitmap word per v3 pool');
+  t.equal(r.calls.bitmap, 10, 'tickWindowWords 0: one bitmap word per v3 pool (10 pools)');
   t.equal(r.snapshot!.tickWindowWords, 0);
   for (const p of r.snapshot!.pools) {
     const full = snap.pools.find((x) => x.address === p.address)!;
