@@ -42,11 +42,25 @@ export interface Snapshot {
   readonly chainId: number;
   readonly blockNumber: number;
   readonly blockTimestamp: number;
+  /**
+   * The chain's gas price at blockNumber in wei (decimal string): the block's baseFeePerGas plus the endpoint's
+   * eth_maxPriorityFeePerGas, or eth_gasPrice where there is no base fee. Absent in snapshots written before the
+   * field existed: see snapshotGasPriceWei for what that means.
+   */
+  readonly gasPriceWei?: string;
   readonly seededAt: string;
   readonly tickWindowWords: number;
   /** The chain's gas price at the pinned block, wei (decimal string); absent in older snapshots. */
   readonly gasPriceWei?: string;
   readonly pools: readonly SnapshotPool[];
+}
+
+/**
+ * The gas price a snapshot recorded, in wei. A snapshot without `gasPriceWei` (written before the field existed)
+ * gives 0: gas is then not priced, and trades rank by gross output, as with a request's gasPriceWei "0".
+ */
+export function snapshotGasPriceWei(snapshot: Pick<Snapshot, 'gasPriceWei'>): bigint {
+  return snapshot.gasPriceWei === undefined ? 0n : BigInt(snapshot.gasPriceWei);
 }
 
 /** The outcome of reading a snapshot folder: the valid snapshots and a message per refused file. */
