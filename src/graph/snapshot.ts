@@ -50,8 +50,6 @@ export interface Snapshot {
   readonly gasPriceWei?: string;
   readonly seededAt: string;
   readonly tickWindowWords: number;
-  /** The chain's gas price at the pinned block, wei (decimal string); absent in older snapshots. */
-  readonly gasPriceWei?: string;
   readonly pools: readonly SnapshotPool[];
 }
 

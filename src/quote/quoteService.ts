@@ -6,6 +6,7 @@ import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
 import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain, type CatalogToken } from '../catalog/loadCatalog.ts';
 import { QuoteUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
+import { snapshotGasPriceWei } from '../graph/snapshot.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 import type { TradeOutcome } from '../routing/bestTrade.ts';
 import { describeTrade, type Route, type TradeView } from '../routing/describeTrade.ts';
@@ -169,10 +170,10 @@ export class QuoteService {
     });
   }
 
-  /** The gas price recorded with the chain's pool state (0 when the snapshot has none: rank by gross amounts). */
+  /** The gas price recorded with the chain's pool state (0 without a snapshot: rank by gross amounts). */
   private gasPrice(chainId: number): bigint {
-    const recorded = this.deps.graph().snapshot(chainId)?.gasPriceWei;
-    return recorded === undefined ? 0n : BigInt(recorded);
+    const snapshot = this.deps.graph().snapshot(chainId);
+    return snapshot ? snapshotGasPriceWei(snapshot) : 0n;
   }
 
   /** The error for a search that found no trade, from the outcomes' refusal codes. */
