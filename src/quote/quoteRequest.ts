@@ -84,7 +84,7 @@ function shapeMessage(error: ErrorObject): [string, string] {
   const field = error.instancePath.slice(1).replace(/\/.*$/, '') || 'body';
   switch (error.keyword) {
     case 'type':
-      return [field, error.params.type === 'integer' ? 'must be an integer' : `must be a ${String(error.params.type)}`];
+      return [field, error.params.type === 'integer' ? 'must be an integer' : error.params.type === 'array' ? 'must be an array' : `must be a ${String(error.params.type)}`];
     case 'minimum':
     case 'maximum':
       if (field in RANGES) return [field, RANGES[field]!];

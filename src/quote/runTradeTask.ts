@@ -16,13 +16,16 @@ export interface TradeTask {
   gasPriceWei: bigint;
   /** DEX deployments (`slug/version`) whose pools may be used. */
   deployments: string[];
-  /** One best trade per deployment (POST /quotes/routes) instead of one best trade over all of them. */
+  /**
+   * One best trade per deployment (POST /quotes/routes), plus the best over all of them when it mixes deployments,
+   * instead of one best trade over all of them.
+   */
   perDeployment: boolean;
   /** Snapshot generation the API process is serving; the worker reloads when it differs. */
   generation: number;
 }
 
-/** One trade outcome; `deployment` is `slug/version` in per-deployment tasks, '' otherwise. */
+/** One trade outcome; `deployment` is `slug/version` for a trade kept to one deployment, '' for one over all of them. */
 export interface DeploymentTrade {
   deployment: string;
   outcome: TradeOutcome;
@@ -40,6 +43,10 @@ export function runTradeTask(graph: PricingGraph, task: TradeTask): DeploymentTr
     const allow = (e: PoolEntry): boolean => allowed.has(`${e.dex}/${e.version}`);
     return bestTrade(index, { ...task, allow });
   };
-  if (!task.perDeployment) return [{ deployment: '', outcome: search(task.deployments) }];
-  return task.deployments.map((deployment) => ({ deployment, outcome: search([deployment]) }));
+  const overall: DeploymentTrade = { deployment: '', outcome: search(task.deployments) };
+  if (!task.perDeployment) return [overall];
+  const each = task.deployments.map((deployment) => ({ deployment, outcome: search([deployment]) }));
+  // The best trade over all of them, when it goes through more than one deployment, is an entry of its own.
+  const mixed = overall.outcome.ok && new Set(overall.outcome.trade.splits.flatMap((s) => s.route.legs.filter((l) => l.kind !== 'wrap').map((l) => `${l.dex}/${l.version}`))).size > 1;
+  return mixed ? [...each, overall] : each;
 }
