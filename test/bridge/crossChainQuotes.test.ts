@@ -77,8 +77,8 @@ t.test('no route for the tokens: every bridgeable asset is refused, each with it
       {
         code: 400,
         message:
-          'quote unavailable: no bridge route from USDC on devnet to UNI on devnet-b (via Across ETH: no pool for ETH/UNI on devnet-b; ' +
-          'via Across USDC: no pool for USDC/UNI on devnet-b; via Across USDT: no pool for USDT/UNI on devnet-b)',
+          'quote unavailable: no bridge route from USDC on devnet to UNI on devnet-b (via Across ETH: no route for ETH/UNI on devnet-b within 3 hops; ' +
+          'via Across USDC: no route for USDC/UNI on devnet-b within 3 hops; via Across USDT: no route for USDT/UNI on devnet-b within 3 hops)',
       },
     ],
   );
@@ -90,8 +90,8 @@ t.test('no route for the tokens: every bridgeable asset is refused, each with it
       {
         code: 400,
         message:
-          'quote unavailable: no bridge route from UNI on devnet to USDC on devnet-b (via Across ETH: no pool for UNI/WETH on devnet; ' +
-          'via Across USDC: no pool for UNI/USDC on devnet; via Across USDT: no pool for UNI/USDT on devnet)',
+          'quote unavailable: no bridge route from UNI on devnet to USDC on devnet-b (via Across ETH: no route for UNI/WETH on devnet within 3 hops; ' +
+          'via Across USDC: no route for UNI/USDC on devnet within 3 hops; via Across USDT: no route for UNI/USDT on devnet within 3 hops)',
       },
     ],
   );
