@@ -1,9 +1,9 @@
 // npm run bench:amm — our src/amm engine against @uniswap/v3-sdk and @uniswap/v2-sdk on the same pools and
 // swaps, in one run. Prints ops/s and the ratio for v3 swaps crossing 0, 10 and 100 initialized ticks
-// (exact input and exact output), a 10-amount ladder, and v2 getAmountOut.
+// (exact input and exact output), 10-amount ladders (exact input and exact output), and v2 getAmountOut.
 import { createRequire } from 'node:module'
-import { quoteExactInputLadder, quoteExactInputSingle, quoteExactOutputSingle } from '../src/amm/quoter.ts'
-import { getSqrtRatioAtTick } from '../src/amm/tickMath.ts'
+import { quoteExactInputLadder, quoteExactInputSingle, quoteExactOutputLadder, quoteExactOutputSingle } from '../src/amm/quoter.ts'
+import { getSqrtRatioAtTick, MIN_TICK } from '../src/amm/tickMath.ts'
 import { getAmountOut } from '../src/amm/v2.ts'
 import { createV3Pool, type V3Pool } from '../src/amm/v3Pool.ts'
 import { type BenchRow, reportRows } from './lib/benchRows.ts'
@@ -88,7 +88,7 @@ function amountCrossing(pool: V3Pool, ticks: number[], n: number): bigint {
     if (q.ok && q.tickAfter < below[n - 1]) hi = mid
     else lo = mid + 1n
   }
-  const next = below[n] ?? -887272
+  const next = below[n] ?? MIN_TICK
   let a = lo
   for (let k = 0; k < 60; k++) {
     const q = quoteExactInputSingle(pool, true, (a * 21n) / 20n)
@@ -137,6 +137,20 @@ async function main(): Promise<void> {
     for (const x of ladderAmounts) await sdk.getOutputAmount(x)
   }, { async: true, roundMs: 500 })
   rows.push(['v3 ladder of 10 amounts (up to 100 ticks)', fmtOps(la.opsPerSec), fmtOps(lb.opsPerSec), `${(la.opsPerSec / lb.opsPerSec).toFixed(1)}x`, la.usPerOp.toFixed(2), lb.usPerOp.toFixed(1)])
+  // The same 10 swaps as exact outputs: one walk against 10 separate SDK getInputAmount calls.
+  const outLadder = quoteExactInputLadder(ours, true, ladder).map((q) => {
+    if (!q.ok || !q.filledFully) throw new Error('bench ladder not filled')
+    return q.amountOut
+  })
+  const outAmounts = outLadder.map((x) => amt(TOKEN1, x))
+  for (const [i, q] of quoteExactOutputLadder(ours, true, outLadder).entries()) {
+    const [sdkIn] = await sdk.getInputAmount(outAmounts[i])
+    if (!q.ok || BigInt(sdkIn.quotient.toString()) !== q.amountIn) throw new Error(`SDK disagrees on exact-output ladder amount ${i}`)
+  }
+  const [lc, ld] = await measurePair(() => quoteExactOutputLadder(ours, true, outLadder), {}, async () => {
+    for (const x of outAmounts) await sdk.getInputAmount(x)
+  }, { async: true, roundMs: 500 })
+  rows.push(['v3 exact-out ladder of 10 amounts (up to 100 ticks)', fmtOps(lc.opsPerSec), fmtOps(ld.opsPerSec), `${(lc.opsPerSec / ld.opsPerSec).toFixed(1)}x`, lc.usPerOp.toFixed(2), ld.usPerOp.toFixed(1)])
   // v2: getAmountOut vs Pair.getOutputAmount (the SDK builds a new Pair, hashing its address, per call).
   const r0 = 1234567890123456789012345n
   const r1 = 987654321098765432109n

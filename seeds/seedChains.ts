@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { decodeFunctionResult, encodeFunctionData, getAddress, zeroAddress, type Address, type Hex, type PublicClient } from 'viem';
+import { MAX_TICK, MIN_TICK } from '../src/amm/tickMath.ts';
 import type { CatalogChain } from '../src/catalog/loadCatalog.ts';
 import type { Snapshot, SnapshotPool, SnapshotPoolV2, SnapshotPoolV3 } from '../src/graph/snapshot.ts';
 import { batchCount, multicallBatched, type MulticallOptions, type ReadCall } from './multicallBatched.ts';
@@ -11,8 +12,6 @@ import { writeFileAtomic } from './writeFileAtomic.ts';
 /** Multicall3's canonical address, used when a chain's catalogue file names none. */
 export const DEFAULT_MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
 const NATIVE = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const MIN_TICK = -887272;
-const MAX_TICK = 887272;
 
 /** Options of a seeding run. */
 export interface SeedOptions {
