@@ -1,5 +1,5 @@
 import { AmmError } from '../amm/ammError.ts';
-import { quoteExactInputLadder, quoteExactOutputSingle, type V3QuoteResult } from '../amm/quoter.ts';
+import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../amm/quoter.ts';
 import { createV3Pool, type V3Pool } from '../amm/v3Pool.ts';
 import type { SnapshotPoolV3 } from '../graph/snapshot.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from './PoolProtocol.ts';
@@ -47,10 +47,8 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
     if (amounts.length === 0) return [];
     try {
-      if (tradeType === 'exactIn') {
-        return quoteExactInputLadder(pool.pool, zeroForOne, amounts).map((r, i) => ladderQuote(r, tradeType, amounts[i]!));
-      }
-      return amounts.map((amount) => ladderQuote(quoteExactOutputSingle(pool.pool, zeroForOne, amount), tradeType, amount));
+      const ladder = tradeType === 'exactIn' ? quoteExactInputLadder : quoteExactOutputLadder;
+      return ladder(pool.pool, zeroForOne, amounts).map((r, i) => ladderQuote(r, tradeType, amounts[i]!));
     } catch (error) {
       const refused = refusal(error);
       return amounts.map(() => refused);

@@ -1,5 +1,5 @@
-// Uniswap's own test vectors (test/fixtures/vectors/uniswap-test-vectors.json, a verbatim copy of
-// ../shared/vectors: sources and commits in the file) through the project's engine:
+// Uniswap's own test vectors (../shared/vectors/uniswap-test-vectors.json beside the project, as CI has it: sources
+// and commits in the file) through the project's engine:
 // - v3-core's UniswapV3Pool.swaps.spec.ts: every pool x swap case against its Jest snapshot record. A pool is built
 //   as the spec builds it (initialize at the starting price, then mint each position); amount0/amount1 of the swap
 //   and the tick after equal the snapshot to the wei, reverts are reverts (SPL), and the pool balances before, the
@@ -63,7 +63,7 @@ interface V2Vector {
   revert?: string
 }
 
-const vectors = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'vectors', 'uniswap-test-vectors.json'), 'utf8')) as {
+const vectors = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'shared', 'vectors', 'uniswap-test-vectors.json'), 'utf8')) as {
   v3: { cases: V3Case[]; pools: V3PoolCase[] }
   v2: V2Vector[]
 }
