@@ -166,14 +166,14 @@ function dexNames(chain: CatalogChain, routes: readonly Route[]): string {
 function checkRoute(chain: CatalogChain, trade: Trade, route: Route, field: string): Route {
   const { legs } = route;
   if (legs.length === 0) throw new StepBuildError(`${field}: no legs`);
-  checkUint256(route.amountIn, `${field}.amountIn`);
-  if (route.amountIn !== legs[0]!.amountIn) throw new StepBuildError(`${field}: amountIn ${route.amountIn} is not its first leg's ${legs[0]!.amountIn}`);
   legs.forEach((leg, i) => {
     const from = i === 0 ? trade.tokenIn : legs[i - 1]!.tokenOut;
     if (leg.tokenIn !== from) throw new StepBuildError(`${field}.legs[${i}]: starts at ${leg.tokenIn}, not ${from}`);
     if (leg.kind === 'wrap' && i > 0 && i < legs.length - 1) throw new StepBuildError(`${field}.legs[${i}]: a wrap or unwrap only opens or closes a route`);
   });
   if (legs[legs.length - 1]!.tokenOut !== trade.tokenOut) throw new StepBuildError(`${field}: ends at ${legs[legs.length - 1]!.tokenOut}, not ${trade.tokenOut}`);
+  checkUint256(route.amountIn, `${field}.amountIn`);
+  if (route.amountIn !== legs[0]!.amountIn) throw new StepBuildError(`${field}: amountIn ${route.amountIn} is not its first leg's ${legs[0]!.amountIn}`);
   const { executor } = route;
   const swaps = legs.filter((l) => l.kind !== 'wrap');
   if (executor.kind === 'WETH9') {
