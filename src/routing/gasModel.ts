@@ -4,7 +4,7 @@ import type { Leg } from './Trade.ts';
 /**
  * Gas units of the steps a trade needs, by the parts that make them up (the approach of Uniswap's
  * smart-order-router gas models: a base per call, a cost per hop by protocol, a cost per initialized tick crossed).
- * The constants are calibrated on the devnet against gasUsed of executed quotes (test/routing/gas.devnet.test.ts).
+ * The constants are calibrated on the devnet against gasUsed of executed quotes (test/tx/buildTradeSteps.devnet.test.ts).
  */
 export const GAS = {
   /** A transaction's intrinsic cost plus calldata and the router's entry, per executor call. */
@@ -20,6 +20,8 @@ export const GAS = {
   unwrapOut: 30_000n,
   /** An extra route inside one call ending at the router (sweep/unwrap of the sum). */
   sweep: 20_000n,
+  /** Handing a wrap's result to another recipient: a plain native transfer, a wrapped-token transfer. */
+  send: { native: 21_000n, erc20: 52_000n },
 } as const;
 
 /** Gas of one route's swaps inside its executor call: hops and ticks crossed (wrap legs are priced by the call). */
@@ -29,12 +31,36 @@ export function routeGas(legs: readonly Leg[]): bigint {
   return gas;
 }
 
-/** Gas of the steps of one executor carrying `routes` routes: its approval, its call(s), native handling, the sweep of several routes. */
-export function callGas(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, erc20In: boolean): bigint {
+/** Gas of one executor call carrying `routes` routes, apart from their swaps: the call itself, native handling, the sweep of several routes. */
+function callOverhead(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean): bigint {
   if (kind === 'WETH9') return GAS.call.WETH9;
   const native = (nativeIn ? GAS.wrapIn : 0n) + (nativeOut ? GAS.unwrapOut : 0n);
+  return GAS.call[kind] + native + (routes > 1 ? GAS.sweep : 0n);
+}
+
+/** Gas of the steps of one executor carrying `routes` routes: its approval, its call(s), native handling, the sweep of several routes. */
+export function callGas(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, erc20In: boolean): bigint {
+  if (kind === 'WETH9') return callOverhead(kind, routes, nativeIn, nativeOut);
   const approve = erc20In ? GAS.approve : 0n;
   // UniswapV2Router02 executes one route per transaction (one approval covers them all).
-  if (kind === 'UniswapV2Router02') return approve + BigInt(routes) * (GAS.call[kind] + native);
-  return approve + GAS.call[kind] + native + (routes > 1 ? GAS.sweep : 0n);
+  if (kind === 'UniswapV2Router02') return approve + BigInt(routes) * callOverhead(kind, 1, nativeIn, nativeOut);
+  return approve + callOverhead(kind, routes, nativeIn, nativeOut);
+}
+
+/**
+ * Gas of one transaction to an executor swapping these routes (given by their legs), its approval aside: the
+ * parts callGas adds up for a trade, per transaction (src/tx/buildTradeSteps.ts sets each step's gasLimit from it).
+ */
+export function transactionGas(kind: ExecutorKind, routes: readonly (readonly Leg[])[], nativeIn: boolean, nativeOut: boolean): bigint {
+  return routes.reduce((gas, legs) => gas + routeGas(legs), callOverhead(kind, routes.length, nativeIn, nativeOut));
+}
+
+/**
+ * The gas limit a step is sent with: its estimate plus a quarter, plus 50,000. The quarter covers the model's
+ * error (within ±10% of gasUsed on the devnet cases) and a market that moved a few ticks before the step is mined;
+ * the 50,000 covers per-transaction effects the model leaves out (a recipient's first balance of a token, a v3
+ * pool's oracle write in a new block), as NOTES-devnet's padding of eth_estimateGas does. Unused gas is not paid.
+ */
+export function gasLimit(estimate: bigint): bigint {
+  return (estimate * 5n + 3n) / 4n + 50_000n;
 }

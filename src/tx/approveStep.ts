@@ -1,5 +1,6 @@
 import { encodeFunctionData } from 'viem';
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/loadCatalog.ts';
+import { GAS, gasLimit } from '../routing/gasModel.ts';
 import { erc20Abi } from './abis.ts';
 import { StepBuildError } from './StepBuildError.ts';
 import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
@@ -22,7 +23,7 @@ export interface ApproveStepParams {
 /**
  * An ERC-20 `approve(spender, amount)` step for exactly `amount`; `to` is the token.
  * Message: `Approve <amount> <symbol> for <spenderName>`, e.g. `Approve 1500.25 USDC for Uniswap V3 router`
- * (the amount in display units, exact, without trailing zeros).
+ * (the amount in display units, exact, without trailing zeros). `gasLimit`: the gas model's approval with its margin.
  */
 export function approveStep(params: ApproveStepParams): Step {
   checkUint256(params.amount, 'amount');
@@ -37,5 +38,6 @@ export function approveStep(params: ApproveStepParams): Step {
     amount: params.amount.toString(),
     chainId: params.chainId,
     spender,
+    gasLimit: gasLimit(GAS.approve).toString(),
   };
 }
