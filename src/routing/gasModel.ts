@@ -4,25 +4,39 @@ import type { Leg } from './Trade.ts';
 /**
  * Gas units of the steps a trade needs, by the parts that make them up (the approach of Uniswap's
  * smart-order-router gas models: a base per call, a cost per hop by protocol, a cost per initialized tick crossed).
- * The constants are calibrated on the devnet against gasUsed of executed quotes (test/tx/buildTradeSteps.devnet.test.ts).
+ *
+ * Calibrated on the devnet against the gasUsed of executed trades (test/tx/buildTradeSteps.devnet.test.ts, which
+ * prints the table; every case within ±10%), on pools that have been traded before (test/helpers/warmPools.ts), as
+ * every pool of a live chain has: a never-traded pool's first swap writes zero slots (a v2 pair's price
+ * accumulators, a v3 pool's fee growth) and costs ~34,000 (v2) or ~17,000 (v3) more. Each call's base includes
+ * paying a recipient that holds none of the output yet (~17,000 more than one that does). The tick cost is that
+ * of the devnet's ticks, crossed for the first time (their outside accumulators written from zero): an upper
+ * bound of what a crossing costs on a live chain.
  */
 export const GAS = {
-  /** A transaction's intrinsic cost plus calldata and the router's entry, per executor call. */
-  call: { UniswapV2Router02: 29_000n, SwapRouter: 32_000n, SwapRouter02: 34_000n, WETH9: 27_000n } satisfies Record<ExecutorKind, bigint>,
+  /** A transaction's intrinsic cost, calldata, the router's entry and paying the recipient, per executor call. */
+  call: { UniswapV2Router02: 42_500n, SwapRouter: 56_000n, SwapRouter02: 63_000n, WETH9: 21_000n } satisfies Record<ExecutorKind, bigint>,
   /** An ERC-20 approve step (a fresh allowance of the router). */
-  approve: 46_500n,
+  approve: 46_000n,
   /** One pool swap, by protocol (token transfers included). */
-  hop: { uniswapV2: 62_000n, uniswapV3: 78_000n, wrap: 0n },
+  hop: { uniswapV2: 59_000n, uniswapV3: 68_500n, wrap: 0n },
   /** Each initialized tick a v3 swap crosses. */
-  tick: 22_000n,
-  /** The router wrapping native input or unwrapping native output. */
-  wrapIn: 24_000n,
+  tick: 58_000n,
+  /** A router wrapping native input or unwrapping native output. */
+  wrapIn: 6_000n,
   unwrapOut: 30_000n,
-  /** An extra route inside one call ending at the router (sweep/unwrap of the sum). */
-  sweep: 20_000n,
+  /** Several routes in one call ending at the router (sweep/unwrap of the sum). */
+  sweep: 12_000n,
+  /** WETH9 itself, beside its call: `deposit()` (a wrap), `withdraw(amount)` (an unwrap). */
+  weth9: { deposit: 24_000n, withdraw: 9_500n },
   /** Handing a wrap's result to another recipient: a plain native transfer, a wrapped-token transfer. */
-  send: { native: 21_000n, erc20: 52_000n },
+  send: { native: 21_000n, erc20: 46_500n },
 } as const;
+
+/** Gas of a bare wrap (WETH9 `deposit()`, `wrap` true) or unwrap (`withdraw`). */
+export function wrapGas(wrap: boolean): bigint {
+  return GAS.call.WETH9 + (wrap ? GAS.weth9.deposit : GAS.weth9.withdraw);
+}
 
 /** Gas of one route's swaps inside its executor call: hops and ticks crossed (wrap legs are priced by the call). */
 export function routeGas(legs: readonly Leg[]): bigint {
@@ -33,7 +47,7 @@ export function routeGas(legs: readonly Leg[]): bigint {
 
 /** Gas of one executor call carrying `routes` routes, apart from their swaps: the call itself, native handling, the sweep of several routes. */
 function callOverhead(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean): bigint {
-  if (kind === 'WETH9') return GAS.call.WETH9;
+  if (kind === 'WETH9') return wrapGas(nativeIn);
   const native = (nativeIn ? GAS.wrapIn : 0n) + (nativeOut ? GAS.unwrapOut : 0n);
   return GAS.call[kind] + native + (routes > 1 ? GAS.sweep : 0n);
 }

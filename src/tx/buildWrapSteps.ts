@@ -1,6 +1,6 @@
 import { encodeFunctionData } from 'viem';
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/loadCatalog.ts';
-import { GAS, gasLimit } from '../routing/gasModel.ts';
+import { GAS, gasLimit, wrapGas } from '../routing/gasModel.ts';
 import { erc20Abi, weth9Abi } from './abis.ts';
 import { StepBuildError } from './StepBuildError.ts';
 import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
@@ -29,7 +29,7 @@ export interface WrapStepsParams {
  * - then, only when recipient ≠ wallet: `Send <amount> <symbol> to <recipient>` — after a wrap, WETH
  *   `transfer(recipient, amount)`; after an unwrap, a plain native transfer (`to` = recipient, `data` '0x',
  *   `value` = amount).
- * `gasLimit` (src/routing/gasModel.ts with its margin): the WETH9 call, then the hand-over (`GAS.send`).
+ * `gasLimit` (src/routing/gasModel.ts with its margin): the WETH9 call (`wrapGas`), then the hand-over (`GAS.send`).
  */
 export function buildWrapSteps(params: WrapStepsParams): Step[] {
   checkUint256(params.amount, 'amount');
@@ -46,7 +46,7 @@ export function buildWrapSteps(params: WrapStepsParams): Step[] {
   const amount = params.amount.toString();
   const shown = displayAmount(params.amount, params.tokenIn);
   const base = { from: wallet, amount, chainId: params.chainId };
-  const call = { ...base, gasLimit: gasLimit(GAS.call.WETH9).toString() };
+  const call = { ...base, gasLimit: gasLimit(wrapGas(wrap)).toString() };
   const steps: Step[] = [
     wrap
       ? {

@@ -4,7 +4,7 @@
 // with the compiled contracts' ABIs.
 import t from 'tap';
 import { loadCatalog, type CatalogChain } from '../../src/catalog/loadCatalog.ts';
-import { callGas, GAS, gasLimit, routeGas, transactionGas } from '../../src/routing/gasModel.ts';
+import { callGas, GAS, gasLimit, routeGas, transactionGas, wrapGas } from '../../src/routing/gasModel.ts';
 import type { Trade } from '../../src/routing/Trade.ts';
 import { buildTradeSteps, partMinimums, type TradeStepsParams } from '../../src/tx/buildTradeSteps.ts';
 import { buildWrapSteps } from '../../src/tx/buildWrapSteps.ts';
@@ -108,7 +108,7 @@ t.test('a bare wrap or unwrap is buildWrapSteps', async (t) => {
   const unwrap = tradeOf([routeOf(chain, weth9, [{ dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 3n * E18, amountOut: 3n * E18 }])]);
   const steps = buildTradeSteps(base(unwrap, { tokenIn: tokenOf(chain, 'WETH'), tokenOut: tokenOf(chain, 'ETH'), amountOutMinimum: 3n * E18 }));
   t.strictSame(steps.map((s) => [s.message, s.gasLimit]), [
-    ['Unwrap 3 WETH into ETH', gasLimit(GAS.call.WETH9).toString()],
+    ['Unwrap 3 WETH into ETH', gasLimit(wrapGas(false)).toString()],
     [`Send 3 ETH to ${RECIPIENT}`, gasLimit(GAS.send.native).toString()],
   ]);
 });
