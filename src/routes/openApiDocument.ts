@@ -204,8 +204,9 @@ const schemas: Record<string, Schema> = {
       chainId: int(),
       spender: str('Approval steps only.'),
       value: intString('Wei to attach; only on steps that send the native asset.'),
+      gasLimit: intString('Extension: gas limit to send the step with (the gas model\'s estimate of the step plus 25% and 50,000); absent on the Across deposit.'),
     },
-    ['spender', 'value'],
+    ['spender', 'value', 'gasLimit'],
   ),
   Quote: object({
     quoteId: str('UUID.', { format: 'uuid' }),

@@ -11,9 +11,8 @@ import type { Catalog, CatalogChain } from '../../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph, type PoolEntry } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
-import { bestTrade } from '../../src/routing/bestTrade.ts';
-import { buildTradeSteps } from '../../src/tx/buildTradeSteps.ts';
 import type { DevnetWallet } from './devnetWallet.ts';
+import { poolSwapSteps } from './poolSwapSteps.ts';
 
 /**
  * Swaps a millionth of each pool's balance through every pool of the chain's shipped snapshot (the state a fresh
@@ -31,11 +30,14 @@ export async function warmPools(rpcUrl: string, wallet: DevnetWallet, catalog: C
     for (const [tokenIn, tokenOut, balance] of [[entry.token0, entry.token1, entry.state!.balance0], [entry.token1, entry.token0, entry.state!.balance1]] as const) {
       const amount = BigInt(balance) / 1_000_000n;
       if (amount === 0n) continue;
-      const outcome = bestTrade(index, { tokenIn, tokenOut, tradeType: 'exactIn', amount, maxHops: 1, maxSplits: 1, gasPriceWei: 0n, allow: (e) => e === entry });
-      if (!outcome.ok) continue;
       const tokenInfo = (a: string) => chain.tokens.find((t) => t.address.toLowerCase() === a)!;
+      let steps;
+      try {
+        steps = poolSwapSteps(index, (e) => e === entry, { chain, tokenIn: tokenInfo(tokenIn), tokenOut: tokenInfo(tokenOut), amountIn: amount, account: account.address, deadline });
+      } catch {
+        continue; // the pool cannot take even this amount this way
+      }
       await fundAccount(rpcUrl, account.address, tokenInfo(tokenIn).address as Address, amount);
-      const steps = buildTradeSteps({ chain, trade: outcome.trade, tokenIn: tokenInfo(tokenIn), tokenOut: tokenInfo(tokenOut), amountOutMinimum: 0n, recipient: account.address, wallet: account.address, deadline });
       await wallet.sendSteps(account, steps);
       swaps++;
     }

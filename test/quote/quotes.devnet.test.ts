@@ -17,10 +17,13 @@ import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
-import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogDex, type CatalogToken } from '../../src/catalog/loadCatalog.ts';
-import { buildSwapSteps } from '../../src/tx/buildSwapSteps.ts';
+import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogToken } from '../../src/catalog/loadCatalog.ts';
+import { PoolGraph } from '../../src/graph/PoolGraph.ts';
+import { PricingGraph } from '../../src/graph/PricingGraph.ts';
+import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { artifactAbi, devnetWallet, freshAddress as addressFor, gasPaid } from '../helpers/devnetWallet.ts';
+import { poolSwapSteps } from '../helpers/poolSwapSteps.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 
 const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
@@ -285,19 +288,14 @@ for (const c of MOVED) {
     t.equal(BigInt(quote.amountOut), best(await chainQuotes(tokenIn, tokenOut, amountIn)).amountOut, 'the quote was exact when it was made');
 
     // Another trader swaps 10x the amount the same way on the same pool first.
-    const dex = CHAIN.dexes.find((d) => d.slug === quote.route.dex && d.version === quote.route.version) as CatalogDex;
     const block = await client.getBlock();
-    const moveSteps = buildSwapSteps({
-      chainId: devnet.chainId,
-      dex,
-      poolFee: quote.route.poolFee,
+    const index = new PricingGraph(new PoolGraph(loadSnapshots(snapshotDir).snapshots, q.catalog), q.catalog).chain(devnet.chainId)!;
+    const moveSteps = poolSwapSteps(index, (e) => e.address === quote.pairAddress, {
+      chain: CHAIN,
       tokenIn,
       tokenOut,
-      wrappedNativeToken: WETH,
       amountIn: amountIn * 10n,
-      amountOutMinimum: 0n,
-      recipient: mover.address,
-      wallet: mover.address,
+      account: mover.address,
       deadline: Number(block.timestamp) + 300,
     });
     await sendSteps(mover, moveSteps);

@@ -29,6 +29,7 @@ import type { Trade } from '../../src/routing/Trade.ts';
 import { buildTradeSteps } from '../../src/tx/buildTradeSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { devnetWallet, freshAddress as addressFor, gasPaid, type DevnetWallet } from '../helpers/devnetWallet.ts';
+import { poolSwapSteps } from '../helpers/poolSwapSteps.ts';
 import { warmPools } from '../helpers/warmPools.ts';
 
 const catalog = loadCatalog(fileURLToPath(new URL('../../catalog', import.meta.url)));
@@ -50,7 +51,8 @@ const nets: Record<'A' | 'B', Net> = {
   B: { name: 'devnet-b', devnet: devB, chain: catalog.chain('devnet-b')!, wallet: devnetWallet(devB), index: undefined as unknown as ChainPoolIndex, baseline: '' },
 };
 // Every pool traded once, an hour before the cases (test/helpers/warmPools.ts), then seeded.
-for (const net of Object.values(nets)) await warmPools(net.devnet.rpcUrl, net.wallet, catalog, net.chain, privateKeyToAccount(net.devnet.accounts[3]!.privateKey));
+const warmed: number[] = [];
+for (const net of Object.values(nets)) warmed.push(await warmPools(net.devnet.rpcUrl, net.wallet, catalog, net.chain, privateKeyToAccount(net.devnet.accounts[3]!.privateKey)));
 const report = await seedChains({
   chains: [nets.A.chain, nets.B.chain],
   rpcUrls: new Map([[devA.chainId, devA.rpcUrl], [devB.chainId, devB.rpcUrl]]),
@@ -153,6 +155,10 @@ const V3 = ['uniswap/v3'];
 const UNISWAP = ['uniswap/v2', 'uniswap/v3'];
 const ALL = ['uniswap/v2', 'uniswap/v3', 'sushiswap/v2'];
 
+t.test('every pool of both devnets was traded both ways before seeding', async (t) => {
+  t.strictSame(warmed, [40, 40], '20 pools x 2 directions on each devnet');
+});
+
 const CASES: readonly TradeCase[] = [
   { name: '1 pool v3 through SwapRouter02', net: 'A', tokenIn: 'USDC', tokenOut: 'WBTC', amount: '150000', maxHops: 1, maxSplits: 1, deployments: V3, shape: ['SwapRouter02: USDC -uniswap/v3 500-> WBTC'] },
   { name: '1 pool v3 through SwapRouter', net: 'B', tokenIn: 'WBTC', tokenOut: 'USDC', amount: '0.3', maxHops: 1, maxSplits: 1, deployments: V3, shape: ['SwapRouter: WBTC -uniswap/v3 500-> USDC'] },
@@ -231,17 +237,13 @@ t.test('gas table', async (t) => {
   t.equal(gasRows.length, CASES.length, 'every case executed');
 });
 
-/** The mover swaps `amount` the same way on one pool first, so the quoted trade's part through that pool gets less. */
+/** The mover swaps `amount` the same way through one pool first, so the quoted trade's part through that pool gets less. */
 async function movePool(net: Net, tokenIn: string, tokenOut: string, amount: string, deployment: string, poolKey: string): Promise<void> {
-  const onlyThat = (e: PoolEntry): boolean => e.state === undefined || (pools(net, [deployment])(e) && !pools(net, [deployment], [`${deployment} ${poolKey}`])(e));
-  const outcome = bestTrade(net.index, {
-    tokenIn: token(net, tokenIn).address.toLowerCase(), tokenOut: token(net, tokenOut).address.toLowerCase(), tradeType: 'exactIn',
-    amount: parseUnits(amount, token(net, tokenIn).decimals), maxHops: 1, maxSplits: 1, gasPriceWei: 0n, allow: onlyThat,
-  });
-  if (!outcome.ok) throw new Error(`no mover trade: ${outcome.code}`);
   const account = mover(net);
-  await fund(net, account.address, token(net, tokenIn), outcome.trade.amountIn);
-  const steps = buildTradeSteps({ chain: net.chain, trade: outcome.trade, tokenIn: token(net, tokenIn), tokenOut: token(net, tokenOut), amountOutMinimum: 0n, recipient: account.address, wallet: account.address, deadline: await deadline(net) });
+  const amountIn = parseUnits(amount, token(net, tokenIn).decimals);
+  await fund(net, account.address, token(net, tokenIn), amountIn);
+  const onlyThat = (e: PoolEntry): boolean => pools(net, [deployment])(e) && !pools(net, [deployment], [`${deployment} ${poolKey}`])(e);
+  const steps = poolSwapSteps(net.index, onlyThat, { chain: net.chain, tokenIn: token(net, tokenIn), tokenOut: token(net, tokenOut), amountIn, account: account.address, deadline: await deadline(net) });
   await net.wallet.sendSteps(account, steps);
 }
 
