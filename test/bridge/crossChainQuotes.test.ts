@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { decodeFunctionData, getAddress, pad, type Abi, type Hex } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
+import { GAS, gasLimit } from '../../src/routing/gasModel.ts';
 import { buildQuoteTestApp, type QuoteTestApp } from '../helpers/quoteTestApp.ts';
 
 const require = createRequire(import.meta.url);
@@ -154,6 +155,7 @@ t.test('same asset, USDC -> USDC: approval and deposit on the origin chain, amou
     amount: '100000000',
     chainId: 31337,
     spender: SPOKE,
+    gasLimit: gasLimit(GAS.approve).toString(),
   });
   t.match(q.steps[1], { message: `Bridge 100 USDC to Devnet B through Across: 99.8 USDC to ${RECIPIENT}`, from: WALLET, to: SPOKE, amount: '100000000', chainId: 31337 });
   t.notOk('value' in q.steps[1]);
