@@ -29,8 +29,11 @@ export interface TradeStepsParams {
   readonly deadline: number;
 }
 
-/** The encoder of each router contract (src/tx/routers/); WETH9 is served by buildWrapSteps. */
-const ENCODERS: Readonly<Record<Exclude<ExecutorKind, 'WETH9'>, RouterEncoder>> = {
+/** The router contracts (WETH9 is served by buildWrapSteps). */
+type RouterKind = Exclude<ExecutorKind, 'WETH9'>;
+
+/** The encoder of each router contract (src/tx/routers/). */
+const ENCODERS: Readonly<Record<RouterKind, RouterEncoder>> = {
   UniswapV2Router02: uniswapV2Router02,
   SwapRouter: swapRouter,
   SwapRouter02: swapRouter02,
@@ -90,7 +93,10 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     if (group) group.routes.push(route);
     else groups.set(route.executor.address, { executor: route.executor, routes: [route] });
   }
-  const batches = [...groups.values()].map((g) => ({ ...g, kind: g.executor.kind as Exclude<ExecutorKind, 'WETH9'>, txs: ENCODERS[g.executor.kind as Exclude<ExecutorKind, 'WETH9'>].batch(g.routes) }));
+  const batches = [...groups.values()].map((g) => {
+    const kind = g.executor.kind as RouterKind;
+    return { ...g, kind, txs: ENCODERS[kind].batch(g.routes) };
+  });
   const minimums = partMinimums(p.amountOutMinimum, batches.flatMap((b) => b.txs.map((tx) => sum(tx, 'amountOut'))));
 
   const nativeIn = tokenIn === NATIVE_TOKEN_ADDRESS;
