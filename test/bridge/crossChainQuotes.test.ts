@@ -157,7 +157,7 @@ t.test('same asset, USDC -> USDC: approval and deposit on the origin chain, amou
     spender: SPOKE,
     gasLimit: gasLimit(GAS.approve).toString(),
   });
-  t.match(q.steps[1], { message: `Bridge 100 USDC to Devnet B through Across: 99.8 USDC to ${RECIPIENT}`, from: WALLET, to: SPOKE, amount: '100000000', chainId: 31337 });
+  t.match(q.steps[1], { message: `Bridge 100 USDC to Devnet B through Across: 99.8 USDC to ${RECIPIENT}`, from: WALLET, to: SPOKE, amount: '100000000', chainId: 31337, gasLimit: gasLimit(GAS.acrossDeposit.erc20).toString() });
   t.notOk('value' in q.steps[1]);
   const args = depositArgs(q.steps[1].data);
   t.strictSame(
