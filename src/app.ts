@@ -16,6 +16,7 @@ import { blockchainsRouter } from './routes/blockchains.ts';
 import { healthRouter } from './routes/health.ts';
 import { metricsRouter } from './routes/metrics.ts';
 import { openapiRouter } from './routes/openapi.ts';
+import { pagesRouter } from './routes/pages.ts';
 import { quotesRouter, type QuoteRoutesDeps } from './routes/quotes.ts';
 
 /** What the app is built from; index.ts wires the real ones, tests their own. */
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps): Koa {
     healthRouter({ catalog: deps.catalog, graph: deps.graph, pricer: deps.pricer, store: quotes?.store, keys: quotes?.keys }),
     blockchainsRouter(deps.catalog, deps.graph),
     openapiRouter(),
+    pagesRouter(),
   ];
   if (quotes) routers.push(quotesRouter(quotes));
   // One router holding every route file's routes: a request is matched once, not once per file. Every method
