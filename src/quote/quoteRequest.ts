@@ -55,8 +55,9 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
     recipientAddress: address('EVM address receiving tokenOut.'),
     slippageBps: { type: 'integer', minimum: 0, maximum: 5000, nullable: true, description: 'Default DEFAULT_SLIPPAGE_BPS (50).' },
     walletAddress: { ...address('Extension: sender of the steps; defaults to recipientAddress.'), nullable: true },
-    maxHops: { type: 'integer', minimum: 1, maximum: 3, default: DEFAULT_MAX_HOPS, nullable: true, description: 'Routing: most pools a path may go through.' },
-    maxSplits: { type: 'integer', minimum: 1, maximum: 7, default: DEFAULT_MAX_SPLITS, nullable: true, description: 'Routing: most paths the amount may be split over.' },
+    // Defaults are stated in the descriptions, not as `default`: generated clients would make such fields required.
+    maxHops: { type: 'integer', minimum: 1, maximum: 3, nullable: true, description: `Routing: most pools a path may go through; default ${DEFAULT_MAX_HOPS}.` },
+    maxSplits: { type: 'integer', minimum: 1, maximum: 7, nullable: true, description: `Routing: most paths the amount may be split over; default ${DEFAULT_MAX_SPLITS}.` },
     gasPriceWei: {
       type: 'string',
       maxLength: 78,
