@@ -43,10 +43,28 @@ const browserScript = (name: string): Source => ({
   read: () => Buffer.from(transformSync(readFileSync(join(PAGES_DIR, `${name}.ts`), 'utf8'), { loader: 'ts', format: 'esm', target: 'es2022', sourcefile: `${name}.ts` }).code),
 });
 
+/**
+ * A page: the body in src/pages/<name>.html inside src/pages/layout.html (head, site header), with its title and
+ * stylesheets, and its own link in the site header marked as the current page.
+ */
+const page = (name: string, title: string, stylesheets: readonly string[]): Source => ({
+  type: HTML,
+  read: () => {
+    const slots: Record<string, string> = {
+      title,
+      page: name,
+      stylesheets: stylesheets.map((href) => `  <link rel="stylesheet" href="${href}">`).join('\n'),
+      body: readFileSync(join(PAGES_DIR, `${name}.html`), 'utf8').trimEnd(),
+    };
+    const html = readFileSync(join(PAGES_DIR, 'layout.html'), 'utf8').replace(/\{\{(\w+)\}\}/g, (_, slot: string) => slots[slot] ?? '');
+    return Buffer.from(html.replace(`<a href="/${name}">`, `<a href="/${name}" aria-current="page">`));
+  },
+});
+
 /** The pages. */
 const PAGES: Record<string, Source> = {
-  '/docs': file(join(PAGES_DIR, 'docs.html'), HTML),
-  '/playground': file(join(PAGES_DIR, 'playground.html'), HTML),
+  '/docs': page('docs', 'API reference', ['/assets/swagger-ui.css', '/assets/pages.css']),
+  '/playground': page('playground', 'Quote playground', ['/assets/pages.css']),
 };
 
 /** What the pages load, under /assets/. */

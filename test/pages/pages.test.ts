@@ -46,6 +46,9 @@ t.test('the pages load nothing from another origin: every src and href is a path
       t.equal((await request('GET', ref)).status, 200, `${page}: ${ref} is served`);
     }
     t.notMatch(html, /<script>|<style|\sstyle="|\son[a-z]+="/, `${page}: no inline script, style or handler (the CSP would refuse them)`);
+    t.equal(html.match(/aria-current="page"/g)?.length, 1, `${page}: one current page in the site header`);
+    t.match(html, `<a href="${page}" aria-current="page">`, `${page}: its own link`);
+    t.notMatch(html, /\{\{/, `${page}: every layout slot filled`);
   }
 });
 
