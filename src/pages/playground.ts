@@ -4,7 +4,7 @@
  * An error is the API's own message. Served as /assets/playground.js (esbuild strips the types; no bundling, so
  * imports name the served .js files).
  */
-import { amountLabel, bpsLabel, drawRoute, feeLabel, type ApiRouteQuote, type PathDrawing, type TokenInfo } from './routeView.js';
+import { amountLabel, bpsLabel, drawRoute, feeTiersLabel, groupThousands, type ApiRouteQuote, type PathDrawing, type TokenInfo } from './routeView.js';
 
 interface Envelope<T> {
   code: number;
@@ -183,7 +183,7 @@ function render(chain: Chain, body: unknown, quotes: ApiRouteQuote[]): void {
     ...fact('LP fees', amountLabel(best.route.fees, best.tokenIn)),
   ];
   if (best.priceImpactBps !== undefined) facts.push(...fact('Price impact', bpsLabel(best.priceImpactBps), { 'data-price-impact-bps': best.priceImpactBps }));
-  if (best.gasEstimate !== undefined) facts.push(...fact('Gas estimate', `${best.gasEstimate} gas`, { 'data-gas-estimate': best.gasEstimate }));
+  if (best.gasEstimate !== undefined) facts.push(...fact('Gas estimate', `${groupThousands(best.gasEstimate)} gas`, { 'data-gas-estimate': best.gasEstimate }));
   if (best.networkFee !== undefined) {
     const inTokenOut = best.networkFee.inTokenOut === null ? '' : ` ≈ ${amountLabel(best.networkFee.inTokenOut, best.tokenOut)}`;
     const native = token(NATIVE) ?? { address: NATIVE, symbol: 'wei', decimals: 0 };
@@ -202,11 +202,11 @@ function render(chain: Chain, body: unknown, quotes: ApiRouteQuote[]): void {
         { class: i === 0 ? 'best' : '', 'data-dex': q.route.dex, 'data-version': q.route.version, 'data-amount-out': q.amountOut },
         el('td', {}, q.route.name),
         el('td', {}, q.route.dex === 'wrap' ? 'wrap' : names(q.route.dex, q.route.version)),
-        el('td', {}, q.route.dex === 'wrap' ? '—' : feeLabel(q.route.poolFee)),
+        el('td', {}, feeTiersLabel(drawRoute(q, token, names))),
         el('td', { class: 'num' }, amountLabel(q.amountOut, q.tokenOut)),
         el('td', { class: 'num' }, amountLabel(q.amountOutMinimum, q.tokenOut)),
         el('td', { class: 'num' }, q.priceImpactBps === undefined ? '—' : bpsLabel(q.priceImpactBps)),
-        el('td', { class: 'num' }, q.gasEstimate ?? '—'),
+        el('td', { class: 'num' }, q.gasEstimate === undefined ? '—' : groupThousands(q.gasEstimate)),
       ),
     ),
   );

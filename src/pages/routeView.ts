@@ -114,6 +114,11 @@ export function amountLabel(amount: string, token: TokenInfo | undefined): strin
   return token ? `${groupThousands(formatUnits(amount, token.decimals))} ${token.symbol}` : `${amount} (smallest units)`;
 }
 
+/** The fee tiers a route goes through: per path its hops' tiers ("0.3% → 0.05%"), splits joined by " + ". */
+export function feeTiersLabel(paths: readonly PathDrawing[]): string {
+  return paths.map((path) => path.hops.map((hop) => hop.feeLabel).join(' → ')).join(' + ');
+}
+
 /**
  * The best route as paths of hops. With the routing extension `paths` the drawing is exactly those paths; a
  * response without it (a single pool per DEX) is one path through `pairAddress`.

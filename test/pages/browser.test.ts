@@ -172,8 +172,11 @@ if (browser) {
     t.equal(await facts.locator('[data-block-number]').getAttribute('data-block-number'), String(best.snapshot.blockNumber), 'snapshot block');
     if (best.priceImpactBps !== undefined) t.equal(await facts.locator('[data-price-impact-bps]').getAttribute('data-price-impact-bps'), String(best.priceImpactBps), 'price impact');
     if (best.gasEstimate !== undefined) t.equal(await facts.locator('[data-gas-estimate]').getAttribute('data-gas-estimate'), best.gasEstimate, 'gas estimate');
-    const rows = await watch.page.$$eval('#dex-results tbody tr', (trs) => trs.map((tr) => `${tr.getAttribute('data-dex')}/${tr.getAttribute('data-version')} ${tr.getAttribute('data-amount-out')}`));
-    t.strictSame(rows, quotes.map((q) => `${q.route.dex}/${q.route.version} ${q.amountOut}`), 'every DEX\'s result, best first');
+    const rows = await watch.page.$$eval('#dex-results tbody tr', (trs) =>
+      trs.map((tr) => `${tr.getAttribute('data-dex')}/${tr.getAttribute('data-version')} ${tr.getAttribute('data-amount-out')} ${tr.children[2]?.textContent}`),
+    );
+    const tiers = (q: any) => expectedPaths(q).map((p: any) => p.hops.map((h: any) => (h.dex === 'wrap' ? 'no fee' : `${formatUnits(BigInt(h.fee), 4)}%`)).join(' → ')).join(' + ');
+    t.strictSame(rows, quotes.map((q) => `${q.route.dex}/${q.route.version} ${q.amountOut} ${tiers(q)}`), 'every DEX\'s result, best first, with its fee tiers');
     return drawn;
   };
 

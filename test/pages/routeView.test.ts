@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { formatUnits as viemFormatUnits } from 'viem';
-import { amountLabel, bpsLabel, drawRoute, feeLabel, formatUnits, groupThousands, type ApiRouteQuote, type TokenInfo } from '../../src/pages/routeView.ts';
+import { amountLabel, bpsLabel, drawRoute, feeLabel, feeTiersLabel, formatUnits, groupThousands, type ApiRouteQuote, type TokenInfo } from '../../src/pages/routeView.ts';
 
 t.test('formatUnits equals viem\'s formatUnits for any amount and decimals', async (t) => {
   fc.assert(
@@ -90,6 +90,8 @@ t.test('with paths, the drawing is exactly the paths: splits, hops in order, sym
     [30, '3 LINK', '45 USDC', ['LINK>Uniswap V2 0.3% 3 LINK → 45 USDC>USDC']],
   ]);
   t.equal(drawn[0]!.hops[0]!.tokenIn, LINK.address.toLowerCase(), 'addresses are kept as the API gave them');
+  t.equal(feeTiersLabel(drawn), '0.3% → 0.3% + 0.3%');
+  t.equal(feeTiersLabel(drawRoute(base, token, names)), '0.05%');
 });
 
 t.test('a wrap hop is labelled as a wrap, without a fee tier', async (t) => {
@@ -97,4 +99,5 @@ t.test('a wrap hop is labelled as a wrap, without a fee tier', async (t) => {
   const wrap: ApiRouteQuote = { ...base, tokenIn: ETH, tokenOut: WETH, amountOut: base.amountIn, route: { dex: 'wrap', name: 'WETH wrap', version: '', poolFee: 0, fees: '0' }, pairAddress: WETH.address };
   const [path] = drawRoute(wrap, (a) => (a.toLowerCase() === ETH.address.toLowerCase() ? ETH : token(a)), names);
   t.strictSame([path!.hops[0]!.dexName, path!.hops[0]!.feeLabel, path!.hops[0]!.tokenInSymbol, path!.hops[0]!.tokenOutSymbol], ['Wrap', 'no fee', 'ETH', 'WETH']);
+  t.equal(feeTiersLabel([path!]), 'no fee');
 });
