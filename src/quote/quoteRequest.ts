@@ -1,7 +1,8 @@
 import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
-import { getAddress, isAddress } from 'viem';
+import { getAddress } from 'viem';
 import type { Catalog, CatalogChain, CatalogToken } from '../catalog/loadCatalog.ts';
 import { ValidationError } from '../errors/BaseError.ts';
+import { CHAIN_ID_SCHEMA, DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN } from '../http/formats.ts';
 
 /** Body of POST /quotes and POST /quotes/routes (SPEC section 2, Quote request). */
 export interface QuoteRequestBody {
@@ -25,26 +26,49 @@ export interface QuoteRequestBody {
 export const DEFAULT_MAX_HOPS = 3;
 export const DEFAULT_MAX_SPLITS = 5;
 
-/** The one schema of the quote request: the source of validation; QuoteRequestBody mirrors it. */
+const address = (description: string) => ({ type: 'string', pattern: EVM_ADDRESS_PATTERN, description }) as const;
+const dexSlugs = (description: string) =>
+  ({ type: 'array', items: { type: 'string', maxLength: 64 }, maxItems: 32, nullable: true, description }) as const;
+
+/**
+ * The one schema of the quote request: the source of validation, of QuoteRequestBody (JSONSchemaType keeps the two
+ * equal) and of the OpenAPI document's QuoteRequest (openApiDocument.ts drops `nullable`, which only serves the
+ * type: a null is refused). Unknown fields are refused, naming each.
+ */
 export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
   type: 'object',
   required: ['originChainId', 'destinationChainId', 'tokenIn', 'tokenOut', 'amount', 'recipientAddress'],
   properties: {
-    originChainId: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
-    destinationChainId: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
-    tokenIn: { type: 'string', maxLength: 128 },
-    tokenOut: { type: 'string', maxLength: 128 },
-    amount: { type: 'string', maxLength: 100 },
-    recipientAddress: { type: 'string', maxLength: 128 },
-    slippageBps: { type: 'integer', minimum: 0, maximum: 5000, nullable: true },
-    walletAddress: { type: 'string', maxLength: 128, nullable: true },
-    maxHops: { type: 'integer', minimum: 1, maximum: 3, nullable: true },
-    maxSplits: { type: 'integer', minimum: 1, maximum: 7, nullable: true },
-    gasPriceWei: { type: 'string', maxLength: 78, pattern: '^(0|[1-9][0-9]*)$', nullable: true },
-    includeDexes: { type: 'array', items: { type: 'string', maxLength: 64 }, maxItems: 32, nullable: true },
-    excludeDexes: { type: 'array', items: { type: 'string', maxLength: 64 }, maxItems: 32, nullable: true },
+    originChainId: { ...CHAIN_ID_SCHEMA, description: 'Chain of tokenIn.' },
+    destinationChainId: {
+      ...CHAIN_ID_SCHEMA,
+      description: 'Chain of tokenOut. POST /quotes: a different chain gets a bridge quote; POST /quotes/routes: must equal originChainId.',
+    },
+    tokenIn: address('Token address of the origin chain, any letter case; 0xEeee…EEeE is the native asset.'),
+    tokenOut: address('Token address of the destination chain.'),
+    amount: {
+      type: 'string',
+      maxLength: 100,
+      pattern: DECIMAL_AMOUNT_PATTERN,
+      description: 'Positive decimal in display units of tokenIn ("1.5"): no sign, exponent, spaces or more decimals than the token has.',
+    },
+    recipientAddress: address('EVM address receiving tokenOut.'),
+    slippageBps: { type: 'integer', minimum: 0, maximum: 5000, nullable: true, description: 'Default DEFAULT_SLIPPAGE_BPS (50).' },
+    walletAddress: { ...address('Extension: sender of the steps; defaults to recipientAddress.'), nullable: true },
+    // Defaults are stated in the descriptions, not as `default`: generated clients would make such fields required.
+    maxHops: { type: 'integer', minimum: 1, maximum: 3, nullable: true, description: `Routing: most pools a path may go through; default ${DEFAULT_MAX_HOPS}.` },
+    maxSplits: { type: 'integer', minimum: 1, maximum: 7, nullable: true, description: `Routing: most paths the amount may be split over; default ${DEFAULT_MAX_SPLITS}.` },
+    gasPriceWei: {
+      type: 'string',
+      maxLength: 78,
+      pattern: INTEGER_STRING_PATTERN,
+      nullable: true,
+      description: 'Routing: gas price to rank routes by, integer wei; default the gas price recorded in the chain\'s snapshot; "0" ranks by gross output.',
+    },
+    includeDexes: dexSlugs('Routing: only these DEX slugs of the origin chain (a slug covers every version of that DEX).'),
+    excludeDexes: dexSlugs('Routing: never these DEX slugs of the origin chain.'),
   },
-  additionalProperties: true,
+  additionalProperties: false,
 };
 
 const validateShape = new Ajv({ allErrors: true, strict: false }).compile(quoteRequestSchema);
@@ -69,7 +93,9 @@ export interface QuoteRequest {
   readonly deployments: readonly string[];
 }
 
-const AMOUNT = /^(0|[1-9]\d*)(\.\d+)?$/;
+const AMOUNT = new RegExp(DECIMAL_AMOUNT_PATTERN);
+const ADDRESS_PROBLEM = 'must be a valid EVM address (0x followed by 40 hex digits)';
+const AMOUNT_FORM_PROBLEM = 'must be a positive decimal string such as "1.5" (no sign, exponent or spaces)';
 
 /** Range messages of the bounded integer fields. */
 const RANGES: Record<string, string> = {
@@ -78,13 +104,52 @@ const RANGES: Record<string, string> = {
   maxSplits: 'must be between 1 and 7',
 };
 
+/** What a field that breaks its schema pattern is told. */
+const PATTERN_PROBLEMS: Record<string, string> = {
+  tokenIn: ADDRESS_PROBLEM,
+  tokenOut: ADDRESS_PROBLEM,
+  recipientAddress: ADDRESS_PROBLEM,
+  walletAddress: ADDRESS_PROBLEM,
+  amount: AMOUNT_FORM_PROBLEM,
+  gasPriceWei: 'must be a non-negative integer string of wei, such as "1000000000"',
+};
+
+const FIELDS = Object.keys(quoteRequestSchema.properties ?? {});
+/** Unknown fields named one by one, at most this many; the rest are counted under `body`. */
+const MAX_UNKNOWN_NAMED = 10;
+
+/** The problem of an unknown field, with the known field it most likely misspells. */
+function unknownFieldProblem(name: string): string {
+  const guess = FIELDS.find((f) => f.toLowerCase() === name.toLowerCase()) ?? FIELDS.find((f) => editDistance(f, name) <= 2);
+  return `is not a field of the quote request${guess ? ` (did you mean ${guess}?)` : ''}`;
+}
+
+/** Levenshtein distance (names are short: at most a few dozen characters are compared). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2 || b.length > 64) return Infinity;
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1) next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+
 function shapeMessage(error: ErrorObject): [string, string] {
   if (error.keyword === 'required') return [String(error.params.missingProperty), 'is required'];
+  if (error.keyword === 'additionalProperties') {
+    const name = String(error.params.additionalProperty);
+    return [name.length > 64 ? `${name.slice(0, 64)}…` : name, unknownFieldProblem(name)];
+  }
   // An array item's problem is reported on the array field.
   const field = error.instancePath.slice(1).replace(/\/.*$/, '') || 'body';
   switch (error.keyword) {
-    case 'type':
-      return [field, error.params.type === 'integer' ? 'must be an integer' : error.params.type === 'array' ? 'must be an array' : `must be a ${String(error.params.type)}`];
+    case 'type': {
+      const type = String(error.params.type);
+      return [field, `must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`];
+    }
     case 'minimum':
     case 'maximum':
       if (field in RANGES) return [field, RANGES[field]!];
@@ -94,7 +159,7 @@ function shapeMessage(error: ErrorObject): [string, string] {
     case 'maxItems':
       return [field, `must list at most ${String(error.params.limit)} DEX slugs`];
     case 'pattern':
-      return [field, 'must be a non-negative integer string of wei, such as "1000000000"'];
+      return [field, PATTERN_PROBLEMS[field] ?? `must match ${String(error.params.pattern)}`];
     default:
       return [field, error.message ?? 'is invalid'];
   }
@@ -102,7 +167,7 @@ function shapeMessage(error: ErrorObject): [string, string] {
 
 /** Checks the form of a display amount (positive decimal, no sign, exponent or spaces); undefined when fine. */
 export function amountFormProblem(amount: string): string | undefined {
-  if (!AMOUNT.test(amount)) return 'must be a positive decimal string such as "1.5" (no sign, exponent or spaces)';
+  if (!AMOUNT.test(amount)) return AMOUNT_FORM_PROBLEM;
   if (!/[1-9]/.test(amount)) return 'must be greater than zero';
   return undefined;
 }
@@ -134,10 +199,13 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   }
   const problems = new Map<string, string>();
   if (!validateShape(body)) {
+    let unknown = 0;
     for (const error of validateShape.errors ?? []) {
+      if (error.keyword === 'additionalProperties' && ++unknown > MAX_UNKNOWN_NAMED) continue;
       const [field, text] = shapeMessage(error);
       if (!problems.has(field)) problems.set(field, text);
     }
+    if (unknown > MAX_UNKNOWN_NAMED) problems.set('body', `${unknown - MAX_UNKNOWN_NAMED} more unknown fields`);
   }
   const b = body as Partial<QuoteRequestBody>;
   const ok = (field: keyof QuoteRequestBody): boolean => !problems.has(field) && b[field] !== undefined;
@@ -155,10 +223,6 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   const token = (field: 'tokenIn' | 'tokenOut', chain: CatalogChain | undefined, chainOk: boolean): CatalogToken | undefined => {
     if (!ok(field)) return undefined;
     const address = b[field]!;
-    if (!isAddress(address, { strict: false })) {
-      problems.set(field, 'must be a valid EVM address (0x followed by 40 hex digits)');
-      return undefined;
-    }
     if (!chain || !chainOk) return undefined;
     const found = catalog.token(chain.chainId, address);
     if (!found) problems.set(field, `${address} is not a token of chain ${chain.slug} (${chain.chainId})`);
@@ -168,11 +232,6 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   const tokenOut = token('tokenOut', destination, !problems.has('destinationChainId'));
   if (tokenIn && tokenOut && origin === destination && tokenIn.address === tokenOut.address) {
     problems.set('tokenOut', 'must differ from tokenIn');
-  }
-  for (const field of ['recipientAddress', 'walletAddress'] as const) {
-    if (ok(field) && !isAddress(b[field]!, { strict: false })) {
-      problems.set(field, 'must be a valid EVM address (0x followed by 40 hex digits)');
-    }
   }
   if (Object.is(b.slippageBps, -0)) problems.set('slippageBps', 'must be between 0 and 5000 (negative zero is not accepted)');
   for (const [field, type] of [
@@ -236,7 +295,7 @@ const checksummed = new Map<string, string>();
 const CHECKSUM_CACHE_SIZE = 10_000;
 
 /**
- * Checksums an address that isAddress accepted in any letter case. EIP-55 costs a keccak256 (about
+ * Checksums an address that the schema's address pattern accepted (any letter case). EIP-55 costs a keccak256 (about
  * 10 µs), and wallets send the same few addresses again and again, so results are cached (bounded).
  */
 function checksum(address: string): string {

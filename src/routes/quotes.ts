@@ -4,6 +4,7 @@ import type { Catalog } from '../catalog/loadCatalog.ts';
 import { NotFoundError, ValidationError } from '../errors/BaseError.ts';
 import { optionalApiKey, requireApiKey } from '../http/auth.ts';
 import { sendData } from '../http/envelope.ts';
+import { UUID_PATTERN, unanchored } from '../http/formats.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../quote/quoteRequest.ts';
 import type { QuoteService } from '../quote/quoteService.ts';
 import type { ApiKeyStore } from '../store/apiKeyStore.ts';
@@ -23,6 +24,9 @@ function readRequest(ctx: Context, deps: QuoteRoutesDeps): QuoteRequest {
   return parseQuoteRequest(ctx.request.body, deps.catalog, deps.defaultSlippageBps);
 }
 
+const QUOTE_ROUTE_TEMPLATE = '/quotes/:quoteId';
+const QUOTE_ROUTE = new RegExp(`^/quotes/(${unanchored(UUID_PATTERN)})$`);
+
 /** Quote routes: POST /quotes/routes (no key needed), POST /quotes and GET /quotes/:quoteId (organization key). */
 export function quotesRouter(deps: QuoteRoutesDeps): Router {
   const router = new Router();
@@ -38,9 +42,12 @@ export function quotesRouter(deps: QuoteRoutesDeps): Router {
     sendData(ctx, 'quote created successfully', quote);
   });
 
-  router.get('/quotes/:quoteId', requireApiKey(deps.keys), async (ctx) => {
-    const id = ctx.params.quoteId;
-    const saved = /^[0-9a-f-]{36}$/.test(id) ? await deps.store.get(id) : undefined;
+  // The id is a UUID in the route itself, so /quotes/routes is never taken for an id (OPTIONS and GET on it answer
+  // for POST /quotes/routes alone) and anything else under /quotes/ is an unknown path. A RegExp route has no
+  // template; its name is the template metrics and tests read (see routeTemplate).
+  router.get(QUOTE_ROUTE_TEMPLATE, QUOTE_ROUTE, requireApiKey(deps.keys), async (ctx) => {
+    const id = ctx.captures![0]!.toLowerCase();
+    const saved = await deps.store.get(id);
     if (!saved || saved.orgId !== ctx.state.apiKey.org) throw new NotFoundError(`quote ${id} not found`);
     sendData(ctx, 'quote fetched successfully', saved.quote);
   });

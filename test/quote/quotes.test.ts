@@ -71,6 +71,19 @@ t.test('wrong types name each field', async (t) => {
   await rejects(t, { ...BASE, amount: '1'.repeat(101) }, 'amount: must be at most 100 characters');
 });
 
+t.test('unknown fields are refused, each named, with the other problems (issue 15)', async (t) => {
+  await rejects(t, { ...BASE, slipageBps: 50 }, 'slipageBps: is not a field of the quote request (did you mean slippageBps?)');
+  await rejects(t, { ...BASE, SlippageBps: 50, walletadress: WALLET }, 'SlippageBps: is not a field of the quote request (did you mean slippageBps?); walletadress: is not a field of the quote request (did you mean walletAddress?)');
+  await rejects(t, { ...BASE, amount: '-1', extra: true, tokenIn: 'x' }, `amount: ${AMOUNT_FORM}; extra: is not a field of the quote request; tokenIn: ${ADDRESS_PROBLEM}`);
+  await rejects(t, { ...BASE, ['x'.repeat(100)]: 1 }, `${'x'.repeat(64)}…: is not a field of the quote request`);
+  const many = Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`f${String(i).padStart(2, '0')}`, i]));
+  await rejects(t, { ...BASE, ...many }, `body: 3 more unknown fields; ${Object.keys(many).slice(0, 10).map((f) => `${f}: is not a field of the quote request`).join('; ')}`);
+  // The routing fields (README, "Routing") are fields of the request.
+  const routed = await q.request('POST', '/quotes/routes', { body: { ...BASE, maxHops: 2, maxSplits: 3, gasPriceWei: '1000000000', includeDexes: ['uniswap'], excludeDexes: [] } });
+  t.equal(routed.status, 200, routed.body.message);
+  await rejects(t, { ...BASE, maxHops: 0, maxSplits: 8, gasPriceWei: '1e9', includeDexes: 'uniswap' }, 'gasPriceWei: must be a non-negative integer string of wei, such as "1000000000"; includeDexes: must be an array; maxHops: must be between 1 and 3; maxSplits: must be between 1 and 7');
+});
+
 t.test('amount forms: positive decimal string, no more fractional digits than the token has', async (t) => {
   for (const amount of ['-1', '1e18', ' 1', '1 ', '', '+1', '01', '1.', '.5', '0x10', '1,5', 'one']) {
     await rejects(t, { ...BASE, amount }, `amount: ${AMOUNT_FORM}`);
@@ -243,8 +256,13 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
     const unknown = '8d3c6f0e-1b2a-4c5d-9e8f-0a1b2c3d4e5f';
     const missing = await q.request('GET', `/quotes/${unknown}`, { headers: A });
     t.strictSame([missing.status, missing.body], [404, { code: 404, message: `quote ${unknown} not found` }]);
-    const malformed = await q.request('GET', '/quotes/not-a-quote-id', { headers: A });
-    t.strictSame([malformed.status, malformed.body], [404, { code: 404, message: 'quote not-a-quote-id not found' }]);
+    // The id is a UUID in the route itself: anything else is an unknown path, with or without a key.
+    for (const headers of [A, {}]) {
+      const malformed = await q.request('GET', '/quotes/not-a-quote-id', { headers });
+      t.strictSame([malformed.status, malformed.body], [404, { code: 404, message: 'not found: GET /quotes/not-a-quote-id' }]);
+    }
+    const upper = await q.request('GET', `/quotes/${quote.quoteId.toUpperCase()}`, { headers: A });
+    t.strictSame([upper.status, upper.body], [200, { code: 200, message: 'quote fetched successfully', data: quote }], 'a UUID in upper case is the same id');
     const anonymous = await q.request('GET', `/quotes/${quote.quoteId}`);
     t.strictSame([anonymous.status, anonymous.body], [401, { code: 401, message: 'missing API key: send Authorization: Bearer <key> or X-API-Key: <key>' }]);
   });
