@@ -60,8 +60,8 @@ export interface ScaleOptions {
 
 export const DEFAULT_SCALE: ScaleOptions = { pools: 100_000, tokens: 5_000, v3Share: 0.4, seed: 7 };
 
-/** What was written, with a quote mix on generated v3 pools that have hundreds of initialized ticks. */
-export interface ScaleFixture {
+/** What a generator wrote: the folders, and the size of the generated pools. */
+export interface GeneratedFixture {
   readonly catalogDir: string;
   readonly snapshotDir: string;
   readonly snapshotBytes: number;
@@ -71,6 +71,23 @@ export interface ScaleFixture {
   /** v3 tick-count distribution: [<= 20, 21-200, > 200] pools. */
   readonly tickBuckets: readonly [number, number, number];
   readonly largestTickCount: number;
+}
+
+/** Counts v3 pools' initialized ticks into GeneratedFixture's figures. */
+class TickStats {
+  ticks = 0;
+  largestTickCount = 0;
+  readonly tickBuckets: [number, number, number] = [0, 0, 0];
+
+  add(count: number): void {
+    this.ticks += count;
+    this.largestTickCount = Math.max(this.largestTickCount, count);
+    this.tickBuckets[count <= 20 ? 0 : count <= 200 ? 1 : 2]++;
+  }
+}
+
+/** What generateScale wrote, with a quote mix on generated v3 pools that have hundreds of initialized ticks. */
+export interface ScaleFixture extends GeneratedFixture {
   /** [tokenIn, tokenOut, display amount] on pools with >= 200 initialized ticks. */
   readonly heavyQuotes: ReadonlyArray<readonly [string, string, string]>;
 }
@@ -138,9 +155,7 @@ export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE
   const used = new Set<string>();
   let v2Pools = 0;
   let v3Pools = 0;
-  let ticksTotal = 0;
-  let largest = 0;
-  const buckets: [number, number, number] = [0, 0, 0];
+  const stats = new TickStats();
   const heavy: [string, string, string][] = [];
   const hub = (): string => hubs[Math.floor(random() * hubs.length)];
   const token = (): string => generated[Math.floor(random() * generated.length)];
@@ -186,9 +201,7 @@ export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE
       if (lo <= tick && tick < hi) liquidity += l;
     }
     const ticks = [...nets.entries()].sort((x, y) => x[0] - y[0]);
-    ticksTotal += ticks.length;
-    largest = Math.max(largest, ticks.length);
-    buckets[ticks.length <= 20 ? 0 : ticks.length <= 200 ? 1 : 2]++;
+    stats.add(ticks.length);
     const sqrtPriceX96 = getSqrtRatioAtTick(tick);
     write(`,${base},"balance0":"${bigBetween(random, 18, 24)}","balance1":"${bigBetween(random, 18, 24)}","sqrtPriceX96":"${sqrtPriceX96}","tick":${tick},"liquidity":"${liquidity}","tickSpacing":${spacing},"bitmapWords":[${word - WINDOW_WORDS},${word + WINDOW_WORDS}],"ticks":[${ticks.map(([t, net]) => `[${t},"${net}"]`).join(',')}]}`);
     if (ticks.length >= 200 && heavy.length < 12 && liquidity > 0n) heavy.push([token0, token1, '']);
@@ -196,7 +209,7 @@ export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE
     i++;
   }
   const bytes = out.close();
-  return { catalogDir, snapshotDir, snapshotBytes: bytes, v2Pools, v3Pools, ticks: ticksTotal, tickBuckets: buckets, largestTickCount: largest, heavyQuotes: heavy };
+  return { catalogDir, snapshotDir, snapshotBytes: bytes, v2Pools, v3Pools, ticks: stats.ticks, tickBuckets: stats.tickBuckets, largestTickCount: stats.largestTickCount, heavyQuotes: heavy };
 }
 
 /** Shape of the routing bench's generated chain (bench/routing.ts). */
@@ -211,16 +224,7 @@ export interface RoutingGraphOptions {
 export const ROUTING_GRAPH: RoutingGraphOptions = { pools: 10_000, tokens: 500, seed: 11 };
 
 /** What generateRoutingGraph wrote. */
-export interface RoutingGraphFixture {
-  readonly catalogDir: string;
-  readonly snapshotDir: string;
-  readonly snapshotBytes: number;
-  readonly v2Pools: number;
-  readonly v3Pools: number;
-  readonly ticks: number;
-  /** v3 tick-count distribution: [<= 20, 21-200, > 200] pools. */
-  readonly tickBuckets: readonly [number, number, number];
-  readonly largestTickCount: number;
+export interface RoutingGraphFixture extends GeneratedFixture {
   /** Pools by USD value of their balances: [< $100k, $100k-$10M, >= $10M]. */
   readonly tvlBuckets: readonly [number, number, number];
   /** Lower-case addresses of the tokens with pools: the base tokens first, then generated ones, most traded first. */
@@ -307,9 +311,7 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
   let written = 0;
   let v2Pools = 0;
   let v3Pools = 0;
-  let ticksTotal = 0;
-  let largest = 0;
-  const buckets: [number, number, number] = [0, 0, 0];
+  const stats = new TickStats();
   const tvlBuckets: [number, number, number] = [0, 0, 0];
 
   /** Writes one pool between a and b worth about `tvl` USD; false when that pool (pair, DEX, version, fee) exists. */
@@ -384,9 +386,7 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
       }
     }
     const ticks = [...nets.entries()].filter(([, net]) => net !== 0n).sort((x, y) => x[0] - y[0]);
-    ticksTotal += ticks.length;
-    largest = Math.max(largest, ticks.length);
-    buckets[ticks.length <= 20 ? 0 : ticks.length <= 200 ? 1 : 2]++;
+    stats.add(ticks.length);
     out.pool(
       `${comma}${head},"balance0":"${balance0}","balance1":"${balance1}","sqrtPriceX96":"${sqrtPriceX96}","tick":${tick},"liquidity":"${liquidity}","tickSpacing":${spacing},"bitmapWords":[${window[0]},${window[1]}],"ticks":[${ticks.map(([t, net]) => `[${t},"${net}"]`).join(',')}]}`,
     );
@@ -433,9 +433,9 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
     snapshotBytes: bytes,
     v2Pools,
     v3Pools,
-    ticks: ticksTotal,
-    tickBuckets: buckets,
-    largestTickCount: largest,
+    ticks: stats.ticks,
+    tickBuckets: stats.tickBuckets,
+    largestTickCount: stats.largestTickCount,
     tvlBuckets,
     tokens: [...bases, ...generated].map((t) => t.address),
     baseTokens: bases.length,
