@@ -7,7 +7,7 @@ import { getAmountOut } from '../src/amm/v2.ts'
 import { createV3Pool, type V3Pool } from '../src/amm/v3Pool.ts'
 import { type BenchRow, reportRows } from './lib/benchRows.ts'
 import { fmtOps, machine, measure, measurePair } from './lib/measure.ts'
-import { sdkCore as core, v2Sdk as v2, v3Sdk as v3, type SdkToken, type SdkV3Pool } from './lib/uniswapSdks.ts'
+import { sdkCore as core, v2Sdk as v2, v3Sdk as v3, type SdkToken, type SdkV3Pool } from '../test/helpers/sdkPools.ts'
 
 const TOKEN0 = new core.Token(1, '0x0000000000000000000000000000000000000001', 18)
 const TOKEN1 = new core.Token(1, '0x0000000000000000000000000000000000000002', 18)

@@ -3,9 +3,9 @@
  * shipped devnet files and a generated chain of 10,000 pools over 500 tokens (bench/lib/generateScale.ts,
  * generateRoutingGraph), both loaded into a ChainPoolIndex as the service loads them.
  *
- * - search: latency per quote at the API's defaults (maxHops 3, maxSplits 5, grid 20 + refinement on 100) with a
- *   fixed gas price of 1 gwei (the shipped devnet snapshot records none), p50/p99 over interleaved rounds after a
- *   first pass that converts the pools a quote touches.
+ * - search: latency per quote at the API's defaults (maxHops 3, maxSplits 5, grid 20 + refinement on 100, the gas
+ *   price recorded in the snapshot), p50/p99 of wall and CPU time over rounds in shuffled order, after a first pass
+ *   that converts the pools the quotes touch.
  * - sdk: against `Trade.bestTradeExactIn` of @uniswap/v3-sdk (v3 pools) and @uniswap/v2-sdk (v2 pairs) built from
  *   the same snapshot state, on the same amounts, gasPriceWei 0 (both rank by gross output): time per quote and
  *   whether our output is >= theirs; each SDK's best path is re-priced by our engine as an exactness check.
@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { PricingGraph, type ChainPoolIndex, type PoolEntry } from '../src/graph/PricingGraph.ts';
-import { loadSnapshots, type SnapshotPoolV2, type SnapshotPoolV3 } from '../src/graph/snapshot.ts';
+import { loadSnapshots, snapshotGasPriceWei, type SnapshotPoolV2, type SnapshotPoolV3 } from '../src/graph/snapshot.ts';
 import { bestTrade, type TradeOutcome, type TradeSearchOptions } from '../src/routing/bestTrade.ts';
 import { executorsFor } from '../src/routing/executors.ts';
 import { findRoutes, selectCandidates } from '../src/routing/findRoutes.ts';
@@ -34,7 +34,7 @@ import { lazyServer, runLoadCases, startService, type LoadCase } from './lib/loa
 import { describeMachine } from './lib/machine.ts';
 import { LatencyRecorder } from './lib/percentiles.ts';
 import { devnetQuoteBodies, quoteRequests } from './lib/quoteMix.ts';
-import { sdkAmount, sdkCore, sdkRaw, sdkV2Pair, sdkV3Pool, v2Sdk, v3Sdk, type SdkToken, type SdkTrade, type SdkV2Pair, type SdkV3Pool } from './lib/uniswapSdks.ts';
+import { sdkAmount, sdkCore, sdkRaw, sdkV2Pair, sdkV3Pool, v2Sdk, v3Sdk, type SdkToken, type SdkTrade, type SdkV2Pair, type SdkV3Pool } from '../test/helpers/sdkPools.ts';
 import { projectRoot as ROOT, type ServerProcess } from '../test/helpers/serverProcess.ts';
 
 const PARTS = new Set((process.env.BENCH_ROUTING_PARTS ?? 'search,sdk,refine,http').split(','));
@@ -42,8 +42,6 @@ const SEARCH_ROUNDS = Number(process.env.BENCH_ROUTING_ROUNDS ?? 10);
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const HTTP_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const HTTP_CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,50').split(',').map(Number);
-/** Gas price of the search part: fixed, since the shipped devnet snapshot records none (the service then ranks by gross output). */
-const GAS_PRICE_WEI = 10n ** 9n;
 /** The API's defaults (ROUTING-API, quoteService). */
 const MAX_HOPS = 3;
 const MAX_SPLITS = 5;
@@ -55,6 +53,8 @@ interface Graph {
   readonly index: ChainPoolIndex;
   readonly decimals: (address: string) => number;
   readonly symbol: (address: string) => string;
+  /** The gas price recorded with the snapshot (the service's default for ranking net of gas). */
+  readonly gasPriceWei: bigint;
 }
 
 /** One quote to search. */
@@ -73,7 +73,8 @@ function loadGraph(name: string, catalogDir: string, snapshotDir: string): Graph
   const index = new PricingGraph(new PoolGraph(snapshots, catalog), catalog).chain(CHAIN_ID);
   if (!index) throw new Error(`${name}: no chain ${CHAIN_ID}`);
   const tokens = new Map(catalog.chain(CHAIN_ID)!.tokens.map((t) => [t.address.toLowerCase(), t]));
-  return { name, index, decimals: (a) => tokens.get(a)?.decimals ?? 18, symbol: (a) => tokens.get(a)?.symbol ?? a };
+  const gasPriceWei = snapshotGasPriceWei(snapshots.find((s) => s.chainId === CHAIN_ID)!);
+  return { name, index, decimals: (a) => tokens.get(a)?.decimals ?? 18, symbol: (a) => tokens.get(a)?.symbol ?? a, gasPriceWei };
 }
 
 /** The native asset trades as its wrapped token in pools. */
@@ -214,14 +215,14 @@ function outcomeSummary(outcomes: readonly TradeOutcome[]): string {
 
 /** Part 1: p50/p99 of the search per quote at the defaults. */
 function searchPart(graph: Graph, cases: readonly Case[], target: number): BenchRow[] {
-  const first = cases.map((c) => timed(() => search(graph, c, GAS_PRICE_WEI)));
+  const first = cases.map((c) => timed(() => search(graph, c, graph.gasPriceWei)));
   const recorder = new LatencyRecorder();
   const cpuRecorder = new LatencyRecorder();
   const perCase = new Map<Case, number[]>(cases.map((c) => [c, []]));
   const random = rng(17);
   for (let round = 0; round < SEARCH_ROUNDS; round++) {
     for (const c of shuffled(cases, random)) {
-      const [, wall, cpu] = timedCpu(() => search(graph, c, GAS_PRICE_WEI));
+      const [, wall, cpu] = timedCpu(() => search(graph, c, graph.gasPriceWei));
       recorder.add(wall);
       cpuRecorder.add(cpu);
       perCase.get(c)!.push(cpu);
@@ -237,7 +238,7 @@ function searchPart(graph: Graph, cases: readonly Case[], target: number): Bench
   return [
     {
       part: 'routing',
-      case: `search per quote, ${graph.name}, defaults, 1 gwei`,
+      case: `search per quote, ${graph.name}, defaults, snapshot gas price ${(Number(graph.gasPriceWei) / 1e9).toFixed(2)} gwei`,
       result: `p50 ${ms(p50)}, p99 ${ms(p99)} (max ${ms(max)}); CPU time p50 ${ms(cpu50)}, p99 ${ms(cpu99)}; ${num(recorder.count)} quotes: ${pairs} pairs x 3 sizes x ${SEARCH_ROUNDS} rounds`,
       ratio: `${outcomeSummary(first.map(([o]) => o))}; first pass (pool conversion) max ${ms(coldMax)}`,
       target: `p99 <= ${target} ms`,
@@ -247,7 +248,7 @@ function searchPart(graph: Graph, cases: readonly Case[], target: number): Bench
 }
 
 /** The SDK objects of a graph's pools, built on first use from the same snapshot state. */
-class SdkPools {
+class SdkEntries {
   private readonly tokens = new Map<string, SdkToken>();
   private readonly v3 = new Map<PoolEntry, SdkV3Pool | null>();
   private readonly v2 = new Map<PoolEntry, SdkV2Pair>();
@@ -331,7 +332,7 @@ interface SdkAnswer {
 }
 
 /** The SDK's best path re-priced by our engine (undefined when it refuses it) and whether one router can execute it. */
-function checkSdkPath(graph: Graph, sdk: SdkPools, trade: SdkTrade<unknown>, amount: bigint): { ours: bigint | undefined; executable: boolean; path: string; pools: string } {
+function checkSdkPath(graph: Graph, sdk: SdkEntries, trade: SdkTrade<unknown>, amount: bigint): { ours: bigint | undefined; executable: boolean; path: string; pools: string } {
   const pools = (trade.route.pools ?? trade.route.pairs)!.map((p) => sdk.entryOf.get(p)!);
   const tokens = (trade.route.tokenPath ?? trade.route.path)!.map((t) => t.address.toLowerCase());
   const executable = executorsFor(graph.index.chain, pools.map((e) => ({ dex: e.dex, version: e.version, wrap: false }))).length > 0;
@@ -376,7 +377,7 @@ function oursTimed(graph: Graph, c: Case, allow: (e: PoolEntry) => boolean, reps
  * path search; the SDK's exhaustive search over 10,000 pools would take seconds per quote).
  */
 async function sdkPart(graph: Graph, cases: readonly Case[], candidatesOnly: boolean): Promise<BenchRow[]> {
-  const sdk = new SdkPools(graph.index, graph.decimals);
+  const sdk = new SdkEntries(graph.index, graph.decimals);
   const everyPool = [...new Set(allTokens(graph.index).flatMap((t) => graph.index.poolsOf(t)))].filter((e) => e.state !== undefined);
   const v3 = comparison('v3 pools: v3-sdk');
   const v2 = comparison('v2 pairs: v2-sdk');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { generateRoutingGraph, type RoutingGraphOptions } from '../../bench/lib/generateScale.ts';
-import { sdkAmount, sdkCore, sdkRaw, sdkV2Pair, sdkV3Pool, type SdkToken } from '../../bench/lib/uniswapSdks.ts';
+import { sdkAmount, sdkCore, sdkRaw, sdkV2Pair, sdkV3Pool, type SdkToken } from '../helpers/sdkPools.ts';
 import { getSqrtRatioAtTick } from '../../src/amm/tickMath.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
