@@ -357,8 +357,11 @@ function record(graph: Graph, cmp: Comparison, c: Case, ours: TradeOutcome, sdk:
     const searched = findRoutes(graph.index, c.tokenIn, c.tokenOut, { maxHops: MAX_HOPS, allow });
     const among = searched.some((p) => p.pools.filter((e) => e.state !== undefined).map((e) => e.address).join(',') === sdk!.pools);
     const bps = out === undefined ? 'we refuse' : `${((Number(sdkOut! - out) / Number(out)) * 10_000).toFixed(2)} bps lower`;
+    // The same search allowed to price every path it finds (maxRoutes far above findRoutes' default).
+    const wide = search(graph, c, 0n, allow, { maxRoutes: 100_000 });
+    const wideOut = wide.ok ? wide.trade.amountOut : undefined;
     process.stdout.write(
-      `  LOWER (${cmp.label}): ${graph.symbol(c.tokenIn)} -> ${graph.symbol(c.tokenOut)} ${c.size} ${c.amount}: ours ${ours.ok ? out : ours.code} vs SDK ${sdkOut} (${bps}); SDK path ${sdk!.path}, ${among ? 'among' : 'NOT among'} the ${searched.length} paths our search prices\n`,
+      `  LOWER (${cmp.label}): ${graph.symbol(c.tokenIn)} -> ${graph.symbol(c.tokenOut)} ${c.size} ${c.amount}: ours ${ours.ok ? out : ours.code} vs SDK ${sdkOut} (${bps}); SDK path ${sdk!.path}, ${among ? 'among' : 'NOT among'} the ${searched.length} paths our search prices; with every path priced (maxRoutes unbounded) ours ${wideOut ?? (wide.ok ? '' : wide.code)}${wideOut !== undefined && wideOut >= sdkOut! ? ' >= SDK' : ' < SDK'}\n`,
     );
   }
 }
