@@ -177,9 +177,9 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
   let inputAmount: bigint;
   if (request.tokenIn.address === originAsset.token || (request.tokenIn.address === NATIVE_TOKEN_ADDRESS && originNativeIsAsset)) {
     depositInput = request.tokenIn;
-    inputAmount = request.amountIn;
+    inputAmount = request.amount;
   } else {
-    const trade = await deps.bestTrade(origin, request.tokenIn, depositToken, request.amountIn);
+    const trade = await deps.bestTrade(origin, request.tokenIn, depositToken, request.amount);
     const amountOutMinimum = deps.minimumAmountOut(trade.amountOut, request.slippageBps);
     if (amountOutMinimum === 0n) throw new CorridorRefusal('AMOUNT_TOO_SMALL', `the swap into ${depositToken.symbol} on ${origin.slug} guarantees nothing to bridge`);
     originSwap = {
@@ -188,7 +188,7 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
       trade,
       tokenIn: request.tokenIn,
       tokenOut: depositToken,
-      amountIn: request.amountIn,
+      amountIn: request.amount,
       amountOut: trade.amountOut,
       amountOutMinimum,
       recipient: request.walletAddress,

@@ -3,6 +3,7 @@ import { getAddress } from 'viem';
 import type { Catalog, CatalogChain, CatalogToken } from '../catalog/loadCatalog.ts';
 import { ValidationError } from '../errors/BaseError.ts';
 import { CHAIN_ID_SCHEMA, DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN } from '../http/formats.ts';
+import type { TradeType } from '../protocols/PoolProtocol.ts';
 
 /** Body of POST /quotes and POST /quotes/routes (SPEC section 2, Quote request). */
 export interface QuoteRequestBody {
@@ -20,7 +21,12 @@ export interface QuoteRequestBody {
   gasPriceWei?: string;
   includeDexes?: string[];
   excludeDexes?: string[];
+  /** Which amount is fixed (README, "Exact output"): `amount` of tokenIn (exactIn) or of tokenOut (exactOut). */
+  tradeType?: TradeType;
 }
+
+/** The values of `tradeType`; the first is the default. */
+export const TRADE_TYPES: readonly TradeType[] = ['exactIn', 'exactOut'];
 
 /** Defaults of the routing extensions. */
 export const DEFAULT_MAX_HOPS = 3;
@@ -50,7 +56,7 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
       type: 'string',
       maxLength: 100,
       pattern: DECIMAL_AMOUNT_PATTERN,
-      description: 'Positive decimal in display units of tokenIn ("1.5"): no sign, exponent, spaces or more decimals than the token has.',
+      description: 'Positive decimal in display units ("1.5") of tokenIn, or of tokenOut with tradeType "exactOut": no sign, exponent, spaces or more decimals than that token has.',
     },
     recipientAddress: address('EVM address receiving tokenOut.'),
     slippageBps: { type: 'integer', minimum: 0, maximum: 5000, nullable: true, description: 'Default DEFAULT_SLIPPAGE_BPS (50).' },
@@ -67,6 +73,12 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
     },
     includeDexes: dexSlugs('Routing: only these DEX slugs of the origin chain (a slug covers every version of that DEX).'),
     excludeDexes: dexSlugs('Routing: never these DEX slugs of the origin chain.'),
+    tradeType: {
+      type: 'string',
+      enum: TRADE_TYPES,
+      nullable: true,
+      description: 'Which amount is fixed: "exactIn" (default): `amount` of tokenIn is sold; "exactOut": `amount` of tokenOut is bought, the input it needs is quoted, same-chain only.',
+    },
   },
   additionalProperties: false,
 };
@@ -79,8 +91,10 @@ export interface QuoteRequest {
   readonly destinationChain: CatalogChain;
   readonly tokenIn: CatalogToken;
   readonly tokenOut: CatalogToken;
-  /** Input amount in tokenIn's smallest unit. */
-  readonly amountIn: bigint;
+  /** exactIn: tokenIn is sold for as much tokenOut as it buys; exactOut: exactly `amount` of tokenOut is bought. */
+  readonly tradeType: TradeType;
+  /** The fixed amount in smallest units: tokenIn's for exactIn, tokenOut's for exactOut. */
+  readonly amount: bigint;
   readonly slippageBps: number;
   readonly recipientAddress: string;
   /** Sender of the steps; defaults to recipientAddress. */
@@ -136,6 +150,7 @@ function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
+const TRADE_TYPE_PROBLEM = `must be ${TRADE_TYPES.map((x) => JSON.stringify(x)).join(' or ')}`;
 
 function shapeMessage(error: ErrorObject): [string, string] {
   if (error.keyword === 'required') return [String(error.params.missingProperty), 'is required'];
@@ -145,6 +160,8 @@ function shapeMessage(error: ErrorObject): [string, string] {
   }
   // An array item's problem is reported on the array field.
   const field = error.instancePath.slice(1).replace(/\/.*$/, '') || 'body';
+  // Whatever is wrong with it (type or value), tradeType is told its two values.
+  if (field === 'tradeType') return [field, TRADE_TYPE_PROBLEM];
   switch (error.keyword) {
     case 'type': {
       const type = String(error.params.type);
@@ -245,6 +262,11 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   ] as const) {
     if (b[field] === null) problems.set(field, `must be ${type}`);
   }
+  if (b.tradeType === null) problems.set('tradeType', TRADE_TYPE_PROBLEM);
+  const tradeType: TradeType | undefined = ok('tradeType') ? b.tradeType! : problems.has('tradeType') ? undefined : 'exactIn';
+  if (tradeType === 'exactOut' && origin && destination && origin.chainId !== destination.chainId) {
+    problems.set('tradeType', 'exact output ("exactOut") is same-chain only: originChainId and destinationChainId must be equal');
+  }
   let deployments: string[] = [];
   if (origin && !problems.has('originChainId')) {
     const slugs = new Set(origin.dexes.map((d) => d.slug));
@@ -260,12 +282,14 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
       problems.set(include ? 'includeDexes' : 'excludeDexes', `leaves no DEX of ${origin.slug} (${origin.chainId}) to route through`);
     }
   }
-  let amountIn: bigint | undefined;
+  let amount: bigint | undefined;
   if (ok('amount')) {
-    // Without a known token only the form can be checked: the decimals are the token's.
-    const parsed = tokenIn ? parseAmount(b.amount!, tokenIn.decimals) : amountFormProblem(b.amount!);
+    // The amount is tokenIn's (exactIn) or tokenOut's (exactOut). Without a known token (or trade type) only the form
+    // can be checked: the decimals are the token's.
+    const fixed = tradeType === 'exactIn' ? tokenIn : tradeType === 'exactOut' ? tokenOut : undefined;
+    const parsed = fixed ? parseAmount(b.amount!, fixed.decimals) : amountFormProblem(b.amount!);
     if (typeof parsed === 'string') problems.set('amount', parsed);
-    else if (typeof parsed === 'bigint') amountIn = parsed;
+    else if (typeof parsed === 'bigint') amount = parsed;
   }
   if (problems.size > 0) {
     const message = [...problems.entries()]
@@ -280,7 +304,8 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     destinationChain: destination!,
     tokenIn: tokenIn!,
     tokenOut: tokenOut!,
-    amountIn: amountIn!,
+    tradeType: tradeType!,
+    amount: amount!,
     slippageBps: b.slippageBps ?? defaultSlippageBps,
     recipientAddress: checksum(recipient),
     walletAddress: checksum(b.walletAddress ?? recipient),

@@ -6,6 +6,7 @@ import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
 import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain, type CatalogToken } from '../catalog/loadCatalog.ts';
 import { QuoteUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
+import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { snapshotGasPriceWei } from '../graph/snapshot.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 import type { TradeOutcome } from '../routing/bestTrade.ts';
@@ -29,7 +30,9 @@ export interface SnapshotInfo {
 
 /** An element of the POST /quotes/routes response (SPEC section 2, Route quote) plus the routing extensions and snapshot. */
 export interface RouteQuote extends TradeView {
+  tradeType: TradeType;
   amountIn: string;
+  amountInMaximum: string;
   amountOut: string;
   amountOutMinimum: string;
   deadline: number;
@@ -43,8 +46,10 @@ export interface RouteQuote extends TradeView {
 export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>> {
   quoteId: string;
   status: 'pending';
+  tradeType: TradeType;
   amountIn: string;
   amountInFloat: string;
+  amountInMaximum: string;
   amountOut: string;
   amountOutFloat: string;
   amountOutMinimum: string;
@@ -90,6 +95,35 @@ export function minimumAmountOut(amountOut: bigint, slippageBps: number): bigint
   return (amountOut * BigInt(10_000 - slippageBps)) / 10_000n;
 }
 
+/** ceil(amountIn x (10000 + slippageBps) / 10000): the most an exact-output trade may spend. */
+export function maximumAmountIn(amountIn: bigint, slippageBps: number): bigint {
+  return (amountIn * BigInt(10_000 + slippageBps) + 9_999n) / 10_000n;
+}
+
+/**
+ * What a trade of a request is bound to: exactIn spends exactly amountIn (amountInMaximum = amountIn) and delivers
+ * at least amountOutMinimum = minimumAmountOut(amountOut); exactOut delivers exactly amountOut (amountOutMinimum =
+ * amountOut) and spends at most amountInMaximum = maximumAmountIn(amountIn).
+ */
+export function tradeLimits(trade: Pick<Trade, 'tradeType' | 'amountIn' | 'amountOut'>, slippageBps: number): { amountInMaximum: bigint; amountOutMinimum: bigint } {
+  return trade.tradeType === 'exactOut'
+    ? { amountInMaximum: maximumAmountIn(trade.amountIn, slippageBps), amountOutMinimum: trade.amountOut }
+    : { amountInMaximum: trade.amountIn, amountOutMinimum: minimumAmountOut(trade.amountOut, slippageBps) };
+}
+
+/** What one search trades: the tokens, which side is fixed, and that amount (smallest units). */
+interface TradeSubject {
+  readonly tokenIn: CatalogToken;
+  readonly tokenOut: CatalogToken;
+  readonly tradeType: TradeType;
+  readonly amount: bigint;
+}
+
+/** Ascending order of two amounts. */
+function compare(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Routing limits of one search. */
 export interface TradeLimits {
   readonly maxHops: number;
@@ -108,19 +142,23 @@ export class QuoteService {
     this.now = deps.now ?? Date.now;
   }
 
-  /** The best trade per DEX deployment, best first (POST /quotes/routes). Nothing is saved. */
+  /**
+   * The best trade per DEX deployment, best first (POST /quotes/routes): exactIn by amountOut descending, exactOut by
+   * amountIn ascending. Nothing is saved.
+   */
   async routes(request: QuoteRequest): Promise<RouteQuote[]> {
     this.requireSameChain(request, 'POST /quotes/routes prices same-chain swaps only: originChainId and destinationChainId must be equal');
     const deadline = Math.floor(this.now() / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
     const snapshot = this.snapshotInfo(chain.chainId);
     const perDeployment = !this.isWrap(request);
-    const outcomes = await this.findTrades(chain, request.tokenIn, request.tokenOut, request.amountIn, request, perDeployment);
+    const outcomes = await this.findTrades(chain, request, request, perDeployment);
     const trades = outcomes.flatMap((o) => (o.outcome.ok ? [o.outcome.trade] : []));
-    if (trades.length === 0) throw this.refusal(outcomes.map((o) => o.outcome), chain, request.tokenIn, request.tokenOut, request.amountIn, request.maxHops);
-    trades.sort((a, b) => (a.amountOut > b.amountOut ? -1 : a.amountOut < b.amountOut ? 1 : 0));
+    if (trades.length === 0) throw this.refusal(outcomes.map((o) => o.outcome), chain, request, request.maxHops);
+    const exactOut = request.tradeType === 'exactOut';
+    trades.sort((a, b) => (exactOut ? compare(a.amountIn, b.amountIn) : compare(b.amountOut, a.amountOut)));
     return trades.map((trade) => ({
-      ...this.amounts(request, trade.amountOut),
+      ...this.amounts(request, trade),
       deadline,
       tokenIn: request.tokenIn,
       tokenOut: request.tokenOut,
@@ -135,32 +173,45 @@ export class QuoteService {
     const createdMs = this.now();
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
-    const trade = await this.bestTrade(chain, request.tokenIn, request.tokenOut, request.amountIn, request);
-    const amountOutMinimum = minimumAmountOut(trade.amountOut, request.slippageBps);
+    const [result] = await this.findTrades(chain, request, request, false);
+    if (!result || !result.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, request, request.maxHops);
+    const trade = result.outcome.trade;
+    const { amountInMaximum, amountOutMinimum } = tradeLimits(trade, request.slippageBps);
     const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
-    const steps = buildTradeSteps({ chain, trade, tokenIn: request.tokenIn, tokenOut: request.tokenOut, amountOutMinimum, recipient: request.recipientAddress, wallet: request.walletAddress, deadline });
-    return this.save(request, orgId, createdMs, deadline, { amountOut: trade.amountOut, amountOutMinimum, pairAddress, route, steps, extension: view });
+    const steps = buildTradeSteps({
+      chain,
+      trade,
+      tokenIn: request.tokenIn,
+      tokenOut: request.tokenOut,
+      amountOutMinimum,
+      ...(trade.tradeType === 'exactOut' ? { amountInMaximum } : {}),
+      recipient: request.recipientAddress,
+      wallet: request.walletAddress,
+      deadline,
+    });
+    return this.save(request, orgId, createdMs, deadline, { amountIn: trade.amountIn, amountInMaximum, amountOut: trade.amountOut, amountOutMinimum, pairAddress, route, steps, extension: view });
   }
 
   /**
-   * The best trade of an amount on one chain (the quote service's and the bridge planner's swap legs); throws
+   * The best exact-input trade of an amount on one chain (the bridge planner's swap legs); throws
    * QuoteUnavailableError when there is none. Without limits: the defaults, every DEX of the chain.
    */
   async bestTrade(chain: CatalogChain, tokenIn: CatalogToken, tokenOut: CatalogToken, amountIn: bigint, limits?: TradeLimits): Promise<Trade> {
     const use = limits ?? { maxHops: DEFAULT_MAX_HOPS, maxSplits: DEFAULT_MAX_SPLITS, gasPriceWei: undefined, deployments: undefined };
-    const [result] = await this.findTrades(chain, tokenIn, tokenOut, amountIn, use, false);
-    if (!result || !result.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, tokenIn, tokenOut, amountIn, use.maxHops);
+    const what: TradeSubject = { tokenIn, tokenOut, tradeType: 'exactIn', amount: amountIn };
+    const [result] = await this.findTrades(chain, what, use, false);
+    if (!result || !result.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, what, use.maxHops);
     return result.outcome.trade;
   }
 
   /** Sends one trade task (to a worker, or priced in this thread when cheap). */
-  private findTrades(chain: CatalogChain, tokenIn: CatalogToken, tokenOut: CatalogToken, amount: bigint, limits: TradeLimits, perDeployment: boolean): Promise<DeploymentTrade[]> {
+  private findTrades(chain: CatalogChain, what: TradeSubject, limits: TradeLimits, perDeployment: boolean): Promise<DeploymentTrade[]> {
     return this.deps.pricer.findTrades({
       chainId: chain.chainId,
-      tokenIn: tokenIn.address.toLowerCase(),
-      tokenOut: tokenOut.address.toLowerCase(),
-      tradeType: 'exactIn',
-      amount,
+      tokenIn: what.tokenIn.address.toLowerCase(),
+      tokenOut: what.tokenOut.address.toLowerCase(),
+      tradeType: what.tradeType,
+      amount: what.amount,
       maxHops: limits.maxHops,
       maxSplits: limits.maxSplits,
       gasPriceWei: limits.gasPriceWei ?? this.gasPrice(chain.chainId),
@@ -177,16 +228,26 @@ export class QuoteService {
   }
 
   /** The error for a search that found no trade, from the outcomes' refusal codes. */
-  private refusal(outcomes: readonly TradeOutcome[], chain: CatalogChain, tokenIn: CatalogToken, tokenOut: CatalogToken, amount: bigint, maxHops: number): QuoteUnavailableError {
+  private refusal(outcomes: readonly TradeOutcome[], chain: CatalogChain, what: TradeSubject, maxHops: number): QuoteUnavailableError {
     const codes = outcomes.map((o) => (o.ok ? undefined : o.code));
-    const pair = `${tokenIn.symbol}/${tokenOut.symbol}`;
+    const pair = `${what.tokenIn.symbol}/${what.tokenOut.symbol}`;
+    const hops = `${maxHops} ${maxHops === 1 ? 'hop' : 'hops'}`;
+    const fixed = what.tradeType === 'exactOut' ? what.tokenOut : what.tokenIn;
+    const amount = `${formatUnits(what.amount, fixed.decimals)} ${fixed.symbol}`;
     if (codes.some((c) => c === 'AMOUNT_TOO_SMALL')) {
-      return new QuoteUnavailableError('AMOUNT_TOO_SMALL', `quote unavailable: ${formatUnits(amount, tokenIn.decimals)} ${tokenIn.symbol} is too small to swap on any pool`);
+      return new QuoteUnavailableError('AMOUNT_TOO_SMALL', `quote unavailable: ${amount} is too small to swap on any pool`);
     }
     if (codes.some((c) => c === 'INSUFFICIENT_LIQUIDITY')) {
-      return new QuoteUnavailableError('INSUFFICIENT_LIQUIDITY', `quote unavailable: no route for ${pair} on ${chain.slug} has the liquidity to swap this amount`);
+      const task = what.tradeType === 'exactOut' ? `deliver exactly ${amount}` : 'swap this amount';
+      return new QuoteUnavailableError('INSUFFICIENT_LIQUIDITY', `quote unavailable: no route for ${pair} on ${chain.slug} has the liquidity to ${task}`);
     }
-    return new QuoteUnavailableError('NO_ROUTE', `quote unavailable: no route for ${pair} on ${chain.slug} within ${maxHops} ${maxHops === 1 ? 'hop' : 'hops'}`);
+    if (codes.some((c) => c === 'NO_EXACT_OUTPUT_ROUTE')) {
+      return new QuoteUnavailableError(
+        'NO_ROUTE',
+        `quote unavailable: no route for ${pair} on ${chain.slug} within ${hops} can deliver exactly ${amount}: exact output takes paths of one protocol (v2 or v3), and the paths found mix them`,
+      );
+    }
+    return new QuoteUnavailableError('NO_ROUTE', `quote unavailable: no route for ${pair} on ${chain.slug} within ${hops}`);
   }
 
   /**
@@ -205,6 +266,8 @@ export class QuoteService {
     const extension = describeBridgeRoute(plan, deadline, (chainId) => this.token(this.deps.catalog.chain(chainId)!));
     const bridge = plan.originBridge;
     return this.save(request, orgId, createdMs, deadline, {
+      amountIn: request.amount,
+      amountInMaximum: request.amount,
       amountOut: plan.amountOut,
       amountOutMinimum: plan.amountOutMinimum,
       pairAddress: bridge.spokePoolAddress,
@@ -220,14 +283,16 @@ export class QuoteService {
     orgId: string,
     createdMs: number,
     deadline: number,
-    priced: { amountOut: bigint; amountOutMinimum: bigint; pairAddress: string; route: Route; steps: Step[]; extension?: object },
+    priced: { amountIn: bigint; amountInMaximum: bigint; amountOut: bigint; amountOutMinimum: bigint; pairAddress: string; route: Route; steps: Step[]; extension?: object },
   ): Promise<Quote> {
     const created = new Date(createdMs).toISOString();
     const quote: Quote = {
       quoteId: randomUUID(),
       status: 'pending',
-      amountIn: request.amountIn.toString(),
-      amountInFloat: formatUnits(request.amountIn, request.tokenIn.decimals),
+      tradeType: request.tradeType,
+      amountIn: priced.amountIn.toString(),
+      amountInFloat: formatUnits(priced.amountIn, request.tokenIn.decimals),
+      amountInMaximum: priced.amountInMaximum.toString(),
       amountOut: priced.amountOut.toString(),
       amountOutFloat: formatUnits(priced.amountOut, request.tokenOut.decimals),
       amountOutMinimum: priced.amountOutMinimum.toString(),
@@ -259,11 +324,15 @@ export class QuoteService {
     if (request.originChain.chainId !== request.destinationChain.chainId) throw new ValidationError(message);
   }
 
-  private amounts(request: QuoteRequest, amountOut: bigint) {
+  /** The amounts of a route quote: the trade's, with the limits of the request's slippage. */
+  private amounts(request: QuoteRequest, trade: Trade) {
+    const { amountInMaximum, amountOutMinimum } = tradeLimits(trade, request.slippageBps);
     return {
-      amountIn: request.amountIn.toString(),
-      amountOut: amountOut.toString(),
-      amountOutMinimum: minimumAmountOut(amountOut, request.slippageBps).toString(),
+      tradeType: trade.tradeType,
+      amountIn: trade.amountIn.toString(),
+      amountInMaximum: amountInMaximum.toString(),
+      amountOut: trade.amountOut.toString(),
+      amountOutMinimum: amountOutMinimum.toString(),
       slippageBps: request.slippageBps,
     };
   }

@@ -6,7 +6,7 @@
  * change of a response shape changes this file in the same commit.
  */
 import { CHAIN_ID_SCHEMA, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN, UUID_PATTERN, unanchored } from '../http/formats.ts';
-import { quoteRequestSchema } from '../quote/quoteRequest.ts';
+import { quoteRequestSchema, TRADE_TYPES } from '../quote/quoteRequest.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -109,6 +109,10 @@ function routingExtensions(): Record<string, Schema> {
 /** Operations anyone may call: no API key is read. */
 const PUBLIC: readonly never[] = [];
 
+const TRADE_TYPE: Schema = { type: 'string', enum: [...TRADE_TYPES], description: 'Extension: the request\'s tradeType ("exactIn" when it had none).' };
+const AMOUNT_IN_MAXIMUM = 'Extension: the most the steps spend. exactIn: amountIn; exactOut: ceil(amountIn × (10000 + slippageBps) / 10000), enforced in the swap calldata.';
+const AMOUNT_OUT_MINIMUM = 'exactIn: floor(amountOut × (10000 − slippageBps) / 10000); exactOut: amountOut (delivered exactly). Enforced in the swap calldata.';
+
 const schemas: Record<string, Schema> = {
   Error: object({ code: int('Equals the HTTP status.', { minimum: 400, maximum: 599 }), message: str('Why the request failed. Generic for 5xx except 503.') }, [], 'The error envelope: no `data`.'),
   Token: object({
@@ -205,12 +209,15 @@ const schemas: Record<string, Schema> = {
   }, [], 'Routing extension: one split of the amount and the pools it goes through.'),
   NetworkFee: object({
     wei: intString('gasEstimate × gasPriceWei.'),
-    inTokenOut: { type: ['string', 'null'], pattern: INTEGER_STRING_PATTERN, description: 'The same fee in tokenOut\'s smallest units at the pools\' mid price; null when no pool prices the native asset in tokenOut.' },
+    inTokenIn: { type: ['string', 'null'], pattern: INTEGER_STRING_PATTERN, description: 'The same fee in tokenIn\'s smallest units at the pools\' mid price (exactOut trades are ranked by amountIn plus this); null when no pool prices the native asset in tokenIn.' },
+    inTokenOut: { type: ['string', 'null'], pattern: INTEGER_STRING_PATTERN, description: 'The same fee in tokenOut\'s smallest units at the pools\' mid price (exactIn trades are ranked by amountOut minus this); null when no pool prices the native asset in tokenOut.' },
   }, [], 'Routing extension: what the steps cost in gas.'),
   RouteQuote: object({
-    amountIn: intString('Smallest units of tokenIn.'),
-    amountOut: intString('Smallest units of tokenOut.'),
-    amountOutMinimum: intString('floor(amountOut × (10000 − slippageBps) / 10000).'),
+    tradeType: TRADE_TYPE,
+    amountIn: intString('Smallest units of tokenIn: the amount sold (exactIn), or the input the trade needs (exactOut).'),
+    amountInMaximum: intString(AMOUNT_IN_MAXIMUM),
+    amountOut: intString('Smallest units of tokenOut: the output (exactIn), or the amount requested (exactOut).'),
+    amountOutMinimum: intString(AMOUNT_OUT_MINIMUM),
     deadline: int('Unix seconds, five minutes after pricing.'),
     slippageBps: int(undefined, { minimum: 0, maximum: 5000 }),
     route: ref('Route'),
@@ -237,11 +244,13 @@ const schemas: Record<string, Schema> = {
   Quote: object({
     quoteId: str('UUID (version 4, lower case).', { format: 'uuid', pattern: UUID_PATTERN }),
     status: { const: 'pending' },
-    amountIn: intString('Smallest units of tokenIn.'),
+    tradeType: TRADE_TYPE,
+    amountIn: intString('Smallest units of tokenIn: the amount sold (exactIn), or the input the trade needs (exactOut).'),
     amountInFloat: str('Display units.'),
-    amountOut: intString('Smallest units of tokenOut.'),
+    amountInMaximum: intString(AMOUNT_IN_MAXIMUM),
+    amountOut: intString('Smallest units of tokenOut: the output (exactIn), or the amount requested (exactOut).'),
     amountOutFloat: str('Display units; for display only.'),
-    amountOutMinimum: intString('Enforced in the swap calldata.'),
+    amountOutMinimum: intString(AMOUNT_OUT_MINIMUM),
     slippageBps: int(undefined, { minimum: 0, maximum: 5000 }),
     deadline: int('Unix seconds, five minutes after creation.'),
     originChain: str('Chain slug.'),
@@ -410,7 +419,7 @@ export const openApiDocument = {
         security: [{}, { bearerAuth: [] }, { apiKeyHeader: [] }],
         requestBody: quoteBody(sameChainExamples),
         responses: {
-          200: ok({ type: 'array', items: ref('RouteQuote') }, 'routes fetched successfully', 'Route quotes sorted by amountOut, descending.'),
+          200: ok({ type: 'array', items: ref('RouteQuote') }, 'routes fetched successfully', 'Route quotes, best first: by amountOut descending (exactIn), by amountIn ascending (exactOut).'),
           ...pick(400, 401, 413, 415, 429, 500, 503),
         },
       },

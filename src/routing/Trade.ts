@@ -61,10 +61,11 @@ export interface Trade {
   readonly gasEstimate: bigint;
   readonly gasPriceWei: bigint;
   /**
-   * The network fee converted at the mid price of the chain's pools: into tokenOut for exactIn, into tokenIn for
-   * exactOut; null when no pool path prices the native asset in that token.
+   * The network fee (gasEstimate x gasPriceWei) converted at the mid price of the chain's pools into tokenIn and into
+   * tokenOut; null when no pool path prices the native asset in that token. exactIn trades are ranked by output minus
+   * the tokenOut figure, exactOut trades by input plus the tokenIn figure.
    */
-  readonly gasCost: bigint | null;
+  readonly gasCost: { readonly tokenIn: bigint | null; readonly tokenOut: bigint | null };
   /** Execution price against the fee-free mid price along the paths, fees included, in basis points. */
   readonly priceImpactBps: number;
   /** LP fees in tokenIn's smallest units: per split ceil(amountIn x (1 - prod(1 - fee))), summed. */

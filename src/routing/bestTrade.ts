@@ -34,7 +34,11 @@ export interface TradeSearchOptions {
 }
 
 /** Why no trade was found. */
-export type TradeRefusalCode = 'NO_ROUTE' | 'INSUFFICIENT_LIQUIDITY' | 'AMOUNT_TOO_SMALL';
+/**
+ * Why no trade was found. NO_EXACT_OUTPUT_ROUTE: paths exist within the hop limit, but none that a router can
+ * execute for an exact output (src/routing/executors.ts: one protocol per path, v2 through the DEX's Router02).
+ */
+export type TradeRefusalCode = 'NO_ROUTE' | 'NO_EXACT_OUTPUT_ROUTE' | 'INSUFFICIENT_LIQUIDITY' | 'AMOUNT_TOO_SMALL';
 
 export type TradeOutcome = { readonly ok: true; readonly trade: Trade } | { readonly ok: false; readonly code: TradeRefusalCode };
 
@@ -87,14 +91,14 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   const cache: LadderCache = new Map();
   let candidates: Candidate[] = [];
   for (const path of paths) {
-    const executors = executorsFor(chain, path.pools.map((p) => ({ dex: p.dex, version: p.version, wrap: p.state === undefined })));
+    const executors = executorsFor(chain, path.pools.map((p) => ({ dex: p.dex, version: p.version, wrap: p.state === undefined })), request.tradeType);
     if (executors.length === 0) continue;
     const priced = toPricedPath(index, path);
     if (!priced) continue;
     const pools = new Set(priced.pools.filter((p) => !isStateless(p)).map((p) => p.address));
     candidates.push({ path: priced, executors, pools, ladder: [], first: 1 });
   }
-  if (candidates.length === 0) return { ok: false, code: 'NO_ROUTE' };
+  if (candidates.length === 0) return { ok: false, code: paths.length > 0 && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };
   const rate = gasRate(index, request.tradeType === 'exactIn' ? request.tokenOut : request.tokenIn);
   const search: Search = {
     index,
@@ -206,7 +210,7 @@ function tradeGas(search: Search, routes: readonly { legs: readonly Leg[]; execu
     if (g) g.count++;
     else groups.set(r.executor.address, { executor: r.executor, count: 1 });
   }
-  for (const { executor, count } of groups.values()) gas += callGas(executor.kind, count, search.nativeIn, search.nativeOut, !search.nativeIn);
+  for (const { executor, count } of groups.values()) gas += callGas(executor.kind, count, search.nativeIn, search.nativeOut, !search.nativeIn, search.request.tradeType);
   return gas;
 }
 
@@ -305,7 +309,10 @@ function exactTrade(search: Search, members: readonly Candidate[], units: readon
     splits.push({ percent: (units[order[j]!]! * 100) / grid, route });
   }
   const gasEstimate = tradeGas(search, splits.map((s) => s.route));
-  const rate = gasRate(search.index, request.tradeType === 'exactIn' ? request.tokenOut : request.tokenIn);
+  const inToken = (token: string): bigint | null => {
+    const rate = gasRate(search.index, token);
+    return rate ? (gasEstimate * request.gasPriceWei * rate.num) / rate.den : null;
+  };
   return {
     tradeType: request.tradeType,
     tokenIn: request.tokenIn,
@@ -315,7 +322,7 @@ function exactTrade(search: Search, members: readonly Candidate[], units: readon
     splits,
     gasEstimate,
     gasPriceWei: request.gasPriceWei,
-    gasCost: rate ? (gasEstimate * request.gasPriceWei * rate.num) / rate.den : null,
+    gasCost: { tokenIn: inToken(request.tokenIn), tokenOut: inToken(request.tokenOut) },
     priceImpactBps: priceImpactBps(splits, order.map((i) => members[i]!.path)),
     fees: splits.reduce((s, x) => s + lpFees(x.route), 0n),
   };

@@ -44,7 +44,8 @@ export interface TradeView {
   paths: PathView[];
   gasEstimate: string;
   gasPriceWei: string;
-  networkFee: { wei: string; inTokenOut: string | null };
+  /** The network fee in wei and converted at the mid price into tokenIn and tokenOut (null where no pool path prices it). */
+  networkFee: { wei: string; inTokenIn: string | null; inTokenOut: string | null };
   priceImpactBps: number;
 }
 
@@ -113,7 +114,11 @@ export function describeTrade(chain: CatalogChain, trade: Trade, token: (address
     })),
     gasEstimate: trade.gasEstimate.toString(),
     gasPriceWei: trade.gasPriceWei.toString(),
-    networkFee: { wei: (trade.gasEstimate * trade.gasPriceWei).toString(), inTokenOut: trade.gasCost === null ? null : trade.gasCost.toString() },
+    networkFee: {
+      wei: (trade.gasEstimate * trade.gasPriceWei).toString(),
+      inTokenIn: trade.gasCost.tokenIn === null ? null : trade.gasCost.tokenIn.toString(),
+      inTokenOut: trade.gasCost.tokenOut === null ? null : trade.gasCost.tokenOut.toString(),
+    },
     priceImpactBps: trade.priceImpactBps,
   };
 }

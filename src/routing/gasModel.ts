@@ -1,3 +1,4 @@
+import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { ExecutorKind } from './executors.ts';
 import type { Leg } from './Trade.ts';
 
@@ -27,6 +28,11 @@ export const GAS = {
   unwrapOut: 30_000n,
   /** Several routes in one call ending at the router (sweep/unwrap of the sum). */
   sweep: 12_000n,
+  /**
+   * Exact output with native input: the unused part of the value goes back to the wallet in the same transaction
+   * (v3 routers' `refundETH`, UniswapV2Router02's `swapETHForExactTokens`), a native transfer.
+   */
+  refund: 9_000n,
   /** WETH9 itself, beside its call: `deposit()` (a wrap), `withdraw(amount)` (an unwrap). */
   weth9: { deposit: 24_000n, withdraw: 9_500n },
   /** Handing a wrap's result to another recipient: a plain native transfer, a wrapped-token transfer. */
@@ -47,28 +53,34 @@ export function routeGas(legs: readonly Leg[]): bigint {
   return gas;
 }
 
-/** Gas of one executor call carrying `routes` routes, apart from their swaps: the call itself, native handling, the sweep of several routes. */
-function callOverhead(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean): bigint {
+/**
+ * Gas of one executor call carrying `routes` routes, apart from their swaps: the call itself, native handling, the
+ * sweep of several routes (exact input: they all end at the router; exact output: only when the output is native,
+ * otherwise each route pays the recipient its exact share itself), the refund of unused native input (exact output).
+ */
+function callOverhead(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, tradeType: TradeType): bigint {
   if (kind === 'WETH9') return wrapGas(nativeIn);
-  const native = (nativeIn ? GAS.wrapIn : 0n) + (nativeOut ? GAS.unwrapOut : 0n);
-  return GAS.call[kind] + native + (routes > 1 ? GAS.sweep : 0n);
+  const refund = tradeType === 'exactOut' ? GAS.refund : 0n;
+  const native = (nativeIn ? GAS.wrapIn + refund : 0n) + (nativeOut ? GAS.unwrapOut : 0n);
+  const sweep = routes > 1 && (tradeType === 'exactIn' || nativeOut) ? GAS.sweep : 0n;
+  return GAS.call[kind] + native + sweep;
 }
 
 /** Gas of the steps of one executor carrying `routes` routes: its approval, its call(s), native handling, the sweep of several routes. */
-export function callGas(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, erc20In: boolean): bigint {
-  if (kind === 'WETH9') return callOverhead(kind, routes, nativeIn, nativeOut);
+export function callGas(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, erc20In: boolean, tradeType: TradeType = 'exactIn'): bigint {
+  if (kind === 'WETH9') return callOverhead(kind, routes, nativeIn, nativeOut, tradeType);
   const approve = erc20In ? GAS.approve : 0n;
   // UniswapV2Router02 executes one route per transaction (one approval covers them all).
-  if (kind === 'UniswapV2Router02') return approve + BigInt(routes) * callOverhead(kind, 1, nativeIn, nativeOut);
-  return approve + callOverhead(kind, routes, nativeIn, nativeOut);
+  if (kind === 'UniswapV2Router02') return approve + BigInt(routes) * callOverhead(kind, 1, nativeIn, nativeOut, tradeType);
+  return approve + callOverhead(kind, routes, nativeIn, nativeOut, tradeType);
 }
 
 /**
  * Gas of one transaction to an executor swapping these routes (given by their legs), its approval aside: the
  * parts callGas adds up for a trade, per transaction (src/tx/buildTradeSteps.ts sets each step's gasLimit from it).
  */
-export function transactionGas(kind: ExecutorKind, routes: readonly (readonly Leg[])[], nativeIn: boolean, nativeOut: boolean): bigint {
-  return routes.reduce((gas, legs) => gas + routeGas(legs), callOverhead(kind, routes.length, nativeIn, nativeOut));
+export function transactionGas(kind: ExecutorKind, routes: readonly (readonly Leg[])[], nativeIn: boolean, nativeOut: boolean, tradeType: TradeType = 'exactIn'): bigint {
+  return routes.reduce((gas, legs) => gas + routeGas(legs), callOverhead(kind, routes.length, nativeIn, nativeOut, tradeType));
 }
 
 /**

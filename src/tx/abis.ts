@@ -39,7 +39,10 @@ export const weth9Abi = [
   },
 ] as const;
 
-/** UniswapV2Router02 (`@uniswap/v2-periphery/build/UniswapV2Router02.json`): exact-input swaps. */
+/**
+ * UniswapV2Router02 (`@uniswap/v2-periphery/build/UniswapV2Router02.json`): exact-input swaps, and exact-output swaps
+ * (`getAmountsIn` first, each pair asked for exactly its amount; `swapETHForExactTokens` refunds unused value).
+ */
 export const uniswapV2Router02Abi = [
   {
     type: 'function',
@@ -73,6 +76,44 @@ export const uniswapV2Router02Abi = [
     inputs: [
       { name: 'amountIn', type: 'uint256' },
       { name: 'amountOutMin', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+      { name: 'to', type: 'address' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'amounts', type: 'uint256[]' }],
+  },
+  {
+    type: 'function',
+    name: 'swapTokensForExactTokens',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'amountOut', type: 'uint256' },
+      { name: 'amountInMax', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+      { name: 'to', type: 'address' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'amounts', type: 'uint256[]' }],
+  },
+  {
+    type: 'function',
+    name: 'swapTokensForExactETH',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'amountOut', type: 'uint256' },
+      { name: 'amountInMax', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+      { name: 'to', type: 'address' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'amounts', type: 'uint256[]' }],
+  },
+  {
+    type: 'function',
+    name: 'swapETHForExactTokens',
+    stateMutability: 'payable',
+    inputs: [
+      { name: 'amountOut', type: 'uint256' },
       { name: 'path', type: 'address[]' },
       { name: 'to', type: 'address' },
       { name: 'deadline', type: 'uint256' },
@@ -113,8 +154,9 @@ export const peripheryPaymentsAbi = [
 
 /**
  * Uniswap v3 SwapRouter (`@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json`):
- * the deadline is a field of `ExactInputSingleParams` and `ExactInputParams`; `multicall(bytes[])` has none.
- * `exactInput` takes the packed path `tokenIn, fee, token, fee, …, tokenOut` (20-byte addresses, 3-byte fees).
+ * the deadline is a field of the swap params; `multicall(bytes[])` has none. `exactInput` takes the packed path
+ * `tokenIn, fee, token, fee, …, tokenOut` (20-byte addresses, 3-byte fees); `exactOutput` the same path reversed
+ * (`tokenOut, fee, …, tokenIn`): it swaps from the output backwards, each pool paid from the next one's callback.
  */
 export const swapRouterAbi = [
   {
@@ -160,6 +202,47 @@ export const swapRouterAbi = [
   },
   {
     type: 'function',
+    name: 'exactOutputSingle',
+    stateMutability: 'payable',
+    inputs: [
+      {
+        name: 'params',
+        type: 'tuple',
+        components: [
+          { name: 'tokenIn', type: 'address' },
+          { name: 'tokenOut', type: 'address' },
+          { name: 'fee', type: 'uint24' },
+          { name: 'recipient', type: 'address' },
+          { name: 'deadline', type: 'uint256' },
+          { name: 'amountOut', type: 'uint256' },
+          { name: 'amountInMaximum', type: 'uint256' },
+          { name: 'sqrtPriceLimitX96', type: 'uint160' },
+        ],
+      },
+    ],
+    outputs: [{ name: 'amountIn', type: 'uint256' }],
+  },
+  {
+    type: 'function',
+    name: 'exactOutput',
+    stateMutability: 'payable',
+    inputs: [
+      {
+        name: 'params',
+        type: 'tuple',
+        components: [
+          { name: 'path', type: 'bytes' },
+          { name: 'recipient', type: 'address' },
+          { name: 'deadline', type: 'uint256' },
+          { name: 'amountOut', type: 'uint256' },
+          { name: 'amountInMaximum', type: 'uint256' },
+        ],
+      },
+    ],
+    outputs: [{ name: 'amountIn', type: 'uint256' }],
+  },
+  {
+    type: 'function',
     name: 'multicall',
     stateMutability: 'payable',
     inputs: [{ name: 'data', type: 'bytes[]' }],
@@ -174,6 +257,7 @@ export const swapRouterAbi = [
  * `IV2SwapRouter.swapExactTokensForTokens(amountIn, amountOutMin, path, to)`, swaps the pairs of the v2 factory
  * it was deployed with. An `amountIn` of 0 (`Constants.CONTRACT_BALANCE`) makes `exactInput`, `exactInputSingle`
  * and `swapExactTokensForTokens` swap the router's whole balance of the section's first token, paid by the router.
+ * `exactOutputSingle` / `exactOutput` (reversed packed path, as SwapRouter's) are always paid by the caller.
  */
 export const swapRouter02Abi = [
   {
@@ -226,6 +310,45 @@ export const swapRouter02Abi = [
       },
     ],
     outputs: [{ name: 'amountOut', type: 'uint256' }],
+  },
+  {
+    type: 'function',
+    name: 'exactOutputSingle',
+    stateMutability: 'payable',
+    inputs: [
+      {
+        name: 'params',
+        type: 'tuple',
+        components: [
+          { name: 'tokenIn', type: 'address' },
+          { name: 'tokenOut', type: 'address' },
+          { name: 'fee', type: 'uint24' },
+          { name: 'recipient', type: 'address' },
+          { name: 'amountOut', type: 'uint256' },
+          { name: 'amountInMaximum', type: 'uint256' },
+          { name: 'sqrtPriceLimitX96', type: 'uint160' },
+        ],
+      },
+    ],
+    outputs: [{ name: 'amountIn', type: 'uint256' }],
+  },
+  {
+    type: 'function',
+    name: 'exactOutput',
+    stateMutability: 'payable',
+    inputs: [
+      {
+        name: 'params',
+        type: 'tuple',
+        components: [
+          { name: 'path', type: 'bytes' },
+          { name: 'recipient', type: 'address' },
+          { name: 'amountOut', type: 'uint256' },
+          { name: 'amountInMaximum', type: 'uint256' },
+        ],
+      },
+    ],
+    outputs: [{ name: 'amountIn', type: 'uint256' }],
   },
   {
     type: 'function',

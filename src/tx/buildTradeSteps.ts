@@ -1,10 +1,10 @@
 import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogToken } from '../catalog/loadCatalog.ts';
-import { chainExecutors, type ExecutorKind } from '../routing/executors.ts';
+import { chainExecutors, executorsFor, type ExecutorKind } from '../routing/executors.ts';
 import { gasLimit, transactionGas } from '../routing/gasModel.ts';
 import type { Executor, Route, Trade } from '../routing/Trade.ts';
 import { approveStep } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
-import type { RouterContext, RouterEncoder } from './routers/RouterEncoder.ts';
+import { transactionMaximum, type RouterContext, type RouterEncoder } from './routers/RouterEncoder.ts';
 import { swapRouter } from './routers/swapRouter.ts';
 import { swapRouter02 } from './routers/swapRouter02.ts';
 import { uniswapV2Router02 } from './routers/uniswapV2Router02.ts';
@@ -14,13 +14,21 @@ import { checkUint256, displayAmount, stepAddress, type Step } from './Step.ts';
 /** Parameters of {@link buildTradeSteps}. */
 export interface TradeStepsParams {
   readonly chain: CatalogChain;
-  /** An exact-input trade of this chain (bestTrade), each split carrying the executor of its route. */
+  /** A trade of this chain (bestTrade), exact input or exact output, each split carrying the executor of its route. */
   readonly trade: Trade;
   /** The trade's tokens as the catalogue lists them (either may be the native asset). */
   readonly tokenIn: CatalogToken;
   readonly tokenOut: CatalogToken;
-  /** Enforced on chain over the whole trade: the recipient never receives less when every step succeeds. */
+  /**
+   * Enforced on chain over the whole trade: the recipient never receives less when every step succeeds. Exact
+   * output: must be the trade's amountOut (each route delivers exactly its share or reverts).
+   */
   readonly amountOutMinimum: bigint;
+  /**
+   * Exact output only (required there): the most the steps may spend, at least the trade's amountIn; shared over
+   * the routes (partMaximums), each route's swap enforcing its share on chain.
+   */
+  readonly amountInMaximum?: bigint;
   /** Receives the output. */
   readonly recipient: string;
   /** Sends every step (SPEC `walletAddress`). */
@@ -40,16 +48,19 @@ const ENCODERS: Readonly<Record<RouterKind, RouterEncoder>> = {
 };
 
 /**
- * The ordered steps of an exact-input trade. A trade that is only a wrap or unwrap is buildWrapSteps'. Otherwise
- * the splits are grouped by the router executing their route (src/routing/executors.ts), in the trade's order
- * (largest share first); for each router: an ERC-20 approval of exactly what it pulls (the sum of its routes'
- * amountIn; none for native input), then its transaction(s), encoded by src/tx/routers/: UniswapV2Router02 takes
- * one transaction per route, SwapRouter and SwapRouter02 all of their routes in one.
+ * The ordered steps of a trade. A trade that is only a wrap or unwrap is buildWrapSteps'. Otherwise the splits are
+ * grouped by the router executing their route (src/routing/executors.ts), in the trade's order (largest share
+ * first); for each router: an ERC-20 approval of exactly what it may pull (the sum of its routes' amountIn; exact
+ * output: of their amountInMaximum shares; none for native input), then its transaction(s), encoded by
+ * src/tx/routers/: UniswapV2Router02 takes one transaction per route, SwapRouter and SwapRouter02 all of their
+ * routes in one.
  *
- * Minimums: each transaction enforces its own, so that when they all succeed the recipient gets at least
- * `amountOutMinimum` (see {@link partMinimums}). With several transactions, one may revert (its part of the
- * market moved beyond the slippage) while the others go through: a partial fill, whose unspent input stays in
- * the wallet (with its approval).
+ * Limits: exact input: each transaction enforces its own minimum, so that when they all succeed the recipient gets
+ * at least `amountOutMinimum` (see {@link partMinimums}). Exact output: each route's swap delivers exactly its
+ * amountOut and takes at most its share of `amountInMaximum` (see {@link partMaximums}); the router pulls only
+ * what the pools ask for, and unused native value is refunded in the same transaction. With several transactions,
+ * one may revert (its part of the market moved beyond the slippage) while the others go through: a partial fill,
+ * whose unspent input stays in the wallet (with its approval).
  *
  * `gasLimit` of each step: the gas model's estimate of that transaction (src/routing/gasModel.ts
  * `transactionGas`, `GAS.approve`) with the margin of `gasLimit`; the estimates add up to the trade's
@@ -57,16 +68,20 @@ const ENCODERS: Readonly<Record<RouterKind, RouterEncoder>> = {
  *
  * Messages (amounts in display units, exact; symbols and DEX names from the catalogue):
  * - `Approve <amount> <tokenIn> for <router name>`, e.g. `Approve 1500.25 USDC for Uniswap V3 router`
- * - `Swap <amountIn> <tokenIn> for <tokenOut> on <DEX names>`, the DEXes of the transaction's pools in route
- *   order joined by ` + `, e.g. `Swap 1.5 ETH for USDC on Uniswap V3` or `Swap 200 AAVE for USDC on Uniswap V2 +
- *   Uniswap V3`
- * `amount` is what the step approves or swaps; `value` (= amount) only on native-input swap steps.
+ * - exact input: `Swap <amountIn> <tokenIn> for <tokenOut> on <DEX names>`, the DEXes of the transaction's pools in
+ *   route order joined by ` + `, e.g. `Swap 1.5 ETH for USDC on Uniswap V3` or `Swap 200 AAVE for USDC on Uniswap
+ *   V2 + Uniswap V3`
+ * - exact output: `Swap at most <amountInMaximum> <tokenIn> for <amountOut> <tokenOut> on <DEX names>`, e.g.
+ *   `Swap at most 1515.5 USDC for 0.5 WETH on Uniswap V3`
+ * `amount` is what the step approves or may spend (exact input: swaps; exact output: at most); `value` (= amount)
+ * only on native-input swap steps.
  */
 export function buildTradeSteps(p: TradeStepsParams): Step[] {
   const { chain, trade } = p;
+  const exactOut = trade.tradeType === 'exactOut';
   checkUint256(p.amountOutMinimum, 'amountOutMinimum', true);
   if (!Number.isSafeInteger(p.deadline) || p.deadline <= 0) throw new StepBuildError(`deadline: must be a positive integer of Unix seconds, got ${p.deadline}`);
-  if (trade.tradeType !== 'exactIn') throw new StepBuildError(`trade.tradeType: "${trade.tradeType}" trades are not encoded yet`);
+  if (trade.tradeType !== 'exactIn' && !exactOut) throw new StepBuildError(`trade.tradeType: must be "exactIn" or "exactOut", got "${String(trade.tradeType)}"`);
   const tokenIn = stepAddress(p.tokenIn.address, 'tokenIn');
   const tokenOut = stepAddress(p.tokenOut.address, 'tokenOut');
   if (trade.tokenIn !== tokenIn.toLowerCase() || trade.tokenOut !== tokenOut.toLowerCase()) {
@@ -77,6 +92,9 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   if (trade.splits.reduce((s, x) => s + x.route.amountIn, 0n) !== trade.amountIn) throw new StepBuildError('trade.splits: their amountIn do not add up to trade.amountIn');
   if (trade.splits.reduce((s, x) => s + x.route.amountOut, 0n) !== trade.amountOut) throw new StepBuildError('trade.splits: their amountOut do not add up to trade.amountOut');
   if (p.amountOutMinimum > trade.amountOut) throw new StepBuildError(`amountOutMinimum: ${p.amountOutMinimum} is more than the trade's amountOut ${trade.amountOut}`);
+  if (exactOut && p.amountOutMinimum !== trade.amountOut) throw new StepBuildError(`amountOutMinimum: an exact-output trade delivers exactly its amountOut ${trade.amountOut}, not ${p.amountOutMinimum}`);
+  if (!exactOut && p.amountInMaximum !== undefined) throw new StepBuildError('amountInMaximum: only for exact-output trades (an exact-input trade spends exactly its amountIn)');
+  if (exactOut && p.amountInMaximum === undefined) throw new StepBuildError('amountInMaximum: required for an exact-output trade');
   const wallet = stepAddress(p.wallet, 'wallet');
   const recipient = stepAddress(p.recipient, 'recipient');
 
@@ -86,7 +104,10 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     return buildWrapSteps({ chainId: chain.chainId, tokenIn: p.tokenIn, tokenOut: p.tokenOut, wrappedNativeToken: chain.wrappedNativeToken, amount: trade.amountIn, recipient, wallet });
   }
 
-  // Routers in the order of their first split; their transactions; each transaction's minimum.
+  // Each route's most input (exact input: its amountIn); routers in the order of their first split; their
+  // transactions; each transaction's minimum.
+  const shares = exactOut ? partMaximums(p.amountInMaximum!, routes.map((r) => r.amountIn)) : routes.map((r) => r.amountIn);
+  const maximums = new Map(routes.map((route, i) => [route, shares[i]!]));
   const groups = new Map<string, { executor: Executor; routes: Route[] }>();
   for (const route of routes) {
     const group = groups.get(route.executor.address);
@@ -97,7 +118,8 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     const kind = g.executor.kind as RouterKind;
     return { ...g, kind, txs: ENCODERS[kind].batch(g.routes) };
   });
-  const minimums = partMinimums(p.amountOutMinimum, batches.flatMap((b) => b.txs.map((tx) => sum(tx, 'amountOut'))));
+  const amountsOut = batches.flatMap((b) => b.txs.map((tx) => sum(tx, 'amountOut')));
+  const minimums = exactOut ? amountsOut : partMinimums(p.amountOutMinimum, amountsOut);
 
   const nativeIn = tokenIn === NATIVE_TOKEN_ADDRESS;
   const nativeOut = tokenOut === NATIVE_TOKEN_ADDRESS;
@@ -106,21 +128,26 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   for (const batch of batches) {
     const router = stepAddress(batch.executor.address, 'executor.address');
     if (!nativeIn) {
-      steps.push(approveStep({ chainId: chain.chainId, token: p.tokenIn, spender: router, spenderName: batch.executor.name, amount: sum(batch.routes, 'amountIn'), wallet }));
+      const pulls = batch.routes.reduce((s, r) => s + maximums.get(r)!, 0n);
+      steps.push(approveStep({ chainId: chain.chainId, token: p.tokenIn, spender: router, spenderName: batch.executor.name, amount: pulls, wallet }));
     }
     const ctx: RouterContext = { router, nativeIn, nativeOut, poolTokenOut: nativeOut ? stepAddress(chain.wrappedNativeToken, 'chain.wrappedNativeToken') : tokenOut, recipient, deadline: BigInt(p.deadline) };
     for (const txRoutes of batch.txs) {
-      const amountIn = sum(txRoutes, 'amountIn');
-      const amount = amountIn.toString();
+      const tx = { tradeType: trade.tradeType, routes: txRoutes, amountOutMinimum: minimums[part++]!, amountInMaximums: txRoutes.map((r) => maximums.get(r)!) };
+      const most = transactionMaximum(tx);
+      const amount = most.toString();
+      const swap = exactOut
+        ? `Swap at most ${displayAmount(most, p.tokenIn)} ${p.tokenIn.symbol} for ${displayAmount(sum(txRoutes, 'amountOut'), p.tokenOut)} ${p.tokenOut.symbol}`
+        : `Swap ${displayAmount(most, p.tokenIn)} ${p.tokenIn.symbol} for ${p.tokenOut.symbol}`;
       steps.push({
-        message: `Swap ${displayAmount(amountIn, p.tokenIn)} ${p.tokenIn.symbol} for ${p.tokenOut.symbol} on ${dexNames(chain, txRoutes)}`,
+        message: `${swap} on ${dexNames(chain, txRoutes)}`,
         from: wallet,
         to: router,
-        data: ENCODERS[batch.kind].encode(ctx, { routes: txRoutes, amountOutMinimum: minimums[part++]! }),
+        data: ENCODERS[batch.kind].encode(ctx, tx),
         amount,
         chainId: chain.chainId,
         ...(nativeIn ? { value: amount } : {}),
-        gasLimit: gasLimit(transactionGas(batch.kind, txRoutes.map((r) => r.legs), nativeIn, nativeOut)).toString(),
+        gasLimit: gasLimit(transactionGas(batch.kind, txRoutes.map((r) => r.legs), nativeIn, nativeOut, trade.tradeType)).toString(),
       });
     }
   }
@@ -128,25 +155,49 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
 }
 
 /**
- * Minimums of the transactions of a trade that together enforce `amountOutMinimum`: each gets its share in
- * proportion to its amountOut, rounded down; the remainder goes to the largest (then the next largest, …),
- * never above a transaction's own amountOut. They add up to exactly `amountOutMinimum` (at most the total output).
+ * `total` shared over parts in proportion to `weights`: each part gets its floor share, then the remainder goes to
+ * the largest weight (then the next largest, …), never beyond a part's cap (`caps`; none by default).
+ */
+function proportionalShares(total: bigint, weights: readonly bigint[], caps?: readonly bigint[]): bigint[] {
+  const whole = weights.reduce((s, x) => s + x, 0n);
+  const shares = weights.map((x) => (total * x) / whole);
+  let rest = total - shares.reduce((s, x) => s + x, 0n);
+  const bySize = weights.map((_, i) => i).sort((a, b) => (weights[b]! > weights[a]! ? 1 : weights[b]! < weights[a]! ? -1 : a - b));
+  for (const i of bySize) {
+    if (rest === 0n) break;
+    const room = caps ? caps[i]! - shares[i]! : rest;
+    const add = room < rest ? room : rest;
+    shares[i]! += add;
+    rest -= add;
+  }
+  return shares;
+}
+
+/**
+ * Minimums of the transactions of an exact-input trade that together enforce `amountOutMinimum`: each gets its share
+ * in proportion to its amountOut, rounded down; the remainder goes to the largest (then the next largest, …), never
+ * above a transaction's own amountOut. They add up to exactly `amountOutMinimum` (at most the total output).
  */
 export function partMinimums(amountOutMinimum: bigint, amountsOut: readonly bigint[]): bigint[] {
   const total = amountsOut.reduce((s, x) => s + x, 0n);
   if (amountsOut.some((x) => x <= 0n) || amountOutMinimum < 0n || amountOutMinimum > total) {
     throw new StepBuildError(`amountOutMinimum: ${amountOutMinimum} cannot be shared over outputs ${amountsOut.join(', ')}`);
   }
-  const minimums = amountsOut.map((x) => (amountOutMinimum * x) / total);
-  let rest = amountOutMinimum - minimums.reduce((s, x) => s + x, 0n);
-  const bySize = amountsOut.map((_, i) => i).sort((a, b) => (amountsOut[b]! > amountsOut[a]! ? 1 : amountsOut[b]! < amountsOut[a]! ? -1 : a - b));
-  for (const i of bySize) {
-    if (rest === 0n) break;
-    const add = amountsOut[i]! - minimums[i]! < rest ? amountsOut[i]! - minimums[i]! : rest;
-    minimums[i]! += add;
-    rest -= add;
+  return proportionalShares(amountOutMinimum, amountsOut, amountsOut);
+}
+
+/**
+ * The most input each route of an exact-output trade may take, together `amountInMaximum`: each route's amountIn
+ * plus its share of the slack (amountInMaximum minus the trade's amountIn) in proportion to its amountIn, rounded
+ * down, the remainder to the largest route. Each is at least its route's amountIn; they add up to exactly
+ * `amountInMaximum`, so the trade never spends more even when every route takes its whole share.
+ */
+export function partMaximums(amountInMaximum: bigint, amountsIn: readonly bigint[]): bigint[] {
+  const total = amountsIn.reduce((s, x) => s + x, 0n);
+  if (amountsIn.some((x) => x <= 0n) || amountInMaximum < total) {
+    throw new StepBuildError(`amountInMaximum: ${amountInMaximum} is less than the inputs ${amountsIn.join(' + ')}`);
   }
-  return minimums;
+  return proportionalShares(amountInMaximum - total, amountsIn).map((slack, i) => amountsIn[i]! + slack);
 }
 
 function sum(routes: readonly Route[], field: 'amountIn' | 'amountOut'): bigint {
@@ -193,5 +244,9 @@ function checkRoute(chain: CatalogChain, trade: Trade, route: Route, field: stri
   if (swaps.length === 0) throw new StepBuildError(`${field}: a router route needs a pool`);
   const foreign = swaps.find((l) => !known.deployments.has(`${l.dex}/${l.version}`));
   if (foreign) throw new StepBuildError(`${field}.executor: ${executor.name} does not swap ${foreign.dex} ${foreign.version} pool ${foreign.pool}`);
+  if (trade.tradeType === 'exactOut') {
+    const able = executorsFor(chain, legs.map((l) => ({ dex: l.dex, version: l.version, wrap: l.kind === 'wrap' })), 'exactOut');
+    if (!able.some((e) => e.address === executor.address)) throw new StepBuildError(`${field}.executor: ${executor.name} cannot execute this route for an exact output`);
+  }
   return route;
 }

@@ -66,7 +66,7 @@ export function tradeOf(routes: readonly Route[]): Trade {
     splits: routes.map((route) => ({ percent: Number((route.amountIn * 100n) / amountIn), route })),
     gasEstimate: 0n,
     gasPriceWei: 0n,
-    gasCost: null,
+    gasCost: { tokenIn: null, tokenOut: null },
     priceImpactBps: 0,
     fees: 0n,
   };

@@ -195,8 +195,10 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
     {
       quoteId: '',
       status: 'pending',
+      tradeType: 'exactIn',
       amountIn: '1000000000',
       amountInFloat: '1000',
+      amountInMaximum: '1000000000',
       amountOut: expected.toString(),
       amountOutFloat: '0.321644030067425879',
       amountOutMinimum: ((expected * 9_900n) / 10_000n).toString(),
@@ -229,7 +231,7 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
       // The fixture snapshot records no gas price: the trade is ranked by gross output and the fee is 0.
       gasEstimate: quote.gasEstimate,
       gasPriceWei: '0',
-      networkFee: { wei: '0', inTokenOut: '0' },
+      networkFee: { wei: '0', inTokenIn: '0', inTokenOut: '0' },
       priceImpactBps: impactBps(1_000_000_000n, 30_000_000_000n, 10_000_000_000_000_000_000n, expected),
     },
   );

@@ -1,5 +1,5 @@
 import { encodePacked, type Address, type Hex } from 'viem';
-import type { ProtocolKind } from '../../protocols/PoolProtocol.ts';
+import type { ProtocolKind, TradeType } from '../../protocols/PoolProtocol.ts';
 import type { Leg, Route } from '../../routing/Trade.ts';
 import { stepAddress } from '../Step.ts';
 
@@ -18,17 +18,27 @@ export interface RouterContext {
   readonly deadline: bigint;
 }
 
-/** One transaction to a router: the routes it executes and the least total output it lets the recipient receive. */
+/** One transaction to a router: the routes it executes and the limits it enforces on chain. */
 export interface RouterTransaction {
+  /** exactIn: each route swaps its whole amountIn; exactOut: each route delivers exactly its amountOut. */
+  readonly tradeType: TradeType;
   readonly routes: readonly Route[];
+  /** The least total output the recipient may receive (exactOut: the routes' amountOut summed). */
   readonly amountOutMinimum: bigint;
+  /** The most input each route may take, parallel to `routes` (exactIn: each route's amountIn). */
+  readonly amountInMaximums: readonly bigint[];
+}
+
+/** What a transaction may spend at most: its `amount`, and its `value` on native input. */
+export function transactionMaximum(tx: Pick<RouterTransaction, 'amountInMaximums'>): bigint {
+  return tx.amountInMaximums.reduce((s, x) => s + x, 0n);
 }
 
 /** One encoder per router contract (src/tx/routers/). */
 export interface RouterEncoder {
   /** How a router's routes become transactions: each route alone, or all of them in one call. */
   batch(routes: readonly Route[]): Route[][];
-  /** Calldata of one transaction; its `value` (native input) is the sum of its routes' amountIn. */
+  /** Calldata of one transaction; its `value` (native input) is transactionMaximum(tx). */
   encode(ctx: RouterContext, tx: RouterTransaction): Hex;
 }
 
@@ -63,13 +73,19 @@ export function sections(swaps: RouteSwaps): Section[] {
   return out;
 }
 
-/** The v3 packed path `token0, fee0, token1, fee1, …, tokenN` (20-byte addresses, 3-byte fees), as v3-periphery's Path library reads it. */
-export function packedV3Path(swaps: RouteSwaps): Hex {
+/**
+ * The v3 packed path `token0, fee0, token1, fee1, …, tokenN` (20-byte addresses, 3-byte fees), as v3-periphery's
+ * Path library reads it; `reversed` (exact output): `tokenN, feeN-1, …, token0`, from the output back to the input.
+ */
+export function packedV3Path(swaps: RouteSwaps, reversed = false): Hex {
+  const tokens = reversed ? [...swaps.tokens].reverse() : swaps.tokens;
+  const fees = swaps.legs.map((l) => l.fee);
+  if (reversed) fees.reverse();
   const types: ('address' | 'uint24')[] = ['address'];
-  const values: (Address | number)[] = [swaps.tokens[0]!];
-  swaps.legs.forEach((leg, i) => {
+  const values: (Address | number)[] = [tokens[0]!];
+  fees.forEach((fee, i) => {
     types.push('uint24', 'address');
-    values.push(leg.fee, swaps.tokens[i + 1]!);
+    values.push(fee, tokens[i + 1]!);
   });
   return encodePacked(types, values);
 }
