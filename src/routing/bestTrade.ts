@@ -205,7 +205,7 @@ function tradeGas(search: Search, routes: readonly { legs: readonly Leg[]; execu
   let gas = 0n;
   const groups = new Map<string, { executor: Executor; count: number }>();
   for (const r of routes) {
-    gas += routeGas(r.legs);
+    gas += routeGas(r.legs, search.request.tradeType);
     const g = groups.get(r.executor.address);
     if (g) g.count++;
     else groups.set(r.executor.address, { executor: r.executor, count: 1 });
@@ -305,7 +305,7 @@ function exactTrade(search: Search, members: readonly Candidate[], units: readon
     const [q] = pricePath(member.path, request.tradeType, [shares[j]!]);
     if (!q || !q.ok) return undefined;
     const legs = q.legs;
-    const route: Route = { legs, amountIn: legs[0]!.amountIn, amountOut: legs[legs.length - 1]!.amountOut, executor: executors[j]!, gas: routeGas(legs) };
+    const route: Route = { legs, amountIn: legs[0]!.amountIn, amountOut: legs[legs.length - 1]!.amountOut, executor: executors[j]!, gas: routeGas(legs, request.tradeType) };
     splits.push({ percent: (units[order[j]!]! * 100) / grid, route });
   }
   const gasEstimate = tradeGas(search, splits.map((s) => s.route));

@@ -28,11 +28,24 @@ export const GAS = {
   unwrapOut: 30_000n,
   /** Several routes in one call ending at the router (sweep/unwrap of the sum). */
   sweep: 12_000n,
-  /**
-   * Exact output with native input: the unused part of the value goes back to the wallet in the same transaction
-   * (v3 routers' `refundETH`, UniswapV2Router02's `swapETHForExactTokens`), a native transfer.
-   */
-  refund: 9_000n,
+  /** Exact output, beside the figures above (calibrated on the same devnet cases). */
+  exactOut: {
+    /**
+     * Native input: the unused part of the value goes back to the wallet in the same transaction (v3 routers'
+     * `refundETH`, UniswapV2Router02's `swapETHForExactTokens`), a native transfer.
+     */
+    refund: 9_000n,
+    /**
+     * ERC-20 input, per transaction: the pull leaves the allowance (amountInMaximum - amountIn) and the wallet's
+     * balance non-zero, so it earns none of the storage refunds of an exact-input pull that empties both.
+     */
+    erc20Pull: 9_600n,
+    /**
+     * Saved on each v3 hop of a route after its first: `exactOutput` has each pool pay the next pool directly,
+     * where `exactInput` routes the intermediate token through the router (one transfer more per hop).
+     */
+    v3NextHop: 9_300n,
+  },
   /** WETH9 itself, beside its call: `deposit()` (a wrap), `withdraw(amount)` (an unwrap). */
   weth9: { deposit: 24_000n, withdraw: 9_500n },
   /** Handing a wrap's result to another recipient: a plain native transfer, a wrapped-token transfer. */
@@ -47,9 +60,13 @@ export function wrapGas(wrap: boolean): bigint {
 }
 
 /** Gas of one route's swaps inside its executor call: hops and ticks crossed (wrap legs are priced by the call). */
-export function routeGas(legs: readonly Leg[]): bigint {
+export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn'): bigint {
   let gas = 0n;
-  for (const leg of legs) gas += GAS.hop[leg.kind] + BigInt(leg.ticksCrossed) * GAS.tick;
+  let v3 = 0;
+  for (const leg of legs) {
+    gas += GAS.hop[leg.kind] + BigInt(leg.ticksCrossed) * GAS.tick;
+    if (leg.kind === 'uniswapV3' && tradeType === 'exactOut' && v3++ > 0) gas -= GAS.exactOut.v3NextHop;
+  }
   return gas;
 }
 
@@ -60,10 +77,11 @@ export function routeGas(legs: readonly Leg[]): bigint {
  */
 function callOverhead(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, tradeType: TradeType): bigint {
   if (kind === 'WETH9') return wrapGas(nativeIn);
-  const refund = tradeType === 'exactOut' ? GAS.refund : 0n;
-  const native = (nativeIn ? GAS.wrapIn + refund : 0n) + (nativeOut ? GAS.unwrapOut : 0n);
-  const sweep = routes > 1 && (tradeType === 'exactIn' || nativeOut) ? GAS.sweep : 0n;
-  return GAS.call[kind] + native + sweep;
+  const exactOut = tradeType === 'exactOut';
+  const pull = exactOut ? (nativeIn ? GAS.exactOut.refund : GAS.exactOut.erc20Pull) : 0n;
+  const native = (nativeIn ? GAS.wrapIn : 0n) + (nativeOut ? GAS.unwrapOut : 0n);
+  const sweep = routes > 1 && (!exactOut || nativeOut) ? GAS.sweep : 0n;
+  return GAS.call[kind] + native + pull + sweep;
 }
 
 /** Gas of the steps of one executor carrying `routes` routes: its approval, its call(s), native handling, the sweep of several routes. */
@@ -80,7 +98,7 @@ export function callGas(kind: ExecutorKind, routes: number, nativeIn: boolean, n
  * parts callGas adds up for a trade, per transaction (src/tx/buildTradeSteps.ts sets each step's gasLimit from it).
  */
 export function transactionGas(kind: ExecutorKind, routes: readonly (readonly Leg[])[], nativeIn: boolean, nativeOut: boolean, tradeType: TradeType = 'exactIn'): bigint {
-  return routes.reduce((gas, legs) => gas + routeGas(legs), callOverhead(kind, routes.length, nativeIn, nativeOut, tradeType));
+  return routes.reduce((gas, legs) => gas + routeGas(legs, tradeType), callOverhead(kind, routes.length, nativeIn, nativeOut, tradeType));
 }
 
 /**

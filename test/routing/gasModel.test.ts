@@ -17,21 +17,35 @@ t.test('routeGas: a hop by protocol and each tick crossed; wraps are priced by t
   t.equal(routeGas([leg('wrap'), leg('uniswapV3', 3), leg('uniswapV2')]), GAS.hop.uniswapV3 + 3n * GAS.tick + GAS.hop.uniswapV2);
 });
 
-t.test('transactionGas of each step adds up to callGas + routeGas for every router kind and native side', async (t) => {
-  const routes = [[leg('uniswapV3', 2)], [leg('uniswapV2'), leg('uniswapV3')], [leg('uniswapV2')]];
-  for (const kind of ['UniswapV2Router02', 'SwapRouter', 'SwapRouter02'] as const satisfies readonly ExecutorKind[]) {
-    for (const [nativeIn, nativeOut] of [[false, false], [true, false], [false, true]] as const) {
-      for (const n of [1, 2, 3]) {
-        const some = routes.slice(0, n);
-        // Router02 sends one transaction per route; the others one for all.
-        const txs = kind === 'UniswapV2Router02' ? some.map((r) => transactionGas(kind, [r], nativeIn, nativeOut)) : [transactionGas(kind, some, nativeIn, nativeOut)];
-        const steps = (nativeIn ? 0n : GAS.approve) + txs.reduce((s, x) => s + x, 0n);
-        const model = callGas(kind, n, nativeIn, nativeOut, !nativeIn) + some.reduce((s, r) => s + routeGas(r), 0n);
-        t.equal(steps, model, `${kind}, ${n} route(s), native in ${nativeIn}, out ${nativeOut}`);
+t.test('transactionGas of each step adds up to callGas + routeGas for every router kind, native side and trade type', async (t) => {
+  const routes = [[leg('uniswapV3', 2)], [leg('uniswapV2'), leg('uniswapV3')], [leg('uniswapV3'), leg('uniswapV3', 1)]];
+  for (const tradeType of ['exactIn', 'exactOut'] as const) {
+    for (const kind of ['UniswapV2Router02', 'SwapRouter', 'SwapRouter02'] as const satisfies readonly ExecutorKind[]) {
+      for (const [nativeIn, nativeOut] of [[false, false], [true, false], [false, true]] as const) {
+        for (const n of [1, 2, 3]) {
+          const some = routes.slice(0, n);
+          // Router02 sends one transaction per route; the others one for all.
+          const txs = kind === 'UniswapV2Router02' ? some.map((r) => transactionGas(kind, [r], nativeIn, nativeOut, tradeType)) : [transactionGas(kind, some, nativeIn, nativeOut, tradeType)];
+          const steps = (nativeIn ? 0n : GAS.approve) + txs.reduce((s, x) => s + x, 0n);
+          const model = callGas(kind, n, nativeIn, nativeOut, !nativeIn, tradeType) + some.reduce((s, r) => s + routeGas(r, tradeType), 0n);
+          t.equal(steps, model, `${tradeType}, ${kind}, ${n} route(s), native in ${nativeIn}, out ${nativeOut}`);
+        }
       }
     }
   }
   t.equal(transactionGas('SwapRouter02', routes.slice(0, 2), false, true), GAS.call.SwapRouter02 + GAS.unwrapOut + GAS.sweep + 2n * GAS.hop.uniswapV3 + 2n * GAS.tick + GAS.hop.uniswapV2);
+});
+
+t.test('exact output: no sweep of an ERC-20 output (each route pays the recipient), the pull or the refund per transaction, v3 hops after the first cheaper', async (t) => {
+  const twoV3 = [leg('uniswapV3'), leg('uniswapV3', 1)];
+  t.equal(routeGas(twoV3, 'exactOut'), 2n * GAS.hop.uniswapV3 + GAS.tick - GAS.exactOut.v3NextHop);
+  t.equal(routeGas(twoV3, 'exactIn'), 2n * GAS.hop.uniswapV3 + GAS.tick);
+  t.equal(routeGas([leg('uniswapV2'), leg('uniswapV2')], 'exactOut'), 2n * GAS.hop.uniswapV2, 'v2 pairs pay the next pair directly either way');
+  const split = [[leg('uniswapV3')], [leg('uniswapV3')]];
+  t.equal(transactionGas('SwapRouter02', split, false, false, 'exactOut'), GAS.call.SwapRouter02 + GAS.exactOut.erc20Pull + 2n * GAS.hop.uniswapV3);
+  t.equal(transactionGas('SwapRouter02', split, false, true, 'exactOut'), GAS.call.SwapRouter02 + GAS.exactOut.erc20Pull + GAS.unwrapOut + GAS.sweep + 2n * GAS.hop.uniswapV3, 'native output: unwrapped together');
+  t.equal(transactionGas('SwapRouter', split, true, false, 'exactOut'), GAS.call.SwapRouter + GAS.wrapIn + GAS.exactOut.refund + 2n * GAS.hop.uniswapV3, 'native input: the refund');
+  t.equal(callGas('UniswapV2Router02', 2, false, false, true, 'exactOut'), GAS.approve + 2n * (GAS.call.UniswapV2Router02 + GAS.exactOut.erc20Pull));
 });
 
 t.test('WETH9: a wrap and an unwrap are priced apart, without approval', async (t) => {

@@ -8,12 +8,18 @@
 // ±10% of the trade's gasEstimate (src/routing/gasModel.ts, calibrated here; the table is printed as a comment).
 // A price moved by another account makes the swap revert with nothing delivered, or, for a trade whose parts go
 // through two routers, only the moved part (the partial fill the README documents).
+// Exact-output trades (tradeType exactOut, the amount is tokenOut's) run through the same cases with amountInMaximum
+// = the quote service's rule at 50 bps: the recipient receives exactly amountOut and the sender spends exactly
+// amountIn (native input: the refund returns the rest of the value, to the wei net of gas); after another account
+// moves the price by less than the slippage they still deliver exactly amountOut, spending what the chain's own
+// QuoterV2 / Router02.getAmountsIn asks for after the move (more than amountIn, at most amountInMaximum); beyond
+// it they revert and nothing but gas is spent.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { getAddress, parseUnits, type Address, type Hex, type TransactionReceipt } from 'viem';
+import { encodePacked, getAddress, parseUnits, type Address, type Hex, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
@@ -25,10 +31,12 @@ import { PricingGraph, type ChainPoolIndex, type PoolEntry } from '../../src/gra
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { GAS } from '../../src/routing/gasModel.ts';
-import type { Trade } from '../../src/routing/Trade.ts';
+import { maximumAmountIn } from '../../src/quote/quoteService.ts';
+import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
+import type { Route, Trade } from '../../src/routing/Trade.ts';
 import { buildTradeSteps } from '../../src/tx/buildTradeSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
-import { devnetWallet, freshAddress as addressFor, gasPaid, type DevnetWallet } from '../helpers/devnetWallet.ts';
+import { artifactAbi, devnetWallet, freshAddress as addressFor, gasPaid, type DevnetWallet } from '../helpers/devnetWallet.ts';
 import { poolSwapSteps } from '../helpers/poolSwapSteps.ts';
 import { warmPools } from '../helpers/warmPools.ts';
 
@@ -109,8 +117,12 @@ interface TradeCase {
   readonly net: 'A' | 'B';
   readonly tokenIn: string;
   readonly tokenOut: string;
-  /** Display units of tokenIn. */
+  /** exactIn (default): `amount` is tokenIn's; exactOut: tokenOut's. */
+  readonly tradeType?: TradeType;
+  /** Display units of tokenIn (exactIn) or tokenOut (exactOut). */
   readonly amount: string;
+  /** Initialized ticks the trade must cross at least. */
+  readonly minTicks?: number;
   readonly maxHops?: number;
   readonly maxSplits: number;
   readonly deployments: readonly string[];
@@ -121,13 +133,16 @@ interface TradeCase {
   readonly otherRecipient?: boolean;
 }
 
-function tradeFor(net: Net, c: Pick<TradeCase, 'tokenIn' | 'tokenOut' | 'amount' | 'maxHops' | 'maxSplits' | 'deployments' | 'without'>): Trade {
-  const tokenIn = token(net, c.tokenIn);
+type TradeSpec = Pick<TradeCase, 'tokenIn' | 'tokenOut' | 'tradeType' | 'amount' | 'maxHops' | 'maxSplits' | 'deployments' | 'without'>;
+
+function tradeFor(net: Net, c: TradeSpec): Trade {
+  const tradeType = c.tradeType ?? 'exactIn';
+  const fixed = token(net, tradeType === 'exactIn' ? c.tokenIn : c.tokenOut);
   const outcome = bestTrade(net.index, {
-    tokenIn: tokenIn.address.toLowerCase(),
+    tokenIn: token(net, c.tokenIn).address.toLowerCase(),
     tokenOut: token(net, c.tokenOut).address.toLowerCase(),
-    tradeType: 'exactIn',
-    amount: parseUnits(c.amount, tokenIn.decimals),
+    tradeType,
+    amount: parseUnits(c.amount, fixed.decimals),
     maxHops: c.maxHops ?? 3,
     maxSplits: c.maxSplits,
     gasPriceWei: 0n,
@@ -187,22 +202,69 @@ const CASES: readonly TradeCase[] = [
   { name: 'unwrap through WETH9', net: 'A', tokenIn: 'WETH', tokenOut: 'ETH', amount: '3', maxSplits: 1, deployments: ALL, shape: ['WETH9: WETH -wrap-> ETH'] },
   { name: 'wrap through WETH9 for another recipient', net: 'A', tokenIn: 'ETH', tokenOut: 'WETH', amount: '3.000000000000000123', maxSplits: 1, deployments: ALL, shape: ['WETH9: ETH -wrap-> WETH'], otherRecipient: true },
   { name: 'unwrap through WETH9 for another recipient', net: 'A', tokenIn: 'WETH', tokenOut: 'ETH', amount: '2', maxSplits: 1, deployments: ALL, shape: ['WETH9: WETH -wrap-> ETH'], otherRecipient: true },
+  ...exactOutputCases(),
 ];
 
+/** Exact-output cases: `amount` is what the recipient must receive. */
+function exactOutputCases(): TradeCase[] {
+  const cases: Omit<TradeCase, 'tradeType'>[] = [
+    { name: '1 pool v3 through SwapRouter02, 8 initialized ticks or so', net: 'A', tokenIn: 'USDC', tokenOut: 'WBTC', amount: '15', maxHops: 1, maxSplits: 1, deployments: V3, minTicks: 5, shape: ['SwapRouter02: USDC -uniswap/v3 500-> WBTC'] },
+    { name: '1 pool v3 through SwapRouter', net: 'B', tokenIn: 'WBTC', tokenOut: 'USDC', amount: '20000', maxHops: 1, maxSplits: 1, deployments: V3, shape: ['SwapRouter: WBTC -uniswap/v3 500-> USDC'] },
+    { name: '1 pool v3 through SwapRouter, several ticks', net: 'B', tokenIn: 'WBTC', tokenOut: 'USDC', amount: '1000000', maxHops: 1, maxSplits: 1, deployments: V3, minTicks: 5, shape: ['SwapRouter: WBTC -uniswap/v3 500-> USDC'] },
+    { name: '1 pool v2 through UniswapV2Router02', net: 'A', tokenIn: 'USDC', tokenOut: 'WBTC', amount: '0.4', maxHops: 1, maxSplits: 1, deployments: V2, shape: ['UniswapV2Router02: USDC -uniswap/v2-> WBTC'] },
+    { name: '2-hop v3 through SwapRouter02', net: 'A', tokenIn: 'LINK', tokenOut: 'USDC', amount: '5000', maxSplits: 1, deployments: V3, shape: ['SwapRouter02: LINK -uniswap/v3 3000-> WETH -uniswap/v3 500-> USDC'] },
+    { name: '2-hop v3 through SwapRouter', net: 'B', tokenIn: 'LINK', tokenOut: 'USDC', amount: '5000', maxSplits: 1, deployments: V3, shape: ['SwapRouter: LINK -uniswap/v3 3000-> WETH -uniswap/v3 500-> USDC'] },
+    { name: '2-hop v2 through UniswapV2Router02', net: 'A', tokenIn: 'WBTC', tokenOut: 'DAI', amount: '50000', maxHops: 2, maxSplits: 1, deployments: V2, shape: ['UniswapV2Router02: WBTC -uniswap/v2-> WETH -uniswap/v2-> DAI'] },
+    { name: '3-hop v3 through SwapRouter02', net: 'A', tokenIn: 'DAI', tokenOut: 'LINK', amount: '500', maxSplits: 1, deployments: V3, shape: ['SwapRouter02: DAI -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -uniswap/v3 3000-> LINK'] },
+    { name: '3-hop v3 through SwapRouter', net: 'B', tokenIn: 'DAI', tokenOut: 'LINK', amount: '500', maxSplits: 1, deployments: V3, shape: ['SwapRouter: DAI -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -uniswap/v3 3000-> LINK'] },
+    { name: 'split across two v3 fee tiers through SwapRouter02', net: 'A', tokenIn: 'WETH', tokenOut: 'USDC', amount: '900000', maxHops: 1, maxSplits: 2, deployments: V3, shape: ['SwapRouter02: WETH -uniswap/v3 500-> USDC', 'SwapRouter02: WETH -uniswap/v3 3000-> USDC'] },
+    { name: 'split across two v3 fee tiers through SwapRouter', net: 'B', tokenIn: 'WETH', tokenOut: 'USDC', amount: '900000', maxHops: 1, maxSplits: 2, deployments: V3, shape: ['SwapRouter: WETH -uniswap/v3 500-> USDC', 'SwapRouter: WETH -uniswap/v3 3000-> USDC'] },
+    { name: 'split across v3 and v2: SwapRouter02 + UniswapV2Router02', net: 'A', tokenIn: 'WETH', tokenOut: 'USDC', amount: '3000000', maxHops: 1, maxSplits: 2, deployments: UNISWAP, without: ['uniswap/v3 USDC/WETH 3000'], shape: ['SwapRouter02: WETH -uniswap/v3 500-> USDC', 'UniswapV2Router02: WETH -uniswap/v2-> USDC'] },
+    { name: 'two routes through one UniswapV2Router02', net: 'A', tokenIn: 'WETH', tokenOut: 'USDC', amount: '1500000', maxHops: 2, maxSplits: 2, deployments: V2, shape: ['UniswapV2Router02: WETH -uniswap/v2-> USDC', 'UniswapV2Router02: WETH -uniswap/v2-> USDT -uniswap/v2-> USDC'] },
+    { name: 'native in, v3, SwapRouter02', net: 'A', tokenIn: 'ETH', tokenOut: 'USDC', amount: '100000', maxHops: 1, maxSplits: 1, deployments: V3, shape: ['SwapRouter02: ETH -wrap-> WETH -uniswap/v3 500-> USDC'] },
+    { name: 'native in, 2 hops v2, UniswapV2Router02', net: 'A', tokenIn: 'ETH', tokenOut: 'USDT', amount: '20000', maxSplits: 1, deployments: V2, without: ['uniswap/v2 USDT/WETH'], shape: ['UniswapV2Router02: ETH -wrap-> WETH -uniswap/v2-> USDC -uniswap/v2-> USDT'] },
+    { name: 'native in, 2 hops v3, SwapRouter', net: 'B', tokenIn: 'ETH', tokenOut: 'WBTC', amount: '0.5', maxSplits: 1, deployments: V3, without: ['uniswap/v3 WBTC/WETH 3000'], shape: ['SwapRouter: ETH -wrap-> WETH -uniswap/v3 500-> USDC -uniswap/v3 500-> WBTC'] },
+    { name: 'native in, two routers: Uniswap v3 + SushiSwap v2', net: 'A', tokenIn: 'ETH', tokenOut: 'USDC', amount: '1500000', maxHops: 1, maxSplits: 2, deployments: ['sushiswap/v2', 'uniswap/v3'], without: ['uniswap/v3 USDC/WETH 3000'], shape: ['SwapRouter02: ETH -wrap-> WETH -uniswap/v3 500-> USDC', 'UniswapV2Router02: ETH -wrap-> WETH -sushiswap/v2-> USDC'] },
+    { name: 'native out, v3, SwapRouter02', net: 'A', tokenIn: 'USDC', tokenOut: 'ETH', amount: '30', maxHops: 1, maxSplits: 1, deployments: V3, shape: ['SwapRouter02: USDC -uniswap/v3 500-> WETH -wrap-> ETH'] },
+    { name: 'native out, 2 hops v2, SushiSwap UniswapV2Router02', net: 'A', tokenIn: 'DAI', tokenOut: 'ETH', amount: '5', maxSplits: 1, deployments: ['sushiswap/v2'], without: ['sushiswap/v2 DAI/WETH'], shape: ['UniswapV2Router02: DAI -sushiswap/v2-> USDC -sushiswap/v2-> WETH -wrap-> ETH'] },
+    { name: 'native out, 2 hops v3, SwapRouter', net: 'B', tokenIn: 'USDT', tokenOut: 'ETH', amount: '6', maxSplits: 1, deployments: V3, without: ['uniswap/v3 USDT/WETH 3000'], shape: ['SwapRouter: USDT -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -wrap-> ETH'] },
+    { name: 'native out, split across two v3 fee tiers, SwapRouter02', net: 'A', tokenIn: 'USDC', tokenOut: 'ETH', amount: '600', maxHops: 1, maxSplits: 2, deployments: V3, shape: ['SwapRouter02: USDC -uniswap/v3 500-> WETH -wrap-> ETH', 'SwapRouter02: USDC -uniswap/v3 3000-> WETH -wrap-> ETH'] },
+    { name: 'wrap through WETH9', net: 'A', tokenIn: 'ETH', tokenOut: 'WETH', amount: '3', maxSplits: 1, deployments: ALL, shape: ['WETH9: ETH -wrap-> WETH'] },
+  ];
+  return cases.map((c) => ({ ...c, name: `exact output: ${c.name}`, tradeType: 'exactOut' }));
+}
+
+/** The slippage the exact-output cases are sent with (amountInMaximum = maximumAmountIn(amountIn, SLIPPAGE_BPS)). */
+const SLIPPAGE_BPS = 50;
+
+/** The trade's limits as the quote service sets them: amountOutMinimum = amountOut, and amountInMaximum for exactOut. */
+function limits(trade: Trade, slippageBps = SLIPPAGE_BPS): { amountOutMinimum: bigint; amountInMaximum?: bigint } {
+  return trade.tradeType === 'exactOut' ? { amountOutMinimum: trade.amountOut, amountInMaximum: maximumAmountIn(trade.amountIn, slippageBps) } : { amountOutMinimum: trade.amountOut };
+}
+
 for (const c of CASES) {
-  t.test(`${c.name} (${nets[c.net].name}): ${c.amount} ${c.tokenIn} -> ${c.tokenOut} delivers exactly amountOut for exactly amountIn`, async (t) => {
+  const label = c.tradeType === 'exactOut' ? `${c.tokenIn} -> ${c.amount} ${c.tokenOut}` : `${c.amount} ${c.tokenIn} -> ${c.tokenOut}`;
+  t.test(`${c.name} (${nets[c.net].name}): ${label} delivers exactly amountOut for exactly amountIn`, async (t) => {
     const net = nets[c.net];
     await freshState(net);
     const trade = tradeFor(net, c);
     t.strictSame(shape(net, trade), c.shape, 'the routes of the case');
+    const ticksCrossed = trade.splits.reduce((n, x) => n + x.route.legs.reduce((m, l) => m + l.ticksCrossed, 0), 0);
+    if (c.minTicks !== undefined) t.ok(ticksCrossed >= c.minTicks, `crosses ${ticksCrossed} initialized ticks (>= ${c.minTicks})`);
     const tokenIn = token(net, c.tokenIn);
     const tokenOut = token(net, c.tokenOut);
     const account = sender(net);
     const wrapCase = trade.splits[0]!.route.executor.kind === 'WETH9';
     // A fresh recipient; a wrap or unwrap pays the wallet itself unless the case says otherwise.
     const recipient = wrapCase && !c.otherRecipient ? account.address : addressFor(`trade-steps:${c.name}`);
-    await fund(net, account.address, tokenIn, trade.amountIn);
-    const steps = buildTradeSteps({ chain: net.chain, trade, tokenIn, tokenOut, amountOutMinimum: trade.amountOut, recipient, wallet: account.address, deadline: await deadline(net) });
+    const bounds = limits(trade);
+    // An exact-output sender holds all it may spend: the routers must still take only amountIn.
+    await fund(net, account.address, tokenIn, bounds.amountInMaximum ?? trade.amountIn);
+    const steps = buildTradeSteps({ chain: net.chain, trade, tokenIn, tokenOut, ...bounds, recipient, wallet: account.address, deadline: await deadline(net) });
+    if (bounds.amountInMaximum !== undefined && !wrapCase) {
+      const granted = steps.reduce((s, x) => s + BigInt(tokenIn.address === NATIVE_TOKEN_ADDRESS ? (x.value ?? '0') : x.spender ? x.amount : '0'), 0n);
+      t.equal(granted, bounds.amountInMaximum, 'approvals (ERC-20) or values (native) add up to exactly amountInMaximum');
+    }
     const { balanceOf } = net.wallet;
     const outBefore = await balanceOf(tokenOut.address, recipient);
     const inBefore = await balanceOf(tokenIn.address, account.address);
@@ -222,8 +284,7 @@ for (const c of CASES) {
     // The trade's gasEstimate covers its steps; a wrap's hand-over to another recipient is a step beyond the trade.
     const handOver = recipient !== account.address && wrapCase ? GAS.send[tokenOut.address === NATIVE_TOKEN_ADDRESS ? 'native' : 'erc20'] : 0n;
     const estimate = trade.gasEstimate + handOver;
-    const ticks = trade.splits.reduce((n, x) => n + x.route.legs.reduce((m, l) => m + l.ticksCrossed, 0), 0);
-    gasRows.push({ name: `${c.name} (${net.name})`, ticks, perStep: receipts.map((r) => r.gasUsed), estimate, used });
+    gasRows.push({ name: `${c.name} (${net.name})`, ticks: ticksCrossed, perStep: receipts.map((r) => r.gasUsed), estimate, used });
     receipts.forEach((r, i) => t.ok(r.gasUsed <= BigInt(steps[i]!.gasLimit!), `step ${i + 1} used ${r.gasUsed} <= its gasLimit ${steps[i]!.gasLimit}`));
     const off = Number(((estimate - used) * 10_000n) / used) / 100;
     t.ok(Math.abs(off) <= 10, `gas estimate ${estimate} is within 10% of the ${used} used (${off}%)`);
@@ -248,7 +309,7 @@ async function movePool(net: Net, tokenIn: string, tokenOut: string, amount: str
 }
 
 t.test('price moved: a 2-hop trade reverts on its minimum and delivers nothing, on each router kind', async (t) => {
-  const cases: { net: 'A' | 'B'; c: Pick<TradeCase, 'tokenIn' | 'tokenOut' | 'amount' | 'maxHops' | 'maxSplits' | 'deployments' | 'without'>; move: [string, string, string, string, string]; reason: string }[] = [
+  const cases: { net: 'A' | 'B'; c: TradeSpec; move: [string, string, string, string, string]; reason: string }[] = [
     { net: 'A', c: { tokenIn: 'LINK', tokenOut: 'USDC', amount: '5000', maxSplits: 1, deployments: V3 }, move: ['LINK', 'WETH', '20000', 'uniswap/v3', 'LINK/WETH 3000'], reason: 'Too little received' },
     { net: 'B', c: { tokenIn: 'LINK', tokenOut: 'USDC', amount: '5000', maxSplits: 1, deployments: V3 }, move: ['LINK', 'WETH', '20000', 'uniswap/v3', 'LINK/WETH 3000'], reason: 'Too little received' },
     { net: 'A', c: { tokenIn: 'WBTC', tokenOut: 'DAI', amount: '2', maxHops: 2, maxSplits: 1, deployments: V2 }, move: ['WBTC', 'WETH', '5', 'uniswap/v2', 'WBTC/WETH'], reason: 'UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT' },
@@ -317,3 +378,109 @@ t.test('a passed deadline reverts on every router kind', async (t) => {
     );
   }
 });
+
+const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
+const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02.json');
+
+/**
+ * What the chain asks now for a route's exact output: QuoterV2.quoteExactOutput (v3 routes, reversed packed path)
+ * or the DEX's UniswapV2Router02.getAmountsIn (v2 routes).
+ */
+async function chainAmountIn(net: Net, route: Route): Promise<bigint> {
+  const legs = route.legs.filter((l) => l.kind !== 'wrap');
+  const tokens = [legs[0]!.tokenIn, ...legs.map((l) => l.tokenOut)].map((x) => getAddress(x));
+  const dex = net.chain.dexes.find((d) => d.slug === legs[0]!.dex && d.version === legs[0]!.version)!;
+  if (dex.version === 'v2') {
+    const amounts = (await net.wallet.client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsIn', args: [route.amountOut, tokens] })) as readonly bigint[];
+    return amounts[0]!;
+  }
+  const reversed = [...tokens].reverse();
+  const fees = legs.map((l) => l.fee).reverse();
+  const path = encodePacked(
+    reversed.flatMap((_, i) => (i === 0 ? ['address'] : ['uint24', 'address'])) as ('address' | 'uint24')[],
+    reversed.flatMap((x, i) => (i === 0 ? [x] : [fees[i - 1]!, x])),
+  );
+  const { result } = await net.wallet.client.simulateContract({ address: dex.v3QuoterAddress as Address, abi: QUOTER_V2_ABI, functionName: 'quoteExactOutput', args: [path, route.amountOut] });
+  return (result as readonly [bigint])[0];
+}
+
+interface ExactOutputMove {
+  readonly net: 'A' | 'B';
+  readonly c: TradeSpec;
+  /** [tokenIn, tokenOut, deployment, pool] of the mover's swap; the amounts in display units of its tokenIn. */
+  readonly pool: readonly [string, string, string, string];
+  readonly within: string;
+  readonly beyond: string;
+  /** The revert reason beyond the slippage. */
+  readonly reason: string;
+}
+
+/**
+ * A v3 router's exact-output swap pulls the input in the pool's callback before it checks amountInMaximum: with the
+ * approval (or the value, which the router wraps only while it covers the amount) exactly amountInMaximum, the pull
+ * of more fails first, as TransferHelper's `STF`.
+ */
+const V3_BEYOND = 'STF';
+
+const EXACT_OUTPUT_MOVES: readonly ExactOutputMove[] = [
+  { net: 'A', c: { tokenIn: 'LINK', tokenOut: 'USDC', tradeType: 'exactOut', amount: '5000', maxSplits: 1, deployments: V3 }, pool: ['LINK', 'WETH', 'uniswap/v3', 'LINK/WETH 3000'], within: '20', beyond: '5000', reason: V3_BEYOND },
+  { net: 'B', c: { tokenIn: 'LINK', tokenOut: 'USDC', tradeType: 'exactOut', amount: '5000', maxSplits: 1, deployments: V3 }, pool: ['LINK', 'WETH', 'uniswap/v3', 'LINK/WETH 3000'], within: '20', beyond: '5000', reason: V3_BEYOND },
+  { net: 'A', c: { tokenIn: 'WBTC', tokenOut: 'DAI', tradeType: 'exactOut', amount: '50000', maxHops: 2, maxSplits: 1, deployments: V2 }, pool: ['WBTC', 'WETH', 'uniswap/v2', 'WBTC/WETH'], within: '0.02', beyond: '5', reason: 'UniswapV2Router: EXCESSIVE_INPUT_AMOUNT' },
+  { net: 'A', c: { tokenIn: 'ETH', tokenOut: 'USDC', tradeType: 'exactOut', amount: '100000', maxHops: 1, maxSplits: 1, deployments: V3 }, pool: ['WETH', 'USDC', 'uniswap/v3', 'USDC/WETH 500'], within: '3', beyond: '300', reason: V3_BEYOND },
+  { net: 'A', c: { tokenIn: 'ETH', tokenOut: 'USDT', tradeType: 'exactOut', amount: '20000', maxSplits: 1, deployments: V2, without: ['uniswap/v2 USDT/WETH'] }, pool: ['WETH', 'USDC', 'uniswap/v2', 'USDC/WETH'], within: '0.5', beyond: '100', reason: 'UniswapV2Router: EXCESSIVE_INPUT_AMOUNT' },
+  { net: 'B', c: { tokenIn: 'ETH', tokenOut: 'WBTC', tradeType: 'exactOut', amount: '0.5', maxSplits: 1, deployments: V3, without: ['uniswap/v3 WBTC/WETH 3000'] }, pool: ['WETH', 'USDC', 'uniswap/v3', 'USDC/WETH 500'], within: '1', beyond: '300', reason: V3_BEYOND },
+];
+
+for (const m of EXACT_OUTPUT_MOVES) {
+  const net = nets[m.net];
+  const routerOf = (trade: Trade): string => trade.splits[0]!.route.executor.kind;
+  t.test(`exact output, ${m.c.tokenIn} -> ${m.c.amount} ${m.c.tokenOut} (${net.name}): price moved within the slippage, exactly amountOut for what the chain asks, at most amountInMaximum`, async (t) => {
+    await freshState(net);
+    const trade = tradeFor(net, m.c);
+    const tokenIn = token(net, m.c.tokenIn);
+    const tokenOut = token(net, m.c.tokenOut);
+    const account = sender(net);
+    const recipient = addressFor(`trade-steps:exact-output:within:${m.net}:${m.c.tokenIn}:${m.c.tokenOut}`);
+    const bounds = limits(trade);
+    await fund(net, account.address, tokenIn, bounds.amountInMaximum!);
+    const steps = buildTradeSteps({ chain: net.chain, trade, tokenIn, tokenOut, ...bounds, recipient, wallet: account.address, deadline: await deadline(net) });
+    await movePool(net, m.pool[0], m.pool[1], m.within, m.pool[2], m.pool[3]);
+    const asked = await chainAmountIn(net, trade.splits[0]!.route);
+    t.ok(asked > trade.amountIn && asked <= bounds.amountInMaximum!, `${routerOf(trade)}: the chain now asks ${asked}, more than amountIn ${trade.amountIn}, at most amountInMaximum ${bounds.amountInMaximum}`);
+    const outBefore = await net.wallet.balanceOf(tokenOut.address, recipient);
+    const inBefore = await net.wallet.balanceOf(tokenIn.address, account.address);
+    const receipts = await sendWithLimits(net, account, steps);
+    t.equal((await net.wallet.balanceOf(tokenOut.address, recipient)) - outBefore, trade.amountOut, 'the recipient received exactly amountOut');
+    const spent = inBefore - (await net.wallet.balanceOf(tokenIn.address, account.address));
+    t.equal(spent, asked + (tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid(receipts) : 0n), 'the sender spent exactly what the chain asked (native: the refund returned the rest of the value, to the wei net of gas)');
+    for (const held of [NATIVE_TOKEN_ADDRESS, net.chain.wrappedNativeToken, tokenIn.address, tokenOut.address]) {
+      t.equal(await net.wallet.balanceOf(held, trade.splits[0]!.route.executor.address as Address), 0n, `${symbolOf(net, held)} left in the router: none`);
+    }
+  });
+
+  t.test(`exact output, ${m.c.tokenIn} -> ${m.c.amount} ${m.c.tokenOut} (${net.name}): price moved beyond the slippage, the swap reverts and only gas is spent`, async (t) => {
+    await freshState(net);
+    const trade = tradeFor(net, m.c);
+    const tokenIn = token(net, m.c.tokenIn);
+    const tokenOut = token(net, m.c.tokenOut);
+    const account = sender(net);
+    const recipient = addressFor(`trade-steps:exact-output:beyond:${m.net}:${m.c.tokenIn}:${m.c.tokenOut}`);
+    const bounds = limits(trade);
+    await fund(net, account.address, tokenIn, bounds.amountInMaximum!);
+    const steps = buildTradeSteps({ chain: net.chain, trade, tokenIn, tokenOut, ...bounds, recipient, wallet: account.address, deadline: await deadline(net) });
+    await movePool(net, m.pool[0], m.pool[1], m.beyond, m.pool[2], m.pool[3]);
+    const asked = await chainAmountIn(net, trade.splits[0]!.route);
+    t.ok(asked > bounds.amountInMaximum!, `the chain now asks ${asked} > amountInMaximum ${bounds.amountInMaximum}`);
+    const swap = steps[steps.length - 1]!;
+    if (steps.length === 2) t.equal((await net.wallet.sendStep(account, steps[0]!)).status, 'success', 'the approval still goes through');
+    const value = swap.value === undefined ? undefined : BigInt(swap.value);
+    await t.rejects(net.wallet.client.estimateGas({ account, to: swap.to, data: swap.data, value }), { message: new RegExp(m.reason) }, `${routerOf(trade)}: simulation reverts: ${m.reason}`);
+    const outBefore = await net.wallet.balanceOf(tokenOut.address, recipient);
+    const inBefore = await net.wallet.balanceOf(tokenIn.address, account.address);
+    const receipt = await net.wallet.sendStep(account, swap, BigInt(swap.gasLimit!));
+    t.equal(receipt.status, 'reverted', 'the mined swap reverted');
+    t.equal(await net.wallet.balanceOf(tokenOut.address, recipient), outBefore, 'the recipient got nothing');
+    const spent = inBefore - (await net.wallet.balanceOf(tokenIn.address, account.address));
+    t.equal(spent, tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid([receipt]) : 0n, 'the sender spent nothing but gas');
+  });
+}
