@@ -1,7 +1,7 @@
 // Trades built by hand from a catalogue chain, for step-building tests: legs named by token symbols and DEX,
 // routes with the executor of the chain the test names, trades with the splits' sums.
 import type { CatalogChain, CatalogToken } from '../../src/catalog/loadCatalog.ts';
-import type { ProtocolKind } from '../../src/protocols/PoolProtocol.ts';
+import type { ProtocolKind, TradeType } from '../../src/protocols/PoolProtocol.ts';
 import { chainExecutors, type ExecutorKind } from '../../src/routing/executors.ts';
 import { routeGas } from '../../src/routing/gasModel.ts';
 import type { Executor, Leg, Route, Trade } from '../../src/routing/Trade.ts';
@@ -47,18 +47,18 @@ export function executorOf(chain: CatalogChain, kind: ExecutorKind, slug?: strin
 }
 
 /** A route through legs, executed by `executor`. */
-export function routeOf(chain: CatalogChain, executor: Executor, legs: readonly HandLeg[]): Route {
+export function routeOf(chain: CatalogChain, executor: Executor, legs: readonly HandLeg[], tradeType: TradeType = 'exactIn'): Route {
   const built = legs.map((l) => legOf(chain, l));
-  return { legs: built, amountIn: built[0]!.amountIn, amountOut: built[built.length - 1]!.amountOut, executor, gas: routeGas(built) };
+  return { legs: built, amountIn: built[0]!.amountIn, amountOut: built[built.length - 1]!.amountOut, executor, gas: routeGas(built, tradeType) };
 }
 
-/** An exact-input trade of routes (largest first, as bestTrade orders them); percents are not used by step building. */
-export function tradeOf(routes: readonly Route[]): Trade {
+/** A trade of routes (largest first, as bestTrade orders them), exact input by default; percents are not used by step building. */
+export function tradeOf(routes: readonly Route[], tradeType: TradeType = 'exactIn'): Trade {
   const first = routes[0]!.legs[0]!;
   const last = routes[0]!.legs[routes[0]!.legs.length - 1]!;
   const amountIn = routes.reduce((s, r) => s + r.amountIn, 0n);
   return {
-    tradeType: 'exactIn',
+    tradeType,
     tokenIn: first.tokenIn,
     tokenOut: last.tokenOut,
     amountIn,

@@ -6,7 +6,7 @@ import t from 'tap';
 import { loadCatalog, type CatalogChain } from '../../src/catalog/loadCatalog.ts';
 import { callGas, GAS, gasLimit, routeGas, transactionGas, wrapGas } from '../../src/routing/gasModel.ts';
 import type { Trade } from '../../src/routing/Trade.ts';
-import { buildTradeSteps, partMinimums, type TradeStepsParams } from '../../src/tx/buildTradeSteps.ts';
+import { buildTradeSteps, partMaximums, partMinimums, type TradeStepsParams } from '../../src/tx/buildTradeSteps.ts';
 import { buildWrapSteps } from '../../src/tx/buildWrapSteps.ts';
 import { executorOf, routeOf, tokenOf, tradeOf } from '../helpers/handTrades.ts';
 import { decode, decodeMulticall, ERC20_ABI, SWAP_ROUTER02_ABI, V2_ROUTER_ABI } from '../helpers/routerCalldata.ts';
@@ -40,6 +40,32 @@ t.test('partMinimums: floor shares by output, the remainder to the largest part,
   t.strictSame(partMinimums(10n, [3n, 4n, 5n]), [2n, 3n, 5n], '2.5/3.33/4.17 floored to 2/3/4, the rest 1 to the 5');
   t.strictSame(partMinimums(12_345n, [20_000n]), [12_345n]);
   t.throws(() => partMinimums(13n, [5n, 7n]), { name: 'StepBuildError', message: 'amountOutMinimum: 13 cannot be shared over outputs 5, 7' });
+});
+
+t.test('partMaximums: each route its amountIn plus a floor share of the slack by input, the remainder to the largest', async (t) => {
+  t.strictSame(partMaximums(1_005n, [700n, 300n]), [704n, 301n], 'slack 5 shared 3.5 / 1.5, floored to 3 / 1, the rest 1 to the 700');
+  t.strictSame(partMaximums(100n, [60n, 40n]), [60n, 40n], 'no slack: each exactly its input');
+  t.strictSame(partMaximums(12n, [3n, 4n, 5n]), [3n, 4n, 5n]);
+  t.strictSame(partMaximums(13n, [3n, 4n, 5n]), [3n, 4n, 6n], 'slack 1 to the largest');
+  t.strictSame(partMaximums(30n, [3n, 4n, 5n]), [7n, 10n, 13n], 'slack 18: 4.5 / 6 / 7.5 floored to 4 / 6 / 7, the rest 1 to the 5');
+  t.throws(() => partMaximums(11n, [5n, 7n]), { name: 'StepBuildError', message: 'amountInMaximum: 11 is less than the inputs 5 + 7' });
+});
+
+t.test('exact output through two routers: approvals of each router\'s share of amountInMaximum, adding up to it', async (t) => {
+  const v3Out = routeOf(chain, sr02, [{ dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 600n * E18, amountOut: 1_780_000_000_000n, ticksCrossed: 5 }], 'exactOut');
+  const v2Out = routeOf(chain, uniV2, [{ dex: 'uniswap/v2', from: 'WETH', to: 'USDC', amountIn: 250n * E18, amountOut: 735_000_000_000n }], 'exactOut');
+  const trade = tradeOf([v3Out, v2Out], 'exactOut');
+  // 850 WETH at 50 bps: 854.25; the slack 4.25 shared 600:250 is 3 / 1.25.
+  const steps = buildTradeSteps(base(trade, { amountOutMinimum: trade.amountOut, amountInMaximum: 854_250n * 10n ** 15n }));
+  t.strictSame(steps.map((s) => [s.message, s.to, s.amount]), [
+    ['Approve 603 WETH for Uniswap V3 router', WETH, '603000000000000000000'],
+    ['Swap at most 603 WETH for 1780000 USDC on Uniswap V3', SR02, '603000000000000000000'],
+    ['Approve 251.25 WETH for Uniswap V2 router', WETH, '251250000000000000000'],
+    ['Swap at most 251.25 WETH for 735000 USDC on Uniswap V2', UNI_V2, '251250000000000000000'],
+  ]);
+  const gas = steps.reduce((s, x) => s + BigInt(x.gasLimit!), 0n);
+  const model = callGas('SwapRouter02', 1, false, false, true, 'exactOut') + callGas('UniswapV2Router02', 1, false, false, true, 'exactOut') + routeGas(v3Out.legs, 'exactOut') + routeGas(v2Out.legs, 'exactOut');
+  t.equal(gas, steps.reduce((s, x) => s + gasLimit(0n), 0n) + (model * 5n) / 4n, 'the step estimates add up to the gas model of the trade');
 });
 
 t.test('SwapRouter02 and the SushiSwap Router02: each approved for what it pulls, minimums per transaction adding up', async (t) => {
@@ -123,7 +149,10 @@ t.test('refuses trades the quote layer must never produce', async (t) => {
   ]);
   const base0 = (trade: Trade, over: Partial<TradeStepsParams> = {}): TradeStepsParams => base(trade, { amountOutMinimum: 0n, ...over });
   const cases: [TradeStepsParams, string][] = [
-    [base0({ ...ok, tradeType: 'exactOut' }), 'trade.tradeType: "exactOut" trades are not encoded yet'],
+    [base0({ ...ok, tradeType: 'exactOut' }), `amountOutMinimum: an exact-output trade delivers exactly its amountOut ${ok.amountOut}, not 0`],
+    [base0({ ...ok, tradeType: 'exactOut' }, { amountOutMinimum: ok.amountOut }), 'amountInMaximum: required for an exact-output trade'],
+    [base0({ ...ok, tradeType: 'exactOut' }, { amountOutMinimum: ok.amountOut, amountInMaximum: ok.amountIn - 1n }), `amountInMaximum: ${ok.amountIn - 1n} is less than the inputs ${v3Route.amountIn} + ${sushiRoute.amountIn}`],
+    [base0(ok, { amountInMaximum: ok.amountIn }), 'amountInMaximum: only for exact-output trades (an exact-input trade spends exactly its amountIn)'],
     [base0(ok, { tokenOut: tokenOf(chain, 'DAI') }), `trade: swaps ${WETH.toLowerCase()} -> ${USDC.toLowerCase()}, not ${WETH} -> ${DAI}`],
     [base0(ok, { amountOutMinimum: ok.amountOut + 1n }), `amountOutMinimum: ${ok.amountOut + 1n} is more than the trade's amountOut ${ok.amountOut}`],
     [base0(ok, { amountOutMinimum: -1n }), 'amountOutMinimum: must be a non-negative uint256, got -1'],

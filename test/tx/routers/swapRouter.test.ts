@@ -123,3 +123,73 @@ t.test('a native-in split: value = the sum, swaps pay the router, sweepToken, th
   t.strictSame({ ...p, path: undefined }, { path: undefined, recipient: ROUTER, deadline: 1_900_000_000n, amountIn: 4n * 10n ** 18n, amountOutMinimum: 0n });
   t.strictSame(calls[2]!.args, [WBTC, 49_551_000n, RECIPIENT]);
 });
+
+// Exact output: exactOutputSingle / exactOutput with the path reversed (tokenOut first), exactly the route's amountOut,
+// at most its share of amountInMaximum.
+const outSingle = (tokenIn: string, tokenOut: string, fee: number, recipient: string, amountOut: bigint, amountInMaximum: bigint) => ({
+  functionName: 'exactOutputSingle',
+  args: [{ tokenIn, tokenOut, fee, recipient, deadline: 1_900_000_000n, amountOut, amountInMaximum, sqrtPriceLimitX96: 0n }],
+});
+
+t.test('exact output, one pool: approve amountInMaximum, the bare exactOutputSingle paying the recipient exactly amountOut', async (t) => {
+  const route = routeOf(chain, router, [{ dex: 'uniswap/v3', fee: 500, from: 'USDC', to: 'WBTC', amountIn: 150_000_000_000n, amountOut: 249_000_000n, ticksCrossed: 3 }], 'exactOut');
+  const steps = buildTradeSteps({ ...params, trade: tradeOf([route], 'exactOut'), tokenIn: tokenOf(chain, 'USDC'), tokenOut: tokenOf(chain, 'WBTC'), amountOutMinimum: 249_000_000n, amountInMaximum: 150_750_000_000n });
+  t.strictSame(steps.map((s) => [s.message, s.to, s.amount, s.gasLimit, s.value]), [
+    ['Approve 150750 USDC for Uniswap V3 router', USDC, '150750000000', gasLimit(GAS.approve).toString(), undefined],
+    ['Swap at most 150750 USDC for 2.49 WBTC on Uniswap V3', ROUTER, '150750000000', gasLimit(V3_CALL + GAS.exactOut.erc20Pull + GAS.hop.uniswapV3 + 3n * GAS.tick).toString(), undefined],
+  ]);
+  t.strictSame(decode(ERC20_ABI, steps[0]!.data), { functionName: 'approve', args: [ROUTER, 150_750_000_000n] });
+  t.strictSame(decode(SWAP_ROUTER_ABI, steps[1]!.data), outSingle(USDC, WBTC, 500, RECIPIENT, 249_000_000n, 150_750_000_000n));
+});
+
+t.test('exact output, two pools: exactOutput with the reversed path USDC 500 WETH 3000 LINK', async (t) => {
+  const route = routeOf(chain, router, [
+    { dex: 'uniswap/v3', fee: 3000, from: 'LINK', to: 'WETH', amountIn: 334n * 10n ** 18n, amountOut: 1_666_000_000_000_000_000n },
+    { dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 1_666_000_000_000_000_000n, amountOut: 5_000_000_000n },
+  ], 'exactOut');
+  const steps = buildTradeSteps({ ...params, trade: tradeOf([route], 'exactOut'), tokenIn: tokenOf(chain, 'LINK'), tokenOut: tokenOf(chain, 'USDC'), amountOutMinimum: 5_000_000_000n, amountInMaximum: 335_670_000_000_000_000_000n });
+  t.equal(steps[1]!.gasLimit, gasLimit(V3_CALL + GAS.exactOut.erc20Pull + 2n * GAS.hop.uniswapV3 - GAS.exactOut.v3NextHop).toString());
+  const call = decode(SWAP_ROUTER_ABI, steps[1]!.data);
+  const p = call.args[0] as { path: `0x${string}` };
+  t.strictSame({ functionName: call.functionName, args: [{ ...p, path: parsePackedPath(p.path) }] }, {
+    functionName: 'exactOutput',
+    args: [{ path: { tokens: [USDC, WETH, LINK], fees: [500, 3000] }, recipient: RECIPIENT, deadline: 1_900_000_000n, amountOut: 5_000_000_000n, amountInMaximum: 335_670_000_000_000_000_000n }],
+  });
+});
+
+t.test('exact output, native in, two fee tiers: value = amountInMaximum, each swap pays the recipient its share, refundETH', async (t) => {
+  const E18 = 10n ** 18n;
+  const a = routeOf(chain, router, [
+    { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 230n * E18, amountOut: 230n * E18 },
+    { dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 230n * E18, amountOut: 700_000_000_000n, ticksCrossed: 2 },
+  ], 'exactOut');
+  const b = routeOf(chain, router, [
+    { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 70n * E18, amountOut: 70n * E18 },
+    { dex: 'uniswap/v3', fee: 3000, from: 'WETH', to: 'USDC', amountIn: 70n * E18, amountOut: 200_000_000_000n, ticksCrossed: 1 },
+  ], 'exactOut');
+  // 300 ETH at 50 bps: 301.5 ETH, 1.5 ETH of slack shared 230:70 (1.15 / 0.35).
+  const steps = buildTradeSteps({ ...params, trade: tradeOf([a, b], 'exactOut'), tokenIn: tokenOf(chain, 'ETH'), tokenOut: tokenOf(chain, 'USDC'), amountOutMinimum: 900_000_000_000n, amountInMaximum: 301_500_000_000_000_000_000n });
+  t.strictSame(steps.map((s) => [s.message, s.amount, s.value, s.gasLimit]), [
+    ['Swap at most 301.5 ETH for 900000 USDC on Uniswap V3', '301500000000000000000', '301500000000000000000', gasLimit(V3_CALL + GAS.wrapIn + GAS.exactOut.refund + 2n * GAS.hop.uniswapV3 + 3n * GAS.tick).toString()],
+  ]);
+  t.strictSame(decodeMulticall(SWAP_ROUTER_ABI, steps[0]!.data).calls, [
+    outSingle(WETH, USDC, 500, RECIPIENT, 700_000_000_000n, 231_150_000_000_000_000_000n),
+    outSingle(WETH, USDC, 3000, RECIPIENT, 200_000_000_000n, 70_350_000_000_000_000_000n),
+    { functionName: 'refundETH', args: [] },
+  ]);
+});
+
+t.test('exact output, native out: the swaps pay the router, unwrapWETH9(amountOut, recipient)', async (t) => {
+  const route = routeOf(chain, router, [
+    { dex: 'uniswap/v3', fee: 100, from: 'USDT', to: 'USDC', amountIn: 18_100_000_000n, amountOut: 18_090_000_000n },
+    { dex: 'uniswap/v3', fee: 500, from: 'USDC', to: 'WETH', amountIn: 18_090_000_000n, amountOut: 6n * 10n ** 18n },
+    { dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 6n * 10n ** 18n, amountOut: 6n * 10n ** 18n },
+  ], 'exactOut');
+  const steps = buildTradeSteps({ ...params, trade: tradeOf([route], 'exactOut'), tokenIn: tokenOf(chain, 'USDT'), tokenOut: tokenOf(chain, 'ETH'), amountOutMinimum: 6n * 10n ** 18n, amountInMaximum: 18_190_500_000n });
+  const { calls } = decodeMulticall(SWAP_ROUTER_ABI, steps[1]!.data);
+  const p = calls[0]!.args[0] as { path: `0x${string}` };
+  t.strictSame([{ ...calls[0]!, args: [{ ...p, path: parsePackedPath(p.path) }] }, calls[1]], [
+    { functionName: 'exactOutput', args: [{ path: { tokens: [WETH, USDC, USDT], fees: [500, 100] }, recipient: ROUTER, deadline: 1_900_000_000n, amountOut: 6n * 10n ** 18n, amountInMaximum: 18_190_500_000n }] },
+    { functionName: 'unwrapWETH9', args: [6n * 10n ** 18n, RECIPIENT] },
+  ]);
+});

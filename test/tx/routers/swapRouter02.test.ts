@@ -23,9 +23,9 @@ const E18 = 10n ** 18n;
 
 /** exactInputSingle / exactInput params with the packed path parsed. */
 function view(call: DecodedCall): unknown {
-  if (call.functionName !== 'exactInput') return call;
+  if (call.functionName !== 'exactInput' && call.functionName !== 'exactOutput') return call;
   const p = call.args[0] as { path: `0x${string}` };
-  return { functionName: 'exactInput', args: [{ ...p, path: parsePackedPath(p.path) }] };
+  return { functionName: call.functionName, args: [{ ...p, path: parsePackedPath(p.path) }] };
 }
 const single = (tokenIn: string, tokenOut: string, fee: number, recipient: string, amountIn: bigint, amountOutMinimum: bigint) => ({
   functionName: 'exactInputSingle',
@@ -155,3 +155,69 @@ t.test('native in and one route: the swap pays the recipient with the minimum, t
   t.strictSame(calls, [v2(E18, 0n, [WETH, USDT], ADDRESS_THIS), single(USDT, USDC, 100, RECIPIENT, 0n, 2_934_255_000n), { functionName: 'refundETH', args: [] }]);
   t.equal(steps[0]!.value, E18.toString());
 });
+
+// Exact output through SwapRouter02: v3 routes only, exactOutputSingle / exactOutput (reversed path, no deadline in the
+// params), paid by the caller; each route pays the recipient its exact share (ERC-20 output) or the router
+// (ADDRESS_THIS) before one unwrapWETH9 of the sum (native output).
+const outSingle = (tokenIn: string, tokenOut: string, fee: number, recipient: string, amountOut: bigint, amountInMaximum: bigint) => ({
+  functionName: 'exactOutputSingle',
+  args: [{ tokenIn, tokenOut, fee, recipient, amountOut, amountInMaximum, sqrtPriceLimitX96: 0n }],
+});
+
+t.test('exact output, two fee tiers, ERC-20 out: one approval of amountInMaximum, each route pays the recipient, no sweep', async (t) => {
+  const a = routeOf(chain, router, [{ dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 234n * E18, amountOut: 700_000_000_000n, ticksCrossed: 2 }], 'exactOut');
+  const b = routeOf(chain, router, [{ dex: 'uniswap/v3', fee: 3000, from: 'WETH', to: 'USDC', amountIn: 67n * E18, amountOut: 200_000_000_000n, ticksCrossed: 1 }], 'exactOut');
+  // 301 WETH at 100 bps: 304.01 WETH; the slack 3.01 shared 234:67 is 2.34 / 0.67.
+  const steps = buildTradeSteps({ ...params, trade: tradeOf([a, b], 'exactOut'), tokenIn: tokenOf(chain, 'WETH'), tokenOut: tokenOf(chain, 'USDC'), amountOutMinimum: 900_000_000_000n, amountInMaximum: 304_010_000_000_000_000_000n });
+  t.strictSame(steps.map((s) => [s.message, s.amount, s.gasLimit]), [
+    ['Approve 304.01 WETH for Uniswap V3 router', '304010000000000000000', gasLimit(GAS.approve).toString()],
+    ['Swap at most 304.01 WETH for 900000 USDC on Uniswap V3', '304010000000000000000', gasLimit(CALL + GAS.exactOut.erc20Pull + 2n * GAS.hop.uniswapV3 + 3n * GAS.tick).toString()],
+  ]);
+  t.strictSame(decodeMulticall(SWAP_ROUTER02_ABI, steps[1]!.data).calls, [
+    outSingle(WETH, USDC, 500, RECIPIENT, 700_000_000_000n, 236_340_000_000_000_000_000n),
+    outSingle(WETH, USDC, 3000, RECIPIENT, 200_000_000_000n, 67_670_000_000_000_000_000n),
+  ]);
+});
+
+t.test('exact output, three pools, native out: exactOutput with the path reversed paying ADDRESS_THIS, then unwrapWETH9(amountOut)', async (t) => {
+  const route = routeOf(chain, router, [
+    { dex: 'uniswap/v3', fee: 100, from: 'DAI', to: 'USDC', amountIn: 20_010n * E18, amountOut: 20_000_000_000n },
+    { dex: 'uniswap/v3', fee: 500, from: 'USDC', to: 'WBTC', amountIn: 20_000_000_000n, amountOut: 33_000_000n },
+    { dex: 'uniswap/v3', fee: 3000, from: 'WBTC', to: 'WETH', amountIn: 33_000_000n, amountOut: 6n * E18 },
+    { dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 6n * E18, amountOut: 6n * E18 },
+  ], 'exactOut');
+  const steps = buildTradeSteps({ ...params, trade: tradeOf([route], 'exactOut'), tokenIn: tokenOf(chain, 'DAI'), tokenOut: tokenOf(chain, 'ETH'), amountOutMinimum: 6n * E18, amountInMaximum: 20_110_050n * 10n ** 15n });
+  t.equal(steps[1]!.message, 'Swap at most 20110.05 DAI for 6 ETH on Uniswap V3');
+  const { calls } = decodeMulticall(SWAP_ROUTER02_ABI, steps[1]!.data);
+  t.strictSame(calls.map(view), [
+    { functionName: 'exactOutput', args: [{ path: { tokens: [WETH, WBTC, USDC, DAI], fees: [3000, 500, 100] }, recipient: ADDRESS_THIS, amountOut: 6n * E18, amountInMaximum: 20_110_050n * 10n ** 15n }] },
+    { functionName: 'unwrapWETH9', args: [6n * E18, RECIPIENT] },
+  ]);
+});
+
+t.test('exact output, native in, one pool: value = amountInMaximum, exactOutputSingle paying the recipient, refundETH', async (t) => {
+  const route = routeOf(chain, router, [
+    { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 33n * E18, amountOut: 33n * E18 },
+    { dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 33n * E18, amountOut: 100_000_000_000n },
+  ], 'exactOut');
+  const steps = buildTradeSteps({ ...params, trade: tradeOf([route], 'exactOut'), tokenIn: tokenOf(chain, 'ETH'), tokenOut: tokenOf(chain, 'USDC'), amountOutMinimum: 100_000_000_000n, amountInMaximum: 33_165n * 10n ** 15n });
+  t.strictSame(steps.map((s) => [s.message, s.amount, s.value]), [['Swap at most 33.165 ETH for 100000 USDC on Uniswap V3', '33165000000000000000', '33165000000000000000']]);
+  t.strictSame(decodeMulticall(SWAP_ROUTER02_ABI, steps[0]!.data).calls, [outSingle(WETH, USDC, 500, RECIPIENT, 100_000_000_000n, 33_165n * 10n ** 15n), { functionName: 'refundETH', args: [] }]);
+});
+
+t.test('exact output refuses what SwapRouter02 cannot execute exactly: v2 pools, mixed paths', async (t) => {
+  const v2Route = routeOf(chain, router, [{ dex: 'uniswap/v2', from: 'WETH', to: 'USDC', amountIn: E18, amountOut: 3_000_000_000n }], 'exactOut');
+  t.throws(
+    () => buildTradeSteps({ ...params, trade: tradeOf([v2Route], 'exactOut'), tokenIn: tokenOf(chain, 'WETH'), tokenOut: tokenOf(chain, 'USDC'), amountOutMinimum: 3_000_000_000n, amountInMaximum: E18 }),
+    { name: 'StepBuildError', message: 'trade.splits[0].route.executor: Uniswap V3 router cannot execute this route for an exact output' },
+  );
+  const mixed = routeOf(chain, router, [
+    { dex: 'uniswap/v2', from: 'AAVE', to: 'LINK', amountIn: 200n * E18, amountOut: 1_300n * E18 },
+    { dex: 'uniswap/v3', fee: 3000, from: 'LINK', to: 'WETH', amountIn: 1_300n * E18, amountOut: 6n * E18 },
+  ], 'exactOut');
+  t.throws(
+    () => buildTradeSteps({ ...params, trade: tradeOf([mixed], 'exactOut'), tokenIn: tokenOf(chain, 'AAVE'), tokenOut: tokenOf(chain, 'WETH'), amountOutMinimum: 6n * E18, amountInMaximum: 201n * E18 }),
+    { name: 'StepBuildError', message: 'trade.splits[0].route.executor: Uniswap V3 router cannot execute this route for an exact output' },
+  );
+});
+

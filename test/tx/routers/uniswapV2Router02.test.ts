@@ -89,3 +89,48 @@ t.test('two routes through one Router02: one approval of the sum, one transactio
   t.equal((first.args[1] as bigint) + (second.args[1] as bigint), 58_406_499_999n, 'the minimums add up to amountOutMinimum');
   t.equal(NATIVE_TOKEN_ADDRESS, tokenOf(chain, 'ETH').address);
 });
+
+// Exact output: swapTokensForExactTokens / swapTokensForExactETH with each route's share of amountInMaximum,
+// swapETHForExactTokens with value = that share (the router refunds the rest itself).
+t.test('exact output, two routes: one approval of amountInMaximum, each transaction exactly its amountOut with its share of the maximum', async (t) => {
+  const direct = routeOf(chain, uni, [{ dex: 'uniswap/v2', from: 'WBTC', to: 'USDC', amountIn: 70_000_001n, amountOut: 41_000_000_000n }], 'exactOut');
+  const twoHop = routeOf(chain, uni, [
+    { dex: 'uniswap/v2', from: 'WBTC', to: 'WETH', amountIn: 30_000_000n, amountOut: 6_000_000_000_000_000_000n },
+    { dex: 'uniswap/v2', from: 'WETH', to: 'USDC', amountIn: 6_000_000_000_000_000_000n, amountOut: 17_700_000_000n },
+  ], 'exactOut');
+  // amountIn 100,000,001; at 50 bps the maximum is ceil(100,500,001.005) = 100,500,002. The slack 500,001 shared
+  // 70,000,001 : 30,000,000 is 350,000.69... / 150,000.29..., floored to 350,000 / 150,000, the remainder 1 to the larger.
+  const steps = buildTradeSteps({ ...params, trade: tradeOf([direct, twoHop], 'exactOut'), tokenIn: tokenOf(chain, 'WBTC'), tokenOut: tokenOf(chain, 'USDC'), amountOutMinimum: 58_700_000_000n, amountInMaximum: 100_500_002n });
+  t.strictSame(steps.map((s) => [s.message, s.amount, s.gasLimit]), [
+    ['Approve 1.00500002 WBTC for Uniswap V2 router', '100500002', gasLimit(GAS.approve).toString()],
+    ['Swap at most 0.70350002 WBTC for 41000 USDC on Uniswap V2', '70350002', gasLimit(GAS.call.UniswapV2Router02 + GAS.exactOut.erc20Pull + GAS.hop.uniswapV2).toString()],
+    ['Swap at most 0.3015 WBTC for 17700 USDC on Uniswap V2', '30150000', gasLimit(GAS.call.UniswapV2Router02 + GAS.exactOut.erc20Pull + 2n * GAS.hop.uniswapV2).toString()],
+  ]);
+  t.strictSame(decode(ERC20_ABI, steps[0]!.data).args, [ROUTER, 100_500_002n]);
+  t.strictSame(decode(V2_ROUTER_ABI, steps[1]!.data), { functionName: 'swapTokensForExactTokens', args: [41_000_000_000n, 70_350_002n, [WBTC, USDC], RECIPIENT, 1_900_000_000n] });
+  t.strictSame(decode(V2_ROUTER_ABI, steps[2]!.data), { functionName: 'swapTokensForExactTokens', args: [17_700_000_000n, 30_150_000n, [WBTC, WETH, USDC], RECIPIENT, 1_900_000_000n] });
+});
+
+t.test('exact output, native in: swapETHForExactTokens with value = amountInMaximum', async (t) => {
+  const route = routeOf(chain, uni, [
+    { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 10n ** 18n, amountOut: 10n ** 18n },
+    { dex: 'uniswap/v2', from: 'WETH', to: 'USDC', amountIn: 10n ** 18n, amountOut: 2_990_000_000n },
+    { dex: 'uniswap/v2', from: 'USDC', to: 'USDT', amountIn: 2_990_000_000n, amountOut: 2_985_000_000n },
+  ], 'exactOut');
+  const steps = buildTradeSteps({ ...params, trade: tradeOf([route], 'exactOut'), tokenIn: tokenOf(chain, 'ETH'), tokenOut: tokenOf(chain, 'USDT'), amountOutMinimum: 2_985_000_000n, amountInMaximum: 1_005_000_000_000_000_000n });
+  t.strictSame(steps.map((s) => [s.message, s.amount, s.value, s.gasLimit]), [
+    ['Swap at most 1.005 ETH for 2985 USDT on Uniswap V2', '1005000000000000000', '1005000000000000000', gasLimit(GAS.call.UniswapV2Router02 + GAS.wrapIn + GAS.exactOut.refund + 2n * GAS.hop.uniswapV2).toString()],
+  ]);
+  t.strictSame(decode(V2_ROUTER_ABI, steps[0]!.data), { functionName: 'swapETHForExactTokens', args: [2_985_000_000n, [WETH, USDC, USDT], RECIPIENT, 1_900_000_000n] });
+});
+
+t.test('exact output, native out: swapTokensForExactETH(amountOut, amountInMax, [DAI, USDC, WETH])', async (t) => {
+  const route = routeOf(chain, sushi, [
+    { dex: 'sushiswap/v2', from: 'DAI', to: 'USDC', amountIn: 5_000n * 10n ** 18n, amountOut: 4_980_000_000n },
+    { dex: 'sushiswap/v2', from: 'USDC', to: 'WETH', amountIn: 4_980_000_000n, amountOut: 1_650_000_000_000_000_000n },
+    { dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 1_650_000_000_000_000_000n, amountOut: 1_650_000_000_000_000_000n },
+  ], 'exactOut');
+  const steps = buildTradeSteps({ ...params, trade: tradeOf([route], 'exactOut'), tokenIn: tokenOf(chain, 'DAI'), tokenOut: tokenOf(chain, 'ETH'), amountOutMinimum: 1_650_000_000_000_000_000n, amountInMaximum: 5_025n * 10n ** 18n });
+  t.strictSame(steps.map((s) => [s.message, s.to]), [['Approve 5025 DAI for SushiSwap V2 router', DAI], ['Swap at most 5025 DAI for 1.65 ETH on SushiSwap V2', SUSHI_ROUTER]]);
+  t.strictSame(decode(V2_ROUTER_ABI, steps[1]!.data), { functionName: 'swapTokensForExactETH', args: [1_650_000_000_000_000_000n, 5_025n * 10n ** 18n, [DAI, USDC, WETH], RECIPIENT, 1_900_000_000n] });
+});
