@@ -4,6 +4,9 @@
 // (v2 paths) and MixedRouteQuoterV1.quoteExactInput (Uniswap v2 + v3 paths, as SwapRouter02 executes them).
 // With gasPriceWei 0 and one split, bestTrade's output equals the best of them to the wei; with splits it is never
 // less, and on a large WETH -> USDC trade strictly more.
+// Exact output likewise: every path a router executes for an exact output (one protocol; v2 pairs of one DEX) is
+// priced backwards by QuoterV2.quoteExactOutput (reversed packed path) or the DEX's Router02.getAmountsIn; with one
+// split bestTrade's amountIn equals the cheapest, with splits it is never more, and on a large output strictly less.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +88,74 @@ async function chainOutput(path: { pools: SnapshotPool[]; tokens: string[] }, am
     return 0n; // the contract refuses the amount (not enough liquidity on the path)
   }
   return undefined;
+}
+
+/**
+ * The chain's input for an exact output along a path, through the contract that prices it backwards; undefined when
+ * no router executes the path for an exact output (mixed protocols, v2 pairs of two DEXes), null when the contract
+ * refuses the amount (the path cannot deliver it).
+ */
+async function chainInput(path: { pools: SnapshotPool[]; tokens: string[] }, amountOut: bigint): Promise<bigint | null | undefined> {
+  const kinds = new Set(path.pools.map((p) => `${p.dex}/${p.version}`));
+  if (kinds.size > 1) return undefined;
+  const tokens = path.tokens as Address[];
+  try {
+    if (path.pools[0]!.version === 'v2') {
+      const dex = chain.dexes.find((d) => d.slug === path.pools[0]!.dex && d.version === 'v2')!;
+      const amounts = (await client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsIn', args: [amountOut, tokens] })) as bigint[];
+      return amounts[0];
+    }
+    const reversed = [...tokens].reverse();
+    const fees = path.pools.map((p) => p.fee).reverse();
+    const packed = encodePacked(
+      reversed.flatMap((_, i) => (i === 0 ? ['address'] : ['uint24', 'address'])) as ('address' | 'uint24')[],
+      reversed.flatMap((x, i) => (i === 0 ? [x] : [fees[i - 1]!, x])) as (Address | number)[],
+    );
+    const { result } = await client.simulateContract({ address: addresses.contracts.quoterV2, abi: QUOTER_V2_ABI, functionName: 'quoteExactOutput', args: [packed, amountOut], gas: 1_000_000_000n });
+    return (result as readonly [bigint])[0];
+  } catch {
+    return null;
+  }
+}
+
+const EXACT_OUTPUT_CASES: [string, string, string][] = [
+  ['WETH', 'USDC', '3000'],
+  ['WETH', 'USDC', '3000000'],
+  ['USDC', 'WETH', '80'],
+  ['WBTC', 'DAI', '100000'],
+  ['DAI', 'WBTC', '1.5'],
+  ['USDT', 'DAI', '300000'],
+  ['LINK', 'USDC', '5000'],
+  ['USDC', 'LINK', '1000'],
+  ['USDC', 'USDT', '700000'],
+  ['AAVE', 'LINK', '100'],
+];
+
+for (const [a, b, amount] of EXACT_OUTPUT_CASES) {
+  t.test(`${a} -> exactly ${amount} ${b}: bestTrade against every exact-output path priced by the chain`, async (t) => {
+    const tokenIn = token(a);
+    const tokenOut = token(b);
+    const amountOut = parseUnits(amount, tokenOut.decimals);
+    const paths = allPaths(tokenIn.address.toLowerCase(), tokenOut.address.toLowerCase());
+    let cheapest: bigint | undefined;
+    let priced = 0;
+    for (const path of paths) {
+      const input = await chainInput(path, amountOut);
+      if (input === undefined) continue;
+      priced++;
+      if (input !== null && (cheapest === undefined || input < cheapest)) cheapest = input;
+    }
+    t.ok(priced > 0 && cheapest !== undefined, `${priced} of ${paths.length} paths execute an exact output and were priced by the chain; the cheapest asks ${cheapest}`);
+    const request = { tokenIn: tokenIn.address.toLowerCase(), tokenOut: tokenOut.address.toLowerCase(), tradeType: 'exactOut' as const, amount: amountOut, maxHops: 3, gasPriceWei: 0n, allow: () => true };
+    const single = bestTrade(index, { ...request, maxSplits: 1 });
+    t.equal(single.ok ? single.trade.amountIn : single.code, cheapest, 'one split: the cheapest path, to the wei');
+    t.equal(single.ok ? single.trade.amountOut : 0n, amountOut, 'delivering exactly the amount asked for');
+    const split = bestTrade(index, { ...request, maxSplits: 5 });
+    t.ok(split.ok && split.trade.amountIn <= cheapest! && split.trade.amountOut === amountOut, `splits: ${split.ok ? split.trade.amountIn : split.code} <= ${cheapest}, for exactly ${amountOut}`);
+    if (amount === '3000000') {
+      t.ok(split.ok && split.trade.splits.length > 1 && split.trade.amountIn < cheapest!, `the large exact output is split and needs less than every single path (${split.ok ? cheapest! - split.trade.amountIn : ''} less)`);
+    }
+  });
 }
 
 const CASES: [string, string, string][] = [
