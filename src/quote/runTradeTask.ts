@@ -46,7 +46,8 @@ export function runTradeTask(graph: PricingGraph, task: TradeTask): DeploymentTr
   const overall: DeploymentTrade = { deployment: '', outcome: search(task.deployments) };
   if (!task.perDeployment) return [overall];
   const each = task.deployments.map((deployment) => ({ deployment, outcome: search([deployment]) }));
-  // The best trade over all of them, when it goes through more than one deployment, is an entry of its own.
+  // The best trade over all of them, when it goes through more than one deployment, is an entry of its own; when
+  // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
   const mixed = overall.outcome.ok && new Set(overall.outcome.trade.splits.flatMap((s) => s.route.legs.filter((l) => l.kind !== 'wrap').map((l) => `${l.dex}/${l.version}`))).size > 1;
-  return mixed ? [...each, overall] : each;
+  return mixed || !overall.outcome.ok ? [...each, overall] : each;
 }

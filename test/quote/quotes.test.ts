@@ -362,3 +362,71 @@ t.test('the shipped catalogue and devnet snapshot: different chain ids on /quote
     t.strictSame([res.status, res.body], [400, { code: 400, message: 'quote unavailable: no route for UNI/USDC on devnet within 3 hops' }], `${url}: UNI/USDC`);
   }
 });
+
+// Exact output (tradeType "exactOut"): `amount` is tokenOut's, checked against tokenOut's decimals.
+t.test('tradeType: exact messages; with exactOut the amount is checked against tokenOut', async (t) => {
+  const TRADE_TYPE = 'tradeType: must be "exactIn" or "exactOut"';
+  for (const tradeType of ['exactIN', 'exact_out', '', 5, null, ['exactOut'], true]) await rejects(t, { ...BASE, tradeType }, TRADE_TYPE);
+  await rejects(t, { ...BASE, tradeType: 'exactOut', tokenIn: WETH, tokenOut: USDC, amount: '1.1234567' }, 'amount: has 7 decimal places; the token has 6');
+  await rejects(t, { ...BASE, tradeType: 'exactOut', tokenIn: USDC, tokenOut: ETH, amount: '0.0000000000000000001' }, 'amount: has 19 decimal places; the token has 18');
+  // Without a known tokenOut (or trade type) only the form of the amount is judged.
+  await rejects(t, { ...BASE, tradeType: 'exactOut', tokenOut: UNKNOWN_TOKEN, amount: '1.1234567' }, `tokenOut: ${UNKNOWN_TOKEN} is not a token of chain testchain (1001)`);
+  await rejects(t, { ...BASE, tradeType: 'sell', amount: '1.1234567890123456789' }, TRADE_TYPE);
+  await rejects(t, { ...BASE, tradeType: 'sell', amount: '-1', slippageBps: 9999 }, `amount: ${AMOUNT_FORM}; slippageBps: must be between 0 and 5000; ${TRADE_TYPE}`);
+  // 7 decimals of WETH (18) are fine where USDC (tokenIn, 6) would refuse them.
+  const res = await q.request('POST', '/quotes/routes', { body: { ...BASE, tradeType: 'exactOut', amount: '0.0000001' } });
+  t.equal(res.status, 200, 'an exact output of 0.0000001 WETH for USDC');
+});
+
+/** The v2 pair's input for an exact output from @uniswap/v2-sdk (Pair.getInputAmount). */
+function v2In(reserveIn: string, decimalsIn: number, addressIn: string, reserveOut: string, decimalsOut: number, addressOut: string, amountOut: bigint): bigint {
+  const tokenIn = new core.Token(1001, addressIn, decimalsIn);
+  const tokenOut = new core.Token(1001, addressOut, decimalsOut);
+  const pair = new v2sdk.Pair(core.CurrencyAmount.fromRawAmount(tokenIn, reserveIn), core.CurrencyAmount.fromRawAmount(tokenOut, reserveOut));
+  const [input] = pair.getInputAmount(core.CurrencyAmount.fromRawAmount(tokenOut, amountOut.toString()));
+  return BigInt(input.quotient.toString());
+}
+
+t.test('POST /quotes with exactOut: exactly amountOut, the input from @uniswap/v2-sdk, amountInMaximum enforced in swapTokensForExactTokens', async (t) => {
+  const amountOut = 321_644_030_067_425_879n; // what 1000 USDC buys (the exact-input quote above)
+  const amountIn = v2In('30000000000', 6, USDC, '10000000000000000000', 18, WETH, amountOut);
+  t.equal(amountIn, 1_000_000_000n, 'the SDK asks 1000 USDC back for it');
+  const res = await q.request('POST', '/quotes', { body: { ...BASE, tradeType: 'exactOut', amount: '0.321644030067425879', slippageBps: 100, walletAddress: WALLET }, headers: A });
+  t.equal(res.status, 200);
+  const quote = res.body.data;
+  const amountInMaximum = (amountIn * 10_100n + 9_999n) / 10_000n;
+  t.equal(amountInMaximum, 1_010_000_000n);
+  t.strictSame(
+    [quote.tradeType, quote.amountIn, quote.amountInFloat, quote.amountInMaximum, quote.amountOut, quote.amountOutFloat, quote.amountOutMinimum, quote.slippageBps],
+    ['exactOut', '1000000000', '1000', '1010000000', amountOut.toString(), '0.321644030067425879', amountOut.toString(), 100],
+  );
+  t.strictSame(quote.paths, [{ percent: 100, amountIn: '1000000000', amountOut: amountOut.toString(), hops: [{ dex: 'uniswap', version: 'v2', pool: '0x9999999999999999999999999999999999999999', fee: 3000, tokenIn: USDC, tokenOut: WETH, amountIn: '1000000000', amountOut: amountOut.toString() }] }]);
+  t.strictSame(quote.networkFee, { wei: '0', inTokenIn: '0', inTokenOut: '0' });
+  t.strictSame(quote.route, { dex: 'uniswap', name: 'Uniswap V2', fees: '3000000', logo: '', version: 'v2', poolFee: 3000 });
+  const [approve, swap] = quote.steps;
+  t.strictSame([approve.message, approve.amount, approve.spender], ['Approve 1010 USDC for Uniswap V2 router', '1010000000', V2_ROUTER]);
+  t.strictSame(decodeFunctionData({ abi: erc20, data: approve.data }).args, [V2_ROUTER, 1_010_000_000n]);
+  t.strictSame([swap.message, swap.amount, swap.value], ['Swap at most 1010 USDC for 0.321644030067425879 WETH on Uniswap V2', '1010000000', undefined]);
+  const exactOut = parseAbi(['function swapTokensForExactTokens(uint256 amountOut, uint256 amountInMax, address[] path, address to, uint256 deadline) returns (uint256[])']);
+  t.strictSame(decodeFunctionData({ abi: exactOut, data: swap.data }).args, [amountOut, 1_010_000_000n, [USDC, WETH], getAddress(RECIPIENT), BigInt(quote.deadline)]);
+  const saved = await q.request('GET', `/quotes/${quote.quoteId}`, { headers: A });
+  t.strictSame(saved.body.data, quote, 'saved as returned');
+});
+
+t.test('exact output: amountInMaximum rounds up; native input sends it as value', async (t) => {
+  const res = await q.request('POST', '/quotes', { body: { ...BASE, tradeType: 'exactOut', tokenIn: ETH, tokenOut: USDC, amount: '1000', slippageBps: 33 }, headers: A });
+  t.equal(res.status, 200);
+  const quote = res.body.data;
+  const amountIn = v2In('10000000000000000000', 18, WETH, '30000000000', 6, USDC, 1_000_000_000n);
+  const maximum = (amountIn * 10_033n + 9_999n) / 10_000n;
+  t.ok((amountIn * 10_033n) % 10_000n !== 0n, 'the product is not whole: rounded up');
+  t.strictSame([quote.amountIn, quote.amountInMaximum, quote.amountOut, quote.amountOutMinimum], [amountIn.toString(), maximum.toString(), '1000000000', '1000000000']);
+  t.equal(quote.steps.length, 1, 'no approval for the native asset');
+  t.match(quote.steps[0], { to: V2_ROUTER, amount: maximum.toString(), value: maximum.toString() });
+});
+
+t.test('exact output larger than the pools can give: 400 naming the pair and the amount', async (t) => {
+  // The v2 WETH/USDC pair holds 10 WETH: no amount of USDC buys all of it.
+  await rejects(t, { ...BASE, tradeType: 'exactOut', amount: '10' }, 'quote unavailable: no route for USDC/WETH on testchain has the liquidity to deliver exactly 10 WETH');
+  await rejects(t, { ...BASE, tradeType: 'exactOut', tokenIn: WETH, tokenOut: USDC, amount: '30000.000001' }, 'quote unavailable: no route for WETH/USDC on testchain has the liquidity to deliver exactly 30000.000001 USDC');
+});

@@ -121,3 +121,61 @@ t.test('routed answers: two and three hops, splits, native in and out', async (t
   t.ok(split.paths.length > 1, 'POST /quotes: a large WETH -> USDC trade is split');
   t.match(split.route.name, /^[A-Za-z0-9 +]+ \d+% \+ .+ \d+%$/, 'a split trade is named by its DEXes and shares');
 });
+
+interface ExactOutAnswer extends RoutedAnswer {
+  tradeType: string;
+  amountInMaximum: string;
+  amountOutMinimum: string;
+  slippageBps: number;
+}
+
+t.test('exact output: every answer delivers exactly the amount, sorted by amountIn ascending, with its limits', async (t) => {
+  const cases: [string, string, string, Record<string, unknown>][] = [
+    ['USDC', 'WETH', '100', { gasPriceWei: '0' }],
+    ['WETH', 'USDC', '3000000', { gasPriceWei: '0' }],
+    ['LINK', 'USDC', '5000', {}],
+    ['ETH', 'USDC', '1000', {}],
+    ['USDC', 'ETH', '300', { slippageBps: 75 }],
+    ['DAI', 'WBTC', '1.5', {}],
+  ];
+  for (const [a, b, amount, extra] of cases) {
+    const res = await q.request('POST', '/quotes/routes', { body: body(a, b, amount, { tradeType: 'exactOut', ...extra }) });
+    t.equal(res.status, 200, `${a} -> exactly ${amount} ${b}`);
+    const answers = res.body.data as ExactOutAnswer[];
+    const ins = answers.map((x) => BigInt(x.amountIn));
+    t.strictSame(ins, [...ins].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)), 'sorted by amountIn, ascending');
+    const wanted = BigInt(Number(amount) * 10 ** token(b).decimals);
+    const slippage = BigInt((extra.slippageBps as number | undefined) ?? 50);
+    for (const x of answers) {
+      const label = `${a} -> ${amount} ${b} on ${x.route.dex} ${x.route.version}`;
+      t.strictSame([x.tradeType, x.amountOut, x.amountOutMinimum], ['exactOut', wanted.toString(), wanted.toString()], `${label}: exactly the amount asked for`);
+      t.equal(x.amountInMaximum, ((BigInt(x.amountIn) * (10_000n + slippage) + 9_999n) / 10_000n).toString(), `${label}: amountInMaximum = ceil(amountIn x (10000 + ${slippage}) / 10000)`);
+      t.equal(x.networkFee.inTokenIn === null || /^[0-9]+$/.test(x.networkFee.inTokenIn), true, `${label}: networkFee.inTokenIn`);
+      checkStructure(t, x, token(a).address, token(b).address, label);
+      // One protocol per path: an exact output is never routed through a mixed v2/v3 path.
+      for (const p of x.paths) t.equal(new Set(p.hops.filter((h) => h.dex !== 'wrap').map((h) => h.version)).size, 1, `${label}: one protocol per path`);
+    }
+  }
+  const best = (await q.request('POST', '/quotes', { body: body('WETH', 'USDC', '3000000', { tradeType: 'exactOut', gasPriceWei: '0' }), headers: ENDPOINTS[1][1] })).body.data as ExactOutAnswer;
+  t.ok(best.paths.length > 1, 'POST /quotes: a large exact output is split');
+  const routes = (await q.request('POST', '/quotes/routes', { body: body('WETH', 'USDC', '3000000', { tradeType: 'exactOut', gasPriceWei: '0' }) })).body.data as ExactOutAnswer[];
+  t.equal(best.amountIn, routes[0]!.amountIn, 'the best trade is the first route quote');
+  const exactIn = (await q.request('POST', '/quotes/routes', { body: body('WETH', 'USDC', '1') })).body.data as ExactOutAnswer[];
+  t.ok(exactIn.every((x) => x.tradeType === 'exactIn' && x.amountInMaximum === x.amountIn), 'exactIn answers echo tradeType "exactIn", amountInMaximum = amountIn');
+});
+
+t.test('exact output refusals: no single-protocol path, no route, same chain only', async (t) => {
+  for (const [url, headers] of ENDPOINTS) {
+    // AAVE's only pair is Uniswap V2 AAVE/LINK and LINK's only pool is v3: every AAVE -> USDC path mixes them.
+    const mixed = await q.request('POST', url, { body: body('AAVE', 'USDC', '100', { tradeType: 'exactOut' }), headers });
+    t.strictSame([mixed.status, mixed.body], [400, { code: 400, message: 'quote unavailable: no route for AAVE/USDC on devnet within 3 hops can deliver exactly 100 USDC: exact output takes paths of one protocol (v2 or v3), and the paths found mix them' }]);
+    const uni = await q.request('POST', url, { body: body('UNI', 'DAI', '1', { tradeType: 'exactOut' }), headers });
+    t.strictSame([uni.status, uni.body], [400, { code: 400, message: 'quote unavailable: no route for UNI/DAI on devnet within 3 hops' }]);
+    const chainB = q.catalog.chain(31338)!;
+    const cross = await q.request('POST', url, { body: { ...body('USDC', 'USDC', '100', { tradeType: 'exactOut' }), destinationChainId: 31338, tokenOut: chainB.tokens.find((x) => x.symbol === 'USDC')!.address }, headers });
+    t.strictSame([cross.status, cross.body], [400, { code: 400, message: 'tradeType: exact output ("exactOut") is same-chain only: originChainId and destinationChainId must be equal' }], `${url}: cross-chain`);
+  }
+  // AAVE -> LINK has a one-protocol path (the v2 pair).
+  const direct = await q.request('POST', '/quotes/routes', { body: body('AAVE', 'LINK', '100', { tradeType: 'exactOut' }) });
+  t.equal(direct.status, 200);
+});

@@ -141,6 +141,9 @@ t.test('quote responses (in-process pricer) and quote errors validate against th
   t.ok(routes.body.data.length >= 1, 'at least one route');
   conforms(t, 'routes', 'POST', '/quotes/routes', routes);
   conforms(t, 'wrap route', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: { ...BODY, tokenIn: ETH, tokenOut: WETH } }));
+  const exactOut = await s.request('POST', '/quotes/routes', { body: { ...BODY, tradeType: 'exactOut', amount: '0.1' } });
+  t.equal(exactOut.status, 200);
+  conforms(t, 'exact-output routes', 'POST', '/quotes/routes', exactOut);
   conforms(t, 'validation error', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: { amount: '-1' } }));
   conforms(t, 'no pool', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: { ...BODY, tokenOut: '0x3333333333333333333333333333333333333333' } }));
   conforms(t, 'invalid key', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: BODY, headers: { authorization: 'Bearer nope' } }));
@@ -154,6 +157,9 @@ t.test('quote responses (in-process pricer) and quote errors validate against th
   t.ok(!Number.isNaN(Date.parse(created.body.data.createdAt)) && created.body.data.createdAt === new Date(created.body.data.createdAt).toISOString(), 'createdAt is ISO 8601');
   conforms(t, 'native-in quote (value step)', 'POST', '/quotes', await s.request('POST', '/quotes', { body: { ...BODY, tokenIn: ETH, tokenOut: USDC }, headers: keyed() }));
   conforms(t, 'wrap quote', 'POST', '/quotes', await s.request('POST', '/quotes', { body: { ...BODY, tokenIn: ETH, tokenOut: WETH }, headers: keyed() }));
+  const exactOutQuote = await s.request('POST', '/quotes', { body: { ...BODY, tradeType: 'exactOut', amount: '0.1' }, headers: keyed() });
+  t.equal(exactOutQuote.status, 200);
+  conforms(t, 'exact-output quote', 'POST', '/quotes', exactOutQuote);
   conforms(t, 'no key', 'POST', '/quotes', await s.request('POST', '/quotes', { body: BODY }));
   conforms(t, 'invalid request', 'POST', '/quotes', await s.request('POST', '/quotes', { body: {}, headers: keyed() }));
 
