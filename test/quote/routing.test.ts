@@ -69,7 +69,7 @@ interface RoutedAnswer {
   paths: { percent: number; amountIn: string; amountOut: string; hops: Hop[] }[];
   gasEstimate: string;
   gasPriceWei: string;
-  networkFee: { wei: string; inTokenOut: string | null };
+  networkFee: { wei: string; inTokenIn: string | null; inTokenOut: string | null };
   priceImpactBps: number;
 }
 
