@@ -1,22 +1,20 @@
 /**
- * `npm run bench`: runs every part (amm, http, scale, seed), each in its own process as `npm run bench:<part>`
+ * `npm run bench`: runs every part (amm, http, scale, seed, routing), each in its own process as `npm run bench:<part>`
  * would, collects the rows they report (bench/lib/benchRows.ts) and prints them as ONE table with the machine.
  * `npm run bench -- --write-readme` also replaces the table between the markers in bench/README.md.
- * BENCH_PARTS (comma list, default "amm,http,scale,seed") picks parts.
+ * BENCH_PARTS (comma list, default "amm,http,scale,seed,routing") picks parts.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_ROWS_ENV, formatTable, type BenchRow } from './lib/benchRows.ts';
+import { BENCH_ROWS_ENV, formatTable, writeReadmeBlock, type BenchRow } from './lib/benchRows.ts';
 import { describeMachine } from './lib/machine.ts';
 
 /** Repository root. */
 const ROOT = join(import.meta.dirname, '..');
 
-const PARTS = (process.env.BENCH_PARTS ?? 'amm,http,scale,seed').split(',').filter(Boolean);
-const START = '<!-- bench:table:start -->';
-const END = '<!-- bench:table:end -->';
+const PARTS = (process.env.BENCH_PARTS ?? 'amm,http,scale,seed,routing').split(',').filter(Boolean);
 
 function runPart(part: string, rowsFile: string): Promise<{ code: number; seconds: number }> {
   const started = performance.now();
@@ -56,16 +54,4 @@ try {
 const table = formatTable(rows);
 const header = `Machine: ${describeMachine()}\nCommand: npm run bench (${PARTS.join(', ')}), ${started.toISOString()}\n`;
 process.stdout.write(`\n${header}\n${table}\n`);
-if (process.argv.includes('--write-readme')) {
-  const readme = join(ROOT, 'bench', 'README.md');
-  const text = readFileSync(readme, 'utf8');
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  if (a < 0 || b < a) {
-    process.stderr.write(`bench/README.md has no ${START} ... ${END} block; table not written\n`);
-    process.exitCode = 1;
-  } else {
-    writeFileSync(readme, `${text.slice(0, a + START.length)}\n${header}\n${table}\n${text.slice(b)}`);
-    process.stdout.write('bench/README.md updated\n');
-  }
-}
+if (process.argv.includes('--write-readme') && !writeReadmeBlock('table', `${header}\n${table}`)) process.exitCode = 1;

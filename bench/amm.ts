@@ -1,42 +1,17 @@
 // npm run bench:amm — our src/amm engine against @uniswap/v3-sdk and @uniswap/v2-sdk on the same pools and
 // swaps, in one run. Prints ops/s and the ratio for v3 swaps crossing 0, 10 and 100 initialized ticks
-// (exact input and exact output), a 10-amount ladder, and v2 getAmountOut.
-import { createRequire } from 'node:module'
-import { quoteExactInputLadder, quoteExactInputSingle, quoteExactOutputSingle } from '../src/amm/quoter.ts'
-import { getSqrtRatioAtTick } from '../src/amm/tickMath.ts'
+// (exact input and exact output), 10-amount ladders (exact input and exact output), and v2 getAmountOut.
+import { quoteExactInputLadder, quoteExactInputSingle, quoteExactOutputLadder, quoteExactOutputSingle } from '../src/amm/quoter.ts'
+import { getSqrtRatioAtTick, MIN_TICK } from '../src/amm/tickMath.ts'
 import { getAmountOut } from '../src/amm/v2.ts'
 import { createV3Pool, type V3Pool } from '../src/amm/v3Pool.ts'
 import { type BenchRow, reportRows } from './lib/benchRows.ts'
 import { fmtOps, machine, measure, measurePair } from './lib/measure.ts'
-
-const require = createRequire(import.meta.url)
-
-interface Jsbi {
-  toString(): string
-}
-interface CurrencyAmountLike {
-  quotient: Jsbi
-}
-interface SdkV3Pool {
-  getOutputAmount(amount: unknown): Promise<[CurrencyAmountLike, unknown]>
-  getInputAmount(amount: unknown): Promise<[CurrencyAmountLike, unknown]>
-}
-const core = require('@uniswap/sdk-core') as {
-  Token: new (chainId: number, address: string, decimals: number) => unknown
-  CurrencyAmount: { fromRawAmount(token: unknown, raw: string): unknown }
-}
-const v3 = require('@uniswap/v3-sdk') as {
-  Pool: new (a: unknown, b: unknown, fee: number, sqrtRatioX96: string, liquidity: string, tick: number, ticks: unknown) => SdkV3Pool
-  TickListDataProvider: new (ticks: { index: number; liquidityNet: string; liquidityGross: string }[], tickSpacing: number) => unknown
-  TickMath: { getTickAtSqrtRatio(x: unknown): number }
-}
-const v2 = require('@uniswap/v2-sdk') as {
-  Pair: new (a: unknown, b: unknown) => { getOutputAmount(amount: unknown): [CurrencyAmountLike, unknown] }
-}
+import { sdkCore as core, v2Sdk as v2, v3Sdk as v3, type SdkToken, type SdkV3Pool } from '../test/helpers/sdkPools.ts'
 
 const TOKEN0 = new core.Token(1, '0x0000000000000000000000000000000000000001', 18)
 const TOKEN1 = new core.Token(1, '0x0000000000000000000000000000000000000002', 18)
-const amt = (token: unknown, x: bigint): unknown => core.CurrencyAmount.fromRawAmount(token, x.toString())
+const amt = (token: SdkToken, x: bigint) => core.CurrencyAmount.fromRawAmount(token, x.toString())
 
 // A 200-tick pool: fee 0.3%, spacing 60, 100 nested positions centred in the middle of bitmap word 0 (tick 7680),
 // so a swap crossing no tick is a single step.
@@ -88,7 +63,7 @@ function amountCrossing(pool: V3Pool, ticks: number[], n: number): bigint {
     if (q.ok && q.tickAfter < below[n - 1]) hi = mid
     else lo = mid + 1n
   }
-  const next = below[n] ?? -887272
+  const next = below[n] ?? MIN_TICK
   let a = lo
   for (let k = 0; k < 60; k++) {
     const q = quoteExactInputSingle(pool, true, (a * 21n) / 20n)
@@ -137,6 +112,20 @@ async function main(): Promise<void> {
     for (const x of ladderAmounts) await sdk.getOutputAmount(x)
   }, { async: true, roundMs: 500 })
   rows.push(['v3 ladder of 10 amounts (up to 100 ticks)', fmtOps(la.opsPerSec), fmtOps(lb.opsPerSec), `${(la.opsPerSec / lb.opsPerSec).toFixed(1)}x`, la.usPerOp.toFixed(2), lb.usPerOp.toFixed(1)])
+  // The same 10 swaps as exact outputs: one walk against 10 separate SDK getInputAmount calls.
+  const outLadder = quoteExactInputLadder(ours, true, ladder).map((q) => {
+    if (!q.ok || !q.filledFully) throw new Error('bench ladder not filled')
+    return q.amountOut
+  })
+  const outAmounts = outLadder.map((x) => amt(TOKEN1, x))
+  for (const [i, q] of quoteExactOutputLadder(ours, true, outLadder).entries()) {
+    const [sdkIn] = await sdk.getInputAmount(outAmounts[i])
+    if (!q.ok || BigInt(sdkIn.quotient.toString()) !== q.amountIn) throw new Error(`SDK disagrees on exact-output ladder amount ${i}`)
+  }
+  const [lc, ld] = await measurePair(() => quoteExactOutputLadder(ours, true, outLadder), {}, async () => {
+    for (const x of outAmounts) await sdk.getInputAmount(x)
+  }, { async: true, roundMs: 500 })
+  rows.push(['v3 exact-out ladder of 10 amounts (up to 100 ticks)', fmtOps(lc.opsPerSec), fmtOps(ld.opsPerSec), `${(lc.opsPerSec / ld.opsPerSec).toFixed(1)}x`, lc.usPerOp.toFixed(2), ld.usPerOp.toFixed(1)])
   // v2: getAmountOut vs Pair.getOutputAmount (the SDK builds a new Pair, hashing its address, per call).
   const r0 = 1234567890123456789012345n
   const r1 = 987654321098765432109n

@@ -19,10 +19,11 @@ import { createClient } from '@keyv/redis';
 import { createApiKeyStore } from '../src/store/apiKeyStore.ts';
 import { reportRows, type BenchRow, ms, num } from './lib/benchRows.ts';
 import { describeMachine } from './lib/machine.ts';
+import { BENCH_SERVER, lazyServer, runLoadCases, startService, type LoadCase } from './lib/loadCases.ts';
 import { devnetQuoteBodies, quoteRequests } from './lib/quoteMix.ts';
-import { runLoad, type LoadRequest, type LoadResult } from './lib/runLoad.ts';
+import type { LoadResult } from './lib/runLoad.ts';
 import { redisAnswers } from '../test/helpers/redis.ts';
-import { projectRoot as ROOT, startServer, type ServerProcess } from '../test/helpers/serverProcess.ts';
+import { startServer, type ServerProcess } from '../test/helpers/serverProcess.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -31,11 +32,7 @@ const CASES = new Set((process.env.BENCH_CASES ?? 'ceiling,blockchains,tokens,to
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 
-interface Case {
-  id: string;
-  label: string;
-  server: () => Promise<ServerProcess>;
-  requests: () => LoadRequest[];
+interface Case extends LoadCase {
   /** Connection counts this case runs at (default all). */
   connections?: number[];
   target?: (result: LoadResult, ratio: number) => { target: string; met: boolean };
@@ -43,19 +40,17 @@ interface Case {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-http-'));
 const redisPrefix = `bench:${process.pid}:${randomBytes(4).toString('hex')}`;
-const servers = new Map<string, Promise<ServerProcess>>();
-/** Bench servers: ready when /healthz answers (spawn-to-ready is measured that way); only the output's tail is kept, nothing parsed. */
-const BENCH_SERVER = { readyPath: '/healthz', output: 'tail' } as const;
-const serviceEnv = { SNAPSHOT_DIR: join(ROOT, 'seeds/snapshots'), CATALOG_DIR: join(ROOT, 'catalog'), DATA_DIR: dataDir, QUOTE_TTL_SECONDS: '600' };
+const servers: Promise<ServerProcess>[] = [];
+const serviceEnv = { DATA_DIR: dataDir, QUOTE_TTL_SECONDS: '600' };
 const profileArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
 
-/** Starts a server once per name and reuses it across connection levels. */
-function server(name: string, start: () => Promise<ServerProcess>): () => Promise<ServerProcess> {
-  return () => {
-    let s = servers.get(name);
-    if (!s) servers.set(name, (s = start()));
+/** Starts a server on first use and reuses it across connection levels; stopped at the end. */
+function server(start: () => Promise<ServerProcess>): () => Promise<ServerProcess> {
+  return lazyServer(() => {
+    const s = start();
+    servers.push(s);
     return s;
-  };
+  });
 }
 
 const bodies = devnetQuoteBodies();
@@ -63,12 +58,10 @@ let memoryKey = '';
 let redisKey = '';
 const redisUp = CASES.has('quotes-redis') && (await redisAnswers(REDIS_URL));
 
-const bare = server('bare', () => startServer({ entry: 'bench/lib/bareKoaServer.ts', ...BENCH_SERVER }));
-const service = server('service', () => startServer({ entry: 'src/index.ts', env: { ...serviceEnv, LOG_LEVEL: 'warn', REDIS_URL: '' }, nodeArgs: profileArgs, ...BENCH_SERVER }));
-const serviceInfo = server('service-info', () => startServer({ entry: 'src/index.ts', env: { ...serviceEnv, LOG_LEVEL: 'info', REDIS_URL: '' }, ...BENCH_SERVER }));
-const serviceRedis = server('service-redis', () =>
-  startServer({ entry: 'src/index.ts', env: { ...serviceEnv, LOG_LEVEL: 'warn', REDIS_URL, REDIS_KEY_PREFIX: redisPrefix }, nodeArgs: profileArgs, ...BENCH_SERVER }),
-);
+const bare = server(() => startServer({ entry: 'bench/lib/bareKoaServer.ts', ...BENCH_SERVER }));
+const service = server(() => startService(serviceEnv, profileArgs));
+const serviceInfo = server(() => startService({ ...serviceEnv, LOG_LEVEL: 'info' }));
+const serviceRedis = server(() => startService({ ...serviceEnv, REDIS_URL, REDIS_KEY_PREFIX: redisPrefix }, profileArgs));
 
 const cases: Case[] = [
   { id: 'ceiling', label: 'bare Koa POST (ceiling)', server: bare, requests: () => quoteRequests('/echo', bodies) },
@@ -93,35 +86,6 @@ const cases: Case[] = [
   { id: 'routes-info', label: 'POST /quotes/routes, LOG_LEVEL=info', server: serviceInfo, requests: () => quoteRequests('/quotes/routes', bodies), connections: [50] },
 ];
 
-/** Sends every request of a case once and insists on 2xx, so the load run measures real answers. */
-async function check(url: string, requests: readonly LoadRequest[]): Promise<void> {
-  for (const r of requests) {
-    const res = await fetch(url + r.path, { method: r.method, body: r.body, headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers } });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${r.method} ${r.path} ${r.body ?? ''} -> ${res.status} ${text.slice(0, 300)}`);
-  }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** Median of each figure over the rounds; failures are summed. */
-function medianResult(list: LoadResult[]): LoadResult {
-  return {
-    connections: list[0].connections,
-    rps: median(list.map((r) => r.rps)),
-    p50: median(list.map((r) => r.p50)),
-    p99: median(list.map((r) => r.p99)),
-    responses: list.reduce((n, r) => n + r.responses, 0),
-    failures: list.reduce((n, r) => n + r.failures, 0),
-    failureCodes: list.map((r) => r.failureCodes).filter(Boolean).join(' '),
-    seconds: list.reduce((n, r) => n + r.seconds, 0),
-  };
-}
-
 const rows: BenchRow[] = [];
 try {
   memoryKey = (await createApiKeyStore({ redisUrl: undefined, dataDir }).create('bench')).key;
@@ -133,29 +97,16 @@ try {
   process.stdout.write(`machine: ${describeMachine()}\nload: autocannon on loopback, ${ROUNDS} interleaved rounds of ${SECONDS} s per case after 1 s warm-up; medians\n`);
   for (const connections of CONNECTIONS) {
     const active = cases.filter((c) => CASES.has(c.id) && (!c.connections || c.connections.includes(connections)));
-    const runs = new Map<string, LoadResult[]>();
-    for (const c of active) {
-      if (c.id === 'quotes-redis' && !redisUp) continue;
-      await check((await c.server()).url, c.requests());
-      runs.set(c.id, []);
-    }
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const c of active) {
-        const list = runs.get(c.id);
-        if (!list) continue;
-        const s = await c.server();
-        list.push(await runLoad({ url: s.url, requests: c.requests(), connections, seconds: SECONDS }));
-      }
-    }
-    const ceiling = runs.get('ceiling') ? medianResult(runs.get('ceiling')!) : undefined;
+    const runs = await runLoadCases(active.filter((c) => c.id !== 'quotes-redis' || redisUp), { connections, rounds: ROUNDS, seconds: SECONDS });
+    const ceiling = runs.get('ceiling')?.median;
     for (const c of active) {
       const name = `${c.label} c=${connections}`;
-      const list = runs.get(c.id);
-      if (!list) {
+      const run = runs.get(c.id);
+      if (!run) {
         rows.push({ part: 'http', case: name, result: `not measured: no Redis answers at ${REDIS_URL}`, ratio: '', target: c.target && connections === 50 ? '>= 35% at c=50' : '', met: c.target && connections === 50 ? false : null });
         continue;
       }
-      const result = medianResult(list);
+      const result = run.median;
       const ratio = ceiling ? result.rps / ceiling.rps : Number.NaN;
       const judged = c.target && connections === 50 ? c.target(result, ratio) : undefined;
       const failed = result.failures > 0 ? `, ${result.failures} failed (${result.failureCodes})` : '';
@@ -167,11 +118,11 @@ try {
         target: judged?.target ?? '',
         met: judged ? judged.met && result.failures === 0 : null,
       });
-      process.stdout.write(`  ${name}: ${rows[rows.length - 1].result} ${rows[rows.length - 1].ratio} [rounds: ${list.map((r) => num(r.rps)).join(', ')}]\n`);
+      process.stdout.write(`  ${name}: ${rows[rows.length - 1].result} ${rows[rows.length - 1].ratio} [rounds: ${run.rounds.map((r) => num(r.rps)).join(', ')}]\n`);
     }
   }
 } finally {
-  for (const s of servers.values()) await (await s.catch(() => undefined))?.stop();
+  for (const s of servers) await (await s.catch(() => undefined))?.stop();
   rmSync(dataDir, { recursive: true, force: true });
   if (redisUp) {
     const client = createClient({ url: REDIS_URL });

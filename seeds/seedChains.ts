@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { decodeFunctionResult, encodeFunctionData, getAddress, zeroAddress, type Address, type Hex, type PublicClient } from 'viem';
+import { MAX_TICK, MIN_TICK } from '../src/amm/tickMath.ts';
 import type { CatalogChain } from '../src/catalog/loadCatalog.ts';
 import type { Snapshot, SnapshotExcludedToken, SnapshotPool, SnapshotPoolV2, SnapshotPoolV3 } from '../src/graph/snapshot.ts';
 import { batchCount, multicallBatched, type MulticallOptions, type ReadCall } from './multicallBatched.ts';
@@ -13,8 +14,6 @@ import { writeFileAtomic } from './writeFileAtomic.ts';
 /** Multicall3's canonical address, used when a chain's catalogue file names none. */
 export const DEFAULT_MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
 const NATIVE = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const MIN_TICK = -887272;
-const MAX_TICK = 887272;
 
 /** Options of a seeding run. */
 export interface SeedOptions {
@@ -174,6 +173,7 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
 
   let blockNumber: bigint;
   let blockTimestamp: bigint;
+  let gasPriceWei: bigint;
   const multicall3 = getAddress(chain.multicall3Address || DEFAULT_MULTICALL3);
   try {
     const id = await client.getChainId();
@@ -182,6 +182,7 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
     if (block.number === null) throw new SkipChain('latest block has no number');
     blockNumber = block.number;
     blockTimestamp = block.timestamp;
+    gasPriceWei = await gasPriceAt(client, block.baseFeePerGas);
     const code = await client.getCode({ address: multicall3, blockNumber });
     if (!code || code === '0x') throw new SkipChain(`no Multicall3 contract at ${multicall3}`);
   } catch (err) {
@@ -407,6 +408,7 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
       chainId: chain.chainId,
       blockNumber: Number(blockNumber),
       blockTimestamp: Number(blockTimestamp),
+      gasPriceWei: gasPriceWei.toString(),
       seededAt: new Date().toISOString(),
       tickWindowWords: o.tickWindowWords,
       pools: all,
@@ -420,7 +422,7 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
     const tickCount = v3Out.reduce((n, p) => n + p.ticks.length, 0);
     const seconds = (performance.now() - started) / 1000;
     progress.log(
-      `[${chain.slug}] seeded at block ${blockNumber}: ${all.length} pools (${v2Out.length} v2, ${v3Out.length} v3, ${tickCount} ticks) from ${candidates.length} candidates, ${excludedTokens.length} tokens left out, ${rpc.requests()} RPC requests, ${seconds.toFixed(2)} s`,
+      `[${chain.slug}] seeded at block ${blockNumber} (gas price ${gasPriceWei} wei): ${all.length} pools (${v2Out.length} v2, ${v3Out.length} v3, ${tickCount} ticks) from ${candidates.length} candidates, ${excludedTokens.length} tokens left out, ${rpc.requests()} RPC requests, ${seconds.toFixed(2)} s`,
     );
     return {
       ...base, status: 'seeded', blockNumber: Number(blockNumber), pools: all.length, v2Pools: v2Out.length, v3Pools: v3Out.length,
@@ -429,6 +431,30 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
   } catch (err) {
     return skipped(`seeding failed at block ${blockNumber} (${shortError(err)}); no snapshot written`, rpc.requests());
   }
+}
+
+/**
+ * The chain's gas price at the pinned block, in wei: the block's baseFeePerGas plus the priority fee the endpoint
+ * suggests (eth_maxPriorityFeePerGas). eth_gasPrice instead on a chain whose blocks have no base fee (before
+ * EIP-1559) or an endpoint that refuses eth_maxPriorityFeePerGas.
+ */
+async function gasPriceAt(client: PublicClient, baseFeePerGas: bigint | null | undefined): Promise<bigint> {
+  if (baseFeePerGas !== null && baseFeePerGas !== undefined) {
+    try {
+      return baseFeePerGas + BigInt(await client.request({ method: 'eth_maxPriorityFeePerGas' }));
+    } catch (err) {
+      if (!refusedByEndpoint(err)) throw err;
+    }
+  }
+  return client.getGasPrice();
+}
+
+/** The endpoint answered with a JSON-RPC error that retrying does not cure (e.g. method not found). */
+function refusedByEndpoint(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof RpcRequestError) return !e.transient && e.code !== undefined;
+  }
+  return false;
 }
 
 function popcount(x: bigint): number {

@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import { METHODS } from 'node:http';
+import Router, { type Layer } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Catalog } from './catalog/loadCatalog.ts';
@@ -15,6 +16,7 @@ import { blockchainsRouter } from './routes/blockchains.ts';
 import { healthRouter } from './routes/health.ts';
 import { metricsRouter } from './routes/metrics.ts';
 import { openapiRouter } from './routes/openapi.ts';
+import { pagesRouter } from './routes/pages.ts';
 import { quotesRouter, type QuoteRoutesDeps } from './routes/quotes.ts';
 
 /** What the app is built from; index.ts wires the real ones, tests their own. */
@@ -32,6 +34,11 @@ export interface AppDeps {
   readonly rateLimitStore?: RateLimitStore;
 }
 
+/** The template of a route (`/quotes/:quoteId`): its path, or for a RegExp route its name. */
+export function routeTemplate(layer: Pick<Layer, 'path' | 'name'>): string {
+  return typeof layer.path === 'string' ? layer.path : layer.name ?? String(layer.path);
+}
+
 /**
  * Builds the Koa app. Middleware order: request log, error boundary (envelope), metrics, rate limit
  * (only when a limit is configured), JSON body, routes. Never listens.
@@ -44,13 +51,16 @@ export function createApp(deps: AppDeps): Koa {
     healthRouter({ catalog: deps.catalog, graph: deps.graph, pricer: deps.pricer, store: quotes?.store, keys: quotes?.keys }),
     blockchainsRouter(deps.catalog, deps.graph),
     openapiRouter(),
+    pagesRouter(),
   ];
   if (quotes) routers.push(quotesRouter(quotes, deps.graph));
-  // One router holding every route file's routes: a request is matched once, not once per file.
-  const root = new Router();
+  // One router holding every route file's routes: a request is matched once, not once per file. Every method
+  // Node's HTTP parser lets through counts as implemented, so one a path does not serve (TRACE, QUERY, ...) is a
+  // 405 with an Allow header, like PUT and DELETE, instead of the router's 501.
+  const root = new Router({ methods: [...METHODS] });
   const routeOf = (path: string): string | undefined => {
     const layer = root.match(path, 'GET').path[0];
-    return layer ? String(layer.path) : undefined;
+    return layer ? routeTemplate(layer) : undefined;
   };
   const metrics = createMetrics({ graph: deps.graph, pricer: deps.pricer, routeOf });
   routers.push(metricsRouter(metrics));

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   if (config.snapshotWatch) holder.watch();
   process.on('SIGHUP', () => holder.reload('SIGHUP'));
 
-  const pricer = createPricingPool(config, { graph });
+  const pricer = createPricingPool(config, { graph, catalog });
   const store = createQuoteStore(config);
   const keys = createApiKeyStore(config, { logger });
   const quotes = new QuoteService({ catalog, graph, generation: () => holder.generation(), pricer, store });

@@ -9,8 +9,7 @@ import { RELOAD_CHANNEL } from '../src/graph/GraphHolder.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../src/graph/snapshot.ts';
-import { priceSwap } from '../src/quote/priceSwap.ts';
-import type { PriceTask, PriceTaskResult } from '../src/quote/pricingPool.ts';
+import { runTradeTask, type TradeTask, type TradeTaskResult } from '../src/quote/runTradeTask.ts';
 
 interface PricingWorkerData {
   catalogDir: string;
@@ -20,12 +19,12 @@ interface PricingWorkerData {
 const { catalogDir, snapshotDir } = workerData as PricingWorkerData;
 const catalog = loadCatalog(catalogDir);
 let generation = 0;
-let graph = new PricingGraph(new PoolGraph(loadSnapshots(snapshotDir).snapshots, catalog));
+let graph = new PricingGraph(new PoolGraph(loadSnapshots(snapshotDir).snapshots, catalog), catalog);
 
 /** Reloads the snapshots when the API process has moved to a newer generation. */
 function ensureGeneration(wanted: number): void {
   if (wanted <= generation) return;
-  graph = new PricingGraph(new PoolGraph(loadSnapshots(snapshotDir).snapshots, catalog));
+  graph = new PricingGraph(new PoolGraph(loadSnapshots(snapshotDir).snapshots, catalog), catalog);
   generation = wanted;
 }
 
@@ -41,15 +40,14 @@ reloads.onmessage = (event) => {
   }
 };
 
-/** Prices one swap on every candidate pool of the pair. */
-export function price(task: PriceTask): PriceTaskResult {
+/** Finds the best trade (or the best per DEX deployment) for one task. */
+export function findTrades(task: TradeTask): TradeTaskResult {
   try {
     ensureGeneration(task.generation);
-    const candidates = graph.candidates(task.chainId, task.tokenIn, task.tokenOut);
-    return { ok: true, pricings: priceSwap(candidates, task.tokenIn, task.amountIn) };
+    return { ok: true, trades: runTradeTask(graph, task) };
   } catch (error) {
     return { ok: false, error: { code: 'WORKER_FAILURE', message: error instanceof Error ? error.message : String(error) } };
   }
 }
 
-export default price;
+export default findTrades;

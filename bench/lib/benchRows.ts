@@ -1,4 +1,5 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * One line of the bench table. Every part (http, amm, scale, seed) reports its results as rows so that
@@ -53,4 +54,24 @@ export function ms(value: number): string {
   if (value < 10) return `${value.toFixed(2)} ms`;
   if (value < 100) return `${value.toFixed(1)} ms`;
   return `${value.toFixed(0)} ms`;
+}
+
+/**
+ * Replaces the text between `<!-- bench:<name>:start -->` and `<!-- bench:<name>:end -->` in bench/README.md
+ * (`-- --write-readme`); false, with a message on stderr, when the markers are missing.
+ */
+export function writeReadmeBlock(name: string, text: string): boolean {
+  const start = `<!-- bench:${name}:start -->`;
+  const end = `<!-- bench:${name}:end -->`;
+  const readme = join(import.meta.dirname, '..', 'README.md');
+  const current = readFileSync(readme, 'utf8');
+  const a = current.indexOf(start);
+  const b = current.indexOf(end);
+  if (a < 0 || b < a) {
+    process.stderr.write(`bench/README.md has no ${start} ... ${end} block; table not written\n`);
+    return false;
+  }
+  writeFileSync(readme, `${current.slice(0, a + start.length)}\n${text}\n${current.slice(b)}`);
+  process.stdout.write('bench/README.md updated\n');
+  return true;
 }

@@ -1,10 +1,51 @@
 import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { getSqrtRatioAtTick } from '../../src/amm/tickMath.ts';
+import { getAmount0Delta, getAmount1Delta } from '../../src/amm/sqrtPriceMath.ts';
+import { getSqrtRatioAtTick, MAX_TICK, MIN_TICK } from '../../src/amm/tickMath.ts';
 
 /** Repository root. */
 const ROOT = join(import.meta.dirname, '..', '..');
+
+/** `catalog/` and `snapshots/` under dir, holding every shipped chain file except devnet's (the generator writes those). */
+function fixtureFolders(dir: string): { catalogDir: string; snapshotDir: string } {
+  const catalogDir = join(dir, 'catalog');
+  const snapshotDir = join(dir, 'snapshots');
+  mkdirSync(catalogDir, { recursive: true });
+  mkdirSync(snapshotDir, { recursive: true });
+  for (const file of readdirSync(join(ROOT, 'catalog'))) if (file !== 'devnet.json') copyFileSync(join(ROOT, 'catalog', file), join(catalogDir, file));
+  for (const file of readdirSync(join(ROOT, 'seeds/snapshots'))) if (file !== 'devnet.json') copyFileSync(join(ROOT, 'seeds/snapshots', file), join(snapshotDir, file));
+  return { catalogDir, snapshotDir };
+}
+
+/**
+ * A snapshot file written in pieces (buffered): the header fields (with `tickWindowWords` = WINDOW_WORDS), then
+ * pool JSON text as given (the caller writes the commas between pools), then close() ends the array and returns
+ * the bytes written.
+ */
+function snapshotWriter(path: string, head: Record<string, unknown>): { pool: (text: string) => void; close: () => number } {
+  const fd = openSync(path, 'w');
+  let buffer = '';
+  let bytes = 0;
+  const flush = (): void => {
+    bytes += writeSync(fd, buffer);
+    buffer = '';
+  };
+  const pool = (text: string): void => {
+    buffer += text;
+    if (buffer.length > 1 << 20) flush();
+  };
+  pool(`${JSON.stringify({ ...head, tickWindowWords: WINDOW_WORDS }).slice(0, -1)},"pools":[`);
+  return {
+    pool,
+    close: () => {
+      pool(']}');
+      flush();
+      closeSync(fd);
+      return bytes;
+    },
+  };
+}
 
 /** Shape of the generated catalogue + snapshot (defaults: the bench's 100,000 pools). */
 export interface ScaleOptions {
@@ -19,8 +60,8 @@ export interface ScaleOptions {
 
 export const DEFAULT_SCALE: ScaleOptions = { pools: 100_000, tokens: 5_000, v3Share: 0.4, seed: 7 };
 
-/** What was written, with a quote mix on generated v3 pools that have hundreds of initialized ticks. */
-export interface ScaleFixture {
+/** What a generator wrote: the folders, and the size of the generated pools. */
+export interface GeneratedFixture {
   readonly catalogDir: string;
   readonly snapshotDir: string;
   readonly snapshotBytes: number;
@@ -30,12 +71,29 @@ export interface ScaleFixture {
   /** v3 tick-count distribution: [<= 20, 21-200, > 200] pools. */
   readonly tickBuckets: readonly [number, number, number];
   readonly largestTickCount: number;
+}
+
+/** Counts v3 pools' initialized ticks into GeneratedFixture's figures. */
+class TickStats {
+  ticks = 0;
+  largestTickCount = 0;
+  readonly tickBuckets: [number, number, number] = [0, 0, 0];
+
+  add(count: number): void {
+    this.ticks += count;
+    this.largestTickCount = Math.max(this.largestTickCount, count);
+    this.tickBuckets[count <= 20 ? 0 : count <= 200 ? 1 : 2]++;
+  }
+}
+
+/** What generateScale wrote, with a quote mix on generated v3 pools that have hundreds of initialized ticks. */
+export interface ScaleFixture extends GeneratedFixture {
   /** [tokenIn, tokenOut, display amount] on pools with >= 200 initialized ticks. */
   readonly heavyQuotes: ReadonlyArray<readonly [string, string, string]>;
 }
 
 /** mulberry32: a small deterministic PRNG. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -77,13 +135,7 @@ function positionCount(random: () => number): number {
  */
 export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE): ScaleFixture {
   const random = rng(options.seed);
-  const catalogDir = join(dir, 'catalog');
-  const snapshotDir = join(dir, 'snapshots');
-  mkdirSync(catalogDir, { recursive: true });
-  mkdirSync(snapshotDir, { recursive: true });
-  for (const file of readdirSync(join(ROOT, 'catalog'))) if (file !== 'devnet.json') copyFileSync(join(ROOT, 'catalog', file), join(catalogDir, file));
-  for (const file of readdirSync(join(ROOT, 'seeds/snapshots'))) if (file !== 'devnet.json') copyFileSync(join(ROOT, 'seeds/snapshots', file), join(snapshotDir, file));
-
+  const { catalogDir, snapshotDir } = fixtureFolders(dir);
   const chain = JSON.parse(readFileSync(join(ROOT, 'catalog/devnet.json'), 'utf8')) as { tokens: { address: string; symbol: string }[] };
   const hubs = chain.tokens.filter((t) => t.symbol !== 'ETH').map((t) => t.address.toLowerCase());
   const generated: string[] = [];
@@ -95,28 +147,15 @@ export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE
   writeFileSync(join(catalogDir, 'devnet.json'), JSON.stringify(chain));
 
   const devnet = JSON.parse(readFileSync(join(ROOT, 'seeds/snapshots/devnet.json'), 'utf8')) as Record<string, unknown> & { pools: unknown[] };
-  const path = join(snapshotDir, 'devnet.json');
-  const fd = openSync(path, 'w');
-  let buffer = '';
-  let bytes = 0;
-  const write = (text: string): void => {
-    buffer += text;
-    if (buffer.length > 1 << 20) flush();
-  };
-  const flush = (): void => {
-    bytes += writeSync(fd, buffer);
-    buffer = '';
-  };
   const { pools: devnetPools, ...head } = devnet;
-  write(`${JSON.stringify({ ...head, tickWindowWords: WINDOW_WORDS }).slice(0, -1)},"pools":[`);
+  const out = snapshotWriter(join(snapshotDir, 'devnet.json'), head);
+  const write = out.pool;
   write(devnetPools.map((p) => JSON.stringify(p)).join(','));
 
   const used = new Set<string>();
   let v2Pools = 0;
   let v3Pools = 0;
-  let ticksTotal = 0;
-  let largest = 0;
-  const buckets: [number, number, number] = [0, 0, 0];
+  const stats = new TickStats();
   const heavy: [string, string, string][] = [];
   const hub = (): string => hubs[Math.floor(random() * hubs.length)];
   const token = (): string => generated[Math.floor(random() * generated.length)];
@@ -162,17 +201,243 @@ export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE
       if (lo <= tick && tick < hi) liquidity += l;
     }
     const ticks = [...nets.entries()].sort((x, y) => x[0] - y[0]);
-    ticksTotal += ticks.length;
-    largest = Math.max(largest, ticks.length);
-    buckets[ticks.length <= 20 ? 0 : ticks.length <= 200 ? 1 : 2]++;
+    stats.add(ticks.length);
     const sqrtPriceX96 = getSqrtRatioAtTick(tick);
     write(`,${base},"balance0":"${bigBetween(random, 18, 24)}","balance1":"${bigBetween(random, 18, 24)}","sqrtPriceX96":"${sqrtPriceX96}","tick":${tick},"liquidity":"${liquidity}","tickSpacing":${spacing},"bitmapWords":[${word - WINDOW_WORDS},${word + WINDOW_WORDS}],"ticks":[${ticks.map(([t, net]) => `[${t},"${net}"]`).join(',')}]}`);
     if (ticks.length >= 200 && heavy.length < 12 && liquidity > 0n) heavy.push([token0, token1, '']);
     v3Pools++;
     i++;
   }
-  write(']}');
-  flush();
-  closeSync(fd);
-  return { catalogDir, snapshotDir, snapshotBytes: bytes, v2Pools, v3Pools, ticks: ticksTotal, tickBuckets: buckets, largestTickCount: largest, heavyQuotes: heavy };
+  const bytes = out.close();
+  return { catalogDir, snapshotDir, snapshotBytes: bytes, v2Pools, v3Pools, ticks: stats.ticks, tickBuckets: stats.tickBuckets, largestTickCount: stats.largestTickCount, heavyQuotes: heavy };
+}
+
+/** Shape of the routing bench's generated chain (bench/routing.ts). */
+export interface RoutingGraphOptions {
+  /** Pools in all, the base-token pools included. */
+  readonly pools: number;
+  /** ERC-20 tokens that have pools: the devnet's five base tokens plus generated ones. */
+  readonly tokens: number;
+  readonly seed: number;
+}
+
+export const ROUTING_GRAPH: RoutingGraphOptions = { pools: 10_000, tokens: 500, seed: 11 };
+
+/** What generateRoutingGraph wrote. */
+export interface RoutingGraphFixture extends GeneratedFixture {
+  /** Pools by USD value of their balances: [< $100k, $100k-$10M, >= $10M]. */
+  readonly tvlBuckets: readonly [number, number, number];
+  /** Lower-case addresses of the tokens with pools: the base tokens first, then generated ones, most traded first. */
+  readonly tokens: readonly string[];
+  /** How many of `tokens` are base tokens. */
+  readonly baseTokens: number;
+}
+
+/** Devnet base tokens by symbol with the USD prices their devnet pools imply. */
+const BASE_PRICES: Record<string, number> = { WETH: 3000, USDC: 1, USDT: 1, DAI: 1, WBTC: 60_000 };
+/** How often each base token is the other side of a token's pool. */
+const BASE_WEIGHTS: Record<string, number> = { WETH: 0.45, USDC: 0.25, USDT: 0.12, DAI: 0.08, WBTC: 0.1 };
+/** Position widths in ticks (log-uniform between the two) by fee tier: stable pairs narrow, exotic ones wide. */
+const WIDTHS: Record<number, readonly [number, number]> = { 100: [2, 200], 500: [10, 4_000], 3000: [60, 20_000], 10000: [200, 60_000] };
+const LOG_TICK = Math.log(1.0001);
+
+interface GeneratedToken {
+  readonly address: string;
+  readonly usd: number;
+  readonly decimals: number;
+  /** Typical USD value of its main pool. */
+  readonly depth: number;
+}
+
+/**
+ * Writes a catalogue and snapshot folder (shipped formats) whose devnet chain has `tokens` tokens with pools and
+ * `pools` pools with consistent prices and a realistic spread of liquidity: every token has a USD price, each pool's
+ * price is the ratio of its tokens' prices within half its fee; the ten base-token pairs have deep pools on every DEX and
+ * fee tier ($5M-$200M); every generated token has a main pool against WETH or USDC worth its depth (Zipf by rank,
+ * $30M for the most traded down to ~$20k); the rest are drawn by popularity (half against a base token, half
+ * against another token, shallower), 55% v3 over the four fee tiers, 45% v2 (Uniswap, SushiSwap). v3 pools hold
+ * positions around the price whose count grows with the pool's value (1-12 positions under $100k, 300-1,000 above
+ * $10M), so tick counts are long-tailed like real deployments; every tick lies inside the snapshot's bitmap window
+ * and liquidityNet sums to zero, so the Uniswap SDK's TickListDataProvider accepts the same ticks.
+ */
+export function generateRoutingGraph(dir: string, options: RoutingGraphOptions = ROUTING_GRAPH): RoutingGraphFixture {
+  const random = rng(options.seed);
+  const { catalogDir, snapshotDir } = fixtureFolders(dir);
+  const chain = JSON.parse(readFileSync(join(ROOT, 'catalog/devnet.json'), 'utf8')) as { tokens: { address: string; symbol: string; decimals: number }[] };
+  const gaussian = (): number => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const lognormal = (sigma: number): number => Math.exp(sigma * gaussian());
+
+  const bases: GeneratedToken[] = Object.keys(BASE_PRICES).map((symbol) => {
+    const t = chain.tokens.find((x) => x.symbol === symbol)!;
+    return { address: t.address.toLowerCase(), usd: BASE_PRICES[symbol]!, decimals: t.decimals, depth: Number.POSITIVE_INFINITY };
+  });
+  const generated: GeneratedToken[] = [];
+  for (let i = 0; i < options.tokens - bases.length; i++) {
+    const r = random();
+    const decimals = r < 0.7 ? 18 : r < 0.9 ? 6 : 8;
+    const token = { address: hexAddress(`routing-token-${i}`), usd: 10 ** (-4 + 7 * random()), decimals, depth: 30e6 * (i + 1) ** -1.2 };
+    generated.push(token);
+    chain.tokens.push({ address: token.address, symbol: `R${i}`, name: `Routing token ${i}`, slug: `routing-${i}`, decimals, logo: '' } as { address: string; symbol: string; decimals: number });
+  }
+  writeFileSync(join(catalogDir, 'devnet.json'), JSON.stringify(chain));
+
+  // Popularity: token i is drawn with weight (i + 1)^-0.9.
+  const cumulative: number[] = [];
+  generated.reduce((sum, _t, i) => (cumulative[i] = sum + (i + 1) ** -0.9), 0);
+  const popular = (): GeneratedToken => {
+    const x = random() * cumulative[cumulative.length - 1]!;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return generated[lo]!;
+  };
+  const base = (): GeneratedToken => {
+    let x = random();
+    for (const b of bases) {
+      const symbol = Object.keys(BASE_PRICES)[bases.indexOf(b)]!;
+      if ((x -= BASE_WEIGHTS[symbol]!) < 0) return b;
+    }
+    return bases[0]!;
+  };
+
+  const devnet = JSON.parse(readFileSync(join(ROOT, 'seeds/snapshots/devnet.json'), 'utf8')) as Record<string, unknown>;
+  const { pools: _devnetPools, ...head } = devnet;
+  const out = snapshotWriter(join(snapshotDir, 'devnet.json'), head);
+  const used = new Set<string>();
+  let written = 0;
+  let v2Pools = 0;
+  let v3Pools = 0;
+  const stats = new TickStats();
+  const tvlBuckets: [number, number, number] = [0, 0, 0];
+
+  /** Writes one pool between a and b worth about `tvl` USD; false when that pool (pair, DEX, version, fee) exists. */
+  const addPool = (a: GeneratedToken, b: GeneratedToken, kind: { version: 'v2'; dex: string } | { version: 'v3'; fee: number }, tvl: number): boolean => {
+    if (a === b) return false;
+    const [t0, t1] = a.address < b.address ? [a, b] : [b, a];
+    const dex = kind.version === 'v2' ? kind.dex : 'uniswap';
+    const fee = kind.version === 'v2' ? 3000 : kind.fee;
+    const key = `${t0.address}:${t1.address}:${dex}:${kind.version}:${fee}`;
+    if (used.has(key)) return false;
+    used.add(key);
+    const address = hexAddress(`routing-pool-${written}`);
+    const head = `{"address":"${address}","dex":"${dex}","version":"${kind.version}","token0":"${t0.address}","token1":"${t1.address}","fee":${fee}`;
+    // Raw price: token1's smallest units per token0 smallest unit, off the fair price by up to half the pool's fee
+    // (arbitrage keeps each pool inside its fee band).
+    const price = (t0.usd / t1.usd) * 10 ** (t1.decimals - t0.decimals) * (1 + (random() - 0.5) * (fee / 1e6));
+    const comma = written === 0 ? '' : ',';
+    tvlBuckets[tvl < 1e5 ? 0 : tvl < 1e7 ? 1 : 2]++;
+    written++;
+    if (kind.version === 'v2') {
+      const r0 = BigInt(Math.max(10_000, Math.floor(((tvl / 2) / t0.usd) * 10 ** t0.decimals)));
+      const r1 = BigInt(Math.max(10_000, Math.floor(Number(r0) * price)));
+      out.pool(`${comma}${head},"balance0":"${r0}","balance1":"${r1}","reserve0":"${r0}","reserve1":"${r1}"}`);
+      v2Pools++;
+      return true;
+    }
+    const spacing = SPACING[fee]!;
+    const exact = Math.log(price) / LOG_TICK;
+    const tick = Math.min(MAX_TICK - 1, Math.max(MIN_TICK, Math.floor(exact)));
+    const below = getSqrtRatioAtTick(tick);
+    const sqrtPriceX96 = below + ((getSqrtRatioAtTick(tick + 1) - below) * BigInt(Math.floor((exact - tick) * 1e6))) / 1_000_000n;
+    const word = Math.floor(tick / spacing) >> 8;
+    const minWord = Math.ceil(MIN_TICK / spacing) >> 8;
+    const maxWord = Math.floor(MAX_TICK / spacing) >> 8;
+    const window: [number, number] = [Math.max(minWord, word - WINDOW_WORDS), Math.min(maxWord, word + WINDOW_WORDS)];
+    // Positions stay a word inside the window and inside the valid tick range.
+    const lowest = Math.max(Math.ceil(MIN_TICK / spacing), (window[0] + 1) * 256) * spacing;
+    const highest = Math.min(Math.floor(MAX_TICK / spacing), window[1] * 256) * spacing;
+    const positions = tvl >= 1e7 ? 300 + Math.floor(random() * 700) : tvl >= 1e6 ? 40 + Math.floor(random() * 160) : tvl >= 1e5 ? 10 + Math.floor(random() * 50) : 1 + Math.floor(random() * 12);
+    const [wMin, wMax] = WIDTHS[fee]!;
+    const sp = Math.sqrt(price);
+    const sqrtAt = (t: number): number => Math.exp((t * LOG_TICK) / 2);
+    const value1 = (tvl / t1.usd) * 10 ** t1.decimals;
+    const weights = Array.from({ length: positions }, () => lognormal(1));
+    const weightSum = weights.reduce((x, y) => x + y, 0);
+    const nets = new Map<number, bigint>();
+    let liquidity = 0n;
+    let balance0 = 0n;
+    let balance1 = 0n;
+    for (const w of weights) {
+      const width = wMin * (wMax / wMin) ** random();
+      // 80% of positions hold the price; the rest sit wholly on one side of it.
+      const start = random() < 0.8 ? tick - random() * width : random() < 0.5 ? tick + spacing + random() * width : tick - (1 + random()) * width;
+      const lo = Math.max(lowest, Math.floor(start / spacing) * spacing);
+      const hi = Math.min(highest, Math.max(lo + spacing, Math.ceil((start + width) / spacing) * spacing));
+      if (hi <= lo) continue;
+      const sa = sqrtAt(lo);
+      const sb = sqrtAt(hi);
+      const perL = sp < sa ? (1 / sa - 1 / sb) * sp * sp : sp >= sb ? sb - sa : 2 * sp - sa - (sp * sp) / sb;
+      const l = BigInt(Math.floor(((value1 * w) / weightSum) / perL));
+      if (l <= 0n) continue;
+      nets.set(lo, (nets.get(lo) ?? 0n) + l);
+      nets.set(hi, (nets.get(hi) ?? 0n) - l);
+      const sqrtLo = getSqrtRatioAtTick(lo);
+      const sqrtHi = getSqrtRatioAtTick(hi);
+      if (tick < lo) balance0 += getAmount0Delta(sqrtLo, sqrtHi, l, true);
+      else if (tick >= hi) balance1 += getAmount1Delta(sqrtLo, sqrtHi, l, true);
+      else {
+        liquidity += l;
+        balance0 += getAmount0Delta(sqrtPriceX96, sqrtHi, l, true);
+        balance1 += getAmount1Delta(sqrtLo, sqrtPriceX96, l, true);
+      }
+    }
+    const ticks = [...nets.entries()].filter(([, net]) => net !== 0n).sort((x, y) => x[0] - y[0]);
+    stats.add(ticks.length);
+    out.pool(
+      `${comma}${head},"balance0":"${balance0}","balance1":"${balance1}","sqrtPriceX96":"${sqrtPriceX96}","tick":${tick},"liquidity":"${liquidity}","tickSpacing":${spacing},"bitmapWords":[${window[0]},${window[1]}],"ticks":[${ticks.map(([t, net]) => `[${t},"${net}"]`).join(',')}]}`,
+    );
+    v3Pools++;
+    return true;
+  };
+  const v3 = (fee: number) => ({ version: 'v3' as const, fee });
+  const v2 = (dex: string) => ({ version: 'v2' as const, dex });
+  const randomKind = () => {
+    if (random() < 0.45) return v2(random() < 0.65 ? 'uniswap' : 'sushiswap');
+    const r = random();
+    return v3(r < 0.05 ? 100 : r < 0.25 ? 500 : r < 0.8 ? 3000 : 10000);
+  };
+
+  // The base pairs: deep pools on every DEX; stablecoin pairs on the low fee tiers.
+  for (let i = 0; i < bases.length; i++) {
+    for (let j = i + 1; j < bases.length; j++) {
+      const a = bases[i]!;
+      const b = bases[j]!;
+      const stable = a.usd === 1 && b.usd === 1;
+      const tiers = stable ? [[100, 80e6], [500, 15e6]] : [[500, 100e6], [3000, 40e6], [10000, 5e6]];
+      for (const [fee, tvl] of tiers) addPool(a, b, v3(fee!), tvl! * lognormal(0.5));
+      addPool(a, b, v2('uniswap'), 30e6 * lognormal(0.5));
+      addPool(a, b, v2('sushiswap'), 8e6 * lognormal(0.5));
+    }
+  }
+  // Every generated token's main pool, against WETH or USDC.
+  for (const t of generated) {
+    const kind = random() < 0.6 ? v3(3000) : v2('uniswap');
+    addPool(t, random() < 0.7 ? bases[0]! : bases[1]!, kind, Math.max(2_000, t.depth * lognormal(0.5)));
+  }
+  // The rest by popularity: half against a base token, half between tokens (shallower).
+  while (written < options.pools) {
+    const a = popular();
+    const other = random() < 0.5 ? base() : popular();
+    const share = bases.includes(other) ? 0.3 : 0.05;
+    const tvl = Math.max(500, Math.min(a.depth, other.depth) * share * lognormal(1.2));
+    addPool(a, other, randomKind(), tvl);
+  }
+  const bytes = out.close();
+  return {
+    catalogDir,
+    snapshotDir,
+    snapshotBytes: bytes,
+    v2Pools,
+    v3Pools,
+    ticks: stats.ticks,
+    tickBuckets: stats.tickBuckets,
+    largestTickCount: stats.largestTickCount,
+    tvlBuckets,
+    tokens: [...bases, ...generated].map((t) => t.address),
+    baseTokens: bases.length,
+  };
 }

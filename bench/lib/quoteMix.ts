@@ -34,10 +34,10 @@ export const DEVNET_QUOTES: ReadonlyArray<readonly [keyof typeof T, keyof typeof
   ['ETH', 'USDC', '5'], // native input, 0 ticks
 ];
 
-/** One JSON body per entry of DEVNET_QUOTES. */
-export function devnetQuoteBodies(): string[] {
+/** One JSON body per entry of DEVNET_QUOTES, with `extra` fields (e.g. routing limits) added to each. */
+export function devnetQuoteBodies(extra: Readonly<Record<string, unknown>> = {}): string[] {
   return DEVNET_QUOTES.map(([tokenIn, tokenOut, amount]) =>
-    JSON.stringify({ originChainId: 31337, destinationChainId: 31337, tokenIn: T[tokenIn], tokenOut: T[tokenOut], amount, recipientAddress: BENCH_RECIPIENT, slippageBps: 50 }),
+    JSON.stringify({ originChainId: 31337, destinationChainId: 31337, tokenIn: T[tokenIn], tokenOut: T[tokenOut], amount, recipientAddress: BENCH_RECIPIENT, slippageBps: 50, ...extra }),
   );
 }
 

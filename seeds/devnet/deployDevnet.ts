@@ -10,8 +10,8 @@ import {
   type Hex,
 } from 'viem';
 import { devnetArtifact, linkBytecode } from './artifacts.ts';
-import { DEPLOY_ORDER, devnetAddresses, MULTICALL3_ADDRESS, sortTokens, type DevnetAddresses, type DevnetContract } from './devnetAddresses.ts';
-import { DEVNET_FEE_TIERS, DEVNET_TOKENS, DEVNET_V2_PAIRS, DEVNET_V3_POOLS, type DevnetTokenSymbol } from './devnetPlan.ts';
+import { DEPLOY_ORDER, devnetAddresses, MULTICALL3_ADDRESS, ROUTING_DEPLOY_ORDER, sortTokens, type DevnetAddresses, type DevnetContract } from './devnetAddresses.ts';
+import { DEVNET_FEE_TIERS, DEVNET_TOKENS, DEVNET_V2_PAIRS, DEVNET_V3_POOLS, type DevnetPhase, type DevnetTokenSymbol } from './devnetPlan.ts';
 import { jsonRpc } from './jsonRpc.ts';
 
 /** Gas limit of every devnet transaction: fixed, so no estimate can fall short when a block lands in a later second. */
@@ -182,15 +182,48 @@ export async function deployDevnet(rpcUrl: string): Promise<{ addresses: DevnetA
   // Fee tier 100 (tick spacing 1), as enabled on mainnet after launch.
   await sender.send(c.uniswapV3Factory, encodeFunctionData({ abi: v3FactoryAbi, functionName: 'enableFeeAmount', args: [100, 1] }), 0n, 'enableFeeAmount');
 
+  await provideLiquidity(sender, 'base');
+
+  // The 'routing' phase: its token contracts from a second account, then its balances, pairs and pools.
+  const routing = new DevnetSender(rpcUrl, expected.routingDeployer);
+  await jsonRpc(rpcUrl, 'anvil_setBalance', [expected.routingDeployer, toHex(10n ** 20n)]);
+  await jsonRpc(rpcUrl, 'anvil_impersonateAccount', [expected.routingDeployer]);
+  try {
+    for (const name of ROUTING_DEPLOY_ORDER) {
+      const bytecode =
+        name === 'mixedRouteQuoterV1'
+          ? withArgs('MixedRouteQuoterV1', [c.uniswapV3Factory, c.uniswapV2Factory, t.WETH])
+          : withArgs('MintableERC20', [token(name).name, name, token(name).decimals]);
+      const receipt = await routing.send(undefined, bytecode, 0n, `deploy ${name}`);
+      const got = receipt.contractAddress ? getAddress(receipt.contractAddress) : undefined;
+      if (got !== c[name]) throw new Error(`deploy ${name}: at ${got}, expected ${c[name]} (routing deployment order changed?)`);
+    }
+  } finally {
+    await jsonRpc(rpcUrl, 'anvil_stopImpersonatingAccount', [expected.routingDeployer]);
+  }
+  await provideLiquidity(sender, 'routing');
+  return { addresses: expected, txCount: sender.txCount + routing.txCount };
+}
+
+/**
+ * Mints the deployer's balances of a phase's tokens, approves the routers and the position manager, adds the
+ * phase's v2 pairs through each DEX's router and creates, initialises and mints into its v3 pools.
+ */
+async function provideLiquidity(sender: DevnetSender, phase: DevnetPhase): Promise<void> {
+  const { contracts: c, tokens: t } = devnetAddresses();
+  const deployer = sender.from;
+  const tokens = DEVNET_TOKENS.filter((spec) => spec.phase === phase);
   // Balances and approvals.
-  await sender.send(t.WETH, encodeFunctionData({ abi: erc20Abi, functionName: 'deposit' }), 10n ** 6n * 10n ** 18n, 'WETH deposit');
-  for (const spec of DEVNET_TOKENS) {
-    if (spec.symbol === 'WETH') continue;
+  for (const spec of tokens) {
+    if (spec.symbol === 'WETH') {
+      await sender.send(t.WETH, encodeFunctionData({ abi: erc20Abi, functionName: 'deposit' }), 10n ** 6n * 10n ** 18n, 'WETH deposit');
+      continue;
+    }
     const amount = 10n ** 12n * 10n ** BigInt(spec.decimals);
     await sender.send(t[spec.symbol], encodeFunctionData({ abi: erc20Abi, functionName: 'mint', args: [deployer, amount] }), 0n, `mint ${spec.symbol}`);
   }
   const spenders = [c.uniswapV2Router02, c.sushiswapV2Router02, c.nonfungiblePositionManager];
-  for (const spec of DEVNET_TOKENS) {
+  for (const spec of tokens) {
     if (spec.symbol === 'UNI') continue;
     for (const spender of spenders) {
       await sender.send(t[spec.symbol], encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] }), 0n, `approve ${spec.symbol}`);
@@ -198,7 +231,7 @@ export async function deployDevnet(rpcUrl: string): Promise<{ addresses: DevnetA
   }
 
   // v2 pairs: the router creates each pair through its factory and adds the first liquidity.
-  for (const p of DEVNET_V2_PAIRS) {
+  for (const p of DEVNET_V2_PAIRS.filter((x) => x.phase === phase)) {
     const router = p.dex === 'uniswap' ? c.uniswapV2Router02 : c.sushiswapV2Router02;
     const a = token(p.a);
     const b = token(p.b);
@@ -213,7 +246,7 @@ export async function deployDevnet(rpcUrl: string): Promise<{ addresses: DevnetA
   }
 
   // v3 pools: create + initialise at the reference price, then mint every position.
-  for (const p of DEVNET_V3_POOLS) {
+  for (const p of DEVNET_V3_POOLS.filter((x) => x.phase === phase)) {
     const [addr0, addr1] = sortTokens(t[p.a], t[p.b]);
     const s0 = addr0 === t[p.a] ? p.a : p.b;
     const s1 = s0 === p.a ? p.b : p.a;
@@ -252,5 +285,4 @@ export async function deployDevnet(rpcUrl: string): Promise<{ addresses: DevnetA
       );
     }
   }
-  return { addresses: expected, txCount: sender.txCount };
 }

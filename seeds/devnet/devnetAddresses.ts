@@ -39,7 +39,17 @@ export const DEPLOY_ORDER = [
   'quoterV2',
 ] as const;
 
-export type DevnetContract = (typeof DEPLOY_ORDER)[number];
+/**
+ * Contracts of the 'routing' phase (devnetPlan.ts), deployed after everything else by a second account
+ * (ROUTING_DEPLOYER_INDEX), in its nonce order (nonce = index): the base deployer's nonces stay as they were.
+ * MixedRouteQuoterV1 (built with the Uniswap V2 factory, as SwapRouter02) quotes mixed v2/v3 paths: an oracle for tests.
+ */
+export const ROUTING_DEPLOY_ORDER = ['LINK', 'AAVE', 'mixedRouteQuoterV1'] as const;
+
+/** HD index (anvil's default mnemonic) of the account that deploys ROUTING_DEPLOY_ORDER; outside anvil's ten funded accounts, not Across's 100. */
+export const ROUTING_DEPLOYER_INDEX = 101;
+
+export type DevnetContract = (typeof DEPLOY_ORDER)[number] | (typeof ROUTING_DEPLOY_ORDER)[number];
 
 /** One pool the devnet creates. */
 export interface DevnetPool {
@@ -55,6 +65,8 @@ export interface DevnetPool {
 /** Every address of the devnet: the same on every run and on every chain id (fixed deployer and nonce order). */
 export interface DevnetAddresses {
   readonly deployer: Address;
+  /** Deploys the 'routing' phase's token contracts (ROUTING_DEPLOY_ORDER); anvil impersonates it. */
+  readonly routingDeployer: Address;
   readonly tokens: Readonly<Record<DevnetTokenSymbol, Address>>;
   readonly contracts: Readonly<Record<DevnetContract, Address>>;
   readonly multicall3: Address;
@@ -106,6 +118,10 @@ export function devnetAddresses(): DevnetAddresses {
   DEPLOY_ORDER.forEach((name, nonce) => {
     contracts[name] = getContractAddress({ from: deployer, nonce: BigInt(nonce) });
   });
+  const routingDeployer = getAddress(mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: ROUTING_DEPLOYER_INDEX }).address);
+  ROUTING_DEPLOY_ORDER.forEach((name, nonce) => {
+    contracts[name] = getContractAddress({ from: routingDeployer, nonce: BigInt(nonce) });
+  });
   const tokens = {} as Record<DevnetTokenSymbol, Address>;
   for (const t of DEVNET_TOKENS) tokens[t.symbol] = contracts[t.symbol];
   const pairInitCodeHash = keccak256(devnetArtifact('UniswapV2Pair').bytecode);
@@ -123,6 +139,7 @@ export function devnetAddresses(): DevnetAddresses {
   }
   cached = {
     deployer: getAddress(deployer),
+    routingDeployer,
     tokens,
     contracts,
     multicall3: MULTICALL3_ADDRESS,

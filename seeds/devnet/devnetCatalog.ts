@@ -9,6 +9,8 @@ const TOKEN_SLUGS: Record<DevnetTokenSymbol, string> = {
   WBTC: 'wrapped-bitcoin',
   DAI: 'dai',
   UNI: 'uniswap',
+  LINK: 'chainlink',
+  AAVE: 'aave',
 };
 
 /** The catalogue file of a devnet instance (catalog/devnet.json or catalog/devnet-b.json), built from the deterministic addresses. */

@@ -3,9 +3,18 @@
  * Prices are in micro-USD (1 USD = 1_000_000) so amounts stay integers.
  */
 
-export type DevnetTokenSymbol = 'WETH' | 'USDC' | 'USDT' | 'WBTC' | 'DAI' | 'UNI';
+export type DevnetTokenSymbol = 'WETH' | 'USDC' | 'USDT' | 'WBTC' | 'DAI' | 'UNI' | 'LINK' | 'AAVE';
+
+/**
+ * Deployment phase of a token or pool. 'base': the original devnet. 'routing': what was added so that routing
+ * matters (LINK reachable only through two hops, AAVE only through three, a mixed v2 -> v3 path); it is deployed
+ * after everything of 'base' (its token contracts by a second account, seeds/devnet/devnetAddresses.ts), so no
+ * address, nonce or pool state of 'base' changes.
+ */
+export type DevnetPhase = 'base' | 'routing';
 
 export interface DevnetTokenSpec {
+  readonly phase: DevnetPhase;
   readonly symbol: DevnetTokenSymbol;
   readonly name: string;
   readonly decimals: number;
@@ -13,19 +22,25 @@ export interface DevnetTokenSpec {
   readonly priceMicroUsd: bigint;
 }
 
-/** Tokens in deployment order (WETH is WETH9; the others are MintableERC20). UNI has no pool anywhere. */
+/**
+ * Tokens in deployment order (WETH is WETH9; the others are MintableERC20). UNI has no pool anywhere; LINK has
+ * only a LINK/WETH v3 pool and AAVE only an AAVE/LINK v2 pair.
+ */
 export const DEVNET_TOKENS: readonly DevnetTokenSpec[] = [
-  { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, priceMicroUsd: 3_000_000_000n },
-  { symbol: 'USDC', name: 'USD Coin', decimals: 6, priceMicroUsd: 1_000_000n },
-  { symbol: 'USDT', name: 'Tether USD', decimals: 6, priceMicroUsd: 1_000_000n },
-  { symbol: 'WBTC', name: 'Wrapped BTC', decimals: 8, priceMicroUsd: 60_000_000_000n },
-  { symbol: 'DAI', name: 'Dai Stablecoin', decimals: 18, priceMicroUsd: 1_000_000n },
-  { symbol: 'UNI', name: 'Uniswap', decimals: 18, priceMicroUsd: 10_000_000n },
+  { phase: 'base', symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, priceMicroUsd: 3_000_000_000n },
+  { phase: 'base', symbol: 'USDC', name: 'USD Coin', decimals: 6, priceMicroUsd: 1_000_000n },
+  { phase: 'base', symbol: 'USDT', name: 'Tether USD', decimals: 6, priceMicroUsd: 1_000_000n },
+  { phase: 'base', symbol: 'WBTC', name: 'Wrapped BTC', decimals: 8, priceMicroUsd: 60_000_000_000n },
+  { phase: 'base', symbol: 'DAI', name: 'Dai Stablecoin', decimals: 18, priceMicroUsd: 1_000_000n },
+  { phase: 'base', symbol: 'UNI', name: 'Uniswap', decimals: 18, priceMicroUsd: 10_000_000n },
+  { phase: 'routing', symbol: 'LINK', name: 'ChainLink Token', decimals: 18, priceMicroUsd: 15_000_000n },
+  { phase: 'routing', symbol: 'AAVE', name: 'Aave Token', decimals: 18, priceMicroUsd: 100_000_000n },
 ];
 
 export type DevnetV2Dex = 'uniswap' | 'sushiswap';
 
 export interface DevnetV2PairSpec {
+  readonly phase: DevnetPhase;
   readonly dex: DevnetV2Dex;
   readonly a: DevnetTokenSymbol;
   readonly b: DevnetTokenSymbol;
@@ -37,15 +52,17 @@ export interface DevnetV2PairSpec {
 
 /** v2 pairs, created through each DEX's UniswapV2Router02.addLiquidity. */
 export const DEVNET_V2_PAIRS: readonly DevnetV2PairSpec[] = [
-  { dex: 'uniswap', a: 'WETH', b: 'USDC', usdPerSide: 3_000_000n },
-  { dex: 'uniswap', a: 'WETH', b: 'USDT', usdPerSide: 1_500_000n },
-  { dex: 'uniswap', a: 'WBTC', b: 'WETH', usdPerSide: 600_000n },
-  { dex: 'uniswap', a: 'WETH', b: 'DAI', usdPerSide: 900_000n },
-  { dex: 'uniswap', a: 'USDC', b: 'USDT', usdPerSide: 1_000_000n },
-  { dex: 'uniswap', a: 'WBTC', b: 'USDC', usdPerSide: 1_200_000n },
-  { dex: 'sushiswap', a: 'WETH', b: 'USDC', usdPerSide: 900_000n, aPriceMicroUsd: 3_010_000_000n },
-  { dex: 'sushiswap', a: 'WETH', b: 'DAI', usdPerSide: 400_000n, aPriceMicroUsd: 2_995_000_000n },
-  { dex: 'sushiswap', a: 'USDC', b: 'DAI', usdPerSide: 500_000n },
+  { phase: 'base', dex: 'uniswap', a: 'WETH', b: 'USDC', usdPerSide: 3_000_000n },
+  { phase: 'base', dex: 'uniswap', a: 'WETH', b: 'USDT', usdPerSide: 1_500_000n },
+  { phase: 'base', dex: 'uniswap', a: 'WBTC', b: 'WETH', usdPerSide: 600_000n },
+  { phase: 'base', dex: 'uniswap', a: 'WETH', b: 'DAI', usdPerSide: 900_000n },
+  { phase: 'base', dex: 'uniswap', a: 'USDC', b: 'USDT', usdPerSide: 1_000_000n },
+  { phase: 'base', dex: 'uniswap', a: 'WBTC', b: 'USDC', usdPerSide: 1_200_000n },
+  { phase: 'base', dex: 'sushiswap', a: 'WETH', b: 'USDC', usdPerSide: 900_000n, aPriceMicroUsd: 3_010_000_000n },
+  { phase: 'base', dex: 'sushiswap', a: 'WETH', b: 'DAI', usdPerSide: 400_000n, aPriceMicroUsd: 2_995_000_000n },
+  { phase: 'base', dex: 'sushiswap', a: 'USDC', b: 'DAI', usdPerSide: 500_000n },
+  // AAVE's only pool: AAVE -> USDC takes three hops (AAVE -> LINK -> WETH -> USDC), the first on v2, the next on v3.
+  { phase: 'routing', dex: 'uniswap', a: 'AAVE', b: 'LINK', usdPerSide: 500_000n },
 ];
 
 /** A position as tick offsets from the pool's initial tick (rounded outwards to the tick spacing). */
@@ -82,6 +99,7 @@ const STABLE: readonly TickOffsets[] = [
 ];
 
 export interface DevnetV3PoolSpec {
+  readonly phase: DevnetPhase;
   readonly a: DevnetTokenSymbol;
   readonly b: DevnetTokenSymbol;
   /** Fee in pips (hundredths of a bip). */
@@ -93,15 +111,17 @@ export interface DevnetV3PoolSpec {
 
 /** v3 pools, created and initialised through the NonfungiblePositionManager, then minted into. */
 export const DEVNET_V3_POOLS: readonly DevnetV3PoolSpec[] = [
-  { a: 'USDC', b: 'USDT', fee: 100, usdPerPosition: 1_000_000n, positions: STABLE },
-  { a: 'DAI', b: 'USDC', fee: 100, usdPerPosition: 500_000n, positions: STABLE },
-  { a: 'WETH', b: 'USDC', fee: 500, usdPerPosition: 1_000_000n, positions: VOLATILE },
-  { a: 'WETH', b: 'USDC', fee: 3000, usdPerPosition: 300_000n, positions: VOLATILE },
-  { a: 'WETH', b: 'USDT', fee: 3000, usdPerPosition: 200_000n, positions: VOLATILE },
-  { a: 'WBTC', b: 'WETH', fee: 3000, usdPerPosition: 500_000n, positions: VOLATILE },
-  { a: 'WBTC', b: 'USDC', fee: 500, usdPerPosition: 300_000n, positions: VOLATILE },
-  { a: 'WETH', b: 'DAI', fee: 10000, usdPerPosition: 100_000n, positions: VOLATILE },
-  { a: 'WBTC', b: 'USDC', fee: 10000, usdPerPosition: 50_000n, positions: VOLATILE },
+  { phase: 'base', a: 'USDC', b: 'USDT', fee: 100, usdPerPosition: 1_000_000n, positions: STABLE },
+  { phase: 'base', a: 'DAI', b: 'USDC', fee: 100, usdPerPosition: 500_000n, positions: STABLE },
+  { phase: 'base', a: 'WETH', b: 'USDC', fee: 500, usdPerPosition: 1_000_000n, positions: VOLATILE },
+  { phase: 'base', a: 'WETH', b: 'USDC', fee: 3000, usdPerPosition: 300_000n, positions: VOLATILE },
+  { phase: 'base', a: 'WETH', b: 'USDT', fee: 3000, usdPerPosition: 200_000n, positions: VOLATILE },
+  { phase: 'base', a: 'WBTC', b: 'WETH', fee: 3000, usdPerPosition: 500_000n, positions: VOLATILE },
+  { phase: 'base', a: 'WBTC', b: 'USDC', fee: 500, usdPerPosition: 300_000n, positions: VOLATILE },
+  { phase: 'base', a: 'WETH', b: 'DAI', fee: 10000, usdPerPosition: 100_000n, positions: VOLATILE },
+  { phase: 'base', a: 'WBTC', b: 'USDC', fee: 10000, usdPerPosition: 50_000n, positions: VOLATILE },
+  // LINK's only pool: LINK -> USDC takes two hops (LINK -> WETH -> USDC).
+  { phase: 'routing', a: 'LINK', b: 'WETH', fee: 3000, usdPerPosition: 200_000n, positions: VOLATILE },
 ];
 
 /** Fee tiers the devnet's UniswapV3Factory has enabled, with their tick spacings (100 is enabled by the deployment). */

@@ -1,6 +1,7 @@
 import { AmmError } from './ammError.ts'
 
-const UINT128_LIMIT = 1n << 128n
+/** 2^128: a liquidity (uint128) is below it. */
+export const UINT128_LIMIT = 1n << 128n
 
 /** x + y for a uint128 liquidity and int128 delta, reverting like LiquidityMath.addDelta (v3-core, 'LS' / 'LA'). */
 export function addDelta(x: bigint, y: bigint): bigint {

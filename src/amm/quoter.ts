@@ -1,9 +1,6 @@
 import { AmmError } from './ammError.ts'
-import { addDelta } from './liquidityMath.ts'
 import { countInitializedTicksCrossed } from './poolTicksCounter.ts'
-import { checkSwapArguments, defaultSqrtPriceLimit, swap, type SwapResult } from './swap.ts'
-import { computeSwapStep, createSwapStep } from './swapMath.ts'
-import { getTickAtSqrtRatio, MAX_TICK, MIN_TICK } from './tickMath.ts'
+import { swapLadder, type SwapResult } from './swap.ts'
 import type { V3Pool } from './v3Pool.ts'
 
 /** A quote the pool's known state can answer. */
@@ -60,7 +57,7 @@ function toQuote(pool: V3Pool, exactInput: boolean, amount: bigint, r: SwapResul
  */
 export function quoteExactInputSingle(pool: V3Pool, zeroForOne: boolean, amountIn: bigint, sqrtPriceLimitX96: bigint = 0n): V3QuoteResult {
   if (amountIn <= 0n) throw new AmmError('INVALID_AMOUNT', 'quoteExactInputSingle: amountIn must be positive')
-  return toQuote(pool, true, amountIn, swap(pool, zeroForOne, amountIn, sqrtPriceLimitX96))
+  return toQuote(pool, true, amountIn, swapLadder(pool, zeroForOne, [amountIn], sqrtPriceLimitX96)[0])
 }
 
 /**
@@ -70,103 +67,37 @@ export function quoteExactInputSingle(pool: V3Pool, zeroForOne: boolean, amountI
  */
 export function quoteExactOutputSingle(pool: V3Pool, zeroForOne: boolean, amountOut: bigint, sqrtPriceLimitX96: bigint = 0n): V3QuoteResult {
   if (amountOut <= 0n) throw new AmmError('INVALID_AMOUNT', 'quoteExactOutputSingle: amountOut must be positive')
-  return toQuote(pool, false, amountOut, swap(pool, zeroForOne, -amountOut, sqrtPriceLimitX96))
+  return toQuote(pool, false, amountOut, swapLadder(pool, zeroForOne, [-amountOut], sqrtPriceLimitX96)[0])
+}
+
+function ladder(pool: V3Pool, zeroForOne: boolean, exactInput: boolean, amounts: readonly bigint[], sqrtPriceLimitX96: bigint, caller: string): V3QuoteResult[] {
+  for (let i = 0; i < amounts.length; i++) {
+    if (amounts[i] <= 0n || (i > 0 && amounts[i] < amounts[i - 1])) {
+      throw new AmmError('INVALID_AMOUNT', `${caller}: amounts must be positive and ascending`)
+    }
+  }
+  const ends = swapLadder(pool, zeroForOne, exactInput ? amounts : amounts.map((a) => -a), sqrtPriceLimitX96)
+  const results: V3QuoteResult[] = new Array(ends.length)
+  for (let i = 0; i < ends.length; i++) results[i] = toQuote(pool, exactInput, amounts[i], ends[i])
+  return results
 }
 
 /**
- * Exact-input quotes for an ascending list of amounts from one tick walk: result i equals
- * quoteExactInputSingle(pool, zeroForOne, amountsIn[i], sqrtPriceLimitX96). Every step that reaches its target
- * for one amount is shared by all larger amounts; each amount then ends with its own partial step.
+ * Exact-input quotes for an ascending list of amounts from one tick walk (swapLadder): result i equals
+ * quoteExactInputSingle(pool, zeroForOne, amountsIn[i], sqrtPriceLimitX96). A partial fill (the price limit or
+ * the pool's liquidity reached first) has filledFully false. Throws AmmError INVALID_AMOUNT when an amount is not
+ * positive or the list is not ascending, and where the pool reverts for the largest amount (AS, SPL).
  */
-export function quoteExactInputLadder(
-  pool: V3Pool,
-  zeroForOne: boolean,
-  amountsIn: readonly bigint[],
-  sqrtPriceLimitX96: bigint = 0n,
-): V3QuoteResult[] {
-  const n = amountsIn.length
-  const results: V3QuoteResult[] = new Array(n)
-  if (n === 0) return results
-  for (let i = 0; i < n; i++) {
-    if (amountsIn[i] <= 0n || (i > 0 && amountsIn[i] < amountsIn[i - 1])) {
-      throw new AmmError('INVALID_AMOUNT', 'quoteExactInputLadder: amounts must be positive and ascending')
-    }
-  }
-  const limit = defaultSqrtPriceLimit(zeroForOne, sqrtPriceLimitX96)
-  checkSwapArguments(pool, zeroForOne, amountsIn[n - 1], limit)
-  const source = pool.ticks
-  const fee = pool.feePips
-  const tickBefore = pool.tick
-  const step = createSwapStep()
-  // Shared state after the steps every remaining amount takes.
-  let consumed = 0n
-  let received = 0n
-  let price = pool.sqrtPriceX96
-  let tick = pool.tick
-  let liquidity = pool.liquidity
-  let j = 0
-  while (j < n) {
-    const remaining = amountsIn[j] - consumed
-    if (remaining === 0n || price === limit) {
-      results[j++] = {
-        ok: true,
-        filledFully: remaining === 0n,
-        amountIn: consumed,
-        amountOut: received,
-        sqrtPriceX96After: price,
-        tickAfter: tick,
-        liquidityAfter: liquidity,
-        initializedTicksCrossed: countInitializedTicksCrossed(pool, tickBefore, tick),
-      }
-      continue
-    }
-    const boundary = source.nextInitializedTickWithinOneWord(tick, zeroForOne)
-    if (boundary === undefined) {
-      for (; j < n; j++) results[j] = { ok: false, code: 'INSUFFICIENT_KNOWN_LIQUIDITY', amountIn: consumed, amountOut: received }
-      break
-    }
-    let tickNext = boundary.tick
-    if (tickNext < MIN_TICK) tickNext = MIN_TICK
-    else if (tickNext > MAX_TICK) tickNext = MAX_TICK
-    const sqrtPriceNext = boundary.sqrtPriceX96
-    const target = (zeroForOne ? sqrtPriceNext < limit : sqrtPriceNext > limit) ? limit : sqrtPriceNext
-    const pre = boundary.step
-    if (pre !== null && target === sqrtPriceNext && price === pre.sqrtPriceStartX96 && liquidity === pre.liquidity && remaining >= pre.minAmountRemaining) {
-      consumed += pre.amountInPlusFee
-      received += pre.amountOut
-      price = sqrtPriceNext
-      liquidity = pre.liquidityAfter
-      tick = zeroForOne ? tickNext - 1 : tickNext
-      continue
-    }
-    computeSwapStep(price, target, liquidity, remaining, fee, step)
-    if (step.sqrtRatioNextX96 === target) {
-      // Reached the target: the same step for every amount still open.
-      const start = price
-      consumed += step.amountIn + step.feeAmount
-      received += step.amountOut
-      price = target
-      if (price === sqrtPriceNext) {
-        if (boundary.initialized) liquidity = addDelta(liquidity, zeroForOne ? -boundary.liquidityNet : boundary.liquidityNet)
-        tick = zeroForOne ? tickNext - 1 : tickNext
-      } else if (price !== start) {
-        tick = getTickAtSqrtRatio(price)
-      }
-      continue
-    }
-    // A partial step ends this amount's swap (its remaining input is used up); larger amounts go on from the shared state.
-    const end = step.sqrtRatioNextX96
-    const tickAfter = end === price ? tick : getTickAtSqrtRatio(end)
-    results[j++] = {
-      ok: true,
-      filledFully: true,
-      amountIn: consumed + step.amountIn + step.feeAmount,
-      amountOut: received + step.amountOut,
-      sqrtPriceX96After: end,
-      tickAfter,
-      liquidityAfter: liquidity,
-      initializedTicksCrossed: countInitializedTicksCrossed(pool, tickBefore, tickAfter),
-    }
-  }
-  return results
+export function quoteExactInputLadder(pool: V3Pool, zeroForOne: boolean, amountsIn: readonly bigint[], sqrtPriceLimitX96: bigint = 0n): V3QuoteResult[] {
+  return ladder(pool, zeroForOne, true, amountsIn, sqrtPriceLimitX96, 'quoteExactInputLadder')
+}
+
+/**
+ * Exact-output quotes for an ascending list of output amounts from one tick walk (swapLadder): result i equals
+ * quoteExactOutputSingle(pool, zeroForOne, amountsOut[i], sqrtPriceLimitX96), amountIn being the input the pool
+ * asks for. An output the pool cannot deliver in full has filledFully false (amountOut is then what it can
+ * deliver). Throws like quoteExactInputLadder.
+ */
+export function quoteExactOutputLadder(pool: V3Pool, zeroForOne: boolean, amountsOut: readonly bigint[], sqrtPriceLimitX96: bigint = 0n): V3QuoteResult[] {
+  return ladder(pool, zeroForOne, false, amountsOut, sqrtPriceLimitX96, 'quoteExactOutputLadder')
 }

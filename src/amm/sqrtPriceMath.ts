@@ -4,7 +4,6 @@ import { divRoundingUp, MAX_UINT256, mulDiv, mulDivRoundingUp } from './fullMath
 const Q96 = 1n << 96n
 const MASK96 = Q96 - 1n
 const MAX_UINT160 = (1n << 160n) - 1n
-const UINT256_LIMIT = 1n << 256n
 
 /**
  * Next sqrt price after adding or removing `amount` of token0, rounded up, like
@@ -16,17 +15,17 @@ export function getNextSqrtPriceFromAmount0RoundingUp(sqrtPX96: bigint, liquidit
   // Solidity: product = amount * sqrtPX96 (wrapping); `product / amount == sqrtPX96` holds iff it did not wrap.
   const fullProduct = amount * sqrtPX96
   if (add) {
-    if (fullProduct < UINT256_LIMIT) {
+    if (fullProduct <= MAX_UINT256) {
       const denominator = numerator1 + fullProduct
       // Solidity: denominator wraps mod 2^256; `denominator >= numerator1` holds iff it did not wrap.
       // uint160(...) cannot truncate here: denominator >= numerator1, so the result is at most sqrtPX96.
-      if (denominator < UINT256_LIMIT) return mulDivRoundingUp(numerator1, sqrtPX96, denominator)
+      if (denominator <= MAX_UINT256) return mulDivRoundingUp(numerator1, sqrtPX96, denominator)
     }
     const sum = numerator1 / sqrtPX96 + amount
     if (sum > MAX_UINT256) throw new AmmError('OVERFLOW', 'getNextSqrtPriceFromAmount0RoundingUp: add overflow')
     return BigInt.asUintN(160, divRoundingUp(numerator1, sum))
   }
-  if (fullProduct >= UINT256_LIMIT || numerator1 <= fullProduct) {
+  if (fullProduct > MAX_UINT256 || numerator1 <= fullProduct) {
     throw new AmmError('PRICE_OUT_OF_BOUNDS', 'getNextSqrtPriceFromAmount0RoundingUp: output exceeds the token0 reserve of the range')
   }
   const result = mulDivRoundingUp(numerator1, sqrtPX96, numerator1 - fullProduct)

@@ -39,28 +39,47 @@ export function checkSwapArguments(pool: V3Pool, zeroForOne: boolean, amountSpec
 }
 
 /**
- * The swap loop of UniswapV3Pool.swap (v3-core) on a pool's known state, without touching it: steps from
- * boundary to boundary (initialized ticks and bitmap word edges, as the tick source reports them) until the
- * amount is used up or the price limit is reached. amountSpecified > 0 is exact input, < 0 exact output.
- * sqrtPriceLimitX96 = 0 means no limit (QuoterV2's default). Whole-range steps come precomputed from the tick
- * source when the state matches. Throws AmmError where the contract reverts (AS, SPL, LS/LA).
+ * The swap loop of UniswapV3Pool.swap (v3-core) on a pool's known state, without touching it, for a ladder of
+ * amounts of one side in one walk: result i is the state UniswapV3Pool.swap ends in for amountsSpecified[i] alone.
+ * The amounts are amountSpecified values of one sign (> 0 exact input, < 0 exact output) in ascending order of
+ * size (not checked here). The walk steps from boundary to boundary (initialized ticks and bitmap word edges, as
+ * the tick source reports them) until the current amount is used up or the price limit is reached. A step that
+ * leaves the current amount something to swap reached its target with amounts that do not depend on what is
+ * left, so it is shared by every larger amount; a step that uses the amount up ends it there, and the next amount
+ * redoes that step with its own remainder. sqrtPriceLimitX96 = 0 means no limit (QuoterV2's default). Whole-range
+ * steps come precomputed from the tick source when the state matches. Throws AmmError where the contract reverts
+ * on the largest amount (AS, SPL) or on the walk (LS/LA).
  */
-export function swap(pool: V3Pool, zeroForOne: boolean, amountSpecified: bigint, sqrtPriceLimitX96: bigint = 0n): SwapResult {
+export function swapLadder(pool: V3Pool, zeroForOne: boolean, amountsSpecified: readonly bigint[], sqrtPriceLimitX96: bigint = 0n): SwapResult[] {
+  const n = amountsSpecified.length
+  const results: SwapResult[] = new Array(n)
+  if (n === 0) return results
   const limit = defaultSqrtPriceLimit(zeroForOne, sqrtPriceLimitX96)
-  checkSwapArguments(pool, zeroForOne, amountSpecified, limit)
-  const exactInput = amountSpecified > 0n
+  checkSwapArguments(pool, zeroForOne, amountsSpecified[n - 1], limit)
+  const exactInput = amountsSpecified[0] > 0n
   const source = pool.ticks
   const fee = pool.feePips
-  let remaining = amountSpecified
+  let j = 0
+  let remaining = amountsSpecified[0]
   let calculated = 0n
   let price = pool.sqrtPriceX96
   let tick = pool.tick
   let liquidity = pool.liquidity
   let step: SwapStep | undefined
-  while (remaining !== 0n && price !== limit) {
+  for (;;) {
+    if (remaining === 0n || price === limit) {
+      results[j] = { complete: true, amountSpecifiedRemaining: remaining, amountCalculated: calculated, sqrtPriceX96: price, tick, liquidity }
+      if (++j === n) return results
+      remaining += amountsSpecified[j] - amountsSpecified[j - 1]
+      continue
+    }
     const boundary = source.nextInitializedTickWithinOneWord(tick, zeroForOne)
     if (boundary === undefined) {
-      return { complete: false, amountSpecifiedRemaining: remaining, amountCalculated: calculated, sqrtPriceX96: price, tick, liquidity }
+      for (;;) {
+        results[j] = { complete: false, amountSpecifiedRemaining: remaining, amountCalculated: calculated, sqrtPriceX96: price, tick, liquidity }
+        if (++j === n) return results
+        remaining += amountsSpecified[j] - amountsSpecified[j - 1]
+      }
     }
     let tickNext = boundary.tick
     if (tickNext < MIN_TICK) tickNext = MIN_TICK
@@ -75,7 +94,7 @@ export function swap(pool: V3Pool, zeroForOne: boolean, amountSpecified: bigint,
       liquidity === pre.liquidity &&
       (exactInput ? remaining >= pre.minAmountRemaining : remaining + pre.amountOut <= 0n)
     ) {
-      // computeSwapStep would reach the boundary with exactly these amounts; then the tick is crossed.
+      // computeSwapStep would reach the boundary with exactly these amounts, for this amount and every larger one.
       if (exactInput) {
         remaining -= pre.amountInPlusFee
         calculated -= pre.amountOut
@@ -88,22 +107,37 @@ export function swap(pool: V3Pool, zeroForOne: boolean, amountSpecified: bigint,
       tick = zeroForOne ? tickNext - 1 : tickNext
       continue
     }
-    const start = price
     step = computeSwapStep(price, target, liquidity, remaining, fee, step)
-    price = step.sqrtRatioNextX96
-    if (exactInput) {
-      remaining -= step.amountIn + step.feeAmount
-      calculated -= step.amountOut
-    } else {
-      remaining += step.amountOut
-      calculated += step.amountIn + step.feeAmount
+    const priceAfter = step.sqrtRatioNextX96
+    const remainingAfter = exactInput ? remaining - (step.amountIn + step.feeAmount) : remaining + step.amountOut
+    const calculatedAfter = exactInput ? calculated - step.amountOut : calculated + step.amountIn + step.feeAmount
+    let tickAfter = tick
+    let liquidityAfter = liquidity
+    if (priceAfter === sqrtPriceNext) {
+      if (boundary.initialized) liquidityAfter = addDelta(liquidity, zeroForOne ? -boundary.liquidityNet : boundary.liquidityNet)
+      tickAfter = zeroForOne ? tickNext - 1 : tickNext
+    } else if (priceAfter !== price) {
+      tickAfter = getTickAtSqrtRatio(priceAfter)
     }
-    if (price === sqrtPriceNext) {
-      if (boundary.initialized) liquidity = addDelta(liquidity, zeroForOne ? -boundary.liquidityNet : boundary.liquidityNet)
-      tick = zeroForOne ? tickNext - 1 : tickNext
-    } else if (price !== start) {
-      tick = getTickAtSqrtRatio(price)
+    if (remainingAfter !== 0n || j === n - 1) {
+      // Shared by every larger amount (or there is none): the walk moves on.
+      remaining = remainingAfter
+      calculated = calculatedAfter
+      price = priceAfter
+      tick = tickAfter
+      liquidity = liquidityAfter
+      continue
     }
+    // This amount ends inside the step; the next one starts again from the state before it.
+    results[j++] = { complete: true, amountSpecifiedRemaining: 0n, amountCalculated: calculatedAfter, sqrtPriceX96: priceAfter, tick: tickAfter, liquidity: liquidityAfter }
+    remaining += amountsSpecified[j] - amountsSpecified[j - 1]
   }
-  return { complete: true, amountSpecifiedRemaining: remaining, amountCalculated: calculated, sqrtPriceX96: price, tick, liquidity }
+}
+
+/**
+ * UniswapV3Pool.swap (v3-core) for one amount: amountSpecified > 0 is exact input, < 0 exact output; the walk of
+ * swapLadder with a ladder of one. Throws AmmError where the contract reverts (AS, SPL, LS/LA).
+ */
+export function swap(pool: V3Pool, zeroForOne: boolean, amountSpecified: bigint, sqrtPriceLimitX96: bigint = 0n): SwapResult {
+  return swapLadder(pool, zeroForOne, [amountSpecified], sqrtPriceLimitX96)[0]
 }

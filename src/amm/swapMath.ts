@@ -1,6 +1,7 @@
 import { getAmount0Delta, getAmount1Delta, getNextSqrtPriceFromInput, getNextSqrtPriceFromOutput } from './sqrtPriceMath.ts'
 
-const MAX_FEE = 1_000_000n
+/** SwapMath's 1e6: fees are in hundredths of a bip (pips), so a fee of MAX_FEE pips would be 100%. */
+export const MAX_FEE = 1_000_000n
 
 /** Result of one swap step; a caller-owned record that computeSwapStep overwrites (no allocation per step). */
 export interface SwapStep {

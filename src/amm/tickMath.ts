@@ -1,4 +1,5 @@
 import { AmmError } from './ammError.ts'
+import { MAX_UINT256 } from './fullMath.ts'
 
 /** TickMath.MIN_TICK: the minimum tick, log base sqrt(1.0001) of 2^-128. */
 export const MIN_TICK = -887272
@@ -9,7 +10,6 @@ export const MIN_SQRT_RATIO = 4295128739n
 /** TickMath.MAX_SQRT_RATIO: getSqrtRatioAtTick(MAX_TICK). */
 export const MAX_SQRT_RATIO = 1461446703485210103287273052203988822378723970342n
 
-const MAX_UINT256 = (1n << 256n) - 1n
 const MASK32 = (1n << 32n) - 1n
 
 // The per-bit factors of TickMath.getSqrtRatioAtTick: 1 / sqrt(1.0001)^(2^i) in Q128.128.

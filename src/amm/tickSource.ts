@@ -1,10 +1,8 @@
 import { AmmError } from './ammError.ts'
-import { addDelta } from './liquidityMath.ts'
+import { addDelta, UINT128_LIMIT } from './liquidityMath.ts'
 import { getAmount0Delta, getAmount1Delta } from './sqrtPriceMath.ts'
+import { MAX_FEE } from './swapMath.ts'
 import { getSqrtRatioAtTick, MAX_TICK, MIN_TICK } from './tickMath.ts'
-
-const MAX_FEE = 1_000_000n
-const UINT128_LIMIT = 1n << 128n
 
 /**
  * The swap step that crosses a whole range, computed when the tick source was built. It is exactly what

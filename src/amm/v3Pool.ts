@@ -1,4 +1,5 @@
 import { AmmError } from './ammError.ts'
+import { UINT128_LIMIT } from './liquidityMath.ts'
 import { MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from './tickMath.ts'
 import { type TickSource, WindowTickSource } from './tickSource.ts'
 
@@ -46,7 +47,7 @@ export function createV3Pool(data: V3PoolData): V3Pool {
     throw new AmmError('INVALID_POOL_STATE', 'sqrtPriceX96 outside [MIN_SQRT_RATIO, MAX_SQRT_RATIO)')
   }
   if (!Number.isInteger(tick) || tick < MIN_TICK || tick > MAX_TICK) throw new AmmError('INVALID_POOL_STATE', `tick ${tick} outside the tick range`)
-  if (liquidity < 0n || liquidity >= 1n << 128n) throw new AmmError('INVALID_POOL_STATE', 'liquidity outside uint128')
+  if (liquidity < 0n || liquidity >= UINT128_LIMIT) throw new AmmError('INVALID_POOL_STATE', 'liquidity outside uint128')
   if (!Number.isInteger(tickSpacing) || tickSpacing < 1 || tickSpacing >= 16384) {
     throw new AmmError('INVALID_POOL_STATE', `tickSpacing ${tickSpacing} outside [1, 16384)`)
   }

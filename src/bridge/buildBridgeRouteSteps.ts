@@ -1,5 +1,5 @@
 import { buildAcrossDepositSteps } from '../tx/buildAcrossDepositSteps.ts';
-import { buildSwapSteps } from '../tx/buildSwapSteps.ts';
+import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import { buildWrapSteps } from '../tx/buildWrapSteps.ts';
 import type { Step } from '../tx/Step.ts';
 import type { BridgeRoutePlan, SwapLegPlan } from './planBridgeRoute.ts';
@@ -25,14 +25,11 @@ export function destinationDeadline(deadline: number, fillTimeSeconds: number): 
 }
 
 function swapSteps(leg: SwapLegPlan, wallet: string, deadline: number): Step[] {
-  return buildSwapSteps({
-    chainId: leg.chain.chainId,
-    dex: leg.dex,
-    poolFee: leg.pricing.fee,
+  return buildTradeSteps({
+    chain: leg.chain,
+    trade: leg.trade,
     tokenIn: leg.tokenIn,
     tokenOut: leg.tokenOut,
-    wrappedNativeToken: leg.chain.wrappedNativeToken,
-    amountIn: leg.amountIn,
     amountOutMinimum: leg.amountOutMinimum,
     recipient: leg.recipient,
     wallet,

@@ -1,4 +1,5 @@
 import type { CatalogToken } from '../catalog/loadCatalog.ts';
+import { describeTrade, type PathView } from '../routing/describeTrade.ts';
 import { destinationDeadline } from './buildBridgeRouteSteps.ts';
 import type { BridgeRoutePlan, SwapLegPlan, WrapLegPlan } from './planBridgeRoute.ts';
 
@@ -12,8 +13,10 @@ export interface QuoteSwapLeg {
   readonly version: string;
   /** Pool fee in pips (0 for a wrap). */
   readonly poolFee: number;
-  /** The pool swapped through ('' for a wrap). */
+  /** The first pool of the largest split ('' for a wrap). */
   readonly pool: string;
+  /** Every split with its hops (empty for a wrap), as `paths` of a same-chain quote. */
+  readonly paths: readonly PathView[];
   readonly tokenIn: CatalogToken;
   readonly tokenOut: CatalogToken;
   /** Integer strings, smallest units. */
@@ -59,7 +62,7 @@ export interface QuoteFee {
 export interface QuoteFeeBreakdown {
   /** The bridge fee in the bridged output token: input scaled to its decimals (rounded down) minus outputAmount. */
   readonly bridge: QuoteFee & { readonly feeBps: number; readonly fixedFee: string };
-  /** LP fee of the origin swap, in its input token (ceil(amountIn x poolFee / 1e6)); null without one. */
+  /** LP fees of the origin swap, in its input token (as a same-chain quote's route.fees); null without one. */
   readonly originSwap: QuoteFee | null;
   /** LP fee of the destination swap, in its input token; null without one. */
   readonly destinationSwap: QuoteFee | null;
@@ -72,18 +75,23 @@ export interface BridgeQuoteExtension {
   readonly fees: QuoteFeeBreakdown;
 }
 
-function swapLeg(leg: SwapLegPlan | WrapLegPlan, deadline: number): QuoteSwapLeg {
+/** A chain's token by lower-case address. */
+export type TokenLookup = (chainId: number) => (address: string) => CatalogToken;
+
+function swapLeg(leg: SwapLegPlan | WrapLegPlan, deadline: number, tokens: TokenLookup): QuoteSwapLeg {
   if (leg.kind === 'wrap') {
     const amount = leg.amount.toString();
-    return { chainId: leg.chain.chainId, dex: 'wrap', name: `${leg.tokenOut.symbol} wrap`, version: '', poolFee: 0, pool: '', tokenIn: leg.tokenIn, tokenOut: leg.tokenOut, amountIn: amount, amountOut: amount, amountOutMinimum: amount, deadline };
+    return { chainId: leg.chain.chainId, dex: 'wrap', name: `${leg.tokenOut.symbol} wrap`, version: '', poolFee: 0, pool: '', paths: [], tokenIn: leg.tokenIn, tokenOut: leg.tokenOut, amountIn: amount, amountOut: amount, amountOutMinimum: amount, deadline };
   }
+  const view = describeTrade(leg.chain, leg.trade, tokens(leg.chain.chainId));
   return {
     chainId: leg.chain.chainId,
-    dex: leg.pricing.dex,
-    name: leg.dex.name,
-    version: leg.pricing.version,
-    poolFee: leg.pricing.fee,
-    pool: leg.pricing.pool,
+    dex: view.route.dex,
+    name: view.route.name,
+    version: view.route.version,
+    poolFee: view.route.poolFee,
+    pool: view.pairAddress,
+    paths: view.paths,
     tokenIn: leg.tokenIn,
     tokenOut: leg.tokenOut,
     amountIn: leg.amountIn.toString(),
@@ -94,7 +102,7 @@ function swapLeg(leg: SwapLegPlan | WrapLegPlan, deadline: number): QuoteSwapLeg
 }
 
 /** The documented extension fields (expected fill time, bridge details, fee breakdown) of a planned bridge route. */
-export function describeBridgeRoute(plan: BridgeRoutePlan, deadline: number): BridgeQuoteExtension {
+export function describeBridgeRoute(plan: BridgeRoutePlan, deadline: number, tokens: TokenLookup): BridgeQuoteExtension {
   const fillTime = plan.terms.fillTimeSeconds;
   const destination = plan.destinationLeg;
   return {
@@ -113,13 +121,13 @@ export function describeBridgeRoute(plan: BridgeRoutePlan, deadline: number): Br
       fillRecipient: plan.deposit.recipient,
       fillDeadlineOffsetSeconds: plan.originBridge.fillDeadlineOffsetSeconds,
       expectedFillTimeSeconds: fillTime,
-      originSwap: plan.originSwap ? swapLeg(plan.originSwap, deadline) : null,
-      destinationSwap: destination ? swapLeg(destination, destinationDeadline(deadline, fillTime)) : null,
+      originSwap: plan.originSwap ? swapLeg(plan.originSwap, deadline, tokens) : null,
+      destinationSwap: destination ? swapLeg(destination, destinationDeadline(deadline, fillTime), tokens) : null,
     },
     fees: {
       bridge: { token: plan.deposit.outputToken, amount: plan.deposit.feeAmount.toString(), feeBps: plan.terms.feeBps, fixedFee: plan.terms.fixedFee },
-      originSwap: plan.originSwap ? { token: plan.originSwap.tokenIn, amount: plan.originSwap.pricing.feeAmount.toString() } : null,
-      destinationSwap: destination?.kind === 'swap' ? { token: destination.tokenIn, amount: destination.pricing.feeAmount.toString() } : null,
+      originSwap: plan.originSwap ? { token: plan.originSwap.tokenIn, amount: plan.originSwap.trade.fees.toString() } : null,
+      destinationSwap: destination?.kind === 'swap' ? { token: destination.tokenIn, amount: destination.trade.fees.toString() } : null,
     },
   };
 }

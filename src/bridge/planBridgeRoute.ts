@@ -1,24 +1,18 @@
-import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogBridge, type CatalogBridgeAsset, type CatalogChain, type CatalogDex, type CatalogToken } from '../catalog/loadCatalog.ts';
+import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogBridge, type CatalogBridgeAsset, type CatalogChain, type CatalogToken } from '../catalog/loadCatalog.ts';
 import { QuoteUnavailableError } from '../errors/BaseError.ts';
-import type { PoolPricing } from '../quote/priceSwap.ts';
 import type { QuoteRequest } from '../quote/quoteRequest.ts';
+import type { Trade } from '../routing/Trade.ts';
 import { bridgeOutputAmount, resolveBridgeFeeTerms, type BridgeFeeTerms } from './bridgeFee.ts';
 
-/** The best same-chain swap of an amount, as the quote service prices it. */
-export interface BestSwap {
-  readonly dex: CatalogDex;
-  readonly pricing: Extract<PoolPricing, { ok: true }>;
-}
-
-/** Prices the best swap on one chain; throws QuoteUnavailableError when there is none. */
-export type BestSwapFinder = (chain: CatalogChain, tokenIn: CatalogToken, tokenOut: CatalogToken, amountIn: bigint) => Promise<BestSwap>;
+/** Finds the best trade of an amount on one chain (routing/bestTrade); throws QuoteUnavailableError when there is none. */
+export type TradeFinder = (chain: CatalogChain, tokenIn: CatalogToken, tokenOut: CatalogToken, amountIn: bigint) => Promise<Trade>;
 
 /** A swap leg of a bridge route (origin: before the deposit; destination: after the fill). */
 export interface SwapLegPlan {
   readonly kind: 'swap';
   readonly chain: CatalogChain;
-  readonly dex: CatalogDex;
-  readonly pricing: Extract<PoolPricing, { ok: true }>;
+  /** The routed swap: any hops and splits. */
+  readonly trade: Trade;
   readonly tokenIn: CatalogToken;
   readonly tokenOut: CatalogToken;
   readonly amountIn: bigint;
@@ -71,7 +65,7 @@ export interface BridgeRoutePlan {
 /** What {@link planBridgeRoute} needs. */
 export interface PlanBridgeRouteDeps {
   readonly catalog: Catalog;
-  readonly bestSwap: BestSwapFinder;
+  readonly bestTrade: TradeFinder;
   /** floor(amountOut x (10000 - slippageBps) / 10000), the quote service's rule. */
   readonly minimumAmountOut: (amountOut: bigint, slippageBps: number) => bigint;
 }
@@ -183,20 +177,19 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
   let inputAmount: bigint;
   if (request.tokenIn.address === originAsset.token || (request.tokenIn.address === NATIVE_TOKEN_ADDRESS && originNativeIsAsset)) {
     depositInput = request.tokenIn;
-    inputAmount = request.amountIn;
+    inputAmount = request.amount;
   } else {
-    const best = await deps.bestSwap(origin, request.tokenIn, depositToken, request.amountIn);
-    const amountOutMinimum = deps.minimumAmountOut(best.pricing.amountOut, request.slippageBps);
+    const trade = await deps.bestTrade(origin, request.tokenIn, depositToken, request.amount);
+    const amountOutMinimum = deps.minimumAmountOut(trade.amountOut, request.slippageBps);
     if (amountOutMinimum === 0n) throw new CorridorRefusal('AMOUNT_TOO_SMALL', `the swap into ${depositToken.symbol} on ${origin.slug} guarantees nothing to bridge`);
     originSwap = {
       kind: 'swap',
       chain: origin,
-      dex: best.dex,
-      pricing: best.pricing,
+      trade,
       tokenIn: request.tokenIn,
       tokenOut: depositToken,
-      amountIn: request.amountIn,
-      amountOut: best.pricing.amountOut,
+      amountIn: request.amount,
+      amountOut: trade.amountOut,
       amountOutMinimum,
       recipient: request.walletAddress,
     };
@@ -223,14 +216,13 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
     if (received.address === NATIVE_TOKEN_ADDRESS && tokenOut.address === destination.wrappedNativeToken) {
       destinationLeg = { kind: 'wrap', chain: destination, tokenIn: received, tokenOut, amount: bridged.outputAmount, recipient: request.recipientAddress };
     } else {
-      const best = await deps.bestSwap(destination, received, tokenOut, bridged.outputAmount);
-      amountOut = best.pricing.amountOut;
+      const trade = await deps.bestTrade(destination, received, tokenOut, bridged.outputAmount);
+      amountOut = trade.amountOut;
       amountOutMinimum = deps.minimumAmountOut(amountOut, request.slippageBps);
       destinationLeg = {
         kind: 'swap',
         chain: destination,
-        dex: best.dex,
-        pricing: best.pricing,
+        trade,
         tokenIn: received,
         tokenOut,
         amountIn: bridged.outputAmount,

@@ -1,75 +1,122 @@
-import { createV3Pool, type V3Pool } from '../amm/v3Pool.ts';
+import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain } from '../catalog/loadCatalog.ts';
+import { poolFromSnapshot, type Pool } from '../protocols/registry.ts';
+import { createWrapPool } from '../protocols/wrap.ts';
 import type { PoolGraph } from './PoolGraph.ts';
 import type { SnapshotPool } from './snapshot.ts';
+import { usdPrices } from './usdPrices.ts';
 
-interface PricedPoolBase {
+/** A pool in the adjacency: what candidate selection reads without converting its state. */
+export interface PoolEntry {
   readonly address: string;
   readonly dex: string;
-  /** Lower-case token addresses. */
+  readonly version: string;
+  /** Lower-case, token0 < token1. */
   readonly token0: string;
   readonly token1: string;
-  /** Fee in pips. */
-  readonly fee: number;
-}
-
-/** A v2 pool ready for the constant-product math. */
-export interface PricedPoolV2 extends PricedPoolBase {
-  readonly version: 'v2';
-  readonly feeBps: number;
-  readonly reserve0: bigint;
-  readonly reserve1: bigint;
-}
-
-/** A v3 pool ready for the tick walk (sqrt prices of its ticks precomputed). */
-export interface PricedPoolV3 extends PricedPoolBase {
-  readonly version: 'v3';
-  readonly pool: V3Pool;
-}
-
-export type PricedPool = PricedPoolV2 | PricedPoolV3;
-
-/** Converts a snapshot pool (JSON strings) into the bigint state the AMM math takes. */
-export function toPricedPool(p: SnapshotPool): PricedPool {
-  const base = { address: p.address, dex: p.dex, token0: p.token0.toLowerCase(), token1: p.token1.toLowerCase(), fee: p.fee };
-  if (p.version === 'v2') {
-    return { ...base, version: 'v2', feeBps: p.fee / 100, reserve0: BigInt(p.reserve0), reserve1: BigInt(p.reserve1) };
-  }
-  const pool = createV3Pool({
-    sqrtPriceX96: BigInt(p.sqrtPriceX96),
-    tick: p.tick,
-    liquidity: BigInt(p.liquidity),
-    tickSpacing: p.tickSpacing,
-    fee: p.fee,
-    ticks: p.ticks.map(([tick, net]) => [tick, BigInt(net)] as const),
-    bitmapWords: p.bitmapWords,
-  });
-  return { ...base, version: 'v3', pool };
+  /** USD value of the balances where a price is known (float, for pruning only); the wrap pool ranks first. */
+  readonly score: number;
+  /** The snapshot state (absent for the wrap pseudo-pool). */
+  readonly state: SnapshotPool | undefined;
 }
 
 /**
- * The pool graph as the pricing code needs it: a pair's candidate pools in bigint form, converted on
- * first use and cached, so start-up cost does not grow with pools that are never quoted.
+ * One chain's pools as routing needs them: each token's pools (the wrap pseudo-pool joins the native asset to its
+ * wrapped token), deepest first, and their priceable form, converted from snapshot state on first use and kept,
+ * so the cost does not grow with pools no quote touches. Immutable for its graph; a new graph builds a new index.
+ */
+export class ChainPoolIndex {
+  /** Lower-case native pseudo-address and wrapped native token. */
+  readonly native: string;
+  readonly wrappedNative: string;
+  /** Lower-case base token addresses (catalogue `baseTokens`). */
+  readonly baseTokens: readonly string[];
+  private readonly adjacency = new Map<string, PoolEntry[]>();
+  private readonly converted = new Map<PoolEntry, Pool | Error>();
+
+  constructor(
+    readonly chain: CatalogChain,
+    pools: readonly SnapshotPool[],
+  ) {
+    this.native = NATIVE_TOKEN_ADDRESS.toLowerCase();
+    this.wrappedNative = chain.wrappedNativeToken.toLowerCase();
+    this.baseTokens = chain.baseTokens.map((t) => t.toLowerCase());
+    const byAddress = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
+    const prices = usdPrices(chain, pools, (a) => byAddress.get(a.toLowerCase()));
+    for (const state of pools) {
+      this.add({ address: state.address, dex: state.dex, version: state.version, token0: state.token0.toLowerCase(), token1: state.token1.toLowerCase(), score: usdScore(state, byAddress, prices), state });
+    }
+    if (this.wrappedNative && byAddress.has(this.native) && byAddress.has(this.wrappedNative)) {
+      const wrap = createWrapPool(NATIVE_TOKEN_ADDRESS, chain.wrappedNativeToken);
+      const entry: PoolEntry = { address: wrap.address, dex: wrap.dex, version: wrap.version, token0: wrap.token0, token1: wrap.token1, score: Number.MAX_VALUE, state: undefined };
+      this.converted.set(entry, wrap);
+      this.add(entry);
+    }
+    for (const list of this.adjacency.values()) list.sort((a, b) => b.score - a.score || (a.address < b.address ? -1 : 1));
+  }
+
+  private add(entry: PoolEntry): void {
+    for (const token of [entry.token0, entry.token1]) {
+      const list = this.adjacency.get(token);
+      if (list) list.push(entry);
+      else this.adjacency.set(token, [entry]);
+    }
+  }
+
+  /** The pools of a token (lower-case address), deepest first. */
+  poolsOf(token: string): readonly PoolEntry[] {
+    return this.adjacency.get(token) ?? [];
+  }
+
+  /** The priceable pool of an entry, or undefined when its state does not convert (left out of every route). */
+  pool(entry: PoolEntry): Pool | undefined {
+    let pool = this.converted.get(entry);
+    if (pool === undefined) {
+      try {
+        pool = poolFromSnapshot(entry.state!);
+      } catch (error) {
+        pool = error instanceof Error ? error : new Error(String(error));
+      }
+      this.converted.set(entry, pool);
+    }
+    return pool instanceof Error ? undefined : pool;
+  }
+}
+
+/** USD value of a pool's balances as a float (pruning only); a side without a price counts as the other side. */
+function usdScore(pool: SnapshotPool, tokens: ReadonlyMap<string, { decimals: number }>, prices: ReadonlyMap<string, bigint>): number {
+  const side = (address: string, balance: string): number | undefined => {
+    const a = address.toLowerCase();
+    const price = prices.get(a);
+    const token = tokens.get(a);
+    if (price === undefined || !token) return undefined;
+    return (Number(BigInt(balance)) / 10 ** token.decimals) * (Number(price) / 1e18);
+  };
+  const v0 = side(pool.token0, pool.balance0);
+  const v1 = side(pool.token1, pool.balance1);
+  if (v0 === undefined && v1 === undefined) return 0;
+  return (v0 ?? v1!) + (v1 ?? v0!);
+}
+
+/**
+ * The pool graph as the pricing code needs it: per chain a ChainPoolIndex, built on first use and cached, so
+ * start-up cost does not grow with chains that are never quoted.
  */
 export class PricingGraph {
-  private readonly cache = new Map<SnapshotPool, PricedPool | Error>();
+  private readonly chains = new Map<number, ChainPoolIndex | null>();
 
-  constructor(readonly graph: PoolGraph) {}
+  constructor(
+    readonly graph: PoolGraph,
+    private readonly catalog: Catalog,
+  ) {}
 
-  /** Priced pools trading tokenA against tokenB directly; pools whose state is invalid are left out. */
-  candidates(chainId: number, tokenA: string, tokenB: string): PricedPool[] {
-    const out: PricedPool[] = [];
-    for (const pool of this.graph.poolsForPair(chainId, tokenA, tokenB)) {
-      let priced = this.cache.get(pool);
-      if (priced === undefined) {
-        try {
-          priced = toPricedPool(pool);
-        } catch (error) {
-          priced = error instanceof Error ? error : new Error(String(error));
-        }
-        this.cache.set(pool, priced);
-      }
-      if (!(priced instanceof Error)) out.push(priced);
+  /** The chain's index, or undefined when the chain has no snapshot. */
+  chain(chainId: number): ChainPoolIndex | undefined {
+    let index = this.chains.get(chainId);
+    if (index === undefined) {
+      const chain = this.catalog.chain(chainId);
+      index = chain && this.graph.snapshot(chainId) ? new ChainPoolIndex(chain, this.graph.pools(chainId)) : null;
+      this.chains.set(chainId, index);
     }
-    return out;
+    return index ?? undefined;
   }
 }

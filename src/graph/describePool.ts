@@ -1,5 +1,6 @@
 import { formatUnits } from 'viem';
 import type { CatalogChain, CatalogToken } from '../catalog/loadCatalog.ts';
+import { describeSnapshotPool } from '../protocols/registry.ts';
 import type { SnapshotPool } from './snapshot.ts';
 import { usdValue, formatCents } from './usdPrices.ts';
 
@@ -48,7 +49,7 @@ export function describePool(
   const usd0 = usdValue(balance0, base.decimals, prices.get(base.address.toLowerCase()));
   const usd1 = usdValue(balance1, quote.decimals, prices.get(quote.address.toLowerCase()));
   const total = usd0 && usd1 ? formatCents(BigInt(usd0.replace('.', '')) + BigInt(usd1.replace('.', ''))) : '';
-  const active = pool.version === 'v2' ? BigInt(pool.reserve0) > 0n && BigInt(pool.reserve1) > 0n : BigInt(pool.liquidity) > 0n;
+  const { isActive, tickSpacing } = describeSnapshotPool(pool);
   return {
     name: `${dex?.name ?? pool.dex} ${base.symbol}/${quote.symbol} ${feePercent(pool.fee)}`,
     symbol: `${base.symbol}/${quote.symbol}`,
@@ -58,8 +59,8 @@ export function describePool(
     pairAddress: pool.address,
     poolType: pool.version,
     poolFee: pool.fee,
-    tickSpacing: pool.version === 'v3' ? pool.tickSpacing : 0,
-    isActivePool: active,
+    tickSpacing,
+    isActivePool: isActive,
     marketCap: '',
     baseToken: base,
     baseTokenAddress: base.address,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { workerData } from 'node:worker_threads';
 import { Ajv, type ErrorObject } from 'ajv';
 import { projectRoot } from '../config.ts';
+import { checkSnapshotPool } from '../protocols/registry.ts';
 import { parseSnapshotBytes, type ReducedValidator } from './parseSnapshotBytes.ts';
 
 /** Fields common to v2 and v3 pools in a snapshot file (seeds/snapshot.schema.json). Integers as decimal strings. */
@@ -59,11 +60,25 @@ export interface Snapshot {
   readonly chainId: number;
   readonly blockNumber: number;
   readonly blockTimestamp: number;
+  /**
+   * The chain's gas price at blockNumber in wei (decimal string): the block's baseFeePerGas plus the endpoint's
+   * eth_maxPriorityFeePerGas, or eth_gasPrice where there is no base fee. Absent in snapshots written before the
+   * field existed: see snapshotGasPriceWei for what that means.
+   */
+  readonly gasPriceWei?: string;
   readonly seededAt: string;
   readonly tickWindowWords: number;
   readonly pools: readonly SnapshotPool[];
   /** Tokens whose pools were left out (absent in older snapshots: none). */
   readonly excludedTokens?: readonly SnapshotExcludedToken[];
+}
+
+/**
+ * The gas price a snapshot recorded, in wei. A snapshot without `gasPriceWei` (written before the field existed)
+ * gives 0: gas is then not priced, and trades rank by gross output, as with a request's gasPriceWei "0".
+ */
+export function snapshotGasPriceWei(snapshot: Pick<Snapshot, 'gasPriceWei'>): bigint {
+  return snapshot.gasPriceWei === undefined ? 0n : BigInt(snapshot.gasPriceWei);
 }
 
 /** The outcome of reading a snapshot folder: the valid snapshots and a message per refused file. */
@@ -111,10 +126,8 @@ export function parseSnapshot(text: string): Snapshot | string {
   const problem = checkPools(snapshot);
   if (problem) return problem;
   for (const [i, pool] of snapshot.pools.entries()) {
-    if (pool.version !== 'v3') continue;
-    for (let k = 1; k < pool.ticks.length; k++) {
-      if (pool.ticks[k][0] <= pool.ticks[k - 1][0]) return `/pools/${i}/ticks: must be strictly ascending`;
-    }
+    const problem = checkSnapshotPool(pool);
+    if (problem) return `/pools/${i}/${problem}`;
   }
   return snapshot;
 }

@@ -1,23 +1,19 @@
 import type { CatalogChain, CatalogToken } from '../catalog/loadCatalog.ts';
+import { snapshotMidPrice } from '../protocols/registry.ts';
 import type { SnapshotPool } from './snapshot.ts';
 
 /** Symbols valued at exactly one US dollar for display figures. */
 export const USD_STABLECOINS: ReadonlySet<string> = new Set(['USDC', 'USDT', 'DAI', 'USDC.E', 'USDBC', 'BUSD', 'FDUSD', 'USDT0']);
 
 const E18 = 10n ** 18n;
-const Q192 = 1n << 192n;
 
 /** Spot price of one whole token0 in whole token1, as an 18-decimal fixed-point integer. */
 export function spotPrice0In1E18(pool: SnapshotPool, decimals0: number, decimals1: number): bigint {
   const scale = 10n ** BigInt(decimals0);
   const unscale = 10n ** BigInt(decimals1);
-  if (pool.version === 'v2') {
-    const r0 = BigInt(pool.reserve0);
-    if (r0 === 0n) return 0n;
-    return (BigInt(pool.reserve1) * scale * E18) / (r0 * unscale);
-  }
-  const sqrt = BigInt(pool.sqrtPriceX96);
-  return (sqrt * sqrt * scale * E18) / (Q192 * unscale);
+  const { num, den } = snapshotMidPrice(pool);
+  if (den === 0n) return 0n;
+  return (num * scale * E18) / (den * unscale);
 }
 
 /**

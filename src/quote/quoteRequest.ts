@@ -1,7 +1,9 @@
 import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
-import { getAddress, isAddress } from 'viem';
+import { getAddress } from 'viem';
 import type { Catalog, CatalogChain, CatalogToken } from '../catalog/loadCatalog.ts';
 import { ValidationError } from '../errors/BaseError.ts';
+import { CHAIN_ID_SCHEMA, DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN } from '../http/formats.ts';
+import type { TradeType } from '../protocols/PoolProtocol.ts';
 
 /** Body of POST /quotes and POST /quotes/routes (SPEC section 2, Quote request). */
 export interface QuoteRequestBody {
@@ -13,23 +15,72 @@ export interface QuoteRequestBody {
   recipientAddress: string;
   slippageBps?: number;
   walletAddress?: string;
+  /** Routing extensions (README, "Routing"). */
+  maxHops?: number;
+  maxSplits?: number;
+  gasPriceWei?: string;
+  includeDexes?: string[];
+  excludeDexes?: string[];
+  /** Which amount is fixed (README, "Exact output"): `amount` of tokenIn (exactIn) or of tokenOut (exactOut). */
+  tradeType?: TradeType;
 }
 
-/** The one schema of the quote request: the source of validation; QuoteRequestBody mirrors it. */
+/** The values of `tradeType`; the first is the default. */
+export const TRADE_TYPES: readonly TradeType[] = ['exactIn', 'exactOut'];
+
+/** Defaults of the routing extensions. */
+export const DEFAULT_MAX_HOPS = 3;
+export const DEFAULT_MAX_SPLITS = 5;
+
+const address = (description: string) => ({ type: 'string', pattern: EVM_ADDRESS_PATTERN, description }) as const;
+const dexSlugs = (description: string) =>
+  ({ type: 'array', items: { type: 'string', maxLength: 64 }, maxItems: 32, nullable: true, description }) as const;
+
+/**
+ * The one schema of the quote request: the source of validation, of QuoteRequestBody (JSONSchemaType keeps the two
+ * equal) and of the OpenAPI document's QuoteRequest (openApiDocument.ts drops `nullable`, which only serves the
+ * type: a null is refused). Unknown fields are refused, naming each.
+ */
 export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
   type: 'object',
   required: ['originChainId', 'destinationChainId', 'tokenIn', 'tokenOut', 'amount', 'recipientAddress'],
   properties: {
-    originChainId: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
-    destinationChainId: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
-    tokenIn: { type: 'string', maxLength: 128 },
-    tokenOut: { type: 'string', maxLength: 128 },
-    amount: { type: 'string', maxLength: 100 },
-    recipientAddress: { type: 'string', maxLength: 128 },
-    slippageBps: { type: 'integer', minimum: 0, maximum: 5000, nullable: true },
-    walletAddress: { type: 'string', maxLength: 128, nullable: true },
+    originChainId: { ...CHAIN_ID_SCHEMA, description: 'Chain of tokenIn.' },
+    destinationChainId: {
+      ...CHAIN_ID_SCHEMA,
+      description: 'Chain of tokenOut. POST /quotes: a different chain gets a bridge quote; POST /quotes/routes: must equal originChainId.',
+    },
+    tokenIn: address('Token address of the origin chain, any letter case; 0xEeee…EEeE is the native asset.'),
+    tokenOut: address('Token address of the destination chain.'),
+    amount: {
+      type: 'string',
+      maxLength: 100,
+      pattern: DECIMAL_AMOUNT_PATTERN,
+      description: 'Positive decimal in display units ("1.5") of tokenIn, or of tokenOut with tradeType "exactOut": no sign, exponent, spaces or more decimals than that token has.',
+    },
+    recipientAddress: address('EVM address receiving tokenOut.'),
+    slippageBps: { type: 'integer', minimum: 0, maximum: 5000, nullable: true, description: 'Default DEFAULT_SLIPPAGE_BPS (50).' },
+    walletAddress: { ...address('Extension: sender of the steps; defaults to recipientAddress.'), nullable: true },
+    // Defaults are stated in the descriptions, not as `default`: generated clients would make such fields required.
+    maxHops: { type: 'integer', minimum: 1, maximum: 3, nullable: true, description: `Routing: most pools a path may go through; default ${DEFAULT_MAX_HOPS}.` },
+    maxSplits: { type: 'integer', minimum: 1, maximum: 7, nullable: true, description: `Routing: most paths the amount may be split over; default ${DEFAULT_MAX_SPLITS}.` },
+    gasPriceWei: {
+      type: 'string',
+      maxLength: 78,
+      pattern: INTEGER_STRING_PATTERN,
+      nullable: true,
+      description: 'Routing: gas price to rank routes by, integer wei; default the gas price recorded in the chain\'s snapshot; "0" ranks by gross output.',
+    },
+    includeDexes: dexSlugs('Routing: only these DEX slugs of the origin chain (a slug covers every version of that DEX).'),
+    excludeDexes: dexSlugs('Routing: never these DEX slugs of the origin chain.'),
+    tradeType: {
+      type: 'string',
+      enum: TRADE_TYPES,
+      nullable: true,
+      description: 'Which amount is fixed: "exactIn" (default): `amount` of tokenIn is sold; "exactOut": `amount` of tokenOut is bought, the input it needs is quoted, same-chain only.',
+    },
   },
-  additionalProperties: true,
+  additionalProperties: false,
 };
 
 const validateShape = new Ajv({ allErrors: true, strict: false }).compile(quoteRequestSchema);
@@ -40,27 +91,92 @@ export interface QuoteRequest {
   readonly destinationChain: CatalogChain;
   readonly tokenIn: CatalogToken;
   readonly tokenOut: CatalogToken;
-  /** Input amount in tokenIn's smallest unit. */
-  readonly amountIn: bigint;
+  /** exactIn: tokenIn is sold for as much tokenOut as it buys; exactOut: exactly `amount` of tokenOut is bought. */
+  readonly tradeType: TradeType;
+  /** The fixed amount in smallest units: tokenIn's for exactIn, tokenOut's for exactOut. */
+  readonly amount: bigint;
   readonly slippageBps: number;
   readonly recipientAddress: string;
   /** Sender of the steps; defaults to recipientAddress. */
   readonly walletAddress: string;
+  readonly maxHops: number;
+  readonly maxSplits: number;
+  /** Gas price to rank by; undefined: the one recorded with the chain's pool state. */
+  readonly gasPriceWei: bigint | undefined;
+  /** DEX deployments (`slug/version`) of the origin chain whose pools may be used, after include/exclude. */
+  readonly deployments: readonly string[];
 }
 
-const AMOUNT = /^(0|[1-9]\d*)(\.\d+)?$/;
+const AMOUNT = new RegExp(DECIMAL_AMOUNT_PATTERN);
+const ADDRESS_PROBLEM = 'must be a valid EVM address (0x followed by 40 hex digits)';
+const AMOUNT_FORM_PROBLEM = 'must be a positive decimal string such as "1.5" (no sign, exponent or spaces)';
+
+/** Range messages of the bounded integer fields. */
+const RANGES: Record<string, string> = {
+  slippageBps: 'must be between 0 and 5000',
+  maxHops: 'must be between 1 and 3',
+  maxSplits: 'must be between 1 and 7',
+};
+
+/** What a field that breaks its schema pattern is told. */
+const PATTERN_PROBLEMS: Record<string, string> = {
+  tokenIn: ADDRESS_PROBLEM,
+  tokenOut: ADDRESS_PROBLEM,
+  recipientAddress: ADDRESS_PROBLEM,
+  walletAddress: ADDRESS_PROBLEM,
+  amount: AMOUNT_FORM_PROBLEM,
+  gasPriceWei: 'must be a non-negative integer string of wei, such as "1000000000"',
+};
+
+const FIELDS = Object.keys(quoteRequestSchema.properties ?? {});
+/** Unknown fields named one by one, at most this many; the rest are counted under `body`. */
+const MAX_UNKNOWN_NAMED = 10;
+
+/** The problem of an unknown field, with the known field it most likely misspells. */
+function unknownFieldProblem(name: string): string {
+  const guess = FIELDS.find((f) => f.toLowerCase() === name.toLowerCase()) ?? FIELDS.find((f) => editDistance(f, name) <= 2);
+  return `is not a field of the quote request${guess ? ` (did you mean ${guess}?)` : ''}`;
+}
+
+/** Levenshtein distance (names are short: at most a few dozen characters are compared). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2 || b.length > 64) return Infinity;
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1) next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+const TRADE_TYPE_PROBLEM = `must be ${TRADE_TYPES.map((x) => JSON.stringify(x)).join(' or ')}`;
 
 function shapeMessage(error: ErrorObject): [string, string] {
   if (error.keyword === 'required') return [String(error.params.missingProperty), 'is required'];
-  const field = error.instancePath.slice(1) || 'body';
+  if (error.keyword === 'additionalProperties') {
+    const name = String(error.params.additionalProperty);
+    return [name.length > 64 ? `${name.slice(0, 64)}…` : name, unknownFieldProblem(name)];
+  }
+  // An array item's problem is reported on the array field.
+  const field = error.instancePath.slice(1).replace(/\/.*$/, '') || 'body';
+  // Whatever is wrong with it (type or value), tradeType is told its two values.
+  if (field === 'tradeType') return [field, TRADE_TYPE_PROBLEM];
   switch (error.keyword) {
-    case 'type':
-      return [field, error.params.type === 'integer' ? 'must be an integer' : `must be a ${String(error.params.type)}`];
+    case 'type': {
+      const type = String(error.params.type);
+      return [field, `must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`];
+    }
     case 'minimum':
     case 'maximum':
-      return field === 'slippageBps' ? [field, 'must be between 0 and 5000'] : [field, 'must be a positive integer'];
+      if (field in RANGES) return [field, RANGES[field]!];
+      return [field, 'must be a positive integer'];
     case 'maxLength':
       return [field, `must be at most ${String(error.params.limit)} characters`];
+    case 'maxItems':
+      return [field, `must list at most ${String(error.params.limit)} DEX slugs`];
+    case 'pattern':
+      return [field, PATTERN_PROBLEMS[field] ?? `must match ${String(error.params.pattern)}`];
     default:
       return [field, error.message ?? 'is invalid'];
   }
@@ -68,7 +184,7 @@ function shapeMessage(error: ErrorObject): [string, string] {
 
 /** Checks the form of a display amount (positive decimal, no sign, exponent or spaces); undefined when fine. */
 export function amountFormProblem(amount: string): string | undefined {
-  if (!AMOUNT.test(amount)) return 'must be a positive decimal string such as "1.5" (no sign, exponent or spaces)';
+  if (!AMOUNT.test(amount)) return AMOUNT_FORM_PROBLEM;
   if (!/[1-9]/.test(amount)) return 'must be greater than zero';
   return undefined;
 }
@@ -100,10 +216,13 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   }
   const problems = new Map<string, string>();
   if (!validateShape(body)) {
+    let unknown = 0;
     for (const error of validateShape.errors ?? []) {
+      if (error.keyword === 'additionalProperties' && ++unknown > MAX_UNKNOWN_NAMED) continue;
       const [field, text] = shapeMessage(error);
       if (!problems.has(field)) problems.set(field, text);
     }
+    if (unknown > MAX_UNKNOWN_NAMED) problems.set('body', `${unknown - MAX_UNKNOWN_NAMED} more unknown fields`);
   }
   const b = body as Partial<QuoteRequestBody>;
   const ok = (field: keyof QuoteRequestBody): boolean => !problems.has(field) && b[field] !== undefined;
@@ -121,10 +240,6 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   const token = (field: 'tokenIn' | 'tokenOut', chain: CatalogChain | undefined, chainOk: boolean): CatalogToken | undefined => {
     if (!ok(field)) return undefined;
     const address = b[field]!;
-    if (!isAddress(address, { strict: false })) {
-      problems.set(field, 'must be a valid EVM address (0x followed by 40 hex digits)');
-      return undefined;
-    }
     if (!chain || !chainOk) return undefined;
     const found = catalog.token(chain.chainId, address);
     if (!found) problems.set(field, `${address} is not a token of chain ${chain.slug} (${chain.chainId})`);
@@ -135,21 +250,46 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   if (tokenIn && tokenOut && origin === destination && tokenIn.address === tokenOut.address) {
     problems.set('tokenOut', 'must differ from tokenIn');
   }
-  for (const field of ['recipientAddress', 'walletAddress'] as const) {
-    if (ok(field) && !isAddress(b[field]!, { strict: false })) {
-      problems.set(field, 'must be a valid EVM address (0x followed by 40 hex digits)');
-    }
-  }
   if (Object.is(b.slippageBps, -0)) problems.set('slippageBps', 'must be between 0 and 5000 (negative zero is not accepted)');
-  for (const [field, type] of [['slippageBps', 'an integer'], ['walletAddress', 'a string']] as const) {
+  for (const [field, type] of [
+    ['slippageBps', 'an integer'],
+    ['walletAddress', 'a string'],
+    ['maxHops', 'an integer'],
+    ['maxSplits', 'an integer'],
+    ['gasPriceWei', 'a string'],
+    ['includeDexes', 'an array'],
+    ['excludeDexes', 'an array'],
+  ] as const) {
     if (b[field] === null) problems.set(field, `must be ${type}`);
   }
-  let amountIn: bigint | undefined;
+  if (b.tradeType === null) problems.set('tradeType', TRADE_TYPE_PROBLEM);
+  const tradeType: TradeType | undefined = ok('tradeType') ? b.tradeType! : problems.has('tradeType') ? undefined : 'exactIn';
+  if (tradeType === 'exactOut' && origin && destination && origin.chainId !== destination.chainId) {
+    problems.set('tradeType', 'exact output ("exactOut") is same-chain only: originChainId and destinationChainId must be equal');
+  }
+  let deployments: string[] = [];
+  if (origin && !problems.has('originChainId')) {
+    const slugs = new Set(origin.dexes.map((d) => d.slug));
+    for (const field of ['includeDexes', 'excludeDexes'] as const) {
+      if (!ok(field)) continue;
+      const unknown = b[field]!.filter((slug) => !slugs.has(slug));
+      if (unknown.length > 0) problems.set(field, `${unknown.map((u) => JSON.stringify(u)).join(', ')} ${unknown.length === 1 ? 'is not a DEX' : 'are not DEXes'} of ${origin.slug} (${origin.chainId})`);
+    }
+    const include = ok('includeDexes') ? new Set(b.includeDexes) : undefined;
+    const exclude = new Set(ok('excludeDexes') ? b.excludeDexes : []);
+    deployments = origin.dexes.filter((d) => (!include || include.has(d.slug)) && !exclude.has(d.slug)).map((d) => `${d.slug}/${d.version}`);
+    if (deployments.length === 0 && !problems.has('includeDexes') && !problems.has('excludeDexes')) {
+      problems.set(include ? 'includeDexes' : 'excludeDexes', `leaves no DEX of ${origin.slug} (${origin.chainId}) to route through`);
+    }
+  }
+  let amount: bigint | undefined;
   if (ok('amount')) {
-    // Without a known token only the form can be checked: the decimals are the token's.
-    const parsed = tokenIn ? parseAmount(b.amount!, tokenIn.decimals) : amountFormProblem(b.amount!);
+    // The amount is tokenIn's (exactIn) or tokenOut's (exactOut). Without a known token (or trade type) only the form
+    // can be checked: the decimals are the token's.
+    const fixed = tradeType === 'exactIn' ? tokenIn : tradeType === 'exactOut' ? tokenOut : undefined;
+    const parsed = fixed ? parseAmount(b.amount!, fixed.decimals) : amountFormProblem(b.amount!);
     if (typeof parsed === 'string') problems.set('amount', parsed);
-    else if (typeof parsed === 'bigint') amountIn = parsed;
+    else if (typeof parsed === 'bigint') amount = parsed;
   }
   if (problems.size > 0) {
     const message = [...problems.entries()]
@@ -164,10 +304,15 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     destinationChain: destination!,
     tokenIn: tokenIn!,
     tokenOut: tokenOut!,
-    amountIn: amountIn!,
+    tradeType: tradeType!,
+    amount: amount!,
     slippageBps: b.slippageBps ?? defaultSlippageBps,
     recipientAddress: checksum(recipient),
     walletAddress: checksum(b.walletAddress ?? recipient),
+    maxHops: b.maxHops ?? DEFAULT_MAX_HOPS,
+    maxSplits: b.maxSplits ?? DEFAULT_MAX_SPLITS,
+    gasPriceWei: b.gasPriceWei === undefined ? undefined : BigInt(b.gasPriceWei),
+    deployments,
   };
 }
 
@@ -175,7 +320,7 @@ const checksummed = new Map<string, string>();
 const CHECKSUM_CACHE_SIZE = 10_000;
 
 /**
- * Checksums an address that isAddress accepted in any letter case. EIP-55 costs a keccak256 (about
+ * Checksums an address that the schema's address pattern accepted (any letter case). EIP-55 costs a keccak256 (about
  * 10 µs), and wallets send the same few addresses again and again, so results are cached (bounded).
  */
 function checksum(address: string): string {

@@ -2,31 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { formatUnits } from 'viem';
 import { buildBridgeRouteSteps } from '../bridge/buildBridgeRouteSteps.ts';
 import { describeBridgeRoute, type QuoteBridgeDetails, type QuoteFeeBreakdown } from '../bridge/describeBridgeRoute.ts';
-import { planBridgeRoute, type BestSwap } from '../bridge/planBridgeRoute.ts';
-import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain, type CatalogDex, type CatalogToken } from '../catalog/loadCatalog.ts';
+import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
+import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain, type CatalogToken } from '../catalog/loadCatalog.ts';
 import { QuoteUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
+import type { TradeType } from '../protocols/PoolProtocol.ts';
+import { snapshotGasPriceWei } from '../graph/snapshot.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
-import { buildSwapSteps } from '../tx/buildSwapSteps.ts';
-import { buildWrapSteps } from '../tx/buildWrapSteps.ts';
+import type { TradeOutcome } from '../routing/bestTrade.ts';
+import { describeTrade, type Route, type TradeView } from '../routing/describeTrade.ts';
+import type { Trade } from '../routing/Trade.ts';
+import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import type { Step } from '../tx/Step.ts';
-import type { PoolPricing } from './priceSwap.ts';
 import type { Pricer } from './pricingPool.ts';
-import type { QuoteRequest } from './quoteRequest.ts';
+import { DEFAULT_MAX_HOPS, DEFAULT_MAX_SPLITS, type QuoteRequest } from './quoteRequest.ts';
+import type { DeploymentTrade } from './runTradeTask.ts';
 
 /** Seconds a quote stays valid (SPEC section 8). */
 export const QUOTE_VALIDITY_SECONDS = 300;
-
-/** SPEC section 2, Route, with two documented extensions: the DEX version and the pool fee in pips. */
-export interface Route {
-  dex: string;
-  name: string;
-  /** Fee paid, integer string in tokenIn's smallest units. */
-  fees: string;
-  logo: string;
-  version: string;
-  poolFee: number;
-}
 
 /** Freshness of the pool state a price came from (extension field). */
 export interface SnapshotInfo {
@@ -35,26 +28,28 @@ export interface SnapshotInfo {
   ageSeconds: number;
 }
 
-/** An element of the POST /quotes/routes response (SPEC section 2, Route quote) plus pairAddress and snapshot. */
-export interface RouteQuote {
+/** An element of the POST /quotes/routes response (SPEC section 2, Route quote) plus the routing extensions and snapshot. */
+export interface RouteQuote extends TradeView {
+  tradeType: TradeType;
   amountIn: string;
+  amountInMaximum: string;
   amountOut: string;
   amountOutMinimum: string;
   deadline: number;
   slippageBps: number;
-  route: Route;
   tokenIn: CatalogToken;
   tokenOut: CatalogToken;
-  pairAddress: string;
   snapshot: SnapshotInfo | null;
 }
 
-/** The saved quote (SPEC section 2, Quote) plus the snapshot it was priced on. */
-export interface Quote {
+/** The saved quote (SPEC section 2, Quote) plus the routing extensions and the snapshot it was priced on. */
+export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>> {
   quoteId: string;
   status: 'pending';
+  tradeType: TradeType;
   amountIn: string;
   amountInFloat: string;
+  amountInMaximum: string;
   amountOut: string;
   amountOutFloat: string;
   amountOutMinimum: string;
@@ -100,9 +95,43 @@ export function minimumAmountOut(amountOut: bigint, slippageBps: number): bigint
   return (amountOut * BigInt(10_000 - slippageBps)) / 10_000n;
 }
 
-interface PricedRoute {
-  dex: CatalogDex | undefined;
-  pricing: Extract<PoolPricing, { ok: true }>;
+/** ceil(amountIn x (10000 + slippageBps) / 10000): the most an exact-output trade may spend. */
+export function maximumAmountIn(amountIn: bigint, slippageBps: number): bigint {
+  return (amountIn * BigInt(10_000 + slippageBps) + 9_999n) / 10_000n;
+}
+
+/**
+ * What a trade of a request is bound to: exactIn spends exactly amountIn (amountInMaximum = amountIn) and delivers
+ * at least amountOutMinimum = minimumAmountOut(amountOut); exactOut delivers exactly amountOut (amountOutMinimum =
+ * amountOut) and spends at most amountInMaximum = maximumAmountIn(amountIn).
+ */
+export function tradeLimits(trade: Pick<Trade, 'tradeType' | 'amountIn' | 'amountOut'>, slippageBps: number): { amountInMaximum: bigint; amountOutMinimum: bigint } {
+  return trade.tradeType === 'exactOut'
+    ? { amountInMaximum: maximumAmountIn(trade.amountIn, slippageBps), amountOutMinimum: trade.amountOut }
+    : { amountInMaximum: trade.amountIn, amountOutMinimum: minimumAmountOut(trade.amountOut, slippageBps) };
+}
+
+/** What one search trades: the tokens, which side is fixed, and that amount (smallest units). */
+interface TradeSubject {
+  readonly tokenIn: CatalogToken;
+  readonly tokenOut: CatalogToken;
+  readonly tradeType: TradeType;
+  readonly amount: bigint;
+}
+
+/** Ascending order of two amounts. */
+function compare(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Routing limits of one search. */
+export interface TradeLimits {
+  readonly maxHops: number;
+  readonly maxSplits: number;
+  /** undefined: the gas price recorded with the chain's pool state. */
+  readonly gasPriceWei: bigint | undefined;
+  /** DEX deployments (`slug/version`) whose pools may be used; undefined: all of the chain's. */
+  readonly deployments: readonly string[] | undefined;
 }
 
 /** Turns validated requests into priced routes and saved quotes. */
@@ -113,68 +142,112 @@ export class QuoteService {
     this.now = deps.now ?? Date.now;
   }
 
-  /** The best acceptable quote per DEX deployment, best first (POST /quotes/routes). Nothing is saved. */
+  /**
+   * The best trade per DEX deployment, best first (POST /quotes/routes): exactIn by amountOut descending, exactOut by
+   * amountIn ascending. Nothing is saved.
+   */
   async routes(request: QuoteRequest): Promise<RouteQuote[]> {
     this.requireSameChain(request, 'POST /quotes/routes prices same-chain swaps only: originChainId and destinationChainId must be equal');
     const deadline = Math.floor(this.now() / 1000) + QUOTE_VALIDITY_SECONDS;
-    const snapshot = this.snapshotInfo(request.originChain.chainId);
-    if (this.isWrap(request)) {
-      const route = this.wrapRoute(request);
-      return [{ ...this.amounts(request, request.amountIn), deadline, route, tokenIn: request.tokenIn, tokenOut: request.tokenOut, pairAddress: request.originChain.wrappedNativeToken, snapshot }];
-    }
-    const best = await this.bestPerDex(request);
-    return best.map(({ dex, pricing }) => ({
-      ...this.amounts(request, pricing.amountOut),
+    const chain = request.originChain;
+    const snapshot = this.snapshotInfo(chain.chainId);
+    const perDeployment = !this.isWrap(request);
+    const outcomes = await this.findTrades(chain, request, request, perDeployment);
+    const trades = outcomes.flatMap((o) => (o.outcome.ok ? [o.outcome.trade] : []));
+    if (trades.length === 0) throw this.refusal(outcomes.map((o) => o.outcome), chain, request, request.maxHops);
+    const exactOut = request.tradeType === 'exactOut';
+    trades.sort((a, b) => (exactOut ? compare(a.amountIn, b.amountIn) : compare(b.amountOut, a.amountOut)));
+    return trades.map((trade) => ({
+      ...this.amounts(request, trade),
       deadline,
-      route: this.route(dex, pricing),
       tokenIn: request.tokenIn,
       tokenOut: request.tokenOut,
-      pairAddress: pricing.pool,
+      ...describeTrade(chain, trade, this.token(chain)),
       snapshot,
     }));
   }
 
-  /** Prices the best route overall, builds its steps and saves the quote (POST /quotes); different chains get a bridge route. */
+  /** Prices the best trade overall, builds its steps and saves the quote (POST /quotes); different chains get a bridge route. */
   async create(request: QuoteRequest, orgId: string): Promise<Quote> {
     if (request.originChain.chainId !== request.destinationChain.chainId) return this.createCrossChain(request, orgId);
     const createdMs = this.now();
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
-    let amountOut: bigint;
-    let route: Route;
-    let pairAddress: string;
-    let steps: Step[];
-    if (this.isWrap(request)) {
-      amountOut = request.amountIn;
-      route = this.wrapRoute(request);
-      pairAddress = chain.wrappedNativeToken;
-      steps = buildWrapSteps({ chainId: chain.chainId, tokenIn: request.tokenIn, tokenOut: request.tokenOut, wrappedNativeToken: chain.wrappedNativeToken, amount: request.amountIn, recipient: request.recipientAddress, wallet: request.walletAddress });
-    } else {
-      const [best] = await this.bestPerDex(request);
-      amountOut = best.pricing.amountOut;
-      route = this.route(best.dex, best.pricing);
-      pairAddress = best.pricing.pool;
-      steps = buildSwapSteps({
-        chainId: chain.chainId,
-        dex: best.dex!,
-        poolFee: best.pricing.fee,
-        tokenIn: request.tokenIn,
-        tokenOut: request.tokenOut,
-        wrappedNativeToken: chain.wrappedNativeToken,
-        amountIn: request.amountIn,
-        amountOutMinimum: minimumAmountOut(amountOut, request.slippageBps),
-        recipient: request.recipientAddress,
-        wallet: request.walletAddress,
-        deadline,
-      });
-    }
-    return this.save(request, orgId, createdMs, deadline, {
-      amountOut,
-      amountOutMinimum: minimumAmountOut(amountOut, request.slippageBps),
-      pairAddress,
-      route,
-      steps,
+    const [result] = await this.findTrades(chain, request, request, false);
+    if (!result || !result.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, request, request.maxHops);
+    const trade = result.outcome.trade;
+    const { amountInMaximum, amountOutMinimum } = tradeLimits(trade, request.slippageBps);
+    const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
+    const steps = buildTradeSteps({
+      chain,
+      trade,
+      tokenIn: request.tokenIn,
+      tokenOut: request.tokenOut,
+      amountOutMinimum,
+      ...(trade.tradeType === 'exactOut' ? { amountInMaximum } : {}),
+      recipient: request.recipientAddress,
+      wallet: request.walletAddress,
+      deadline,
     });
+    return this.save(request, orgId, createdMs, deadline, { amountIn: trade.amountIn, amountInMaximum, amountOut: trade.amountOut, amountOutMinimum, pairAddress, route, steps, extension: view });
+  }
+
+  /**
+   * The best exact-input trade of an amount on one chain (the bridge planner's swap legs); throws
+   * QuoteUnavailableError when there is none. Without limits: the defaults, every DEX of the chain.
+   */
+  async bestTrade(chain: CatalogChain, tokenIn: CatalogToken, tokenOut: CatalogToken, amountIn: bigint, limits?: TradeLimits): Promise<Trade> {
+    const use = limits ?? { maxHops: DEFAULT_MAX_HOPS, maxSplits: DEFAULT_MAX_SPLITS, gasPriceWei: undefined, deployments: undefined };
+    const what: TradeSubject = { tokenIn, tokenOut, tradeType: 'exactIn', amount: amountIn };
+    const [result] = await this.findTrades(chain, what, use, false);
+    if (!result || !result.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, what, use.maxHops);
+    return result.outcome.trade;
+  }
+
+  /** Sends one trade task (to a worker, or priced in this thread when cheap). */
+  private findTrades(chain: CatalogChain, what: TradeSubject, limits: TradeLimits, perDeployment: boolean): Promise<DeploymentTrade[]> {
+    return this.deps.pricer.findTrades({
+      chainId: chain.chainId,
+      tokenIn: what.tokenIn.address.toLowerCase(),
+      tokenOut: what.tokenOut.address.toLowerCase(),
+      tradeType: what.tradeType,
+      amount: what.amount,
+      maxHops: limits.maxHops,
+      maxSplits: limits.maxSplits,
+      gasPriceWei: limits.gasPriceWei ?? this.gasPrice(chain.chainId),
+      deployments: [...(limits.deployments ?? chain.dexes.map((d) => `${d.slug}/${d.version}`))],
+      perDeployment,
+      generation: this.deps.generation(),
+    });
+  }
+
+  /** The gas price recorded with the chain's pool state (0 without a snapshot: rank by gross amounts). */
+  private gasPrice(chainId: number): bigint {
+    const snapshot = this.deps.graph().snapshot(chainId);
+    return snapshot ? snapshotGasPriceWei(snapshot) : 0n;
+  }
+
+  /** The error for a search that found no trade, from the outcomes' refusal codes. */
+  private refusal(outcomes: readonly TradeOutcome[], chain: CatalogChain, what: TradeSubject, maxHops: number): QuoteUnavailableError {
+    const codes = outcomes.map((o) => (o.ok ? undefined : o.code));
+    const pair = `${what.tokenIn.symbol}/${what.tokenOut.symbol}`;
+    const hops = `${maxHops} ${maxHops === 1 ? 'hop' : 'hops'}`;
+    const fixed = what.tradeType === 'exactOut' ? what.tokenOut : what.tokenIn;
+    const amount = `${formatUnits(what.amount, fixed.decimals)} ${fixed.symbol}`;
+    if (codes.some((c) => c === 'AMOUNT_TOO_SMALL')) {
+      return new QuoteUnavailableError('AMOUNT_TOO_SMALL', `quote unavailable: ${amount} is too small to swap on any pool`);
+    }
+    if (codes.some((c) => c === 'INSUFFICIENT_LIQUIDITY')) {
+      const task = what.tradeType === 'exactOut' ? `deliver exactly ${amount}` : 'swap this amount';
+      return new QuoteUnavailableError('INSUFFICIENT_LIQUIDITY', `quote unavailable: no route for ${pair} on ${chain.slug} has the liquidity to ${task}`);
+    }
+    if (codes.some((c) => c === 'NO_EXACT_OUTPUT_ROUTE')) {
+      return new QuoteUnavailableError(
+        'NO_ROUTE',
+        `quote unavailable: no route for ${pair} on ${chain.slug} within ${hops} can deliver exactly ${amount}: exact output takes paths of one protocol (v2 or v3), and the paths found mix them`,
+      );
+    }
+    return new QuoteUnavailableError('NO_ROUTE', `quote unavailable: no route for ${pair} on ${chain.slug} within ${hops}`);
   }
 
   /**
@@ -187,15 +260,14 @@ export class QuoteService {
     const plan = await planBridgeRoute(request, {
       catalog: this.deps.catalog,
       minimumAmountOut,
-      bestSwap: async (chain, tokenIn, tokenOut, amountIn): Promise<BestSwap> => {
-        const [best] = await this.bestPerDexOn(chain, tokenIn, tokenOut, amountIn);
-        return { dex: best!.dex!, pricing: best!.pricing };
-      },
+      bestTrade: (chain, tokenIn, tokenOut, amountIn) => this.bestTrade(chain, tokenIn, tokenOut, amountIn, chain.chainId === request.originChain.chainId ? request : undefined),
     });
     const steps = buildBridgeRouteSteps({ plan, wallet: request.walletAddress, deadline });
-    const extension = describeBridgeRoute(plan, deadline);
+    const extension = describeBridgeRoute(plan, deadline, (chainId) => this.token(this.deps.catalog.chain(chainId)!));
     const bridge = plan.originBridge;
     return this.save(request, orgId, createdMs, deadline, {
+      amountIn: request.amount,
+      amountInMaximum: request.amount,
       amountOut: plan.amountOut,
       amountOutMinimum: plan.amountOutMinimum,
       pairAddress: bridge.spokePoolAddress,
@@ -211,14 +283,16 @@ export class QuoteService {
     orgId: string,
     createdMs: number,
     deadline: number,
-    priced: { amountOut: bigint; amountOutMinimum: bigint; pairAddress: string; route: Route; steps: Step[]; extension?: object },
+    priced: { amountIn: bigint; amountInMaximum: bigint; amountOut: bigint; amountOutMinimum: bigint; pairAddress: string; route: Route; steps: Step[]; extension?: object },
   ): Promise<Quote> {
     const created = new Date(createdMs).toISOString();
     const quote: Quote = {
       quoteId: randomUUID(),
       status: 'pending',
-      amountIn: request.amountIn.toString(),
-      amountInFloat: formatUnits(request.amountIn, request.tokenIn.decimals),
+      tradeType: request.tradeType,
+      amountIn: priced.amountIn.toString(),
+      amountInFloat: formatUnits(priced.amountIn, request.tokenIn.decimals),
+      amountInMaximum: priced.amountInMaximum.toString(),
       amountOut: priced.amountOut.toString(),
       amountOutFloat: formatUnits(priced.amountOut, request.tokenOut.decimals),
       amountOutMinimum: priced.amountOutMinimum.toString(),
@@ -250,11 +324,15 @@ export class QuoteService {
     if (request.originChain.chainId !== request.destinationChain.chainId) throw new ValidationError(message);
   }
 
-  private amounts(request: QuoteRequest, amountOut: bigint) {
+  /** The amounts of a route quote: the trade's, with the limits of the request's slippage. */
+  private amounts(request: QuoteRequest, trade: Trade) {
+    const { amountInMaximum, amountOutMinimum } = tradeLimits(trade, request.slippageBps);
     return {
-      amountIn: request.amountIn.toString(),
-      amountOut: amountOut.toString(),
-      amountOutMinimum: minimumAmountOut(amountOut, request.slippageBps).toString(),
+      tradeType: trade.tradeType,
+      amountIn: trade.amountIn.toString(),
+      amountInMaximum: amountInMaximum.toString(),
+      amountOut: trade.amountOut.toString(),
+      amountOutMinimum: amountOutMinimum.toString(),
       slippageBps: request.slippageBps,
     };
   }
@@ -269,55 +347,16 @@ export class QuoteService {
     };
   }
 
+  /** A chain's token by lower-case address (trades name tokens by their lower-case addresses). */
+  private token(chain: CatalogChain): (address: string) => CatalogToken {
+    return (address) => this.deps.catalog.token(chain.chainId, address)!;
+  }
+
+  /** Native ↔ wrapped: one 1:1 route, not a route per DEX. */
   private isWrap(request: QuoteRequest): boolean {
     const wrapped = request.originChain.wrappedNativeToken;
     const a = request.tokenIn.address;
     const b = request.tokenOut.address;
     return (a === NATIVE_TOKEN_ADDRESS && b === wrapped) || (a === wrapped && b === NATIVE_TOKEN_ADDRESS);
   }
-
-  private wrapRoute(request: QuoteRequest): Route {
-    const wrapped = request.tokenIn.address === NATIVE_TOKEN_ADDRESS ? request.tokenOut : request.tokenIn;
-    return { dex: 'wrap', name: `${wrapped.symbol} ${request.tokenIn.address === NATIVE_TOKEN_ADDRESS ? 'wrap' : 'unwrap'}`, fees: '0', logo: wrapped.logo, version: '', poolFee: 0 };
-  }
-
-  private route(dex: CatalogDex | undefined, pricing: Extract<PoolPricing, { ok: true }>): Route {
-    return { dex: pricing.dex, name: dex?.name ?? pricing.dex, fees: pricing.feeAmount.toString(), logo: dex?.logo ?? '', version: pricing.version, poolFee: pricing.fee };
-  }
-
-  /** Prices every pool of the request's pair and keeps the best per DEX deployment, best first. */
-  private async bestPerDex(request: QuoteRequest): Promise<PricedRoute[]> {
-    return this.bestPerDexOn(request.originChain, request.tokenIn, request.tokenOut, request.amountIn);
-  }
-
-  /** Prices every pool of a pair on one chain and keeps the best per DEX deployment, best first. */
-  private async bestPerDexOn(chain: CatalogChain, tokenIn: CatalogToken, tokenOut: CatalogToken, amountIn: bigint): Promise<PricedRoute[]> {
-    const pairIn = effective(chain, tokenIn.address);
-    const pairOut = effective(chain, tokenOut.address);
-    if (this.deps.graph().poolsForPair(chain.chainId, pairIn, pairOut).length === 0) {
-      throw new QuoteUnavailableError('NO_POOL', `quote unavailable: no pool for ${tokenIn.symbol}/${tokenOut.symbol} on ${chain.slug}`);
-    }
-    const pricings = await this.deps.pricer.price({ chainId: chain.chainId, tokenIn: pairIn, tokenOut: pairOut, amountIn, generation: this.deps.generation() });
-    const best = new Map<string, PricedRoute>();
-    for (const pricing of pricings) {
-      if (!pricing.ok) continue;
-      const key = `${pricing.dex}/${pricing.version}`;
-      const current = best.get(key);
-      if (!current || pricing.amountOut > current.pricing.amountOut || (pricing.amountOut === current.pricing.amountOut && pricing.pool < current.pricing.pool)) {
-        best.set(key, { dex: chain.dexes.find((d) => d.slug === pricing.dex && d.version === pricing.version), pricing });
-      }
-    }
-    if (best.size === 0) {
-      const small = pricings.every((p) => !p.ok && p.code === 'AMOUNT_TOO_SMALL');
-      throw small
-        ? new QuoteUnavailableError('AMOUNT_TOO_SMALL', `quote unavailable: ${formatUnits(amountIn, tokenIn.decimals)} ${tokenIn.symbol} is too small to swap on any pool`)
-        : new QuoteUnavailableError('INSUFFICIENT_LIQUIDITY', `quote unavailable: no pool for ${tokenIn.symbol}/${tokenOut.symbol} on ${chain.slug} has the liquidity to swap this amount`);
-    }
-    return [...best.values()].sort((a, b) => (a.pricing.amountOut > b.pricing.amountOut ? -1 : a.pricing.amountOut < b.pricing.amountOut ? 1 : a.pricing.pool < b.pricing.pool ? -1 : 1));
-  }
-}
-
-/** The address that trades in pools: the wrapped native token stands in for the native asset. */
-function effective(chain: CatalogChain, address: string): string {
-  return address === NATIVE_TOKEN_ADDRESS ? chain.wrappedNativeToken : address;
 }

@@ -3,7 +3,7 @@ import type { Catalog } from '../catalog/loadCatalog.ts';
 import { ServiceUnavailableError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { sendData } from '../http/envelope.ts';
-import type { Pricer } from '../quote/pricingPool.ts';
+import { probeTask, type Pricer } from '../quote/pricingPool.ts';
 import type { ApiKeyStore } from '../store/apiKeyStore.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 
@@ -15,7 +15,7 @@ export interface ReadinessDeps {
    * Probed with `probeWorkers()` when it has one (a task sent to a worker thread), else with a task
    * that prices nothing (chain 0) through `price()`.
    */
-  readonly pricer?: Pick<Pricer, 'price'> & { probeWorkers?(): Promise<unknown> };
+  readonly pricer?: Pick<Pricer, 'findTrades'> & { probeWorkers?(): Promise<unknown> };
   readonly store?: Pick<QuoteStore, 'ping' | 'kind'>;
   readonly keys?: Pick<ApiKeyStore, 'ping' | 'kind'>;
   /** Longest a single check may take (default 2000 ms). */
@@ -36,7 +36,6 @@ export interface Readiness {
   checks: Record<string, CheckResult>;
 }
 
-const ZERO = '0x0000000000000000000000000000000000000000';
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -73,7 +72,7 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
         await pricer.probeWorkers();
         return 'a pricing worker answered';
       }
-      await pricer.price({ chainId: 0, tokenIn: ZERO, tokenOut: ZERO, amountIn: 1n, generation: 0 });
+      await pricer.findTrades(probeTask);
       return 'the pricer answered';
     }, timeoutMs, 'the pricing workers');
   }

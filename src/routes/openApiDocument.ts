@@ -1,16 +1,31 @@
 /**
- * The OpenAPI 3.1 description of the service as implemented (served at GET /openapi.json). Response
- * schemas are closed (`additionalProperties: false`), so test/routes/openapi.test.ts catches any field
- * a response has and this document lacks. Keep it beside the code: a change of a response shape
- * changes this file in the same commit.
+ * The OpenAPI 3.1 description of the service as implemented (served at GET /openapi.json). What the service
+ * validates is read from the schemas it validates with: the quote request from quoteRequest.ts, chain ids, addresses,
+ * amounts and quote ids from http/formats.ts. Response schemas are closed (`additionalProperties: false`), so
+ * test/routes/openapi.test.ts catches any field a response has and this document lacks. Keep it beside the code: a
+ * change of a response shape changes this file in the same commit.
  */
+import { CHAIN_ID_SCHEMA, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN, UUID_PATTERN, unanchored } from '../http/formats.ts';
+import { quoteRequestSchema, TRADE_TYPES } from '../quote/quoteRequest.ts';
 
 type Schema = Record<string, unknown>;
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const str = (description?: string, extra: Schema = {}): Schema => ({ type: 'string', ...(description ? { description } : {}), ...extra });
 const int = (description?: string, extra: Schema = {}): Schema => ({ type: 'integer', ...(description ? { description } : {}), ...extra });
-const intString = (description: string): Schema => str(description, { pattern: '^[0-9]+$' });
+const intString = (description: string): Schema => str(description, { pattern: INTEGER_STRING_PATTERN });
+const address = (description?: string): Schema => str(description, { pattern: EVM_ADDRESS_PATTERN });
+/** An EVM address, or "" where the field does not apply. */
+const addressOrEmpty = (description: string): Schema => str(description, { pattern: `^(${unanchored(EVM_ADDRESS_PATTERN)})?$` });
+/** Chain ids in responses: the same bounds as in requests. */
+const chainId = (description?: string): Schema => int(description, { minimum: CHAIN_ID_SCHEMA.minimum, maximum: CHAIN_ID_SCHEMA.maximum });
+
+/** A JSONSchemaType schema as OpenAPI 3.1 reads it: `nullable` (which only shapes the TypeScript type) dropped. */
+function fromValidationSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(fromValidationSchema);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(Object.entries(schema).filter(([k]) => k !== 'nullable').map(([k, v]) => [k, fromValidationSchema(v)]));
+}
 
 /** A closed object: every listed property required unless named in `optional`. */
 function object(properties: Record<string, Schema>, optional: readonly string[] = [], description?: string): Schema {
@@ -48,36 +63,74 @@ const errors = {
 };
 const pick = (...codes: (keyof typeof errors)[]) => Object.fromEntries(codes.map((c) => [String(c), errors[c]]));
 
+const DEVNET = 31337;
 const chainIdQuery = (required: boolean, description: string) => ({
   name: 'chainId',
   in: 'query',
   required,
-  description: `${description} A positive integer of at most 16 digits (no sign, exponent or leading zero); anything else is 400 "chainId: must be a positive integer".`,
-  schema: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' },
+  description: `${description} A positive integer up to 2^53 − 1, written in decimal without sign, exponent or leading zero; anything else, an empty value included, is 400 "chainId: must be a positive integer".`,
+  schema: { ...CHAIN_ID_SCHEMA },
+  example: DEVNET,
+});
+const slugQuery = (name: string, description: string, example: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string' }, example });
+
+/** Tokens of the shipped devnet snapshot (chains 31337 and 31338), for examples that work as shipped. */
+const DEVNET_TOKENS = {
+  ETH: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+  WETH: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  USDC: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+  DAI: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
+};
+const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const example = (summary: string, value: Record<string, unknown>) => ({ summary, value: { originChainId: DEVNET, destinationChainId: DEVNET, ...value, recipientAddress: RECIPIENT } });
+const sameChainExamples = {
+  ethToUsdc: example('1.5 ETH to USDC on the devnet', { tokenIn: DEVNET_TOKENS.ETH, tokenOut: DEVNET_TOKENS.USDC, amount: '1.5' }),
+  usdcToDai: example('2,500 USDC to DAI, 1% slippage', { tokenIn: DEVNET_TOKENS.USDC, tokenOut: DEVNET_TOKENS.DAI, amount: '2500', slippageBps: 100 }),
+};
+
+const quoteBody = (examples: Record<string, unknown>) => ({
+  required: true,
+  description: 'A JSON object (Content-Type: application/json, at most BODY_LIMIT_BYTES, default 65536). Unknown fields are refused, each named ("slipageBps: is not a field of the quote request (did you mean slippageBps?)"). Every problem is reported at once: `<field>: <problem>` sorted by field, joined by "; ".',
+  content: { 'application/json': { schema: ref('QuoteRequest'), examples } },
 });
 
-const quoteBody = {
-  required: true,
-  description: 'A JSON object (Content-Type: application/json, at most BODY_LIMIT_BYTES, default 65536). Unknown fields are ignored. Every problem is reported at once: `<field>: <problem>` sorted by field, joined by "; ".',
-  content: { 'application/json': { schema: ref('QuoteRequest') } },
-};
+/** Routing extensions (README, "Routing") of a route quote and of a quote; optional. */
+const ROUTING_FIELDS = ['paths', 'gasEstimate', 'gasPriceWei', 'networkFee', 'priceImpactBps'];
+function routingExtensions(): Record<string, Schema> {
+  return {
+    paths: { type: 'array', minItems: 1, items: ref('Path'), description: 'Routing extension: the splits of the amount, largest share first.' },
+    gasEstimate: intString('Routing extension: gas units of every step.'),
+    gasPriceWei: intString('Routing extension: the gas price routes were ranked by.'),
+    networkFee: ref('NetworkFee'),
+    priceImpactBps: int('Routing extension: execution price against the fee-free mid price along the paths, fees included, in basis points.'),
+  };
+}
+
+/** Operations anyone may call: no API key is read. */
+const PUBLIC: readonly never[] = [];
+
+const TRADE_TYPE: Schema = { type: 'string', enum: [...TRADE_TYPES], description: 'Extension: the request\'s tradeType ("exactIn" when it had none).' };
+const AMOUNT_IN_MAXIMUM = 'Extension: the most the steps spend. exactIn: amountIn; exactOut: ceil(amountIn × (10000 + slippageBps) / 10000), enforced in the swap calldata.';
+const AMOUNT_OUT_MINIMUM = 'exactIn: floor(amountOut × (10000 − slippageBps) / 10000); exactOut: amountOut (delivered exactly). Enforced in the swap calldata.';
 
 const schemas: Record<string, Schema> = {
   Error: object({ code: int('Equals the HTTP status.', { minimum: 400, maximum: 599 }), message: str('Why the request failed. Generic for 5xx except 503.') }, [], 'The error envelope: no `data`.'),
   Token: object({
-    address: str('Contract address, checksummed on EVM chains; 0xEeee…EEeE for the native asset.'),
+    address: str('Contract address, checksummed on EVM chains; 0xEeee…EEeE for the native asset; base58 on TRON and Solana.', {
+      pattern: `^(${unanchored(EVM_ADDRESS_PATTERN)}|[1-9A-HJ-NP-Za-km-z]{32,44})$`,
+    }),
     symbol: str(),
     name: str(),
     slug: str(),
     decimals: int(undefined, { minimum: 0, maximum: 255 }),
     logo: str(),
-    blockchainId: int('Chain id the token belongs to.'),
+    blockchainId: chainId('Chain id the token belongs to.'),
     approvalReset: { const: true, description: "Extension, only on tokens whose approve() reverts while the allowance is not zero (Tether USD on Ethereum): their approval steps set the allowance to 0 first." },
   }, ['approvalReset']),
   Chain: object({
     name: str(),
     slug: str(),
-    chainId: int(),
+    chainId: chainId(),
     symbol: str(),
     nativeToken: str(),
     ecosystem: { type: 'string', enum: ['evm', 'tvm', 'svm'] },
@@ -87,18 +140,18 @@ const schemas: Record<string, Schema> = {
     tokens: { type: 'array', items: ref('Token') },
   }),
   Dex: object({
-    chainId: int('Extension: the chain of this deployment.'),
+    chainId: chainId('Extension: the chain of this deployment.'),
     name: str(),
     slug: str('Unique within a chain.'),
     version: { type: 'string', enum: ['v2', 'v3'] },
-    v2FactoryAddress: str('"" when not applicable.'),
-    v2RouterAddress: str(),
-    v3FactoryAddress: str(),
-    v3RouterAddress: str(),
-    v3QuoterAddress: str(),
-    universalRouterAddress: str(),
-    permit2Address: str(),
-    settlementAddress: str(),
+    v2FactoryAddress: addressOrEmpty('"" when not applicable (so are the other addresses).'),
+    v2RouterAddress: addressOrEmpty('UniswapV2Router02.'),
+    v3FactoryAddress: addressOrEmpty('UniswapV3Factory.'),
+    v3RouterAddress: addressOrEmpty('SwapRouter or SwapRouter02.'),
+    v3QuoterAddress: addressOrEmpty('QuoterV2.'),
+    universalRouterAddress: addressOrEmpty('UniversalRouter.'),
+    permit2Address: addressOrEmpty('Permit2.'),
+    settlementAddress: addressOrEmpty('Settlement contract, if any.'),
     feeBps: int('Extension: v2 swap fee in basis points; 0 for v3.', { minimum: 0 }),
     feeTiers: { type: 'array', items: int(undefined, { minimum: 0 }), description: 'Extension: v3 fee tiers in pips; [] for v2.' },
   }),
@@ -108,36 +161,22 @@ const schemas: Record<string, Schema> = {
     dexName: str(),
     dexSlug: str('Extension.'),
     version: { type: 'string', enum: ['v2', 'v3'], description: 'Extension.' },
-    pairAddress: str(),
+    pairAddress: address(),
     poolType: { type: 'string', enum: ['v2', 'v3'] },
     poolFee: int('Fee in pips (3000 = 0.3%).', { minimum: 0 }),
     tickSpacing: int('0 for v2.'),
     isActivePool: { type: 'boolean' },
     marketCap: str('Always "" (not computed).'),
     baseToken: ref('Token'),
-    baseTokenAddress: str('token0.'),
+    baseTokenAddress: address('token0.'),
     baseTokenBalance: intString('balanceOf(pool) of token0 at the snapshot block, smallest units.'),
     quoteToken: ref('Token'),
-    quoteTokenAddress: str('token1.'),
+    quoteTokenAddress: address('token1.'),
     quoteTokenBalance: intString('balanceOf(pool) of token1, smallest units.'),
     liquidity: object({ baseTokenBalance: str('Display units.'), quoteTokenBalance: str('Display units.') }),
     liquidityInUsd: object({ baseTokenBalance: str('USD with 2 decimals, or "" when unknown.'), quoteTokenBalance: str(), totalPoolBalance: str() }),
   }),
-  QuoteRequest: {
-    type: 'object',
-    required: ['originChainId', 'destinationChainId', 'tokenIn', 'tokenOut', 'amount', 'recipientAddress'],
-    properties: {
-      originChainId: int('Chain of tokenIn.', { minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
-      destinationChainId: int('Chain of tokenOut. POST /quotes: a different chain gets a bridge quote; POST /quotes/routes: must equal originChainId.', { minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
-      tokenIn: str('Token address of the origin chain, any letter case.', { maxLength: 128 }),
-      tokenOut: str('Token address of the destination chain.', { maxLength: 128 }),
-      amount: str('Positive decimal in display units of tokenIn ("1.5"): no sign, exponent, spaces or more decimals than the token has.', { maxLength: 100, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$' }),
-      recipientAddress: str('EVM address receiving tokenOut.', { maxLength: 128 }),
-      slippageBps: int('Default DEFAULT_SLIPPAGE_BPS (50).', { minimum: 0, maximum: 5000 }),
-      walletAddress: str('Extension: sender of the steps; defaults to recipientAddress.', { maxLength: 128 }),
-    },
-    additionalProperties: true,
-  },
+  QuoteRequest: { ...(fromValidationSchema(quoteRequestSchema) as Schema), description: 'The body of both quote endpoints (src/quote/quoteRequest.ts validates with this schema).' },
   Route: object({
     dex: str('DEX slug, or "wrap" for a wrap/unwrap of the native asset.'),
     name: str(),
@@ -153,50 +192,77 @@ const schemas: Record<string, Schema> = {
       { type: 'null' },
     ],
   },
-  RouteQuote: object({
+  Hop: object({
+    dex: str('DEX slug, or "wrap" for a wrap/unwrap of the native asset.'),
+    version: { type: 'string', enum: ['v2', 'v3', ''], description: '"" for wrap/unwrap.' },
+    pool: address('The pool swapped through (the wrapped native token for wrap/unwrap).'),
+    fee: int('Pool fee in pips (3000 = 0.3%); 0 for wrap/unwrap.', { minimum: 0 }),
+    tokenIn: address(),
+    tokenOut: address(),
+    amountIn: intString('Smallest units of this hop\'s tokenIn.'),
+    amountOut: intString('Smallest units of this hop\'s tokenOut.'),
+  }, [], 'Routing extension: one pool of a path.'),
+  Path: object({
+    percent: int('Share of the amount sent along this path.', { minimum: 1, maximum: 100 }),
     amountIn: intString('Smallest units of tokenIn.'),
     amountOut: intString('Smallest units of tokenOut.'),
-    amountOutMinimum: intString('floor(amountOut × (10000 − slippageBps) / 10000).'),
+    hops: { type: 'array', minItems: 1, items: ref('Hop'), description: 'In swap order: the first takes tokenIn, the last gives tokenOut.' },
+  }, [], 'Routing extension: one split of the amount and the pools it goes through.'),
+  NetworkFee: object({
+    wei: intString('gasEstimate × gasPriceWei.'),
+    inTokenIn: { type: ['string', 'null'], pattern: INTEGER_STRING_PATTERN, description: 'The same fee in tokenIn\'s smallest units at the pools\' mid price (exactOut trades are ranked by amountIn plus this); null when no pool prices the native asset in tokenIn.' },
+    inTokenOut: { type: ['string', 'null'], pattern: INTEGER_STRING_PATTERN, description: 'The same fee in tokenOut\'s smallest units at the pools\' mid price (exactIn trades are ranked by amountOut minus this); null when no pool prices the native asset in tokenOut.' },
+  }, [], 'Routing extension: what the steps cost in gas.'),
+  RouteQuote: object({
+    tradeType: TRADE_TYPE,
+    amountIn: intString('Smallest units of tokenIn: the amount sold (exactIn), or the input the trade needs (exactOut).'),
+    amountInMaximum: intString(AMOUNT_IN_MAXIMUM),
+    amountOut: intString('Smallest units of tokenOut: the output (exactIn), or the amount requested (exactOut).'),
+    amountOutMinimum: intString(AMOUNT_OUT_MINIMUM),
     deadline: int('Unix seconds, five minutes after pricing.'),
     slippageBps: int(undefined, { minimum: 0, maximum: 5000 }),
     route: ref('Route'),
     tokenIn: ref('Token'),
     tokenOut: ref('Token'),
-    pairAddress: str('Extension: the pool priced (the wrapped native token for wrap/unwrap).'),
+    pairAddress: address('Extension: the first pool of the largest split (the wrapped native token for wrap/unwrap).'),
     snapshot: ref('SnapshotInfo'),
+    ...routingExtensions(),
   }),
   Step: object(
     {
       message: str('Label, e.g. "Approve 1.5 USDC" or "Swap 1.5 USDC for WETH on Uniswap V3".'),
-      from: str('Wallet that sends the transaction.'),
-      to: str('Contract called.'),
+      from: address('Wallet that sends the transaction.'),
+      to: address('Contract called.'),
       data: str('Calldata, hex.', { pattern: '^0x[0-9a-fA-F]*$' }),
       amount: intString('What the step spends, approves or moves, smallest units.'),
-      chainId: int(),
-      spender: str('Approval steps only.'),
+      chainId: chainId(),
+      spender: address('Approval steps only.'),
       value: intString('Wei to attach; only on steps that send the native asset.'),
+      gasLimit: intString('Routing extension: gas units to allow for the step.'),
     },
-    ['spender', 'value'],
+    ['spender', 'value', 'gasLimit'],
   ),
   Quote: object({
-    quoteId: str('UUID.', { format: 'uuid' }),
+    quoteId: str('UUID (version 4, lower case).', { format: 'uuid', pattern: UUID_PATTERN }),
     status: { const: 'pending' },
-    amountIn: intString('Smallest units of tokenIn.'),
+    tradeType: TRADE_TYPE,
+    amountIn: intString('Smallest units of tokenIn: the amount sold (exactIn), or the input the trade needs (exactOut).'),
     amountInFloat: str('Display units.'),
-    amountOut: intString('Smallest units of tokenOut.'),
+    amountInMaximum: intString(AMOUNT_IN_MAXIMUM),
+    amountOut: intString('Smallest units of tokenOut: the output (exactIn), or the amount requested (exactOut).'),
     amountOutFloat: str('Display units; for display only.'),
-    amountOutMinimum: intString('Enforced in the swap calldata.'),
+    amountOutMinimum: intString(AMOUNT_OUT_MINIMUM),
     slippageBps: int(undefined, { minimum: 0, maximum: 5000 }),
     deadline: int('Unix seconds, five minutes after creation.'),
     originChain: str('Chain slug.'),
-    originChainId: int(),
+    originChainId: chainId(),
     destinationChain: str('Chain slug.'),
-    destinationChainId: int(),
+    destinationChainId: chainId(),
     tokenIn: ref('Token'),
     tokenOut: ref('Token'),
-    recipientAddress: str('Checksummed.'),
-    walletAddress: str('Checksummed; sender of every step.'),
-    pairAddress: str('The pool priced.'),
+    recipientAddress: address('Checksummed.'),
+    walletAddress: address('Checksummed; sender of every step.'),
+    pairAddress: address('The first pool of the largest split (same-chain quotes); the SpokePool (bridge quotes).'),
     hash: str('Always "" (the service never sends transactions).'),
     explorerUrl: str('Always "".'),
     createdAt: str('ISO 8601.', { format: 'date-time' }),
@@ -207,14 +273,16 @@ const schemas: Record<string, Schema> = {
     expectedFillTimeSeconds: int('Extension, cross-chain quotes only: expected seconds from the deposit to the fill.', { minimum: 0 }),
     bridge: ref('QuoteBridge'),
     fees: ref('QuoteFees'),
-  }, ['expectedFillTimeSeconds', 'bridge', 'fees'], 'A saved quote. Cross-chain quotes (originChainId ≠ destinationChainId) also carry expectedFillTimeSeconds, bridge and fees; their route is the bridge.'),
+    ...routingExtensions(),
+  }, ['expectedFillTimeSeconds', 'bridge', 'fees', ...ROUTING_FIELDS], 'A saved quote. Cross-chain quotes (originChainId ≠ destinationChainId) also carry expectedFillTimeSeconds, bridge and fees; their route is the bridge.'),
   QuoteSwapLeg: object({
-    chainId: int(),
+    chainId: chainId(),
     dex: str('DEX slug, or "wrap".'),
     name: str(),
     version: { type: 'string', enum: ['v2', 'v3', ''] },
     poolFee: int('Pips; 0 for a wrap.', { minimum: 0 }),
-    pool: str('The pool swapped through ("" for a wrap).'),
+    pool: addressOrEmpty('The first pool of the largest split ("" for a wrap).'),
+    paths: { type: 'array', items: ref('Path'), description: 'Every split with its hops (empty for a wrap).' },
     tokenIn: ref('Token'),
     tokenOut: ref('Token'),
     amountIn: intString('Smallest units.'),
@@ -227,13 +295,13 @@ const schemas: Record<string, Schema> = {
     name: str(),
     slug: str(),
     asset: str('Shared asset key bridged (USDC, ETH, ...).'),
-    originSpokePool: str(),
-    destinationSpokePool: str(),
+    originSpokePool: address(),
+    destinationSpokePool: address(),
     inputToken: ref('Token'),
     outputToken: ref('Token'),
     inputAmount: intString('The deposit\'s inputAmount.'),
     outputAmount: intString('The deposit\'s outputAmount: what the relayer fills.'),
-    fillRecipient: str(),
+    fillRecipient: address(),
     fillDeadlineOffsetSeconds: int(undefined, { minimum: 0 }),
     expectedFillTimeSeconds: int(undefined, { minimum: 0 }),
     originSwap: { oneOf: [ref('QuoteSwapLeg'), { type: 'null' }] },
@@ -246,6 +314,19 @@ const schemas: Record<string, Schema> = {
     destinationSwap: { oneOf: [ref('QuoteFee'), { type: 'null' }] },
   }, [], 'Extension: bridge fee and swap fees of a cross-chain quote.'),
   Health: object({ status: { const: 'ok' } }),
+  OpenApiDocument: {
+    type: 'object',
+    description: 'An OpenAPI 3.1 document (OpenAPI Specification 3.1, "OpenAPI Object"): this one.',
+    required: ['openapi', 'info', 'paths', 'components'],
+    properties: {
+      openapi: str('The OpenAPI Specification version.', { pattern: '^3\\.1\\.[0-9]+$' }),
+      info: { type: 'object', required: ['title', 'version'], properties: { title: str(), version: str('The API\'s version.') } },
+      servers: { type: 'array', items: { type: 'object', required: ['url'], properties: { url: str() } } },
+      tags: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: str(), description: str() } } },
+      paths: { type: 'object', description: 'Path templates to Path Item Objects.', additionalProperties: { type: 'object' } },
+      components: { type: 'object', description: 'Schemas, responses, headers and security schemes.' },
+    },
+  },
   Readiness: object({
     status: { const: 'ready' },
     checks: {
@@ -272,7 +353,12 @@ export const openApiDocument = {
     summary: 'Catalogue of chains, tokens, DEXes and pools, and exact swap quotes with executable transaction steps.',
     description:
       'Every response except GET /metrics and GET /openapi.json is the envelope {code, message, data?}; `code` equals the HTTP status and `data` is absent on errors. ' +
-      'Any request may be refused with 429 (rate limit, Retry-After header) when limits are configured, and with 413/400/415 for a body that is too large, malformed or not JSON.',
+      'Any request may be refused with 429 (rate limit, Retry-After header) when limits are configured, and with 413/400/415 for a body that is too large, malformed or not JSON. ' +
+      'A method a path does not serve is 405 with an Allow header; an unknown path is 404.\n\n' +
+      '**API keys.** POST /quotes and GET /quotes/{quoteId} need an organization API key; everything else is public (POST /quotes/routes reads a key only when one is sent). ' +
+      'An operator creates keys on the server with `npm run keys -- create --org <name>` (printed once); send it as `Authorization: Bearer <key>` or `X-API-Key: <key>`. ' +
+      'Keys belong on servers, never in browser or mobile code.\n\n' +
+      '**Try it.** The examples use the shipped devnet snapshot (chains 31337 and 31338) and work as shipped. GET /docs is this reference, GET /playground a quote form.',
     license: { name: 'MIT', identifier: 'MIT' },
   },
   servers: [{ url: '/', description: 'This instance.' }],
@@ -287,7 +373,8 @@ export const openApiDocument = {
         tags: ['catalogue'],
         operationId: 'listBlockchains',
         summary: 'Chains with their tokens, by chainId.',
-        parameters: [chainIdQuery(false, 'Only this chain.'), { name: 'slug', in: 'query', required: false, description: 'Only the chain with this slug.', schema: { type: 'string' } }],
+        security: PUBLIC,
+        parameters: [chainIdQuery(false, 'Only this chain.'), slugQuery('slug', 'Only the chain with this slug.', 'devnet')],
         responses: { 200: ok({ type: 'array', items: ref('Chain') }, 'blockchains fetched successfully', 'The chains (empty when none matches).'), ...pick(400, 429, 500) },
       },
     },
@@ -296,6 +383,7 @@ export const openApiDocument = {
         tags: ['catalogue'],
         operationId: 'listTokens',
         summary: 'Tokens of one chain or of every chain.',
+        security: PUBLIC,
         parameters: [chainIdQuery(false, 'Only this chain\'s tokens.')],
         responses: { 200: ok({ type: 'array', items: ref('Token') }, 'tokens fetched successfully', 'The tokens.'), ...pick(400, 429, 500) },
       },
@@ -305,7 +393,8 @@ export const openApiDocument = {
         tags: ['catalogue'],
         operationId: 'listDexes',
         summary: 'DEX deployments, one entry per protocol version.',
-        parameters: [chainIdQuery(false, 'Only this chain.'), { name: 'slug', in: 'query', required: false, description: 'Only this DEX slug.', schema: { type: 'string' } }],
+        security: PUBLIC,
+        parameters: [chainIdQuery(false, 'Only this chain.'), slugQuery('slug', 'Only this DEX slug.', 'uniswap')],
         responses: { 200: ok({ type: 'array', items: ref('Dex') }, 'dexes fetched successfully', 'The deployments (always an array).'), ...pick(400, 429, 500) },
       },
     },
@@ -314,7 +403,8 @@ export const openApiDocument = {
         tags: ['catalogue'],
         operationId: 'listPools',
         summary: 'Pools of a chain from the last snapshot.',
-        parameters: [chainIdQuery(true, 'Required; missing is 400 "invalid chain id".'), { name: 'dex', in: 'query', required: false, description: 'Only this DEX slug.', schema: { type: 'string' } }],
+        security: PUBLIC,
+        parameters: [chainIdQuery(true, 'Required; missing or empty is 400 "invalid chain id".'), slugQuery('dex', 'Only this DEX slug.', 'uniswap')],
         responses: {
           200: ok({ oneOf: [{ type: 'array', items: ref('Pool') }, { type: 'null' }] }, 'pools fetched successfully', 'The pools; data is null for an unknown chain, [] for a chain without a snapshot.'),
           ...pick(400, 429, 500),
@@ -328,9 +418,9 @@ export const openApiDocument = {
         summary: 'Best route per DEX for a same-chain swap, best first. Nothing is saved.',
         description: 'No key needed; a key that is sent must be valid (401 otherwise) and then counts against the key\'s rate limit.',
         security: [{}, { bearerAuth: [] }, { apiKeyHeader: [] }],
-        requestBody: quoteBody,
+        requestBody: quoteBody(sameChainExamples),
         responses: {
-          200: ok({ type: 'array', items: ref('RouteQuote') }, 'routes fetched successfully', 'Route quotes sorted by amountOut, descending.'),
+          200: ok({ type: 'array', items: ref('RouteQuote') }, 'routes fetched successfully', 'Route quotes, best first: by amountOut descending (exactIn), by amountIn ascending (exactOut).'),
           ...pick(400, 401, 413, 415, 429, 500, 503),
         },
       },
@@ -341,7 +431,10 @@ export const openApiDocument = {
         operationId: 'createQuote',
         summary: 'Prices the best route (a bridge route across chains), builds its steps and saves the quote.',
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
-        requestBody: quoteBody,
+        requestBody: quoteBody({
+          ...sameChainExamples,
+          bridge: example('100 USDC from the devnet to devnet-b (Across)', { destinationChainId: DEVNET + 1, tokenIn: DEVNET_TOKENS.USDC, tokenOut: DEVNET_TOKENS.USDC, amount: '100' }),
+        }),
         responses: { 200: ok(ref('Quote'), 'quote created successfully', 'The saved quote.'), ...pick(400, 401, 413, 415, 429, 500, 503) },
       },
     },
@@ -351,7 +444,13 @@ export const openApiDocument = {
         operationId: 'getQuote',
         summary: 'A saved quote of the caller\'s organization (QUOTE_TTL_SECONDS after creation).',
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
-        parameters: [{ name: 'quoteId', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [{
+          name: 'quoteId',
+          in: 'path',
+          required: true,
+          description: 'The quoteId POST /quotes returned; any other path under /quotes/ is 404 "not found: GET <path>".',
+          schema: { type: 'string', format: 'uuid', pattern: UUID_PATTERN },
+        }],
         responses: { 200: ok(ref('Quote'), 'quote fetched successfully', 'The quote as created.'), ...pick(401, 404, 429, 500, 503) },
       },
     },
@@ -360,6 +459,7 @@ export const openApiDocument = {
         tags: ['operations'],
         operationId: 'liveness',
         summary: 'Liveness: the process answers. Never rate limited.',
+        security: PUBLIC,
         responses: { 200: ok(ref('Health'), 'ok', 'Alive.') },
       },
     },
@@ -368,6 +468,7 @@ export const openApiDocument = {
         tags: ['operations'],
         operationId: 'readiness',
         summary: 'Readiness: catalogue and snapshots loaded, a pricing worker answers, the quote and API-key stores answer. Never rate limited.',
+        security: PUBLIC,
         responses: {
           200: ok(ref('Readiness'), 'ready', 'Every check passed; each check\'s detail.'),
           503: errorResponse('Not ready: the message names each failing check ("not ready: quoteStore: quote store (redis) is unreachable").'),
@@ -379,6 +480,7 @@ export const openApiDocument = {
         tags: ['operations'],
         operationId: 'metrics',
         summary: 'Prometheus metrics (text exposition format, not the envelope). Never rate limited.',
+        security: PUBLIC,
         responses: { 200: { description: 'Metrics.', content: { 'text/plain': { schema: { type: 'string' } } } } },
       },
     },
@@ -387,7 +489,9 @@ export const openApiDocument = {
         tags: ['operations'],
         operationId: 'openapi',
         summary: 'This document (not the envelope).',
-        responses: { 200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } }, ...pick(429) },
+        security: PUBLIC,
+        externalDocs: { description: 'OpenAPI Specification 3.1', url: 'https://spec.openapis.org/oas/v3.1.0' },
+        responses: { 200: { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: ref('OpenApiDocument') } } }, ...pick(429) },
       },
     },
   },

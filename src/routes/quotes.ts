@@ -5,6 +5,7 @@ import { NotFoundError, ValidationError } from '../errors/BaseError.ts';
 import { optionalApiKey, requireApiKey } from '../http/auth.ts';
 import { sendData } from '../http/envelope.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
+import { UUID_PATTERN, unanchored } from '../http/formats.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../quote/quoteRequest.ts';
 import { refuseExcludedTokens } from '../quote/refuseExcludedTokens.ts';
 import type { QuoteService } from '../quote/quoteService.ts';
@@ -18,6 +19,9 @@ export interface QuoteRoutesDeps {
   readonly keys: ApiKeyStore;
   readonly defaultSlippageBps: number;
 }
+
+const QUOTE_ROUTE_TEMPLATE = '/quotes/:quoteId';
+const QUOTE_ROUTE = new RegExp(`^/quotes/(${unanchored(UUID_PATTERN)})$`);
 
 /**
  * Quote routes: POST /quotes/routes (no key needed), POST /quotes and GET /quotes/:quoteId (organization key).
@@ -45,9 +49,12 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
     sendData(ctx, 'quote created successfully', quote);
   });
 
-  router.get('/quotes/:quoteId', requireApiKey(deps.keys), async (ctx) => {
-    const id = ctx.params.quoteId;
-    const saved = /^[0-9a-f-]{36}$/.test(id) ? await deps.store.get(id) : undefined;
+  // The id is a UUID in the route itself, so /quotes/routes is never taken for an id (OPTIONS and GET on it answer
+  // for POST /quotes/routes alone) and anything else under /quotes/ is an unknown path. A RegExp route has no
+  // template; its name is the template metrics and tests read (see routeTemplate).
+  router.get(QUOTE_ROUTE_TEMPLATE, QUOTE_ROUTE, requireApiKey(deps.keys), async (ctx) => {
+    const id = ctx.captures![0]!.toLowerCase();
+    const saved = await deps.store.get(id);
     if (!saved || saved.orgId !== ctx.state.apiKey.org) throw new NotFoundError(`quote ${id} not found`);
     sendData(ctx, 'quote fetched successfully', saved.quote);
   });

@@ -7,7 +7,7 @@ import { StepBuildError } from './StepBuildError.ts';
  * waiting for each to confirm, and attaches `value` (wei) when present.
  */
 export interface Step {
-  /** Human-readable label; the texts are listed on `buildSwapSteps` and `buildWrapSteps`. */
+  /** Human-readable label; the texts are listed on `buildTradeSteps`, `buildWrapSteps` and `approveStep`. */
   readonly message: string;
   /** Wallet that must send the transaction (checksummed). */
   readonly from: Address;
@@ -22,6 +22,12 @@ export interface Step {
   readonly spender?: Address;
   /** Native-asset value in wei (integer string), only on steps that send the native asset. */
   readonly value?: string;
+  /**
+   * Gas limit to send the transaction with (integer string): the gas model's estimate of the step with its margin
+   * (src/routing/gasModel.ts `gasLimit`). On approvals, swaps, wraps and their hand-over; absent where the service
+   * has no model (the Across deposit).
+   */
+  readonly gasLimit?: string;
 }
 
 /** What step building needs to know about a token: a CatalogToken fits. */

@@ -39,7 +39,10 @@ export const weth9Abi = [
   },
 ] as const;
 
-/** UniswapV2Router02 (`@uniswap/v2-periphery/build/UniswapV2Router02.json`): exact-input swaps. */
+/**
+ * UniswapV2Router02 (`@uniswap/v2-periphery/build/UniswapV2Router02.json`): exact-input swaps, and exact-output swaps
+ * (`getAmountsIn` first, each pair asked for exactly its amount; `swapETHForExactTokens` refunds unused value).
+ */
 export const uniswapV2Router02Abi = [
   {
     type: 'function',
@@ -79,10 +82,63 @@ export const uniswapV2Router02Abi = [
     ],
     outputs: [{ name: 'amounts', type: 'uint256[]' }],
   },
+  {
+    type: 'function',
+    name: 'swapTokensForExactTokens',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'amountOut', type: 'uint256' },
+      { name: 'amountInMax', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+      { name: 'to', type: 'address' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'amounts', type: 'uint256[]' }],
+  },
+  {
+    type: 'function',
+    name: 'swapTokensForExactETH',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'amountOut', type: 'uint256' },
+      { name: 'amountInMax', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+      { name: 'to', type: 'address' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'amounts', type: 'uint256[]' }],
+  },
+  {
+    type: 'function',
+    name: 'swapETHForExactTokens',
+    stateMutability: 'payable',
+    inputs: [
+      { name: 'amountOut', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+      { name: 'to', type: 'address' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'amounts', type: 'uint256[]' }],
+  },
 ] as const;
 
-/** Payment helpers shared by both v3 routers (v3-periphery `PeripheryPayments`). */
-const peripheryPayments = [
+/**
+ * Payment helpers shared by both v3 routers (v3-periphery `PeripheryPayments`): pay the router's whole balance of a
+ * token (`sweepToken`) or of WETH as the native asset (`unwrapWETH9`) to a recipient, reverting below the minimum;
+ * return unspent native value to the caller (`refundETH`).
+ */
+export const peripheryPaymentsAbi = [
+  {
+    type: 'function',
+    name: 'sweepToken',
+    stateMutability: 'payable',
+    inputs: [
+      { name: 'token', type: 'address' },
+      { name: 'amountMinimum', type: 'uint256' },
+      { name: 'recipient', type: 'address' },
+    ],
+    outputs: [],
+  },
   {
     type: 'function',
     name: 'unwrapWETH9',
@@ -98,9 +154,30 @@ const peripheryPayments = [
 
 /**
  * Uniswap v3 SwapRouter (`@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json`):
- * the deadline is a field of `ExactInputSingleParams`; `multicall(bytes[])` has none.
+ * the deadline is a field of the swap params; `multicall(bytes[])` has none. `exactInput` takes the packed path
+ * `tokenIn, fee, token, fee, …, tokenOut` (20-byte addresses, 3-byte fees); `exactOutput` the same path reversed
+ * (`tokenOut, fee, …, tokenIn`): it swaps from the output backwards, each pool paid from the next one's callback.
  */
 export const swapRouterAbi = [
+  {
+    type: 'function',
+    name: 'exactInput',
+    stateMutability: 'payable',
+    inputs: [
+      {
+        name: 'params',
+        type: 'tuple',
+        components: [
+          { name: 'path', type: 'bytes' },
+          { name: 'recipient', type: 'address' },
+          { name: 'deadline', type: 'uint256' },
+          { name: 'amountIn', type: 'uint256' },
+          { name: 'amountOutMinimum', type: 'uint256' },
+        ],
+      },
+    ],
+    outputs: [{ name: 'amountOut', type: 'uint256' }],
+  },
   {
     type: 'function',
     name: 'exactInputSingle',
@@ -125,19 +202,94 @@ export const swapRouterAbi = [
   },
   {
     type: 'function',
+    name: 'exactOutputSingle',
+    stateMutability: 'payable',
+    inputs: [
+      {
+        name: 'params',
+        type: 'tuple',
+        components: [
+          { name: 'tokenIn', type: 'address' },
+          { name: 'tokenOut', type: 'address' },
+          { name: 'fee', type: 'uint24' },
+          { name: 'recipient', type: 'address' },
+          { name: 'deadline', type: 'uint256' },
+          { name: 'amountOut', type: 'uint256' },
+          { name: 'amountInMaximum', type: 'uint256' },
+          { name: 'sqrtPriceLimitX96', type: 'uint160' },
+        ],
+      },
+    ],
+    outputs: [{ name: 'amountIn', type: 'uint256' }],
+  },
+  {
+    type: 'function',
+    name: 'exactOutput',
+    stateMutability: 'payable',
+    inputs: [
+      {
+        name: 'params',
+        type: 'tuple',
+        components: [
+          { name: 'path', type: 'bytes' },
+          { name: 'recipient', type: 'address' },
+          { name: 'deadline', type: 'uint256' },
+          { name: 'amountOut', type: 'uint256' },
+          { name: 'amountInMaximum', type: 'uint256' },
+        ],
+      },
+    ],
+    outputs: [{ name: 'amountIn', type: 'uint256' }],
+  },
+  {
+    type: 'function',
     name: 'multicall',
     stateMutability: 'payable',
     inputs: [{ name: 'data', type: 'bytes[]' }],
     outputs: [{ name: 'results', type: 'bytes[]' }],
   },
-  ...peripheryPayments,
+  ...peripheryPaymentsAbi,
 ] as const;
 
 /**
  * Uniswap SwapRouter02 (`@uniswap/swap-router-contracts/artifacts/contracts/SwapRouter02.sol/SwapRouter02.json`):
- * `IV3SwapRouter.ExactInputSingleParams` has no deadline; `multicall(uint256 deadline, bytes[] data)` checks it.
+ * `IV3SwapRouter` params have no deadline; `multicall(uint256 deadline, bytes[] data)` checks it. Its v2 section,
+ * `IV2SwapRouter.swapExactTokensForTokens(amountIn, amountOutMin, path, to)`, swaps the pairs of the v2 factory
+ * it was deployed with. An `amountIn` of 0 (`Constants.CONTRACT_BALANCE`) makes `exactInput`, `exactInputSingle`
+ * and `swapExactTokensForTokens` swap the router's whole balance of the section's first token, paid by the router.
+ * `exactOutputSingle` / `exactOutput` (reversed packed path, as SwapRouter's) are always paid by the caller.
  */
 export const swapRouter02Abi = [
+  {
+    type: 'function',
+    name: 'exactInput',
+    stateMutability: 'payable',
+    inputs: [
+      {
+        name: 'params',
+        type: 'tuple',
+        components: [
+          { name: 'path', type: 'bytes' },
+          { name: 'recipient', type: 'address' },
+          { name: 'amountIn', type: 'uint256' },
+          { name: 'amountOutMinimum', type: 'uint256' },
+        ],
+      },
+    ],
+    outputs: [{ name: 'amountOut', type: 'uint256' }],
+  },
+  {
+    type: 'function',
+    name: 'swapExactTokensForTokens',
+    stateMutability: 'payable',
+    inputs: [
+      { name: 'amountIn', type: 'uint256' },
+      { name: 'amountOutMin', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+      { name: 'to', type: 'address' },
+    ],
+    outputs: [{ name: 'amountOut', type: 'uint256' }],
+  },
   {
     type: 'function',
     name: 'exactInputSingle',
@@ -161,6 +313,45 @@ export const swapRouter02Abi = [
   },
   {
     type: 'function',
+    name: 'exactOutputSingle',
+    stateMutability: 'payable',
+    inputs: [
+      {
+        name: 'params',
+        type: 'tuple',
+        components: [
+          { name: 'tokenIn', type: 'address' },
+          { name: 'tokenOut', type: 'address' },
+          { name: 'fee', type: 'uint24' },
+          { name: 'recipient', type: 'address' },
+          { name: 'amountOut', type: 'uint256' },
+          { name: 'amountInMaximum', type: 'uint256' },
+          { name: 'sqrtPriceLimitX96', type: 'uint160' },
+        ],
+      },
+    ],
+    outputs: [{ name: 'amountIn', type: 'uint256' }],
+  },
+  {
+    type: 'function',
+    name: 'exactOutput',
+    stateMutability: 'payable',
+    inputs: [
+      {
+        name: 'params',
+        type: 'tuple',
+        components: [
+          { name: 'path', type: 'bytes' },
+          { name: 'recipient', type: 'address' },
+          { name: 'amountOut', type: 'uint256' },
+          { name: 'amountInMaximum', type: 'uint256' },
+        ],
+      },
+    ],
+    outputs: [{ name: 'amountIn', type: 'uint256' }],
+  },
+  {
+    type: 'function',
     name: 'multicall',
     stateMutability: 'payable',
     inputs: [
@@ -169,14 +360,20 @@ export const swapRouter02Abi = [
     ],
     outputs: [{ name: '', type: 'bytes[]' }],
   },
-  ...peripheryPayments,
+  ...peripheryPaymentsAbi,
 ] as const;
 
 /**
  * SwapRouter02's `Constants.ADDRESS_THIS` (swap-router-contracts `libraries/Constants.sol`): as a swap recipient
- * it means the router itself, which then pays out through `unwrapWETH9`.
+ * it means the router itself, which then swaps on or pays out through `sweepToken` / `unwrapWETH9`.
  */
 export const SWAP_ROUTER02_ADDRESS_THIS = '0x0000000000000000000000000000000000000002';
+
+/**
+ * SwapRouter02's `Constants.CONTRACT_BALANCE`: as `amountIn` of a swap, the router's whole balance of the
+ * section's first token, which the router pays (V3SwapRouter / V2SwapRouter `hasAlreadyPaid`).
+ */
+export const SWAP_ROUTER02_CONTRACT_BALANCE = 0n;
 
 /**
  * Across SpokePool (`@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json`):

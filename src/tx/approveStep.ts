@@ -1,5 +1,6 @@
 import { encodeFunctionData } from 'viem';
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/loadCatalog.ts';
+import { GAS, gasLimit } from '../routing/gasModel.ts';
 import { erc20Abi } from './abis.ts';
 import { StepBuildError } from './StepBuildError.ts';
 import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
@@ -22,7 +23,7 @@ export interface ApproveStepParams {
 /**
  * The approval steps before a spend: ERC-20 `approve(spender, amount)` for exactly `amount`, `to` the token.
  * Message: `Approve <amount> <symbol> for <spenderName>`, e.g. `Approve 1500.25 USDC for Uniswap V3 router`
- * (the amount in display units, exact, without trailing zeros).
+ * (the amount in display units, exact, without trailing zeros). `gasLimit`: the gas model's approval with its margin.
  * A token flagged `approvalReset` (its approve reverts while the allowance is not zero, as Tether USD's on Ethereum
  * does) gets `approve(spender, 0)` first, message `Reset the <symbol> allowance of <spenderName> to 0`: the wallet
  * may hold a leftover allowance from an earlier quote, and a reset when there is none costs only gas.
@@ -42,6 +43,7 @@ export function approveSteps(params: ApproveStepParams): Step[] {
     amount: amount.toString(),
     chainId: params.chainId,
     spender,
+    gasLimit: gasLimit(GAS.approve).toString(),
   });
   const steps = params.token.approvalReset ? [approve(0n, `Reset the ${params.token.symbol} allowance of ${params.spenderName} to 0`)] : [];
   steps.push(approve(params.amount, `Approve ${displayAmount(params.amount, params.token)} ${params.token.symbol} for ${params.spenderName}`));

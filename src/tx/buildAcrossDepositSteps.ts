@@ -1,6 +1,7 @@
 import { encodeFunctionData, pad, type Address, type Hex } from 'viem';
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/loadCatalog.ts';
 import { acrossSpokePoolAbi } from './abis.ts';
+import { GAS, gasLimit } from '../routing/gasModel.ts';
 import { approveSteps } from './approveStep.ts';
 import { StepBuildError } from './StepBuildError.ts';
 import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
@@ -108,6 +109,7 @@ export function buildAcrossDepositSteps(params: AcrossDepositParams): Step[] {
     amount,
     chainId: params.chainId,
     ...(native ? { value: amount } : {}),
+    gasLimit: gasLimit(native ? GAS.acrossDeposit.native : GAS.acrossDeposit.erc20).toString(),
   });
   return steps;
 }

@@ -1,5 +1,6 @@
 import { encodeFunctionData } from 'viem';
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/loadCatalog.ts';
+import { GAS, gasLimit, wrapGas } from '../routing/gasModel.ts';
 import { erc20Abi, weth9Abi } from './abis.ts';
 import { StepBuildError } from './StepBuildError.ts';
 import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
@@ -28,6 +29,7 @@ export interface WrapStepsParams {
  * - then, only when recipient ≠ wallet: `Send <amount> <symbol> to <recipient>` — after a wrap, WETH
  *   `transfer(recipient, amount)`; after an unwrap, a plain native transfer (`to` = recipient, `data` '0x',
  *   `value` = amount).
+ * `gasLimit` (src/routing/gasModel.ts with its margin): the WETH9 call (`wrapGas`), then the hand-over (`GAS.send`).
  */
 export function buildWrapSteps(params: WrapStepsParams): Step[] {
   checkUint256(params.amount, 'amount');
@@ -44,17 +46,18 @@ export function buildWrapSteps(params: WrapStepsParams): Step[] {
   const amount = params.amount.toString();
   const shown = displayAmount(params.amount, params.tokenIn);
   const base = { from: wallet, amount, chainId: params.chainId };
+  const call = { ...base, gasLimit: gasLimit(wrapGas(wrap)).toString() };
   const steps: Step[] = [
     wrap
       ? {
-          ...base,
+          ...call,
           message: `Wrap ${shown} ${params.tokenIn.symbol} into ${params.tokenOut.symbol}`,
           to: wrapped,
           data: encodeFunctionData({ abi: weth9Abi, functionName: 'deposit' }),
           value: amount,
         }
       : {
-          ...base,
+          ...call,
           message: `Unwrap ${shown} ${params.tokenIn.symbol} into ${params.tokenOut.symbol}`,
           to: wrapped,
           data: encodeFunctionData({ abi: weth9Abi, functionName: 'withdraw', args: [params.amount] }),
@@ -64,8 +67,8 @@ export function buildWrapSteps(params: WrapStepsParams): Step[] {
     const message = `Send ${shown} ${params.tokenOut.symbol} to ${recipient}`;
     steps.push(
       wrap
-        ? { ...base, message, to: wrapped, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, params.amount] }) }
-        : { ...base, message, to: recipient, data: '0x', value: amount },
+        ? { ...base, message, to: wrapped, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, params.amount] }), gasLimit: gasLimit(GAS.send.erc20).toString() }
+        : { ...base, message, to: recipient, data: '0x', value: amount, gasLimit: gasLimit(GAS.send.native).toString() },
     );
   }
   return steps;

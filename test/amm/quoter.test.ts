@@ -13,7 +13,7 @@
 //   filled (we return filledFully: false), and swaps that move no token at all (amountIn 0, filledFully: false).
 import t from 'tap'
 import { swap, type SwapResult } from '../../src/amm/swap.ts'
-import { quoteExactInputLadder, quoteExactInputSingle, quoteExactOutputSingle, type V3QuoteResult } from '../../src/amm/quoter.ts'
+import { quoteExactInputLadder, quoteExactInputSingle, quoteExactOutputLadder, quoteExactOutputSingle, type V3QuoteResult } from '../../src/amm/quoter.ts'
 import { createV3Pool, type V3Pool } from '../../src/amm/v3Pool.ts'
 import { b, estimateAmount, fullWords, j, randomPool, Rng, sdkPoolOf, v3sdk, type RandomPool, type SdkPool, type SdkSwapResult } from './oracle.ts'
 
@@ -140,6 +140,8 @@ t.test('swap equals @uniswap/v3-sdk Pool.swap on random pools and swaps', async 
   let windowed = 0
   let unknown = 0
   let ladders = 0
+  let outputLadders = 0
+  let outputPartial = 0
   const crossedHistogram = { zero: 0, upTo10: 0, upTo100: 0, over100: 0 }
   const fees: Record<number, number> = {}
   const failures: string[] = []
@@ -236,27 +238,31 @@ t.test('swap equals @uniswap/v3-sdk Pool.swap on random pools and swaps', async 
         }
       }
     }
-    // A ladder of exact-input amounts in one walk, each checked against the SDK.
-    if (pi % 2 === 0) {
+    // A ladder of amounts in one walk (exact input on even pools, exact output on odd ones), each checked against
+    // the SDK's swap of that amount alone.
+    {
+      const exactInput = pi % 2 === 0
       const zeroForOne = rng.next() < 0.5
       const amounts: bigint[] = []
       let limit = 0n
       for (let i = 0; i < 12; i++) {
-        const c = randomCase(rng, p, zeroForOne, true)
-        amounts.push(c.amountSpecified)
+        const c = randomCase(rng, p, zeroForOne, exactInput)
+        amounts.push(exactInput ? c.amountSpecified : -c.amountSpecified)
         if (c.limit !== 0n && p.tickSpacing <= 10) limit = c.limit // keep exhausting walks short, as in randomCase
       }
       const ladder = amounts.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))
-      const results: V3QuoteResult[] = quoteExactInputLadder(full, zeroForOne, ladder, limit)
+      const results: V3QuoteResult[] = exactInput ? quoteExactInputLadder(full, zeroForOne, ladder, limit) : quoteExactOutputLadder(full, zeroForOne, ladder, limit)
       ladders++
+      if (!exactInput) outputLadders++
       for (let i = 0; i < ladder.length; i++) {
-        const expected = await sdkSwap(sdk, { zeroForOne, amountSpecified: ladder[i], limit }, 'ladder')
-        const single = quoteExactInputSingle(full, zeroForOne, ladder[i], limit)
+        const amountSpecified = exactInput ? ladder[i] : -ladder[i]
+        const expected = await sdkSwap(sdk, { zeroForOne, amountSpecified, limit }, 'ladder')
+        const single = exactInput ? quoteExactInputSingle(full, zeroForOne, ladder[i], limit) : quoteExactOutputSingle(full, zeroForOne, ladder[i], limit)
         const r = results[i]
         cases++
         if (expected instanceof Error) {
           mismatches++
-          failures.push(`sdk failed on ladder amount ${describe(p, { zeroForOne, amountSpecified: ladder[i], limit })}`)
+          failures.push(`sdk failed on ladder amount ${describe(p, { zeroForOne, amountSpecified, limit })}`)
           continue
         }
         const same = JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? v.toString() : v)) ===
@@ -266,25 +272,33 @@ t.test('swap equals @uniswap/v3-sdk Pool.swap on random pools and swaps', async 
           const left = zeroForOne ? expected.tickCurrent < words[0] * 256 * s : expected.tickCurrent >= (words[1] * 256 + 255) * s
           if (!same || !left) {
             mismatches++
-            failures.push(`ladder reported unknown liquidity wrongly at ${i} ${describe(p, { zeroForOne, amountSpecified: ladder[i], limit })}`)
+            failures.push(`ladder reported unknown liquidity wrongly at ${i} ${describe(p, { zeroForOne, amountSpecified, limit })}`)
           }
           continue
         }
+        // The SDK gives amountCalculated: minus the output for exact input, the input for exact output.
+        const calculatedOk = exactInput ? r.amountOut === -b(expected.amountCalculated) : r.amountIn === b(expected.amountCalculated)
+        // The specified side: the whole amount when filled, less when the walk reached the limit first.
+        const specified = exactInput ? r.amountIn : r.amountOut
+        const specifiedOk = r.filledFully ? specified === ladder[i] : specified < ladder[i]
         const ok =
           r.ok &&
           single.ok &&
-          r.amountOut === -b(expected.amountCalculated) &&
+          calculatedOk &&
+          specifiedOk &&
           r.sqrtPriceX96After === b(expected.sqrtRatioX96) &&
           r.tickAfter === expected.tickCurrent &&
           r.liquidityAfter === b(expected.liquidity) &&
           same
         if (!ok) {
           mismatches++
-          failures.push(`ladder mismatch at ${i} ${describe(p, { zeroForOne, amountSpecified: ladder[i], limit })}`)
+          failures.push(`ladder mismatch at ${i} ${describe(p, { zeroForOne, amountSpecified, limit })}`)
         }
+        if (!exactInput && r.ok && !r.filledFully) outputPartial++
       }
     }
   }
+  t.comment(`exact-output ladders: ${outputLadders}, with ${outputPartial} amounts the pool could not fill (filledFully false)`)
   t.comment(`seed ${SEED}: ${cases} cases vs the SDK (${ladders} ladders), ${partial} partial fills re-checked, ${windowed} narrow-window runs (${unknown} beyond the window)`)
   t.comment(`SDK time (ms): ${JSON.stringify(sdkMs, (_, v) => (typeof v === 'number' ? Math.round(v) : v))}`)
   t.comment(`initialized ticks crossed: ${JSON.stringify(crossedHistogram)}; swaps per fee (pips): ${JSON.stringify(fees)}`)

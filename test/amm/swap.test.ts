@@ -2,7 +2,7 @@
 // ladders, and the shipped devnet snapshot, each against @uniswap/v3-sdk.
 import { existsSync, readFileSync } from 'node:fs'
 import t from 'tap'
-import { quoteExactInputLadder, quoteExactInputSingle, quoteExactOutputSingle } from '../../src/amm/quoter.ts'
+import { quoteExactInputLadder, quoteExactInputSingle, quoteExactOutputLadder, quoteExactOutputSingle } from '../../src/amm/quoter.ts'
 import { swap } from '../../src/amm/swap.ts'
 import { createV3Pool, type V3Pool, type V3PoolData } from '../../src/amm/v3Pool.ts'
 import { b, j, sdkPoolOf, v3sdk, type RandomPool } from './oracle.ts'
@@ -131,6 +131,31 @@ t.test('quoteExactInputLadder: one result per amount, equal to the SDK', async (
       t.same([r.amountOut, r.sqrtPriceX96After, r.tickAfter, r.liquidityAfter], [-expected.amountCalculated, expected.sqrtPriceX96, expected.tick, expected.liquidity], `zeroForOne=${zeroForOne} amount ${amounts[i]}`)
       t.same(r, quoteExactInputSingle(full, zeroForOne, amounts[i]), 'identical to the single quote')
     }
+  }
+})
+
+t.test('quoteExactOutputLadder: one result per output amount, equal to the SDK; outputs the pool cannot deliver are flagged', async (t) => {
+  t.same(quoteExactOutputLadder(full, true, []), [])
+  t.throws(() => quoteExactOutputLadder(full, true, [5n, 3n]), { code: 'INVALID_AMOUNT', message: 'quoteExactOutputLadder: amounts must be positive and ascending' })
+  t.throws(() => quoteExactOutputLadder(full, true, [-1n, 3n]), { code: 'INVALID_AMOUNT' })
+  // All the pool can deliver is about 2.4e17 of either token: the four largest outputs are partial fills.
+  const amounts = [1n, 10n ** 12n, 10n ** 12n, 10n ** 16n, 10n ** 17n, 3n * 10n ** 17n, 10n ** 18n, 10n ** 20n, 10n ** 30n]
+  for (const zeroForOne of [true, false]) {
+    const ladder = quoteExactOutputLadder(full, zeroForOne, amounts)
+    let short = 0
+    for (let i = 0; i < amounts.length; i++) {
+      const expected = await sdkSwap(zeroForOne, -amounts[i])
+      const r = ladder[i]
+      t.ok(r.ok, `${i} ok`)
+      if (!r.ok) continue
+      t.same([r.amountIn, r.sqrtPriceX96After, r.tickAfter, r.liquidityAfter], [expected.amountCalculated, expected.sqrtPriceX96, expected.tick, expected.liquidity], `zeroForOne=${zeroForOne} amountOut ${amounts[i]}`)
+      t.same(r, quoteExactOutputSingle(full, zeroForOne, amounts[i]), 'identical to the single quote')
+      if (!r.filledFully) {
+        short++
+        t.ok(r.amountOut < amounts[i], `amountOut ${amounts[i]}: only ${r.amountOut} can be delivered`)
+      } else t.equal(r.amountOut, amounts[i])
+    }
+    t.equal(short, 4, `zeroForOne=${zeroForOne}: the four largest outputs are partial fills`)
   }
 })
 

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { decodeFunctionData, getAddress, pad, type Abi, type Hex } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
+import { GAS, gasLimit } from '../../src/routing/gasModel.ts';
 import { buildQuoteTestApp, type QuoteTestApp } from '../helpers/quoteTestApp.ts';
 
 const require = createRequire(import.meta.url);
@@ -77,8 +78,8 @@ t.test('no route for the tokens: every bridgeable asset is refused, each with it
       {
         code: 400,
         message:
-          'quote unavailable: no bridge route from USDC on devnet to UNI on devnet-b (via Across ETH: no pool for ETH/UNI on devnet-b; ' +
-          'via Across USDC: no pool for USDC/UNI on devnet-b; via Across USDT: no pool for USDT/UNI on devnet-b)',
+          'quote unavailable: no bridge route from USDC on devnet to UNI on devnet-b (via Across ETH: no route for ETH/UNI on devnet-b within 3 hops; ' +
+          'via Across USDC: no route for USDC/UNI on devnet-b within 3 hops; via Across USDT: no route for USDT/UNI on devnet-b within 3 hops)',
       },
     ],
   );
@@ -90,8 +91,8 @@ t.test('no route for the tokens: every bridgeable asset is refused, each with it
       {
         code: 400,
         message:
-          'quote unavailable: no bridge route from UNI on devnet to USDC on devnet-b (via Across ETH: no pool for UNI/WETH on devnet; ' +
-          'via Across USDC: no pool for UNI/USDC on devnet; via Across USDT: no pool for UNI/USDT on devnet)',
+          'quote unavailable: no bridge route from UNI on devnet to USDC on devnet-b (via Across ETH: no route for UNI/WETH on devnet within 3 hops; ' +
+          'via Across USDC: no route for UNI/USDC on devnet within 3 hops; via Across USDT: no route for UNI/USDT on devnet within 3 hops)',
       },
     ],
   );
@@ -154,8 +155,9 @@ t.test('same asset, USDC -> USDC: approval and deposit on the origin chain, amou
     amount: '100000000',
     chainId: 31337,
     spender: SPOKE,
+    gasLimit: gasLimit(GAS.approve).toString(),
   });
-  t.match(q.steps[1], { message: `Bridge 100 USDC to Devnet B through Across: 99.8 USDC to ${RECIPIENT}`, from: WALLET, to: SPOKE, amount: '100000000', chainId: 31337 });
+  t.match(q.steps[1], { message: `Bridge 100 USDC to Devnet B through Across: 99.8 USDC to ${RECIPIENT}`, from: WALLET, to: SPOKE, amount: '100000000', chainId: 31337, gasLimit: gasLimit(GAS.acrossDeposit.erc20).toString() });
   t.notOk('value' in q.steps[1]);
   const args = depositArgs(q.steps[1].data);
   t.strictSame(

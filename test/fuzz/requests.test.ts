@@ -346,8 +346,9 @@ t.test('with a tight per-IP and per-key limit, refusals are 429 envelopes with R
   t.ok((tally.byStatus.get(429) ?? 0) > 500, 'most requests were refused with 429');
 });
 
-// The shipped devnets (31337 and 31338, same token addresses, joined by Across): cross-chain quotes too.
-const DEVNET_TOKENS = [ETH, '0x5FbDB2315678afecb367f032d93F642f64180aa3', '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0', '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9', '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9', '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707'];
+// The shipped devnets (31337 and 31338, same token addresses, joined by Across): cross-chain quotes too. LINK and AAVE
+// (the last two) have pools only through WETH and LINK.
+const DEVNET_TOKENS = [ETH, '0x5FbDB2315678afecb367f032d93F642f64180aa3', '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0', '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9', '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9', '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707', '0x81efDA062d6CB9A71E63f21E7e47636F1809384d', '0x8F105B87580e271D9957751D14401a0c4A8D3f37'];
 const devnetQuote: fc.Arbitrary<FuzzRequest> = fc
   .record({
     path: fc.constantFrom('/quotes', '/quotes', '/quotes/routes'),

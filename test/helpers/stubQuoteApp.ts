@@ -5,26 +5,26 @@ import type { Config } from '../../src/config.ts';
 import type { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import type { RateLimitStore } from '../../src/http/rateLimit.ts';
-import { priceSwap } from '../../src/quote/priceSwap.ts';
-import type { Pricer, PriceTask } from '../../src/quote/pricingPool.ts';
+import type { Pricer } from '../../src/quote/pricingPool.ts';
+import { runTradeTask, type TradeTask } from '../../src/quote/runTradeTask.ts';
 import type { ApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import type { QuoteStore } from '../../src/store/quoteStore.ts';
 import { quoteAppBase } from './quoteAppBase.ts';
 import { request, type RequestOptions, type TestResponse } from './testApp.ts';
 
 /**
- * A Pricer that prices in the calling thread with the same code the workers run (PricingGraph +
- * priceSwap), so tests reach the pricing path without worker threads.
+ * A Pricer that prices in the calling thread with the same code the workers run (runTradeTask over a
+ * PricingGraph), so tests reach the pricing path without worker threads.
  */
 export class InProcessPricer implements Pricer {
   #pricing: PricingGraph;
   tasks = 0;
-  constructor(graph: PoolGraph) {
-    this.#pricing = new PricingGraph(graph);
+  constructor(graph: PoolGraph, catalog: Catalog) {
+    this.#pricing = new PricingGraph(graph, catalog);
   }
-  async price(task: PriceTask) {
+  async findTrades(task: TradeTask) {
     this.tasks += 1;
-    return priceSwap(this.#pricing.candidates(task.chainId, task.tokenIn, task.tokenOut), task.tokenIn, task.amountIn);
+    return runTradeTask(this.#pricing, task);
   }
   async close(): Promise<void> {}
   queueSize(): number {
@@ -69,7 +69,7 @@ export async function buildStubQuoteApp(
   const base = quoteAppBase(options, 'sqs-stub-data-');
   const { config, catalog, store, keys } = base;
   const graph = base.loadGraph();
-  const pricer = new InProcessPricer(graph);
+  const pricer = new InProcessPricer(graph, catalog);
   const { key: apiKey } = await keys.create('acme');
   const deps: AppDeps = {
     ...base.deps(() => graph, () => 0, options.pricer ?? pricer),

@@ -17,7 +17,7 @@ function samples(text: string): Map<string, number> {
 t.test('GET /metrics: request counts and latency per route template, quote outcomes by code, queue depth', async (t) => {
   const s = await buildStubQuoteApp({ env: { RATE_LIMIT_PER_KEY: '1' }, rateLimitStore: createMemoryRateLimitStore() });
   t.teardown(() => s.close());
-  const quoteQueue = new InProcessPricer(s.graph);
+  const quoteQueue = new InProcessPricer(s.graph, s.catalog);
   quoteQueue.queueSize = () => 7;
   const app = await buildStubQuoteApp({ pricer: quoteQueue });
   t.teardown(() => app.close());
@@ -50,7 +50,7 @@ t.test('GET /metrics: request counts and latency per route template, quote outco
     'http_request_duration_seconds_count{method="POST",route="/quotes/routes"}': 4,
     'quote_outcomes_total{endpoint="/quotes/routes",outcome="success"}': 1,
     'quote_outcomes_total{endpoint="/quotes/routes",outcome="INVALID_REQUEST"}': 2,
-    'quote_outcomes_total{endpoint="/quotes/routes",outcome="NO_POOL"}': 1,
+    'quote_outcomes_total{endpoint="/quotes/routes",outcome="NO_ROUTE"}': 1,
     'quote_outcomes_total{endpoint="/quotes",outcome="UNAUTHORIZED"}': 1,
     'quote_outcomes_total{endpoint="/quotes",outcome="success"}': 1,
     pricing_queue_depth: 7,

@@ -17,10 +17,13 @@ import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
-import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogDex, type CatalogToken } from '../../src/catalog/loadCatalog.ts';
-import { buildSwapSteps } from '../../src/tx/buildSwapSteps.ts';
+import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogToken } from '../../src/catalog/loadCatalog.ts';
+import { PoolGraph } from '../../src/graph/PoolGraph.ts';
+import { PricingGraph } from '../../src/graph/PricingGraph.ts';
+import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { artifactAbi, devnetWallet, freshAddress as addressFor, gasPaid } from '../helpers/devnetWallet.ts';
+import { poolSwapSteps } from '../helpers/poolSwapSteps.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 
 const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
@@ -161,6 +164,9 @@ const CASES: readonly QuoteCase[] = [
   { tokenIn: 'DAI', tokenOut: 'ETH', amount: '1000.123', winner: 'v2' },
 ];
 
+/** Routing limited to one pool of the pair, ranked by gross output (the behaviour these cases were written for). */
+const SINGLE_POOL = { maxHops: 1, maxSplits: 1, gasPriceWei: '0' } as const;
+
 const label = (c: Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>): string => `${c.amount} ${c.tokenIn} -> ${c.tokenOut}`;
 
 /** POST /quotes from the sender's wallet to a fresh recipient; returns the quote and the recipient. */
@@ -175,6 +181,8 @@ async function postQuote(c: Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>, 
       amount: c.amount,
       recipientAddress: recipient,
       walletAddress: sender.address,
+      // Single-pool behaviour, ranked by gross output: what these cases compare with the chain's best pool.
+      ...SINGLE_POOL,
       ...extra,
     },
   });
@@ -280,19 +288,14 @@ for (const c of MOVED) {
     t.equal(BigInt(quote.amountOut), best(await chainQuotes(tokenIn, tokenOut, amountIn)).amountOut, 'the quote was exact when it was made');
 
     // Another trader swaps 10x the amount the same way on the same pool first.
-    const dex = CHAIN.dexes.find((d) => d.slug === quote.route.dex && d.version === quote.route.version) as CatalogDex;
     const block = await client.getBlock();
-    const moveSteps = buildSwapSteps({
-      chainId: devnet.chainId,
-      dex,
-      poolFee: quote.route.poolFee,
+    const index = new PricingGraph(new PoolGraph(loadSnapshots(snapshotDir).snapshots, q.catalog), q.catalog).chain(devnet.chainId)!;
+    const moveSteps = poolSwapSteps(index, (e) => e.address === quote.pairAddress, {
+      chain: CHAIN,
       tokenIn,
       tokenOut,
-      wrappedNativeToken: WETH,
       amountIn: amountIn * 10n,
-      amountOutMinimum: 0n,
-      recipient: mover.address,
-      wallet: mover.address,
+      account: mover.address,
       deadline: Number(block.timestamp) + 300,
     });
     await sendSteps(mover, moveSteps);
@@ -328,7 +331,7 @@ t.test('POST /quotes/routes: one entry per DEX deployment with a pool, sorted, e
     const tokenOut = token(c.tokenOut);
     const amountIn = parseUnits(c.amount, tokenIn.decimals);
     const res = await q.request('POST', '/quotes/routes', {
-      body: { originChainId: devnet.chainId, destinationChainId: devnet.chainId, tokenIn: tokenIn.address, tokenOut: tokenOut.address, amount: c.amount, recipientAddress: freshAddress('routes') },
+      body: { originChainId: devnet.chainId, destinationChainId: devnet.chainId, tokenIn: tokenIn.address, tokenOut: tokenOut.address, amount: c.amount, recipientAddress: freshAddress('routes'), ...SINGLE_POOL },
     });
     t.equal(res.status, 200, label(c));
     const onChain = await chainQuotes(tokenIn, tokenOut, amountIn);
@@ -352,4 +355,105 @@ t.test('POST /quotes/routes: one entry per DEX deployment with a pool, sorted, e
       `${label(c)}: ${expected.length} of ${deployments.length} deployments (${onChain.filter((x) => !x.filled).length} partial-fill pools left out)`,
     );
   }
+});
+
+/** One pool's input for an exact output, from the chain's own quoter; null when the pool cannot deliver it all. */
+interface ChainInput {
+  readonly dex: string;
+  readonly version: 'v2' | 'v3';
+  readonly fee: number;
+  readonly pool: Address;
+  readonly amountIn: bigint | null;
+}
+
+/**
+ * Every pool of the pair priced for an exact output by the chain: QuoterV2.quoteExactOutputSingle (which reverts when
+ * the pool cannot deliver the whole amount) and each v2 DEX's UniswapV2Router02.getAmountsIn (reverts likewise).
+ */
+async function chainInputs(tokenIn: CatalogToken, tokenOut: CatalogToken, amountOut: bigint): Promise<ChainInput[]> {
+  const a = poolSide(tokenIn.address);
+  const b = poolSide(tokenOut.address);
+  const out: ChainInput[] = [];
+  for (const dex of CHAIN.dexes) {
+    if (dex.version === 'v2') {
+      const pool = await client.readContract({ address: dex.v2FactoryAddress as Address, abi: V2_FACTORY_ABI, functionName: 'getPair', args: [a, b] });
+      if (pool === zeroAddress) continue;
+      let amountIn: bigint | null = null;
+      try {
+        amountIn = ((await client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsIn', args: [amountOut, [a, b]] })) as readonly bigint[])[0]!;
+      } catch {
+        // getAmountsIn reverts for an output the pair cannot give.
+      }
+      out.push({ dex: dex.slug, version: 'v2', fee: dex.feeBps * 100, pool, amountIn });
+      continue;
+    }
+    for (const fee of dex.feeTiers) {
+      const pool = await client.readContract({ address: dex.v3FactoryAddress as Address, abi: V3_FACTORY_ABI, functionName: 'getPool', args: [a, b, fee] });
+      if (pool === zeroAddress) continue;
+      let amountIn: bigint | null = null;
+      try {
+        const { result } = await client.simulateContract({ address: dex.v3QuoterAddress as Address, abi: QUOTER_V2_ABI, functionName: 'quoteExactOutputSingle', args: [{ tokenIn: a, tokenOut: b, amount: amountOut, fee, sqrtPriceLimitX96: 0n }] });
+        amountIn = (result as readonly [bigint])[0];
+      } catch {
+        // QuoterV2 reverts when the pool cannot deliver the whole output.
+      }
+      out.push({ dex: dex.slug, version: 'v3', fee, pool, amountIn });
+    }
+  }
+  return out;
+}
+
+const EXACT_OUTPUT: readonly Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>[] = [
+  { tokenIn: 'USDC', tokenOut: 'WBTC', amount: '12.5' }, // 6 -> 8, several ticks
+  { tokenIn: 'WBTC', tokenOut: 'USDC', amount: '50000.5' }, // 8 -> 6
+  { tokenIn: 'USDC', tokenOut: 'DAI', amount: '250000.000000000000000001' }, // 6 -> 18
+  { tokenIn: 'ETH', tokenOut: 'USDC', amount: '1500' }, // native in
+  { tokenIn: 'ETH', tokenOut: 'USDC', amount: '150' },
+  { tokenIn: 'USDT', tokenOut: 'ETH', amount: '100' }, // native out
+  { tokenIn: 'DAI', tokenOut: 'ETH', amount: '0.3' },
+  { tokenIn: 'WETH', tokenOut: 'DAI', amount: '2000' },
+];
+const exactOutWinners = new Set<string>();
+
+for (const c of EXACT_OUTPUT) {
+  t.test(`POST /quotes exact output ${c.tokenIn} -> exactly ${c.amount} ${c.tokenOut}: the chain's cheapest pool, executed, exactly amountOut for exactly amountIn`, async (t) => {
+    const tokenIn = token(c.tokenIn);
+    const tokenOut = token(c.tokenOut);
+    const amountOut = parseUnits(c.amount, tokenOut.decimals);
+    const recipient = freshAddress(`exact output ${c.tokenIn} ${c.amount} ${c.tokenOut}`);
+    await freshState();
+    await seedAndReload();
+    const quote = await postQuote(c, recipient, { tradeType: 'exactOut' });
+    const onChain = await chainInputs(tokenIn, tokenOut, amountOut);
+    const able = onChain.filter((x) => x.amountIn !== null);
+    const top = able.reduce((m, x) => (x.amountIn! < m.amountIn! ? x : m));
+    t.equal(BigInt(quote.amountIn), top.amountIn, `amountIn = min over ${onChain.map((x) => `${x.dex} ${x.version}${x.version === 'v3' ? `/${x.fee}` : ''} ${x.amountIn ?? 'refused'}`).join(', ')}`);
+    t.strictSame([quote.route.dex, quote.route.version, quote.pairAddress], [top.dex, top.version, top.pool], 'the route is the chain\'s cheapest pool');
+    exactOutWinners.add(`${top.version}:${c.tokenIn === 'ETH' ? 'native-in' : c.tokenOut === 'ETH' ? 'native-out' : 'erc20'}`);
+    const maximum = (top.amountIn! * 10_050n + 9_999n) / 10_000n;
+    t.strictSame([quote.tradeType, quote.amountOut, quote.amountOutMinimum, quote.amountInMaximum], ['exactOut', amountOut.toString(), amountOut.toString(), maximum.toString()]);
+    await fund(sender.address, tokenIn, maximum);
+    const recipientBefore = await balanceOf(tokenOut.address, recipient);
+    const senderBefore = await balanceOf(tokenIn.address, sender.address);
+    const receipts = await sendSteps(sender, quote.steps);
+    t.equal((await balanceOf(tokenOut.address, recipient)) - recipientBefore, amountOut, 'the recipient received exactly amountOut');
+    const spent = senderBefore - (await balanceOf(tokenIn.address, sender.address));
+    t.equal(spent, top.amountIn! + (tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid(receipts) : 0n), 'the sender spent exactly amountIn (native: the rest of amountInMaximum came back, to the wei net of gas)');
+  });
+}
+
+t.test('the exact-output cases cover v2 and v3 winners, ERC-20, native in and native out', async (t) => {
+  t.strictSame([...exactOutWinners].sort(), ['v2:erc20', 'v2:native-in', 'v2:native-out', 'v3:erc20', 'v3:native-in', 'v3:native-out']);
+});
+
+t.test('POST /quotes exact output larger than every pool can give: 400, and the chain refuses it on every pool too', async (t) => {
+  await freshState();
+  await seedAndReload();
+  const onChain = await chainInputs(token('USDC'), token('WBTC'), parseUnits('1000', 8));
+  t.ok(onChain.length >= 3 && onChain.every((x) => x.amountIn === null), `${onChain.length} pools, every one refuses`);
+  const res = await q.request('POST', '/quotes', {
+    headers: AUTH,
+    body: { originChainId: devnet.chainId, destinationChainId: devnet.chainId, tokenIn: token('USDC').address, tokenOut: token('WBTC').address, amount: '1000', recipientAddress: freshAddress('too much'), tradeType: 'exactOut' },
+  });
+  t.strictSame([res.status, res.body], [400, { code: 400, message: 'quote unavailable: no route for USDC/WBTC on devnet has the liquidity to deliver exactly 1000 WBTC' }]);
 });

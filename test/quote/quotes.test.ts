@@ -71,6 +71,19 @@ t.test('wrong types name each field', async (t) => {
   await rejects(t, { ...BASE, amount: '1'.repeat(101) }, 'amount: must be at most 100 characters');
 });
 
+t.test('unknown fields are refused, each named, with the other problems (issue 15)', async (t) => {
+  await rejects(t, { ...BASE, slipageBps: 50 }, 'slipageBps: is not a field of the quote request (did you mean slippageBps?)');
+  await rejects(t, { ...BASE, SlippageBps: 50, walletadress: WALLET }, 'SlippageBps: is not a field of the quote request (did you mean slippageBps?); walletadress: is not a field of the quote request (did you mean walletAddress?)');
+  await rejects(t, { ...BASE, amount: '-1', extra: true, tokenIn: 'x' }, `amount: ${AMOUNT_FORM}; extra: is not a field of the quote request; tokenIn: ${ADDRESS_PROBLEM}`);
+  await rejects(t, { ...BASE, ['x'.repeat(100)]: 1 }, `${'x'.repeat(64)}…: is not a field of the quote request`);
+  const many = Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`f${String(i).padStart(2, '0')}`, i]));
+  await rejects(t, { ...BASE, ...many }, `body: 3 more unknown fields; ${Object.keys(many).slice(0, 10).map((f) => `${f}: is not a field of the quote request`).join('; ')}`);
+  // The routing fields (README, "Routing") are fields of the request.
+  const routed = await q.request('POST', '/quotes/routes', { body: { ...BASE, maxHops: 2, maxSplits: 3, gasPriceWei: '1000000000', includeDexes: ['uniswap'], excludeDexes: [] } });
+  t.equal(routed.status, 200, routed.body.message);
+  await rejects(t, { ...BASE, maxHops: 0, maxSplits: 8, gasPriceWei: '1e9', includeDexes: 'uniswap' }, 'gasPriceWei: must be a non-negative integer string of wei, such as "1000000000"; includeDexes: must be an array; maxHops: must be between 1 and 3; maxSplits: must be between 1 and 7');
+});
+
 t.test('amount forms: positive decimal string, no more fractional digits than the token has', async (t) => {
   for (const amount of ['-1', '1e18', ' 1', '1 ', '', '+1', '01', '1.', '.5', '0x10', '1,5', 'one']) {
     await rejects(t, { ...BASE, amount }, `amount: ${AMOUNT_FORM}`);
@@ -125,8 +138,8 @@ t.test('body that is not a JSON object', async (t) => {
 });
 
 t.test('quote unavailable: no pool can fill the amount, or the output rounds to zero', async (t) => {
-  // USDC/DAI: only a v3 pool with no liquidity.
-  await rejects(t, { ...BASE, tokenOut: DAI }, 'quote unavailable: no pool for USDC/DAI on testchain has the liquidity to swap this amount');
+  // USDC/DAI: only a v3 pool with no liquidity (with one hop; through WETH there is a route).
+  await rejects(t, { ...BASE, tokenOut: DAI, maxHops: 1 }, 'quote unavailable: no route for USDC/DAI on testchain has the liquidity to swap this amount');
   // 1 wei of DAI into the v2 WETH/DAI pair (10 WETH / 30,000 DAI) gets 0 WETH. The exact text is in the bug report
   // (it names the amount in smallest units with the token symbol: "1 DAI" for 1e-18 DAI).
   for (const { url, headers } of ENDPOINTS) {
@@ -135,6 +148,16 @@ t.test('quote unavailable: no pool can fill the amount, or the output rounds to 
     t.match(res.body, { code: 400, message: /^quote unavailable: .+ DAI is too small to swap on any pool$/ });
   }
 });
+
+/** Price impact in bps as @uniswap/sdk-core computes it (mid price of the pair, fees included), rounded half up. */
+function impactBps(amountIn: bigint, reserveIn: bigint, reserveOut: bigint, amountOut: bigint): number {
+  const dummyIn = new core.Token(1001, USDC, 6);
+  const dummyOut = new core.Token(1001, WETH, 18);
+  const mid = new core.Price(dummyIn, dummyOut, reserveIn.toString(), reserveOut.toString());
+  const impact = core.computePriceImpact(mid, core.CurrencyAmount.fromRawAmount(dummyIn, amountIn.toString()), core.CurrencyAmount.fromRawAmount(dummyOut, amountOut.toString()));
+  // A Percent prints as a percentage: x 100 for basis points.
+  return Number(impact.multiply(100).toFixed(0));
+}
 
 /** The v2 pair's exact output from @uniswap/v2-sdk (the independent oracle). */
 function v2Out(reserveIn: string, decimalsIn: number, addressIn: string, reserveOut: string, decimalsOut: number, addressOut: string, amountIn: bigint): bigint {
@@ -172,8 +195,10 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
     {
       quoteId: '',
       status: 'pending',
+      tradeType: 'exactIn',
       amountIn: '1000000000',
       amountInFloat: '1000',
+      amountInMaximum: '1000000000',
       amountOut: expected.toString(),
       amountOutFloat: '0.321644030067425879',
       amountOutMinimum: ((expected * 9_900n) / 10_000n).toString(),
@@ -195,8 +220,22 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
       route: { dex: 'uniswap', name: 'Uniswap V2', fees: '3000000', logo: '', version: 'v2', poolFee: 3000 },
       steps: [],
       snapshot: { blockNumber: 1234, blockTimestamp: 1700000000, ageSeconds: quote.snapshot.ageSeconds },
+      paths: [
+        {
+          percent: 100,
+          amountIn: '1000000000',
+          amountOut: expected.toString(),
+          hops: [{ dex: 'uniswap', version: 'v2', pool: '0x9999999999999999999999999999999999999999', fee: 3000, tokenIn: USDC, tokenOut: WETH, amountIn: '1000000000', amountOut: expected.toString() }],
+        },
+      ],
+      // The fixture snapshot records no gas price: the trade is ranked by gross output and the fee is 0.
+      gasEstimate: quote.gasEstimate,
+      gasPriceWei: '0',
+      networkFee: { wei: '0', inTokenIn: '0', inTokenOut: '0' },
+      priceImpactBps: impactBps(1_000_000_000n, 30_000_000_000n, 10_000_000_000_000_000_000n, expected),
     },
   );
+  t.match(quote.gasEstimate, /^[1-9][0-9]{4,6}$/, 'gas estimate in units (checked against gasUsed on the devnet)');
   t.equal(quote.steps.length, 2, 'approval, then swap');
   const [approve, swap] = quote.steps;
   t.match(approve, { from: getAddress(WALLET), to: USDC, spender: V2_ROUTER, amount: '1000000000', chainId: 1001 });
@@ -219,8 +258,13 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
     const unknown = '8d3c6f0e-1b2a-4c5d-9e8f-0a1b2c3d4e5f';
     const missing = await q.request('GET', `/quotes/${unknown}`, { headers: A });
     t.strictSame([missing.status, missing.body], [404, { code: 404, message: `quote ${unknown} not found` }]);
-    const malformed = await q.request('GET', '/quotes/not-a-quote-id', { headers: A });
-    t.strictSame([malformed.status, malformed.body], [404, { code: 404, message: 'quote not-a-quote-id not found' }]);
+    // The id is a UUID in the route itself: anything else is an unknown path, with or without a key.
+    for (const headers of [A, {}]) {
+      const malformed = await q.request('GET', '/quotes/not-a-quote-id', { headers });
+      t.strictSame([malformed.status, malformed.body], [404, { code: 404, message: 'not found: GET /quotes/not-a-quote-id' }]);
+    }
+    const upper = await q.request('GET', `/quotes/${quote.quoteId.toUpperCase()}`, { headers: A });
+    t.strictSame([upper.status, upper.body], [200, { code: 200, message: 'quote fetched successfully', data: quote }], 'a UUID in upper case is the same id');
     const anonymous = await q.request('GET', `/quotes/${quote.quoteId}`);
     t.strictSame([anonymous.status, anonymous.body], [401, { code: 401, message: 'missing API key: send Authorization: Bearer <key> or X-API-Key: <key>' }]);
   });
@@ -315,6 +359,74 @@ t.test('the shipped catalogue and devnet snapshot: different chain ids on /quote
   const noPool = { ...cross, destinationChainId: 31337, tokenIn: UNI_A, tokenOut: USDC_A };
   for (const [url, headers] of [['/quotes/routes', {}], ['/quotes', { authorization: `Bearer ${key}` }]] as const) {
     const res = await shipped.request('POST', url, { body: noPool, headers });
-    t.strictSame([res.status, res.body], [400, { code: 400, message: 'quote unavailable: no pool for UNI/USDC on devnet' }], `${url}: UNI/USDC`);
+    t.strictSame([res.status, res.body], [400, { code: 400, message: 'quote unavailable: no route for UNI/USDC on devnet within 3 hops' }], `${url}: UNI/USDC`);
   }
+});
+
+// Exact output (tradeType "exactOut"): `amount` is tokenOut's, checked against tokenOut's decimals.
+t.test('tradeType: exact messages; with exactOut the amount is checked against tokenOut', async (t) => {
+  const TRADE_TYPE = 'tradeType: must be "exactIn" or "exactOut"';
+  for (const tradeType of ['exactIN', 'exact_out', '', 5, null, ['exactOut'], true]) await rejects(t, { ...BASE, tradeType }, TRADE_TYPE);
+  await rejects(t, { ...BASE, tradeType: 'exactOut', tokenIn: WETH, tokenOut: USDC, amount: '1.1234567' }, 'amount: has 7 decimal places; the token has 6');
+  await rejects(t, { ...BASE, tradeType: 'exactOut', tokenIn: USDC, tokenOut: ETH, amount: '0.0000000000000000001' }, 'amount: has 19 decimal places; the token has 18');
+  // Without a known tokenOut (or trade type) only the form of the amount is judged.
+  await rejects(t, { ...BASE, tradeType: 'exactOut', tokenOut: UNKNOWN_TOKEN, amount: '1.1234567' }, `tokenOut: ${UNKNOWN_TOKEN} is not a token of chain testchain (1001)`);
+  await rejects(t, { ...BASE, tradeType: 'sell', amount: '1.1234567890123456789' }, TRADE_TYPE);
+  await rejects(t, { ...BASE, tradeType: 'sell', amount: '-1', slippageBps: 9999 }, `amount: ${AMOUNT_FORM}; slippageBps: must be between 0 and 5000; ${TRADE_TYPE}`);
+  // 7 decimals of WETH (18) are fine where USDC (tokenIn, 6) would refuse them.
+  const res = await q.request('POST', '/quotes/routes', { body: { ...BASE, tradeType: 'exactOut', amount: '0.0000001' } });
+  t.equal(res.status, 200, 'an exact output of 0.0000001 WETH for USDC');
+});
+
+/** The v2 pair's input for an exact output from @uniswap/v2-sdk (Pair.getInputAmount). */
+function v2In(reserveIn: string, decimalsIn: number, addressIn: string, reserveOut: string, decimalsOut: number, addressOut: string, amountOut: bigint): bigint {
+  const tokenIn = new core.Token(1001, addressIn, decimalsIn);
+  const tokenOut = new core.Token(1001, addressOut, decimalsOut);
+  const pair = new v2sdk.Pair(core.CurrencyAmount.fromRawAmount(tokenIn, reserveIn), core.CurrencyAmount.fromRawAmount(tokenOut, reserveOut));
+  const [input] = pair.getInputAmount(core.CurrencyAmount.fromRawAmount(tokenOut, amountOut.toString()));
+  return BigInt(input.quotient.toString());
+}
+
+t.test('POST /quotes with exactOut: exactly amountOut, the input from @uniswap/v2-sdk, amountInMaximum enforced in swapTokensForExactTokens', async (t) => {
+  const amountOut = 321_644_030_067_425_879n; // what 1000 USDC buys (the exact-input quote above)
+  const amountIn = v2In('30000000000', 6, USDC, '10000000000000000000', 18, WETH, amountOut);
+  t.equal(amountIn, 1_000_000_000n, 'the SDK asks 1000 USDC back for it');
+  const res = await q.request('POST', '/quotes', { body: { ...BASE, tradeType: 'exactOut', amount: '0.321644030067425879', slippageBps: 100, walletAddress: WALLET }, headers: A });
+  t.equal(res.status, 200);
+  const quote = res.body.data;
+  const amountInMaximum = (amountIn * 10_100n + 9_999n) / 10_000n;
+  t.equal(amountInMaximum, 1_010_000_000n);
+  t.strictSame(
+    [quote.tradeType, quote.amountIn, quote.amountInFloat, quote.amountInMaximum, quote.amountOut, quote.amountOutFloat, quote.amountOutMinimum, quote.slippageBps],
+    ['exactOut', '1000000000', '1000', '1010000000', amountOut.toString(), '0.321644030067425879', amountOut.toString(), 100],
+  );
+  t.strictSame(quote.paths, [{ percent: 100, amountIn: '1000000000', amountOut: amountOut.toString(), hops: [{ dex: 'uniswap', version: 'v2', pool: '0x9999999999999999999999999999999999999999', fee: 3000, tokenIn: USDC, tokenOut: WETH, amountIn: '1000000000', amountOut: amountOut.toString() }] }]);
+  t.strictSame(quote.networkFee, { wei: '0', inTokenIn: '0', inTokenOut: '0' });
+  t.strictSame(quote.route, { dex: 'uniswap', name: 'Uniswap V2', fees: '3000000', logo: '', version: 'v2', poolFee: 3000 });
+  const [approve, swap] = quote.steps;
+  t.strictSame([approve.message, approve.amount, approve.spender], ['Approve 1010 USDC for Uniswap V2 router', '1010000000', V2_ROUTER]);
+  t.strictSame(decodeFunctionData({ abi: erc20, data: approve.data }).args, [V2_ROUTER, 1_010_000_000n]);
+  t.strictSame([swap.message, swap.amount, swap.value], ['Swap at most 1010 USDC for 0.321644030067425879 WETH on Uniswap V2', '1010000000', undefined]);
+  const exactOut = parseAbi(['function swapTokensForExactTokens(uint256 amountOut, uint256 amountInMax, address[] path, address to, uint256 deadline) returns (uint256[])']);
+  t.strictSame(decodeFunctionData({ abi: exactOut, data: swap.data }).args, [amountOut, 1_010_000_000n, [USDC, WETH], getAddress(RECIPIENT), BigInt(quote.deadline)]);
+  const saved = await q.request('GET', `/quotes/${quote.quoteId}`, { headers: A });
+  t.strictSame(saved.body.data, quote, 'saved as returned');
+});
+
+t.test('exact output: amountInMaximum rounds up; native input sends it as value', async (t) => {
+  const res = await q.request('POST', '/quotes', { body: { ...BASE, tradeType: 'exactOut', tokenIn: ETH, tokenOut: USDC, amount: '1000', slippageBps: 33 }, headers: A });
+  t.equal(res.status, 200);
+  const quote = res.body.data;
+  const amountIn = v2In('10000000000000000000', 18, WETH, '30000000000', 6, USDC, 1_000_000_000n);
+  const maximum = (amountIn * 10_033n + 9_999n) / 10_000n;
+  t.ok((amountIn * 10_033n) % 10_000n !== 0n, 'the product is not whole: rounded up');
+  t.strictSame([quote.amountIn, quote.amountInMaximum, quote.amountOut, quote.amountOutMinimum], [amountIn.toString(), maximum.toString(), '1000000000', '1000000000']);
+  t.equal(quote.steps.length, 1, 'no approval for the native asset');
+  t.match(quote.steps[0], { to: V2_ROUTER, amount: maximum.toString(), value: maximum.toString() });
+});
+
+t.test('exact output larger than the pools can give: 400 naming the pair and the amount', async (t) => {
+  // The v2 WETH/USDC pair holds 10 WETH: no amount of USDC buys all of it.
+  await rejects(t, { ...BASE, tradeType: 'exactOut', amount: '10' }, 'quote unavailable: no route for USDC/WETH on testchain has the liquidity to deliver exactly 10 WETH');
+  await rejects(t, { ...BASE, tradeType: 'exactOut', tokenIn: WETH, tokenOut: USDC, amount: '30000.000001' }, 'quote unavailable: no route for WETH/USDC on testchain has the liquidity to deliver exactly 30000.000001 USDC');
 });

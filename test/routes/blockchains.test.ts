@@ -107,6 +107,15 @@ t.test('a chainId that is not a positive integer is 400 on every endpoint', asyn
   }
 });
 
+t.test('an empty chainId is a 400, not "every chain" (issue 15)', async (t) => {
+  for (const path of ['/blockchains', '/blockchains/tokens', '/blockchains/dex']) {
+    for (const query of ['?chainId=', '?chainId=&slug=devnet', '?chainId']) {
+      const res = await request('GET', `${path}${query}`);
+      t.same([res.status, res.body], [400, { code: 400, message: 'chainId: must be a positive integer' }], `${path}${query}`);
+    }
+  }
+});
+
 t.test('unknown paths and methods get the envelope', async (t) => {
   const res = await request('GET', '/nope');
   t.same([res.status, res.body], [404, { code: 404, message: 'not found: GET /nope' }]);

@@ -47,7 +47,7 @@ t.test('GET /readyz: 503 envelope naming each failing check (store unreachable, 
   const store = createQuoteStore({ redisUrl: `redis://127.0.0.1:${port}`, quoteTtlSeconds: 60 }, { opTimeoutMs: 300 });
   t.teardown(() => store.close());
   const failing = {
-    price: async () => {
+    findTrades: async () => {
       throw new Error('worker gone');
     },
     close: async () => undefined,
@@ -60,7 +60,7 @@ t.test('GET /readyz: 503 envelope naming each failing check (store unreachable, 
   const res = await request(app, 'GET', '/readyz');
   t.same([res.status, res.body], [503, { code: 503, message: 'not ready: workers: worker gone; quoteStore: quote store (redis) is unreachable' }]);
 
-  const silent = { price: () => new Promise<never>(() => undefined), close: async () => undefined, queueSize: () => 0 };
+  const silent = { findTrades: () => new Promise<never>(() => undefined), close: async () => undefined, queueSize: () => 0 };
   const slow = await buildStubQuoteApp({ pricer: silent });
   t.teardown(() => slow.close());
   const readiness = await checkReadiness({ catalog: slow.catalog, graph: () => slow.graph, pricer: silent, timeoutMs: 100 });
@@ -79,7 +79,7 @@ t.test('GET /readyz: a real worker pool answers the probe', async (t) => {
 t.test('GET /readyz: answers are reused for a second, so probes cannot load the pricer', async (t) => {
   let calls = 0;
   const counting = {
-    price: async () => {
+    findTrades: async () => {
       calls += 1;
       return [];
     },

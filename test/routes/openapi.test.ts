@@ -1,7 +1,14 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type Router from '@koa/router';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import t from 'tap';
+import { routeTemplate } from '../../src/app.ts';
+import { quoteRequestSchema } from '../../src/quote/quoteRequest.ts';
 import { createMemoryRateLimitStore } from '../../src/http/rateLimit.ts';
 import { blockchainsRouter } from '../../src/routes/blockchains.ts';
 import { healthRouter } from '../../src/routes/health.ts';
@@ -53,7 +60,7 @@ t.test('the document lists exactly the routes the routers serve', async (t) => {
     metricsRouter(metrics),
   ];
   const implemented = routers
-    .flatMap((r) => r.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`)))
+    .flatMap((r) => r.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${routeTemplate(layer).replace(/:(\w+)/g, '{$1}')}`)))
     .sort();
   const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`)).sort();
   t.same(documented, implemented);
@@ -134,6 +141,9 @@ t.test('quote responses (in-process pricer) and quote errors validate against th
   t.ok(routes.body.data.length >= 1, 'at least one route');
   conforms(t, 'routes', 'POST', '/quotes/routes', routes);
   conforms(t, 'wrap route', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: { ...BODY, tokenIn: ETH, tokenOut: WETH } }));
+  const exactOut = await s.request('POST', '/quotes/routes', { body: { ...BODY, tradeType: 'exactOut', amount: '0.1' } });
+  t.equal(exactOut.status, 200);
+  conforms(t, 'exact-output routes', 'POST', '/quotes/routes', exactOut);
   conforms(t, 'validation error', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: { amount: '-1' } }));
   conforms(t, 'no pool', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: { ...BODY, tokenOut: '0x3333333333333333333333333333333333333333' } }));
   conforms(t, 'invalid key', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: BODY, headers: { authorization: 'Bearer nope' } }));
@@ -147,6 +157,9 @@ t.test('quote responses (in-process pricer) and quote errors validate against th
   t.ok(!Number.isNaN(Date.parse(created.body.data.createdAt)) && created.body.data.createdAt === new Date(created.body.data.createdAt).toISOString(), 'createdAt is ISO 8601');
   conforms(t, 'native-in quote (value step)', 'POST', '/quotes', await s.request('POST', '/quotes', { body: { ...BODY, tokenIn: ETH, tokenOut: USDC }, headers: keyed() }));
   conforms(t, 'wrap quote', 'POST', '/quotes', await s.request('POST', '/quotes', { body: { ...BODY, tokenIn: ETH, tokenOut: WETH }, headers: keyed() }));
+  const exactOutQuote = await s.request('POST', '/quotes', { body: { ...BODY, tradeType: 'exactOut', amount: '0.1' }, headers: keyed() });
+  t.equal(exactOutQuote.status, 200);
+  conforms(t, 'exact-output quote', 'POST', '/quotes', exactOutQuote);
   conforms(t, 'no key', 'POST', '/quotes', await s.request('POST', '/quotes', { body: BODY }));
   conforms(t, 'invalid request', 'POST', '/quotes', await s.request('POST', '/quotes', { body: {}, headers: keyed() }));
 
@@ -160,7 +173,7 @@ t.test('quote responses (in-process pricer) and quote errors validate against th
 t.test('operations responses validate against the document', async (t) => {
   conforms(t, 'healthz', 'GET', '/healthz', await s.request('GET', '/healthz'));
   conforms(t, 'readyz', 'GET', '/readyz', await s.request('GET', '/readyz'));
-  const broken = await buildStubQuoteApp({ pricer: { price: async () => Promise.reject(new Error('down')), close: async () => undefined, queueSize: () => 0 } });
+  const broken = await buildStubQuoteApp({ pricer: { findTrades: async () => Promise.reject(new Error('down')), close: async () => undefined, queueSize: () => 0 } });
   t.teardown(() => broken.close());
   const notReady = await broken.request('GET', '/readyz');
   t.equal(notReady.status, 503);
@@ -203,4 +216,166 @@ t.test('cross-chain quotes (shipped devnet catalogue: 31337 -> 31338 through Acr
     }
   }
   t.ok(bridged >= 1, `${bridged} cross-chain quotes created`);
+});
+
+// --- Issue 15: the document made exact enough for generated clients, fuzzers and linters.
+
+type Json = Record<string, any>;
+const docJson = doc as unknown as Json;
+const operations = (): [string, string, Json][] =>
+  Object.entries(docJson.paths as Record<string, Json>).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [method, path, op as Json] as [string, string, Json]));
+
+t.test('redocly lint (recommended ruleset): no error; the only warnings are the ones test/routes/redocly.yaml justifies', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sqs-redocly-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const lint = async (document: unknown): Promise<{ totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string; location: { pointer: string }[] }[] }> => {
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, JSON.stringify(document));
+    // Exit code 1 on errors; the JSON report is on stdout either way.
+    const run = await promisify(execFile)(join(root, 'node_modules/.bin/redocly'), ['lint', '--format', 'json', '--config', join(root, 'test/routes/redocly.yaml'), file], {
+      cwd: dir,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    return JSON.parse(run.stdout);
+  };
+  const report = await lint(doc);
+  const found = report.problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}`);
+  t.equal(report.totals.errors, 0, 'no error');
+  t.strictSame(found, [
+    'warn operation-4xx-response #/paths/~1healthz/get/responses',
+    'warn operation-4xx-response #/paths/~1readyz/get/responses',
+    'warn operation-4xx-response #/paths/~1metrics/get/responses',
+  ]);
+  // The lint does catch what issue 15 fixed: a public operation without `security: []` is an error again.
+  const broken = structuredClone(docJson);
+  delete broken.paths['/blockchains'].get.security;
+  const brokenReport = await lint(broken);
+  t.strictSame(brokenReport.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}`), ['security-defined #/paths/~1blockchains/get']);
+});
+
+t.test('every operation declares its security: [] on the public ones, an API key on the keyed ones', async (t) => {
+  const declared = Object.fromEntries(operations().map(([method, path, op]) => [`${method} ${path}`, op.security]));
+  const key = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
+  t.strictSame(declared, {
+    'get /blockchains': [],
+    'get /blockchains/tokens': [],
+    'get /blockchains/dex': [],
+    'get /blockchains/pools': [],
+    'post /quotes/routes': [{}, ...key],
+    'post /quotes': key,
+    'get /quotes/{quoteId}': key,
+    'get /healthz': [],
+    'get /readyz': [],
+    'get /metrics': [],
+    'get /openapi.json': [],
+  });
+});
+
+t.test('chainId query parameters are integers 1 … 2^53 − 1, and the service agrees at both bounds', async (t) => {
+  for (const [method, path, op] of operations()) {
+    for (const param of (op.parameters ?? []).filter((p: Json) => p.name === 'chainId')) {
+      t.strictSame(param.schema, { type: 'integer', minimum: 1, maximum: 9_007_199_254_740_991 }, `${method} ${path}`);
+    }
+  }
+  for (const path of ['/blockchains', '/blockchains/tokens', '/blockchains/dex']) {
+    const max = await s.request('GET', `${path}?chainId=9007199254740991`);
+    t.strictSame([max.status, max.body.data], [200, []], `${path}: 2^53 − 1 is a chain id (of no chain)`);
+    for (const value of ['9007199254740992', '0', '']) {
+      const res = await s.request('GET', `${path}?chainId=${value}`);
+      t.strictSame([res.status, res.body], [400, { code: 400, message: 'chainId: must be a positive integer' }], `${path}: ${JSON.stringify(value)}`);
+    }
+  }
+  const schema = docJson.components.schemas.QuoteRequest;
+  t.strictSame([schema.properties.originChainId.maximum, schema.properties.destinationChainId.maximum], [9_007_199_254_740_991, 9_007_199_254_740_991], 'the body\'s chain ids: the same bound');
+});
+
+t.test('QuoteRequest is the validation schema itself (minus the TypeScript-only `nullable`), closed to unknown fields', async (t) => {
+  const withoutNullable = JSON.parse(JSON.stringify(quoteRequestSchema, (k, v) => (k === 'nullable' ? undefined : v)));
+  const { description, ...schema } = docJson.components.schemas.QuoteRequest;
+  t.type(description, 'string');
+  t.strictSame(schema, withoutNullable);
+  t.equal(schema.additionalProperties, false);
+  t.strictSame(Object.keys(schema.properties).sort(), [
+    'amount', 'destinationChainId', 'excludeDexes', 'gasPriceWei', 'includeDexes', 'maxHops', 'maxSplits', 'originChainId', 'recipientAddress', 'slippageBps', 'tokenIn', 'tokenOut', 'walletAddress',
+  ]);
+});
+
+t.test('the service refuses every body the document refuses, and the document accepts every body the service prices', async (t) => {
+  const validate = ajv.compile({ $ref: 'openapi.json#/components/schemas/QuoteRequest' });
+  const cases: Record<string, unknown>[] = [
+    BODY,
+    { ...BODY, slippageBps: 0, walletAddress: BODY.recipientAddress },
+    { ...BODY, maxHops: 2, maxSplits: 1, gasPriceWei: '0' },
+    { ...BODY, slipageBps: 50 },
+    { ...BODY, originChainId: 9_007_199_254_740_992 },
+    { ...BODY, tokenIn: '0x11111111111111111111111111111111111111' },
+    { ...BODY, tokenOut: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+    { ...BODY, amount: '1e3' },
+    { ...BODY, amount: '01' },
+    { ...BODY, gasPriceWei: '1.5' },
+    { ...BODY, maxHops: 4 },
+    { ...BODY, includeDexes: 'uniswap' },
+    { ...BODY, recipientAddress: undefined },
+  ];
+  for (const body of cases) {
+    const res = await s.request('POST', '/quotes/routes', { body });
+    const documented = validate(body);
+    if (!documented) t.equal(res.status, 400, `${JSON.stringify(body)}: refused by the document and by the service (${res.body.message})`);
+    if (res.status === 200) t.ok(documented, `${JSON.stringify(body)}: priced by the service and valid in the document`);
+  }
+});
+
+t.test('addresses, integer strings, display amounts and ids carry a pattern, format, enum or const', async (t) => {
+  // Free text: names, labels and URLs. Every other string property must say its form.
+  const FREE_TEXT = new Set(['name', 'symbol', 'slug', 'logo', 'message', 'nativeToken', 'blockExplorer', 'blockChainLogo', 'dexName', 'dexSlug', 'marketCap', 'hash', 'explorerUrl',
+    'originChain', 'destinationChain', 'dex', 'asset', 'detail', 'title', 'version', 'url', 'description', 'baseTokenBalance', 'quoteTokenBalance', 'totalPoolBalance', 'fixedFee', 'amountInFloat', 'amountOutFloat', 'createdAt', 'updatedAt']);
+  const unspecified: string[] = [];
+  const walk = (schema: Json, where: string): void => {
+    for (const [key, property] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
+      const types = ([] as string[]).concat(property.type ?? []);
+      if (types.includes('string') && !FREE_TEXT.has(key) && !(property.pattern || property.format || property.enum || 'const' in property)) unspecified.push(`${where}.${key}`);
+      walk(property, `${where}.${key}`);
+      if (property.items) walk(property.items, `${where}.${key}[]`);
+      if (typeof property.additionalProperties === 'object') walk(property.additionalProperties, `${where}.${key}{}`);
+    }
+    for (const alternative of [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) walk(alternative, where);
+  };
+  for (const [name, schema] of Object.entries(docJson.components.schemas as Record<string, Json>)) if (name !== 'OpenApiDocument') walk(schema, name);
+  t.strictSame(unspecified, []);
+  const quoteId = docJson.paths['/quotes/{quoteId}'].get.parameters[0].schema;
+  t.strictSame(quoteId, { type: 'string', format: 'uuid', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
+  t.strictSame(docJson.components.schemas.Quote.properties.quoteId, { type: 'string', description: 'UUID (version 4, lower case).', format: 'uuid', pattern: quoteId.pattern });
+});
+
+t.test('GET /openapi.json is described as an OpenAPI document', async (t) => {
+  const described = docJson.paths['/openapi.json'].get.responses['200'].content['application/json'].schema;
+  t.strictSame(described, { $ref: '#/components/schemas/OpenApiDocument' });
+  t.strictSame(docJson.components.schemas.OpenApiDocument.required, ['openapi', 'info', 'paths', 'components']);
+  const validate = ajv.compile({ $ref: 'openapi.json#/components/schemas/OpenApiDocument' });
+  t.ok(validate(doc), 'the served document is one');
+  t.notOk(validate({ openapi: '3.0.3', info: { title: 'x', version: '1' }, paths: {}, components: {} }), 'an OpenAPI 3.0 document is not');
+  t.notOk(validate({ any: 'object' }), 'a bare object is not');
+});
+
+t.test('every example in the document works on the shipped devnet snapshot', async (t) => {
+  const devnets = await buildStubQuoteApp({ catalogDir: `${root}catalog`, snapshotDir: `${root}seeds/snapshots` });
+  t.teardown(() => devnets.close());
+  let tried = 0;
+  for (const [method, path, op] of operations()) {
+    const query = (op.parameters ?? []).filter((p: Json) => p.in === 'query' && p.example !== undefined);
+    for (const param of query) {
+      const url = `${path}?${param.name}=${encodeURIComponent(param.example)}${param.name !== 'chainId' && query.some((p: Json) => p.name === 'chainId') ? `&chainId=${query.find((p: Json) => p.name === 'chainId').example}` : ''}`;
+      const res = await devnets.request(method.toUpperCase(), url);
+      t.equal(res.status, 200, `${method} ${url}`);
+      t.ok(Array.isArray(res.body.data) && res.body.data.length > 0, `${method} ${url}: finds something`);
+      tried += 1;
+    }
+    for (const [name, example] of Object.entries((op.requestBody?.content?.['application/json']?.examples ?? {}) as Record<string, Json>)) {
+      const res = await devnets.request(method.toUpperCase(), path, { body: example.value, headers: { authorization: `Bearer ${devnets.apiKey}` } });
+      t.equal(res.status, 200, `${method} ${path} example ${name}: ${res.body.message}`);
+      conforms(t, `${path} example ${name}`, method.toUpperCase(), path, res);
+      tried += 1;
+    }
+  }
+  t.equal(tried, 12, 'examples tried');
 });

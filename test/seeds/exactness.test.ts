@@ -10,7 +10,7 @@ import { createPublicClient, http, parseAbi, type Address } from 'viem';
 import { getAmountOut } from '../../src/amm/v2.ts';
 import { quoteExactInputSingle } from '../../src/amm/quoter.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { toPricedPool } from '../../src/graph/PricingGraph.ts';
+import { poolFromSnapshot } from '../../src/protocols/registry.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
@@ -71,8 +71,8 @@ t.test('src/amm equals QuoterV2 and Router02.getAmountsOut on every devnet pool'
       continue;
     }
     // The same conversion the service prices with (snapshot JSON -> createV3Pool).
-    const priced = toPricedPool(p);
-    if (priced.version !== 'v3') throw new Error(`${p.address}: expected a v3 pool`);
+    const priced = poolFromSnapshot(p);
+    if (priced.kind !== 'uniswapV3') throw new Error(`${p.address}: expected a v3 pool`);
     const pool = priced.pool;
     for (const zeroForOne of [true, false]) {
       const [tokenIn, tokenOut] = zeroForOne ? [token0, token1] : [token1, token0];

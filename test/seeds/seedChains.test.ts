@@ -1,7 +1,8 @@
 // seedChains against a devnet of its own: the snapshot equals direct contract reads at its block (one eth_call
 // per value, no Multicall3) and the positions the NonfungiblePositionManager holds; every read is pinned to
 // that block; requests stay within ceil(calls / batch size) per phase; a chain whose RPC URL points at a closed
-// port, and one without an RPC URL, are skipped while the devnet is seeded; files are replaced atomically.
+// port, and one without an RPC URL, are skipped while the devnet is seeded; files are replaced atomically; the gas
+// price is the block's base fee plus eth_maxPriorityFeePerGas, or eth_gasPrice where the endpoint refuses that.
 import t from 'tap';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,16 +39,21 @@ interface Logged {
   params: unknown[];
 }
 
-/** An HTTP proxy in front of anvil that records every JSON-RPC request. */
-async function recordingProxy(target: string): Promise<{ url: string; log: Logged[]; close(): Promise<void> }> {
+/** An HTTP proxy in front of anvil that records every JSON-RPC request; `refuse` names a method it answers "method not found". */
+async function recordingProxy(target: string, refuse?: string): Promise<{ url: string; log: Logged[]; close(): Promise<void> }> {
   const log: Logged[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString();
-      const parsed = JSON.parse(body) as Logged | Logged[];
+      const parsed = JSON.parse(body) as (Logged & { id: number }) | (Logged & { id: number })[];
       for (const r of Array.isArray(parsed) ? parsed : [parsed]) log.push({ method: r.method, params: r.params });
+      if (!Array.isArray(parsed) && parsed.method === refuse) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id, error: { code: -32601, message: `Method not found: ${refuse}` } }));
+        return;
+      }
       const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       res.writeHead(upstream.status, { 'content-type': 'application/json' });
       res.end(await upstream.text());
@@ -108,8 +114,8 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
   t.equal(snap.chainId, 31337);
   t.equal(snap.tickWindowWords, 20, 'default tick window: 20 words each side');
 
-  // Discovery: 6 ERC-20s (native ETH stands for WETH, not duplicated) -> 15 pairs x (2 v2 + 4 v3 tiers) = 90 candidates.
-  t.equal(seeded.candidates, 90, '90 discovery candidates');
+  // Discovery: 8 ERC-20s (native ETH stands for WETH, not duplicated) -> 28 pairs x (2 v2 + 4 v3 tiers) = 168 candidates.
+  t.equal(seeded.candidates, 168, '168 discovery candidates');
   const expectedPools = devnetAddresses().pools;
   t.same(snap.pools.map((p) => p.address).sort(), expectedPools.map((p) => p.address).sort(), 'exactly the pools the devnet created');
   for (const p of expectedPools) {
@@ -125,9 +131,11 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
   t.equal(seeded.rpcRequests, proxy.log.length, `report counts ${proxy.log.length} requests, as the endpoint saw`);
   const batches = (n: number): number => Math.ceil(n / 500);
   const c = seeded.calls;
-  const bound = 3 + [c.tokens, c.discovery, c.state, c.probe, c.bitmap, c.ticks].reduce((n, x) => n + batches(x), 0);
-  t.equal(seeded.rpcRequests, bound, `requests = 3 + sum of ceil(calls / 500) over the six phases = ${bound}`);
-  t.same([c.tokens, c.probe], [12, 5], 'decimals() and symbol() of the 6 ERC-20s; one transfer probe per token with a pool (UNI has none)');
+  // 4: eth_chainId, eth_getBlockByNumber, eth_maxPriorityFeePerGas, eth_getCode (Multicall3).
+  t.same(proxy.log.slice(0, 4).map((r) => r.method), ['eth_chainId', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas', 'eth_getCode']);
+  const bound = 4 + [c.tokens, c.discovery, c.state, c.probe, c.bitmap, c.ticks].reduce((n, x) => n + batches(x), 0);
+  t.equal(seeded.rpcRequests, bound, `requests = 4 + sum of ceil(calls / 500) over the six phases = ${bound}`);
+  t.same([c.tokens, c.probe], [16, 7], 'decimals() and symbol() of the 8 ERC-20s; one transfer probe per token with a pool (UNI has none)');
   t.same(seeded.excludedTokens, [], 'no token left out');
   t.equal((raw as { excludedTokens?: unknown }).excludedTokens, undefined, 'no excludedTokens key when none is');
 
@@ -136,6 +144,9 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
   const blockNumber = BigInt(snap.blockNumber);
   const block = await client.getBlock({ blockNumber });
   t.equal(snap.blockTimestamp, Number(block.timestamp), 'block timestamp');
+  const tip = BigInt(await client.request({ method: 'eth_maxPriorityFeePerGas' }));
+  t.ok(block.baseFeePerGas! > 0n && tip > 0n, `the devnet has a base fee (${block.baseFeePerGas}) and suggests a tip (${tip})`);
+  t.equal(snap.gasPriceWei, (block.baseFeePerGas! + tip).toString(), "gas price: the block's baseFeePerGas + eth_maxPriorityFeePerGas");
   // Move the chain on (tokens sent to a pool), so a read at "latest" would differ from the snapshot.
   const moved = snap.pools[0]!;
   await fundAccount(devnet.rpcUrl, moved.address as Address, moved.token0 as Address, 12345n);
@@ -191,12 +202,12 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
     t.same(p.ticks, expected, `${p.address}: ticks = sum of position liquidity at each bound (${expected.length} ticks)`);
   }
 
-  // A small batch bound gives the same pools with more requests: 3 + ceil(calls / 7) per phase.
+  // A small batch bound gives the same pools with more requests: 4 + ceil(calls / 7) per phase.
   const small = await seedChains({ chains: [chainA], rpcUrls: new Map([[chainA.chainId, devnet.rpcUrl]]), snapshotDir: dir, batchSize: 7, tickWindowWords: 0, write: false, progress: 'none' });
   const r: ChainSeedReport = small.chains[0]!;
   const b7 = (n: number): number => Math.ceil(n / 7);
-  t.equal(r.rpcRequests, 3 + [r.calls.tokens, r.calls.discovery, r.calls.state, r.calls.probe, r.calls.bitmap, r.calls.ticks].reduce((n, x) => n + b7(x), 0), 'requests = 3 + ceil(calls / 7) per phase');
-  t.equal(r.calls.bitmap, 9, 'tickWindowWords 0: one bitmap word per v3 pool');
+  t.equal(r.rpcRequests, 4 + [r.calls.tokens, r.calls.discovery, r.calls.state, r.calls.probe, r.calls.bitmap, r.calls.ticks].reduce((n, x) => n + b7(x), 0), 'requests = 4 + ceil(calls / 7) per phase');
+  t.equal(r.calls.bitmap, 10, 'tickWindowWords 0: one bitmap word per v3 pool (10 pools)');
   t.equal(r.snapshot!.tickWindowWords, 0);
   for (const p of r.snapshot!.pools) {
     const full = snap.pools.find((x) => x.address === p.address)!;
@@ -211,4 +222,12 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
     t.same(p.ticks, inWord, `${p.address}: window 0 keeps only the ticks of the current word (${inWord.length})`);
   }
   t.same(readdirSync(dir).sort(), ['devnet.json'], 'write: false leaves the folder alone');
+
+  // An endpoint that refuses eth_maxPriorityFeePerGas: the gas price is its eth_gasPrice.
+  const refusing = await recordingProxy(devnet.rpcUrl, 'eth_maxPriorityFeePerGas');
+  t.teardown(() => refusing.close());
+  const fallback = await seedChains({ chains: [chainA], rpcUrls: new Map([[chainA.chainId, refusing.url]]), snapshotDir: dir, write: false, progress: 'none' });
+  t.equal(fallback.seeded, 1, 'seeded without eth_maxPriorityFeePerGas');
+  t.same(refusing.log.slice(0, 5).map((r) => r.method), ['eth_chainId', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas', 'eth_gasPrice', 'eth_getCode'], 'asked once, then eth_gasPrice');
+  t.equal(fallback.chains[0]!.snapshot!.gasPriceWei, (await client.getGasPrice()).toString(), "gas price: the endpoint's eth_gasPrice");
 });

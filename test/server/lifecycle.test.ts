@@ -12,7 +12,7 @@ const startServer = (env: NodeJS.ProcessEnv): Promise<ServerProcess> =>
 const WETH = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const USDC = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const body = JSON.stringify({ originChainId: 31337, destinationChainId: 31337, tokenIn: WETH, tokenOut: USDC, amount: '10', recipientAddress: RECIPIENT });
+const body = JSON.stringify({ originChainId: 31337, destinationChainId: 31337, tokenIn: WETH, tokenOut: USDC, amount: '10', recipientAddress: RECIPIENT, maxHops: 1, maxSplits: 1 }); // the direct pool only: compared with the pair's formula
 
 /** UniswapV2Library.getAmountOut written out (the oracle), 30 bps. */
 const v2Out = (amountIn: bigint, reserveIn: bigint, reserveOut: bigint) => (amountIn * 997n * reserveOut) / (reserveIn * 1000n + amountIn * 997n);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
 import { decodeFunctionData, type Abi } from 'viem';
+import { GAS, gasLimit } from '../../src/routing/gasModel.ts';
 import { approveSteps } from '../../src/tx/approveStep.ts';
 
 const require = createRequire(import.meta.url);
@@ -11,7 +12,7 @@ const USDC = { address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', symbol: 'U
 const SPOKE_POOL = '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5';
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
-t.test('approveSteps: one approval of exactly the amount, `to` the token, `spender` the contract', async (t) => {
+t.test('approveSteps: one approval of exactly the amount, `to` the token, `spender` the contract, the gas model\'s approval as gasLimit', async (t) => {
   const steps = approveSteps({ chainId: 1, token: USDC, spender: SPOKE_POOL.toLowerCase(), spenderName: 'Across SpokePool', amount: 250_000_001n, wallet: WALLET });
   t.equal(steps.length, 1);
   const step = steps[0]!;
@@ -23,6 +24,7 @@ t.test('approveSteps: one approval of exactly the amount, `to` the token, `spend
     amount: '250000001',
     chainId: 1,
     spender: SPOKE_POOL,
+    gasLimit: gasLimit(GAS.approve).toString(),
   });
   // approve(address,uint256) selector, then the two 32-byte words
   t.equal(step.data.slice(0, 10), '0x095ea7b3');

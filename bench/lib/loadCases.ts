@@ -1,0 +1,87 @@
+/**
+ * The HTTP benchmarks' method (bench/http.ts, bench/routing.ts): servers in their own processes, every request of
+ * a case checked to answer 2xx, then interleaved rounds (each round runs every case once, so load from other jobs
+ * on the shared VM hits them alike) and the median of each figure over the rounds.
+ */
+import { join } from 'node:path';
+import { runLoad, type LoadRequest, type LoadResult } from './runLoad.ts';
+import { projectRoot as ROOT, startServer, type ServerProcess } from '../../test/helpers/serverProcess.ts';
+
+/** One load case: where it goes and what it sends. */
+export interface LoadCase {
+  readonly id: string;
+  readonly label: string;
+  readonly server: () => Promise<ServerProcess>;
+  readonly requests: () => LoadRequest[];
+}
+
+/** What the rounds of one case measured at one connection level. */
+export interface CaseResult {
+  /** Median of each figure over the rounds; failures summed. */
+  readonly median: LoadResult;
+  readonly rounds: readonly LoadResult[];
+}
+
+/** Bench servers: ready when /healthz answers (spawn-to-ready is measured that way); only the output's tail is kept, nothing parsed. */
+export const BENCH_SERVER = { readyPath: '/healthz', output: 'tail' } as const;
+
+/** The service as operators run it (`node --import tsx src/index.ts`) on the shipped devnet files, LOG_LEVEL=warn, no Redis; env overrides. */
+export function startService(env: NodeJS.ProcessEnv = {}, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
+  return startServer({
+    entry: 'src/index.ts',
+    env: { SNAPSHOT_DIR: join(ROOT, 'seeds/snapshots'), CATALOG_DIR: join(ROOT, 'catalog'), LOG_LEVEL: 'warn', REDIS_URL: '', ...env },
+    nodeArgs,
+    ...BENCH_SERVER,
+  });
+}
+
+/** Memoises a server start: started on first use, reused by every case and connection level. */
+export function lazyServer(start: () => Promise<ServerProcess>): () => Promise<ServerProcess> {
+  let server: Promise<ServerProcess> | undefined;
+  return () => (server ??= start());
+}
+
+/** Sends every request of a case once and insists on 2xx, so the load run measures real answers. */
+export async function checkRequests(url: string, requests: readonly LoadRequest[]): Promise<void> {
+  for (const r of requests) {
+    const res = await fetch(url + r.path, { method: r.method, body: r.body, headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers } });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${r.method} ${r.path} ${r.body ?? ''} -> ${res.status} ${text.slice(0, 300)}`);
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Median of each figure over the rounds; failures are summed. */
+export function medianResult(list: readonly LoadResult[]): LoadResult {
+  return {
+    connections: list[0].connections,
+    rps: median(list.map((r) => r.rps)),
+    p50: median(list.map((r) => r.p50)),
+    p99: median(list.map((r) => r.p99)),
+    responses: list.reduce((n, r) => n + r.responses, 0),
+    failures: list.reduce((n, r) => n + r.failures, 0),
+    failureCodes: list.map((r) => r.failureCodes).filter(Boolean).join(' '),
+    seconds: list.reduce((n, r) => n + r.seconds, 0),
+  };
+}
+
+/**
+ * Runs the cases at one connection level: checks each case's requests, then `rounds` interleaved rounds of
+ * `seconds` each (after runLoad's warm-up). Results by case id.
+ */
+export async function runLoadCases(cases: readonly LoadCase[], options: { connections: number; rounds: number; seconds: number }): Promise<Map<string, CaseResult>> {
+  for (const c of cases) await checkRequests((await c.server()).url, c.requests());
+  const runs = new Map<string, LoadResult[]>(cases.map((c) => [c.id, []]));
+  for (let round = 0; round < options.rounds; round++) {
+    for (const c of cases) {
+      const s = await c.server();
+      runs.get(c.id)!.push(await runLoad({ url: s.url, requests: c.requests(), connections: options.connections, seconds: options.seconds }));
+    }
+  }
+  return new Map(cases.map((c) => [c.id, { median: medianResult(runs.get(c.id)!), rounds: runs.get(c.id)! }]));
+}

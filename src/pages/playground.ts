@@ -1,0 +1,252 @@
+/**
+ * GET /playground: pick a chain and two tokens from the catalogue endpoints, an amount and an optional slippage;
+ * Quote posts them to POST /quotes/routes and shows every DEX's result and the best route drawn as paths of hops.
+ * An error is the API's own message. Served as /assets/playground.js (esbuild strips the types; no bundling, so
+ * imports name the served .js files).
+ */
+import { amountLabel, bpsLabel, drawRoute, feeTiersLabel, groupThousands, type ApiRouteQuote, type PathDrawing, type TokenInfo } from './routeView.js';
+
+interface Envelope<T> {
+  code: number;
+  message: string;
+  data?: T;
+}
+interface Chain {
+  name: string;
+  chainId: number;
+  tokens: (TokenInfo & { name: string })[];
+}
+interface Dex {
+  chainId: number;
+  name: string;
+  slug: string;
+  version: string;
+}
+
+/** Routes are priced the same for any recipient; the API needs one. */
+const DEFAULT_RECIPIENT = '0x000000000000000000000000000000000000dEaD';
+const NATIVE = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+const PREFERRED_CHAIN = 31337;
+
+function byId<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`#${id} is missing`);
+  return found as T;
+}
+
+const form = byId<HTMLFormElement>('quote-form');
+const chainSelect = byId<HTMLSelectElement>('chain');
+const tokenInSelect = byId<HTMLSelectElement>('token-in');
+const tokenOutSelect = byId<HTMLSelectElement>('token-out');
+const flipButton = byId<HTMLButtonElement>('flip');
+const amountInput = byId<HTMLInputElement>('amount');
+const slippageInput = byId<HTMLInputElement>('slippage');
+const recipientInput = byId<HTMLInputElement>('recipient');
+const quoteButton = byId<HTMLButtonElement>('quote');
+const errorBox = byId<HTMLDivElement>('error');
+const result = byId<HTMLElement>('result');
+
+/** Creates an element with attributes (`data-*`, `class`, ...) and children (strings become text, never HTML). */
+function el(tag: string, attributes: Record<string, string | number> = {}, ...children: (Node | string)[]): HTMLElement {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  node.append(...children);
+  return node;
+}
+
+/** GETs or POSTs JSON and returns the envelope; a non-2xx answer throws the API's message. */
+async function call<T>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  let envelope: Envelope<T> | undefined;
+  try {
+    envelope = (await response.json()) as Envelope<T>;
+  } catch {
+    envelope = undefined;
+  }
+  if (!response.ok || envelope === undefined || envelope.data === undefined) {
+    throw new Error(envelope?.message ?? `${path} answered ${response.status} ${response.statusText}`);
+  }
+  return envelope.data;
+}
+
+function showError(message: string): void {
+  errorBox.textContent = message;
+  errorBox.hidden = false;
+}
+
+let chains: Chain[] = [];
+let dexes: Dex[] = [];
+
+function currentChain(): Chain | undefined {
+  return chains.find((c) => String(c.chainId) === chainSelect.value);
+}
+
+function tokenOptions(select: HTMLSelectElement, chain: Chain, selected: string | undefined): void {
+  select.replaceChildren(...chain.tokens.map((t) => el('option', { value: t.address }, `${t.symbol} · ${t.name}`)));
+  if (selected) select.value = selected;
+}
+
+function fillTokens(): void {
+  const chain = currentChain();
+  if (!chain) return;
+  const find = (test: (t: TokenInfo) => boolean) => chain.tokens.find(test)?.address;
+  const tokenIn = find((t) => t.address.toLowerCase() === NATIVE) ?? chain.tokens[0]?.address;
+  const tokenOut = find((t) => t.symbol === 'USDC' && t.address !== tokenIn) ?? chain.tokens.find((t) => t.address !== tokenIn)?.address;
+  tokenOptions(tokenInSelect, chain, tokenIn);
+  tokenOptions(tokenOutSelect, chain, tokenOut);
+}
+
+async function loadCatalogue(): Promise<void> {
+  try {
+    [chains, dexes] = await Promise.all([call<Chain[]>('/blockchains'), call<Dex[]>('/blockchains/dex')]);
+  } catch (error) {
+    showError(`The catalogue could not be loaded: ${(error as Error).message}`);
+    return;
+  }
+  // Only chains with a DEX can be quoted.
+  chains = chains.filter((c) => dexes.some((d) => d.chainId === c.chainId));
+  chainSelect.replaceChildren(...chains.map((c) => el('option', { value: c.chainId }, `${c.name} (${c.chainId})`)));
+  if (chains.some((c) => c.chainId === PREFERRED_CHAIN)) chainSelect.value = String(PREFERRED_CHAIN);
+  fillTokens();
+  for (const control of [chainSelect, tokenInSelect, tokenOutSelect, flipButton, quoteButton]) control.disabled = false;
+}
+
+function dexName(chainId: number) {
+  return (slug: string, version: string): string => dexes.find((d) => d.chainId === chainId && d.slug === slug && d.version === version)?.name ?? `${slug} ${version}`;
+}
+
+/** The request body from the form: what the person typed, so the API judges it (an invalid amount gets the API's 400). */
+function requestBody(chain: Chain): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    originChainId: chain.chainId,
+    destinationChainId: chain.chainId,
+    tokenIn: tokenInSelect.value,
+    tokenOut: tokenOutSelect.value,
+    amount: amountInput.value,
+    recipientAddress: recipientInput.value.trim() || DEFAULT_RECIPIENT,
+  };
+  const slippage = slippageInput.value.trim();
+  if (slippage !== '') body.slippageBps = /^-?\d+$/.test(slippage) ? Number(slippage) : slippage;
+  return body;
+}
+
+function drawPath(path: PathDrawing): HTMLElement {
+  const first = path.hops[0];
+  const row = el('div', { class: 'path', 'data-percent': path.percent, 'data-amount-in': path.amountIn, 'data-amount-out': path.amountOut });
+  row.append(el('span', { class: 'percent', title: `${path.amountInLabel} → ${path.amountOutLabel}` }, `${path.percent}%`));
+  if (first) row.append(el('span', { class: 'token' }, first.tokenInSymbol));
+  for (const hop of path.hops) {
+    row.append(
+      el('span', { class: 'arrow', 'aria-hidden': 'true' }, '→'),
+      el(
+        'span',
+        {
+          class: 'hop',
+          'data-dex': hop.dex,
+          'data-version': hop.version,
+          'data-fee': hop.fee,
+          'data-pool': hop.pool,
+          'data-token-in': hop.tokenIn,
+          'data-token-out': hop.tokenOut,
+          'data-amount-in': hop.amountIn,
+          'data-amount-out': hop.amountOut,
+          title: `pool ${hop.pool}`,
+        },
+        el('span', { class: 'hop-dex' }, hop.dexName),
+        el('span', { class: 'hop-fee' }, hop.feeLabel),
+        el('span', { class: 'hop-amounts' }, `${hop.amountInLabel} → ${hop.amountOutLabel}`),
+      ),
+      el('span', { class: 'arrow', 'aria-hidden': 'true' }, '→'),
+      el('span', { class: 'token' }, hop.tokenOutSymbol),
+    );
+  }
+  return row;
+}
+
+function fact(term: string, value: string, attributes: Record<string, string | number> = {}): HTMLElement[] {
+  return [el('dt', {}, term), el('dd', attributes, value)];
+}
+
+function render(chain: Chain, body: unknown, quotes: ApiRouteQuote[]): void {
+  const best = quotes[0];
+  if (!best) {
+    showError('The API returned no route.');
+    return;
+  }
+  const token = (address: string) => chain.tokens.find((t) => t.address.toLowerCase() === address.toLowerCase());
+  const names = dexName(chain.chainId);
+  byId('best-summary').textContent = `${amountLabel(best.amountIn, best.tokenIn)} → ${amountLabel(best.amountOut, best.tokenOut)} · ${best.route.name}`;
+  byId('route-drawing').replaceChildren(...drawRoute(best, token, names).map(drawPath));
+  const facts: HTMLElement[] = [
+    ...fact('Amount out', amountLabel(best.amountOut, best.tokenOut), { 'data-amount-out': best.amountOut }),
+    ...fact(`Minimum out (${bpsLabel(best.slippageBps)} slippage)`, amountLabel(best.amountOutMinimum, best.tokenOut)),
+    ...fact('LP fees', amountLabel(best.route.fees, best.tokenIn)),
+  ];
+  if (best.priceImpactBps !== undefined) facts.push(...fact('Price impact', bpsLabel(best.priceImpactBps), { 'data-price-impact-bps': best.priceImpactBps }));
+  if (best.gasEstimate !== undefined) facts.push(...fact('Gas estimate', `${groupThousands(best.gasEstimate)} gas`, { 'data-gas-estimate': best.gasEstimate }));
+  if (best.networkFee !== undefined) {
+    const inTokenOut = best.networkFee.inTokenOut === null ? '' : ` ≈ ${amountLabel(best.networkFee.inTokenOut, best.tokenOut)}`;
+    const native = token(NATIVE) ?? { address: NATIVE, symbol: 'wei', decimals: 0 };
+    facts.push(...fact('Network fee', `${amountLabel(best.networkFee.wei, native)}${inTokenOut}`, { 'data-network-fee-wei': best.networkFee.wei }));
+  }
+  facts.push(
+    ...(best.snapshot
+      ? fact('Snapshot', `block ${best.snapshot.blockNumber}, ${best.snapshot.ageSeconds} s old`, { 'data-block-number': best.snapshot.blockNumber, 'data-age-seconds': best.snapshot.ageSeconds })
+      : fact('Snapshot', 'none')),
+  );
+  byId('best-facts').replaceChildren(...facts);
+  byId('dex-results').querySelector('tbody')!.replaceChildren(
+    ...quotes.map((q, i) =>
+      el(
+        'tr',
+        { class: i === 0 ? 'best' : '', 'data-dex': q.route.dex, 'data-version': q.route.version, 'data-amount-out': q.amountOut },
+        el('td', {}, q.route.name),
+        el('td', {}, q.route.dex === 'wrap' ? 'wrap' : names(q.route.dex, q.route.version)),
+        el('td', {}, feeTiersLabel(drawRoute(q, token, names))),
+        el('td', { class: 'num' }, amountLabel(q.amountOut, q.tokenOut)),
+        el('td', { class: 'num' }, amountLabel(q.amountOutMinimum, q.tokenOut)),
+        el('td', { class: 'num' }, q.priceImpactBps === undefined ? '—' : bpsLabel(q.priceImpactBps)),
+        el('td', { class: 'num' }, q.gasEstimate === undefined ? '—' : groupThousands(q.gasEstimate)),
+      ),
+    ),
+  );
+  byId('raw').textContent = `POST /quotes/routes\n${JSON.stringify(body, null, 2)}\n\n${JSON.stringify(quotes, null, 2)}`;
+  result.hidden = false;
+}
+
+let latest = 0;
+async function quote(): Promise<void> {
+  const chain = currentChain();
+  if (!chain) return;
+  const mine = ++latest;
+  errorBox.hidden = true;
+  quoteButton.disabled = true;
+  quoteButton.textContent = 'Quoting…';
+  const body = requestBody(chain);
+  try {
+    const quotes = await call<ApiRouteQuote[]>('/quotes/routes', body);
+    if (mine === latest) render(chain, body, quotes);
+  } catch (error) {
+    if (mine === latest) {
+      result.hidden = true;
+      showError((error as Error).message);
+    }
+  } finally {
+    if (mine === latest) {
+      quoteButton.disabled = false;
+      quoteButton.textContent = 'Quote';
+    }
+  }
+}
+
+chainSelect.addEventListener('change', fillTokens);
+flipButton.addEventListener('click', () => {
+  const tokenIn = tokenInSelect.value;
+  tokenInSelect.value = tokenOutSelect.value;
+  tokenOutSelect.value = tokenIn;
+});
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  void quote();
+});
+void loadCatalogue();

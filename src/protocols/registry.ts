@@ -1,0 +1,72 @@
+import type { SnapshotPool } from '../graph/snapshot.ts';
+import type { Fraction, LadderQuote, PoolDescription, TradeType } from './PoolProtocol.ts';
+import { uniswapV2, type UniswapV2Pool } from './uniswapV2.ts';
+import { uniswapV3, type UniswapV3Pool } from './uniswapV3.ts';
+import { wrap, type WrapPool } from './wrap.ts';
+
+/** Any priceable pool. */
+export type Pool = UniswapV2Pool | UniswapV3Pool | WrapPool;
+
+/*
+ * The only switch on the pool kind in the service: everything else asks these functions. A new protocol adds
+ * its module beside this file and one case to each switch below.
+ */
+
+/** The priceable pool of a snapshot pool; throws on inconsistent state. */
+export function poolFromSnapshot(state: SnapshotPool): Pool {
+  switch (state.version) {
+    case 'v2':
+      return uniswapV2.fromSnapshot(state);
+    case 'v3':
+      return uniswapV3.fromSnapshot(state);
+  }
+}
+
+/** Prices an ascending ladder of amounts through one pool in one walk (see PoolProtocol.quoteLadder). */
+export function quoteLadder(pool: Pool, zeroForOne: boolean, tradeType: TradeType, amounts: readonly bigint[]): LadderQuote[] {
+  switch (pool.kind) {
+    case 'uniswapV2':
+      return uniswapV2.quoteLadder(pool, zeroForOne, tradeType, amounts);
+    case 'uniswapV3':
+      return uniswapV3.quoteLadder(pool, zeroForOne, tradeType, amounts);
+    case 'wrap':
+      return wrap.quoteLadder(pool, zeroForOne, tradeType, amounts);
+  }
+}
+
+/** Fee-free price of token0 in token1 (smallest units). */
+export function midPrice(pool: Pool): Fraction {
+  switch (pool.kind) {
+    case 'uniswapV2':
+      return uniswapV2.midPrice(pool);
+    case 'uniswapV3':
+      return uniswapV3.midPrice(pool);
+    case 'wrap':
+      return wrap.midPrice(pool);
+  }
+}
+
+/** Whether several splits of one trade may go through the pool (it keeps no state a swap changes). */
+export function isStateless(pool: Pool): boolean {
+  return pool.kind === 'wrap' ? wrap.stateless : pool.kind === 'uniswapV2' ? uniswapV2.stateless : uniswapV3.stateless;
+}
+
+/** Fee-free price of token0 in token1 from snapshot state. */
+export function snapshotMidPrice(state: SnapshotPool): Fraction {
+  return state.version === 'v2' ? uniswapV2.snapshotMidPrice(state) : uniswapV3.snapshotMidPrice(state);
+}
+
+/** How GET /blockchains/pools describes a snapshot pool's state. */
+export function describeSnapshotPool(state: SnapshotPool): PoolDescription {
+  return state.version === 'v2' ? uniswapV2.describe(state) : uniswapV3.describe(state);
+}
+
+/** The work a walk through a snapshot pool can take (initialized ticks; 0 for constant product). */
+export function snapshotStateSize(state: SnapshotPool): number {
+  return state.version === 'v2' ? uniswapV2.stateSize(state) : uniswapV3.stateSize(state);
+}
+
+/** A problem with a snapshot pool's state beyond its schema, or undefined. */
+export function checkSnapshotPool(state: SnapshotPool): string | undefined {
+  return state.version === 'v2' ? uniswapV2.checkSnapshot(state) : uniswapV3.checkSnapshot(state);
+}

@@ -1,0 +1,69 @@
+import { AmmError } from '../amm/ammError.ts';
+import { getAmountIn, getAmountOut } from '../amm/v2.ts';
+import type { SnapshotPoolV2 } from '../graph/snapshot.ts';
+import type { LadderQuote, PoolBase, PoolProtocol } from './PoolProtocol.ts';
+
+/** A constant-product pair (Uniswap v2, SushiSwap, PancakeSwap v2 by its fee) ready to price. */
+export interface UniswapV2Pool extends PoolBase {
+  readonly kind: 'uniswapV2';
+  /** Swap fee in basis points (fee / 100). */
+  readonly feeBps: number;
+  readonly reserve0: bigint;
+  readonly reserve1: bigint;
+}
+
+const TOO_SMALL: LadderQuote = { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
+
+function refusal(error: unknown): LadderQuote {
+  if (error instanceof AmmError) return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: error.message };
+  throw error;
+}
+
+/** Uniswap v2-style pairs: UniswapV2Library.getAmountOut / getAmountIn with the DEX's fee. */
+export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
+  kind: 'uniswapV2',
+  stateless: false,
+  fromSnapshot(p) {
+    return Object.freeze({
+      kind: 'uniswapV2',
+      address: p.address,
+      dex: p.dex,
+      version: p.version,
+      token0: p.token0.toLowerCase(),
+      token1: p.token1.toLowerCase(),
+      fee: p.fee,
+      feeBps: p.fee / 100,
+      reserve0: BigInt(p.reserve0),
+      reserve1: BigInt(p.reserve1),
+    });
+  },
+  quoteLadder(pool, zeroForOne, tradeType, amounts) {
+    const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0];
+    return amounts.map((amount): LadderQuote => {
+      try {
+        if (tradeType === 'exactIn') {
+          const amountOut = getAmountOut(amount, reserveIn, reserveOut, pool.feeBps);
+          return amountOut === 0n ? TOO_SMALL : { ok: true, amountIn: amount, amountOut, ticksCrossed: 0 };
+        }
+        return { ok: true, amountIn: getAmountIn(amount, reserveIn, reserveOut, pool.feeBps), amountOut: amount, ticksCrossed: 0 };
+      } catch (error) {
+        return refusal(error);
+      }
+    });
+  },
+  midPrice(pool) {
+    return { num: pool.reserve1, den: pool.reserve0 };
+  },
+  snapshotMidPrice(p) {
+    return { num: BigInt(p.reserve1), den: BigInt(p.reserve0) };
+  },
+  describe(p) {
+    return { isActive: BigInt(p.reserve0) > 0n && BigInt(p.reserve1) > 0n, tickSpacing: 0 };
+  },
+  stateSize() {
+    return 0;
+  },
+  checkSnapshot() {
+    return undefined;
+  },
+};

@@ -1,0 +1,77 @@
+import { AmmError } from '../amm/ammError.ts';
+import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../amm/quoter.ts';
+import { createV3Pool, type V3Pool } from '../amm/v3Pool.ts';
+import type { SnapshotPoolV3 } from '../graph/snapshot.ts';
+import type { LadderQuote, PoolBase, PoolProtocol } from './PoolProtocol.ts';
+
+/** A concentrated-liquidity pool (Uniswap v3 and its forks) ready for the tick walk. */
+export interface UniswapV3Pool extends PoolBase {
+  readonly kind: 'uniswapV3';
+  readonly pool: V3Pool;
+}
+
+const Q192 = 1n << 192n;
+
+/** QuoterV2's answer for one amount, as a ladder entry: partial fills and unknown ticks are refusals. */
+function ladderQuote(result: V3QuoteResult, tradeType: 'exactIn' | 'exactOut', amount: bigint): LadderQuote {
+  if (!result.ok) return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: "the amount walks past the pool's known ticks" };
+  const whole = tradeType === 'exactIn' ? result.amountIn === amount : result.amountOut === amount;
+  if (!result.filledFully || !whole) {
+    return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: 'the pool runs out of liquidity before the whole amount is swapped' };
+  }
+  if (result.amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
+  return { ok: true, amountIn: result.amountIn, amountOut: result.amountOut, ticksCrossed: result.initializedTicksCrossed };
+}
+
+function refusal(error: unknown): LadderQuote {
+  if (error instanceof AmmError) return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: error.message };
+  throw error;
+}
+
+/** Uniswap v3 pools: the UniswapV3Pool.swap walk over the snapshot's known ticks, QuoterV2 semantics. */
+export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
+  kind: 'uniswapV3',
+  stateless: false,
+  fromSnapshot(p) {
+    const pool = createV3Pool({
+      sqrtPriceX96: BigInt(p.sqrtPriceX96),
+      tick: p.tick,
+      liquidity: BigInt(p.liquidity),
+      tickSpacing: p.tickSpacing,
+      fee: p.fee,
+      ticks: p.ticks.map(([tick, net]) => [tick, BigInt(net)] as const),
+      bitmapWords: p.bitmapWords,
+    });
+    return Object.freeze({ kind: 'uniswapV3', address: p.address, dex: p.dex, version: p.version, token0: p.token0.toLowerCase(), token1: p.token1.toLowerCase(), fee: p.fee, pool });
+  },
+  quoteLadder(pool, zeroForOne, tradeType, amounts) {
+    if (amounts.length === 0) return [];
+    try {
+      const ladder = tradeType === 'exactIn' ? quoteExactInputLadder : quoteExactOutputLadder;
+      return ladder(pool.pool, zeroForOne, amounts).map((r, i) => ladderQuote(r, tradeType, amounts[i]!));
+    } catch (error) {
+      const refused = refusal(error);
+      return amounts.map(() => refused);
+    }
+  },
+  midPrice(pool) {
+    const s = pool.pool.sqrtPriceX96;
+    return { num: s * s, den: Q192 };
+  },
+  snapshotMidPrice(p) {
+    const s = BigInt(p.sqrtPriceX96);
+    return { num: s * s, den: Q192 };
+  },
+  describe(p) {
+    return { isActive: BigInt(p.liquidity) > 0n, tickSpacing: p.tickSpacing };
+  },
+  stateSize(p) {
+    return p.ticks.length;
+  },
+  checkSnapshot(p) {
+    for (let k = 1; k < p.ticks.length; k++) {
+      if (p.ticks[k]![0] <= p.ticks[k - 1]![0]) return 'ticks: must be strictly ascending';
+    }
+    return undefined;
+  },
+};

@@ -1,0 +1,53 @@
+import type { PoolEntry, PricingGraph } from '../graph/PricingGraph.ts';
+import type { TradeType } from '../protocols/PoolProtocol.ts';
+import { bestTrade, type TradeOutcome } from '../routing/bestTrade.ts';
+
+/** What the API sends a pricing worker: the request only, never pool state. */
+export interface TradeTask {
+  chainId: number;
+  /** Lower-case token addresses (the native asset as its pseudo-address). */
+  tokenIn: string;
+  tokenOut: string;
+  tradeType: TradeType;
+  /** The fixed amount (tokenIn's for exactIn, tokenOut's for exactOut). */
+  amount: bigint;
+  maxHops: number;
+  maxSplits: number;
+  gasPriceWei: bigint;
+  /** DEX deployments (`slug/version`) whose pools may be used. */
+  deployments: string[];
+  /**
+   * One best trade per deployment (POST /quotes/routes), plus the best over all of them when it mixes deployments,
+   * instead of one best trade over all of them.
+   */
+  perDeployment: boolean;
+  /** Snapshot generation the API process is serving; the worker reloads when it differs. */
+  generation: number;
+}
+
+/** One trade outcome; `deployment` is `slug/version` for a trade kept to one deployment, '' for one over all of them. */
+export interface DeploymentTrade {
+  deployment: string;
+  outcome: TradeOutcome;
+}
+
+/** What a worker returns: outcomes, or a plain error value (class identity does not survive the thread hop). */
+export type TradeTaskResult = { ok: true; trades: DeploymentTrade[] } | { ok: false; error: { code: string; message: string } };
+
+/** Runs a trade task on a pricing graph: the same code in a worker and in the API thread. */
+export function runTradeTask(graph: PricingGraph, task: TradeTask): DeploymentTrade[] {
+  const index = graph.chain(task.chainId);
+  if (!index) return [];
+  const search = (deployments: readonly string[]): TradeOutcome => {
+    const allowed = new Set(deployments);
+    const allow = (e: PoolEntry): boolean => allowed.has(`${e.dex}/${e.version}`);
+    return bestTrade(index, { ...task, allow });
+  };
+  const overall: DeploymentTrade = { deployment: '', outcome: search(task.deployments) };
+  if (!task.perDeployment) return [overall];
+  const each = task.deployments.map((deployment) => ({ deployment, outcome: search([deployment]) }));
+  // The best trade over all of them, when it goes through more than one deployment, is an entry of its own; when
+  // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
+  const mixed = overall.outcome.ok && new Set(overall.outcome.trade.splits.flatMap((s) => s.route.legs.filter((l) => l.kind !== 'wrap').map((l) => `${l.dex}/${l.version}`))).size > 1;
+  return mixed || !overall.outcome.ok ? [...each, overall] : each;
+}

@@ -1,0 +1,403 @@
+import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
+import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
+import { isStateless, midPrice } from '../protocols/registry.ts';
+import { executorsFor } from './executors.ts';
+import { findRoutes, type PoolPath } from './findRoutes.ts';
+import { callGas, routeGas } from './gasModel.ts';
+import { pricePath, toPricedPath, type LadderCache, type PathQuote, type PricedPath } from './priceRoutes.ts';
+import type { Executor, Leg, Route, Split, Trade } from './Trade.ts';
+
+/** What to trade, on one chain. */
+export interface TradeRequest {
+  /** Lower-case token addresses (the native asset as its pseudo-address). */
+  readonly tokenIn: string;
+  readonly tokenOut: string;
+  readonly tradeType: TradeType;
+  /** The fixed amount: tokenIn's for exactIn, tokenOut's for exactOut (smallest units). */
+  readonly amount: bigint;
+  readonly maxHops: number;
+  readonly maxSplits: number;
+  /** Wei per gas unit used to rank trades net of their network fee; 0 ranks by gross amounts. */
+  readonly gasPriceWei: bigint;
+  /** Which pools may be used (DEX filters). */
+  readonly allow: (entry: PoolEntry) => boolean;
+}
+
+/** How hard to search. */
+export interface TradeSearchOptions {
+  /** Units the amount is cut into for the split search (20 = 5% steps, as Uniswap's router). */
+  readonly grid?: number;
+  /** Finer units the chosen routes are re-balanced on (100 = 1% steps); 0 or <= grid: no refinement. */
+  readonly refineGrid?: number;
+  /** Most paths priced. */
+  readonly maxRoutes?: number;
+}
+
+/** Why no trade was found. */
+/**
+ * Why no trade was found. NO_EXACT_OUTPUT_ROUTE: paths exist within the hop limit, but none that a router can
+ * execute for an exact output (src/routing/executors.ts: one protocol per path, v2 through the DEX's Router02).
+ */
+export type TradeRefusalCode = 'NO_ROUTE' | 'NO_EXACT_OUTPUT_ROUTE' | 'INSUFFICIENT_LIQUIDITY' | 'AMOUNT_TOO_SMALL';
+
+export type TradeOutcome = { readonly ok: true; readonly trade: Trade } | { readonly ok: false; readonly code: TradeRefusalCode };
+
+const DEFAULT_GRID = 20;
+const DEFAULT_REFINE_GRID = 100;
+/** Routes considered for joining a split, by their value at a quarter of the amount. */
+const SPLIT_CANDIDATES = 24;
+/** Paths priced over the whole grid: the best this many by their value at a quarter, and at the whole amount. */
+const GRID_CANDIDATES = 12;
+
+/** A path that some router can execute, priced over the grid. */
+interface Candidate {
+  readonly path: PricedPath;
+  readonly executors: readonly Executor[];
+  /** Stateful pool addresses (splits may not share them). */
+  readonly pools: ReadonlySet<string>;
+  /** ladder[k - first]: the path priced for k grid units (k >= 1). */
+  ladder: PathQuote[];
+  first: number;
+}
+
+/** The path quote for k units (undefined outside the priced range). */
+function at(c: Candidate, k: number): PathQuote | undefined {
+  return c.ladder[k - c.first];
+}
+
+/** Everything one search shares. */
+interface Search {
+  readonly index: ChainPoolIndex;
+  readonly request: TradeRequest;
+  /** Network fee of `gas` units in the priced token (tokenOut for exactIn, tokenIn for exactOut); 0 when unpriced. */
+  readonly gasCost: (gas: bigint) => bigint;
+  readonly nativeIn: boolean;
+  readonly nativeOut: boolean;
+}
+
+/**
+ * The best executable trade for a request over a chain's pools: candidate paths up to maxHops (findRoutes), each
+ * priced over a grid of amounts with one walk per pool, a greedy search for up to maxSplits pool-disjoint paths
+ * whose grid shares are balanced by water-filling on the marginal amounts (optimal on the grid for concave
+ * pricing curves), a re-balancing of the chosen paths on a finer grid, and exact pricing of the final shares.
+ * Ranked by output minus the network fee in tokenOut (exactIn), or input plus the network fee in tokenIn
+ * (exactOut). Pure: same state and request, same trade.
+ */
+export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options: TradeSearchOptions = {}): TradeOutcome {
+  const grid = options.grid ?? DEFAULT_GRID;
+  const refineGrid = options.refineGrid ?? DEFAULT_REFINE_GRID;
+  const chain = index.chain;
+  const paths = findRoutes(index, request.tokenIn, request.tokenOut, { maxHops: request.maxHops, allow: request.allow, maxRoutes: options.maxRoutes });
+  const cache: LadderCache = new Map();
+  let candidates: Candidate[] = [];
+  for (const path of paths) {
+    const executors = executorsFor(chain, path.pools.map((p) => ({ dex: p.dex, version: p.version, wrap: p.state === undefined })), request.tradeType);
+    if (executors.length === 0) continue;
+    const priced = toPricedPath(index, path);
+    if (!priced) continue;
+    const pools = new Set(priced.pools.filter((p) => !isStateless(p)).map((p) => p.address));
+    candidates.push({ path: priced, executors, pools, ladder: [], first: 1 });
+  }
+  if (candidates.length === 0) return { ok: false, code: paths.length > 0 && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };
+  const rate = gasRate(index, request.tradeType === 'exactIn' ? request.tokenOut : request.tokenIn);
+  const search: Search = {
+    index,
+    request,
+    gasCost: (gas) => (rate && request.gasPriceWei > 0n ? (gas * request.gasPriceWei * rate.num) / rate.den : 0n),
+    nativeIn: request.tokenIn === index.native,
+    nativeOut: request.tokenOut === index.native,
+  };
+
+  // Every path is first priced at a quarter and at the whole amount; the best by either get the whole grid.
+  const amounts = gridAmounts(request.amount, grid);
+  const quarter = Math.max(1, Math.floor(grid / 4));
+  const probes = candidates.map((c) => priceGrid(c.path, request.tradeType, [amounts[quarter - 1]!, amounts[grid - 1]!], cache));
+  const kept = new Set<Candidate>();
+  for (const j of [0, 1]) {
+    const ranked = candidates.map((c, i) => ({ c, q: probes[i]![j]! })).filter((x) => x.q.ok) as { c: Candidate; q: PathQuote & { ok: true } }[];
+    ranked.sort((x, y) => { const a = value(x.q, request.tradeType); const b = value(y.q, request.tradeType); return a > b ? -1 : a < b ? 1 : 0; });
+    for (const x of ranked.slice(0, GRID_CANDIDATES)) kept.add(x.c);
+  }
+  if (kept.size === 0) return { ok: false, code: refusalCode(probes) };
+  candidates = candidates.filter((c) => kept.has(c));
+  for (const c of candidates) c.ladder = priceGrid(c.path, request.tradeType, amounts, cache);
+  let chosen = growSplits(search, candidates, grid);
+  if (!chosen) return { ok: false, code: refusalCode(candidates.map((c) => c.ladder)) };
+  if (refineGrid > grid && refineGrid % grid === 0 && chosen.units.length > 1) {
+    // Re-balance on the finer grid within one coarse step of the coarse shares: only those amounts are priced.
+    const ratio = refineGrid / grid;
+    const low = chosen.units.map((u) => Math.max(0, (u - 1) * ratio));
+    const high = chosen.units.map((u) => Math.min(refineGrid, (u + 1) * ratio));
+    const refined = chosen.members.map((c, i) => {
+      const first = Math.max(1, low[i]!);
+      const amounts = Array.from({ length: high[i]! - first + 1 }, (_, j) => (request.amount * BigInt(first + j)) / BigInt(refineGrid));
+      return { ...c, ladder: priceGrid(c.path, request.tradeType, amounts, undefined), first };
+    });
+    const units = waterFill(refined, refineGrid, request.tradeType, low, high);
+    if (units) {
+      const score = allocationScore(search, refined, units);
+      if (score >= chosen.score) chosen = { members: refined, units, score, grid: refineGrid };
+    }
+  }
+  const trade = exactTrade(search, chosen.members, chosen.units, chosen.grid);
+  if (trade) return { ok: true, trade };
+  // The exact shares moved off the grid into a refusal (a pool's edge): fall back to the best single path.
+  const single = growSplits(search, candidates, grid, 1);
+  const fallback = single && exactTrade(search, single.members, single.units, single.grid);
+  return fallback ? { ok: true, trade: fallback } : { ok: false, code: 'INSUFFICIENT_LIQUIDITY' };
+}
+
+/** amount x k / grid for k = 1..grid (0 where the share rounds to nothing). */
+function gridAmounts(amount: bigint, grid: number): bigint[] {
+  const g = BigInt(grid);
+  return Array.from({ length: grid }, (_, i) => (amount * BigInt(i + 1)) / g);
+}
+
+/** Prices a path over grid amounts; zero amounts are refused as too small. */
+function priceGrid(path: PricedPath, tradeType: TradeType, amounts: readonly bigint[], cache: LadderCache | undefined): PathQuote[] {
+  const positive = amounts.filter((a) => a > 0n);
+  const priced = pricePath(path, tradeType, positive, cache);
+  const skipped = amounts.length - positive.length;
+  return amounts.map((_, i) => (i < skipped ? { ok: false, code: 'AMOUNT_TOO_SMALL' } : priced[i - skipped]!));
+}
+
+/** The amount a path quote is ranked by: output for exactIn, minus the input for exactOut. */
+function value(q: PathQuote & { ok: true }, tradeType: TradeType): bigint {
+  return tradeType === 'exactIn' ? q.legs[q.legs.length - 1]!.amountOut : -q.legs[0]!.amountIn;
+}
+
+/**
+ * Shares of `grid` units over the members by water-filling: starting from `low` units each (none by default),
+ * each further unit goes to the member whose value grows most with it, up to `high` units each. Undefined when the
+ * members cannot carry the whole amount.
+ */
+function waterFill(members: readonly Candidate[], grid: number, tradeType: TradeType, low?: readonly number[], high?: readonly number[]): number[] | undefined {
+  const units = members.map((_, i) => low?.[i] ?? 0);
+  for (let u = units.reduce((a, b) => a + b, 0); u < grid; u++) {
+    let best = -1;
+    let bestGain = 0n;
+    for (let i = 0; i < members.length; i++) {
+      if (high && units[i]! >= high[i]!) continue;
+      const next = at(members[i]!, units[i]! + 1);
+      if (!next || !next.ok) continue;
+      const prev = units[i]! > 0 ? at(members[i]!, units[i]!) : undefined;
+      if (prev && !prev.ok) continue;
+      const gain = value(next, tradeType) - (prev ? value(prev as PathQuote & { ok: true }, tradeType) : 0n);
+      if (best < 0 || gain > bestGain) {
+        best = i;
+        bestGain = gain;
+      }
+    }
+    if (best < 0) return undefined;
+    units[best]!++;
+  }
+  return units;
+}
+
+/** Groups active routes by the executor they will use: a common one when every route can use it. */
+function assignExecutors(members: readonly { executors: readonly Executor[] }[]): Executor[] {
+  const common = members[0]?.executors.find((e) => members.every((m) => m.executors.some((x) => x.address === e.address)));
+  return members.map((m) => common ?? m.executors[0]!);
+}
+
+/** Gas of the steps of a set of routes with their executors. */
+function tradeGas(search: Search, routes: readonly { legs: readonly Leg[]; executor: Executor }[]): bigint {
+  let gas = 0n;
+  const groups = new Map<string, { executor: Executor; count: number }>();
+  for (const r of routes) {
+    gas += routeGas(r.legs, search.request.tradeType);
+    const g = groups.get(r.executor.address);
+    if (g) g.count++;
+    else groups.set(r.executor.address, { executor: r.executor, count: 1 });
+  }
+  for (const { executor, count } of groups.values()) gas += callGas(executor.kind, count, search.nativeIn, search.nativeOut, !search.nativeIn, search.request.tradeType);
+  return gas;
+}
+
+/** Value of an allocation net of its network fee (in the priced token, signed as `value`). */
+function allocationScore(search: Search, members: readonly Candidate[], units: readonly number[]): bigint {
+  const active = members.map((m, i) => ({ m, u: units[i]! })).filter((x) => x.u > 0);
+  const executors = assignExecutors(active.map((x) => x.m));
+  let gross = 0n;
+  const routes: { legs: readonly Leg[]; executor: Executor }[] = [];
+  active.forEach(({ m, u }, i) => {
+    const q = at(m, u)! as PathQuote & { ok: true };
+    gross += value(q, search.request.tradeType);
+    routes.push({ legs: q.legs, executor: executors[i]! });
+  });
+  return gross - search.gasCost(tradeGas(search, routes));
+}
+
+interface Allocation {
+  readonly members: readonly Candidate[];
+  readonly units: readonly number[];
+  readonly score: bigint;
+  readonly grid: number;
+}
+
+/**
+ * Greedy breadth of splits: start from nothing, and at each round add the pool-disjoint path that improves the
+ * water-filled allocation most, until maxSplits paths or no improvement.
+ */
+function growSplits(search: Search, candidates: readonly Candidate[], grid: number, maxSplits = search.request.maxSplits): Allocation | undefined {
+  const tradeType = search.request.tradeType;
+  const quarter = Math.max(0, Math.floor(grid / 4) - 1);
+  const rank = (c: Candidate): bigint | undefined => {
+    const q = at(c, quarter + 1);
+    return q && q.ok ? value(q, tradeType) : undefined;
+  };
+  const pool = [...candidates]
+    .filter((c) => c.ladder.some((q) => q.ok))
+    .sort((a, b) => {
+      const ra = rank(a);
+      const rb = rank(b);
+      if (ra === undefined || rb === undefined) return ra === undefined ? (rb === undefined ? 0 : 1) : -1;
+      return ra > rb ? -1 : ra < rb ? 1 : 0;
+    });
+  const singles = pool.filter((c) => at(c, grid)!.ok);
+  const joiners = pool.slice(0, SPLIT_CANDIDATES);
+  let current: Allocation | undefined;
+  for (let round = 0; round < maxSplits; round++) {
+    let best: Allocation | undefined;
+    const options = round === 0 ? [...new Set([...singles, ...joiners])] : joiners;
+    for (const c of options) {
+      const members = current ? [...current.members] : [];
+      if (members.includes(c) || members.some((m) => [...c.pools].some((p) => m.pools.has(p)))) continue;
+      members.push(c);
+      const units = waterFill(members, grid, tradeType);
+      if (!units) continue;
+      const score = allocationScore(search, members, units);
+      if (!best || score > best.score) best = { members, units, score, grid };
+    }
+    if (!best || (current && best.score <= current.score)) break;
+    current = best;
+  }
+  if (!current) return undefined;
+  // Members the water-filling left without a share are dropped.
+  const keep = current.units.map((u, i) => [u, i] as const).filter(([u]) => u > 0);
+  return { members: keep.map(([, i]) => current!.members[i]!), units: keep.map(([u]) => u), score: current.score, grid: current.grid };
+}
+
+/**
+ * Refusal code of a search that found paths but no trade: AMOUNT_TOO_SMALL when some path refused the whole amount
+ * for rounding to nothing (a larger amount may be served), INSUFFICIENT_LIQUIDITY otherwise.
+ */
+function refusalCode(ladders: readonly (readonly PathQuote[])[]): TradeRefusalCode {
+  return ladders.some((l) => {
+    const q = l[l.length - 1]!;
+    return !q.ok && q.code === 'AMOUNT_TOO_SMALL';
+  })
+    ? 'AMOUNT_TOO_SMALL'
+    : 'INSUFFICIENT_LIQUIDITY';
+}
+
+/** Prices the final shares exactly and assembles the trade; undefined when a share is refused. */
+function exactTrade(search: Search, members: readonly Candidate[], units: readonly number[], grid: number): Trade | undefined {
+  const { request } = search;
+  const order = units.map((u, i) => i).sort((a, b) => units[b]! - units[a]! || a - b);
+  const shares = order.map((i) => (request.amount * BigInt(units[i]!)) / BigInt(grid));
+  shares[0]! += request.amount - shares.reduce((s, x) => s + x, 0n);
+  const executors = assignExecutors(order.map((i) => members[i]!));
+  const splits: Split[] = [];
+  for (let j = 0; j < order.length; j++) {
+    const member = members[order[j]!]!;
+    if (shares[j]! <= 0n) return undefined;
+    const [q] = pricePath(member.path, request.tradeType, [shares[j]!]);
+    if (!q || !q.ok) return undefined;
+    const legs = q.legs;
+    const route: Route = { legs, amountIn: legs[0]!.amountIn, amountOut: legs[legs.length - 1]!.amountOut, executor: executors[j]!, gas: routeGas(legs, request.tradeType) };
+    splits.push({ percent: (units[order[j]!]! * 100) / grid, route });
+  }
+  const gasEstimate = tradeGas(search, splits.map((s) => s.route));
+  const inToken = (token: string): bigint | null => {
+    const rate = gasRate(search.index, token);
+    return rate ? (gasEstimate * request.gasPriceWei * rate.num) / rate.den : null;
+  };
+  return {
+    tradeType: request.tradeType,
+    tokenIn: request.tokenIn,
+    tokenOut: request.tokenOut,
+    amountIn: splits.reduce((s, x) => s + x.route.amountIn, 0n),
+    amountOut: splits.reduce((s, x) => s + x.route.amountOut, 0n),
+    splits,
+    gasEstimate,
+    gasPriceWei: request.gasPriceWei,
+    gasCost: { tokenIn: inToken(request.tokenIn), tokenOut: inToken(request.tokenOut) },
+    priceImpactBps: priceImpactBps(splits, order.map((i) => members[i]!.path)),
+    fees: splits.reduce((s, x) => s + lpFees(x.route), 0n),
+  };
+}
+
+/** Fee-free mid price of a path (tokenOut per tokenIn, smallest units) as one fraction. */
+function pathMidPrice(path: PricedPath): Fraction {
+  let num = 1n;
+  let den = 1n;
+  path.pools.forEach((pool, i) => {
+    const mid = midPrice(pool);
+    const zeroForOne = path.path.tokens[i] === pool.token0;
+    num *= zeroForOne ? mid.num : mid.den;
+    den *= zeroForOne ? mid.den : mid.num;
+  });
+  return { num, den };
+}
+
+const IMPACT_SCALE = 10n ** 12n;
+
+/** (expected output at the mid price - output) / expected output, in basis points, over all splits (Uniswap's definition). */
+function priceImpactBps(splits: readonly Split[], paths: readonly PricedPath[]): number {
+  let expected = 0n;
+  let actual = 0n;
+  for (const [i, s] of splits.entries()) {
+    const mid = pathMidPrice(paths[i]!);
+    if (mid.den === 0n) return 0;
+    expected += (s.route.amountIn * mid.num * IMPACT_SCALE) / mid.den;
+    actual += s.route.amountOut * IMPACT_SCALE;
+  }
+  if (expected === 0n) return 0;
+  const diff = expected - actual;
+  // Rounded half away from zero.
+  const bps = (diff * 20_000n + (diff >= 0n ? expected : -expected)) / (2n * expected);
+  return Number(bps);
+}
+
+const PIPS = 1_000_000n;
+
+/** LP fees of a route in tokenIn units: ceil(amountIn x (1 - prod(1 - fee))). */
+function lpFees(route: Route): bigint {
+  let keep = 1n;
+  let scale = 1n;
+  for (const leg of route.legs) {
+    keep *= PIPS - BigInt(leg.fee);
+    scale *= PIPS;
+  }
+  return (route.amountIn * (scale - keep) + scale - 1n) / scale;
+}
+
+const rates = new WeakMap<ChainPoolIndex, Map<string, Fraction | null>>();
+
+/**
+ * Units of `token` per wei at the mid price of the deepest short path from the wrapped native token (1:1 for the
+ * native asset and its wrapped token), or null when no pool path joins them.
+ */
+export function gasRate(index: ChainPoolIndex, token: string): Fraction | null {
+  if (token === index.native || token === index.wrappedNative) return { num: 1n, den: 1n };
+  let known = rates.get(index);
+  if (!known) rates.set(index, (known = new Map()));
+  const cached = known.get(token);
+  if (cached !== undefined) return cached;
+  let rate: Fraction | null = null;
+  if (index.wrappedNative) {
+    const paths: PoolPath[] = findRoutes(index, index.wrappedNative, token, { maxHops: 2, allow: () => true, maxRoutes: 8 });
+    for (const path of paths) {
+      const priced = toPricedPath(index, path);
+      if (!priced) continue;
+      const mid = pathMidPrice(priced);
+      if (mid.num > 0n && mid.den > 0n) {
+        rate = mid;
+        break;
+      }
+    }
+  }
+  known.set(token, rate);
+  return rate;
+}

@@ -1,0 +1,124 @@
+import type { CatalogChain, CatalogToken } from '../catalog/loadCatalog.ts';
+import type { Split, Trade } from './Trade.ts';
+
+/** SPEC section 2, Route, with two documented extensions: the DEX version and the pool fee in pips. */
+export interface Route {
+  /** Slug of the DEX carrying the largest share ('wrap' for a wrap or unwrap). */
+  dex: string;
+  /** Readable summary, e.g. `Uniswap V3`, `LINK → WETH → USDC on Uniswap V3`, `Uniswap V3 70% + SushiSwap V2 30%`. */
+  name: string;
+  /** LP fees, integer string in tokenIn's smallest units. */
+  fees: string;
+  logo: string;
+  /** Version of that DEX ('' for a wrap). */
+  version: string;
+  /** Fee in pips of the first pool of the largest split (0 for a wrap). */
+  poolFee: number;
+}
+
+/** One hop of a path (extension field `paths[].hops[]`). */
+export interface HopView {
+  dex: string;
+  version: string;
+  pool: string;
+  fee: number;
+  tokenIn: string;
+  tokenOut: string;
+  amountIn: string;
+  amountOut: string;
+}
+
+/** One split of a trade (extension field `paths[]`). */
+export interface PathView {
+  percent: number;
+  amountIn: string;
+  amountOut: string;
+  hops: HopView[];
+}
+
+/** What a trade adds to a quote or route quote (README, "Routing"). */
+export interface TradeView {
+  route: Route;
+  /** The first pool of the largest split (the wrapped token for a wrap or unwrap). */
+  pairAddress: string;
+  paths: PathView[];
+  gasEstimate: string;
+  gasPriceWei: string;
+  /** The network fee in wei and converted at the mid price into tokenIn and tokenOut (null where no pool path prices it). */
+  networkFee: { wei: string; inTokenIn: string | null; inTokenOut: string | null };
+  priceImpactBps: number;
+}
+
+/** Catalogue name of a DEX deployment; the slug when the catalogue does not list it. */
+function dexName(chain: CatalogChain, slug: string, version: string): string {
+  return chain.dexes.find((d) => d.slug === slug && d.version === version)?.name ?? slug;
+}
+
+/** DEX names a split goes through, in hop order without repeats, joined by ' + '. */
+function splitDexes(chain: CatalogChain, split: Split): string {
+  const names: string[] = [];
+  for (const leg of split.route.legs) {
+    if (leg.kind === 'wrap') continue;
+    const name = dexName(chain, leg.dex, leg.version);
+    if (!names.includes(name)) names.push(name);
+  }
+  return names.join(' + ');
+}
+
+/**
+ * The API view of a trade: the SPEC's route fields summarised over the splits, the paths with every hop, and the
+ * gas figures. `token` finds a chain token by lower-case address (for symbols and checksummed addresses).
+ */
+export function describeTrade(chain: CatalogChain, trade: Trade, token: (address: string) => CatalogToken): TradeView {
+  const largest = trade.splits[0]!;
+  const swaps = largest.route.legs.filter((l) => l.kind !== 'wrap');
+  const first = swaps[0];
+  let route: Route;
+  if (!first) {
+    const wrapped = token(chain.wrappedNativeToken.toLowerCase());
+    const wrapping = trade.tokenIn !== chain.wrappedNativeToken.toLowerCase();
+    route = { dex: 'wrap', name: `${wrapped.symbol} ${wrapping ? 'wrap' : 'unwrap'}`, fees: '0', logo: wrapped.logo, version: '', poolFee: 0 };
+  } else {
+    // The DEX carrying the largest share: each split's percent spread evenly over its swaps.
+    const shares = new Map<string, number>();
+    for (const split of trade.splits) {
+      const legs = split.route.legs.filter((l) => l.kind !== 'wrap');
+      for (const leg of legs) shares.set(`${leg.dex}/${leg.version}`, (shares.get(`${leg.dex}/${leg.version}`) ?? 0) + split.percent / legs.length);
+    }
+    const [top] = [...shares.entries()].sort((a, b) => b[1] - a[1]);
+    const [slug, version] = top![0].split('/') as [string, string];
+    const dex = chain.dexes.find((d) => d.slug === slug && d.version === version);
+    let name: string;
+    if (trade.splits.length > 1) name = trade.splits.map((s) => `${splitDexes(chain, s)} ${s.percent}%`).join(' + ');
+    else if (swaps.length === 1) name = splitDexes(chain, largest);
+    else name = `${[swaps[0]!.tokenIn, ...swaps.map((l) => l.tokenOut)].map((t) => token(t).symbol).join(' → ')} on ${splitDexes(chain, largest)}`;
+    route = { dex: slug, name, fees: trade.fees.toString(), logo: dex?.logo ?? '', version, poolFee: first.fee };
+  }
+  return {
+    route,
+    pairAddress: first ? first.pool : chain.wrappedNativeToken,
+    paths: trade.splits.map((s) => ({
+      percent: s.percent,
+      amountIn: s.route.amountIn.toString(),
+      amountOut: s.route.amountOut.toString(),
+      hops: s.route.legs.map((l) => ({
+        dex: l.kind === 'wrap' ? 'wrap' : l.dex,
+        version: l.version,
+        pool: l.pool,
+        fee: l.fee,
+        tokenIn: token(l.tokenIn).address,
+        tokenOut: token(l.tokenOut).address,
+        amountIn: l.amountIn.toString(),
+        amountOut: l.amountOut.toString(),
+      })),
+    })),
+    gasEstimate: trade.gasEstimate.toString(),
+    gasPriceWei: trade.gasPriceWei.toString(),
+    networkFee: {
+      wei: (trade.gasEstimate * trade.gasPriceWei).toString(),
+      inTokenIn: trade.gasCost.tokenIn === null ? null : trade.gasCost.tokenIn.toString(),
+      inTokenOut: trade.gasCost.tokenOut === null ? null : trade.gasCost.tokenOut.toString(),
+    },
+    priceImpactBps: trade.priceImpactBps,
+  };
+}

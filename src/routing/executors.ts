@@ -1,0 +1,76 @@
+import type { CatalogChain, CatalogDex } from '../catalog/loadCatalog.ts';
+import type { TradeType } from '../protocols/PoolProtocol.ts';
+import type { Executor } from './Trade.ts';
+
+/** The router contracts the service encodes calls for (src/tx/routers/, one encoder each), and WETH9 itself. */
+export type ExecutorKind = 'UniswapV2Router02' | 'SwapRouter' | 'SwapRouter02' | 'WETH9';
+
+/** An executor of a chain with the DEX deployments whose pools it can swap. */
+export interface ChainExecutor extends Executor {
+  /** `slug/version` of every DEX deployment whose pools this router swaps. */
+  readonly deployments: ReadonlySet<string>;
+}
+
+const cache = new WeakMap<CatalogChain, readonly ChainExecutor[]>();
+
+/**
+ * A chain's executors in order of preference: SwapRouter02 first (v3 pools and, where the catalogue names its v2
+ * factory, that DEX's v2 pairs, mixed in one call), then SwapRouter (v3 only), then each v2 DEX's Router02.
+ */
+export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
+  let list = cache.get(chain);
+  if (list) return list;
+  const out: ChainExecutor[] = [];
+  const key = (d: CatalogDex): string => `${d.slug}/${d.version}`;
+  for (const kind of ['SwapRouter02', 'SwapRouter'] as const) {
+    for (const dex of chain.dexes) {
+      if (dex.v3RouterKind !== kind || !dex.v3RouterAddress) continue;
+      const deployments = new Set([key(dex)]);
+      if (kind === 'SwapRouter02' && dex.v3RouterV2FactoryAddress) {
+        for (const v2 of chain.dexes) if (v2.v2FactoryAddress === dex.v3RouterV2FactoryAddress && v2.v2RouterAddress) deployments.add(key(v2));
+      }
+      out.push({ kind, address: dex.v3RouterAddress, name: `${dex.name} router`, deployments });
+    }
+  }
+  for (const dex of chain.dexes) {
+    if (dex.v2RouterAddress) out.push({ kind: 'UniswapV2Router02', address: dex.v2RouterAddress, name: `${dex.name} router`, deployments: new Set([key(dex)]) });
+  }
+  list = Object.freeze(out);
+  cache.set(chain, list);
+  return list;
+}
+
+/** What executorFor needs to know of each pool along a route. */
+export interface RoutePoolRef {
+  readonly dex: string;
+  readonly version: string;
+  /** True for the wrap pseudo-pool (native ↔ wrapped). */
+  readonly wrap: boolean;
+}
+
+/**
+ * The executors that can swap every pool of a route, the route's own first: a route on one v2 DEX prefers that
+ * DEX's Router02, any other the first router of chainExecutors that covers it. A wrap or unwrap may only open or
+ * close a route (the router takes or pays the native asset); a route that is nothing but a wrap or unwrap is
+ * executed by the wrapped token itself. Empty when no single contract can execute the route.
+ *
+ * Exact output (`tradeType` 'exactOut') is narrower, so that the recipient gets exactly the amount asked for:
+ * - a route's pools must be of one protocol: a router executes an exact-output path backwards from its output in
+ *   one call (v3 `exactOutput`, v2 `swapTokensForExactTokens`), always paid by the caller, so a mixed v2/v3 path
+ *   cannot hand a section's input over from the router as exact input does;
+ * - v2 routes go through their DEX's UniswapV2Router02 only: it computes every hop's amounts first
+ *   (`getAmountsIn`) and asks each pair for exactly them, whereas SwapRouter02's `swapTokensForExactTokens` pays the
+ *   first pair `getAmountsIn`'s input and then pays out whatever that input buys (its `_swap` reads balances, for
+ *   fee-on-transfer tokens), which is more than the amount asked for whenever one unit of the input is worth more
+ *   than one unit of the output.
+ */
+export function executorsFor(chain: CatalogChain, pools: readonly RoutePoolRef[], tradeType: TradeType = 'exactIn'): Executor[] {
+  const inner = pools.filter((p, i) => !(p.wrap && (i === 0 || i === pools.length - 1)));
+  if (inner.some((p) => p.wrap)) return [];
+  if (inner.length === 0) return [{ kind: 'WETH9', address: chain.wrappedNativeToken, name: 'wrapped native token' }];
+  if (tradeType === 'exactOut' && new Set(inner.map((p) => p.version)).size > 1) return [];
+  const able = chainExecutors(chain).filter((e) => inner.every((p) => e.deployments.has(`${p.dex}/${p.version}`)));
+  const own = able.filter((e) => e.kind === 'UniswapV2Router02');
+  if (tradeType === 'exactOut' && inner[0]!.version === 'v2') return own;
+  return [...own, ...able.filter((e) => e.kind !== 'UniswapV2Router02')];
+}

@@ -1,0 +1,112 @@
+import type { TradeType } from '../protocols/PoolProtocol.ts';
+import type { ExecutorKind } from './executors.ts';
+import type { Leg } from './Trade.ts';
+
+/**
+ * Gas units of the steps a trade needs, by the parts that make them up (the approach of Uniswap's
+ * smart-order-router gas models: a base per call, a cost per hop by protocol, a cost per initialized tick crossed).
+ *
+ * Calibrated on the devnet against the gasUsed of executed trades (test/tx/buildTradeSteps.devnet.test.ts, which
+ * prints the table; every case within ±10%), on pools that have been traded before (test/helpers/warmPools.ts), as
+ * every pool of a live chain has: a never-traded pool's first swap writes zero slots (a v2 pair's price
+ * accumulators, a v3 pool's fee growth) and costs ~34,000 (v2) or ~17,000 (v3) more. Each call's base includes
+ * paying a recipient that holds none of the output yet (~17,000 more than one that does). The tick cost is that
+ * of the devnet's ticks, crossed for the first time (their outside accumulators written from zero): an upper
+ * bound of what a crossing costs on a live chain.
+ */
+export const GAS = {
+  /** A transaction's intrinsic cost, calldata, the router's entry and paying the recipient, per executor call. */
+  call: { UniswapV2Router02: 42_500n, SwapRouter: 56_000n, SwapRouter02: 63_000n, WETH9: 21_000n } satisfies Record<ExecutorKind, bigint>,
+  /** An ERC-20 approve step (a fresh allowance of the router). */
+  approve: 46_000n,
+  /** One pool swap, by protocol (token transfers included). */
+  hop: { uniswapV2: 59_000n, uniswapV3: 68_500n, wrap: 0n },
+  /** Each initialized tick a v3 swap crosses. */
+  tick: 58_000n,
+  /** A router wrapping native input or unwrapping native output. */
+  wrapIn: 6_000n,
+  unwrapOut: 30_000n,
+  /** Several routes in one call ending at the router (sweep/unwrap of the sum). */
+  sweep: 12_000n,
+  /** Exact output, beside the figures above (calibrated on the same devnet cases). */
+  exactOut: {
+    /**
+     * Native input: the unused part of the value goes back to the wallet in the same transaction (v3 routers'
+     * `refundETH`, UniswapV2Router02's `swapETHForExactTokens`), a native transfer.
+     */
+    refund: 9_000n,
+    /**
+     * ERC-20 input, per transaction: the pull leaves the allowance (amountInMaximum - amountIn) and the wallet's
+     * balance non-zero, so it earns none of the storage refunds of an exact-input pull that empties both.
+     */
+    erc20Pull: 9_600n,
+    /**
+     * Saved on each v3 hop of a route after its first: `exactOutput` has each pool pay the next pool directly,
+     * where `exactInput` routes the intermediate token through the router (one transfer more per hop).
+     */
+    v3NextHop: 9_300n,
+  },
+  /** WETH9 itself, beside its call: `deposit()` (a wrap), `withdraw(amount)` (an unwrap). */
+  weth9: { deposit: 24_000n, withdraw: 9_500n },
+  /** Handing a wrap's result to another recipient: a plain native transfer, a wrapped-token transfer. */
+  send: { native: 21_000n, erc20: 46_500n },
+  /** An Across SpokePool `depositNow` transaction, ERC-20 or native input (measured on the devnets, ../shared/NOTES-bridge.md). */
+  acrossDeposit: { erc20: 98_000n, native: 78_000n },
+} as const;
+
+/** Gas of a bare wrap (WETH9 `deposit()`, `wrap` true) or unwrap (`withdraw`). */
+export function wrapGas(wrap: boolean): bigint {
+  return GAS.call.WETH9 + (wrap ? GAS.weth9.deposit : GAS.weth9.withdraw);
+}
+
+/** Gas of one route's swaps inside its executor call: hops and ticks crossed (wrap legs are priced by the call). */
+export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn'): bigint {
+  let gas = 0n;
+  let v3 = 0;
+  for (const leg of legs) {
+    gas += GAS.hop[leg.kind] + BigInt(leg.ticksCrossed) * GAS.tick;
+    if (leg.kind === 'uniswapV3' && tradeType === 'exactOut' && v3++ > 0) gas -= GAS.exactOut.v3NextHop;
+  }
+  return gas;
+}
+
+/**
+ * Gas of one executor call carrying `routes` routes, apart from their swaps: the call itself, native handling, the
+ * sweep of several routes (exact input: they all end at the router; exact output: only when the output is native,
+ * otherwise each route pays the recipient its exact share itself), the refund of unused native input (exact output).
+ */
+function callOverhead(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, tradeType: TradeType): bigint {
+  if (kind === 'WETH9') return wrapGas(nativeIn);
+  const exactOut = tradeType === 'exactOut';
+  const pull = exactOut ? (nativeIn ? GAS.exactOut.refund : GAS.exactOut.erc20Pull) : 0n;
+  const native = (nativeIn ? GAS.wrapIn : 0n) + (nativeOut ? GAS.unwrapOut : 0n);
+  const sweep = routes > 1 && (!exactOut || nativeOut) ? GAS.sweep : 0n;
+  return GAS.call[kind] + native + pull + sweep;
+}
+
+/** Gas of the steps of one executor carrying `routes` routes: its approval, its call(s), native handling, the sweep of several routes. */
+export function callGas(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, erc20In: boolean, tradeType: TradeType = 'exactIn'): bigint {
+  if (kind === 'WETH9') return callOverhead(kind, routes, nativeIn, nativeOut, tradeType);
+  const approve = erc20In ? GAS.approve : 0n;
+  // UniswapV2Router02 executes one route per transaction (one approval covers them all).
+  if (kind === 'UniswapV2Router02') return approve + BigInt(routes) * callOverhead(kind, 1, nativeIn, nativeOut, tradeType);
+  return approve + callOverhead(kind, routes, nativeIn, nativeOut, tradeType);
+}
+
+/**
+ * Gas of one transaction to an executor swapping these routes (given by their legs), its approval aside: the
+ * parts callGas adds up for a trade, per transaction (src/tx/buildTradeSteps.ts sets each step's gasLimit from it).
+ */
+export function transactionGas(kind: ExecutorKind, routes: readonly (readonly Leg[])[], nativeIn: boolean, nativeOut: boolean, tradeType: TradeType = 'exactIn'): bigint {
+  return routes.reduce((gas, legs) => gas + routeGas(legs, tradeType), callOverhead(kind, routes.length, nativeIn, nativeOut, tradeType));
+}
+
+/**
+ * The gas limit a step is sent with: its estimate plus a quarter, plus 50,000. The quarter covers the model's
+ * error (within ±10% of gasUsed on the devnet cases) and a market that moved a few ticks before the step is mined;
+ * the 50,000 covers per-transaction effects the model leaves out (a recipient's first balance of a token, a v3
+ * pool's oracle write in a new block), as NOTES-devnet's padding of eth_estimateGas does. Unused gas is not paid.
+ */
+export function gasLimit(estimate: bigint): bigint {
+  return (estimate * 5n + 3n) / 4n + 50_000n;
+}

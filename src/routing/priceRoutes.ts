@@ -1,0 +1,89 @@
+import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
+import type { LadderQuote, RefusalCode, TradeType } from '../protocols/PoolProtocol.ts';
+import { quoteLadder, type Pool } from '../protocols/registry.ts';
+import type { PoolPath } from './findRoutes.ts';
+import type { Leg } from './Trade.ts';
+
+/** A path whose pools all convert, ready to price. */
+export interface PricedPath {
+  readonly path: PoolPath;
+  readonly pools: readonly Pool[];
+}
+
+/** One amount of a ladder through a whole path: the legs, or why it cannot be served. */
+export type PathQuote = { readonly ok: true; readonly legs: readonly Leg[] } | { readonly ok: false; readonly code: RefusalCode };
+
+/** The priceable pools of a path, or undefined when one does not convert. */
+export function toPricedPath(index: ChainPoolIndex, path: PoolPath): PricedPath | undefined {
+  const pools: Pool[] = [];
+  for (const entry of path.pools) {
+    const pool = index.pool(entry);
+    if (!pool) return undefined;
+    pools.push(pool);
+  }
+  return { path, pools };
+}
+
+/** Ladders already priced in one search, by the pools priced before and the pool, direction, side and amounts. */
+export type LadderCache = Map<string, LadderQuote[]>;
+
+/**
+ * Prices an ascending list of amounts through a path, hop by hop, one walk per pool: exactIn forwards from the
+ * inputs, exactOut backwards from the outputs (each hop's required input is the previous hop's output). Amounts
+ * a hop refuses drop out of the later hops. Paths of one search that start with the same pools get the same
+ * amounts there: those ladders are priced once and shared through `cache`.
+ */
+export function pricePath(path: PricedPath, tradeType: TradeType, amounts: readonly bigint[], cache?: LadderCache): PathQuote[] {
+  const n = path.pools.length;
+  const results: PathQuote[] = new Array(amounts.length);
+  // For each amount still alive: its index and the legs so far (in hop order once complete).
+  let alive = amounts.map((_, i) => i);
+  let current = [...amounts];
+  const legs: Leg[][] = amounts.map(() => new Array<Leg>(n));
+  let prefix = cache ? `${tradeType}:${amounts.join(',')}|` : '';
+  for (let step = 0; step < n && alive.length > 0; step++) {
+    const hop = tradeType === 'exactIn' ? step : n - 1 - step;
+    const pool = path.pools[hop]!;
+    const tokenIn = path.path.tokens[hop]!;
+    const tokenOut = path.path.tokens[hop + 1]!;
+    const zeroForOne = tokenIn === pool.token0;
+    let quotes: LadderQuote[];
+    prefix += `${pool.address}:${zeroForOne ? 1 : 0}/`;
+    // The amounts at this hop follow from the first amounts and the pools before it.
+    const key = cache ? prefix : undefined;
+    const cached = key === undefined ? undefined : cache!.get(key);
+    if (cached) quotes = cached;
+    else {
+      quotes = quoteLadder(pool, zeroForOne, tradeType, current);
+      if (key !== undefined) cache!.set(key, quotes);
+    }
+    const nextAlive: number[] = [];
+    const next: bigint[] = [];
+    for (let j = 0; j < alive.length; j++) {
+      const i = alive[j]!;
+      const q = quotes[j]!;
+      if (!q.ok) {
+        results[i] = { ok: false, code: q.code };
+        continue;
+      }
+      legs[i]![hop] = {
+        pool: pool.address,
+        kind: pool.kind,
+        dex: pool.dex,
+        version: pool.version,
+        fee: pool.fee,
+        tokenIn,
+        tokenOut,
+        amountIn: q.amountIn,
+        amountOut: q.amountOut,
+        ticksCrossed: q.ticksCrossed,
+      };
+      nextAlive.push(i);
+      next.push(tradeType === 'exactIn' ? q.amountOut : q.amountIn);
+    }
+    alive = nextAlive;
+    current = next;
+  }
+  for (const i of alive) results[i] = { ok: true, legs: legs[i]! };
+  return results;
+}

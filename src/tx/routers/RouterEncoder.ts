@@ -1,0 +1,91 @@
+import { encodePacked, type Address, type Hex } from 'viem';
+import type { ProtocolKind, TradeType } from '../../protocols/PoolProtocol.ts';
+import type { Leg, Route } from '../../routing/Trade.ts';
+import { stepAddress } from '../Step.ts';
+
+/** What every transaction to one router shares: checked, checksummed by buildTradeSteps. */
+export interface RouterContext {
+  /** The router contract (the step's `to`). */
+  readonly router: Address;
+  /** The trade's input is the native asset: sent as `value`, wrapped by the router. */
+  readonly nativeIn: boolean;
+  /** The trade's output is the native asset: the router unwraps it to the recipient. */
+  readonly nativeOut: boolean;
+  /** The output token as the pools hold it (the wrapped native token for native output). */
+  readonly poolTokenOut: Address;
+  readonly recipient: Address;
+  /** Unix seconds. */
+  readonly deadline: bigint;
+}
+
+/** One transaction to a router: the routes it executes and the limits it enforces on chain. */
+export interface RouterTransaction {
+  /** exactIn: each route swaps its whole amountIn; exactOut: each route delivers exactly its amountOut. */
+  readonly tradeType: TradeType;
+  readonly routes: readonly Route[];
+  /** The least total output the recipient may receive (exactOut: the routes' amountOut summed). */
+  readonly amountOutMinimum: bigint;
+  /** The most input each route may take, parallel to `routes` (exactIn: each route's amountIn). */
+  readonly amountInMaximums: readonly bigint[];
+}
+
+/** What a transaction may spend at most: its `amount`, and its `value` on native input. */
+export function transactionMaximum(tx: Pick<RouterTransaction, 'amountInMaximums'>): bigint {
+  return tx.amountInMaximums.reduce((s, x) => s + x, 0n);
+}
+
+/** One encoder per router contract (src/tx/routers/). */
+export interface RouterEncoder {
+  /** How a router's routes become transactions: each route alone, or all of them in one call. */
+  batch(routes: readonly Route[]): Route[][];
+  /** Calldata of one transaction; its `value` (native input) is transactionMaximum(tx). */
+  encode(ctx: RouterContext, tx: RouterTransaction): Hex;
+}
+
+/** A route's swaps as a router sees them: its pools' legs (wrap legs dropped) and tokens, the wrapped token on a native side. */
+export interface RouteSwaps {
+  readonly legs: readonly Leg[];
+  /** legs.length + 1 tokens, checksummed. */
+  readonly tokens: readonly Address[];
+}
+
+/** The swaps of a route (buildTradeSteps has checked that the legs join up and wraps only open or close it). */
+export function routeSwaps(route: Route): RouteSwaps {
+  const legs = route.legs.filter((l) => l.kind !== 'wrap');
+  const tokens = [legs[0]!.tokenIn, ...legs.map((l) => l.tokenOut)].map((t, i) => stepAddress(t, `route token ${i}`));
+  return { legs, tokens };
+}
+
+/** Consecutive legs of one protocol: what one router function swaps in one go. */
+export interface Section extends RouteSwaps {
+  readonly kind: ProtocolKind;
+}
+
+/** A route's swaps cut where the protocol changes (a mixed v2 -> v3 route has two sections). */
+export function sections(swaps: RouteSwaps): Section[] {
+  const out: Section[] = [];
+  let start = 0;
+  for (let i = 1; i <= swaps.legs.length; i++) {
+    if (i < swaps.legs.length && swaps.legs[i]!.kind === swaps.legs[start]!.kind) continue;
+    out.push({ kind: swaps.legs[start]!.kind, legs: swaps.legs.slice(start, i), tokens: swaps.tokens.slice(start, i + 1) });
+    start = i;
+  }
+  return out;
+}
+
+/**
+ * The v3 packed path `token0, fee0, token1, fee1, …, tokenN` (20-byte addresses, 3-byte fees), as v3-periphery's
+ * Path library reads it; `reversed` (exact output): `tokenN, feeN-1, …, token0`, from the output back to the input.
+ */
+export function packedV3Path(swaps: RouteSwaps, reversed = false): Hex {
+  const tokens = reversed ? [...swaps.tokens].reverse() : swaps.tokens;
+  const fees = swaps.legs.map((l) => l.fee);
+  if (reversed) fees.reverse();
+  const types: ('address' | 'uint24')[] = ['address'];
+  const values: (Address | number)[] = [tokens[0]!];
+  fees.forEach((fee, i) => {
+    types.push('uint24', 'address');
+    values.push(fee, tokens[i + 1]!);
+  });
+  return encodePacked(types, values);
+}

@@ -1,0 +1,66 @@
+import { encodeFunctionData, type Address, type Hex } from 'viem';
+import { SWAP_ROUTER02_ADDRESS_THIS, SWAP_ROUTER02_CONTRACT_BALANCE, swapRouter02Abi } from '../abis.ts';
+import { StepBuildError } from '../StepBuildError.ts';
+import { paymentCalls, paysRecipientDirectly } from './peripheryPayments.ts';
+import { packedV3Path, routeSwaps, sections, type RouterContext, type RouterEncoder, type RouterTransaction } from './RouterEncoder.ts';
+
+/**
+ * Uniswap SwapRouter02 (swap-router-contracts): every route of the trade in one `multicall(deadline, bytes[])`.
+ * - Exact input: a route is cut into sections of consecutive pools of one protocol: v3 sections as
+ *   `exactInputSingle` (one pool) or `exactInput` with the packed path, v2 sections as its
+ *   `swapExactTokensForTokens(amountIn, amountOutMin, path, to)`. A section that is not a route's last pays the router
+ *   (`ADDRESS_THIS`, address(2)) and the next section swaps the router's whole balance of that token (`amountIn` =
+ *   `CONTRACT_BALANCE`, 0, which the router pays: V2SwapRouter and V3SwapRouter treat 0 alike). Each route runs to
+ *   its end before the next starts, so such a section only ever finds its own route's tokens. One route with an
+ *   ERC-20 output pays the recipient directly with the minimum; otherwise every route pays the router, and
+ *   `sweepToken(tokenOut, minimum, recipient)` or, for native output, `unwrapWETH9(minimum, recipient)` pays the sum.
+ * - Exact output (v3 routes only: src/routing/executors.ts): each route as `exactOutputSingle` or `exactOutput` with
+ *   the reversed packed path, for exactly its amountOut and at most its amountInMaximum, paid by the caller. An
+ *   ERC-20 output is paid by each swap straight to the recipient; a native output to the router (`ADDRESS_THIS`),
+ *   then `unwrapWETH9(amountOut, recipient)`.
+ * Native input (`value` = what the transaction may spend, wrapped by the router as the pools take it) ends with
+ * `refundETH`.
+ */
+export const swapRouter02: RouterEncoder = {
+  batch(routes) {
+    return [[...routes]];
+  },
+  encode(ctx: RouterContext, tx: RouterTransaction): Hex {
+    const direct = paysRecipientDirectly(ctx, tx);
+    const calls: Hex[] = [];
+    tx.routes.forEach((route, r) => {
+      const parts = sections(routeSwaps(route));
+      if (tx.tradeType === 'exactOut') {
+        const [section] = parts;
+        if (parts.length !== 1 || section!.kind !== 'uniswapV3') throw new StepBuildError('SwapRouter02 executes exact-output routes of v3 pools only');
+        const recipient: Address = direct ? ctx.recipient : SWAP_ROUTER02_ADDRESS_THIS;
+        const amountInMaximum = tx.amountInMaximums[r]!;
+        if (section!.legs.length === 1) {
+          const params = { tokenIn: section!.tokens[0]!, tokenOut: section!.tokens[1]!, fee: section!.legs[0]!.fee, recipient, amountOut: route.amountOut, amountInMaximum, sqrtPriceLimitX96: 0n };
+          calls.push(encodeFunctionData({ abi: swapRouter02Abi, functionName: 'exactOutputSingle', args: [params] }));
+        } else {
+          const params = { path: packedV3Path(section!, true), recipient, amountOut: route.amountOut, amountInMaximum };
+          calls.push(encodeFunctionData({ abi: swapRouter02Abi, functionName: 'exactOutput', args: [params] }));
+        }
+        return;
+      }
+      parts.forEach((section, i) => {
+        const last = i === parts.length - 1;
+        const recipient: Address = last && direct ? ctx.recipient : SWAP_ROUTER02_ADDRESS_THIS;
+        const amountIn = i === 0 ? route.amountIn : SWAP_ROUTER02_CONTRACT_BALANCE;
+        const amountOutMinimum = last && direct ? tx.amountOutMinimum : 0n;
+        if (section.kind === 'uniswapV2') {
+          calls.push(encodeFunctionData({ abi: swapRouter02Abi, functionName: 'swapExactTokensForTokens', args: [amountIn, amountOutMinimum, section.tokens, recipient] }));
+        } else if (section.legs.length === 1) {
+          const params = { tokenIn: section.tokens[0]!, tokenOut: section.tokens[1]!, fee: section.legs[0]!.fee, recipient, amountIn, amountOutMinimum, sqrtPriceLimitX96: 0n };
+          calls.push(encodeFunctionData({ abi: swapRouter02Abi, functionName: 'exactInputSingle', args: [params] }));
+        } else {
+          const params = { path: packedV3Path(section), recipient, amountIn, amountOutMinimum };
+          calls.push(encodeFunctionData({ abi: swapRouter02Abi, functionName: 'exactInput', args: [params] }));
+        }
+      });
+    });
+    calls.push(...paymentCalls(ctx, tx));
+    return encodeFunctionData({ abi: swapRouter02Abi, functionName: 'multicall', args: [ctx.deadline, calls] });
+  },
+};

@@ -1,0 +1,65 @@
+// Snapshot files and the gas price they record: gasPriceWei loads on both read paths (parseSnapshot and the fast
+// byte path of loadSnapshots), an older file without it still loads and counts as gas price 0, a malformed one is
+// refused with the schema's message. The shipped devnet snapshots carry the field (their values come from the
+// chain: test/seeds/seedChains.test.ts checks the seeding run against eth_maxPriorityFeePerGas and the block).
+import t from 'tap';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSnapshots, parseSnapshot, snapshotGasPriceWei, type Snapshot } from '../../src/graph/snapshot.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const fixture = readFileSync(join(ROOT, 'test', 'fixtures', 'snapshots', 'testchain.json'), 'utf8');
+const withGasPrice = (value: unknown): string => {
+  const data = JSON.parse(fixture) as Record<string, unknown>;
+  return JSON.stringify({ ...data, gasPriceWei: value }, null, 1);
+};
+
+t.test('a snapshot without gasPriceWei (written before the field) loads; its gas price counts as 0', async (t) => {
+  t.notOk('gasPriceWei' in (JSON.parse(fixture) as object), 'the fixture predates the field');
+  const parsed = parseSnapshot(fixture);
+  t.type(parsed, 'object');
+  t.equal((parsed as Snapshot).gasPriceWei, undefined);
+  t.equal(snapshotGasPriceWei(parsed as Snapshot), 0n);
+  const dir = mkdtempSync(join(tmpdir(), 'snapshot-gas-'));
+  writeFileSync(join(dir, 'testchain.json'), fixture);
+  const load = loadSnapshots(dir);
+  t.same(load.errors, []);
+  t.equal(snapshotGasPriceWei(load.snapshots[0]!), 0n, 'the same through the fast path');
+});
+
+t.test('gasPriceWei loads on both paths as the integer string it is', async (t) => {
+  const text = withGasPrice('1000000008');
+  t.equal(snapshotGasPriceWei(parseSnapshot(text) as Snapshot), 1_000_000_008n);
+  const dir = mkdtempSync(join(tmpdir(), 'snapshot-gas-'));
+  writeFileSync(join(dir, 'testchain.json'), text);
+  const load = loadSnapshots(dir);
+  t.same(load.errors, []);
+  t.equal(load.snapshots[0]!.gasPriceWei, '1000000008');
+  t.equal(snapshotGasPriceWei(load.snapshots[0]!), 1_000_000_008n);
+  // Larger than 2^53: kept exact.
+  t.equal(snapshotGasPriceWei(parseSnapshot(withGasPrice('123456789012345678901234567890')) as Snapshot), 123456789012345678901234567890n);
+});
+
+t.test('a malformed gasPriceWei is refused with the schema message, on both paths', async (t) => {
+  for (const bad of ['1.5', '-1', '', '0x10', 100]) {
+    const text = withGasPrice(bad);
+    const message = typeof bad === 'number' ? '/gasPriceWei: must be string' : '/gasPriceWei: must match pattern "^(0|[1-9][0-9]*)$"';
+    t.equal(parseSnapshot(text), message, `${JSON.stringify(bad)} refused`);
+    const dir = mkdtempSync(join(tmpdir(), 'snapshot-gas-'));
+    writeFileSync(join(dir, 'testchain.json'), text);
+    t.same(loadSnapshots(dir), { snapshots: [], errors: [`testchain.json: ${message}`] }, `${JSON.stringify(bad)} refused by loadSnapshots`);
+  }
+});
+
+t.test('the shipped devnet snapshots record a gas price', async (t) => {
+  const load = loadSnapshots(join(ROOT, 'seeds', 'snapshots'));
+  t.same(load.errors, []);
+  t.same(
+    load.snapshots.map((s) => [s.chainId, typeof s.gasPriceWei, snapshotGasPriceWei(s) > 0n]),
+    [
+      [31338, 'string', true],
+      [31337, 'string', true],
+    ],
+  );
+});

@@ -1,0 +1,222 @@
+// The pages in a real browser (Debian's chromium driven by playwright-core), against the service as `npm start`
+// runs it (its own process, shipped catalogue and devnet snapshots, no build step). Every request outside the
+// service's origin is aborted and recorded; console errors (CSP violations among them) are recorded. Screenshots
+// are kept under .data/screenshots/.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { formatUnits } from 'viem';
+import { launchChromium, screenshotDir, watchedPage, type PageWatch } from '../helpers/browser.ts';
+import { startServer } from '../helpers/serverProcess.ts';
+
+const browser = await launchChromium(t);
+if (browser) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sqs-pages-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const server = await startServer({ readyPath: '/readyz', env: { REDIS_URL: undefined, DATA_DIR: dataDir, LOG_LEVEL: 'silent', WORKER_THREADS: '1' } });
+  t.teardown(() => server.stop());
+  const origin = server.url;
+
+  interface Envelope<T = any> {
+    code: number;
+    message: string;
+    data?: T;
+  }
+  const api = async <T = any>(path: string, body?: unknown): Promise<{ status: number; body: Envelope<T> }> => {
+    const res = await fetch(origin + path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Envelope<T> };
+  };
+
+  /** Nothing was loaded from another origin and nothing went to the console as an error. */
+  const clean = (t: Test, watch: PageWatch, allowedErrors: string[] = []): void => {
+    t.strictSame(watch.foreign, [], 'no request outside the service\'s origin');
+    t.ok(watch.requested.length > 0 && watch.requested.every((url) => url.startsWith(`${origin}/`)), `${watch.requested.length} requests, all to ${origin}`);
+    t.strictSame(watch.errors, allowedErrors, 'console errors');
+  };
+
+  t.test('/docs lists every operation of the served document, grouped by tag, and its examples run', async (t) => {
+    const watch = await watchedPage(browser, origin);
+    t.teardown(() => watch.context.close());
+    const { page } = watch;
+    const doc = (await (await fetch(`${origin}/openapi.json`)).json()) as { paths: Record<string, Record<string, { tags: string[] }>> };
+    const documented = Object.entries(doc.paths)
+      .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => `${op.tags[0]} ${method.toUpperCase()} ${path}`))
+      .sort();
+    await page.goto(`${origin}/docs`);
+    await page.locator('.opblock').nth(documented.length - 1).waitFor();
+    const listed = await page.$$eval('.opblock-tag-section', (sections) =>
+      sections.flatMap((section) => {
+        const tag = section.querySelector('.opblock-tag')?.getAttribute('data-tag') ?? '?';
+        return [...section.querySelectorAll('.opblock')].map(
+          (op) => `${tag} ${op.querySelector('.opblock-summary-method')?.textContent} ${op.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+        );
+      }),
+    );
+    t.strictSame(listed.sort(), documented, 'every operation, under its tag');
+    t.equal(listed.length, 11);
+
+    // Try it out: POST /quotes/routes with the document's first example, executed by the page itself.
+    const routes = page.locator('#operations-quotes-quoteRoutes');
+    await routes.locator('.opblock-summary').click();
+    await routes.locator('button.try-out__btn').click();
+    const answered = page.waitForResponse((r) => r.url() === `${origin}/quotes/routes` && r.request().method() === 'POST');
+    await routes.locator('button.execute').click();
+    const response = await answered;
+    t.equal(response.status(), 200, 'the example is priced');
+    const shown = routes.locator('.live-responses-table .response .response-col_status').first();
+    await shown.waitFor();
+    t.equal((await shown.textContent())?.trim(), '200', 'the page shows the 200');
+    await page.screenshot({ path: join(screenshotDir, 'docs.png'), fullPage: true });
+    clean(t, watch);
+  });
+
+  /** Chooses the devnet, a pair and an amount, presses Quote; returns the body the page sent and what the API answers to it. */
+  const quoteOnPage = async (watch: PageWatch, tokenIn: string, tokenOut: string, amount: string) => {
+    const { page } = watch;
+    await page.goto(`${origin}/playground`);
+    await page.locator('#quote:not([disabled])').waitFor();
+    await page.selectOption('#chain', '31337');
+    await page.selectOption('#token-in', tokenIn);
+    await page.selectOption('#token-out', tokenOut);
+    await page.fill('#amount', amount);
+    const sent = page.waitForRequest((r) => r.url() === `${origin}/quotes/routes` && r.method() === 'POST');
+    await page.click('#quote');
+    const body = (await sent).postDataJSON() as Record<string, unknown>;
+    await page.locator('#quote:not([disabled])').waitFor();
+    return { body, direct: await api('/quotes/routes', body) };
+  };
+
+  interface DrawnHop {
+    dex: string;
+    version: string;
+    fee: number;
+    pool: string;
+    tokenIn: string;
+    tokenOut: string;
+    amountIn: string;
+    amountOut: string;
+    text: string;
+  }
+  interface DrawnPath {
+    percent: number;
+    amountIn: string;
+    amountOut: string;
+    tokens: string[];
+    hops: DrawnHop[];
+  }
+  // The callback runs in the page: no named inner functions (tsx would wrap them in a helper the page lacks).
+  const drawing = (watch: PageWatch): Promise<DrawnPath[]> =>
+    watch.page.$$eval('#route-drawing .path', (paths) =>
+      paths.map((path) => ({
+        percent: Number(path.getAttribute('data-percent')),
+        amountIn: path.getAttribute('data-amount-in') ?? '',
+        amountOut: path.getAttribute('data-amount-out') ?? '',
+        tokens: [...path.querySelectorAll('.token')].map((n) => n.textContent ?? ''),
+        hops: [...path.querySelectorAll('.hop')].map((hop) => ({
+          dex: hop.getAttribute('data-dex') ?? '',
+          version: hop.getAttribute('data-version') ?? '',
+          fee: Number(hop.getAttribute('data-fee')),
+          pool: hop.getAttribute('data-pool') ?? '',
+          tokenIn: hop.getAttribute('data-token-in') ?? '',
+          tokenOut: hop.getAttribute('data-token-out') ?? '',
+          amountIn: hop.getAttribute('data-amount-in') ?? '',
+          amountOut: hop.getAttribute('data-amount-out') ?? '',
+          text: hop.textContent ?? '',
+        })),
+      })),
+    );
+
+  const devnetTokens = (await api<{ address: string; symbol: string; decimals: number }[]>('/blockchains/tokens?chainId=31337')).body.data!;
+  const bySymbol = (symbol: string) => devnetTokens.find((tk) => tk.symbol === symbol);
+  const byAddress = (address: string) => devnetTokens.find((tk) => tk.address.toLowerCase() === address.toLowerCase())!;
+  const dexNames = new Map(((await api('/blockchains/dex?chainId=31337')).body.data as { slug: string; version: string; name: string }[]).map((d) => [`${d.slug}/${d.version}`, d.name]));
+
+  /** The best route's paths as the API gives them; a response without the routing extension is one path through pairAddress. */
+  const expectedPaths = (best: any) =>
+    best.paths ?? [
+      {
+        percent: 100,
+        amountIn: best.amountIn,
+        amountOut: best.amountOut,
+        hops: [{ dex: best.route.dex, version: best.route.version, pool: best.pairAddress, fee: best.route.poolFee, tokenIn: best.tokenIn.address, tokenOut: best.tokenOut.address, amountIn: best.amountIn, amountOut: best.amountOut }],
+      },
+    ];
+
+  /** The drawing, the best-route facts and the per-DEX table equal the API's answer to the same body. */
+  const matchesApi = async (t: Test, watch: PageWatch, direct: { status: number; body: Envelope }): Promise<DrawnPath[]> => {
+    t.equal(direct.status, 200, direct.body.message);
+    const quotes = direct.body.data as any[];
+    const best = quotes[0];
+    const drawn = await drawing(watch);
+    const expected = expectedPaths(best);
+    t.strictSame(
+      drawn.map(({ tokens: _tokens, hops, ...path }) => ({ ...path, hops: hops.map(({ text: _text, ...hop }) => hop) })),
+      expected.map((p: any) => ({ percent: p.percent, amountIn: p.amountIn, amountOut: p.amountOut, hops: p.hops.map((h: any) => ({ dex: h.dex, version: h.version, fee: h.fee, pool: h.pool, tokenIn: h.tokenIn, tokenOut: h.tokenOut, amountIn: h.amountIn, amountOut: h.amountOut })) })),
+      'paths, percentages, hops and amounts',
+    );
+    for (const [i, path] of drawn.entries()) {
+      const hops = expected[i].hops;
+      t.strictSame(path.tokens, [byAddress(hops[0].tokenIn).symbol, ...hops.map((h: any) => byAddress(h.tokenOut).symbol)], `path ${i + 1}: token symbols`);
+      for (const [j, hop] of path.hops.entries()) {
+        const h = hops[j];
+        const name = h.dex === 'wrap' ? 'Wrap' : dexNames.get(`${h.dex}/${h.version}`);
+        const fee = h.dex === 'wrap' ? 'no fee' : `${formatUnits(BigInt(h.fee), 4)}%`;
+        const amounts = `${formatUnits(BigInt(h.amountIn), byAddress(h.tokenIn).decimals)} ${byAddress(h.tokenIn).symbol} → ${formatUnits(BigInt(h.amountOut), byAddress(h.tokenOut).decimals)} ${byAddress(h.tokenOut).symbol}`;
+        t.equal(hop.text.replaceAll(',', ''), `${name}${fee}${amounts}`, `path ${i + 1} hop ${j + 1}: DEX, fee tier and amounts (viem's formatUnits)`);
+      }
+    }
+    const facts = watch.page.locator('#best-facts');
+    t.equal(await facts.locator('[data-amount-out]').getAttribute('data-amount-out'), best.amountOut, 'amountOut');
+    t.equal(((await facts.locator('[data-amount-out]').textContent()) ?? '').replaceAll(',', ''), `${formatUnits(BigInt(best.amountOut), best.tokenOut.decimals)} ${best.tokenOut.symbol}`);
+    t.equal(await facts.locator('[data-block-number]').getAttribute('data-block-number'), String(best.snapshot.blockNumber), 'snapshot block');
+    if (best.priceImpactBps !== undefined) t.equal(await facts.locator('[data-price-impact-bps]').getAttribute('data-price-impact-bps'), String(best.priceImpactBps), 'price impact');
+    if (best.gasEstimate !== undefined) t.equal(await facts.locator('[data-gas-estimate]').getAttribute('data-gas-estimate'), best.gasEstimate, 'gas estimate');
+    const rows = await watch.page.$$eval('#dex-results tbody tr', (trs) =>
+      trs.map((tr) => `${tr.getAttribute('data-dex')}/${tr.getAttribute('data-version')} ${tr.getAttribute('data-amount-out')} ${tr.children[2]?.textContent}`),
+    );
+    const tiers = (q: any) => expectedPaths(q).map((p: any) => p.hops.map((h: any) => (h.dex === 'wrap' ? 'no fee' : `${formatUnits(BigInt(h.fee), 4)}%`)).join(' → ')).join(' + ');
+    t.strictSame(rows, quotes.map((q) => `${q.route.dex}/${q.route.version} ${q.amountOut} ${tiers(q)}`), 'every DEX\'s result, best first, with its fee tiers');
+    return drawn;
+  };
+
+  t.test('/playground: a single pool (ETH to USDC) is drawn exactly as POST /quotes/routes answers', async (t) => {
+    const watch = await watchedPage(browser, origin);
+    t.teardown(() => watch.context.close());
+    const { body, direct } = await quoteOnPage(watch, bySymbol('ETH')!.address, bySymbol('USDC')!.address, '1.5');
+    t.strictSame(body, { originChainId: 31337, destinationChainId: 31337, tokenIn: bySymbol('ETH')!.address, tokenOut: bySymbol('USDC')!.address, amount: '1.5', recipientAddress: '0x000000000000000000000000000000000000dEaD' });
+    await matchesApi(t, watch, direct);
+    await watch.page.screenshot({ path: join(screenshotDir, 'playground-single.png'), fullPage: true });
+    clean(t, watch);
+  });
+
+  t.test('/playground: a pair that needs two hops (LINK to USDC on the devnet) is drawn exactly as POST /quotes/routes answers', async (t) => {
+    const link = bySymbol('LINK');
+    if (!link) {
+      // The devnet gains LINK (only a LINK/WETH pool) with the routing work (issue 11); until it is on main this fails.
+      t.fail('the devnet catalogue has no LINK yet: needs the extended devnet snapshot and multi-hop routing (issue 11)');
+      return;
+    }
+    const watch = await watchedPage(browser, origin);
+    t.teardown(() => watch.context.close());
+    const { direct } = await quoteOnPage(watch, link.address, bySymbol('USDC')!.address, '10');
+    const drawn = await matchesApi(t, watch, direct);
+    t.ok(drawn.some((path) => path.hops.length === 2), 'a path of two hops is drawn');
+    await watch.page.screenshot({ path: join(screenshotDir, 'playground.png'), fullPage: true });
+    clean(t, watch);
+  });
+
+  t.test('/playground: an invalid amount shows the API\'s 400 message', async (t) => {
+    const watch = await watchedPage(browser, origin);
+    t.teardown(() => watch.context.close());
+    const { direct } = await quoteOnPage(watch, bySymbol('ETH')!.address, bySymbol('USDC')!.address, '1.2.3');
+    t.strictSame([direct.status, direct.body], [400, { code: 400, message: 'amount: must be a positive decimal string such as "1.5" (no sign, exponent or spaces)' }]);
+    const error = watch.page.locator('#error');
+    t.equal(await error.textContent(), direct.body.message);
+    t.ok(await error.isVisible(), 'the message is shown');
+    t.ok(await watch.page.locator('#result').isHidden(), 'no result is shown');
+    await watch.page.screenshot({ path: join(screenshotDir, 'playground-error.png'), fullPage: true });
+    // Chromium reports the 400 itself as a failed resource load.
+    clean(t, watch, ['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+  });
+}

@@ -1,0 +1,71 @@
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { PoolGraph } from '../../src/graph/PoolGraph.ts';
+import { PricingGraph, type PoolEntry } from '../../src/graph/PricingGraph.ts';
+import { loadSnapshots } from '../../src/graph/snapshot.ts';
+import { bestTrade } from '../../src/routing/bestTrade.ts';
+import { SdkPools } from '../helpers/sdkPools.ts';
+
+// bestTrade on the shipped devnet snapshot against the Uniswap SDKs' own route search over the same pools
+// (Trade.bestTradeExactIn): with one split, restricted to one protocol, the best path is the same to the wei; with
+// splits over every pool, never less.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const catalog = loadCatalog(`${root}catalog`);
+const [snapshot] = loadSnapshots(`${root}seeds/snapshots`).snapshots.filter((s) => s.chainId === 31337);
+const chain = catalog.chain(31337)!;
+const index = new PricingGraph(new PoolGraph([snapshot!], catalog), catalog).chain(31337)!;
+const token = (symbol: string) => chain.tokens.find((x) => x.symbol === symbol)!;
+const decimals = (address: string) => catalog.token(31337, address)!.decimals;
+const v3Only = new SdkPools(snapshot!, decimals, (p) => p.dex === 'uniswap' && p.version === 'v3');
+const v2Only = new SdkPools(snapshot!, decimals, (p) => p.dex === 'uniswap' && p.version === 'v2');
+const only = (deployment: string) => (e: PoolEntry) => `${e.dex}/${e.version}` === deployment;
+
+/** USD value of one whole token on the devnet plan (prices of seeds/devnet/devnetPlan.ts). */
+const USD: Record<string, number> = { WETH: 3000, USDC: 1, USDT: 1, WBTC: 60000, DAI: 1 };
+const SYMBOLS = Object.keys(USD);
+
+function amountOf(symbol: string, usd: number): bigint {
+  const d = token(symbol).decimals;
+  return (BigInt(Math.round((usd / USD[symbol]!) * 1e6)) * 10n ** BigInt(d)) / 1_000_000n;
+}
+
+t.test('one split, one protocol: the same best path as the SDK route search, to the wei', async (t) => {
+  let compared = 0;
+  for (const a of SYMBOLS) {
+    for (const b of SYMBOLS) {
+      if (a === b) continue;
+      for (const usd of [100, 20_000, 250_000]) {
+        const amount = amountOf(a, usd);
+        const request = { tokenIn: token(a).address.toLowerCase(), tokenOut: token(b).address.toLowerCase(), tradeType: 'exactIn' as const, amount, maxHops: 3, maxSplits: 1, gasPriceWei: 0n };
+        for (const [deployment, sdk] of [['uniswap/v3', v3Only], ['uniswap/v2', v2Only]] as const) {
+          const ours = bestTrade(index, { ...request, allow: only(deployment) });
+          const tIn = sdk.token(31337, token(a).address, token(a).decimals);
+          const tOut = sdk.token(31337, token(b).address, token(b).decimals);
+          const theirs = deployment === 'uniswap/v3' ? await sdk.bestV3(tIn, tOut, amount, 3) : sdk.bestV2(tIn, tOut, amount, 3);
+          t.equal(ours.ok ? ours.trade.amountOut : undefined, theirs, `${usd} USD of ${a} -> ${b} on ${deployment}`);
+          compared++;
+        }
+      }
+    }
+  }
+  t.equal(compared, 120);
+});
+
+t.test('splits over every pool never give less than the SDK best path of either protocol', async (t) => {
+  for (const a of SYMBOLS) {
+    for (const b of SYMBOLS) {
+      if (a === b) continue;
+      const amount = amountOf(a, 250_000);
+      const tIn = token(a);
+      const tOut = token(b);
+      const ours = bestTrade(index, { tokenIn: tIn.address.toLowerCase(), tokenOut: tOut.address.toLowerCase(), tradeType: 'exactIn', amount, maxHops: 3, maxSplits: 5, gasPriceWei: 0n, allow: () => true });
+      const sdkV3 = await v3Only.bestV3(v3Only.token(31337, tIn.address, tIn.decimals), v3Only.token(31337, tOut.address, tOut.decimals), amount, 3);
+      const sdkV2 = v2Only.bestV2(v2Only.token(31337, tIn.address, tIn.decimals), v2Only.token(31337, tOut.address, tOut.decimals), amount, 3);
+      const best = [sdkV3, sdkV2].reduce<bigint>((m, x) => (x !== undefined && x > m ? x : m), 0n);
+      t.ok(ours.ok && ours.trade.amountOut >= best, `250000 USD of ${a} -> ${b}: ours ${ours.ok ? ours.trade.amountOut : ours.code} >= SDK ${best}`);
+      if (ours.ok) t.equal(ours.trade.splits.reduce((s, x) => s + x.percent, 0), 100, 'the split percentages add up to 100');
+      if (ours.ok) t.equal(ours.trade.amountIn, amount, 'the splits spend exactly the amount');
+    }
+  }
+});

@@ -1,0 +1,200 @@
+// Route optimality against the chain itself: on a fresh devnet (seeded into a temporary snapshot), every simple path
+// of up to three pools between two tokens — enumerated here by brute force over every pool of the snapshot, not by
+// src/routing — is priced by the contracts: QuoterV2.quoteExactInput (v3 paths), the DEX's Router02.getAmountsOut
+// (v2 paths) and MixedRouteQuoterV1.quoteExactInput (Uniswap v2 + v3 paths, as SwapRouter02 executes them).
+// With gasPriceWei 0 and one split, bestTrade's output equals the best of them to the wei; with splits it is never
+// less, and on a large WETH -> USDC trade strictly more.
+// Exact output likewise: every path a router executes for an exact output (one protocol; v2 pairs of one DEX) is
+// priced backwards by QuoterV2.quoteExactOutput (reversed packed path) or the DEX's Router02.getAmountsIn; with one
+// split bestTrade's amountIn equals the cheapest, with splits it is never more, and on a large output strictly less.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { createPublicClient, encodePacked, http, parseUnits, type Address, type Hex } from 'viem';
+import { devnetAddresses } from '../../seeds/devnet/devnetAddresses.ts';
+import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
+import { seedChains } from '../../seeds/seedChains.ts';
+import { loadCatalog, type CatalogToken } from '../../src/catalog/loadCatalog.ts';
+import { PoolGraph } from '../../src/graph/PoolGraph.ts';
+import { PricingGraph } from '../../src/graph/PricingGraph.ts';
+import { loadSnapshots, type SnapshotPool } from '../../src/graph/snapshot.ts';
+import { bestTrade } from '../../src/routing/bestTrade.ts';
+import { artifactAbi } from '../helpers/devnetWallet.ts';
+
+const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
+const MIXED_QUOTER_ABI = artifactAbi('@uniswap/swap-router-contracts/artifacts/contracts/lens/MixedRouteQuoterV1.sol/MixedRouteQuoterV1.json');
+const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02.json');
+/** MixedRouteQuoterV1 marks a v2 hop of a packed path with this fee value (Constants.sol). */
+const V2_FLAG = 8388608;
+
+const devnet = await startDevnet();
+t.teardown(() => devnet.stop());
+const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-optimality-'));
+t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
+const catalog = loadCatalog(fileURLToPath(new URL('../../catalog', import.meta.url)));
+const chain = catalog.chain(devnet.chainId)!;
+const report = await seedChains({ chains: [chain], rpcUrls: new Map([[devnet.chainId, devnet.rpcUrl]]), snapshotDir, progress: 'none', log: () => undefined });
+if (report.chains[0]?.status !== 'seeded') throw new Error('seeding failed');
+const [snapshot] = loadSnapshots(snapshotDir).snapshots;
+const index = new PricingGraph(new PoolGraph([snapshot!], catalog), catalog).chain(devnet.chainId)!;
+const client = createPublicClient({ transport: http(devnet.rpcUrl) });
+const addresses = devnetAddresses();
+const token = (symbol: string): CatalogToken => chain.tokens.find((x) => x.symbol === symbol)!;
+
+/** Every simple path of 1..3 pools from a to b over all pools of the snapshot (brute force). */
+function allPaths(a: string, b: string): { pools: SnapshotPool[]; tokens: string[] }[] {
+  const out: { pools: SnapshotPool[]; tokens: string[] }[] = [];
+  const walk = (at: string, pools: SnapshotPool[], tokens: string[]) => {
+    if (at === b) return void out.push({ pools: [...pools], tokens: [...tokens] });
+    if (pools.length === 3) return;
+    for (const p of snapshot!.pools) {
+      const [x, y] = [p.token0.toLowerCase(), p.token1.toLowerCase()];
+      if ((x !== at && y !== at) || pools.includes(p)) continue;
+      const next = x === at ? y : x;
+      if (tokens.includes(next)) continue;
+      walk(next, [...pools, p], [...tokens, next]);
+    }
+  };
+  walk(a, [], [a]);
+  return out;
+}
+
+/** The chain's output for a path, through the contract that prices it; undefined when no single router executes it. */
+async function chainOutput(path: { pools: SnapshotPool[]; tokens: string[] }, amountIn: bigint): Promise<bigint | undefined> {
+  const kinds = new Set(path.pools.map((p) => `${p.dex}/${p.version}`));
+  const tokens = path.tokens as Address[];
+  const packed = (fee: (p: SnapshotPool) => number): Hex =>
+    encodePacked(
+      path.pools.flatMap(() => ['address', 'uint24'] as const).concat('address') as ('address' | 'uint24')[],
+      path.pools.flatMap((p, i) => [tokens[i]!, fee(p)] as const).concat(tokens[tokens.length - 1]!) as (Address | number)[],
+    );
+  try {
+    if (kinds.size === 1 && path.pools[0]!.version === 'v2') {
+      const dex = chain.dexes.find((d) => d.slug === path.pools[0]!.dex && d.version === 'v2')!;
+      const amounts = (await client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsOut', args: [amountIn, tokens] })) as bigint[];
+      return amounts[amounts.length - 1];
+    }
+    if (kinds.size === 1) {
+      const { result } = await client.simulateContract({ address: addresses.contracts.quoterV2, abi: QUOTER_V2_ABI, functionName: 'quoteExactInput', args: [packed((p) => p.fee), amountIn], gas: 1_000_000_000n });
+      return (result as readonly [bigint])[0];
+    }
+    if ([...kinds].every((k) => k === 'uniswap/v2' || k === 'uniswap/v3')) {
+      const { result } = await client.simulateContract({ address: addresses.contracts.mixedRouteQuoterV1, abi: MIXED_QUOTER_ABI, functionName: 'quoteExactInput', args: [packed((p) => (p.version === 'v2' ? V2_FLAG : p.fee)), amountIn], gas: 1_000_000_000n });
+      return (result as readonly [bigint])[0];
+    }
+  } catch {
+    return 0n; // the contract refuses the amount (not enough liquidity on the path)
+  }
+  return undefined;
+}
+
+/**
+ * The chain's input for an exact output along a path, through the contract that prices it backwards; undefined when
+ * no router executes the path for an exact output (mixed protocols, v2 pairs of two DEXes), null when the contract
+ * refuses the amount (the path cannot deliver it).
+ */
+async function chainInput(path: { pools: SnapshotPool[]; tokens: string[] }, amountOut: bigint): Promise<bigint | null | undefined> {
+  const kinds = new Set(path.pools.map((p) => `${p.dex}/${p.version}`));
+  if (kinds.size > 1) return undefined;
+  const tokens = path.tokens as Address[];
+  try {
+    if (path.pools[0]!.version === 'v2') {
+      const dex = chain.dexes.find((d) => d.slug === path.pools[0]!.dex && d.version === 'v2')!;
+      const amounts = (await client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsIn', args: [amountOut, tokens] })) as bigint[];
+      return amounts[0];
+    }
+    const reversed = [...tokens].reverse();
+    const fees = path.pools.map((p) => p.fee).reverse();
+    const packed = encodePacked(
+      reversed.flatMap((_, i) => (i === 0 ? ['address'] : ['uint24', 'address'])) as ('address' | 'uint24')[],
+      reversed.flatMap((x, i) => (i === 0 ? [x] : [fees[i - 1]!, x])) as (Address | number)[],
+    );
+    const { result } = await client.simulateContract({ address: addresses.contracts.quoterV2, abi: QUOTER_V2_ABI, functionName: 'quoteExactOutput', args: [packed, amountOut], gas: 1_000_000_000n });
+    return (result as readonly [bigint])[0];
+  } catch {
+    return null;
+  }
+}
+
+const EXACT_OUTPUT_CASES: [string, string, string][] = [
+  ['WETH', 'USDC', '3000'],
+  ['WETH', 'USDC', '3000000'],
+  ['USDC', 'WETH', '80'],
+  ['WBTC', 'DAI', '100000'],
+  ['DAI', 'WBTC', '1.5'],
+  ['USDT', 'DAI', '300000'],
+  ['LINK', 'USDC', '5000'],
+  ['USDC', 'LINK', '1000'],
+  ['USDC', 'USDT', '700000'],
+  ['AAVE', 'LINK', '100'],
+];
+
+for (const [a, b, amount] of EXACT_OUTPUT_CASES) {
+  t.test(`${a} -> exactly ${amount} ${b}: bestTrade against every exact-output path priced by the chain`, async (t) => {
+    const tokenIn = token(a);
+    const tokenOut = token(b);
+    const amountOut = parseUnits(amount, tokenOut.decimals);
+    const paths = allPaths(tokenIn.address.toLowerCase(), tokenOut.address.toLowerCase());
+    let cheapest: bigint | undefined;
+    let priced = 0;
+    for (const path of paths) {
+      const input = await chainInput(path, amountOut);
+      if (input === undefined) continue;
+      priced++;
+      if (input !== null && (cheapest === undefined || input < cheapest)) cheapest = input;
+    }
+    t.ok(priced > 0 && cheapest !== undefined, `${priced} of ${paths.length} paths execute an exact output and were priced by the chain; the cheapest asks ${cheapest}`);
+    const request = { tokenIn: tokenIn.address.toLowerCase(), tokenOut: tokenOut.address.toLowerCase(), tradeType: 'exactOut' as const, amount: amountOut, maxHops: 3, gasPriceWei: 0n, allow: () => true };
+    const single = bestTrade(index, { ...request, maxSplits: 1 });
+    t.equal(single.ok ? single.trade.amountIn : single.code, cheapest, 'one split: the cheapest path, to the wei');
+    t.equal(single.ok ? single.trade.amountOut : 0n, amountOut, 'delivering exactly the amount asked for');
+    const split = bestTrade(index, { ...request, maxSplits: 5 });
+    t.ok(split.ok && split.trade.amountIn <= cheapest! && split.trade.amountOut === amountOut, `splits: ${split.ok ? split.trade.amountIn : split.code} <= ${cheapest}, for exactly ${amountOut}`);
+    if (amount === '3000000') {
+      t.ok(split.ok && split.trade.splits.length > 1 && split.trade.amountIn < cheapest!, `the large exact output is split and needs less than every single path (${split.ok ? cheapest! - split.trade.amountIn : ''} less)`);
+    }
+  });
+}
+
+const CASES: [string, string, string][] = [
+  ['WETH', 'USDC', '1'],
+  ['WETH', 'USDC', '1000'],
+  ['USDC', 'WETH', '250000'],
+  ['WBTC', 'DAI', '2'],
+  ['DAI', 'WBTC', '100000'],
+  ['USDT', 'DAI', '300000'],
+  ['LINK', 'USDC', '5000'],
+  ['USDC', 'LINK', '20000'],
+  ['AAVE', 'USDC', '200'],
+  ['USDT', 'AAVE', '5000'],
+  ['AAVE', 'WBTC', '100'],
+  ['USDC', 'USDT', '700000'],
+];
+
+for (const [a, b, amount] of CASES) {
+  t.test(`${amount} ${a} -> ${b}: bestTrade against every path priced by the chain`, async (t) => {
+    const tokenIn = token(a);
+    const tokenOut = token(b);
+    const amountIn = parseUnits(amount, tokenIn.decimals);
+    const paths = allPaths(tokenIn.address.toLowerCase(), tokenOut.address.toLowerCase());
+    let best = 0n;
+    let priced = 0;
+    for (const path of paths) {
+      const out = await chainOutput(path, amountIn);
+      if (out === undefined) continue;
+      priced++;
+      if (out > best) best = out;
+    }
+    t.ok(priced > 0, `${priced} of ${paths.length} paths have a router and were priced by the chain`);
+    const request = { tokenIn: tokenIn.address.toLowerCase(), tokenOut: tokenOut.address.toLowerCase(), tradeType: 'exactIn' as const, amount: amountIn, maxHops: 3, gasPriceWei: 0n, allow: () => true };
+    const single = bestTrade(index, { ...request, maxSplits: 1 });
+    t.equal(single.ok ? single.trade.amountOut : 0n, best, 'one split: the best path, to the wei');
+    const split = bestTrade(index, { ...request, maxSplits: 5 });
+    t.ok(split.ok && split.trade.amountOut >= best, `splits: ${split.ok ? split.trade.amountOut : split.code} >= ${best}`);
+    if (a === 'WETH' && amount === '1000') {
+      t.ok(split.ok && split.trade.splits.length > 1 && split.trade.amountOut > best, 'the large WETH -> USDC trade is split and beats every single path');
+    }
+  });
+}
