@@ -296,7 +296,7 @@ t.test('QuoteRequest is the validation schema itself (minus the TypeScript-only 
   t.strictSame(schema, withoutNullable);
   t.equal(schema.additionalProperties, false);
   t.strictSame(Object.keys(schema.properties).sort(), [
-    'amount', 'destinationChainId', 'excludeDexes', 'gasPriceWei', 'includeDexes', 'maxHops', 'maxSplits', 'originChainId', 'recipientAddress', 'slippageBps', 'tokenIn', 'tokenOut', 'walletAddress',
+    'amount', 'destinationChainId', 'excludeDexes', 'gasPriceWei', 'includeDexes', 'maxHops', 'maxSplits', 'originChainId', 'recipientAddress', 'slippageBps', 'tokenIn', 'tokenOut', 'tradeType', 'walletAddress',
   ]);
 });
 
