@@ -31,6 +31,8 @@ export function devnetCatalog(variant: 'devnet' | 'devnet-b'): Record<string, un
     wrappedNativeToken: a.tokens.WETH,
     multicall3Address: a.multicall3,
     baseTokens: (['WETH', 'USDC', 'USDT', 'DAI', 'WBTC'] as const).map((symbol) => a.tokens[symbol]),
+    // AAVE's only pair is against LINK, neither a base token: discovered as an explicit pair.
+    pairs: [[a.tokens.AAVE, a.tokens.LINK]],
     tokens: [
       { address: NATIVE_TOKEN_ADDRESS, symbol: 'ETH', name: 'Ether', slug: 'ethereum', decimals: 18, logo: '' },
       ...DEVNET_TOKENS.map((t) => ({ address: a.tokens[t.symbol], symbol: t.symbol, name: t.name, slug: TOKEN_SLUGS[t.symbol], decimals: t.decimals, logo: '' })),

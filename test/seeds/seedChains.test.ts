@@ -114,8 +114,9 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
   t.equal(snap.chainId, 31337);
   t.equal(snap.tickWindowWords, 20, 'default tick window: 20 words each side');
 
-  // Discovery: 8 ERC-20s (native ETH stands for WETH, not duplicated) -> 28 pairs x (2 v2 + 4 v3 tiers) = 168 candidates.
-  t.equal(seeded.candidates, 168, '168 discovery candidates');
+  // Discovery through the 5 base tokens: 10 (base, base) pairs + 3 other ERC-20s (UNI, LINK, AAVE) x 5 bases + the
+  // catalogue's explicit AAVE/LINK pair = 26 pairs x (2 v2 + 4 v3 tiers) = 156 candidates.
+  t.equal(seeded.candidates, 156, '156 discovery candidates');
   const expectedPools = devnetAddresses().pools;
   t.same(snap.pools.map((p) => p.address).sort(), expectedPools.map((p) => p.address).sort(), 'exactly the pools the devnet created');
   for (const p of expectedPools) {

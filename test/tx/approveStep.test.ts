@@ -54,6 +54,7 @@ t.test('approveSteps: a token flagged approvalReset is approved to 0 first, then
         amount: '0',
         chainId: 1,
         spender: SPOKE_POOL,
+        gasLimit: gasLimit(GAS.approve).toString(),
       },
       {
         message: 'Approve 5 USDT for Across SpokePool',
@@ -63,6 +64,7 @@ t.test('approveSteps: a token flagged approvalReset is approved to 0 first, then
         amount: '5000000',
         chainId: 1,
         spender: SPOKE_POOL,
+        gasLimit: gasLimit(GAS.approve).toString(),
       },
     ],
   );
