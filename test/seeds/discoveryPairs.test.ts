@@ -12,12 +12,14 @@ const key = ([a, b]: readonly [string, string]) => `${a}/${b}`;
 t.test('discoveryPairs: (base, base) and (token, base) pairs, each once, token0 < token1: linear in the token count', async (t) => {
   const devnet = catalog.chain('devnet')!;
   const pairs = discoveryPairs(devnet);
-  // 5 bases (WETH, USDC, USDT, DAI, WBTC) + UNI: 10 base pairs + 5 UNI pairs.
-  t.equal(pairs.length, 15);
+  // 5 bases (WETH, USDC, USDT, DAI, WBTC) + UNI, LINK, AAVE: 10 base pairs + 3 x 5 token pairs + the catalogue's
+  // explicit AAVE/LINK pair.
+  t.equal(pairs.length, 26);
   t.ok(pairs.every(([a, b]) => BigInt(a) < BigInt(b)), 'token0 below token1');
-  t.equal(new Set(pairs.map(key)).size, 15, 'no pair twice');
+  t.equal(new Set(pairs.map(key)).size, 26, 'no pair twice');
   const bases = new Set(devnet.baseTokens);
-  t.ok(pairs.every(([a, b]) => bases.has(a) || bases.has(b)), 'every pair has a base token');
+  const explicit = new Set(devnet.pairs.map(([a, b]) => key(BigInt(a) < BigInt(b) ? [a, b] : [b, a])));
+  t.ok(pairs.every(([a, b]) => bases.has(a) || bases.has(b) || explicit.has(key([a, b]))), 'every pair has a base token, or is listed explicitly');
 
   const ethereum = catalog.chain('ethereum')!;
   const erc20s = pairTokens(ethereum).length;
@@ -39,12 +41,12 @@ t.test('discoveryPairs: explicit pairs are added once; the native asset stands f
     pairs: [[uni, extra], [extra, uni], [devnet.wrappedNativeToken, extra]],
   };
   const pairs = discoveryPairs(chain).map(key);
-  // One base (WETH, named twice): 6 other ERC-20s x WETH, plus UNI/X; WETH/X is already a base pair.
-  t.equal(pairs.length, 7);
+  // One base (WETH, named twice): 8 other ERC-20s x WETH (X included), plus UNI/X; WETH/X is already a base pair.
+  t.equal(pairs.length, 9);
   t.ok(pairs.includes(key(BigInt(uni) < BigInt(extra) ? [uni, extra] : [extra, uni])), 'the explicit pair');
   const usable = new Set(pairTokens(chain).map((a) => a.toLowerCase()).filter((a) => a !== uni.toLowerCase()));
-  t.equal(discoveryPairs(chain, usable).length, 5, 'UNI dropped: its base pair and the explicit pair go');
-  t.same(discoveryPairs({ ...chain, baseTokens: [], pairs: [] }).length, 21, 'no base tokens: every pair of the 7 ERC-20s');
+  t.equal(discoveryPairs(chain, usable).length, 7, 'UNI dropped: its base pair and the explicit pair go');
+  t.same(discoveryPairs({ ...chain, baseTokens: [], pairs: [] }).length, 36, 'no base tokens: every pair of the 9 ERC-20s');
 });
 
 t.test('checkTokenMetadata and decodeSymbol', async (t) => {
