@@ -88,7 +88,8 @@ t.test('mixed v3 -> v2 -> v3: three sections, the last two swapping CONTRACT_BAL
     { dex: 'uniswap/v3', fee: 3000, from: 'WBTC', to: 'DAI', amountIn: 49_000_000n, amountOut: 29_500n * E18 },
   ]);
   const steps = buildTradeSteps({ ...params, trade: tradeOf([route]), tokenIn: tokenOf(chain, 'USDT'), tokenOut: tokenOf(chain, 'DAI'), amountOutMinimum: 29_000n * E18 });
-  const { calls } = decodeMulticall(SWAP_ROUTER02_ABI, steps[1]!.data);
+  t.strictSame(steps.map((s) => s.amount), ['0', '30000000000', '30000000000'], 'Ethereum USDT (approvalReset): allowance reset to 0, approval, swap');
+  const { calls } = decodeMulticall(SWAP_ROUTER02_ABI, steps[steps.length - 1]!.data);
   t.strictSame(calls, [
     single(USDT, WETH, 500, ADDRESS_THIS, 30_000_000_000n, 0n),
     v2(0n, 0n, [WETH, WBTC], ADDRESS_THIS),
