@@ -10,10 +10,13 @@
  *   the same snapshot state, on the same amounts, gasPriceWei 0 (both rank by gross output): time per quote and
  *   whether our output is >= theirs; each SDK's best path is re-priced by our engine as an exactness check.
  * - refine: output the 1% refinement adds over the plain 5% grid (refineGrid 0) on large trades, and its time.
+ * - exactout: exact-output quotes (tradeType exactOut) beside exact-input ones, same search settings: each search
+ *   case's twin asks for exactly the output the exact-input trade delivers; p50/p99 of both, timed alternately in
+ *   the same rounds.
  * - http: POST /quotes/routes on the service as users run it, default routing against maxHops 1 / maxSplits 1, at
  *   10 and 50 connections (bench/lib/loadCases.ts, the method of bench:http).
  *
- * Environment: BENCH_ROUTING_PARTS (comma list, default "search,sdk,refine,http"), BENCH_ROUTING_ROUNDS (search
+ * Environment: BENCH_ROUTING_PARTS (comma list, default "search,sdk,refine,exactout,http"), BENCH_ROUTING_ROUNDS (search
  * rounds, default 10), BENCH_SECONDS / BENCH_ROUNDS / BENCH_CONNECTIONS (http part, as bench:http; defaults 3, 3,
  * "10,50"). `npm run bench:routing -- --write-readme` writes the table into bench/README.md.
  */
@@ -24,6 +27,7 @@ import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { PricingGraph, type ChainPoolIndex, type PoolEntry } from '../src/graph/PricingGraph.ts';
 import { loadSnapshots, snapshotGasPriceWei, type SnapshotPoolV2, type SnapshotPoolV3 } from '../src/graph/snapshot.ts';
+import type { TradeType } from '../src/protocols/PoolProtocol.ts';
 import { bestTrade, type TradeOutcome, type TradeSearchOptions } from '../src/routing/bestTrade.ts';
 import { executorsFor } from '../src/routing/executors.ts';
 import { findRoutes, selectCandidates } from '../src/routing/findRoutes.ts';
@@ -37,7 +41,7 @@ import { devnetQuoteBodies, quoteRequests } from './lib/quoteMix.ts';
 import { sdkAmount, sdkCore, sdkRaw, sdkV2Pair, sdkV3Pool, v2Sdk, v3Sdk, type SdkToken, type SdkTrade, type SdkV2Pair, type SdkV3Pool } from '../test/helpers/sdkPools.ts';
 import { projectRoot as ROOT, type ServerProcess } from '../test/helpers/serverProcess.ts';
 
-const PARTS = new Set((process.env.BENCH_ROUTING_PARTS ?? 'search,sdk,refine,http').split(','));
+const PARTS = new Set((process.env.BENCH_ROUTING_PARTS ?? 'search,sdk,refine,exactout,http').split(','));
 const SEARCH_ROUNDS = Number(process.env.BENCH_ROUTING_ROUNDS ?? 10);
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const HTTP_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -61,6 +65,8 @@ interface Graph {
 interface Case {
   readonly tokenIn: string;
   readonly tokenOut: string;
+  /** exactIn (default): `amount` is tokenIn's; exactOut: tokenOut's. */
+  readonly tradeType?: TradeType;
   readonly amount: bigint;
   /** 'small', 'medium', 'large' or a share of depth. */
   readonly size: string;
@@ -159,7 +165,7 @@ function generatedPairs(fixture: RoutingGraphFixture): [string, string][] {
 const ALL = (): boolean => true;
 
 function search(graph: Graph, c: Case, gasPriceWei: bigint, allow: (e: PoolEntry) => boolean = ALL, options?: TradeSearchOptions): TradeOutcome {
-  return bestTrade(graph.index, { tokenIn: c.tokenIn, tokenOut: c.tokenOut, tradeType: 'exactIn', amount: c.amount, maxHops: MAX_HOPS, maxSplits: MAX_SPLITS, gasPriceWei, allow }, options);
+  return bestTrade(graph.index, { tokenIn: c.tokenIn, tokenOut: c.tokenOut, tradeType: c.tradeType ?? 'exactIn', amount: c.amount, maxHops: MAX_HOPS, maxSplits: MAX_SPLITS, gasPriceWei, allow }, options);
 }
 
 /** Milliseconds one call takes. */
@@ -530,7 +536,51 @@ function refinePart(graph: Graph, pairs: readonly [string, string][]): BenchRow[
   ];
 }
 
-/** Part 4: POST /quotes/routes on the service, default routing against one hop and one split. */
+/**
+ * Part 4: exact output beside exact input. Each exact-input case that finds a trade gets an exact-output twin asking
+ * for exactly that trade's output; both are timed in the same rounds (shuffled, the two sides alternating which goes
+ * first), after a first pass of each.
+ */
+function exactOutputPart(graph: Graph, cases: readonly Case[]): BenchRow[] {
+  const pairs: { exactIn: Case; exactOut: Case }[] = [];
+  for (const c of cases) {
+    const o = search(graph, c, graph.gasPriceWei);
+    if (o.ok) pairs.push({ exactIn: c, exactOut: { ...c, tradeType: 'exactOut', amount: o.trade.amountOut } });
+  }
+  const firstOut = pairs.map((p) => search(graph, p.exactOut, graph.gasPriceWei));
+  const recorders = { exactIn: [new LatencyRecorder(), new LatencyRecorder()], exactOut: [new LatencyRecorder(), new LatencyRecorder()] } as const;
+  const random = rng(23);
+  for (let round = 0; round < SEARCH_ROUNDS; round++) {
+    for (const p of shuffled(pairs, random)) {
+      const sides = round % 2 === 0 ? (['exactIn', 'exactOut'] as const) : (['exactOut', 'exactIn'] as const);
+      for (const side of sides) {
+        const [, wall, cpu] = timedCpu(() => search(graph, p[side], graph.gasPriceWei));
+        recorders[side][0].add(wall);
+        recorders[side][1].add(cpu);
+      }
+    }
+  }
+  const figures = (side: 'exactIn' | 'exactOut') => {
+    const [p50, p99] = recorders[side][0].percentiles([50, 99]);
+    const [cpu50, cpu99] = recorders[side][1].percentiles([50, 99]);
+    return { p50, p99, cpu50, cpu99, count: recorders[side][0].count };
+  };
+  const inF = figures('exactIn');
+  const outF = figures('exactOut');
+  const summary = outcomeSummary(firstOut);
+  process.stdout.write(`exact output ${graph.name}: ${outF.count} quotes, p50 ${ms(outF.p50)}, p99 ${ms(outF.p99)}; exact input p50 ${ms(inF.p50)}, p99 ${ms(inF.p99)}; ${summary}\n`);
+  const row = (side: 'exactIn' | 'exactOut', f: ReturnType<typeof figures>): BenchRow => ({
+    part: 'routing',
+    case: `search per quote, ${graph.name}, defaults, ${side === 'exactIn' ? 'exact input' : 'exact output of the same trades'}`,
+    result: `p50 ${ms(f.p50)}, p99 ${ms(f.p99)}; CPU time p50 ${ms(f.cpu50)}, p99 ${ms(f.cpu99)}; ${num(f.count)} quotes (${pairs.length} cases x ${SEARCH_ROUNDS} rounds)`,
+    ratio: side === 'exactIn' ? '100%' : `p50 x${(f.p50 / inF.p50).toFixed(2)}, p99 x${(f.p99 / inF.p99).toFixed(2)} of exact input; ${summary}`,
+    target: '',
+    met: null,
+  });
+  return [row('exactIn', inF), row('exactOut', outF)];
+}
+
+/** Part 5: POST /quotes/routes on the service, default routing against one hop and one split. */
 async function httpPart(): Promise<BenchRow[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-routing-'));
   const servers: Promise<ServerProcess>[] = [];
@@ -578,7 +628,7 @@ try {
   process.stdout.write(`machine: ${describeMachine()}\n`);
   const devnet = loadGraph('devnet', join(ROOT, 'catalog'), join(ROOT, 'seeds/snapshots'));
   const devnetCases = devnetPairs(devnet).flatMap(([a, b]) => pairCases(devnet.index, a, b));
-  const inProcess = ['search', 'sdk', 'refine'].some((p) => PARTS.has(p));
+  const inProcess = ['search', 'sdk', 'refine', 'exactout'].some((p) => PARTS.has(p));
   let generated: Graph | undefined;
   let fixture: RoutingGraphFixture | undefined;
   if (inProcess) {
@@ -610,6 +660,10 @@ try {
     for (const a of bases) for (const b of bases) if (a !== b) pairs.push([a, b]);
     for (const t of top) for (const b of bases) pairs.push([t, b], [b, t]);
     rows.push(...refinePart(generated!, pairs));
+  }
+  if (PARTS.has('exactout')) {
+    rows.push(...exactOutputPart(devnet, devnetCases));
+    rows.push(...exactOutputPart(generated!, generatedCases));
   }
   if (PARTS.has('http')) rows.push(...(await httpPart()));
 } finally {

@@ -234,7 +234,7 @@ const schemas: Record<string, Schema> = {
       from: address('Wallet that sends the transaction.'),
       to: address('Contract called.'),
       data: str('Calldata, hex.', { pattern: '^0x[0-9a-fA-F]*$' }),
-      amount: intString('What the step spends, approves or moves, smallest units.'),
+      amount: intString('What the step spends (an exact-output swap: at most), approves or moves, smallest units.'),
       chainId: chainId(),
       spender: address('Approval steps only.'),
       value: intString('Wei to attach; only on steps that send the native asset.'),

@@ -15,7 +15,7 @@ export interface Step {
   readonly to: Address;
   /** ABI-encoded calldata ('0x' for a plain native transfer). */
   readonly data: Hex;
-  /** The amount this step spends, approves or moves, as an integer string in the smallest units of its token. */
+  /** The amount this step spends (an exact-output swap: at most), approves or moves, as an integer string in the smallest units of its token. */
   readonly amount: string;
   readonly chainId: number;
   /** Approval steps only: the contract allowed to spend `amount`. */

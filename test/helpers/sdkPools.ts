@@ -33,6 +33,7 @@ export interface SdkV2Pair {
 }
 /** A trade of either SDK: its route's pools and tokens in order (v3: pools, tokenPath; v2: pairs, path), and the output. */
 export interface SdkTrade<P = unknown> {
+  readonly inputAmount: SdkAmount;
   readonly outputAmount: SdkAmount;
   readonly route: { readonly pools?: readonly P[]; readonly tokenPath?: readonly SdkToken[]; readonly pairs?: readonly P[]; readonly path?: readonly SdkToken[] };
 }
@@ -49,11 +50,17 @@ export const sdkCore = require('@uniswap/sdk-core') as {
 export const v3Sdk = require('@uniswap/v3-sdk') as {
   Pool: new (a: SdkToken, b: SdkToken, fee: number, sqrtRatioX96: string, liquidity: string, tick: number, ticks: unknown) => SdkV3Pool;
   TickListDataProvider: new (ticks: { index: number; liquidityNet: string; liquidityGross: string }[], tickSpacing: number) => unknown;
-  Trade: { bestTradeExactIn(pools: readonly SdkV3Pool[], amountIn: SdkAmount, tokenOut: SdkToken, options?: BestTradeOptions): Promise<SdkTrade<SdkV3Pool>[]> };
+  Trade: {
+    bestTradeExactIn(pools: readonly SdkV3Pool[], amountIn: SdkAmount, tokenOut: SdkToken, options?: BestTradeOptions): Promise<SdkTrade<SdkV3Pool>[]>;
+    bestTradeExactOut(pools: readonly SdkV3Pool[], tokenIn: SdkToken, amountOut: SdkAmount, options?: BestTradeOptions): Promise<SdkTrade<SdkV3Pool>[]>;
+  };
 };
 export const v2Sdk = require('@uniswap/v2-sdk') as {
   Pair: new (a: SdkAmount, b: SdkAmount) => SdkV2Pair;
-  Trade: { bestTradeExactIn(pairs: readonly SdkV2Pair[], amountIn: SdkAmount, tokenOut: SdkToken, options?: BestTradeOptions): SdkTrade<SdkV2Pair>[] };
+  Trade: {
+    bestTradeExactIn(pairs: readonly SdkV2Pair[], amountIn: SdkAmount, tokenOut: SdkToken, options?: BestTradeOptions): SdkTrade<SdkV2Pair>[];
+    bestTradeExactOut(pairs: readonly SdkV2Pair[], tokenIn: SdkToken, amountOut: SdkAmount, options?: BestTradeOptions): SdkTrade<SdkV2Pair>[];
+  };
 };
 
 /** A raw amount of a token as the SDKs take it. */
@@ -118,5 +125,17 @@ export class SdkPools {
   bestV2(tokenIn: SdkToken, tokenOut: SdkToken, amountIn: bigint, maxHops: number): bigint | undefined {
     const [best] = v2Sdk.Trade.bestTradeExactIn(this.v2Pairs, sdkAmount(tokenIn, amountIn), tokenOut, { maxNumResults: 1, maxHops });
     return best ? sdkRaw(best.outputAmount) : undefined;
+  }
+
+  /** @uniswap/v3-sdk Trade.bestTradeExactOut's input for an exact output over the v3 pools (undefined: no trade). */
+  async bestV3ExactOut(tokenIn: SdkToken, tokenOut: SdkToken, amountOut: bigint, maxHops: number): Promise<bigint | undefined> {
+    const [best] = await v3Sdk.Trade.bestTradeExactOut(this.v3Pools, tokenIn, sdkAmount(tokenOut, amountOut), { maxNumResults: 1, maxHops });
+    return best ? sdkRaw(best.inputAmount) : undefined;
+  }
+
+  /** @uniswap/v2-sdk Trade.bestTradeExactOut's input for an exact output over the v2 pairs (undefined: no trade). */
+  bestV2ExactOut(tokenIn: SdkToken, tokenOut: SdkToken, amountOut: bigint, maxHops: number): bigint | undefined {
+    const [best] = v2Sdk.Trade.bestTradeExactOut(this.v2Pairs, tokenIn, sdkAmount(tokenOut, amountOut), { maxNumResults: 1, maxHops });
+    return best ? sdkRaw(best.inputAmount) : undefined;
   }
 }

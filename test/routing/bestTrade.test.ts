@@ -69,3 +69,43 @@ t.test('splits over every pool never give less than the SDK best path of either 
     }
   }
 });
+
+t.test('exact output, one split, one protocol: the same cheapest path as the SDK route search (bestTradeExactOut), to the wei', async (t) => {
+  let compared = 0;
+  for (const a of SYMBOLS) {
+    for (const b of SYMBOLS) {
+      if (a === b) continue;
+      for (const usd of [100, 20_000, 250_000]) {
+        const amount = amountOf(b, usd);
+        const request = { tokenIn: token(a).address.toLowerCase(), tokenOut: token(b).address.toLowerCase(), tradeType: 'exactOut' as const, amount, maxHops: 3, maxSplits: 1, gasPriceWei: 0n };
+        for (const [deployment, sdk] of [['uniswap/v3', v3Only], ['uniswap/v2', v2Only]] as const) {
+          const ours = bestTrade(index, { ...request, allow: only(deployment) });
+          const tIn = sdk.token(31337, token(a).address, token(a).decimals);
+          const tOut = sdk.token(31337, token(b).address, token(b).decimals);
+          const theirs = deployment === 'uniswap/v3' ? await sdk.bestV3ExactOut(tIn, tOut, amount, 3) : sdk.bestV2ExactOut(tIn, tOut, amount, 3);
+          t.equal(ours.ok ? ours.trade.amountIn : undefined, theirs, `exactly ${usd} USD of ${b} from ${a} on ${deployment}`);
+          if (ours.ok) t.equal(ours.trade.amountOut, amount);
+          compared++;
+        }
+      }
+    }
+  }
+  t.equal(compared, 120);
+});
+
+t.test('exact output, splits over every pool never need more than the SDK cheapest path of either protocol', async (t) => {
+  for (const a of SYMBOLS) {
+    for (const b of SYMBOLS) {
+      if (a === b) continue;
+      const amount = amountOf(b, 250_000);
+      const tIn = token(a);
+      const tOut = token(b);
+      const ours = bestTrade(index, { tokenIn: tIn.address.toLowerCase(), tokenOut: tOut.address.toLowerCase(), tradeType: 'exactOut', amount, maxHops: 3, maxSplits: 5, gasPriceWei: 0n, allow: () => true });
+      const sdkV3 = await v3Only.bestV3ExactOut(v3Only.token(31337, tIn.address, tIn.decimals), v3Only.token(31337, tOut.address, tOut.decimals), amount, 3);
+      const sdkV2 = v2Only.bestV2ExactOut(v2Only.token(31337, tIn.address, tIn.decimals), v2Only.token(31337, tOut.address, tOut.decimals), amount, 3);
+      const cheapest = [sdkV3, sdkV2].filter((x): x is bigint => x !== undefined).reduce((m, x) => (x < m ? x : m));
+      t.ok(ours.ok && ours.trade.amountIn <= cheapest, `exactly 250000 USD of ${b} from ${a}: ours ${ours.ok ? ours.trade.amountIn : ours.code} <= SDK ${cheapest}`);
+      if (ours.ok) t.strictSame([ours.trade.splits.reduce((s, x) => s + x.percent, 0), ours.trade.amountOut], [100, amount], 'the splits deliver exactly the amount');
+    }
+  }
+});
