@@ -73,6 +73,8 @@ interface Search {
   readonly gasCost: (gas: bigint) => bigint;
   readonly nativeIn: boolean;
   readonly nativeOut: boolean;
+  /** tokenIn is flagged approvalReset in the catalogue: each router's approval is two steps. */
+  readonly approvalReset: boolean;
 }
 
 /**
@@ -106,6 +108,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     gasCost: (gas) => (rate && request.gasPriceWei > 0n ? (gas * request.gasPriceWei * rate.num) / rate.den : 0n),
     nativeIn: request.tokenIn === index.native,
     nativeOut: request.tokenOut === index.native,
+    approvalReset: index.chain.tokens.some((t) => t.approvalReset === true && t.address.toLowerCase() === request.tokenIn),
   };
 
   // Every path is first priced at a quarter and at the whole amount; the best by either get the whole grid.
@@ -210,7 +213,7 @@ function tradeGas(search: Search, routes: readonly { legs: readonly Leg[]; execu
     if (g) g.count++;
     else groups.set(r.executor.address, { executor: r.executor, count: 1 });
   }
-  for (const { executor, count } of groups.values()) gas += callGas(executor.kind, count, search.nativeIn, search.nativeOut, !search.nativeIn, search.request.tradeType);
+  for (const { executor, count } of groups.values()) gas += callGas(executor.kind, count, search.nativeIn, search.nativeOut, !search.nativeIn, search.request.tradeType, search.approvalReset);
   return gas;
 }
 

@@ -84,10 +84,14 @@ function callOverhead(kind: ExecutorKind, routes: number, nativeIn: boolean, nat
   return GAS.call[kind] + native + pull + sweep;
 }
 
-/** Gas of the steps of one executor carrying `routes` routes: its approval, its call(s), native handling, the sweep of several routes. */
-export function callGas(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, erc20In: boolean, tradeType: TradeType = 'exactIn'): bigint {
+/**
+ * Gas of the steps of one executor carrying `routes` routes: its approval (two approve steps for an input token
+ * flagged `approvalReset`: the reset to 0 first, src/tx/approveStep.ts), its call(s), native handling, the sweep of
+ * several routes.
+ */
+export function callGas(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, erc20In: boolean, tradeType: TradeType = 'exactIn', approvalReset = false): bigint {
   if (kind === 'WETH9') return callOverhead(kind, routes, nativeIn, nativeOut, tradeType);
-  const approve = erc20In ? GAS.approve : 0n;
+  const approve = erc20In ? (approvalReset ? 2n : 1n) * GAS.approve : 0n;
   // UniswapV2Router02 executes one route per transaction (one approval covers them all).
   if (kind === 'UniswapV2Router02') return approve + BigInt(routes) * callOverhead(kind, 1, nativeIn, nativeOut, tradeType);
   return approve + callOverhead(kind, routes, nativeIn, nativeOut, tradeType);

@@ -2,9 +2,10 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { PricingGraph, type PoolEntry } from '../../src/graph/PricingGraph.ts';
+import { ChainPoolIndex, PricingGraph, type PoolEntry } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
+import { GAS } from '../../src/routing/gasModel.ts';
 import { SdkPools } from '../helpers/sdkPools.ts';
 
 // bestTrade on the shipped devnet snapshot against the Uniswap SDKs' own route search over the same pools
@@ -108,4 +109,21 @@ t.test('exact output, splits over every pool never need more than the SDK cheape
       if (ours.ok) t.strictSame([ours.trade.splits.reduce((s, x) => s + x.percent, 0), ours.trade.amountOut], [100, amount], 'the splits deliver exactly the amount');
     }
   }
+});
+
+t.test('an input token flagged approvalReset: the same trade, its gasEstimate one approve step more per router', async (t) => {
+  // The devnet's USDT flagged as Ethereum's is (src/tx/approveStep.ts: reset to 0, then approve the amount).
+  const flagged = new ChainPoolIndex({ ...chain, tokens: chain.tokens.map((x) => (x.symbol === 'USDT' ? { ...x, approvalReset: true as const } : x)) }, new PoolGraph([snapshot!], catalog).pools(31337));
+  let compared = 0;
+  for (const [a, b, maxSplits] of [['USDT', 'WETH', 1], ['USDT', 'DAI', 5], ['WETH', 'USDT', 5]] as const) {
+    const request = { tokenIn: token(a).address.toLowerCase(), tokenOut: token(b).address.toLowerCase(), tradeType: 'exactIn' as const, amount: amountOf(a, 250_000), maxHops: 3, maxSplits, gasPriceWei: 0n, allow: () => true };
+    const plain = bestTrade(index, request);
+    const reset = bestTrade(flagged, request);
+    if (!plain.ok || !reset.ok) throw new Error(`${a} -> ${b}: no trade`);
+    const routers = new Set(plain.trade.splits.map((s) => s.route.executor.address)).size;
+    t.strictSame(reset.trade.splits, plain.trade.splits, `${a} -> ${b}: the same splits (ranked by gross amounts)`);
+    t.equal(reset.trade.gasEstimate - plain.trade.gasEstimate, a === 'USDT' ? BigInt(routers) * GAS.approve : 0n, `${a} -> ${b} over ${routers} router(s)`);
+    compared++;
+  }
+  t.equal(compared, 3);
 });

@@ -48,6 +48,12 @@ t.test('exact output: no sweep of an ERC-20 output (each route pays the recipien
   t.equal(callGas('UniswapV2Router02', 2, false, false, true, 'exactOut'), GAS.approve + 2n * (GAS.call.UniswapV2Router02 + GAS.exactOut.erc20Pull));
 });
 
+t.test('approvalReset: each router pulling an ERC-20 input is charged two approve steps (the reset to 0, then the amount)', async (t) => {
+  t.equal(callGas('SwapRouter02', 1, false, false, true, 'exactIn', true) - callGas('SwapRouter02', 1, false, false, true, 'exactIn'), GAS.approve);
+  t.equal(callGas('UniswapV2Router02', 2, false, false, true, 'exactIn', true), 2n * GAS.approve + 2n * GAS.call.UniswapV2Router02, 'one approval pair covers both transactions');
+  t.equal(callGas('SwapRouter', 1, false, true, false, 'exactIn', true), callGas('SwapRouter', 1, false, true, false), 'no ERC-20 input: no approval');
+});
+
 t.test('WETH9: a wrap and an unwrap are priced apart, without approval', async (t) => {
   t.equal(callGas('WETH9', 1, true, false, false), wrapGas(true));
   t.equal(callGas('WETH9', 1, false, true, true), wrapGas(false));
