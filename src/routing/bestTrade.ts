@@ -1,11 +1,12 @@
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
-import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
-import { isStateless, midPrice } from '../protocols/registry.ts';
+import type { TradeType } from '../protocols/PoolProtocol.ts';
+import { isStateless } from '../protocols/registry.ts';
 import { executorsFor } from './executors.ts';
-import { findRoutes, type PoolPath } from './findRoutes.ts';
+import { findRoutes } from './findRoutes.ts';
 import { callGas, routeGas } from './gasModel.ts';
 import { pricePath, toPricedPath, type LadderCache, type PathQuote, type PricedPath } from './priceRoutes.ts';
 import type { Executor, Leg, Route, Split, Trade } from './Trade.ts';
+import { gasRate, lpFees, priceImpactBps } from './tradeMetrics.ts';
 
 /** What to trade, on one chain. */
 export interface TradeRequest {
@@ -329,78 +330,4 @@ function exactTrade(search: Search, members: readonly Candidate[], units: readon
     priceImpactBps: priceImpactBps(splits, order.map((i) => members[i]!.path)),
     fees: splits.reduce((s, x) => s + lpFees(x.route), 0n),
   };
-}
-
-/** Fee-free mid price of a path (tokenOut per tokenIn, smallest units) as one fraction. */
-function pathMidPrice(path: PricedPath): Fraction {
-  let num = 1n;
-  let den = 1n;
-  path.pools.forEach((pool, i) => {
-    const mid = midPrice(pool);
-    const zeroForOne = path.path.tokens[i] === pool.token0;
-    num *= zeroForOne ? mid.num : mid.den;
-    den *= zeroForOne ? mid.den : mid.num;
-  });
-  return { num, den };
-}
-
-const IMPACT_SCALE = 10n ** 12n;
-
-/** (expected output at the mid price - output) / expected output, in basis points, over all splits (Uniswap's definition). */
-function priceImpactBps(splits: readonly Split[], paths: readonly PricedPath[]): number {
-  let expected = 0n;
-  let actual = 0n;
-  for (const [i, s] of splits.entries()) {
-    const mid = pathMidPrice(paths[i]!);
-    if (mid.den === 0n) return 0;
-    expected += (s.route.amountIn * mid.num * IMPACT_SCALE) / mid.den;
-    actual += s.route.amountOut * IMPACT_SCALE;
-  }
-  if (expected === 0n) return 0;
-  const diff = expected - actual;
-  // Rounded half away from zero.
-  const bps = (diff * 20_000n + (diff >= 0n ? expected : -expected)) / (2n * expected);
-  return Number(bps);
-}
-
-const PIPS = 1_000_000n;
-
-/** LP fees of a route in tokenIn units: ceil(amountIn x (1 - prod(1 - fee))). */
-function lpFees(route: Route): bigint {
-  let keep = 1n;
-  let scale = 1n;
-  for (const leg of route.legs) {
-    keep *= PIPS - BigInt(leg.fee);
-    scale *= PIPS;
-  }
-  return (route.amountIn * (scale - keep) + scale - 1n) / scale;
-}
-
-const rates = new WeakMap<ChainPoolIndex, Map<string, Fraction | null>>();
-
-/**
- * Units of `token` per wei at the mid price of the deepest short path from the wrapped native token (1:1 for the
- * native asset and its wrapped token), or null when no pool path joins them.
- */
-export function gasRate(index: ChainPoolIndex, token: string): Fraction | null {
-  if (token === index.native || token === index.wrappedNative) return { num: 1n, den: 1n };
-  let known = rates.get(index);
-  if (!known) rates.set(index, (known = new Map()));
-  const cached = known.get(token);
-  if (cached !== undefined) return cached;
-  let rate: Fraction | null = null;
-  if (index.wrappedNative) {
-    const paths: PoolPath[] = findRoutes(index, index.wrappedNative, token, { maxHops: 2, allow: () => true, maxRoutes: 8 });
-    for (const path of paths) {
-      const priced = toPricedPath(index, path);
-      if (!priced) continue;
-      const mid = pathMidPrice(priced);
-      if (mid.num > 0n && mid.den > 0n) {
-        rate = mid;
-        break;
-      }
-    }
-  }
-  known.set(token, rate);
-  return rate;
 }
