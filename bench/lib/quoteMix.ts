@@ -36,9 +36,22 @@ export const DEVNET_QUOTES: ReadonlyArray<readonly [keyof typeof T, keyof typeof
 
 /** One JSON body per entry of DEVNET_QUOTES, with `extra` fields (e.g. routing limits) added to each. */
 export function devnetQuoteBodies(extra: Readonly<Record<string, unknown>> = {}): string[] {
-  return DEVNET_QUOTES.map(([tokenIn, tokenOut, amount]) =>
-    JSON.stringify({ originChainId: 31337, destinationChainId: 31337, tokenIn: T[tokenIn], tokenOut: T[tokenOut], amount, recipientAddress: BENCH_RECIPIENT, slippageBps: 50, ...extra }),
-  );
+  return variedQuoteBodies(1, extra);
+}
+
+/**
+ * The mix with every amount varied per request (`variants` amounts per entry: the listed amount plus 0.0001 × i),
+ * so no cache of identical answers can serve a load run; bodies interleave the entries.
+ */
+export function variedQuoteBodies(variants: number, extra: Readonly<Record<string, unknown>> = {}): string[] {
+  const bodies: string[] = [];
+  for (let i = 0; i < variants; i++) {
+    for (const [tokenIn, tokenOut, amount] of DEVNET_QUOTES) {
+      const varied = i === 0 ? amount : `${amount}.${String(i).padStart(4, '0')}`;
+      bodies.push(JSON.stringify({ originChainId: 31337, destinationChainId: 31337, tokenIn: T[tokenIn], tokenOut: T[tokenOut], amount: varied, recipientAddress: BENCH_RECIPIENT, slippageBps: 50, ...extra }));
+    }
+  }
+  return bodies;
 }
 
 /** POST requests of the mix to a path, with optional headers (e.g. the API key). */

@@ -43,9 +43,12 @@ export function runTradeTask(graph: PricingGraph, task: TradeTask): DeploymentTr
     const allow = (e: PoolEntry): boolean => allowed.has(`${e.dex}/${e.version}`);
     return bestTrade(index, { ...task, allow });
   };
-  const overall: DeploymentTrade = { deployment: '', outcome: search(task.deployments) };
-  if (!task.perDeployment) return [overall];
+  if (!task.perDeployment) return [{ deployment: '', outcome: search(task.deployments) }];
   const each = task.deployments.map((deployment) => ({ deployment, outcome: search([deployment]) }));
+  // One pool per trade: the best over all deployments is one of theirs, never a mix, and a refusal of all of them
+  // says what each says.
+  if (task.maxHops === 1 && task.maxSplits === 1) return each;
+  const overall: DeploymentTrade = { deployment: '', outcome: search(task.deployments) };
   // The best trade over all of them, when it goes through more than one deployment, is an entry of its own; when
   // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
   const mixed = overall.outcome.ok && new Set(overall.outcome.trade.splits.flatMap((s) => s.route.legs.filter((l) => l.kind !== 'wrap').map((l) => `${l.dex}/${l.version}`))).size > 1;

@@ -112,6 +112,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     approvalReset: index.chain.tokens.some((t) => t.approvalReset === true && t.address.toLowerCase() === request.tokenIn),
   };
 
+  if (request.maxSplits === 1) return bestSinglePath(search, candidates, cache);
+
   // Every path is first priced at a quarter and at the whole amount; the best by either get the whole grid.
   const amounts = gridAmounts(request.amount, grid);
   const quarter = Math.max(1, Math.floor(grid / 4));
@@ -149,6 +151,24 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   const single = growSplits(search, candidates, grid, 1);
   const fallback = single && exactTrade(search, single.members, single.units, single.grid);
   return fallback ? { ok: true, trade: fallback } : { ok: false, code: 'INSUFFICIENT_LIQUIDITY' };
+}
+
+/**
+ * One split: every path priced at the whole amount only, the best net of its network fee wins (ties: the earlier
+ * path, as findRoutes orders them). No grid is needed, since nothing is shared between paths.
+ */
+function bestSinglePath(search: Search, candidates: readonly Candidate[], cache: LadderCache): TradeOutcome {
+  const { request } = search;
+  let best: { c: Candidate; score: bigint } | undefined;
+  for (const c of candidates) {
+    c.ladder = priceGrid(c.path, request.tradeType, [request.amount], cache);
+    if (!c.ladder[0]!.ok) continue;
+    const score = allocationScore(search, [c], [1]);
+    if (!best || score > best.score) best = { c, score };
+  }
+  if (!best) return { ok: false, code: refusalCode(candidates.map((c) => c.ladder)) };
+  const trade = exactTrade(search, [best.c], [1], 1);
+  return trade ? { ok: true, trade } : { ok: false, code: 'INSUFFICIENT_LIQUIDITY' };
 }
 
 /** amount x k / grid for k = 1..grid (0 where the share rounds to nothing). */

@@ -51,6 +51,8 @@ export interface StartServerOptions {
    * the last 8,000 characters and parse nothing, so that a benchmark's parent process stays cheap.
    */
   readonly output?: 'all' | 'tail';
+  /** Checkout to run the entry from (default this repository; benchmarks run an earlier commit's worktree beside it). */
+  readonly root?: string;
 }
 
 const TAIL_CHARS = 8_000;
@@ -72,8 +74,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   if (!keepAll && options.readyPath === undefined) throw new Error("startServer: output 'tail' needs a readyPath (no log lines are parsed)");
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', join(projectRoot, entry)], {
-    cwd: projectRoot,
+  const root = options.root ?? projectRoot;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', join(root, entry)], {
+    cwd: root,
     env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
