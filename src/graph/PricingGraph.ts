@@ -10,6 +10,8 @@ export interface PoolEntry {
   readonly address: string;
   readonly dex: string;
   readonly version: string;
+  /** `dex/version`, the deployment DEX filters name ('/' for the wrap pseudo-pool). */
+  readonly deployment: string;
   /** Lower-case, token0 < token1. */
   readonly token0: string;
   readonly token1: string;
@@ -18,6 +20,9 @@ export interface PoolEntry {
   /** The snapshot state (absent for the wrap pseudo-pool). */
   readonly state: SnapshotPool | undefined;
 }
+
+/** Most values ChainPoolIndex.memo keeps per index. */
+const MEMO_LIMIT = 4096;
 
 /**
  * One chain's pools as routing needs them: each token's pools (the wrap pseudo-pool joins the native asset to its
@@ -32,6 +37,7 @@ export class ChainPoolIndex {
   readonly baseTokens: readonly string[];
   private readonly adjacency = new Map<string, PoolEntry[]>();
   private readonly converted = new Map<PoolEntry, Pool | Error>();
+  private readonly memos = new Map<string, unknown>();
 
   constructor(
     readonly chain: CatalogChain,
@@ -43,11 +49,11 @@ export class ChainPoolIndex {
     const byAddress = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
     const prices = usdPrices(chain, pools, (a) => byAddress.get(a.toLowerCase()));
     for (const state of pools) {
-      this.add({ address: state.address, dex: state.dex, version: state.version, token0: state.token0.toLowerCase(), token1: state.token1.toLowerCase(), score: usdScore(state, byAddress, prices), state });
+      this.add({ address: state.address, dex: state.dex, version: state.version, deployment: `${state.dex}/${state.version}`, token0: state.token0.toLowerCase(), token1: state.token1.toLowerCase(), score: usdScore(state, byAddress, prices), state });
     }
     if (this.wrappedNative && byAddress.has(this.native) && byAddress.has(this.wrappedNative)) {
       const wrap = createWrapPool(NATIVE_TOKEN_ADDRESS, chain.wrappedNativeToken);
-      const entry: PoolEntry = { address: wrap.address, dex: wrap.dex, version: wrap.version, token0: wrap.token0, token1: wrap.token1, score: Number.MAX_VALUE, state: undefined };
+      const entry: PoolEntry = { address: wrap.address, dex: wrap.dex, version: wrap.version, deployment: '/', token0: wrap.token0, token1: wrap.token1, score: Number.MAX_VALUE, state: undefined };
       this.converted.set(entry, wrap);
       this.add(entry);
     }
@@ -65,6 +71,19 @@ export class ChainPoolIndex {
   /** The pools of a token (lower-case address), deepest first. */
   poolsOf(token: string): readonly PoolEntry[] {
     return this.adjacency.get(token) ?? [];
+  }
+
+  /**
+   * A value derived from this index's pools alone (e.g. a pair's candidate paths), computed once per key and kept
+   * with the index: a state update or reload builds a new index, so nothing kept here outlives the state it was
+   * derived from. At most MEMO_LIMIT keys; the oldest go first.
+   */
+  memo<T>(key: string, make: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const value = make();
+    if (this.memos.size >= MEMO_LIMIT) this.memos.delete(this.memos.keys().next().value!);
+    this.memos.set(key, value);
+    return value;
   }
 
   /** The priceable pool of an entry, or undefined when its state does not convert (left out of every route). */

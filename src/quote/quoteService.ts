@@ -157,14 +157,31 @@ export class QuoteService {
     if (trades.length === 0) throw this.refusal(outcomes.map((o) => o.outcome), chain, request, request.maxHops);
     const exactOut = request.tradeType === 'exactOut';
     trades.sort((a, b) => (exactOut ? compare(a.amountIn, b.amountIn) : compare(b.amountOut, a.amountOut)));
-    return trades.map((trade) => ({
-      ...this.amounts(request, trade),
-      deadline,
-      tokenIn: request.tokenIn,
-      tokenOut: request.tokenOut,
-      ...describeTrade(chain, trade, this.token(chain)),
-      snapshot,
-    }));
+    const token = this.token(chain);
+    return trades.map((trade) => {
+      const { amountInMaximum, amountOutMinimum } = tradeLimits(trade, request.slippageBps);
+      const view = describeTrade(chain, trade, token);
+      // Field order is the response's (README examples, recorded responses): amounts, deadline, tokens, the trade view.
+      return {
+        tradeType: trade.tradeType,
+        amountIn: trade.amountIn.toString(),
+        amountInMaximum: amountInMaximum.toString(),
+        amountOut: trade.amountOut.toString(),
+        amountOutMinimum: amountOutMinimum.toString(),
+        slippageBps: request.slippageBps,
+        deadline,
+        tokenIn: request.tokenIn,
+        tokenOut: request.tokenOut,
+        route: view.route,
+        pairAddress: view.pairAddress,
+        paths: view.paths,
+        gasEstimate: view.gasEstimate,
+        gasPriceWei: view.gasPriceWei,
+        networkFee: view.networkFee,
+        priceImpactBps: view.priceImpactBps,
+        snapshot,
+      };
+    });
   }
 
   /** Prices the best trade overall, builds its steps and saves the quote (POST /quotes); different chains get a bridge route. */

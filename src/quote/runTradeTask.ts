@@ -40,8 +40,8 @@ export function runTradeTask(graph: PricingGraph, task: TradeTask): DeploymentTr
   if (!index) return [];
   const search = (deployments: readonly string[]): TradeOutcome => {
     const allowed = new Set(deployments);
-    const allow = (e: PoolEntry): boolean => allowed.has(`${e.dex}/${e.version}`);
-    return bestTrade(index, { ...task, allow });
+    const allow = (e: PoolEntry): boolean => allowed.has(e.deployment);
+    return bestTrade(index, { ...task, allow, allowKey: deployments.join(',') });
   };
   if (!task.perDeployment) return [{ deployment: '', outcome: search(task.deployments) }];
   const each = task.deployments.map((deployment) => ({ deployment, outcome: search([deployment]) }));

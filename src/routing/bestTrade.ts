@@ -22,6 +22,11 @@ export interface TradeRequest {
   readonly gasPriceWei: bigint;
   /** Which pools may be used (DEX filters). */
   readonly allow: (entry: PoolEntry) => boolean;
+  /**
+   * A name for `allow` (e.g. its deployments) under which the pair's candidate paths are kept with the index and
+   * reused by later searches of the same pair, hop limit, side and filter; without it they are found anew.
+   */
+  readonly allowKey?: string;
 }
 
 /** How hard to search. */
@@ -89,19 +94,13 @@ interface Search {
 export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options: TradeSearchOptions = {}): TradeOutcome {
   const grid = options.grid ?? DEFAULT_GRID;
   const refineGrid = options.refineGrid ?? DEFAULT_REFINE_GRID;
-  const chain = index.chain;
-  const paths = findRoutes(index, request.tokenIn, request.tokenOut, { maxHops: request.maxHops, allow: request.allow, maxRoutes: options.maxRoutes });
+  const found =
+    request.allowKey === undefined
+      ? executablePaths(index, request, options)
+      : index.memo(`paths:${request.tokenIn}:${request.tokenOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.allowKey}`, () => executablePaths(index, request, options));
+  if (found.paths.length === 0) return { ok: false, code: found.pathsFound && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };
   const cache: LadderCache = new Map();
-  let candidates: Candidate[] = [];
-  for (const path of paths) {
-    const executors = executorsFor(chain, path.pools.map((p) => ({ dex: p.dex, version: p.version, wrap: p.state === undefined })), request.tradeType);
-    if (executors.length === 0) continue;
-    const priced = toPricedPath(index, path);
-    if (!priced) continue;
-    const pools = new Set(priced.pools.filter((p) => !isStateless(p)).map((p) => p.address));
-    candidates.push({ path: priced, executors, pools, ladder: [], first: 1 });
-  }
-  if (candidates.length === 0) return { ok: false, code: paths.length > 0 && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };
+  let candidates: Candidate[] = found.paths.map((p) => ({ ...p, ladder: [], first: 1 }));
   const rate = gasRate(index, request.tradeType === 'exactIn' ? request.tokenOut : request.tokenIn);
   const search: Search = {
     index,
@@ -169,6 +168,27 @@ function bestSinglePath(search: Search, candidates: readonly Candidate[], cache:
   if (!best) return { ok: false, code: refusalCode(candidates.map((c) => c.ladder)) };
   const trade = exactTrade(search, [best.c], [1], 1);
   return trade ? { ok: true, trade } : { ok: false, code: 'INSUFFICIENT_LIQUIDITY' };
+}
+
+/** A pair's paths that some router can execute, with what a search needs to know of each before pricing. */
+interface ExecutablePaths {
+  readonly paths: readonly Pick<Candidate, 'path' | 'executors' | 'pools'>[];
+  /** Whether findRoutes found any path within the hop limit (executable or not). */
+  readonly pathsFound: boolean;
+}
+
+/** The candidate paths of a request (findRoutes) that convert and that a router can execute. */
+function executablePaths(index: ChainPoolIndex, request: TradeRequest, options: TradeSearchOptions): ExecutablePaths {
+  const found = findRoutes(index, request.tokenIn, request.tokenOut, { maxHops: request.maxHops, allow: request.allow, maxRoutes: options.maxRoutes });
+  const paths: Pick<Candidate, 'path' | 'executors' | 'pools'>[] = [];
+  for (const path of found) {
+    const executors = executorsFor(index.chain, path.pools.map((p) => ({ dex: p.dex, version: p.version, wrap: p.state === undefined })), request.tradeType);
+    if (executors.length === 0) continue;
+    const priced = toPricedPath(index, path);
+    if (!priced) continue;
+    paths.push({ path: priced, executors, pools: new Set(priced.pools.filter((p) => !isStateless(p)).map((p) => p.address)) });
+  }
+  return { paths, pathsFound: found.length > 0 };
 }
 
 /** amount x k / grid for k = 1..grid (0 where the share rounds to nothing). */
