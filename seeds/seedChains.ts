@@ -313,7 +313,7 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
  * suggests (eth_maxPriorityFeePerGas). eth_gasPrice instead on a chain whose blocks have no base fee (before
  * EIP-1559) or an endpoint that refuses eth_maxPriorityFeePerGas.
  */
-async function gasPriceAt(client: PublicClient, baseFeePerGas: bigint | null | undefined): Promise<bigint> {
+export async function gasPriceAt(client: PublicClient, baseFeePerGas: bigint | null | undefined): Promise<bigint> {
   if (baseFeePerGas !== null && baseFeePerGas !== undefined) {
     try {
       return baseFeePerGas + BigInt(await client.request({ method: 'eth_maxPriorityFeePerGas' }));
