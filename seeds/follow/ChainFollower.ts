@@ -27,6 +27,8 @@ export interface FollowerOptions {
   /** First block range of a catch-up eth_getLogs (default 2000; halved while the endpoint refuses it). */
   readonly catchUpRange?: number;
   readonly logger: Logger;
+  /** Follow in the background after the catch-up (default true); false: the caller drives step() (tests, bench). */
+  readonly follow?: boolean;
   /** Start state; else the chain's snapshot in snapshotDir, else a fresh seed. */
   readonly startFrom?: Snapshot;
 }
@@ -60,6 +62,14 @@ interface Applied {
 const RANGE_REFUSED = /range|too (large|many|big)|limit|exceed|more than/i;
 const hex = (n: number): string => `0x${n.toString(16)}`;
 
+/** The endpoint refused an eth_getLogs range as too large (its JSON-RPC error says so). */
+function refusedRange(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof RpcRequestError) return RANGE_REFUSED.test(e.message);
+  }
+  return false;
+}
+
 /**
  * Follows one chain: from a snapshot, catches up to the head with eth_getLogs over block ranges, then per new block
  * one eth_getBlockByNumber('latest' or the next number) and one eth_getLogs by blockHash (EIP-234), filtered
@@ -89,7 +99,7 @@ export class ChainFollower {
     opts: FollowerOptions,
     private readonly sink: BlockUpdateSink,
   ) {
-    this.o = { pollIntervalMs: 1000, undoDepth: 64, snapshotEveryBlocks: 0, priorityFeeEveryBlocks: 64, catchUpRange: 2000, ...opts };
+    this.o = { pollIntervalMs: 1000, undoDepth: 64, snapshotEveryBlocks: 0, priorityFeeEveryBlocks: 64, catchUpRange: 2000, follow: true, ...opts };
     this.range = this.o.catchUpRange;
     this.rpc = createSeedRpc({ url: opts.rpcUrl, retries: 2, backoffMs: 200, timeoutMs: 10_000 });
     this.client = this.rpc.client;
@@ -126,7 +136,7 @@ export class ChainFollower {
     const start = this.o.startFrom ?? loadSnapshots(this.o.snapshotDir).snapshots.find((s) => s.chainId === this.chainId) ?? (await this.seed());
     await this.reset(start);
     await this.catchUp();
-    this.loop = this.follow();
+    if (this.o.follow) this.loop = this.follow();
   }
 
   async stop(): Promise<void> {
@@ -178,7 +188,7 @@ export class ChainFollower {
     try {
       return await this.request<RpcLog[]>('eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(to), topics: [this.book.topics] }]);
     } catch (err) {
-      if (from === to || !(err instanceof RpcRequestError || (err as Error).cause instanceof RpcRequestError) || !RANGE_REFUSED.test((err as Error).message)) throw err;
+      if (from === to || !refusedRange(err)) throw err;
       const mid = from + Math.floor((to - from) / 2);
       this.range = Math.max(1, mid - from + 1);
       return [...(await this.logsInRange(from, mid)), ...(await this.logsInRange(mid + 1, to))];
