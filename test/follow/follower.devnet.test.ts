@@ -17,7 +17,7 @@ import { discoveryCandidates, seedChains } from '../../seeds/seedChains.ts';
 import { loadCatalog, type CatalogChain } from '../../src/catalog/loadCatalog.ts';
 import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
-import { DevnetTrader } from './devnetTrader.ts';
+import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
 
 const SEED = Number(process.env.FOLLOW_TEST_SEED ?? 13);
 const BLOCKS = 24;

@@ -1,10 +1,10 @@
-// Random trading on a devnet for the follower tests and bench: v3 swaps both ways (crossing ticks), v3 mints and burns
+// Random trading on a devnet for the follower test (test/follow/) and bench (bench/follow.ts): v3 swaps both ways (crossing ticks), v3 mints and burns
 // (ticks around and away from the price, positions emptied), v2 adds, removes and swaps, from anvil's unlocked
 // accounts, mined on demand (automine off) so each block holds a known batch. A seeded PRNG makes runs reproducible.
 import { encodeFunctionData, getAddress, maxUint128, maxUint256, parseAbi, toHex, type Address, type Hex } from 'viem';
-import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
-import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
-import type { Devnet } from '../../seeds/devnet/startDevnet.ts';
+import { fundAccount } from './fundAccount.ts';
+import { jsonRpc } from './jsonRpc.ts';
+import type { Devnet } from './startDevnet.ts';
 import type { Snapshot, SnapshotPool } from '../../src/graph/snapshot.ts';
 
 const erc20 = parseAbi(['function approve(address, uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)']);
