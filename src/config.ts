@@ -44,6 +44,8 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Follow every chain with an RPC_URL_<chainId> block by block in this process (FOLLOW=true; default false). */
   readonly follow: boolean;
+  /** Read the followed blocks `npm run follow` publishes to Redis Streams (FOLLOW_STREAM=true, needs REDIS_URL; default false). */
+  readonly followStream: boolean;
   /** Milliseconds between head polls of a followed chain (FOLLOW_POLL_MS, default 1000). */
   readonly followPollMs: number;
   /** Blocks of undo history per followed chain (FOLLOW_UNDO_DEPTH, default 64); a deeper reorg re-seeds the chain. */
@@ -93,6 +95,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const follow = env.FOLLOW === 'true' || env.FOLLOW === '1';
   if (follow && rpcUrls.size === 0) throw new ConfigError('FOLLOW=true needs an RPC endpoint: set RPC_URL_<chainId> for each chain to follow');
+  const followStream = env.FOLLOW_STREAM === 'true' || env.FOLLOW_STREAM === '1';
+  if (followStream && !redisUrl) throw new ConfigError('FOLLOW_STREAM=true needs REDIS_URL: the followed blocks are read from Redis Streams');
+  if (followStream && follow) throw new ConfigError('FOLLOW=true and FOLLOW_STREAM=true exclude each other: follow the chains in this process, or read what `npm run follow` publishes');
   return Object.freeze({
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -117,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerIp: integer(env, 'RATE_LIMIT_PER_IP', 0, 0, 1_000_000_000),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     follow,
+    followStream,
     followPollMs: integer(env, 'FOLLOW_POLL_MS', 1000, 50, 600_000),
     followUndoDepth: integer(env, 'FOLLOW_UNDO_DEPTH', 64, 1, 100_000),
     followSnapshotEvery: integer(env, 'FOLLOW_SNAPSHOT_EVERY', 0, 0, 10_000_000),

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { createApp } from './app.ts';
 import { loadCatalog } from './catalog/loadCatalog.ts';
 import { runPrimary } from './cluster.ts';
+import { FollowStreamReader } from './follow/followStream.ts';
 import { loadConfig, type Config } from './config.ts';
 import { GraphHolder } from './graph/GraphHolder.ts';
 import type { LiveState } from './graph/liveState.ts';
@@ -33,8 +34,9 @@ async function serve(config: Config): Promise<void> {
   const start = graph();
   logger.info({ chains: catalog.chains.length, snapshots: start.chainIds().map((id) => ({ chainId: id, block: start.snapshot(id)!.blockNumber, pools: start.pools(id).length })) }, 'catalogue loaded');
   // A followed state is newer than any snapshot file: reloading files would move it back and lose the blocks since.
-  if (config.snapshotWatch && !config.follow) holder.watch();
-  process.on('SIGHUP', () => (config.follow ? logger.warn('SIGHUP ignored: FOLLOW=true keeps the state current; restart to start again from the snapshot files') : holder.reload('SIGHUP')));
+  const followed = config.follow || config.followStream;
+  if (config.snapshotWatch && !followed) holder.watch();
+  process.on('SIGHUP', () => (followed ? logger.warn('SIGHUP ignored: FOLLOW=true keeps the state current; restart to start again from the snapshot files') : holder.reload('SIGHUP')));
 
   const pricer = createPricingPool(config, { graph, catalog });
   const store = createQuoteStore(config);
@@ -42,9 +44,19 @@ async function serve(config: Config): Promise<void> {
   const quotes = new QuoteService({ catalog, graph, generation: () => holder.generation(), updates: () => holder.updates(), pricer, store });
   // FOLLOW=true: every chain with an RPC URL is followed in this process and each block applied to the graph.
   const followers: ChainFollower[] = [];
+  // FOLLOW_STREAM=true: the blocks `npm run follow` publishes are read from Redis and applied the same way.
+  const reader = config.followStream
+    ? new FollowStreamReader(
+        { url: config.redisUrl!, prefix: config.redisKeyPrefix, chainIds: holder.current().chainIds(), logger },
+        (update) => void holder.apply(update),
+        (chainId) => holder.current().snapshot(chainId)?.blockNumber ?? 0,
+      )
+    : undefined;
   const liveState: LiveState | undefined = config.follow
     ? { maxAgeSeconds: config.maxStateAgeSeconds, chains: () => followers.map((f) => ({ status: f.status(), counters: f.metrics })) }
-    : undefined;
+    : reader
+      ? { maxAgeSeconds: config.maxStateAgeSeconds, chains: () => reader.chains() }
+      : undefined;
   const app = createApp({
     config,
     catalog,
@@ -62,6 +74,7 @@ async function serve(config: Config): Promise<void> {
   });
   const address = server.address();
   logger.info({ port: typeof address === 'object' && address ? address.port : config.port }, 'listening');
+  reader?.start();
   if (config.follow) {
     const rpcUrls = Object.fromEntries(config.rpcUrls);
     const options = { catalog, snapshotDir: config.snapshotDir, rpcUrls, logger, pollIntervalMs: config.followPollMs, undoDepth: config.followUndoDepth, snapshotEveryBlocks: config.followSnapshotEvery };
@@ -80,6 +93,7 @@ async function serve(config: Config): Promise<void> {
     timer.unref();
     holder.close();
     for (const follower of followers) void follower.stop();
+    void reader?.stop();
     server.close(() => {
       void Promise.allSettled([pricer.close(), store.close(), keys.close()]).then(() => {
         logger.info('closed');
