@@ -2,6 +2,7 @@
 // (ticks around and away from the price, positions emptied), v2 adds, removes and swaps, from anvil's unlocked
 // accounts, mined on demand (automine off) so each block holds a known batch. A seeded PRNG makes runs reproducible.
 import { encodeFunctionData, getAddress, maxUint128, maxUint256, parseAbi, toHex, type Address, type Hex } from 'viem';
+import { rng } from '../../bench/lib/generateScale.ts';
 import { fundAccount } from './fundAccount.ts';
 import { jsonRpc } from './jsonRpc.ts';
 import type { Devnet } from './startDevnet.ts';
@@ -31,18 +32,6 @@ const v2Router = parseAbi([
 const v3Factory = parseAbi(['function createPool(address, address, uint24) returns (address)']);
 const v3Pool = parseAbi(['function initialize(uint160)']);
 
-/** mulberry32: a small seeded PRNG (reproducible runs). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const DEADLINE = 2n ** 40n;
 
 /** Trading accounts on a devnet and the on-demand block miner. */
@@ -56,7 +45,7 @@ export class DevnetTrader {
     seed: number,
   ) {
     this.traders = devnet.accounts.slice(1, 5).map((a) => a.address);
-    this.rand = prng(seed);
+    this.rand = rng(seed);
   }
 
   private get c(): Devnet['addresses']['contracts'] {
