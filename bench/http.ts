@@ -18,7 +18,8 @@
  * this one), interleaved in the same rounds, so before and after are measured under the same load.
  *
  * Environment: BENCH_SECONDS, BENCH_ROUNDS, REDIS_URL (default redis://127.0.0.1:6379), BENCH_CASES (comma list of case ids
- * to run: ceiling, tokens, blockchains, tokens-eth, routes-single, quotes-redis, quotes-memory, routes-default),
+ * to run: ceiling, tokens, blockchains, tokens-eth, routes-single, quotes-redis, quotes-memory, routes-default, and with
+ * WEB_CONCURRENCY=2: cluster-routes, cluster-quotes),
  * BENCH_CONNECTIONS (default "50"), BENCH_BEFORE, BENCH_CPU_PROF (a folder: service processes run with --cpu-prof there).
  */
 import { execFileSync } from 'node:child_process';
@@ -74,7 +75,7 @@ function beforeCheckout(ref: string): string {
 const single = variedQuoteBodies(200, { maxHops: 1, maxSplits: 1 });
 const routing = variedQuoteBodies(200);
 const keys = { memory: '', redis: '' };
-const redisUp = CASES.has('quotes-redis') && (await redisAnswers(REDIS_URL));
+const redisUp = (CASES.has('quotes-redis') || CASES.has('cluster-quotes') || CASES.has('cluster-routes')) && (await redisAnswers(REDIS_URL));
 const beforeRoot = BEFORE ? beforeCheckout(BEFORE) : undefined;
 
 const bare = server(() => startServer({ entry: 'bench/lib/bareKoaServer.ts', ...BENCH_SERVER }));
@@ -111,6 +112,16 @@ function serviceCases(root: string | undefined): Case[] {
     },
     { id: `quotes-memory${suffix}`, label: label('POST /quotes (memory store), one pool'), server: service, requests: () => quoteRequests('/quotes', single, { 'x-api-key': keys.memory }) },
     { id: `routes-default${suffix}`, label: label('POST /quotes/routes, default routing'), server: service, requests: () => quoteRequests('/quotes/routes', routing) },
+    ...clusterCases(root, suffix, label),
+  ];
+}
+
+/** The one-pool quote cases with WEB_CONCURRENCY=2 (two API processes on one port; Redis, which it needs, for both). */
+function clusterCases(root: string | undefined, suffix: string, label: (l: string) => string): Case[] {
+  const cluster = server(() => startService({ ...serviceEnv, WEB_CONCURRENCY: '2', REDIS_URL, REDIS_KEY_PREFIX: redisPrefix }, profileArgs, root));
+  return [
+    { id: `cluster-routes${suffix}`, label: label('POST /quotes/routes, one pool, WEB_CONCURRENCY=2 (Redis)'), server: cluster, requests: () => quoteRequests('/quotes/routes', single) },
+    { id: `cluster-quotes${suffix}`, label: label('POST /quotes (Redis), one pool, WEB_CONCURRENCY=2'), server: cluster, requests: () => quoteRequests('/quotes', single, { 'x-api-key': keys.redis }) },
   ];
 }
 
@@ -135,7 +146,7 @@ try {
   process.stdout.write(`machine: ${describeMachine()}\nload: autocannon on loopback, ${ROUNDS} interleaved rounds of ${SECONDS} s per case after 1 s warm-up; medians\n`);
   for (const connections of CONNECTIONS) {
     const active = cases.filter(wanted);
-    const runs = await runLoadCases(active.filter((c) => !c.id.startsWith('quotes-redis') || redisUp), { connections, rounds: ROUNDS, seconds: SECONDS });
+    const runs = await runLoadCases(active.filter((c) => !/^(quotes-redis|cluster-)/.test(c.id) || redisUp), { connections, rounds: ROUNDS, seconds: SECONDS });
     const ceiling = runs.get('ceiling')?.median;
     for (const c of active) {
       const name = `${c.label} c=${connections}`;

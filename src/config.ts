@@ -21,6 +21,12 @@ export interface Config {
   readonly redisKeyPrefix: string;
   /** RPC endpoint per chain id, from RPC_URL_<chainId>. Never logged, never returned. */
   readonly rpcUrls: ReadonlyMap<number, string>;
+  /**
+   * API processes on this machine, sharing the listening port through Node's cluster (WEB_CONCURRENCY, default 1: one
+   * process, no cluster). More than one needs REDIS_URL, so that saved quotes and rate limits are shared.
+   */
+  readonly webConcurrency: number;
+  /** Pricing worker threads per API process (WORKER_THREADS; default: the cores shared out over the processes, minus the API thread, at least 1). */
   readonly workerThreads: number;
   readonly workerMaxQueue: number;
   readonly quoteTtlSeconds: number;
@@ -70,6 +76,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   const dir = (key: string, fallback: string): string => resolve(projectRoot, env[key] || fallback);
+  const webConcurrency = integer(env, 'WEB_CONCURRENCY', 1, 1, 64);
+  const redisUrl = env.REDIS_URL || undefined;
+  if (webConcurrency > 1 && !redisUrl) {
+    throw new ConfigError(`WEB_CONCURRENCY=${webConcurrency} needs REDIS_URL: the processes must share saved quotes and rate limits, which live in memory without Redis`);
+  }
   return Object.freeze({
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -77,12 +88,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     catalogDir: dir('CATALOG_DIR', 'catalog'),
     snapshotDir: dir('SNAPSHOT_DIR', 'seeds/snapshots'),
     dataDir: dir('DATA_DIR', '.data'),
-    redisUrl: env.REDIS_URL || undefined,
+    redisUrl,
     redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
     rpcUrls,
-    // Cheap quotes are priced in the API thread (src/quote/pricingPool.ts), so workers take only heavy ones:
-    // one core is left to the API thread. See bench/README.md.
-    workerThreads: integer(env, 'WORKER_THREADS', Math.max(1, availableParallelism() - 1), 1, 256),
+    webConcurrency,
+    // Cheap quotes are priced in the API thread (src/quote/pricingPool.ts), so workers take only heavy ones: each
+    // process gets its share of the cores less one for its API thread. See bench/README.md.
+    workerThreads: integer(env, 'WORKER_THREADS', Math.max(1, Math.floor(availableParallelism() / webConcurrency) - 1), 1, 256),
     workerMaxQueue: integer(env, 'WORKER_MAX_QUEUE', 1024, 0, 1_000_000),
     quoteTtlSeconds: integer(env, 'QUOTE_TTL_SECONDS', 86_400, 1, 31_536_000),
     defaultSlippageBps: integer(env, 'DEFAULT_SLIPPAGE_BPS', 50, 0, 5000),

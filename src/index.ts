@@ -1,7 +1,9 @@
+import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import { createApp } from './app.ts';
 import { loadCatalog } from './catalog/loadCatalog.ts';
-import { loadConfig } from './config.ts';
+import { runPrimary } from './cluster.ts';
+import { loadConfig, type Config } from './config.ts';
 import { GraphHolder } from './graph/GraphHolder.ts';
 import { createLogger } from './logger.ts';
 import { createPricingPool } from './quote/pricingPool.ts';
@@ -9,9 +11,18 @@ import { QuoteService } from './quote/quoteService.ts';
 import { createApiKeyStore } from './store/apiKeyStore.ts';
 import { createQuoteStore } from './store/quoteStore.ts';
 
-/** Entry point: config -> dependencies -> app -> listen; closes gracefully on SIGTERM/SIGINT. */
+/**
+ * Entry point: with WEB_CONCURRENCY > 1 this process becomes the cluster primary (src/cluster.ts) and each process it
+ * forks serves; otherwise this process serves.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.webConcurrency > 1 && cluster.isPrimary) return runPrimary(config, createLogger(config.logLevel));
+  return serve(config);
+}
+
+/** One API process: config -> dependencies -> app -> listen; closes gracefully on SIGTERM/SIGINT. */
+async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const catalog = loadCatalog(config.catalogDir);
   const holder = new GraphHolder(catalog, config.snapshotDir, logger);
