@@ -155,7 +155,8 @@ try {
         rows.push({ part: 'http', case: name, result: `not measured: no Redis answers at ${REDIS_URL}`, ratio: '', target: c.target && connections === 50 ? '>= 35%' : '', met: c.target && connections === 50 ? false : null });
         continue;
       }
-      const result = run.median;
+      // A cluster's pid is its primary, which serves no requests: no API-thread figure for those cases.
+      const result = c.id.startsWith('cluster-') ? { ...run.median, apiCpuUs: undefined } : run.median;
       const ratio = ceiling ? result.rps / ceiling.rps : Number.NaN;
       const judged = c.target && connections === 50 ? c.target(result, ratio) : undefined;
       const failed = result.failures > 0 ? `, ${result.failures} failed (${result.failureCodes})` : '';
@@ -167,7 +168,7 @@ try {
         target: judged?.target ?? '',
         met: judged ? judged.met && result.failures === 0 : null,
       });
-      const rounds = run.rounds.map((r) => `${num(r.rps)}${r.apiCpuUs === undefined ? '' : ` (${r.apiCpuUs.toFixed(0)} µs)`}`).join(', ');
+      const rounds = run.rounds.map((r) => `${num(r.rps)}${result.apiCpuUs === undefined ? '' : ` (${r.apiCpuUs!.toFixed(0)} µs)`}`).join(', ');
       process.stdout.write(`  ${name}: ${rows[rows.length - 1].result} ${rows[rows.length - 1].ratio} [rounds: ${rounds}]\n`);
     }
   }
