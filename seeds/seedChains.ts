@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { decodeFunctionResult, encodeFunctionData, getAddress, zeroAddress, type Address, type Hex, type PublicClient } from 'viem';
-import { MAX_TICK, MIN_TICK } from '../src/amm/tickMath.ts';
 import type { CatalogChain } from '../src/catalog/loadCatalog.ts';
-import type { Snapshot, SnapshotExcludedToken, SnapshotPool, SnapshotPoolV2, SnapshotPoolV3 } from '../src/graph/snapshot.ts';
+import type { Snapshot, SnapshotExcludedToken, SnapshotPool } from '../src/graph/snapshot.ts';
 import { batchCount, multicallBatched, type MulticallOptions, type ReadCall } from './multicallBatched.ts';
 import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.ts';
-import { erc20BalanceAbi, v2FactoryAbi, v2PairAbi, v3FactoryAbi, v3PoolAbi } from './seedAbis.ts';
+import { completePoolStates, readPoolBasics, snapshotPoolV3, type PhaseRunner } from './readPoolStates.ts';
+import { v2FactoryAbi, v3FactoryAbi } from './seedAbis.ts';
 import { checkTokenMetadata, tokenMetadataCalls } from './tokenMetadata.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
 import { createSeedRpc, RpcRequestError } from './seedRpc.ts';
@@ -151,11 +151,6 @@ function read<T>(target: Address, data: Hex, decode: (r: Hex) => T): ReadCall<T>
   return { target, data, decode };
 }
 
-/** Compressed tick's bitmap word (TickBitmap.position: (tick / tickSpacing, rounded down) >> 8). */
-export function bitmapWord(tick: number, tickSpacing: number): number {
-  return Math.floor(tick / tickSpacing) >> 8;
-}
-
 class SkipChain extends Error {}
 
 async function seedOne(chain: CatalogChain, url: string | undefined, o: Required<Omit<SeedOptions, 'chains' | 'rpcUrls' | 'log'>>, progress: SeedProgress): Promise<ChainSeedReport> {
@@ -240,43 +235,18 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
       pools.push({ ...c, address: getAddress(a) });
     });
 
-    // 2. State: v2 reserves; v3 slot0, liquidity, fee, tickSpacing; balances of both tokens.
-    type StateValue = bigint | number | readonly [bigint, bigint, number] | readonly [bigint, number, number, number, number, number, boolean];
-    const stateCalls: ReadCall<StateValue>[] = [];
-    const balance = (token: Address, owner: Address): ReadCall<StateValue> =>
-      read(token, encodeFunctionData({ abi: erc20BalanceAbi, functionName: 'balanceOf', args: [owner] }), (r) =>
-        decodeFunctionResult({ abi: erc20BalanceAbi, functionName: 'balanceOf', data: r }),
-      );
-    for (const p of pools) {
-      stateCalls.push(balance(p.token0, p.address), balance(p.token1, p.address));
-      if (p.version === 'v2') {
-        stateCalls.push(
-          read(p.address, encodeFunctionData({ abi: v2PairAbi, functionName: 'getReserves' }), (r) =>
-            decodeFunctionResult({ abi: v2PairAbi, functionName: 'getReserves', data: r }),
-          ),
-        );
-      } else {
-        stateCalls.push(
-          read(p.address, encodeFunctionData({ abi: v3PoolAbi, functionName: 'slot0' }), (r) => decodeFunctionResult({ abi: v3PoolAbi, functionName: 'slot0', data: r })),
-          read(p.address, encodeFunctionData({ abi: v3PoolAbi, functionName: 'liquidity' }), (r) => decodeFunctionResult({ abi: v3PoolAbi, functionName: 'liquidity', data: r })),
-          read(p.address, encodeFunctionData({ abi: v3PoolAbi, functionName: 'fee' }), (r) => decodeFunctionResult({ abi: v3PoolAbi, functionName: 'fee', data: r })),
-          read(p.address, encodeFunctionData({ abi: v3PoolAbi, functionName: 'tickSpacing' }), (r) => decodeFunctionResult({ abi: v3PoolAbi, functionName: 'tickSpacing', data: r })),
-        );
-      }
-    }
-    const state = await phase('state', stateCalls, (r) => `${r.filter((x) => x === undefined).length} failed reads`);
-
+    // 2. State: v2 reserves; v3 slot0, liquidity, fee, tickSpacing; balances of both tokens (seeds/readPoolStates.ts).
+    const run: PhaseRunner = (name, list, summary) => phase(name, list, summary);
+    const basics = await readPoolBasics(run, pools);
     // 2b. Transfer fees: for each token, the pool holding most of it sends a share to a spare address and gets it back
     // (seeds/probeTransferFees.ts); a token that loses part of a transfer, or whose transfer fails, is left out.
     const holders = new Map<string, { token: Address; holder: Address; balance: bigint }>();
-    let at = 0;
-    for (const p of pools) {
-      for (const [token, balance] of [[p.token0, state[at]], [p.token1, state[at + 1]]] as const) {
+    for (const { pool: p, balance0, balance1 } of basics) {
+      for (const [token, balance] of [[p.token0, balance0], [p.token1, balance1]] as const) {
         if (typeof balance !== 'bigint' || balance === 0n) continue;
         const known = holders.get(token.toLowerCase());
         if (!known || balance > known.balance) holders.set(token.toLowerCase(), { token, holder: p.address, balance });
       }
-      at += p.version === 'v2' ? 3 : 6;
     }
     const probes = [...holders.values()].map((h) => ({ token: h.token, holder: h.holder, amount: transferFeeProbeAmount(h.balance) }));
     calls.probe = probes.length;
@@ -295,111 +265,16 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
       progress.log(`[${chain.slug}] left out ${listed.symbol} (${probe.token}): ${fee.detail}`);
     });
 
-    interface V3Work {
-      pool: Candidate & { address: Address };
-      balance0: bigint;
-      balance1: bigint;
-      sqrtPriceX96: bigint;
-      tick: number;
-      liquidity: bigint;
-      fee: number;
-      tickSpacing: number;
-      words: [number, number];
-    }
-    const v2Out: SnapshotPoolV2[] = [];
-    const v3Work: V3Work[] = [];
-    let k = 0;
-    for (const p of pools) {
-      const b0 = state[k++] as bigint | undefined;
-      const b1 = state[k++] as bigint | undefined;
+    // 3-4. Tick bitmap words inside the window, liquidityNet of every initialized tick; pools of left-out tokens are not read.
+    const kept = basics.filter(({ pool: p }) => {
       const leftOut = [excluded.get(p.token0.toLowerCase()), excluded.get(p.token1.toLowerCase())].filter((e) => e !== undefined);
-      if (leftOut.length > 0) {
-        for (const e of leftOut) e.pools.push(p.address);
-        k += p.version === 'v2' ? 1 : 4;
-        continue;
-      }
-      if (p.version === 'v2') {
-        const reserves = state[k++] as readonly [bigint, bigint, number] | undefined;
-        if (b0 === undefined || b1 === undefined || reserves === undefined) {
-          progress.log(`[${chain.slug}] dropped v2 pool ${p.address}: state reads failed`);
-          continue;
-        }
-        v2Out.push({
-          address: p.address, dex: p.dex, version: 'v2', token0: p.token0, token1: p.token1, fee: p.fee,
-          balance0: b0.toString(), balance1: b1.toString(), reserve0: reserves[0].toString(), reserve1: reserves[1].toString(),
-        });
-      } else {
-        const slot0 = state[k++] as readonly [bigint, number, number, number, number, number, boolean] | undefined;
-        const liquidity = state[k++] as bigint | undefined;
-        const fee = state[k++] as number | undefined;
-        const tickSpacing = state[k++] as number | undefined;
-        if (b0 === undefined || b1 === undefined || slot0 === undefined || liquidity === undefined || fee === undefined || tickSpacing === undefined) {
-          progress.log(`[${chain.slug}] dropped v3 pool ${p.address}: state reads failed`);
-          continue;
-        }
-        if (slot0[0] === 0n) {
-          progress.log(`[${chain.slug}] dropped v3 pool ${p.address}: not initialized (sqrtPriceX96 = 0)`);
-          continue;
-        }
-        const tick = slot0[1];
-        const w = bitmapWord(tick, tickSpacing);
-        const lo = Math.max(w - o.tickWindowWords, bitmapWord(MIN_TICK, tickSpacing));
-        const hi = Math.min(w + o.tickWindowWords, bitmapWord(MAX_TICK, tickSpacing));
-        v3Work.push({ pool: p, balance0: b0, balance1: b1, sqrtPriceX96: slot0[0], tick, liquidity, fee, tickSpacing, words: [lo, hi] });
-      }
-    }
-
-    // 3. Tick bitmap words inside the window.
-    const bitmapCalls: ReadCall<bigint>[] = [];
-    const bitmapOwner: { work: V3Work; word: number }[] = [];
-    for (const work of v3Work) {
-      for (let word = work.words[0]; word <= work.words[1]; word++) {
-        bitmapCalls.push(
-          read(work.pool.address, encodeFunctionData({ abi: v3PoolAbi, functionName: 'tickBitmap', args: [word] }), (r) =>
-            decodeFunctionResult({ abi: v3PoolAbi, functionName: 'tickBitmap', data: r }),
-          ),
-        );
-        bitmapOwner.push({ work, word });
-      }
-    }
-    const bitmaps = await phase('bitmap', bitmapCalls, (r) => `${r.reduce((n, x) => n + (x ? popcount(x) : 0), 0)} initialized ticks`);
-    const tickList = new Map<V3Work, number[]>();
-    for (const work of v3Work) tickList.set(work, []);
-    bitmaps.forEach((value, i) => {
-      const { work, word } = bitmapOwner[i]!;
-      if (value === undefined) throw new Error(`tickBitmap(${word}) of ${work.pool.address} failed`);
-      for (let bit = 0; value !== 0n && bit < 256; bit++) {
-        if ((value >> BigInt(bit)) & 1n) tickList.get(work)!.push((word * 256 + bit) * work.tickSpacing);
-      }
+      for (const e of leftOut) e.pools.push(p.address);
+      return leftOut.length === 0;
     });
-
-    // 4. liquidityNet of every initialized tick.
-    const tickCalls: ReadCall<readonly [bigint, bigint, bigint, bigint, bigint, bigint, number, boolean]>[] = [];
-    const tickOwner: { work: V3Work; tick: number }[] = [];
-    for (const work of v3Work) {
-      for (const tick of tickList.get(work)!) {
-        tickCalls.push(
-          read(work.pool.address, encodeFunctionData({ abi: v3PoolAbi, functionName: 'ticks', args: [tick] }), (r) =>
-            decodeFunctionResult({ abi: v3PoolAbi, functionName: 'ticks', data: r }),
-          ),
-        );
-        tickOwner.push({ work, tick });
-      }
-    }
-    const tickData = await phase('ticks', tickCalls, () => '');
-    const ticksByPool = new Map<V3Work, [number, string][]>();
-    for (const work of v3Work) ticksByPool.set(work, []);
-    tickData.forEach((value, i) => {
-      const { work, tick } = tickOwner[i]!;
-      if (value === undefined) throw new Error(`ticks(${tick}) of ${work.pool.address} failed`);
-      ticksByPool.get(work)!.push([tick, value[1].toString()]);
-    });
-    const v3Out: SnapshotPoolV3[] = v3Work.map((w) => ({
-      address: w.pool.address, dex: w.pool.dex, version: 'v3', token0: w.pool.token0, token1: w.pool.token1, fee: w.fee,
-      balance0: w.balance0.toString(), balance1: w.balance1.toString(),
-      sqrtPriceX96: w.sqrtPriceX96.toString(), tick: w.tick, liquidity: w.liquidity.toString(), tickSpacing: w.tickSpacing,
-      bitmapWords: w.words, ticks: ticksByPool.get(w)!.sort((a, b) => a[0] - b[0]),
-    }));
+    const states = await completePoolStates(run, kept, o.tickWindowWords);
+    for (const d of states.dropped) progress.log(`[${chain.slug}] dropped ${pools.find((p) => p.address === d.address)?.version} pool ${d.address}: ${d.reason}`);
+    const v2Out = states.v2;
+    const v3Out = states.v3.map(snapshotPoolV3);
 
     const all: SnapshotPool[] = [...v2Out, ...v3Out].sort(comparePools);
     const excludedTokens = [...excluded.values()].sort((a, b) => (a.address.toLowerCase() < b.address.toLowerCase() ? -1 : 1));
@@ -438,7 +313,7 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
  * suggests (eth_maxPriorityFeePerGas). eth_gasPrice instead on a chain whose blocks have no base fee (before
  * EIP-1559) or an endpoint that refuses eth_maxPriorityFeePerGas.
  */
-async function gasPriceAt(client: PublicClient, baseFeePerGas: bigint | null | undefined): Promise<bigint> {
+export async function gasPriceAt(client: PublicClient, baseFeePerGas: bigint | null | undefined): Promise<bigint> {
   if (baseFeePerGas !== null && baseFeePerGas !== undefined) {
     try {
       return baseFeePerGas + BigInt(await client.request({ method: 'eth_maxPriorityFeePerGas' }));
@@ -457,13 +332,8 @@ function refusedByEndpoint(err: unknown): boolean {
   return false;
 }
 
-function popcount(x: bigint): number {
-  let n = 0;
-  for (; x > 0n; x &= x - 1n) n++;
-  return n;
-}
-
-function comparePools(a: SnapshotPool, b: SnapshotPool): number {
+/** The order of pools in a snapshot file: version, DEX, token0, token1, fee. */
+export function comparePools(a: SnapshotPool, b: SnapshotPool): number {
   const ka = `${a.version}/${a.dex}/${a.token0.toLowerCase()}/${a.token1.toLowerCase()}/${String(a.fee).padStart(7, '0')}`;
   const kb = `${b.version}/${b.dex}/${b.token0.toLowerCase()}/${b.token1.toLowerCase()}/${String(b.fee).padStart(7, '0')}`;
   return ka < kb ? -1 : ka > kb ? 1 : 0;

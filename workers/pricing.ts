@@ -3,11 +3,11 @@
  * snapshot folders as the API process) and prices swaps with the exact AMM math. Tasks carry only
  * the request. Never throws domain errors across the thread boundary: returns result values.
  */
-import { BroadcastChannel, workerData } from 'node:worker_threads';
+import { BroadcastChannel, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
-import { RELOAD_CHANNEL } from '../src/graph/GraphHolder.ts';
+import { RELOAD_CHANNEL, type GraphMessage } from '../src/graph/GraphHolder.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
-import { PricingGraph } from '../src/graph/PricingGraph.ts';
+import { derivePricingGraph, pricingGraphOf, type PricingGraph } from '../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../src/graph/snapshot.ts';
 import { runTradeTask, type TradeTask, type TradeTaskResult } from '../src/quote/runTradeTask.ts';
 
@@ -19,31 +19,79 @@ interface PricingWorkerData {
 const { catalogDir, snapshotDir } = workerData as PricingWorkerData;
 const catalog = loadCatalog(catalogDir);
 let generation = 0;
-let graph = new PricingGraph(new PoolGraph(loadSnapshots(snapshotDir).snapshots, catalog), catalog);
+/** Followed blocks applied since the last reload. */
+let updates = 0;
+/** A generation whose blocks this worker missed (-1: none). */
+let missed = -1;
+let poolGraph = new PoolGraph(loadSnapshots(snapshotDir).snapshots, catalog);
+let graph: PricingGraph = pricingGraphOf(poolGraph, catalog);
 
-/** Reloads the snapshots when the API process has moved to a newer generation. */
-function ensureGeneration(wanted: number): void {
-  if (wanted <= generation) return;
-  graph = new PricingGraph(new PoolGraph(loadSnapshots(snapshotDir).snapshots, catalog), catalog);
-  generation = wanted;
+/** Reads the snapshot folder: the state of a generation with no followed block applied. */
+function reload(to: number): void {
+  poolGraph = new PoolGraph(loadSnapshots(snapshotDir).snapshots, catalog);
+  graph = pricingGraphOf(poolGraph, catalog);
+  generation = to;
+  updates = 0;
 }
 
-// The API announces each new generation; swap the replica between tasks rather than in one.
-const reloads = new BroadcastChannel(RELOAD_CHANNEL);
-reloads.unref();
-reloads.onmessage = (event) => {
-  const wanted = (event as { data: { generation: number } }).data.generation;
-  try {
-    ensureGeneration(wanted);
-  } catch {
-    // The next task carries the generation and retries the load.
+/** Applies what the API announced: a reload of the folder, or a followed block's per-pool update. */
+function receive(message: GraphMessage): void {
+  if ('reload' in message) {
+    if (message.generation > generation) reload(message.generation);
+    return;
   }
-};
+  if (message.generation !== generation || message.updates !== updates + 1) return;
+  const next = poolGraph.withUpdate(message.update);
+  derivePricingGraph(poolGraph, next, message.update);
+  poolGraph = next;
+  graph = pricingGraphOf(poolGraph, catalog);
+  updates = message.updates;
+}
+
+// The API announces each new generation; apply it between tasks, or at once when a task needs it (below).
+const channel = new BroadcastChannel(RELOAD_CHANNEL);
+channel.unref();
+channel.onmessage = (event) => receive((event as { data: GraphMessage }).data);
+
+/** Longest wait for an announced block to arrive on the channel before a task is handed back. */
+const ARRIVAL_TIMEOUT_MS = 2_000;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** Reads the next message waiting on the channel now, if any. */
+function drainOne(): boolean {
+  const next = receiveMessageOnPort(channel as unknown as Parameters<typeof receiveMessageOnPort>[0]);
+  if (next) receive(next.message as GraphMessage);
+  return next !== undefined;
+}
+
+/**
+ * Brings the replica to the task's state, synchronously: messages waiting on the channel are read first. A newer
+ * generation with nothing waiting is a reload this worker missed (e.g. it started after it): the folder is read. A
+ * followed block is waited for (the API posts it before the tasks that need it, but the channel and the task port
+ * are separate); false when it cannot be had (a worker started after blocks were applied): the caller hands the
+ * task back and the API prices it, never on an older state than it was given.
+ */
+function ensureState(wantedGeneration: number, wantedUpdates: number): boolean {
+  while (generation < wantedGeneration && drainOne());
+  if (generation < wantedGeneration) reload(wantedGeneration);
+  const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
+  while (generation === wantedGeneration && updates < wantedUpdates) {
+    if (drainOne()) continue;
+    // Blocks this worker never saw (it started after them) will not come: no waiting again until the next reload.
+    if (missed === generation) return false;
+    if (Date.now() > deadline) {
+      missed = generation;
+      return false;
+    }
+    Atomics.wait(pause, 0, 0, 1);
+  }
+  return generation === wantedGeneration && updates === wantedUpdates;
+}
 
 /** Finds the best trade (or the best per DEX deployment) for one task. */
 export function findTrades(task: TradeTask): TradeTaskResult {
   try {
-    ensureGeneration(task.generation);
+    if (!ensureState(task.generation, task.updates)) return { ok: false, error: { code: 'STATE_BEHIND', message: `the worker is not at generation ${task.generation}, block update ${task.updates}` } };
     return { ok: true, trades: runTradeTask(graph, task) };
   } catch (error) {
     return { ok: false, error: { code: 'WORKER_FAILURE', message: error instanceof Error ? error.message : String(error) } };

@@ -2,11 +2,19 @@ import { watch, type FSWatcher } from 'node:fs';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/loadCatalog.ts';
+import type { BlockUpdate } from './blockUpdate.ts';
 import { PoolGraph } from './PoolGraph.ts';
+import { derivePricingGraph } from './PricingGraph.ts';
 import { loadSnapshots } from './snapshot.ts';
 
-/** Channel on which the API process tells pricing workers that a new snapshot generation is live. */
+/** Channel on which the API process tells pricing workers of each new state generation (GraphMessage). */
 export const RELOAD_CHANNEL = 'swap-quote-service:snapshot-reload';
+
+/**
+ * What the API process posts on RELOAD_CHANNEL for every new generation, in order: a snapshot reload (workers read
+ * the folder again) or one followed block (workers apply the same per-pool update to their replica).
+ */
+export type GraphMessage = { readonly generation: number; readonly reload: true } | { readonly generation: number; readonly updates: number; readonly update: BlockUpdate };
 
 /** Outcome of one reload attempt. */
 export interface ReloadResult {
@@ -18,13 +26,15 @@ export interface ReloadResult {
 /**
  * Holds the pool graph being served and swaps it atomically on reload. A reload is all or nothing:
  * if any snapshot file is refused (corrupt, schema-invalid), the old graph keeps serving and the
- * refusal is logged. Each accepted reload increments the generation and is broadcast to the pricing
- * workers, which load the same folder and swap their replica (tasks also carry the generation, so a
- * worker never prices on an older graph than the API's).
+ * refusal is logged. Followed blocks (apply) replace only the pools they changed, copy-on-write: a quote keeps the
+ * graph it started with. Each reload (a new generation) and each applied block (a new update count within it) is
+ * broadcast to the pricing workers (GraphMessage), which reload the folder or apply the same update to their
+ * replica; tasks carry both numbers, so a worker never prices on an older graph than the API's.
  */
 export class GraphHolder {
   private graph: PoolGraph;
   private gen = 0;
+  private applied = 0;
   private watcher: FSWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly channel = new BroadcastChannel(RELOAD_CHANNEL);
@@ -46,9 +56,14 @@ export class GraphHolder {
     return this.graph;
   }
 
-  /** The generation of the graph being served (0 at start-up). */
+  /** The generation of the graph being served: snapshot reloads so far (0 at start-up). */
   generation(): number {
     return this.gen;
+  }
+
+  /** Followed blocks applied since the last reload (the state version within a generation). */
+  updates(): number {
+    return this.applied;
   }
 
   /** Reloads every snapshot; swaps only if all are valid. */
@@ -61,7 +76,8 @@ export class GraphHolder {
     const before = new Map(this.graph.chainIds().map((id) => [id, this.graph.snapshot(id)!.blockNumber]));
     this.graph = new PoolGraph(snapshots, this.catalog);
     this.gen += 1;
-    this.channel.postMessage({ generation: this.gen });
+    this.applied = 0;
+    this.post({ generation: this.gen, reload: true });
     this.logger.info(
       {
         reason,
@@ -71,6 +87,26 @@ export class GraphHolder {
       'snapshots reloaded',
     );
     return { ok: true, generation: this.gen, errors };
+  }
+
+  /**
+   * Applies one followed block: a new graph sharing every pool the block did not change (and the pricing index,
+   * derived for the changed pools only). An update not newer than the chain's state (e.g. after a reload to a later
+   * snapshot) changes nothing. Returns whether the graph moved.
+   */
+  apply(update: BlockUpdate): boolean {
+    const previous = this.graph;
+    const next = previous.withUpdate(update);
+    if (next === previous) return false;
+    derivePricingGraph(previous, next, update);
+    this.graph = next;
+    this.applied += 1;
+    this.post({ generation: this.gen, updates: this.applied, update });
+    return true;
+  }
+
+  private post(message: GraphMessage): void {
+    this.channel.postMessage(message);
   }
 
   /** Reloads when files in the snapshot folder change (debounced), in addition to explicit reloads (SIGHUP). */

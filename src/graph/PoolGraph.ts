@@ -1,65 +1,108 @@
-import type { Catalog } from '../catalog/loadCatalog.ts';
+import type { Catalog, CatalogChain } from '../catalog/loadCatalog.ts';
+import type { BlockUpdate } from './blockUpdate.ts';
 import type { Snapshot, SnapshotPool } from './snapshot.ts';
 
 interface ChainPools {
+  /** The snapshot the chain's state started from, with its block metadata moved to the last applied update. */
   readonly snapshot: Snapshot;
-  readonly pools: readonly SnapshotPool[];
+  /** Pools by address (as written in the snapshot). */
+  readonly byAddress: ReadonlyMap<string, SnapshotPool>;
+  /** byAddress's values, built on first use. */
+  list?: readonly SnapshotPool[];
 }
 
 /**
  * The in-memory pool graph: every chain's snapshot and its pools whose DEX and tokens are in the catalogue (the
  * token → pools index routing uses is src/graph/PricingGraph.ts, built from this per chain on first use).
- * Immutable; a snapshot reload builds a new graph and swaps it in whole.
+ * Immutable: a snapshot reload builds a new graph, and a followed block (withUpdate) a new graph that shares every
+ * chain and pool the block did not change.
  */
 export class PoolGraph {
-  private readonly chains = new Map<number, ChainPools>();
+  private readonly chains: Map<number, ChainPools>;
   /** Pools dropped because their chain, DEX or tokens are not in the catalogue. */
-  readonly ignored: string[] = [];
+  readonly ignored: string[];
 
-  constructor(snapshots: readonly Snapshot[], catalog: Catalog) {
+  /** The graph of a set of snapshots (`derived`: the chains of a graph built by withUpdate). */
+  constructor(
+    snapshots: readonly Snapshot[],
+    private readonly catalog: Catalog,
+    derived?: { chains: Map<number, ChainPools>; ignored: string[] },
+  ) {
+    this.chains = derived?.chains ?? new Map();
+    this.ignored = derived?.ignored ?? [];
     for (const snapshot of snapshots) {
       const chain = catalog.chain(snapshot.chainId);
       if (!chain) {
         this.ignored.push(`chain ${snapshot.chainId}: not in the catalogue`);
         continue;
       }
-      const dexes = new Set(chain.dexes.map((d) => `${d.slug}/${d.version}`));
-      const pools: SnapshotPool[] = [];
-      // Whether each token address as written in the snapshot is a catalogue token: addresses repeat across pools,
-      // so each is looked up once.
-      const known = new Map<string, boolean>();
-      const listed = (address: string): boolean => {
-        let k = known.get(address);
-        if (k === undefined) known.set(address, (k = catalog.token(chain.chainId, address) !== undefined));
-        return k;
-      };
+      const accepts = poolFilter(catalog, chain);
+      const byAddress = new Map<string, SnapshotPool>();
       for (const pool of snapshot.pools) {
-        if (!dexes.has(`${pool.dex}/${pool.version}`)) {
-          this.ignored.push(`${chain.slug} ${pool.address}: DEX ${pool.dex} ${pool.version} not in the catalogue`);
-          continue;
-        }
-        if (!listed(pool.token0) || !listed(pool.token1)) {
-          this.ignored.push(`${chain.slug} ${pool.address}: token not in the catalogue`);
-          continue;
-        }
-        pools.push(pool);
+        const problem = accepts(pool);
+        if (problem) this.ignored.push(`${chain.slug} ${pool.address}: ${problem}`);
+        else byAddress.set(pool.address, pool);
       }
-      this.chains.set(chain.chainId, { snapshot, pools });
+      this.chains.set(chain.chainId, { snapshot, byAddress });
     }
   }
 
-  /** The snapshot a chain's pools come from, if any. */
+  /** The snapshot a chain's pools come from, if any (block metadata: the last applied update's). */
   snapshot(chainId: number): Snapshot | undefined {
     return this.chains.get(chainId)?.snapshot;
   }
 
   /** Every pool of a chain (empty when it has no snapshot). */
   pools(chainId: number): readonly SnapshotPool[] {
-    return this.chains.get(chainId)?.pools ?? [];
+    const chain = this.chains.get(chainId);
+    if (!chain) return [];
+    return (chain.list ??= [...chain.byAddress.values()]);
+  }
+
+  /** One pool of a chain by its address as the snapshot writes it. */
+  pool(chainId: number, address: string): SnapshotPool | undefined {
+    return this.chains.get(chainId)?.byAddress.get(address);
   }
 
   /** Chain ids that have a snapshot. */
   chainIds(): number[] {
     return [...this.chains.keys()];
   }
+
+  /**
+   * The graph after one followed block: the chain's changed and new pools replaced (those outside the catalogue left
+   * out, as at load), removed pools dropped, its block metadata moved to the update's; every other chain and pool is
+   * shared with this graph. Returns this graph unchanged when the chain has no snapshot or the update is not newer
+   * than the chain's state (e.g. after a reload to a later snapshot).
+   */
+  withUpdate(update: BlockUpdate): PoolGraph {
+    const current = this.chains.get(update.chainId);
+    const chain = this.catalog.chain(update.chainId);
+    if (!current || !chain || (update.blockNumber <= current.snapshot.blockNumber && !update.reorg)) return this;
+    const byAddress = new Map(current.byAddress);
+    const accepts = poolFilter(this.catalog, chain);
+    for (const address of update.removed) byAddress.delete(address);
+    for (const pool of update.pools) if (!accepts(pool)) byAddress.set(pool.address, pool);
+    // The cold-start snapshot's own pool list is not kept: pools(chainId) is the chain's state.
+    const snapshot: Snapshot = { ...current.snapshot, blockNumber: update.blockNumber, blockTimestamp: update.blockTimestamp, gasPriceWei: update.gasPriceWei, pools: [] };
+    return new PoolGraph([], this.catalog, { chains: new Map(this.chains).set(update.chainId, { snapshot, byAddress }), ignored: this.ignored });
+  }
+}
+
+/** Why a pool of a chain is left out of the graph (its DEX or a token is not in the catalogue), or undefined. */
+function poolFilter(catalog: Catalog, chain: CatalogChain): (pool: SnapshotPool) => string | undefined {
+  const dexes = new Set(chain.dexes.map((d) => `${d.slug}/${d.version}`));
+  // Whether each token address as written in the snapshot is a catalogue token: addresses repeat across pools,
+  // so each is looked up once.
+  const known = new Map<string, boolean>();
+  const listed = (address: string): boolean => {
+    let k = known.get(address);
+    if (k === undefined) known.set(address, (k = catalog.token(chain.chainId, address) !== undefined));
+    return k;
+  };
+  return (pool) => {
+    if (!dexes.has(`${pool.dex}/${pool.version}`)) return `DEX ${pool.dex} ${pool.version} not in the catalogue`;
+    if (!listed(pool.token0) || !listed(pool.token1)) return 'token not in the catalogue';
+    return undefined;
+  };
 }

@@ -1,4 +1,5 @@
-import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain } from '../catalog/loadCatalog.ts';
+import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain, type CatalogToken } from '../catalog/loadCatalog.ts';
+import type { BlockUpdate } from './blockUpdate.ts';
 import { poolFromSnapshot, type Pool } from '../protocols/registry.ts';
 import { createWrapPool } from '../protocols/wrap.ts';
 import type { PoolGraph } from './PoolGraph.ts';
@@ -35,32 +36,83 @@ export class ChainPoolIndex {
   readonly wrappedNative: string;
   /** Lower-case base token addresses (catalogue `baseTokens`). */
   readonly baseTokens: readonly string[];
-  private readonly adjacency = new Map<string, PoolEntry[]>();
-  private readonly converted = new Map<PoolEntry, Pool | Error>();
+  private readonly adjacency: Map<string, PoolEntry[]>;
+  /** Priceable pools by entry, shared by every index derived from this one (an entry never changes state). */
+  private readonly converted: WeakMap<PoolEntry, Pool | Error>;
+  /** Entries by pool address. */
+  private readonly entries: Map<string, PoolEntry>;
   private readonly memos = new Map<string, unknown>();
+  /** Chain tokens by lower-case address, and USD prices (pruning scores) as of the index's first state. */
+  private readonly tokens: ReadonlyMap<string, CatalogToken>;
+  private readonly prices: ReadonlyMap<string, bigint>;
 
   constructor(
     readonly chain: CatalogChain,
     pools: readonly SnapshotPool[],
+    derived?: ChainPoolIndex,
   ) {
     this.native = NATIVE_TOKEN_ADDRESS.toLowerCase();
     this.wrappedNative = chain.wrappedNativeToken.toLowerCase();
     this.baseTokens = chain.baseTokens.map((t) => t.toLowerCase());
-    const byAddress = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
-    const prices = usdPrices(chain, pools, (a) => byAddress.get(a.toLowerCase()));
-    for (const state of pools) {
-      this.add({ address: state.address, dex: state.dex, version: state.version, deployment: `${state.dex}/${state.version}`, token0: state.token0.toLowerCase(), token1: state.token1.toLowerCase(), score: usdScore(state, byAddress, prices), state });
+    if (derived) {
+      this.adjacency = new Map(derived.adjacency);
+      this.converted = derived.converted;
+      this.entries = new Map(derived.entries);
+      this.tokens = derived.tokens;
+      this.prices = derived.prices;
+      return;
     }
-    if (this.wrappedNative && byAddress.has(this.native) && byAddress.has(this.wrappedNative)) {
+    this.adjacency = new Map();
+    this.converted = new WeakMap();
+    this.entries = new Map();
+    this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
+    this.prices = usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
+    for (const state of pools) this.add(this.entryOf(state));
+    if (this.wrappedNative && this.tokens.has(this.native) && this.tokens.has(this.wrappedNative)) {
       const wrap = createWrapPool(NATIVE_TOKEN_ADDRESS, chain.wrappedNativeToken);
       const entry: PoolEntry = { address: wrap.address, dex: wrap.dex, version: wrap.version, deployment: '/', token0: wrap.token0, token1: wrap.token1, score: Number.MAX_VALUE, state: undefined };
       this.converted.set(entry, wrap);
       this.add(entry);
     }
-    for (const list of this.adjacency.values()) list.sort((a, b) => b.score - a.score || (a.address < b.address ? -1 : 1));
+    for (const list of this.adjacency.values()) list.sort(deepestFirst);
+  }
+
+  /**
+   * The index after some pools changed (a followed block): their entries replaced, removed pools dropped, only the
+   * affected tokens' lists re-sorted; every other list, entry and converted pool is shared with this index. The new
+   * index has its own memos (nothing derived from the old state carries over). Scores use this index's USD prices.
+   */
+  withChanges(pools: readonly SnapshotPool[], removed: readonly string[]): ChainPoolIndex {
+    const next = new ChainPoolIndex(this.chain, [], this);
+    const touched = new Set<string>();
+    for (const address of [...removed, ...pools.map((p) => p.address)]) {
+      const old = next.entries.get(address);
+      if (!old) continue;
+      next.entries.delete(address);
+      for (const token of [old.token0, old.token1]) {
+        next.adjacency.set(token, (next.adjacency.get(token) ?? []).filter((e) => e !== old));
+        touched.add(token);
+      }
+    }
+    for (const state of pools) {
+      const entry = next.entryOf(state);
+      for (const token of [entry.token0, entry.token1]) {
+        // A list shared with this index is copied before it is changed.
+        if (!touched.has(token)) next.adjacency.set(token, [...(next.adjacency.get(token) ?? [])]);
+        touched.add(token);
+      }
+      next.add(entry);
+    }
+    for (const token of touched) next.adjacency.get(token)!.sort(deepestFirst);
+    return next;
+  }
+
+  private entryOf(state: SnapshotPool): PoolEntry {
+    return { address: state.address, dex: state.dex, version: state.version, deployment: `${state.dex}/${state.version}`, token0: state.token0.toLowerCase(), token1: state.token1.toLowerCase(), score: usdScore(state, this.tokens, this.prices), state };
   }
 
   private add(entry: PoolEntry): void {
+    this.entries.set(entry.address, entry);
     for (const token of [entry.token0, entry.token1]) {
       const list = this.adjacency.get(token);
       if (list) list.push(entry);
@@ -101,6 +153,11 @@ export class ChainPoolIndex {
   }
 }
 
+/** Adjacency order: deepest first, then by address. */
+function deepestFirst(a: PoolEntry, b: PoolEntry): number {
+  return b.score - a.score || (a.address < b.address ? -1 : 1);
+}
+
 /** USD value of a pool's balances as a float (pruning only); a side without a price counts as the other side. */
 function usdScore(pool: SnapshotPool, tokens: ReadonlyMap<string, { decimals: number }>, prices: ReadonlyMap<string, bigint>): number {
   const side = (address: string, balance: string): number | undefined => {
@@ -121,12 +178,27 @@ function usdScore(pool: SnapshotPool, tokens: ReadonlyMap<string, { decimals: nu
  * start-up cost does not grow with chains that are never quoted.
  */
 export class PricingGraph {
-  private readonly chains = new Map<number, ChainPoolIndex | null>();
+  private readonly chains: Map<number, ChainPoolIndex | null>;
 
   constructor(
     readonly graph: PoolGraph,
     private readonly catalog: Catalog,
-  ) {}
+    chains?: Map<number, ChainPoolIndex | null>,
+  ) {
+    this.chains = chains ?? new Map();
+  }
+
+  /**
+   * The pricing graph of `next`, the graph after `update` (PoolGraph.withUpdate): the updated chain's index, when it
+   * was built, derived with its changed pools only; every other chain's index shared.
+   */
+  withUpdate(next: PoolGraph, update: BlockUpdate): PricingGraph {
+    const chains = new Map(this.chains);
+    const index = chains.get(update.chainId);
+    if (index) chains.set(update.chainId, index.withChanges(update.pools.filter((p) => next.pool(update.chainId, p.address) === p), update.removed));
+    else chains.delete(update.chainId);
+    return new PricingGraph(next, this.catalog, chains);
+  }
 
   /** The chain's index, or undefined when the chain has no snapshot. */
   chain(chainId: number): ChainPoolIndex | undefined {
@@ -138,4 +210,22 @@ export class PricingGraph {
     }
     return index ?? undefined;
   }
+}
+
+const pricingGraphs = new WeakMap<PoolGraph, PricingGraph>();
+
+/**
+ * The pricing graph of a pool graph, kept with it: built on first use, or derived from the previous graph's when
+ * the graph came from a followed block (derivePricingGraph).
+ */
+export function pricingGraphOf(graph: PoolGraph, catalog: Catalog): PricingGraph {
+  let pricing = pricingGraphs.get(graph);
+  if (!pricing) pricingGraphs.set(graph, (pricing = new PricingGraph(graph, catalog)));
+  return pricing;
+}
+
+/** Registers the pricing graph of `next` (= previous.withUpdate(update)) derived from the previous one, if it was built. */
+export function derivePricingGraph(previous: PoolGraph, next: PoolGraph, update: BlockUpdate): void {
+  const pricing = pricingGraphs.get(previous);
+  if (pricing && next !== previous) pricingGraphs.set(next, pricing.withUpdate(next, update));
 }

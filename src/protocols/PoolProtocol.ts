@@ -45,6 +45,25 @@ export interface PoolDescription {
   readonly tickSpacing: number;
 }
 
+/** One event log of a pool, as eth_getLogs returns it (hex strings). */
+export interface PoolLog {
+  readonly address: string;
+  readonly topics: readonly string[];
+  readonly data: string;
+}
+
+/**
+ * What a pool event does to snapshot state: the new state, or "re-read this pool from the chain" with the reason
+ * (an unexpected or malformed log, state the event alone cannot update): never a silently wrong state.
+ */
+export type EventOutcome<S> = { readonly ok: true; readonly state: S } | { readonly ok: false; readonly reason: string };
+
+/** What applying an event needs beyond the pool's own state. */
+export interface EventContext {
+  /** Half-width of the v3 tick-bitmap window, in words, as the snapshot was seeded with (Snapshot.tickWindowWords). */
+  readonly tickWindowWords: number;
+}
+
 /**
  * One pool protocol: from snapshot state to a priceable pool, pricing of amount ladders for a trade side, mid
  * price, and what the catalogue API and the pricing pool need to know about its state.
@@ -72,4 +91,11 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPool | never
   stateSize(state: S): number;
   /** A problem with the snapshot state beyond its schema (e.g. unordered ticks), or undefined. */
   checkSnapshot(state: S): string | undefined;
+  /** topic0 of every pool event that changes the state applyEvent follows (what a follower subscribes to). */
+  readonly eventTopics: readonly string[];
+  /**
+   * Applies one of the pool's logs (in log order) to its snapshot state; returns the new state (the old one is
+   * never modified) or a re-read outcome. A log whose topic0 is not in eventTopics is a re-read.
+   */
+  applyEvent(state: S, log: PoolLog, context: EventContext): EventOutcome<S>;
 }

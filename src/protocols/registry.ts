@@ -1,5 +1,5 @@
 import type { SnapshotPool } from '../graph/snapshot.ts';
-import type { Fraction, LadderQuote, PoolDescription, TradeType } from './PoolProtocol.ts';
+import type { EventContext, EventOutcome, Fraction, LadderQuote, PoolDescription, PoolLog, TradeType } from './PoolProtocol.ts';
 import { uniswapV2, type UniswapV2Pool } from './uniswapV2.ts';
 import { uniswapV3, type UniswapV3Pool } from './uniswapV3.ts';
 import { wrap, type WrapPool } from './wrap.ts';
@@ -69,4 +69,14 @@ export function snapshotStateSize(state: SnapshotPool): number {
 /** A problem with a snapshot pool's state beyond its schema, or undefined. */
 export function checkSnapshotPool(state: SnapshotPool): string | undefined {
   return state.version === 'v2' ? uniswapV2.checkSnapshot(state) : uniswapV3.checkSnapshot(state);
+}
+
+/** topic0 of the events a follower subscribes to for pools of a snapshot version. */
+export function poolEventTopics(version: SnapshotPool['version']): readonly string[] {
+  return version === 'v2' ? uniswapV2.eventTopics : uniswapV3.eventTopics;
+}
+
+/** Applies one log of a pool to its snapshot state: the new state, or a re-read (see PoolProtocol.applyEvent). */
+export function applyPoolEvent(state: SnapshotPool, log: PoolLog, context: EventContext): EventOutcome<SnapshotPool> {
+  return state.version === 'v2' ? uniswapV2.applyEvent(state, log, context) : uniswapV3.applyEvent(state, log, context);
 }

@@ -1,6 +1,7 @@
 import { AmmError } from '../amm/ammError.ts';
 import { getAmountIn, getAmountOut } from '../amm/v2.ts';
 import type { SnapshotPoolV2 } from '../graph/snapshot.ts';
+import { eventTopic, logWords } from './logWords.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from './PoolProtocol.ts';
 
 /** A constant-product pair (Uniswap v2, SushiSwap, PancakeSwap v2 by its fee) ready to price. */
@@ -11,6 +12,9 @@ export interface UniswapV2Pool extends PoolBase {
   readonly reserve0: bigint;
   readonly reserve1: bigint;
 }
+
+/** UniswapV2Pair emits Sync(reserve0, reserve1) from every _update (swap, mint, burn, sync): the only event followed. */
+const SYNC = eventTopic('Sync(uint112,uint112)');
 
 const TOO_SMALL: LadderQuote = { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
 
@@ -65,5 +69,19 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
   },
   checkSnapshot() {
     return undefined;
+  },
+  eventTopics: [SYNC],
+  /**
+   * Sync sets the reserves, and the balances with them: _update writes the pair's balances as its reserves, so after
+   * any Sync a fresh read of balanceOf equals them. A plain transfer to the pair (a donation, seen by balanceOf until
+   * the next Sync) and skim() emit no pair event: invisible to a follower until the pair's next Sync.
+   */
+  applyEvent(p, log) {
+    if (log.topics[0]?.toLowerCase() !== SYNC) return { ok: false, reason: `unexpected v2 event ${log.topics[0] ?? '(no topic)'}` };
+    const w = logWords(log, 1, 2);
+    if (!w || w[0]! >> 112n !== 0n || w[1]! >> 112n !== 0n) return { ok: false, reason: 'malformed Sync log' };
+    const r0 = w[0]!.toString();
+    const r1 = w[1]!.toString();
+    return { ok: true, state: { ...p, reserve0: r0, reserve1: r1, balance0: r0, balance1: r1 } };
   },
 };

@@ -3,6 +3,7 @@ import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } fro
 import { createV3Pool, type V3Pool } from '../amm/v3Pool.ts';
 import type { SnapshotPoolV3 } from '../graph/snapshot.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from './PoolProtocol.ts';
+import { applyV3Event, V3_EVENT_TOPICS } from './uniswapV3Events.ts';
 
 /** A concentrated-liquidity pool (Uniswap v3 and its forks) ready for the tick walk. */
 export interface UniswapV3Pool extends PoolBase {
@@ -74,4 +75,6 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
     }
     return undefined;
   },
+  eventTopics: V3_EVENT_TOPICS,
+  applyEvent: applyV3Event,
 };

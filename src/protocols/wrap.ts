@@ -37,4 +37,8 @@ export const wrap: PoolProtocol<WrapPool> = {
   checkSnapshot() {
     return undefined;
   },
+  eventTopics: [],
+  applyEvent() {
+    return { ok: false, reason: 'wrap pools keep no state' };
+  },
 };

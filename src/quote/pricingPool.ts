@@ -4,7 +4,7 @@ import type { Catalog } from '../catalog/loadCatalog.ts';
 import type { Config } from '../config.ts';
 import { InternalError, ServiceUnavailableError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
-import { PricingGraph } from '../graph/PricingGraph.ts';
+import { pricingGraphOf } from '../graph/PricingGraph.ts';
 import { sharedSnapshotFiles } from '../graph/snapshot.ts';
 import { snapshotStateSize } from '../protocols/registry.ts';
 import { runTradeTask, type DeploymentTrade, type TradeTask, type TradeTaskResult } from './runTradeTask.ts';
@@ -46,20 +46,21 @@ export interface PricerStats {
  * never holds the API's event loop.
  */
 class InlinePricer {
-  private readonly graphs = new WeakMap<PoolGraph, PricingGraph>();
-
   constructor(
     private readonly graph: () => PoolGraph,
     private readonly catalog: Catalog,
     private readonly maxTicks: number,
   ) {}
 
+  /** The trades of any task, priced in this thread. */
+  runHere(task: TradeTask): DeploymentTrade[] {
+    return runTradeTask(pricingGraphOf(this.graph(), this.catalog), task);
+  }
+
   /** The trades, or undefined when the task must go to a worker. */
   run(task: TradeTask): DeploymentTrade[] | undefined {
     if (task.maxHops > 1 || task.maxSplits > 1) return undefined;
-    const graph = this.graph();
-    let pricing = this.graphs.get(graph);
-    if (!pricing) this.graphs.set(graph, (pricing = new PricingGraph(graph, this.catalog)));
+    const pricing = pricingGraphOf(this.graph(), this.catalog);
     const index = pricing.chain(task.chainId);
     if (index) {
       const effective = (t: string): string => (t === index.native ? index.wrappedNative : t);
@@ -103,6 +104,11 @@ export function createPricingPool(
         throw new ServiceUnavailableError('the pricing queue is full; retry shortly', { cause: error });
       }
       throw new ServiceUnavailableError('a pricing worker failed; retry the request', { cause: error });
+    }
+    if (!result.ok && result.error.code === 'STATE_BEHIND' && inline) {
+      // A worker started after followed blocks were applied cannot catch up with them: the API thread prices it.
+      stats.inline++;
+      return inline.runHere(task);
     }
     if (!result.ok) throw new InternalError(`pricing worker: ${result.error.code}: ${result.error.message}`);
     return result.trades;
@@ -149,4 +155,5 @@ export const probeTask: TradeTask = {
   deployments: [],
   perDeployment: false,
   generation: 0,
+  updates: 0,
 };

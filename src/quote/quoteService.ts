@@ -84,6 +84,8 @@ export interface QuoteServiceDeps {
   readonly graph: () => PoolGraph;
   /** Generation of the graph `graph()` returns; sent to workers so they price on the same snapshots. */
   readonly generation: () => number;
+  /** Followed blocks applied to it (GraphHolder.updates); 0 when the state is not followed. */
+  readonly updates?: () => number;
   readonly pricer: Pricer;
   readonly store: QuoteStore;
   /** Milliseconds since the epoch. */
@@ -235,6 +237,7 @@ export class QuoteService {
       deployments: [...(limits.deployments ?? chain.dexes.map((d) => `${d.slug}/${d.version}`))],
       perDeployment,
       generation: this.deps.generation(),
+      updates: this.deps.updates?.() ?? 0,
     });
   }
 

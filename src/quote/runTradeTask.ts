@@ -21,8 +21,10 @@ export interface TradeTask {
    * instead of one best trade over all of them.
    */
   perDeployment: boolean;
-  /** Snapshot generation the API process is serving; the worker reloads when it differs. */
+  /** Snapshot generation (reloads) the API process is serving; a worker behind it reloads. */
   generation: number;
+  /** Followed blocks the API has applied within that generation; a worker behind it applies them first. */
+  updates: number;
 }
 
 /** One trade outcome; `deployment` is `slug/version` for a trade kept to one deployment, '' for one over all of them. */

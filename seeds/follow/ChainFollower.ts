@@ -1,0 +1,330 @@
+import { join } from 'node:path';
+import { getAddress, type PublicClient } from 'viem';
+import type { Logger } from 'pino';
+import type { Catalog, CatalogChain } from '../../src/catalog/loadCatalog.ts';
+import type { BlockUpdate, BlockUpdateSink } from '../../src/graph/blockUpdate.ts';
+import { loadSnapshots, type Snapshot } from '../../src/graph/snapshot.ts';
+import { multicallRunner, type PhaseRunner } from '../readPoolStates.ts';
+import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../seedChains.ts';
+import { createSeedRpc, RpcRequestError, type SeedRpc } from '../seedRpc.ts';
+import { writeFileAtomic } from '../writeFileAtomic.ts';
+import { PoolBook, type BlockChange, type RpcLog } from './poolBook.ts';
+
+/** Options of one chain's follower (env names in README "Live pool state"). */
+export interface FollowerOptions {
+  readonly chain: CatalogChain;
+  readonly rpcUrl: string;
+  readonly snapshotDir: string;
+  readonly catalog: Catalog;
+  /** Wait between head polls (default 1000 ms). */
+  readonly pollIntervalMs?: number;
+  /** Blocks of undo history kept for reorgs (default 64); a deeper reorg re-seeds the chain. */
+  readonly undoDepth?: number;
+  /** Write a snapshot every this many applied blocks (default 0: never). */
+  readonly snapshotEveryBlocks?: number;
+  /** Read the endpoint's priority fee (eth_maxPriorityFeePerGas) once per this many blocks (default 64). */
+  readonly priorityFeeEveryBlocks?: number;
+  /** First block range of a catch-up eth_getLogs (default 2000; halved while the endpoint refuses it). */
+  readonly catchUpRange?: number;
+  readonly logger: Logger;
+  /** Follow in the background after the catch-up (default true); false: the caller drives step() (tests, bench). */
+  readonly follow?: boolean;
+  /** Start state; else the chain's snapshot in snapshotDir, else a fresh seed. */
+  readonly startFrom?: Snapshot;
+}
+
+/** A follower's position, for /readyz and logs. lastBlockAt: ms since the epoch when the last block was applied. */
+export interface FollowerStatus {
+  readonly chainId: number;
+  readonly headBlock: number;
+  readonly appliedBlock: number;
+  readonly appliedHash: string;
+  readonly lastBlockAt: number;
+  /** ms since the epoch when the endpoint last answered a head poll (the state is known current as of then). */
+  readonly lastHeadAt: number;
+  readonly errors: number;
+}
+
+interface RpcBlock {
+  readonly number: string;
+  readonly hash: string;
+  readonly parentHash: string;
+  readonly timestamp: string;
+  readonly baseFeePerGas?: string;
+}
+
+interface Applied {
+  readonly number: number;
+  readonly hash: string;
+  readonly parentHash: string;
+  readonly timestamp: number;
+  readonly gasPriceWei: string;
+}
+
+const RANGE_REFUSED = /range|too (large|many|big)|limit|exceed|more than/i;
+const hex = (n: number): string => `0x${n.toString(16)}`;
+
+/** The endpoint refused an eth_getLogs range as too large (its JSON-RPC error says so). */
+function refusedRange(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof RpcRequestError) return RANGE_REFUSED.test(e.message);
+  }
+  return false;
+}
+
+/**
+ * Follows one chain: from a snapshot, catches up to the head with eth_getLogs over block ranges, then per new block
+ * one eth_getBlockByNumber('latest' or the next number) and one eth_getLogs by blockHash (EIP-234), filtered
+ * client-side to the tracked pools and catalogued factories. Each applied block goes to the sink as a BlockUpdate.
+ */
+export class ChainFollower {
+  private readonly m = { blocks: 0, events: 0, reorgs: 0, rereads: 0 };
+  private readonly rpc: SeedRpc;
+  private readonly client: PublicClient;
+  private book!: PoolBook;
+  private tickWindowWords = 20;
+  private excludedTokens: Snapshot['excludedTokens'];
+  private applied!: Applied;
+  private readonly history: { block: Applied; change: BlockChange }[] = [];
+  private head = 0;
+  private lastBlockAt = 0;
+  private lastHeadAt = 0;
+  private errors = 0;
+  private priorityFee: { wei: bigint; at: number } | undefined;
+  private lastSnapshotBlock = 0;
+  private range: number;
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private readonly o: Required<Omit<FollowerOptions, 'startFrom'>> & Pick<FollowerOptions, 'startFrom'>;
+
+  constructor(
+    opts: FollowerOptions,
+    private readonly sink: BlockUpdateSink,
+  ) {
+    this.o = { pollIntervalMs: 1000, undoDepth: 64, snapshotEveryBlocks: 0, priorityFeeEveryBlocks: 64, catchUpRange: 2000, follow: true, ...opts };
+    this.range = this.o.catchUpRange;
+    this.rpc = createSeedRpc({ url: opts.rpcUrl, retries: 2, backoffMs: 200, timeoutMs: 10_000 });
+    this.client = this.rpc.client;
+  }
+
+  private get chainId(): number {
+    return this.o.chain.chainId;
+  }
+
+  private request<T>(method: string, params: unknown[]): Promise<T> {
+    return this.client.request({ method, params } as never) as Promise<T>;
+  }
+
+  /** Counters since start: blocks and events applied, reorgs, pool re-reads, HTTP requests to the endpoint (retries included). */
+  get metrics(): { blocks: number; events: number; reorgs: number; rereads: number; rpcRequests: number } {
+    return { ...this.m, rpcRequests: this.rpc.requests() };
+  }
+
+  status(): FollowerStatus {
+    return { chainId: this.chainId, headBlock: this.head, appliedBlock: this.applied?.number ?? 0, appliedHash: this.applied?.hash ?? '', lastBlockAt: this.lastBlockAt, lastHeadAt: this.lastHeadAt, errors: this.errors };
+  }
+
+  /** The followed state as a snapshot (what snapshot files and tests compare). */
+  snapshot(): Snapshot {
+    return {
+      formatVersion: 1, chainId: this.chainId, blockNumber: this.applied.number, blockTimestamp: this.applied.timestamp, gasPriceWei: this.applied.gasPriceWei,
+      seededAt: new Date().toISOString(), tickWindowWords: this.tickWindowWords, pools: this.book.snapshotPools(),
+      ...(this.excludedTokens && this.excludedTokens.length > 0 ? { excludedTokens: this.excludedTokens } : {}),
+    };
+  }
+
+  /** Loads the start state, catches up to the head, then follows in the background until stop(). */
+  async start(): Promise<void> {
+    const start = this.o.startFrom ?? loadSnapshots(this.o.snapshotDir).snapshots.find((s) => s.chainId === this.chainId) ?? (await this.seed());
+    await this.reset(start);
+    await this.catchUp();
+    if (this.o.follow) this.loop = this.follow();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+  }
+
+  private async seed(): Promise<Snapshot> {
+    const report = await seedChains({ chains: [this.o.chain], rpcUrls: new Map([[this.chainId, this.o.rpcUrl]]), snapshotDir: this.o.snapshotDir, progress: 'none', log: () => {} });
+    const snapshot = report.chains[0]?.snapshot;
+    if (!snapshot) throw new Error(`chain ${this.chainId}: seeding failed (${report.chains[0]?.reason ?? 'no report'})`);
+    return snapshot;
+  }
+
+  private async reset(snapshot: Snapshot): Promise<void> {
+    const block = await this.request<RpcBlock | null>('eth_getBlockByNumber', [hex(snapshot.blockNumber), false]);
+    if (!block) throw new Error(`chain ${this.chainId}: block ${snapshot.blockNumber} of the snapshot not found`);
+    this.book = new PoolBook(this.o.chain, snapshot);
+    this.tickWindowWords = snapshot.tickWindowWords;
+    this.excludedTokens = snapshot.excludedTokens;
+    this.applied = { number: snapshot.blockNumber, hash: block.hash, parentHash: block.parentHash, timestamp: snapshot.blockTimestamp, gasPriceWei: snapshot.gasPriceWei ?? '0' };
+    this.history.length = 0;
+    this.lastSnapshotBlock = snapshot.blockNumber;
+    this.head = Math.max(this.head, snapshot.blockNumber);
+  }
+
+  private runner(blockNumber: number): PhaseRunner {
+    const multicall3 = getAddress(this.o.chain.multicall3Address || DEFAULT_MULTICALL3);
+    return multicallRunner(this.client, { multicall3, blockNumber: BigInt(blockNumber), batchSize: 500, concurrency: 4 });
+  }
+
+  private onReread = (address: string, reason: string): void => {
+    this.o.logger.warn({ chainId: this.chainId, pool: address, reason }, 'pool re-read');
+  };
+
+  private async gasPrice(block: RpcBlock): Promise<string> {
+    const number = Number(block.number);
+    const base = block.baseFeePerGas === undefined ? undefined : BigInt(block.baseFeePerGas);
+    if (!this.priorityFee || number - this.priorityFee.at >= this.o.priorityFeeEveryBlocks || number < this.priorityFee.at) {
+      const total = await gasPriceAt(this.client, base);
+      this.priorityFee = { wei: total - (base ?? 0n), at: number };
+    }
+    return ((base ?? 0n) + this.priorityFee.wei).toString();
+  }
+
+  /** eth_getLogs over [from, to] for the book's topics, halving the range while the endpoint refuses it. */
+  private async logsInRange(from: number, to: number): Promise<RpcLog[]> {
+    try {
+      return await this.request<RpcLog[]>('eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(to), topics: [this.book.topics] }]);
+    } catch (err) {
+      if (from === to || !refusedRange(err)) throw err;
+      const mid = from + Math.floor((to - from) / 2);
+      this.range = Math.max(1, mid - from + 1);
+      return [...(await this.logsInRange(from, mid)), ...(await this.logsInRange(mid + 1, to))];
+    }
+  }
+
+  /** Applies ranges of blocks up to the head; one update per range (no undo history: a reorg below it re-seeds). */
+  async catchUp(): Promise<void> {
+    this.head = Number(await this.request<string>('eth_blockNumber', []));
+    this.lastHeadAt = Date.now();
+    while (!this.stopped && this.applied.number < this.head) {
+      const from = this.applied.number + 1;
+      const to = Math.min(this.head, from + this.range - 1);
+      const logs = (await this.logsInRange(from, to)).filter((l) => this.book.wants(l));
+      logs.sort((a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex));
+      const changed = new Set<string>();
+      for (let i = 0; i < logs.length; ) {
+        const n = logs[i]!.blockNumber;
+        let j = i;
+        while (j < logs.length && logs[j]!.blockNumber === n) j++;
+        const change = await this.book.applyBlock(logs.slice(i, j), this.runner(Number(n)), this.tickWindowWords, this.onReread);
+        this.count(change);
+        for (const a of change.prev.keys()) changed.add(a);
+        i = j;
+      }
+      const block = await this.request<RpcBlock>('eth_getBlockByNumber', [hex(to), false]);
+      this.m.blocks += to - from + 1;
+      await this.moveTo(block, changed, []);
+      this.history.length = 0;
+    }
+  }
+
+  private count(change: BlockChange): void {
+    this.m.events += change.events;
+    this.m.rereads += change.rereads;
+  }
+
+  /** Records the new applied block, emits its update, writes a snapshot when due. */
+  private async moveTo(block: RpcBlock, changed: Iterable<string>, removed: string[], reorg?: boolean): Promise<void> {
+    this.applied = { number: Number(block.number), hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp), gasPriceWei: await this.gasPrice(block) };
+    this.lastBlockAt = Date.now();
+    const update: BlockUpdate = {
+      chainId: this.chainId, blockNumber: this.applied.number, blockHash: this.applied.hash, parentHash: this.applied.parentHash,
+      blockTimestamp: this.applied.timestamp, gasPriceWei: this.applied.gasPriceWei, pools: this.book.snapshotPools(changed), removed, ...(reorg ? { reorg } : {}),
+    };
+    await this.sink(update);
+    if (this.o.snapshotEveryBlocks > 0 && this.applied.number - this.lastSnapshotBlock >= this.o.snapshotEveryBlocks) {
+      writeFileAtomic(join(this.o.snapshotDir, `${this.o.chain.slug}.json`), `${JSON.stringify(this.snapshot(), null, 1)}\n`);
+      this.lastSnapshotBlock = this.applied.number;
+    }
+  }
+
+  private async follow(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        await this.step();
+        failures = 0;
+      } catch (err) {
+        this.errors++;
+        failures++;
+        this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, 'follower step failed; retrying');
+      }
+      if (this.stopped) break;
+      const delay = failures === 0 ? this.o.pollIntervalMs : Math.min(30_000, this.o.pollIntervalMs * 2 ** Math.min(failures, 10));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+
+  /** Polls the head once and applies every new block (rolling back first on a reorg). */
+  async step(): Promise<void> {
+    const latest = await this.request<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
+    this.head = Number(latest.number);
+    this.lastHeadAt = Date.now();
+    let reorg: { changed: Set<string>; existed: Set<string> } | undefined;
+    for (;;) {
+      const diverged = this.head < this.applied.number || (this.head === this.applied.number && latest.hash !== this.applied.hash);
+      const next = diverged ? undefined : this.head === this.applied.number + 1 ? latest : this.head > this.applied.number ? await this.request<RpcBlock>('eth_getBlockByNumber', [hex(this.applied.number + 1), false]) : undefined;
+      if (!diverged && !next) break;
+      if (diverged || next!.parentHash !== this.applied.hash) {
+        if (!reorg) {
+          reorg = { changed: new Set(), existed: new Set(this.book.pools.keys()) };
+          this.m.reorgs++;
+          this.o.logger.warn({ chainId: this.chainId, block: this.applied.number, head: this.head }, 'reorg: rolling back');
+        }
+        if (!this.rollBack(reorg.changed)) return this.reseed();
+        continue;
+      }
+      const logs = await this.request<RpcLog[]>('eth_getLogs', [{ blockHash: next!.hash, topics: [this.book.topics] }]);
+      const change = await this.book.applyBlock(logs.filter((l) => this.book.wants(l)), this.runner(Number(next!.number)), this.tickWindowWords, this.onReread);
+      this.count(change);
+      this.m.blocks++;
+      this.history.push({ block: { ...this.applied }, change });
+      if (this.history.length > this.o.undoDepth) this.history.shift();
+      if (reorg) {
+        for (const a of change.prev.keys()) reorg.changed.add(a);
+        this.applied = { ...this.applied, number: Number(next!.number), hash: next!.hash, parentHash: next!.parentHash, timestamp: Number(next!.timestamp) };
+        if (this.applied.number < this.head) continue;
+      }
+      await this.moveTo(next!, reorg ? reorg.changed : change.prev.keys(), reorg ? this.removedSince(reorg) : [], reorg !== undefined);
+      reorg = undefined;
+    }
+    if (reorg) {
+      const block = await this.request<RpcBlock>('eth_getBlockByNumber', [hex(this.applied.number), false]);
+      await this.moveTo(block, reorg.changed, this.removedSince(reorg), true);
+    }
+  }
+
+  private removedSince(reorg: { changed: Set<string>; existed: Set<string> }): string[] {
+    return [...reorg.changed].filter((a) => !this.book.pools.has(a) && reorg.existed.has(a)).map((a) => getAddress(a));
+  }
+
+  /** Undoes the newest applied block; false when the undo history is exhausted (a reorg deeper than undoDepth). */
+  private rollBack(changed: Set<string>): boolean {
+    const entry = this.history.pop();
+    if (!entry) return false;
+    for (const a of this.book.undo(entry.change)) changed.add(a);
+    this.applied = entry.block;
+    return true;
+  }
+
+  /** A reorg deeper than the undo history: seed the chain afresh and deliver every pool. */
+  private async reseed(): Promise<void> {
+    this.o.logger.warn({ chainId: this.chainId, undoDepth: this.o.undoDepth }, 'reorg deeper than the undo history: re-seeding');
+    const before = new Set(this.book.pools.keys());
+    await this.reset(await this.seed());
+    const block = await this.request<RpcBlock>('eth_getBlockByNumber', [hex(this.applied.number), false]);
+    await this.moveTo(block, this.book.pools.keys(), [...before].filter((a) => !this.book.pools.has(a)).map((a) => getAddress(a)), true);
+  }
+}
