@@ -11,6 +11,9 @@
  * this process). Quote amounts vary per request (variedQuoteBodies), so no cache of identical answers can serve.
  * The targets (issue 14) are judged at c=50 as ratios to the bare-Koa ceiling of the same run.
  *
+ * Each result also gives the CPU time of the service's API (main) thread per response (Linux /proc), which load from
+ * other jobs on the shared VM moves far less than req/s: the figure to compare before/after a change by.
+ *
  * BENCH_BEFORE=<git ref>: the same cases also run against that commit (checked out in a temporary worktree beside
  * this one), interleaved in the same rounds, so before and after are measured under the same load.
  *
@@ -129,6 +132,9 @@ const cases: Case[] = [
 ];
 const wanted = (c: Case): boolean => CASES.has(c.id.replace('@before', ''));
 
+/** The API thread's CPU time per response (see threadCpuMs), for same-run before/after comparisons. */
+const cpu = (r: LoadResult): string => (r.apiCpuUs === undefined ? '' : `, API thread ${r.apiCpuUs.toFixed(0)} µs/req`);
+
 const rows: BenchRow[] = [];
 try {
   keys.memory = (await createApiKeyStore({ redisUrl: undefined, dataDir }).create('bench')).key;
@@ -149,19 +155,21 @@ try {
         rows.push({ part: 'http', case: name, result: `not measured: no Redis answers at ${REDIS_URL}`, ratio: '', target: c.target && connections === 50 ? '>= 35%' : '', met: c.target && connections === 50 ? false : null });
         continue;
       }
-      const result = run.median;
+      // A cluster's pid is its primary, which serves no requests: no API-thread figure for those cases.
+      const result = c.id.startsWith('cluster-') ? { ...run.median, apiCpuUs: undefined } : run.median;
       const ratio = ceiling ? result.rps / ceiling.rps : Number.NaN;
       const judged = c.target && connections === 50 ? c.target(result, ratio) : undefined;
       const failed = result.failures > 0 ? `, ${result.failures} failed (${result.failureCodes})` : '';
       rows.push({
         part: 'http',
         case: name,
-        result: `${num(result.rps)} req/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}${failed}`,
+        result: `${num(result.rps)} req/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}${cpu(result)}${failed}`,
         ratio: c.id === 'ceiling' ? '100%' : Number.isNaN(ratio) ? '' : `${(ratio * 100).toFixed(0)}% of ceiling`,
         target: judged?.target ?? '',
         met: judged ? judged.met && result.failures === 0 : null,
       });
-      process.stdout.write(`  ${name}: ${rows[rows.length - 1].result} ${rows[rows.length - 1].ratio} [rounds: ${run.rounds.map((r) => num(r.rps)).join(', ')}]\n`);
+      const rounds = run.rounds.map((r) => `${num(r.rps)}${result.apiCpuUs === undefined ? '' : ` (${r.apiCpuUs!.toFixed(0)} µs)`}`).join(', ');
+      process.stdout.write(`  ${name}: ${rows[rows.length - 1].result} ${rows[rows.length - 1].ratio} [rounds: ${rounds}]\n`);
     }
   }
 } finally {

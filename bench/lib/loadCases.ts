@@ -3,6 +3,7 @@
  * a case checked to answer 2xx, then interleaved rounds (each round runs every case once, so load from other jobs
  * on the shared VM hits them alike) and the median of each figure over the rounds.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLoad, type LoadRequest, type LoadResult } from './runLoad.ts';
 import { projectRoot as ROOT, startServer, type ServerProcess } from '../../test/helpers/serverProcess.ts';
@@ -58,6 +59,22 @@ export async function checkRequests(url: string, requests: readonly LoadRequest[
   }
 }
 
+/**
+ * CPU time (user + system, ms) the main thread of a process has used: the API thread of a service, without its
+ * pricing workers (/proc/<pid>/task/<pid>/stat, clock ticks of 10 ms). NaN where /proc is not available.
+ * Per response it is the request's cost in the API thread, which contention from other jobs on the VM moves far
+ * less than throughput.
+ */
+export function threadCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -71,6 +88,7 @@ export function medianResult(list: readonly LoadResult[]): LoadResult {
     rps: median(list.map((r) => r.rps)),
     p50: median(list.map((r) => r.p50)),
     p99: median(list.map((r) => r.p99)),
+    ...(list.every((r) => r.apiCpuUs !== undefined) ? { apiCpuUs: median(list.map((r) => r.apiCpuUs!)) } : {}),
     responses: list.reduce((n, r) => n + r.responses, 0),
     failures: list.reduce((n, r) => n + r.failures, 0),
     failureCodes: list.map((r) => r.failureCodes).filter(Boolean).join(' '),
@@ -88,7 +106,12 @@ export async function runLoadCases(cases: readonly LoadCase[], options: { connec
   for (let round = 0; round < options.rounds; round++) {
     for (const c of cases) {
       const s = await c.server();
-      runs.get(c.id)!.push(await runLoad({ url: s.url, requests: c.requests(), connections: options.connections, seconds: options.seconds }));
+      const load = { url: s.url, requests: c.requests(), connections: options.connections };
+      await runLoad({ ...load, seconds: 1, warmupSeconds: 0 });
+      const cpuBefore = threadCpuMs(s.pid);
+      const result = await runLoad({ ...load, seconds: options.seconds, warmupSeconds: 0 });
+      const cpuMs = threadCpuMs(s.pid) - cpuBefore;
+      runs.get(c.id)!.push(Number.isNaN(cpuMs) ? result : { ...result, apiCpuUs: (cpuMs * 1000) / Math.max(1, result.responses + result.failures) });
     }
   }
   return new Map(cases.map((c) => [c.id, { median: medianResult(runs.get(c.id)!), rounds: runs.get(c.id)! }]));

@@ -33,6 +33,8 @@ export interface LoadResult {
   /** Status codes of the failures, for messages. */
   readonly failureCodes: string;
   readonly seconds: number;
+  /** CPU time of the server's main (API) thread per response, µs, when measured (runLoadCases, Linux). */
+  readonly apiCpuUs?: number;
 }
 
 interface AutocannonResult {

@@ -166,7 +166,8 @@ function bestSinglePath(search: Search, candidates: readonly Candidate[], cache:
     if (!best || score > best.score) best = { c, score };
   }
   if (!best) return { ok: false, code: refusalCode(candidates.map((c) => c.ladder)) };
-  const trade = exactTrade(search, [best.c], [1], 1);
+  // The winner's whole-amount quote is already its exact pricing (same path, same amount): not priced again.
+  const trade = exactTrade(search, [best.c], [1], 1, true);
   return trade ? { ok: true, trade } : { ok: false, code: 'INSUFFICIENT_LIQUIDITY' };
 }
 
@@ -335,8 +336,11 @@ function refusalCode(ladders: readonly (readonly PathQuote[])[]): TradeRefusalCo
     : 'INSUFFICIENT_LIQUIDITY';
 }
 
-/** Prices the final shares exactly and assembles the trade; undefined when a share is refused. */
-function exactTrade(search: Search, members: readonly Candidate[], units: readonly number[], grid: number): Trade | undefined {
+/**
+ * Prices the final shares exactly and assembles the trade; undefined when a share is refused. `priced`: the members'
+ * ladders already hold the quote of each final share (one split over the whole amount), which is used as is.
+ */
+function exactTrade(search: Search, members: readonly Candidate[], units: readonly number[], grid: number, priced = false): Trade | undefined {
   const { request } = search;
   const order = units.map((u, i) => i).sort((a, b) => units[b]! - units[a]! || a - b);
   const shares = order.map((i) => (request.amount * BigInt(units[i]!)) / BigInt(grid));
@@ -346,7 +350,7 @@ function exactTrade(search: Search, members: readonly Candidate[], units: readon
   for (let j = 0; j < order.length; j++) {
     const member = members[order[j]!]!;
     if (shares[j]! <= 0n) return undefined;
-    const [q] = pricePath(member.path, request.tradeType, [shares[j]!]);
+    const q = priced ? at(member, units[order[j]!]!) : pricePath(member.path, request.tradeType, [shares[j]!])[0];
     if (!q || !q.ok) return undefined;
     const legs = q.legs;
     const route: Route = { legs, amountIn: legs[0]!.amountIn, amountOut: legs[legs.length - 1]!.amountOut, executor: executors[j]!, gas: routeGas(legs, request.tradeType) };

@@ -1,0 +1,61 @@
+/**
+ * `npx tsx bench/searchTask.ts <other checkout>`: the CPU cost of one trade task (runTradeTask, as the API thread
+ * runs it for POST /quotes/routes) in this checkout against another checkout of the project (e.g. a worktree of
+ * main before a change), in one process: both load the shipped catalogue and devnet snapshot, run the varied one-pool
+ * quote mix (bench/lib/quoteMix.ts, 20 amounts per pair, maxHops 1, maxSplits 1, one search per DEX deployment)
+ * for a 2 s warm-up each, then 15 alternating rounds of 300 ms; prints the median CPU µs per task of each.
+ * BENCH_SPLITS / BENCH_HOPS change the routing limits (default 1 / 1).
+ */
+import { resolve } from 'node:path';
+import { parseUnits } from 'viem';
+import { variedQuoteBodies } from './lib/quoteMix.ts';
+import { projectRoot } from '../test/helpers/serverProcess.ts';
+
+const other = process.argv[2];
+if (!other) throw new Error('usage: npx tsx bench/searchTask.ts <other checkout of the project>');
+const limits = { maxHops: Number(process.env.BENCH_HOPS ?? 1), maxSplits: Number(process.env.BENCH_SPLITS ?? 1) };
+
+/** Loads a checkout's modules and state; returns one pass over the task mix. */
+async function setup(root: string): Promise<{ run: () => void; tasks: number }> {
+  const { loadCatalog } = await import(`${root}/src/catalog/loadCatalog.ts`);
+  const { loadSnapshots, snapshotGasPriceWei } = await import(`${root}/src/graph/snapshot.ts`);
+  const { PoolGraph } = await import(`${root}/src/graph/PoolGraph.ts`);
+  const { PricingGraph } = await import(`${root}/src/graph/PricingGraph.ts`);
+  const { runTradeTask } = await import(`${root}/src/quote/runTradeTask.ts`);
+  const catalog = loadCatalog(`${root}/catalog`);
+  const graph = new PoolGraph(loadSnapshots(`${root}/seeds/snapshots`).snapshots, catalog);
+  const pricing = new PricingGraph(graph, catalog);
+  const chain = catalog.chain(31337);
+  const gasPriceWei: bigint = snapshotGasPriceWei(graph.snapshot(31337));
+  const deployments: string[] = chain.dexes.map((d: { slug: string; version: string }) => `${d.slug}/${d.version}`);
+  const tasks = variedQuoteBodies(20, limits).map((body) => {
+    const b = JSON.parse(body) as { tokenIn: string; tokenOut: string; amount: string };
+    const tokenIn = b.tokenIn.toLowerCase();
+    const amount = parseUnits(b.amount, catalog.token(31337, tokenIn).decimals as number);
+    return { chainId: 31337, tokenIn, tokenOut: b.tokenOut.toLowerCase(), tradeType: 'exactIn', amount, ...limits, gasPriceWei, deployments, perDeployment: true, generation: 0 };
+  });
+  return { run: () => tasks.forEach((t) => runTradeTask(pricing, t)), tasks: tasks.length };
+}
+
+const sides = { this: await setup(projectRoot), other: await setup(resolve(other)) };
+const perTask: Record<keyof typeof sides, number[]> = { this: [], other: [] };
+const spin = (side: keyof typeof sides, ms: number): number => {
+  let n = 0;
+  for (const t0 = performance.now(); performance.now() - t0 < ms; n += sides[side].tasks) sides[side].run();
+  return n;
+};
+spin('other', 2000);
+spin('this', 2000);
+for (let round = 0; round < 15; round++) {
+  for (const side of round % 2 ? (['this', 'other'] as const) : (['other', 'this'] as const)) {
+    const cpu = process.cpuUsage();
+    const n = spin(side, 300);
+    const used = process.cpuUsage(cpu);
+    perTask[side].push((used.user + used.system) / n);
+  }
+}
+const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
+const rounds = (a: number[]): string => a.map((x) => x.toFixed(0)).join(' ');
+process.stdout.write(`trade task, maxHops ${limits.maxHops}, maxSplits ${limits.maxSplits}, ${sides.this.tasks} varied devnet tasks:\n`);
+process.stdout.write(`  this checkout:  ${median(perTask.this).toFixed(1)} µs CPU per task (rounds: ${rounds(perTask.this)})\n`);
+process.stdout.write(`  ${other}: ${median(perTask.other).toFixed(1)} µs CPU per task (rounds: ${rounds(perTask.other)})\n`);
