@@ -4,6 +4,7 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Catalog } from './catalog/loadCatalog.ts';
 import type { Config } from './config.ts';
+import type { LiveState } from './graph/liveState.ts';
 import type { PoolGraph } from './graph/PoolGraph.ts';
 import { sendData } from './http/envelope.ts';
 import { errorHandler } from './http/errorHandler.ts';
@@ -32,6 +33,8 @@ export interface AppDeps {
   readonly pricer?: Pricer;
   /** Rate-limit counters; when limits are configured and none is given, one is created from config (Redis or memory). */
   readonly rateLimitStore?: RateLimitStore;
+  /** The chains this process follows (FOLLOW=true), for /readyz and /metrics. */
+  readonly liveState?: LiveState;
 }
 
 /** The template of a route (`/quotes/:quoteId`): its path, or for a RegExp route its name. */
@@ -48,7 +51,7 @@ export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: config.trustProxy });
   app.silent = true;
   const routers = [
-    healthRouter({ catalog: deps.catalog, graph: deps.graph, pricer: deps.pricer, store: quotes?.store, keys: quotes?.keys }),
+    healthRouter({ catalog: deps.catalog, graph: deps.graph, pricer: deps.pricer, store: quotes?.store, keys: quotes?.keys, liveState: deps.liveState }),
     blockchainsRouter(deps.catalog, deps.graph),
     openapiRouter(),
     pagesRouter(),
@@ -62,7 +65,7 @@ export function createApp(deps: AppDeps): Koa {
     const layer = root.match(path, 'GET').path[0];
     return layer ? routeTemplate(layer) : undefined;
   };
-  const metrics = createMetrics({ graph: deps.graph, pricer: deps.pricer, routeOf });
+  const metrics = createMetrics({ graph: deps.graph, pricer: deps.pricer, routeOf, liveState: deps.liveState });
   routers.push(metricsRouter(metrics));
   for (const router of routers) root.use(router.routes());
 

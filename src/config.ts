@@ -42,6 +42,16 @@ export interface Config {
   readonly rateLimitPerIp: number;
   /** Take the client IP from X-Forwarded-For (TRUST_PROXY=true behind a reverse proxy; default false). */
   readonly trustProxy: boolean;
+  /** Follow every chain with an RPC_URL_<chainId> block by block in this process (FOLLOW=true; default false). */
+  readonly follow: boolean;
+  /** Milliseconds between head polls of a followed chain (FOLLOW_POLL_MS, default 1000). */
+  readonly followPollMs: number;
+  /** Blocks of undo history per followed chain (FOLLOW_UNDO_DEPTH, default 64); a deeper reorg re-seeds the chain. */
+  readonly followUndoDepth: number;
+  /** Write a followed chain's snapshot every this many blocks (FOLLOW_SNAPSHOT_EVERY, default 0: never). */
+  readonly followSnapshotEvery: number;
+  /** /readyz fails when a followed chain's state has not been confirmed current for this long (MAX_STATE_AGE_SECONDS, default 60). */
+  readonly maxStateAgeSeconds: number;
 }
 
 /** Raised when an environment variable holds a value the service cannot use. */
@@ -81,6 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (webConcurrency > 1 && !redisUrl) {
     throw new ConfigError(`WEB_CONCURRENCY=${webConcurrency} needs REDIS_URL: the processes must share saved quotes and rate limits, which live in memory without Redis`);
   }
+  const follow = env.FOLLOW === 'true' || env.FOLLOW === '1';
+  if (follow && rpcUrls.size === 0) throw new ConfigError('FOLLOW=true needs an RPC endpoint: set RPC_URL_<chainId> for each chain to follow');
   return Object.freeze({
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -104,5 +116,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 0, 0, 1_000_000_000),
     rateLimitPerIp: integer(env, 'RATE_LIMIT_PER_IP', 0, 0, 1_000_000_000),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    follow,
+    followPollMs: integer(env, 'FOLLOW_POLL_MS', 1000, 50, 600_000),
+    followUndoDepth: integer(env, 'FOLLOW_UNDO_DEPTH', 64, 1, 100_000),
+    followSnapshotEvery: integer(env, 'FOLLOW_SNAPSHOT_EVERY', 0, 0, 10_000_000),
+    maxStateAgeSeconds: integer(env, 'MAX_STATE_AGE_SECONDS', 60, 1, 31_536_000),
   });
 }

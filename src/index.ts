@@ -5,6 +5,9 @@ import { loadCatalog } from './catalog/loadCatalog.ts';
 import { runPrimary } from './cluster.ts';
 import { loadConfig, type Config } from './config.ts';
 import { GraphHolder } from './graph/GraphHolder.ts';
+import type { LiveState } from './graph/liveState.ts';
+import { startFollowers } from '../seeds/follow/startFollowers.ts';
+import type { ChainFollower } from '../seeds/follow/ChainFollower.ts';
 import { createLogger } from './logger.ts';
 import { createPricingPool } from './quote/pricingPool.ts';
 import { QuoteService } from './quote/quoteService.ts';
@@ -29,13 +32,19 @@ async function serve(config: Config): Promise<void> {
   const graph = () => holder.current();
   const start = graph();
   logger.info({ chains: catalog.chains.length, snapshots: start.chainIds().map((id) => ({ chainId: id, block: start.snapshot(id)!.blockNumber, pools: start.pools(id).length })) }, 'catalogue loaded');
-  if (config.snapshotWatch) holder.watch();
-  process.on('SIGHUP', () => holder.reload('SIGHUP'));
+  // A followed state is newer than any snapshot file: reloading files would move it back and lose the blocks since.
+  if (config.snapshotWatch && !config.follow) holder.watch();
+  process.on('SIGHUP', () => (config.follow ? logger.warn('SIGHUP ignored: FOLLOW=true keeps the state current; restart to start again from the snapshot files') : holder.reload('SIGHUP')));
 
   const pricer = createPricingPool(config, { graph, catalog });
   const store = createQuoteStore(config);
   const keys = createApiKeyStore(config, { logger });
-  const quotes = new QuoteService({ catalog, graph, generation: () => holder.generation(), pricer, store });
+  const quotes = new QuoteService({ catalog, graph, generation: () => holder.generation(), updates: () => holder.updates(), pricer, store });
+  // FOLLOW=true: every chain with an RPC URL is followed in this process and each block applied to the graph.
+  const followers: ChainFollower[] = [];
+  const liveState: LiveState | undefined = config.follow
+    ? { maxAgeSeconds: config.maxStateAgeSeconds, chains: () => followers.map((f) => ({ status: f.status(), counters: f.metrics })) }
+    : undefined;
   const app = createApp({
     config,
     catalog,
@@ -43,6 +52,7 @@ async function serve(config: Config): Promise<void> {
     logger,
     quotes: { catalog, quotes, store, keys, defaultSlippageBps: config.defaultSlippageBps },
     pricer,
+    liveState,
   });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 5_000;
@@ -52,6 +62,12 @@ async function serve(config: Config): Promise<void> {
   });
   const address = server.address();
   logger.info({ port: typeof address === 'object' && address ? address.port : config.port }, 'listening');
+  if (config.follow) {
+    const rpcUrls = Object.fromEntries(config.rpcUrls);
+    const options = { catalog, snapshotDir: config.snapshotDir, rpcUrls, logger, pollIntervalMs: config.followPollMs, undoDepth: config.followUndoDepth, snapshotEveryBlocks: config.followSnapshotEvery };
+    followers.push(...(await startFollowers(options, (update) => void holder.apply(update))));
+    logger.info({ chains: followers.map((f) => f.status()) }, 'following chains');
+  }
 
   let closing = false;
   const shutdown = (signal: string): void => {
@@ -63,6 +79,7 @@ async function serve(config: Config): Promise<void> {
     }, 10_000);
     timer.unref();
     holder.close();
+    for (const follower of followers) void follower.stop();
     server.close(() => {
       void Promise.allSettled([pricer.close(), store.close(), keys.close()]).then(() => {
         logger.info('closed');

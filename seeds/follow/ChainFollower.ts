@@ -40,6 +40,8 @@ export interface FollowerStatus {
   readonly appliedBlock: number;
   readonly appliedHash: string;
   readonly lastBlockAt: number;
+  /** ms since the epoch when the endpoint last answered a head poll (the state is known current as of then). */
+  readonly lastHeadAt: number;
   readonly errors: number;
 }
 
@@ -86,6 +88,7 @@ export class ChainFollower {
   private readonly history: { block: Applied; change: BlockChange }[] = [];
   private head = 0;
   private lastBlockAt = 0;
+  private lastHeadAt = 0;
   private errors = 0;
   private priorityFee: { wei: bigint; at: number } | undefined;
   private lastSnapshotBlock = 0;
@@ -119,7 +122,7 @@ export class ChainFollower {
   }
 
   status(): FollowerStatus {
-    return { chainId: this.chainId, headBlock: this.head, appliedBlock: this.applied?.number ?? 0, appliedHash: this.applied?.hash ?? '', lastBlockAt: this.lastBlockAt, errors: this.errors };
+    return { chainId: this.chainId, headBlock: this.head, appliedBlock: this.applied?.number ?? 0, appliedHash: this.applied?.hash ?? '', lastBlockAt: this.lastBlockAt, lastHeadAt: this.lastHeadAt, errors: this.errors };
   }
 
   /** The followed state as a snapshot (what snapshot files and tests compare). */
@@ -198,6 +201,7 @@ export class ChainFollower {
   /** Applies ranges of blocks up to the head; one update per range (no undo history: a reorg below it re-seeds). */
   async catchUp(): Promise<void> {
     this.head = Number(await this.request<string>('eth_blockNumber', []));
+    this.lastHeadAt = Date.now();
     while (!this.stopped && this.applied.number < this.head) {
       const from = this.applied.number + 1;
       const to = Math.min(this.head, from + this.range - 1);
@@ -267,6 +271,7 @@ export class ChainFollower {
   async step(): Promise<void> {
     const latest = await this.request<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
     this.head = Number(latest.number);
+    this.lastHeadAt = Date.now();
     let reorg: { changed: Set<string>; existed: Set<string> } | undefined;
     for (;;) {
       const diverged = this.head < this.applied.number || (this.head === this.applied.number && latest.hash !== this.applied.hash);

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
 import { BaseError } from '../errors/BaseError.ts';
+import { stateAgeSeconds, type LiveState } from '../graph/liveState.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 
 /** What the metrics read at scrape time. */
@@ -9,6 +10,8 @@ export interface MetricsDeps {
   readonly graph: () => PoolGraph;
   /** The pricing pool (queue depth); absent when the quote endpoints are not served. */
   readonly pricer?: { queueSize(): number };
+  /** Followed chains (FOLLOW=true): lag, state age and the followers' counters. */
+  readonly liveState?: LiveState;
   /** Node.js process metrics (CPU, memory, event loop lag, GC); default true. */
   readonly processMetrics?: boolean;
   /** Milliseconds since the epoch (snapshot age). */
@@ -122,6 +125,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       for (const chainId of graph.chainIds()) this.set({ chain_id: String(chainId) }, graph.snapshot(chainId)!.blockNumber);
     },
   });
+  if (deps.liveState) registerLiveStateMetrics(registry, deps.liveState, now);
   if (deps.processMetrics ?? true) collectDefaultMetrics({ register: registry });
 
   // Request counts and latencies are kept in plain per-route records (no label hashing, no garbage per
@@ -188,4 +192,54 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };
+}
+
+/**
+ * Followed chains: `follow_lag_blocks{chain_id}` (head seen − block applied), `follow_state_age_seconds{chain_id}`
+ * (since the state was last known current), and the followers' totals `follow_blocks_total`, `follow_events_total`,
+ * `follow_reorgs_total`, `follow_rereads_total`, `follow_rpc_requests_total` (each by chain_id).
+ */
+function registerLiveStateMetrics(registry: Registry, live: LiveState, now: () => number): void {
+  new Gauge({
+    name: 'follow_lag_blocks',
+    help: 'Blocks between the head a followed chain last reported and the block whose state is served.',
+    labelNames: ['chain_id'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { status } of live.chains()) this.set({ chain_id: String(status.chainId) }, Math.max(0, status.headBlock - status.appliedBlock));
+    },
+  });
+  new Gauge({
+    name: 'follow_state_age_seconds',
+    help: 'Seconds since a followed chain was last known current (readiness fails above MAX_STATE_AGE_SECONDS).',
+    labelNames: ['chain_id'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { status } of live.chains()) {
+        const age = stateAgeSeconds(status, now());
+        this.set({ chain_id: String(status.chainId) }, Number.isFinite(age) ? age : -1);
+      }
+    },
+  });
+  const totals = [
+    ['follow_blocks_total', 'Blocks applied from a followed chain.', 'blocks'],
+    ['follow_events_total', 'Pool events applied from a followed chain.', 'events'],
+    ['follow_reorgs_total', 'Reorgs rolled back on a followed chain.', 'reorgs'],
+    ['follow_rereads_total', 'Pools re-read from the chain instead of applying an event (price left its window, unexpected log).', 'rereads'],
+    ['follow_rpc_requests_total', 'Requests sent to a followed chain’s RPC endpoint.', 'rpcRequests'],
+  ] as const;
+  for (const [name, help, field] of totals) {
+    new Counter({
+      name,
+      help,
+      labelNames: ['chain_id'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const { status, counters } of live.chains()) this.inc({ chain_id: String(status.chainId) }, counters[field]);
+      },
+    });
+  }
 }

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Catalog } from '../catalog/loadCatalog.ts';
 import { ServiceUnavailableError } from '../errors/BaseError.ts';
+import { stateAgeSeconds, type LiveState } from '../graph/liveState.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { sendData } from '../http/envelope.ts';
 import { probeTask, type Pricer } from '../quote/pricingPool.ts';
@@ -18,6 +19,8 @@ export interface ReadinessDeps {
   readonly pricer?: Pick<Pricer, 'findTrades'> & { probeWorkers?(): Promise<unknown> };
   readonly store?: Pick<QuoteStore, 'ping' | 'kind'>;
   readonly keys?: Pick<ApiKeyStore, 'ping' | 'kind'>;
+  /** Followed chains (FOLLOW=true): not ready while one's state is older than MAX_STATE_AGE_SECONDS. */
+  readonly liveState?: LiveState;
   /** Longest a single check may take (default 2000 ms). */
   readonly timeoutMs?: number;
   /** How long a readiness answer is reused, so probes cannot load the workers (default 1000 ms). */
@@ -82,6 +85,18 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   };
   if (store) pending.quoteStore = check(ping(store, 'quote store'), timeoutMs, 'the quote store');
   if (keys) pending.apiKeyStore = check(ping(keys, 'API key store'), timeoutMs, 'the API key store');
+  const live = deps.liveState;
+  if (live) {
+    pending.liveState = check(async () => {
+      const now = Date.now();
+      const chains = live.chains().map(({ status: s }) => ({ s, age: stateAgeSeconds(s, now) }));
+      const line = ({ s, age }: (typeof chains)[number]): string =>
+        `chain ${s.chainId}: block ${s.appliedBlock} of ${s.headBlock} (${s.headBlock - s.appliedBlock} behind), current as of ${Number.isFinite(age) ? `${age.toFixed(1)} s ago` : 'never'}`;
+      const stale = chains.filter((c) => !(c.age <= live.maxAgeSeconds));
+      if (stale.length > 0) throw new Error(`${stale.map(line).join(', ')}: older than MAX_STATE_AGE_SECONDS=${live.maxAgeSeconds}`);
+      return chains.length > 0 ? chains.map(line).join(', ') : 'no chain followed';
+    }, timeoutMs, 'the followed chains');
+  }
   const checks: Record<string, CheckResult> = {};
   for (const [name, result] of Object.entries(pending)) checks[name] = await result;
   const ready = Object.values(checks).every((c) => c.ok);
