@@ -1,9 +1,11 @@
 // Makes a freshly deployed devnet's pools look traded, as every pool on a live chain is, before gas is measured.
 // A pool's first swap writes storage slots that are still zero: a v2 pair's two price accumulators and a v3 pool's
 // fee growth of the input side (each about 17,100 gas more than rewriting a non-zero slot). Without this, the
-// first swap through each pool costs ~34,000 (v2) or ~17,000 (v3) gas more than any later one.
+// first swap through each pool costs ~34,000 (v2) or ~17,000 (v3) gas more than any later one. A v2 pair only writes
+// its accumulators when time has passed since its last update, so a swap in the same second as the pair's liquidity
+// leaves it cold: the warm-up starts a second later, then proves each pool warm (verifyWarm) or throws.
 import { fileURLToPath } from 'node:url';
-import { type Address } from 'viem';
+import { type Address, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
@@ -11,6 +13,7 @@ import type { Catalog, CatalogChain } from '../../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph, type PoolEntry } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
+import type { Step } from '../../src/tx/Step.ts';
 import type { DevnetWallet } from './devnetWallet.ts';
 import { poolSwapSteps } from './poolSwapSteps.ts';
 
@@ -24,8 +27,10 @@ export async function warmPools(rpcUrl: string, wallet: DevnetWallet, catalog: C
   const index = new PricingGraph(new PoolGraph(shipped, catalog), catalog).chain(chain.chainId)!;
   const entries = new Set<PoolEntry>();
   for (const token of chain.tokens) for (const e of index.poolsOf(token.address.toLowerCase())) if (e.state) entries.add(e);
+  await jsonRpc(rpcUrl, 'evm_increaseTime', [1]);
+  await jsonRpc(rpcUrl, 'evm_mine', []);
   const deadline = Number((await wallet.client.getBlock()).timestamp) + 3_600;
-  let swaps = 0;
+  const swapped: WarmSwap[] = [];
   for (const entry of entries) {
     for (const [tokenIn, tokenOut, balance] of [[entry.token0, entry.token1, entry.state!.balance0], [entry.token1, entry.token0, entry.state!.balance1]] as const) {
       const amount = BigInt(balance) / 1_000_000n;
@@ -39,10 +44,44 @@ export async function warmPools(rpcUrl: string, wallet: DevnetWallet, catalog: C
       }
       await fundAccount(rpcUrl, account.address, tokenInfo(tokenIn).address as Address, amount);
       await wallet.sendSteps(account, steps);
-      swaps++;
+      swapped.push({ pool: entry.address, name: `${tokenInfo(tokenIn).symbol} -> ${tokenInfo(tokenOut).symbol} through ${entry.address}`, steps, token: tokenInfo(tokenIn).address as Address, amount });
     }
   }
+  await jsonRpc(rpcUrl, 'evm_increaseTime', [1]);
+  await jsonRpc(rpcUrl, 'evm_mine', []);
+  await verifyWarm(rpcUrl, wallet, account, swapped);
   await jsonRpc(rpcUrl, 'evm_increaseTime', [3_600]);
   await jsonRpc(rpcUrl, 'evm_mine', []);
-  return swaps;
+  return swapped.length;
+}
+
+/** One warm-up swap: its pool, a name for messages, its steps and what funds them. */
+interface WarmSwap { pool: string; name: string; steps: Step[]; token: Address; amount: bigint }
+
+type StorageDiff = Record<string, { storage?: Record<string, Hex> }>;
+
+/** The pool's storage in one side of a diff-mode prestate trace (addresses compared case-insensitively). */
+const poolStorage = (diff: StorageDiff, pool: string) => Object.entries(diff).find(([a]) => a.toLowerCase() === pool.toLowerCase())?.[1].storage ?? {};
+
+/**
+ * Repeats every warm-up swap a second later and traces it (prestateTracer, diff mode): a warm pool rewrites only
+ * slots that already hold a value, whatever its kind. A slot of the pool going from zero to non-zero means that
+ * pool's warm-up was missed; this throws naming each such pool and slot, so the failure is the warm-up's, not a gas
+ * mismatch in a later case.
+ */
+async function verifyWarm(rpcUrl: string, wallet: DevnetWallet, account: PrivateKeyAccount, swapped: readonly WarmSwap[]): Promise<void> {
+  const cold: string[] = [];
+  for (const s of swapped) {
+    await fundAccount(rpcUrl, account.address, s.token, s.amount);
+    const receipts = await wallet.sendSteps(account, s.steps);
+    const trace = await jsonRpc<{ pre: StorageDiff; post: StorageDiff }>(rpcUrl, 'debug_traceTransaction', [
+      receipts.at(-1)!.transactionHash,
+      { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+    ]);
+    const pre = poolStorage(trace.pre, s.pool);
+    for (const [slot, value] of Object.entries(poolStorage(trace.post, s.pool))) {
+      if (BigInt(value) !== 0n && BigInt(pre[slot] ?? '0x0') === 0n) cold.push(`${s.name}: slot ${slot} written from zero`);
+    }
+  }
+  if (cold.length > 0) throw new Error(`warm-up missed ${cold.length} slot(s), gas checks would be off by ~17,100 each:\n${cold.join('\n')}`);
 }
