@@ -38,8 +38,10 @@ export interface StartServerOptions {
   readonly entry?: string;
   /** Environment over process.env (PORT and HOST are set by startServer; an undefined value removes a variable). */
   readonly env?: NodeJS.ProcessEnv;
-  /** Ready once this path answers 2xx; without it, ready once the server logs `listening`. */
+  /** Ready once this path answers 2xx; without it, ready once the server logs `readyLog`. */
   readonly readyPath?: string;
+  /** The log message that means ready when there is no readyPath (default `listening`). */
+  readonly readyLog?: string;
   /** Longest wait for readiness (default 60 s). */
   readonly timeoutMs?: number;
   /** Extra node flags placed before `--import tsx` (e.g. '--cpu-prof'). */
@@ -139,7 +141,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   const url = `http://127.0.0.1:${port}`;
   if (options.readyPath === undefined) {
     try {
-      await waitForLog((l) => l.msg === 'listening', timeoutMs);
+      await waitForLog((l) => l.msg === (options.readyLog ?? 'listening'), timeoutMs);
     } catch (error) {
       if (!hasExited()) child.kill('SIGKILL');
       throw new Error(`${entry} not ready: ${(error as Error).message}`);

@@ -1,0 +1,119 @@
+// Several instances over one Redis: one `npm run follow` process follows a devnet mined on demand and publishes each
+// block to a Redis Stream; two API instances (FOLLOW_STREAM=true) apply them. Both serve identical quotes at the same
+// block, equal to the chain's QuoterV2 / getAmountsOut there; an instance started late catches up from its
+// snapshot; with the follower killed both keep serving the last block with a growing age and /readyz fails after
+// MAX_STATE_AGE_SECONDS; restarted, the follower resumes and the instances reach the new head without a gap.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { parseAbi, type Address } from 'viem';
+import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
+import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
+import { seedChains } from '../../seeds/seedChains.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { artifactAbi, devnetWallet, freshAddress } from '../helpers/devnetWallet.ts';
+import { sharedRedisPrefix, sharedRedisUrl } from '../helpers/redis.ts';
+import { startServer, type ServerProcess } from '../helpers/serverProcess.ts';
+
+const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
+const V2_ROUTER_ABI = parseAbi(['function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)']);
+const MAX_AGE = 3;
+
+t.test('one follower process, two API instances over one Redis', async (t) => {
+  const prefix = await sharedRedisPrefix(t, 'follow-stream');
+  if (!prefix) return;
+  const devnet = await startDevnet();
+  t.teardown(() => devnet.stop());
+  const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-follow-stream-'));
+  t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
+  const catalog = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog'));
+  const chain = catalog.chain(devnet.chainId)!;
+  const token = (symbol: string) => chain.tokens.find((x) => x.symbol === symbol)!;
+  const report = await seedChains({ chains: [chain], rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]), snapshotDir, progress: 'none', log: () => undefined });
+  const start = report.chains[0]!.snapshot!;
+  const trader = new DevnetTrader(devnet, 41);
+  await trader.setUp(start.pools);
+  const { client } = devnetWallet(devnet);
+
+  const shared = { REDIS_URL: sharedRedisUrl, REDIS_KEY_PREFIX: prefix, SNAPSHOT_DIR: snapshotDir, LOG_LEVEL: 'info' };
+  const followerEnv = { ...shared, [`RPC_URL_${devnet.chainId}`]: devnet.rpcUrl, FOLLOW_POLL_MS: '100' };
+  const startFollower = () => startServer({ entry: 'seeds/follow/followMain.ts', env: followerEnv, readyLog: 'following chains; publishing to Redis Streams', timeoutMs: 120_000 });
+  const startInstance = () => startServer({ env: { ...shared, FOLLOW_STREAM: 'true', MAX_STATE_AGE_SECONDS: String(MAX_AGE), WORKER_THREADS: '1', DATA_DIR: snapshotDir }, timeoutMs: 120_000 });
+  let follower: ServerProcess = await startFollower();
+  t.teardown(() => follower.stop());
+  const a = await startInstance();
+  t.teardown(() => a.stop());
+
+  const body = (amount: string) => ({ originChainId: chain.chainId, destinationChainId: chain.chainId, tokenIn: token('WETH').address, tokenOut: token('USDC').address, amount, recipientAddress: freshAddress('follow-stream'), maxHops: 1, maxSplits: 1 });
+  interface Route {
+    amountOut: string;
+    snapshot: { blockNumber: number; ageSeconds: number };
+    paths: { hops: { dex: string; version: string; fee: number; tokenIn: string; tokenOut: string }[] }[];
+  }
+  const routes = async (server: ServerProcess): Promise<{ status: number; text: string; data: Route[] }> => {
+    const res = await fetch(server.url + '/quotes/routes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body('2.5')) });
+    const text = await res.text();
+    return { status: res.status, text, data: (JSON.parse(text) as { data: Route[] }).data };
+  };
+  const at = async (server: ServerProcess, block: number): Promise<Route[]> => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const res = await routes(server);
+      if (res.status === 200 && res.data[0]!.snapshot.blockNumber === block) return res.data;
+      if (Date.now() > deadline) throw new Error(`instance did not reach block ${block}: ${res.text.slice(0, 300)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const chainQuote = async (hop: Route['paths'][number]['hops'][number], blockNumber: bigint): Promise<bigint> => {
+    const dex = chain.dexes.find((d) => d.slug === hop.dex && d.version === hop.version)!;
+    const amountIn = 2_500_000_000_000_000_000n;
+    if (hop.version === 'v2') return (await client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsOut', args: [amountIn, [hop.tokenIn as Address, hop.tokenOut as Address]], blockNumber }))[1]!;
+    const { result } = await client.simulateContract({ address: dex.v3QuoterAddress as Address, abi: QUOTER_V2_ABI, functionName: 'quoteExactInputSingle', args: [{ tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, amountIn, fee: hop.fee, sqrtPriceLimitX96: 0n }], blockNumber });
+    return (result as readonly bigint[])[0]!;
+  };
+  const tradeBlock = async (): Promise<number> => {
+    await trader.queue(start, 5);
+    await trader.mine();
+    return Number(await client.getBlockNumber());
+  };
+  const strip = (r: Route[]) => r.map((x) => ({ ...x, snapshot: { blockNumber: x.snapshot.blockNumber } }));
+
+  let block = 0;
+  for (let i = 0; i < 3; i++) {
+    block = await tradeBlock();
+    const fromA = await at(a, block);
+    for (const r of fromA) t.equal(BigInt(r.amountOut), await chainQuote(r.paths[0]!.hops[0]!, BigInt(block)), `block ${block}: instance A's ${r.paths[0]!.hops[0]!.dex} ${r.paths[0]!.hops[0]!.version} route equals the chain`);
+  }
+
+  // A second instance started now reads the stream from its snapshot's block and reaches the head.
+  const b = await startInstance();
+  t.teardown(() => b.stop());
+  t.same(strip(await at(b, block)), strip(await at(a, block)), `a late instance catches up: identical quotes at block ${block}`);
+  block = await tradeBlock();
+  t.same(strip(await at(b, block)), strip(await at(a, block)), `both serve identical quotes at block ${block}`);
+
+  // The follower stops: both keep serving the last block, its age grows, readiness fails after MAX_STATE_AGE_SECONDS.
+  await follower.stop();
+  const stalled = await tradeBlock();
+  await new Promise((r) => setTimeout(r, (MAX_AGE + 1.5) * 1000));
+  for (const [name, server] of [['A', a], ['B', b]] as const) {
+    const res = await routes(server);
+    t.equal(res.status, 200, `${name} still serves quotes`);
+    t.equal(res.data[0]!.snapshot.blockNumber, block, `${name} serves the last published block`);
+    const ready = await fetch(server.url + '/readyz');
+    const text = await ready.text();
+    t.equal(ready.status, 503, `${name}: /readyz fails`);
+    t.match(text, new RegExp(`liveState: chain ${chain.chainId}: block ${block} of ${block} \\(0 behind\\), current as of \\d+\\.\\d s ago: older than MAX_STATE_AGE_SECONDS=${MAX_AGE}`));
+  }
+
+  // Restarted, the follower catches up from its snapshot and publishes the blocks mined meanwhile: no gap.
+  follower = await startFollower();
+  const head = await tradeBlock();
+  t.ok(head > stalled, 'blocks were mined while the follower was down');
+  const [ra, rb] = [await at(a, head), await at(b, head)];
+  t.same(strip(ra), strip(rb), `identical quotes at block ${head} after the restart`);
+  for (const r of ra) t.equal(BigInt(r.amountOut), await chainQuote(r.paths[0]!.hops[0]!, BigInt(head)), `block ${head}: ${r.paths[0]!.hops[0]!.dex} ${r.paths[0]!.hops[0]!.version} equals the chain`);
+  const ready = await fetch(a.url + '/readyz');
+  t.equal(ready.status, 200, '/readyz passes again');
+});
