@@ -344,19 +344,6 @@ export class QuoteService {
     if (request.originChain.chainId !== request.destinationChain.chainId) throw new ValidationError(message);
   }
 
-  /** The amounts of a route quote: the trade's, with the limits of the request's slippage. */
-  private amounts(request: QuoteRequest, trade: Trade) {
-    const { amountInMaximum, amountOutMinimum } = tradeLimits(trade, request.slippageBps);
-    return {
-      tradeType: trade.tradeType,
-      amountIn: trade.amountIn.toString(),
-      amountInMaximum: amountInMaximum.toString(),
-      amountOut: trade.amountOut.toString(),
-      amountOutMinimum: amountOutMinimum.toString(),
-      slippageBps: request.slippageBps,
-    };
-  }
-
   private snapshotInfo(chainId: number): SnapshotInfo | null {
     const snapshot = this.deps.graph().snapshot(chainId);
     if (!snapshot) return null;

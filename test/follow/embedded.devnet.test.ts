@@ -10,33 +10,18 @@ import { join } from 'node:path';
 import t from 'tap';
 import { concatHex, numberToHex, parseAbi, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
-import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import { seedChains } from '../../seeds/seedChains.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import type { Step } from '../../src/tx/Step.ts';
-import { artifactAbi, devnetWallet, freshAddress } from '../helpers/devnetWallet.ts';
+import { freshAddress } from '../helpers/devnetWallet.ts';
+import { startFollowDevnet } from '../helpers/followDevnet.ts';
 import { startServer } from '../helpers/serverProcess.ts';
-
-const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
-const V2_ROUTER_ABI = parseAbi(['function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)']);
 const MIXED_QUOTER_ABI = parseAbi(['function quoteExactInput(bytes path, uint256 amountIn) returns (uint256 amountOut, uint160[] v3SqrtPriceX96AfterList, uint32[] v3InitializedTicksCrossedList, uint256 v3SwapTicksCrossed)']);
 const BLOCKS = 6;
 
-const devnet = await startDevnet();
-t.teardown(() => devnet.stop());
-const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-follow-embedded-'));
-t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
-const catalog = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog'));
-const chain = catalog.chain(devnet.chainId)!;
-const token = (symbol: string) => chain.tokens.find((x) => x.symbol === symbol)!;
-const report = await seedChains({ chains: [chain], rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]), snapshotDir, progress: 'none', log: () => undefined });
-const start = report.chains[0]!.snapshot!;
-const trader = new DevnetTrader(devnet, 29);
-await trader.setUp(start.pools);
-const { client, balanceOf, sendSteps } = devnetWallet(devnet);
+const net = await startFollowDevnet((fn) => t.teardown(fn), 29);
+const { devnet, snapshotDir, chain, trader, token, chainQuote } = net;
+const { client, balanceOf, sendSteps } = net.wallet;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sqs-follow-data-'));
 t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -84,17 +69,6 @@ async function routesAt(block: number, body: Record<string, unknown>): Promise<R
   }
 }
 
-/** The chain's own quote of a one-hop route at a block. */
-async function chainOneHop(hop: RouteView['paths'][number]['hops'][number], amountIn: bigint, blockNumber: bigint): Promise<bigint> {
-  const dex = chain.dexes.find((d) => d.slug === hop.dex && d.version === hop.version)!;
-  if (hop.version === 'v2') {
-    const amounts = await client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsOut', args: [amountIn, [hop.tokenIn as Address, hop.tokenOut as Address]], blockNumber });
-    return amounts[1]!;
-  }
-  const { result } = await client.simulateContract({ address: dex.v3QuoterAddress as Address, abi: QUOTER_V2_ABI, functionName: 'quoteExactInputSingle', args: [{ tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, amountIn, fee: hop.fee, sqrtPriceLimitX96: 0n }], blockNumber });
-  return (result as readonly bigint[])[0]!;
-}
-
 /** The chain's quote of a multi-hop path at a block (MixedRouteQuoterV1 takes v2 hops as fee 0x800000). */
 async function chainPath(hops: RouteView['paths'][number]['hops'], amountIn: bigint, blockNumber: bigint): Promise<bigint> {
   const parts: Hex[] = [hops[0]!.tokenIn as Hex];
@@ -107,14 +81,12 @@ t.test('after every block of trading, quotes at the head equal the chain at that
   const amount = '3.5';
   const amountIn = 3_500_000_000_000_000_000n;
   for (let b = 0; b < BLOCKS; b++) {
-    await trader.queue(await seedNowish(), 5);
-    await trader.mine();
-    const block = Number(await client.getBlockNumber());
+    const block = await net.tradeBlock(5);
     const routes = await routesAt(block, request('WETH', 'USDC', amount, { maxHops: 1, maxSplits: 1 }));
     t.equal(routes[0]!.snapshot.blockNumber, block, `block ${block}: the API prices on the new head`);
     for (const r of routes) {
       const hop = r.paths[0]!.hops[0]!;
-      t.equal(BigInt(r.amountOut), await chainOneHop(hop, amountIn, BigInt(block)), `block ${block}: ${hop.dex} ${hop.version} ${hop.fee} equals the chain`);
+      t.equal(BigInt(r.amountOut), await chainQuote(hop, amountIn, BigInt(block)), `block ${block}: ${hop.dex} ${hop.version} ${hop.fee} equals the chain`);
     }
     // LINK has only its WETH pool: LINK -> USDC is two hops, searched by a pricing worker on its own replica.
     const [twoHop] = await routesAt(block, request('LINK', 'USDC', '40', { maxSplits: 1 }));
@@ -150,9 +122,3 @@ t.test('/readyz reports the followed chain current, /metrics counts its blocks',
   t.ok(blocks >= BLOCKS, `follow_blocks_total counts the followed blocks (${blocks})`);
   t.match(metrics, new RegExp(`follow_lag_blocks\\{chain_id="${chain.chainId}"\\} 0`));
 });
-
-/** The trader picks amounts from pool state: the state of the last seed is close enough to size its trades. */
-async function seedNowish() {
-  return start;
-}
-

@@ -3,38 +3,19 @@
 // block, equal to the chain's QuoterV2 / getAmountsOut there; an instance started late catches up from its
 // snapshot; with the follower killed both keep serving the last block with a growing age and /readyz fails after
 // MAX_STATE_AGE_SECONDS; restarted, the follower resumes and the instances reach the new head without a gap.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
-import { parseAbi, type Address } from 'viem';
-import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
-import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import { seedChains } from '../../seeds/seedChains.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { artifactAbi, devnetWallet, freshAddress } from '../helpers/devnetWallet.ts';
+import { freshAddress } from '../helpers/devnetWallet.ts';
+import { startFollowDevnet } from '../helpers/followDevnet.ts';
 import { sharedRedisPrefix, sharedRedisUrl } from '../helpers/redis.ts';
 import { startServer, type ServerProcess } from '../helpers/serverProcess.ts';
-
-const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
-const V2_ROUTER_ABI = parseAbi(['function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)']);
 const MAX_AGE = 3;
 
 t.test('one follower process, two API instances over one Redis', async (t) => {
   const prefix = await sharedRedisPrefix(t, 'follow-stream');
   if (!prefix) return;
-  const devnet = await startDevnet();
-  t.teardown(() => devnet.stop());
-  const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-follow-stream-'));
-  t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
-  const catalog = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog'));
-  const chain = catalog.chain(devnet.chainId)!;
-  const token = (symbol: string) => chain.tokens.find((x) => x.symbol === symbol)!;
-  const report = await seedChains({ chains: [chain], rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]), snapshotDir, progress: 'none', log: () => undefined });
-  const start = report.chains[0]!.snapshot!;
-  const trader = new DevnetTrader(devnet, 41);
-  await trader.setUp(start.pools);
-  const { client } = devnetWallet(devnet);
+  const net = await startFollowDevnet((fn) => t.teardown(fn), 41);
+  const { devnet, snapshotDir, chain, token } = net;
+  const AMOUNT_IN = 2_500_000_000_000_000_000n;
 
   const shared = { REDIS_URL: sharedRedisUrl, REDIS_KEY_PREFIX: prefix, SNAPSHOT_DIR: snapshotDir, LOG_LEVEL: 'info' };
   const followerEnv = { ...shared, [`RPC_URL_${devnet.chainId}`]: devnet.rpcUrl, FOLLOW_POLL_MS: '100' };
@@ -65,18 +46,8 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const chainQuote = async (hop: Route['paths'][number]['hops'][number], blockNumber: bigint): Promise<bigint> => {
-    const dex = chain.dexes.find((d) => d.slug === hop.dex && d.version === hop.version)!;
-    const amountIn = 2_500_000_000_000_000_000n;
-    if (hop.version === 'v2') return (await client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsOut', args: [amountIn, [hop.tokenIn as Address, hop.tokenOut as Address]], blockNumber }))[1]!;
-    const { result } = await client.simulateContract({ address: dex.v3QuoterAddress as Address, abi: QUOTER_V2_ABI, functionName: 'quoteExactInputSingle', args: [{ tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, amountIn, fee: hop.fee, sqrtPriceLimitX96: 0n }], blockNumber });
-    return (result as readonly bigint[])[0]!;
-  };
-  const tradeBlock = async (): Promise<number> => {
-    await trader.queue(start, 5);
-    await trader.mine();
-    return Number(await client.getBlockNumber());
-  };
+  const chainQuote = (hop: Route['paths'][number]['hops'][number], blockNumber: bigint) => net.chainQuote(hop, AMOUNT_IN, blockNumber);
+  const tradeBlock = () => net.tradeBlock(5);
   const strip = (r: Route[]) => r.map((x) => ({ ...x, snapshot: { blockNumber: x.snapshot.blockNumber } }));
 
   let block = 0;
