@@ -63,7 +63,7 @@ try {
 
   if (await redisAnswers(REDIS_URL)) {
     const shared = { ...common, REDIS_URL, REDIS_KEY_PREFIX: prefix };
-    servers.push(await startServer({ entry: 'seeds/follow/followMain.ts', env: { ...shared, [`RPC_URL_${chain.chainId}`]: devnet.rpcUrl }, readyLog: 'following chains; publishing to Redis Streams', timeoutMs: 120_000 }));
+    servers.push(await startServer({ entry: 'seeds/follow/followMain.ts', env: { ...shared, LOG_LEVEL: 'info', [`RPC_URL_${chain.chainId}`]: devnet.rpcUrl }, readyLog: 'following chains; publishing to Redis Streams', timeoutMs: 120_000 }));
     const instance = await startServer({ env: { ...shared, FOLLOW_STREAM: 'true' }, readyPath: '/healthz', output: 'tail', timeoutMs: 120_000 });
     servers.push(instance);
     await measure('npm run follow + FOLLOW_STREAM instance (Redis)', instance);
