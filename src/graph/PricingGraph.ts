@@ -120,6 +120,11 @@ export class ChainPoolIndex {
     }
   }
 
+  /** The catalogue token of a lower-case address on this chain. */
+  token(address: string): CatalogToken | undefined {
+    return this.tokens.get(address);
+  }
+
   /** The pools of a token (lower-case address), deepest first. */
   poolsOf(token: string): readonly PoolEntry[] {
     return this.adjacency.get(token) ?? [];

@@ -1,6 +1,7 @@
 import { AmmError } from '../amm/ammError.ts';
 import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../amm/quoter.ts';
 import { createV3Pool, type V3Pool } from '../amm/v3Pool.ts';
+import { tickCount } from '../graph/parseSnapshotBytes.ts';
 import type { SnapshotPoolV3 } from '../graph/snapshot.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from './PoolProtocol.ts';
 import { applyV3Event, V3_EVENT_TOPICS } from './uniswapV3Events.ts';
@@ -67,7 +68,8 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
     return { isActive: BigInt(p.liquidity) > 0n, tickSpacing: p.tickSpacing };
   },
   stateSize(p) {
-    return p.ticks.length;
+    // Counted without decoding a lazily parsed tick list (the in-thread pricing check asks per request).
+    return tickCount(p);
   },
   checkSnapshot(p) {
     for (let k = 1; k < p.ticks.length; k++) {

@@ -41,9 +41,14 @@ export function runTradeTask(graph: PricingGraph, task: TradeTask): DeploymentTr
   const index = graph.chain(task.chainId);
   if (!index) return [];
   const search = (deployments: readonly string[]): TradeOutcome => {
-    const allowed = new Set(deployments);
-    const allow = (e: PoolEntry): boolean => allowed.has(e.deployment);
-    return bestTrade(index, { ...task, allow, allowKey: deployments.join(',') });
+    const allowKey = deployments.join(',');
+    // The filter of a deployment list is made once per index and reused (it names the memoised candidate paths too).
+    const allow = index.memo(`allow:${allowKey}`, () => {
+      const allowed = new Set(deployments);
+      return (e: PoolEntry): boolean => allowed.has(e.deployment);
+    });
+    const { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei } = task;
+    return bestTrade(index, { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, allow, allowKey });
   };
   if (!task.perDeployment) return [{ deployment: '', outcome: search(task.deployments) }];
   const each = task.deployments.map((deployment) => ({ deployment, outcome: search([deployment]) }));

@@ -100,7 +100,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
       : index.memo(`paths:${request.tokenIn}:${request.tokenOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.allowKey}`, () => executablePaths(index, request, options));
   if (found.paths.length === 0) return { ok: false, code: found.pathsFound && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };
   const cache: LadderCache = new Map();
-  let candidates: Candidate[] = found.paths.map((p) => ({ ...p, ladder: [], first: 1 }));
+  let candidates: Candidate[] = found.paths.map((p) => ({ path: p.path, executors: p.executors, pools: p.pools, ladder: [], first: 1 }));
   const rate = gasRate(index, request.tradeType === 'exactIn' ? request.tokenOut : request.tokenIn);
   const search: Search = {
     index,
@@ -108,10 +108,11 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     gasCost: (gas) => (rate && request.gasPriceWei > 0n ? (gas * request.gasPriceWei * rate.num) / rate.den : 0n),
     nativeIn: request.tokenIn === index.native,
     nativeOut: request.tokenOut === index.native,
-    approvalReset: index.chain.tokens.some((t) => t.approvalReset === true && t.address.toLowerCase() === request.tokenIn),
+    approvalReset: index.token(request.tokenIn)?.approvalReset === true,
   };
 
-  if (request.maxSplits === 1) return bestSinglePath(search, candidates, cache);
+  // One-hop paths share no pool prefix: nothing for the ladder cache to share.
+  if (request.maxSplits === 1) return bestSinglePath(search, candidates, request.maxHops > 1 ? cache : undefined);
 
   // Every path is first priced at a quarter and at the whole amount; the best by either get the whole grid.
   const amounts = gridAmounts(request.amount, grid);
@@ -156,7 +157,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
  * One split: every path priced at the whole amount only, the best net of its network fee wins (ties: the earlier
  * path, as findRoutes orders them). No grid is needed, since nothing is shared between paths.
  */
-function bestSinglePath(search: Search, candidates: readonly Candidate[], cache: LadderCache): TradeOutcome {
+function bestSinglePath(search: Search, candidates: readonly Candidate[], cache: LadderCache | undefined): TradeOutcome {
   const { request } = search;
   let best: { c: Candidate; score: bigint } | undefined;
   for (const c of candidates) {
