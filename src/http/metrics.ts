@@ -93,7 +93,15 @@ function outcomeOf(status: number, error: unknown): string {
 export function createMetrics(deps: MetricsDeps): Metrics {
   const registry = new Registry();
   const now = deps.now ?? Date.now;
-  const outcomes = new Counter({ name: 'quote_outcomes_total', help: 'Quote requests (POST /quotes, POST /quotes/routes) by outcome: success or the error code.', labelNames: ['endpoint', 'outcome'] as const, registers: [registry] });
+  // Quote outcomes by endpoint, counted in plain maps like the request counts below (no label hashing per request).
+  const outcomes = new Map<string, Map<string, number>>();
+  registry.registerMetric(
+    scraped('quote_outcomes_total', 'Quote requests (POST /quotes, POST /quotes/routes) by outcome: success or the error code.', 'counter', () => {
+      const values: ScrapedValue[] = [];
+      for (const [endpoint, byOutcome] of outcomes) for (const [outcome, value] of byOutcome) values.push({ labels: { endpoint, outcome }, value });
+      return values;
+    }),
+  );
   new Gauge({
     name: 'pricing_queue_depth',
     help: 'Pricing tasks waiting for a worker thread.',
@@ -173,7 +181,12 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     stats.sum += seconds;
     stats.count += 1;
     stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
-    if (method === 'POST' && QUOTE_ROUTES.has(label)) outcomes.inc({ endpoint: label, outcome: outcomeOf(status, error) });
+    if (method === 'POST' && QUOTE_ROUTES.has(label)) {
+      let byOutcome = outcomes.get(label);
+      if (!byOutcome) outcomes.set(label, (byOutcome = new Map()));
+      const outcome = outcomeOf(status, error);
+      byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + 1);
+    }
   }
 
   return {
