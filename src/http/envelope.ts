@@ -14,6 +14,16 @@ export function sendData<T>(ctx: Context, message: string, data: T, status = 200
   ctx.body = { code: status, message, data } satisfies Envelope<T>;
 }
 
+/**
+ * Writes a success envelope around `data` already serialized to JSON text: the same bytes sendData() writes for
+ * the parsed value, without serializing it again.
+ */
+export function sendDataJson(ctx: Context, message: string, dataJson: string, status = 200): void {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = `{"code":${status},"message":${JSON.stringify(message)},"data":${dataJson}}`;
+}
+
 /** Writes an error envelope (no `data`). */
 export function sendError(ctx: Context, status: number, message: string): void {
   ctx.status = status;

@@ -136,6 +136,12 @@ export interface TradeLimits {
   readonly deployments: readonly string[] | undefined;
 }
 
+/** A saved quote and its JSON text as saved (the response sends the same text: the quote is serialized once). */
+export interface SavedQuote {
+  readonly quote: Quote;
+  readonly json: string;
+}
+
 /** Turns validated requests into priced routes and saved quotes. */
 export class QuoteService {
   private readonly now: () => number;
@@ -187,7 +193,7 @@ export class QuoteService {
   }
 
   /** Prices the best trade overall, builds its steps and saves the quote (POST /quotes); different chains get a bridge route. */
-  async create(request: QuoteRequest, orgId: string): Promise<Quote> {
+  async create(request: QuoteRequest, orgId: string): Promise<SavedQuote> {
     if (request.originChain.chainId !== request.destinationChain.chainId) return this.createCrossChain(request, orgId);
     const createdMs = this.now();
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
@@ -274,7 +280,7 @@ export class QuoteService {
    * A bridge route (src/bridge/planBridgeRoute.ts): origin swap and Across deposit on the origin chain, then an
    * optional wrap or swap on the destination chain; steps carry their chainId. Saved like a same-chain quote.
    */
-  private async createCrossChain(request: QuoteRequest, orgId: string): Promise<Quote> {
+  private async createCrossChain(request: QuoteRequest, orgId: string): Promise<SavedQuote> {
     const createdMs = this.now();
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const plan = await planBridgeRoute(request, {
@@ -304,7 +310,7 @@ export class QuoteService {
     createdMs: number,
     deadline: number,
     priced: { amountIn: bigint; amountInMaximum: bigint; amountOut: bigint; amountOutMinimum: bigint; pairAddress: string; route: Route; steps: Step[]; extension?: object },
-  ): Promise<Quote> {
+  ): Promise<SavedQuote> {
     const created = new Date(createdMs).toISOString();
     const quote: Quote = {
       quoteId: randomUUID(),
@@ -336,8 +342,8 @@ export class QuoteService {
       snapshot: this.snapshotInfo(request.originChain.chainId),
       ...priced.extension,
     };
-    await this.deps.store.save({ orgId, quote: quote as unknown as Record<string, unknown> });
-    return quote;
+    const json = await this.deps.store.save({ orgId, quote: quote as unknown as Record<string, unknown> });
+    return { quote, json };
   }
 
   private requireSameChain(request: QuoteRequest, message: string): void {

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { Catalog } from '../catalog/loadCatalog.ts';
 import { NotFoundError, ValidationError } from '../errors/BaseError.ts';
 import { optionalApiKey, requireApiKey } from '../http/auth.ts';
-import { sendData } from '../http/envelope.ts';
+import { sendData, sendDataJson } from '../http/envelope.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { UUID_PATTERN, unanchored } from '../http/formats.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../quote/quoteRequest.ts';
@@ -45,8 +45,8 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
 
   router.post('/quotes', requireApiKey(deps.keys), async (ctx) => {
     const request = readRequest(ctx, deps);
-    const quote = await deps.quotes.create(request, ctx.state.apiKey.org);
-    sendData(ctx, 'quote created successfully', quote);
+    const saved = await deps.quotes.create(request, ctx.state.apiKey.org);
+    sendDataJson(ctx, 'quote created successfully', saved.json);
   });
 
   // The id is a UUID in the route itself, so /quotes/routes is never taken for an id (OPTIONS and GET on it answer

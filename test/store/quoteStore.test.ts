@@ -1,3 +1,4 @@
+import KeyvRedis, { Keyv } from '@keyv/redis';
 import t, { type Test } from 'tap';
 import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { createQuoteStore, type QuoteStore } from '../../src/store/quoteStore.ts';
@@ -117,6 +118,25 @@ t.test('Redis store (shared server)', async (t) => {
     }));
     t.equal(exists, 1);
     t.ok(pttl > 86_400_000 - 60_000 && pttl <= 86_400_000, `PTTL ${pttl} ms is the 24 h TTL`);
+  });
+
+  t.test('the entry is byte for byte what Keyv itself writes for { orgId, quote }, and each reads the other’s', async (t) => {
+    const store = make(86_400);
+    const keyv = new Keyv(new KeyvRedis(sharedRedisUrl, { namespace }), { namespace, useKeyPrefix: false, ttl: 86_400_000 });
+    t.teardown(async () => {
+      await store.close();
+      await keyv.disconnect();
+    });
+    const quote = { ...quoteBody('q-bytes'), note: 'ünïcode "quoted" \\ </script>', nested: { list: [1, null, true] } };
+    const json = await store.save({ orgId: 'acme "inc"', quote });
+    t.equal(json, JSON.stringify(quote), 'save returns the quote as JSON text');
+    await keyv.set('q-keyv', { orgId: 'acme "inc"', quote: { ...quote, quoteId: 'q-keyv' } });
+    const [ours, theirs] = await withRawClient(sharedRedisUrl, (client) => Promise.all([client.get(`${namespace}::q-bytes`), client.get(`${namespace}::q-keyv`)]));
+    const expiresOf = (raw: string | null) => Number(/,"expires":(\d+)\}$/.exec(raw ?? '')?.[1]);
+    t.ok(Math.abs(expiresOf(ours) - expiresOf(theirs)) < 60_000, 'both expire in 24 h');
+    t.equal(ours, theirs!.replace('"q-keyv"', '"q-bytes"').replace(/,"expires":\d+\}$/, `,"expires":${expiresOf(ours)}}`));
+    t.same(await store.get('q-keyv'), { orgId: 'acme "inc"', quote: { ...quote, quoteId: 'q-keyv' } }, 'a quote Keyv wrote reads back');
+    t.same(await keyv.get('q-bytes'), { orgId: 'acme "inc"', quote }, 'Keyv reads the entry the store wrote');
   });
 
   t.test('two stores over one Redis (two instances) read each other’s quotes', async (t) => {
