@@ -136,7 +136,8 @@ export class ChainPoolIndex {
    * derived from. At most MEMO_LIMIT keys; the oldest go first.
    */
   memo<T>(key: string, make: () => T): T {
-    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const found = this.memos.get(key);
+    if (found !== undefined || this.memos.has(key)) return found as T;
     const value = make();
     if (this.memos.size >= MEMO_LIMIT) this.memos.delete(this.memos.keys().next().value!);
     this.memos.set(key, value);
