@@ -206,6 +206,20 @@ function chainProblem(chain: CatalogChain | undefined, id: number): string | und
   return undefined;
 }
 
+/** Whether a field was sent and has no problem yet. */
+function present(problems: ReadonlyMap<string, string>, b: Partial<QuoteRequestBody>, field: keyof QuoteRequestBody): boolean {
+  return !problems.has(field) && b[field] !== undefined;
+}
+
+/** The catalogue token a token field names on its (valid) chain; a problem for the field when the chain has none. */
+function requestToken(catalog: Catalog, problems: Map<string, string>, b: Partial<QuoteRequestBody>, field: 'tokenIn' | 'tokenOut', chain: CatalogChain | undefined): CatalogToken | undefined {
+  if (!present(problems, b, field) || !chain) return undefined;
+  const address = b[field]!;
+  const found = catalog.token(chain.chainId, address);
+  if (!found) problems.set(field, `${address} is not a token of chain ${chain.slug} (${chain.chainId})`);
+  return found;
+}
+
 /**
  * Validates a quote request body against the schema and the catalogue. Every problem is reported at
  * once: `<field>: <problem>` entries sorted by field name, joined by `; ` (SPEC section 7 rule 1).
@@ -225,28 +239,19 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     if (unknown > MAX_UNKNOWN_NAMED) problems.set('body', `${unknown - MAX_UNKNOWN_NAMED} more unknown fields`);
   }
   const b = body as Partial<QuoteRequestBody>;
-  const ok = (field: keyof QuoteRequestBody): boolean => !problems.has(field) && b[field] !== undefined;
 
-  const origin = ok('originChainId') ? catalog.chain(b.originChainId!) : undefined;
-  const destination = ok('destinationChainId') ? catalog.chain(b.destinationChainId!) : undefined;
-  if (ok('originChainId')) {
+  const origin = present(problems, b, 'originChainId') ? catalog.chain(b.originChainId!) : undefined;
+  const destination = present(problems, b, 'destinationChainId') ? catalog.chain(b.destinationChainId!) : undefined;
+  if (present(problems, b, 'originChainId')) {
     const p = chainProblem(origin, b.originChainId!);
     if (p) problems.set('originChainId', p);
   }
-  if (ok('destinationChainId')) {
+  if (present(problems, b, 'destinationChainId')) {
     const p = chainProblem(destination, b.destinationChainId!);
     if (p) problems.set('destinationChainId', p);
   }
-  const token = (field: 'tokenIn' | 'tokenOut', chain: CatalogChain | undefined, chainOk: boolean): CatalogToken | undefined => {
-    if (!ok(field)) return undefined;
-    const address = b[field]!;
-    if (!chain || !chainOk) return undefined;
-    const found = catalog.token(chain.chainId, address);
-    if (!found) problems.set(field, `${address} is not a token of chain ${chain.slug} (${chain.chainId})`);
-    return found;
-  };
-  const tokenIn = token('tokenIn', origin, !problems.has('originChainId'));
-  const tokenOut = token('tokenOut', destination, !problems.has('destinationChainId'));
+  const tokenIn = requestToken(catalog, problems, b, 'tokenIn', problems.has('originChainId') ? undefined : origin);
+  const tokenOut = requestToken(catalog, problems, b, 'tokenOut', problems.has('destinationChainId') ? undefined : destination);
   if (tokenIn && tokenOut && origin === destination && tokenIn.address === tokenOut.address) {
     problems.set('tokenOut', 'must differ from tokenIn');
   }
@@ -263,7 +268,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     if (b[field] === null) problems.set(field, `must be ${type}`);
   }
   if (b.tradeType === null) problems.set('tradeType', TRADE_TYPE_PROBLEM);
-  const tradeType: TradeType | undefined = ok('tradeType') ? b.tradeType! : problems.has('tradeType') ? undefined : 'exactIn';
+  const tradeType: TradeType | undefined = present(problems, b, 'tradeType') ? b.tradeType! : problems.has('tradeType') ? undefined : 'exactIn';
   if (tradeType === 'exactOut' && origin && destination && origin.chainId !== destination.chainId) {
     problems.set('tradeType', 'exact output ("exactOut") is same-chain only: originChainId and destinationChainId must be equal');
   }
@@ -271,19 +276,19 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   if (origin && !problems.has('originChainId')) {
     const slugs = new Set(origin.dexes.map((d) => d.slug));
     for (const field of ['includeDexes', 'excludeDexes'] as const) {
-      if (!ok(field)) continue;
+      if (!present(problems, b, field)) continue;
       const unknown = b[field]!.filter((slug) => !slugs.has(slug));
       if (unknown.length > 0) problems.set(field, `${unknown.map((u) => JSON.stringify(u)).join(', ')} ${unknown.length === 1 ? 'is not a DEX' : 'are not DEXes'} of ${origin.slug} (${origin.chainId})`);
     }
-    const include = ok('includeDexes') ? new Set(b.includeDexes) : undefined;
-    const exclude = new Set(ok('excludeDexes') ? b.excludeDexes : []);
+    const include = present(problems, b, 'includeDexes') ? new Set(b.includeDexes) : undefined;
+    const exclude = new Set(present(problems, b, 'excludeDexes') ? b.excludeDexes : []);
     deployments = origin.dexes.filter((d) => (!include || include.has(d.slug)) && !exclude.has(d.slug)).map((d) => `${d.slug}/${d.version}`);
     if (deployments.length === 0 && !problems.has('includeDexes') && !problems.has('excludeDexes')) {
       problems.set(include ? 'includeDexes' : 'excludeDexes', `leaves no DEX of ${origin.slug} (${origin.chainId}) to route through`);
     }
   }
   let amount: bigint | undefined;
-  if (ok('amount')) {
+  if (present(problems, b, 'amount')) {
     // The amount is tokenIn's (exactIn) or tokenOut's (exactOut). Without a known token (or trade type) only the form
     // can be checked: the decimals are the token's.
     const fixed = tradeType === 'exactIn' ? tokenIn : tradeType === 'exactOut' ? tokenOut : undefined;

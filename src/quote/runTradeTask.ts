@@ -1,4 +1,4 @@
-import type { PoolEntry, PricingGraph } from '../graph/PricingGraph.ts';
+import type { ChainPoolIndex, PoolEntry, PricingGraph } from '../graph/PricingGraph.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { bestTrade, type TradeOutcome } from '../routing/bestTrade.ts';
 
@@ -40,24 +40,26 @@ export type TradeTaskResult = { ok: true; trades: DeploymentTrade[] } | { ok: fa
 export function runTradeTask(graph: PricingGraph, task: TradeTask): DeploymentTrade[] {
   const index = graph.chain(task.chainId);
   if (!index) return [];
-  const search = (deployments: readonly string[]): TradeOutcome => {
-    const allowKey = deployments.join(',');
-    // The filter of a deployment list is made once per index and reused (it names the memoised candidate paths too).
-    const allow = index.memo(`allow:${allowKey}`, () => {
-      const allowed = new Set(deployments);
-      return (e: PoolEntry): boolean => allowed.has(e.deployment);
-    });
-    const { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei } = task;
-    return bestTrade(index, { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, allow, allowKey });
-  };
-  if (!task.perDeployment) return [{ deployment: '', outcome: search(task.deployments) }];
-  const each = task.deployments.map((deployment) => ({ deployment, outcome: search([deployment]) }));
+  if (!task.perDeployment) return [{ deployment: '', outcome: search(index, task, task.deployments) }];
+  const each = task.deployments.map((deployment) => ({ deployment, outcome: search(index, task, [deployment]) }));
   // One pool per trade: the best over all deployments is one of theirs, never a mix, and a refusal of all of them
   // says what each says.
   if (task.maxHops === 1 && task.maxSplits === 1) return each;
-  const overall: DeploymentTrade = { deployment: '', outcome: search(task.deployments) };
+  const overall: DeploymentTrade = { deployment: '', outcome: search(index, task, task.deployments) };
   // The best trade over all of them, when it goes through more than one deployment, is an entry of its own; when
   // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
   const mixed = overall.outcome.ok && new Set(overall.outcome.trade.splits.flatMap((s) => s.route.legs.filter((l) => l.kind !== 'wrap').map((l) => `${l.dex}/${l.version}`))).size > 1;
   return mixed || !overall.outcome.ok ? [...each, overall] : each;
+}
+
+/** The task's best trade through the given deployments' pools. */
+function search(index: ChainPoolIndex, task: TradeTask, deployments: readonly string[]): TradeOutcome {
+  const allowKey = deployments.join(',');
+  // The filter of a deployment list is made once per index and reused (it names the memoised candidate paths too).
+  const allow = index.memo(`allow:${allowKey}`, () => {
+    const allowed = new Set(deployments);
+    return (e: PoolEntry): boolean => allowed.has(e.deployment);
+  });
+  const { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei } = task;
+  return bestTrade(index, { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, allow, allowKey });
 }

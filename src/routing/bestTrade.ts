@@ -1,5 +1,5 @@
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
-import type { TradeType } from '../protocols/PoolProtocol.ts';
+import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import { isStateless } from '../protocols/registry.ts';
 import { executorsFor } from './executors.ts';
 import { findRoutes } from './findRoutes.ts';
@@ -75,8 +75,8 @@ function at(c: Candidate, k: number): PathQuote | undefined {
 interface Search {
   readonly index: ChainPoolIndex;
   readonly request: TradeRequest;
-  /** Network fee of `gas` units in the priced token (tokenOut for exactIn, tokenIn for exactOut); 0 when unpriced. */
-  readonly gasCost: (gas: bigint) => bigint;
+  /** Wei -> the priced token (tokenOut for exactIn, tokenIn for exactOut) at the mid price; undefined when unpriced. */
+  readonly rate: Fraction | undefined;
   readonly nativeIn: boolean;
   readonly nativeOut: boolean;
   /** tokenIn is flagged approvalReset in the catalogue: each router's approval is two steps. */
@@ -105,7 +105,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   const search: Search = {
     index,
     request,
-    gasCost: (gas) => (rate && request.gasPriceWei > 0n ? (gas * request.gasPriceWei * rate.num) / rate.den : 0n),
+    rate: rate ?? undefined,
     nativeIn: request.tokenIn === index.native,
     nativeOut: request.tokenOut === index.native,
     approvalReset: index.token(request.tokenIn)?.approvalReset === true,
@@ -271,7 +271,7 @@ function allocationScore(search: Search, members: readonly Candidate[], units: r
     gross += value(q, search.request.tradeType);
     routes.push({ legs: q.legs, executor: executors[i]! });
   });
-  return gross - search.gasCost(tradeGas(search, routes));
+  return gross - gasCost(search, tradeGas(search, routes));
 }
 
 interface Allocation {
@@ -358,10 +358,6 @@ function exactTrade(search: Search, members: readonly Candidate[], units: readon
     splits.push({ percent: (units[order[j]!]! * 100) / grid, route });
   }
   const gasEstimate = tradeGas(search, splits.map((s) => s.route));
-  const inToken = (token: string): bigint | null => {
-    const rate = gasRate(search.index, token);
-    return rate ? (gasEstimate * request.gasPriceWei * rate.num) / rate.den : null;
-  };
   return {
     tradeType: request.tradeType,
     tokenIn: request.tokenIn,
@@ -371,8 +367,20 @@ function exactTrade(search: Search, members: readonly Candidate[], units: readon
     splits,
     gasEstimate,
     gasPriceWei: request.gasPriceWei,
-    gasCost: { tokenIn: inToken(request.tokenIn), tokenOut: inToken(request.tokenOut) },
+    gasCost: { tokenIn: networkFeeIn(search.index, request.tokenIn, gasEstimate * request.gasPriceWei), tokenOut: networkFeeIn(search.index, request.tokenOut, gasEstimate * request.gasPriceWei) },
     priceImpactBps: priceImpactBps(splits, order.map((i) => members[i]!.path)),
     fees: splits.reduce((s, x) => s + lpFees(x.route), 0n),
   };
+}
+
+/** Network fee of `gas` units in the search's priced token; 0 when unpriced. */
+function gasCost(search: Search, gas: bigint): bigint {
+  const { rate, request } = search;
+  return rate && request.gasPriceWei > 0n ? (gas * request.gasPriceWei * rate.num) / rate.den : 0n;
+}
+
+/** A network fee of `wei` in `token` at the mid price; null where no pool path prices it. */
+function networkFeeIn(index: ChainPoolIndex, token: string, wei: bigint): bigint | null {
+  const rate = gasRate(index, token);
+  return rate ? (wei * rate.num) / rate.den : null;
 }
