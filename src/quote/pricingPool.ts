@@ -4,7 +4,7 @@ import type { Catalog } from '../catalog/loadCatalog.ts';
 import type { Config } from '../config.ts';
 import { InternalError, ServiceUnavailableError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
-import { pricingGraphOf } from '../graph/PricingGraph.ts';
+import { pricingGraphOf, type ChainPoolIndex } from '../graph/PricingGraph.ts';
 import { sharedSnapshotFiles } from '../graph/snapshot.ts';
 import { snapshotStateSize } from '../protocols/registry.ts';
 import { runTradeTask, type DeploymentTrade, type TradeTask, type TradeTaskResult } from './runTradeTask.ts';
@@ -62,15 +62,21 @@ class InlinePricer {
     if (task.maxHops > 1 || task.maxSplits > 1) return undefined;
     const pricing = pricingGraphOf(this.graph(), this.catalog);
     const index = pricing.chain(task.chainId);
-    if (index) {
-      const effective = (t: string): string => (t === index.native ? index.wrappedNative : t);
-      const out = effective(task.tokenOut);
-      for (const entry of index.poolsOf(effective(task.tokenIn))) {
-        if ((entry.token0 === out || entry.token1 === out) && entry.state && snapshotStateSize(entry.state) > this.maxTicks) return undefined;
-      }
-    }
+    if (index && hasDeepDirectPool(index, task.tokenIn, task.tokenOut, this.maxTicks)) return undefined;
     return runTradeTask(pricing, task);
   }
+}
+
+/**
+ * Whether a pair's direct pools (the native asset counts as its wrapped token) include one with more than `maxTicks`
+ * initialized ticks. Kept with the index per pair: a hub token's pool list is walked once per state, not per request.
+ */
+function hasDeepDirectPool(index: ChainPoolIndex, tokenIn: string, tokenOut: string, maxTicks: number): boolean {
+  return index.memo(`deep:${tokenIn}:${tokenOut}:${maxTicks}`, () => {
+    const out = tokenOut === index.native ? index.wrappedNative : tokenOut;
+    const into = tokenIn === index.native ? index.wrappedNative : tokenIn;
+    return index.poolsOf(into).some((e) => (e.token0 === out || e.token1 === out) && e.state !== undefined && snapshotStateSize(e.state) > maxTicks);
+  });
 }
 
 /**

@@ -1,6 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { loadConfig } from '../../src/config.ts';
+import { PoolGraph } from '../../src/graph/PoolGraph.ts';
+import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { createPricingPool, probeTask } from '../../src/quote/pricingPool.ts';
 import type { DeploymentTrade } from '../../src/quote/runTradeTask.ts';
@@ -46,4 +49,24 @@ t.test('a full queue is a 503, not an unbounded wait', async (t) => {
   t.ok(rejected.length > 0, 'some requests are refused when the queue is full');
   for (const r of rejected) t.match((r as PromiseRejectedResult).reason, { name: 'ServiceUnavailableError', message: 'the pricing queue is full; retry shortly' });
   t.ok(settled.some((s) => s.status === 'fulfilled'), 'the queued ones are served');
+});
+
+t.test('one-pool tasks are priced in the API thread unless a direct pool has more initialized ticks than inlineMaxTicks', async (t) => {
+  const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1' });
+  const catalog = loadCatalog(fixtureCatalogDir);
+  const poolGraph = new PoolGraph(loadSnapshots(fixtureSnapshotDir).snapshots, catalog);
+  const task = { ...probeTask, chainId: 1001, tokenIn: WETH, tokenOut: USDC, amount: 10n ** 18n, maxHops: 1, maxSplits: 1, deployments: ['uniswap/v2'] };
+  const shallow = createPricingPool(config, { graph: () => poolGraph, catalog });
+  // The fixture's pools have no initialized ticks (state size 0): a limit below that makes every direct pool too deep.
+  const deep = createPricingPool(config, { graph: () => poolGraph, catalog, inlineMaxTicks: -1 });
+  t.teardown(() => Promise.all([shallow.close(), deep.close()]));
+  for (const pricer of [shallow, deep]) {
+    t.equal(amountOut(await pricer.findTrades(task)), expectedOut);
+    t.equal(amountOut(await pricer.findTrades({ ...task, amount: 2n * 10n ** 18n })), getAmountOut(2n * 10n ** 18n, 10n ** 19n, 30_000_000_000n, 30));
+  }
+  t.same(shallow.stats(), { inline: 2, worker: 0 });
+  t.same(deep.stats(), { inline: 0, worker: 2 });
+  // Two hops or two splits always go to a worker.
+  await shallow.findTrades({ ...task, maxSplits: 2 });
+  t.same(shallow.stats(), { inline: 2, worker: 1 });
 });
