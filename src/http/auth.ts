@@ -42,9 +42,30 @@ export function apiKeyOf(ctx: Context): ApiKeyIdentity | undefined {
   return (ctx.state as AuthState).apiKey;
 }
 
+/** Where a request's verification is kept for the rest of the request (never across requests). */
+const VERIFIED = Symbol('verified API key');
+interface Verified {
+  readonly key: string;
+  readonly identity: ApiKeyIdentity | undefined;
+}
+
+/**
+ * Verifies the key once per request: a second call for the same key in the same request (the rate
+ * limiter, then the auth middleware) reuses the answer instead of hashing and looking it up again.
+ * The answer lives on this request's state only. A store failure is not kept (the next call retries).
+ */
+export async function verifyForRequest(ctx: Context, keys: ApiKeyVerifier, key: string): Promise<ApiKeyIdentity | undefined> {
+  const state = ctx.state as { [VERIFIED]?: Verified };
+  const known = state[VERIFIED];
+  if (known !== undefined && known.key === key) return known.identity;
+  const identity = await keys.verify(key);
+  state[VERIFIED] = { key, identity };
+  return identity;
+}
+
 async function verifyInto(ctx: Context, keys: ApiKeyVerifier, key: string): Promise<void> {
   // verify() throws ServiceUnavailableError (503) when the store cannot answer: not the caller's fault.
-  const identity = await keys.verify(key);
+  const identity = await verifyForRequest(ctx, keys, key);
   if (!identity) {
     ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
     throw new UnauthorizedError(INVALID_KEY_MESSAGE);

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { RateLimitedError } from '../errors/BaseError.ts';
 import type { ApiKeyIdentity } from '../store/apiKeyStore.ts';
 import { RedisConnection } from '../store/RedisConnection.ts';
-import type { ApiKeyVerifier } from './auth.ts';
+import { verifyForRequest, type ApiKeyVerifier } from './auth.ts';
 
 /** One counted hit: the bucket's count in the current window and the milliseconds until the window ends. */
 export interface RateLimitHit {
@@ -121,43 +120,33 @@ export interface RateLimitOptions extends RateLimitSettings {
 }
 
 const DEFAULT_EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
-const IDENTITY_TTL_MS = 10_000;
-const IDENTITY_CACHE_MAX = 10_000;
 
 /**
  * Fixed-window rate limiting. A request carrying a valid API key counts against that key
  * (`rateLimitPerKey` per window, whatever its IP); any other request, an invalid key included, counts
  * against its client IP (`rateLimitPerIp`). A limit of 0 means unlimited. Over the limit: 429
  * RateLimitedError (envelope, `Retry-After` = seconds to the window's end). Every counted response
- * carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds). Key identities are
- * cached for 10 s to choose the bucket; the auth middleware still verifies every request.
+ * carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds). The key is verified
+ * here (the key store answers from memory) and the auth middleware reuses that answer for the same
+ * request, so a request hashes and looks up its key once, and a revoked key is counted per IP at once.
  */
 export function rateLimit(options: RateLimitOptions): Middleware {
   const windowMs = options.rateLimitWindowSeconds * 1000;
   const exempt = options.exemptPaths ?? DEFAULT_EXEMPT;
-  const identities = new Map<string, { identity: ApiKeyIdentity | undefined; expires: number }>();
 
-  async function identify(key: string): Promise<ApiKeyIdentity | undefined> {
+  async function identify(ctx: Context, key: string): Promise<ApiKeyIdentity | undefined> {
     if (!options.keys) return undefined;
-    const hash = createHash('sha256').update(key).digest('base64url');
-    const t = Date.now();
-    const cached = identities.get(hash);
-    if (cached && cached.expires > t) return cached.identity;
-    let identity: ApiKeyIdentity | undefined;
     try {
-      identity = await options.keys.verify(key);
+      return await verifyForRequest(ctx, options.keys, key);
     } catch {
       return undefined; // key store down: count against the IP; the auth middleware answers 503
     }
-    if (identities.size >= IDENTITY_CACHE_MAX) identities.clear();
-    identities.set(hash, { identity, expires: t + IDENTITY_TTL_MS });
-    return identity;
   }
 
   return async function limitRate(ctx, next) {
     if (exempt.has(ctx.path)) return next();
     const key = presentedKey(ctx);
-    const identity = key === undefined ? undefined : await identify(key);
+    const identity = key === undefined ? undefined : await identify(ctx, key);
     const limit = identity ? options.rateLimitPerKey : options.rateLimitPerIp;
     if (limit <= 0) return next();
     const bucket = identity ? `key:${identity.id}` : `ip:${ctx.ip}`;

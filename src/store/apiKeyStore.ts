@@ -1,10 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { ServiceUnavailableError } from '../errors/BaseError.ts';
-import { RedisConnection, type RedisClient, type RedisTimingOptions } from './RedisConnection.ts';
+import { FileApiKeyStore } from './apiKeyFileStore.ts';
+import { RedisConnection, type RedisTimingOptions, type TrackedRedisClient } from './RedisConnection.ts';
 
 /** What the service knows about a key: never the key itself nor its hash. */
 export interface ApiKeyRecord {
@@ -38,6 +37,15 @@ export interface ApiKeyStore {
   ping(): Promise<boolean>;
   close(): Promise<void>;
   readonly kind: 'redis' | 'file';
+  /** Redis store with its lookup cache on: lookups answered from memory (hits) or from Redis (misses), and entries held. */
+  cacheStats?(): KeyCacheStats | undefined;
+}
+
+/** Counters of the Redis store's in-process lookup cache (since the connection last (re)connected or failed). */
+export interface KeyCacheStats {
+  readonly hits: number;
+  readonly misses: number;
+  readonly entries: number;
 }
 
 /** Optional settings of createApiKeyStore. */
@@ -47,18 +55,24 @@ export interface ApiKeyStoreOptions extends RedisTimingOptions {
   /** File name under `config.dataDir` (default `api-keys.json`). */
   readonly fileName?: string;
   readonly logger?: Logger;
+  /**
+   * Redis store: bounds of the in-process cache of key lookups (server-assisted, RESP3 client
+   * tracking: Redis tells this connection when a cached record changes). `ttlMs` is a backstop only
+   * (default 60 s); `maxEntries` defaults to 10,000. `false` turns the cache off (every verify asks Redis).
+   */
+  readonly keyCache?: { readonly ttlMs?: number; readonly maxEntries?: number } | false;
 }
 
 /** The fixed prefix of every key: `sqk_` then 32 random bytes in base64url (43 characters). */
 export const API_KEY_PREFIX = 'sqk_';
 const API_KEY_PATTERN = /^sqk_[A-Za-z0-9_-]{43}$/;
 const ORG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-const ID_PATTERN = /^key_[0-9a-f]{12}$/;
+export const ID_PATTERN = /^key_[0-9a-f]{12}$/;
 
 export const KEY_STORE_UNAVAILABLE_MESSAGE = 'API key store unavailable: try again later';
 
 /** A stored entry: the public record plus the SHA-256 (hex) of the key. */
-interface StoredKey extends ApiKeyRecord {
+export interface StoredKey extends ApiKeyRecord {
   readonly hash: string;
 }
 
@@ -73,13 +87,19 @@ export function createApiKeyStore(
   options: ApiKeyStoreOptions = {},
 ): ApiKeyStore {
   if (config.redisUrl) {
+    const cache = options.keyCache === false ? undefined : { ttl: options.keyCache?.ttlMs ?? KEY_CACHE_TTL_MS, maxEntries: options.keyCache?.maxEntries ?? KEY_CACHE_MAX_ENTRIES };
     return new RedisApiKeyStore(
-      new RedisConnection(config.redisUrl, { ...options, label: 'API key store' }),
+      RedisConnection.tracked(config.redisUrl, { ...options, label: 'API key store', clientSideCache: cache }),
       options.namespace ?? `${config.redisKeyPrefix ?? 'sqs'}:apikeys`,
     );
   }
   return new FileApiKeyStore(config.dataDir, options.fileName ?? 'api-keys.json', options.logger);
 }
+
+/** Backstop lifetime of a cached key lookup; invalidation by Redis is what normally ends it. */
+export const KEY_CACHE_TTL_MS = 60_000;
+/** Most key lookups (valid, revoked or unknown keys alike) the Redis store keeps in memory. */
+export const KEY_CACHE_MAX_ENTRIES = 10_000;
 
 /** A new random key (prefix + 32 random bytes, base64url). */
 export function generateApiKey(): string {
@@ -96,30 +116,30 @@ export function isApiKeyShaped(key: string): boolean {
   return typeof key === 'string' && API_KEY_PATTERN.test(key);
 }
 
-function newId(): string {
+export function newId(): string {
   return `key_${randomBytes(6).toString('hex')}`;
 }
 
-function checkOrg(org: string): void {
+export function checkOrg(org: string): void {
   if (typeof org !== 'string' || !ORG_PATTERN.test(org)) {
     throw new ApiKeyInputError(`invalid organization name ${JSON.stringify(org)}: use 1-64 characters of A-Z a-z 0-9 _ . - starting with a letter or digit`);
   }
 }
 
 /** Compares the stored hash with the presented key's hash in constant time; true only for a valid, unrevoked key. */
-function matches(stored: StoredKey | undefined, hash: string): stored is StoredKey {
+export function matches(stored: StoredKey | undefined, hash: string): stored is StoredKey {
   if (!stored || typeof stored.hash !== 'string' || stored.hash.length !== 64) return false;
   const same = timingSafeEqual(Buffer.from(stored.hash, 'hex'), Buffer.from(hash, 'hex'));
   return same && stored.revokedAt === undefined;
 }
 
-function publicRecord(stored: StoredKey): ApiKeyRecord {
+export function publicRecord(stored: StoredKey): ApiKeyRecord {
   return stored.revokedAt === undefined
     ? { id: stored.id, org: stored.org, createdAt: stored.createdAt }
     : { id: stored.id, org: stored.org, createdAt: stored.createdAt, revokedAt: stored.revokedAt };
 }
 
-function parseStored(value: unknown): StoredKey | undefined {
+export function parseStored(value: unknown): StoredKey | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
   if (typeof v.id !== 'string' || typeof v.org !== 'string' || typeof v.createdAt !== 'string') return undefined;
@@ -133,20 +153,29 @@ function parseStored(value: unknown): StoredKey | undefined {
 // ---------------------------------------------------------------------------------------------
 // Redis: `<ns>:by-hash` (hash of the key → JSON record) and `<ns>:ids` (id → hash of the key).
 
+//
+// verify() reads with HGET on a RESP3 connection with client-side caching: the reply is kept in this
+// process and Redis (CLIENT TRACKING) tells the connection when `<ns>:by-hash` changes, from any
+// client, so a create or revoke anywhere drops the cached lookups everywhere. The cache is emptied
+// whenever the connection errors or closes (tracking is off while disconnected), so nothing cached
+// before an outage is served after it; RedisConnection also empties it when a heartbeat goes
+// unanswered (a silently dead connection delivers no invalidations). Every command used here
+// (HGET, HSETNX, HSET, HVALS, PING, CLIENT ID) has the same reply shape under RESP3 as RESP2.
+
 class RedisApiKeyStore implements ApiKeyStore {
   readonly kind = 'redis';
   readonly #byHash: string;
   readonly #ids: string;
 
   constructor(
-    private readonly connection: RedisConnection,
+    private readonly connection: RedisConnection<TrackedRedisClient>,
     namespace: string,
   ) {
     this.#byHash = `${namespace}:by-hash`;
     this.#ids = `${namespace}:ids`;
   }
 
-  async #run<T>(operation: (client: RedisClient) => Promise<T>): Promise<T> {
+  async #run<T>(operation: (client: TrackedRedisClient) => Promise<T>): Promise<T> {
     try {
       return await this.connection.run(operation);
     } catch (error) {
@@ -164,9 +193,19 @@ class RedisApiKeyStore implements ApiKeyStore {
       const claimed = await this.#run((c) => c.hSetNX(this.#ids, stored.id, hash));
       if (!claimed) continue; // id collision: draw another
       await this.#run((c) => c.hSet(this.#byHash, hash, JSON.stringify(stored)));
+      this.#dropCached();
       return { key, record: publicRecord(stored) };
     }
     throw new Error('could not draw a free key id in 5 attempts');
+  }
+
+  /**
+   * Drops this process's cached lookups of the key table after a write through this connection:
+   * Redis's own invalidation of them may reach the socket after the write's reply, and a verify
+   * right after create/revoke must see the change.
+   */
+  #dropCached(): void {
+    this.connection.client.clientSideCache?.invalidate(this.#byHash);
   }
 
   async verify(key: string): Promise<ApiKeyIdentity | undefined> {
@@ -192,6 +231,7 @@ class RedisApiKeyStore implements ApiKeyStore {
     if (stored.revokedAt !== undefined) return publicRecord(stored);
     const revoked: StoredKey = { ...stored, revokedAt: new Date().toISOString() };
     await this.#run((c) => c.hSet(this.#byHash, hash, JSON.stringify(revoked)));
+    this.#dropCached();
     return publicRecord(revoked);
   }
 
@@ -199,12 +239,19 @@ class RedisApiKeyStore implements ApiKeyStore {
     return this.connection.ping();
   }
 
+  cacheStats(): KeyCacheStats | undefined {
+    const cache = this.connection.client.clientSideCache;
+    if (!cache) return undefined;
+    const stats = cache.stats();
+    return { hits: stats.hitCount, misses: stats.missCount, entries: cache.size() };
+  }
+
   close(): Promise<void> {
     return this.connection.close();
   }
 }
 
-function safeJson(raw: string): unknown {
+export function safeJson(raw: string): unknown {
   try {
     return JSON.parse(raw);
   } catch {
@@ -212,195 +259,8 @@ function safeJson(raw: string): unknown {
   }
 }
 
-function sortRecords(stored: StoredKey[]): ApiKeyRecord[] {
+export function sortRecords(stored: StoredKey[]): ApiKeyRecord[] {
   return stored
     .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1))
     .map(publicRecord);
-}
-
-// ---------------------------------------------------------------------------------------------
-// File: `<dataDir>/api-keys.json`, `{ "version": 1, "keys": [StoredKey...] }`, mode 0600, replaced
-// atomically (temp file + fsync + rename) under a lock file; readers re-read it when it changes.
-
-interface KeyFile {
-  version: 1;
-  keys: StoredKey[];
-}
-
-interface Loaded {
-  /** Identity of the file version the cache holds (inode, size, mtime); '' when there is no file. */
-  signature: string;
-  keys: StoredKey[];
-  byHash: Map<string, StoredKey>;
-}
-
-const LOCK_STALE_MS = 10_000;
-const LOCK_WAIT_MS = 5_000;
-
-class FileApiKeyStore implements ApiKeyStore {
-  readonly kind = 'file';
-  readonly #path: string;
-  readonly #lockPath: string;
-  #cache: Loaded | undefined;
-
-  constructor(
-    private readonly dir: string,
-    fileName: string,
-    private readonly logger: Logger | undefined,
-  ) {
-    this.#path = join(dir, fileName);
-    this.#lockPath = `${this.#path}.lock`;
-  }
-
-  /** The current keys, re-read when the file changed since the last look (one stat per call). */
-  #current(): Loaded {
-    let signature = '';
-    try {
-      const st = statSync(this.#path);
-      signature = `${st.ino}:${st.size}:${st.mtimeMs}`;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw this.#unavailable(error);
-    }
-    if (this.#cache && this.#cache.signature === signature) return this.#cache;
-    if (signature === '') {
-      this.#cache = { signature, keys: [], byHash: new Map() };
-      return this.#cache;
-    }
-    try {
-      const keys = readKeyFile(this.#path);
-      this.#cache = { signature, keys, byHash: new Map(keys.map((k) => [k.hash, k])) };
-      this.logger?.info({ keys: keys.length }, 'API key file loaded');
-      return this.#cache;
-    } catch (error) {
-      // A hand-edited, broken file: keep serving the last good keys, if any.
-      this.logger?.error({ err: error instanceof Error ? error.message : String(error), path: this.#path }, 'API key file refused');
-      if (this.#cache) return this.#cache;
-      throw this.#unavailable(error);
-    }
-  }
-
-  #unavailable(error: unknown): ServiceUnavailableError {
-    return new ServiceUnavailableError(KEY_STORE_UNAVAILABLE_MESSAGE, { details: { reason: error instanceof Error ? error.message : String(error) }, cause: error });
-  }
-
-  async create(org: string): Promise<{ key: string; record: ApiKeyRecord }> {
-    checkOrg(org);
-    const key = generateApiKey();
-    const hash = hashApiKey(key);
-    const record = await this.#update((keys) => {
-      let id = newId();
-      while (keys.some((k) => k.id === id)) id = newId();
-      const stored: StoredKey = { id, org, createdAt: new Date().toISOString(), hash };
-      keys.push(stored);
-      return stored;
-    });
-    return { key, record: publicRecord(record) };
-  }
-
-  async verify(key: string): Promise<ApiKeyIdentity | undefined> {
-    if (!isApiKeyShaped(key)) return undefined;
-    const hash = hashApiKey(key);
-    const stored = this.#current().byHash.get(hash);
-    return matches(stored, hash) ? { id: stored.id, org: stored.org } : undefined;
-  }
-
-  async list(): Promise<ApiKeyRecord[]> {
-    return sortRecords([...this.#current().keys]);
-  }
-
-  async revoke(id: string): Promise<ApiKeyRecord | undefined> {
-    if (!ID_PATTERN.test(id)) return undefined;
-    const result = await this.#update((keys) => {
-      const index = keys.findIndex((k) => k.id === id);
-      if (index < 0) return undefined;
-      const stored = keys[index];
-      if (stored.revokedAt === undefined) keys[index] = { ...stored, revokedAt: new Date().toISOString() };
-      return keys[index];
-    });
-    return result && publicRecord(result);
-  }
-
-  async ping(): Promise<boolean> {
-    try {
-      this.#current();
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  async close(): Promise<void> {}
-
-  /** Read-modify-write under the lock; the file is replaced atomically, never written in place. */
-  async #update<T>(change: (keys: StoredKey[]) => T): Promise<T> {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    await this.#lock();
-    try {
-      let keys: StoredKey[];
-      try {
-        keys = readKeyFile(this.#path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        keys = [];
-      }
-      const result = change(keys);
-      writeAtomic(this.#path, `${JSON.stringify({ version: 1, keys } satisfies KeyFile, null, 2)}\n`);
-      this.#cache = undefined;
-      return result;
-    } finally {
-      rmSync(this.#lockPath, { force: true });
-    }
-  }
-
-  async #lock(): Promise<void> {
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    for (;;) {
-      try {
-        closeSync(openSync(this.#lockPath, 'wx', 0o600));
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-      try {
-        if (Date.now() - statSync(this.#lockPath).mtimeMs > LOCK_STALE_MS) rmSync(this.#lockPath, { force: true });
-      } catch {
-        // The lock went away between the two calls: try again.
-      }
-      if (Date.now() > deadline) throw new Error(`API key file is locked by another process (${this.#lockPath}); remove it if no keys command is running`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
-
-/** Reads and validates the key file; throws on a missing, unparsable or malformed file. */
-function readKeyFile(path: string): StoredKey[] {
-  const text = readFileSync(path, 'utf8');
-  const parsed = JSON.parse(text) as unknown;
-  if (typeof parsed !== 'object' || parsed === null || (parsed as { version?: unknown }).version !== 1 || !Array.isArray((parsed as { keys?: unknown }).keys)) {
-    throw new Error(`${path}: expected {"version": 1, "keys": [...]}`);
-  }
-  const keys: StoredKey[] = [];
-  for (const [index, entry] of ((parsed as { keys: unknown[] }).keys).entries()) {
-    const stored = parseStored(entry);
-    if (!stored) throw new Error(`${path}: keys[${index}] is not a valid key record`);
-    keys.push(stored);
-  }
-  return keys;
-}
-
-function writeAtomic(path: string, text: string): void {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
 }

@@ -126,3 +126,30 @@ t.test('no key ever appears in a response or a log line', async (t) => {
   t.notOk(JSON.stringify(res.headers).includes(foreignKey));
   t.notOk(res.text.includes(foreignKey));
 });
+
+t.test('a request verifies its key once: the rate limiter and the auth middleware share the answer', async (t) => {
+  const { verifyForRequest } = await import('../../src/http/auth.ts');
+  let calls = 0;
+  let fail = false;
+  const keys = {
+    async verify(key: string) {
+      calls += 1;
+      if (fail) throw new Error('store down');
+      return key === 'good' ? { id: 'key_000000000001', org: 'acme' } : undefined;
+    },
+  };
+  const ctx = { state: {} } as unknown as Koa.Context;
+  t.same(await verifyForRequest(ctx, keys, 'good'), { id: 'key_000000000001', org: 'acme' });
+  t.same(await verifyForRequest(ctx, keys, 'good'), { id: 'key_000000000001', org: 'acme' });
+  t.equal(calls, 1, 'the second call in the same request reuses the answer');
+  t.equal(await verifyForRequest(ctx, keys, 'other'), undefined);
+  t.equal(calls, 2, 'another key is verified');
+  const next = { state: {} } as unknown as Koa.Context;
+  await verifyForRequest(next, keys, 'good');
+  t.equal(calls, 3, 'another request verifies again (nothing kept across requests)');
+  fail = true;
+  const failing = { state: {} } as unknown as Koa.Context;
+  await t.rejects(verifyForRequest(failing, keys, 'good'));
+  await t.rejects(verifyForRequest(failing, keys, 'good'), 'a store failure is not kept: the next call asks again');
+  t.equal(calls, 5);
+});
