@@ -4,25 +4,6 @@ import type { Logger } from 'pino';
 /** The node-redis client type this service uses (RESP2, no modules). */
 export type RedisClient = ReturnType<typeof createClient>;
 
-function createTrackedClient(options: Parameters<typeof createClient>[0]) {
-  return createClient({ ...options, RESP: 3 });
-}
-/**
- * A RESP3 client with server-assisted client-side caching (CLIENT TRACKING): cacheable reads are
- * answered from memory until Redis reports a change to a key they read. Reply shapes differ from
- * RESP2 for some commands (HGETALL gives a Map, ...): check each command used with it.
- */
-export type TrackedRedisClient = ReturnType<typeof createTrackedClient>;
-
-/** Bounds of a TrackedRedisClient's cache: entry lifetime (ms; a backstop, invalidation normally ends it) and count. */
-export interface ClientSideCacheBounds {
-  readonly ttl: number;
-  readonly maxEntries: number;
-}
-
-/** How often a tracked connection proves it is alive; an unanswered heartbeat empties its cache. */
-const HEARTBEAT_MS = 1000;
-
 /** Timing bounds of a Redis-backed store; every operation settles within `opTimeoutMs`. */
 export interface RedisTimingOptions {
   /** Longest time an operation may take, waiting for a connection included (default 1500 ms). */
@@ -48,8 +29,8 @@ const DEFAULT_MAX_RECONNECT_DELAY_MS = 500;
  * deadline on every operation (a server that stops answering cannot hold a caller), and endless
  * reconnection with a capped back-off, so a Redis that comes back is used again without a restart.
  */
-export class RedisConnection<C extends RedisClient | TrackedRedisClient = RedisClient> {
-  readonly client: C;
+export class RedisConnection {
+  readonly client: RedisClient;
   readonly #opTimeoutMs: number;
   readonly #readyWaitMs: number;
   readonly #logger: Logger | undefined;
@@ -60,29 +41,15 @@ export class RedisConnection<C extends RedisClient | TrackedRedisClient = RedisC
   /** A connection attempt is in flight (between its start and its 'ready' or 'error'). */
   #attempting = true;
   readonly #connectTimeoutMs: number;
-  #heartbeat: NodeJS.Timeout | undefined;
 
-  /**
-   * A RESP3 connection whose client caches cacheable reads in process (server-assisted tracking)
-   * when `clientSideCache` is given (without it: RESP3, no cache). The cache is emptied when
-   * the connection fails or closes (node-redis), and when a heartbeat PING goes unanswered within the
-   * operation deadline (here): a connection that died silently cannot deliver invalidations.
-   */
-  static tracked(
-    url: string,
-    options: RedisTimingOptions & { logger?: Logger; label?: string; clientSideCache?: ClientSideCacheBounds } = {},
-  ): RedisConnection<TrackedRedisClient> {
-    return new RedisConnection<TrackedRedisClient>(url, { ...options, resp3: true });
-  }
-
-  constructor(url: string, options: RedisTimingOptions & { logger?: Logger; label?: string; clientSideCache?: ClientSideCacheBounds; resp3?: boolean } = {}) {
+  constructor(url: string, options: RedisTimingOptions & { logger?: Logger; label?: string } = {}) {
     this.#opTimeoutMs = options.opTimeoutMs ?? DEFAULT_OP_TIMEOUT_MS;
     this.#readyWaitMs = Math.min(options.readyWaitMs ?? DEFAULT_READY_WAIT_MS, this.#opTimeoutMs);
     this.#logger = options.logger;
     this.#label = options.label ?? 'redis';
     const maxDelay = options.maxReconnectDelayMs ?? DEFAULT_MAX_RECONNECT_DELAY_MS;
     this.#connectTimeoutMs = Math.max(250, Math.min(this.#opTimeoutMs, 5000));
-    const clientOptions = {
+    this.client = createClient({
       url,
       disableOfflineQueue: true,
       socket: {
@@ -90,12 +57,7 @@ export class RedisConnection<C extends RedisClient | TrackedRedisClient = RedisC
         // Never give up: a number is always returned, so the client keeps trying until close().
         reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, maxDelay) + Math.floor(Math.random() * 50),
       },
-    };
-    const cache = options.clientSideCache;
-    this.client = (
-      options.resp3 ? createTrackedClient(cache ? { ...clientOptions, clientSideCache: { ttl: cache.ttl, maxEntries: cache.maxEntries } } : clientOptions) : createClient(clientOptions)
-    ) as C;
-    if (cache) this.#startHeartbeat();
+    });
     this.client.on('reconnecting', () => {
       this.#attempting = true;
     });
@@ -127,7 +89,7 @@ export class RedisConnection<C extends RedisClient | TrackedRedisClient = RedisC
    * connection is not ready in time, the command fails, or the deadline passes. Error replies
    * (LOADING, READONLY, OOM, MISCONF ...) count as unavailable too: the write did not happen.
    */
-  async run<T>(operation: (client: C) => Promise<T>): Promise<T> {
+  async run<T>(operation: (client: RedisClient) => Promise<T>): Promise<T> {
     if (this.#closed) throw new RedisUnavailable('the store is closed');
     const started = Date.now();
     if (!this.client.isReady) await this.#waitReady(this.#readyWaitMs);
@@ -158,8 +120,6 @@ export class RedisConnection<C extends RedisClient | TrackedRedisClient = RedisC
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    clearTimeout(this.#heartbeat);
-    this.client.clientSideCache?.clear();
     this.#ready?.resolve();
     if (!this.client.isOpen) return;
     if (this.#attempting && !this.client.isReady) {
@@ -177,16 +137,6 @@ export class RedisConnection<C extends RedisClient | TrackedRedisClient = RedisC
       if (outcome === 'closed') return;
     }
     if (this.client.isOpen) this.client.destroy();
-  }
-
-  /** Pings a tracked connection every second; no answer within the deadline empties the cache. */
-  #startHeartbeat(): void {
-    const beat = async () => {
-      if (this.#closed) return;
-      if (this.client.isReady && !(await this.ping())) this.client.clientSideCache?.invalidate(null);
-      if (!this.#closed) this.#heartbeat = setTimeout(beat, HEARTBEAT_MS).unref();
-    };
-    this.#heartbeat = setTimeout(beat, HEARTBEAT_MS).unref();
   }
 
   #settleAttempt(): Promise<void> {

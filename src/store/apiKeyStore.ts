@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { ServiceUnavailableError } from '../errors/BaseError.ts';
 import { FileApiKeyStore } from './apiKeyFileStore.ts';
-import { RedisConnection, type RedisTimingOptions, type TrackedRedisClient } from './RedisConnection.ts';
+import { RedisConnection, type RedisClient, type RedisTimingOptions } from './RedisConnection.ts';
 
 /** What the service knows about a key: never the key itself nor its hash. */
 export interface ApiKeyRecord {
@@ -37,15 +37,6 @@ export interface ApiKeyStore {
   ping(): Promise<boolean>;
   close(): Promise<void>;
   readonly kind: 'redis' | 'file';
-  /** Redis store with its lookup cache on: lookups answered from memory (hits) or from Redis (misses), and entries held. */
-  cacheStats?(): KeyCacheStats | undefined;
-}
-
-/** Counters of the Redis store's in-process lookup cache (since the connection last (re)connected or failed). */
-export interface KeyCacheStats {
-  readonly hits: number;
-  readonly misses: number;
-  readonly entries: number;
 }
 
 /** Optional settings of createApiKeyStore. */
@@ -55,12 +46,6 @@ export interface ApiKeyStoreOptions extends RedisTimingOptions {
   /** File name under `config.dataDir` (default `api-keys.json`). */
   readonly fileName?: string;
   readonly logger?: Logger;
-  /**
-   * Redis store: bounds of the in-process cache of key lookups (server-assisted, RESP3 client
-   * tracking: Redis tells this connection when a cached record changes). `ttlMs` is a backstop only
-   * (default 60 s); `maxEntries` defaults to 10,000. `false` turns the cache off (every verify asks Redis).
-   */
-  readonly keyCache?: { readonly ttlMs?: number; readonly maxEntries?: number } | false;
 }
 
 /** The fixed prefix of every key: `sqk_` then 32 random bytes in base64url (43 characters). */
@@ -87,19 +72,13 @@ export function createApiKeyStore(
   options: ApiKeyStoreOptions = {},
 ): ApiKeyStore {
   if (config.redisUrl) {
-    const cache = options.keyCache === false ? undefined : { ttl: options.keyCache?.ttlMs ?? KEY_CACHE_TTL_MS, maxEntries: options.keyCache?.maxEntries ?? KEY_CACHE_MAX_ENTRIES };
     return new RedisApiKeyStore(
-      RedisConnection.tracked(config.redisUrl, { ...options, label: 'API key store', clientSideCache: cache }),
+      new RedisConnection(config.redisUrl, { ...options, label: 'API key store' }),
       options.namespace ?? `${config.redisKeyPrefix ?? 'sqs'}:apikeys`,
     );
   }
   return new FileApiKeyStore(config.dataDir, options.fileName ?? 'api-keys.json', options.logger);
 }
-
-/** Backstop lifetime of a cached key lookup; invalidation by Redis is what normally ends it. */
-export const KEY_CACHE_TTL_MS = 60_000;
-/** Most key lookups (valid, revoked or unknown keys alike) the Redis store keeps in memory. */
-export const KEY_CACHE_MAX_ENTRIES = 10_000;
 
 /** A new random key (prefix + 32 random bytes, base64url). */
 export function generateApiKey(): string {
@@ -152,15 +131,9 @@ export function parseStored(value: unknown): StoredKey | undefined {
 
 // ---------------------------------------------------------------------------------------------
 // Redis: `<ns>:by-hash` (hash of the key → JSON record) and `<ns>:ids` (id → hash of the key).
-
-//
-// verify() reads with HGET on a RESP3 connection with client-side caching: the reply is kept in this
-// process and Redis (CLIENT TRACKING) tells the connection when `<ns>:by-hash` changes, from any
-// client, so a create or revoke anywhere drops the cached lookups everywhere. The cache is emptied
-// whenever the connection errors or closes (tracking is off while disconnected), so nothing cached
-// before an outage is served after it; RedisConnection also empties it when a heartbeat goes
-// unanswered (a silently dead connection delivers no invalidations). Every command used here
-// (HGET, HSETNX, HSET, HVALS, PING, CLIENT ID) has the same reply shape under RESP3 as RESP2.
+// verify() asks Redis every time (HGET): a key created or revoked through any instance or the CLI takes effect on
+// the next request everywhere. A cache of lookups (node-redis client-side caching with RESP3 tracking) was measured
+// and dropped: bench/README.md, issue 14's second round.
 
 class RedisApiKeyStore implements ApiKeyStore {
   readonly kind = 'redis';
@@ -168,14 +141,14 @@ class RedisApiKeyStore implements ApiKeyStore {
   readonly #ids: string;
 
   constructor(
-    private readonly connection: RedisConnection<TrackedRedisClient>,
+    private readonly connection: RedisConnection,
     namespace: string,
   ) {
     this.#byHash = `${namespace}:by-hash`;
     this.#ids = `${namespace}:ids`;
   }
 
-  async #run<T>(operation: (client: TrackedRedisClient) => Promise<T>): Promise<T> {
+  async #run<T>(operation: (client: RedisClient) => Promise<T>): Promise<T> {
     try {
       return await this.connection.run(operation);
     } catch (error) {
@@ -193,19 +166,9 @@ class RedisApiKeyStore implements ApiKeyStore {
       const claimed = await this.#run((c) => c.hSetNX(this.#ids, stored.id, hash));
       if (!claimed) continue; // id collision: draw another
       await this.#run((c) => c.hSet(this.#byHash, hash, JSON.stringify(stored)));
-      this.#dropCached();
       return { key, record: publicRecord(stored) };
     }
     throw new Error('could not draw a free key id in 5 attempts');
-  }
-
-  /**
-   * Drops this process's cached lookups of the key table after a write through this connection:
-   * Redis's own invalidation of them may reach the socket after the write's reply, and a verify
-   * right after create/revoke must see the change.
-   */
-  #dropCached(): void {
-    this.connection.client.clientSideCache?.invalidate(this.#byHash);
   }
 
   async verify(key: string): Promise<ApiKeyIdentity | undefined> {
@@ -231,19 +194,11 @@ class RedisApiKeyStore implements ApiKeyStore {
     if (stored.revokedAt !== undefined) return publicRecord(stored);
     const revoked: StoredKey = { ...stored, revokedAt: new Date().toISOString() };
     await this.#run((c) => c.hSet(this.#byHash, hash, JSON.stringify(revoked)));
-    this.#dropCached();
     return publicRecord(revoked);
   }
 
   ping(): Promise<boolean> {
     return this.connection.ping();
-  }
-
-  cacheStats(): KeyCacheStats | undefined {
-    const cache = this.connection.client.clientSideCache;
-    if (!cache) return undefined;
-    const stats = cache.stats();
-    return { hits: stats.hitCount, misses: stats.missCount, entries: cache.size() };
   }
 
   close(): Promise<void> {
