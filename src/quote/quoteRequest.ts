@@ -1,9 +1,9 @@
 import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
-import { getAddress } from 'viem';
 import type { Catalog, CatalogChain, CatalogToken } from '../catalog/loadCatalog.ts';
 import { ValidationError } from '../errors/BaseError.ts';
 import { CHAIN_ID_SCHEMA, DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN } from '../http/formats.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
+import { checksumAddress } from '../tx/checksumAddress.ts';
 
 /** Body of POST /quotes and POST /quotes/routes (SPEC section 2, Quote request). */
 export interface QuoteRequestBody {
@@ -312,29 +312,11 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     tradeType: tradeType!,
     amount: amount!,
     slippageBps: b.slippageBps ?? defaultSlippageBps,
-    recipientAddress: checksum(recipient),
-    walletAddress: checksum(b.walletAddress ?? recipient),
+    recipientAddress: checksumAddress(recipient),
+    walletAddress: checksumAddress(b.walletAddress ?? recipient),
     maxHops: b.maxHops ?? DEFAULT_MAX_HOPS,
     maxSplits: b.maxSplits ?? DEFAULT_MAX_SPLITS,
     gasPriceWei: b.gasPriceWei === undefined ? undefined : BigInt(b.gasPriceWei),
     deployments,
   };
-}
-
-const checksummed = new Map<string, string>();
-const CHECKSUM_CACHE_SIZE = 10_000;
-
-/**
- * Checksums an address that the schema's address pattern accepted (any letter case). EIP-55 costs a keccak256 (about
- * 10 µs), and wallets send the same few addresses again and again, so results are cached (bounded).
- */
-function checksum(address: string): string {
-  const lower = address.toLowerCase();
-  let result = checksummed.get(lower);
-  if (result === undefined) {
-    result = getAddress(lower);
-    if (checksummed.size >= CHECKSUM_CACHE_SIZE) checksummed.clear();
-    checksummed.set(lower, result);
-  }
-  return result;
 }

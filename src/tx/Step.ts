@@ -1,4 +1,5 @@
-import { formatUnits, getAddress, type Address, type Hex } from 'viem';
+import { formatUnits, type Address, type Hex } from 'viem';
+import { checksumAddress } from './checksumAddress.ts';
 import type { CatalogToken } from '../catalog/loadCatalog.ts';
 import { StepBuildError } from './StepBuildError.ts';
 
@@ -36,7 +37,7 @@ export type StepToken = Pick<CatalogToken, 'address' | 'symbol' | 'decimals' | '
 /** Checksums an address, naming the parameter when it is not a valid EVM address. */
 export function stepAddress(value: string, field: string): Address {
   try {
-    return getAddress(value);
+    return checksumAddress(value);
   } catch (cause) {
     throw new StepBuildError(`${field}: "${value}" is not a valid EVM address`, { cause });
   }

@@ -1,9 +1,15 @@
-import { encodeFunctionData } from 'viem';
+import type { Address } from 'viem';
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/loadCatalog.ts';
 import { GAS, gasLimit } from '../routing/gasModel.ts';
 import { erc20Abi } from './abis.ts';
 import { StepBuildError } from './StepBuildError.ts';
 import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
+import { encodeCall } from './encodeCall.ts';
+
+/** Calldata encoders of the erc20 functions used here. */
+const erc20Call = {
+  approve: encodeCall(erc20Abi, 'approve'),
+};
 
 /** Parameters of {@link approveSteps}. */
 export interface ApproveStepParams {
@@ -35,17 +41,21 @@ export function approveSteps(params: ApproveStepParams): Step[] {
   if (token === NATIVE_TOKEN_ADDRESS) throw new StepBuildError('token: the native asset needs no approval');
   const spender = stepAddress(params.spender, 'spender');
   const from = stepAddress(params.wallet, 'wallet');
-  const approve = (amount: bigint, message: string): Step => ({
+  const steps = params.token.approvalReset ? [approveStep(params.chainId, from, token, spender, 0n, `Reset the ${params.token.symbol} allowance of ${params.spenderName} to 0`)] : [];
+  steps.push(approveStep(params.chainId, from, token, spender, params.amount, `Approve ${displayAmount(params.amount, params.token)} ${params.token.symbol} for ${params.spenderName}`));
+  return steps;
+}
+
+/** One `approve(spender, amount)` step of `from` on `token`. */
+function approveStep(chainId: number, from: Address, token: Address, spender: Address, amount: bigint, message: string): Step {
+  return {
     message,
     from,
     to: token,
-    data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] }),
+    data: erc20Call.approve([spender, amount]),
     amount: amount.toString(),
-    chainId: params.chainId,
+    chainId,
     spender,
     gasLimit: gasLimit(GAS.approve).toString(),
-  });
-  const steps = params.token.approvalReset ? [approve(0n, `Reset the ${params.token.symbol} allowance of ${params.spenderName} to 0`)] : [];
-  steps.push(approve(params.amount, `Approve ${displayAmount(params.amount, params.token)} ${params.token.symbol} for ${params.spenderName}`));
-  return steps;
+  };
 }

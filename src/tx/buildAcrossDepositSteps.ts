@@ -1,10 +1,16 @@
-import { encodeFunctionData, pad, type Address, type Hex } from 'viem';
+import { pad, type Address, type Hex } from 'viem';
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/loadCatalog.ts';
 import { acrossSpokePoolAbi } from './abis.ts';
 import { GAS, gasLimit } from '../routing/gasModel.ts';
 import { approveSteps } from './approveStep.ts';
 import { StepBuildError } from './StepBuildError.ts';
 import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
+import { encodeCall } from './encodeCall.ts';
+
+/** Calldata encoders of the acrossSpokePool functions used here. */
+const acrossSpokePoolCall = {
+  depositNow: encodeCall(acrossSpokePoolAbi, 'depositNow'),
+};
 
 /** Parameters of {@link buildAcrossDepositSteps}: one Across deposit on the origin chain. */
 export interface AcrossDepositParams {
@@ -68,23 +74,19 @@ export function buildAcrossDepositSteps(params: AcrossDepositParams): Step[] {
   if (outputToken === NATIVE_TOKEN_ADDRESS) throw new StepBuildError('outputToken: must be an ERC-20 (the wrapped native token pays native)');
   const native = tokenIn === NATIVE_TOKEN_ADDRESS;
   const inputToken = native ? stepAddress(params.wrappedNativeToken, 'wrappedNativeToken') : tokenIn;
-  const data = encodeFunctionData({
-    abi: acrossSpokePoolAbi,
-    functionName: 'depositNow',
-    args: [
-      addressToBytes32(wallet),
-      addressToBytes32(recipient),
-      addressToBytes32(inputToken),
-      addressToBytes32(outputToken),
-      params.inputAmount,
-      params.outputAmount,
-      BigInt(params.destinationChainId),
-      addressToBytes32('0x0000000000000000000000000000000000000000'),
-      offset,
-      0,
-      '0x',
-    ],
-  });
+  const data = acrossSpokePoolCall.depositNow([
+    addressToBytes32(wallet),
+    addressToBytes32(recipient),
+    addressToBytes32(inputToken),
+    addressToBytes32(outputToken),
+    params.inputAmount,
+    params.outputAmount,
+    BigInt(params.destinationChainId),
+    addressToBytes32('0x0000000000000000000000000000000000000000'),
+    offset,
+    0,
+    '0x',
+  ]);
   const steps: Step[] = [];
   if (!native) {
     steps.push(

@@ -1,9 +1,13 @@
-import { encodeFunctionData } from 'viem';
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/loadCatalog.ts';
 import { GAS, gasLimit, wrapGas } from '../routing/gasModel.ts';
 import { erc20Abi, weth9Abi } from './abis.ts';
 import { StepBuildError } from './StepBuildError.ts';
 import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
+import { encodeCall } from './encodeCall.ts';
+
+/** Calldata encoders of the WETH9 and ERC-20 functions used here. */
+const weth9Call = { deposit: encodeCall(weth9Abi, 'deposit'), withdraw: encodeCall(weth9Abi, 'withdraw') };
+const erc20Call = { transfer: encodeCall(erc20Abi, 'transfer') };
 
 /** Parameters of {@link buildWrapSteps}: the native asset and the chain's wrapped native token, one on each side. */
 export interface WrapStepsParams {
@@ -53,21 +57,21 @@ export function buildWrapSteps(params: WrapStepsParams): Step[] {
           ...call,
           message: `Wrap ${shown} ${params.tokenIn.symbol} into ${params.tokenOut.symbol}`,
           to: wrapped,
-          data: encodeFunctionData({ abi: weth9Abi, functionName: 'deposit' }),
+          data: weth9Call.deposit([]),
           value: amount,
         }
       : {
           ...call,
           message: `Unwrap ${shown} ${params.tokenIn.symbol} into ${params.tokenOut.symbol}`,
           to: wrapped,
-          data: encodeFunctionData({ abi: weth9Abi, functionName: 'withdraw', args: [params.amount] }),
+          data: weth9Call.withdraw([params.amount]),
         },
   ];
   if (recipient !== wallet) {
     const message = `Send ${shown} ${params.tokenOut.symbol} to ${recipient}`;
     steps.push(
       wrap
-        ? { ...base, message, to: wrapped, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, params.amount] }), gasLimit: gasLimit(GAS.send.erc20).toString() }
+        ? { ...base, message, to: wrapped, data: erc20Call.transfer([recipient, params.amount]), gasLimit: gasLimit(GAS.send.erc20).toString() }
         : { ...base, message, to: recipient, data: '0x', value: amount, gasLimit: gasLimit(GAS.send.native).toString() },
     );
   }

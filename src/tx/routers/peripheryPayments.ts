@@ -1,6 +1,14 @@
-import { encodeFunctionData, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { peripheryPaymentsAbi } from '../abis.ts';
 import type { RouterContext, RouterTransaction } from './RouterEncoder.ts';
+import { encodeCall } from '../encodeCall.ts';
+
+/** Calldata encoders of the peripheryPayments functions used here. */
+const peripheryPaymentsCall = {
+  unwrapWETH9: encodeCall(peripheryPaymentsAbi, 'unwrapWETH9'),
+  sweepToken: encodeCall(peripheryPaymentsAbi, 'sweepToken'),
+  refundETH: encodeCall(peripheryPaymentsAbi, 'refundETH'),
+};
 
 /**
  * True when a v3 router's transaction pays the recipient straight from its swaps: an ERC-20 output and one route
@@ -20,10 +28,10 @@ export function paysRecipientDirectly(ctx: RouterContext, tx: RouterTransaction)
 export function paymentCalls(ctx: RouterContext, tx: RouterTransaction): Hex[] {
   const calls: Hex[] = [];
   if (ctx.nativeOut) {
-    calls.push(encodeFunctionData({ abi: peripheryPaymentsAbi, functionName: 'unwrapWETH9', args: [tx.amountOutMinimum, ctx.recipient] }));
+    calls.push(peripheryPaymentsCall.unwrapWETH9([tx.amountOutMinimum, ctx.recipient]));
   } else if (!paysRecipientDirectly(ctx, tx)) {
-    calls.push(encodeFunctionData({ abi: peripheryPaymentsAbi, functionName: 'sweepToken', args: [ctx.poolTokenOut, tx.amountOutMinimum, ctx.recipient] }));
+    calls.push(peripheryPaymentsCall.sweepToken([ctx.poolTokenOut, tx.amountOutMinimum, ctx.recipient]));
   }
-  if (ctx.nativeIn) calls.push(encodeFunctionData({ abi: peripheryPaymentsAbi, functionName: 'refundETH' }));
+  if (ctx.nativeIn) calls.push(peripheryPaymentsCall.refundETH([]));
   return calls;
 }

@@ -1,7 +1,17 @@
-import { encodeFunctionData, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { swapRouterAbi } from '../abis.ts';
 import { paymentCalls, paysRecipientDirectly } from './peripheryPayments.ts';
 import { packedV3Path, routeSwaps, type RouterContext, type RouterEncoder, type RouterTransaction } from './RouterEncoder.ts';
+import { encodeCall } from '../encodeCall.ts';
+
+/** Calldata encoders of the swapRouter functions used here. */
+const swapRouterCall = {
+  exactInputSingle: encodeCall(swapRouterAbi, 'exactInputSingle'),
+  exactInput: encodeCall(swapRouterAbi, 'exactInput'),
+  exactOutputSingle: encodeCall(swapRouterAbi, 'exactOutputSingle'),
+  exactOutput: encodeCall(swapRouterAbi, 'exactOutput'),
+  multicall: encodeCall(swapRouterAbi, 'multicall'),
+};
 
 /**
  * Uniswap v3 SwapRouter (v3-periphery): every route of the trade in one transaction, the deadline in the swap
@@ -31,20 +41,20 @@ export const swapRouter: RouterEncoder = {
         const amountInMaximum = tx.amountInMaximums[i]!;
         if (one) {
           const params = { tokenIn: swap.tokens[0]!, tokenOut: swap.tokens[1]!, fee: swap.legs[0]!.fee, recipient, deadline: ctx.deadline, amountOut: route.amountOut, amountInMaximum, sqrtPriceLimitX96: 0n };
-          return encodeFunctionData({ abi: swapRouterAbi, functionName: 'exactOutputSingle', args: [params] });
+          return swapRouterCall.exactOutputSingle([params]);
         }
         const params = { path: packedV3Path(swap, true), recipient, deadline: ctx.deadline, amountOut: route.amountOut, amountInMaximum };
-        return encodeFunctionData({ abi: swapRouterAbi, functionName: 'exactOutput', args: [params] });
+        return swapRouterCall.exactOutput([params]);
       }
       const amountOutMinimum = direct ? tx.amountOutMinimum : 0n;
       if (one) {
         const params = { tokenIn: swap.tokens[0]!, tokenOut: swap.tokens[1]!, fee: swap.legs[0]!.fee, recipient, deadline: ctx.deadline, amountIn: route.amountIn, amountOutMinimum, sqrtPriceLimitX96: 0n };
-        return encodeFunctionData({ abi: swapRouterAbi, functionName: 'exactInputSingle', args: [params] });
+        return swapRouterCall.exactInputSingle([params]);
       }
       const params = { path: packedV3Path(swap), recipient, deadline: ctx.deadline, amountIn: route.amountIn, amountOutMinimum };
-      return encodeFunctionData({ abi: swapRouterAbi, functionName: 'exactInput', args: [params] });
+      return swapRouterCall.exactInput([params]);
     });
     const calls = [...swaps, ...paymentCalls(ctx, tx)];
-    return calls.length === 1 ? calls[0]! : encodeFunctionData({ abi: swapRouterAbi, functionName: 'multicall', args: [calls] });
+    return calls.length === 1 ? calls[0]! : swapRouterCall.multicall([calls]);
   },
 };

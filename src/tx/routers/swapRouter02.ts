@@ -1,8 +1,19 @@
-import { encodeFunctionData, type Address, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import { SWAP_ROUTER02_ADDRESS_THIS, SWAP_ROUTER02_CONTRACT_BALANCE, swapRouter02Abi } from '../abis.ts';
 import { StepBuildError } from '../StepBuildError.ts';
 import { paymentCalls, paysRecipientDirectly } from './peripheryPayments.ts';
 import { packedV3Path, routeSwaps, sections, type RouterContext, type RouterEncoder, type RouterTransaction } from './RouterEncoder.ts';
+import { encodeCall } from '../encodeCall.ts';
+
+/** Calldata encoders of the swapRouter02 functions used here. */
+const swapRouter02Call = {
+  exactInputSingle: encodeCall(swapRouter02Abi, 'exactInputSingle'),
+  exactInput: encodeCall(swapRouter02Abi, 'exactInput'),
+  exactOutputSingle: encodeCall(swapRouter02Abi, 'exactOutputSingle'),
+  exactOutput: encodeCall(swapRouter02Abi, 'exactOutput'),
+  swapExactTokensForTokens: encodeCall(swapRouter02Abi, 'swapExactTokensForTokens'),
+  multicall: encodeCall(swapRouter02Abi, 'multicall'),
+};
 
 /**
  * Uniswap SwapRouter02 (swap-router-contracts): every route of the trade in one `multicall(deadline, bytes[])`.
@@ -37,10 +48,10 @@ export const swapRouter02: RouterEncoder = {
         const amountInMaximum = tx.amountInMaximums[r]!;
         if (section!.legs.length === 1) {
           const params = { tokenIn: section!.tokens[0]!, tokenOut: section!.tokens[1]!, fee: section!.legs[0]!.fee, recipient, amountOut: route.amountOut, amountInMaximum, sqrtPriceLimitX96: 0n };
-          calls.push(encodeFunctionData({ abi: swapRouter02Abi, functionName: 'exactOutputSingle', args: [params] }));
+          calls.push(swapRouter02Call.exactOutputSingle([params]));
         } else {
           const params = { path: packedV3Path(section!, true), recipient, amountOut: route.amountOut, amountInMaximum };
-          calls.push(encodeFunctionData({ abi: swapRouter02Abi, functionName: 'exactOutput', args: [params] }));
+          calls.push(swapRouter02Call.exactOutput([params]));
         }
         return;
       }
@@ -50,17 +61,17 @@ export const swapRouter02: RouterEncoder = {
         const amountIn = i === 0 ? route.amountIn : SWAP_ROUTER02_CONTRACT_BALANCE;
         const amountOutMinimum = last && direct ? tx.amountOutMinimum : 0n;
         if (section.kind === 'uniswapV2') {
-          calls.push(encodeFunctionData({ abi: swapRouter02Abi, functionName: 'swapExactTokensForTokens', args: [amountIn, amountOutMinimum, section.tokens, recipient] }));
+          calls.push(swapRouter02Call.swapExactTokensForTokens([amountIn, amountOutMinimum, section.tokens, recipient]));
         } else if (section.legs.length === 1) {
           const params = { tokenIn: section.tokens[0]!, tokenOut: section.tokens[1]!, fee: section.legs[0]!.fee, recipient, amountIn, amountOutMinimum, sqrtPriceLimitX96: 0n };
-          calls.push(encodeFunctionData({ abi: swapRouter02Abi, functionName: 'exactInputSingle', args: [params] }));
+          calls.push(swapRouter02Call.exactInputSingle([params]));
         } else {
           const params = { path: packedV3Path(section), recipient, amountIn, amountOutMinimum };
-          calls.push(encodeFunctionData({ abi: swapRouter02Abi, functionName: 'exactInput', args: [params] }));
+          calls.push(swapRouter02Call.exactInput([params]));
         }
       });
     });
     calls.push(...paymentCalls(ctx, tx));
-    return encodeFunctionData({ abi: swapRouter02Abi, functionName: 'multicall', args: [ctx.deadline, calls] });
+    return swapRouter02Call.multicall([ctx.deadline, calls]);
   },
 };

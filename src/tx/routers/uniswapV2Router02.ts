@@ -1,6 +1,17 @@
-import { encodeFunctionData, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { uniswapV2Router02Abi } from '../abis.ts';
 import { routeSwaps, type RouterContext, type RouterEncoder, type RouterTransaction } from './RouterEncoder.ts';
+import { encodeCall } from '../encodeCall.ts';
+
+/** Calldata encoders of the uniswapV2Router02 functions used here. */
+const uniswapV2Router02Call = {
+  swapExactTokensForTokens: encodeCall(uniswapV2Router02Abi, 'swapExactTokensForTokens'),
+  swapExactETHForTokens: encodeCall(uniswapV2Router02Abi, 'swapExactETHForTokens'),
+  swapExactTokensForETH: encodeCall(uniswapV2Router02Abi, 'swapExactTokensForETH'),
+  swapTokensForExactTokens: encodeCall(uniswapV2Router02Abi, 'swapTokensForExactTokens'),
+  swapTokensForExactETH: encodeCall(uniswapV2Router02Abi, 'swapTokensForExactETH'),
+  swapETHForExactTokens: encodeCall(uniswapV2Router02Abi, 'swapETHForExactTokens'),
+};
 
 /**
  * UniswapV2Router02 (v2-periphery): one transaction per route, the route's pairs as a path array (the wrapped
@@ -23,21 +34,15 @@ export const uniswapV2Router02: RouterEncoder = {
     const { tokens } = routeSwaps(route);
     if (tx.tradeType === 'exactOut') {
       if (ctx.nativeIn) {
-        return encodeFunctionData({ abi: uniswapV2Router02Abi, functionName: 'swapETHForExactTokens', args: [route.amountOut, tokens, ctx.recipient, ctx.deadline] });
+        return uniswapV2Router02Call.swapETHForExactTokens([route.amountOut, tokens, ctx.recipient, ctx.deadline]);
       }
-      return encodeFunctionData({
-        abi: uniswapV2Router02Abi,
-        functionName: ctx.nativeOut ? 'swapTokensForExactETH' : 'swapTokensForExactTokens',
-        args: [route.amountOut, tx.amountInMaximums[0]!, tokens, ctx.recipient, ctx.deadline],
-      });
+      const encode = ctx.nativeOut ? uniswapV2Router02Call.swapTokensForExactETH : uniswapV2Router02Call.swapTokensForExactTokens;
+      return encode([route.amountOut, tx.amountInMaximums[0]!, tokens, ctx.recipient, ctx.deadline]);
     }
     if (ctx.nativeIn) {
-      return encodeFunctionData({ abi: uniswapV2Router02Abi, functionName: 'swapExactETHForTokens', args: [tx.amountOutMinimum, tokens, ctx.recipient, ctx.deadline] });
+      return uniswapV2Router02Call.swapExactETHForTokens([tx.amountOutMinimum, tokens, ctx.recipient, ctx.deadline]);
     }
-    return encodeFunctionData({
-      abi: uniswapV2Router02Abi,
-      functionName: ctx.nativeOut ? 'swapExactTokensForETH' : 'swapExactTokensForTokens',
-      args: [route.amountIn, tx.amountOutMinimum, tokens, ctx.recipient, ctx.deadline],
-    });
+    const encode = ctx.nativeOut ? uniswapV2Router02Call.swapExactTokensForETH : uniswapV2Router02Call.swapExactTokensForTokens;
+    return encode([route.amountIn, tx.amountOutMinimum, tokens, ctx.recipient, ctx.deadline]);
   },
 };

@@ -1,0 +1,67 @@
+import t from 'tap';
+import { bytesToHex, encodeFunctionData, getAddress, type Abi, type AbiFunction, type AbiParameter } from 'viem';
+import * as abis from '../../src/tx/abis.ts';
+import { encodeCall } from '../../src/tx/encodeCall.ts';
+
+/** A deterministic pseudo-random source (mulberry32), so a failure names a reproducible case. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random value of an ABI parameter's type (the types our ABIs use). */
+function valueOf(param: AbiParameter, next: () => number): unknown {
+  const bytes = (n: number) => bytesToHex(Uint8Array.from({ length: n }, () => Math.floor(next() * 256)));
+  if (param.type.endsWith('[]')) {
+    const item = { ...param, type: param.type.slice(0, -2) } as AbiParameter;
+    return Array.from({ length: Math.floor(next() * 4) }, () => valueOf(item, next));
+  }
+  if (param.type === 'tuple') return Object.fromEntries(('components' in param ? param.components : []).map((c) => [c.name!, valueOf(c, next)]));
+  if (param.type === 'address') return getAddress(bytes(20));
+  if (param.type === 'bool') return next() < 0.5;
+  if (param.type === 'bytes') return bytes(Math.floor(next() * 90));
+  const fixed = /^bytes(\d+)$/.exec(param.type);
+  if (fixed) return bytes(Number(fixed[1]));
+  const int = /^uint(\d+)$/.exec(param.type);
+  if (int) {
+    const bits = Number(int[1]);
+    const edge = next();
+    if (edge < 0.2) return bits <= 48 ? 0 : 0n;
+    if (edge < 0.4) return bits <= 48 ? 2 ** bits - 1 : (1n << BigInt(bits)) - 1n;
+    const value = BigInt(bytes(Math.ceil(bits / 8))) & ((1n << BigInt(bits)) - 1n);
+    return bits <= 48 ? Number(value) : value;
+  }
+  throw new Error(`no generator for ABI type ${param.type}`);
+}
+
+const functions = Object.entries(abis)
+  .filter((entry): entry is [string, Abi] => Array.isArray(entry[1]))
+  .flatMap(([abiName, abi]) => abi.filter((item): item is AbiFunction => item.type === 'function').map((item) => ({ abiName, abi, item })));
+
+t.test('encodeCall writes the bytes viem encodeFunctionData writes, for every function of every ABI we encode', async (t) => {
+  t.ok(functions.length >= 20, `${functions.length} functions`);
+  const next = random(14);
+  for (const { abiName, abi, item } of functions) {
+    const encode = encodeCall(abi, item.name as never) as (args: readonly unknown[]) => string;
+    for (let i = 0; i < 25; i++) {
+      const args = item.inputs.map((p) => valueOf(p, next));
+      const expected = encodeFunctionData({ abi, functionName: item.name, args } as never);
+      if (encode(args) !== expected) {
+        t.equal(encode(args), expected, `${abiName}.${item.name} case ${i}`);
+        break;
+      }
+    }
+  }
+  t.pass('all cases compared');
+});
+
+t.test('encodeCall refuses a name the ABI does not have exactly once', async (t) => {
+  t.throws(() => encodeCall(abis.erc20Abi, 'nope' as never), { message: 'encodeCall: 0 functions named nope in the ABI (one expected)' });
+  const twice = [...abis.erc20Abi, ...abis.erc20Abi] as Abi;
+  t.throws(() => encodeCall(twice, 'approve' as never), { message: 'encodeCall: 2 functions named approve in the ABI (one expected)' });
+});
