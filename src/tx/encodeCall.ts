@@ -1,8 +1,9 @@
-import { concatHex, encodeAbiParameters, toFunctionSelector, type Abi, type AbiFunction, type AbiStateMutability, type ContractFunctionArgs, type ContractFunctionName, type Hex } from 'viem';
+import { toFunctionSelector, type Abi, type AbiFunction, type AbiStateMutability, type ContractFunctionArgs, type ContractFunctionName, type Hex } from 'viem';
+import { abiEncode } from './abiEncode.ts';
 
 /**
- * The calldata encoder of one function of an ABI, with the function's ABI item and 4-byte selector resolved once:
- * viem's encodeFunctionData looks the item up by name and hashes its signature on every call. The bytes are
+ * The calldata encoder of one function of an ABI: the 4-byte selector resolved once (viem's encodeFunctionData looks
+ * the item up by name and hashes its signature on every call), the arguments by abiEncode. The bytes are
  * encodeFunctionData's (test/tx/encodeCall.test.ts). Our ABIs (src/tx/abis.ts) have no overloaded names.
  */
 export function encodeCall<const TAbi extends Abi, TName extends ContractFunctionName<TAbi>>(
@@ -14,5 +15,5 @@ export function encodeCall<const TAbi extends Abi, TName extends ContractFunctio
   const item = items[0]!;
   const selector = toFunctionSelector(item);
   if (item.inputs.length === 0) return () => selector;
-  return (args) => concatHex([selector, encodeAbiParameters(item.inputs, args as readonly unknown[])]);
+  return (args) => `${selector}${abiEncode(item.inputs, args as readonly unknown[]).slice(2)}`;
 }

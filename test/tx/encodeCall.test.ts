@@ -1,6 +1,7 @@
 import t from 'tap';
-import { bytesToHex, encodeFunctionData, getAddress, type Abi, type AbiFunction, type AbiParameter } from 'viem';
+import { bytesToHex, encodeAbiParameters, encodeFunctionData, getAddress, type Abi, type AbiFunction, type AbiParameter } from 'viem';
 import * as abis from '../../src/tx/abis.ts';
+import { abiEncode } from '../../src/tx/abiEncode.ts';
 import { encodeCall } from '../../src/tx/encodeCall.ts';
 
 /** A deterministic pseudo-random source (mulberry32), so a failure names a reproducible case. */
@@ -39,7 +40,7 @@ function valueOf(param: AbiParameter, next: () => number): unknown {
   throw new Error(`no generator for ABI type ${param.type}`);
 }
 
-const functions = Object.entries(abis)
+const functions = Object.entries(abis as Record<string, unknown>)
   .filter((entry): entry is [string, Abi] => Array.isArray(entry[1]))
   .flatMap(([abiName, abi]) => abi.filter((item): item is AbiFunction => item.type === 'function').map((item) => ({ abiName, abi, item })));
 
@@ -64,4 +65,21 @@ t.test('encodeCall refuses a name the ABI does not have exactly once', async (t)
   t.throws(() => encodeCall(abis.erc20Abi, 'nope' as never), { message: 'encodeCall: 0 functions named nope in the ABI (one expected)' });
   const twice = [...abis.erc20Abi, ...abis.erc20Abi] as Abi;
   t.throws(() => encodeCall(twice, 'approve' as never), { message: 'encodeCall: 2 functions named approve in the ABI (one expected)' });
+});
+
+t.test('abiEncode refuses values that do not fit their type, and types our ABIs do not use', async (t) => {
+  // The last two viem accepts (it pads odd hex, it has signed integers); nothing we encode uses them.
+  const cases: [AbiParameter, unknown, string][] = [
+    [{ type: 'uint24' }, 1n << 24n, 'abiEncode: 16777216 is not a uint24'],
+    [{ type: 'uint256' }, -1n, 'abiEncode: -1 is not a uint256'],
+    [{ type: 'uint32' }, 1.5, 'abiEncode: 1.5 is not a uint32'],
+    [{ type: 'address' }, '0x123', 'abiEncode: invalid address 0x123'],
+    [{ type: 'bytes32' }, '0x12', 'abiEncode: bytes32 expects 32 bytes'],
+    [{ type: 'bytes' }, '0x123', 'abiEncode: bytes expects 0x hex of whole bytes'],
+    [{ type: 'int256' }, 1n, 'abiEncode: unsupported type int256'],
+  ];
+  for (const [i, [param, value, message]] of cases.entries()) {
+    t.throws(() => abiEncode([param], [value]), { message }, message);
+    if (i < 5) t.throws(() => encodeAbiParameters([param], [value] as never), `viem refuses it too: ${message}`);
+  }
 });
