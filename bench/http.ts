@@ -18,7 +18,7 @@
  * this one), interleaved in the same rounds, so before and after are measured under the same load.
  *
  * Environment: BENCH_SECONDS, BENCH_ROUNDS, REDIS_URL (default redis://127.0.0.1:6379), BENCH_CASES (comma list of case ids
- * to run: ceiling, tokens, tokens-gzip, blockchains, tokens-eth, routes-single, quotes-redis, quotes-memory, routes-default, and with
+ * to run: ceiling, tokens, blockchains, tokens-eth, routes-single, quotes-redis, quotes-memory, routes-default, and with
  * WEB_CONCURRENCY=2: cluster-routes, cluster-quotes),
  * BENCH_CONNECTIONS (default "50"), BENCH_BEFORE, BENCH_CPU_PROF (a folder: service processes run with --cpu-prof there).
  */
@@ -93,12 +93,6 @@ function serviceCases(root: string | undefined): Case[] {
       server: service,
       requests: () => [{ method: 'GET', path: '/blockchains/tokens' }],
       target: (_r, ratio) => ({ target: '>= 75%', met: ratio >= 0.75 }),
-    },
-    {
-      id: `tokens-gzip${suffix}`,
-      label: label('GET /blockchains/tokens, Accept-Encoding: gzip'),
-      server: service,
-      requests: () => [{ method: 'GET', path: '/blockchains/tokens', headers: { 'accept-encoding': 'gzip' } }],
     },
     { id: `blockchains${suffix}`, label: label('GET /blockchains'), server: service, requests: () => [{ method: 'GET', path: '/blockchains' }] },
     { id: `tokens-eth${suffix}`, label: label('GET /blockchains/tokens?chainId=1'), server: service, requests: () => [{ method: 'GET', path: '/blockchains/tokens?chainId=1' }] },
