@@ -18,8 +18,8 @@
  * this one), interleaved in the same rounds, so before and after are measured under the same load.
  *
  * Environment: BENCH_SECONDS, BENCH_ROUNDS, REDIS_URL (default redis://127.0.0.1:6379), BENCH_CASES (comma list of case ids
- * to run: ceiling, tokens, blockchains, tokens-eth, routes-single, quotes-redis, quotes-memory, routes-default, and with
- * WEB_CONCURRENCY=2: cluster-routes, cluster-quotes),
+ * to run: ceiling, tokens, blockchains, tokens-eth, routes-single, routes-refused, quotes-redis, quotes-memory,
+ * routes-default, and with WEB_CONCURRENCY=2: cluster-routes, cluster-quotes),
  * BENCH_CONNECTIONS (default "50"), BENCH_BEFORE, BENCH_CPU_PROF (a folder: service processes run with --cpu-prof there).
  */
 import { execFileSync } from 'node:child_process';
@@ -74,6 +74,8 @@ function beforeCheckout(ref: string): string {
 
 const single = variedQuoteBodies(200, { maxHops: 1, maxSplits: 1 });
 const routing = variedQuoteBodies(200);
+// The one-pool bodies on a chain the catalogue does not have: refused by validation (400) before any pricing.
+const refused = variedQuoteBodies(200, { maxHops: 1, maxSplits: 1, originChainId: 999 });
 const keys = { memory: '', redis: '' };
 const redisUp = (CASES.has('quotes-redis') || CASES.has('cluster-quotes') || CASES.has('cluster-routes')) && (await redisAnswers(REDIS_URL));
 const beforeRoot = BEFORE ? beforeCheckout(BEFORE) : undefined;
@@ -102,6 +104,15 @@ function serviceCases(root: string | undefined): Case[] {
       server: service,
       requests: () => quoteRequests('/quotes/routes', single),
       target: (r, ratio) => ({ target: '>= 50%, p99 <= 20 ms', met: ratio >= 0.5 && r.p99 <= 20 }),
+    },
+    {
+      // The same middleware, body parsing and validation, then an error envelope instead of pricing: what the request
+      // path costs without the quote itself.
+      id: `routes-refused${suffix}`,
+      label: label('POST /quotes/routes refused by validation (400, unknown originChainId)'),
+      server: service,
+      status: 400,
+      requests: () => quoteRequests('/quotes/routes', refused),
     },
     {
       id: `quotes-redis${suffix}`,

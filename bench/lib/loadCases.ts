@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runLoad, type LoadRequest, type LoadResult } from './runLoad.ts';
+import { expectedStatus, runLoad, type LoadRequest, type LoadResult } from './runLoad.ts';
 import { projectRoot as ROOT, startServer, type ServerProcess } from '../../test/helpers/serverProcess.ts';
 
 /** One load case: where it goes and what it sends. */
@@ -14,6 +14,8 @@ export interface LoadCase {
   readonly label: string;
   readonly server: () => Promise<ServerProcess>;
   readonly requests: () => LoadRequest[];
+  /** The status every answer must have (default: any 2xx). */
+  readonly status?: number;
 }
 
 /** What the rounds of one case measured at one connection level. */
@@ -47,15 +49,16 @@ export function lazyServer(start: () => Promise<ServerProcess>): () => Promise<S
 }
 
 /**
- * Sends requests of a case once and insists on 2xx, so the load run measures real answers: all of them up to 100,
- * else the first 100 and every 20th after (the load run counts any other answer as a failure too).
+ * Sends requests of a case once and insists on the expected status (default 2xx), so the load run measures real
+ * answers: all of them up to 100, else the first 100 and every 20th after (the load run counts any other answer as a
+ * failure too).
  */
-export async function checkRequests(url: string, requests: readonly LoadRequest[]): Promise<void> {
+export async function checkRequests(url: string, requests: readonly LoadRequest[], status?: number): Promise<void> {
   for (const [i, r] of requests.entries()) {
     if (i >= 100 && i % 20 !== 0) continue;
     const res = await fetch(url + r.path, { method: r.method, body: r.body, headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers } });
     const text = await res.text();
-    if (!res.ok) throw new Error(`${r.method} ${r.path} ${r.body ?? ''} -> ${res.status} ${text.slice(0, 300)}`);
+    if (!expectedStatus(res.status, status)) throw new Error(`${r.method} ${r.path} ${r.body ?? ''} -> ${res.status} ${text.slice(0, 300)}`);
   }
 }
 
@@ -101,12 +104,12 @@ export function medianResult(list: readonly LoadResult[]): LoadResult {
  * `seconds` each (after runLoad's warm-up). Results by case id.
  */
 export async function runLoadCases(cases: readonly LoadCase[], options: { connections: number; rounds: number; seconds: number }): Promise<Map<string, CaseResult>> {
-  for (const c of cases) await checkRequests((await c.server()).url, c.requests());
+  for (const c of cases) await checkRequests((await c.server()).url, c.requests(), c.status);
   const runs = new Map<string, LoadResult[]>(cases.map((c) => [c.id, []]));
   for (let round = 0; round < options.rounds; round++) {
     for (const c of cases) {
       const s = await c.server();
-      const load = { url: s.url, requests: c.requests(), connections: options.connections };
+      const load = { url: s.url, requests: c.requests(), connections: options.connections, status: c.status };
       await runLoad({ ...load, seconds: 1, warmupSeconds: 0 });
       const cpuBefore = threadCpuMs(s.pid);
       const result = await runLoad({ ...load, seconds: options.seconds, warmupSeconds: 0 });

@@ -18,17 +18,24 @@ export interface LoadOptions {
   readonly seconds: number;
   /** Unmeasured warm-up seconds before (default 1). */
   readonly warmupSeconds?: number;
+  /** The status every answer must have to count (default: any 2xx); any other is a failure. */
+  readonly status?: number;
+}
+
+/** Whether an answer has the status a load run counts (see LoadOptions.status). */
+export function expectedStatus(statusCode: number, status: number | undefined): boolean {
+  return status === undefined ? statusCode >= 200 && statusCode < 300 : statusCode === status;
 }
 
 /** What one load run measured: per-response latencies recorded by us (sub-millisecond), not autocannon's histogram. */
 export interface LoadResult {
   readonly connections: number;
-  /** 2xx responses per second over the measured window. */
+  /** Answers with the expected status (LoadOptions.status, default 2xx) per second over the measured window. */
   readonly rps: number;
   readonly p50: number;
   readonly p99: number;
   readonly responses: number;
-  /** Responses that were not 2xx, plus socket errors and timeouts. */
+  /** Answers with another status, plus socket errors and timeouts. */
   readonly failures: number;
   /** Status codes of the failures, for messages. */
   readonly failureCodes: string;
@@ -87,7 +94,7 @@ function once(options: LoadOptions, seconds: number, record: boolean): Promise<L
       started = performance.now();
     });
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-      if (statusCode >= 200 && statusCode < 300) {
+      if (expectedStatus(statusCode, options.status)) {
         ok++;
         if (record) latencies.add(responseTime);
       } else {
