@@ -15,11 +15,9 @@ import {
   publicRecord,
   sortRecords,
   ID_PATTERN,
-  type ApiKeyIdentity,
-  type ApiKeyRecord,
-  type ApiKeyStore,
   type StoredKey,
-} from './apiKeyStore.ts';
+} from './apiKeyRecords.ts';
+import type { ApiKeyIdentity, ApiKeyRecord, ApiKeyStore } from './apiKeyStore.ts';
 
 // ---------------------------------------------------------------------------------------------
 // File: `<dataDir>/api-keys.json`, `{ "version": 1, "keys": [StoredKey...] }`, mode 0600, replaced

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../config.ts';
 import { BaseError } from '../errors/BaseError.ts';
-import { ApiKeyInputError, createApiKeyStore, type ApiKeyRecord, type ApiKeyStore } from './apiKeyStore.ts';
+import { ApiKeyInputError } from './apiKeyRecords.ts';
+import { createApiKeyStore, type ApiKeyRecord, type ApiKeyStore } from './apiKeyStore.ts';
 
 const USAGE = `usage: npm run --silent keys -- <command>
 

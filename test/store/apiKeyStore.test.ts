@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
-import { ApiKeyInputError, createApiKeyStore, type ApiKeyStore } from '../../src/store/apiKeyStore.ts';
+import { ApiKeyInputError } from '../../src/store/apiKeyRecords.ts';
+import { createApiKeyStore, type ApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { OwnRedisServer, redisServerOrSkip, sharedRedisPrefix, sharedRedisUrl, withRawClient } from '../helpers/redis.ts';
 import { freePort } from '../helpers/freePort.ts';
 
