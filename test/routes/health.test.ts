@@ -71,6 +71,9 @@ t.test('GET /readyz: a real worker pool answers the probe', async (t) => {
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1', LOG_LEVEL: 'silent' });
   const pricer = createPricingPool(config); // no graph: every task goes to a worker thread
   t.teardown(() => pricer.close());
+  // The thread starts first (loading and parsing take seconds when the suite loads the machine; /readyz rightly
+  // answers 503 until then, within its 2 s bound): the check under test is the probe of a running worker.
+  await pricer.probeWorkers();
   const res = await buildTestApp({ deps: { pricer } }).request('GET', '/readyz');
   t.equal(res.status, 200);
   t.same(res.body.data.checks.workers, { ok: true, detail: 'probeWorkers' in pricer ? 'a pricing worker answered' : 'the pricer answered' });
