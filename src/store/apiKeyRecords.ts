@@ -7,7 +7,7 @@ import type { ApiKeyRecord } from './apiKeyStore.ts';
  */
 
 /** The fixed prefix of every key: `sqk_` then 32 random bytes in base64url (43 characters). */
-export const API_KEY_PREFIX = 'sqk_';
+const API_KEY_PREFIX = 'sqk_';
 const API_KEY_PATTERN = /^sqk_[A-Za-z0-9_-]{43}$/;
 const ORG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const ID_PATTERN = /^key_[0-9a-f]{12}$/;
