@@ -54,7 +54,7 @@ try {
   const run = multicallRunner(client, { multicall3: devnet.addresses.multicall3, blockNumber: BigInt(from), batchSize: 500, concurrency: 4 });
   const read = await readPoolStates(run, fromSeed.pools.map((p) => ({ address: p.address as `0x${string}`, dex: p.dex, version: p.version, token0: p.token0 as `0x${string}`, token1: p.token1 as `0x${string}`, fee: p.fee })), fromSeed.tickWindowWords);
   const logs = await trader.rpc<RpcLog[]>('eth_getLogs', [{ fromBlock: `0x${(from + 1).toString(16)}`, toBlock: `0x${(from + 200).toString(16)}` }]);
-  const base = new Map<string, SnapshotPool>([...read.v2, ...read.v3].map((p) => [p.address.toLowerCase(), p]));
+  const base = new Map<string, SnapshotPool>(read.pools.map((p) => [p.address.toLowerCase(), p]));
   const poolLogs = logs.filter((l) => base.has(l.address.toLowerCase()));
   // One pass in log order collects the (state, log) pairs that apply (a re-read outcome leaves that pool out from
   // there on: without the chain read its state would diverge); the timed rounds apply exactly those pairs.

@@ -1,12 +1,6 @@
 import { decodeFunctionResult, encodeFunctionData, type Address, type Hex, type PublicClient, type StateOverride } from 'viem';
+import type { ReadCall } from '../src/protocols/PoolSource.ts';
 import { multicall3Abi } from './seedAbis.ts';
-
-/** One read for a multicall: target, calldata, and how to decode a successful return. */
-export interface ReadCall<T> {
-  readonly target: Address;
-  readonly data: Hex;
-  readonly decode: (returnData: Hex) => T;
-}
 
 /** Where and how to run batched reads. */
 export interface MulticallOptions {

@@ -1,5 +1,6 @@
 import { decodeFunctionResult, encodeFunctionData, type Address, type PublicClient } from 'viem';
-import { multicallBatched, type MulticallOptions, type ReadCall } from './multicallBatched.ts';
+import type { ReadCall } from '../src/protocols/PoolSource.ts';
+import { multicallBatched, type MulticallOptions } from './multicallBatched.ts';
 import { PROBE_RECEIVER, TRANSFER_FEE_PROBE_CODE, transferFeeProbeAbi } from './transferFeeProbe.ts';
 
 /** One token to probe: `holder` (a pool) holds at least `amount` of it. */

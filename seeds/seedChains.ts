@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { decodeFunctionResult, encodeFunctionData, getAddress, zeroAddress, type Address, type Hex, type PublicClient } from 'viem';
+import { getAddress, zeroAddress, type Address, type PublicClient } from 'viem';
 import type { CatalogChain } from '../src/catalog/loadCatalog.ts';
 import type { Snapshot, SnapshotExcludedToken, SnapshotPool } from '../src/graph/snapshot.ts';
-import { batchCount, multicallBatched, type MulticallOptions, type ReadCall } from './multicallBatched.ts';
+import type { ReadCall } from '../src/protocols/PoolSource.ts';
+import { poolSource, snapshotFileState, snapshotStateSize } from '../src/protocols/registry.ts';
+import { batchCount, multicallBatched, type MulticallOptions } from './multicallBatched.ts';
 import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.ts';
-import { completePoolStates, readPoolBasics, snapshotPoolV3, type PhaseRunner } from './readPoolStates.ts';
-import { v2FactoryAbi, v3FactoryAbi } from './seedAbis.ts';
+import { completePoolStates, readPoolBasics, type PhaseRunner } from './readPoolStates.ts';
 import { checkTokenMetadata, tokenMetadataCalls } from './tokenMetadata.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
 import { createSeedRpc, RpcRequestError } from './seedRpc.ts';
@@ -82,7 +83,7 @@ export interface SeedReport {
 
 interface Candidate {
   readonly dex: string;
-  readonly version: 'v2' | 'v3';
+  readonly version: SnapshotPool['version'];
   readonly token0: Address;
   readonly token1: Address;
   /** v2: feeBps x 100; v3: the tier asked for (the pool's own fee() is read later). */
@@ -129,26 +130,20 @@ export function discoveryPairs(chain: CatalogChain, usable?: ReadonlySet<string>
   return out;
 }
 
-/** Every discovery candidate of a chain: getPair for each discovery pair on each v2 DEX, getPool for each pair and fee tier on v3. */
+/**
+ * Every discovery candidate of a chain: each discovery pair on each DEX, at each fee its protocol finds pools by
+ * (registry.poolSource: v2 getPair at the DEX's fee, v3 getPool per fee tier).
+ */
 export function discoveryCandidates(chain: CatalogChain, usable?: ReadonlySet<string>): Candidate[] {
   const pairs = discoveryPairs(chain, usable);
   const out: Candidate[] = [];
   for (const dex of chain.dexes) {
-    const factory = dex.version === 'v2' ? dex.v2FactoryAddress : dex.v3FactoryAddress;
-    if (!factory) continue;
-    for (const [token0, token1] of pairs) {
-      if (dex.version === 'v2') {
-        out.push({ dex: dex.slug, version: 'v2', token0, token1, fee: dex.feeBps * 100, factory: getAddress(factory) });
-      } else {
-        for (const fee of dex.feeTiers) out.push({ dex: dex.slug, version: 'v3', token0, token1, fee, factory: getAddress(factory) });
-      }
-    }
+    const found = poolSource(dex.version).discovery(dex);
+    if (!found) continue;
+    const factory = getAddress(found.factory);
+    for (const [token0, token1] of pairs) for (const fee of found.fees) out.push({ dex: dex.slug, version: dex.version, token0, token1, fee, factory });
   }
   return out;
-}
-
-function read<T>(target: Address, data: Hex, decode: (r: Hex) => T): ReadCall<T> {
-  return { target, data, decode };
 }
 
 class SkipChain extends Error {}
@@ -215,15 +210,7 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
     const candidates = discoveryCandidates(chain, usable);
     const found = await phase(
       'discovery',
-      candidates.map((c) =>
-        c.version === 'v2'
-          ? read(c.factory, encodeFunctionData({ abi: v2FactoryAbi, functionName: 'getPair', args: [c.token0, c.token1] }), (r) =>
-              decodeFunctionResult({ abi: v2FactoryAbi, functionName: 'getPair', data: r }),
-            )
-          : read(c.factory, encodeFunctionData({ abi: v3FactoryAbi, functionName: 'getPool', args: [c.token0, c.token1, c.fee] }), (r) =>
-              decodeFunctionResult({ abi: v3FactoryAbi, functionName: 'getPool', data: r }),
-            ),
-      ),
+      candidates.map((c) => poolSource(c.version).findPool(c.factory, c.token0, c.token1, c.fee)),
       (r) => `${r.filter((a) => a && a !== zeroAddress).length} pools`,
     );
     const pools: (Candidate & { address: Address })[] = [];
@@ -237,7 +224,7 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
 
     // 2. State: v2 reserves; v3 slot0, liquidity, fee, tickSpacing; balances of both tokens (seeds/readPoolStates.ts).
     const run: PhaseRunner = (name, list, summary) => phase(name, list, summary);
-    const basics = await readPoolBasics(run, pools);
+    const basics = await readPoolBasics(run, pools, o.tickWindowWords);
     // 2b. Transfer fees: for each token, the pool holding most of it sends a share to a spare address and gets it back
     // (seeds/probeTransferFees.ts); a token that loses part of a transfer, or whose transfer fails, is left out.
     const holders = new Map<string, { token: Address; holder: Address; balance: bigint }>();
@@ -271,12 +258,10 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
       for (const e of leftOut) e.pools.push(p.address);
       return leftOut.length === 0;
     });
-    const states = await completePoolStates(run, kept, o.tickWindowWords);
+    const states = await completePoolStates(run, kept);
     for (const d of states.dropped) progress.log(`[${chain.slug}] dropped ${pools.find((p) => p.address === d.address)?.version} pool ${d.address}: ${d.reason}`);
-    const v2Out = states.v2;
-    const v3Out = states.v3.map(snapshotPoolV3);
-
-    const all: SnapshotPool[] = [...v2Out, ...v3Out].sort(comparePools);
+    const all: SnapshotPool[] = states.pools.map(snapshotFileState).sort(comparePools);
+    const count = (version: SnapshotPool['version']): number => all.filter((p) => p.version === version).length;
     const excludedTokens = [...excluded.values()].sort((a, b) => (a.address.toLowerCase() < b.address.toLowerCase() ? -1 : 1));
     const snapshot: Snapshot = {
       formatVersion: 1,
@@ -294,13 +279,13 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
       file = join(o.snapshotDir, `${chain.slug}.json`);
       writeFileAtomic(file, `${JSON.stringify(snapshot, null, 1)}\n`);
     }
-    const tickCount = v3Out.reduce((n, p) => n + p.ticks.length, 0);
+    const tickCount = all.reduce((n, p) => n + snapshotStateSize(p), 0);
     const seconds = (performance.now() - started) / 1000;
     progress.log(
-      `[${chain.slug}] seeded at block ${blockNumber} (gas price ${gasPriceWei} wei): ${all.length} pools (${v2Out.length} v2, ${v3Out.length} v3, ${tickCount} ticks) from ${candidates.length} candidates, ${excludedTokens.length} tokens left out, ${rpc.requests()} RPC requests, ${seconds.toFixed(2)} s`,
+      `[${chain.slug}] seeded at block ${blockNumber} (gas price ${gasPriceWei} wei): ${all.length} pools (${count('v2')} v2, ${count('v3')} v3, ${tickCount} ticks) from ${candidates.length} candidates, ${excludedTokens.length} tokens left out, ${rpc.requests()} RPC requests, ${seconds.toFixed(2)} s`,
     );
     return {
-      ...base, status: 'seeded', blockNumber: Number(blockNumber), pools: all.length, v2Pools: v2Out.length, v3Pools: v3Out.length,
+      ...base, status: 'seeded', blockNumber: Number(blockNumber), pools: all.length, v2Pools: count('v2'), v3Pools: count('v3'),
       ticks: tickCount, candidates: candidates.length, calls, excludedTokens, rpcRequests: rpc.requests(), seconds, file, snapshot,
     };
   } catch (err) {

@@ -146,9 +146,14 @@ export class DevnetTrader {
     }
   }
 
-  /** Queues creating a v3 pool (factory createPool) and its initialize at price 1 for the next block. */
-  async queueNewPool(token0: Address, token1: Address, fee: number, pool: Address): Promise<void> {
+  /** Queues creating a v3 pool (factory createPool) and, unless told not to, its initialize for the next block. */
+  async queueNewPool(token0: Address, token1: Address, fee: number, pool: Address, initialize = true): Promise<void> {
     await this.send(this.traders[0]!, this.c.uniswapV3Factory, encodeFunctionData({ abi: v3Factory, functionName: 'createPool', args: [token0, token1, fee] }), 8_000_000n);
+    if (initialize) await this.queueInitialize(pool);
+  }
+
+  /** Queues initializing a created v3 pool at price 1 for the next block. */
+  async queueInitialize(pool: Address): Promise<void> {
     await this.send(this.traders[0]!, pool, encodeFunctionData({ abi: v3Pool, functionName: 'initialize', args: [2n ** 96n] }));
   }
 

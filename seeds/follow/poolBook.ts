@@ -1,16 +1,12 @@
-import { getAddress, type Address } from 'viem';
+import { getAddress } from 'viem';
 import type { CatalogChain } from '../../src/catalog/loadCatalog.ts';
 import type { Snapshot, SnapshotPool } from '../../src/graph/snapshot.ts';
-import { eventTopic, logWords } from '../../src/protocols/logWords.ts';
 import type { PoolLog } from '../../src/protocols/PoolProtocol.ts';
-import { applyPoolEvent, poolEventTopics } from '../../src/protocols/registry.ts';
-import type { PhaseRunner, PoolToRead } from '../readPoolStates.ts';
-import { readPoolStates, snapshotPoolV3 } from '../readPoolStates.ts';
+import type { PoolToRead } from '../../src/protocols/PoolSource.ts';
+import { applyPoolEvent, POOL_SOURCES, poolEventTopics, snapshotFileState } from '../../src/protocols/registry.ts';
+import type { PhaseRunner } from '../readPoolStates.ts';
+import { readPoolStates } from '../readPoolStates.ts';
 import { comparePools, discoveryCandidates, pairTokens } from '../seedChains.ts';
-
-const PAIR_CREATED = eventTopic('PairCreated(address,address,address,uint256)');
-const POOL_CREATED = eventTopic('PoolCreated(address,address,uint24,int24,address)');
-const INITIALIZE = eventTopic('Initialize(uint160,int24)');
 
 /** A log as eth_getLogs returns it. */
 export interface RpcLog extends PoolLog {
@@ -30,21 +26,21 @@ export interface BlockChange {
 }
 
 const lower = (a: string): string => a.toLowerCase();
-const topicAddress = (topic: string): Address => getAddress(`0x${topic.slice(26)}`);
 
 /**
  * The followed pools of one chain and how a block's logs change them: pool events through the protocol seam
- * (registry.applyPoolEvent), a pool the seam cannot update re-read in full at the block, v2 PairCreated / v3
- * PoolCreated of a catalogued pair on a catalogued factory read in full at the block (a v3 pool created before its
- * Initialize waits, pending, for it). The same discovery rules as seeding: discoveryCandidates over the tokens the
- * snapshot did not exclude.
+ * (registry.applyPoolEvent), a pool the seam cannot update re-read in full at the block, a creation log of a
+ * catalogued pair on a catalogued factory (registry.POOL_SOURCES: v2 PairCreated, v3 PoolCreated) read in full at
+ * the block; a pool created before it can be priced (v3 before Initialize) waits, pending, and is read at its next
+ * log. The same discovery rules as seeding: discoveryCandidates over the tokens the snapshot did not exclude.
  */
 export class PoolBook {
   readonly pools = new Map<string, SnapshotPool>();
   readonly pending = new Map<string, PoolToRead>();
   /** topic0 of every event the follower asks for. */
   readonly topics: string[];
-  private readonly candidates = new Map<string, { dex: string; version: 'v2' | 'v3' }>();
+  /** Catalogued pools by factory/token0/token1 (lower case): each DEX version and fee discovery asks for. */
+  private readonly candidates = new Map<string, { dex: string; version: SnapshotPool['version']; fee: number }[]>();
   private readonly factories = new Set<string>();
 
   constructor(
@@ -55,10 +51,11 @@ export class PoolBook {
     const excluded = new Set((snapshot.excludedTokens ?? []).map((e) => lower(e.address)));
     const usable = new Set(pairTokens(chain).map(lower).filter((a) => !excluded.has(a)));
     for (const c of discoveryCandidates(chain, usable)) {
-      this.candidates.set(`${lower(c.factory)}/${lower(c.token0)}/${lower(c.token1)}/${c.fee}`, { dex: c.dex, version: c.version });
+      const key = `${lower(c.factory)}/${lower(c.token0)}/${lower(c.token1)}`;
+      this.candidates.set(key, [...(this.candidates.get(key) ?? []), { dex: c.dex, version: c.version, fee: c.fee }]);
       this.factories.add(lower(c.factory));
     }
-    this.topics = [...new Set([...poolEventTopics('v2'), ...poolEventTopics('v3'), PAIR_CREATED, POOL_CREATED, INITIALIZE])];
+    this.topics = [...new Set(POOL_SOURCES.flatMap((s) => [...poolEventTopics(s.version), ...s.discoveryTopics]))];
   }
 
   /** Whether a log concerns the book (a tracked or pending pool, a catalogued factory): client-side address filter. */
@@ -67,28 +64,17 @@ export class PoolBook {
     return this.pools.has(a) || this.pending.has(a) || this.factories.has(a);
   }
 
-  /** A catalogued factory's creation log as a pool to read, or undefined (another pair, another factory, malformed). */
+  /**
+   * A catalogued factory's creation log as a pool to read, or undefined (another pair, another factory, malformed).
+   * The fee is the event's (v3) or, when it carries none, the catalogue's for that factory (v2).
+   */
   private created(log: PoolLog): PoolToRead | undefined {
-    const topic = lower(log.topics[0] ?? '');
-    const factory = lower(log.address);
-    if (topic === PAIR_CREATED) {
-      const w = logWords(log, 3, 2);
-      if (!w) return undefined;
-      const token0 = topicAddress(log.topics[1]!);
-      const token1 = topicAddress(log.topics[2]!);
-      for (const [key, c] of this.candidates) {
-        if (c.version === 'v2' && key.startsWith(`${factory}/${lower(token0)}/${lower(token1)}/`)) {
-          return { address: getAddress(`0x${w[0]!.toString(16).padStart(40, '0')}`), dex: c.dex, version: 'v2', token0, token1, fee: Number(key.split('/')[3]) };
-        }
-      }
-    } else if (topic === POOL_CREATED) {
-      const w = logWords(log, 4, 2);
-      if (!w) return undefined;
-      const token0 = topicAddress(log.topics[1]!);
-      const token1 = topicAddress(log.topics[2]!);
-      const fee = Number(BigInt(log.topics[3]!));
-      const c = this.candidates.get(`${factory}/${lower(token0)}/${lower(token1)}/${fee}`);
-      if (c) return { address: getAddress(`0x${w[1]!.toString(16).padStart(40, '0')}`), dex: c.dex, version: 'v3', token0, token1, fee };
+    for (const source of POOL_SOURCES) {
+      const pool = source.created(log);
+      if (!pool) continue;
+      const listed = this.candidates.get(`${lower(log.address)}/${lower(pool.token0)}/${lower(pool.token1)}`);
+      const c = listed?.find((x) => x.version === source.version && (pool.fee === undefined || x.fee === pool.fee));
+      return c && { address: pool.address, dex: c.dex, version: c.version, token0: pool.token0, token1: pool.token1, fee: c.fee };
     }
     return undefined;
   }
@@ -120,7 +106,7 @@ export class PoolBook {
             toRead.set(a, { address: getAddress(pool.address), dex: pool.dex, version: pool.version, token0: getAddress(pool.token0), token1: getAddress(pool.token1), fee: pool.fee });
           }
         } else if (this.pending.has(a)) {
-          if (lower(log.topics[0] ?? '') === INITIALIZE) toRead.set(a, this.pending.get(a)!);
+          toRead.set(a, this.pending.get(a)!);
         } else {
           const created = this.created(log);
           if (created && !this.pools.has(lower(created.address))) {
@@ -131,7 +117,7 @@ export class PoolBook {
       }
       if (toRead.size > 0) {
         const states = await readPoolStates(run, [...toRead.values()], tickWindowWords);
-        for (const p of [...states.v2, ...states.v3]) {
+        for (const p of states.pools) {
           const a = lower(p.address);
           touch(a);
           this.pools.set(a, p);
@@ -148,7 +134,7 @@ export class PoolBook {
             touch(a);
             this.pools.delete(a);
           }
-          if (target.version === 'v3' && d.reason.startsWith('not initialized') && !this.pending.has(a)) {
+          if (d.pending && !this.pending.has(a)) {
             this.pending.set(a, target);
             change.pendingAdded.push(a);
           }
@@ -175,6 +161,6 @@ export class PoolBook {
   /** Pools as a snapshot file and a BlockUpdate hold them: sorted as seeding sorts, without follower-side fields. */
   snapshotPools(addresses?: Iterable<string>): SnapshotPool[] {
     const list = addresses ? [...addresses].map((a) => this.pools.get(lower(a))).filter((p) => p !== undefined) : [...this.pools.values()];
-    return list.map((p) => (p.version === 'v3' ? snapshotPoolV3(p) : p)).sort(comparePools);
+    return list.map(snapshotFileState).sort(comparePools);
   }
 }

@@ -1,4 +1,4 @@
-import { toEventSelector } from 'viem';
+import { getAddress, toEventSelector, type Address } from 'viem';
 import type { PoolLog } from './PoolProtocol.ts';
 
 /** topic0 of an event signature such as 'Sync(uint112,uint112)', lower-case hex. */
@@ -20,4 +20,14 @@ export function logWords(log: PoolLog, topics: number, words: number): bigint[] 
 /** A signed 256-bit word (int24 / int256 in a topic or data word) as a bigint. */
 export function signedWord(word: bigint | string): bigint {
   return BigInt.asIntN(256, typeof word === 'string' ? BigInt(word) : word);
+}
+
+/** The address in an indexed address topic (its low 20 bytes), checksummed. */
+export function topicAddress(topic: string): Address {
+  return getAddress(`0x${topic.slice(26)}`);
+}
+
+/** The address in a data word (its low 20 bytes), checksummed. */
+export function wordAddress(word: bigint): Address {
+  return getAddress(`0x${word.toString(16).padStart(40, '0')}`);
 }

@@ -1,15 +1,19 @@
 import type { SnapshotPool } from '../graph/snapshot.ts';
 import type { EventContext, EventOutcome, Fraction, LadderQuote, PoolDescription, PoolLog, TradeType } from './PoolProtocol.ts';
+import type { PoolSource } from './PoolSource.ts';
 import { uniswapV2, type UniswapV2Pool } from './uniswapV2.ts';
+import { uniswapV2Source } from './uniswapV2Source.ts';
 import { uniswapV3, type UniswapV3Pool } from './uniswapV3.ts';
+import { snapshotPoolV3 } from './uniswapV3Events.ts';
+import { uniswapV3Source } from './uniswapV3Source.ts';
 import { wrap, type WrapPool } from './wrap.ts';
 
 /** Any priceable pool. */
 export type Pool = UniswapV2Pool | UniswapV3Pool | WrapPool;
 
 /*
- * The only switch on the pool kind in the service: everything else asks these functions. A new protocol adds
- * its module beside this file and one case to each switch below.
+ * The only switch on the pool kind in the service and its seeding: everything else asks these functions. A new
+ * protocol adds its modules beside this file (pricing and events, its PoolSource) and one case to each switch below.
  */
 
 /** The priceable pool of a snapshot pool; throws on inconsistent state. */
@@ -79,4 +83,22 @@ export function poolEventTopics(version: SnapshotPool['version']): readonly stri
 /** Applies one log of a pool to its snapshot state: the new state, or a re-read (see PoolProtocol.applyEvent). */
 export function applyPoolEvent(state: SnapshotPool, log: PoolLog, context: EventContext): EventOutcome<SnapshotPool> {
   return state.version === 'v2' ? uniswapV2.applyEvent(state, log, context) : uniswapV3.applyEvent(state, log, context);
+}
+
+/** How pools of a snapshot version are found and read on a chain (seeding, a follower's discovery and re-reads). */
+export function poolSource(version: SnapshotPool['version']): PoolSource<SnapshotPool> {
+  switch (version) {
+    case 'v2':
+      return uniswapV2Source;
+    case 'v3':
+      return uniswapV3Source;
+  }
+}
+
+/** Every snapshot version's source. */
+export const POOL_SOURCES: readonly PoolSource<SnapshotPool>[] = [uniswapV2Source, uniswapV3Source];
+
+/** A pool's state as a snapshot file holds it: without follower-side fields (v3 liquidityGross per tick). */
+export function snapshotFileState(state: SnapshotPool): SnapshotPool {
+  return state.version === 'v2' ? state : snapshotPoolV3(state);
 }

@@ -22,6 +22,13 @@ export const V3_COLLECT_PROTOCOL = eventTopic('CollectProtocol(address,address,u
 /** Every v3 pool event that changes state a snapshot records. */
 export const V3_EVENT_TOPICS: readonly string[] = [V3_SWAP, V3_MINT, V3_BURN, V3_COLLECT, V3_FLASH, V3_COLLECT_PROTOCOL];
 
+/** A v3 pool as a snapshot file holds it: without the follower-side grossByTick. */
+export function snapshotPoolV3(p: FollowedPoolV3): SnapshotPoolV3 {
+  if (p.grossByTick === undefined) return p;
+  const { grossByTick: _gross, ...rest } = p;
+  return rest;
+}
+
 /** Compressed tick's bitmap word (TickBitmap.position: (tick / tickSpacing, rounded down) >> 8). */
 export function bitmapWord(tick: number, tickSpacing: number): number {
   return Math.floor(tick / tickSpacing) >> 8;

@@ -1,0 +1,79 @@
+import { decodeFunctionResult, encodeFunctionData, type Abi, type Address, type Hex } from 'viem';
+import type { CatalogDex } from '../catalog/loadCatalog.ts';
+import type { SnapshotPool } from '../graph/snapshot.ts';
+import type { PoolLog } from './PoolProtocol.ts';
+
+/** One contract read (made through Multicall3): target, calldata, and how to decode a successful return. */
+export interface ReadCall<T> {
+  readonly target: Address;
+  readonly data: Hex;
+  readonly decode: (returnData: Hex) => T;
+}
+
+/** A read of a view function (viem encodes the call and decodes its return). */
+export function viewCall<T>(target: Address, abi: Abi, functionName: string, args: readonly unknown[] = []): ReadCall<T> {
+  const call = { abi, functionName, args } as Parameters<typeof encodeFunctionData>[0];
+  return { target, data: encodeFunctionData(call), decode: (data) => decodeFunctionResult({ ...call, data } as Parameters<typeof decodeFunctionResult>[0]) as T };
+}
+
+/** A pool to read: where it is and what the catalogue says it is (its version and the fee it was found by). */
+export interface PoolToRead {
+  readonly address: Address;
+  readonly dex: string;
+  readonly version: SnapshotPool['version'];
+  readonly token0: Address;
+  readonly token1: Address;
+  readonly fee: number;
+}
+
+/**
+ * The phases that read pool state, in order; every pool's reads of one phase go out together (Multicall3 batches).
+ * 'state' also reads both token balances of every pool (the reader of readPoolStates does).
+ */
+export const STATE_PHASES = ['state', 'bitmap', 'ticks'] as const;
+export type StatePhase = (typeof STATE_PHASES)[number];
+
+/** Why a pool read gave no state; `pending`: the pool exists but is not priceable yet (re-read at its next log). */
+export interface PoolDropped {
+  readonly reason: string;
+  readonly pending?: boolean;
+}
+
+/** One pool's state being read, phase by phase. */
+export interface PoolStateRead<S extends SnapshotPool> {
+  /** The reads this pool needs in a phase, given what the earlier phases returned ([] when none or dropped). */
+  calls(phase: StatePhase): ReadCall<unknown>[];
+  /**
+   * Takes the phase's results, in the order of calls(phase) (undefined: the read failed). A failure that drops the
+   * pool is remembered; one that makes the whole read wrong (a bitmap word or tick of a pool being read) throws.
+   */
+  take(phase: StatePhase, results: readonly unknown[]): void;
+  /** After the last phase: the pool's state with the balances read beside it, or why it has none. */
+  finish(balance0: bigint, balance1: bigint): { readonly ok: true; readonly state: S } | ({ readonly ok: false } & PoolDropped);
+}
+
+/** A creation log of a factory, decoded: the pool and its tokens (and its fee when the event carries one). */
+export interface CreatedPool {
+  readonly address: Address;
+  readonly token0: Address;
+  readonly token1: Address;
+  readonly fee?: number;
+}
+
+/**
+ * How pools of one protocol are found and read on a chain: by seeding (discovery through the factories, state through
+ * Multicall3 at a pinned block) and by a follower (factory creation logs, re-reads of a pool its events cannot update).
+ */
+export interface PoolSource<S extends SnapshotPool> {
+  readonly version: S['version'];
+  /** The factory a catalogue DEX of this version finds pools with, and the fees it finds them by (undefined: none). */
+  discovery(dex: CatalogDex): { readonly factory: string; readonly fees: readonly number[] } | undefined;
+  /** The factory read that returns the pool of a pair and fee (the zero address when there is none). */
+  findPool(factory: Address, token0: Address, token1: Address, fee: number): ReadCall<Address>;
+  /** topic0 of the logs a follower needs to find pools: the factory's creation event and any that make a pending pool priceable. */
+  readonly discoveryTopics: readonly string[];
+  /** A factory's creation log decoded, or undefined (another event, malformed). */
+  created(log: PoolLog): CreatedPool | undefined;
+  /** Starts reading one pool's state; tickWindowWords bounds the v3 tick-bitmap window as the snapshot records it. */
+  readState(pool: PoolToRead, tickWindowWords: number): PoolStateRead<S>;
+}

@@ -1,0 +1,40 @@
+import { parseAbi, type Address } from 'viem';
+import type { SnapshotPoolV2 } from '../graph/snapshot.ts';
+import { eventTopic, logWords, topicAddress, wordAddress } from './logWords.ts';
+import { viewCall, type PoolSource } from './PoolSource.ts';
+
+const factoryAbi = parseAbi(['function getPair(address tokenA, address tokenB) view returns (address pair)']);
+const pairAbi = parseAbi(['function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)']);
+const PAIR_CREATED = eventTopic('PairCreated(address,address,address,uint256)');
+
+type Reserves = readonly [bigint, bigint, number];
+
+/**
+ * Uniswap v2-style pairs on a chain: found by the DEX's factory getPair (its one fee is the catalogue's feeBps), read
+ * by getReserves, created by PairCreated.
+ */
+export const uniswapV2Source: PoolSource<SnapshotPoolV2> = {
+  version: 'v2',
+  discovery: (dex) => (dex.v2FactoryAddress ? { factory: dex.v2FactoryAddress, fees: [dex.feeBps * 100] } : undefined),
+  findPool: (factory, token0, token1) => viewCall<Address>(factory, factoryAbi, 'getPair', [token0, token1]),
+  discoveryTopics: [PAIR_CREATED],
+  created(log) {
+    const w = log.topics[0]?.toLowerCase() === PAIR_CREATED ? logWords(log, 3, 2) : undefined;
+    return w && { address: wordAddress(w[0]!), token0: topicAddress(log.topics[1]!), token1: topicAddress(log.topics[2]!) };
+  },
+  readState(pool) {
+    let reserves: Reserves | undefined;
+    return {
+      calls: (phase) => (phase === 'state' ? [viewCall(pool.address, pairAbi, 'getReserves')] : []),
+      take(phase, results) {
+        if (phase === 'state') reserves = results[0] as Reserves | undefined;
+      },
+      finish(balance0, balance1) {
+        if (reserves === undefined) return { ok: false, reason: 'state reads failed' };
+        const { address, dex, token0, token1, fee } = pool;
+        const state: SnapshotPoolV2 = { address, dex, version: 'v2', token0, token1, fee, balance0: balance0.toString(), balance1: balance1.toString(), reserve0: reserves[0].toString(), reserve1: reserves[1].toString() };
+        return { ok: true, state };
+      },
+    };
+  },
+};
