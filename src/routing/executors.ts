@@ -7,8 +7,13 @@ export type ExecutorKind = 'UniswapV2Router02' | 'SwapRouter' | 'SwapRouter02' |
 
 /** An executor of a chain with the DEX deployments whose pools it can swap. */
 export interface ChainExecutor extends Executor {
-  /** `slug/version` of every DEX deployment whose pools this router swaps. */
+  /** `slug/version` of every DEX deployment whose pools this router swaps (exact input). */
   readonly deployments: ReadonlySet<string>;
+  /**
+   * Those it executes exact-output routes through, paying out exactly the amount asked for (see executorsFor):
+   * SwapRouter02 its v3 deployment only, the others all of theirs.
+   */
+  readonly exactOutDeployments: ReadonlySet<string>;
 }
 
 const cache = new WeakMap<CatalogChain, readonly ChainExecutor[]>();
@@ -25,15 +30,17 @@ export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
   for (const kind of ['SwapRouter02', 'SwapRouter'] as const) {
     for (const dex of chain.dexes) {
       if (dex.v3RouterKind !== kind || !dex.v3RouterAddress) continue;
-      const deployments = new Set([key(dex)]);
+      const own = new Set([key(dex)]);
+      const deployments = new Set(own);
       if (kind === 'SwapRouter02' && dex.v3RouterV2FactoryAddress) {
         for (const v2 of chain.dexes) if (v2.v2FactoryAddress === dex.v3RouterV2FactoryAddress && v2.v2RouterAddress) deployments.add(key(v2));
       }
-      out.push({ kind, address: dex.v3RouterAddress, name: `${dex.name} router`, deployments });
+      out.push({ kind, address: dex.v3RouterAddress, name: `${dex.name} router`, deployments, exactOutDeployments: own });
     }
   }
   for (const dex of chain.dexes) {
-    if (dex.v2RouterAddress) out.push({ kind: 'UniswapV2Router02', address: dex.v2RouterAddress, name: `${dex.name} router`, deployments: new Set([key(dex)]) });
+    const deployments = new Set([key(dex)]);
+    if (dex.v2RouterAddress) out.push({ kind: 'UniswapV2Router02', address: dex.v2RouterAddress, name: `${dex.name} router`, deployments, exactOutDeployments: deployments });
   }
   list = Object.freeze(out);
   cache.set(chain, list);
@@ -54,7 +61,8 @@ export interface RoutePoolRef {
  * close a route (the router takes or pays the native asset); a route that is nothing but a wrap or unwrap is
  * executed by the wrapped token itself. Empty when no single contract can execute the route.
  *
- * Exact output (`tradeType` 'exactOut') is narrower, so that the recipient gets exactly the amount asked for:
+ * Exact output (`tradeType` 'exactOut') is narrower, so that the recipient gets exactly the amount asked for: each
+ * executor covers only its `exactOutDeployments`, which never mix protocols, so
  * - a route's pools must be of one protocol: a router executes an exact-output path backwards from its output in
  *   one call (v3 `exactOutput`, v2 `swapTokensForExactTokens`), always paid by the caller, so a mixed v2/v3 path
  *   cannot hand a section's input over from the router as exact input does;
@@ -68,9 +76,7 @@ export function executorsFor(chain: CatalogChain, pools: readonly RoutePoolRef[]
   const inner = pools.filter((p, i) => !(p.wrap && (i === 0 || i === pools.length - 1)));
   if (inner.some((p) => p.wrap)) return [];
   if (inner.length === 0) return [{ kind: 'WETH9', address: chain.wrappedNativeToken, name: 'wrapped native token' }];
-  if (tradeType === 'exactOut' && new Set(inner.map((p) => p.version)).size > 1) return [];
-  const able = chainExecutors(chain).filter((e) => inner.every((p) => e.deployments.has(`${p.dex}/${p.version}`)));
-  const own = able.filter((e) => e.kind === 'UniswapV2Router02');
-  if (tradeType === 'exactOut' && inner[0]!.version === 'v2') return own;
-  return [...own, ...able.filter((e) => e.kind !== 'UniswapV2Router02')];
+  const covered = (e: ChainExecutor): ReadonlySet<string> => (tradeType === 'exactOut' ? e.exactOutDeployments : e.deployments);
+  const able = chainExecutors(chain).filter((e) => inner.every((p) => covered(e).has(`${p.dex}/${p.version}`)));
+  return [...able.filter((e) => e.kind === 'UniswapV2Router02'), ...able.filter((e) => e.kind !== 'UniswapV2Router02')];
 }

@@ -1,4 +1,4 @@
-import type { TradeType } from '../protocols/PoolProtocol.ts';
+import type { ProtocolKind, TradeType } from '../protocols/PoolProtocol.ts';
 import type { ExecutorKind } from './executors.ts';
 import type { Leg } from './Trade.ts';
 
@@ -20,7 +20,7 @@ export const GAS = {
   /** An ERC-20 approve step (a fresh allowance of the router). */
   approve: 46_000n,
   /** One pool swap, by protocol (token transfers included). */
-  hop: { uniswapV2: 59_000n, uniswapV3: 68_500n, wrap: 0n },
+  hop: { uniswapV2: 59_000n, uniswapV3: 68_500n, wrap: 0n } satisfies Record<ProtocolKind, bigint>,
   /** Each initialized tick a v3 swap crosses. */
   tick: 58_000n,
   /** A router wrapping native input or unwrapping native output. */
@@ -41,10 +41,10 @@ export const GAS = {
      */
     erc20Pull: 9_600n,
     /**
-     * Saved on each v3 hop of a route after its first: `exactOutput` has each pool pay the next pool directly,
-     * where `exactInput` routes the intermediate token through the router (one transfer more per hop).
+     * Saved on each hop of a route after the first of its protocol: v3 `exactOutput` has each pool pay the next pool
+     * directly, where `exactInput` routes the intermediate token through the router (one transfer more per hop).
      */
-    v3NextHop: 9_300n,
+    nextHop: { uniswapV2: 0n, uniswapV3: 9_300n, wrap: 0n } satisfies Record<ProtocolKind, bigint>,
   },
   /** WETH9 itself, beside its call: `deposit()` (a wrap), `withdraw(amount)` (an unwrap). */
   weth9: { deposit: 24_000n, withdraw: 9_500n },
@@ -62,10 +62,11 @@ export function wrapGas(wrap: boolean): bigint {
 /** Gas of one route's swaps inside its executor call: hops and ticks crossed (wrap legs are priced by the call). */
 export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn'): bigint {
   let gas = 0n;
-  let v3 = 0;
+  const seen = new Set<Leg['kind']>();
   for (const leg of legs) {
     gas += GAS.hop[leg.kind] + BigInt(leg.ticksCrossed) * GAS.tick;
-    if (leg.kind === 'uniswapV3' && tradeType === 'exactOut' && v3++ > 0) gas -= GAS.exactOut.v3NextHop;
+    if (tradeType === 'exactOut' && seen.has(leg.kind)) gas -= GAS.exactOut.nextHop[leg.kind];
+    seen.add(leg.kind);
   }
   return gas;
 }

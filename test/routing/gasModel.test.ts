@@ -38,7 +38,7 @@ t.test('transactionGas of each step adds up to callGas + routeGas for every rout
 
 t.test('exact output: no sweep of an ERC-20 output (each route pays the recipient), the pull or the refund per transaction, v3 hops after the first cheaper', async (t) => {
   const twoV3 = [leg('uniswapV3'), leg('uniswapV3', 1)];
-  t.equal(routeGas(twoV3, 'exactOut'), 2n * GAS.hop.uniswapV3 + GAS.tick - GAS.exactOut.v3NextHop);
+  t.equal(routeGas(twoV3, 'exactOut'), 2n * GAS.hop.uniswapV3 + GAS.tick - GAS.exactOut.nextHop.uniswapV3);
   t.equal(routeGas(twoV3, 'exactIn'), 2n * GAS.hop.uniswapV3 + GAS.tick);
   t.equal(routeGas([leg('uniswapV2'), leg('uniswapV2')], 'exactOut'), 2n * GAS.hop.uniswapV2, 'v2 pairs pay the next pair directly either way');
   const split = [[leg('uniswapV3')], [leg('uniswapV3')]];

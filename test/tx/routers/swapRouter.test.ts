@@ -148,7 +148,7 @@ t.test('exact output, two pools: exactOutput with the reversed path USDC 500 WET
     { dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 1_666_000_000_000_000_000n, amountOut: 5_000_000_000n },
   ], 'exactOut');
   const steps = buildTradeSteps({ ...params, trade: tradeOf([route], 'exactOut'), tokenIn: tokenOf(chain, 'LINK'), tokenOut: tokenOf(chain, 'USDC'), amountOutMinimum: 5_000_000_000n, amountInMaximum: 335_670_000_000_000_000_000n });
-  t.equal(steps[1]!.gasLimit, gasLimit(V3_CALL + GAS.exactOut.erc20Pull + 2n * GAS.hop.uniswapV3 - GAS.exactOut.v3NextHop).toString());
+  t.equal(steps[1]!.gasLimit, gasLimit(V3_CALL + GAS.exactOut.erc20Pull + 2n * GAS.hop.uniswapV3 - GAS.exactOut.nextHop.uniswapV3).toString());
   const call = decode(SWAP_ROUTER_ABI, steps[1]!.data);
   const p = call.args[0] as { path: `0x${string}` };
   t.strictSame({ functionName: call.functionName, args: [{ ...p, path: parsePackedPath(p.path) }] }, {
