@@ -14,7 +14,8 @@ import type { RpcLog } from '../seeds/follow/poolBook.ts';
 import { multicallRunner, readPoolStates } from '../seeds/readPoolStates.ts';
 import { seedChains } from '../seeds/seedChains.ts';
 import { createSeedRpc } from '../seeds/seedRpc.ts';
-import { loadCatalog, type CatalogChain } from '../src/catalog/loadCatalog.ts';
+import { loadCatalog } from '../src/catalog/loadCatalog.ts';
+import { type CatalogChain } from '../src/catalog/Catalog.ts';
 import type { SnapshotPool } from '../src/graph/snapshot.ts';
 import { applyPoolEvent } from '../src/protocols/registry.ts';
 

@@ -11,7 +11,8 @@
  * BENCH_SEED_TOKENS (default 400) sets the number of generated tokens.
  */
 import { join } from 'node:path';
-import { loadCatalog, type CatalogChain } from '../src/catalog/loadCatalog.ts';
+import { loadCatalog } from '../src/catalog/loadCatalog.ts';
+import { type CatalogChain } from '../src/catalog/Catalog.ts';
 import { startDevnet } from '../seeds/devnet/startDevnet.ts';
 import { discoveryCandidates, seedChains, type ChainSeedReport } from '../seeds/seedChains.ts';
 import { deployBenchTokens, withTokens } from './lib/deployBenchTokens.ts';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { getAddress, zeroAddress, type Address, type PublicClient } from 'viem';
-import type { CatalogChain } from '../src/catalog/loadCatalog.ts';
+import type { CatalogChain } from '../src/catalog/Catalog.ts';
 import type { Snapshot, SnapshotExcludedToken, SnapshotPool } from '../src/graph/snapshot.ts';
 import type { ReadCall } from '../src/protocols/PoolSource.ts';
 import { poolSource, snapshotFileState, snapshotStateSize } from '../src/protocols/registry.ts';

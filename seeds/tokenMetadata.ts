@@ -1,5 +1,5 @@
 import { decodeFunctionResult, encodeFunctionData, hexToString, parseAbi, size, type Address, type Hex } from 'viem';
-import type { CatalogToken } from '../src/catalog/loadCatalog.ts';
+import type { CatalogToken } from '../src/catalog/Catalog.ts';
 import type { ReadCall } from '../src/protocols/PoolSource.ts';
 
 const erc20MetadataAbi = parseAbi(['function decimals() view returns (uint8)', 'function symbol() view returns (string)']);

@@ -2,7 +2,7 @@ import { METHODS } from 'node:http';
 import Router, { type Layer } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import type { Catalog } from './catalog/loadCatalog.ts';
+import type { Catalog } from './catalog/Catalog.ts';
 import type { Config } from './config.ts';
 import type { LiveState } from './graph/liveState.ts';
 import type { PoolGraph } from './graph/PoolGraph.ts';

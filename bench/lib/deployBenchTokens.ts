@@ -2,7 +2,7 @@ import { encodeDeployData, encodeFunctionData, getContractAddress, parseAbi, toH
 import { devnetArtifact } from '../../seeds/devnet/artifacts.ts';
 import { devnetAddresses, sortTokens, v2PairAddress, v3PoolAddress } from '../../seeds/devnet/devnetAddresses.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
-import type { CatalogChain, CatalogToken } from '../../src/catalog/loadCatalog.ts';
+import type { CatalogChain, CatalogToken } from '../../src/catalog/Catalog.ts';
 
 const abi = parseAbi([
   'function mint(address to, uint256 amount) returns (bool)',

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { getAddress, type PublicClient } from 'viem';
 import type { Logger } from 'pino';
-import type { Catalog, CatalogChain } from '../../src/catalog/loadCatalog.ts';
+import type { Catalog, CatalogChain } from '../../src/catalog/Catalog.ts';
 import type { BlockUpdate, BlockUpdateSink } from '../../src/graph/blockUpdate.ts';
 import { loadSnapshots, type Snapshot } from '../../src/graph/snapshot.ts';
 import { multicallRunner, type PhaseRunner } from '../readPoolStates.ts';

@@ -1,5 +1,5 @@
 import { getAddress } from 'viem';
-import type { CatalogChain } from '../../src/catalog/loadCatalog.ts';
+import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import type { Snapshot, SnapshotPool } from '../../src/graph/snapshot.ts';
 import type { PoolLog } from '../../src/protocols/PoolProtocol.ts';
 import type { PoolToRead } from '../../src/protocols/PoolSource.ts';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Catalog } from '../../src/catalog/loadCatalog.ts';
+import type { Catalog } from '../../src/catalog/Catalog.ts';
 import type { BlockUpdateSink } from '../../src/graph/blockUpdate.ts';
 import { ChainFollower, type FollowerOptions } from './ChainFollower.ts';
 

@@ -1,4 +1,4 @@
-import type { BridgeFeeTermsConfig, CatalogBridge, CatalogBridgeAsset } from '../catalog/loadCatalog.ts';
+import type { BridgeFeeTermsConfig, CatalogBridge, CatalogBridgeAsset } from '../catalog/Catalog.ts';
 
 /**
  * The fee terms of one bridge route (origin chain, asset, destination chain), every field resolved.

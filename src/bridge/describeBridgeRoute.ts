@@ -1,4 +1,4 @@
-import type { CatalogToken } from '../catalog/loadCatalog.ts';
+import type { CatalogToken } from '../catalog/Catalog.ts';
 import { describeTrade, type PathView } from '../routing/describeTrade.ts';
 import { destinationDeadline } from './buildBridgeRouteSteps.ts';
 import type { BridgeRoutePlan, SwapLegPlan, WrapLegPlan } from './planBridgeRoute.ts';

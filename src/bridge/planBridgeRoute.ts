@@ -1,4 +1,4 @@
-import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogBridge, type CatalogBridgeAsset, type CatalogChain, type CatalogToken } from '../catalog/loadCatalog.ts';
+import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogBridge, type CatalogBridgeAsset, type CatalogChain, type CatalogToken } from '../catalog/Catalog.ts';
 import { QuoteUnavailableError } from '../errors/BaseError.ts';
 import type { QuoteRequest } from '../quote/quoteRequest.ts';
 import type { Trade } from '../routing/Trade.ts';

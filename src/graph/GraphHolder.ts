@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import type { Catalog } from '../catalog/loadCatalog.ts';
+import type { Catalog } from '../catalog/Catalog.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import { PoolGraph } from './PoolGraph.ts';
 import { derivePricingGraph } from './PricingGraph.ts';

@@ -1,4 +1,4 @@
-import type { Catalog, CatalogChain } from '../catalog/loadCatalog.ts';
+import type { Catalog, CatalogChain } from '../catalog/Catalog.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { Snapshot, SnapshotPool } from './snapshot.ts';
 

@@ -1,4 +1,4 @@
-import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain, type CatalogToken } from '../catalog/loadCatalog.ts';
+import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain, type CatalogToken } from '../catalog/Catalog.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import { poolFromSnapshot, type Pool } from '../protocols/registry.ts';
 import { createWrapPool } from '../protocols/wrap.ts';

@@ -1,5 +1,5 @@
 import { formatUnits } from 'viem';
-import type { CatalogChain, CatalogToken } from '../catalog/loadCatalog.ts';
+import type { CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
 import { describeSnapshotPool } from '../protocols/registry.ts';
 import type { SnapshotPool } from './snapshot.ts';
 import { usdValue, formatCents } from './usdPrices.ts';

@@ -1,4 +1,4 @@
-import type { CatalogChain, CatalogToken } from '../catalog/loadCatalog.ts';
+import type { CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
 import { snapshotMidPrice } from '../protocols/registry.ts';
 import type { SnapshotPool } from './snapshot.ts';
 

@@ -1,5 +1,5 @@
 import { decodeFunctionResult, encodeFunctionData, type Abi, type Address, type Hex } from 'viem';
-import type { CatalogDex } from '../catalog/loadCatalog.ts';
+import type { CatalogDex } from '../catalog/Catalog.ts';
 import type { SnapshotPool } from '../graph/snapshot.ts';
 import type { PoolLog } from './PoolProtocol.ts';
 

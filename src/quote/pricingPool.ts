@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
-import type { Catalog } from '../catalog/loadCatalog.ts';
+import type { Catalog } from '../catalog/Catalog.ts';
 import type { Config } from '../config.ts';
 import { InternalError, ServiceUnavailableError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';

@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
-import type { Catalog, CatalogChain, CatalogToken } from '../catalog/loadCatalog.ts';
+import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
 import { ValidationError } from '../errors/BaseError.ts';
 import { CHAIN_ID_SCHEMA, DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN } from '../http/formats.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';

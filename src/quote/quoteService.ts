@@ -3,7 +3,7 @@ import { formatUnits } from 'viem';
 import { buildBridgeRouteSteps } from '../bridge/buildBridgeRouteSteps.ts';
 import { describeBridgeRoute, type QuoteBridgeDetails, type QuoteFeeBreakdown } from '../bridge/describeBridgeRoute.ts';
 import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
-import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain, type CatalogToken } from '../catalog/loadCatalog.ts';
+import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain, type CatalogToken } from '../catalog/Catalog.ts';
 import { QuoteUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';

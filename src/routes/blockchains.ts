@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Catalog, CatalogChain, CatalogDex } from '../catalog/loadCatalog.ts';
+import type { Catalog, CatalogChain, CatalogDex } from '../catalog/Catalog.ts';
 import { describePool, type PoolView } from '../graph/describePool.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { usdPrices } from '../graph/usdPrices.ts';

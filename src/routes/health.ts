@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Catalog } from '../catalog/loadCatalog.ts';
+import type { Catalog } from '../catalog/Catalog.ts';
 import { ServiceUnavailableError } from '../errors/BaseError.ts';
 import { stateAgeSeconds, type LiveState } from '../graph/liveState.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Catalog } from '../catalog/loadCatalog.ts';
+import type { Catalog } from '../catalog/Catalog.ts';
 import { NotFoundError, ValidationError } from '../errors/BaseError.ts';
 import { optionalApiKey, requireApiKey } from '../http/auth.ts';
 import { sendData, sendDataJson } from '../http/envelope.ts';

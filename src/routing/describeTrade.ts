@@ -1,4 +1,4 @@
-import type { CatalogChain, CatalogToken } from '../catalog/loadCatalog.ts';
+import type { CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
 import type { Split, Trade } from './Trade.ts';
 
 /** SPEC section 2, Route, with two documented extensions: the DEX version and the pool fee in pips. */

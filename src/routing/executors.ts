@@ -1,4 +1,4 @@
-import type { CatalogChain, CatalogDex } from '../catalog/loadCatalog.ts';
+import type { CatalogChain, CatalogDex } from '../catalog/Catalog.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { Executor } from './Trade.ts';
 

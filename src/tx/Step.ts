@@ -1,6 +1,6 @@
 import { formatUnits, type Address, type Hex } from 'viem';
 import { checksumAddress } from './checksumAddress.ts';
-import type { CatalogToken } from '../catalog/loadCatalog.ts';
+import type { CatalogToken } from '../catalog/Catalog.ts';
 import { StepBuildError } from './StepBuildError.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { NATIVE_TOKEN_ADDRESS } from '../catalog/loadCatalog.ts';
+import { NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { GAS, gasLimit } from '../routing/gasModel.ts';
 import { erc20Abi } from './abis.ts';
 import { StepBuildError } from './StepBuildError.ts';

@@ -1,5 +1,5 @@
 import { pad, type Address, type Hex } from 'viem';
-import { NATIVE_TOKEN_ADDRESS } from '../catalog/loadCatalog.ts';
+import { NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { acrossSpokePoolAbi } from './abis.ts';
 import { GAS, gasLimit } from '../routing/gasModel.ts';
 import { approveSteps } from './approveStep.ts';

@@ -1,4 +1,4 @@
-import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogToken } from '../catalog/loadCatalog.ts';
+import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogToken } from '../catalog/Catalog.ts';
 import { chainExecutors, executorsFor, type ExecutorKind } from '../routing/executors.ts';
 import { gasLimit, transactionGas } from '../routing/gasModel.ts';
 import type { Executor, Route, Trade } from '../routing/Trade.ts';

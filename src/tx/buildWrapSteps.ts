@@ -1,4 +1,4 @@
-import { NATIVE_TOKEN_ADDRESS } from '../catalog/loadCatalog.ts';
+import { NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { GAS, gasLimit, wrapGas } from '../routing/gasModel.ts';
 import { erc20Abi, weth9Abi } from './abis.ts';
 import { StepBuildError } from './StepBuildError.ts';

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { bridgeOutputAmount, DEFAULT_BRIDGE_FEE_TERMS, parseDecimal, resolveBridgeFeeTerms, scaleAmount, type BridgeFeeTerms } from '../../src/bridge/bridgeFee.ts';
-import type { CatalogBridge, CatalogBridgeAsset } from '../../src/catalog/loadCatalog.ts';
+import type { CatalogBridge, CatalogBridgeAsset } from '../../src/catalog/Catalog.ts';
 
 const terms = (over: Partial<BridgeFeeTerms> = {}): BridgeFeeTerms => ({ ...DEFAULT_BRIDGE_FEE_TERMS, ...over });
 

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import t from 'tap';
 import { getAddress } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
-import { CatalogError, loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { CatalogError } from '../../src/catalog/Catalog.ts';
 
 const require = createRequire(import.meta.url);
 const deployed = JSON.parse(readFileSync(require.resolve('@across-protocol/contracts/dist/broadcast/deployed-addresses.json'), 'utf8')) as {

@@ -2,7 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { CatalogError, loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { CatalogError } from '../../src/catalog/Catalog.ts';
 import { fixtureCatalogDir } from '../helpers/testApp.ts';
 
 /** A copy of the fixture catalogue in which testchain.json is replaced by `text`. */

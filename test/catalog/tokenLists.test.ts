@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { getAddress } from 'viem';
-import { CatalogError, loadCatalog, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/loadCatalog.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { CatalogError, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { fixtureCatalogDir } from '../helpers/testApp.ts';
 
 const require = createRequire(import.meta.url);

@@ -17,7 +17,7 @@ import {
   type WalletClient,
 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/loadCatalog.ts';
+import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import type { Step } from '../../src/tx/Step.ts';
 
 const require = createRequire(import.meta.url);

@@ -5,7 +5,8 @@ import { parseAbi, type Address } from 'viem';
 import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
 import { startDevnet, type Devnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
-import { loadCatalog, type CatalogChain, type CatalogToken } from '../../src/catalog/loadCatalog.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { type CatalogChain, type CatalogToken } from '../../src/catalog/Catalog.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
 import { artifactAbi, devnetWallet, type DevnetWallet } from './devnetWallet.ts';
 

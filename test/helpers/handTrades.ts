@@ -1,6 +1,6 @@
 // Trades built by hand from a catalogue chain, for step-building tests: legs named by token symbols and DEX,
 // routes with the executor of the chain the test names, trades with the splits' sums.
-import type { CatalogChain, CatalogToken } from '../../src/catalog/loadCatalog.ts';
+import type { CatalogChain, CatalogToken } from '../../src/catalog/Catalog.ts';
 import type { ProtocolKind, TradeType } from '../../src/protocols/PoolProtocol.ts';
 import { chainExecutors, type ExecutorKind } from '../../src/routing/executors.ts';
 import { routeGas } from '../../src/routing/gasModel.ts';

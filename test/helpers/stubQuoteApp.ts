@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { createApp, type AppDeps } from '../../src/app.ts';
-import type { Catalog } from '../../src/catalog/loadCatalog.ts';
+import type { Catalog } from '../../src/catalog/Catalog.ts';
 import type { Config } from '../../src/config.ts';
 import type { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';

@@ -17,7 +17,7 @@ import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
-import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogToken } from '../../src/catalog/loadCatalog.ts';
+import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogToken } from '../../src/catalog/Catalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';

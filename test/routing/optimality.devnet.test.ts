@@ -16,7 +16,8 @@ import { createPublicClient, encodePacked, http, parseUnits, type Address, type 
 import { devnetAddresses } from '../../seeds/devnet/devnetAddresses.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
-import { loadCatalog, type CatalogToken } from '../../src/catalog/loadCatalog.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { type CatalogToken } from '../../src/catalog/Catalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots, type SnapshotPool } from '../../src/graph/snapshot.ts';

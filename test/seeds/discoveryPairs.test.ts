@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { getAddress } from 'viem';
-import { loadCatalog, type CatalogChain } from '../../src/catalog/loadCatalog.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { type CatalogChain } from '../../src/catalog/Catalog.ts';
 import { discoveryCandidates, discoveryPairs, pairTokens } from '../../seeds/seedChains.ts';
 import { checkTokenMetadata, decodeSymbol } from '../../seeds/tokenMetadata.ts';
 import { feeBps, transferFeeProbeAmount, transferFeeResult } from '../../seeds/probeTransferFees.ts';

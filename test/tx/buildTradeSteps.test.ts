@@ -3,7 +3,8 @@
 // buildWrapSteps, gas limits add up to the trade's gas model, and malformed trades are refused. Calldata decoded
 // with the compiled contracts' ABIs.
 import t from 'tap';
-import { loadCatalog, type CatalogChain } from '../../src/catalog/loadCatalog.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { type CatalogChain } from '../../src/catalog/Catalog.ts';
 import { callGas, GAS, gasLimit, routeGas, transactionGas, wrapGas } from '../../src/routing/gasModel.ts';
 import type { Trade } from '../../src/routing/Trade.ts';
 import { buildTradeSteps, partMaximums, partMinimums, type TradeStepsParams } from '../../src/tx/buildTradeSteps.ts';

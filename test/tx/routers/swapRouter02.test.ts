@@ -5,7 +5,8 @@
 // directly, several pay the router and sweepToken / unwrapWETH9 pays the sum with the minimum; refundETH after
 // native input. Decoded with the compiled contract's ABI.
 import t from 'tap';
-import { loadCatalog, type CatalogChain } from '../../../src/catalog/loadCatalog.ts';
+import { loadCatalog } from '../../../src/catalog/loadCatalog.ts';
+import { type CatalogChain } from '../../../src/catalog/Catalog.ts';
 import { GAS, gasLimit } from '../../../src/routing/gasModel.ts';
 import { buildTradeSteps } from '../../../src/tx/buildTradeSteps.ts';
 import { executorOf, routeOf, tokenOf, tradeOf } from '../../helpers/handTrades.ts';

@@ -2,7 +2,8 @@
 // side), one transaction per route under one approval, each with its own minimum. Decoded with the compiled
 // contract's ABI.
 import t from 'tap';
-import { loadCatalog, NATIVE_TOKEN_ADDRESS, type CatalogChain } from '../../../src/catalog/loadCatalog.ts';
+import { loadCatalog } from '../../../src/catalog/loadCatalog.ts';
+import { NATIVE_TOKEN_ADDRESS, type CatalogChain } from '../../../src/catalog/Catalog.ts';
 import { GAS, gasLimit } from '../../../src/routing/gasModel.ts';
 import { buildTradeSteps } from '../../../src/tx/buildTradeSteps.ts';
 import { executorOf, routeOf, tokenOf, tradeOf } from '../../helpers/handTrades.ts';

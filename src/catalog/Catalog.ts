@@ -1,0 +1,176 @@
+// The catalogue as the service holds it: chains, tokens, DEX deployments, bridges, and the lookups over them
+// (loadCatalog.ts reads and checks the files it is built from).
+
+/** The address that stands for a chain's native asset (ETH, BNB, POL, AVAX) wherever a token address is expected. */
+export const NATIVE_TOKEN_ADDRESS = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
+
+export type Ecosystem = 'evm' | 'tvm' | 'svm';
+
+/** A token as the API returns it (SPEC section 2, Token). */
+export interface CatalogToken {
+  readonly address: string;
+  readonly symbol: string;
+  readonly name: string;
+  readonly slug: string;
+  readonly decimals: number;
+  readonly logo: string;
+  readonly blockchainId: number;
+  /**
+   * Extension, present (true) only on tokens whose approve() reverts while the allowance is not zero (Tether USD on
+   * Ethereum): their approval steps set the allowance to 0 first (src/tx/approveStep.ts).
+   */
+  readonly approvalReset?: true;
+}
+
+/** A DEX deployment on one chain (SPEC section 2, DEX), with the data pricing needs. Absent addresses are ''. */
+export interface CatalogDex {
+  readonly chainId: number;
+  readonly name: string;
+  readonly slug: string;
+  readonly version: 'v2' | 'v3';
+  readonly logo: string;
+  readonly v2FactoryAddress: string;
+  readonly v2RouterAddress: string;
+  readonly v3FactoryAddress: string;
+  readonly v3RouterAddress: string;
+  readonly v3RouterKind: 'SwapRouter' | 'SwapRouter02' | '';
+  /** SwapRouter02 only: the v2 factory it was deployed with (its pairs can be swapped through it); '' otherwise. */
+  readonly v3RouterV2FactoryAddress: string;
+  readonly v3QuoterAddress: string;
+  readonly universalRouterAddress: string;
+  readonly permit2Address: string;
+  readonly settlementAddress: string;
+  /** v2 swap fee in basis points; 0 for v3. */
+  readonly feeBps: number;
+  readonly pairInitCodeHash: string;
+  readonly poolInitCodeHash: string;
+  /** v3 fee tiers in pips; empty for v2. */
+  readonly feeTiers: readonly number[];
+}
+
+/**
+ * Fee terms of a bridge asset as configured (catalog/chain.schema.json `bridgeFeeTerms`); every field optional.
+ * Amounts are display-unit decimal strings of the asset. Resolved by src/bridge/bridgeFee.ts `resolveBridgeFeeTerms`.
+ */
+export interface BridgeFeeTermsConfig {
+  readonly feeBps?: number;
+  readonly fixedFee?: string;
+  readonly minAmount?: string;
+  readonly maxAmount?: string;
+  readonly fillTimeSeconds?: number;
+}
+
+/** One asset a bridge carries from/to this chain. */
+export interface CatalogBridgeAsset extends BridgeFeeTermsConfig {
+  /** Shared asset key (USDC, ETH, ...): the same key on two chains is the same asset. */
+  readonly asset: string;
+  /** The ERC-20 deposited and filled on this chain (checksummed; a token of this chain). */
+  readonly token: string;
+  /** Overrides per destination chain id. */
+  readonly destinations: Readonly<Record<string, BridgeFeeTermsConfig>>;
+}
+
+/** A bridge deployment on one chain (catalogue `bridges[]`). */
+export interface CatalogBridge {
+  readonly chainId: number;
+  readonly protocol: 'across';
+  /** The bridge deployment ('mainnet', 'devnet'): chains connect only within one network. */
+  readonly network: string;
+  readonly name: string;
+  readonly slug: string;
+  readonly logo: string;
+  /** The SpokePool proxy (checksummed). */
+  readonly spokePoolAddress: string;
+  /** depositNow's fillDeadlineOffset in seconds (default 10800). */
+  readonly fillDeadlineOffsetSeconds: number;
+  /** Unit-free defaults for every asset. */
+  readonly defaults: Readonly<Pick<BridgeFeeTermsConfig, 'feeBps' | 'fillTimeSeconds'>>;
+  /** Sorted by asset key. */
+  readonly assets: readonly CatalogBridgeAsset[];
+}
+
+/** Default depositNow fillDeadlineOffset when a bridge entry names none: three hours. */
+export const DEFAULT_FILL_DEADLINE_OFFSET_SECONDS = 10_800;
+
+/** One chain of the catalogue. */
+export interface CatalogChain {
+  readonly name: string;
+  readonly slug: string;
+  readonly chainId: number;
+  readonly symbol: string;
+  readonly nativeToken: string;
+  readonly ecosystem: Ecosystem;
+  readonly blockExplorer: string;
+  readonly blockChainLogo: string;
+  readonly wrappedNativeToken: string;
+  readonly multicall3Address: string;
+  /** Base tokens (checksummed, in the file's order): intermediate hops routing tries first. */
+  readonly baseTokens: readonly string[];
+  /** Pairs (checksummed, file order) whose pools the seeding run discovers besides the base-token pairs. */
+  readonly pairs: readonly (readonly [string, string])[];
+  /** Sorted by symbol, then address. */
+  readonly tokens: readonly CatalogToken[];
+  /** Sorted by slug, then version. */
+  readonly dexes: readonly CatalogDex[];
+  /** Sorted by slug. */
+  readonly bridges: readonly CatalogBridge[];
+  /** The catalogue file it came from (for messages). */
+  readonly file: string;
+}
+
+/** Raised at start-up when a catalogue file is unreadable or breaks the schema. */
+export class CatalogError extends Error {
+  override readonly name = 'CatalogError';
+}
+
+/** The loaded, validated catalogue with its lookups. Immutable. */
+export class Catalog {
+  /** Sorted by chain id. */
+  readonly chains: readonly CatalogChain[];
+  private readonly byId = new Map<number, CatalogChain>();
+  private readonly bySlug = new Map<string, CatalogChain>();
+  private readonly tokensByChain = new Map<number, Map<string, CatalogToken>>();
+
+  constructor(chains: readonly CatalogChain[]) {
+    this.chains = [...chains].sort((a, b) => a.chainId - b.chainId);
+    for (const chain of this.chains) {
+      const clash = this.byId.get(chain.chainId) ?? this.bySlug.get(chain.slug);
+      if (clash) throw new CatalogError(`${chain.file}: chainId ${chain.chainId} / slug "${chain.slug}" already defined by ${clash.file}`);
+      this.byId.set(chain.chainId, chain);
+      this.bySlug.set(chain.slug, chain);
+      const tokens = new Map<string, CatalogToken>();
+      for (const token of chain.tokens) {
+        const key = tokenKey(chain.ecosystem, token.address);
+        if (tokens.has(key)) throw new CatalogError(`${chain.file}: token ${token.address} listed twice`);
+        tokens.set(key, token);
+      }
+      this.tokensByChain.set(chain.chainId, tokens);
+    }
+  }
+
+  /** The chain with this id or slug. */
+  chain(idOrSlug: number | string): CatalogChain | undefined {
+    return typeof idOrSlug === 'number' ? this.byId.get(idOrSlug) : this.bySlug.get(idOrSlug);
+  }
+
+  /** A chain's token by address, in any letter case (EVM). */
+  token(chainId: number, address: string): CatalogToken | undefined {
+    const chain = this.byId.get(chainId);
+    if (!chain) return undefined;
+    return this.tokensByChain.get(chainId)?.get(tokenKey(chain.ecosystem, address));
+  }
+
+  /** Every token of every chain, in chain order. */
+  allTokens(): CatalogToken[] {
+    return this.chains.flatMap((chain) => chain.tokens);
+  }
+
+  /** Every DEX deployment, in chain order. */
+  allDexes(): CatalogDex[] {
+    return this.chains.flatMap((chain) => chain.dexes);
+  }
+}
+
+function tokenKey(ecosystem: Ecosystem, address: string): string {
+  return ecosystem === 'evm' ? address.toLowerCase() : address;
+}
