@@ -12,7 +12,7 @@ import {
 import { devnetArtifact, linkBytecode } from './artifacts.ts';
 import { DEPLOY_ORDER, devnetAddresses, MULTICALL3_ADDRESS, ROUTING_DEPLOY_ORDER, sortTokens, type DevnetAddresses, type DevnetContract } from './devnetAddresses.ts';
 import { DEVNET_FEE_TIERS, DEVNET_TOKENS, DEVNET_V2_PAIRS, DEVNET_V3_POOLS, type DevnetPhase, type DevnetTokenSymbol } from './devnetPlan.ts';
-import { jsonRpc } from './jsonRpc.ts';
+import { jsonRpc, receiptOf } from './jsonRpc.ts';
 
 /** Gas limit of every devnet transaction: fixed, so no estimate can fall short when a block lands in a later second. */
 const TX_GAS = 15_000_000n;
@@ -57,12 +57,9 @@ export class DevnetSender {
     if (value > 0n) tx.value = toHex(value);
     const hash = await jsonRpc<Hex>(this.rpcUrl, 'eth_sendTransaction', [tx]);
     this.txCount++;
-    let receipt = await jsonRpc<Receipt | null>(this.rpcUrl, 'eth_getTransactionReceipt', [hash]);
-    for (let i = 0; receipt === null && i < 200; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      receipt = await jsonRpc<Receipt | null>(this.rpcUrl, 'eth_getTransactionReceipt', [hash]);
-    }
-    if (receipt === null) throw new Error(`${label}: no receipt for ${hash}`);
+    const receipt = await receiptOf<Receipt>(this.rpcUrl, hash).catch((err: Error) => {
+      throw new Error(`${label}: ${err.message}`);
+    });
     if (receipt.status !== '0x1') throw new Error(`${label}: transaction ${hash} reverted`);
     return receipt;
   }

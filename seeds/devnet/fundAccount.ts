@@ -1,6 +1,6 @@
 import { encodeFunctionData, getAddress, parseAbi, toHex, type Address, type Hex } from 'viem';
 import { devnetAddresses, NATIVE_TOKEN_ADDRESS } from './devnetAddresses.ts';
-import { jsonRpc } from './jsonRpc.ts';
+import { jsonRpc, receiptOf } from './jsonRpc.ts';
 
 const abi = parseAbi([
   'function mint(address to, uint256 amount) returns (bool)',
@@ -13,12 +13,8 @@ async function sendFromDeployer(rpcUrl: string, to: Address, data: Hex, value = 
   const tx: Record<string, string> = { from, to, data, gas: toHex(1_000_000n) };
   if (value > 0n) tx.value = toHex(value);
   const hash = await jsonRpc<Hex>(rpcUrl, 'eth_sendTransaction', [tx]);
-  let receipt = await jsonRpc<{ status: Hex } | null>(rpcUrl, 'eth_getTransactionReceipt', [hash]);
-  for (let i = 0; receipt === null && i < 200; i++) {
-    await new Promise((r) => setTimeout(r, 10));
-    receipt = await jsonRpc<{ status: Hex } | null>(rpcUrl, 'eth_getTransactionReceipt', [hash]);
-  }
-  if (receipt?.status !== '0x1') throw new Error(`fundAccount: transaction ${hash} failed`);
+  const receipt = await receiptOf<{ status: Hex }>(rpcUrl, hash);
+  if (receipt.status !== '0x1') throw new Error(`fundAccount: transaction ${hash} failed`);
 }
 
 /**

@@ -25,3 +25,18 @@ export async function jsonRpc<T = unknown>(url: string, method: string, params: 
   if (body.error) throw new JsonRpcError(method, body.error.code, body.error.message, body.error.data);
   return body.result as T;
 }
+
+/**
+ * The receipt of a sent transaction (as the node returns it), asked for by hash every 10 ms until it exists, at most
+ * `timeoutMs`. A devnet mines only when sent to, so a wait that looks again only when a new block appears (viem's
+ * waitForTransactionReceipt) can miss the one block it is mined in and wait for a block that never comes.
+ */
+export async function receiptOf<R extends object>(url: string, hash: string, timeoutMs = 60_000): Promise<R> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const receipt = await jsonRpc<R | null>(url, 'eth_getTransactionReceipt', [hash]);
+    if (receipt !== null) return receipt;
+    if (Date.now() > deadline) throw new Error(`no receipt for ${hash} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

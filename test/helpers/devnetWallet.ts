@@ -17,6 +17,7 @@ import {
   type WalletClient,
 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
+import { receiptOf } from '../../seeds/devnet/jsonRpc.ts';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import type { Step } from '../../src/tx/Step.ts';
 
@@ -66,7 +67,8 @@ export function devnetWallet(devnet: { readonly chainId: number; readonly rpcUrl
   async function send(account: PrivateKeyAccount, { to, data, value }: DevnetTransaction, gas?: bigint): Promise<TransactionReceipt> {
     const limit = gas ?? ((await client.estimateGas({ account, to, data, value })) * 125n) / 100n + 50_000n;
     const hash = await wallet.sendTransaction({ account, chain, to, data, value, gas: limit });
-    return client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    await receiptOf(devnet.rpcUrl, hash);
+    return client.getTransactionReceipt({ hash });
   }
   async function sendStep(account: PrivateKeyAccount, step: Step, gas?: bigint): Promise<TransactionReceipt> {
     if (step.from !== account.address) throw new Error(`step.from ${step.from} is not the sender ${account.address}`);
