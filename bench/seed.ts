@@ -6,7 +6,7 @@
  *   Ethereum catalogue with the full Uniswap default list (406 ERC-20s, 5 bases, 2 v2 DEXes + 4 v3 fee tiers);
  * - "400 tokens, 6 bases": the devnet's 6 ERC-20s + 394 generated, UNI as a sixth base.
  * Discovery covers (token, base), (base, base) and listed pairs (seeds/seedChains.ts discoveryPairs), so candidates
- * grow linearly with the token count. Checks requests = 3 (chain id, block, Multicall3 code) + the sum over the six
+ * grow linearly with the token count. Checks requests = 4 (chain id, block, priority fee, Multicall3 code) + the sum over the six
  * phases (tokens, discovery, state, probe, bitmap, ticks) of ceil(calls / batch size): never one request per candidate.
  * BENCH_SEED_TOKENS (default 400) sets the number of generated tokens.
  */
@@ -24,7 +24,7 @@ function row(label: string, batchSize: number, r: ChainSeedReport): string {
   const c = r.calls;
   const phases = [c.tokens, c.discovery, c.state, c.probe, c.bitmap, c.ticks];
   const all = phases.reduce((n, x) => n + x, 0);
-  const perPhase = 3 + phases.reduce((n, x) => n + Math.ceil(x / batchSize), 0);
+  const perPhase = 4 + phases.reduce((n, x) => n + Math.ceil(x / batchSize), 0);
   const ok = r.rpcRequests === perPhase ? 'ok' : 'OFF';
   return [
     label.padEnd(28),
