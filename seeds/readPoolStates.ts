@@ -1,4 +1,4 @@
-import { type PublicClient } from 'viem';
+import type { PublicClient } from 'viem';
 import type { SnapshotPool } from '../src/graph/snapshot.ts';
 import { STATE_PHASES, viewCall, type PoolDropped, type PoolStateRead, type PoolToRead, type ReadCall, type StatePhase } from '../src/protocols/PoolSource.ts';
 import { poolSource } from '../src/protocols/registry.ts';
@@ -28,7 +28,7 @@ export interface PoolStates {
 const failedReads = (results: readonly unknown[]): string => `${results.filter((v) => v === undefined).length} failed reads`;
 
 /** Runs one phase: every read's calls in one set of multicalls, each read taking its own slice of the results. */
-async function runPhase(run: PhaseRunner, phase: StatePhase, reads: readonly PoolStateRead<SnapshotPool>[], extra: (i: number) => ReadCall<unknown>[] = () => []): Promise<(unknown[] | undefined)[]> {
+async function runPhase(run: PhaseRunner, phase: StatePhase, reads: readonly PoolStateRead<SnapshotPool>[], extra: (i: number) => ReadCall<unknown>[] = () => []): Promise<unknown[][]> {
   const calls: ReadCall<unknown>[] = [];
   const spans = reads.map((read, i) => {
     const own = [...extra(i), ...read.calls(phase)];

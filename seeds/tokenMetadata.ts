@@ -1,6 +1,6 @@
-import { decodeFunctionResult, encodeFunctionData, hexToString, parseAbi, size, type Address, type Hex } from 'viem';
+import { decodeFunctionResult, hexToString, parseAbi, size, type Address, type Hex } from 'viem';
 import type { CatalogToken } from '../src/catalog/Catalog.ts';
-import type { ReadCall } from '../src/protocols/PoolSource.ts';
+import { viewCall, type ReadCall } from '../src/protocols/PoolSource.ts';
 
 const erc20MetadataAbi = parseAbi(['function decimals() view returns (uint8)', 'function symbol() view returns (string)']);
 
@@ -13,8 +13,8 @@ export function decodeSymbol(data: Hex): string {
 /** Two reads per token, in order: decimals(), symbol(). */
 export function tokenMetadataCalls(tokens: readonly Address[]): ReadCall<number | string>[] {
   return tokens.flatMap((target): ReadCall<number | string>[] => [
-    { target, data: encodeFunctionData({ abi: erc20MetadataAbi, functionName: 'decimals' }), decode: (r) => decodeFunctionResult({ abi: erc20MetadataAbi, functionName: 'decimals', data: r }) },
-    { target, data: encodeFunctionData({ abi: erc20MetadataAbi, functionName: 'symbol' }), decode: decodeSymbol },
+    viewCall<number>(target, erc20MetadataAbi, 'decimals'),
+    { ...viewCall<string>(target, erc20MetadataAbi, 'symbol'), decode: decodeSymbol },
   ]);
 }
 

@@ -4,8 +4,7 @@ import type { Snapshot, SnapshotPool } from '../../src/graph/snapshot.ts';
 import type { PoolLog } from '../../src/protocols/PoolProtocol.ts';
 import type { PoolToRead } from '../../src/protocols/PoolSource.ts';
 import { applyPoolEvent, POOL_SOURCES, poolEventTopics, snapshotFileState } from '../../src/protocols/registry.ts';
-import type { PhaseRunner } from '../readPoolStates.ts';
-import { readPoolStates } from '../readPoolStates.ts';
+import { readPoolStates, type PhaseRunner } from '../readPoolStates.ts';
 import { comparePools, discoveryCandidates, pairTokens } from '../seedChains.ts';
 
 /** A log as eth_getLogs returns it. */

@@ -1,7 +1,6 @@
 import { parseAbi, type Address } from 'viem';
 import { eventTopic, logWords, topicAddress, wordAddress } from './logWords.ts';
-import { viewCall, type ReadCall } from './PoolSource.ts';
-import type { PoolSource } from './PoolSource.ts';
+import { viewCall, type PoolSource, type ReadCall } from './PoolSource.ts';
 import { tickWindow, type FollowedPoolV3 } from './uniswapV3Events.ts';
 
 const factoryAbi = parseAbi(['function getPool(address tokenA, address tokenB, uint24 fee) view returns (address pool)']);
@@ -60,11 +59,12 @@ export const uniswapV3Source: PoolSource<FollowedPoolV3> = {
           else if (slot0[0] === 0n) dropped = { reason: 'not initialized (sqrtPriceX96 = 0)', pending: true };
           else basics = { slot0, liquidity, fee, tickSpacing, words: tickWindow(slot0[1], tickSpacing, tickWindowWords) };
         } else if (phase === 'bitmap' && basics) {
+          const { words, tickSpacing } = basics;
           results.forEach((value, i) => {
-            const word = basics!.words[0] + i;
+            const word = words[0] + i;
             if (value === undefined) throw new Error(`tickBitmap(${word}) of ${address} failed`);
             const bits = value as bigint;
-            for (let bit = 0; bits !== 0n && bit < 256; bit++) if ((bits >> BigInt(bit)) & 1n) initialized.push((word * 256 + bit) * basics!.tickSpacing);
+            for (let bit = 0; bits !== 0n && bit < 256; bit++) if ((bits >> BigInt(bit)) & 1n) initialized.push((word * 256 + bit) * tickSpacing);
           });
         } else if (phase === 'ticks') {
           results.forEach((value, i) => {

@@ -62,12 +62,10 @@ export function wrapGas(wrap: boolean): bigint {
 /** Gas of one route's swaps inside its executor call: hops and ticks crossed (wrap legs are priced by the call). */
 export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn'): bigint {
   let gas = 0n;
-  const seen = new Set<Leg['kind']>();
-  for (const leg of legs) {
+  legs.forEach((leg, i) => {
     gas += GAS.hop[leg.kind] + BigInt(leg.ticksCrossed) * GAS.tick;
-    if (tradeType === 'exactOut' && seen.has(leg.kind)) gas -= GAS.exactOut.nextHop[leg.kind];
-    seen.add(leg.kind);
-  }
+    if (tradeType === 'exactOut' && legs.findIndex((l) => l.kind === leg.kind) < i) gas -= GAS.exactOut.nextHop[leg.kind];
+  });
   return gas;
 }
 
