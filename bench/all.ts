@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_ROWS_ENV, formatTable, writeReadmeBlock, type BenchRow } from './lib/benchRows.ts';
+import { BENCH_ROWS_ENV, type BenchRow, formatTable, writeReadmeBlock } from './lib/benchRows.ts';
 import { describeMachine } from './lib/machine.ts';
 
 /** Repository root. */
@@ -42,10 +42,29 @@ try {
     const file = join(dir, `${part}.jsonl`);
     writeFileSync(file, '');
     const { code, seconds } = await runPart(part, file);
-    const reported = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as BenchRow);
+    const reported = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as BenchRow);
     rows.push(...reported);
-    if (code !== 0) rows.push({ part, case: '(part)', result: `FAILED: exit code ${code} after ${seconds.toFixed(0)} s (output above)`, ratio: '', target: '', met: false });
-    else if (reported.length === 0) rows.push({ part, case: '(part)', result: `ran in ${seconds.toFixed(0)} s; reports no rows (its own table is above)`, ratio: '', target: '', met: null });
+    if (code !== 0)
+      rows.push({
+        part,
+        case: '(part)',
+        result: `FAILED: exit code ${code} after ${seconds.toFixed(0)} s (output above)`,
+        ratio: '',
+        target: '',
+        met: false,
+      });
+    else if (reported.length === 0)
+      rows.push({
+        part,
+        case: '(part)',
+        result: `ran in ${seconds.toFixed(0)} s; reports no rows (its own table is above)`,
+        ratio: '',
+        target: '',
+        met: null,
+      });
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -6,16 +6,17 @@
  * that block (polled every 5 ms). FOLLOW_POLL_MS=100 (the default head poll of 1 s would dominate: set it to what
  * the lag should be). FOLLOW_LAG_BLOCKS (default 60) blocks per mode; p50 / p99 / max printed.
  */
+
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { DevnetTrader } from '../seeds/devnet/devnetTrader.ts';
 import { startDevnet } from '../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../seeds/seedChains.ts';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { deletePrefix, redisAnswers } from '../test/helpers/redis.ts';
-import { startServer, type ServerProcess } from '../test/helpers/serverProcess.ts';
+import { type ServerProcess, startServer } from '../test/helpers/serverProcess.ts';
 
 const BLOCKS = Number(process.env.FOLLOW_LAG_BLOCKS ?? 60);
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -29,13 +30,30 @@ try {
   const catalog = loadCatalog(join(import.meta.dirname, '..', 'catalog'));
   const chain = catalog.chain(devnet.chainId)!;
   const token = (symbol: string) => chain.tokens.find((x) => x.symbol === symbol)!.address;
-  const start = (await seedChains({ chains: [chain], rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]), snapshotDir, progress: 'none', log: () => undefined })).chains[0]!.snapshot!;
+  const start = (
+    await seedChains({
+      chains: [chain],
+      rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
+      snapshotDir,
+      progress: 'none',
+      log: () => undefined,
+    })
+  ).chains[0].snapshot!;
   const trader = new DevnetTrader(devnet, 5);
   await trader.setUp(start.pools);
-  const body = JSON.stringify({ originChainId: chain.chainId, destinationChainId: chain.chainId, tokenIn: token('WETH'), tokenOut: token('USDC'), amount: '1.5', recipientAddress: '0x1111111111111111111111111111111111111111', maxHops: 1, maxSplits: 1 });
+  const body = JSON.stringify({
+    originChainId: chain.chainId,
+    destinationChainId: chain.chainId,
+    tokenIn: token('WETH'),
+    tokenOut: token('USDC'),
+    amount: '1.5',
+    recipientAddress: '0x1111111111111111111111111111111111111111',
+    maxHops: 1,
+    maxSplits: 1,
+  });
   const pricedBlock = async (api: ServerProcess): Promise<number> => {
-    const res = await fetch(api.url + '/quotes/routes', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    return ((await res.json()) as { data: { snapshot: { blockNumber: number } }[] }).data[0]!.snapshot.blockNumber;
+    const res = await fetch(`${api.url}/quotes/routes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    return ((await res.json()) as { data: { snapshot: { blockNumber: number } }[] }).data[0].snapshot.blockNumber;
   };
 
   async function measure(label: string, api: ServerProcess): Promise<void> {
@@ -51,20 +69,39 @@ try {
       await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (Date.now() - began))));
     }
     lags.sort((a, b) => a - b);
-    const q = (p: number): string => lags[Math.min(lags.length - 1, Math.floor((p / 100) * lags.length))]!.toFixed(0);
-    console.log(`${label}: ${BLOCKS} blocks at 1 per second, lag from mined to quoted p50 ${q(50)} ms, p99 ${q(99)} ms, max ${lags.at(-1)!.toFixed(0)} ms (FOLLOW_POLL_MS=${POLL_MS})`);
+    const q = (p: number): string => lags[Math.min(lags.length - 1, Math.floor((p / 100) * lags.length))].toFixed(0);
+    console.log(
+      `${label}: ${BLOCKS} blocks at 1 per second, lag from mined to quoted p50 ${q(50)} ms, p99 ${q(99)} ms, max ${lags.at(-1)!.toFixed(0)} ms (FOLLOW_POLL_MS=${POLL_MS})`,
+    );
   }
 
   const common = { SNAPSHOT_DIR: snapshotDir, LOG_LEVEL: 'warn', FOLLOW_POLL_MS: POLL_MS, DATA_DIR: snapshotDir, WORKER_THREADS: '1' };
-  const embedded = await startServer({ env: { ...common, FOLLOW: 'true', [`RPC_URL_${chain.chainId}`]: devnet.rpcUrl, REDIS_URL: '' }, readyPath: '/healthz', output: 'tail', timeoutMs: 120_000 });
+  const embedded = await startServer({
+    env: { ...common, FOLLOW: 'true', [`RPC_URL_${chain.chainId}`]: devnet.rpcUrl, REDIS_URL: '' },
+    readyPath: '/healthz',
+    output: 'tail',
+    timeoutMs: 120_000,
+  });
   servers.push(embedded);
   await measure('embedded (FOLLOW=true)', embedded);
   await embedded.stop();
 
   if (await redisAnswers(REDIS_URL)) {
     const shared = { ...common, REDIS_URL, REDIS_KEY_PREFIX: prefix };
-    servers.push(await startServer({ entry: 'seeds/follow/followMain.ts', env: { ...shared, LOG_LEVEL: 'info', [`RPC_URL_${chain.chainId}`]: devnet.rpcUrl }, readyLog: 'following chains; publishing to Redis Streams', timeoutMs: 120_000 }));
-    const instance = await startServer({ env: { ...shared, FOLLOW_STREAM: 'true' }, readyPath: '/healthz', output: 'tail', timeoutMs: 120_000 });
+    servers.push(
+      await startServer({
+        entry: 'seeds/follow/followMain.ts',
+        env: { ...shared, LOG_LEVEL: 'info', [`RPC_URL_${chain.chainId}`]: devnet.rpcUrl },
+        readyLog: 'following chains; publishing to Redis Streams',
+        timeoutMs: 120_000,
+      }),
+    );
+    const instance = await startServer({
+      env: { ...shared, FOLLOW_STREAM: 'true' },
+      readyPath: '/healthz',
+      output: 'tail',
+      timeoutMs: 120_000,
+    });
     servers.push(instance);
     await measure('npm run follow + FOLLOW_STREAM instance (Redis)', instance);
   } else console.log(`streams: not measured, no Redis answers at ${REDIS_URL}`);

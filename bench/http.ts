@@ -23,19 +23,19 @@
  * BENCH_CONNECTIONS (default "50"), BENCH_BEFORE, BENCH_CPU_PROF (a folder: service processes run with --cpu-prof there).
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { createClient } from '@keyv/redis';
 import { createApiKeyStore } from '../src/store/apiKeyStore.ts';
-import { reportRows, type BenchRow, ms, num } from './lib/benchRows.ts';
+import { redisAnswers } from '../test/helpers/redis.ts';
+import { projectRoot, type ServerProcess, startServer } from '../test/helpers/serverProcess.ts';
+import { type BenchRow, ms, num, reportRows } from './lib/benchRows.ts';
+import { BENCH_SERVER, type LoadCase, lazyServer, runLoadCases, startService } from './lib/loadCases.ts';
 import { describeMachine } from './lib/machine.ts';
-import { BENCH_SERVER, lazyServer, runLoadCases, startService, type LoadCase } from './lib/loadCases.ts';
 import { quoteRequests, variedQuoteBodies } from './lib/quoteMix.ts';
 import type { LoadResult } from './lib/runLoad.ts';
-import { redisAnswers } from '../test/helpers/redis.ts';
-import { projectRoot, startServer, type ServerProcess } from '../test/helpers/serverProcess.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -77,7 +77,8 @@ const routing = variedQuoteBodies(200);
 // The one-pool bodies on a chain the catalogue does not have: refused by validation (400) before any pricing.
 const refused = variedQuoteBodies(200, { maxHops: 1, maxSplits: 1, originChainId: 999 });
 const keys = { memory: '', redis: '' };
-const redisUp = (CASES.has('quotes-redis') || CASES.has('cluster-quotes') || CASES.has('cluster-routes')) && (await redisAnswers(REDIS_URL));
+const redisUp =
+  (CASES.has('quotes-redis') || CASES.has('cluster-quotes') || CASES.has('cluster-routes')) && (await redisAnswers(REDIS_URL));
 const beforeRoot = BEFORE ? beforeCheckout(BEFORE) : undefined;
 
 const bare = server(() => startServer({ entry: 'bench/lib/bareKoaServer.ts', ...BENCH_SERVER }));
@@ -96,8 +97,18 @@ function serviceCases(root: string | undefined): Case[] {
       requests: () => [{ method: 'GET', path: '/blockchains/tokens' }],
       target: (_r, ratio) => ({ target: '>= 75%', met: ratio >= 0.75 }),
     },
-    { id: `blockchains${suffix}`, label: label('GET /blockchains'), server: service, requests: () => [{ method: 'GET', path: '/blockchains' }] },
-    { id: `tokens-eth${suffix}`, label: label('GET /blockchains/tokens?chainId=1'), server: service, requests: () => [{ method: 'GET', path: '/blockchains/tokens?chainId=1' }] },
+    {
+      id: `blockchains${suffix}`,
+      label: label('GET /blockchains'),
+      server: service,
+      requests: () => [{ method: 'GET', path: '/blockchains' }],
+    },
+    {
+      id: `tokens-eth${suffix}`,
+      label: label('GET /blockchains/tokens?chainId=1'),
+      server: service,
+      requests: () => [{ method: 'GET', path: '/blockchains/tokens?chainId=1' }],
+    },
     {
       id: `routes-single${suffix}`,
       label: label('POST /quotes/routes, one pool (maxHops 1, maxSplits 1)'),
@@ -121,18 +132,40 @@ function serviceCases(root: string | undefined): Case[] {
       requests: () => quoteRequests('/quotes', single, { 'x-api-key': keys.redis }),
       target: (_r, ratio) => ({ target: '>= 35%', met: ratio >= 0.35 }),
     },
-    { id: `quotes-memory${suffix}`, label: label('POST /quotes (memory store), one pool'), server: service, requests: () => quoteRequests('/quotes', single, { 'x-api-key': keys.memory }) },
-    { id: `routes-default${suffix}`, label: label('POST /quotes/routes, default routing'), server: service, requests: () => quoteRequests('/quotes/routes', routing) },
+    {
+      id: `quotes-memory${suffix}`,
+      label: label('POST /quotes (memory store), one pool'),
+      server: service,
+      requests: () => quoteRequests('/quotes', single, { 'x-api-key': keys.memory }),
+    },
+    {
+      id: `routes-default${suffix}`,
+      label: label('POST /quotes/routes, default routing'),
+      server: service,
+      requests: () => quoteRequests('/quotes/routes', routing),
+    },
     ...clusterCases(root, suffix, label),
   ];
 }
 
 /** The one-pool quote cases with WEB_CONCURRENCY=2 (two API processes on one port; Redis, which it needs, for both). */
 function clusterCases(root: string | undefined, suffix: string, label: (l: string) => string): Case[] {
-  const cluster = server(() => startService({ ...serviceEnv, WEB_CONCURRENCY: '2', REDIS_URL, REDIS_KEY_PREFIX: redisPrefix }, profileArgs, root));
+  const cluster = server(() =>
+    startService({ ...serviceEnv, WEB_CONCURRENCY: '2', REDIS_URL, REDIS_KEY_PREFIX: redisPrefix }, profileArgs, root),
+  );
   return [
-    { id: `cluster-routes${suffix}`, label: label('POST /quotes/routes, one pool, WEB_CONCURRENCY=2 (Redis)'), server: cluster, requests: () => quoteRequests('/quotes/routes', single) },
-    { id: `cluster-quotes${suffix}`, label: label('POST /quotes (Redis), one pool, WEB_CONCURRENCY=2'), server: cluster, requests: () => quoteRequests('/quotes', single, { 'x-api-key': keys.redis }) },
+    {
+      id: `cluster-routes${suffix}`,
+      label: label('POST /quotes/routes, one pool, WEB_CONCURRENCY=2 (Redis)'),
+      server: cluster,
+      requests: () => quoteRequests('/quotes/routes', single),
+    },
+    {
+      id: `cluster-quotes${suffix}`,
+      label: label('POST /quotes (Redis), one pool, WEB_CONCURRENCY=2'),
+      server: cluster,
+      requests: () => quoteRequests('/quotes', single, { 'x-api-key': keys.redis }),
+    },
   ];
 }
 
@@ -154,16 +187,28 @@ try {
     keys.redis = (await store.create('bench')).key;
     await store.close();
   }
-  process.stdout.write(`machine: ${describeMachine()}\nload: autocannon on loopback, ${ROUNDS} interleaved rounds of ${SECONDS} s per case after 1 s warm-up; medians\n`);
+  process.stdout.write(
+    `machine: ${describeMachine()}\nload: autocannon on loopback, ${ROUNDS} interleaved rounds of ${SECONDS} s per case after 1 s warm-up; medians\n`,
+  );
   for (const connections of CONNECTIONS) {
     const active = cases.filter(wanted);
-    const runs = await runLoadCases(active.filter((c) => !/^(quotes-redis|cluster-)/.test(c.id) || redisUp), { connections, rounds: ROUNDS, seconds: SECONDS });
+    const runs = await runLoadCases(
+      active.filter((c) => !/^(quotes-redis|cluster-)/.test(c.id) || redisUp),
+      { connections, rounds: ROUNDS, seconds: SECONDS },
+    );
     const ceiling = runs.get('ceiling')?.median;
     for (const c of active) {
       const name = `${c.label} c=${connections}`;
       const run = runs.get(c.id);
       if (!run) {
-        rows.push({ part: 'http', case: name, result: `not measured: no Redis answers at ${REDIS_URL}`, ratio: '', target: c.target && connections === 50 ? '>= 35%' : '', met: c.target && connections === 50 ? false : null });
+        rows.push({
+          part: 'http',
+          case: name,
+          result: `not measured: no Redis answers at ${REDIS_URL}`,
+          ratio: '',
+          target: c.target && connections === 50 ? '>= 35%' : '',
+          met: c.target && connections === 50 ? false : null,
+        });
         continue;
       }
       // A cluster's pid is its primary, which serves no requests: no API-thread figure for those cases.
@@ -179,7 +224,9 @@ try {
         target: judged?.target ?? '',
         met: judged ? judged.met && result.failures === 0 : null,
       });
-      const rounds = run.rounds.map((r) => `${num(r.rps)}${result.apiCpuUs === undefined ? '' : ` (${r.apiCpuUs!.toFixed(0)} µs)`}`).join(', ');
+      const rounds = run.rounds
+        .map((r) => `${num(r.rps)}${result.apiCpuUs === undefined ? '' : ` (${r.apiCpuUs!.toFixed(0)} µs)`}`)
+        .join(', ');
       process.stdout.write(`  ${name}: ${rows[rows.length - 1].result} ${rows[rows.length - 1].ratio} [rounds: ${rounds}]\n`);
     }
   }

@@ -16,12 +16,17 @@ import { createPricingPool } from '../src/quote/pricingPool.ts';
 import { parseQuoteRequest } from '../src/quote/quoteRequest.ts';
 import { QuoteService } from '../src/quote/quoteService.ts';
 import { createQuoteStore } from '../src/store/quoteStore.ts';
-import { variedQuoteBodies } from './lib/quoteMix.ts';
 import { projectRoot } from '../test/helpers/serverProcess.ts';
+import { variedQuoteBodies } from './lib/quoteMix.ts';
 
 const limits = { maxHops: Number(process.env.BENCH_HOPS ?? 1), maxSplits: Number(process.env.BENCH_SPLITS ?? 1) };
 const timed = Number(process.env.BENCH_REQUESTS ?? 30_000);
-const config = loadConfig({ CATALOG_DIR: `${projectRoot}/catalog`, SNAPSHOT_DIR: `${projectRoot}/seeds/snapshots`, LOG_LEVEL: 'silent', WORKER_THREADS: '1' });
+const config = loadConfig({
+  CATALOG_DIR: `${projectRoot}/catalog`,
+  SNAPSHOT_DIR: `${projectRoot}/seeds/snapshots`,
+  LOG_LEVEL: 'silent',
+  WORKER_THREADS: '1',
+});
 const catalog = loadCatalog(config.catalogDir);
 const graph = new PoolGraph(loadSnapshots(config.snapshotDir).snapshots, catalog);
 const pricer = createPricingPool(config, { graph: () => graph, catalog });
@@ -48,13 +53,17 @@ async function request(body: string, record: boolean): Promise<void> {
 }
 
 try {
-  for (let i = 0; i < 20_000; i++) await request(bodies[i % bodies.length]!, false);
+  for (let i = 0; i < 20_000; i++) await request(bodies[i % bodies.length], false);
   const cpu = process.cpuUsage();
-  for (let i = 0; i < timed; i++) await request(bodies[i % bodies.length]!, true);
+  for (let i = 0; i < timed; i++) await request(bodies[i % bodies.length], true);
   const used = process.cpuUsage(cpu);
   const us = (ms: number): string => ((ms * 1000) / timed).toFixed(1);
-  process.stdout.write(`POST /quotes/routes domain work in-process, maxHops ${limits.maxHops}, maxSplits ${limits.maxSplits}, ${timed} varied devnet requests:\n`);
-  process.stdout.write(`  JSON.parse ${us(stages.parse)} µs, parseQuoteRequest ${us(stages.validate)} µs, QuoteService.routes ${us(stages.routes)} µs, JSON.stringify ${us(stages.stringify)} µs\n`);
+  process.stdout.write(
+    `POST /quotes/routes domain work in-process, maxHops ${limits.maxHops}, maxSplits ${limits.maxSplits}, ${timed} varied devnet requests:\n`,
+  );
+  process.stdout.write(
+    `  JSON.parse ${us(stages.parse)} µs, parseQuoteRequest ${us(stages.validate)} µs, QuoteService.routes ${us(stages.routes)} µs, JSON.stringify ${us(stages.stringify)} µs\n`,
+  );
   process.stdout.write(`  process CPU ${((used.user + used.system) / timed).toFixed(1)} µs per request\n`);
 } finally {
   await pricer.close();

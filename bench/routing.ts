@@ -25,21 +25,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
-import { PricingGraph, type ChainPoolIndex, type PoolEntry } from '../src/graph/PricingGraph.ts';
-import { loadSnapshots, snapshotGasPriceWei, type SnapshotPoolV2, type SnapshotPoolV3 } from '../src/graph/snapshot.ts';
+import { type ChainPoolIndex, type PoolEntry, PricingGraph } from '../src/graph/PricingGraph.ts';
+import { loadSnapshots, type SnapshotPoolV2, type SnapshotPoolV3, snapshotGasPriceWei } from '../src/graph/snapshot.ts';
 import type { TradeType } from '../src/protocols/PoolProtocol.ts';
 import { bestTrade, type TradeOutcome, type TradeSearchOptions } from '../src/routing/bestTrade.ts';
 import { executorsFor } from '../src/routing/executors.ts';
 import { findRoutes, selectCandidates } from '../src/routing/findRoutes.ts';
 import { pricePath, toPricedPath } from '../src/routing/priceRoutes.ts';
-import { formatTable, ms, num, reportRows, writeReadmeBlock, type BenchRow } from './lib/benchRows.ts';
-import { generateRoutingGraph, rng, ROUTING_GRAPH, type RoutingGraphFixture } from './lib/generateScale.ts';
-import { lazyServer, runLoadCases, startService, type LoadCase } from './lib/loadCases.ts';
+import {
+  type SdkToken,
+  type SdkTrade,
+  type SdkV2Pair,
+  type SdkV3Pool,
+  sdkAmount,
+  sdkCore,
+  sdkRaw,
+  sdkV2Pair,
+  sdkV3Pool,
+  v2Sdk,
+  v3Sdk,
+} from '../test/helpers/sdkPools.ts';
+import { projectRoot as ROOT, type ServerProcess } from '../test/helpers/serverProcess.ts';
+import { type BenchRow, formatTable, ms, num, reportRows, writeReadmeBlock } from './lib/benchRows.ts';
+import { generateRoutingGraph, ROUTING_GRAPH, type RoutingGraphFixture, rng } from './lib/generateScale.ts';
+import { type LoadCase, lazyServer, runLoadCases, startService } from './lib/loadCases.ts';
 import { describeMachine } from './lib/machine.ts';
 import { LatencyRecorder } from './lib/percentiles.ts';
 import { devnetQuoteBodies, quoteRequests } from './lib/quoteMix.ts';
-import { sdkAmount, sdkCore, sdkRaw, sdkV2Pair, sdkV3Pool, v2Sdk, v3Sdk, type SdkToken, type SdkTrade, type SdkV2Pair, type SdkV3Pool } from '../test/helpers/sdkPools.ts';
-import { projectRoot as ROOT, type ServerProcess } from '../test/helpers/serverProcess.ts';
 
 const PARTS = new Set((process.env.BENCH_ROUTING_PARTS ?? 'search,sdk,refine,exactout,http').split(','));
 const SEARCH_ROUNDS = Number(process.env.BENCH_ROUTING_ROUNDS ?? 10);
@@ -136,7 +148,7 @@ function generatedPairs(fixture: RoutingGraphFixture): [string, string][] {
   const bases = fixture.tokens.slice(0, fixture.baseTokens);
   const top = fixture.tokens.slice(fixture.baseTokens, fixture.baseTokens + 50);
   const tail = fixture.tokens.slice(fixture.baseTokens + 200);
-  const pick = (list: readonly string[]): string => list[Math.floor(random() * list.length)]!;
+  const pick = (list: readonly string[]): string => list[Math.floor(random() * list.length)];
   const kinds: [readonly string[], readonly string[]][] = [
     [bases, bases],
     [bases, top],
@@ -164,8 +176,27 @@ function generatedPairs(fixture: RoutingGraphFixture): [string, string][] {
 
 const ALL = (): boolean => true;
 
-function search(graph: Graph, c: Case, gasPriceWei: bigint, allow: (e: PoolEntry) => boolean = ALL, options?: TradeSearchOptions): TradeOutcome {
-  return bestTrade(graph.index, { tokenIn: c.tokenIn, tokenOut: c.tokenOut, tradeType: c.tradeType ?? 'exactIn', amount: c.amount, maxHops: MAX_HOPS, maxSplits: MAX_SPLITS, gasPriceWei, allow }, options);
+function search(
+  graph: Graph,
+  c: Case,
+  gasPriceWei: bigint,
+  allow: (e: PoolEntry) => boolean = ALL,
+  options?: TradeSearchOptions,
+): TradeOutcome {
+  return bestTrade(
+    graph.index,
+    {
+      tokenIn: c.tokenIn,
+      tokenOut: c.tokenOut,
+      tradeType: c.tradeType ?? 'exactIn',
+      amount: c.amount,
+      maxHops: MAX_HOPS,
+      maxSplits: MAX_SPLITS,
+      gasPriceWei,
+      allow,
+    },
+    options,
+  );
 }
 
 /** Milliseconds one call takes. */
@@ -191,7 +222,7 @@ function timedCpu<T>(fn: () => T): [T, number, number] {
 /** Median of a list of numbers. */
 function median(values: readonly number[]): number {
   const s = [...values].sort((a, b) => a - b);
-  return s.length === 0 ? Number.NaN : s.length % 2 ? s[s.length >> 1]! : (s[(s.length >> 1) - 1]! + s[s.length >> 1]!) / 2;
+  return s.length === 0 ? Number.NaN : s.length % 2 ? s[s.length >> 1] : (s[(s.length >> 1) - 1] + s[s.length >> 1]) / 2;
 }
 
 /** A deterministic shuffle (Fisher-Yates) so that rounds do not always meet the cases in the same order. */
@@ -199,7 +230,7 @@ function shuffled<T>(list: readonly T[], random: () => number): T[] {
   const out = [...list];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
+    [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
 }
@@ -236,11 +267,19 @@ function searchPart(graph: Graph, cases: readonly Case[], target: number): Bench
   }
   const [p50, p99, max] = recorder.percentiles([50, 99, 100]);
   const [cpu50, cpu99] = cpuRecorder.percentiles([50, 99]);
-  const slowest = [...perCase].map(([c, t]) => [c, median(t)] as const).sort((a, b) => b[1] - a[1]).slice(0, 5);
-  for (const [c, t] of slowest) process.stdout.write(`  slow: ${graph.symbol(c.tokenIn)} -> ${graph.symbol(c.tokenOut)} ${c.size} (${c.amount}): median CPU ${ms(t)}\n`);
+  const slowest = [...perCase]
+    .map(([c, t]) => [c, median(t)] as const)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5);
+  for (const [c, t] of slowest)
+    process.stdout.write(
+      `  slow: ${graph.symbol(c.tokenIn)} -> ${graph.symbol(c.tokenOut)} ${c.size} (${c.amount}): median CPU ${ms(t)}\n`,
+    );
   const coldMax = Math.max(...first.map(([, t]) => t));
   const pairs = new Set(cases.map((c) => `${c.tokenIn}:${c.tokenOut}`)).size;
-  process.stdout.write(`search ${graph.name}: ${recorder.count} quotes, p50 ${ms(p50)}, p99 ${ms(p99)}, max ${ms(max)}; first pass max ${ms(coldMax)}; ${outcomeSummary(first.map(([o]) => o))}\n`);
+  process.stdout.write(
+    `search ${graph.name}: ${recorder.count} quotes, p50 ${ms(p50)}, p99 ${ms(p99)}, max ${ms(max)}; first pass max ${ms(coldMax)}; ${outcomeSummary(first.map(([o]) => o))}\n`,
+  );
   return [
     {
       part: 'routing',
@@ -319,7 +358,20 @@ interface Comparison {
 }
 
 function comparison(label: string): Comparison {
-  return { label, oursMs: [], sdkMs: [], higher: 0, equal: 0, lower: 0, sdkPartial: 0, sdkUnexecutable: 0, neither: 0, repriced: 0, repricedDiffer: 0, sdkErrors: 0 };
+  return {
+    label,
+    oursMs: [],
+    sdkMs: [],
+    higher: 0,
+    equal: 0,
+    lower: 0,
+    sdkPartial: 0,
+    sdkUnexecutable: 0,
+    neither: 0,
+    repriced: 0,
+    repricedDiffer: 0,
+    sdkErrors: 0,
+  };
 }
 
 /** What an SDK answer was, checked with our engine. */
@@ -338,18 +390,41 @@ interface SdkAnswer {
 }
 
 /** The SDK's best path re-priced by our engine (undefined when it refuses it) and whether one router can execute it. */
-function checkSdkPath(graph: Graph, sdk: SdkEntries, trade: SdkTrade<unknown>, amount: bigint): { ours: bigint | undefined; executable: boolean; path: string; pools: string } {
+function checkSdkPath(
+  graph: Graph,
+  sdk: SdkEntries,
+  trade: SdkTrade<unknown>,
+  amount: bigint,
+): { ours: bigint | undefined; executable: boolean; path: string; pools: string } {
   const pools = (trade.route.pools ?? trade.route.pairs)!.map((p) => sdk.entryOf.get(p)!);
   const tokens = (trade.route.tokenPath ?? trade.route.path)!.map((t) => t.address.toLowerCase());
-  const executable = executorsFor(graph.index.chain, pools.map((e) => ({ dex: e.dex, version: e.version, wrap: false }))).length > 0;
-  const path = pools.map((e, i) => `${graph.symbol(tokens[i]!)}>${graph.symbol(tokens[i + 1]!)} ${e.dex}/${e.version}/${e.state?.fee}`).join(', ');
+  const executable =
+    executorsFor(
+      graph.index.chain,
+      pools.map((e) => ({ dex: e.dex, version: e.version, wrap: false })),
+    ).length > 0;
+  const path = pools
+    .map((e, i) => `${graph.symbol(tokens[i])}>${graph.symbol(tokens[i + 1])} ${e.dex}/${e.version}/${e.state?.fee}`)
+    .join(', ');
   const priced = toPricedPath(graph.index, { pools, tokens });
   const [q] = priced ? pricePath(priced, 'exactIn', [amount]) : [];
-  return { ours: q && q.ok ? q.legs[q.legs.length - 1]!.amountOut : undefined, executable, path, pools: pools.map((e) => e.address).join(',') };
+  return {
+    ours: q?.ok ? q.legs[q.legs.length - 1].amountOut : undefined,
+    executable,
+    path,
+    pools: pools.map((e) => e.address).join(','),
+  };
 }
 
 /** Counts one case; prints the cases where the SDK did better, with what explains it. */
-function record(graph: Graph, cmp: Comparison, c: Case, ours: TradeOutcome, sdk: SdkAnswer | undefined, allow: (e: PoolEntry) => boolean): void {
+function record(
+  graph: Graph,
+  cmp: Comparison,
+  c: Case,
+  ours: TradeOutcome,
+  sdk: SdkAnswer | undefined,
+  allow: (e: PoolEntry) => boolean,
+): void {
   const out = ours.ok ? ours.trade.amountOut : undefined;
   const sdkOut = sdk?.out;
   if (out === undefined && sdkOut === undefined) cmp.neither++;
@@ -361,7 +436,13 @@ function record(graph: Graph, cmp: Comparison, c: Case, ours: TradeOutcome, sdk:
     cmp.lower++;
     // Is the SDK's path among those our search prices (findRoutes keeps at most maxRoutes, by depth)?
     const searched = findRoutes(graph.index, c.tokenIn, c.tokenOut, { maxHops: MAX_HOPS, allow });
-    const among = searched.some((p) => p.pools.filter((e) => e.state !== undefined).map((e) => e.address).join(',') === sdk!.pools);
+    const among = searched.some(
+      (p) =>
+        p.pools
+          .filter((e) => e.state !== undefined)
+          .map((e) => e.address)
+          .join(',') === sdk!.pools,
+    );
     const bps = out === undefined ? 'we refuse' : `${((Number(sdkOut! - out) / Number(out)) * 10_000).toFixed(2)} bps lower`;
     // The same search allowed to price every path it finds (maxRoutes far above findRoutes' default).
     const wide = search(graph, c, 0n, allow, { maxRoutes: 100_000 });
@@ -392,14 +473,28 @@ async function sdkPart(graph: Graph, cases: readonly Case[], candidatesOnly: boo
   const v2 = comparison('v2 pairs: v2-sdk');
   const all = comparison('all pools: best of v3-sdk and v2-sdk');
   for (const c of cases) {
-    const pools = candidatesOnly ? [...selectCandidates(graph.index, effective(graph.index, c.tokenIn), effective(graph.index, c.tokenOut), { maxHops: MAX_HOPS, allow: ALL })].filter((e) => e.state !== undefined) : everyPool;
-    const v3Pools = pools.filter(isV3).map((e) => sdk.v3Pool(e)).filter((p): p is SdkV3Pool => p !== null);
+    const pools = candidatesOnly
+      ? [
+          ...selectCandidates(graph.index, effective(graph.index, c.tokenIn), effective(graph.index, c.tokenOut), {
+            maxHops: MAX_HOPS,
+            allow: ALL,
+          }),
+        ].filter((e) => e.state !== undefined)
+      : everyPool;
+    const v3Pools = pools
+      .filter(isV3)
+      .map((e) => sdk.v3Pool(e))
+      .filter((p): p is SdkV3Pool => p !== null);
     const v2Pairs = pools.filter(isV2).map((e) => sdk.v2Pair(e));
     const amountIn = sdkAmount(sdk.token(c.tokenIn), c.amount);
     const tokenOut = sdk.token(c.tokenOut);
     const reps = candidatesOnly ? 3 : 5;
 
-    const runSdk = async <P>(cmp: Comparison, list: readonly P[], best: () => Promise<SdkTrade<P>[]> | SdkTrade<P>[]): Promise<SdkAnswer | undefined> => {
+    const runSdk = async <P>(
+      cmp: Comparison,
+      list: readonly P[],
+      best: () => Promise<SdkTrade<P>[]> | SdkTrade<P>[],
+    ): Promise<SdkAnswer | undefined> => {
       if (list.length === 0) return undefined;
       const t0 = performance.now();
       let trades: SdkTrade<P>[];
@@ -417,15 +512,21 @@ async function sdkPart(graph: Graph, cases: readonly Case[], candidatesOnly: boo
       if (check.ours === out) cmp.repriced++;
       else {
         cmp.repricedDiffer++;
-        process.stdout.write(`  SDK path re-priced differently (${cmp.label}): ${graph.symbol(c.tokenIn)} -> ${graph.symbol(c.tokenOut)} ${c.amount}: SDK ${out}, our engine ${check.ours ?? 'refuses (partial fill)'}; path ${check.path}\n`);
+        process.stdout.write(
+          `  SDK path re-priced differently (${cmp.label}): ${graph.symbol(c.tokenIn)} -> ${graph.symbol(c.tokenOut)} ${c.amount}: SDK ${out}, our engine ${check.ours ?? 'refuses (partial fill)'}; path ${check.path}\n`,
+        );
       }
       return { out, partial: check.ours === undefined, executable: check.executable, path: check.path, pools: check.pools, ms: elapsed };
     };
 
     const [ours3, ours3Ms] = oursTimed(graph, c, isV3, reps);
-    const s3 = await runSdk(v3, v3Pools, () => v3Sdk.Trade.bestTradeExactIn(v3Pools, amountIn, tokenOut, { maxNumResults: 1, maxHops: MAX_HOPS }));
+    const s3 = await runSdk(v3, v3Pools, () =>
+      v3Sdk.Trade.bestTradeExactIn(v3Pools, amountIn, tokenOut, { maxNumResults: 1, maxHops: MAX_HOPS }),
+    );
     const [ours2, ours2Ms] = oursTimed(graph, c, isV2, reps);
-    const s2 = await runSdk(v2, v2Pairs, () => v2Sdk.Trade.bestTradeExactIn(v2Pairs, amountIn, tokenOut, { maxNumResults: 1, maxHops: MAX_HOPS }));
+    const s2 = await runSdk(v2, v2Pairs, () =>
+      v2Sdk.Trade.bestTradeExactIn(v2Pairs, amountIn, tokenOut, { maxNumResults: 1, maxHops: MAX_HOPS }),
+    );
     const [oursAll, oursAllMs] = oursTimed(graph, c, ALL, reps);
     if (s3) {
       v3.oursMs.push(ours3Ms);
@@ -440,7 +541,10 @@ async function sdkPart(graph: Graph, cases: readonly Case[], candidatesOnly: boo
     // The SDKs' best over all pools: the better of their two answers (a partial fill only when neither is full).
     const answers = [s3, s2].filter((s): s is SdkAnswer => s !== undefined && s.out !== undefined);
     const full = answers.filter((s) => !s.partial);
-    const bestSdk = (full.length > 0 ? full : answers).reduce<SdkAnswer | undefined>((a, b) => (a === undefined || b.out! > a.out! ? b : a), undefined);
+    const bestSdk = (full.length > 0 ? full : answers).reduce<SdkAnswer | undefined>(
+      (a, b) => (a === undefined || b.out! > a.out! ? b : a),
+      undefined,
+    );
     all.oursMs.push(oursAllMs);
     all.sdkMs.push((s3?.ms ?? 0) + (s2?.ms ?? 0));
     record(graph, all, c, oursAll, bestSdk, ALL);
@@ -448,7 +552,7 @@ async function sdkPart(graph: Graph, cases: readonly Case[], candidatesOnly: boo
   return [v3, v2, all].map((cmp) => {
     const ours = median(cmp.oursMs);
     const theirs = median(cmp.sdkMs);
-    const ratios = cmp.sdkMs.map((t, i) => t / cmp.oursMs[i]!).filter((r) => Number.isFinite(r) && r > 0);
+    const ratios = cmp.sdkMs.map((t, i) => t / cmp.oursMs[i]).filter((r) => Number.isFinite(r) && r > 0);
     const atLeast = cmp.higher + cmp.equal;
     const compared = atLeast + cmp.lower;
     const extra = [
@@ -461,7 +565,9 @@ async function sdkPart(graph: Graph, cases: readonly Case[], candidatesOnly: boo
     const repricing = repriced > 0 ? `; SDK best paths re-priced by our engine to the wei: ${cmp.repriced}/${repriced}` : '';
     const ratio = theirs / ours;
     const judged = cmp === v2 ? null : ratio >= 100 && cmp.lower === 0;
-    process.stdout.write(`sdk ${graph.name} ${cmp.label}: ours p50 ${ms(ours)}, SDK p50 ${ms(theirs)}, ratio ${ratio.toFixed(0)}x (per case ${Math.min(...ratios).toFixed(0)}-${Math.max(...ratios).toFixed(0)}x); >= in ${atLeast}/${compared}\n`);
+    process.stdout.write(
+      `sdk ${graph.name} ${cmp.label}: ours p50 ${ms(ours)}, SDK p50 ${ms(theirs)}, ratio ${ratio.toFixed(0)}x (per case ${Math.min(...ratios).toFixed(0)}-${Math.max(...ratios).toFixed(0)}x); >= in ${atLeast}/${compared}\n`,
+    );
     return {
       part: 'routing',
       case: `vs SDK bestTradeExactIn, ${graph.name}, ${cmp.label}${candidatesOnly ? ' (our candidate pools)' : ''}, gas 0`,
@@ -522,8 +628,10 @@ function refinePart(graph: Graph, pairs: readonly [string, string][]): BenchRow[
   const min = Math.min(...gains);
   const pPlain = median(plainMs);
   const pRefined = median(refinedMs);
-  const extra = median(refinedMs.map((t, i) => t - plainMs[i]!));
-  process.stdout.write(`refine ${graph.name}: ${trades.length} trades, gains avg ${avg.toFixed(3)} bps, max ${max.toFixed(3)} bps, min ${min.toFixed(3)}; time p50 ${ms(pPlain)} -> ${ms(pRefined)}\n`);
+  const extra = median(refinedMs.map((t, i) => t - plainMs[i]));
+  process.stdout.write(
+    `refine ${graph.name}: ${trades.length} trades, gains avg ${avg.toFixed(3)} bps, max ${max.toFixed(3)} bps, min ${min.toFixed(3)}; time p50 ${ms(pPlain)} -> ${ms(pRefined)}\n`,
+  );
   return [
     {
       part: 'routing',
@@ -548,7 +656,10 @@ function exactOutputPart(graph: Graph, cases: readonly Case[]): BenchRow[] {
     if (o.ok) pairs.push({ exactIn: c, exactOut: { ...c, tradeType: 'exactOut', amount: o.trade.amountOut } });
   }
   const firstOut = pairs.map((p) => search(graph, p.exactOut, graph.gasPriceWei));
-  const recorders = { exactIn: [new LatencyRecorder(), new LatencyRecorder()], exactOut: [new LatencyRecorder(), new LatencyRecorder()] } as const;
+  const recorders = {
+    exactIn: [new LatencyRecorder(), new LatencyRecorder()],
+    exactOut: [new LatencyRecorder(), new LatencyRecorder()],
+  } as const;
   const random = rng(23);
   for (let round = 0; round < SEARCH_ROUNDS; round++) {
     for (const p of shuffled(pairs, random)) {
@@ -568,12 +679,15 @@ function exactOutputPart(graph: Graph, cases: readonly Case[]): BenchRow[] {
   const inF = figures('exactIn');
   const outF = figures('exactOut');
   const summary = outcomeSummary(firstOut);
-  process.stdout.write(`exact output ${graph.name}: ${outF.count} quotes, p50 ${ms(outF.p50)}, p99 ${ms(outF.p99)}; exact input p50 ${ms(inF.p50)}, p99 ${ms(inF.p99)}; ${summary}\n`);
+  process.stdout.write(
+    `exact output ${graph.name}: ${outF.count} quotes, p50 ${ms(outF.p50)}, p99 ${ms(outF.p99)}; exact input p50 ${ms(inF.p50)}, p99 ${ms(inF.p99)}; ${summary}\n`,
+  );
   const row = (side: 'exactIn' | 'exactOut', f: ReturnType<typeof figures>): BenchRow => ({
     part: 'routing',
     case: `search per quote, ${graph.name}, defaults, ${side === 'exactIn' ? 'exact input' : 'exact output of the same trades'}`,
     result: `p50 ${ms(f.p50)}, p99 ${ms(f.p99)}; CPU time p50 ${ms(f.cpu50)}, p99 ${ms(f.cpu99)}; ${num(f.count)} quotes (${pairs.length} cases x ${SEARCH_ROUNDS} rounds)`,
-    ratio: side === 'exactIn' ? '100%' : `p50 x${(f.p50 / inF.p50).toFixed(2)}, p99 x${(f.p99 / inF.p99).toFixed(2)} of exact input; ${summary}`,
+    ratio:
+      side === 'exactIn' ? '100%' : `p50 x${(f.p50 / inF.p50).toFixed(2)}, p99 x${(f.p99 / inF.p99).toFixed(2)} of exact input; ${summary}`,
     target: '',
     met: null,
   });
@@ -592,8 +706,18 @@ async function httpPart(): Promise<BenchRow[]> {
   const routing = devnetQuoteBodies();
   const single = devnetQuoteBodies({ maxHops: 1, maxSplits: 1 });
   const cases: LoadCase[] = [
-    { id: 'default', label: 'POST /quotes/routes, default routing (maxHops 3, maxSplits 5)', server: service, requests: () => quoteRequests('/quotes/routes', routing) },
-    { id: 'single', label: 'POST /quotes/routes, maxHops 1, maxSplits 1', server: service, requests: () => quoteRequests('/quotes/routes', single) },
+    {
+      id: 'default',
+      label: 'POST /quotes/routes, default routing (maxHops 3, maxSplits 5)',
+      server: service,
+      requests: () => quoteRequests('/quotes/routes', routing),
+    },
+    {
+      id: 'single',
+      label: 'POST /quotes/routes, maxHops 1, maxSplits 1',
+      server: service,
+      requests: () => quoteRequests('/quotes/routes', single),
+    },
   ];
   const rows: BenchRow[] = [];
   try {
@@ -607,11 +731,19 @@ async function httpPart(): Promise<BenchRow[]> {
           part: 'routing',
           case: `${c.label} c=${connections}`,
           result: `${num(r.rps)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}${failed}`,
-          ratio: c.id === 'single' ? '100%' : `${((r.rps / base.rps) * 100).toFixed(0)}% of single-pool req/s, p99 x${(r.p99 / base.p99).toFixed(1)}`,
+          ratio:
+            c.id === 'single'
+              ? '100%'
+              : `${((r.rps / base.rps) * 100).toFixed(0)}% of single-pool req/s, p99 x${(r.p99 / base.p99).toFixed(1)}`,
           target: '',
           met: null,
         });
-        process.stdout.write(`http ${rows[rows.length - 1]!.case}: ${rows[rows.length - 1]!.result} [rounds: ${runs.get(c.id)!.rounds.map((x) => num(x.rps)).join(', ')}]\n`);
+        process.stdout.write(
+          `http ${rows[rows.length - 1].case}: ${rows[rows.length - 1].result} [rounds: ${runs
+            .get(c.id)!
+            .rounds.map((x) => num(x.rps))
+            .join(', ')}]\n`,
+        );
       }
     }
   } finally {
@@ -639,8 +771,17 @@ try {
     const [thin, mid, deep] = f.tickBuckets;
     const [shallow, middle, large] = f.tvlBuckets;
     const description = `${num(f.v2Pools)} v2 + ${num(f.v3Pools)} v3 over ${f.tokens.length} tokens (${f.baseTokens} base); v3 ticks: ${num(thin)} pools <= 20, ${num(mid)} 21-200, ${num(deep)} > 200 (max ${f.largestTickCount}); value: ${num(shallow)} < $100k, ${num(middle)} $100k-$10M, ${num(large)} >= $10M`;
-    process.stdout.write(`generated: ${description}; ${(f.snapshotBytes / 2 ** 20).toFixed(1)} MB, ${ms(generateMs)} to generate, ${ms(loadMs)} to load\n`);
-    rows.push({ part: 'routing', case: `generated graph (seed ${ROUTING_GRAPH.seed})`, result: description, ratio: `${(f.snapshotBytes / 2 ** 20).toFixed(1)} MB snapshot`, target: '', met: null });
+    process.stdout.write(
+      `generated: ${description}; ${(f.snapshotBytes / 2 ** 20).toFixed(1)} MB, ${ms(generateMs)} to generate, ${ms(loadMs)} to load\n`,
+    );
+    rows.push({
+      part: 'routing',
+      case: `generated graph (seed ${ROUTING_GRAPH.seed})`,
+      result: description,
+      ratio: `${(f.snapshotBytes / 2 ** 20).toFixed(1)} MB snapshot`,
+      target: '',
+      met: null,
+    });
   }
   const generatedCases = fixture ? generatedPairs(fixture).flatMap(([a, b]) => pairCases(generated!.index, a, b)) : [];
   if (PARTS.has('search')) {
@@ -652,7 +793,12 @@ try {
     rows.push(...(await sdkPart(generated!, generatedCases, true)));
   }
   if (PARTS.has('refine')) {
-    rows.push(...refinePart(devnet, devnetPairs(devnet).filter(([a, b]) => a !== devnet.index.native && b !== devnet.index.native)));
+    rows.push(
+      ...refinePart(
+        devnet,
+        devnetPairs(devnet).filter(([a, b]) => a !== devnet.index.native && b !== devnet.index.native),
+      ),
+    );
     const f = fixture!;
     const bases = f.tokens.slice(0, f.baseTokens);
     const top = f.tokens.slice(f.baseTokens, f.baseTokens + 4);

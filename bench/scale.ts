@@ -11,11 +11,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reportRows, type BenchRow, ms, num } from './lib/benchRows.ts';
+import { projectRoot as ROOT, type ServerProcess, startServer } from '../test/helpers/serverProcess.ts';
+import { type BenchRow, ms, num, reportRows } from './lib/benchRows.ts';
 import { DEFAULT_SCALE, generateScale } from './lib/generateScale.ts';
 import { BENCH_RECIPIENT, devnetQuoteBodies, quoteRequests } from './lib/quoteMix.ts';
-import { runLoad, type LoadRequest, type LoadResult } from './lib/runLoad.ts';
-import { projectRoot as ROOT, startServer, type ServerProcess } from '../test/helpers/serverProcess.ts';
+import { type LoadRequest, type LoadResult, runLoad } from './lib/runLoad.ts';
 
 const POOLS = Number(process.env.BENCH_SCALE_POOLS ?? DEFAULT_SCALE.pools);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -31,7 +31,13 @@ function median(values: number[]): number {
 /** Spawn until the first request of `probe` answers 200 (the graph is loaded in the API process and a worker could be asked). */
 async function start(label: string, env: Record<string, string>, probe: LoadRequest): Promise<{ server: ServerProcess; quoteMs: number }> {
   const t0 = performance.now();
-  const server = await startServer({ entry: 'src/index.ts', env: { LOG_LEVEL: 'warn', REDIS_URL: '', ...env }, timeoutMs: 120_000, readyPath: '/healthz', output: 'tail' });
+  const server = await startServer({
+    entry: 'src/index.ts',
+    env: { LOG_LEVEL: 'warn', REDIS_URL: '', ...env },
+    timeoutMs: 120_000,
+    readyPath: '/healthz',
+    output: 'tail',
+  });
   for (;;) {
     const res = await fetch(server.url + probe.path, { method: 'POST', body: probe.body, headers: { 'content-type': 'application/json' } });
     await res.arrayBuffer();
@@ -66,7 +72,11 @@ try {
   );
   const bodies = devnetQuoteBodies();
   const mix = quoteRequests('/quotes/routes', bodies);
-  const small = await start('devnet', { SNAPSHOT_DIR: join(ROOT, 'seeds/snapshots'), CATALOG_DIR: join(ROOT, 'catalog'), WORKER_THREADS: '2' }, mix[0]);
+  const small = await start(
+    'devnet',
+    { SNAPSHOT_DIR: join(ROOT, 'seeds/snapshots'), CATALOG_DIR: join(ROOT, 'catalog'), WORKER_THREADS: '2' },
+    mix[0],
+  );
   servers.push(small.server);
   const bigEnv = { SNAPSHOT_DIR: fixture.snapshotDir, CATALOG_DIR: fixture.catalogDir };
   const big = await start('100k', { ...bigEnv, WORKER_THREADS: '2' }, mix[0]);
@@ -75,9 +85,23 @@ try {
 
   const heavyCandidates: LoadRequest[] = [];
   for (const [a, b] of fixture.heavyQuotes) {
-    for (const [tokenIn, tokenOut] of [[a, b], [b, a]]) {
+    for (const [tokenIn, tokenOut] of [
+      [a, b],
+      [b, a],
+    ]) {
       for (const amount of ['0.01', '1', '100', '10000']) {
-        heavyCandidates.push({ method: 'POST', path: '/quotes/routes', body: JSON.stringify({ originChainId: 31337, destinationChainId: 31337, tokenIn, tokenOut, amount, recipientAddress: BENCH_RECIPIENT }) });
+        heavyCandidates.push({
+          method: 'POST',
+          path: '/quotes/routes',
+          body: JSON.stringify({
+            originChainId: 31337,
+            destinationChainId: 31337,
+            tokenIn,
+            tokenOut,
+            amount,
+            recipientAddress: BENCH_RECIPIENT,
+          }),
+        });
       }
     }
   }
@@ -91,7 +115,8 @@ try {
     bigRuns.push(await runLoad({ url: big.server.url, requests: mix, connections: CONNECTIONS, seconds: SECONDS }));
     if (round === 0) rssAfterOneRound = big.server.rss();
   }
-  const heavyRun = heavy.length > 0 ? await runLoad({ url: big.server.url, requests: heavy, connections: CONNECTIONS, seconds: SECONDS }) : undefined;
+  const heavyRun =
+    heavy.length > 0 ? await runLoad({ url: big.server.url, requests: heavy, connections: CONNECTIONS, seconds: SECONDS }) : undefined;
   const rss2 = big.server.rss();
   const peak2 = big.server.peakRss();
   await big.server.stop();
@@ -108,7 +133,14 @@ try {
   const failures = [...smallRuns, ...bigRuns].reduce((n, r) => n + r.failures, 0);
   const loadMs = big.server.readyMs; // node + tsx + modules + catalogue + snapshots; the devnet server pays all but the big graph
   rows.push(
-    { part: 'scale', case: `generate ${num(POOLS)} pools`, result: `${num(fixture.v2Pools)} v2 + ${num(fixture.v3Pools)} v3 (${num(deep)} with > 200 ticks, max ${fixture.largestTickCount}), ${num(fixture.ticks)} ticks, ${(fixture.snapshotBytes / MB).toFixed(0)} MB JSON`, ratio: `${(generateMs / 1000).toFixed(1)} s`, target: '', met: null },
+    {
+      part: 'scale',
+      case: `generate ${num(POOLS)} pools`,
+      result: `${num(fixture.v2Pools)} v2 + ${num(fixture.v3Pools)} v3 (${num(deep)} with > 200 ticks, max ${fixture.largestTickCount}), ${num(fixture.ticks)} ticks, ${(fixture.snapshotBytes / MB).toFixed(0)} MB JSON`,
+      ratio: `${(generateMs / 1000).toFixed(1)} s`,
+      target: '',
+      met: null,
+    },
     {
       part: 'scale',
       case: 'graph load, 100k pools (start-up minus devnet start-up)',
@@ -117,7 +149,14 @@ try {
       target: '<= 3 s',
       met: loadMs - small.server.readyMs <= 3000,
     },
-    { part: 'scale', case: 'RSS, 100k pools, API + 2 workers', result: `${(rss2 / MB).toFixed(0)} MB (peak ${(peak2 / MB).toFixed(0)} MB)`, ratio: `after one round: ${(rssAfterOneRound / MB).toFixed(0)} MB with 2 workers, ${(rss1 / MB).toFixed(0)} MB with 1: ~${(perWorker / MB).toFixed(0)} MB per worker`, target: '<= 1 GB total', met: Math.max(rss2, peak2) <= 1024 * MB },
+    {
+      part: 'scale',
+      case: 'RSS, 100k pools, API + 2 workers',
+      result: `${(rss2 / MB).toFixed(0)} MB (peak ${(peak2 / MB).toFixed(0)} MB)`,
+      ratio: `after one round: ${(rssAfterOneRound / MB).toFixed(0)} MB with 2 workers, ${(rss1 / MB).toFixed(0)} MB with 1: ~${(perWorker / MB).toFixed(0)} MB per worker`,
+      target: '<= 1 GB total',
+      met: Math.max(rss2, peak2) <= 1024 * MB,
+    },
     {
       part: 'scale',
       case: `POST /quotes/routes p50, devnet mix c=${CONNECTIONS}`,
@@ -128,7 +167,14 @@ try {
     },
   );
   if (heavyRun) {
-    rows.push({ part: 'scale', case: `POST /quotes/routes, ${heavy.length} quotes on pools with > 200 ticks, c=${CONNECTIONS}`, result: `${num(heavyRun.rps)} req/s, p50 ${ms(heavyRun.p50)}, p99 ${ms(heavyRun.p99)}${heavyRun.failures ? `, ${heavyRun.failures} failed` : ''}`, ratio: '', target: '', met: null });
+    rows.push({
+      part: 'scale',
+      case: `POST /quotes/routes, ${heavy.length} quotes on pools with > 200 ticks, c=${CONNECTIONS}`,
+      result: `${num(heavyRun.rps)} req/s, p50 ${ms(heavyRun.p50)}, p99 ${ms(heavyRun.p99)}${heavyRun.failures ? `, ${heavyRun.failures} failed` : ''}`,
+      ratio: '',
+      target: '',
+      met: null,
+    });
   }
 } finally {
   for (const s of servers) await s.stop();

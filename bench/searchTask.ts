@@ -8,8 +8,8 @@
  */
 import { resolve } from 'node:path';
 import { parseUnits } from 'viem';
-import { variedQuoteBodies } from './lib/quoteMix.ts';
 import { projectRoot } from '../test/helpers/serverProcess.ts';
+import { variedQuoteBodies } from './lib/quoteMix.ts';
 
 const other = process.argv[2];
 if (!other) throw new Error('usage: npx tsx bench/searchTask.ts <other checkout of the project>');
@@ -32,7 +32,18 @@ async function setup(root: string): Promise<{ run: () => void; tasks: number }> 
     const b = JSON.parse(body) as { tokenIn: string; tokenOut: string; amount: string };
     const tokenIn = b.tokenIn.toLowerCase();
     const amount = parseUnits(b.amount, catalog.token(31337, tokenIn).decimals as number);
-    return { chainId: 31337, tokenIn, tokenOut: b.tokenOut.toLowerCase(), tradeType: 'exactIn', amount, ...limits, gasPriceWei, deployments, perDeployment: true, generation: 0 };
+    return {
+      chainId: 31337,
+      tokenIn,
+      tokenOut: b.tokenOut.toLowerCase(),
+      tradeType: 'exactIn',
+      amount,
+      ...limits,
+      gasPriceWei,
+      deployments,
+      perDeployment: true,
+      generation: 0,
+    };
   });
   return { run: () => tasks.forEach((t) => runTradeTask(pricing, t)), tasks: tasks.length };
 }
@@ -54,7 +65,7 @@ for (let round = 0; round < 15; round++) {
     perTask[side].push((used.user + used.system) / n);
   }
 }
-const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
+const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1];
 const rounds = (a: number[]): string => a.map((x) => x.toFixed(0)).join(' ');
 process.stdout.write(`trade task, maxHops ${limits.maxHops}, maxSplits ${limits.maxSplits}, ${sides.this.tasks} varied devnet tasks:\n`);
 process.stdout.write(`  this checkout:  ${median(perTask.this).toFixed(1)} µs CPU per task (rounds: ${rounds(perTask.this)})\n`);

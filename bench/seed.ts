@@ -11,10 +11,10 @@
  * BENCH_SEED_TOKENS (default 400) sets the number of generated tokens.
  */
 import { join } from 'node:path';
-import { loadCatalog } from '../src/catalog/loadCatalog.ts';
-import { type CatalogChain } from '../src/catalog/Catalog.ts';
 import { startDevnet } from '../seeds/devnet/startDevnet.ts';
-import { discoveryCandidates, seedChains, type ChainSeedReport } from '../seeds/seedChains.ts';
+import { type ChainSeedReport, discoveryCandidates, seedChains } from '../seeds/seedChains.ts';
+import type { CatalogChain } from '../src/catalog/Catalog.ts';
+import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { deployBenchTokens, withTokens } from './lib/deployBenchTokens.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -47,14 +47,29 @@ try {
   const chain = catalog.chain('devnet')!;
   const ethereum = catalog.chain('ethereum')!;
   const generated = await deployBenchTokens(devnet.rpcUrl, GENERATED);
-  console.log(`generated: ${generated.tokens.length} tokens, ${generated.v2Pairs} v2 pairs, ${generated.v3Pools} v3 pools, ${generated.txCount} transactions in ${(generated.ms / 1000).toFixed(1)} s`);
+  console.log(
+    `generated: ${generated.tokens.length} tokens, ${generated.v2Pairs} v2 pairs, ${generated.v3Pools} v3 pools, ${generated.txCount} transactions in ${(generated.ms / 1000).toFixed(1)} s`,
+  );
   const ethereumSize = withTokens(chain, generated.tokens);
   const uni = chain.tokens.find((t) => t.symbol === 'UNI')!.address;
   const sixBases = withTokens(chain, generated.tokens.slice(0, Math.max(0, GENERATED - 6)), [...chain.baseTokens, uni]);
   const erc20s = (c: CatalogChain) => new Set(c.tokens.map((t) => t.address)).size - 1;
-  console.log(`Ethereum catalogue (full Uniswap list): ${erc20s(ethereum)} ERC-20s, ${ethereum.baseTokens.length} bases, ${discoveryCandidates(ethereum).length} discovery candidates = ${Math.ceil(discoveryCandidates(ethereum).length / 500)} Multicall3 requests at the default batch of 500`);
   console.log(
-    ['catalogue'.padEnd(28), 'cands'.padStart(7), 'batch'.padStart(6), 'calls'.padStart(7), 'pools'.padStart(6), 'left'.padStart(5), 'disc.r'.padStart(6), 'requests'.padStart(9), 'check'.padStart(12), 'time'.padStart(9)].join(' '),
+    `Ethereum catalogue (full Uniswap list): ${erc20s(ethereum)} ERC-20s, ${ethereum.baseTokens.length} bases, ${discoveryCandidates(ethereum).length} discovery candidates = ${Math.ceil(discoveryCandidates(ethereum).length / 500)} Multicall3 requests at the default batch of 500`,
+  );
+  console.log(
+    [
+      'catalogue'.padEnd(28),
+      'cands'.padStart(7),
+      'batch'.padStart(6),
+      'calls'.padStart(7),
+      'pools'.padStart(6),
+      'left'.padStart(5),
+      'disc.r'.padStart(6),
+      'requests'.padStart(9),
+      'check'.padStart(12),
+      'time'.padStart(9),
+    ].join(' '),
   );
   const runs: [string, CatalogChain, number][] = [
     ['devnet (6 ERC-20s, 5 bases)', chain, 500],
@@ -64,8 +79,15 @@ try {
     [`${erc20s(sixBases)} ERC-20s, 6 bases`, sixBases, 500],
   ];
   for (const [label, c, batchSize] of runs) {
-    const report = await seedChains({ chains: [c], rpcUrls: new Map([[c.chainId, devnet.rpcUrl]]), snapshotDir: '', write: false, progress: 'none', batchSize });
-    const r = report.chains[0]!;
+    const report = await seedChains({
+      chains: [c],
+      rpcUrls: new Map([[c.chainId, devnet.rpcUrl]]),
+      snapshotDir: '',
+      write: false,
+      progress: 'none',
+      batchSize,
+    });
+    const r = report.chains[0];
     if (r.status !== 'seeded') throw new Error(`${label}: ${r.reason}`);
     console.log(row(label, batchSize, r));
   }

@@ -1,4 +1,4 @@
-import { decodeFunctionResult, encodeFunctionData, type Address, type Hex, type PublicClient, type StateOverride } from 'viem';
+import { type Address, decodeFunctionResult, encodeFunctionData, type PublicClient, type StateOverride } from 'viem';
 import type { ReadCall } from '../src/protocols/PoolSource.ts';
 import { multicall3Abi } from './seedAbis.ts';
 
@@ -37,20 +37,25 @@ export async function multicallBatched<T>(
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < starts.length) {
-      const start = starts[next++]!;
+      const start = starts[next++];
       const chunk = calls.slice(start, start + options.batchSize);
       const data = encodeFunctionData({
         abi: multicall3Abi,
         functionName: 'aggregate3',
         args: [chunk.map((c) => ({ target: c.target, allowFailure: true, callData: c.data }))],
       });
-      const { data: ret } = await client.call({ to: options.multicall3, data, blockNumber: options.blockNumber, ...(stateOverride ? { stateOverride: stateOverride(chunk) } : {}) });
+      const { data: ret } = await client.call({
+        to: options.multicall3,
+        data,
+        blockNumber: options.blockNumber,
+        ...(stateOverride ? { stateOverride: stateOverride(chunk) } : {}),
+      });
       if (ret === undefined) throw new Error('aggregate3 returned no data (is Multicall3 deployed at that address?)');
       const decoded = decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data: ret });
       decoded.forEach((r, k) => {
         if (!r.success || r.returnData === '0x') return;
         try {
-          results[start + k] = chunk[k]!.decode(r.returnData);
+          results[start + k] = chunk[k].decode(r.returnData);
         } catch {
           results[start + k] = undefined;
         }

@@ -1,6 +1,6 @@
-import { decodeFunctionResult, encodeFunctionData, type Address, type PublicClient } from 'viem';
+import { type Address, decodeFunctionResult, encodeFunctionData, type PublicClient } from 'viem';
 import type { ReadCall } from '../src/protocols/PoolSource.ts';
-import { multicallBatched, type MulticallOptions } from './multicallBatched.ts';
+import { type MulticallOptions, multicallBatched } from './multicallBatched.ts';
 import { PROBE_RECEIVER, TRANSFER_FEE_PROBE_CODE, transferFeeProbeAbi } from './transferFeeProbe.ts';
 
 /** One token to probe: `holder` (a pool) holds at least `amount` of it. */
@@ -32,7 +32,11 @@ export function feeBps(sent: bigint, arrived: bigint): number {
 const percent = (bps: number): string => `${(bps / 100).toFixed(2).replace(/\.?0+$/, '')}%`;
 
 /** Classifies one probe's outcome. */
-export function transferFeeResult(amount: bigint, outcome: { received: bigint; returned: bigint } | undefined, holder: Address): TransferFeeResult {
+export function transferFeeResult(
+  amount: bigint,
+  outcome: { received: bigint; returned: bigint } | undefined,
+  holder: Address,
+): TransferFeeResult {
   if (!outcome) return { kind: 'failed', detail: `a transfer out of its pool ${holder} and back could not be simulated` };
   const buyFeeBps = feeBps(amount, outcome.received);
   const sellFeeBps = feeBps(outcome.received, outcome.returned);
@@ -52,7 +56,11 @@ export function transferFeeResult(amount: bigint, outcome: { received: bigint; r
  * what arrived back; the token sees a pool paying out and a pool being paid, as in a swap. Needs an endpoint that
  * supports eth_call state overrides (geth, reth, erigon, anvil and the common providers do).
  */
-export async function probeTransferFees(client: PublicClient, options: MulticallOptions, probes: readonly TransferProbe[]): Promise<TransferFeeResult[]> {
+export async function probeTransferFees(
+  client: PublicClient,
+  options: MulticallOptions,
+  probes: readonly TransferProbe[],
+): Promise<TransferFeeResult[]> {
   const calls: ReadCall<{ received: bigint; returned: bigint }>[] = probes.map((p) => ({
     target: p.holder,
     data: encodeFunctionData({ abi: transferFeeProbeAbi, functionName: 'probe', args: [p.token, PROBE_RECEIVER, p.amount] }),

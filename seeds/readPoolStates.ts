@@ -1,15 +1,27 @@
 import type { PublicClient } from 'viem';
 import type { SnapshotPool } from '../src/graph/snapshot.ts';
-import { STATE_PHASES, viewCall, type PoolDropped, type PoolStateRead, type PoolToRead, type ReadCall, type StatePhase } from '../src/protocols/PoolSource.ts';
+import {
+  type PoolDropped,
+  type PoolStateRead,
+  type PoolToRead,
+  type ReadCall,
+  STATE_PHASES,
+  type StatePhase,
+  viewCall,
+} from '../src/protocols/PoolSource.ts';
 import { poolSource } from '../src/protocols/registry.ts';
-import { multicallBatched, type MulticallOptions } from './multicallBatched.ts';
+import { type MulticallOptions, multicallBatched } from './multicallBatched.ts';
 import { erc20BalanceAbi } from './seedAbis.ts';
 
 /**
  * Runs one phase's reads through Multicall3 at the pinned block (the seeding run's progress-reporting phase, or a
  * plain multicallBatched); `summary` describes the results for a progress line.
  */
-export type PhaseRunner = <T>(phase: StatePhase, calls: ReadCall<T>[], summary: (results: (T | undefined)[]) => string) => Promise<(T | undefined)[]>;
+export type PhaseRunner = <T>(
+  phase: StatePhase,
+  calls: ReadCall<T>[],
+  summary: (results: (T | undefined)[]) => string,
+) => Promise<(T | undefined)[]>;
 
 /** A pool after the first phase: both token balances, and its protocol's read (registry.poolSource) under way. */
 export interface PoolBasics {
@@ -28,7 +40,12 @@ export interface PoolStates {
 const failedReads = (results: readonly unknown[]): string => `${results.filter((v) => v === undefined).length} failed reads`;
 
 /** Runs one phase: every read's calls in one set of multicalls, each read taking its own slice of the results. */
-async function runPhase(run: PhaseRunner, phase: StatePhase, reads: readonly PoolStateRead<SnapshotPool>[], extra: (i: number) => ReadCall<unknown>[] = () => []): Promise<unknown[][]> {
+async function runPhase(
+  run: PhaseRunner,
+  phase: StatePhase,
+  reads: readonly PoolStateRead<SnapshotPool>[],
+  extra: (i: number) => ReadCall<unknown>[] = () => [],
+): Promise<unknown[][]> {
   const calls: ReadCall<unknown>[] = [];
   const spans = reads.map((read, i) => {
     const own = [...extra(i), ...read.calls(phase)];
@@ -46,12 +63,16 @@ async function runPhase(run: PhaseRunner, phase: StatePhase, reads: readonly Poo
  */
 export async function readPoolBasics(run: PhaseRunner, pools: readonly PoolToRead[], tickWindowWords: number): Promise<PoolBasics[]> {
   const reads = pools.map((p) => poolSource(p.version).readState(p, tickWindowWords));
-  const balance = (token: PoolToRead['address'], owner: PoolToRead['address']): ReadCall<unknown> => viewCall(token, erc20BalanceAbi, 'balanceOf', [owner]);
-  const results = await runPhase(run, 'state', reads, (i) => [balance(pools[i]!.token0, pools[i]!.address), balance(pools[i]!.token1, pools[i]!.address)]);
+  const balance = (token: PoolToRead['address'], owner: PoolToRead['address']): ReadCall<unknown> =>
+    viewCall(token, erc20BalanceAbi, 'balanceOf', [owner]);
+  const results = await runPhase(run, 'state', reads, (i) => [
+    balance(pools[i].token0, pools[i].address),
+    balance(pools[i].token1, pools[i].address),
+  ]);
   return pools.map((pool, i) => {
-    const [balance0, balance1, ...own] = results[i]!;
-    reads[i]!.take('state', own);
-    return { pool, balance0: balance0 as bigint | undefined, balance1: balance1 as bigint | undefined, read: reads[i]! };
+    const [balance0, balance1, ...own] = results[i];
+    reads[i].take('state', own);
+    return { pool, balance0: balance0 as bigint | undefined, balance1: balance1 as bigint | undefined, read: reads[i] };
   });
 }
 
@@ -64,8 +85,12 @@ export async function completePoolStates(run: PhaseRunner, basics: readonly Pool
     return false;
   });
   for (const phase of STATE_PHASES.slice(1)) {
-    const results = await runPhase(run, phase, live.map((b) => b.read));
-    live.forEach((b, i) => b.read.take(phase, results[i]!));
+    const results = await runPhase(
+      run,
+      phase,
+      live.map((b) => b.read),
+    );
+    live.forEach((b, i) => b.read.take(phase, results[i]));
   }
   for (const b of live) {
     const done = b.read.finish(b.balance0!, b.balance1!);

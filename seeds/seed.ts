@@ -24,10 +24,14 @@ try {
     return Number(text);
   };
   const progress = values.progress;
-  if (progress !== undefined && !['auto', 'bar', 'lines', 'none'].includes(progress)) throw new Error('--progress must be auto, bar, lines or none');
+  if (progress !== undefined && !['auto', 'bar', 'lines', 'none'].includes(progress))
+    throw new Error('--progress must be auto, bar, lines or none');
   const config = loadConfig();
   const catalog = loadCatalog(config.catalogDir);
-  const wanted = (values.chain ?? []).flatMap((c) => c.split(',')).map((c) => c.trim()).filter(Boolean);
+  const wanted = (values.chain ?? [])
+    .flatMap((c) => c.split(','))
+    .map((c) => c.trim())
+    .filter(Boolean);
   const report = await seedChains({
     chains: selectChains(catalog.chains, wanted),
     rpcUrls: config.rpcUrls,

@@ -1,15 +1,15 @@
 import { join } from 'node:path';
-import { getAddress, zeroAddress, type Address, type PublicClient } from 'viem';
+import { type Address, getAddress, type PublicClient, zeroAddress } from 'viem';
 import type { CatalogChain } from '../src/catalog/Catalog.ts';
 import type { Snapshot, SnapshotExcludedToken, SnapshotPool } from '../src/graph/snapshot.ts';
 import type { ReadCall } from '../src/protocols/PoolSource.ts';
 import { poolSource, snapshotFileState, snapshotStateSize } from '../src/protocols/registry.ts';
-import { batchCount, multicallBatched, type MulticallOptions } from './multicallBatched.ts';
+import { batchCount, type MulticallOptions, multicallBatched } from './multicallBatched.ts';
 import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.ts';
-import { completePoolStates, readPoolBasics, type PhaseRunner } from './readPoolStates.ts';
-import { checkTokenMetadata, tokenMetadataCalls } from './tokenMetadata.ts';
+import { completePoolStates, type PhaseRunner, readPoolBasics } from './readPoolStates.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
 import { createSeedRpc, RpcRequestError } from './seedRpc.ts';
+import { checkTokenMetadata, tokenMetadataCalls } from './tokenMetadata.ts';
 import { writeFileAtomic } from './writeFileAtomic.ts';
 
 /** Multicall3's canonical address, used when a chain's catalogue file names none. */
@@ -59,7 +59,14 @@ export interface ChainSeedReport {
   /** Discovery candidates (getPair / getPool calls). */
   readonly candidates: number;
   /** Calls made through Multicall3, by phase: token metadata, discovery, pool state, transfer probes, tick bitmap words, ticks. */
-  readonly calls: { readonly tokens: number; readonly discovery: number; readonly state: number; readonly probe: number; readonly bitmap: number; readonly ticks: number };
+  readonly calls: {
+    readonly tokens: number;
+    readonly discovery: number;
+    readonly state: number;
+    readonly probe: number;
+    readonly bitmap: number;
+    readonly ticks: number;
+  };
   /** Tokens whose pools were left out, and why (also in the snapshot). */
   readonly excludedTokens: readonly SnapshotExcludedToken[];
   /** HTTP requests to the chain's endpoint (retries included). */
@@ -124,7 +131,7 @@ export function discoveryPairs(chain: CatalogChain, usable?: ReadonlySet<string>
     seen.add(key);
     out.push(pair);
   };
-  for (let i = 0; i < bases.length; i++) for (let j = i + 1; j < bases.length; j++) add(bases[i]!, bases[j]!);
+  for (let i = 0; i < bases.length; i++) for (let j = i + 1; j < bases.length; j++) add(bases[i], bases[j]);
   for (const token of tokens) for (const base of bases) add(token, base);
   for (const [a, b] of chain.pairs) add(erc20(a), erc20(b));
   return out;
@@ -141,20 +148,39 @@ export function discoveryCandidates(chain: CatalogChain, usable?: ReadonlySet<st
     const found = poolSource(dex.version).discovery(dex);
     if (!found) continue;
     const factory = getAddress(found.factory);
-    for (const [token0, token1] of pairs) for (const fee of found.fees) out.push({ dex: dex.slug, version: dex.version, token0, token1, fee, factory });
+    for (const [token0, token1] of pairs)
+      for (const fee of found.fees) out.push({ dex: dex.slug, version: dex.version, token0, token1, fee, factory });
   }
   return out;
 }
 
 class SkipChain extends Error {}
 
-async function seedOne(chain: CatalogChain, url: string | undefined, o: Required<Omit<SeedOptions, 'chains' | 'rpcUrls' | 'log'>>, progress: SeedProgress): Promise<ChainSeedReport> {
+async function seedOne(
+  chain: CatalogChain,
+  url: string | undefined,
+  o: Required<Omit<SeedOptions, 'chains' | 'rpcUrls' | 'log'>>,
+  progress: SeedProgress,
+): Promise<ChainSeedReport> {
   const started = performance.now();
   const base = { chainId: chain.chainId, slug: chain.slug };
   const calls = { tokens: 0, discovery: 0, state: 0, probe: 0, bitmap: 0, ticks: 0 };
   const skipped = (reason: string, rpcRequests: number): ChainSeedReport => {
     progress.log(`[${chain.slug}] skipped: ${reason}`);
-    return { ...base, status: 'skipped', reason, pools: 0, v2Pools: 0, v3Pools: 0, ticks: 0, candidates: 0, calls, excludedTokens: [], rpcRequests, seconds: (performance.now() - started) / 1000 };
+    return {
+      ...base,
+      status: 'skipped',
+      reason,
+      pools: 0,
+      v2Pools: 0,
+      v3Pools: 0,
+      ticks: 0,
+      candidates: 0,
+      calls,
+      excludedTokens: [],
+      rpcRequests,
+      seconds: (performance.now() - started) / 1000,
+    };
   };
   if (chain.ecosystem !== 'evm') return skipped(`ecosystem ${chain.ecosystem} is not seeded over EVM RPC`, 0);
   if (!url) return skipped(`no RPC URL (set RPC_URL_${chain.chainId})`, 0);
@@ -180,8 +206,18 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
     return skipped(msg, rpc.requests());
   }
 
-  const mc: MulticallOptions = { multicall3, blockNumber, batchSize: o.batchSize, concurrency: o.concurrency, onBatch: () => progress.tick() };
-  const phase = async <T>(name: keyof typeof calls, list: ReadCall<T>[], summary: (r: (T | undefined)[]) => string): Promise<(T | undefined)[]> => {
+  const mc: MulticallOptions = {
+    multicall3,
+    blockNumber,
+    batchSize: o.batchSize,
+    concurrency: o.concurrency,
+    onBatch: () => progress.tick(),
+  };
+  const phase = async <T>(
+    name: keyof typeof calls,
+    list: ReadCall<T>[],
+    summary: (r: (T | undefined)[]) => string,
+  ): Promise<(T | undefined)[]> => {
     calls[name] = list.length;
     progress.begin(chain.slug, name, batchCount(list.length, o.batchSize), list.length);
     const r = list.length === 0 ? [] : await multicallBatched(client, mc, list);
@@ -192,7 +228,11 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
   try {
     // 0. Token metadata: decimals() and symbol() of every ERC-20 against the catalogue; a token that disagrees is left out.
     const tokenAddresses = pairTokens(chain);
-    const metadata = await phase('tokens', tokenMetadataCalls(tokenAddresses), (r) => `${r.filter((x) => x === undefined).length} failed reads`);
+    const metadata = await phase(
+      'tokens',
+      tokenMetadataCalls(tokenAddresses),
+      (r) => `${r.filter((x) => x === undefined).length} failed reads`,
+    );
     const excluded = new Map<string, Omit<SnapshotExcludedToken, 'pools'> & { pools: string[] }>();
     const usable = new Set<string>();
     tokenAddresses.forEach((address, i) => {
@@ -229,7 +269,10 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
     // (seeds/probeTransferFees.ts); a token that loses part of a transfer, or whose transfer fails, is left out.
     const holders = new Map<string, { token: Address; holder: Address; balance: bigint }>();
     for (const { pool: p, balance0, balance1 } of basics) {
-      for (const [token, balance] of [[p.token0, balance0], [p.token1, balance1]] as const) {
+      for (const [token, balance] of [
+        [p.token0, balance0],
+        [p.token1, balance1],
+      ] as const) {
         if (typeof balance !== 'bigint' || balance === 0n) continue;
         const known = holders.get(token.toLowerCase());
         if (!known || balance > known.balance) holders.set(token.toLowerCase(), { token, holder: p.address, balance });
@@ -241,12 +284,19 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
     const fees = probes.length === 0 ? [] : await probeTransferFees(client, mc, probes);
     progress.end(`${fees.filter((f) => f.kind !== 'none').length} taxed or failing tokens`);
     probes.forEach((probe, i) => {
-      const fee = fees[i]!;
+      const fee = fees[i];
       if (fee.kind === 'none') return;
       const listed = chain.tokens.find((t) => t.address === probe.token)!;
       const entry =
         fee.kind === 'fee'
-          ? { address: probe.token, reason: 'transferFee' as const, detail: fee.detail, buyFeeBps: fee.buyFeeBps, sellFeeBps: fee.sellFeeBps, pools: [] }
+          ? {
+              address: probe.token,
+              reason: 'transferFee' as const,
+              detail: fee.detail,
+              buyFeeBps: fee.buyFeeBps,
+              sellFeeBps: fee.sellFeeBps,
+              pools: [],
+            }
           : { address: probe.token, reason: 'transferFailed' as const, detail: fee.detail, pools: [] };
       excluded.set(probe.token.toLowerCase(), entry);
       progress.log(`[${chain.slug}] left out ${listed.symbol} (${probe.token}): ${fee.detail}`);
@@ -259,7 +309,8 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
       return leftOut.length === 0;
     });
     const states = await completePoolStates(run, kept);
-    for (const d of states.dropped) progress.log(`[${chain.slug}] dropped ${pools.find((p) => p.address === d.address)?.version} pool ${d.address}: ${d.reason}`);
+    for (const d of states.dropped)
+      progress.log(`[${chain.slug}] dropped ${pools.find((p) => p.address === d.address)?.version} pool ${d.address}: ${d.reason}`);
     const all: SnapshotPool[] = states.pools.map(snapshotFileState).sort(comparePools);
     const count = (version: SnapshotPool['version']): number => all.filter((p) => p.version === version).length;
     const excludedTokens = [...excluded.values()].sort((a, b) => (a.address.toLowerCase() < b.address.toLowerCase() ? -1 : 1));
@@ -285,8 +336,20 @@ async function seedOne(chain: CatalogChain, url: string | undefined, o: Required
       `[${chain.slug}] seeded at block ${blockNumber} (gas price ${gasPriceWei} wei): ${all.length} pools (${count('v2')} v2, ${count('v3')} v3, ${tickCount} ticks) from ${candidates.length} candidates, ${excludedTokens.length} tokens left out, ${rpc.requests()} RPC requests, ${seconds.toFixed(2)} s`,
     );
     return {
-      ...base, status: 'seeded', blockNumber: Number(blockNumber), pools: all.length, v2Pools: count('v2'), v3Pools: count('v3'),
-      ticks: tickCount, candidates: candidates.length, calls, excludedTokens, rpcRequests: rpc.requests(), seconds, file, snapshot,
+      ...base,
+      status: 'seeded',
+      blockNumber: Number(blockNumber),
+      pools: all.length,
+      v2Pools: count('v2'),
+      v3Pools: count('v3'),
+      ticks: tickCount,
+      candidates: candidates.length,
+      calls,
+      excludedTokens,
+      rpcRequests: rpc.requests(),
+      seconds,
+      file,
+      snapshot,
     };
   } catch (err) {
     return skipped(`seeding failed at block ${blockNumber} (${shortError(err)}); no snapshot written`, rpc.requests());
@@ -330,7 +393,7 @@ function shortError(err: unknown): string {
     if (e instanceof RpcRequestError) return e.message;
   }
   const withShort = err as Error & { shortMessage?: string };
-  return (withShort.shortMessage ?? err.message).split('\n')[0]!;
+  return (withShort.shortMessage ?? err.message).split('\n')[0];
 }
 
 /** Seeds the given chains one after another; a chain with no RPC URL or a dead endpoint is skipped, the others proceed. */

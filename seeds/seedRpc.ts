@@ -50,7 +50,10 @@ export function createSeedRpc(options: SeedRpcOptions): SeedRpc {
       });
     } catch (err) {
       const inner = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
-      const cause = inner?.code ?? inner?.message ?? (err instanceof Error ? (err.name === 'TimeoutError' ? `timeout after ${options.timeoutMs} ms` : err.message) : String(err));
+      const cause =
+        inner?.code ??
+        inner?.message ??
+        (err instanceof Error ? (err.name === 'TimeoutError' ? `timeout after ${options.timeoutMs} ms` : err.message) : String(err));
       throw new RpcRequestError(`${method}: request failed (${cause})`, true);
     }
     if (res.status === 429 || res.status >= 500) throw new RpcRequestError(`${method}: HTTP ${res.status}`, true);

@@ -1,6 +1,6 @@
-import { decodeFunctionResult, hexToString, parseAbi, size, type Address, type Hex } from 'viem';
+import { type Address, decodeFunctionResult, type Hex, hexToString, parseAbi, size } from 'viem';
 import type { CatalogToken } from '../src/catalog/Catalog.ts';
-import { viewCall, type ReadCall } from '../src/protocols/PoolSource.ts';
+import { type ReadCall, viewCall } from '../src/protocols/PoolSource.ts';
 
 const erc20MetadataAbi = parseAbi(['function decimals() view returns (uint8)', 'function symbol() view returns (string)']);
 
@@ -23,11 +23,16 @@ export function tokenMetadataCalls(tokens: readonly Address[]): ReadCall<number 
  * different decimals value would misprice every amount, a different symbol means the address is not the token
  * the catalogue describes. A read that failed (no contract, no such function) disagrees too.
  */
-export function checkTokenMetadata(listed: Pick<CatalogToken, 'decimals' | 'symbol'>, decimals: number | undefined, symbol: string | undefined): string | undefined {
+export function checkTokenMetadata(
+  listed: Pick<CatalogToken, 'decimals' | 'symbol'>,
+  decimals: number | undefined,
+  symbol: string | undefined,
+): string | undefined {
   const problems: string[] = [];
   if (decimals === undefined) problems.push('decimals() cannot be read');
   else if (decimals !== listed.decimals) problems.push(`decimals() is ${decimals} on chain, ${listed.decimals} in the catalogue`);
   if (symbol === undefined) problems.push('symbol() cannot be read');
-  else if (symbol !== listed.symbol) problems.push(`symbol() is ${JSON.stringify(symbol)} on chain, ${JSON.stringify(listed.symbol)} in the catalogue`);
+  else if (symbol !== listed.symbol)
+    problems.push(`symbol() is ${JSON.stringify(symbol)} on chain, ${JSON.stringify(listed.symbol)} in the catalogue`);
   return problems.length > 0 ? problems.join('; ') : undefined;
 }

@@ -10,7 +10,7 @@ import { sendData } from './http/envelope.ts';
 import { errorHandler } from './http/errorHandler.ts';
 import { jsonBody } from './http/jsonBody.ts';
 import { createMetrics } from './http/metrics.ts';
-import { createRateLimitStore, rateLimit, rateLimitEnabled, type RateLimitStore } from './http/rateLimit.ts';
+import { createRateLimitStore, type RateLimitStore, rateLimit, rateLimitEnabled } from './http/rateLimit.ts';
 import { requestLogger } from './http/requestLogger.ts';
 import type { Pricer } from './quote/pricingPool.ts';
 import { blockchainsRouter } from './routes/blockchains.ts';
@@ -18,7 +18,7 @@ import { healthRouter } from './routes/health.ts';
 import { metricsRouter } from './routes/metrics.ts';
 import { openapiRouter } from './routes/openapi.ts';
 import { pagesRouter } from './routes/pages.ts';
-import { quotesRouter, type QuoteRoutesDeps } from './routes/quotes.ts';
+import { type QuoteRoutesDeps, quotesRouter } from './routes/quotes.ts';
 
 /** What the app is built from; index.ts wires the real ones, tests their own. */
 export interface AppDeps {
@@ -39,7 +39,7 @@ export interface AppDeps {
 
 /** The template of a route (`/quotes/:quoteId`): its path, or for a RegExp route its name. */
 export function routeTemplate(layer: Pick<Layer, 'path' | 'name'>): string {
-  return typeof layer.path === 'string' ? layer.path : layer.name ?? String(layer.path);
+  return typeof layer.path === 'string' ? layer.path : (layer.name ?? String(layer.path));
 }
 
 /**
@@ -51,7 +51,14 @@ export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: config.trustProxy });
   app.silent = true;
   const routers = [
-    healthRouter({ catalog: deps.catalog, graph: deps.graph, pricer: deps.pricer, store: quotes?.store, keys: quotes?.keys, liveState: deps.liveState }),
+    healthRouter({
+      catalog: deps.catalog,
+      graph: deps.graph,
+      pricer: deps.pricer,
+      store: quotes?.store,
+      keys: quotes?.keys,
+      liveState: deps.liveState,
+    }),
     blockchainsRouter(deps.catalog, deps.graph),
     openapiRouter(),
     pagesRouter(),
@@ -74,7 +81,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(async function optionsEnvelope(ctx, next) {
     await next();
     // The router answers OPTIONS with an empty 200 and an Allow header; give it the envelope too.
-    if (ctx.method === 'OPTIONS' && ctx.status === 200 && ctx.body === '') sendData(ctx, `allowed methods: ${ctx.response.get('Allow')}`, null);
+    if (ctx.method === 'OPTIONS' && ctx.status === 200 && ctx.body === '')
+      sendData(ctx, `allowed methods: ${ctx.response.get('Allow')}`, null);
   });
   app.use(metrics.middleware);
   if (rateLimitEnabled(config)) {

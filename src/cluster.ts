@@ -41,7 +41,10 @@ export function runPrimary(config: Pick<Config, 'webConcurrency' | 'port'>, logg
       return;
     }
     if (ranMs >= STABLE_MS) restartDelay = RESTART_FIRST_MS;
-    logger.error({ workerPid: worker.process.pid, code, signal, restartInMs: restartDelay }, 'API process exited unexpectedly; starting another');
+    logger.error(
+      { workerPid: worker.process.pid, code, signal, restartInMs: restartDelay },
+      'API process exited unexpectedly; starting another',
+    );
     setTimeout(() => {
       if (!stopping) fork();
     }, restartDelay).unref();

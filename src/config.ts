@@ -72,7 +72,8 @@ function integer(env: NodeJS.ProcessEnv, key: string, fallback: number, min: num
 
 function redisKeyPrefix(raw: string | undefined): string {
   if (raw === undefined || raw === '') return 'sqs';
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/.test(raw)) throw new ConfigError(`REDIS_KEY_PREFIX must be 1-64 characters of A-Z a-z 0-9 _ . : -, got "${raw}"`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/.test(raw))
+    throw new ConfigError(`REDIS_KEY_PREFIX must be 1-64 characters of A-Z a-z 0-9 _ . : -, got "${raw}"`);
   return raw;
 }
 
@@ -91,13 +92,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const webConcurrency = integer(env, 'WEB_CONCURRENCY', 1, 1, 64);
   const redisUrl = env.REDIS_URL || undefined;
   if (webConcurrency > 1 && !redisUrl) {
-    throw new ConfigError(`WEB_CONCURRENCY=${webConcurrency} needs REDIS_URL: the processes must share saved quotes and rate limits, which live in memory without Redis`);
+    throw new ConfigError(
+      `WEB_CONCURRENCY=${webConcurrency} needs REDIS_URL: the processes must share saved quotes and rate limits, which live in memory without Redis`,
+    );
   }
   const follow = env.FOLLOW === 'true' || env.FOLLOW === '1';
-  if (follow && rpcUrls.size === 0) throw new ConfigError('FOLLOW=true needs an RPC endpoint: set RPC_URL_<chainId> for each chain to follow');
+  if (follow && rpcUrls.size === 0)
+    throw new ConfigError('FOLLOW=true needs an RPC endpoint: set RPC_URL_<chainId> for each chain to follow');
   const followStream = env.FOLLOW_STREAM === 'true' || env.FOLLOW_STREAM === '1';
-  if (followStream && !redisUrl) throw new ConfigError('FOLLOW_STREAM=true needs REDIS_URL: the followed blocks are read from Redis Streams');
-  if (followStream && follow) throw new ConfigError('FOLLOW=true and FOLLOW_STREAM=true exclude each other: follow the chains in this process, or read what `npm run follow` publishes');
+  if (followStream && !redisUrl)
+    throw new ConfigError('FOLLOW_STREAM=true needs REDIS_URL: the followed blocks are read from Redis Streams');
+  if (followStream && follow)
+    throw new ConfigError(
+      'FOLLOW=true and FOLLOW_STREAM=true exclude each other: follow the chains in this process, or read what `npm run follow` publishes',
+    );
   return Object.freeze({
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',

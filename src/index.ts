@@ -1,14 +1,14 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
+import type { ChainFollower } from '../seeds/follow/ChainFollower.ts';
+import { startFollowers } from '../seeds/follow/startFollowers.ts';
 import { createApp } from './app.ts';
 import { loadCatalog } from './catalog/loadCatalog.ts';
 import { runPrimary } from './cluster.ts';
+import { type Config, loadConfig } from './config.ts';
 import { FollowStreamReader } from './follow/followStream.ts';
-import { loadConfig, type Config } from './config.ts';
 import { GraphHolder } from './graph/GraphHolder.ts';
 import type { LiveState } from './graph/liveState.ts';
-import { startFollowers } from '../seeds/follow/startFollowers.ts';
-import type { ChainFollower } from '../seeds/follow/ChainFollower.ts';
 import { createLogger } from './logger.ts';
 import { createPricingPool } from './quote/pricingPool.ts';
 import { QuoteService } from './quote/quoteService.ts';
@@ -32,16 +32,33 @@ async function serve(config: Config): Promise<void> {
   const holder = new GraphHolder(catalog, config.snapshotDir, logger);
   const graph = () => holder.current();
   const start = graph();
-  logger.info({ chains: catalog.chains.length, snapshots: start.chainIds().map((id) => ({ chainId: id, block: start.snapshot(id)!.blockNumber, pools: start.pools(id).length })) }, 'catalogue loaded');
+  logger.info(
+    {
+      chains: catalog.chains.length,
+      snapshots: start.chainIds().map((id) => ({ chainId: id, block: start.snapshot(id)!.blockNumber, pools: start.pools(id).length })),
+    },
+    'catalogue loaded',
+  );
   // A followed state is newer than any snapshot file: reloading files would move it back and lose the blocks since.
   const followed = config.follow || config.followStream;
   if (config.snapshotWatch && !followed) holder.watch();
-  process.on('SIGHUP', () => (followed ? logger.warn('SIGHUP ignored: FOLLOW=true keeps the state current; restart to start again from the snapshot files') : holder.reload('SIGHUP')));
+  process.on('SIGHUP', () =>
+    followed
+      ? logger.warn('SIGHUP ignored: FOLLOW=true keeps the state current; restart to start again from the snapshot files')
+      : holder.reload('SIGHUP'),
+  );
 
   const pricer = createPricingPool(config, { graph, catalog });
   const store = createQuoteStore(config);
   const keys = createApiKeyStore(config, { logger });
-  const quotes = new QuoteService({ catalog, graph, generation: () => holder.generation(), updates: () => holder.updates(), pricer, store });
+  const quotes = new QuoteService({
+    catalog,
+    graph,
+    generation: () => holder.generation(),
+    updates: () => holder.updates(),
+    pricer,
+    store,
+  });
   // FOLLOW=true: every chain with an RPC URL is followed in this process and each block applied to the graph.
   const followers: ChainFollower[] = [];
   // FOLLOW_STREAM=true: the blocks `npm run follow` publishes are read from Redis and applied the same way.
@@ -77,7 +94,15 @@ async function serve(config: Config): Promise<void> {
   reader?.start();
   if (config.follow) {
     const rpcUrls = Object.fromEntries(config.rpcUrls);
-    const options = { catalog, snapshotDir: config.snapshotDir, rpcUrls, logger, pollIntervalMs: config.followPollMs, undoDepth: config.followUndoDepth, snapshotEveryBlocks: config.followSnapshotEvery };
+    const options = {
+      catalog,
+      snapshotDir: config.snapshotDir,
+      rpcUrls,
+      logger,
+      pollIntervalMs: config.followPollMs,
+      undoDepth: config.followUndoDepth,
+      snapshotEveryBlocks: config.followSnapshotEvery,
+    };
     followers.push(...(await startFollowers(options, (update) => void holder.apply(update))));
     logger.info({ chains: followers.map((f) => f.status()) }, 'following chains');
   }

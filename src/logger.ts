@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import type { LogLevel } from './config.ts';
 
 /** Longest time (ms) a log line waits in the buffer before it is written. */

@@ -5,9 +5,9 @@
  */
 import { BroadcastChannel, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
-import { RELOAD_CHANNEL, type GraphMessage } from '../src/graph/GraphHolder.ts';
+import { type GraphMessage, RELOAD_CHANNEL } from '../src/graph/GraphHolder.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
-import { derivePricingGraph, pricingGraphOf, type PricingGraph } from '../src/graph/PricingGraph.ts';
+import { derivePricingGraph, type PricingGraph, pricingGraphOf } from '../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../src/graph/snapshot.ts';
 import { runTradeTask, type TradeTask, type TradeTaskResult } from '../src/quote/runTradeTask.ts';
 
@@ -91,7 +91,11 @@ function ensureState(wantedGeneration: number, wantedUpdates: number): boolean {
 /** Finds the best trade (or the best per DEX deployment) for one task. */
 export function findTrades(task: TradeTask): TradeTaskResult {
   try {
-    if (!ensureState(task.generation, task.updates)) return { ok: false, error: { code: 'STATE_BEHIND', message: `the worker is not at generation ${task.generation}, block update ${task.updates}` } };
+    if (!ensureState(task.generation, task.updates))
+      return {
+        ok: false,
+        error: { code: 'STATE_BEHIND', message: `the worker is not at generation ${task.generation}, block update ${task.updates}` },
+      };
     return { ok: true, trades: runTradeTask(graph, task) };
   } catch (error) {
     return { ok: false, error: { code: 'WORKER_FAILURE', message: error instanceof Error ? error.message : String(error) } };

@@ -1,4 +1,4 @@
-import { encodeDeployData, encodeFunctionData, getContractAddress, parseAbi, toHex, type Address, type Hex } from 'viem';
+import { type Address, encodeDeployData, encodeFunctionData, getContractAddress, type Hex, parseAbi, toHex } from 'viem';
 import { devnetArtifact } from '../../seeds/devnet/artifacts.ts';
 import { devnetAddresses, sortTokens, v2PairAddress, v3PoolAddress } from '../../seeds/devnet/devnetAddresses.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
@@ -50,25 +50,39 @@ export async function deployBenchTokens(rpcUrl: string, count: number, v3Every =
     const address = getContractAddress({ from: deployer, nonce: BigInt(nonce) });
     txs.push({ data: encodeDeployData({ abi: mintable.abi, bytecode: mintable.bytecode, args: [`Generated ${i}`, `G${i}`, 18] }) });
     tokens.push({ address, symbol: `G${i}`, name: `Generated ${i}`, slug: `g${i}`, decimals: 18, logo: '', blockchainId: 31337 });
-    const base = bases[i % bases.length]!;
+    const base = bases[i % bases.length];
     const pair = v2PairAddress(c.uniswapV2Factory, address, base.address, pairInitCodeHash);
     const baseAmount = 10n ** BigInt(base.decimals + 3);
     txs.push(
       { to: c.uniswapV2Factory, data: encodeFunctionData({ abi, functionName: 'createPair', args: [address, base.address] }) },
       { to: address, data: encodeFunctionData({ abi, functionName: 'mint', args: [pair, 10n ** 24n] }) },
-      { to: base.address, data: base.address === t.WETH ? encodeFunctionData({ abi, functionName: 'transfer', args: [pair, baseAmount] }) : encodeFunctionData({ abi, functionName: 'mint', args: [pair, baseAmount] }) },
+      {
+        to: base.address,
+        data:
+          base.address === t.WETH
+            ? encodeFunctionData({ abi, functionName: 'transfer', args: [pair, baseAmount] })
+            : encodeFunctionData({ abi, functionName: 'mint', args: [pair, baseAmount] }),
+      },
       { to: pair, data: encodeFunctionData({ abi, functionName: 'mint', args: [deployer] }) },
     );
     if (i % v3Every === 0) {
-      const [a, b] = sortTokens(address, bases[(i + 1) % bases.length]!.address);
+      const [a, b] = sortTokens(address, bases[(i + 1) % bases.length].address);
       txs.push(
         { to: c.uniswapV3Factory, data: encodeFunctionData({ abi, functionName: 'createPool', args: [a, b, 3000] }) },
-        { to: v3PoolAddress(c.uniswapV3Factory, a, b, 3000, poolInitCodeHash), data: encodeFunctionData({ abi, functionName: 'initialize', args: [2n ** 96n] }) },
+        {
+          to: v3PoolAddress(c.uniswapV3Factory, a, b, 3000, poolInitCodeHash),
+          data: encodeFunctionData({ abi, functionName: 'initialize', args: [2n ** 96n] }),
+        },
       );
       v3Pools++;
     }
     const batch = txs.map((tx) => ({ from: deployer, ...tx, gas: toHex(6_000_000n), nonce: toHex(nonce++) }));
-    hashes.push(...(await jsonRpcBatch<Hex>(rpcUrl, batch.map((tx) => ['eth_sendTransaction', [tx]]))));
+    hashes.push(
+      ...(await jsonRpcBatch<Hex>(
+        rpcUrl,
+        batch.map((tx) => ['eth_sendTransaction', [tx]]),
+      )),
+    );
     // Wait until anvil has mined this token's transactions (its nonce catches up) before the next batch.
     const deadline = Date.now() + 60_000;
     for (let mined = 0; (mined = Number(await jsonRpc<Hex>(rpcUrl, 'eth_getTransactionCount', [deployer, 'latest']))) < nonce; ) {
@@ -98,13 +112,19 @@ async function jsonRpcBatch<T>(url: string, calls: readonly (readonly [string, r
     body: JSON.stringify(calls.map(([method, params], id) => ({ jsonrpc: '2.0', id, method, params }))),
   });
   const replies = (await res.json()) as { id: number; result?: T; error?: { message: string } }[];
-  return replies.sort((a, b) => a.id - b.id).map((r) => {
-    if (r.error) throw new Error(`${calls[r.id]![0]}: ${r.error.message}`);
-    return r.result as T;
-  });
+  return replies
+    .sort((a, b) => a.id - b.id)
+    .map((r) => {
+      if (r.error) throw new Error(`${calls[r.id][0]}: ${r.error.message}`);
+      return r.result as T;
+    });
 }
 
 /** A catalogue chain with `extra` tokens added and the given base tokens (addresses). */
-export function withTokens(chain: CatalogChain, extra: readonly CatalogToken[], baseTokens: readonly string[] = chain.baseTokens): CatalogChain {
+export function withTokens(
+  chain: CatalogChain,
+  extra: readonly CatalogToken[],
+  baseTokens: readonly string[] = chain.baseTokens,
+): CatalogChain {
   return { ...chain, tokens: [...chain.tokens, ...extra], baseTokens };
 }

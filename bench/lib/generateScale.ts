@@ -13,8 +13,10 @@ function fixtureFolders(dir: string): { catalogDir: string; snapshotDir: string 
   const snapshotDir = join(dir, 'snapshots');
   mkdirSync(catalogDir, { recursive: true });
   mkdirSync(snapshotDir, { recursive: true });
-  for (const file of readdirSync(join(ROOT, 'catalog'))) if (file !== 'devnet.json') copyFileSync(join(ROOT, 'catalog', file), join(catalogDir, file));
-  for (const file of readdirSync(join(ROOT, 'seeds/snapshots'))) if (file !== 'devnet.json') copyFileSync(join(ROOT, 'seeds/snapshots', file), join(snapshotDir, file));
+  for (const file of readdirSync(join(ROOT, 'catalog')))
+    if (file !== 'devnet.json') copyFileSync(join(ROOT, 'catalog', file), join(catalogDir, file));
+  for (const file of readdirSync(join(ROOT, 'seeds/snapshots')))
+    if (file !== 'devnet.json') copyFileSync(join(ROOT, 'seeds/snapshots', file), join(snapshotDir, file));
   return { catalogDir, snapshotDir };
 }
 
@@ -142,11 +144,16 @@ export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE
   for (let i = 0; i < options.tokens; i++) {
     const address = hexAddress(`scale-token-${i}`);
     generated.push(address);
-    chain.tokens.push({ address, symbol: `S${i}`, name: `Scale token ${i}`, slug: `scale-${i}`, decimals: 18, logo: '' } as { address: string; symbol: string });
+    chain.tokens.push({ address, symbol: `S${i}`, name: `Scale token ${i}`, slug: `scale-${i}`, decimals: 18, logo: '' } as {
+      address: string;
+      symbol: string;
+    });
   }
   writeFileSync(join(catalogDir, 'devnet.json'), JSON.stringify(chain));
 
-  const devnet = JSON.parse(readFileSync(join(ROOT, 'seeds/snapshots/devnet.json'), 'utf8')) as Record<string, unknown> & { pools: unknown[] };
+  const devnet = JSON.parse(readFileSync(join(ROOT, 'seeds/snapshots/devnet.json'), 'utf8')) as Record<string, unknown> & {
+    pools: unknown[];
+  };
   const { pools: devnetPools, ...head } = devnet;
   const out = snapshotWriter(join(snapshotDir, 'devnet.json'), head);
   const write = out.pool;
@@ -194,7 +201,12 @@ export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE
     for (let k = 0; k < n; k++) {
       const lower = (compressed - 1 - Math.floor(random() * span)) * spacing;
       const upper = (compressed + 1 + Math.floor(random() * span)) * spacing;
-      const [lo, hi] = random() < 0.8 ? [lower, upper] : random() < 0.5 ? [lower, lower + spacing * (1 + Math.floor(random() * 50))] : [upper - spacing * (1 + Math.floor(random() * 50)), upper];
+      const [lo, hi] =
+        random() < 0.8
+          ? [lower, upper]
+          : random() < 0.5
+            ? [lower, lower + spacing * (1 + Math.floor(random() * 50))]
+            : [upper - spacing * (1 + Math.floor(random() * 50)), upper];
       const l = bigBetween(random, 15, 21);
       nets.set(lo, (nets.get(lo) ?? 0n) + l);
       nets.set(hi, (nets.get(hi) ?? 0n) - l);
@@ -203,13 +215,25 @@ export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE
     const ticks = [...nets.entries()].sort((x, y) => x[0] - y[0]);
     stats.add(ticks.length);
     const sqrtPriceX96 = getSqrtRatioAtTick(tick);
-    write(`,${base},"balance0":"${bigBetween(random, 18, 24)}","balance1":"${bigBetween(random, 18, 24)}","sqrtPriceX96":"${sqrtPriceX96}","tick":${tick},"liquidity":"${liquidity}","tickSpacing":${spacing},"bitmapWords":[${word - WINDOW_WORDS},${word + WINDOW_WORDS}],"ticks":[${ticks.map(([t, net]) => `[${t},"${net}"]`).join(',')}]}`);
+    write(
+      `,${base},"balance0":"${bigBetween(random, 18, 24)}","balance1":"${bigBetween(random, 18, 24)}","sqrtPriceX96":"${sqrtPriceX96}","tick":${tick},"liquidity":"${liquidity}","tickSpacing":${spacing},"bitmapWords":[${word - WINDOW_WORDS},${word + WINDOW_WORDS}],"ticks":[${ticks.map(([t, net]) => `[${t},"${net}"]`).join(',')}]}`,
+    );
     if (ticks.length >= 200 && heavy.length < 12 && liquidity > 0n) heavy.push([token0, token1, '']);
     v3Pools++;
     i++;
   }
   const bytes = out.close();
-  return { catalogDir, snapshotDir, snapshotBytes: bytes, v2Pools, v3Pools, ticks: stats.ticks, tickBuckets: stats.tickBuckets, largestTickCount: stats.largestTickCount, heavyQuotes: heavy };
+  return {
+    catalogDir,
+    snapshotDir,
+    snapshotBytes: bytes,
+    v2Pools,
+    v3Pools,
+    ticks: stats.ticks,
+    tickBuckets: stats.tickBuckets,
+    largestTickCount: stats.largestTickCount,
+    heavyQuotes: heavy,
+  };
 }
 
 /** Shape of the routing bench's generated chain (bench/routing.ts). */
@@ -263,13 +287,15 @@ interface GeneratedToken {
 export function generateRoutingGraph(dir: string, options: RoutingGraphOptions = ROUTING_GRAPH): RoutingGraphFixture {
   const random = rng(options.seed);
   const { catalogDir, snapshotDir } = fixtureFolders(dir);
-  const chain = JSON.parse(readFileSync(join(ROOT, 'catalog/devnet.json'), 'utf8')) as { tokens: { address: string; symbol: string; decimals: number }[] };
+  const chain = JSON.parse(readFileSync(join(ROOT, 'catalog/devnet.json'), 'utf8')) as {
+    tokens: { address: string; symbol: string; decimals: number }[];
+  };
   const gaussian = (): number => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const lognormal = (sigma: number): number => Math.exp(sigma * gaussian());
 
   const bases: GeneratedToken[] = Object.keys(BASE_PRICES).map((symbol) => {
     const t = chain.tokens.find((x) => x.symbol === symbol)!;
-    return { address: t.address.toLowerCase(), usd: BASE_PRICES[symbol]!, decimals: t.decimals, depth: Number.POSITIVE_INFINITY };
+    return { address: t.address.toLowerCase(), usd: BASE_PRICES[symbol], decimals: t.decimals, depth: Number.POSITIVE_INFINITY };
   });
   const generated: GeneratedToken[] = [];
   for (let i = 0; i < options.tokens - bases.length; i++) {
@@ -277,7 +303,11 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
     const decimals = r < 0.7 ? 18 : r < 0.9 ? 6 : 8;
     const token = { address: hexAddress(`routing-token-${i}`), usd: 10 ** (-4 + 7 * random()), decimals, depth: 30e6 * (i + 1) ** -1.2 };
     generated.push(token);
-    chain.tokens.push({ address: token.address, symbol: `R${i}`, name: `Routing token ${i}`, slug: `routing-${i}`, decimals, logo: '' } as { address: string; symbol: string; decimals: number });
+    chain.tokens.push({ address: token.address, symbol: `R${i}`, name: `Routing token ${i}`, slug: `routing-${i}`, decimals, logo: '' } as {
+      address: string;
+      symbol: string;
+      decimals: number;
+    });
   }
   writeFileSync(join(catalogDir, 'devnet.json'), JSON.stringify(chain));
 
@@ -285,23 +315,23 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
   const cumulative: number[] = [];
   generated.reduce((sum, _t, i) => (cumulative[i] = sum + (i + 1) ** -0.9), 0);
   const popular = (): GeneratedToken => {
-    const x = random() * cumulative[cumulative.length - 1]!;
+    const x = random() * cumulative[cumulative.length - 1];
     let lo = 0;
     let hi = cumulative.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (cumulative[mid]! < x) lo = mid + 1;
+      if (cumulative[mid] < x) lo = mid + 1;
       else hi = mid;
     }
-    return generated[lo]!;
+    return generated[lo];
   };
   const base = (): GeneratedToken => {
     let x = random();
     for (const b of bases) {
-      const symbol = Object.keys(BASE_PRICES)[bases.indexOf(b)]!;
-      if ((x -= BASE_WEIGHTS[symbol]!) < 0) return b;
+      const symbol = Object.keys(BASE_PRICES)[bases.indexOf(b)];
+      if ((x -= BASE_WEIGHTS[symbol]) < 0) return b;
     }
-    return bases[0]!;
+    return bases[0];
   };
 
   const devnet = JSON.parse(readFileSync(join(ROOT, 'seeds/snapshots/devnet.json'), 'utf8')) as Record<string, unknown>;
@@ -315,7 +345,12 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
   const tvlBuckets: [number, number, number] = [0, 0, 0];
 
   /** Writes one pool between a and b worth about `tvl` USD; false when that pool (pair, DEX, version, fee) exists. */
-  const addPool = (a: GeneratedToken, b: GeneratedToken, kind: { version: 'v2'; dex: string } | { version: 'v3'; fee: number }, tvl: number): boolean => {
+  const addPool = (
+    a: GeneratedToken,
+    b: GeneratedToken,
+    kind: { version: 'v2'; dex: string } | { version: 'v3'; fee: number },
+    tvl: number,
+  ): boolean => {
     if (a === b) return false;
     const [t0, t1] = a.address < b.address ? [a, b] : [b, a];
     const dex = kind.version === 'v2' ? kind.dex : 'uniswap';
@@ -332,13 +367,13 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
     tvlBuckets[tvl < 1e5 ? 0 : tvl < 1e7 ? 1 : 2]++;
     written++;
     if (kind.version === 'v2') {
-      const r0 = BigInt(Math.max(10_000, Math.floor(((tvl / 2) / t0.usd) * 10 ** t0.decimals)));
+      const r0 = BigInt(Math.max(10_000, Math.floor((tvl / 2 / t0.usd) * 10 ** t0.decimals)));
       const r1 = BigInt(Math.max(10_000, Math.floor(Number(r0) * price)));
       out.pool(`${comma}${head},"balance0":"${r0}","balance1":"${r1}","reserve0":"${r0}","reserve1":"${r1}"}`);
       v2Pools++;
       return true;
     }
-    const spacing = SPACING[fee]!;
+    const spacing = SPACING[fee];
     const exact = Math.log(price) / LOG_TICK;
     const tick = Math.min(MAX_TICK - 1, Math.max(MIN_TICK, Math.floor(exact)));
     const below = getSqrtRatioAtTick(tick);
@@ -350,8 +385,15 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
     // Positions stay a word inside the window and inside the valid tick range.
     const lowest = Math.max(Math.ceil(MIN_TICK / spacing), (window[0] + 1) * 256) * spacing;
     const highest = Math.min(Math.floor(MAX_TICK / spacing), window[1] * 256) * spacing;
-    const positions = tvl >= 1e7 ? 300 + Math.floor(random() * 700) : tvl >= 1e6 ? 40 + Math.floor(random() * 160) : tvl >= 1e5 ? 10 + Math.floor(random() * 50) : 1 + Math.floor(random() * 12);
-    const [wMin, wMax] = WIDTHS[fee]!;
+    const positions =
+      tvl >= 1e7
+        ? 300 + Math.floor(random() * 700)
+        : tvl >= 1e6
+          ? 40 + Math.floor(random() * 160)
+          : tvl >= 1e5
+            ? 10 + Math.floor(random() * 50)
+            : 1 + Math.floor(random() * 12);
+    const [wMin, wMax] = WIDTHS[fee];
     const sp = Math.sqrt(price);
     const sqrtAt = (t: number): number => Math.exp((t * LOG_TICK) / 2);
     const value1 = (tvl / t1.usd) * 10 ** t1.decimals;
@@ -364,14 +406,15 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
     for (const w of weights) {
       const width = wMin * (wMax / wMin) ** random();
       // 80% of positions hold the price; the rest sit wholly on one side of it.
-      const start = random() < 0.8 ? tick - random() * width : random() < 0.5 ? tick + spacing + random() * width : tick - (1 + random()) * width;
+      const start =
+        random() < 0.8 ? tick - random() * width : random() < 0.5 ? tick + spacing + random() * width : tick - (1 + random()) * width;
       const lo = Math.max(lowest, Math.floor(start / spacing) * spacing);
       const hi = Math.min(highest, Math.max(lo + spacing, Math.ceil((start + width) / spacing) * spacing));
       if (hi <= lo) continue;
       const sa = sqrtAt(lo);
       const sb = sqrtAt(hi);
       const perL = sp < sa ? (1 / sa - 1 / sb) * sp * sp : sp >= sb ? sb - sa : 2 * sp - sa - (sp * sp) / sb;
-      const l = BigInt(Math.floor(((value1 * w) / weightSum) / perL));
+      const l = BigInt(Math.floor((value1 * w) / weightSum / perL));
       if (l <= 0n) continue;
       nets.set(lo, (nets.get(lo) ?? 0n) + l);
       nets.set(hi, (nets.get(hi) ?? 0n) - l);
@@ -404,10 +447,19 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
   // The base pairs: deep pools on every DEX; stablecoin pairs on the low fee tiers.
   for (let i = 0; i < bases.length; i++) {
     for (let j = i + 1; j < bases.length; j++) {
-      const a = bases[i]!;
-      const b = bases[j]!;
+      const a = bases[i];
+      const b = bases[j];
       const stable = a.usd === 1 && b.usd === 1;
-      const tiers = stable ? [[100, 80e6], [500, 15e6]] : [[500, 100e6], [3000, 40e6], [10000, 5e6]];
+      const tiers = stable
+        ? [
+            [100, 80e6],
+            [500, 15e6],
+          ]
+        : [
+            [500, 100e6],
+            [3000, 40e6],
+            [10000, 5e6],
+          ];
       for (const [fee, tvl] of tiers) addPool(a, b, v3(fee!), tvl! * lognormal(0.5));
       addPool(a, b, v2('uniswap'), 30e6 * lognormal(0.5));
       addPool(a, b, v2('sushiswap'), 8e6 * lognormal(0.5));
@@ -416,7 +468,7 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
   // Every generated token's main pool, against WETH or USDC.
   for (const t of generated) {
     const kind = random() < 0.6 ? v3(3000) : v2('uniswap');
-    addPool(t, random() < 0.7 ? bases[0]! : bases[1]!, kind, Math.max(2_000, t.depth * lognormal(0.5)));
+    addPool(t, random() < 0.7 ? bases[0] : bases[1], kind, Math.max(2_000, t.depth * lognormal(0.5)));
   }
   // The rest by popularity: half against a base token, half between tokens (shallower).
   while (written < options.pools) {

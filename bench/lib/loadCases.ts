@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expectedStatus, runLoad, type LoadRequest, type LoadResult } from './runLoad.ts';
-import { projectRoot as ROOT, startServer, type ServerProcess } from '../../test/helpers/serverProcess.ts';
+import { projectRoot as ROOT, type ServerProcess, startServer } from '../../test/helpers/serverProcess.ts';
+import { expectedStatus, type LoadRequest, type LoadResult, runLoad } from './runLoad.ts';
 
 /** One load case: where it goes and what it sends. */
 export interface LoadCase {
@@ -56,9 +56,14 @@ export function lazyServer(start: () => Promise<ServerProcess>): () => Promise<S
 export async function checkRequests(url: string, requests: readonly LoadRequest[], status?: number): Promise<void> {
   for (const [i, r] of requests.entries()) {
     if (i >= 100 && i % 20 !== 0) continue;
-    const res = await fetch(url + r.path, { method: r.method, body: r.body, headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers } });
+    const res = await fetch(url + r.path, {
+      method: r.method,
+      body: r.body,
+      headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers },
+    });
     const text = await res.text();
-    if (!expectedStatus(res.status, status)) throw new Error(`${r.method} ${r.path} ${r.body ?? ''} -> ${res.status} ${text.slice(0, 300)}`);
+    if (!expectedStatus(res.status, status))
+      throw new Error(`${r.method} ${r.path} ${r.body ?? ''} -> ${res.status} ${text.slice(0, 300)}`);
   }
 }
 
@@ -94,7 +99,10 @@ export function medianResult(list: readonly LoadResult[]): LoadResult {
     ...(list.every((r) => r.apiCpuUs !== undefined) ? { apiCpuUs: median(list.map((r) => r.apiCpuUs!)) } : {}),
     responses: list.reduce((n, r) => n + r.responses, 0),
     failures: list.reduce((n, r) => n + r.failures, 0),
-    failureCodes: list.map((r) => r.failureCodes).filter(Boolean).join(' '),
+    failureCodes: list
+      .map((r) => r.failureCodes)
+      .filter(Boolean)
+      .join(' '),
     seconds: list.reduce((n, r) => n + r.seconds, 0),
   };
 }
@@ -103,7 +111,10 @@ export function medianResult(list: readonly LoadResult[]): LoadResult {
  * Runs the cases at one connection level: checks each case's requests, then `rounds` interleaved rounds of
  * `seconds` each (after runLoad's warm-up). Results by case id.
  */
-export async function runLoadCases(cases: readonly LoadCase[], options: { connections: number; rounds: number; seconds: number }): Promise<Map<string, CaseResult>> {
+export async function runLoadCases(
+  cases: readonly LoadCase[],
+  options: { connections: number; rounds: number; seconds: number },
+): Promise<Map<string, CaseResult>> {
   for (const c of cases) await checkRequests((await c.server()).url, c.requests(), c.status);
   const runs = new Map<string, LoadResult[]>(cases.map((c) => [c.id, []]));
   for (let round = 0; round < options.rounds; round++) {
@@ -114,7 +125,9 @@ export async function runLoadCases(cases: readonly LoadCase[], options: { connec
       const cpuBefore = threadCpuMs(s.pid);
       const result = await runLoad({ ...load, seconds: options.seconds, warmupSeconds: 0 });
       const cpuMs = threadCpuMs(s.pid) - cpuBefore;
-      runs.get(c.id)!.push(Number.isNaN(cpuMs) ? result : { ...result, apiCpuUs: (cpuMs * 1000) / Math.max(1, result.responses + result.failures) });
+      runs
+        .get(c.id)!
+        .push(Number.isNaN(cpuMs) ? result : { ...result, apiCpuUs: (cpuMs * 1000) / Math.max(1, result.responses + result.failures) });
     }
   }
   return new Map(cases.map((c) => [c.id, { median: medianResult(runs.get(c.id)!), rounds: runs.get(c.id)! }]));

@@ -48,7 +48,18 @@ export function variedQuoteBodies(variants: number, extra: Readonly<Record<strin
   for (let i = 0; i < variants; i++) {
     for (const [tokenIn, tokenOut, amount] of DEVNET_QUOTES) {
       const varied = i === 0 ? amount : `${amount}.${String(i).padStart(4, '0')}`;
-      bodies.push(JSON.stringify({ originChainId: 31337, destinationChainId: 31337, tokenIn: T[tokenIn], tokenOut: T[tokenOut], amount: varied, recipientAddress: BENCH_RECIPIENT, slippageBps: 50, ...extra }));
+      bodies.push(
+        JSON.stringify({
+          originChainId: 31337,
+          destinationChainId: 31337,
+          tokenIn: T[tokenIn],
+          tokenOut: T[tokenOut],
+          amount: varied,
+          recipientAddress: BENCH_RECIPIENT,
+          slippageBps: 50,
+          ...extra,
+        }),
+      );
     }
   }
   return bodies;

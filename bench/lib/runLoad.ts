@@ -72,7 +72,12 @@ function once(options: LoadOptions, seconds: number, record: boolean): Promise<L
         duration: seconds,
         pipelining: 1,
         timeout: 10,
-        requests: options.requests.map((r) => ({ method: r.method, path: r.path, body: r.body, headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers } })),
+        requests: options.requests.map((r) => ({
+          method: r.method,
+          path: r.path,
+          body: r.body,
+          headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers },
+        })),
       },
       (error, result) => {
         if (error) return reject(error);

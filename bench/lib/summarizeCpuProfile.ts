@@ -63,12 +63,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const total = rows.reduce((n, r) => n + r.us, 0);
   const idle = rows.filter((r) => r.label.startsWith('(idle)')).reduce((n, r) => n + r.us, 0);
   const busy = total - idle;
-  process.stdout.write(`total ${(total / 1000).toFixed(0)} ms, idle ${((idle / total) * 100).toFixed(1)}%; shares below are of busy time\n`);
+  process.stdout.write(
+    `total ${(total / 1000).toFixed(0)} ms, idle ${((idle / total) * 100).toFixed(1)}%; shares below are of busy time\n`,
+  );
   for (const r of rows.filter((x) => !x.label.startsWith('(idle)')).slice(0, Number(process.argv[3] ?? 40))) {
     process.stdout.write(`${((r.us / busy) * 100).toFixed(1).padStart(5)}%  ${r.label}\n`);
   }
   process.stdout.write('\ninclusive (function and what it calls), share of busy time:\n');
-  for (const r of totalTimes(profile).filter((x) => !x.label.startsWith('(idle)') && !x.label.startsWith('(root)')).slice(0, Number(process.argv[3] ?? 40))) {
+  for (const r of totalTimes(profile)
+    .filter((x) => !x.label.startsWith('(idle)') && !x.label.startsWith('(root)'))
+    .slice(0, Number(process.argv[3] ?? 40))) {
     process.stdout.write(`${((r.us / busy) * 100).toFixed(1).padStart(5)}%  ${r.label}\n`);
   }
 }

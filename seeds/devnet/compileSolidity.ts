@@ -41,5 +41,9 @@ export function compileSolidity(path: string, name: string): CompiledContract {
   if (errors.length > 0) throw new Error(`${file}: ${errors.map((e) => e.formattedMessage).join('\n')}`);
   const contract = output.contracts[file]?.[name];
   if (!contract) throw new Error(`${file}: no contract ${name}`);
-  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}`, deployedBytecode: `0x${contract.evm.deployedBytecode.object}` };
+  return {
+    abi: contract.abi,
+    bytecode: `0x${contract.evm.bytecode.object}`,
+    deployedBytecode: `0x${contract.evm.deployedBytecode.object}`,
+  };
 }

@@ -3,7 +3,17 @@
  * both from `@across-protocol/contracts`, deployed by a dedicated account AFTER the Uniswap deployment, so no
  * other devnet address or nonce changes. Its addresses are deterministic (that account's nonces 0 and 1).
  */
-import { encodeDeployData, encodeFunctionData, getAddress, getContractAddress, toHex, zeroAddress, type Abi, type Address, type Hex } from 'viem';
+import {
+  type Abi,
+  type Address,
+  encodeDeployData,
+  encodeFunctionData,
+  getAddress,
+  getContractAddress,
+  type Hex,
+  toHex,
+  zeroAddress,
+} from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { loadArtifact } from './artifacts.ts';
 import { DevnetSender } from './deployDevnet.ts';
@@ -107,7 +117,14 @@ export function devnetAcrossBridge(variant: 'devnet' | 'devnet-b'): Record<strin
     defaults: { feeBps: 5, fillTimeSeconds: 4 },
     assets: [
       { asset: 'ETH', token: tokens.WETH, feeBps: 4, fixedFee: '0.00005', minAmount: '0.001', maxAmount: '500' },
-      { asset: 'USDC', token: tokens.USDC, fixedFee: '0.1', minAmount: '1', maxAmount: '1000000', destinations: { [other]: { fixedFee: '0.15', fillTimeSeconds: 6 } } },
+      {
+        asset: 'USDC',
+        token: tokens.USDC,
+        fixedFee: '0.1',
+        minAmount: '1',
+        maxAmount: '1000000',
+        destinations: { [other]: { fixedFee: '0.15', fillTimeSeconds: 6 } },
+      },
       { asset: 'USDT', token: tokens.USDT, feeBps: 8, fixedFee: '0.1', minAmount: '1', maxAmount: '1000000' },
     ],
   };

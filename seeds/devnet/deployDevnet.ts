@@ -1,17 +1,22 @@
-import {
-  encodeDeployData,
-  encodeFunctionData,
-  getAddress,
-  maxUint256,
-  parseAbi,
-  stringToHex,
-  toHex,
-  type Address,
-  type Hex,
-} from 'viem';
+import { type Address, encodeDeployData, encodeFunctionData, getAddress, type Hex, maxUint256, parseAbi, stringToHex, toHex } from 'viem';
 import { devnetArtifact, linkBytecode } from './artifacts.ts';
-import { DEPLOY_ORDER, devnetAddresses, MULTICALL3_ADDRESS, ROUTING_DEPLOY_ORDER, sortTokens, type DevnetAddresses, type DevnetContract } from './devnetAddresses.ts';
-import { DEVNET_FEE_TIERS, DEVNET_TOKENS, DEVNET_V2_PAIRS, DEVNET_V3_POOLS, type DevnetPhase, type DevnetTokenSymbol } from './devnetPlan.ts';
+import {
+  DEPLOY_ORDER,
+  type DevnetAddresses,
+  type DevnetContract,
+  devnetAddresses,
+  MULTICALL3_ADDRESS,
+  ROUTING_DEPLOY_ORDER,
+  sortTokens,
+} from './devnetAddresses.ts';
+import {
+  DEVNET_FEE_TIERS,
+  DEVNET_TOKENS,
+  DEVNET_V2_PAIRS,
+  DEVNET_V3_POOLS,
+  type DevnetPhase,
+  type DevnetTokenSymbol,
+} from './devnetPlan.ts';
 import { jsonRpc, receiptOf } from './jsonRpc.ts';
 
 /** Gas limit of every devnet transaction: fixed, so no estimate can fall short when a block lands in a later second. */
@@ -173,11 +178,19 @@ export async function deployDevnet(rpcUrl: string): Promise<{ addresses: DevnetA
   }
 
   // Multicall3 at its canonical address: run its creation code in an eth_call to get the runtime code, then set it.
-  const runtime = await jsonRpc<Hex>(rpcUrl, 'eth_call', [{ from: deployer, data: devnetArtifact('Multicall3').bytecode, gas: toHex(TX_GAS) }, 'latest']);
+  const runtime = await jsonRpc<Hex>(rpcUrl, 'eth_call', [
+    { from: deployer, data: devnetArtifact('Multicall3').bytecode, gas: toHex(TX_GAS) },
+    'latest',
+  ]);
   await jsonRpc(rpcUrl, 'anvil_setCode', [MULTICALL3_ADDRESS, runtime]);
 
   // Fee tier 100 (tick spacing 1), as enabled on mainnet after launch.
-  await sender.send(c.uniswapV3Factory, encodeFunctionData({ abi: v3FactoryAbi, functionName: 'enableFeeAmount', args: [100, 1] }), 0n, 'enableFeeAmount');
+  await sender.send(
+    c.uniswapV3Factory,
+    encodeFunctionData({ abi: v3FactoryAbi, functionName: 'enableFeeAmount', args: [100, 1] }),
+    0n,
+    'enableFeeAmount',
+  );
 
   await provideLiquidity(sender, 'base');
 
@@ -217,13 +230,23 @@ async function provideLiquidity(sender: DevnetSender, phase: DevnetPhase): Promi
       continue;
     }
     const amount = 10n ** 12n * 10n ** BigInt(spec.decimals);
-    await sender.send(t[spec.symbol], encodeFunctionData({ abi: erc20Abi, functionName: 'mint', args: [deployer, amount] }), 0n, `mint ${spec.symbol}`);
+    await sender.send(
+      t[spec.symbol],
+      encodeFunctionData({ abi: erc20Abi, functionName: 'mint', args: [deployer, amount] }),
+      0n,
+      `mint ${spec.symbol}`,
+    );
   }
   const spenders = [c.uniswapV2Router02, c.sushiswapV2Router02, c.nonfungiblePositionManager];
   for (const spec of tokens) {
     if (spec.symbol === 'UNI') continue;
     for (const spender of spenders) {
-      await sender.send(t[spec.symbol], encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] }), 0n, `approve ${spec.symbol}`);
+      await sender.send(
+        t[spec.symbol],
+        encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] }),
+        0n,
+        `approve ${spec.symbol}`,
+      );
     }
   }
 

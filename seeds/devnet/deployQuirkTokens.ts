@@ -14,7 +14,7 @@
  * - WRONG: a MintableERC20 whose symbol() is "WRONG", catalogued as "RIGHT". A Uniswap V2 pair with WETH.
  */
 import { join } from 'node:path';
-import { encodeDeployData, encodeFunctionData, getAddress, maxUint256, parseAbi, type Address, type Hex } from 'viem';
+import { type Address, encodeDeployData, encodeFunctionData, getAddress, type Hex, maxUint256, parseAbi } from 'viem';
 import { getSqrtRatioAtTick } from '../../src/amm/tickMath.ts';
 import { devnetArtifact, loadArtifact } from './artifacts.ts';
 import { compileSolidity } from './compileSolidity.ts';
@@ -52,28 +52,43 @@ export interface QuirkDeployment {
 export async function deployQuirkTokens(rpcUrl: string): Promise<QuirkDeployment> {
   const { deployer, contracts: c, tokens: t, pairInitCodeHash, poolInitCodeHash } = devnetAddresses();
   const sender = new DevnetSender(rpcUrl, deployer);
-  const deploy = async (bytecode: Hex, label: string): Promise<Address> => getAddress((await sender.send(undefined, bytecode, 0n, label)).contractAddress!);
+  const deploy = async (bytecode: Hex, label: string): Promise<Address> =>
+    getAddress((await sender.send(undefined, bytecode, 0n, label)).contractAddress!);
   const call = (to: Address, data: Hex, label: string) => sender.send(to, data, 0n, label);
 
   const resetToken = compileSolidity(join(import.meta.dirname, 'contracts', 'ApprovalResetToken.sol'), 'ApprovalResetToken');
   const mintable = devnetArtifact('MintableERC20');
   const deflating = loadArtifact('@uniswap/v2-periphery/build/DeflatingERC20.json');
   const tokens = {
-    RUSD: await deploy(encodeDeployData({ abi: resetToken.abi, bytecode: resetToken.bytecode, args: ['Reset USD', 'RUSD', 6] }), 'deploy RUSD'),
+    RUSD: await deploy(
+      encodeDeployData({ abi: resetToken.abi, bytecode: resetToken.bytecode, args: ['Reset USD', 'RUSD', 6] }),
+      'deploy RUSD',
+    ),
     DTT: await deploy(encodeDeployData({ abi: deflating.abi, bytecode: deflating.bytecode, args: [10n ** 9n * E18] }), 'deploy DTT'),
-    MIS: await deploy(encodeDeployData({ abi: mintable.abi, bytecode: mintable.bytecode, args: ['Mismatched Decimals', 'MIS', 8] }), 'deploy MIS'),
-    WRONG: await deploy(encodeDeployData({ abi: mintable.abi, bytecode: mintable.bytecode, args: ['Wrong Symbol', 'WRONG', 18] }), 'deploy WRONG'),
+    MIS: await deploy(
+      encodeDeployData({ abi: mintable.abi, bytecode: mintable.bytecode, args: ['Mismatched Decimals', 'MIS', 8] }),
+      'deploy MIS',
+    ),
+    WRONG: await deploy(
+      encodeDeployData({ abi: mintable.abi, bytecode: mintable.bytecode, args: ['Wrong Symbol', 'WRONG', 18] }),
+      'deploy WRONG',
+    ),
   };
   // Liquidity with WETH on Uniswap V2 (the deployer's WETH is approved to the routers by the standard deployment).
   const amounts = { RUSD: 300_000n * 10n ** 6n, DTT: 1_000_000n * E18, MIS: 1_000_000n * 10n ** 8n, WRONG: 1_000_000n * E18 };
   const wethPerPair = 100n * E18;
   for (const symbol of ['RUSD', 'DTT', 'MIS', 'WRONG'] as const) {
     const token = tokens[symbol];
-    if (symbol !== 'DTT') await call(token, encodeFunctionData({ abi, functionName: 'mint', args: [deployer, amounts[symbol] * 10n] }), `mint ${symbol}`);
+    if (symbol !== 'DTT')
+      await call(token, encodeFunctionData({ abi, functionName: 'mint', args: [deployer, amounts[symbol] * 10n] }), `mint ${symbol}`);
     await call(token, encodeFunctionData({ abi, functionName: 'approve', args: [c.uniswapV2Router02, maxUint256] }), `approve ${symbol}`);
     await call(
       c.uniswapV2Router02,
-      encodeFunctionData({ abi, functionName: 'addLiquidity', args: [token, t.WETH, amounts[symbol], wethPerPair, 0n, 0n, deployer, DEADLINE] }),
+      encodeFunctionData({
+        abi,
+        functionName: 'addLiquidity',
+        args: [token, t.WETH, amounts[symbol], wethPerPair, 0n, 0n, deployer, DEADLINE],
+      }),
       `addLiquidity ${symbol}/WETH`,
     );
   }
@@ -81,7 +96,15 @@ export async function deployQuirkTokens(rpcUrl: string): Promise<QuirkDeployment
   const [token0, token1] = sortTokens(tokens.DTT, t.WETH);
   const dttIs0 = token0 === tokens.DTT;
   const tick = dttIs0 ? -DTT_V3_TICK : DTT_V3_TICK;
-  await call(c.nonfungiblePositionManager, encodeFunctionData({ abi, functionName: 'createAndInitializePoolIfNecessary', args: [token0, token1, DTT_V3_FEE, getSqrtRatioAtTick(tick)] }), 'create v3 DTT/WETH');
+  await call(
+    c.nonfungiblePositionManager,
+    encodeFunctionData({
+      abi,
+      functionName: 'createAndInitializePoolIfNecessary',
+      args: [token0, token1, DTT_V3_FEE, getSqrtRatioAtTick(tick)],
+    }),
+    'create v3 DTT/WETH',
+  );
   // WETH is token1 when DTT is token0: a range below the price holds token1 only; otherwise a range above holds token0 only.
   const [tickLower, tickUpper] = dttIs0 ? [tick - 6_000, tick - 60] : [tick + 60, tick + 6_000];
   await call(
@@ -89,7 +112,21 @@ export async function deployQuirkTokens(rpcUrl: string): Promise<QuirkDeployment
     encodeFunctionData({
       abi,
       functionName: 'mint',
-      args: [{ token0, token1, fee: DTT_V3_FEE, tickLower, tickUpper, amount0Desired: dttIs0 ? 0n : 50n * E18, amount1Desired: dttIs0 ? 50n * E18 : 0n, amount0Min: 0n, amount1Min: 0n, recipient: deployer, deadline: DEADLINE }],
+      args: [
+        {
+          token0,
+          token1,
+          fee: DTT_V3_FEE,
+          tickLower,
+          tickUpper,
+          amount0Desired: dttIs0 ? 0n : 50n * E18,
+          amount1Desired: dttIs0 ? 50n * E18 : 0n,
+          amount0Min: 0n,
+          amount1Min: 0n,
+          recipient: deployer,
+          deadline: DEADLINE,
+        },
+      ],
     }),
     'mint v3 DTT/WETH',
   );

@@ -1,12 +1,4 @@
-import {
-  encodeAbiParameters,
-  encodePacked,
-  getAddress,
-  getContractAddress,
-  keccak256,
-  type Address,
-  type Hex,
-} from 'viem';
+import { type Address, encodeAbiParameters, encodePacked, getAddress, getContractAddress, type Hex, keccak256 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { devnetArtifact } from './artifacts.ts';
 import { DEVNET_TOKENS, DEVNET_V2_PAIRS, DEVNET_V3_POOLS, type DevnetTokenSymbol, type DevnetV2Dex } from './devnetPlan.ts';
@@ -113,7 +105,7 @@ let cached: DevnetAddresses | undefined;
 /** Computes every devnet address without a node: deployer nonces for contracts, CREATE2 for pools. */
 export function devnetAddresses(): DevnetAddresses {
   if (cached) return cached;
-  const deployer = devnetAccounts(1)[0]!.address;
+  const deployer = devnetAccounts(1)[0].address;
   const contracts = {} as Record<DevnetContract, Address>;
   DEPLOY_ORDER.forEach((name, nonce) => {
     contracts[name] = getContractAddress({ from: deployer, nonce: BigInt(nonce) });

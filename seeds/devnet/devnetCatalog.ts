@@ -35,7 +35,14 @@ export function devnetCatalog(variant: 'devnet' | 'devnet-b'): Record<string, un
     pairs: [[a.tokens.AAVE, a.tokens.LINK]],
     tokens: [
       { address: NATIVE_TOKEN_ADDRESS, symbol: 'ETH', name: 'Ether', slug: 'ethereum', decimals: 18, logo: '' },
-      ...DEVNET_TOKENS.map((t) => ({ address: a.tokens[t.symbol], symbol: t.symbol, name: t.name, slug: TOKEN_SLUGS[t.symbol], decimals: t.decimals, logo: '' })),
+      ...DEVNET_TOKENS.map((t) => ({
+        address: a.tokens[t.symbol],
+        symbol: t.symbol,
+        name: t.name,
+        slug: TOKEN_SLUGS[t.symbol],
+        decimals: t.decimals,
+        logo: '',
+      })),
     ],
     dexes: [
       {

@@ -1,4 +1,4 @@
-import { encodeFunctionData, getAddress, parseAbi, toHex, type Address, type Hex } from 'viem';
+import { type Address, encodeFunctionData, getAddress, type Hex, parseAbi, toHex } from 'viem';
 import { devnetAddresses, NATIVE_TOKEN_ADDRESS } from './devnetAddresses.ts';
 import { jsonRpc, receiptOf } from './jsonRpc.ts';
 

@@ -26,7 +26,9 @@ try {
 }
 const { addresses } = devnet;
 const lines: string[] = [];
-lines.push(`devnet up: ${devnet.rpcUrl}  chain id ${devnet.chainId}  anvil pid ${devnet.pid}  (${devnet.txCount} txs, ${devnet.startMs} ms)`);
+lines.push(
+  `devnet up: ${devnet.rpcUrl}  chain id ${devnet.chainId}  anvil pid ${devnet.pid}  (${devnet.txCount} txs, ${devnet.startMs} ms)`,
+);
 lines.push('', 'tokens:');
 for (const t of DEVNET_TOKENS) lines.push(`  ${t.symbol.padEnd(6)} ${addresses.tokens[t.symbol]}  (${t.decimals} decimals)`);
 lines.push('', 'contracts:');
@@ -38,9 +40,17 @@ if (devnet.across) lines.push(`  ${'acrossSpokePool (proxy)'.padEnd(36)} ${devne
 lines.push('', 'pools:');
 const symbolOf = new Map(Object.entries(addresses.tokens).map(([s, a]) => [a, s]));
 for (const p of addresses.pools) {
-  lines.push(`  ${p.dex.padEnd(10)} ${p.version} ${`${symbolOf.get(p.token0)}/${symbolOf.get(p.token1)}`.padEnd(10)} fee ${String(p.fee).padStart(5)}  ${p.address}`);
+  lines.push(
+    `  ${p.dex.padEnd(10)} ${p.version} ${`${symbolOf.get(p.token0)}/${symbolOf.get(p.token1)}`.padEnd(10)} fee ${String(p.fee).padStart(5)}  ${p.address}`,
+  );
 }
-lines.push('', `accounts (anvil default mnemonic; unlocked): ${devnet.accounts.slice(0, 3).map((a) => a.address).join(', ')}, ...`);
+lines.push(
+  '',
+  `accounts (anvil default mnemonic; unlocked): ${devnet.accounts
+    .slice(0, 3)
+    .map((a) => a.address)
+    .join(', ')}, ...`,
+);
 lines.push(`seed it:  RPC_URL_${devnet.chainId}=${devnet.rpcUrl} npm run seed -- --chain ${devnet.chainId}`);
 lines.push('Ctrl-C to stop.');
 console.log(lines.join('\n'));
@@ -49,7 +59,10 @@ let stopping = false;
 const shutdown = (): void => {
   if (stopping) return;
   stopping = true;
-  devnet.stop().then(() => process.exit(0), () => process.exit(1));
+  devnet.stop().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem';
-import { deployAcross, type AcrossDevnetAddresses } from './deployAcross.ts';
+import { type AcrossDevnetAddresses, deployAcross } from './deployAcross.ts';
 import { deployDevnet } from './deployDevnet.ts';
-import { devnetAccounts, type DevnetAddresses } from './devnetAddresses.ts';
+import { type DevnetAddresses, devnetAccounts } from './devnetAddresses.ts';
 import { startAnvil } from './startAnvil.ts';
 
 /** A running devnet: anvil with the Uniswap contracts and pools deployed. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { getAddress, type PublicClient } from 'viem';
 import type { Logger } from 'pino';
+import { getAddress, type PublicClient } from 'viem';
 import type { Catalog, CatalogChain } from '../../src/catalog/Catalog.ts';
 import type { BlockUpdate, BlockUpdateSink } from '../../src/graph/blockUpdate.ts';
 import { loadSnapshots, type Snapshot } from '../../src/graph/snapshot.ts';
@@ -8,7 +8,7 @@ import { multicallRunner, type PhaseRunner } from '../readPoolStates.ts';
 import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../seedChains.ts';
 import { createSeedRpc, RpcRequestError, type SeedRpc } from '../seedRpc.ts';
 import { writeFileAtomic } from '../writeFileAtomic.ts';
-import { PoolBook, type BlockChange, type RpcLog } from './poolBook.ts';
+import { type BlockChange, PoolBook, type RpcLog } from './poolBook.ts';
 
 /** Options of one chain's follower (env names in README "Live pool state"). */
 export interface FollowerOptions {
@@ -102,7 +102,15 @@ export class ChainFollower {
     opts: FollowerOptions,
     private readonly sink: BlockUpdateSink,
   ) {
-    this.o = { pollIntervalMs: 1000, undoDepth: 64, snapshotEveryBlocks: 0, priorityFeeEveryBlocks: 64, catchUpRange: 2000, follow: true, ...opts };
+    this.o = {
+      pollIntervalMs: 1000,
+      undoDepth: 64,
+      snapshotEveryBlocks: 0,
+      priorityFeeEveryBlocks: 64,
+      catchUpRange: 2000,
+      follow: true,
+      ...opts,
+    };
     this.range = this.o.catchUpRange;
     this.rpc = createSeedRpc({ url: opts.rpcUrl, retries: 2, backoffMs: 200, timeoutMs: 10_000 });
     this.client = this.rpc.client;
@@ -122,21 +130,36 @@ export class ChainFollower {
   }
 
   status(): FollowerStatus {
-    return { chainId: this.chainId, headBlock: this.head, appliedBlock: this.applied?.number ?? 0, appliedHash: this.applied?.hash ?? '', lastBlockAt: this.lastBlockAt, lastHeadAt: this.lastHeadAt, errors: this.errors };
+    return {
+      chainId: this.chainId,
+      headBlock: this.head,
+      appliedBlock: this.applied?.number ?? 0,
+      appliedHash: this.applied?.hash ?? '',
+      lastBlockAt: this.lastBlockAt,
+      lastHeadAt: this.lastHeadAt,
+      errors: this.errors,
+    };
   }
 
   /** The followed state as a snapshot (what snapshot files and tests compare). */
   snapshot(): Snapshot {
     return {
-      formatVersion: 1, chainId: this.chainId, blockNumber: this.applied.number, blockTimestamp: this.applied.timestamp, gasPriceWei: this.applied.gasPriceWei,
-      seededAt: new Date().toISOString(), tickWindowWords: this.tickWindowWords, pools: this.book.snapshotPools(),
+      formatVersion: 1,
+      chainId: this.chainId,
+      blockNumber: this.applied.number,
+      blockTimestamp: this.applied.timestamp,
+      gasPriceWei: this.applied.gasPriceWei,
+      seededAt: new Date().toISOString(),
+      tickWindowWords: this.tickWindowWords,
+      pools: this.book.snapshotPools(),
       ...(this.excludedTokens && this.excludedTokens.length > 0 ? { excludedTokens: this.excludedTokens } : {}),
     };
   }
 
   /** Loads the start state, catches up to the head, then follows in the background until stop(). */
   async start(): Promise<void> {
-    const start = this.o.startFrom ?? loadSnapshots(this.o.snapshotDir).snapshots.find((s) => s.chainId === this.chainId) ?? (await this.seed());
+    const start =
+      this.o.startFrom ?? loadSnapshots(this.o.snapshotDir).snapshots.find((s) => s.chainId === this.chainId) ?? (await this.seed());
     await this.reset(start);
     await this.catchUp();
     if (this.o.follow) this.loop = this.follow();
@@ -149,7 +172,13 @@ export class ChainFollower {
   }
 
   private async seed(): Promise<Snapshot> {
-    const report = await seedChains({ chains: [this.o.chain], rpcUrls: new Map([[this.chainId, this.o.rpcUrl]]), snapshotDir: this.o.snapshotDir, progress: 'none', log: () => {} });
+    const report = await seedChains({
+      chains: [this.o.chain],
+      rpcUrls: new Map([[this.chainId, this.o.rpcUrl]]),
+      snapshotDir: this.o.snapshotDir,
+      progress: 'none',
+      log: () => {},
+    });
     const snapshot = report.chains[0]?.snapshot;
     if (!snapshot) throw new Error(`chain ${this.chainId}: seeding failed (${report.chains[0]?.reason ?? 'no report'})`);
     return snapshot;
@@ -161,7 +190,13 @@ export class ChainFollower {
     this.book = new PoolBook(this.o.chain, snapshot);
     this.tickWindowWords = snapshot.tickWindowWords;
     this.excludedTokens = snapshot.excludedTokens;
-    this.applied = { number: snapshot.blockNumber, hash: block.hash, parentHash: block.parentHash, timestamp: snapshot.blockTimestamp, gasPriceWei: snapshot.gasPriceWei ?? '0' };
+    this.applied = {
+      number: snapshot.blockNumber,
+      hash: block.hash,
+      parentHash: block.parentHash,
+      timestamp: snapshot.blockTimestamp,
+      gasPriceWei: snapshot.gasPriceWei ?? '0',
+    };
     this.history.length = 0;
     this.lastSnapshotBlock = snapshot.blockNumber;
     this.head = Math.max(this.head, snapshot.blockNumber);
@@ -209,9 +244,9 @@ export class ChainFollower {
       logs.sort((a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex));
       const changed = new Set<string>();
       for (let i = 0; i < logs.length; ) {
-        const n = logs[i]!.blockNumber;
+        const n = logs[i].blockNumber;
         let j = i;
-        while (j < logs.length && logs[j]!.blockNumber === n) j++;
+        while (j < logs.length && logs[j].blockNumber === n) j++;
         const change = await this.book.applyBlock(logs.slice(i, j), this.runner(Number(n)), this.tickWindowWords, this.onReread);
         this.count(change);
         for (const a of change.prev.keys()) changed.add(a);
@@ -231,11 +266,24 @@ export class ChainFollower {
 
   /** Records the new applied block, emits its update, writes a snapshot when due. */
   private async moveTo(block: RpcBlock, changed: Iterable<string>, removed: string[], reorg?: boolean): Promise<void> {
-    this.applied = { number: Number(block.number), hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp), gasPriceWei: await this.gasPrice(block) };
+    this.applied = {
+      number: Number(block.number),
+      hash: block.hash,
+      parentHash: block.parentHash,
+      timestamp: Number(block.timestamp),
+      gasPriceWei: await this.gasPrice(block),
+    };
     this.lastBlockAt = Date.now();
     const update: BlockUpdate = {
-      chainId: this.chainId, blockNumber: this.applied.number, blockHash: this.applied.hash, parentHash: this.applied.parentHash,
-      blockTimestamp: this.applied.timestamp, gasPriceWei: this.applied.gasPriceWei, pools: this.book.snapshotPools(changed), removed, ...(reorg ? { reorg } : {}),
+      chainId: this.chainId,
+      blockNumber: this.applied.number,
+      blockHash: this.applied.hash,
+      parentHash: this.applied.parentHash,
+      blockTimestamp: this.applied.timestamp,
+      gasPriceWei: this.applied.gasPriceWei,
+      pools: this.book.snapshotPools(changed),
+      removed,
+      ...(reorg ? { reorg } : {}),
     };
     await this.sink(update);
     if (this.o.snapshotEveryBlocks > 0 && this.applied.number - this.lastSnapshotBlock >= this.o.snapshotEveryBlocks) {
@@ -275,7 +323,13 @@ export class ChainFollower {
     let reorg: { changed: Set<string>; existed: Set<string> } | undefined;
     for (;;) {
       const diverged = this.head < this.applied.number || (this.head === this.applied.number && latest.hash !== this.applied.hash);
-      const next = diverged ? undefined : this.head === this.applied.number + 1 ? latest : this.head > this.applied.number ? await this.request<RpcBlock>('eth_getBlockByNumber', [hex(this.applied.number + 1), false]) : undefined;
+      const next = diverged
+        ? undefined
+        : this.head === this.applied.number + 1
+          ? latest
+          : this.head > this.applied.number
+            ? await this.request<RpcBlock>('eth_getBlockByNumber', [hex(this.applied.number + 1), false])
+            : undefined;
       if (!diverged && !next) break;
       if (diverged || next!.parentHash !== this.applied.hash) {
         if (!reorg) {
@@ -287,14 +341,25 @@ export class ChainFollower {
         continue;
       }
       const logs = await this.request<RpcLog[]>('eth_getLogs', [{ blockHash: next!.hash, topics: [this.book.topics] }]);
-      const change = await this.book.applyBlock(logs.filter((l) => this.book.wants(l)), this.runner(Number(next!.number)), this.tickWindowWords, this.onReread);
+      const change = await this.book.applyBlock(
+        logs.filter((l) => this.book.wants(l)),
+        this.runner(Number(next!.number)),
+        this.tickWindowWords,
+        this.onReread,
+      );
       this.count(change);
       this.m.blocks++;
       this.history.push({ block: { ...this.applied }, change });
       if (this.history.length > this.o.undoDepth) this.history.shift();
       if (reorg) {
         for (const a of change.prev.keys()) reorg.changed.add(a);
-        this.applied = { ...this.applied, number: Number(next!.number), hash: next!.hash, parentHash: next!.parentHash, timestamp: Number(next!.timestamp) };
+        this.applied = {
+          ...this.applied,
+          number: Number(next!.number),
+          hash: next!.hash,
+          parentHash: next!.parentHash,
+          timestamp: Number(next!.timestamp),
+        };
         if (this.applied.number < this.head) continue;
       }
       await this.moveTo(next!, reorg ? reorg.changed : change.prev.keys(), reorg ? this.removedSince(reorg) : [], reorg !== undefined);
@@ -325,6 +390,11 @@ export class ChainFollower {
     const before = new Set(this.book.pools.keys());
     await this.reset(await this.seed());
     const block = await this.request<RpcBlock>('eth_getBlockByNumber', [hex(this.applied.number), false]);
-    await this.moveTo(block, this.book.pools.keys(), [...before].filter((a) => !this.book.pools.has(a)).map((a) => getAddress(a)), true);
+    await this.moveTo(
+      block,
+      this.book.pools.keys(),
+      [...before].filter((a) => !this.book.pools.has(a)).map((a) => getAddress(a)),
+      true,
+    );
   }
 }

@@ -8,7 +8,7 @@
 import { createClient } from '@keyv/redis';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { loadConfig } from '../../src/config.ts';
-import { followHeadKey, followStreamKey, type FollowHeartbeat } from '../../src/follow/followStream.ts';
+import { type FollowHeartbeat, followHeadKey, followStreamKey } from '../../src/follow/followStream.ts';
 import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startFollowers } from './startFollowers.ts';
@@ -20,7 +20,10 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   if (!config.redisUrl) throw new Error('npm run follow needs REDIS_URL: it publishes to Redis Streams');
   const catalog = loadCatalog(config.catalogDir);
-  const client = createClient({ url: config.redisUrl, socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) } });
+  const client = createClient({
+    url: config.redisUrl,
+    socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) },
+  });
   client.on('error', () => undefined);
   await client.connect();
 
@@ -28,16 +31,32 @@ async function main(): Promise<void> {
   const publish = async (update: BlockUpdate): Promise<void> => {
     for (let delay = 100; ; delay = Math.min(delay * 2, 5000)) {
       try {
-        await client.xAdd(followStreamKey(config.redisKeyPrefix, update.chainId), '*', { update: JSON.stringify(update) }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: MAXLEN } });
+        await client.xAdd(
+          followStreamKey(config.redisKeyPrefix, update.chainId),
+          '*',
+          { update: JSON.stringify(update) },
+          { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: MAXLEN } },
+        );
         return;
       } catch (err) {
-        logger.warn({ chainId: update.chainId, block: update.blockNumber, err: (err as Error).message, retryInMs: delay }, 'publishing a block failed; retrying');
+        logger.warn(
+          { chainId: update.chainId, block: update.blockNumber, err: (err as Error).message, retryInMs: delay },
+          'publishing a block failed; retrying',
+        );
         await new Promise((r) => setTimeout(r, delay));
       }
     }
   };
   const followers = await startFollowers(
-    { catalog, snapshotDir: config.snapshotDir, rpcUrls: Object.fromEntries(config.rpcUrls), logger, pollIntervalMs: config.followPollMs, undoDepth: config.followUndoDepth, snapshotEveryBlocks: config.followSnapshotEvery },
+    {
+      catalog,
+      snapshotDir: config.snapshotDir,
+      rpcUrls: Object.fromEntries(config.rpcUrls),
+      logger,
+      pollIntervalMs: config.followPollMs,
+      undoDepth: config.followUndoDepth,
+      snapshotEveryBlocks: config.followSnapshotEvery,
+    },
     publish,
   );
   if (followers.length === 0) throw new Error('no chain could be followed (see the log)');

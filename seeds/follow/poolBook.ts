@@ -4,7 +4,7 @@ import type { Snapshot, SnapshotPool } from '../../src/graph/snapshot.ts';
 import type { PoolLog } from '../../src/protocols/PoolProtocol.ts';
 import type { PoolToRead } from '../../src/protocols/PoolSource.ts';
 import { applyPoolEvent, POOL_SOURCES, poolEventTopics, snapshotFileState } from '../../src/protocols/registry.ts';
-import { readPoolStates, type PhaseRunner } from '../readPoolStates.ts';
+import { type PhaseRunner, readPoolStates } from '../readPoolStates.ts';
 import { comparePools, discoveryCandidates, pairTokens } from '../seedChains.ts';
 
 /** A log as eth_getLogs returns it. */
@@ -48,7 +48,11 @@ export class PoolBook {
   ) {
     for (const p of snapshot.pools) this.pools.set(lower(p.address), p);
     const excluded = new Set((snapshot.excludedTokens ?? []).map((e) => lower(e.address)));
-    const usable = new Set(pairTokens(chain).map(lower).filter((a) => !excluded.has(a)));
+    const usable = new Set(
+      pairTokens(chain)
+        .map(lower)
+        .filter((a) => !excluded.has(a)),
+    );
     for (const c of discoveryCandidates(chain, usable)) {
       const key = `${lower(c.factory)}/${lower(c.token0)}/${lower(c.token1)}`;
       this.candidates.set(key, [...(this.candidates.get(key) ?? []), { dex: c.dex, version: c.version, fee: c.fee }]);
@@ -82,7 +86,12 @@ export class PoolBook {
    * Applies one block's logs (in log order) and reads in full, at the block, every pool the logs could not update
    * and every new catalogued pool. Returns what changed, for the undo history. `run` reads at this block.
    */
-  async applyBlock(logs: readonly PoolLog[], run: PhaseRunner, tickWindowWords: number, onReread: (address: string, reason: string) => void): Promise<BlockChange> {
+  async applyBlock(
+    logs: readonly PoolLog[],
+    run: PhaseRunner,
+    tickWindowWords: number,
+    onReread: (address: string, reason: string) => void,
+  ): Promise<BlockChange> {
     const change: BlockChange = { prev: new Map(), pendingAdded: [], pendingRemoved: [], events: 0, rereads: 0 };
     const toRead = new Map<string, PoolToRead>();
     const touch = (a: string): void => {
@@ -102,7 +111,14 @@ export class PoolBook {
             this.pools.set(a, outcome.state);
           } else {
             onReread(pool.address, outcome.reason);
-            toRead.set(a, { address: getAddress(pool.address), dex: pool.dex, version: pool.version, token0: getAddress(pool.token0), token1: getAddress(pool.token1), fee: pool.fee });
+            toRead.set(a, {
+              address: getAddress(pool.address),
+              dex: pool.dex,
+              version: pool.version,
+              token0: getAddress(pool.token0),
+              token1: getAddress(pool.token1),
+              fee: pool.fee,
+            });
           }
         } else if (this.pending.has(a)) {
           toRead.set(a, this.pending.get(a)!);

@@ -20,7 +20,7 @@ export async function startFollowers(opts: StartFollowersOptions, sink: BlockUpd
     opts.catalog.chains
       .filter((chain) => chain.ecosystem === 'evm' && opts.rpcUrls[chain.chainId])
       .map(async (chain) => {
-        const follower = new ChainFollower({ ...opts, chain, rpcUrl: opts.rpcUrls[chain.chainId]! }, sink);
+        const follower = new ChainFollower({ ...opts, chain, rpcUrl: opts.rpcUrls[chain.chainId] }, sink);
         try {
           await follower.start();
           return follower;

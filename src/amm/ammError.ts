@@ -15,18 +15,18 @@ export type AmmErrorCode =
   | 'PRICE_OUT_OF_BOUNDS'
   | 'ZERO_LIQUIDITY'
   | 'LIQUIDITY_UNDERFLOW'
-  | 'LIQUIDITY_OVERFLOW'
+  | 'LIQUIDITY_OVERFLOW';
 
 /**
  * Error thrown by the pure AMM math where the Solidity code it follows would revert.
  * Self-contained on purpose: the service's error tree maps `code` to its own classes.
  */
 export class AmmError extends Error {
-  override readonly name = 'AmmError'
-  readonly code: AmmErrorCode
+  override readonly name = 'AmmError';
+  readonly code: AmmErrorCode;
 
   constructor(code: AmmErrorCode, message: string) {
-    super(message)
-    this.code = code
+    super(message);
+    this.code = code;
   }
 }

@@ -1,19 +1,19 @@
-import type { V3Pool } from './v3Pool.ts'
+import type { V3Pool } from './v3Pool.ts';
 
 function countAtOrBelow(sorted: Int32Array, x: number): number {
-  let lo = 0
-  let hi = sorted.length
+  let lo = 0;
+  let hi = sorted.length;
   while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (sorted[mid] <= x) lo = mid + 1
-    else hi = mid
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] <= x) lo = mid + 1;
+    else hi = mid;
   }
-  return lo
+  return lo;
 }
 
 function isInitialized(sorted: Int32Array, tick: number): boolean {
-  const i = countAtOrBelow(sorted, tick) - 1
-  return i >= 0 && sorted[i] === tick
+  const i = countAtOrBelow(sorted, tick) - 1;
+  return i >= 0 && sorted[i] === tick;
 }
 
 /**
@@ -23,16 +23,16 @@ function isInitialized(sorted: Int32Array, tick: number): boolean {
  * onto it and tickBefore when swapping up from it. Ticks outside the known bitmap words count as uninitialized.
  */
 export function countInitializedTicksCrossed(pool: V3Pool, tickBefore: number, tickAfter: number): number {
-  const s = pool.tickSpacing
-  const sorted = pool.initializedTicks
+  const s = pool.tickSpacing;
+  const sorted = pool.initializedTicks;
   // A bitmap position (wordPos << 8 | bitPos) is the truncated compressed tick itself.
-  const before = Math.trunc(tickBefore / s)
-  const after = Math.trunc(tickAfter / s)
-  const lower = Math.min(before, after)
-  const higher = Math.max(before, after)
+  const before = Math.trunc(tickBefore / s);
+  const after = Math.trunc(tickAfter / s);
+  const lower = Math.min(before, after);
+  const higher = Math.max(before, after);
   // Initialized ticks are multiples of s, so position p holds tick p * s.
-  let count = countAtOrBelow(sorted, higher * s) - countAtOrBelow(sorted, lower * s - 1)
-  if (tickBefore > tickAfter && tickAfter % s === 0 && isInitialized(sorted, after * s)) count -= 1
-  if (tickBefore < tickAfter && tickBefore % s === 0 && isInitialized(sorted, before * s)) count -= 1
-  return count
+  let count = countAtOrBelow(sorted, higher * s) - countAtOrBelow(sorted, lower * s - 1);
+  if (tickBefore > tickAfter && tickAfter % s === 0 && isInitialized(sorted, after * s)) count -= 1;
+  if (tickBefore < tickAfter && tickBefore % s === 0 && isInitialized(sorted, before * s)) count -= 1;
+  return count;
 }

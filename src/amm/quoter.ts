@@ -1,43 +1,43 @@
-import { AmmError } from './ammError.ts'
-import { countInitializedTicksCrossed } from './poolTicksCounter.ts'
-import { swapLadder, type SwapResult } from './swap.ts'
-import type { V3Pool } from './v3Pool.ts'
+import { AmmError } from './ammError.ts';
+import { countInitializedTicksCrossed } from './poolTicksCounter.ts';
+import { type SwapResult, swapLadder } from './swap.ts';
+import type { V3Pool } from './v3Pool.ts';
 
 /** A quote the pool's known state can answer. */
 export interface V3QuoteFilled {
-  ok: true
+  ok: true;
   /**
    * True when the whole requested amount is swapped. False when the pool ran out of liquidity or the walk hit
    * the price limit first: amountIn / amountOut are then the partial amounts (QuoterV2's exact-input quote
    * returns such a partial amountOut; its exact-output quote without a price limit reverts instead).
    */
-  filledFully: boolean
+  filledFully: boolean;
   /** Input paid, fees included. */
-  amountIn: bigint
-  amountOut: bigint
-  sqrtPriceX96After: bigint
-  tickAfter: number
-  liquidityAfter: bigint
+  amountIn: bigint;
+  amountOut: bigint;
+  sqrtPriceX96After: bigint;
+  tickAfter: number;
+  liquidityAfter: bigint;
   /** As QuoterV2 reports it (PoolTicksCounter.countInitializedTicksCrossed). */
-  initializedTicksCrossed: number
+  initializedTicksCrossed: number;
 }
 
 /** The walk would leave the tickBitmap words the snapshot knows: only the amounts up to there are given. */
 export interface V3QuoteUnknownLiquidity {
-  ok: false
-  code: 'INSUFFICIENT_KNOWN_LIQUIDITY'
+  ok: false;
+  code: 'INSUFFICIENT_KNOWN_LIQUIDITY';
   /** Input consumed up to the edge of the known words, fees included. */
-  amountIn: bigint
+  amountIn: bigint;
   /** Output for that part. */
-  amountOut: bigint
+  amountOut: bigint;
 }
 
-export type V3QuoteResult = V3QuoteFilled | V3QuoteUnknownLiquidity
+export type V3QuoteResult = V3QuoteFilled | V3QuoteUnknownLiquidity;
 
 function toQuote(pool: V3Pool, exactInput: boolean, amount: bigint, r: SwapResult): V3QuoteResult {
-  const amountIn = exactInput ? amount - r.amountSpecifiedRemaining : r.amountCalculated
-  const amountOut = exactInput ? -r.amountCalculated : amount + r.amountSpecifiedRemaining
-  if (!r.complete) return { ok: false, code: 'INSUFFICIENT_KNOWN_LIQUIDITY', amountIn, amountOut }
+  const amountIn = exactInput ? amount - r.amountSpecifiedRemaining : r.amountCalculated;
+  const amountOut = exactInput ? -r.amountCalculated : amount + r.amountSpecifiedRemaining;
+  if (!r.complete) return { ok: false, code: 'INSUFFICIENT_KNOWN_LIQUIDITY', amountIn, amountOut };
   return {
     ok: true,
     filledFully: r.amountSpecifiedRemaining === 0n,
@@ -47,7 +47,7 @@ function toQuote(pool: V3Pool, exactInput: boolean, amount: bigint, r: SwapResul
     tickAfter: r.tick,
     liquidityAfter: r.liquidity,
     initializedTicksCrossed: countInitializedTicksCrossed(pool, pool.tick, r.tick),
-  }
+  };
 }
 
 /**
@@ -56,8 +56,8 @@ function toQuote(pool: V3Pool, exactInput: boolean, amount: bigint, r: SwapResul
  * (amountIn <= 0) or INVALID_PRICE_LIMIT where the pool reverts (AS, SPL).
  */
 export function quoteExactInputSingle(pool: V3Pool, zeroForOne: boolean, amountIn: bigint, sqrtPriceLimitX96: bigint = 0n): V3QuoteResult {
-  if (amountIn <= 0n) throw new AmmError('INVALID_AMOUNT', 'quoteExactInputSingle: amountIn must be positive')
-  return toQuote(pool, true, amountIn, swapLadder(pool, zeroForOne, [amountIn], sqrtPriceLimitX96)[0])
+  if (amountIn <= 0n) throw new AmmError('INVALID_AMOUNT', 'quoteExactInputSingle: amountIn must be positive');
+  return toQuote(pool, true, amountIn, swapLadder(pool, zeroForOne, [amountIn], sqrtPriceLimitX96)[0]);
 }
 
 /**
@@ -65,21 +65,33 @@ export function quoteExactInputSingle(pool: V3Pool, zeroForOne: boolean, amountI
  * the pool asks for. Where the pool cannot deliver all of amountOut, filledFully is false (QuoterV2 reverts
  * when no price limit was given, and quotes the partial input when one was).
  */
-export function quoteExactOutputSingle(pool: V3Pool, zeroForOne: boolean, amountOut: bigint, sqrtPriceLimitX96: bigint = 0n): V3QuoteResult {
-  if (amountOut <= 0n) throw new AmmError('INVALID_AMOUNT', 'quoteExactOutputSingle: amountOut must be positive')
-  return toQuote(pool, false, amountOut, swapLadder(pool, zeroForOne, [-amountOut], sqrtPriceLimitX96)[0])
+export function quoteExactOutputSingle(
+  pool: V3Pool,
+  zeroForOne: boolean,
+  amountOut: bigint,
+  sqrtPriceLimitX96: bigint = 0n,
+): V3QuoteResult {
+  if (amountOut <= 0n) throw new AmmError('INVALID_AMOUNT', 'quoteExactOutputSingle: amountOut must be positive');
+  return toQuote(pool, false, amountOut, swapLadder(pool, zeroForOne, [-amountOut], sqrtPriceLimitX96)[0]);
 }
 
-function ladder(pool: V3Pool, zeroForOne: boolean, exactInput: boolean, amounts: readonly bigint[], sqrtPriceLimitX96: bigint, caller: string): V3QuoteResult[] {
+function ladder(
+  pool: V3Pool,
+  zeroForOne: boolean,
+  exactInput: boolean,
+  amounts: readonly bigint[],
+  sqrtPriceLimitX96: bigint,
+  caller: string,
+): V3QuoteResult[] {
   for (let i = 0; i < amounts.length; i++) {
     if (amounts[i] <= 0n || (i > 0 && amounts[i] < amounts[i - 1])) {
-      throw new AmmError('INVALID_AMOUNT', `${caller}: amounts must be positive and ascending`)
+      throw new AmmError('INVALID_AMOUNT', `${caller}: amounts must be positive and ascending`);
     }
   }
-  const ends = swapLadder(pool, zeroForOne, exactInput ? amounts : amounts.map((a) => -a), sqrtPriceLimitX96)
-  const results: V3QuoteResult[] = new Array(ends.length)
-  for (let i = 0; i < ends.length; i++) results[i] = toQuote(pool, exactInput, amounts[i], ends[i])
-  return results
+  const ends = swapLadder(pool, zeroForOne, exactInput ? amounts : amounts.map((a) => -a), sqrtPriceLimitX96);
+  const results: V3QuoteResult[] = new Array(ends.length);
+  for (let i = 0; i < ends.length; i++) results[i] = toQuote(pool, exactInput, amounts[i], ends[i]);
+  return results;
 }
 
 /**
@@ -88,8 +100,13 @@ function ladder(pool: V3Pool, zeroForOne: boolean, exactInput: boolean, amounts:
  * the pool's liquidity reached first) has filledFully false. Throws AmmError INVALID_AMOUNT when an amount is not
  * positive or the list is not ascending, and where the pool reverts for the largest amount (AS, SPL).
  */
-export function quoteExactInputLadder(pool: V3Pool, zeroForOne: boolean, amountsIn: readonly bigint[], sqrtPriceLimitX96: bigint = 0n): V3QuoteResult[] {
-  return ladder(pool, zeroForOne, true, amountsIn, sqrtPriceLimitX96, 'quoteExactInputLadder')
+export function quoteExactInputLadder(
+  pool: V3Pool,
+  zeroForOne: boolean,
+  amountsIn: readonly bigint[],
+  sqrtPriceLimitX96: bigint = 0n,
+): V3QuoteResult[] {
+  return ladder(pool, zeroForOne, true, amountsIn, sqrtPriceLimitX96, 'quoteExactInputLadder');
 }
 
 /**
@@ -98,6 +115,11 @@ export function quoteExactInputLadder(pool: V3Pool, zeroForOne: boolean, amounts
  * asks for. An output the pool cannot deliver in full has filledFully false (amountOut is then what it can
  * deliver). Throws like quoteExactInputLadder.
  */
-export function quoteExactOutputLadder(pool: V3Pool, zeroForOne: boolean, amountsOut: readonly bigint[], sqrtPriceLimitX96: bigint = 0n): V3QuoteResult[] {
-  return ladder(pool, zeroForOne, false, amountsOut, sqrtPriceLimitX96, 'quoteExactOutputLadder')
+export function quoteExactOutputLadder(
+  pool: V3Pool,
+  zeroForOne: boolean,
+  amountsOut: readonly bigint[],
+  sqrtPriceLimitX96: bigint = 0n,
+): V3QuoteResult[] {
+  return ladder(pool, zeroForOne, false, amountsOut, sqrtPriceLimitX96, 'quoteExactOutputLadder');
 }

@@ -1,41 +1,40 @@
-import { AmmError } from './ammError.ts'
-import { addDelta } from './liquidityMath.ts'
-import { computeSwapStep, type SwapStep } from './swapMath.ts'
-import { getTickAtSqrtRatio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from './tickMath.ts'
-import type { V3Pool } from './v3Pool.ts'
+import { AmmError } from './ammError.ts';
+import { addDelta } from './liquidityMath.ts';
+import { computeSwapStep, type SwapStep } from './swapMath.ts';
+import { getTickAtSqrtRatio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from './tickMath.ts';
+import type { V3Pool } from './v3Pool.ts';
 
-const INT256_LIMIT = 1n << 255n
-const MIN_LIMIT = MIN_SQRT_RATIO + 1n
-const MAX_LIMIT = MAX_SQRT_RATIO - 1n
+const INT256_LIMIT = 1n << 255n;
+const MIN_LIMIT = MIN_SQRT_RATIO + 1n;
+const MAX_LIMIT = MAX_SQRT_RATIO - 1n;
 
 /** State at the end of a swap walk (UniswapV3Pool.swap's SwapState). */
 export interface SwapResult {
   /** False when the walk needed a tickBitmap word outside the known window: the state is where it stopped. */
-  complete: boolean
+  complete: boolean;
   /** Exact input: input not consumed (> 0); exact output: output not received (< 0). 0 when filled. */
-  amountSpecifiedRemaining: bigint
+  amountSpecifiedRemaining: bigint;
   /** Exact input: minus the output; exact output: the input including fees. */
-  amountCalculated: bigint
-  sqrtPriceX96: bigint
-  tick: number
-  liquidity: bigint
+  amountCalculated: bigint;
+  sqrtPriceX96: bigint;
+  tick: number;
+  liquidity: bigint;
 }
 
 /** The price limit QuoterV2 uses when none is given (0): MIN_SQRT_RATIO + 1 or MAX_SQRT_RATIO - 1. */
 export function defaultSqrtPriceLimit(zeroForOne: boolean, sqrtPriceLimitX96: bigint): bigint {
-  if (sqrtPriceLimitX96 !== 0n) return sqrtPriceLimitX96
-  return zeroForOne ? MIN_LIMIT : MAX_LIMIT
+  if (sqrtPriceLimitX96 !== 0n) return sqrtPriceLimitX96;
+  return zeroForOne ? MIN_LIMIT : MAX_LIMIT;
 }
 
 /** UniswapV3Pool.swap's argument checks: 'AS' (amountSpecified != 0, fits int256) and 'SPL'. */
 export function checkSwapArguments(pool: V3Pool, zeroForOne: boolean, amountSpecified: bigint, limit: bigint): void {
   if (amountSpecified === 0n || amountSpecified >= INT256_LIMIT || amountSpecified < -INT256_LIMIT) {
-    throw new AmmError('INVALID_AMOUNT', 'swap: amount must be non-zero and fit in int256 (AS)')
+    throw new AmmError('INVALID_AMOUNT', 'swap: amount must be non-zero and fit in int256 (AS)');
   }
-  const ok = zeroForOne
-    ? limit < pool.sqrtPriceX96 && limit > MIN_SQRT_RATIO
-    : limit > pool.sqrtPriceX96 && limit < MAX_SQRT_RATIO
-  if (!ok) throw new AmmError('INVALID_PRICE_LIMIT', 'swap: sqrtPriceLimitX96 is not strictly between the current price and the bound (SPL)')
+  const ok = zeroForOne ? limit < pool.sqrtPriceX96 && limit > MIN_SQRT_RATIO : limit > pool.sqrtPriceX96 && limit < MAX_SQRT_RATIO;
+  if (!ok)
+    throw new AmmError('INVALID_PRICE_LIMIT', 'swap: sqrtPriceLimitX96 is not strictly between the current price and the bound (SPL)');
 }
 
 /**
@@ -50,43 +49,62 @@ export function checkSwapArguments(pool: V3Pool, zeroForOne: boolean, amountSpec
  * steps come precomputed from the tick source when the state matches. Throws AmmError where the contract reverts
  * on the largest amount (AS, SPL) or on the walk (LS/LA).
  */
-export function swapLadder(pool: V3Pool, zeroForOne: boolean, amountsSpecified: readonly bigint[], sqrtPriceLimitX96: bigint = 0n): SwapResult[] {
-  const n = amountsSpecified.length
-  const results: SwapResult[] = new Array(n)
-  if (n === 0) return results
-  const limit = defaultSqrtPriceLimit(zeroForOne, sqrtPriceLimitX96)
-  checkSwapArguments(pool, zeroForOne, amountsSpecified[n - 1], limit)
-  const exactInput = amountsSpecified[0] > 0n
-  const source = pool.ticks
-  const fee = pool.feePips
-  let j = 0
-  let remaining = amountsSpecified[0]
-  let calculated = 0n
-  let price = pool.sqrtPriceX96
-  let tick = pool.tick
-  let liquidity = pool.liquidity
-  let step: SwapStep | undefined
+export function swapLadder(
+  pool: V3Pool,
+  zeroForOne: boolean,
+  amountsSpecified: readonly bigint[],
+  sqrtPriceLimitX96: bigint = 0n,
+): SwapResult[] {
+  const n = amountsSpecified.length;
+  const results: SwapResult[] = new Array(n);
+  if (n === 0) return results;
+  const limit = defaultSqrtPriceLimit(zeroForOne, sqrtPriceLimitX96);
+  checkSwapArguments(pool, zeroForOne, amountsSpecified[n - 1], limit);
+  const exactInput = amountsSpecified[0] > 0n;
+  const source = pool.ticks;
+  const fee = pool.feePips;
+  let j = 0;
+  let remaining = amountsSpecified[0];
+  let calculated = 0n;
+  let price = pool.sqrtPriceX96;
+  let tick = pool.tick;
+  let liquidity = pool.liquidity;
+  let step: SwapStep | undefined;
   for (;;) {
     if (remaining === 0n || price === limit) {
-      results[j] = { complete: true, amountSpecifiedRemaining: remaining, amountCalculated: calculated, sqrtPriceX96: price, tick, liquidity }
-      if (++j === n) return results
-      remaining += amountsSpecified[j] - amountsSpecified[j - 1]
-      continue
+      results[j] = {
+        complete: true,
+        amountSpecifiedRemaining: remaining,
+        amountCalculated: calculated,
+        sqrtPriceX96: price,
+        tick,
+        liquidity,
+      };
+      if (++j === n) return results;
+      remaining += amountsSpecified[j] - amountsSpecified[j - 1];
+      continue;
     }
-    const boundary = source.nextInitializedTickWithinOneWord(tick, zeroForOne)
+    const boundary = source.nextInitializedTickWithinOneWord(tick, zeroForOne);
     if (boundary === undefined) {
       for (;;) {
-        results[j] = { complete: false, amountSpecifiedRemaining: remaining, amountCalculated: calculated, sqrtPriceX96: price, tick, liquidity }
-        if (++j === n) return results
-        remaining += amountsSpecified[j] - amountsSpecified[j - 1]
+        results[j] = {
+          complete: false,
+          amountSpecifiedRemaining: remaining,
+          amountCalculated: calculated,
+          sqrtPriceX96: price,
+          tick,
+          liquidity,
+        };
+        if (++j === n) return results;
+        remaining += amountsSpecified[j] - amountsSpecified[j - 1];
       }
     }
-    let tickNext = boundary.tick
-    if (tickNext < MIN_TICK) tickNext = MIN_TICK
-    else if (tickNext > MAX_TICK) tickNext = MAX_TICK
-    const sqrtPriceNext = boundary.sqrtPriceX96
-    const target = (zeroForOne ? sqrtPriceNext < limit : sqrtPriceNext > limit) ? limit : sqrtPriceNext
-    const pre = boundary.step
+    let tickNext = boundary.tick;
+    if (tickNext < MIN_TICK) tickNext = MIN_TICK;
+    else if (tickNext > MAX_TICK) tickNext = MAX_TICK;
+    const sqrtPriceNext = boundary.sqrtPriceX96;
+    const target = (zeroForOne ? sqrtPriceNext < limit : sqrtPriceNext > limit) ? limit : sqrtPriceNext;
+    const pre = boundary.step;
     if (
       pre !== null &&
       target === sqrtPriceNext &&
@@ -96,41 +114,48 @@ export function swapLadder(pool: V3Pool, zeroForOne: boolean, amountsSpecified: 
     ) {
       // computeSwapStep would reach the boundary with exactly these amounts, for this amount and every larger one.
       if (exactInput) {
-        remaining -= pre.amountInPlusFee
-        calculated -= pre.amountOut
+        remaining -= pre.amountInPlusFee;
+        calculated -= pre.amountOut;
       } else {
-        remaining += pre.amountOut
-        calculated += pre.amountInPlusFee
+        remaining += pre.amountOut;
+        calculated += pre.amountInPlusFee;
       }
-      price = sqrtPriceNext
-      liquidity = pre.liquidityAfter
-      tick = zeroForOne ? tickNext - 1 : tickNext
-      continue
+      price = sqrtPriceNext;
+      liquidity = pre.liquidityAfter;
+      tick = zeroForOne ? tickNext - 1 : tickNext;
+      continue;
     }
-    step = computeSwapStep(price, target, liquidity, remaining, fee, step)
-    const priceAfter = step.sqrtRatioNextX96
-    const remainingAfter = exactInput ? remaining - (step.amountIn + step.feeAmount) : remaining + step.amountOut
-    const calculatedAfter = exactInput ? calculated - step.amountOut : calculated + step.amountIn + step.feeAmount
-    let tickAfter = tick
-    let liquidityAfter = liquidity
+    step = computeSwapStep(price, target, liquidity, remaining, fee, step);
+    const priceAfter = step.sqrtRatioNextX96;
+    const remainingAfter = exactInput ? remaining - (step.amountIn + step.feeAmount) : remaining + step.amountOut;
+    const calculatedAfter = exactInput ? calculated - step.amountOut : calculated + step.amountIn + step.feeAmount;
+    let tickAfter = tick;
+    let liquidityAfter = liquidity;
     if (priceAfter === sqrtPriceNext) {
-      if (boundary.initialized) liquidityAfter = addDelta(liquidity, zeroForOne ? -boundary.liquidityNet : boundary.liquidityNet)
-      tickAfter = zeroForOne ? tickNext - 1 : tickNext
+      if (boundary.initialized) liquidityAfter = addDelta(liquidity, zeroForOne ? -boundary.liquidityNet : boundary.liquidityNet);
+      tickAfter = zeroForOne ? tickNext - 1 : tickNext;
     } else if (priceAfter !== price) {
-      tickAfter = getTickAtSqrtRatio(priceAfter)
+      tickAfter = getTickAtSqrtRatio(priceAfter);
     }
     if (remainingAfter !== 0n || j === n - 1) {
       // Shared by every larger amount (or there is none): the walk moves on.
-      remaining = remainingAfter
-      calculated = calculatedAfter
-      price = priceAfter
-      tick = tickAfter
-      liquidity = liquidityAfter
-      continue
+      remaining = remainingAfter;
+      calculated = calculatedAfter;
+      price = priceAfter;
+      tick = tickAfter;
+      liquidity = liquidityAfter;
+      continue;
     }
     // This amount ends inside the step; the next one starts again from the state before it.
-    results[j++] = { complete: true, amountSpecifiedRemaining: 0n, amountCalculated: calculatedAfter, sqrtPriceX96: priceAfter, tick: tickAfter, liquidity: liquidityAfter }
-    remaining += amountsSpecified[j] - amountsSpecified[j - 1]
+    results[j++] = {
+      complete: true,
+      amountSpecifiedRemaining: 0n,
+      amountCalculated: calculatedAfter,
+      sqrtPriceX96: priceAfter,
+      tick: tickAfter,
+      liquidity: liquidityAfter,
+    };
+    remaining += amountsSpecified[j] - amountsSpecified[j - 1];
   }
 }
 
@@ -139,5 +164,5 @@ export function swapLadder(pool: V3Pool, zeroForOne: boolean, amountsSpecified: 
  * swapLadder with a ladder of one. Throws AmmError where the contract reverts (AS, SPL, LS/LA).
  */
 export function swap(pool: V3Pool, zeroForOne: boolean, amountSpecified: bigint, sqrtPriceLimitX96: bigint = 0n): SwapResult {
-  return swapLadder(pool, zeroForOne, [amountSpecified], sqrtPriceLimitX96)[0]
+  return swapLadder(pool, zeroForOne, [amountSpecified], sqrtPriceLimitX96)[0];
 }

@@ -1,19 +1,19 @@
-import { getAmount0Delta, getAmount1Delta, getNextSqrtPriceFromInput, getNextSqrtPriceFromOutput } from './sqrtPriceMath.ts'
+import { getAmount0Delta, getAmount1Delta, getNextSqrtPriceFromInput, getNextSqrtPriceFromOutput } from './sqrtPriceMath.ts';
 
 /** SwapMath's 1e6: fees are in hundredths of a bip (pips), so a fee of MAX_FEE pips would be 100%. */
-export const MAX_FEE = 1_000_000n
+export const MAX_FEE = 1_000_000n;
 
 /** Result of one swap step; a caller-owned record that computeSwapStep overwrites (no allocation per step). */
 export interface SwapStep {
-  sqrtRatioNextX96: bigint
-  amountIn: bigint
-  amountOut: bigint
-  feeAmount: bigint
+  sqrtRatioNextX96: bigint;
+  amountIn: bigint;
+  amountOut: bigint;
+  feeAmount: bigint;
 }
 
 /** A fresh SwapStep record to pass to computeSwapStep. */
 export function createSwapStep(): SwapStep {
-  return { sqrtRatioNextX96: 0n, amountIn: 0n, amountOut: 0n, feeAmount: 0n }
+  return { sqrtRatioNextX96: 0n, amountIn: 0n, amountOut: 0n, feeAmount: 0n };
 }
 
 /**
@@ -29,50 +29,52 @@ export function computeSwapStep(
   feePips: bigint,
   out: SwapStep = createSwapStep(),
 ): SwapStep {
-  const zeroForOne = sqrtRatioCurrentX96 >= sqrtRatioTargetX96
-  const exactIn = amountRemaining >= 0n
-  let sqrtRatioNextX96: bigint
-  let amountIn = 0n
-  let amountOut = 0n
+  const zeroForOne = sqrtRatioCurrentX96 >= sqrtRatioTargetX96;
+  const exactIn = amountRemaining >= 0n;
+  let sqrtRatioNextX96: bigint;
+  let amountIn = 0n;
+  let amountOut = 0n;
   if (exactIn) {
-    const amountRemainingLessFee = (amountRemaining * (MAX_FEE - feePips)) / MAX_FEE
+    const amountRemainingLessFee = (amountRemaining * (MAX_FEE - feePips)) / MAX_FEE;
     amountIn = zeroForOne
       ? getAmount0Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, true)
-      : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true)
-    sqrtRatioNextX96 = amountRemainingLessFee >= amountIn
-      ? sqrtRatioTargetX96
-      : getNextSqrtPriceFromInput(sqrtRatioCurrentX96, liquidity, amountRemainingLessFee, zeroForOne)
+      : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true);
+    sqrtRatioNextX96 =
+      amountRemainingLessFee >= amountIn
+        ? sqrtRatioTargetX96
+        : getNextSqrtPriceFromInput(sqrtRatioCurrentX96, liquidity, amountRemainingLessFee, zeroForOne);
   } else {
     amountOut = zeroForOne
       ? getAmount1Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, false)
-      : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false)
-    sqrtRatioNextX96 = -amountRemaining >= amountOut
-      ? sqrtRatioTargetX96
-      : getNextSqrtPriceFromOutput(sqrtRatioCurrentX96, liquidity, -amountRemaining, zeroForOne)
+      : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false);
+    sqrtRatioNextX96 =
+      -amountRemaining >= amountOut
+        ? sqrtRatioTargetX96
+        : getNextSqrtPriceFromOutput(sqrtRatioCurrentX96, liquidity, -amountRemaining, zeroForOne);
   }
-  const max = sqrtRatioTargetX96 === sqrtRatioNextX96
+  const max = sqrtRatioTargetX96 === sqrtRatioNextX96;
   if (zeroForOne) {
-    if (!(max && exactIn)) amountIn = getAmount0Delta(sqrtRatioNextX96, sqrtRatioCurrentX96, liquidity, true)
-    if (!(max && !exactIn)) amountOut = getAmount1Delta(sqrtRatioNextX96, sqrtRatioCurrentX96, liquidity, false)
+    if (!(max && exactIn)) amountIn = getAmount0Delta(sqrtRatioNextX96, sqrtRatioCurrentX96, liquidity, true);
+    if (!(max && !exactIn)) amountOut = getAmount1Delta(sqrtRatioNextX96, sqrtRatioCurrentX96, liquidity, false);
   } else {
-    if (!(max && exactIn)) amountIn = getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioNextX96, liquidity, true)
-    if (!(max && !exactIn)) amountOut = getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioNextX96, liquidity, false)
+    if (!(max && exactIn)) amountIn = getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioNextX96, liquidity, true);
+    if (!(max && !exactIn)) amountOut = getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioNextX96, liquidity, false);
   }
   // Cap the output so it does not exceed the remaining output amount.
-  if (!exactIn && amountOut > -amountRemaining) amountOut = -amountRemaining
-  let feeAmount: bigint
+  if (!exactIn && amountOut > -amountRemaining) amountOut = -amountRemaining;
+  let feeAmount: bigint;
   if (exactIn && sqrtRatioNextX96 !== sqrtRatioTargetX96) {
     // The target was not reached: the rest of the maximum input is taken as fee.
-    feeAmount = amountRemaining - amountIn
+    feeAmount = amountRemaining - amountIn;
   } else {
-    const p = amountIn * feePips
-    const d = MAX_FEE - feePips
-    feeAmount = p / d
-    if (feeAmount * d !== p) feeAmount += 1n
+    const p = amountIn * feePips;
+    const d = MAX_FEE - feePips;
+    feeAmount = p / d;
+    if (feeAmount * d !== p) feeAmount += 1n;
   }
-  out.sqrtRatioNextX96 = sqrtRatioNextX96
-  out.amountIn = amountIn
-  out.amountOut = amountOut
-  out.feeAmount = feeAmount
-  return out
+  out.sqrtRatioNextX96 = sqrtRatioNextX96;
+  out.amountIn = amountIn;
+  out.amountOut = amountOut;
+  out.feeAmount = feeAmount;
+  return out;
 }

@@ -1,16 +1,16 @@
-import { AmmError } from './ammError.ts'
-import { MAX_UINT256 } from './fullMath.ts'
+import { AmmError } from './ammError.ts';
+import { MAX_UINT256 } from './fullMath.ts';
 
 /** TickMath.MIN_TICK: the minimum tick, log base sqrt(1.0001) of 2^-128. */
-export const MIN_TICK = -887272
+export const MIN_TICK = -887272;
 /** TickMath.MAX_TICK: the maximum tick, log base sqrt(1.0001) of 2^128. */
-export const MAX_TICK = 887272
+export const MAX_TICK = 887272;
 /** TickMath.MIN_SQRT_RATIO: getSqrtRatioAtTick(MIN_TICK). */
-export const MIN_SQRT_RATIO = 4295128739n
+export const MIN_SQRT_RATIO = 4295128739n;
 /** TickMath.MAX_SQRT_RATIO: getSqrtRatioAtTick(MAX_TICK). */
-export const MAX_SQRT_RATIO = 1461446703485210103287273052203988822378723970342n
+export const MAX_SQRT_RATIO = 1461446703485210103287273052203988822378723970342n;
 
-const MASK32 = (1n << 32n) - 1n
+const MASK32 = (1n << 32n) - 1n;
 
 // The per-bit factors of TickMath.getSqrtRatioAtTick: 1 / sqrt(1.0001)^(2^i) in Q128.128.
 const FACTORS: readonly bigint[] = [
@@ -34,34 +34,40 @@ const FACTORS: readonly bigint[] = [
   0x5d6af8dedb81196699c329225ee604n,
   0x2216e584f5fa1ea926041bedfe98n,
   0x48a170391f7dc42444e8fa2n,
-]
+];
 
 /**
  * sqrt(1.0001^tick) * 2^96 as a Q64.96, rounded up, like TickMath.getSqrtRatioAtTick (v3-core TickMath.sol).
  * Throws TICK_OUT_OF_RANGE where the contract reverts with 'T'.
  */
 export function getSqrtRatioAtTick(tick: number): bigint {
-  const absTick = tick < 0 ? -tick : tick
+  const absTick = tick < 0 ? -tick : tick;
   if (!Number.isInteger(tick) || absTick > MAX_TICK) {
-    throw new AmmError('TICK_OUT_OF_RANGE', `getSqrtRatioAtTick: tick ${tick} outside [${MIN_TICK}, ${MAX_TICK}]`)
+    throw new AmmError('TICK_OUT_OF_RANGE', `getSqrtRatioAtTick: tick ${tick} outside [${MIN_TICK}, ${MAX_TICK}]`);
   }
-  let ratio = (absTick & 1) !== 0 ? FACTORS[0] : 0x100000000000000000000000000000000n
+  let ratio = (absTick & 1) !== 0 ? FACTORS[0] : 0x100000000000000000000000000000000n;
   for (let i = 1; i < 20; i++) {
-    if ((absTick & (1 << i)) !== 0) ratio = (ratio * FACTORS[i]) >> 128n
+    if ((absTick & (1 << i)) !== 0) ratio = (ratio * FACTORS[i]) >> 128n;
   }
-  if (tick > 0) ratio = MAX_UINT256 / ratio
-  return (ratio >> 32n) + ((ratio & MASK32) === 0n ? 0n : 1n)
+  if (tick > 0) ratio = MAX_UINT256 / ratio;
+  return (ratio >> 32n) + ((ratio & MASK32) === 0n ? 0n : 1n);
 }
 
 /** Index of the most significant set bit of x > 0, like BitMath.mostSignificantBit. */
 function mostSignificantBit(x: bigint): number {
-  let msb = 0
-  if (x >= 0x100000000000000000000000000000000n) { x >>= 128n; msb += 128 }
-  if (x >= 0x10000000000000000n) { x >>= 64n; msb += 64 }
+  let msb = 0;
+  if (x >= 0x100000000000000000000000000000000n) {
+    x >>= 128n;
+    msb += 128;
+  }
+  if (x >= 0x10000000000000000n) {
+    x >>= 64n;
+    msb += 64;
+  }
   // Below 2^64 the value is exact as a double after one split.
-  let n = x >= 0x100000000n ? Number(x >> 32n) : Number(x)
-  if (x >= 0x100000000n) msb += 32
-  return msb + 31 - Math.clz32(n)
+  const n = x >= 0x100000000n ? Number(x >> 32n) : Number(x);
+  if (x >= 0x100000000n) msb += 32;
+  return msb + 31 - Math.clz32(n);
 }
 
 /**
@@ -71,30 +77,30 @@ function mostSignificantBit(x: bigint): number {
  */
 export function getTickAtSqrtRatioLog2(sqrtPriceX96: bigint): number {
   if (sqrtPriceX96 < MIN_SQRT_RATIO || sqrtPriceX96 >= MAX_SQRT_RATIO) {
-    throw new AmmError('SQRT_PRICE_OUT_OF_RANGE', 'getTickAtSqrtRatio: sqrt price outside [MIN_SQRT_RATIO, MAX_SQRT_RATIO)')
+    throw new AmmError('SQRT_PRICE_OUT_OF_RANGE', 'getTickAtSqrtRatio: sqrt price outside [MIN_SQRT_RATIO, MAX_SQRT_RATIO)');
   }
-  const ratio = sqrtPriceX96 << 32n
-  const msb = mostSignificantBit(ratio)
-  let r = msb >= 128 ? ratio >> BigInt(msb - 127) : ratio << BigInt(127 - msb)
-  let log2 = BigInt(msb - 128) << 64n
+  const ratio = sqrtPriceX96 << 32n;
+  const msb = mostSignificantBit(ratio);
+  let r = msb >= 128 ? ratio >> BigInt(msb - 127) : ratio << BigInt(127 - msb);
+  let log2 = BigInt(msb - 128) << 64n;
   for (let bit = 63n; bit >= 50n; bit--) {
-    r = (r * r) >> 127n
-    const f = r >> 128n
-    log2 |= f << bit
-    r >>= f
+    r = (r * r) >> 127n;
+    const f = r >> 128n;
+    log2 |= f << bit;
+    r >>= f;
   }
-  const logSqrt10001 = log2 * 255738958999603826347141n
-  const tickLow = Number(BigInt.asIntN(24, (logSqrt10001 - 3402992956809132418596140100660247210n) >> 128n))
-  const tickHi = Number(BigInt.asIntN(24, (logSqrt10001 + 291339464771989622907027621153398088495n) >> 128n))
-  return tickLow === tickHi ? tickLow : getSqrtRatioAtTick(tickHi) <= sqrtPriceX96 ? tickHi : tickLow
+  const logSqrt10001 = log2 * 255738958999603826347141n;
+  const tickLow = Number(BigInt.asIntN(24, (logSqrt10001 - 3402992956809132418596140100660247210n) >> 128n));
+  const tickHi = Number(BigInt.asIntN(24, (logSqrt10001 + 291339464771989622907027621153398088495n) >> 128n));
+  return tickLow === tickHi ? tickLow : getSqrtRatioAtTick(tickHi) <= sqrtPriceX96 ? tickHi : tickLow;
 }
 
-const LN_Q96 = 96 * Math.LN2
-const TICKS_PER_LN = 2 / Math.log(1.0001)
+const LN_Q96 = 96 * Math.LN2;
+const TICKS_PER_LN = 2 / Math.log(1.0001);
 // Distance (in ticks) from an integer under which the floating-point estimate is not trusted. The estimate's
 // error is below 1e-9 tick (double log of a 160-bit value) and the contract's sqrt ratios deviate from the exact
 // sqrt(1.0001^t) by less than 5e-6 tick (rounding to Q64.96 at MIN_SQRT_RATIO), so 1e-3 leaves a wide margin.
-const TRUST_MARGIN = 1e-3
+const TRUST_MARGIN = 1e-3;
 
 /**
  * TickMath.getTickAtSqrtRatio (v3-core TickMath.sol), same result and same 'R' revert: the greatest tick t with
@@ -104,19 +110,19 @@ const TRUST_MARGIN = 1e-3
  */
 export function getTickAtSqrtRatio(sqrtPriceX96: bigint): number {
   if (sqrtPriceX96 < MIN_SQRT_RATIO || sqrtPriceX96 >= MAX_SQRT_RATIO) {
-    throw new AmmError('SQRT_PRICE_OUT_OF_RANGE', 'getTickAtSqrtRatio: sqrt price outside [MIN_SQRT_RATIO, MAX_SQRT_RATIO)')
+    throw new AmmError('SQRT_PRICE_OUT_OF_RANGE', 'getTickAtSqrtRatio: sqrt price outside [MIN_SQRT_RATIO, MAX_SQRT_RATIO)');
   }
-  const estimate = (Math.log(Number(sqrtPriceX96)) - LN_Q96) * TICKS_PER_LN
-  let tick = Math.floor(estimate)
-  const frac = estimate - tick
-  if (frac > TRUST_MARGIN && frac < 1 - TRUST_MARGIN && tick >= MIN_TICK && tick < MAX_TICK) return tick
-  if (tick < MIN_TICK) tick = MIN_TICK
-  else if (tick > MAX_TICK - 1) tick = MAX_TICK - 1
+  const estimate = (Math.log(Number(sqrtPriceX96)) - LN_Q96) * TICKS_PER_LN;
+  let tick = Math.floor(estimate);
+  const frac = estimate - tick;
+  if (frac > TRUST_MARGIN && frac < 1 - TRUST_MARGIN && tick >= MIN_TICK && tick < MAX_TICK) return tick;
+  if (tick < MIN_TICK) tick = MIN_TICK;
+  else if (tick > MAX_TICK - 1) tick = MAX_TICK - 1;
   if (getSqrtRatioAtTick(tick) > sqrtPriceX96) {
-    do tick--
-    while (getSqrtRatioAtTick(tick) > sqrtPriceX96)
-    return tick
+    do tick--;
+    while (getSqrtRatioAtTick(tick) > sqrtPriceX96);
+    return tick;
   }
-  while (tick < MAX_TICK - 1 && getSqrtRatioAtTick(tick + 1) <= sqrtPriceX96) tick++
-  return tick
+  while (tick < MAX_TICK - 1 && getSqrtRatioAtTick(tick + 1) <= sqrtPriceX96) tick++;
+  return tick;
 }

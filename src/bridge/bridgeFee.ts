@@ -110,13 +110,21 @@ export function bridgeOutputAmount(params: BridgeAmountParams): BridgeAmount {
   if (terms.minAmount !== undefined) {
     const min = parseDecimal(terms.minAmount);
     if (inputAmount * 10n ** BigInt(min.places) < min.numerator * inUnit) {
-      return { ok: false, code: 'AMOUNT_OUT_OF_RANGE', reason: `${shown(inputAmount)} ${asset} is below the bridge minimum of ${terms.minAmount} ${asset}` };
+      return {
+        ok: false,
+        code: 'AMOUNT_OUT_OF_RANGE',
+        reason: `${shown(inputAmount)} ${asset} is below the bridge minimum of ${terms.minAmount} ${asset}`,
+      };
     }
   }
   if (terms.maxAmount !== undefined) {
     const max = parseDecimal(terms.maxAmount);
     if (inputAmount * 10n ** BigInt(max.places) > max.numerator * inUnit) {
-      return { ok: false, code: 'AMOUNT_OUT_OF_RANGE', reason: `${shown(inputAmount)} ${asset} is above the bridge maximum of ${terms.maxAmount} ${asset}` };
+      return {
+        ok: false,
+        code: 'AMOUNT_OUT_OF_RANGE',
+        reason: `${shown(inputAmount)} ${asset} is above the bridge maximum of ${terms.maxAmount} ${asset}`,
+      };
     }
   }
   const fixed = parseDecimal(terms.fixedFee);

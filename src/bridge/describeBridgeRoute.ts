@@ -81,7 +81,21 @@ export type TokenLookup = (chainId: number) => (address: string) => CatalogToken
 function swapLeg(leg: SwapLegPlan | WrapLegPlan, deadline: number, tokens: TokenLookup): QuoteSwapLeg {
   if (leg.kind === 'wrap') {
     const amount = leg.amount.toString();
-    return { chainId: leg.chain.chainId, dex: 'wrap', name: `${leg.tokenOut.symbol} wrap`, version: '', poolFee: 0, pool: '', paths: [], tokenIn: leg.tokenIn, tokenOut: leg.tokenOut, amountIn: amount, amountOut: amount, amountOutMinimum: amount, deadline };
+    return {
+      chainId: leg.chain.chainId,
+      dex: 'wrap',
+      name: `${leg.tokenOut.symbol} wrap`,
+      version: '',
+      poolFee: 0,
+      pool: '',
+      paths: [],
+      tokenIn: leg.tokenIn,
+      tokenOut: leg.tokenOut,
+      amountIn: amount,
+      amountOut: amount,
+      amountOutMinimum: amount,
+      deadline,
+    };
   }
   const view = describeTrade(leg.chain, leg.trade, tokens(leg.chain.chainId));
   return {
@@ -125,7 +139,12 @@ export function describeBridgeRoute(plan: BridgeRoutePlan, deadline: number, tok
       destinationSwap: destination ? swapLeg(destination, destinationDeadline(deadline, fillTime), tokens) : null,
     },
     fees: {
-      bridge: { token: plan.deposit.outputToken, amount: plan.deposit.feeAmount.toString(), feeBps: plan.terms.feeBps, fixedFee: plan.terms.fixedFee },
+      bridge: {
+        token: plan.deposit.outputToken,
+        amount: plan.deposit.feeAmount.toString(),
+        feeBps: plan.terms.feeBps,
+        fixedFee: plan.terms.fixedFee,
+      },
       originSwap: plan.originSwap ? { token: plan.originSwap.tokenIn, amount: plan.originSwap.trade.fees.toString() } : null,
       destinationSwap: destination?.kind === 'swap' ? { token: destination.tokenIn, amount: destination.trade.fees.toString() } : null,
     },

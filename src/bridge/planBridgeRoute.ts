@@ -1,8 +1,15 @@
-import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogBridge, type CatalogBridgeAsset, type CatalogChain, type CatalogToken } from '../catalog/Catalog.ts';
+import {
+  type Catalog,
+  type CatalogBridge,
+  type CatalogBridgeAsset,
+  type CatalogChain,
+  type CatalogToken,
+  NATIVE_TOKEN_ADDRESS,
+} from '../catalog/Catalog.ts';
 import { QuoteUnavailableError } from '../errors/BaseError.ts';
 import type { QuoteRequest } from '../quote/quoteRequest.ts';
 import type { Trade } from '../routing/Trade.ts';
-import { bridgeOutputAmount, resolveBridgeFeeTerms, type BridgeFeeTerms } from './bridgeFee.ts';
+import { type BridgeFeeTerms, bridgeOutputAmount, resolveBridgeFeeTerms } from './bridgeFee.ts';
 
 /** Finds the best trade of an amount on one chain (routing/bestTrade); throws QuoteUnavailableError when there is none. */
 export type TradeFinder = (chain: CatalogChain, tokenIn: CatalogToken, tokenOut: CatalogToken, amountIn: bigint) => Promise<Trade>;
@@ -82,7 +89,9 @@ interface Corridor {
 export function bridgeCorridors(origin: CatalogChain, destination: CatalogChain): Corridor[] {
   const corridors: Corridor[] = [];
   for (const originBridge of origin.bridges) {
-    const destinationBridge = destination.bridges.find((b) => b.slug === originBridge.slug && b.protocol === originBridge.protocol && b.network === originBridge.network);
+    const destinationBridge = destination.bridges.find(
+      (b) => b.slug === originBridge.slug && b.protocol === originBridge.protocol && b.network === originBridge.network,
+    );
     if (!destinationBridge) continue;
     for (const originAsset of originBridge.assets) {
       const destinationAsset = destinationBridge.assets.find((a) => a.asset === originAsset.asset);
@@ -117,7 +126,10 @@ export async function planBridgeRoute(request: QuoteRequest, deps: PlanBridgeRou
   const destination = request.destinationChain;
   const corridors = bridgeCorridors(origin, destination);
   if (corridors.length === 0) {
-    throw new QuoteUnavailableError('NO_ROUTE', `quote unavailable: no bridge connects ${origin.slug} (${origin.chainId}) to ${destination.slug} (${destination.chainId})`);
+    throw new QuoteUnavailableError(
+      'NO_ROUTE',
+      `quote unavailable: no bridge connects ${origin.slug} (${origin.chainId}) to ${destination.slug} (${destination.chainId})`,
+    );
   }
   const outcomes = await Promise.all(
     corridors.map(async (corridor) => {
@@ -125,7 +137,8 @@ export async function planBridgeRoute(request: QuoteRequest, deps: PlanBridgeRou
         return { corridor, plan: await planCorridor(request, corridor, deps) };
       } catch (error) {
         if (error instanceof CorridorRefusal) return { corridor, refusal: error };
-        if (error instanceof QuoteUnavailableError) return { corridor, refusal: new CorridorRefusal(error.code, error.message.replace(REFUSAL_PREFIX, '')) };
+        if (error instanceof QuoteUnavailableError)
+          return { corridor, refusal: new CorridorRefusal(error.code, error.message.replace(REFUSAL_PREFIX, '')) };
         throw error;
       }
     }),
@@ -135,9 +148,13 @@ export async function planBridgeRoute(request: QuoteRequest, deps: PlanBridgeRou
     if (outcome.plan && (!best || outcome.plan.amountOut > best.amountOut)) best = outcome.plan;
   }
   if (best) return best;
-  const refusals = outcomes.map((o) => ({ asset: o.corridor.originAsset.asset, bridge: o.corridor.originBridge.name, refusal: o.refusal! }));
+  const refusals = outcomes.map((o) => ({
+    asset: o.corridor.originAsset.asset,
+    bridge: o.corridor.originBridge.name,
+    refusal: o.refusal!,
+  }));
   const codes = new Set(refusals.map((r) => r.refusal.code));
-  const code = codes.size === 1 ? [...codes][0]! : 'NO_ROUTE';
+  const code = codes.size === 1 ? [...codes][0] : 'NO_ROUTE';
   const reasons = refusals.map((r) => `via ${r.bridge} ${r.asset}: ${r.refusal.message}`).join('; ');
   throw new QuoteUnavailableError(
     code,
@@ -166,7 +183,8 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
   // Destination: which leg, if any, follows the fill. Decided first: it fixes the fill's recipient.
   const tokenOut = request.tokenOut;
   const deliveredDirectly =
-    (tokenOut.address === destinationAsset.token && !destinationNativeIsAsset) || (tokenOut.address === NATIVE_TOKEN_ADDRESS && destinationNativeIsAsset);
+    (tokenOut.address === destinationAsset.token && !destinationNativeIsAsset) ||
+    (tokenOut.address === NATIVE_TOKEN_ADDRESS && destinationNativeIsAsset);
   // A wrapped-native fill reaches an externally owned account as the native asset (SpokePool unwraps it).
   const received = destinationNativeIsAsset ? tokenOf(catalog, destination, NATIVE_TOKEN_ADDRESS) : outputToken;
   const fillRecipient = deliveredDirectly ? request.recipientAddress : request.walletAddress;
@@ -181,7 +199,8 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
   } else {
     const trade = await deps.bestTrade(origin, request.tokenIn, depositToken, request.amount);
     const amountOutMinimum = deps.minimumAmountOut(trade.amountOut, request.slippageBps);
-    if (amountOutMinimum === 0n) throw new CorridorRefusal('AMOUNT_TOO_SMALL', `the swap into ${depositToken.symbol} on ${origin.slug} guarantees nothing to bridge`);
+    if (amountOutMinimum === 0n)
+      throw new CorridorRefusal('AMOUNT_TOO_SMALL', `the swap into ${depositToken.symbol} on ${origin.slug} guarantees nothing to bridge`);
     originSwap = {
       kind: 'swap',
       chain: origin,
@@ -198,7 +217,13 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
   }
 
   const terms = resolveBridgeFeeTerms(originBridge, originAsset, destination.chainId);
-  const bridged = bridgeOutputAmount({ inputAmount, inputDecimals: depositToken.decimals, outputDecimals: outputToken.decimals, terms, asset });
+  const bridged = bridgeOutputAmount({
+    inputAmount,
+    inputDecimals: depositToken.decimals,
+    outputDecimals: outputToken.decimals,
+    terms,
+    asset,
+  });
   if (!bridged.ok) throw new CorridorRefusal(bridged.code, `${bridged.reason} from ${origin.slug} to ${destination.slug}`);
   const deposit: DepositPlan = {
     inputToken: depositInput,
@@ -214,7 +239,14 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
   let amountOutMinimum = bridged.outputAmount;
   if (!deliveredDirectly) {
     if (received.address === NATIVE_TOKEN_ADDRESS && tokenOut.address === destination.wrappedNativeToken) {
-      destinationLeg = { kind: 'wrap', chain: destination, tokenIn: received, tokenOut, amount: bridged.outputAmount, recipient: request.recipientAddress };
+      destinationLeg = {
+        kind: 'wrap',
+        chain: destination,
+        tokenIn: received,
+        tokenOut,
+        amount: bridged.outputAmount,
+        recipient: request.recipientAddress,
+      };
     } else {
       const trade = await deps.bestTrade(destination, received, tokenOut, bridged.outputAmount);
       amountOut = trade.amountOut;
@@ -232,6 +264,17 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
       };
     }
   }
-  return { originChain: origin, destinationChain: destination, asset, originBridge, destinationBridge, terms, originSwap, deposit, destinationLeg, amountOut, amountOutMinimum };
+  return {
+    originChain: origin,
+    destinationChain: destination,
+    asset,
+    originBridge,
+    destinationBridge,
+    terms,
+    originSwap,
+    deposit,
+    destinationLeg,
+    amountOut,
+    amountOutMinimum,
+  };
 }
-

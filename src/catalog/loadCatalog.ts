@@ -3,31 +3,94 @@ import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { getAddress } from 'viem';
 import { projectRoot } from '../config.ts';
-import { Catalog, CatalogError, DEFAULT_FILL_DEADLINE_OFFSET_SECONDS, NATIVE_TOKEN_ADDRESS, type BridgeFeeTermsConfig, type CatalogBridge, type CatalogBridgeAsset, type CatalogChain, type CatalogDex, type CatalogToken, type Ecosystem } from './Catalog.ts';
-import { loadTokenList, TokenListError, type LoadedTokenList } from './tokenLists.ts';
+import {
+  type BridgeFeeTermsConfig,
+  Catalog,
+  type CatalogBridge,
+  type CatalogBridgeAsset,
+  type CatalogChain,
+  type CatalogDex,
+  CatalogError,
+  type CatalogToken,
+  DEFAULT_FILL_DEADLINE_OFFSET_SECONDS,
+  type Ecosystem,
+  NATIVE_TOKEN_ADDRESS,
+} from './Catalog.ts';
+import { type LoadedTokenList, loadTokenList, TokenListError } from './tokenLists.ts';
 
-interface RawToken { address: string; symbol: string; name: string; slug: string; decimals: number; logo: string; approvalReset?: true }
-interface RawDex {
-  name: string; slug: string; version: 'v2' | 'v3'; logo?: string;
-  v2FactoryAddress?: string; v2RouterAddress?: string; v3FactoryAddress?: string; v3RouterAddress?: string;
-  v3RouterKind?: 'SwapRouter' | 'SwapRouter02'; v3RouterV2FactoryAddress?: string; v3QuoterAddress?: string; universalRouterAddress?: string;
-  permit2Address?: string; settlementAddress?: string; feeBps?: number; pairInitCodeHash?: string;
-  poolInitCodeHash?: string; feeTiers?: number[];
+interface RawToken {
+  address: string;
+  symbol: string;
+  name: string;
+  slug: string;
+  decimals: number;
+  logo: string;
+  approvalReset?: true;
 }
-interface RawBridgeAsset extends BridgeFeeTermsConfig { asset: string; token: string; destinations?: Record<string, BridgeFeeTermsConfig> }
+interface RawDex {
+  name: string;
+  slug: string;
+  version: 'v2' | 'v3';
+  logo?: string;
+  v2FactoryAddress?: string;
+  v2RouterAddress?: string;
+  v3FactoryAddress?: string;
+  v3RouterAddress?: string;
+  v3RouterKind?: 'SwapRouter' | 'SwapRouter02';
+  v3RouterV2FactoryAddress?: string;
+  v3QuoterAddress?: string;
+  universalRouterAddress?: string;
+  permit2Address?: string;
+  settlementAddress?: string;
+  feeBps?: number;
+  pairInitCodeHash?: string;
+  poolInitCodeHash?: string;
+  feeTiers?: number[];
+}
+interface RawBridgeAsset extends BridgeFeeTermsConfig {
+  asset: string;
+  token: string;
+  destinations?: Record<string, BridgeFeeTermsConfig>;
+}
 interface RawBridge {
-  protocol: 'across'; network: string; name: string; slug: string; logo?: string; spokePoolAddress: string; fillDeadlineOffsetSeconds?: number;
-  defaults?: Pick<BridgeFeeTermsConfig, 'feeBps' | 'fillTimeSeconds'>; assets: RawBridgeAsset[];
+  protocol: 'across';
+  network: string;
+  name: string;
+  slug: string;
+  logo?: string;
+  spokePoolAddress: string;
+  fillDeadlineOffsetSeconds?: number;
+  defaults?: Pick<BridgeFeeTermsConfig, 'feeBps' | 'fillTimeSeconds'>;
+  assets: RawBridgeAsset[];
 }
 interface RawChain {
-  name: string; slug: string; chainId: number; symbol: string; nativeToken: string; ecosystem: Ecosystem;
-  blockExplorer: string; blockChainLogo: string; wrappedNativeToken?: string; multicall3Address?: string; baseTokens?: string[];
-  tokenLists?: string[]; excludeTokens?: string[]; pairs?: [string, string][];
-  tokens: RawToken[]; dexes: RawDex[]; bridges?: RawBridge[];
+  name: string;
+  slug: string;
+  chainId: number;
+  symbol: string;
+  nativeToken: string;
+  ecosystem: Ecosystem;
+  blockExplorer: string;
+  blockChainLogo: string;
+  wrappedNativeToken?: string;
+  multicall3Address?: string;
+  baseTokens?: string[];
+  tokenLists?: string[];
+  excludeTokens?: string[];
+  pairs?: [string, string][];
+  tokens: RawToken[];
+  dexes: RawDex[];
+  bridges?: RawBridge[];
 }
 
 const bySymbol = (a: CatalogToken, b: CatalogToken): number =>
-  a.symbol.toUpperCase() < b.symbol.toUpperCase() ? -1 : a.symbol.toUpperCase() > b.symbol.toUpperCase() ? 1 : a.address < b.address ? -1 : 1;
+  a.symbol.toUpperCase() < b.symbol.toUpperCase()
+    ? -1
+    : a.symbol.toUpperCase() > b.symbol.toUpperCase()
+      ? 1
+      : a.address < b.address
+        ? -1
+        : 1;
 
 function describe(file: string, errors: ErrorObject[] | null | undefined): string {
   const lines = (errors ?? []).map((e) => {
@@ -40,7 +103,10 @@ function describe(file: string, errors: ErrorObject[] | null | undefined): strin
 
 /** A slug for a list token: its symbol in lower case, runs of other characters as '-'; the address decides a clash. */
 function listSlug(symbol: string, address: string, taken: Set<string>): string {
-  let slug = symbol.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  let slug = symbol
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   if (!slug || taken.has(slug)) slug = `${slug || 'token'}-${address.slice(2, 10).toLowerCase()}`;
   taken.add(slug);
   return slug;
@@ -51,7 +117,13 @@ function listSlug(symbol: string, address: string, taken: Set<string>): string {
  * address listed twice must agree on decimals (a disagreement names both sources); the first entry wins otherwise,
  * the chain file's own tokens first, and an own token without a logo takes the list's.
  */
-function mergeTokens(raw: RawChain, file: string, own: CatalogToken[], lists: readonly LoadedTokenList[], addr: (value: string, where: string) => string): CatalogToken[] {
+function mergeTokens(
+  raw: RawChain,
+  file: string,
+  own: CatalogToken[],
+  lists: readonly LoadedTokenList[],
+  addr: (value: string, where: string) => string,
+): CatalogToken[] {
   const byKey = new Map<string, { token: CatalogToken; source: string }>();
   own.forEach((token, i) => byKey.set(token.address.toLowerCase(), { token, source: `${file} /tokens/${i}` }));
   const excluded = new Map((raw.excludeTokens ?? []).map((a, i) => [a.toLowerCase(), { index: i, used: false }]));
@@ -69,18 +141,31 @@ function mergeTokens(raw: RawChain, file: string, own: CatalogToken[], lists: re
       const known = byKey.get(key);
       if (known) {
         if (known.token.decimals !== entry.decimals) {
-          throw new CatalogError(`${file}: token ${known.token.address} has ${known.token.decimals} decimals in ${known.source} but ${entry.decimals} in ${here}`);
+          throw new CatalogError(
+            `${file}: token ${known.token.address} has ${known.token.decimals} decimals in ${known.source} but ${entry.decimals} in ${here}`,
+          );
         }
         if (!known.token.logo && entry.logoURI) known.token = { ...known.token, logo: entry.logoURI };
         return;
       }
       const address = addr(entry.address, here);
-      const token: CatalogToken = { address, symbol: entry.symbol, name: entry.name, slug: listSlug(entry.symbol, address, slugs), decimals: entry.decimals, logo: entry.logoURI ?? '', blockchainId: raw.chainId };
+      const token: CatalogToken = {
+        address,
+        symbol: entry.symbol,
+        name: entry.name,
+        slug: listSlug(entry.symbol, address, slugs),
+        decimals: entry.decimals,
+        logo: entry.logoURI ?? '',
+        blockchainId: raw.chainId,
+      };
       byKey.set(key, { token, source: here });
     });
   }
   for (const [address, { index, used }] of excluded) {
-    if (!used) throw new CatalogError(`${file}: /excludeTokens/${index}: ${getAddress(address)} is not an entry of this chain in any of its tokenLists`);
+    if (!used)
+      throw new CatalogError(
+        `${file}: /excludeTokens/${index}: ${getAddress(address)} is not an entry of this chain in any of its tokenLists`,
+      );
   }
   return [...byKey.values()].map((v) => v.token);
 }
@@ -103,39 +188,43 @@ function normalise(raw: RawChain, file: string, lists: readonly LoadedTokenList[
   if (!evm && (raw.tokenLists?.length || raw.excludeTokens?.length || raw.pairs?.length)) {
     throw new CatalogError(`${file}: tokenLists, excludeTokens and pairs apply to evm chains only`);
   }
-  const own = raw.tokens.map((t, i): CatalogToken => ({
-    address: addr(t.address, `/tokens/${i}/address`),
-    symbol: t.symbol,
-    name: t.name,
-    slug: t.slug,
-    decimals: t.decimals,
-    logo: t.logo,
-    blockchainId: raw.chainId,
-    ...(t.approvalReset ? { approvalReset: true as const } : {}),
-  }));
+  const own = raw.tokens.map(
+    (t, i): CatalogToken => ({
+      address: addr(t.address, `/tokens/${i}/address`),
+      symbol: t.symbol,
+      name: t.name,
+      slug: t.slug,
+      decimals: t.decimals,
+      logo: t.logo,
+      blockchainId: raw.chainId,
+      ...(t.approvalReset ? { approvalReset: true as const } : {}),
+    }),
+  );
   const tokens = mergeTokens(raw, file, own, lists, addr).sort(bySymbol);
   const dexes = raw.dexes
-    .map((d, i): CatalogDex => ({
-      chainId: raw.chainId,
-      name: d.name,
-      slug: d.slug,
-      version: d.version,
-      logo: d.logo ?? '',
-      v2FactoryAddress: addr(d.v2FactoryAddress, `/dexes/${i}/v2FactoryAddress`),
-      v2RouterAddress: addr(d.v2RouterAddress, `/dexes/${i}/v2RouterAddress`),
-      v3FactoryAddress: addr(d.v3FactoryAddress, `/dexes/${i}/v3FactoryAddress`),
-      v3RouterAddress: addr(d.v3RouterAddress, `/dexes/${i}/v3RouterAddress`),
-      v3RouterKind: d.v3RouterKind ?? '',
-      v3RouterV2FactoryAddress: addr(d.v3RouterV2FactoryAddress, `/dexes/${i}/v3RouterV2FactoryAddress`),
-      v3QuoterAddress: addr(d.v3QuoterAddress, `/dexes/${i}/v3QuoterAddress`),
-      universalRouterAddress: addr(d.universalRouterAddress, `/dexes/${i}/universalRouterAddress`),
-      permit2Address: addr(d.permit2Address, `/dexes/${i}/permit2Address`),
-      settlementAddress: addr(d.settlementAddress, `/dexes/${i}/settlementAddress`),
-      feeBps: d.feeBps ?? 0,
-      pairInitCodeHash: d.pairInitCodeHash ?? '',
-      poolInitCodeHash: d.poolInitCodeHash ?? '',
-      feeTiers: Object.freeze([...(d.feeTiers ?? [])]),
-    }))
+    .map(
+      (d, i): CatalogDex => ({
+        chainId: raw.chainId,
+        name: d.name,
+        slug: d.slug,
+        version: d.version,
+        logo: d.logo ?? '',
+        v2FactoryAddress: addr(d.v2FactoryAddress, `/dexes/${i}/v2FactoryAddress`),
+        v2RouterAddress: addr(d.v2RouterAddress, `/dexes/${i}/v2RouterAddress`),
+        v3FactoryAddress: addr(d.v3FactoryAddress, `/dexes/${i}/v3FactoryAddress`),
+        v3RouterAddress: addr(d.v3RouterAddress, `/dexes/${i}/v3RouterAddress`),
+        v3RouterKind: d.v3RouterKind ?? '',
+        v3RouterV2FactoryAddress: addr(d.v3RouterV2FactoryAddress, `/dexes/${i}/v3RouterV2FactoryAddress`),
+        v3QuoterAddress: addr(d.v3QuoterAddress, `/dexes/${i}/v3QuoterAddress`),
+        universalRouterAddress: addr(d.universalRouterAddress, `/dexes/${i}/universalRouterAddress`),
+        permit2Address: addr(d.permit2Address, `/dexes/${i}/permit2Address`),
+        settlementAddress: addr(d.settlementAddress, `/dexes/${i}/settlementAddress`),
+        feeBps: d.feeBps ?? 0,
+        pairInitCodeHash: d.pairInitCodeHash ?? '',
+        poolInitCodeHash: d.poolInitCodeHash ?? '',
+        feeTiers: Object.freeze([...(d.feeTiers ?? [])]),
+      }),
+    )
     .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : a.version < b.version ? -1 : 1));
   const seen = new Set<string>();
   for (const dex of dexes) {
@@ -145,7 +234,8 @@ function normalise(raw: RawChain, file: string, lists: readonly LoadedTokenList[
   }
   const baseTokens = (raw.baseTokens ?? []).map((b, i) => {
     const address = addr(b, `/baseTokens/${i}`);
-    if (!tokens.some((t) => t.address === address)) throw new CatalogError(`${file}: /baseTokens/${i}: ${address} is not a token of this chain`);
+    if (!tokens.some((t) => t.address === address))
+      throw new CatalogError(`${file}: /baseTokens/${i}: ${address} is not a token of this chain`);
     return address;
   });
   const isToken = (address: string): boolean => address !== NATIVE_TOKEN_ADDRESS && tokens.some((t) => t.address === address);
@@ -157,9 +247,11 @@ function normalise(raw: RawChain, file: string, lists: readonly LoadedTokenList[
     if (pair[0] === pair[1]) throw new CatalogError(`${file}: /pairs/${i}: a pair needs two different tokens`);
     return Object.freeze(pair);
   });
-  const bridges = (raw.bridges ?? []).map((b, i) => normaliseBridge(b, i, raw.chainId, tokens, addr, file)).sort((a, b) => (a.slug < b.slug ? -1 : 1));
+  const bridges = (raw.bridges ?? [])
+    .map((b, i) => normaliseBridge(b, i, raw.chainId, tokens, addr, file))
+    .sort((a, b) => (a.slug < b.slug ? -1 : 1));
   for (let i = 1; i < bridges.length; i++) {
-    if (bridges[i]!.slug === bridges[i - 1]!.slug) throw new CatalogError(`${file}: /bridges: "${bridges[i]!.slug}" listed twice`);
+    if (bridges[i].slug === bridges[i - 1].slug) throw new CatalogError(`${file}: /bridges: "${bridges[i].slug}" listed twice`);
   }
   return Object.freeze({
     name: raw.name,
@@ -190,13 +282,15 @@ function normaliseBridge(
   addr: (value: string | undefined, where: string) => string,
   file: string,
 ): CatalogBridge {
-  if (raw.protocol === 'across' && raw.slug !== 'across') throw new CatalogError(`${file}: /bridges/${index}/slug: an across bridge must have slug "across"`);
+  if (raw.protocol === 'across' && raw.slug !== 'across')
+    throw new CatalogError(`${file}: /bridges/${index}/slug: an across bridge must have slug "across"`);
   const seen = new Set<string>();
   const assets = raw.assets
     .map((a, j): CatalogBridgeAsset => {
       const where = `/bridges/${index}/assets/${j}`;
       const token = addr(a.token, `${where}/token`);
-      if (!tokens.some((t) => t.address === token)) throw new CatalogError(`${file}: ${where}/token: ${token} is not a token of this chain`);
+      if (!tokens.some((t) => t.address === token))
+        throw new CatalogError(`${file}: ${where}/token: ${token} is not a token of this chain`);
       if (seen.has(a.asset)) throw new CatalogError(`${file}: ${where}/asset: "${a.asset}" listed twice`);
       seen.add(a.asset);
       const destinations: Record<string, BridgeFeeTermsConfig> = {};
@@ -226,7 +320,9 @@ export const CHAIN_SCHEMA_PATH = join(projectRoot, 'catalog', 'chain.schema.json
 export function loadCatalog(dir: string = join(projectRoot, 'catalog')): Catalog {
   const schema = JSON.parse(readFileSync(CHAIN_SCHEMA_PATH, 'utf8')) as object;
   const validate = new Ajv({ allErrors: true, strict: false }).compile<RawChain>(schema);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json'))
+    .sort();
   const listCache = new Map<string, LoadedTokenList>();
   const chains = files.map((file) => {
     let raw: unknown;

@@ -13,7 +13,9 @@ export interface TokenListEntry {
   readonly symbol: string;
   readonly decimals: number;
   readonly logoURI?: string;
-  readonly extensions?: { readonly bridgeInfo?: Readonly<Record<string, { readonly tokenAddress: string }>> } & Readonly<Record<string, unknown>>;
+  readonly extensions?: { readonly bridgeInfo?: Readonly<Record<string, { readonly tokenAddress: string }>> } & Readonly<
+    Record<string, unknown>
+  >;
 }
 
 /** A token list as published, validated against @uniswap/token-lists' schema. */
@@ -57,7 +59,7 @@ function resolveListPath(spec: string, catalogDir: string): string {
   if (spec.startsWith('./') || spec.startsWith('../')) return resolve(catalogDir, spec);
   const manifest = require.resolve(`${spec}/package.json`);
   const main = (JSON.parse(readFileSync(manifest, 'utf8')) as { main?: string }).main;
-  if (!main || !main.endsWith('.json')) throw new TokenListError(`${spec}: the package's main file is not a JSON token list`);
+  if (!main?.endsWith('.json')) throw new TokenListError(`${spec}: the package's main file is not a JSON token list`);
   return join(dirname(manifest), main);
 }
 

@@ -92,7 +92,9 @@ export class FollowStreamReader {
 
   private async readOnce(): Promise<void> {
     const streams = this.o.chainIds.map((id) => ({ key: followStreamKey(this.o.prefix, id), id: this.last.get(id)! }));
-    const reply = (await this.client.xRead(streams, { BLOCK: this.o.blockMs ?? 500, COUNT: 1000 })) as { name: string; messages: { id: string; message: Record<string, string> }[] }[] | null;
+    const reply = (await this.client.xRead(streams, { BLOCK: this.o.blockMs ?? 500, COUNT: 1000 })) as
+      | { name: string; messages: { id: string; message: Record<string, string> }[] }[]
+      | null;
     for (const stream of reply ?? []) {
       const chainId = Number(stream.name.slice(stream.name.lastIndexOf(':') + 1));
       for (const entry of stream.messages) {

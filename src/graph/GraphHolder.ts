@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { type FSWatcher, watch } from 'node:fs';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/Catalog.ts';
@@ -14,7 +14,9 @@ export const RELOAD_CHANNEL = 'swap-quote-service:snapshot-reload';
  * What the API process posts on RELOAD_CHANNEL for every new generation, in order: a snapshot reload (workers read
  * the folder again) or one followed block (workers apply the same per-pool update to their replica).
  */
-export type GraphMessage = { readonly generation: number; readonly reload: true } | { readonly generation: number; readonly updates: number; readonly update: BlockUpdate };
+export type GraphMessage =
+  | { readonly generation: number; readonly reload: true }
+  | { readonly generation: number; readonly updates: number; readonly update: BlockUpdate };
 
 /** Outcome of one reload attempt. */
 export interface ReloadResult {
@@ -70,7 +72,8 @@ export class GraphHolder {
   reload(reason: string): ReloadResult {
     const { snapshots, errors } = loadSnapshots(this.snapshotDir);
     if (errors.length > 0) {
-      for (const error of errors) this.logger.error({ snapshotError: error, reason }, 'snapshot refused; the previous snapshots keep serving');
+      for (const error of errors)
+        this.logger.error({ snapshotError: error, reason }, 'snapshot refused; the previous snapshots keep serving');
       return { ok: false, generation: this.gen, errors };
     }
     const before = new Map(this.graph.chainIds().map((id) => [id, this.graph.snapshot(id)!.blockNumber]));
@@ -82,7 +85,12 @@ export class GraphHolder {
       {
         reason,
         generation: this.gen,
-        chains: snapshots.map((s) => ({ chainId: s.chainId, pools: s.pools.length, block: s.blockNumber, previousBlock: before.get(s.chainId) ?? null })),
+        chains: snapshots.map((s) => ({
+          chainId: s.chainId,
+          pools: s.pools.length,
+          block: s.blockNumber,
+          previousBlock: before.get(s.chainId) ?? null,
+        })),
       },
       'snapshots reloaded',
     );

@@ -84,8 +84,17 @@ export class PoolGraph {
     for (const address of update.removed) byAddress.delete(address);
     for (const pool of update.pools) if (!accepts(pool)) byAddress.set(pool.address, pool);
     // The cold-start snapshot's own pool list is not kept: pools(chainId) is the chain's state.
-    const snapshot: Snapshot = { ...current.snapshot, blockNumber: update.blockNumber, blockTimestamp: update.blockTimestamp, gasPriceWei: update.gasPriceWei, pools: [] };
-    return new PoolGraph([], this.catalog, { chains: new Map(this.chains).set(update.chainId, { snapshot, byAddress }), ignored: this.ignored });
+    const snapshot: Snapshot = {
+      ...current.snapshot,
+      blockNumber: update.blockNumber,
+      blockTimestamp: update.blockTimestamp,
+      gasPriceWei: update.gasPriceWei,
+      pools: [],
+    };
+    return new PoolGraph([], this.catalog, {
+      chains: new Map(this.chains).set(update.chainId, { snapshot, byAddress }),
+      ignored: this.ignored,
+    });
   }
 }
 

@@ -1,7 +1,7 @@
-import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain, type CatalogToken } from '../catalog/Catalog.ts';
-import type { BlockUpdate } from './blockUpdate.ts';
-import { poolFromSnapshot, type Pool } from '../protocols/registry.ts';
+import { type Catalog, type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
+import { type Pool, poolFromSnapshot } from '../protocols/registry.ts';
 import { createWrapPool } from '../protocols/wrap.ts';
+import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
 import type { SnapshotPool } from './snapshot.ts';
 import { usdPrices } from './usdPrices.ts';
@@ -70,7 +70,16 @@ export class ChainPoolIndex {
     for (const state of pools) this.add(this.entryOf(state));
     if (this.wrappedNative && this.tokens.has(this.native) && this.tokens.has(this.wrappedNative)) {
       const wrap = createWrapPool(NATIVE_TOKEN_ADDRESS, chain.wrappedNativeToken);
-      const entry: PoolEntry = { address: wrap.address, dex: wrap.dex, version: wrap.version, deployment: '/', token0: wrap.token0, token1: wrap.token1, score: Number.MAX_VALUE, state: undefined };
+      const entry: PoolEntry = {
+        address: wrap.address,
+        dex: wrap.dex,
+        version: wrap.version,
+        deployment: '/',
+        token0: wrap.token0,
+        token1: wrap.token1,
+        score: Number.MAX_VALUE,
+        state: undefined,
+      };
       this.converted.set(entry, wrap);
       this.add(entry);
     }
@@ -90,7 +99,10 @@ export class ChainPoolIndex {
       if (!old) continue;
       next.entries.delete(address);
       for (const token of [old.token0, old.token1]) {
-        next.adjacency.set(token, (next.adjacency.get(token) ?? []).filter((e) => e !== old));
+        next.adjacency.set(
+          token,
+          (next.adjacency.get(token) ?? []).filter((e) => e !== old),
+        );
         touched.add(token);
       }
     }
@@ -108,7 +120,16 @@ export class ChainPoolIndex {
   }
 
   private entryOf(state: SnapshotPool): PoolEntry {
-    return { address: state.address, dex: state.dex, version: state.version, deployment: `${state.dex}/${state.version}`, token0: state.token0.toLowerCase(), token1: state.token1.toLowerCase(), score: usdScore(state, this.tokens, this.prices), state };
+    return {
+      address: state.address,
+      dex: state.dex,
+      version: state.version,
+      deployment: `${state.dex}/${state.version}`,
+      token0: state.token0.toLowerCase(),
+      token1: state.token1.toLowerCase(),
+      score: usdScore(state, this.tokens, this.prices),
+      state,
+    };
   }
 
   private add(entry: PoolEntry): void {
@@ -201,7 +222,14 @@ export class PricingGraph {
   withUpdate(next: PoolGraph, update: BlockUpdate): PricingGraph {
     const chains = new Map(this.chains);
     const index = chains.get(update.chainId);
-    if (index) chains.set(update.chainId, index.withChanges(update.pools.filter((p) => next.pool(update.chainId, p.address) === p), update.removed));
+    if (index)
+      chains.set(
+        update.chainId,
+        index.withChanges(
+          update.pools.filter((p) => next.pool(update.chainId, p.address) === p),
+          update.removed,
+        ),
+      );
     else chains.delete(update.chainId);
     return new PricingGraph(next, this.catalog, chains);
   }

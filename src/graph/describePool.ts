@@ -2,7 +2,7 @@ import { formatUnits } from 'viem';
 import type { CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
 import { describeSnapshotPool } from '../protocols/registry.ts';
 import type { SnapshotPool } from './snapshot.ts';
-import { usdValue, formatCents } from './usdPrices.ts';
+import { formatCents, usdValue } from './usdPrices.ts';
 
 /** A pool as `GET /blockchains/pools` returns it (SPEC section 2, Pool). */
 export interface PoolView {

@@ -42,7 +42,11 @@ function isSpace(c: number): boolean {
  * Calls `each(tick, netStart, netEnd)` per element when given. Returns the offset past `]` and the count, or
  * undefined when the bytes are not such an array (then the slow path decides).
  */
-function scanTicks(b: Buffer, start: number, each?: (tick: number, netStart: number, netEnd: number) => void): { end: number; count: number } | undefined {
+function scanTicks(
+  b: Buffer,
+  start: number,
+  each?: (tick: number, netStart: number, netEnd: number) => void,
+): { end: number; count: number } | undefined {
   const n = b.length;
   let i = start + 1;
   let count = 0;

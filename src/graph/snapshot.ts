@@ -87,12 +87,14 @@ export interface SnapshotLoad {
   readonly errors: string[];
 }
 
-let validator: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined;
+let validator: (((data: unknown) => boolean) & { errors?: ErrorObject[] | null }) | undefined;
 
 let reducedValidator: ReducedValidator | undefined;
 
 function readSchema(): { definitions: { pool: { properties: Record<string, unknown> } } } {
-  return JSON.parse(readFileSync(join(projectRoot, 'seeds', 'snapshot.schema.json'), 'utf8')) as { definitions: { pool: { properties: Record<string, unknown> } } };
+  return JSON.parse(readFileSync(join(projectRoot, 'seeds', 'snapshot.schema.json'), 'utf8')) as {
+    definitions: { pool: { properties: Record<string, unknown> } };
+  };
 }
 
 /** The snapshot schema with each pool's `ticks` replaced by parseSnapshotBytes's placeholder string. */
@@ -147,7 +149,9 @@ export function loadSnapshots(dir: string): SnapshotLoad {
   const errors: string[] = [];
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
   } catch (error) {
     return { snapshots, errors: [`${dir}: cannot read snapshot folder (${(error as NodeJS.ErrnoException).code ?? 'error'})`] };
   }
@@ -191,7 +195,7 @@ export interface SharedSnapshotFile {
 const sharedFiles = new Map<string, SharedSnapshotFile>();
 /** Files handed over by the API process (pricing workers): identical bytes, already validated there. */
 const inherited = new Map<string, SharedSnapshotFile>();
-for (const f of ((workerData as { sharedSnapshotFiles?: SharedSnapshotFile[] } | null)?.sharedSnapshotFiles ?? [])) inherited.set(f.path, f);
+for (const f of (workerData as { sharedSnapshotFiles?: SharedSnapshotFile[] } | null)?.sharedSnapshotFiles ?? []) inherited.set(f.path, f);
 
 /**
  * Reads a file into shared memory (once per file version), so pricing workers parse the very same bytes

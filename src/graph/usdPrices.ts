@@ -21,7 +21,11 @@ export function spotPrice0In1E18(pool: SnapshotPool, decimals0: number, decimals
  * stablecoins are $1; any other token takes its spot price in the stablecoin pool that holds the
  * most stablecoin. Tokens with no such pool have no price.
  */
-export function usdPrices(chain: CatalogChain, pools: readonly SnapshotPool[], token: (address: string) => CatalogToken | undefined): Map<string, bigint> {
+export function usdPrices(
+  chain: CatalogChain,
+  pools: readonly SnapshotPool[],
+  token: (address: string) => CatalogToken | undefined,
+): Map<string, bigint> {
   const prices = new Map<string, bigint>();
   for (const t of chain.tokens) if (USD_STABLECOINS.has(t.symbol.toUpperCase())) prices.set(t.address.toLowerCase(), E18);
   const depth = new Map<string, bigint>();
@@ -32,7 +36,9 @@ export function usdPrices(chain: CatalogChain, pools: readonly SnapshotPool[], t
     const stable0 = USD_STABLECOINS.has(t0.symbol.toUpperCase());
     const stable1 = USD_STABLECOINS.has(t1.symbol.toUpperCase());
     if (stable0 === stable1) continue;
-    const [other, stableBalance] = stable1 ? [t0, BigInt(pool.balance1) * 10n ** BigInt(18 - Math.min(18, t1.decimals))] : [t1, BigInt(pool.balance0) * 10n ** BigInt(18 - Math.min(18, t0.decimals))];
+    const [other, stableBalance] = stable1
+      ? [t0, BigInt(pool.balance1) * 10n ** BigInt(18 - Math.min(18, t1.decimals))]
+      : [t1, BigInt(pool.balance0) * 10n ** BigInt(18 - Math.min(18, t0.decimals))];
     const key = other.address.toLowerCase();
     if ((depth.get(key) ?? -1n) >= stableBalance) continue;
     const p01 = spotPrice0In1E18(pool, t0.decimals, t1.decimals);

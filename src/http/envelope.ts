@@ -1,5 +1,5 @@
-import type { Context } from 'koa';
 import { gzipSync } from 'node:zlib';
+import type { Context } from 'koa';
 
 /** The SPEC's response envelope: `code` mirrors the HTTP status; `data` is absent on errors. */
 export interface Envelope<T = unknown> {

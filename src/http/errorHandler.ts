@@ -34,7 +34,7 @@ export function errorHandler(logger: Logger): Middleware {
     try {
       await next();
       if (ctx.body == null && ctx.status >= 400) {
-        const message = ctx.status === 404 ? `not found: ${ctx.method} ${ctx.path}` : GENERIC[ctx.status] ?? 'error';
+        const message = ctx.status === 404 ? `not found: ${ctx.method} ${ctx.path}` : (GENERIC[ctx.status] ?? 'error');
         sendError(ctx, ctx.status, message);
       }
     } catch (caught) {
@@ -42,7 +42,7 @@ export function errorHandler(logger: Logger): Middleware {
         if (caught instanceof RateLimitedError) ctx.set('Retry-After', String(caught.retryAfterSeconds));
         if (!caught.expose) logger.error({ err: caught, reqId: ctx.state.reqId }, 'request failed');
         else if (caught.status >= 500) logger.warn({ err: caught, reqId: ctx.state.reqId }, caught.message);
-        sendError(ctx, caught.status, caught.expose ? caught.message : GENERIC[caught.status] ?? 'internal server error');
+        sendError(ctx, caught.status, caught.expose ? caught.message : (GENERIC[caught.status] ?? 'internal server error'));
         return;
       }
       const err = (caught ?? {}) as HttpLikeError;

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
-import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
 import { BaseError } from '../errors/BaseError.ts';
-import { stateAgeSeconds, type LiveState } from '../graph/liveState.ts';
+import { type LiveState, stateAgeSeconds } from '../graph/liveState.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 
 /** What the metrics read at scrape time. */
@@ -96,11 +96,17 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   // Quote outcomes by endpoint, counted in plain maps like the request counts below (no label hashing per request).
   const outcomes = new Map<string, Map<string, number>>();
   registry.registerMetric(
-    scraped('quote_outcomes_total', 'Quote requests (POST /quotes, POST /quotes/routes) by outcome: success or the error code.', 'counter', () => {
-      const values: ScrapedValue[] = [];
-      for (const [endpoint, byOutcome] of outcomes) for (const [outcome, value] of byOutcome) values.push({ labels: { endpoint, outcome }, value });
-      return values;
-    }),
+    scraped(
+      'quote_outcomes_total',
+      'Quote requests (POST /quotes, POST /quotes/routes) by outcome: success or the error code.',
+      'counter',
+      () => {
+        const values: ScrapedValue[] = [];
+        for (const [endpoint, byOutcome] of outcomes)
+          for (const [outcome, value] of byOutcome) values.push({ labels: { endpoint, outcome }, value });
+        return values;
+      },
+    ),
   );
   new Gauge({
     name: 'pricing_queue_depth',
@@ -119,7 +125,8 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       this.reset();
       const graph = deps.graph();
       const t = Math.floor(now() / 1000);
-      for (const chainId of graph.chainIds()) this.set({ chain_id: String(chainId) }, Math.max(0, t - graph.snapshot(chainId)!.blockTimestamp));
+      for (const chainId of graph.chainIds())
+        this.set({ chain_id: String(chainId) }, Math.max(0, t - graph.snapshot(chainId)!.blockTimestamp));
     },
   });
   new Gauge({
@@ -143,34 +150,44 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     scraped('http_requests_total', 'HTTP requests answered, by method, route template and status.', 'counter', () => {
       const values: ScrapedValue[] = [];
       for (const [method, byRoute] of byMethod) {
-        for (const [route, stats] of byRoute) for (const [status, value] of stats.statuses) values.push({ labels: { method, route, status }, value });
+        for (const [route, stats] of byRoute)
+          for (const [status, value] of stats.statuses) values.push({ labels: { method, route, status }, value });
       }
       return values;
     }),
   );
   registry.registerMetric(
-    scraped('http_request_duration_seconds', 'Time from receiving a request to its response being ready, by method and route template.', 'histogram', () => {
-      const values: ScrapedValue[] = [];
-      for (const [method, byRoute] of byMethod) {
-        for (const [route, stats] of byRoute) {
-          let cumulative = 0;
-          for (let i = 0; i <= BUCKETS.length; i++) {
-            cumulative += stats.buckets[i];
-            values.push({ metricName: 'http_request_duration_seconds_bucket', labels: { le: i < BUCKETS.length ? BUCKETS[i] : '+Inf', method, route }, value: cumulative });
+    scraped(
+      'http_request_duration_seconds',
+      'Time from receiving a request to its response being ready, by method and route template.',
+      'histogram',
+      () => {
+        const values: ScrapedValue[] = [];
+        for (const [method, byRoute] of byMethod) {
+          for (const [route, stats] of byRoute) {
+            let cumulative = 0;
+            for (let i = 0; i <= BUCKETS.length; i++) {
+              cumulative += stats.buckets[i];
+              values.push({
+                metricName: 'http_request_duration_seconds_bucket',
+                labels: { le: i < BUCKETS.length ? BUCKETS[i] : '+Inf', method, route },
+                value: cumulative,
+              });
+            }
+            values.push({ metricName: 'http_request_duration_seconds_sum', labels: { method, route }, value: stats.sum });
+            values.push({ metricName: 'http_request_duration_seconds_count', labels: { method, route }, value: stats.count });
           }
-          values.push({ metricName: 'http_request_duration_seconds_sum', labels: { method, route }, value: stats.sum });
-          values.push({ metricName: 'http_request_duration_seconds_count', labels: { method, route }, value: stats.count });
         }
-      }
-      return values;
-    }),
+        return values;
+      },
+    ),
   );
 
   function record(ctx: Context, started: number, status: number, error: unknown): void {
     const seconds = (performance.now() - started) / 1000;
     const method = METHODS.has(ctx.method) ? ctx.method : 'OTHER';
     const route = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
-    const label = typeof route === 'string' ? route : deps.routeOf?.(ctx.path) ?? UNMATCHED;
+    const label = typeof route === 'string' ? route : (deps.routeOf?.(ctx.path) ?? UNMATCHED);
     let byRoute = byMethod.get(method);
     if (!byRoute) byMethod.set(method, (byRoute = new Map()));
     let stats = byRoute.get(label);
@@ -220,7 +237,8 @@ function registerLiveStateMetrics(registry: Registry, live: LiveState, now: () =
     registers: [registry],
     collect() {
       this.reset();
-      for (const { status } of live.chains()) this.set({ chain_id: String(status.chainId) }, Math.max(0, status.headBlock - status.appliedBlock));
+      for (const { status } of live.chains())
+        this.set({ chain_id: String(status.chainId) }, Math.max(0, status.headBlock - status.appliedBlock));
     },
   });
   new Gauge({
@@ -240,7 +258,11 @@ function registerLiveStateMetrics(registry: Registry, live: LiveState, now: () =
     ['follow_blocks_total', 'Blocks applied from a followed chain.', 'blocks'],
     ['follow_events_total', 'Pool events applied from a followed chain.', 'events'],
     ['follow_reorgs_total', 'Reorgs rolled back on a followed chain.', 'reorgs'],
-    ['follow_rereads_total', 'Pools re-read from the chain instead of applying an event (price left its window, unexpected log).', 'rereads'],
+    [
+      'follow_rereads_total',
+      'Pools re-read from the chain instead of applying an event (price left its window, unexpected log).',
+      'rereads',
+    ],
     ['follow_rpc_requests_total', 'Requests sent to a followed chain’s RPC endpoint.', 'rpcRequests'],
   ] as const;
   for (const [name, help, field] of totals) {

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { RateLimitedError } from '../errors/BaseError.ts';
 import type { ApiKeyIdentity } from '../store/apiKeyStore.ts';
 import { RedisConnection } from '../store/RedisConnection.ts';
-import { verifyForRequest, type ApiKeyVerifier } from './auth.ts';
+import { type ApiKeyVerifier, verifyForRequest } from './auth.ts';
 
 /** One counted hit: the bucket's count in the current window and the milliseconds until the window ends. */
 export interface RateLimitHit {
@@ -92,7 +92,13 @@ export function createRedisRateLimitStore(url: string, options: RedisRateLimitSt
       const { index, resetMs } = windowOf(t, windowMs);
       const key = `${options.keyPrefix}:ratelimit:${bucket}:${index}`;
       try {
-        const [count] = await connection.run((client) => client.multi().incr(key).pExpire(key, resetMs + 1000).exec());
+        const [count] = await connection.run((client) =>
+          client
+            .multi()
+            .incr(key)
+            .pExpire(key, resetMs + 1000)
+            .exec(),
+        );
         if (failing) logger?.info('rate limiter: Redis answers again; counting resumed');
         failing = false;
         return { count: Number(count), resetMs };
@@ -158,7 +164,10 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       ctx.set('RateLimit-Reset', String(reset));
       if (hit.count > limit) {
         const who = identity ? 'this API key' : 'this client address';
-        throw new RateLimitedError(`rate limit exceeded: ${limit} requests per ${options.rateLimitWindowSeconds} s for ${who}; retry in ${reset} s`, reset);
+        throw new RateLimitedError(
+          `rate limit exceeded: ${limit} requests per ${options.rateLimitWindowSeconds} s for ${who}; retry in ${reset} s`,
+          reset,
+        );
       }
     }
     return next();

@@ -4,7 +4,16 @@
  * An error is the API's own message. Served as /assets/playground.js (esbuild strips the types; no bundling, so
  * imports name the served .js files).
  */
-import { amountLabel, bpsLabel, drawRoute, feeTiersLabel, groupThousands, type ApiRouteQuote, type PathDrawing, type TokenInfo } from './routeView.js';
+import {
+  type ApiRouteQuote,
+  amountLabel,
+  bpsLabel,
+  drawRoute,
+  feeTiersLabel,
+  groupThousands,
+  type PathDrawing,
+  type TokenInfo,
+} from './routeView.js';
 
 interface Envelope<T> {
   code: number;
@@ -56,7 +65,10 @@ function el(tag: string, attributes: Record<string, string | number> = {}, ...ch
 
 /** GETs or POSTs JSON and returns the envelope; a non-2xx answer throws the API's message. */
 async function call<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(
+    path,
+    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   let envelope: Envelope<T> | undefined;
   try {
     envelope = (await response.json()) as Envelope<T>;
@@ -112,7 +124,8 @@ async function loadCatalogue(): Promise<void> {
 }
 
 function dexName(chainId: number) {
-  return (slug: string, version: string): string => dexes.find((d) => d.chainId === chainId && d.slug === slug && d.version === version)?.name ?? `${slug} ${version}`;
+  return (slug: string, version: string): string =>
+    dexes.find((d) => d.chainId === chainId && d.slug === slug && d.version === version)?.name ?? `${slug} ${version}`;
 }
 
 /** The request body from the form: what the person typed, so the API judges it (an invalid amount gets the API's 400). */
@@ -132,7 +145,12 @@ function requestBody(chain: Chain): Record<string, unknown> {
 
 function drawPath(path: PathDrawing): HTMLElement {
   const first = path.hops[0];
-  const row = el('div', { class: 'path', 'data-percent': path.percent, 'data-amount-in': path.amountIn, 'data-amount-out': path.amountOut });
+  const row = el('div', {
+    class: 'path',
+    'data-percent': path.percent,
+    'data-amount-in': path.amountIn,
+    'data-amount-out': path.amountOut,
+  });
   row.append(el('span', { class: 'percent', title: `${path.amountInLabel} → ${path.amountOutLabel}` }, `${path.percent}%`));
   if (first) row.append(el('span', { class: 'token' }, first.tokenInSymbol));
   for (const hop of path.hops) {
@@ -175,41 +193,51 @@ function render(chain: Chain, body: unknown, quotes: ApiRouteQuote[]): void {
   }
   const token = (address: string) => chain.tokens.find((t) => t.address.toLowerCase() === address.toLowerCase());
   const names = dexName(chain.chainId);
-  byId('best-summary').textContent = `${amountLabel(best.amountIn, best.tokenIn)} → ${amountLabel(best.amountOut, best.tokenOut)} · ${best.route.name}`;
+  byId('best-summary').textContent =
+    `${amountLabel(best.amountIn, best.tokenIn)} → ${amountLabel(best.amountOut, best.tokenOut)} · ${best.route.name}`;
   byId('route-drawing').replaceChildren(...drawRoute(best, token, names).map(drawPath));
   const facts: HTMLElement[] = [
     ...fact('Amount out', amountLabel(best.amountOut, best.tokenOut), { 'data-amount-out': best.amountOut }),
     ...fact(`Minimum out (${bpsLabel(best.slippageBps)} slippage)`, amountLabel(best.amountOutMinimum, best.tokenOut)),
     ...fact('LP fees', amountLabel(best.route.fees, best.tokenIn)),
   ];
-  if (best.priceImpactBps !== undefined) facts.push(...fact('Price impact', bpsLabel(best.priceImpactBps), { 'data-price-impact-bps': best.priceImpactBps }));
-  if (best.gasEstimate !== undefined) facts.push(...fact('Gas estimate', `${groupThousands(best.gasEstimate)} gas`, { 'data-gas-estimate': best.gasEstimate }));
+  if (best.priceImpactBps !== undefined)
+    facts.push(...fact('Price impact', bpsLabel(best.priceImpactBps), { 'data-price-impact-bps': best.priceImpactBps }));
+  if (best.gasEstimate !== undefined)
+    facts.push(...fact('Gas estimate', `${groupThousands(best.gasEstimate)} gas`, { 'data-gas-estimate': best.gasEstimate }));
   if (best.networkFee !== undefined) {
     const inTokenOut = best.networkFee.inTokenOut === null ? '' : ` ≈ ${amountLabel(best.networkFee.inTokenOut, best.tokenOut)}`;
     const native = token(NATIVE) ?? { address: NATIVE, symbol: 'wei', decimals: 0 };
-    facts.push(...fact('Network fee', `${amountLabel(best.networkFee.wei, native)}${inTokenOut}`, { 'data-network-fee-wei': best.networkFee.wei }));
+    facts.push(
+      ...fact('Network fee', `${amountLabel(best.networkFee.wei, native)}${inTokenOut}`, { 'data-network-fee-wei': best.networkFee.wei }),
+    );
   }
   facts.push(
     ...(best.snapshot
-      ? fact('Snapshot', `block ${best.snapshot.blockNumber}, ${best.snapshot.ageSeconds} s old`, { 'data-block-number': best.snapshot.blockNumber, 'data-age-seconds': best.snapshot.ageSeconds })
+      ? fact('Snapshot', `block ${best.snapshot.blockNumber}, ${best.snapshot.ageSeconds} s old`, {
+          'data-block-number': best.snapshot.blockNumber,
+          'data-age-seconds': best.snapshot.ageSeconds,
+        })
       : fact('Snapshot', 'none')),
   );
   byId('best-facts').replaceChildren(...facts);
-  byId('dex-results').querySelector('tbody')!.replaceChildren(
-    ...quotes.map((q, i) =>
-      el(
-        'tr',
-        { class: i === 0 ? 'best' : '', 'data-dex': q.route.dex, 'data-version': q.route.version, 'data-amount-out': q.amountOut },
-        el('td', {}, q.route.name),
-        el('td', {}, q.route.dex === 'wrap' ? 'wrap' : names(q.route.dex, q.route.version)),
-        el('td', {}, feeTiersLabel(drawRoute(q, token, names))),
-        el('td', { class: 'num' }, amountLabel(q.amountOut, q.tokenOut)),
-        el('td', { class: 'num' }, amountLabel(q.amountOutMinimum, q.tokenOut)),
-        el('td', { class: 'num' }, q.priceImpactBps === undefined ? '—' : bpsLabel(q.priceImpactBps)),
-        el('td', { class: 'num' }, q.gasEstimate === undefined ? '—' : groupThousands(q.gasEstimate)),
+  byId('dex-results')
+    .querySelector('tbody')!
+    .replaceChildren(
+      ...quotes.map((q, i) =>
+        el(
+          'tr',
+          { class: i === 0 ? 'best' : '', 'data-dex': q.route.dex, 'data-version': q.route.version, 'data-amount-out': q.amountOut },
+          el('td', {}, q.route.name),
+          el('td', {}, q.route.dex === 'wrap' ? 'wrap' : names(q.route.dex, q.route.version)),
+          el('td', {}, feeTiersLabel(drawRoute(q, token, names))),
+          el('td', { class: 'num' }, amountLabel(q.amountOut, q.tokenOut)),
+          el('td', { class: 'num' }, amountLabel(q.amountOutMinimum, q.tokenOut)),
+          el('td', { class: 'num' }, q.priceImpactBps === undefined ? '—' : bpsLabel(q.priceImpactBps)),
+          el('td', { class: 'num' }, q.gasEstimate === undefined ? '—' : groupThousands(q.gasEstimate)),
+        ),
       ),
-    ),
-  );
+    );
   byId('raw').textContent = `POST /quotes/routes\n${JSON.stringify(body, null, 2)}\n\n${JSON.stringify(quotes, null, 2)}`;
   result.hidden = false;
 }

@@ -1,4 +1,4 @@
-import { decodeFunctionResult, encodeFunctionData, type Abi, type Address, type Hex } from 'viem';
+import { type Abi, type Address, decodeFunctionResult, encodeFunctionData, type Hex } from 'viem';
 import type { CatalogDex } from '../catalog/Catalog.ts';
 import type { SnapshotPool } from '../graph/snapshot.ts';
 import type { PoolLog } from './PoolProtocol.ts';
@@ -13,7 +13,11 @@ export interface ReadCall<T> {
 /** A read of a view function (viem encodes the call and decodes its return). */
 export function viewCall<T>(target: Address, abi: Abi, functionName: string, args: readonly unknown[] = []): ReadCall<T> {
   const call = { abi, functionName, args } as Parameters<typeof encodeFunctionData>[0];
-  return { target, data: encodeFunctionData(call), decode: (data) => decodeFunctionResult({ ...call, data } as Parameters<typeof decodeFunctionResult>[0]) as T };
+  return {
+    target,
+    data: encodeFunctionData(call),
+    decode: (data) => decodeFunctionResult({ ...call, data } as Parameters<typeof decodeFunctionResult>[0]) as T,
+  };
 }
 
 /** A pool to read: where it is and what the catalogue says it is (its version and the fee it was found by). */

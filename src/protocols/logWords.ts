@@ -1,4 +1,4 @@
-import { getAddress, toEventSelector, type Address } from 'viem';
+import { type Address, getAddress, toEventSelector } from 'viem';
 import type { PoolLog } from './PoolProtocol.ts';
 
 /** topic0 of an event signature such as 'Sync(uint112,uint112)', lower-case hex. */

@@ -1,12 +1,12 @@
 import type { SnapshotPool } from '../graph/snapshot.ts';
 import type { EventContext, EventOutcome, Fraction, LadderQuote, PoolDescription, PoolLog, TradeType } from './PoolProtocol.ts';
 import type { PoolSource } from './PoolSource.ts';
-import { uniswapV2, type UniswapV2Pool } from './uniswapV2.ts';
+import { type UniswapV2Pool, uniswapV2 } from './uniswapV2.ts';
 import { uniswapV2Source } from './uniswapV2Source.ts';
-import { uniswapV3, type UniswapV3Pool } from './uniswapV3.ts';
+import { type UniswapV3Pool, uniswapV3 } from './uniswapV3.ts';
 import { snapshotPoolV3 } from './uniswapV3Events.ts';
 import { uniswapV3Source } from './uniswapV3Source.ts';
-import { wrap, type WrapPool } from './wrap.ts';
+import { type WrapPool, wrap } from './wrap.ts';
 
 /** Any priceable pool. */
 export type Pool = UniswapV2Pool | UniswapV3Pool | WrapPool;

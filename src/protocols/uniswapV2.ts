@@ -79,9 +79,9 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
   applyEvent(p, log) {
     if (log.topics[0]?.toLowerCase() !== SYNC) return { ok: false, reason: `unexpected v2 event ${log.topics[0] ?? '(no topic)'}` };
     const w = logWords(log, 1, 2);
-    if (!w || w[0]! >> 112n !== 0n || w[1]! >> 112n !== 0n) return { ok: false, reason: 'malformed Sync log' };
-    const r0 = w[0]!.toString();
-    const r1 = w[1]!.toString();
+    if (!w || w[0] >> 112n !== 0n || w[1] >> 112n !== 0n) return { ok: false, reason: 'malformed Sync log' };
+    const r0 = w[0].toString();
+    const r1 = w[1].toString();
     return { ok: true, state: { ...p, reserve0: r0, reserve1: r1, balance0: r0, balance1: r1 } };
   },
 };

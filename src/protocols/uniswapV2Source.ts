@@ -1,7 +1,7 @@
-import { parseAbi, type Address } from 'viem';
+import { type Address, parseAbi } from 'viem';
 import type { SnapshotPoolV2 } from '../graph/snapshot.ts';
 import { eventTopic, logWords, topicAddress, wordAddress } from './logWords.ts';
-import { viewCall, type PoolSource } from './PoolSource.ts';
+import { type PoolSource, viewCall } from './PoolSource.ts';
 
 const factoryAbi = parseAbi(['function getPair(address tokenA, address tokenB) view returns (address pair)']);
 const pairAbi = parseAbi(['function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)']);
@@ -20,7 +20,7 @@ export const uniswapV2Source: PoolSource<SnapshotPoolV2> = {
   discoveryTopics: [PAIR_CREATED],
   created(log) {
     const w = log.topics[0]?.toLowerCase() === PAIR_CREATED ? logWords(log, 3, 2) : undefined;
-    return w && { address: wordAddress(w[0]!), token0: topicAddress(log.topics[1]!), token1: topicAddress(log.topics[2]!) };
+    return w && { address: wordAddress(w[0]), token0: topicAddress(log.topics[1]), token1: topicAddress(log.topics[2]) };
   },
   readState(pool) {
     let reserves: Reserves | undefined;
@@ -32,7 +32,18 @@ export const uniswapV2Source: PoolSource<SnapshotPoolV2> = {
       finish(balance0, balance1) {
         if (reserves === undefined) return { ok: false, reason: 'state reads failed' };
         const { address, dex, token0, token1, fee } = pool;
-        const state: SnapshotPoolV2 = { address, dex, version: 'v2', token0, token1, fee, balance0: balance0.toString(), balance1: balance1.toString(), reserve0: reserves[0].toString(), reserve1: reserves[1].toString() };
+        const state: SnapshotPoolV2 = {
+          address,
+          dex,
+          version: 'v2',
+          token0,
+          token1,
+          fee,
+          balance0: balance0.toString(),
+          balance1: balance1.toString(),
+          reserve0: reserves[0].toString(),
+          reserve1: reserves[1].toString(),
+        };
         return { ok: true, state };
       },
     };

@@ -44,13 +44,22 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
       ticks: p.ticks.map(([tick, net]) => [tick, BigInt(net)] as const),
       bitmapWords: p.bitmapWords,
     });
-    return Object.freeze({ kind: 'uniswapV3', address: p.address, dex: p.dex, version: p.version, token0: p.token0.toLowerCase(), token1: p.token1.toLowerCase(), fee: p.fee, pool });
+    return Object.freeze({
+      kind: 'uniswapV3',
+      address: p.address,
+      dex: p.dex,
+      version: p.version,
+      token0: p.token0.toLowerCase(),
+      token1: p.token1.toLowerCase(),
+      fee: p.fee,
+      pool,
+    });
   },
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
     if (amounts.length === 0) return [];
     try {
       const ladder = tradeType === 'exactIn' ? quoteExactInputLadder : quoteExactOutputLadder;
-      return ladder(pool.pool, zeroForOne, amounts).map((r, i) => ladderQuote(r, tradeType, amounts[i]!));
+      return ladder(pool.pool, zeroForOne, amounts).map((r, i) => ladderQuote(r, tradeType, amounts[i]));
     } catch (error) {
       const refused = refusal(error);
       return amounts.map(() => refused);
@@ -73,7 +82,7 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
   },
   checkSnapshot(p) {
     for (let k = 1; k < p.ticks.length; k++) {
-      if (p.ticks[k]![0] <= p.ticks[k - 1]![0]) return 'ticks: must be strictly ascending';
+      if (p.ticks[k][0] <= p.ticks[k - 1][0]) return 'ticks: must be strictly ascending';
     }
     return undefined;
   },

@@ -58,7 +58,12 @@ function moveBalances(p: FollowedPoolV3, d0: bigint, d1: bigint): FollowedPoolV3
  * the change could empty the tick.
  */
 function updateTick(
-  ticks: [number, string][], gross: Record<string, string> | undefined, p: SnapshotPoolV3, tick: number, delta: bigint, netSign: 1n | -1n,
+  ticks: [number, string][],
+  gross: Record<string, string> | undefined,
+  p: SnapshotPoolV3,
+  tick: number,
+  delta: bigint,
+  netSign: 1n | -1n,
 ): Record<string, string> | undefined | false {
   const word = bitmapWord(tick, p.tickSpacing);
   if (word < p.bitmapWords[0] || word > p.bitmapWords[1]) return gross;
@@ -66,14 +71,14 @@ function updateTick(
   let hi = ticks.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (ticks[mid]![0] < tick) lo = mid + 1;
+    if (ticks[mid][0] < tick) lo = mid + 1;
     else hi = mid;
   }
-  const present = lo < ticks.length && ticks[lo]![0] === tick;
+  const present = lo < ticks.length && ticks[lo][0] === tick;
   const known = present ? gross?.[tick] : '0';
   if (known === undefined) {
     if (delta < 0n) return false;
-    ticks[lo] = [tick, (BigInt(ticks[lo]![1]) + netSign * delta).toString()];
+    ticks[lo] = [tick, (BigInt(ticks[lo][1]) + netSign * delta).toString()];
     return gross;
   }
   const newGross = BigInt(known) + delta;
@@ -84,7 +89,7 @@ function updateTick(
     delete next[tick];
     return next;
   }
-  const net = (present ? BigInt(ticks[lo]![1]) : 0n) + netSign * delta;
+  const net = (present ? BigInt(ticks[lo][1]) : 0n) + netSign * delta;
   if (present) ticks[lo] = [tick, net.toString()];
   else ticks.splice(lo, 0, [tick, net.toString()]);
   next[tick] = newGross.toString();
@@ -94,7 +99,8 @@ function updateTick(
 /** A Mint (+amount) or Burn (-amount) of a position: both ticks, and the in-range liquidity when it straddles the price. */
 function modifyPosition(p: FollowedPoolV3, tickLower: number, tickUpper: number, delta: bigint): Outcome {
   if (delta === 0n) return { ok: true, state: p };
-  if (tickLower >= tickUpper || tickLower % p.tickSpacing !== 0 || tickUpper % p.tickSpacing !== 0) return reread('position with invalid ticks');
+  if (tickLower >= tickUpper || tickLower % p.tickSpacing !== 0 || tickUpper % p.tickSpacing !== 0)
+    return reread('position with invalid ticks');
   const ticks = p.ticks.map((t) => [t[0], t[1]] as [number, string]);
   const afterLower = updateTick(ticks, p.grossByTick as Record<string, string> | undefined, p, tickLower, delta, 1n);
   if (afterLower === false) return reread(`liquidityGross of tick ${tickLower} unknown or out of range`);
@@ -123,39 +129,39 @@ export function applyV3Event(state: SnapshotPoolV3, log: PoolLog, context: Event
     case V3_SWAP: {
       const w = logWords(log, 3, 5);
       if (!w) return fail();
-      const tick = Number(signedWord(w[4]!));
-      if (w[2]! >> 160n !== 0n || w[3]! > U128 || tick < MIN_TICK || tick > MAX_TICK) return fail();
-      const moved = moveBalances(p, signedWord(w[0]!), signedWord(w[1]!));
+      const tick = Number(signedWord(w[4]));
+      if (w[2] >> 160n !== 0n || w[3] > U128 || tick < MIN_TICK || tick > MAX_TICK) return fail();
+      const moved = moveBalances(p, signedWord(w[0]), signedWord(w[1]));
       if (!moved) return reread('Swap moves a balance below zero');
       const window = tickWindow(tick, p.tickSpacing, context.tickWindowWords);
       if (window[0] !== p.bitmapWords[0] || window[1] !== p.bitmapWords[1]) return reread(`price left its tick window (tick ${tick})`);
-      return { ok: true, state: { ...moved, sqrtPriceX96: w[2]!.toString(), tick, liquidity: w[3]!.toString() } };
+      return { ok: true, state: { ...moved, sqrtPriceX96: w[2].toString(), tick, liquidity: w[3].toString() } };
     }
     case V3_MINT: {
       const w = logWords(log, 4, 4);
-      if (!w || w[1]! > U128) return fail();
-      const moved = moveBalances(p, w[2]!, w[3]!);
+      if (!w || w[1] > U128) return fail();
+      const moved = moveBalances(p, w[2], w[3]);
       if (!moved) return fail();
-      return modifyPosition(moved, Number(signedWord(log.topics[2]!)), Number(signedWord(log.topics[3]!)), w[1]!);
+      return modifyPosition(moved, Number(signedWord(log.topics[2])), Number(signedWord(log.topics[3])), w[1]);
     }
     case V3_BURN: {
       const w = logWords(log, 4, 3);
-      if (!w || w[0]! > U128) return fail();
-      return modifyPosition(p, Number(signedWord(log.topics[2]!)), Number(signedWord(log.topics[3]!)), -w[0]!);
+      if (!w || w[0] > U128) return fail();
+      return modifyPosition(p, Number(signedWord(log.topics[2])), Number(signedWord(log.topics[3])), -w[0]);
     }
     case V3_COLLECT: {
       const w = logWords(log, 4, 3);
-      const moved = w && moveBalances(p, -w[1]!, -w[2]!);
+      const moved = w && moveBalances(p, -w[1], -w[2]);
       return moved ? { ok: true, state: moved } : fail();
     }
     case V3_FLASH: {
       const w = logWords(log, 3, 4);
-      const moved = w && moveBalances(p, w[2]!, w[3]!);
+      const moved = w && moveBalances(p, w[2], w[3]);
       return moved ? { ok: true, state: moved } : fail();
     }
     case V3_COLLECT_PROTOCOL: {
       const w = logWords(log, 3, 2);
-      const moved = w && moveBalances(p, -w[0]!, -w[1]!);
+      const moved = w && moveBalances(p, -w[0], -w[1]);
       return moved ? { ok: true, state: moved } : fail();
     }
     default:

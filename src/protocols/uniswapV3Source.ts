@@ -1,7 +1,7 @@
-import { parseAbi, type Address } from 'viem';
+import { type Address, parseAbi } from 'viem';
 import { eventTopic, logWords, topicAddress, wordAddress } from './logWords.ts';
-import { viewCall, type PoolSource, type ReadCall } from './PoolSource.ts';
-import { tickWindow, type FollowedPoolV3 } from './uniswapV3Events.ts';
+import { type PoolSource, type ReadCall, viewCall } from './PoolSource.ts';
+import { type FollowedPoolV3, tickWindow } from './uniswapV3Events.ts';
 
 const factoryAbi = parseAbi(['function getPool(address tokenA, address tokenB, uint24 fee) view returns (address pool)']);
 const poolAbi = parseAbi([
@@ -32,7 +32,14 @@ export const uniswapV3Source: PoolSource<FollowedPoolV3> = {
   discoveryTopics: [POOL_CREATED, INITIALIZE],
   created(log) {
     const w = log.topics[0]?.toLowerCase() === POOL_CREATED ? logWords(log, 4, 2) : undefined;
-    return w && { address: wordAddress(w[1]!), token0: topicAddress(log.topics[1]!), token1: topicAddress(log.topics[2]!), fee: Number(BigInt(log.topics[3]!)) };
+    return (
+      w && {
+        address: wordAddress(w[1]),
+        token0: topicAddress(log.topics[1]),
+        token1: topicAddress(log.topics[2]),
+        fee: Number(BigInt(log.topics[3])),
+      }
+    );
   },
   readState(pool, tickWindowWords) {
     const { address } = pool;
@@ -43,7 +50,8 @@ export const uniswapV3Source: PoolSource<FollowedPoolV3> = {
     const gross: Record<string, string> = {};
     return {
       calls(phase): ReadCall<unknown>[] {
-        if (phase === 'state') return (['slot0', 'liquidity', 'fee', 'tickSpacing'] as const).map((name) => viewCall(address, poolAbi, name));
+        if (phase === 'state')
+          return (['slot0', 'liquidity', 'fee', 'tickSpacing'] as const).map((name) => viewCall(address, poolAbi, name));
         if (!basics) return [];
         if (phase === 'bitmap') {
           const calls: ReadCall<unknown>[] = [];
@@ -55,7 +63,8 @@ export const uniswapV3Source: PoolSource<FollowedPoolV3> = {
       take(phase, results) {
         if (phase === 'state') {
           const [slot0, liquidity, fee, tickSpacing] = results as [Slot0?, bigint?, number?, number?];
-          if (slot0 === undefined || liquidity === undefined || fee === undefined || tickSpacing === undefined) dropped = { reason: 'state reads failed' };
+          if (slot0 === undefined || liquidity === undefined || fee === undefined || tickSpacing === undefined)
+            dropped = { reason: 'state reads failed' };
           else if (slot0[0] === 0n) dropped = { reason: 'not initialized (sqrtPriceX96 = 0)', pending: true };
           else basics = { slot0, liquidity, fee, tickSpacing, words: tickWindow(slot0[1], tickSpacing, tickWindowWords) };
         } else if (phase === 'bitmap' && basics) {
@@ -64,11 +73,12 @@ export const uniswapV3Source: PoolSource<FollowedPoolV3> = {
             const word = words[0] + i;
             if (value === undefined) throw new Error(`tickBitmap(${word}) of ${address} failed`);
             const bits = value as bigint;
-            for (let bit = 0; bits !== 0n && bit < 256; bit++) if ((bits >> BigInt(bit)) & 1n) initialized.push((word * 256 + bit) * tickSpacing);
+            for (let bit = 0; bits !== 0n && bit < 256; bit++)
+              if ((bits >> BigInt(bit)) & 1n) initialized.push((word * 256 + bit) * tickSpacing);
           });
         } else if (phase === 'ticks') {
           results.forEach((value, i) => {
-            const tick = initialized[i]!;
+            const tick = initialized[i];
             if (value === undefined) throw new Error(`ticks(${tick}) of ${address} failed`);
             ticks.push([tick, (value as TickInfo)[1].toString()]);
             gross[tick] = (value as TickInfo)[0].toString();
@@ -79,9 +89,21 @@ export const uniswapV3Source: PoolSource<FollowedPoolV3> = {
         if (!basics) return { ok: false, ...(dropped ?? { reason: 'state reads failed' }) };
         const { dex, token0, token1 } = pool;
         const state: FollowedPoolV3 = {
-          address, dex, version: 'v3', token0, token1, fee: basics.fee, balance0: balance0.toString(), balance1: balance1.toString(),
-          sqrtPriceX96: basics.slot0[0].toString(), tick: basics.slot0[1], liquidity: basics.liquidity.toString(), tickSpacing: basics.tickSpacing,
-          bitmapWords: basics.words, ticks: ticks.sort((a, b) => a[0] - b[0]), grossByTick: gross,
+          address,
+          dex,
+          version: 'v3',
+          token0,
+          token1,
+          fee: basics.fee,
+          balance0: balance0.toString(),
+          balance1: balance1.toString(),
+          sqrtPriceX96: basics.slot0[0].toString(),
+          tick: basics.slot0[1],
+          liquidity: basics.liquidity.toString(),
+          tickSpacing: basics.tickSpacing,
+          bitmapWords: basics.words,
+          ticks: ticks.sort((a, b) => a[0] - b[0]),
+          grossByTick: gross,
         };
         return { ok: true, state };
       },

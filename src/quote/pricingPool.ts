@@ -1,13 +1,13 @@
-import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
 import type { Catalog } from '../catalog/Catalog.ts';
 import type { Config } from '../config.ts';
 import { InternalError, ServiceUnavailableError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
-import { pricingGraphOf, type ChainPoolIndex } from '../graph/PricingGraph.ts';
+import { type ChainPoolIndex, pricingGraphOf } from '../graph/PricingGraph.ts';
 import { sharedSnapshotFiles } from '../graph/snapshot.ts';
 import { snapshotStateSize } from '../protocols/registry.ts';
-import { runTradeTask, type DeploymentTrade, type TradeTask, type TradeTaskResult } from './runTradeTask.ts';
+import { type DeploymentTrade, runTradeTask, type TradeTask, type TradeTaskResult } from './runTradeTask.ts';
 
 /** The pricing side of the quote path: finds trades for a task. */
 export interface Pricer {
@@ -75,7 +75,9 @@ function hasDeepDirectPool(index: ChainPoolIndex, tokenIn: string, tokenOut: str
   return index.memo(`deep:${tokenIn}:${tokenOut}:${maxTicks}`, () => {
     const out = tokenOut === index.native ? index.wrappedNative : tokenOut;
     const into = tokenIn === index.native ? index.wrappedNative : tokenIn;
-    return index.poolsOf(into).some((e) => (e.token0 === out || e.token1 === out) && e.state !== undefined && snapshotStateSize(e.state) > maxTicks);
+    return index
+      .poolsOf(into)
+      .some((e) => (e.token0 === out || e.token1 === out) && e.state !== undefined && snapshotStateSize(e.state) > maxTicks);
   });
 }
 
@@ -95,7 +97,11 @@ export function createPricingPool(
     concurrentTasksPerWorker: 1,
     execArgv: ['--import', 'tsx'],
     // The snapshot bytes the API process read, shared: workers parse them without a copy of their own.
-    workerData: { catalogDir: config.catalogDir, snapshotDir: config.snapshotDir, sharedSnapshotFiles: sharedSnapshotFiles(config.snapshotDir) },
+    workerData: {
+      catalogDir: config.catalogDir,
+      snapshotDir: config.snapshotDir,
+      sharedSnapshotFiles: sharedSnapshotFiles(config.snapshotDir),
+    },
   });
   const inline = opts.graph && opts.catalog ? new InlinePricer(opts.graph, opts.catalog, opts.inlineMaxTicks ?? 256) : undefined;
   const stats: PricerStats = { inline: 0, worker: 0 };

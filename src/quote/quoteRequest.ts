@@ -56,20 +56,34 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
       type: 'string',
       maxLength: 100,
       pattern: DECIMAL_AMOUNT_PATTERN,
-      description: 'Positive decimal in display units ("1.5") of tokenIn, or of tokenOut with tradeType "exactOut": no sign, exponent, spaces or more decimals than that token has.',
+      description:
+        'Positive decimal in display units ("1.5") of tokenIn, or of tokenOut with tradeType "exactOut": no sign, exponent, spaces or more decimals than that token has.',
     },
     recipientAddress: address('EVM address receiving tokenOut.'),
     slippageBps: { type: 'integer', minimum: 0, maximum: 5000, nullable: true, description: 'Default DEFAULT_SLIPPAGE_BPS (50).' },
     walletAddress: { ...address('Extension: sender of the steps; defaults to recipientAddress.'), nullable: true },
     // Defaults are stated in the descriptions, not as `default`: generated clients would make such fields required.
-    maxHops: { type: 'integer', minimum: 1, maximum: 3, nullable: true, description: `Routing: most pools a path may go through; default ${DEFAULT_MAX_HOPS}.` },
-    maxSplits: { type: 'integer', minimum: 1, maximum: 7, nullable: true, description: `Routing: most paths the amount may be split over; default ${DEFAULT_MAX_SPLITS}.` },
+    maxHops: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 3,
+      nullable: true,
+      description: `Routing: most pools a path may go through; default ${DEFAULT_MAX_HOPS}.`,
+    },
+    maxSplits: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 7,
+      nullable: true,
+      description: `Routing: most paths the amount may be split over; default ${DEFAULT_MAX_SPLITS}.`,
+    },
     gasPriceWei: {
       type: 'string',
       maxLength: 78,
       pattern: INTEGER_STRING_PATTERN,
       nullable: true,
-      description: 'Routing: gas price to rank routes by, integer wei; default the gas price recorded in the chain\'s snapshot; "0" ranks by gross output.',
+      description:
+        'Routing: gas price to rank routes by, integer wei; default the gas price recorded in the chain\'s snapshot; "0" ranks by gross output.',
     },
     includeDexes: dexSlugs('Routing: only these DEX slugs of the origin chain (a slug covers every version of that DEX).'),
     excludeDexes: dexSlugs('Routing: never these DEX slugs of the origin chain.'),
@@ -77,7 +91,8 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
       type: 'string',
       enum: TRADE_TYPES,
       nullable: true,
-      description: 'Which amount is fixed: "exactIn" (default): `amount` of tokenIn is sold; "exactOut": `amount` of tokenOut is bought, the input it needs is quoted, same-chain only.',
+      description:
+        'Which amount is fixed: "exactIn" (default): `amount` of tokenIn is sold; "exactOut": `amount` of tokenOut is bought, the input it needs is quoted, same-chain only.',
     },
   },
   additionalProperties: false,
@@ -144,10 +159,10 @@ function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
     const next = [i];
-    for (let j = 1; j <= b.length; j += 1) next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    for (let j = 1; j <= b.length; j += 1) next.push(Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
     row = next;
   }
-  return row[b.length]!;
+  return row[b.length];
 }
 
 const TRADE_TYPE_PROBLEM = `must be ${TRADE_TYPES.map((x) => JSON.stringify(x)).join(' or ')}`;
@@ -169,7 +184,7 @@ function shapeMessage(error: ErrorObject): [string, string] {
     }
     case 'minimum':
     case 'maximum':
-      if (field in RANGES) return [field, RANGES[field]!];
+      if (field in RANGES) return [field, RANGES[field]];
       return [field, 'must be a positive integer'];
     case 'maxLength':
       return [field, `must be at most ${String(error.params.limit)} characters`];
@@ -202,7 +217,8 @@ export function parseAmount(amount: string, decimals: number): bigint | string {
 
 function chainProblem(chain: CatalogChain | undefined, id: number): string | undefined {
   if (!chain) return `unknown chain ${id}`;
-  if (chain.ecosystem !== 'evm' || chain.dexes.length === 0) return `chain ${chain.slug} (${chain.chainId}) has no DEX and cannot be quoted`;
+  if (chain.ecosystem !== 'evm' || chain.dexes.length === 0)
+    return `chain ${chain.slug} (${chain.chainId}) has no DEX and cannot be quoted`;
   return undefined;
 }
 
@@ -212,9 +228,15 @@ function present(problems: ReadonlyMap<string, string>, b: Partial<QuoteRequestB
 }
 
 /** The catalogue token a token field names on its (valid) chain; a problem for the field when the chain has none. */
-function requestToken(catalog: Catalog, problems: Map<string, string>, b: Partial<QuoteRequestBody>, field: 'tokenIn' | 'tokenOut', chain: CatalogChain | undefined): CatalogToken | undefined {
+function requestToken(
+  catalog: Catalog,
+  problems: Map<string, string>,
+  b: Partial<QuoteRequestBody>,
+  field: 'tokenIn' | 'tokenOut',
+  chain: CatalogChain | undefined,
+): CatalogToken | undefined {
   if (!present(problems, b, field) || !chain) return undefined;
-  const address = b[field]!;
+  const address = b[field] as string;
   const found = catalog.token(chain.chainId, address);
   if (!found) problems.set(field, `${address} is not a token of chain ${chain.slug} (${chain.chainId})`);
   return found;
@@ -268,7 +290,11 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     if (b[field] === null) problems.set(field, `must be ${type}`);
   }
   if (b.tradeType === null) problems.set('tradeType', TRADE_TYPE_PROBLEM);
-  const tradeType: TradeType | undefined = present(problems, b, 'tradeType') ? b.tradeType! : problems.has('tradeType') ? undefined : 'exactIn';
+  const tradeType: TradeType | undefined = present(problems, b, 'tradeType')
+    ? b.tradeType!
+    : problems.has('tradeType')
+      ? undefined
+      : 'exactIn';
   if (tradeType === 'exactOut' && origin && destination && origin.chainId !== destination.chainId) {
     problems.set('tradeType', 'exact output ("exactOut") is same-chain only: originChainId and destinationChainId must be equal');
   }
@@ -278,11 +304,17 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     for (const field of ['includeDexes', 'excludeDexes'] as const) {
       if (!present(problems, b, field)) continue;
       const unknown = b[field]!.filter((slug) => !slugs.has(slug));
-      if (unknown.length > 0) problems.set(field, `${unknown.map((u) => JSON.stringify(u)).join(', ')} ${unknown.length === 1 ? 'is not a DEX' : 'are not DEXes'} of ${origin.slug} (${origin.chainId})`);
+      if (unknown.length > 0)
+        problems.set(
+          field,
+          `${unknown.map((u) => JSON.stringify(u)).join(', ')} ${unknown.length === 1 ? 'is not a DEX' : 'are not DEXes'} of ${origin.slug} (${origin.chainId})`,
+        );
     }
     const include = present(problems, b, 'includeDexes') ? new Set(b.includeDexes) : undefined;
     const exclude = new Set(present(problems, b, 'excludeDexes') ? b.excludeDexes : []);
-    deployments = origin.dexes.filter((d) => (!include || include.has(d.slug)) && !exclude.has(d.slug)).map((d) => `${d.slug}/${d.version}`);
+    deployments = origin.dexes
+      .filter((d) => (!include || include.has(d.slug)) && !exclude.has(d.slug))
+      .map((d) => `${d.slug}/${d.version}`);
     if (deployments.length === 0 && !problems.has('includeDexes') && !problems.has('excludeDexes')) {
       problems.set(include ? 'includeDexes' : 'excludeDexes', `leaves no DEX of ${origin.slug} (${origin.chainId}) to route through`);
     }

@@ -3,15 +3,15 @@ import { formatUnits } from 'viem';
 import { buildBridgeRouteSteps } from '../bridge/buildBridgeRouteSteps.ts';
 import { describeBridgeRoute, type QuoteBridgeDetails, type QuoteFeeBreakdown } from '../bridge/describeBridgeRoute.ts';
 import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
-import { NATIVE_TOKEN_ADDRESS, type Catalog, type CatalogChain, type CatalogToken } from '../catalog/Catalog.ts';
+import { type Catalog, type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { QuoteUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
-import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { snapshotGasPriceWei } from '../graph/snapshot.ts';
-import type { QuoteStore } from '../store/quoteStore.ts';
+import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { TradeOutcome } from '../routing/bestTrade.ts';
 import { describeTrade, type Route, type TradeView } from '../routing/describeTrade.ts';
 import type { Trade } from '../routing/Trade.ts';
+import type { QuoteStore } from '../store/quoteStore.ts';
 import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import type { Step } from '../tx/Step.ts';
 import type { Pricer } from './pricingPool.ts';
@@ -107,7 +107,10 @@ export function maximumAmountIn(amountIn: bigint, slippageBps: number): bigint {
  * at least amountOutMinimum = minimumAmountOut(amountOut); exactOut delivers exactly amountOut (amountOutMinimum =
  * amountOut) and spends at most amountInMaximum = maximumAmountIn(amountIn).
  */
-export function tradeLimits(trade: Pick<Trade, 'tradeType' | 'amountIn' | 'amountOut'>, slippageBps: number): { amountInMaximum: bigint; amountOutMinimum: bigint } {
+export function tradeLimits(
+  trade: Pick<Trade, 'tradeType' | 'amountIn' | 'amountOut'>,
+  slippageBps: number,
+): { amountInMaximum: bigint; amountOutMinimum: bigint } {
   return trade.tradeType === 'exactOut'
     ? { amountInMaximum: maximumAmountIn(trade.amountIn, slippageBps), amountOutMinimum: trade.amountOut }
     : { amountInMaximum: trade.amountIn, amountOutMinimum: minimumAmountOut(trade.amountOut, slippageBps) };
@@ -162,7 +165,13 @@ export class QuoteService {
     const perDeployment = !this.isWrap(request);
     const outcomes = await this.findTrades(chain, request, request, perDeployment);
     const trades = outcomes.flatMap((o) => (o.outcome.ok ? [o.outcome.trade] : []));
-    if (trades.length === 0) throw this.refusal(outcomes.map((o) => o.outcome), chain, request, request.maxHops);
+    if (trades.length === 0)
+      throw this.refusal(
+        outcomes.map((o) => o.outcome),
+        chain,
+        request,
+        request.maxHops,
+      );
     const exactOut = request.tradeType === 'exactOut';
     trades.sort((a, b) => (exactOut ? compare(a.amountIn, b.amountIn) : compare(b.amountOut, a.amountOut)));
     const token = this.token(chain);
@@ -199,7 +208,7 @@ export class QuoteService {
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
     const [result] = await this.findTrades(chain, request, request, false);
-    if (!result || !result.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, request, request.maxHops);
+    if (!result?.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, request, request.maxHops);
     const trade = result.outcome.trade;
     const { amountInMaximum, amountOutMinimum } = tradeLimits(trade, request.slippageBps);
     const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
@@ -214,18 +223,33 @@ export class QuoteService {
       wallet: request.walletAddress,
       deadline,
     });
-    return this.save(request, orgId, createdMs, deadline, { amountIn: trade.amountIn, amountInMaximum, amountOut: trade.amountOut, amountOutMinimum, pairAddress, route, steps, extension: view });
+    return this.save(request, orgId, createdMs, deadline, {
+      amountIn: trade.amountIn,
+      amountInMaximum,
+      amountOut: trade.amountOut,
+      amountOutMinimum,
+      pairAddress,
+      route,
+      steps,
+      extension: view,
+    });
   }
 
   /**
    * The best exact-input trade of an amount on one chain (the bridge planner's swap legs); throws
    * QuoteUnavailableError when there is none. Without limits: the defaults, every DEX of the chain.
    */
-  async bestTrade(chain: CatalogChain, tokenIn: CatalogToken, tokenOut: CatalogToken, amountIn: bigint, limits?: TradeLimits): Promise<Trade> {
+  async bestTrade(
+    chain: CatalogChain,
+    tokenIn: CatalogToken,
+    tokenOut: CatalogToken,
+    amountIn: bigint,
+    limits?: TradeLimits,
+  ): Promise<Trade> {
     const use = limits ?? { maxHops: DEFAULT_MAX_HOPS, maxSplits: DEFAULT_MAX_SPLITS, gasPriceWei: undefined, deployments: undefined };
     const what: TradeSubject = { tokenIn, tokenOut, tradeType: 'exactIn', amount: amountIn };
     const [result] = await this.findTrades(chain, what, use, false);
-    if (!result || !result.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, what, use.maxHops);
+    if (!result?.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, what, use.maxHops);
     return result.outcome.trade;
   }
 
@@ -265,7 +289,10 @@ export class QuoteService {
     }
     if (codes.some((c) => c === 'INSUFFICIENT_LIQUIDITY')) {
       const task = what.tradeType === 'exactOut' ? `deliver exactly ${amount}` : 'swap this amount';
-      return new QuoteUnavailableError('INSUFFICIENT_LIQUIDITY', `quote unavailable: no route for ${pair} on ${chain.slug} has the liquidity to ${task}`);
+      return new QuoteUnavailableError(
+        'INSUFFICIENT_LIQUIDITY',
+        `quote unavailable: no route for ${pair} on ${chain.slug} has the liquidity to ${task}`,
+      );
     }
     if (codes.some((c) => c === 'NO_EXACT_OUTPUT_ROUTE')) {
       return new QuoteUnavailableError(
@@ -286,7 +313,8 @@ export class QuoteService {
     const plan = await planBridgeRoute(request, {
       catalog: this.deps.catalog,
       minimumAmountOut,
-      bestTrade: (chain, tokenIn, tokenOut, amountIn) => this.bestTrade(chain, tokenIn, tokenOut, amountIn, chain.chainId === request.originChain.chainId ? request : undefined),
+      bestTrade: (chain, tokenIn, tokenOut, amountIn) =>
+        this.bestTrade(chain, tokenIn, tokenOut, amountIn, chain.chainId === request.originChain.chainId ? request : undefined),
     });
     const steps = buildBridgeRouteSteps({ plan, wallet: request.walletAddress, deadline });
     const extension = describeBridgeRoute(plan, deadline, (chainId) => this.token(this.deps.catalog.chain(chainId)!));
@@ -309,7 +337,16 @@ export class QuoteService {
     orgId: string,
     createdMs: number,
     deadline: number,
-    priced: { amountIn: bigint; amountInMaximum: bigint; amountOut: bigint; amountOutMinimum: bigint; pairAddress: string; route: Route; steps: Step[]; extension?: object },
+    priced: {
+      amountIn: bigint;
+      amountInMaximum: bigint;
+      amountOut: bigint;
+      amountOutMinimum: bigint;
+      pairAddress: string;
+      route: Route;
+      steps: Step[];
+      extension?: object;
+    },
   ): Promise<SavedQuote> {
     const created = new Date(createdMs).toISOString();
     const quote: Quote = {

@@ -1,4 +1,4 @@
-import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogToken } from '../catalog/Catalog.ts';
+import { type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import type { Snapshot, SnapshotExcludedToken } from '../graph/snapshot.ts';

@@ -48,7 +48,10 @@ export function runTradeTask(graph: PricingGraph, task: TradeTask): DeploymentTr
   const overall: DeploymentTrade = { deployment: '', outcome: search(index, task, task.deployments) };
   // The best trade over all of them, when it goes through more than one deployment, is an entry of its own; when
   // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
-  const mixed = overall.outcome.ok && new Set(overall.outcome.trade.splits.flatMap((s) => s.route.legs.filter((l) => l.kind !== 'wrap').map((l) => `${l.dex}/${l.version}`))).size > 1;
+  const mixed =
+    overall.outcome.ok &&
+    new Set(overall.outcome.trade.splits.flatMap((s) => s.route.legs.filter((l) => l.kind !== 'wrap').map((l) => `${l.dex}/${l.version}`)))
+      .size > 1;
   return mixed || !overall.outcome.ok ? [...each, overall] : each;
 }
 

@@ -1,18 +1,46 @@
 import Router from '@koa/router';
 import type { Catalog, CatalogChain, CatalogDex } from '../catalog/Catalog.ts';
+import { ValidationError } from '../errors/BaseError.ts';
 import { describePool, type PoolView } from '../graph/describePool.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { usdPrices } from '../graph/usdPrices.ts';
-import { ValidationError } from '../errors/BaseError.ts';
-import { precomputeData, sendData, sendPrecomputed, type PrecomputedEnvelope } from '../http/envelope.ts';
+import { type PrecomputedEnvelope, precomputeData, sendData, sendPrecomputed } from '../http/envelope.ts';
 import { parseChainIdQuery, queryValue } from '../http/query.ts';
 
 /** The DEX fields the API returns (SPEC section 2, DEX, plus chainId and the pricing data). */
 function dexView(dex: CatalogDex) {
-  const { chainId, name, slug, version, v2FactoryAddress, v2RouterAddress, v3FactoryAddress, v3RouterAddress, v3QuoterAddress,
-    universalRouterAddress, permit2Address, settlementAddress, feeBps, feeTiers } = dex;
-  return { chainId, name, slug, version, v2FactoryAddress, v2RouterAddress, v3FactoryAddress, v3RouterAddress, v3QuoterAddress,
-    universalRouterAddress, permit2Address, settlementAddress, feeBps, feeTiers };
+  const {
+    chainId,
+    name,
+    slug,
+    version,
+    v2FactoryAddress,
+    v2RouterAddress,
+    v3FactoryAddress,
+    v3RouterAddress,
+    v3QuoterAddress,
+    universalRouterAddress,
+    permit2Address,
+    settlementAddress,
+    feeBps,
+    feeTiers,
+  } = dex;
+  return {
+    chainId,
+    name,
+    slug,
+    version,
+    v2FactoryAddress,
+    v2RouterAddress,
+    v3FactoryAddress,
+    v3RouterAddress,
+    v3QuoterAddress,
+    universalRouterAddress,
+    permit2Address,
+    settlementAddress,
+    feeBps,
+    feeTiers,
+  };
 }
 
 /** The Chain fields the API returns (SPEC section 2): `rpcUrl` is always empty, tokens embedded, no DEXes. */
@@ -67,8 +95,21 @@ export function blockchainsRouter(catalog: Catalog, graph: () => PoolGraph): Rou
       const prices = usdPrices(chain, pools, token);
       views = pools
         .map((pool) => describePool(pool, chain, token(pool.token0)!, token(pool.token1)!, prices))
-        .sort((a, b) => (a.dexSlug < b.dexSlug ? -1 : a.dexSlug > b.dexSlug ? 1 : a.version < b.version ? -1 : a.version > b.version ? 1
-          : a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : a.poolFee - b.poolFee));
+        .sort((a, b) =>
+          a.dexSlug < b.dexSlug
+            ? -1
+            : a.dexSlug > b.dexSlug
+              ? 1
+              : a.version < b.version
+                ? -1
+                : a.version > b.version
+                  ? 1
+                  : a.symbol < b.symbol
+                    ? -1
+                    : a.symbol > b.symbol
+                      ? 1
+                      : a.poolFee - b.poolFee,
+        );
       perChain.set(chain.chainId, views);
     }
     return views;

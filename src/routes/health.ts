@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import type { Catalog } from '../catalog/Catalog.ts';
 import { ServiceUnavailableError } from '../errors/BaseError.ts';
-import { stateAgeSeconds, type LiveState } from '../graph/liveState.ts';
+import { type LiveState, stateAgeSeconds } from '../graph/liveState.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { sendData } from '../http/envelope.ts';
-import { probeTask, type Pricer } from '../quote/pricingPool.ts';
+import { type Pricer, probeTask } from '../quote/pricingPool.ts';
 import type { ApiKeyStore } from '../store/apiKeyStore.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 
@@ -39,7 +39,6 @@ export interface Readiness {
   checks: Record<string, CheckResult>;
 }
 
-
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -60,24 +59,32 @@ async function check(run: () => Promise<string>, timeoutMs: number, what: string
 export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   const timeoutMs = deps.timeoutMs ?? 2000;
   const pending: Record<string, Promise<CheckResult>> = {};
-  pending.catalog = check(async () => {
-    const chains = deps.catalog.chains.length;
-    const snapshots = deps.graph().chainIds().length;
-    if (chains === 0) throw new Error('the catalogue has no chain');
-    const quotable = deps.catalog.chains.some((c) => c.ecosystem === 'evm' && c.dexes.length > 0);
-    if (quotable && snapshots === 0) throw new Error(`${chains} chains loaded but no pool snapshot`);
-    return `${chains} chains, ${snapshots} pool snapshots`;
-  }, timeoutMs, 'the catalogue');
+  pending.catalog = check(
+    async () => {
+      const chains = deps.catalog.chains.length;
+      const snapshots = deps.graph().chainIds().length;
+      if (chains === 0) throw new Error('the catalogue has no chain');
+      const quotable = deps.catalog.chains.some((c) => c.ecosystem === 'evm' && c.dexes.length > 0);
+      if (quotable && snapshots === 0) throw new Error(`${chains} chains loaded but no pool snapshot`);
+      return `${chains} chains, ${snapshots} pool snapshots`;
+    },
+    timeoutMs,
+    'the catalogue',
+  );
   const { pricer, store, keys } = deps;
   if (pricer) {
-    pending.workers = check(async () => {
-      if (pricer.probeWorkers) {
-        await pricer.probeWorkers();
-        return 'a pricing worker answered';
-      }
-      await pricer.findTrades(probeTask);
-      return 'the pricer answered';
-    }, timeoutMs, 'the pricing workers');
+    pending.workers = check(
+      async () => {
+        if (pricer.probeWorkers) {
+          await pricer.probeWorkers();
+          return 'a pricing worker answered';
+        }
+        await pricer.findTrades(probeTask);
+        return 'the pricer answered';
+      },
+      timeoutMs,
+      'the pricing workers',
+    );
   }
   const ping = (s: { ping(): Promise<boolean>; kind: string }, name: string) => async () => {
     if (!(await s.ping())) throw new Error(`${name} (${s.kind}) is unreachable`);
@@ -87,15 +94,19 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   if (keys) pending.apiKeyStore = check(ping(keys, 'API key store'), timeoutMs, 'the API key store');
   const live = deps.liveState;
   if (live) {
-    pending.liveState = check(async () => {
-      const now = Date.now();
-      const chains = live.chains().map(({ status: s }) => ({ s, age: stateAgeSeconds(s, now) }));
-      const line = ({ s, age }: (typeof chains)[number]): string =>
-        `chain ${s.chainId}: block ${s.appliedBlock} of ${s.headBlock} (${s.headBlock - s.appliedBlock} behind), current as of ${Number.isFinite(age) ? `${age.toFixed(1)} s ago` : 'never'}`;
-      const stale = chains.filter((c) => !(c.age <= live.maxAgeSeconds));
-      if (stale.length > 0) throw new Error(`${stale.map(line).join(', ')}: older than MAX_STATE_AGE_SECONDS=${live.maxAgeSeconds}`);
-      return chains.length > 0 ? chains.map(line).join(', ') : 'no chain followed';
-    }, timeoutMs, 'the followed chains');
+    pending.liveState = check(
+      async () => {
+        const now = Date.now();
+        const chains = live.chains().map(({ status: s }) => ({ s, age: stateAgeSeconds(s, now) }));
+        const line = ({ s, age }: (typeof chains)[number]): string =>
+          `chain ${s.chainId}: block ${s.appliedBlock} of ${s.headBlock} (${s.headBlock - s.appliedBlock} behind), current as of ${Number.isFinite(age) ? `${age.toFixed(1)} s ago` : 'never'}`;
+        const stale = chains.filter((c) => !(c.age <= live.maxAgeSeconds));
+        if (stale.length > 0) throw new Error(`${stale.map(line).join(', ')}: older than MAX_STATE_AGE_SECONDS=${live.maxAgeSeconds}`);
+        return chains.length > 0 ? chains.map(line).join(', ') : 'no chain followed';
+      },
+      timeoutMs,
+      'the followed chains',
+    );
   }
   const checks: Record<string, CheckResult> = {};
   for (const [name, result] of Object.entries(pending)) checks[name] = await result;
@@ -119,7 +130,9 @@ export function healthRouter(deps?: ReadinessDeps): Router {
     if (!last || now - last.at >= cacheMs) last = { at: now, result: checkReadiness(deps) };
     const readiness = await last.result;
     if (readiness.status !== 'ready') {
-      const failing = Object.entries(readiness.checks).filter(([, c]) => !c.ok).map(([name, c]) => `${name}: ${c.detail}`);
+      const failing = Object.entries(readiness.checks)
+        .filter(([, c]) => !c.ok)
+        .map(([name, c]) => `${name}: ${c.detail}`);
       throw new ServiceUnavailableError(`not ready: ${failing.join('; ')}`);
     }
     sendData(ctx, 'ready', readiness);

@@ -24,7 +24,11 @@ const chainId = (description?: string): Schema => int(description, { minimum: CH
 function fromValidationSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(fromValidationSchema);
   if (typeof schema !== 'object' || schema === null) return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([k]) => k !== 'nullable').map(([k, v]) => [k, fromValidationSchema(v)]));
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([k]) => k !== 'nullable')
+      .map(([k, v]) => [k, fromValidationSchema(v)]),
+  );
 }
 
 /** A closed object: every listed property required unless named in `optional`. */
@@ -72,7 +76,14 @@ const chainIdQuery = (required: boolean, description: string) => ({
   schema: { ...CHAIN_ID_SCHEMA },
   example: DEVNET,
 });
-const slugQuery = (name: string, description: string, example: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string' }, example });
+const slugQuery = (name: string, description: string, example: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema: { type: 'string' },
+  example,
+});
 
 /** Tokens of the shipped devnet snapshot (chains 31337 and 31338), for examples that work as shipped. */
 const DEVNET_TOKENS = {
@@ -82,15 +93,24 @@ const DEVNET_TOKENS = {
   DAI: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
 };
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const example = (summary: string, value: Record<string, unknown>) => ({ summary, value: { originChainId: DEVNET, destinationChainId: DEVNET, ...value, recipientAddress: RECIPIENT } });
+const example = (summary: string, value: Record<string, unknown>) => ({
+  summary,
+  value: { originChainId: DEVNET, destinationChainId: DEVNET, ...value, recipientAddress: RECIPIENT },
+});
 const sameChainExamples = {
   ethToUsdc: example('1.5 ETH to USDC on the devnet', { tokenIn: DEVNET_TOKENS.ETH, tokenOut: DEVNET_TOKENS.USDC, amount: '1.5' }),
-  usdcToDai: example('2,500 USDC to DAI, 1% slippage', { tokenIn: DEVNET_TOKENS.USDC, tokenOut: DEVNET_TOKENS.DAI, amount: '2500', slippageBps: 100 }),
+  usdcToDai: example('2,500 USDC to DAI, 1% slippage', {
+    tokenIn: DEVNET_TOKENS.USDC,
+    tokenOut: DEVNET_TOKENS.DAI,
+    amount: '2500',
+    slippageBps: 100,
+  }),
 };
 
 const quoteBody = (examples: Record<string, unknown>) => ({
   required: true,
-  description: 'A JSON object (Content-Type: application/json, at most BODY_LIMIT_BYTES, default 65536). Unknown fields are refused, each named ("slipageBps: is not a field of the quote request (did you mean slippageBps?)"). Every problem is reported at once: `<field>: <problem>` sorted by field, joined by "; ".',
+  description:
+    'A JSON object (Content-Type: application/json, at most BODY_LIMIT_BYTES, default 65536). Unknown fields are refused, each named ("slipageBps: is not a field of the quote request (did you mean slippageBps?)"). Every problem is reported at once: `<field>: <problem>` sorted by field, joined by "; ".',
   content: { 'application/json': { schema: ref('QuoteRequest'), examples } },
 });
 
@@ -98,35 +118,62 @@ const quoteBody = (examples: Record<string, unknown>) => ({
 const ROUTING_FIELDS = ['paths', 'gasEstimate', 'gasPriceWei', 'networkFee', 'priceImpactBps'];
 function routingExtensions(): Record<string, Schema> {
   return {
-    paths: { type: 'array', minItems: 1, items: ref('Path'), description: 'Routing extension: the splits of the amount, largest share first.' },
+    paths: {
+      type: 'array',
+      minItems: 1,
+      items: ref('Path'),
+      description: 'Routing extension: the splits of the amount, largest share first.',
+    },
     gasEstimate: intString('Routing extension: gas units of every step.'),
     gasPriceWei: intString('Routing extension: the gas price routes were ranked by.'),
     networkFee: ref('NetworkFee'),
-    priceImpactBps: int('Routing extension: execution price against the fee-free mid price along the paths, fees included, in basis points.'),
+    priceImpactBps: int(
+      'Routing extension: execution price against the fee-free mid price along the paths, fees included, in basis points.',
+    ),
   };
 }
 
 /** Operations anyone may call: no API key is read. */
 const PUBLIC: readonly never[] = [];
 
-const TRADE_TYPE: Schema = { type: 'string', enum: [...TRADE_TYPES], description: 'Extension: the request\'s tradeType ("exactIn" when it had none).' };
-const AMOUNT_IN_MAXIMUM = 'Extension: the most the steps spend. exactIn: amountIn; exactOut: ceil(amountIn × (10000 + slippageBps) / 10000), enforced in the swap calldata.';
-const AMOUNT_OUT_MINIMUM = 'exactIn: floor(amountOut × (10000 − slippageBps) / 10000); exactOut: amountOut (delivered exactly). Enforced in the swap calldata.';
+const TRADE_TYPE: Schema = {
+  type: 'string',
+  enum: [...TRADE_TYPES],
+  description: 'Extension: the request\'s tradeType ("exactIn" when it had none).',
+};
+const AMOUNT_IN_MAXIMUM =
+  'Extension: the most the steps spend. exactIn: amountIn; exactOut: ceil(amountIn × (10000 + slippageBps) / 10000), enforced in the swap calldata.';
+const AMOUNT_OUT_MINIMUM =
+  'exactIn: floor(amountOut × (10000 − slippageBps) / 10000); exactOut: amountOut (delivered exactly). Enforced in the swap calldata.';
 
 const schemas: Record<string, Schema> = {
-  Error: object({ code: int('Equals the HTTP status.', { minimum: 400, maximum: 599 }), message: str('Why the request failed. Generic for 5xx except 503.') }, [], 'The error envelope: no `data`.'),
-  Token: object({
-    address: str('Contract address, checksummed on EVM chains; 0xEeee…EEeE for the native asset; base58 on TRON and Solana.', {
-      pattern: `^(${unanchored(EVM_ADDRESS_PATTERN)}|[1-9A-HJ-NP-Za-km-z]{32,44})$`,
-    }),
-    symbol: str(),
-    name: str(),
-    slug: str(),
-    decimals: int(undefined, { minimum: 0, maximum: 255 }),
-    logo: str(),
-    blockchainId: chainId('Chain id the token belongs to.'),
-    approvalReset: { const: true, description: "Extension, only on tokens whose approve() reverts while the allowance is not zero (Tether USD on Ethereum): their approval steps set the allowance to 0 first." },
-  }, ['approvalReset']),
+  Error: object(
+    {
+      code: int('Equals the HTTP status.', { minimum: 400, maximum: 599 }),
+      message: str('Why the request failed. Generic for 5xx except 503.'),
+    },
+    [],
+    'The error envelope: no `data`.',
+  ),
+  Token: object(
+    {
+      address: str('Contract address, checksummed on EVM chains; 0xEeee…EEeE for the native asset; base58 on TRON and Solana.', {
+        pattern: `^(${unanchored(EVM_ADDRESS_PATTERN)}|[1-9A-HJ-NP-Za-km-z]{32,44})$`,
+      }),
+      symbol: str(),
+      name: str(),
+      slug: str(),
+      decimals: int(undefined, { minimum: 0, maximum: 255 }),
+      logo: str(),
+      blockchainId: chainId('Chain id the token belongs to.'),
+      approvalReset: {
+        const: true,
+        description:
+          'Extension, only on tokens whose approve() reverts while the allowance is not zero (Tether USD on Ethereum): their approval steps set the allowance to 0 first.',
+      },
+    },
+    ['approvalReset'],
+  ),
   Chain: object({
     name: str(),
     slug: str(),
@@ -174,9 +221,16 @@ const schemas: Record<string, Schema> = {
     quoteTokenAddress: address('token1.'),
     quoteTokenBalance: intString('balanceOf(pool) of token1, smallest units.'),
     liquidity: object({ baseTokenBalance: str('Display units.'), quoteTokenBalance: str('Display units.') }),
-    liquidityInUsd: object({ baseTokenBalance: str('USD with 2 decimals, or "" when unknown.'), quoteTokenBalance: str(), totalPoolBalance: str() }),
+    liquidityInUsd: object({
+      baseTokenBalance: str('USD with 2 decimals, or "" when unknown.'),
+      quoteTokenBalance: str(),
+      totalPoolBalance: str(),
+    }),
   }),
-  QuoteRequest: { ...(fromValidationSchema(quoteRequestSchema) as Schema), description: 'The body of both quote endpoints (src/quote/quoteRequest.ts validates with this schema).' },
+  QuoteRequest: {
+    ...(fromValidationSchema(quoteRequestSchema) as Schema),
+    description: 'The body of both quote endpoints (src/quote/quoteRequest.ts validates with this schema).',
+  },
   Route: object({
     dex: str('DEX slug, or "wrap" for a wrap/unwrap of the native asset.'),
     name: str(),
@@ -188,31 +242,62 @@ const schemas: Record<string, Schema> = {
   SnapshotInfo: {
     description: 'Extension: the pool-state snapshot the price comes from; null when the chain has none.',
     oneOf: [
-      object({ blockNumber: int(undefined, { minimum: 0 }), blockTimestamp: int('Unix seconds.', { minimum: 0 }), ageSeconds: int('Seconds between the block and the quote.', { minimum: 0 }) }),
+      object({
+        blockNumber: int(undefined, { minimum: 0 }),
+        blockTimestamp: int('Unix seconds.', { minimum: 0 }),
+        ageSeconds: int('Seconds between the block and the quote.', { minimum: 0 }),
+      }),
       { type: 'null' },
     ],
   },
-  Hop: object({
-    dex: str('DEX slug, or "wrap" for a wrap/unwrap of the native asset.'),
-    version: { type: 'string', enum: ['v2', 'v3', ''], description: '"" for wrap/unwrap.' },
-    pool: address('The pool swapped through (the wrapped native token for wrap/unwrap).'),
-    fee: int('Pool fee in pips (3000 = 0.3%); 0 for wrap/unwrap.', { minimum: 0 }),
-    tokenIn: address(),
-    tokenOut: address(),
-    amountIn: intString('Smallest units of this hop\'s tokenIn.'),
-    amountOut: intString('Smallest units of this hop\'s tokenOut.'),
-  }, [], 'Routing extension: one pool of a path.'),
-  Path: object({
-    percent: int('Share of the amount sent along this path.', { minimum: 1, maximum: 100 }),
-    amountIn: intString('Smallest units of tokenIn.'),
-    amountOut: intString('Smallest units of tokenOut.'),
-    hops: { type: 'array', minItems: 1, items: ref('Hop'), description: 'In swap order: the first takes tokenIn, the last gives tokenOut.' },
-  }, [], 'Routing extension: one split of the amount and the pools it goes through.'),
-  NetworkFee: object({
-    wei: intString('gasEstimate × gasPriceWei.'),
-    inTokenIn: { type: ['string', 'null'], pattern: INTEGER_STRING_PATTERN, description: 'The same fee in tokenIn\'s smallest units at the pools\' mid price (exactOut trades are ranked by amountIn plus this); null when no pool prices the native asset in tokenIn.' },
-    inTokenOut: { type: ['string', 'null'], pattern: INTEGER_STRING_PATTERN, description: 'The same fee in tokenOut\'s smallest units at the pools\' mid price (exactIn trades are ranked by amountOut minus this); null when no pool prices the native asset in tokenOut.' },
-  }, [], 'Routing extension: what the steps cost in gas.'),
+  Hop: object(
+    {
+      dex: str('DEX slug, or "wrap" for a wrap/unwrap of the native asset.'),
+      version: { type: 'string', enum: ['v2', 'v3', ''], description: '"" for wrap/unwrap.' },
+      pool: address('The pool swapped through (the wrapped native token for wrap/unwrap).'),
+      fee: int('Pool fee in pips (3000 = 0.3%); 0 for wrap/unwrap.', { minimum: 0 }),
+      tokenIn: address(),
+      tokenOut: address(),
+      amountIn: intString("Smallest units of this hop's tokenIn."),
+      amountOut: intString("Smallest units of this hop's tokenOut."),
+    },
+    [],
+    'Routing extension: one pool of a path.',
+  ),
+  Path: object(
+    {
+      percent: int('Share of the amount sent along this path.', { minimum: 1, maximum: 100 }),
+      amountIn: intString('Smallest units of tokenIn.'),
+      amountOut: intString('Smallest units of tokenOut.'),
+      hops: {
+        type: 'array',
+        minItems: 1,
+        items: ref('Hop'),
+        description: 'In swap order: the first takes tokenIn, the last gives tokenOut.',
+      },
+    },
+    [],
+    'Routing extension: one split of the amount and the pools it goes through.',
+  ),
+  NetworkFee: object(
+    {
+      wei: intString('gasEstimate × gasPriceWei.'),
+      inTokenIn: {
+        type: ['string', 'null'],
+        pattern: INTEGER_STRING_PATTERN,
+        description:
+          "The same fee in tokenIn's smallest units at the pools' mid price (exactOut trades are ranked by amountIn plus this); null when no pool prices the native asset in tokenIn.",
+      },
+      inTokenOut: {
+        type: ['string', 'null'],
+        pattern: INTEGER_STRING_PATTERN,
+        description:
+          "The same fee in tokenOut's smallest units at the pools' mid price (exactIn trades are ranked by amountOut minus this); null when no pool prices the native asset in tokenOut.",
+      },
+    },
+    [],
+    'Routing extension: what the steps cost in gas.',
+  ),
   RouteQuote: object({
     tradeType: TRADE_TYPE,
     amountIn: intString('Smallest units of tokenIn: the amount sold (exactIn), or the input the trade needs (exactOut).'),
@@ -242,77 +327,98 @@ const schemas: Record<string, Schema> = {
     },
     ['spender', 'value', 'gasLimit'],
   ),
-  Quote: object({
-    quoteId: str('UUID (version 4, lower case).', { format: 'uuid', pattern: UUID_PATTERN }),
-    status: { const: 'pending' },
-    tradeType: TRADE_TYPE,
-    amountIn: intString('Smallest units of tokenIn: the amount sold (exactIn), or the input the trade needs (exactOut).'),
-    amountInFloat: str('Display units.'),
-    amountInMaximum: intString(AMOUNT_IN_MAXIMUM),
-    amountOut: intString('Smallest units of tokenOut: the output (exactIn), or the amount requested (exactOut).'),
-    amountOutFloat: str('Display units; for display only.'),
-    amountOutMinimum: intString(AMOUNT_OUT_MINIMUM),
-    slippageBps: int(undefined, { minimum: 0, maximum: 5000 }),
-    deadline: int('Unix seconds, five minutes after creation.'),
-    originChain: str('Chain slug.'),
-    originChainId: chainId(),
-    destinationChain: str('Chain slug.'),
-    destinationChainId: chainId(),
-    tokenIn: ref('Token'),
-    tokenOut: ref('Token'),
-    recipientAddress: address('Checksummed.'),
-    walletAddress: address('Checksummed; sender of every step.'),
-    pairAddress: address('The first pool of the largest split (same-chain quotes); the SpokePool (bridge quotes).'),
-    hash: str('Always "" (the service never sends transactions).'),
-    explorerUrl: str('Always "".'),
-    createdAt: str('ISO 8601.', { format: 'date-time' }),
-    updatedAt: str('ISO 8601.', { format: 'date-time' }),
-    route: ref('Route'),
-    steps: { type: 'array', items: ref('Step') },
-    snapshot: ref('SnapshotInfo'),
-    expectedFillTimeSeconds: int('Extension, cross-chain quotes only: expected seconds from the deposit to the fill.', { minimum: 0 }),
-    bridge: ref('QuoteBridge'),
-    fees: ref('QuoteFees'),
-    ...routingExtensions(),
-  }, ['expectedFillTimeSeconds', 'bridge', 'fees', ...ROUTING_FIELDS], 'A saved quote. Cross-chain quotes (originChainId ≠ destinationChainId) also carry expectedFillTimeSeconds, bridge and fees; their route is the bridge.'),
-  QuoteSwapLeg: object({
-    chainId: chainId(),
-    dex: str('DEX slug, or "wrap".'),
-    name: str(),
-    version: { type: 'string', enum: ['v2', 'v3', ''] },
-    poolFee: int('Pips; 0 for a wrap.', { minimum: 0 }),
-    pool: addressOrEmpty('The first pool of the largest split ("" for a wrap).'),
-    paths: { type: 'array', items: ref('Path'), description: 'Every split with its hops (empty for a wrap).' },
-    tokenIn: ref('Token'),
-    tokenOut: ref('Token'),
-    amountIn: intString('Smallest units.'),
-    amountOut: intString('Smallest units.'),
-    amountOutMinimum: intString('Smallest units.'),
-    deadline: int('The leg\'s on-chain deadline, Unix seconds.'),
-  }, [], 'Extension: one swap (or wrap) leg of a cross-chain quote.'),
-  QuoteBridge: object({
-    protocol: { const: 'across' },
-    name: str(),
-    slug: str(),
-    asset: str('Shared asset key bridged (USDC, ETH, ...).'),
-    originSpokePool: address(),
-    destinationSpokePool: address(),
-    inputToken: ref('Token'),
-    outputToken: ref('Token'),
-    inputAmount: intString('The deposit\'s inputAmount.'),
-    outputAmount: intString('The deposit\'s outputAmount: what the relayer fills.'),
-    fillRecipient: address(),
-    fillDeadlineOffsetSeconds: int(undefined, { minimum: 0 }),
-    expectedFillTimeSeconds: int(undefined, { minimum: 0 }),
-    originSwap: { oneOf: [ref('QuoteSwapLeg'), { type: 'null' }] },
-    destinationSwap: { oneOf: [ref('QuoteSwapLeg'), { type: 'null' }] },
-  }, [], 'Extension: the bridge transfer of a cross-chain quote and the swap legs around it.'),
+  Quote: object(
+    {
+      quoteId: str('UUID (version 4, lower case).', { format: 'uuid', pattern: UUID_PATTERN }),
+      status: { const: 'pending' },
+      tradeType: TRADE_TYPE,
+      amountIn: intString('Smallest units of tokenIn: the amount sold (exactIn), or the input the trade needs (exactOut).'),
+      amountInFloat: str('Display units.'),
+      amountInMaximum: intString(AMOUNT_IN_MAXIMUM),
+      amountOut: intString('Smallest units of tokenOut: the output (exactIn), or the amount requested (exactOut).'),
+      amountOutFloat: str('Display units; for display only.'),
+      amountOutMinimum: intString(AMOUNT_OUT_MINIMUM),
+      slippageBps: int(undefined, { minimum: 0, maximum: 5000 }),
+      deadline: int('Unix seconds, five minutes after creation.'),
+      originChain: str('Chain slug.'),
+      originChainId: chainId(),
+      destinationChain: str('Chain slug.'),
+      destinationChainId: chainId(),
+      tokenIn: ref('Token'),
+      tokenOut: ref('Token'),
+      recipientAddress: address('Checksummed.'),
+      walletAddress: address('Checksummed; sender of every step.'),
+      pairAddress: address('The first pool of the largest split (same-chain quotes); the SpokePool (bridge quotes).'),
+      hash: str('Always "" (the service never sends transactions).'),
+      explorerUrl: str('Always "".'),
+      createdAt: str('ISO 8601.', { format: 'date-time' }),
+      updatedAt: str('ISO 8601.', { format: 'date-time' }),
+      route: ref('Route'),
+      steps: { type: 'array', items: ref('Step') },
+      snapshot: ref('SnapshotInfo'),
+      expectedFillTimeSeconds: int('Extension, cross-chain quotes only: expected seconds from the deposit to the fill.', { minimum: 0 }),
+      bridge: ref('QuoteBridge'),
+      fees: ref('QuoteFees'),
+      ...routingExtensions(),
+    },
+    ['expectedFillTimeSeconds', 'bridge', 'fees', ...ROUTING_FIELDS],
+    'A saved quote. Cross-chain quotes (originChainId ≠ destinationChainId) also carry expectedFillTimeSeconds, bridge and fees; their route is the bridge.',
+  ),
+  QuoteSwapLeg: object(
+    {
+      chainId: chainId(),
+      dex: str('DEX slug, or "wrap".'),
+      name: str(),
+      version: { type: 'string', enum: ['v2', 'v3', ''] },
+      poolFee: int('Pips; 0 for a wrap.', { minimum: 0 }),
+      pool: addressOrEmpty('The first pool of the largest split ("" for a wrap).'),
+      paths: { type: 'array', items: ref('Path'), description: 'Every split with its hops (empty for a wrap).' },
+      tokenIn: ref('Token'),
+      tokenOut: ref('Token'),
+      amountIn: intString('Smallest units.'),
+      amountOut: intString('Smallest units.'),
+      amountOutMinimum: intString('Smallest units.'),
+      deadline: int("The leg's on-chain deadline, Unix seconds."),
+    },
+    [],
+    'Extension: one swap (or wrap) leg of a cross-chain quote.',
+  ),
+  QuoteBridge: object(
+    {
+      protocol: { const: 'across' },
+      name: str(),
+      slug: str(),
+      asset: str('Shared asset key bridged (USDC, ETH, ...).'),
+      originSpokePool: address(),
+      destinationSpokePool: address(),
+      inputToken: ref('Token'),
+      outputToken: ref('Token'),
+      inputAmount: intString("The deposit's inputAmount."),
+      outputAmount: intString("The deposit's outputAmount: what the relayer fills."),
+      fillRecipient: address(),
+      fillDeadlineOffsetSeconds: int(undefined, { minimum: 0 }),
+      expectedFillTimeSeconds: int(undefined, { minimum: 0 }),
+      originSwap: { oneOf: [ref('QuoteSwapLeg'), { type: 'null' }] },
+      destinationSwap: { oneOf: [ref('QuoteSwapLeg'), { type: 'null' }] },
+    },
+    [],
+    'Extension: the bridge transfer of a cross-chain quote and the swap legs around it.',
+  ),
   QuoteFee: object({ token: ref('Token'), amount: intString('Smallest units of token.') }),
-  QuoteFees: object({
-    bridge: object({ token: ref('Token'), amount: intString('Smallest units of token.'), feeBps: int(undefined, { minimum: 0 }), fixedFee: str('Display units of token.') }),
-    originSwap: { oneOf: [ref('QuoteFee'), { type: 'null' }] },
-    destinationSwap: { oneOf: [ref('QuoteFee'), { type: 'null' }] },
-  }, [], 'Extension: bridge fee and swap fees of a cross-chain quote.'),
+  QuoteFees: object(
+    {
+      bridge: object({
+        token: ref('Token'),
+        amount: intString('Smallest units of token.'),
+        feeBps: int(undefined, { minimum: 0 }),
+        fixedFee: str('Display units of token.'),
+      }),
+      originSwap: { oneOf: [ref('QuoteFee'), { type: 'null' }] },
+      destinationSwap: { oneOf: [ref('QuoteFee'), { type: 'null' }] },
+    },
+    [],
+    'Extension: bridge fee and swap fees of a cross-chain quote.',
+  ),
   Health: object({ status: { const: 'ok' } }),
   OpenApiDocument: {
     type: 'object',
@@ -320,7 +426,7 @@ const schemas: Record<string, Schema> = {
     required: ['openapi', 'info', 'paths', 'components'],
     properties: {
       openapi: str('The OpenAPI Specification version.', { pattern: '^3\\.1\\.[0-9]+$' }),
-      info: { type: 'object', required: ['title', 'version'], properties: { title: str(), version: str('The API\'s version.') } },
+      info: { type: 'object', required: ['title', 'version'], properties: { title: str(), version: str("The API's version.") } },
       servers: { type: 'array', items: { type: 'object', required: ['url'], properties: { url: str() } } },
       tags: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: str(), description: str() } } },
       paths: { type: 'object', description: 'Path templates to Path Item Objects.', additionalProperties: { type: 'object' } },
@@ -337,10 +443,14 @@ const schemas: Record<string, Schema> = {
   }),
 };
 
-const errorResponse = (description: string, headers?: Record<string, unknown>) => json(ref('Error'), description, { ...REQUEST_ID, ...(headers ?? {}) });
+const errorResponse = (description: string, headers?: Record<string, unknown>) =>
+  json(ref('Error'), description, { ...REQUEST_ID, ...(headers ?? {}) });
 
 const rateLimitHeaders = {
-  'RateLimit-Limit': { description: 'Requests allowed per window for this key or address (only when a limit applies).', schema: { type: 'integer' } },
+  'RateLimit-Limit': {
+    description: 'Requests allowed per window for this key or address (only when a limit applies).',
+    schema: { type: 'integer' },
+  },
   'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the window ends.', schema: { type: 'integer' } },
 };
@@ -375,7 +485,10 @@ export const openApiDocument = {
         summary: 'Chains with their tokens, by chainId.',
         security: PUBLIC,
         parameters: [chainIdQuery(false, 'Only this chain.'), slugQuery('slug', 'Only the chain with this slug.', 'devnet')],
-        responses: { 200: ok({ type: 'array', items: ref('Chain') }, 'blockchains fetched successfully', 'The chains (empty when none matches).'), ...pick(400, 429, 500) },
+        responses: {
+          200: ok({ type: 'array', items: ref('Chain') }, 'blockchains fetched successfully', 'The chains (empty when none matches).'),
+          ...pick(400, 429, 500),
+        },
       },
     },
     '/blockchains/tokens': {
@@ -384,8 +497,11 @@ export const openApiDocument = {
         operationId: 'listTokens',
         summary: 'Tokens of one chain or of every chain.',
         security: PUBLIC,
-        parameters: [chainIdQuery(false, 'Only this chain\'s tokens.')],
-        responses: { 200: ok({ type: 'array', items: ref('Token') }, 'tokens fetched successfully', 'The tokens.'), ...pick(400, 429, 500) },
+        parameters: [chainIdQuery(false, "Only this chain's tokens.")],
+        responses: {
+          200: ok({ type: 'array', items: ref('Token') }, 'tokens fetched successfully', 'The tokens.'),
+          ...pick(400, 429, 500),
+        },
       },
     },
     '/blockchains/dex': {
@@ -395,7 +511,10 @@ export const openApiDocument = {
         summary: 'DEX deployments, one entry per protocol version.',
         security: PUBLIC,
         parameters: [chainIdQuery(false, 'Only this chain.'), slugQuery('slug', 'Only this DEX slug.', 'uniswap')],
-        responses: { 200: ok({ type: 'array', items: ref('Dex') }, 'dexes fetched successfully', 'The deployments (always an array).'), ...pick(400, 429, 500) },
+        responses: {
+          200: ok({ type: 'array', items: ref('Dex') }, 'dexes fetched successfully', 'The deployments (always an array).'),
+          ...pick(400, 429, 500),
+        },
       },
     },
     '/blockchains/pools': {
@@ -404,9 +523,16 @@ export const openApiDocument = {
         operationId: 'listPools',
         summary: 'Pools of a chain from the last snapshot.',
         security: PUBLIC,
-        parameters: [chainIdQuery(true, 'Required; missing or empty is 400 "invalid chain id".'), slugQuery('dex', 'Only this DEX slug.', 'uniswap')],
+        parameters: [
+          chainIdQuery(true, 'Required; missing or empty is 400 "invalid chain id".'),
+          slugQuery('dex', 'Only this DEX slug.', 'uniswap'),
+        ],
         responses: {
-          200: ok({ oneOf: [{ type: 'array', items: ref('Pool') }, { type: 'null' }] }, 'pools fetched successfully', 'The pools; data is null for an unknown chain, [] for a chain without a snapshot.'),
+          200: ok(
+            { oneOf: [{ type: 'array', items: ref('Pool') }, { type: 'null' }] },
+            'pools fetched successfully',
+            'The pools; data is null for an unknown chain, [] for a chain without a snapshot.',
+          ),
           ...pick(400, 429, 500),
         },
       },
@@ -416,11 +542,15 @@ export const openApiDocument = {
         tags: ['quotes'],
         operationId: 'quoteRoutes',
         summary: 'Best route per DEX for a same-chain swap, best first. Nothing is saved.',
-        description: 'No key needed; a key that is sent must be valid (401 otherwise) and then counts against the key\'s rate limit.',
+        description: "No key needed; a key that is sent must be valid (401 otherwise) and then counts against the key's rate limit.",
         security: [{}, { bearerAuth: [] }, { apiKeyHeader: [] }],
         requestBody: quoteBody(sameChainExamples),
         responses: {
-          200: ok({ type: 'array', items: ref('RouteQuote') }, 'routes fetched successfully', 'Route quotes, best first: by amountOut descending (exactIn), by amountIn ascending (exactOut).'),
+          200: ok(
+            { type: 'array', items: ref('RouteQuote') },
+            'routes fetched successfully',
+            'Route quotes, best first: by amountOut descending (exactIn), by amountIn ascending (exactOut).',
+          ),
           ...pick(400, 401, 413, 415, 429, 500, 503),
         },
       },
@@ -433,7 +563,12 @@ export const openApiDocument = {
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
         requestBody: quoteBody({
           ...sameChainExamples,
-          bridge: example('100 USDC from the devnet to devnet-b (Across)', { destinationChainId: DEVNET + 1, tokenIn: DEVNET_TOKENS.USDC, tokenOut: DEVNET_TOKENS.USDC, amount: '100' }),
+          bridge: example('100 USDC from the devnet to devnet-b (Across)', {
+            destinationChainId: DEVNET + 1,
+            tokenIn: DEVNET_TOKENS.USDC,
+            tokenOut: DEVNET_TOKENS.USDC,
+            amount: '100',
+          }),
         }),
         responses: { 200: ok(ref('Quote'), 'quote created successfully', 'The saved quote.'), ...pick(400, 401, 413, 415, 429, 500, 503) },
       },
@@ -442,15 +577,17 @@ export const openApiDocument = {
       get: {
         tags: ['quotes'],
         operationId: 'getQuote',
-        summary: 'A saved quote of the caller\'s organization (QUOTE_TTL_SECONDS after creation).',
+        summary: "A saved quote of the caller's organization (QUOTE_TTL_SECONDS after creation).",
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
-        parameters: [{
-          name: 'quoteId',
-          in: 'path',
-          required: true,
-          description: 'The quoteId POST /quotes returned; any other path under /quotes/ is 404 "not found: GET <path>".',
-          schema: { type: 'string', format: 'uuid', pattern: UUID_PATTERN },
-        }],
+        parameters: [
+          {
+            name: 'quoteId',
+            in: 'path',
+            required: true,
+            description: 'The quoteId POST /quotes returned; any other path under /quotes/ is 404 "not found: GET <path>".',
+            schema: { type: 'string', format: 'uuid', pattern: UUID_PATTERN },
+          },
+        ],
         responses: { 200: ok(ref('Quote'), 'quote fetched successfully', 'The quote as created.'), ...pick(401, 404, 429, 500, 503) },
       },
     },
@@ -467,11 +604,14 @@ export const openApiDocument = {
       get: {
         tags: ['operations'],
         operationId: 'readiness',
-        summary: 'Readiness: catalogue and snapshots loaded, a pricing worker answers, the quote and API-key stores answer. Never rate limited.',
+        summary:
+          'Readiness: catalogue and snapshots loaded, a pricing worker answers, the quote and API-key stores answer. Never rate limited.',
         security: PUBLIC,
         responses: {
-          200: ok(ref('Readiness'), 'ready', 'Every check passed; each check\'s detail.'),
-          503: errorResponse('Not ready: the message names each failing check ("not ready: quoteStore: quote store (redis) is unreachable").'),
+          200: ok(ref('Readiness'), 'ready', "Every check passed; each check's detail."),
+          503: errorResponse(
+            'Not ready: the message names each failing check ("not ready: quoteStore: quote store (redis) is unreachable").',
+          ),
         },
       },
     },
@@ -491,17 +631,25 @@ export const openApiDocument = {
         summary: 'This document (not the envelope).',
         security: PUBLIC,
         externalDocs: { description: 'OpenAPI Specification 3.1', url: 'https://spec.openapis.org/oas/v3.1.0' },
-        responses: { 200: { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: ref('OpenApiDocument') } } }, ...pick(429) },
+        responses: {
+          200: { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: ref('OpenApiDocument') } } },
+          ...pick(429),
+        },
       },
     },
   },
   components: {
     schemas,
     headers: {
-      'X-Request-Id': { description: 'The request id (echoed when the request sent a valid one: 1-64 of A-Z a-z 0-9 _ . -); also in the log line.', schema: { type: 'string' } },
+      'X-Request-Id': {
+        description: 'The request id (echoed when the request sent a valid one: 1-64 of A-Z a-z 0-9 _ . -); also in the log line.',
+        schema: { type: 'string' },
+      },
     },
     responses: {
-      BadRequest: errorResponse('Invalid request: validation problems listed in the message, quote unavailable (no pool, insufficient liquidity, amount too small), malformed JSON, a non-JSON body.'),
+      BadRequest: errorResponse(
+        'Invalid request: validation problems listed in the message, quote unavailable (no pool, insufficient liquidity, amount too small), malformed JSON, a non-JSON body.',
+      ),
       Unauthorized: errorResponse('API key missing, malformed or invalid.', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
       NotFound: errorResponse('No such quote for this organization (or expired), or an unknown path.'),
       PayloadTooLarge: errorResponse('Body larger than BODY_LIMIT_BYTES (default 65536).'),
@@ -511,11 +659,22 @@ export const openApiDocument = {
         ...rateLimitHeaders,
       }),
       InternalError: errorResponse('Unexpected failure; the message is generic and the detail is logged.'),
-      ServiceUnavailable: errorResponse('A dependency cannot serve now (quote store, API-key store, pricing queue full, worker failure); retry.'),
+      ServiceUnavailable: errorResponse(
+        'A dependency cannot serve now (quote store, API-key store, pricing queue full, worker failure); retry.',
+      ),
     },
     securitySchemes: {
-      bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY> (sqk_ followed by 43 base64url characters).' },
-      apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The bare key; if both headers are sent they must carry the same key.' },
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Authorization: Bearer <API_KEY> (sqk_ followed by 43 base64url characters).',
+      },
+      apiKeyHeader: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Key',
+        description: 'The bare key; if both headers are sent they must carry the same key.',
+      },
     },
   },
 } as const;

@@ -40,7 +40,15 @@ const file = (path: string, type: string): Source => ({ type, read: () => readFi
 /** src/pages/<name>.ts as JavaScript: esbuild removes the types (no bundling; imports already name the served .js). */
 const browserScript = (name: string): Source => ({
   type: JS,
-  read: () => Buffer.from(transformSync(readFileSync(join(PAGES_DIR, `${name}.ts`), 'utf8'), { loader: 'ts', format: 'esm', target: 'es2022', sourcefile: `${name}.ts` }).code),
+  read: () =>
+    Buffer.from(
+      transformSync(readFileSync(join(PAGES_DIR, `${name}.ts`), 'utf8'), {
+        loader: 'ts',
+        format: 'esm',
+        target: 'es2022',
+        sourcefile: `${name}.ts`,
+      }).code,
+    ),
 });
 
 /**

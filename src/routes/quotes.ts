@@ -2,13 +2,13 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Catalog } from '../catalog/Catalog.ts';
 import { NotFoundError, ValidationError } from '../errors/BaseError.ts';
+import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { optionalApiKey, requireApiKey } from '../http/auth.ts';
 import { sendData, sendDataJson } from '../http/envelope.ts';
-import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { UUID_PATTERN, unanchored } from '../http/formats.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../quote/quoteRequest.ts';
-import { refuseExcludedTokens } from '../quote/refuseExcludedTokens.ts';
 import type { QuoteService } from '../quote/quoteService.ts';
+import { refuseExcludedTokens } from '../quote/refuseExcludedTokens.ts';
 import type { ApiKeyStore } from '../store/apiKeyStore.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 
@@ -53,7 +53,7 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
   // for POST /quotes/routes alone) and anything else under /quotes/ is an unknown path. A RegExp route has no
   // template; its name is the template metrics and tests read (see routeTemplate).
   router.get(QUOTE_ROUTE_TEMPLATE, QUOTE_ROUTE, requireApiKey(deps.keys), async (ctx) => {
-    const id = ctx.captures![0]!.toLowerCase();
+    const id = ctx.captures![0].toLowerCase();
     const saved = await deps.store.get(id);
     if (!saved || saved.orgId !== ctx.state.apiKey.org) throw new NotFoundError(`quote ${id} not found`);
     sendData(ctx, 'quote fetched successfully', saved.quote);

@@ -4,7 +4,7 @@ import { isStateless } from '../protocols/registry.ts';
 import { executorsFor } from './executors.ts';
 import { findRoutes } from './findRoutes.ts';
 import { callGas, routeGas } from './gasModel.ts';
-import { pricePath, toPricedPath, type LadderCache, type PathQuote, type PricedPath } from './priceRoutes.ts';
+import { type LadderCache, type PathQuote, type PricedPath, pricePath, toPricedPath } from './priceRoutes.ts';
 import type { Executor, Leg, Route, Split, Trade } from './Trade.ts';
 import { gasRate, lpFees, priceImpactBps } from './tradeMetrics.ts';
 
@@ -97,8 +97,12 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   const found =
     request.allowKey === undefined
       ? executablePaths(index, request, options)
-      : index.memo(`paths:${request.tokenIn}:${request.tokenOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.allowKey}`, () => executablePaths(index, request, options));
-  if (found.paths.length === 0) return { ok: false, code: found.pathsFound && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };
+      : index.memo(
+          `paths:${request.tokenIn}:${request.tokenOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.allowKey}`,
+          () => executablePaths(index, request, options),
+        );
+  if (found.paths.length === 0)
+    return { ok: false, code: found.pathsFound && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };
   const cache: LadderCache = new Map();
   let candidates: Candidate[] = found.paths.map((p) => ({ path: p.path, executors: p.executors, pools: p.pools, ladder: [], first: 1 }));
   const rate = gasRate(index, request.tradeType === 'exactIn' ? request.tokenOut : request.tokenIn);
@@ -117,11 +121,18 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   // Every path is first priced at a quarter and at the whole amount; the best by either get the whole grid.
   const amounts = gridAmounts(request.amount, grid);
   const quarter = Math.max(1, Math.floor(grid / 4));
-  const probes = candidates.map((c) => priceGrid(c.path, request.tradeType, [amounts[quarter - 1]!, amounts[grid - 1]!], cache));
+  const probes = candidates.map((c) => priceGrid(c.path, request.tradeType, [amounts[quarter - 1], amounts[grid - 1]], cache));
   const kept = new Set<Candidate>();
   for (const j of [0, 1]) {
-    const ranked = candidates.map((c, i) => ({ c, q: probes[i]![j]! })).filter((x) => x.q.ok) as { c: Candidate; q: PathQuote & { ok: true } }[];
-    ranked.sort((x, y) => { const a = value(x.q, request.tradeType); const b = value(y.q, request.tradeType); return a > b ? -1 : a < b ? 1 : 0; });
+    const ranked = candidates.map((c, i) => ({ c, q: probes[i][j] })).filter((x) => x.q.ok) as {
+      c: Candidate;
+      q: PathQuote & { ok: true };
+    }[];
+    ranked.sort((x, y) => {
+      const a = value(x.q, request.tradeType);
+      const b = value(y.q, request.tradeType);
+      return a > b ? -1 : a < b ? 1 : 0;
+    });
     for (const x of ranked.slice(0, GRID_CANDIDATES)) kept.add(x.c);
   }
   if (kept.size === 0) return { ok: false, code: refusalCode(probes) };
@@ -135,8 +146,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     const low = chosen.units.map((u) => Math.max(0, (u - 1) * ratio));
     const high = chosen.units.map((u) => Math.min(refineGrid, (u + 1) * ratio));
     const refined = chosen.members.map((c, i) => {
-      const first = Math.max(1, low[i]!);
-      const amounts = Array.from({ length: high[i]! - first + 1 }, (_, j) => (request.amount * BigInt(first + j)) / BigInt(refineGrid));
+      const first = Math.max(1, low[i]);
+      const amounts = Array.from({ length: high[i] - first + 1 }, (_, j) => (request.amount * BigInt(first + j)) / BigInt(refineGrid));
       return { ...c, ladder: priceGrid(c.path, request.tradeType, amounts, undefined), first };
     });
     const units = waterFill(refined, refineGrid, request.tradeType, low, high);
@@ -162,7 +173,7 @@ function bestSinglePath(search: Search, candidates: readonly Candidate[], cache:
   let best: { c: Candidate; score: bigint } | undefined;
   for (const c of candidates) {
     c.ladder = priceGrid(c.path, request.tradeType, [request.amount], cache);
-    if (!c.ladder[0]!.ok) continue;
+    if (!c.ladder[0].ok) continue;
     const score = allocationScore(search, [c], [1]);
     if (!best || score > best.score) best = { c, score };
   }
@@ -181,10 +192,18 @@ interface ExecutablePaths {
 
 /** The candidate paths of a request (findRoutes) that convert and that a router can execute. */
 function executablePaths(index: ChainPoolIndex, request: TradeRequest, options: TradeSearchOptions): ExecutablePaths {
-  const found = findRoutes(index, request.tokenIn, request.tokenOut, { maxHops: request.maxHops, allow: request.allow, maxRoutes: options.maxRoutes });
+  const found = findRoutes(index, request.tokenIn, request.tokenOut, {
+    maxHops: request.maxHops,
+    allow: request.allow,
+    maxRoutes: options.maxRoutes,
+  });
   const paths: Pick<Candidate, 'path' | 'executors' | 'pools'>[] = [];
   for (const path of found) {
-    const executors = executorsFor(index.chain, path.pools.map((p) => ({ dex: p.dex, version: p.version, wrap: p.state === undefined })), request.tradeType);
+    const executors = executorsFor(
+      index.chain,
+      path.pools.map((p) => ({ dex: p.dex, version: p.version, wrap: p.state === undefined })),
+      request.tradeType,
+    );
     if (executors.length === 0) continue;
     const priced = toPricedPath(index, path);
     if (!priced) continue;
@@ -204,12 +223,12 @@ function priceGrid(path: PricedPath, tradeType: TradeType, amounts: readonly big
   const positive = amounts.filter((a) => a > 0n);
   const priced = pricePath(path, tradeType, positive, cache);
   const skipped = amounts.length - positive.length;
-  return amounts.map((_, i) => (i < skipped ? { ok: false, code: 'AMOUNT_TOO_SMALL' } : priced[i - skipped]!));
+  return amounts.map((_, i) => (i < skipped ? { ok: false, code: 'AMOUNT_TOO_SMALL' } : priced[i - skipped]));
 }
 
 /** The amount a path quote is ranked by: output for exactIn, minus the input for exactOut. */
 function value(q: PathQuote & { ok: true }, tradeType: TradeType): bigint {
-  return tradeType === 'exactIn' ? q.legs[q.legs.length - 1]!.amountOut : -q.legs[0]!.amountIn;
+  return tradeType === 'exactIn' ? q.legs[q.legs.length - 1].amountOut : -q.legs[0].amountIn;
 }
 
 /**
@@ -217,16 +236,22 @@ function value(q: PathQuote & { ok: true }, tradeType: TradeType): bigint {
  * each further unit goes to the member whose value grows most with it, up to `high` units each. Undefined when the
  * members cannot carry the whole amount.
  */
-function waterFill(members: readonly Candidate[], grid: number, tradeType: TradeType, low?: readonly number[], high?: readonly number[]): number[] | undefined {
+function waterFill(
+  members: readonly Candidate[],
+  grid: number,
+  tradeType: TradeType,
+  low?: readonly number[],
+  high?: readonly number[],
+): number[] | undefined {
   const units = members.map((_, i) => low?.[i] ?? 0);
   for (let u = units.reduce((a, b) => a + b, 0); u < grid; u++) {
     let best = -1;
     let bestGain = 0n;
     for (let i = 0; i < members.length; i++) {
-      if (high && units[i]! >= high[i]!) continue;
-      const next = at(members[i]!, units[i]! + 1);
-      if (!next || !next.ok) continue;
-      const prev = units[i]! > 0 ? at(members[i]!, units[i]!) : undefined;
+      if (high && units[i] >= high[i]) continue;
+      const next = at(members[i], units[i] + 1);
+      if (!next?.ok) continue;
+      const prev = units[i] > 0 ? at(members[i], units[i]) : undefined;
       if (prev && !prev.ok) continue;
       const gain = value(next, tradeType) - (prev ? value(prev as PathQuote & { ok: true }, tradeType) : 0n);
       if (best < 0 || gain > bestGain) {
@@ -235,7 +260,7 @@ function waterFill(members: readonly Candidate[], grid: number, tradeType: Trade
       }
     }
     if (best < 0) return undefined;
-    units[best]!++;
+    units[best]++;
   }
   return units;
 }
@@ -243,7 +268,7 @@ function waterFill(members: readonly Candidate[], grid: number, tradeType: Trade
 /** Groups active routes by the executor they will use: a common one when every route can use it. */
 function assignExecutors(members: readonly { executors: readonly Executor[] }[]): Executor[] {
   const common = members[0]?.executors.find((e) => members.every((m) => m.executors.some((x) => x.address === e.address)));
-  return members.map((m) => common ?? m.executors[0]!);
+  return members.map((m) => common ?? m.executors[0]);
 }
 
 /** Gas of the steps of a set of routes with their executors. */
@@ -256,20 +281,29 @@ function tradeGas(search: Search, routes: readonly { legs: readonly Leg[]; execu
     if (g) g.count++;
     else groups.set(r.executor.address, { executor: r.executor, count: 1 });
   }
-  for (const { executor, count } of groups.values()) gas += callGas(executor.kind, count, search.nativeIn, search.nativeOut, !search.nativeIn, search.request.tradeType, search.approvalReset);
+  for (const { executor, count } of groups.values())
+    gas += callGas(
+      executor.kind,
+      count,
+      search.nativeIn,
+      search.nativeOut,
+      !search.nativeIn,
+      search.request.tradeType,
+      search.approvalReset,
+    );
   return gas;
 }
 
 /** Value of an allocation net of its network fee (in the priced token, signed as `value`). */
 function allocationScore(search: Search, members: readonly Candidate[], units: readonly number[]): bigint {
-  const active = members.map((m, i) => ({ m, u: units[i]! })).filter((x) => x.u > 0);
+  const active = members.map((m, i) => ({ m, u: units[i] })).filter((x) => x.u > 0);
   const executors = assignExecutors(active.map((x) => x.m));
   let gross = 0n;
   const routes: { legs: readonly Leg[]; executor: Executor }[] = [];
   active.forEach(({ m, u }, i) => {
     const q = at(m, u)! as PathQuote & { ok: true };
     gross += value(q, search.request.tradeType);
-    routes.push({ legs: q.legs, executor: executors[i]! });
+    routes.push({ legs: q.legs, executor: executors[i] });
   });
   return gross - gasCost(search, tradeGas(search, routes));
 }
@@ -285,12 +319,17 @@ interface Allocation {
  * Greedy breadth of splits: start from nothing, and at each round add the pool-disjoint path that improves the
  * water-filled allocation most, until maxSplits paths or no improvement.
  */
-function growSplits(search: Search, candidates: readonly Candidate[], grid: number, maxSplits = search.request.maxSplits): Allocation | undefined {
+function growSplits(
+  search: Search,
+  candidates: readonly Candidate[],
+  grid: number,
+  maxSplits = search.request.maxSplits,
+): Allocation | undefined {
   const tradeType = search.request.tradeType;
   const quarter = Math.max(0, Math.floor(grid / 4) - 1);
   const rank = (c: Candidate): bigint | undefined => {
     const q = at(c, quarter + 1);
-    return q && q.ok ? value(q, tradeType) : undefined;
+    return q?.ok ? value(q, tradeType) : undefined;
   };
   const pool = [...candidates]
     .filter((c) => c.ladder.some((q) => q.ok))
@@ -321,7 +360,7 @@ function growSplits(search: Search, candidates: readonly Candidate[], grid: numb
   if (!current) return undefined;
   // Members the water-filling left without a share are dropped.
   const keep = current.units.map((u, i) => [u, i] as const).filter(([u]) => u > 0);
-  return { members: keep.map(([, i]) => current!.members[i]!), units: keep.map(([u]) => u), score: current.score, grid: current.grid };
+  return { members: keep.map(([, i]) => current!.members[i]), units: keep.map(([u]) => u), score: current.score, grid: current.grid };
 }
 
 /**
@@ -330,7 +369,7 @@ function growSplits(search: Search, candidates: readonly Candidate[], grid: numb
  */
 function refusalCode(ladders: readonly (readonly PathQuote[])[]): TradeRefusalCode {
   return ladders.some((l) => {
-    const q = l[l.length - 1]!;
+    const q = l[l.length - 1];
     return !q.ok && q.code === 'AMOUNT_TOO_SMALL';
   })
     ? 'AMOUNT_TOO_SMALL'
@@ -341,23 +380,38 @@ function refusalCode(ladders: readonly (readonly PathQuote[])[]): TradeRefusalCo
  * Prices the final shares exactly and assembles the trade; undefined when a share is refused. `priced`: the members'
  * ladders already hold the quote of each final share (one split over the whole amount), which is used as is.
  */
-function exactTrade(search: Search, members: readonly Candidate[], units: readonly number[], grid: number, priced = false): Trade | undefined {
+function exactTrade(
+  search: Search,
+  members: readonly Candidate[],
+  units: readonly number[],
+  grid: number,
+  priced = false,
+): Trade | undefined {
   const { request } = search;
-  const order = units.map((u, i) => i).sort((a, b) => units[b]! - units[a]! || a - b);
-  const shares = order.map((i) => (request.amount * BigInt(units[i]!)) / BigInt(grid));
-  shares[0]! += request.amount - shares.reduce((s, x) => s + x, 0n);
-  const executors = assignExecutors(order.map((i) => members[i]!));
+  const order = units.map((_u, i) => i).sort((a, b) => units[b] - units[a] || a - b);
+  const shares = order.map((i) => (request.amount * BigInt(units[i])) / BigInt(grid));
+  shares[0] += request.amount - shares.reduce((s, x) => s + x, 0n);
+  const executors = assignExecutors(order.map((i) => members[i]));
   const splits: Split[] = [];
   for (let j = 0; j < order.length; j++) {
-    const member = members[order[j]!]!;
-    if (shares[j]! <= 0n) return undefined;
-    const q = priced ? at(member, units[order[j]!]!) : pricePath(member.path, request.tradeType, [shares[j]!])[0];
-    if (!q || !q.ok) return undefined;
+    const member = members[order[j]];
+    if (shares[j] <= 0n) return undefined;
+    const q = priced ? at(member, units[order[j]]) : pricePath(member.path, request.tradeType, [shares[j]])[0];
+    if (!q?.ok) return undefined;
     const legs = q.legs;
-    const route: Route = { legs, amountIn: legs[0]!.amountIn, amountOut: legs[legs.length - 1]!.amountOut, executor: executors[j]!, gas: routeGas(legs, request.tradeType) };
-    splits.push({ percent: (units[order[j]!]! * 100) / grid, route });
+    const route: Route = {
+      legs,
+      amountIn: legs[0].amountIn,
+      amountOut: legs[legs.length - 1].amountOut,
+      executor: executors[j],
+      gas: routeGas(legs, request.tradeType),
+    };
+    splits.push({ percent: (units[order[j]] * 100) / grid, route });
   }
-  const gasEstimate = tradeGas(search, splits.map((s) => s.route));
+  const gasEstimate = tradeGas(
+    search,
+    splits.map((s) => s.route),
+  );
   return {
     tradeType: request.tradeType,
     tokenIn: request.tokenIn,
@@ -367,8 +421,14 @@ function exactTrade(search: Search, members: readonly Candidate[], units: readon
     splits,
     gasEstimate,
     gasPriceWei: request.gasPriceWei,
-    gasCost: { tokenIn: networkFeeIn(search.index, request.tokenIn, gasEstimate * request.gasPriceWei), tokenOut: networkFeeIn(search.index, request.tokenOut, gasEstimate * request.gasPriceWei) },
-    priceImpactBps: priceImpactBps(splits, order.map((i) => members[i]!.path)),
+    gasCost: {
+      tokenIn: networkFeeIn(search.index, request.tokenIn, gasEstimate * request.gasPriceWei),
+      tokenOut: networkFeeIn(search.index, request.tokenOut, gasEstimate * request.gasPriceWei),
+    },
+    priceImpactBps: priceImpactBps(
+      splits,
+      order.map((i) => members[i].path),
+    ),
     fees: splits.reduce((s, x) => s + lpFees(x.route), 0n),
   };
 }

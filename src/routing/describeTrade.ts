@@ -70,20 +70,28 @@ function splitDexes(chain: CatalogChain, split: Split): string {
  * gas figures. `token` finds a chain token by lower-case address (for symbols and checksummed addresses).
  */
 export function describeTrade(chain: CatalogChain, trade: Trade, token: (address: string) => CatalogToken): TradeView {
-  const largest = trade.splits[0]!;
+  const largest = trade.splits[0];
   const swaps = largest.route.legs.filter((l) => l.kind !== 'wrap');
   const first = swaps[0];
   let route: Route;
   if (!first) {
     const wrapped = token(chain.wrappedNativeToken.toLowerCase());
     const wrapping = trade.tokenIn !== chain.wrappedNativeToken.toLowerCase();
-    route = { dex: 'wrap', name: `${wrapped.symbol} ${wrapping ? 'wrap' : 'unwrap'}`, fees: '0', logo: wrapped.logo, version: '', poolFee: 0 };
+    route = {
+      dex: 'wrap',
+      name: `${wrapped.symbol} ${wrapping ? 'wrap' : 'unwrap'}`,
+      fees: '0',
+      logo: wrapped.logo,
+      version: '',
+      poolFee: 0,
+    };
   } else {
     // The DEX carrying the largest share: each split's percent spread evenly over its swaps.
     const shares = new Map<string, number>();
     for (const split of trade.splits) {
       const legs = split.route.legs.filter((l) => l.kind !== 'wrap');
-      for (const leg of legs) shares.set(`${leg.dex}/${leg.version}`, (shares.get(`${leg.dex}/${leg.version}`) ?? 0) + split.percent / legs.length);
+      for (const leg of legs)
+        shares.set(`${leg.dex}/${leg.version}`, (shares.get(`${leg.dex}/${leg.version}`) ?? 0) + split.percent / legs.length);
     }
     const [top] = [...shares.entries()].sort((a, b) => b[1] - a[1]);
     const [slug, version] = top![0].split('/') as [string, string];
@@ -91,7 +99,8 @@ export function describeTrade(chain: CatalogChain, trade: Trade, token: (address
     let name: string;
     if (trade.splits.length > 1) name = trade.splits.map((s) => `${splitDexes(chain, s)} ${s.percent}%`).join(' + ');
     else if (swaps.length === 1) name = splitDexes(chain, largest);
-    else name = `${[swaps[0]!.tokenIn, ...swaps.map((l) => l.tokenOut)].map((t) => token(t).symbol).join(' → ')} on ${splitDexes(chain, largest)}`;
+    else
+      name = `${[swaps[0].tokenIn, ...swaps.map((l) => l.tokenOut)].map((t) => token(t).symbol).join(' → ')} on ${splitDexes(chain, largest)}`;
     route = { dex: slug, name, fees: trade.fees.toString(), logo: dex?.logo ?? '', version, poolFee: first.fee };
   }
   return {

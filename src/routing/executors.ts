@@ -33,14 +33,22 @@ export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
       const own = new Set([key(dex)]);
       const deployments = new Set(own);
       if (kind === 'SwapRouter02' && dex.v3RouterV2FactoryAddress) {
-        for (const v2 of chain.dexes) if (v2.v2FactoryAddress === dex.v3RouterV2FactoryAddress && v2.v2RouterAddress) deployments.add(key(v2));
+        for (const v2 of chain.dexes)
+          if (v2.v2FactoryAddress === dex.v3RouterV2FactoryAddress && v2.v2RouterAddress) deployments.add(key(v2));
       }
       out.push({ kind, address: dex.v3RouterAddress, name: `${dex.name} router`, deployments, exactOutDeployments: own });
     }
   }
   for (const dex of chain.dexes) {
     const deployments = new Set([key(dex)]);
-    if (dex.v2RouterAddress) out.push({ kind: 'UniswapV2Router02', address: dex.v2RouterAddress, name: `${dex.name} router`, deployments, exactOutDeployments: deployments });
+    if (dex.v2RouterAddress)
+      out.push({
+        kind: 'UniswapV2Router02',
+        address: dex.v2RouterAddress,
+        name: `${dex.name} router`,
+        deployments,
+        exactOutDeployments: deployments,
+      });
   }
   list = Object.freeze(out);
   cache.set(chain, list);

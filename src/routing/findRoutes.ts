@@ -54,7 +54,10 @@ export function selectCandidates(index: ChainPoolIndex, tokenIn: string, tokenOu
   }
   for (const base of bases) for (const e of top(base, 3, bases)) chosen.add(e);
   if (options.maxHops >= 2) {
-    for (const [end, far] of [[effective(tokenIn), effective(tokenOut)], [effective(tokenOut), effective(tokenIn)]] as const) {
+    for (const [end, far] of [
+      [effective(tokenIn), effective(tokenOut)],
+      [effective(tokenOut), effective(tokenIn)],
+    ] as const) {
       const neighbours = [...new Set(top(end, k).map((e) => other(e, end)))].slice(0, 4);
       for (const n of neighbours) {
         for (const e of top(n, 2, new Set([far]))) chosen.add(e);

@@ -88,7 +88,15 @@ function callOverhead(kind: ExecutorKind, routes: number, nativeIn: boolean, nat
  * flagged `approvalReset`: the reset to 0 first, src/tx/approveStep.ts), its call(s), native handling, the sweep of
  * several routes.
  */
-export function callGas(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, erc20In: boolean, tradeType: TradeType = 'exactIn', approvalReset = false): bigint {
+export function callGas(
+  kind: ExecutorKind,
+  routes: number,
+  nativeIn: boolean,
+  nativeOut: boolean,
+  erc20In: boolean,
+  tradeType: TradeType = 'exactIn',
+  approvalReset = false,
+): bigint {
   if (kind === 'WETH9') return callOverhead(kind, routes, nativeIn, nativeOut, tradeType);
   const approve = erc20In ? (approvalReset ? 2n : 1n) * GAS.approve : 0n;
   // UniswapV2Router02 executes one route per transaction (one approval covers them all).
@@ -100,7 +108,13 @@ export function callGas(kind: ExecutorKind, routes: number, nativeIn: boolean, n
  * Gas of one transaction to an executor swapping these routes (given by their legs), its approval aside: the
  * parts callGas adds up for a trade, per transaction (src/tx/buildTradeSteps.ts sets each step's gasLimit from it).
  */
-export function transactionGas(kind: ExecutorKind, routes: readonly (readonly Leg[])[], nativeIn: boolean, nativeOut: boolean, tradeType: TradeType = 'exactIn'): bigint {
+export function transactionGas(
+  kind: ExecutorKind,
+  routes: readonly (readonly Leg[])[],
+  nativeIn: boolean,
+  nativeOut: boolean,
+  tradeType: TradeType = 'exactIn',
+): bigint {
   return routes.reduce((gas, legs) => gas + routeGas(legs, tradeType), callOverhead(kind, routes.length, nativeIn, nativeOut, tradeType));
 }
 

@@ -1,6 +1,6 @@
 import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
 import type { LadderQuote, RefusalCode, TradeType } from '../protocols/PoolProtocol.ts';
-import { quoteLadder, type Pool } from '../protocols/registry.ts';
+import { type Pool, quoteLadder } from '../protocols/registry.ts';
 import type { PoolPath } from './findRoutes.ts';
 import type { Leg } from './Trade.ts';
 
@@ -43,9 +43,9 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
   let prefix = cache ? `${tradeType}:${amounts.join(',')}|` : '';
   for (let step = 0; step < n && alive.length > 0; step++) {
     const hop = tradeType === 'exactIn' ? step : n - 1 - step;
-    const pool = path.pools[hop]!;
-    const tokenIn = path.path.tokens[hop]!;
-    const tokenOut = path.path.tokens[hop + 1]!;
+    const pool = path.pools[hop];
+    const tokenIn = path.path.tokens[hop];
+    const tokenOut = path.path.tokens[hop + 1];
     const zeroForOne = tokenIn === pool.token0;
     let quotes: LadderQuote[];
     prefix += `${pool.address}:${zeroForOne ? 1 : 0}/`;
@@ -60,13 +60,13 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
     const nextAlive: number[] = [];
     const next: bigint[] = [];
     for (let j = 0; j < alive.length; j++) {
-      const i = alive[j]!;
-      const q = quotes[j]!;
+      const i = alive[j];
+      const q = quotes[j];
       if (!q.ok) {
         results[i] = { ok: false, code: q.code };
         continue;
       }
-      legs[i]![hop] = {
+      legs[i][hop] = {
         pool: pool.address,
         kind: pool.kind,
         dex: pool.dex,
@@ -84,6 +84,6 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
     alive = nextAlive;
     current = next;
   }
-  for (const i of alive) results[i] = { ok: true, legs: legs[i]! };
+  for (const i of alive) results[i] = { ok: true, legs: legs[i] };
   return results;
 }

@@ -2,7 +2,7 @@ import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
 import type { Fraction } from '../protocols/PoolProtocol.ts';
 import { midPrice } from '../protocols/registry.ts';
 import { findRoutes, type PoolPath } from './findRoutes.ts';
-import { toPricedPath, type PricedPath } from './priceRoutes.ts';
+import { type PricedPath, toPricedPath } from './priceRoutes.ts';
 import type { Route, Split } from './Trade.ts';
 
 // What a trade reports beside its amounts: mid prices, price impact, LP fees, and the rate that converts its network
@@ -28,7 +28,7 @@ export function priceImpactBps(splits: readonly Split[], paths: readonly PricedP
   let expected = 0n;
   let actual = 0n;
   for (const [i, s] of splits.entries()) {
-    const mid = pathMidPrice(paths[i]!);
+    const mid = pathMidPrice(paths[i]);
     if (mid.den === 0n) return 0;
     expected += (s.route.amountIn * mid.num * IMPACT_SCALE) / mid.den;
     actual += s.route.amountOut * IMPACT_SCALE;

@@ -132,7 +132,13 @@ export class RedisConnection {
       const gaveUp = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), this.#opTimeoutMs);
       });
-      const outcome = await Promise.race([this.client.close().then(() => 'closed' as const, () => 'failed' as const), gaveUp]);
+      const outcome = await Promise.race([
+        this.client.close().then(
+          () => 'closed' as const,
+          () => 'failed' as const,
+        ),
+        gaveUp,
+      ]);
       clearTimeout(timer);
       if (outcome === 'closed') return;
     }

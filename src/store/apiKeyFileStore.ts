@@ -7,15 +7,15 @@ import {
   checkOrg,
   generateApiKey,
   hashApiKey,
+  ID_PATTERN,
   isApiKeyShaped,
   KEY_STORE_UNAVAILABLE_MESSAGE,
   matches,
   newId,
   parseStored,
   publicRecord,
-  sortRecords,
-  ID_PATTERN,
   type StoredKey,
+  sortRecords,
 } from './apiKeyRecords.ts';
 import type { ApiKeyIdentity, ApiKeyRecord, ApiKeyStore } from './apiKeyStore.ts';
 
@@ -81,7 +81,10 @@ export class FileApiKeyStore implements ApiKeyStore {
   }
 
   #unavailable(error: unknown): ServiceUnavailableError {
-    return new ServiceUnavailableError(KEY_STORE_UNAVAILABLE_MESSAGE, { details: { reason: error instanceof Error ? error.message : String(error) }, cause: error });
+    return new ServiceUnavailableError(KEY_STORE_UNAVAILABLE_MESSAGE, {
+      details: { reason: error instanceof Error ? error.message : String(error) },
+      cause: error,
+    });
   }
 
   async create(org: string): Promise<{ key: string; record: ApiKeyRecord }> {
@@ -167,7 +170,8 @@ export class FileApiKeyStore implements ApiKeyStore {
       } catch {
         // The lock went away between the two calls: try again.
       }
-      if (Date.now() > deadline) throw new Error(`API key file is locked by another process (${this.#lockPath}); remove it if no keys command is running`);
+      if (Date.now() > deadline)
+        throw new Error(`API key file is locked by another process (${this.#lockPath}); remove it if no keys command is running`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
@@ -177,11 +181,16 @@ export class FileApiKeyStore implements ApiKeyStore {
 function readKeyFile(path: string): StoredKey[] {
   const text = readFileSync(path, 'utf8');
   const parsed = JSON.parse(text) as unknown;
-  if (typeof parsed !== 'object' || parsed === null || (parsed as { version?: unknown }).version !== 1 || !Array.isArray((parsed as { keys?: unknown }).keys)) {
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    (parsed as { version?: unknown }).version !== 1 ||
+    !Array.isArray((parsed as { keys?: unknown }).keys)
+  ) {
     throw new Error(`${path}: expected {"version": 1, "keys": [...]}`);
   }
   const keys: StoredKey[] = [];
-  for (const [index, entry] of ((parsed as { keys: unknown[] }).keys).entries()) {
+  for (const [index, entry] of (parsed as { keys: unknown[] }).keys.entries()) {
     const stored = parseStored(entry);
     if (!stored) throw new Error(`${path}: keys[${index}] is not a valid key record`);
     keys.push(stored);

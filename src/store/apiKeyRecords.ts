@@ -45,7 +45,9 @@ export function newId(): string {
 
 export function checkOrg(org: string): void {
   if (typeof org !== 'string' || !ORG_PATTERN.test(org)) {
-    throw new ApiKeyInputError(`invalid organization name ${JSON.stringify(org)}: use 1-64 characters of A-Z a-z 0-9 _ . - starting with a letter or digit`);
+    throw new ApiKeyInputError(
+      `invalid organization name ${JSON.stringify(org)}: use 1-64 characters of A-Z a-z 0-9 _ . - starting with a letter or digit`,
+    );
   }
 }
 
@@ -82,7 +84,5 @@ export function safeJson(raw: string): unknown {
 }
 
 export function sortRecords(stored: StoredKey[]): ApiKeyRecord[] {
-  return stored
-    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1))
-    .map(publicRecord);
+  return stored.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1)).map(publicRecord);
 }

@@ -13,11 +13,11 @@ import {
   newId,
   parseStored,
   publicRecord,
+  type StoredKey,
   safeJson,
   sortRecords,
-  type StoredKey,
 } from './apiKeyRecords.ts';
-import { RedisConnection, type RedisClient, type RedisTimingOptions } from './RedisConnection.ts';
+import { type RedisClient, RedisConnection, type RedisTimingOptions } from './RedisConnection.ts';
 
 /** What the service knows about a key: never the key itself nor its hash. */
 export interface ApiKeyRecord {
@@ -99,7 +99,10 @@ class RedisApiKeyStore implements ApiKeyStore {
     try {
       return await this.connection.run(operation);
     } catch (error) {
-      throw new ServiceUnavailableError(KEY_STORE_UNAVAILABLE_MESSAGE, { details: { reason: error instanceof Error ? error.message : String(error) }, cause: error });
+      throw new ServiceUnavailableError(KEY_STORE_UNAVAILABLE_MESSAGE, {
+        details: { reason: error instanceof Error ? error.message : String(error) },
+        cause: error,
+      });
     }
   }
 

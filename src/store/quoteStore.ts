@@ -2,7 +2,7 @@ import KeyvRedis, { Keyv } from '@keyv/redis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { ServiceUnavailableError } from '../errors/BaseError.ts';
-import { RedisConnection, RedisUnavailable, type RedisTimingOptions } from './RedisConnection.ts';
+import { RedisConnection, type RedisTimingOptions, RedisUnavailable } from './RedisConnection.ts';
 
 /** A saved quote: the organization that created it and the JSON Quote body (which has `quoteId`). */
 export interface StoredQuote {
@@ -81,7 +81,13 @@ export function createQuoteStore(
       close: () => connection.close(),
     });
   }
-  const keyv = new Keyv<StoredQuote>(new MemoryTtlStore(), { namespace, useKeyPrefix: false, throwOnErrors: true, ttl: ttlMs, ...QUOTE_JSON });
+  const keyv = new Keyv<StoredQuote>(new MemoryTtlStore(), {
+    namespace,
+    useKeyPrefix: false,
+    throwOnErrors: true,
+    ttl: ttlMs,
+    ...QUOTE_JSON,
+  });
   return new KeyvQuoteStore(keyv, 'memory', {
     run: (operation) => operation(),
     ping: async () => true,

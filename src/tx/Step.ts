@@ -1,6 +1,6 @@
-import { formatUnits, type Address, type Hex } from 'viem';
-import { checksumAddress } from './checksumAddress.ts';
+import { type Address, formatUnits, type Hex } from 'viem';
 import type { CatalogToken } from '../catalog/Catalog.ts';
+import { checksumAddress } from './checksumAddress.ts';
 import { StepBuildError } from './StepBuildError.ts';
 
 /**

@@ -20,7 +20,7 @@ function encodeTuple(params: readonly AbiParameter[], values: readonly unknown[]
   let head = '';
   let tail = '';
   for (let i = 0; i < params.length; i++) {
-    const p = params[i]!;
+    const p = params[i];
     const encoded = encodeValue(p, values[i]);
     if (isDynamic(p)) {
       head += word((headBytes + tail.length / 2).toString(16));
@@ -37,7 +37,13 @@ function encodeValue(p: AbiParameter, value: unknown): string {
   if (type.endsWith('[]')) {
     if (!Array.isArray(value)) throw new Error(`abiEncode: ${type} expects an array`);
     const item = { ...p, type: type.slice(0, -2) } as AbiParameter;
-    return word(value.length.toString(16)) + encodeTuple(value.map(() => item), value);
+    return (
+      word(value.length.toString(16)) +
+      encodeTuple(
+        value.map(() => item),
+        value,
+      )
+    );
   }
   if (type === 'tuple') {
     const components = (p as { components: readonly AbiParameter[] }).components;
@@ -46,7 +52,7 @@ function encodeValue(p: AbiParameter, value: unknown): string {
   }
   if (type === 'address') {
     if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw new Error(`abiEncode: invalid address ${String(value)}`);
-    return '000000000000000000000000' + value.slice(2).toLowerCase();
+    return `000000000000000000000000${value.slice(2).toLowerCase()}`;
   }
   if (type === 'bool') {
     if (typeof value !== 'boolean') throw new Error('abiEncode: bool expects a boolean');
@@ -64,7 +70,7 @@ function encodeValue(p: AbiParameter, value: unknown): string {
   }
   const uint = /^uint(\d+)$/.exec(type);
   if (uint) {
-    const bits = BigInt(uint[1]!);
+    const bits = BigInt(uint[1]);
     const n = typeof value === 'bigint' ? value : typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : undefined;
     if (n === undefined || n < 0n || n >> bits !== 0n) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
     return word(n.toString(16));
@@ -95,6 +101,7 @@ function padRight(hex: string): string {
 }
 
 function hexBody(value: unknown, type: string): string {
-  if (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value)) throw new Error(`abiEncode: ${type} expects 0x hex of whole bytes`);
+  if (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value))
+    throw new Error(`abiEncode: ${type} expects 0x hex of whole bytes`);
   return value.slice(2).toLowerCase();
 }

@@ -2,9 +2,9 @@ import type { Address } from 'viem';
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { GAS, gasLimit } from '../routing/gasModel.ts';
 import { erc20Abi } from './abis.ts';
-import { StepBuildError } from './StepBuildError.ts';
-import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
 import { encodeCall } from './encodeCall.ts';
+import { checkUint256, displayAmount, type Step, type StepToken, stepAddress } from './Step.ts';
+import { StepBuildError } from './StepBuildError.ts';
 
 /** Calldata encoders of the erc20 functions used here. */
 const erc20Call = {
@@ -41,8 +41,19 @@ export function approveSteps(params: ApproveStepParams): Step[] {
   if (token === NATIVE_TOKEN_ADDRESS) throw new StepBuildError('token: the native asset needs no approval');
   const spender = stepAddress(params.spender, 'spender');
   const from = stepAddress(params.wallet, 'wallet');
-  const steps = params.token.approvalReset ? [approveStep(params.chainId, from, token, spender, 0n, `Reset the ${params.token.symbol} allowance of ${params.spenderName} to 0`)] : [];
-  steps.push(approveStep(params.chainId, from, token, spender, params.amount, `Approve ${displayAmount(params.amount, params.token)} ${params.token.symbol} for ${params.spenderName}`));
+  const steps = params.token.approvalReset
+    ? [approveStep(params.chainId, from, token, spender, 0n, `Reset the ${params.token.symbol} allowance of ${params.spenderName} to 0`)]
+    : [];
+  steps.push(
+    approveStep(
+      params.chainId,
+      from,
+      token,
+      spender,
+      params.amount,
+      `Approve ${displayAmount(params.amount, params.token)} ${params.token.symbol} for ${params.spenderName}`,
+    ),
+  );
   return steps;
 }
 

@@ -1,11 +1,11 @@
-import { pad, type Address, type Hex } from 'viem';
+import { type Address, type Hex, pad } from 'viem';
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
-import { acrossSpokePoolAbi } from './abis.ts';
 import { GAS, gasLimit } from '../routing/gasModel.ts';
+import { acrossSpokePoolAbi } from './abis.ts';
 import { approveSteps } from './approveStep.ts';
-import { StepBuildError } from './StepBuildError.ts';
-import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
 import { encodeCall } from './encodeCall.ts';
+import { checkUint256, displayAmount, type Step, type StepToken, stepAddress } from './Step.ts';
+import { StepBuildError } from './StepBuildError.ts';
 
 /** Calldata encoders of the acrossSpokePool functions used here. */
 const acrossSpokePoolCall = {
@@ -71,7 +71,8 @@ export function buildAcrossDepositSteps(params: AcrossDepositParams): Step[] {
   const recipient = stepAddress(params.recipient, 'recipient');
   const tokenIn = stepAddress(params.inputToken.address, 'inputToken');
   const outputToken = stepAddress(params.outputToken.address, 'outputToken');
-  if (outputToken === NATIVE_TOKEN_ADDRESS) throw new StepBuildError('outputToken: must be an ERC-20 (the wrapped native token pays native)');
+  if (outputToken === NATIVE_TOKEN_ADDRESS)
+    throw new StepBuildError('outputToken: must be an ERC-20 (the wrapped native token pays native)');
   const native = tokenIn === NATIVE_TOKEN_ADDRESS;
   const inputToken = native ? stepAddress(params.wrappedNativeToken, 'wrappedNativeToken') : tokenIn;
   const data = acrossSpokePoolCall.depositNow([

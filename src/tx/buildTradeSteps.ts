@@ -1,15 +1,15 @@
-import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogToken } from '../catalog/Catalog.ts';
-import { chainExecutors, executorsFor, type ExecutorKind } from '../routing/executors.ts';
+import { type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
+import { chainExecutors, type ExecutorKind, executorsFor } from '../routing/executors.ts';
 import { gasLimit, transactionGas } from '../routing/gasModel.ts';
 import type { Executor, Route, Trade } from '../routing/Trade.ts';
 import { approveSteps } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
-import { transactionMaximum, type RouterContext, type RouterEncoder } from './routers/RouterEncoder.ts';
+import { type RouterContext, type RouterEncoder, transactionMaximum } from './routers/RouterEncoder.ts';
 import { swapRouter } from './routers/swapRouter.ts';
 import { swapRouter02 } from './routers/swapRouter02.ts';
 import { uniswapV2Router02 } from './routers/uniswapV2Router02.ts';
+import { checkUint256, displayAmount, type Step, stepAddress } from './Step.ts';
 import { StepBuildError } from './StepBuildError.ts';
-import { checkUint256, displayAmount, stepAddress, type Step } from './Step.ts';
 
 /** Parameters of {@link buildTradeSteps}. */
 export interface TradeStepsParams {
@@ -80,8 +80,10 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   const { chain, trade } = p;
   const exactOut = trade.tradeType === 'exactOut';
   checkUint256(p.amountOutMinimum, 'amountOutMinimum', true);
-  if (!Number.isSafeInteger(p.deadline) || p.deadline <= 0) throw new StepBuildError(`deadline: must be a positive integer of Unix seconds, got ${p.deadline}`);
-  if (trade.tradeType !== 'exactIn' && !exactOut) throw new StepBuildError(`trade.tradeType: must be "exactIn" or "exactOut", got "${String(trade.tradeType)}"`);
+  if (!Number.isSafeInteger(p.deadline) || p.deadline <= 0)
+    throw new StepBuildError(`deadline: must be a positive integer of Unix seconds, got ${p.deadline}`);
+  if (trade.tradeType !== 'exactIn' && !exactOut)
+    throw new StepBuildError(`trade.tradeType: must be "exactIn" or "exactOut", got "${String(trade.tradeType)}"`);
   const tokenIn = stepAddress(p.tokenIn.address, 'tokenIn');
   const tokenOut = stepAddress(p.tokenOut.address, 'tokenOut');
   if (trade.tokenIn !== tokenIn.toLowerCase() || trade.tokenOut !== tokenOut.toLowerCase()) {
@@ -89,11 +91,18 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   }
   if (trade.splits.length === 0) throw new StepBuildError('trade.splits: empty');
   checkUint256(trade.amountIn, 'trade.amountIn');
-  if (trade.splits.reduce((s, x) => s + x.route.amountIn, 0n) !== trade.amountIn) throw new StepBuildError('trade.splits: their amountIn do not add up to trade.amountIn');
-  if (trade.splits.reduce((s, x) => s + x.route.amountOut, 0n) !== trade.amountOut) throw new StepBuildError('trade.splits: their amountOut do not add up to trade.amountOut');
-  if (p.amountOutMinimum > trade.amountOut) throw new StepBuildError(`amountOutMinimum: ${p.amountOutMinimum} is more than the trade's amountOut ${trade.amountOut}`);
-  if (exactOut && p.amountOutMinimum !== trade.amountOut) throw new StepBuildError(`amountOutMinimum: an exact-output trade delivers exactly its amountOut ${trade.amountOut}, not ${p.amountOutMinimum}`);
-  if (!exactOut && p.amountInMaximum !== undefined) throw new StepBuildError('amountInMaximum: only for exact-output trades (an exact-input trade spends exactly its amountIn)');
+  if (trade.splits.reduce((s, x) => s + x.route.amountIn, 0n) !== trade.amountIn)
+    throw new StepBuildError('trade.splits: their amountIn do not add up to trade.amountIn');
+  if (trade.splits.reduce((s, x) => s + x.route.amountOut, 0n) !== trade.amountOut)
+    throw new StepBuildError('trade.splits: their amountOut do not add up to trade.amountOut');
+  if (p.amountOutMinimum > trade.amountOut)
+    throw new StepBuildError(`amountOutMinimum: ${p.amountOutMinimum} is more than the trade's amountOut ${trade.amountOut}`);
+  if (exactOut && p.amountOutMinimum !== trade.amountOut)
+    throw new StepBuildError(
+      `amountOutMinimum: an exact-output trade delivers exactly its amountOut ${trade.amountOut}, not ${p.amountOutMinimum}`,
+    );
+  if (!exactOut && p.amountInMaximum !== undefined)
+    throw new StepBuildError('amountInMaximum: only for exact-output trades (an exact-input trade spends exactly its amountIn)');
   if (exactOut && p.amountInMaximum === undefined) throw new StepBuildError('amountInMaximum: required for an exact-output trade');
   const wallet = stepAddress(p.wallet, 'wallet');
   const recipient = stepAddress(p.recipient, 'recipient');
@@ -101,13 +110,26 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   const routes = trade.splits.map((s, i) => checkRoute(chain, trade, s.route, `trade.splits[${i}].route`));
   if (routes.some((r) => r.executor.kind === 'WETH9')) {
     if (routes.length !== 1) throw new StepBuildError('trade.splits: a wrap or unwrap is a trade of its own');
-    return buildWrapSteps({ chainId: chain.chainId, tokenIn: p.tokenIn, tokenOut: p.tokenOut, wrappedNativeToken: chain.wrappedNativeToken, amount: trade.amountIn, recipient, wallet });
+    return buildWrapSteps({
+      chainId: chain.chainId,
+      tokenIn: p.tokenIn,
+      tokenOut: p.tokenOut,
+      wrappedNativeToken: chain.wrappedNativeToken,
+      amount: trade.amountIn,
+      recipient,
+      wallet,
+    });
   }
 
   // Each route's most input (exact input: its amountIn); routers in the order of their first split; their
   // transactions; each transaction's minimum.
-  const shares = exactOut ? partMaximums(p.amountInMaximum!, routes.map((r) => r.amountIn)) : routes.map((r) => r.amountIn);
-  const maximums = new Map(routes.map((route, i) => [route, shares[i]!]));
+  const shares = exactOut
+    ? partMaximums(
+        p.amountInMaximum!,
+        routes.map((r) => r.amountIn),
+      )
+    : routes.map((r) => r.amountIn);
+  const maximums = new Map(routes.map((route, i) => [route, shares[i]]));
   const groups = new Map<string, { executor: Executor; routes: Route[] }>();
   for (const route of routes) {
     const group = groups.get(route.executor.address);
@@ -129,11 +151,32 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     const router = stepAddress(batch.executor.address, 'executor.address');
     if (!nativeIn) {
       const pulls = batch.routes.reduce((s, r) => s + maximums.get(r)!, 0n);
-      steps.push(...approveSteps({ chainId: chain.chainId, token: p.tokenIn, spender: router, spenderName: batch.executor.name, amount: pulls, wallet }));
+      steps.push(
+        ...approveSteps({
+          chainId: chain.chainId,
+          token: p.tokenIn,
+          spender: router,
+          spenderName: batch.executor.name,
+          amount: pulls,
+          wallet,
+        }),
+      );
     }
-    const ctx: RouterContext = { router, nativeIn, nativeOut, poolTokenOut: nativeOut ? stepAddress(chain.wrappedNativeToken, 'chain.wrappedNativeToken') : tokenOut, recipient, deadline: BigInt(p.deadline) };
+    const ctx: RouterContext = {
+      router,
+      nativeIn,
+      nativeOut,
+      poolTokenOut: nativeOut ? stepAddress(chain.wrappedNativeToken, 'chain.wrappedNativeToken') : tokenOut,
+      recipient,
+      deadline: BigInt(p.deadline),
+    };
     for (const txRoutes of batch.txs) {
-      const tx = { tradeType: trade.tradeType, routes: txRoutes, amountOutMinimum: minimums[part++]!, amountInMaximums: txRoutes.map((r) => maximums.get(r)!) };
+      const tx = {
+        tradeType: trade.tradeType,
+        routes: txRoutes,
+        amountOutMinimum: minimums[part++],
+        amountInMaximums: txRoutes.map((r) => maximums.get(r)!),
+      };
       const most = transactionMaximum(tx);
       const amount = most.toString();
       const swap = exactOut
@@ -147,7 +190,15 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
         amount,
         chainId: chain.chainId,
         ...(nativeIn ? { value: amount } : {}),
-        gasLimit: gasLimit(transactionGas(batch.kind, txRoutes.map((r) => r.legs), nativeIn, nativeOut, trade.tradeType)).toString(),
+        gasLimit: gasLimit(
+          transactionGas(
+            batch.kind,
+            txRoutes.map((r) => r.legs),
+            nativeIn,
+            nativeOut,
+            trade.tradeType,
+          ),
+        ).toString(),
       });
     }
   }
@@ -162,12 +213,12 @@ function proportionalShares(total: bigint, weights: readonly bigint[], caps?: re
   const whole = weights.reduce((s, x) => s + x, 0n);
   const shares = weights.map((x) => (total * x) / whole);
   let rest = total - shares.reduce((s, x) => s + x, 0n);
-  const bySize = weights.map((_, i) => i).sort((a, b) => (weights[b]! > weights[a]! ? 1 : weights[b]! < weights[a]! ? -1 : a - b));
+  const bySize = weights.map((_, i) => i).sort((a, b) => (weights[b] > weights[a] ? 1 : weights[b] < weights[a] ? -1 : a - b));
   for (const i of bySize) {
     if (rest === 0n) break;
-    const room = caps ? caps[i]! - shares[i]! : rest;
+    const room = caps ? caps[i] - shares[i] : rest;
     const add = room < rest ? room : rest;
-    shares[i]! += add;
+    shares[i] += add;
     rest -= add;
   }
   return shares;
@@ -197,7 +248,7 @@ export function partMaximums(amountInMaximum: bigint, amountsIn: readonly bigint
   if (amountsIn.some((x) => x <= 0n) || amountInMaximum < total) {
     throw new StepBuildError(`amountInMaximum: ${amountInMaximum} is less than the inputs ${amountsIn.join(' + ')}`);
   }
-  return proportionalShares(amountInMaximum - total, amountsIn).map((slack, i) => amountsIn[i]! + slack);
+  return proportionalShares(amountInMaximum - total, amountsIn).map((slack, i) => amountsIn[i] + slack);
 }
 
 function sum(routes: readonly Route[], field: 'amountIn' | 'amountOut'): bigint {
@@ -224,17 +275,23 @@ function checkRoute(chain: CatalogChain, trade: Trade, route: Route, field: stri
   const { legs } = route;
   if (legs.length === 0) throw new StepBuildError(`${field}: no legs`);
   legs.forEach((leg, i) => {
-    const from = i === 0 ? trade.tokenIn : legs[i - 1]!.tokenOut;
+    const from = i === 0 ? trade.tokenIn : legs[i - 1].tokenOut;
     if (leg.tokenIn !== from) throw new StepBuildError(`${field}.legs[${i}]: starts at ${leg.tokenIn}, not ${from}`);
-    if (leg.kind === 'wrap' && i > 0 && i < legs.length - 1) throw new StepBuildError(`${field}.legs[${i}]: a wrap or unwrap only opens or closes a route`);
+    if (leg.kind === 'wrap' && i > 0 && i < legs.length - 1)
+      throw new StepBuildError(`${field}.legs[${i}]: a wrap or unwrap only opens or closes a route`);
   });
-  if (legs[legs.length - 1]!.tokenOut !== trade.tokenOut) throw new StepBuildError(`${field}: ends at ${legs[legs.length - 1]!.tokenOut}, not ${trade.tokenOut}`);
+  if (legs[legs.length - 1].tokenOut !== trade.tokenOut)
+    throw new StepBuildError(`${field}: ends at ${legs[legs.length - 1].tokenOut}, not ${trade.tokenOut}`);
   checkUint256(route.amountIn, `${field}.amountIn`);
-  if (route.amountIn !== legs[0]!.amountIn) throw new StepBuildError(`${field}: amountIn ${route.amountIn} is not its first leg's ${legs[0]!.amountIn}`);
+  if (route.amountIn !== legs[0].amountIn)
+    throw new StepBuildError(`${field}: amountIn ${route.amountIn} is not its first leg's ${legs[0].amountIn}`);
   const { executor } = route;
   const swaps = legs.filter((l) => l.kind !== 'wrap');
   if (executor.kind === 'WETH9') {
-    if (swaps.length > 0 || stepAddress(executor.address, `${field}.executor.address`) !== stepAddress(chain.wrappedNativeToken, 'chain.wrappedNativeToken')) {
+    if (
+      swaps.length > 0 ||
+      stepAddress(executor.address, `${field}.executor.address`) !== stepAddress(chain.wrappedNativeToken, 'chain.wrappedNativeToken')
+    ) {
       throw new StepBuildError(`${field}.executor: WETH9 executes only a bare wrap or unwrap of ${chain.wrappedNativeToken}`);
     }
     return route;
@@ -243,10 +300,16 @@ function checkRoute(chain: CatalogChain, trade: Trade, route: Route, field: stri
   if (!known) throw new StepBuildError(`${field}.executor: ${executor.kind} ${executor.address} is not a router of ${chain.slug}`);
   if (swaps.length === 0) throw new StepBuildError(`${field}: a router route needs a pool`);
   const foreign = swaps.find((l) => !known.deployments.has(`${l.dex}/${l.version}`));
-  if (foreign) throw new StepBuildError(`${field}.executor: ${executor.name} does not swap ${foreign.dex} ${foreign.version} pool ${foreign.pool}`);
+  if (foreign)
+    throw new StepBuildError(`${field}.executor: ${executor.name} does not swap ${foreign.dex} ${foreign.version} pool ${foreign.pool}`);
   if (trade.tradeType === 'exactOut') {
-    const able = executorsFor(chain, legs.map((l) => ({ dex: l.dex, version: l.version, wrap: l.kind === 'wrap' })), 'exactOut');
-    if (!able.some((e) => e.address === executor.address)) throw new StepBuildError(`${field}.executor: ${executor.name} cannot execute this route for an exact output`);
+    const able = executorsFor(
+      chain,
+      legs.map((l) => ({ dex: l.dex, version: l.version, wrap: l.kind === 'wrap' })),
+      'exactOut',
+    );
+    if (!able.some((e) => e.address === executor.address))
+      throw new StepBuildError(`${field}.executor: ${executor.name} cannot execute this route for an exact output`);
   }
   return route;
 }

@@ -1,9 +1,9 @@
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { GAS, gasLimit, wrapGas } from '../routing/gasModel.ts';
 import { erc20Abi, weth9Abi } from './abis.ts';
-import { StepBuildError } from './StepBuildError.ts';
-import { checkUint256, displayAmount, stepAddress, type Step, type StepToken } from './Step.ts';
 import { encodeCall } from './encodeCall.ts';
+import { checkUint256, displayAmount, type Step, type StepToken, stepAddress } from './Step.ts';
+import { StepBuildError } from './StepBuildError.ts';
 
 /** Calldata encoders of the WETH9 and ERC-20 functions used here. */
 const weth9Call = { deposit: encodeCall(weth9Abi, 'deposit'), withdraw: encodeCall(weth9Abi, 'withdraw') };
@@ -71,7 +71,13 @@ export function buildWrapSteps(params: WrapStepsParams): Step[] {
     const message = `Send ${shown} ${params.tokenOut.symbol} to ${recipient}`;
     steps.push(
       wrap
-        ? { ...base, message, to: wrapped, data: erc20Call.transfer([recipient, params.amount]), gasLimit: gasLimit(GAS.send.erc20).toString() }
+        ? {
+            ...base,
+            message,
+            to: wrapped,
+            data: erc20Call.transfer([recipient, params.amount]),
+            gasLimit: gasLimit(GAS.send.erc20).toString(),
+          }
         : { ...base, message, to: recipient, data: '0x', value: amount, gasLimit: gasLimit(GAS.send.native).toString() },
     );
   }

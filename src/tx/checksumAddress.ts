@@ -1,4 +1,4 @@
-import { getAddress, type Address } from 'viem';
+import { type Address, getAddress } from 'viem';
 
 const checksummed = new Map<string, Address>();
 const CACHE_SIZE = 10_000;

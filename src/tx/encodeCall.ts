@@ -1,4 +1,12 @@
-import { toFunctionSelector, type Abi, type AbiFunction, type AbiStateMutability, type ContractFunctionArgs, type ContractFunctionName, type Hex } from 'viem';
+import {
+  type Abi,
+  type AbiFunction,
+  type AbiStateMutability,
+  type ContractFunctionArgs,
+  type ContractFunctionName,
+  type Hex,
+  toFunctionSelector,
+} from 'viem';
 import { abiEncode } from './abiEncode.ts';
 
 /**
@@ -12,7 +20,7 @@ export function encodeCall<const TAbi extends Abi, TName extends ContractFunctio
 ): (args: ContractFunctionArgs<TAbi, AbiStateMutability, TName>) => Hex {
   const items = abi.filter((item): item is AbiFunction => item.type === 'function' && item.name === name);
   if (items.length !== 1) throw new Error(`encodeCall: ${items.length} functions named ${name} in the ABI (one expected)`);
-  const item = items[0]!;
+  const item = items[0];
   const selector = toFunctionSelector(item);
   if (item.inputs.length === 0) return () => selector;
   return (args) => `${selector}${abiEncode(item.inputs, args as readonly unknown[]).slice(2)}`;

@@ -1,20 +1,20 @@
-import t from 'tap'
-import { computeSwapStep } from '../../src/amm/swapMath.ts'
-import { b, j, Rng, v3sdk } from './oracle.ts'
+import t from 'tap';
+import { computeSwapStep } from '../../src/amm/swapMath.ts';
+import { b, j, Rng, v3sdk } from './oracle.ts';
 
-const Q96 = 1n << 96n
-const E18 = 10n ** 18n
+const Q96 = 1n << 96n;
+const E18 = 10n ** 18n;
 // encodePriceSqrt(101, 100) and encodePriceSqrt(1000, 100), floored.
-const PRICE_1_01 = 79623317895830914510639640423n
-const PRICE_10 = 250541448375047931186413801569n
+const PRICE_1_01 = 79623317895830914510639640423n;
+const PRICE_10 = 250541448375047931186413801569n;
 
 function sdkStep(cur: bigint, target: bigint, l: bigint, rem: bigint, fee: number): bigint[] {
-  return v3sdk.SwapMath.computeSwapStep(j(cur), j(target), j(l), j(rem), fee).map(b)
+  return v3sdk.SwapMath.computeSwapStep(j(cur), j(target), j(l), j(rem), fee).map(b);
 }
 
 function ours(cur: bigint, target: bigint, l: bigint, rem: bigint, fee: number): bigint[] {
-  const s = computeSwapStep(cur, target, l, rem, BigInt(fee))
-  return [s.sqrtRatioNextX96, s.amountIn, s.amountOut, s.feeAmount]
+  const s = computeSwapStep(cur, target, l, rem, BigInt(fee));
+  return [s.sqrtRatioNextX96, s.amountIn, s.amountOut, s.feeAmount];
 }
 
 t.test('computeSwapStep: v3-core SwapMath.spec scenarios equal the SDK', async (t) => {
@@ -23,54 +23,82 @@ t.test('computeSwapStep: v3-core SwapMath.spec scenarios equal the SDK', async (
     ['exact amount out that gets capped at price target, one for zero', Q96, PRICE_1_01, 2n * E18, -E18, 600],
     ['exact amount in that is fully spent, one for zero', Q96, PRICE_10, 2n * E18, E18, 600],
     ['exact amount out that is fully received, one for zero', Q96, PRICE_10, 2n * E18, -E18, 600],
-    ['amount out is capped at the desired amount out', 417332158212080721273783715441582n, 1452870262520218020823638996n, 159344665391607089467575320103n, -1n, 1],
+    [
+      'amount out is capped at the desired amount out',
+      417332158212080721273783715441582n,
+      1452870262520218020823638996n,
+      159344665391607089467575320103n,
+      -1n,
+      1,
+    ],
     ['target price of 1 uses partial input amount', 2n, 1n, 1n, 3915081100057732413702495386755767n, 1],
     ['entire input amount taken as fee', 2413n, 79887613182836312n, 1985041575832132834610021537970n, 10n, 1872],
-    ['handles intermediate insufficient liquidity in zero for one exact output', 20282409603651670423947251286016n, (20282409603651670423947251286016n * 11n) / 10n, 1024n, -4n, 3000],
-    ['handles intermediate insufficient liquidity in one for zero exact output', 20282409603651670423947251286016n, (20282409603651670423947251286016n * 9n) / 10n, 1024n, -263000n, 3000],
-  ]
-  for (const [name, cur, target, l, rem, fee] of scenarios) t.same(ours(cur, target, l, rem, fee), sdkStep(cur, target, l, rem, fee), name)
+    [
+      'handles intermediate insufficient liquidity in zero for one exact output',
+      20282409603651670423947251286016n,
+      (20282409603651670423947251286016n * 11n) / 10n,
+      1024n,
+      -4n,
+      3000,
+    ],
+    [
+      'handles intermediate insufficient liquidity in one for zero exact output',
+      20282409603651670423947251286016n,
+      (20282409603651670423947251286016n * 9n) / 10n,
+      1024n,
+      -263000n,
+      3000,
+    ],
+  ];
+  for (const [name, cur, target, l, rem, fee] of scenarios) t.same(ours(cur, target, l, rem, fee), sdkStep(cur, target, l, rem, fee), name);
   // Fixed values (v3-core SwapMath.spec): capped at the target, one for zero, exact in.
-  t.same(ours(Q96, PRICE_1_01, 2n * E18, E18, 600), [PRICE_1_01, 9975124224178055n, 9925619580021728n, 5988667735148n])
+  t.same(ours(Q96, PRICE_1_01, 2n * E18, E18, 600), [PRICE_1_01, 9975124224178055n, 9925619580021728n, 5988667735148n]);
   // Entire input taken as fee.
-  t.same(ours(2413n, 79887613182836312n, 1985041575832132834610021537970n, 10n, 1872), [2413n, 0n, 0n, 10n])
+  t.same(ours(2413n, 79887613182836312n, 1985041575832132834610021537970n, 10n, 1872), [2413n, 0n, 0n, 10n]);
   // Intermediate insufficient liquidity, zero for one exact output.
   t.same(ours(20282409603651670423947251286016n, (20282409603651670423947251286016n * 11n) / 10n, 1024n, -4n, 3000), [
-    (20282409603651670423947251286016n * 11n) / 10n, 26215n, 0n, 79n,
-  ])
-})
+    (20282409603651670423947251286016n * 11n) / 10n,
+    26215n,
+    0n,
+    79n,
+  ]);
+});
 
 t.test('computeSwapStep equals the SDK on random steps (both directions, exact in and out, any fee)', async (t) => {
-  const rng = new Rng(9)
-  let bad = 0
-  let n = 0
+  const rng = new Rng(9);
+  let bad = 0;
+  let n = 0;
   for (let i = 0; i < 4000; i++) {
-    const cur = rng.range(4295128740n, 1461446703485210103287273052203988822378723970341n)
-    const move = rng.bits(rng.int(1, 100))
-    const zeroForOne = rng.next() < 0.5
-    let target = zeroForOne ? cur - (cur * move) / (1n << 100n) : cur + (cur * move) / (1n << 100n)
-    if (target < 4295128739n) target = 4295128739n
-    if (target > 1461446703485210103287273052203988822378723970342n) target = 1461446703485210103287273052203988822378723970342n
-    const l = rng.next() < 0.05 ? 0n : rng.bits(rng.int(1, 128))
-    const mag = rng.bits(rng.int(1, 200)) + 1n
-    const rem = rng.next() < 0.5 ? mag : -mag
-    const fee = rng.pick([0, 1, 100, 500, 3000, 10000, 999_999, rng.int(0, 999_999)])
-    let expected: bigint[] | 'error'
+    const cur = rng.range(4295128740n, 1461446703485210103287273052203988822378723970341n);
+    const move = rng.bits(rng.int(1, 100));
+    const zeroForOne = rng.next() < 0.5;
+    let target = zeroForOne ? cur - (cur * move) / (1n << 100n) : cur + (cur * move) / (1n << 100n);
+    if (target < 4295128739n) target = 4295128739n;
+    if (target > 1461446703485210103287273052203988822378723970342n) target = 1461446703485210103287273052203988822378723970342n;
+    const l = rng.next() < 0.05 ? 0n : rng.bits(rng.int(1, 128));
+    const mag = rng.bits(rng.int(1, 200)) + 1n;
+    const rem = rng.next() < 0.5 ? mag : -mag;
+    const fee = rng.pick([0, 1, 100, 500, 3000, 10000, 999_999, rng.int(0, 999_999)]);
+    let expected: bigint[] | 'error';
     try {
-      expected = sdkStep(cur, target, l, rem, fee)
+      expected = sdkStep(cur, target, l, rem, fee);
     } catch {
-      expected = 'error'
+      expected = 'error';
     }
-    let got: bigint[] | 'error'
+    let got: bigint[] | 'error';
     try {
-      got = ours(cur, target, l, rem, fee)
+      got = ours(cur, target, l, rem, fee);
     } catch {
-      got = 'error'
+      got = 'error';
     }
     // The SDK does not bound intermediate prices to uint160: skip steps where it returns one the contract rejects.
-    if (expected !== 'error' && expected[0] >= 1n << 160n && got === 'error') continue
-    n++
-    if (JSON.stringify(expected, (_, v) => (typeof v === 'bigint' ? v.toString() : v)) !== JSON.stringify(got, (_, v) => (typeof v === 'bigint' ? v.toString() : v))) bad++
+    if (expected !== 'error' && expected[0] >= 1n << 160n && got === 'error') continue;
+    n++;
+    if (
+      JSON.stringify(expected, (_, v) => (typeof v === 'bigint' ? v.toString() : v)) !==
+      JSON.stringify(got, (_, v) => (typeof v === 'bigint' ? v.toString() : v))
+    )
+      bad++;
   }
-  t.equal(bad, 0, `${n} steps compared`)
-})
+  t.equal(bad, 0, `${n} steps compared`);
+});

@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { generateRoutingGraph, type RoutingGraphOptions } from '../../bench/lib/generateScale.ts';
-import { sdkAmount, sdkCore, sdkRaw, sdkV2Pair, sdkV3Pool, type SdkToken } from '../helpers/sdkPools.ts';
 import { getSqrtRatioAtTick } from '../../src/amm/tickMath.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots, type SnapshotPool } from '../../src/graph/snapshot.ts';
 import { poolFromSnapshot, quoteLadder } from '../../src/protocols/registry.ts';
+import { type SdkToken, sdkAmount, sdkCore, sdkRaw, sdkV2Pair, sdkV3Pool } from '../helpers/sdkPools.ts';
 
 const OPTIONS: RoutingGraphOptions = { pools: 400, tokens: 60, seed: 3 };
 const dir = mkdtempSync(join(tmpdir(), 'routing-graph-test-'));
@@ -30,26 +30,35 @@ t.test('the catalogue and snapshot load as the service loads them, with the requ
   const withPools = new Set(pools.flatMap((p) => [p.token0.toLowerCase(), p.token1.toLowerCase()]));
   t.equal(withPools.size, OPTIONS.tokens);
   t.same([...withPools].sort(), [...fixture.tokens].sort());
-  t.same(fixture.tokens.slice(0, fixture.baseTokens), chain.baseTokens.map((a) => a.toLowerCase()).filter((a) => fixture.tokens.includes(a)));
+  t.same(
+    fixture.tokens.slice(0, fixture.baseTokens),
+    chain.baseTokens.map((a) => a.toLowerCase()).filter((a) => fixture.tokens.includes(a)),
+  );
 });
 
-t.test('every v3 pool is consistent: ticks inside its window, nets summing to zero, in-range liquidity, price inside its tick', async (t) => {
-  const problems: string[] = [];
-  let checked = 0;
-  for (const p of pools) {
-    if (p.version !== 'v3') continue;
-    const s = p.tickSpacing;
-    const [first, last] = p.bitmapWords;
-    if (!p.ticks.every(([tick]) => tick % s === 0 && Math.floor(tick / s) >> 8 >= first && Math.floor(tick / s) >> 8 <= last)) problems.push(`${p.address}: a tick off the spacing or outside the window`);
-    if (p.ticks.reduce((sum, [, net]) => sum + BigInt(net), 0n) !== 0n) problems.push(`${p.address}: liquidityNet does not sum to zero`);
-    if (p.ticks.filter(([tick]) => tick <= p.tick).reduce((sum, [, net]) => sum + BigInt(net), 0n) !== BigInt(p.liquidity)) problems.push(`${p.address}: in-range liquidity`);
-    const sqrt = BigInt(p.sqrtPriceX96);
-    if (!(getSqrtRatioAtTick(p.tick) <= sqrt && sqrt < getSqrtRatioAtTick(p.tick + 1))) problems.push(`${p.address}: price outside its tick`);
-    checked++;
-  }
-  t.same(problems, []);
-  t.equal(checked, fixture.v3Pools);
-});
+t.test(
+  'every v3 pool is consistent: ticks inside its window, nets summing to zero, in-range liquidity, price inside its tick',
+  async (t) => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const p of pools) {
+      if (p.version !== 'v3') continue;
+      const s = p.tickSpacing;
+      const [first, last] = p.bitmapWords;
+      if (!p.ticks.every(([tick]) => tick % s === 0 && Math.floor(tick / s) >> 8 >= first && Math.floor(tick / s) >> 8 <= last))
+        problems.push(`${p.address}: a tick off the spacing or outside the window`);
+      if (p.ticks.reduce((sum, [, net]) => sum + BigInt(net), 0n) !== 0n) problems.push(`${p.address}: liquidityNet does not sum to zero`);
+      if (p.ticks.filter(([tick]) => tick <= p.tick).reduce((sum, [, net]) => sum + BigInt(net), 0n) !== BigInt(p.liquidity))
+        problems.push(`${p.address}: in-range liquidity`);
+      const sqrt = BigInt(p.sqrtPriceX96);
+      if (!(getSqrtRatioAtTick(p.tick) <= sqrt && sqrt < getSqrtRatioAtTick(p.tick + 1)))
+        problems.push(`${p.address}: price outside its tick`);
+      checked++;
+    }
+    t.same(problems, []);
+    t.equal(checked, fixture.v3Pools);
+  },
+);
 
 t.test('the Uniswap SDKs price every pool as our engine does (1% of a side, both directions)', async (t) => {
   const tokens = new Map<string, SdkToken>();
@@ -70,14 +79,16 @@ t.test('the Uniswap SDKs price every pool as our engine does (1% of a side, both
     for (const zeroForOne of [true, false]) {
       // 1% of the output side's balance, converted to input at the pool's own mid price.
       const out = BigInt(zeroForOne ? p.balance1 : p.balance0) / 100n;
-      const mid = p.version === 'v3' ? { num: BigInt(p.sqrtPriceX96) ** 2n, den: 1n << 192n } : { num: BigInt(p.reserve1), den: BigInt(p.reserve0) };
+      const mid =
+        p.version === 'v3' ? { num: BigInt(p.sqrtPriceX96) ** 2n, den: 1n << 192n } : { num: BigInt(p.reserve1), den: BigInt(p.reserve0) };
       const amountIn = zeroForOne ? (out * mid.den) / mid.num : (out * mid.num) / mid.den;
       if (amountIn === 0n) continue;
       const [q] = quoteLadder(ours, zeroForOne, 'exactIn', [amountIn]);
       const [theirs] = await sdk.getOutputAmount(sdkAmount(zeroForOne ? t0 : t1, amountIn));
       swaps++;
       if (!q!.ok) continue;
-      if (q!.amountOut !== sdkRaw(theirs)) differences.push(`${p.version} ${p.address} zeroForOne=${zeroForOne} ${amountIn}: ours ${q!.amountOut}, SDK ${sdkRaw(theirs)}`);
+      if (q!.amountOut !== sdkRaw(theirs))
+        differences.push(`${p.version} ${p.address} zeroForOne=${zeroForOne} ${amountIn}: ours ${q!.amountOut}, SDK ${sdkRaw(theirs)}`);
       compared++;
     }
   }

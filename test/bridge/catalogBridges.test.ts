@@ -6,15 +6,15 @@
 //   (the BNB Smart Chain variants USDC-BNB / USDT-BNB / WBTC-BNB on chain 56);
 // - the devnet files name the deterministic devnet SpokePool of seeds/devnet/deployAcross.ts;
 // - the loader refuses broken bridge entries with a message naming the file and field.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { getAddress } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { CatalogError } from '../../src/catalog/Catalog.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 
 const require = createRequire(import.meta.url);
 const deployed = JSON.parse(readFileSync(require.resolve('@across-protocol/contracts/dist/broadcast/deployed-addresses.json'), 'utf8')) as {
@@ -48,7 +48,8 @@ t.test('production SpokePool addresses equal @across-protocol/contracts deployed
   // every EVM chain with a deployed SpokePool that the catalogue can quote has the bridge
   for (const chain of catalog.chains) {
     if (chain.ecosystem !== 'evm' || chain.dexes.length === 0 || chain.chainId > 1_000_000) continue;
-    if (deployed.chains[String(chain.chainId)]?.contracts.SpokePool) t.ok(chain.bridges.length > 0, `${chain.slug} has a SpokePool and lists a bridge`);
+    if (deployed.chains[String(chain.chainId)]?.contracts.SpokePool)
+      t.ok(chain.bridges.length > 0, `${chain.slug} has a SpokePool and lists a bridge`);
   }
 });
 
@@ -56,7 +57,7 @@ t.test('bridgeable assets equal @across-protocol/constants token addresses and d
   let count = 0;
   for (const slug of PRODUCTION) {
     const chain = catalog.chain(slug)!;
-    for (const asset of chain.bridges[0]!.assets) {
+    for (const asset of chain.bridges[0].assets) {
       const oracle = TOKEN_SYMBOLS_MAP[acrossSymbol(asset.asset, chain.chainId)];
       const address = oracle?.addresses[String(chain.chainId)];
       t.ok(address, `${slug} ${asset.asset}: Across knows the token`);
@@ -67,7 +68,7 @@ t.test('bridgeable assets equal @across-protocol/constants token addresses and d
     }
   }
   t.equal(count, 30, 'assets checked');
-  const bscUsdc = catalog.token(56, catalog.chain('bsc')!.bridges[0]!.assets.find((a) => a.asset === 'USDC')!.token)!;
+  const bscUsdc = catalog.token(56, catalog.chain('bsc')!.bridges[0].assets.find((a) => a.asset === 'USDC')!.token)!;
   t.equal(bscUsdc.decimals, 18, 'USDC has 18 decimals on BNB Smart Chain (6 on Ethereum): scaled by the fee model');
 });
 
@@ -75,8 +76,8 @@ t.test('devnet files name the devnet SpokePool', async (t) => {
   const { spokePool, wrappedNativeToken } = acrossDevnetAddresses();
   for (const slug of ['devnet', 'devnet-b']) {
     const chain = catalog.chain(slug)!;
-    t.equal(chain.bridges[0]!.spokePoolAddress, spokePool, slug);
-    t.equal(chain.bridges[0]!.assets.find((a) => a.asset === 'ETH')!.token, wrappedNativeToken, `${slug}: ETH is the devnet WETH9`);
+    t.equal(chain.bridges[0].spokePoolAddress, spokePool, slug);
+    t.equal(chain.bridges[0].assets.find((a) => a.asset === 'ETH')!.token, wrappedNativeToken, `${slug}: ETH is the devnet WETH9`);
   }
 });
 
@@ -86,19 +87,22 @@ t.test('the loader refuses broken bridge entries', async (t) => {
   const base = JSON.parse(readFileSync(join(CATALOG_DIR, 'devnet.json'), 'utf8')) as { bridges: Array<Record<string, unknown>> };
   const write = (mutate: (bridge: Record<string, unknown>) => void): void => {
     const copy = structuredClone(base);
-    mutate(copy.bridges[0]!);
+    mutate(copy.bridges[0]);
     writeFileSync(join(dir, 'devnet.json'), JSON.stringify(copy));
   };
   write((b) => {
-    (b.assets as Array<Record<string, unknown>>)[0]!.token = '0x0000000000000000000000000000000000000001';
+    (b.assets as Array<Record<string, unknown>>)[0].token = '0x0000000000000000000000000000000000000001';
   });
-  t.throws(() => loadCatalog(dir), new CatalogError('devnet.json: /bridges/0/assets/0/token: 0x0000000000000000000000000000000000000001 is not a token of this chain'));
+  t.throws(
+    () => loadCatalog(dir),
+    new CatalogError('devnet.json: /bridges/0/assets/0/token: 0x0000000000000000000000000000000000000001 is not a token of this chain'),
+  );
   write((b) => {
-    (b.assets as Array<Record<string, unknown>>)[1]!.asset = 'ETH';
+    (b.assets as Array<Record<string, unknown>>)[1].asset = 'ETH';
   });
   t.throws(() => loadCatalog(dir), new CatalogError('devnet.json: /bridges/0/assets/1/asset: "ETH" listed twice'));
   write((b) => {
-    (b.assets as Array<Record<string, unknown>>)[0]!.fixedFee = '1e-3';
+    (b.assets as Array<Record<string, unknown>>)[0].fixedFee = '1e-3';
   });
   t.throws(() => loadCatalog(dir), /devnet\.json: \/bridges\/0\/assets\/0\/fixedFee: must match pattern/);
   write((b) => {

@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { getAddress, maxUint256, pad, parseEventLogs, zeroHash, type Address, type Hex, type TransactionReceipt } from 'viem';
+import { type Address, getAddress, type Hex, maxUint256, pad, parseEventLogs, type TransactionReceipt, zeroHash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { artifactAbi, devnetWallet, freshAddress } from '../helpers/devnetWallet.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
@@ -52,20 +52,20 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
 
   const A = { ...devnetWallet(devA), spokePool: devA.across!.spokePool };
   const B = { ...devnetWallet(devB), spokePool: devB.across!.spokePool };
-  t.equal(A.spokePool, catalog.chain(31337)!.bridges[0]!.spokePoolAddress, 'the catalogue names the deployed SpokePool');
+  t.equal(A.spokePool, catalog.chain(31337)!.bridges[0].spokePoolAddress, 'the catalogue names the deployed SpokePool');
 
   const b32 = (address: string): Hex => pad(getAddress(address), { size: 32 }).toLowerCase() as Hex;
   const fresh = (label: string): Address => freshAddress(`bridge-e2e:${label}`);
 
   // The relayer: anvil account 9 on chain B, holding every bridgeable output token, SpokePool approved.
-  const relayer = privateKeyToAccount(devB.accounts[9]!.privateKey);
+  const relayer = privateKeyToAccount(devB.accounts[9].privateKey);
   /** Sends one relayer transaction on chain B; it must succeed. */
   async function relay(to: Address, data: Hex): Promise<TransactionReceipt> {
     const receipt = await B.send(relayer, { to, data });
     if (receipt.status !== 'success') throw new Error(`transaction to ${to} reverted`);
     return receipt;
   }
-  for (const asset of catalog.chain(31338)!.bridges[0]!.assets) {
+  for (const asset of catalog.chain(31338)!.bridges[0].assets) {
     await fundAccount(devB.rpcUrl, relayer.address, asset.token as Address, asset.asset === 'ETH' ? 1_000n * 10n ** 18n : 10n ** 13n);
     await relay(asset.token as Address, encodeApprove(B.spokePool));
   }
@@ -94,12 +94,60 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
   }
 
   const CASES: readonly Case[] = [
-    { name: 'USDC -> USDC (same asset)', tokenIn: 'USDC', tokenOut: 'USDC', amount: '2500.5', asset: 'USDC', originSwap: false, destinationSwap: false },
-    { name: 'ETH -> ETH (native both ends)', tokenIn: 'ETH', tokenOut: 'ETH', amount: '3.25', asset: 'ETH', originSwap: false, destinationSwap: false },
-    { name: 'WBTC -> USDC (swap, then bridge)', tokenIn: 'WBTC', tokenOut: 'USDC', amount: '0.4', asset: 'USDC', originSwap: true, destinationSwap: false },
-    { name: 'USDC -> WBTC (bridge, then swap)', tokenIn: 'USDC', tokenOut: 'WBTC', amount: '15000', asset: 'USDC', originSwap: false, destinationSwap: true },
-    { name: 'DAI -> WBTC (swap, bridge, swap)', tokenIn: 'DAI', tokenOut: 'WBTC', amount: '20000', asset: 'USDC', originSwap: true, destinationSwap: true },
-    { name: 'ETH -> USDT (native deposit, native fill to the wallet, then swap)', tokenIn: 'ETH', tokenOut: 'USDT', amount: '1.5', asset: 'ETH', originSwap: false, destinationSwap: true },
+    {
+      name: 'USDC -> USDC (same asset)',
+      tokenIn: 'USDC',
+      tokenOut: 'USDC',
+      amount: '2500.5',
+      asset: 'USDC',
+      originSwap: false,
+      destinationSwap: false,
+    },
+    {
+      name: 'ETH -> ETH (native both ends)',
+      tokenIn: 'ETH',
+      tokenOut: 'ETH',
+      amount: '3.25',
+      asset: 'ETH',
+      originSwap: false,
+      destinationSwap: false,
+    },
+    {
+      name: 'WBTC -> USDC (swap, then bridge)',
+      tokenIn: 'WBTC',
+      tokenOut: 'USDC',
+      amount: '0.4',
+      asset: 'USDC',
+      originSwap: true,
+      destinationSwap: false,
+    },
+    {
+      name: 'USDC -> WBTC (bridge, then swap)',
+      tokenIn: 'USDC',
+      tokenOut: 'WBTC',
+      amount: '15000',
+      asset: 'USDC',
+      originSwap: false,
+      destinationSwap: true,
+    },
+    {
+      name: 'DAI -> WBTC (swap, bridge, swap)',
+      tokenIn: 'DAI',
+      tokenOut: 'WBTC',
+      amount: '20000',
+      asset: 'USDC',
+      originSwap: true,
+      destinationSwap: true,
+    },
+    {
+      name: 'ETH -> USDT (native deposit, native fill to the wallet, then swap)',
+      tokenIn: 'ETH',
+      tokenOut: 'USDT',
+      amount: '1.5',
+      asset: 'ETH',
+      originSwap: false,
+      destinationSwap: true,
+    },
   ];
 
   for (const [index, c] of CASES.entries()) {
@@ -108,13 +156,21 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
       t.teardown(async () => {
         await Promise.all([jsonRpc(devA.rpcUrl, 'evm_revert', [snapA]), jsonRpc(devB.rpcUrl, 'evm_revert', [snapB])]);
       });
-      const wallet = privateKeyToAccount(devA.accounts[3 + index]!.privateKey);
+      const wallet = privateKeyToAccount(devA.accounts[3 + index].privateKey);
       const recipient = fresh(c.name);
       const tokenIn = TOKENS[c.tokenIn];
       const tokenOut = TOKENS[c.tokenOut];
 
       const res = await app.request('POST', '/quotes', {
-        body: { originChainId: 31337, destinationChainId: 31338, tokenIn, tokenOut, amount: c.amount, recipientAddress: recipient, walletAddress: wallet.address },
+        body: {
+          originChainId: 31337,
+          destinationChainId: 31338,
+          tokenIn,
+          tokenOut,
+          amount: c.amount,
+          recipientAddress: recipient,
+          walletAddress: wallet.address,
+        },
         headers: { authorization: `Bearer ${key}` },
       });
       t.equal(res.status, 200, res.body?.message);
@@ -127,15 +183,21 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
       const firstB = steps.findIndex((s) => s.chainId === 31338);
       const originSteps = firstB === -1 ? steps : steps.slice(0, firstB);
       const destinationSteps = firstB === -1 ? [] : steps.slice(firstB);
-      t.ok(originSteps.every((s) => s.chainId === 31337) && destinationSteps.every((s) => s.chainId === 31338), 'chain A steps, then chain B steps');
+      t.ok(
+        originSteps.every((s) => s.chainId === 31337) && destinationSteps.every((s) => s.chainId === 31338),
+        'chain A steps, then chain B steps',
+      );
       if (!c.destinationSwap) t.equal(q.amountOutMinimum, q.amountOut, 'no destination swap: the fill is exact, minimum = amountOut');
 
       // Chain A: fund the wallet, send the origin steps.
       const amountIn = BigInt(q.amountIn);
       if (tokenIn !== NATIVE_TOKEN_ADDRESS) await fundAccount(devA.rpcUrl, wallet.address, tokenIn as Address, amountIn);
       const receipts = await A.sendSteps(wallet, originSteps);
-      const deposit = receipts[receipts.length - 1]!;
-      const [event] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: deposit.logs, eventName: 'FundsDeposited' }) as unknown as Array<{ address: Address; args: Record<string, unknown> }>;
+      const deposit = receipts[receipts.length - 1];
+      const [event] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: deposit.logs, eventName: 'FundsDeposited' }) as unknown as Array<{
+        address: Address;
+        args: Record<string, unknown>;
+      }>;
       t.ok(event, 'FundsDeposited emitted');
       t.equal(getAddress(event!.address), A.spokePool, 'by the origin SpokePool');
       const block = await A.client.getBlock({ blockNumber: deposit.blockNumber });
@@ -176,7 +238,11 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
       if (c.originSwap) {
         // The origin swap paid the wallet the quoted amountOut; the deposit took its minimum; the rest stays with the wallet.
         const surplus = BigInt(q.bridge.originSwap.amountOut) - BigInt(q.bridge.originSwap.amountOutMinimum);
-        t.equal(await A.balanceOf(q.bridge.originSwap.tokenOut.address, wallet.address), surplus, 'surplus of the origin swap stays in the wallet');
+        t.equal(
+          await A.balanceOf(q.bridge.originSwap.tokenOut.address, wallet.address),
+          surplus,
+          'surplus of the origin swap stays in the wallet',
+        );
         t.equal(q.bridge.inputAmount, q.bridge.originSwap.amountOutMinimum, 'deposit inputAmount = origin swap amountOutMinimum');
       }
 
@@ -195,18 +261,34 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
         exclusivityDeadline: ev.exclusivityDeadline as number,
         message: ev.message as Hex,
       };
-      const { request } = await B.client.simulateContract({ account: relayer, address: B.spokePool, abi: SPOKE_POOL_ABI, functionName: 'fillRelay', args: [relayData, 31337n, b32(relayer.address)] });
+      const { request } = await B.client.simulateContract({
+        account: relayer,
+        address: B.spokePool,
+        abi: SPOKE_POOL_ABI,
+        functionName: 'fillRelay',
+        args: [relayData, 31337n, b32(relayer.address)],
+      });
       const fillData = (await import('viem')).encodeFunctionData({ abi: SPOKE_POOL_ABI, functionName: 'fillRelay', args: request.args });
       const fill = await relay(B.spokePool, fillData);
-      const [filled] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: fill.logs, eventName: 'FilledRelay' }) as unknown as Array<{ args: Record<string, unknown> }>;
-      t.match(filled!.args, { outputAmount: ev.outputAmount, depositId: ev.depositId, originChainId: 31337n, recipient: ev.recipient }, 'FilledRelay for this deposit');
+      const [filled] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: fill.logs, eventName: 'FilledRelay' }) as unknown as Array<{
+        args: Record<string, unknown>;
+      }>;
+      t.match(
+        filled!.args,
+        { outputAmount: ev.outputAmount, depositId: ev.depositId, originChainId: 31337n, recipient: ev.recipient },
+        'FilledRelay for this deposit',
+      );
 
       // Chain B: the destination steps, from the wallet that received the fill.
-      const walletB = privateKeyToAccount(devB.accounts[3 + index]!.privateKey);
+      const walletB = privateKeyToAccount(devB.accounts[3 + index].privateKey);
       await B.sendSteps(walletB, destinationSteps);
 
-      t.equal(await B.balanceOf(tokenOut, recipient), BigInt(q.amountOut), `recipient holds exactly amountOut ${q.amountOut} ${c.tokenOut}`);
-      if (c.destinationSwap) t.equal(q.amountOut, q.bridge.destinationSwap.amountOut, 'amountOut is the destination swap\'s quoted output');
+      t.equal(
+        await B.balanceOf(tokenOut, recipient),
+        BigInt(q.amountOut),
+        `recipient holds exactly amountOut ${q.amountOut} ${c.tokenOut}`,
+      );
+      if (c.destinationSwap) t.equal(q.amountOut, q.bridge.destinationSwap.amountOut, "amountOut is the destination swap's quoted output");
     });
   }
 });

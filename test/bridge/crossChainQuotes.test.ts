@@ -9,13 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { decodeFunctionData, getAddress, pad, type Abi, type Hex } from 'viem';
+import { type Abi, decodeFunctionData, getAddress, type Hex, pad } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
 import { GAS, gasLimit } from '../../src/routing/gasModel.ts';
 import { buildQuoteTestApp, type QuoteTestApp } from '../helpers/quoteTestApp.ts';
 
 const require = createRequire(import.meta.url);
-const SPOKE_POOL_ABI = (JSON.parse(readFileSync(require.resolve('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json'), 'utf8')) as { abi: Abi }).abi;
+const SPOKE_POOL_ABI = (
+  JSON.parse(
+    readFileSync(require.resolve('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json'), 'utf8'),
+  ) as { abi: Abi }
+).abi;
 const CATALOG_DIR = fileURLToPath(new URL('../../catalog', import.meta.url));
 const SNAPSHOT_DIR = fileURLToPath(new URL('../../seeds/snapshots', import.meta.url));
 
@@ -26,7 +30,15 @@ const ETH = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 const RECIPIENT = getAddress('0x00000000000000000000000000000000000000aa');
 const WALLET = getAddress('0x00000000000000000000000000000000000000bb');
 const SPOKE = acrossDevnetAddresses().spokePool;
-const BASE = { originChainId: 31337, destinationChainId: 31338, tokenIn: USDC, tokenOut: USDC, amount: '100', recipientAddress: RECIPIENT, walletAddress: WALLET };
+const BASE = {
+  originChainId: 31337,
+  destinationChainId: 31338,
+  tokenIn: USDC,
+  tokenOut: USDC,
+  amount: '100',
+  recipientAddress: RECIPIENT,
+  walletAddress: WALLET,
+};
 
 async function app(catalogDir = CATALOG_DIR): Promise<{ q: QuoteTestApp; headers: Record<string, string> }> {
   const q = buildQuoteTestApp({ catalogDir, snapshotDir: SNAPSHOT_DIR });
@@ -44,8 +56,8 @@ function catalogWith(assets: string[], change: (asset: Record<string, unknown>) 
   cpSync(CATALOG_DIR, dir, { recursive: true });
   for (const file of ['devnet.json', 'devnet-b.json']) {
     const chain = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { bridges: Array<{ assets: Array<Record<string, unknown>> }> };
-    chain.bridges[0]!.assets = chain.bridges[0]!.assets.filter((a) => assets.includes(a.asset as string));
-    chain.bridges[0]!.assets.forEach(change);
+    chain.bridges[0].assets = chain.bridges[0].assets.filter((a) => assets.includes(a.asset as string));
+    chain.bridges[0].assets.forEach(change);
     writeFileSync(join(dir, file), JSON.stringify(chain));
   }
   return dir;
@@ -53,12 +65,18 @@ function catalogWith(assets: string[], change: (asset: Record<string, unknown>) 
 
 t.test('POST /quotes/routes with different chain ids stays 400', async (t) => {
   const res = await shipped.q.request('POST', '/quotes/routes', { body: BASE });
-  t.strictSame([res.status, res.body], [400, { code: 400, message: 'POST /quotes/routes prices same-chain swaps only: originChainId and destinationChainId must be equal' }]);
+  t.strictSame(
+    [res.status, res.body],
+    [400, { code: 400, message: 'POST /quotes/routes prices same-chain swaps only: originChainId and destinationChainId must be equal' }],
+  );
 });
 
 t.test('no bridge between the chains', async (t) => {
   const res = await post({ ...BASE, destinationChainId: 1, tokenOut: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' });
-  t.strictSame([res.status, res.body], [400, { code: 400, message: 'quote unavailable: no bridge connects devnet (31337) to ethereum (1)' }]);
+  t.strictSame(
+    [res.status, res.body],
+    [400, { code: 400, message: 'quote unavailable: no bridge connects devnet (31337) to ethereum (1)' }],
+  );
   const noAsset = catalogWith([]);
   const a = await app(noAsset);
   t.teardown(async () => {
@@ -66,7 +84,11 @@ t.test('no bridge between the chains', async (t) => {
     rmSync(noAsset, { recursive: true, force: true });
   });
   const res2 = await post(BASE, a);
-  t.strictSame([res2.status, res2.body], [400, { code: 400, message: 'quote unavailable: no bridge connects devnet (31337) to devnet-b (31338)' }], 'Across listed but no common asset');
+  t.strictSame(
+    [res2.status, res2.body],
+    [400, { code: 400, message: 'quote unavailable: no bridge connects devnet (31337) to devnet-b (31338)' }],
+    'Across listed but no common asset',
+  );
 });
 
 t.test('no route for the tokens: every bridgeable asset is refused, each with its reason', async (t) => {
@@ -111,10 +133,22 @@ t.test('amounts outside the bridge terms', async (t) => {
     rmSync(noMin, { recursive: true, force: true });
   });
   const cases: Array<[typeof a, string, string]> = [
-    [a, '0.999999', 'quote unavailable: no bridge route from USDC on devnet to USDC on devnet-b (via Across USDC: 0.999999 USDC is below the bridge minimum of 1 USDC from devnet to devnet-b)'],
-    [a, '1000000.000001', 'quote unavailable: no bridge route from USDC on devnet to USDC on devnet-b (via Across USDC: 1000000.000001 USDC is above the bridge maximum of 1000000 USDC from devnet to devnet-b)'],
+    [
+      a,
+      '0.999999',
+      'quote unavailable: no bridge route from USDC on devnet to USDC on devnet-b (via Across USDC: 0.999999 USDC is below the bridge minimum of 1 USDC from devnet to devnet-b)',
+    ],
+    [
+      a,
+      '1000000.000001',
+      'quote unavailable: no bridge route from USDC on devnet to USDC on devnet-b (via Across USDC: 1000000.000001 USDC is above the bridge maximum of 1000000 USDC from devnet to devnet-b)',
+    ],
     // devnet -> devnet-b USDC: 5 bps + 0.15 USDC (destinations["31338"].fixedFee)
-    [b, '0.15', 'quote unavailable: no bridge route from USDC on devnet to USDC on devnet-b (via Across USDC: 0.15 USDC does not cover the bridge fee (5 bps + 0.15 USDC) from devnet to devnet-b)'],
+    [
+      b,
+      '0.15',
+      'quote unavailable: no bridge route from USDC on devnet to USDC on devnet-b (via Across USDC: 0.15 USDC does not cover the bridge fee (5 bps + 0.15 USDC) from devnet to devnet-b)',
+    ],
   ];
   for (const [x, amount, message] of cases) {
     const res = await post({ ...BASE, amount }, x);
@@ -139,13 +173,28 @@ t.test('same asset, USDC -> USDC: approval and deposit on the origin chain, amou
   t.equal(res.status, 200);
   const q = res.body.data;
   // 100 USDC x (1 - 5 bps) - 0.15 USDC = 99.8 USDC
-  t.match(q, { amountIn: '100000000', amountOut: '99800000', amountOutMinimum: '99800000', originChainId: 31337, destinationChainId: 31338, pairAddress: SPOKE });
+  t.match(q, {
+    amountIn: '100000000',
+    amountOut: '99800000',
+    amountOutMinimum: '99800000',
+    originChainId: 31337,
+    destinationChainId: 31338,
+    pairAddress: SPOKE,
+  });
   t.strictSame(q.route, { dex: 'across', name: 'Across', fees: '200000', logo: '', version: '', poolFee: 0 });
   t.equal(q.expectedFillTimeSeconds, 6, 'fillTimeSeconds of destinations["31338"]');
   t.strictSame(q.fees.bridge, { token: q.tokenOut, amount: '200000', feeBps: 5, fixedFee: '0.15' });
   t.equal(q.fees.originSwap, null);
   t.equal(q.fees.destinationSwap, null);
-  t.match(q.bridge, { protocol: 'across', asset: 'USDC', inputAmount: '100000000', outputAmount: '99800000', fillRecipient: RECIPIENT, originSwap: null, destinationSwap: null });
+  t.match(q.bridge, {
+    protocol: 'across',
+    asset: 'USDC',
+    inputAmount: '100000000',
+    outputAmount: '99800000',
+    fillRecipient: RECIPIENT,
+    originSwap: null,
+    destinationSwap: null,
+  });
   t.equal(q.steps.length, 2);
   t.strictSame(q.steps[0], {
     message: 'Approve 100 USDC for Across SpokePool',
@@ -157,7 +206,14 @@ t.test('same asset, USDC -> USDC: approval and deposit on the origin chain, amou
     spender: SPOKE,
     gasLimit: gasLimit(GAS.approve).toString(),
   });
-  t.match(q.steps[1], { message: `Bridge 100 USDC to Devnet B through Across: 99.8 USDC to ${RECIPIENT}`, from: WALLET, to: SPOKE, amount: '100000000', chainId: 31337, gasLimit: gasLimit(GAS.acrossDeposit.erc20).toString() });
+  t.match(q.steps[1], {
+    message: `Bridge 100 USDC to Devnet B through Across: 99.8 USDC to ${RECIPIENT}`,
+    from: WALLET,
+    to: SPOKE,
+    amount: '100000000',
+    chainId: 31337,
+    gasLimit: gasLimit(GAS.acrossDeposit.erc20).toString(),
+  });
   t.notOk('value' in q.steps[1]);
   const args = depositArgs(q.steps[1].data);
   t.strictSame(
@@ -210,16 +266,27 @@ t.test('the bridgeable asset giving the most output wins', async (t) => {
   });
   const requests = [
     { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '2' },
-    { ...BASE, tokenIn: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9', tokenOut: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9', amount: '0.5' }, // WBTC -> DAI
+    {
+      ...BASE,
+      tokenIn: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
+      tokenOut: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
+      amount: '0.5',
+    }, // WBTC -> DAI
     { ...BASE, tokenIn: USDC, tokenOut: ETH, amount: '5000' },
   ];
   for (const body of requests) {
     const single = await Promise.all(apps.map(async ({ asset, a }) => ({ asset, res: await post(body, a) })));
-    const priced = single.filter((s) => s.res.status === 200).map((s) => ({ asset: s.asset, amountOut: BigInt(s.res.body.data.amountOut) }));
+    const priced = single
+      .filter((s) => s.res.status === 200)
+      .map((s) => ({ asset: s.asset, amountOut: BigInt(s.res.body.data.amountOut) }));
     t.ok(priced.length >= 2, `${priced.length} assets can carry ${body.amount} ${body.tokenIn} -> ${body.tokenOut}`);
     const best = priced.reduce((x, y) => (y.amountOut > x.amountOut ? y : x));
     const res = await post(body);
     t.equal(res.status, 200);
-    t.strictSame([res.body.data.bridge.asset, res.body.data.amountOut], [best.asset, best.amountOut.toString()], `chosen: ${best.asset} among ${priced.map((p) => `${p.asset} ${p.amountOut}`).join(', ')}`);
+    t.strictSame(
+      [res.body.data.bridge.asset, res.body.data.amountOut],
+      [best.asset, best.amountOut.toString()],
+      `chosen: ${best.asset} among ${priced.map((p) => `${p.asset} ${p.amountOut}`).join(', ')}`,
+    );
   }
 });

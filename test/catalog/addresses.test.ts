@@ -9,14 +9,15 @@
 //   addresses decode to 32 bytes.
 // Addresses no package knows are listed with t.comment, and where Uniswap's own documentation is the
 // only source, it is transcribed below with its URL.
-import t from 'tap';
-import { createRequire } from 'node:module';
+
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { Ajv } from 'ajv';
-import { getAddress, keccak256, type Chain } from 'viem';
+import t from 'tap';
+import { type Chain, getAddress, keccak256 } from 'viem';
 import { arbitrum, avalanche, base, bsc, mainnet, optimism, polygon } from 'viem/chains';
 
 const require = createRequire(import.meta.url);
@@ -24,18 +25,45 @@ const CATALOG_DIR = join(import.meta.dirname, '..', '..', 'catalog');
 
 // ---------- the catalogue under test ----------
 
-interface Token { address: string; symbol: string; name: string; slug: string; decimals: number; logo: string }
+interface Token {
+  address: string;
+  symbol: string;
+  name: string;
+  slug: string;
+  decimals: number;
+  logo: string;
+}
 interface Dex {
-  name: string; slug: string; version: 'v2' | 'v3';
-  v2FactoryAddress?: string; v2RouterAddress?: string; v3FactoryAddress?: string; v3RouterAddress?: string;
-  v3RouterKind?: 'SwapRouter' | 'SwapRouter02'; v3QuoterAddress?: string; universalRouterAddress?: string;
-  permit2Address?: string; settlementAddress?: string; feeBps?: number; pairInitCodeHash?: string;
-  poolInitCodeHash?: string; feeTiers?: number[];
+  name: string;
+  slug: string;
+  version: 'v2' | 'v3';
+  v2FactoryAddress?: string;
+  v2RouterAddress?: string;
+  v3FactoryAddress?: string;
+  v3RouterAddress?: string;
+  v3RouterKind?: 'SwapRouter' | 'SwapRouter02';
+  v3QuoterAddress?: string;
+  universalRouterAddress?: string;
+  permit2Address?: string;
+  settlementAddress?: string;
+  feeBps?: number;
+  pairInitCodeHash?: string;
+  poolInitCodeHash?: string;
+  feeTiers?: number[];
 }
 interface ChainFile {
-  name: string; slug: string; chainId: number; symbol: string; nativeToken: string; ecosystem: 'evm' | 'tvm' | 'svm';
-  blockExplorer: string; blockChainLogo: string; wrappedNativeToken?: string; multicall3Address?: string;
-  tokens: Token[]; dexes: Dex[];
+  name: string;
+  slug: string;
+  chainId: number;
+  symbol: string;
+  nativeToken: string;
+  ecosystem: 'evm' | 'tvm' | 'svm';
+  blockExplorer: string;
+  blockChainLogo: string;
+  wrappedNativeToken?: string;
+  multicall3Address?: string;
+  tokens: Token[];
+  dexes: Dex[];
 }
 
 /** The production chain files this test covers (devnet files belong to the devnet tests). */
@@ -94,7 +122,11 @@ const acrossConsts = loadAcrossConsts();
 const acrossPermit2 = (chainId: number): string | undefined =>
   acrossConsts.L2_ADDRESS_MAP[chainId]?.permit2 ?? acrossConsts.L1_ADDRESS_MAP[chainId]?.permit2;
 
-interface AcrossNetwork { name: string; nativeToken: string; blockExplorer: string }
+interface AcrossNetwork {
+  name: string;
+  nativeToken: string;
+  blockExplorer: string;
+}
 const acrossConstants = require('@across-protocol/constants') as {
   PUBLIC_NETWORKS: Record<number, AcrossNetwork>;
   CHAIN_IDs: Record<string, number>;
@@ -169,7 +201,9 @@ t.test('every catalog/*.json validates against catalog/chain.schema.json', async
   const schema: unknown = JSON.parse(readFileSync(join(CATALOG_DIR, 'chain.schema.json'), 'utf8'));
   const ajv = new Ajv({ allErrors: true });
   const validate = ajv.compile(schema as object);
-  const files = readdirSync(CATALOG_DIR).filter((f) => f.endsWith('.json') && f !== 'chain.schema.json').sort();
+  const files = readdirSync(CATALOG_DIR)
+    .filter((f) => f.endsWith('.json') && f !== 'chain.schema.json')
+    .sort();
   for (const f of PRODUCTION_FILES) t.ok(files.includes(`${f}.json`), `${f}.json is present`);
   for (const f of files) {
     const ok = validate(JSON.parse(readFileSync(join(CATALOG_DIR, f), 'utf8')));
@@ -183,8 +217,15 @@ t.test('chain ids and slugs are unique', async (t) => {
   t.equal(new Set(ids).size, ids.length);
   t.equal(new Set(slugs).size, slugs.length);
   t.same(Object.fromEntries(chains.map(({ chain }) => [chain.slug, chain.chainId])), {
-    ethereum: 1, optimism: 10, bsc: 56, polygon: 137, base: 8453, arbitrum: 42161, avalanche: 43114,
-    tron: 728126428, solana: 792703809,
+    ethereum: 1,
+    optimism: 10,
+    bsc: 56,
+    polygon: 137,
+    base: 8453,
+    arbitrum: 42161,
+    avalanche: 43114,
+    tron: 728126428,
+    solana: 792703809,
   });
 });
 
@@ -200,7 +241,10 @@ for (const { file, chain } of evmChains) {
     t.equal(native.length, 1, 'one native-asset token, at the 0xEeee… address');
     t.equal(native[0]?.symbol, v.nativeCurrency.symbol, 'native token symbol');
     t.equal(native[0]?.decimals, v.nativeCurrency.decimals, 'native token decimals');
-    t.ok(chain.tokens.some((tk) => eq(tk.address, chain.wrappedNativeToken)), 'wrapped native token is listed');
+    t.ok(
+      chain.tokens.some((tk) => eq(tk.address, chain.wrappedNativeToken)),
+      'wrapped native token is listed',
+    );
   });
 
   t.test(`${file}: every EVM address is EIP-55 checksummed`, async (t) => {
@@ -210,8 +254,16 @@ for (const { file, chain } of evmChains) {
       ...chain.tokens.map((tk): [string, string] => [`token ${tk.symbol}`, tk.address]),
     ];
     for (const d of chain.dexes) {
-      for (const key of ['v2FactoryAddress', 'v2RouterAddress', 'v3FactoryAddress', 'v3RouterAddress', 'v3QuoterAddress',
-        'universalRouterAddress', 'permit2Address', 'settlementAddress'] as const) {
+      for (const key of [
+        'v2FactoryAddress',
+        'v2RouterAddress',
+        'v3FactoryAddress',
+        'v3RouterAddress',
+        'v3QuoterAddress',
+        'universalRouterAddress',
+        'permit2Address',
+        'settlementAddress',
+      ] as const) {
         const a = d[key];
         if (a) addresses.push([`${d.slug} ${d.version} ${key}`, a]);
       }

@@ -1,18 +1,31 @@
 // Cross-checks every catalogue token's address and decimals against packages that know them:
 // @across-protocol/constants TOKEN_SYMBOLS_MAP (addresses per chain id + decimals) and, for the wrapped
 // native token and UNI, @uniswap/sdk-core (WETH9, UNI_ADDRESSES). Tokens no package knows are listed.
-import t from 'tap';
-import { createRequire } from 'node:module';
+
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import t from 'tap';
 
 const require = createRequire(import.meta.url);
 const CATALOG_DIR = join(import.meta.dirname, '..', '..', 'catalog');
 
-interface Token { address: string; symbol: string; name: string; slug: string; decimals: number; logo: string }
+interface Token {
+  address: string;
+  symbol: string;
+  name: string;
+  slug: string;
+  decimals: number;
+  logo: string;
+}
 interface ChainFile {
-  name: string; slug: string; chainId: number; symbol: string; ecosystem: 'evm' | 'tvm' | 'svm';
-  wrappedNativeToken?: string; tokens: Token[];
+  name: string;
+  slug: string;
+  chainId: number;
+  symbol: string;
+  ecosystem: 'evm' | 'tvm' | 'svm';
+  wrappedNativeToken?: string;
+  tokens: Token[];
 }
 const PRODUCTION_FILES = ['ethereum', 'optimism', 'bnb', 'polygon', 'base', 'arbitrum', 'avalanche', 'tron', 'solana'];
 const chains = PRODUCTION_FILES.map((file) => ({
@@ -22,7 +35,12 @@ const chains = PRODUCTION_FILES.map((file) => ({
 
 const NATIVE = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 
-interface AcrossToken { name: string; symbol: string; decimals: number; addresses: Record<number, string> }
+interface AcrossToken {
+  name: string;
+  symbol: string;
+  decimals: number;
+  addresses: Record<number, string>;
+}
 const across = require('@across-protocol/constants') as {
   TOKEN_SYMBOLS_MAP: Record<string, AcrossToken>;
   CHAIN_IDs: Record<string, number>;

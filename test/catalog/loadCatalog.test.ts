@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { CatalogError } from '../../src/catalog/Catalog.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { fixtureCatalogDir } from '../helpers/testApp.ts';
 
 /** A copy of the fixture catalogue in which testchain.json is replaced by `text`. */
@@ -22,7 +22,10 @@ t.test('a broken chain file stops loading with the file and the field named', as
 
   const noSymbol = { ...good };
   delete noSymbol.symbol;
-  t.throws(() => loadCatalog(catalogWith(t, JSON.stringify(noSymbol))), new CatalogError("testchain.json: (root): must have required property 'symbol'"));
+  t.throws(
+    () => loadCatalog(catalogWith(t, JSON.stringify(noSymbol))),
+    new CatalogError("testchain.json: (root): must have required property 'symbol'"),
+  );
 
   t.throws(
     () => loadCatalog(catalogWith(t, JSON.stringify({ ...good, ecosystem: 'cosmos' }))),
@@ -33,8 +36,24 @@ t.test('a broken chain file stops loading with the file and the field named', as
     new CatalogError('testchain.json: (root): must NOT have additional properties "rpcUrl"'),
     'an RPC URL is refused: it is deployment configuration',
   );
-  const badDex = { ...good, dexes: [{ name: 'X', slug: 'x', version: 'v2', v2FactoryAddress: '0x1234', v2RouterAddress: '', feeBps: 30, pairInitCodeHash: '0x' + '00'.repeat(32) }] };
-  t.throws(() => loadCatalog(catalogWith(t, JSON.stringify(badDex))), { name: 'CatalogError', message: /^testchain\.json: \/dexes\/0\/v2FactoryAddress: must match pattern/ });
+  const badDex = {
+    ...good,
+    dexes: [
+      {
+        name: 'X',
+        slug: 'x',
+        version: 'v2',
+        v2FactoryAddress: '0x1234',
+        v2RouterAddress: '',
+        feeBps: 30,
+        pairInitCodeHash: `0x${'00'.repeat(32)}`,
+      },
+    ],
+  };
+  t.throws(() => loadCatalog(catalogWith(t, JSON.stringify(badDex))), {
+    name: 'CatalogError',
+    message: /^testchain\.json: \/dexes\/0\/v2FactoryAddress: must match pattern/,
+  });
 });
 
 t.test('two files cannot claim one chain id', async (t) => {
@@ -45,6 +64,13 @@ t.test('two files cannot claim one chain id', async (t) => {
 
 t.test('the format is the shipped schema, whatever folder the chain files are in', async (t) => {
   const catalog = loadCatalog(fixtureCatalogDir);
-  t.same(catalog.chains.map((c) => c.chainId), [1001, 1002, 728126428]);
-  t.equal(catalog.token(1001, '0xEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE')?.address, '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', 'lookups accept any case');
+  t.same(
+    catalog.chains.map((c) => c.chainId),
+    [1001, 1002, 728126428],
+  );
+  t.equal(
+    catalog.token(1001, '0xEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE')?.address,
+    '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+    'lookups accept any case',
+  );
 });

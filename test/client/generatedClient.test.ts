@@ -26,7 +26,9 @@ const dir = mkdtempSync(join(root, '.data', 'api-client-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
 const served = await (await fetch(`${baseUrl}/openapi.json`)).json();
-const operationIds = Object.values(served.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) => Object.values(item).map((op) => op.operationId)).sort();
+const operationIds = Object.values(served.paths as Record<string, Record<string, { operationId: string }>>)
+  .flatMap((item) => Object.values(item).map((op) => op.operationId))
+  .sort();
 
 t.test('types generated from the served document and the client type-check under tsc --strict', async (t) => {
   writeFileSync(join(dir, 'schema.d.ts'), astToString(await openapiTS(served)));
@@ -34,7 +36,17 @@ t.test('types generated from the served document and the client type-check under
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: [], allowImportingTsExtensions: true, skipLibCheck: false },
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2022', 'DOM'],
+        types: [],
+        allowImportingTsExtensions: true,
+        skipLibCheck: false,
+      },
       files: ['client.ts', 'schema.d.ts'],
     }),
   );
@@ -42,15 +54,28 @@ t.test('types generated from the served document and the client type-check under
     (r) => ({ code: 0, out: r.stdout + r.stderr }),
     (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` }),
   );
-  t.strictSame(tsc, { code: 0, out: '' }, 'tsc --strict: no error (the @ts-expect-error lines prove the types refuse what the API refuses)');
+  t.strictSame(
+    tsc,
+    { code: 0, out: '' },
+    'tsc --strict: no error (the @ts-expect-error lines prove the types refuse what the API refuses)',
+  );
 });
 
 t.test('the generated client calls every operation of the document successfully', async (t) => {
-  const { callEveryOperation } = (await import(pathToFileURL(join(dir, 'client.ts')).href)) as { callEveryOperation(baseUrl: string, apiKey: string): Promise<Record<string, [number, string]>> };
+  const { callEveryOperation } = (await import(pathToFileURL(join(dir, 'client.ts')).href)) as {
+    callEveryOperation(baseUrl: string, apiKey: string): Promise<Record<string, [number, string]>>;
+  };
   const calls = await callEveryOperation(baseUrl, s.apiKey);
   t.strictSame(Object.keys(calls).sort(), operationIds, 'every operation, no other');
   const direct = await s.request('POST', '/quotes/routes', {
-    body: { originChainId: 31337, destinationChainId: 31337, tokenIn: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', tokenOut: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', amount: '1.5', recipientAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
+    body: {
+      originChainId: 31337,
+      destinationChainId: 31337,
+      tokenIn: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+      tokenOut: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+      amount: '1.5',
+      recipientAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    },
   });
   const quote = await s.request('GET', '/blockchains/dex?chainId=31337&slug=uniswap');
   t.strictSame(calls, {

@@ -2,34 +2,76 @@
 // guessed state) for a malformed, unexpected or unappliable one. The devnet test checks the same against the chain.
 import t from 'tap';
 import { encodeAbiParameters, pad, toHex } from 'viem';
-import type { SnapshotPoolV2, SnapshotPoolV3 } from '../../src/graph/snapshot.ts';
+import type { SnapshotPoolV2, } from '../../src/graph/snapshot.ts';
 import { eventTopic } from '../../src/protocols/logWords.ts';
 import { applyPoolEvent } from '../../src/protocols/registry.ts';
-import { V3_BURN, V3_MINT, V3_SWAP, type FollowedPoolV3 } from '../../src/protocols/uniswapV3Events.ts';
+import { type FollowedPoolV3, V3_BURN, V3_MINT, V3_SWAP } from '../../src/protocols/uniswapV3Events.ts';
 
 const ctx = { tickWindowWords: 2 };
-const v2: SnapshotPoolV2 = { address: '0x1', dex: 'uniswap', version: 'v2', token0: '0xa', token1: '0xb', fee: 3000, balance0: '5', balance1: '6', reserve0: '5', reserve1: '6' };
+const v2: SnapshotPoolV2 = {
+  address: '0x1',
+  dex: 'uniswap',
+  version: 'v2',
+  token0: '0xa',
+  token1: '0xb',
+  fee: 3000,
+  balance0: '5',
+  balance1: '6',
+  reserve0: '5',
+  reserve1: '6',
+};
 const v3: FollowedPoolV3 = {
-  address: '0x2', dex: 'uniswap', version: 'v3', token0: '0xa', token1: '0xb', fee: 3000, balance0: '1000', balance1: '1000',
-  sqrtPriceX96: (2n ** 96n).toString(), tick: 0, liquidity: '100', tickSpacing: 60, bitmapWords: [-2, 2], ticks: [[-60, '100'], [60, '-100']], grossByTick: { '-60': '100', '60': '100' },
+  address: '0x2',
+  dex: 'uniswap',
+  version: 'v3',
+  token0: '0xa',
+  token1: '0xb',
+  fee: 3000,
+  balance0: '1000',
+  balance1: '1000',
+  sqrtPriceX96: (2n ** 96n).toString(),
+  tick: 0,
+  liquidity: '100',
+  tickSpacing: 60,
+  bitmapWords: [-2, 2],
+  ticks: [
+    [-60, '100'],
+    [60, '-100'],
+  ],
+  grossByTick: { '-60': '100', '60': '100' },
 };
 const SYNC = eventTopic('Sync(uint112,uint112)');
 const word = (n: bigint): string => pad(toHex(BigInt.asUintN(256, n)), { size: 32 });
 const addr = pad('0x01', { size: 32 });
 
 t.test('v2 Sync sets reserves and balances; anything else is a re-read', async (t) => {
-  const r = applyPoolEvent(v2, { address: '0x1', topics: [SYNC], data: encodeAbiParameters([{ type: 'uint112' }, { type: 'uint112' }], [7n, 9n]) }, ctx);
+  const r = applyPoolEvent(
+    v2,
+    { address: '0x1', topics: [SYNC], data: encodeAbiParameters([{ type: 'uint112' }, { type: 'uint112' }], [7n, 9n]) },
+    ctx,
+  );
   t.same(r, { ok: true, state: { ...v2, reserve0: '7', reserve1: '9', balance0: '7', balance1: '9' } });
   t.equal(applyPoolEvent(v2, { address: '0x1', topics: [SYNC], data: '0x01' }, ctx).ok, false, 'short data');
   t.equal(applyPoolEvent(v2, { address: '0x1', topics: [V3_SWAP], data: '0x' }, ctx).ok, false, 'unexpected topic');
 });
 
 t.test('v3 Mint, Burn and Swap', async (t) => {
-  const mintData = encodeAbiParameters([{ type: 'address' }, { type: 'uint128' }, { type: 'uint256' }, { type: 'uint256' }], ['0x0000000000000000000000000000000000000001', 50n, 3n, 4n]);
+  const mintData = encodeAbiParameters(
+    [{ type: 'address' }, { type: 'uint128' }, { type: 'uint256' }, { type: 'uint256' }],
+    ['0x0000000000000000000000000000000000000001', 50n, 3n, 4n],
+  );
   const mint = applyPoolEvent(v3, { address: '0x2', topics: [V3_MINT, addr, word(-120n), word(60n)], data: mintData }, ctx);
   t.ok(mint.ok);
   const m = (mint as { state: FollowedPoolV3 }).state;
-  t.same(m.ticks, [[-120, '50'], [-60, '100'], [60, '-150']], 'a new tick, an existing one');
+  t.same(
+    m.ticks,
+    [
+      [-120, '50'],
+      [-60, '100'],
+      [60, '-150'],
+    ],
+    'a new tick, an existing one',
+  );
   t.same(m.grossByTick, { '-120': '50', '-60': '100', '60': '150' });
   t.equal(m.liquidity, '150', 'in range: liquidity grows');
   t.same([m.balance0, m.balance1], ['1003', '1004']);
@@ -38,11 +80,25 @@ t.test('v3 Mint, Burn and Swap', async (t) => {
   t.same((burn as { state: FollowedPoolV3 }).state.ticks, [], 'both ticks emptied: gone from the list');
   t.equal((burn as { state: FollowedPoolV3 }).state.liquidity, '0');
   const unknownGross = { ...v3, grossByTick: undefined };
-  t.equal(applyPoolEvent(unknownGross, { address: '0x2', topics: [V3_BURN, addr, word(-60n), word(60n)], data: burnData }, ctx).ok, false, 'gross unknown: re-read');
+  t.equal(
+    applyPoolEvent(unknownGross, { address: '0x2', topics: [V3_BURN, addr, word(-60n), word(60n)], data: burnData }, ctx).ok,
+    false,
+    'gross unknown: re-read',
+  );
   const swapData = (tick: bigint): string =>
-    encodeAbiParameters([{ type: 'int256' }, { type: 'int256' }, { type: 'uint160' }, { type: 'uint128' }, { type: 'int24' }], [10n, -9n, 2n ** 96n + 5n, 100n, Number(tick)]);
+    encodeAbiParameters(
+      [{ type: 'int256' }, { type: 'int256' }, { type: 'uint160' }, { type: 'uint128' }, { type: 'int24' }],
+      [10n, -9n, 2n ** 96n + 5n, 100n, Number(tick)],
+    );
   const swap = applyPoolEvent(v3, { address: '0x2', topics: [V3_SWAP, addr, addr], data: swapData(1n) }, ctx);
-  t.same(swap, { ok: true, state: { ...v3, balance0: '1010', balance1: '991', sqrtPriceX96: (2n ** 96n + 5n).toString(), tick: 1, liquidity: '100' } });
-  t.equal(applyPoolEvent(v3, { address: '0x2', topics: [V3_SWAP, addr, addr], data: swapData(60n * 256n) }, ctx).ok, false, 'price leaves its window: re-read');
+  t.same(swap, {
+    ok: true,
+    state: { ...v3, balance0: '1010', balance1: '991', sqrtPriceX96: (2n ** 96n + 5n).toString(), tick: 1, liquidity: '100' },
+  });
+  t.equal(
+    applyPoolEvent(v3, { address: '0x2', topics: [V3_SWAP, addr, addr], data: swapData(60n * 256n) }, ctx).ok,
+    false,
+    'price leaves its window: re-read',
+  );
   t.equal(applyPoolEvent(v3, { address: '0x2', topics: [V3_SWAP, addr], data: swapData(1n) }, ctx).ok, false, 'missing topic: re-read');
 });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { concatHex, numberToHex, parseAbi, type Address, type Hex } from 'viem';
+import { type Address, concatHex, type Hex, numberToHex, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { createApiKeyStore } from '../../src/store/apiKeyStore.ts';
@@ -16,7 +16,10 @@ import type { Step } from '../../src/tx/Step.ts';
 import { freshAddress } from '../helpers/devnetWallet.ts';
 import { startFollowDevnet } from '../helpers/followDevnet.ts';
 import { startServer } from '../helpers/serverProcess.ts';
-const MIXED_QUOTER_ABI = parseAbi(['function quoteExactInput(bytes path, uint256 amountIn) returns (uint256 amountOut, uint160[] v3SqrtPriceX96AfterList, uint32[] v3InitializedTicksCrossedList, uint256 v3SwapTicksCrossed)']);
+
+const MIXED_QUOTER_ABI = parseAbi([
+  'function quoteExactInput(bytes path, uint256 amountIn) returns (uint256 amountOut, uint160[] v3SqrtPriceX96AfterList, uint32[] v3InitializedTicksCrossedList, uint256 v3SwapTicksCrossed)',
+]);
 const BLOCKS = 6;
 
 const net = await startFollowDevnet((fn) => t.teardown(fn), 29);
@@ -29,7 +32,16 @@ const keys = createApiKeyStore({ redisUrl: undefined, dataDir });
 const { key } = await keys.create('follow-embedded');
 await keys.close();
 const server = await startServer({
-  env: { DATA_DIR: dataDir, FOLLOW: 'true', [`RPC_URL_${devnet.chainId}`]: devnet.rpcUrl, SNAPSHOT_DIR: snapshotDir, FOLLOW_POLL_MS: '100', LOG_LEVEL: 'info', REDIS_URL: '', WORKER_THREADS: '1' },
+  env: {
+    DATA_DIR: dataDir,
+    FOLLOW: 'true',
+    [`RPC_URL_${devnet.chainId}`]: devnet.rpcUrl,
+    SNAPSHOT_DIR: snapshotDir,
+    FOLLOW_POLL_MS: '100',
+    LOG_LEVEL: 'info',
+    REDIS_URL: '',
+    WORKER_THREADS: '1',
+  },
   timeoutMs: 120_000,
 });
 t.teardown(() => server.stop());
@@ -42,8 +54,16 @@ interface RouteView {
   steps?: Step[];
 }
 
-async function post(path: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<{ status: number; data: RouteView[] & RouteView }> {
-  const res = await fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function post(
+  path: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; data: RouteView[] & RouteView }> {
+  const res = await fetch(server.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as { data: RouteView[] & RouteView };
   return { status: res.status, data: json.data };
 }
@@ -63,7 +83,7 @@ async function routesAt(block: number, body: Record<string, unknown>): Promise<R
   const deadline = Date.now() + 15_000;
   for (;;) {
     const res = await post('/quotes/routes', body);
-    if (res.status === 200 && res.data[0]!.snapshot.blockNumber >= block) return res.data;
+    if (res.status === 200 && res.data[0].snapshot.blockNumber >= block) return res.data;
     if (Date.now() > deadline) throw new Error(`the API did not reach block ${block}: ${JSON.stringify(res.data).slice(0, 300)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -71,9 +91,15 @@ async function routesAt(block: number, body: Record<string, unknown>): Promise<R
 
 /** The chain's quote of a multi-hop path at a block (MixedRouteQuoterV1 takes v2 hops as fee 0x800000). */
 async function chainPath(hops: RouteView['paths'][number]['hops'], amountIn: bigint, blockNumber: bigint): Promise<bigint> {
-  const parts: Hex[] = [hops[0]!.tokenIn as Hex];
+  const parts: Hex[] = [hops[0].tokenIn as Hex];
   for (const h of hops) parts.push(numberToHex(h.version === 'v2' ? 0x800000 : h.fee, { size: 3 }), h.tokenOut as Hex);
-  const { result } = await client.simulateContract({ address: devnet.addresses.contracts.mixedRouteQuoterV1 as Address, abi: MIXED_QUOTER_ABI, functionName: 'quoteExactInput', args: [concatHex(parts), amountIn], blockNumber });
+  const { result } = await client.simulateContract({
+    address: devnet.addresses.contracts.mixedRouteQuoterV1 as Address,
+    abi: MIXED_QUOTER_ABI,
+    functionName: 'quoteExactInput',
+    args: [concatHex(parts), amountIn],
+    blockNumber,
+  });
   return result[0];
 }
 
@@ -83,43 +109,62 @@ t.test('after every block of trading, quotes at the head equal the chain at that
   for (let b = 0; b < BLOCKS; b++) {
     const block = await net.tradeBlock(5);
     const routes = await routesAt(block, request('WETH', 'USDC', amount, { maxHops: 1, maxSplits: 1 }));
-    t.equal(routes[0]!.snapshot.blockNumber, block, `block ${block}: the API prices on the new head`);
+    t.equal(routes[0].snapshot.blockNumber, block, `block ${block}: the API prices on the new head`);
     for (const r of routes) {
-      const hop = r.paths[0]!.hops[0]!;
-      t.equal(BigInt(r.amountOut), await chainQuote(hop, amountIn, BigInt(block)), `block ${block}: ${hop.dex} ${hop.version} ${hop.fee} equals the chain`);
+      const hop = r.paths[0].hops[0];
+      t.equal(
+        BigInt(r.amountOut),
+        await chainQuote(hop, amountIn, BigInt(block)),
+        `block ${block}: ${hop.dex} ${hop.version} ${hop.fee} equals the chain`,
+      );
     }
     // LINK has only its WETH pool: LINK -> USDC is two hops, searched by a pricing worker on its own replica.
     const [twoHop] = await routesAt(block, request('LINK', 'USDC', '40', { maxSplits: 1 }));
-    const hops = twoHop!.paths[0]!.hops;
+    const hops = twoHop!.paths[0].hops;
     t.ok(hops.length >= 2, `block ${block}: LINK -> USDC through ${hops.length} pools`);
-    t.equal(BigInt(twoHop!.amountOut), await chainPath(hops, 40n * 10n ** 18n, BigInt(block)), `block ${block}: the worker-priced multi-hop route equals MixedRouteQuoterV1`);
+    t.equal(
+      BigInt(twoHop!.amountOut),
+      await chainPath(hops, 40n * 10n ** 18n, BigInt(block)),
+      `block ${block}: the worker-priced multi-hop route equals MixedRouteQuoterV1`,
+    );
   }
 });
 
 t.test('a quote taken at the head executes right away and delivers exactly amountOut', async (t) => {
-  const sender = privateKeyToAccount(devnet.accounts[7]!.privateKey);
+  const sender = privateKeyToAccount(devnet.accounts[7].privateKey);
   await trader.rpc('evm_setAutomine', [true]);
   await fundAccount(devnet.rpcUrl, sender.address, token('WETH').address as Address, 10n ** 19n);
   const recipient = freshAddress('follow-embedded-exec');
   const block = Number(await client.getBlockNumber());
   await routesAt(block, request('WETH', 'USDC', '1'));
-  const created = await post('/quotes', { ...request('WETH', 'USDC', '2.25'), recipientAddress: recipient, walletAddress: sender.address, maxHops: 1, maxSplits: 1 }, { authorization: `Bearer ${key}` });
+  const created = await post(
+    '/quotes',
+    { ...request('WETH', 'USDC', '2.25'), recipientAddress: recipient, walletAddress: sender.address, maxHops: 1, maxSplits: 1 },
+    { authorization: `Bearer ${key}` },
+  );
   t.equal(created.status, 200, 'quote created');
   t.equal(created.data.snapshot.blockNumber, block, 'priced on the head');
   const before = await balanceOf(token('USDC').address, recipient);
   await sendSteps(sender, created.data.steps!);
-  t.equal((await balanceOf(token('USDC').address, recipient)) - before, BigInt(created.data.amountOut), 'the recipient received exactly amountOut');
+  t.equal(
+    (await balanceOf(token('USDC').address, recipient)) - before,
+    BigInt(created.data.amountOut),
+    'the recipient received exactly amountOut',
+  );
 });
 
 t.test('/readyz reports the followed chain current, /metrics counts its blocks', async (t) => {
   // The last test's transactions mined blocks: the readings below are taken once the API serves the head.
   await routesAt(Number(await client.getBlockNumber()), request('WETH', 'USDC', '1'));
-  const ready = await fetch(server.url + '/readyz');
+  const ready = await fetch(`${server.url}/readyz`);
   const body = (await ready.json()) as { data: { checks: Record<string, { ok: boolean; detail: string }> } };
   t.equal(ready.status, 200);
   t.ok(body.data.checks.liveState!.ok);
-  t.match(body.data.checks.liveState!.detail, new RegExp(`^chain ${chain.chainId}: block \\d+ of \\d+ \\(0 behind\\), current as of \\d+\\.\\d s ago$`));
-  const metrics = await (await fetch(server.url + '/metrics')).text();
+  t.match(
+    body.data.checks.liveState!.detail,
+    new RegExp(`^chain ${chain.chainId}: block \\d+ of \\d+ \\(0 behind\\), current as of \\d+\\.\\d s ago$`),
+  );
+  const metrics = await (await fetch(`${server.url}/metrics`)).text();
   const blocks = Number(new RegExp(`follow_blocks_total\\{chain_id="${chain.chainId}"\\} (\\d+)`).exec(metrics)?.[1]);
   t.ok(blocks >= BLOCKS, `follow_blocks_total counts the followed blocks (${blocks})`);
   t.match(metrics, new RegExp(`follow_lag_blocks\\{chain_id="${chain.chainId}"\\} 0`));

@@ -3,22 +3,23 @@
 // for a catalogued pair), every followed pool equals a fresh seeding run at that block, field by field. A reorg
 // (evm_snapshot / evm_revert, another branch) rolls back to a state equal to a fresh seed at the new head; one deeper
 // than the undo history re-seeds. A catch-up through an endpoint that refuses wide eth_getLogs ranges halves them.
-import { createServer } from 'node:http';
+
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import t, { type Test } from 'tap';
 import { getAddress } from 'viem';
-import { pino } from 'pino';
-import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { v3PoolAddress } from '../../seeds/devnet/devnetAddresses.ts';
+import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
+import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { ChainFollower } from '../../seeds/follow/ChainFollower.ts';
 import { discoveryCandidates, seedChains } from '../../seeds/seedChains.ts';
+import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { type CatalogChain } from '../../src/catalog/Catalog.ts';
 import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
-import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
 
 const SEED = Number(process.env.FOLLOW_TEST_SEED ?? 13);
 const BLOCKS = 24;
@@ -31,14 +32,26 @@ const chain = catalog.chain(devnet.chainId) as CatalogChain;
 const logger = pino({ level: 'silent' });
 
 async function seedNow(): Promise<Snapshot> {
-  const r = await seedChains({ chains: [chain], rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]), snapshotDir, write: false, progress: 'none', log: () => {} });
-  return r.chains[0]!.snapshot!;
+  const r = await seedChains({
+    chains: [chain],
+    rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
+    snapshotDir,
+    write: false,
+    progress: 'none',
+    log: () => {},
+  });
+  return r.chains[0].snapshot!;
 }
 
 /** Field-by-field equality of the followed state and a fresh seed (pool list, then each pool). */
 function sameState(tt: Test, followed: Snapshot, seeded: Snapshot, label: string): boolean {
   let ok = tt.equal(followed.blockNumber, seeded.blockNumber, `${label}: block`);
-  ok = tt.same(followed.pools.map((p) => p.address), seeded.pools.map((p) => p.address), `${label}: the same pools`) && ok;
+  ok =
+    tt.same(
+      followed.pools.map((p) => p.address),
+      seeded.pools.map((p) => p.address),
+      `${label}: the same pools`,
+    ) && ok;
   const byAddress = new Map(seeded.pools.map((p) => [p.address.toLowerCase(), p]));
   for (const p of followed.pools) {
     const s = byAddress.get(p.address.toLowerCase());
@@ -60,8 +73,11 @@ t.test('every block of random trading: followed state equals a fresh seed at tha
   const existing = new Set(start.pools.map((p) => `${p.token0}/${p.token1}/${p.fee}`.toLowerCase()));
   // Two catalogued v3 pools the seed did not find: one created and initialized in one block, one initialized three
   // blocks after its creation (until then a seed drops it as not initialized, and the follower holds it pending).
-  const [fresh, late] = discoveryCandidates(chain).filter((c) => c.version === 'v3' && !existing.has(`${c.token0}/${c.token1}/${c.fee}`.toLowerCase()));
-  const address = (c: typeof fresh) => v3PoolAddress(getAddress(c!.factory), c!.token0, c!.token1, c!.fee, devnet.addresses.poolInitCodeHash);
+  const [fresh, late] = discoveryCandidates(chain).filter(
+    (c) => c.version === 'v3' && !existing.has(`${c.token0}/${c.token1}/${c.fee}`.toLowerCase()),
+  );
+  const address = (c: typeof fresh) =>
+    v3PoolAddress(getAddress(c!.factory), c!.token0, c!.token1, c!.fee, devnet.addresses.poolInitCodeHash);
   const newPool = address(fresh);
   const latePool = address(late);
   let failures = 0;
@@ -74,14 +90,27 @@ t.test('every block of random trading: followed state equals a fresh seed at tha
     await follower.step();
     if (!sameState(tt, follower.snapshot(), await seedNow(), `block ${b}`)) failures++;
     if (failures > 2) break;
-    if (b === 8) tt.notOk(follower.snapshot().pools.some((p) => p.address === latePool), 'a created pool is not followed before it is initialized');
+    if (b === 8)
+      tt.notOk(
+        follower.snapshot().pools.some((p) => p.address === latePool),
+        'a created pool is not followed before it is initialized',
+      );
   }
   const m = follower.metrics;
   tt.ok(m.events > BLOCKS * 3, `events applied (${m.events})`);
   tt.comment(`follower metrics: ${JSON.stringify(m)}`);
-  tt.ok(follower.snapshot().pools.some((p) => p.address === newPool), 'the new catalogued pool is followed');
-  tt.ok(updates.some((u) => u.pools.some((p) => p.address === newPool)), 'and delivered in a BlockUpdate');
-  tt.ok(follower.snapshot().pools.some((p) => p.address === latePool), 'the pool initialized after its creation block is followed');
+  tt.ok(
+    follower.snapshot().pools.some((p) => p.address === newPool),
+    'the new catalogued pool is followed',
+  );
+  tt.ok(
+    updates.some((u) => u.pools.some((p) => p.address === newPool)),
+    'and delivered in a BlockUpdate',
+  );
+  tt.ok(
+    follower.snapshot().pools.some((p) => p.address === latePool),
+    'the pool initialized after its creation block is followed',
+  );
   const last = updates.at(-1)!;
   tt.equal(last.blockNumber, follower.status().appliedBlock, 'the last update is the applied block');
 });
@@ -135,13 +164,18 @@ t.test('catch-up through an endpoint refusing ranges wider than 4 blocks halves 
         res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32602, message: 'block range too large' } }));
         return;
       }
-      void fetch(devnet.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (r) => res.end(await r.text()));
+      void fetch(devnet.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (r) =>
+        res.end(await r.text()),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   tt.teardown(() => server.close());
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const late = new ChainFollower({ chain, rpcUrl: url, snapshotDir, catalog, logger, follow: false, startFrom: start, catchUpRange: 64 }, () => {});
+  const late = new ChainFollower(
+    { chain, rpcUrl: url, snapshotDir, catalog, logger, follow: false, startFrom: start, catchUpRange: 64 },
+    () => {},
+  );
   await late.start();
   tt.ok(refused > 0, `ranges refused and halved (${refused})`);
   sameState(tt, late.snapshot(), await seedNow(), 'caught up');

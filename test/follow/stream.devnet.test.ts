@@ -7,7 +7,8 @@ import t from 'tap';
 import { freshAddress } from '../helpers/devnetWallet.ts';
 import { startFollowDevnet } from '../helpers/followDevnet.ts';
 import { sharedRedisPrefix, sharedRedisUrl } from '../helpers/redis.ts';
-import { startServer, type ServerProcess } from '../helpers/serverProcess.ts';
+import { type ServerProcess, startServer } from '../helpers/serverProcess.ts';
+
 const MAX_AGE = 3;
 
 t.test('one follower process, two API instances over one Redis', async (t) => {
@@ -19,21 +20,44 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
 
   const shared = { REDIS_URL: sharedRedisUrl, REDIS_KEY_PREFIX: prefix, SNAPSHOT_DIR: snapshotDir, LOG_LEVEL: 'info' };
   const followerEnv = { ...shared, [`RPC_URL_${devnet.chainId}`]: devnet.rpcUrl, FOLLOW_POLL_MS: '100' };
-  const startFollower = () => startServer({ entry: 'seeds/follow/followMain.ts', env: followerEnv, readyLog: 'following chains; publishing to Redis Streams', timeoutMs: 120_000 });
-  const startInstance = () => startServer({ env: { ...shared, FOLLOW_STREAM: 'true', MAX_STATE_AGE_SECONDS: String(MAX_AGE), WORKER_THREADS: '1', DATA_DIR: snapshotDir }, timeoutMs: 120_000 });
+  const startFollower = () =>
+    startServer({
+      entry: 'seeds/follow/followMain.ts',
+      env: followerEnv,
+      readyLog: 'following chains; publishing to Redis Streams',
+      timeoutMs: 120_000,
+    });
+  const startInstance = () =>
+    startServer({
+      env: { ...shared, FOLLOW_STREAM: 'true', MAX_STATE_AGE_SECONDS: String(MAX_AGE), WORKER_THREADS: '1', DATA_DIR: snapshotDir },
+      timeoutMs: 120_000,
+    });
   let follower: ServerProcess = await startFollower();
   t.teardown(() => follower.stop());
   const a = await startInstance();
   t.teardown(() => a.stop());
 
-  const body = (amount: string) => ({ originChainId: chain.chainId, destinationChainId: chain.chainId, tokenIn: token('WETH').address, tokenOut: token('USDC').address, amount, recipientAddress: freshAddress('follow-stream'), maxHops: 1, maxSplits: 1 });
+  const body = (amount: string) => ({
+    originChainId: chain.chainId,
+    destinationChainId: chain.chainId,
+    tokenIn: token('WETH').address,
+    tokenOut: token('USDC').address,
+    amount,
+    recipientAddress: freshAddress('follow-stream'),
+    maxHops: 1,
+    maxSplits: 1,
+  });
   interface Route {
     amountOut: string;
     snapshot: { blockNumber: number; ageSeconds: number };
     paths: { hops: { dex: string; version: string; fee: number; tokenIn: string; tokenOut: string }[] }[];
   }
   const routes = async (server: ServerProcess): Promise<{ status: number; text: string; data: Route[] }> => {
-    const res = await fetch(server.url + '/quotes/routes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body('2.5')) });
+    const res = await fetch(`${server.url}/quotes/routes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body('2.5')),
+    });
     const text = await res.text();
     return { status: res.status, text, data: (JSON.parse(text) as { data: Route[] }).data };
   };
@@ -41,7 +65,7 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
     const deadline = Date.now() + 20_000;
     for (;;) {
       const res = await routes(server);
-      if (res.status === 200 && res.data[0]!.snapshot.blockNumber === block) return res.data;
+      if (res.status === 200 && res.data[0].snapshot.blockNumber === block) return res.data;
       if (Date.now() > deadline) throw new Error(`instance did not reach block ${block}: ${res.text.slice(0, 300)}`);
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -54,7 +78,12 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
   for (let i = 0; i < 3; i++) {
     block = await tradeBlock();
     const fromA = await at(a, block);
-    for (const r of fromA) t.equal(BigInt(r.amountOut), await chainQuote(r.paths[0]!.hops[0]!, BigInt(block)), `block ${block}: instance A's ${r.paths[0]!.hops[0]!.dex} ${r.paths[0]!.hops[0]!.version} route equals the chain`);
+    for (const r of fromA)
+      t.equal(
+        BigInt(r.amountOut),
+        await chainQuote(r.paths[0].hops[0], BigInt(block)),
+        `block ${block}: instance A's ${r.paths[0].hops[0].dex} ${r.paths[0].hops[0].version} route equals the chain`,
+      );
   }
 
   // A second instance started now reads the stream from its snapshot's block and reaches the head.
@@ -68,14 +97,22 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
   await follower.stop();
   const stalled = await tradeBlock();
   await new Promise((r) => setTimeout(r, (MAX_AGE + 1.5) * 1000));
-  for (const [name, server] of [['A', a], ['B', b]] as const) {
+  for (const [name, server] of [
+    ['A', a],
+    ['B', b],
+  ] as const) {
     const res = await routes(server);
     t.equal(res.status, 200, `${name} still serves quotes`);
-    t.equal(res.data[0]!.snapshot.blockNumber, block, `${name} serves the last published block`);
-    const ready = await fetch(server.url + '/readyz');
+    t.equal(res.data[0].snapshot.blockNumber, block, `${name} serves the last published block`);
+    const ready = await fetch(`${server.url}/readyz`);
     const text = await ready.text();
     t.equal(ready.status, 503, `${name}: /readyz fails`);
-    t.match(text, new RegExp(`liveState: chain ${chain.chainId}: block ${block} of ${block} \\(0 behind\\), current as of \\d+\\.\\d s ago: older than MAX_STATE_AGE_SECONDS=${MAX_AGE}`));
+    t.match(
+      text,
+      new RegExp(
+        `liveState: chain ${chain.chainId}: block ${block} of ${block} \\(0 behind\\), current as of \\d+\\.\\d s ago: older than MAX_STATE_AGE_SECONDS=${MAX_AGE}`,
+      ),
+    );
   }
 
   // Restarted, the follower catches up from its snapshot and publishes the blocks mined meanwhile: no gap.
@@ -84,7 +121,12 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
   t.ok(head > stalled, 'blocks were mined while the follower was down');
   const [ra, rb] = [await at(a, head), await at(b, head)];
   t.same(strip(ra), strip(rb), `identical quotes at block ${head} after the restart`);
-  for (const r of ra) t.equal(BigInt(r.amountOut), await chainQuote(r.paths[0]!.hops[0]!, BigInt(head)), `block ${head}: ${r.paths[0]!.hops[0]!.dex} ${r.paths[0]!.hops[0]!.version} equals the chain`);
-  const ready = await fetch(a.url + '/readyz');
+  for (const r of ra)
+    t.equal(
+      BigInt(r.amountOut),
+      await chainQuote(r.paths[0].hops[0], BigInt(head)),
+      `block ${head}: ${r.paths[0].hops[0].dex} ${r.paths[0].hops[0].version} equals the chain`,
+    );
+  const ready = await fetch(`${a.url}/readyz`);
   t.equal(ready.status, 200, '/readyz passes again');
 });

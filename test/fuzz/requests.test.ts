@@ -36,7 +36,33 @@ const jsonText = <T>(arb: fc.Arbitrary<T>) => arb.map((v) => JSON.stringify(v));
 const hugeDigits = fc.integer({ min: 17, max: 10_000 }).map((n) => '9'.repeat(n));
 const chainIdText = fc.oneof(
   { weight: 6, arbitrary: raw('1001') },
-  { weight: 1, arbitrary: fc.constantFrom('1002', '728126428', '1', '0', '-1', '-0', '0.0', '1001.0', '1.001e3', '1001.5', '9007199254740991', '9007199254740992', '9007199254740993', '18446744073709551617', '1e400', '-1e400', 'null', 'true', '"1001"', '[]', '{}', '[1001]') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '1002',
+      '728126428',
+      '1',
+      '0',
+      '-1',
+      '-0',
+      '0.0',
+      '1001.0',
+      '1.001e3',
+      '1001.5',
+      '9007199254740991',
+      '9007199254740992',
+      '9007199254740993',
+      '18446744073709551617',
+      '1e400',
+      '-1e400',
+      'null',
+      'true',
+      '"1001"',
+      '[]',
+      '{}',
+      '[1001]',
+    ),
+  },
   { weight: 1, arbitrary: hugeDigits },
   { weight: 1, arbitrary: jsonText(fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 20 }))) },
 );
@@ -49,7 +75,35 @@ const amountText = fc.oneof(
   { weight: 5, arbitrary: jsonText(validAmount) },
   {
     weight: 2,
-    arbitrary: jsonText(fc.constantFrom('-0', '0', '0.0', '-1', '+1', '1e18', '1E18', '1e-6', '0x10', ' 1', '1 ', '1.', '.5', '', '١', '１', 'NaN', 'Infinity', '1_000', '1,5', '0.0000000000000000000000001', '00', '01', '1.5.5', '\u0000')),
+    arbitrary: jsonText(
+      fc.constantFrom(
+        '-0',
+        '0',
+        '0.0',
+        '-1',
+        '+1',
+        '1e18',
+        '1E18',
+        '1e-6',
+        '0x10',
+        ' 1',
+        '1 ',
+        '1.',
+        '.5',
+        '',
+        '١',
+        '１',
+        'NaN',
+        'Infinity',
+        '1_000',
+        '1,5',
+        '0.0000000000000000000000001',
+        '00',
+        '01',
+        '1.5.5',
+        '\u0000',
+      ),
+    ),
   },
   { weight: 1, arbitrary: hugeDigits.map((d) => JSON.stringify(d)) },
   { weight: 1, arbitrary: fc.constantFrom('1', '-0', '1e400', '0.5', 'null', 'true', '[]', '{}', '["1"]') },
@@ -61,12 +115,30 @@ const addressText = (valid: fc.Arbitrary<string>) =>
     { weight: 5, arbitrary: jsonText(valid) },
     {
       weight: 1,
-      arbitrary: jsonText(fc.constantFrom('0x123', '0x', '', 'not an address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '0xZZ11111111111111111111111111111111111111', `${WETH}00`, 'x'.repeat(200), '0X1111111111111111111111111111111111111111')),
+      arbitrary: jsonText(
+        fc.constantFrom(
+          '0x123',
+          '0x',
+          '',
+          'not an address',
+          'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          '0xZZ11111111111111111111111111111111111111',
+          `${WETH}00`,
+          'x'.repeat(200),
+          '0X1111111111111111111111111111111111111111',
+        ),
+      ),
     },
     { weight: 1, arbitrary: fc.constantFrom('1', 'null', '{}', '[]', 'true') },
     { weight: 1, arbitrary: jsonText(fc.string({ maxLength: 60 })) },
   );
-const slippageText = fc.oneof(raw('0'), raw('50'), raw('5000'), fc.constantFrom('5001', '-1', '-0', '1.5', '"50"', '1e400', '9007199254740993', 'null', '[]'), jsonText(fc.integer()));
+const slippageText = fc.oneof(
+  raw('0'),
+  raw('50'),
+  raw('5000'),
+  fc.constantFrom('5001', '-1', '-0', '1.5', '"50"', '1e400', '9007199254740993', 'null', '[]'),
+  jsonText(fc.integer()),
+);
 
 /** Per field: any value, valid or absurd, as JSON text. */
 const fieldValue: Record<string, fc.Arbitrary<string>> = {
@@ -106,24 +178,49 @@ const validFields = fc
   });
 
 /** A mutation: a field removed, or set to any value (valid or absurd). */
-const mutation = fc.constantFrom(...FIELDS).chain((field) =>
-  fc.oneof({ weight: 1, arbitrary: fc.constant([field, undefined] as const) }, { weight: 4, arbitrary: fieldValue[field].map((v) => [field, v] as const) }),
-);
+const mutation = fc
+  .constantFrom(...FIELDS)
+  .chain((field) =>
+    fc.oneof(
+      { weight: 1, arbitrary: fc.constant([field, undefined] as const) },
+      { weight: 4, arbitrary: fieldValue[field].map((v) => [field, v] as const) },
+    ),
+  );
 
 /** A quote-request body as JSON text: a valid body with 0 to 4 fields removed or replaced. */
 const quoteBody = fc
-  .tuple(validFields, fc.oneof({ weight: 2, arbitrary: fc.constant([]) }, { weight: 3, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 4 }) }))
+  .tuple(
+    validFields,
+    fc.oneof({ weight: 2, arbitrary: fc.constant([]) }, { weight: 3, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 4 }) }),
+  )
   .map(([fields, mutations]) => {
     const all: Record<string, string | undefined> = { ...fields };
     for (const [field, value] of mutations) all[field] = value;
-    return `{${Object.entries(all).filter(([, v]) => v !== undefined).map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+    return `{${Object.entries(all)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
+      .join(',')}}`;
   });
 
 const garbageBody = fc.oneof(
   fc.json({ maxDepth: 3 }),
   fc.string({ maxLength: 200 }),
   fc.string({ unit: 'binary', maxLength: 200 }),
-  fc.constantFrom('{', '{"amount":', '[', 'null', '"x"', '1', 'true', '{}', '[]', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '\ufeff{}', '{"a":1,"a":2}'),
+  fc.constantFrom(
+    '{',
+    '{"amount":',
+    '[',
+    'null',
+    '"x"',
+    '1',
+    'true',
+    '{}',
+    '[]',
+    '{"__proto__":{"polluted":1}}',
+    '{"constructor":{"prototype":{"polluted":1}}}',
+    '\ufeff{}',
+    '{"a":1,"a":2}',
+  ),
   fc.integer({ min: 1, max: 30_000 }).map((n) => '['.repeat(n)),
   fc.integer({ min: 1, max: 5_000 }).map((n) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`),
   quoteBody.map((b) => b.slice(0, Math.max(1, b.length - 3))),
@@ -166,7 +263,14 @@ const authHeaders: fc.Arbitrary<Headers> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.oneof(
-      fc.constantFrom<Headers>({ authorization: 'Bearer' }, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: 'Bearer KEY', 'x-api-key': 'sqk_other' }, { authorization: 'bearer KEY' }, { 'x-api-key': ' ' }, { authorization: 'Bearer sqk_' + 'A'.repeat(43) }),
+      fc.constantFrom<Headers>(
+        { authorization: 'Bearer' },
+        { authorization: 'Basic dXNlcjpwYXNz' },
+        { authorization: 'Bearer KEY', 'x-api-key': 'sqk_other' },
+        { authorization: 'bearer KEY' },
+        { 'x-api-key': ' ' },
+        { authorization: `Bearer sqk_${'A'.repeat(43)}` },
+      ),
       printable(80).map((s) => ({ authorization: `Bearer ${s}` })),
       printable(80).map((s) => ({ 'x-api-key': s })),
       printable(80).map((s) => ({ authorization: s })),
@@ -192,31 +296,81 @@ const extraHeaders: fc.Arbitrary<Headers> = fc.oneof(
   },
 );
 
-const KNOWN_PATHS = ['/healthz', '/readyz', '/metrics', '/openapi.json', '/blockchains', '/blockchains/tokens', '/blockchains/dex', '/blockchains/pools', '/quotes', '/quotes/routes'];
+const KNOWN_PATHS = [
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/openapi.json',
+  '/blockchains',
+  '/blockchains/tokens',
+  '/blockchains/dex',
+  '/blockchains/pools',
+  '/quotes',
+  '/quotes/routes',
+];
 const queryValue = fc.oneof(
-  fc.constantFrom('1001', '1002', '728126428', '999', '0', '-0', '-1', '1e3', '0x3e9', '1001.0', ' 1001', '9007199254740993', '', 'uniswap', 'testchain', '%00', '%zz', '%F0%9F%92%A9'),
+  fc.constantFrom(
+    '1001',
+    '1002',
+    '728126428',
+    '999',
+    '0',
+    '-0',
+    '-1',
+    '1e3',
+    '0x3e9',
+    '1001.0',
+    ' 1001',
+    '9007199254740993',
+    '',
+    'uniswap',
+    'testchain',
+    '%00',
+    '%zz',
+    '%F0%9F%92%A9',
+  ),
   hugeDigits.map((d) => d.slice(0, 400)),
   fc.string({ maxLength: 30 }).map(encodeURIComponent),
 );
 const query = fc
-  .array(fc.tuple(fc.constantFrom('chainId', 'slug', 'dex', 'chainId[]', 'chainId[0]', 'x', '__proto__', 'constructor'), queryValue), { maxLength: 4 })
+  .array(fc.tuple(fc.constantFrom('chainId', 'slug', 'dex', 'chainId[]', 'chainId[0]', 'x', '__proto__', 'constructor'), queryValue), {
+    maxLength: 4,
+  })
   .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`));
 const quoteIdPath = fc.oneof(
   fc.constant('/quotes/CREATED'),
   fc.uuid().map((id) => `/quotes/${id}`),
-  fc.constantFrom('/quotes/%zz', '/quotes/..', '/quotes/%2e%2e', '/quotes/' + 'a'.repeat(300), '/quotes/a/b', '/quotes/%00'),
+  fc.constantFrom('/quotes/%zz', '/quotes/..', '/quotes/%2e%2e', `/quotes/${'a'.repeat(300)}`, '/quotes/a/b', '/quotes/%00'),
   fc.string({ maxLength: 40 }).map((s) => `/quotes/${encodeURIComponent(s)}`),
 );
 const randomPath = fc.oneof(
   fc.array(fc.string({ maxLength: 12 }).map(encodeURIComponent), { maxLength: 4 }).map((parts) => `/${parts.join('/')}`),
-  fc.constantFrom('//', '/blockchains/', '/BLOCKCHAINS', '/blockchains//tokens', '/%zz', '/..%2f..%2fetc/passwd', '/blockchains%2Ftokens', '/quotes/routes/', '/healthz?', '/*'),
+  fc.constantFrom(
+    '//',
+    '/blockchains/',
+    '/BLOCKCHAINS',
+    '/blockchains//tokens',
+    '/%zz',
+    '/..%2f..%2fetc/passwd',
+    '/blockchains%2Ftokens',
+    '/quotes/routes/',
+    '/healthz?',
+    '/*',
+  ),
 );
-const path = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...KNOWN_PATHS) }, { weight: 2, arbitrary: quoteIdPath }, { weight: 1, arbitrary: randomPath });
+const path = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...KNOWN_PATHS) },
+  { weight: 2, arbitrary: quoteIdPath },
+  { weight: 1, arbitrary: randomPath },
+);
 
 /** Any request to any endpoint. */
 const anyRequest: fc.Arbitrary<FuzzRequest> = fc
   .record({
-    method: fc.oneof({ weight: 5, arbitrary: fc.constantFrom('GET', 'POST') }, { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS') }),
+    method: fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom('GET', 'POST') },
+      { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS') },
+    ),
     path,
     query,
     body: fc.option(fc.oneof(quoteBody, garbageBody), { nil: undefined }),
@@ -257,14 +411,17 @@ async function send(s: StubQuoteApp, r: FuzzRequest, tally: Tally): Promise<{ re
   const res = await s.request(r.method, url, { payload: r.payload, headers });
   tally.requests += 1;
   tally.byStatus.set(res.status, (tally.byStatus.get(res.status) ?? 0) + 1);
-  if (res.status === 200 && r.method === 'POST' && url === '/quotes' && typeof res.body?.data?.quoteId === 'string') created.push(res.body.data.quoteId);
+  if (res.status === 200 && r.method === 'POST' && url === '/quotes' && typeof res.body?.data?.quoteId === 'string')
+    created.push(res.body.data.quoteId);
   return { req, res };
 }
 
 /** Throws (with the request and response) when a response breaks an invariant. */
 function checkInvariants(req: FuzzRequest, res: TestResponse): void {
   const fail = (why: string): never => {
-    throw new Error(`${why}\nrequest: ${JSON.stringify({ ...req, payload: req.payload?.slice(0, 300) })}\nresponse: ${res.status} ${res.text.slice(0, 300)}`);
+    throw new Error(
+      `${why}\nrequest: ${JSON.stringify({ ...req, payload: req.payload?.slice(0, 300) })}\nresponse: ${res.status} ${res.text.slice(0, 300)}`,
+    );
   };
   if (res.status >= 500) fail('5xx response');
   if (req.method === 'HEAD') return;
@@ -292,7 +449,10 @@ function checkInvariants(req: FuzzRequest, res: TestResponse): void {
 }
 
 function report(t: { comment(...args: unknown[]): void }, tally: Tally): void {
-  const statuses = [...tally.byStatus.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' ');
+  const statuses = [...tally.byStatus.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}:${n}`)
+    .join(' ');
   t.comment(`seed ${SEED}: ${tally.requests} requests; statuses ${statuses}; ${tally.created.length} quotes created`);
 }
 
@@ -332,7 +492,10 @@ t.test('quote-shaped requests: valid-looking ones reach the pricer and the store
 });
 
 t.test('with a tight per-IP and per-key limit, refusals are 429 envelopes with Retry-After', async (t) => {
-  const s = await buildStubQuoteApp({ env: { RATE_LIMIT_PER_IP: '40', RATE_LIMIT_PER_KEY: '60', RATE_LIMIT_WINDOW_SECONDS: '3600' }, rateLimitStore: createMemoryRateLimitStore() });
+  const s = await buildStubQuoteApp({
+    env: { RATE_LIMIT_PER_IP: '40', RATE_LIMIT_PER_KEY: '60', RATE_LIMIT_WINDOW_SECONDS: '3600' },
+    rateLimitStore: createMemoryRateLimitStore(),
+  });
   t.teardown(() => s.close());
   const tally: Tally = { requests: 0, byStatus: new Map(), priced: 0, created: [] };
   await fc.assert(
@@ -348,7 +511,17 @@ t.test('with a tight per-IP and per-key limit, refusals are 429 envelopes with R
 
 // The shipped devnets (31337 and 31338, same token addresses, joined by Across): cross-chain quotes too. LINK and AAVE
 // (the last two) have pools only through WETH and LINK.
-const DEVNET_TOKENS = [ETH, '0x5FbDB2315678afecb367f032d93F642f64180aa3', '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0', '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9', '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9', '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707', '0x81efDA062d6CB9A71E63f21E7e47636F1809384d', '0x8F105B87580e271D9957751D14401a0c4A8D3f37'];
+const DEVNET_TOKENS = [
+  ETH,
+  '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+  '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+  '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
+  '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
+  '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
+  '0x81efDA062d6CB9A71E63f21E7e47636F1809384d',
+  '0x8F105B87580e271D9957751D14401a0c4A8D3f37',
+];
 const devnetQuote: fc.Arbitrary<FuzzRequest> = fc
   .record({
     path: fc.constantFrom('/quotes', '/quotes', '/quotes/routes'),
@@ -356,7 +529,19 @@ const devnetQuote: fc.Arbitrary<FuzzRequest> = fc
     destinationChainId: fc.constantFrom(31337, 31338),
     tokenIn: fc.constantFrom(...DEVNET_TOKENS),
     tokenOut: fc.constantFrom(...DEVNET_TOKENS),
-    amount: fc.oneof({ weight: 4, arbitrary: validAmount }, { weight: 1, arbitrary: fc.constantFrom('0.000000000000000001', '1000000000', '100000000000000000000000000000000000000000000000000', '0.1', '5000') }),
+    amount: fc.oneof(
+      { weight: 4, arbitrary: validAmount },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          '0.000000000000000001',
+          '1000000000',
+          '100000000000000000000000000000000000000000000000000',
+          '0.1',
+          '5000',
+        ),
+      },
+    ),
     slippageBps: fc.option(fc.integer({ min: 0, max: 5000 }), { nil: undefined }),
     walletAddress: fc.option(fc.constant(RECIPIENT), { nil: undefined }),
   })

@@ -2,11 +2,12 @@
 // byte path of loadSnapshots), an older file without it still loads and counts as gas price 0, a malformed one is
 // refused with the schema's message. The shipped devnet snapshots carry the field (their values come from the
 // chain: test/seeds/seedChains.test.ts checks the seeding run against eth_maxPriorityFeePerGas and the block).
-import t from 'tap';
+
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSnapshots, parseSnapshot, snapshotGasPriceWei, type Snapshot } from '../../src/graph/snapshot.ts';
+import t from 'tap';
+import { loadSnapshots, parseSnapshot, type Snapshot, snapshotGasPriceWei } from '../../src/graph/snapshot.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const fixture = readFileSync(join(ROOT, 'test', 'fixtures', 'snapshots', 'testchain.json'), 'utf8');
@@ -25,7 +26,7 @@ t.test('a snapshot without gasPriceWei (written before the field) loads; its gas
   writeFileSync(join(dir, 'testchain.json'), fixture);
   const load = loadSnapshots(dir);
   t.same(load.errors, []);
-  t.equal(snapshotGasPriceWei(load.snapshots[0]!), 0n, 'the same through the fast path');
+  t.equal(snapshotGasPriceWei(load.snapshots[0]), 0n, 'the same through the fast path');
 });
 
 t.test('gasPriceWei loads on both paths as the integer string it is', async (t) => {
@@ -35,8 +36,8 @@ t.test('gasPriceWei loads on both paths as the integer string it is', async (t) 
   writeFileSync(join(dir, 'testchain.json'), text);
   const load = loadSnapshots(dir);
   t.same(load.errors, []);
-  t.equal(load.snapshots[0]!.gasPriceWei, '1000000008');
-  t.equal(snapshotGasPriceWei(load.snapshots[0]!), 1_000_000_008n);
+  t.equal(load.snapshots[0].gasPriceWei, '1000000008');
+  t.equal(snapshotGasPriceWei(load.snapshots[0]), 1_000_000_008n);
   // Larger than 2^53: kept exact.
   t.equal(snapshotGasPriceWei(parseSnapshot(withGasPrice('123456789012345678901234567890')) as Snapshot), 123456789012345678901234567890n);
 });
@@ -48,7 +49,11 @@ t.test('a malformed gasPriceWei is refused with the schema message, on both path
     t.equal(parseSnapshot(text), message, `${JSON.stringify(bad)} refused`);
     const dir = mkdtempSync(join(tmpdir(), 'snapshot-gas-'));
     writeFileSync(join(dir, 'testchain.json'), text);
-    t.same(loadSnapshots(dir), { snapshots: [], errors: [`testchain.json: ${message}`] }, `${JSON.stringify(bad)} refused by loadSnapshots`);
+    t.same(
+      loadSnapshots(dir),
+      { snapshots: [], errors: [`testchain.json: ${message}`] },
+      `${JSON.stringify(bad)} refused by loadSnapshots`,
+    );
   }
 });
 

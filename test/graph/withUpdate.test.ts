@@ -21,13 +21,17 @@ const gone = pools.find((p) => p !== v2 && p !== v3 && p.version === 'v2')!;
 const base = graph.snapshot(chainId)!;
 
 // v2: reserves moved by a swap; v3: the price moved down one initialized tick's worth (liquidity unchanged).
-const v2After: SnapshotPoolV2 = { ...v2, reserve0: String((BigInt(v2.reserve0) * 11n) / 10n), reserve1: String((BigInt(v2.reserve1) * 10n) / 11n) };
+const v2After: SnapshotPoolV2 = {
+  ...v2,
+  reserve0: String((BigInt(v2.reserve0) * 11n) / 10n),
+  reserve1: String((BigInt(v2.reserve1) * 10n) / 11n),
+};
 const v3After: SnapshotPoolV3 = { ...v3, sqrtPriceX96: String((BigInt(v3.sqrtPriceX96) * 999n) / 1000n), tick: v3.tick - 20 };
 const update: BlockUpdate = {
   chainId,
   blockNumber: base.blockNumber + 1,
-  blockHash: '0x' + '11'.repeat(32),
-  parentHash: '0x' + '22'.repeat(32),
+  blockHash: `0x${'11'.repeat(32)}`,
+  parentHash: `0x${'22'.repeat(32)}`,
   blockTimestamp: base.blockTimestamp + 12,
   gasPriceWei: '2000000000',
   pools: [v2After, v3After],
@@ -45,9 +49,16 @@ t.test('PoolGraph.withUpdate replaces, removes and shares', async (t) => {
   t.equal(next.pool(chainId, gone.address), undefined, 'the removed pool is gone');
   t.equal(next.pools(chainId).length, pools.length - 1);
   const untouched = pools.filter((p) => p !== v2 && p !== v3 && p !== gone);
-  t.ok(untouched.every((p) => next.pool(chainId, p.address) === p), `the other ${untouched.length} pools are the same objects`);
+  t.ok(
+    untouched.every((p) => next.pool(chainId, p.address) === p),
+    `the other ${untouched.length} pools are the same objects`,
+  );
   t.equal(next.snapshot(31338), graph.snapshot(31338), 'another chain is shared');
-  t.same([next.snapshot(chainId)!.blockNumber, next.snapshot(chainId)!.blockTimestamp, next.snapshot(chainId)!.gasPriceWei], [update.blockNumber, update.blockTimestamp, '2000000000'], 'block metadata follows the update');
+  t.same(
+    [next.snapshot(chainId)!.blockNumber, next.snapshot(chainId)!.blockTimestamp, next.snapshot(chainId)!.gasPriceWei],
+    [update.blockNumber, update.blockTimestamp, '2000000000'],
+    'block metadata follows the update',
+  );
   t.equal(graph.pool(chainId, v2.address), v2, 'the old graph still has its state (quotes in flight keep it)');
   t.equal(next.withUpdate({ ...update, pools: [] }), next, 'an update not newer than the state changes nothing');
 
@@ -56,11 +67,21 @@ t.test('PoolGraph.withUpdate replaces, removes and shares', async (t) => {
   const oldIndex = before.chain(chainId)!;
   const weth = catalog.chain(chainId)!.wrappedNativeToken.toLowerCase();
   for (const side of [gone.token0.toLowerCase(), gone.token1.toLowerCase()]) {
-    t.notOk(derived.poolsOf(side).some((e) => e.address === gone.address), `the removed pool left ${side}'s pools`);
-    t.ok(oldIndex.poolsOf(side).some((e) => e.address === gone.address), `the old index still lists it under ${side}`);
+    t.notOk(
+      derived.poolsOf(side).some((e) => e.address === gone.address),
+      `the removed pool left ${side}'s pools`,
+    );
+    t.ok(
+      oldIndex.poolsOf(side).some((e) => e.address === gone.address),
+      `the old index still lists it under ${side}`,
+    );
   }
   const unchangedEntry = derived.poolsOf(weth).find((e) => e.address !== v2.address && e.address !== v3.address && e.state !== undefined)!;
-  t.equal(unchangedEntry, oldIndex.poolsOf(weth).find((e) => e.address === unchangedEntry.address), 'unchanged entries are shared with the old index');
+  t.equal(
+    unchangedEntry,
+    oldIndex.poolsOf(weth).find((e) => e.address === unchangedEntry.address),
+    'unchanged entries are shared with the old index',
+  );
 
   const tokens = catalog.chain(chainId)!.tokens.map((x) => x.address.toLowerCase());
   let compared = 0;
@@ -68,7 +89,16 @@ t.test('PoolGraph.withUpdate replaces, removes and shares', async (t) => {
     for (const tokenOut of tokens) {
       if (tokenIn === tokenOut) continue;
       for (const amount of [10n ** 15n, 10n ** 21n]) {
-        const request = { tokenIn, tokenOut, tradeType: 'exactIn' as const, amount, maxHops: 2, maxSplits: 2, gasPriceWei: 0n, allow: () => true };
+        const request = {
+          tokenIn,
+          tokenOut,
+          tradeType: 'exactIn' as const,
+          amount,
+          maxHops: 2,
+          maxSplits: 2,
+          gasPriceWei: 0n,
+          allow: () => true,
+        };
         const a = bestTrade(derived, request);
         const b = bestTrade(fresh, request);
         if (a.ok !== b.ok || (a.ok && b.ok && (a.trade.amountOut !== b.trade.amountOut || a.trade.amountIn !== b.trade.amountIn))) {

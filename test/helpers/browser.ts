@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { Test } from 'tap';
 import { inCI } from './redis.ts';
 import { projectRoot } from './serverProcess.ts';
@@ -29,7 +29,7 @@ export function chromiumPath(): string | undefined {
 export async function launchChromium(t: Pick<Test, 'fail' | 'skip' | 'teardown'>): Promise<Browser | undefined> {
   const executablePath = chromiumPath();
   if (!executablePath) {
-    const reason = 'no Chromium found (install Debian\'s chromium, or set CHROMIUM_BIN)';
+    const reason = "no Chromium found (install Debian's chromium, or set CHROMIUM_BIN)";
     if (inCI) t.fail(`${reason}; CI=true requires it`);
     else t.skip(reason, () => undefined);
     return undefined;

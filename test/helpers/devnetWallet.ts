@@ -1,19 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
+  type Abi,
+  type Address,
+  type Chain,
   createPublicClient,
   createWalletClient,
   defineChain,
   getAddress,
+  type Hex,
   http,
   keccak256,
-  toHex,
-  type Abi,
-  type Address,
-  type Chain,
-  type Hex,
   type PublicClient,
   type TransactionReceipt,
+  toHex,
   type WalletClient,
 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -72,7 +72,8 @@ export function devnetWallet(devnet: { readonly chainId: number; readonly rpcUrl
   }
   async function sendStep(account: PrivateKeyAccount, step: Step, gas?: bigint): Promise<TransactionReceipt> {
     if (step.from !== account.address) throw new Error(`step.from ${step.from} is not the sender ${account.address}`);
-    if (step.chainId !== devnet.chainId) throw new Error(`step "${step.message}" is for chain ${step.chainId}, not the devnet's ${devnet.chainId}`);
+    if (step.chainId !== devnet.chainId)
+      throw new Error(`step "${step.message}" is for chain ${step.chainId}, not the devnet's ${devnet.chainId}`);
     return send(account, { to: step.to, data: step.data, value: step.value === undefined ? undefined : BigInt(step.value) }, gas);
   }
   return {

@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAbi, type Address } from 'viem';
+import { type Address, parseAbi } from 'viem';
 import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
-import { startDevnet, type Devnet } from '../../seeds/devnet/startDevnet.ts';
+import { type Devnet, startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
+import type { CatalogChain, CatalogToken } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { type CatalogChain, type CatalogToken } from '../../src/catalog/Catalog.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
-import { artifactAbi, devnetWallet, type DevnetWallet } from './devnetWallet.ts';
+import { artifactAbi, type DevnetWallet, devnetWallet } from './devnetWallet.ts';
 
 const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
 const V2_ROUTER_ABI = parseAbi(['function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)']);
@@ -25,7 +25,11 @@ export interface FollowDevnet {
   /** Mines one block with `trades` random trades; its number. */
   tradeBlock(trades: number): Promise<number>;
   /** The chain's own quote of one pool at a block: QuoterV2.quoteExactInputSingle (v3) or the DEX's Router02.getAmountsOut (v2). */
-  chainQuote(hop: { dex: string; version: string; fee: number; tokenIn: string; tokenOut: string }, amountIn: bigint, blockNumber: bigint): Promise<bigint>;
+  chainQuote(
+    hop: { dex: string; version: string; fee: number; tokenIn: string; tokenOut: string },
+    amountIn: bigint,
+    blockNumber: bigint,
+  ): Promise<bigint>;
 }
 
 /** Starts the devnet, seeds its snapshot into a temporary folder and sets up the traders; `cleanup` registers teardown. */
@@ -36,8 +40,14 @@ export async function startFollowDevnet(cleanup: (fn: () => unknown) => void, se
   cleanup(() => rmSync(snapshotDir, { recursive: true, force: true }));
   const catalog = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog'));
   const chain = catalog.chain(devnet.chainId)!;
-  const report = await seedChains({ chains: [chain], rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]), snapshotDir, progress: 'none', log: () => undefined });
-  const start = report.chains[0]!.snapshot!;
+  const report = await seedChains({
+    chains: [chain],
+    rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
+    snapshotDir,
+    progress: 'none',
+    log: () => undefined,
+  });
+  const start = report.chains[0].snapshot!;
   const trader = new DevnetTrader(devnet, seed);
   await trader.setUp(start.pools);
   const wallet = devnetWallet(devnet);
@@ -57,11 +67,23 @@ export async function startFollowDevnet(cleanup: (fn: () => unknown) => void, se
     async chainQuote(hop, amountIn, blockNumber) {
       const dex = chain.dexes.find((d) => d.slug === hop.dex && d.version === hop.version)!;
       if (hop.version === 'v2') {
-        const amounts = await wallet.client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsOut', args: [amountIn, [hop.tokenIn as Address, hop.tokenOut as Address]], blockNumber });
-        return amounts[1]!;
+        const amounts = await wallet.client.readContract({
+          address: dex.v2RouterAddress as Address,
+          abi: V2_ROUTER_ABI,
+          functionName: 'getAmountsOut',
+          args: [amountIn, [hop.tokenIn as Address, hop.tokenOut as Address]],
+          blockNumber,
+        });
+        return amounts[1];
       }
-      const { result } = await wallet.client.simulateContract({ address: dex.v3QuoterAddress as Address, abi: QUOTER_V2_ABI, functionName: 'quoteExactInputSingle', args: [{ tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, amountIn, fee: hop.fee, sqrtPriceLimitX96: 0n }], blockNumber });
-      return (result as readonly bigint[])[0]!;
+      const { result } = await wallet.client.simulateContract({
+        address: dex.v3QuoterAddress as Address,
+        abi: QUOTER_V2_ABI,
+        functionName: 'quoteExactInputSingle',
+        args: [{ tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, amountIn, fee: hop.fee, sqrtPriceLimitX96: 0n }],
+        blockNumber,
+      });
+      return (result as readonly bigint[])[0];
     },
   };
 }

@@ -30,18 +30,42 @@ export interface HandLeg {
 export function legOf(chain: CatalogChain, h: HandLeg): Leg {
   const address = (symbol: string): string => tokenOf(chain, symbol).address.toLowerCase();
   if (h.dex === 'wrap') {
-    return { pool: chain.wrappedNativeToken, kind: 'wrap', dex: '', version: '', fee: 0, tokenIn: address(h.from), tokenOut: address(h.to), amountIn: h.amountIn, amountOut: h.amountOut, ticksCrossed: 0 };
+    return {
+      pool: chain.wrappedNativeToken,
+      kind: 'wrap',
+      dex: '',
+      version: '',
+      fee: 0,
+      tokenIn: address(h.from),
+      tokenOut: address(h.to),
+      amountIn: h.amountIn,
+      amountOut: h.amountOut,
+      ticksCrossed: 0,
+    };
   }
   const [slug, version] = h.dex.split('/') as [string, string];
   const kind: ProtocolKind = version === 'v2' ? 'uniswapV2' : 'uniswapV3';
   const fee = h.fee ?? (version === 'v2' ? 3000 : 500);
-  return { pool: h.pool ?? '0x000000000000000000000000000000000000dEaD', kind, dex: slug, version, fee, tokenIn: address(h.from), tokenOut: address(h.to), amountIn: h.amountIn, amountOut: h.amountOut, ticksCrossed: h.ticksCrossed ?? 0 };
+  return {
+    pool: h.pool ?? '0x000000000000000000000000000000000000dEaD',
+    kind,
+    dex: slug,
+    version,
+    fee,
+    tokenIn: address(h.from),
+    tokenOut: address(h.to),
+    amountIn: h.amountIn,
+    amountOut: h.amountOut,
+    ticksCrossed: h.ticksCrossed ?? 0,
+  };
 }
 
 /** The chain's executor of a kind (a Router02: the one of the DEX slug named). */
 export function executorOf(chain: CatalogChain, kind: ExecutorKind, slug?: string): Executor {
   if (kind === 'WETH9') return { kind, address: chain.wrappedNativeToken, name: 'wrapped native token' };
-  const found = chainExecutors(chain).find((e) => e.kind === kind && (slug === undefined || e.deployments.has(`${slug}/v2`) || e.deployments.has(`${slug}/v3`)));
+  const found = chainExecutors(chain).find(
+    (e) => e.kind === kind && (slug === undefined || e.deployments.has(`${slug}/v2`) || e.deployments.has(`${slug}/v3`)),
+  );
   if (!found) throw new Error(`${chain.slug} has no ${kind}${slug ? ` for ${slug}` : ''}`);
   return { kind: found.kind, address: found.address, name: found.name };
 }
@@ -49,13 +73,19 @@ export function executorOf(chain: CatalogChain, kind: ExecutorKind, slug?: strin
 /** A route through legs, executed by `executor`. */
 export function routeOf(chain: CatalogChain, executor: Executor, legs: readonly HandLeg[], tradeType: TradeType = 'exactIn'): Route {
   const built = legs.map((l) => legOf(chain, l));
-  return { legs: built, amountIn: built[0]!.amountIn, amountOut: built[built.length - 1]!.amountOut, executor, gas: routeGas(built, tradeType) };
+  return {
+    legs: built,
+    amountIn: built[0].amountIn,
+    amountOut: built[built.length - 1].amountOut,
+    executor,
+    gas: routeGas(built, tradeType),
+  };
 }
 
 /** A trade of routes (largest first, as bestTrade orders them), exact input by default; percents are not used by step building. */
 export function tradeOf(routes: readonly Route[], tradeType: TradeType = 'exactIn'): Trade {
-  const first = routes[0]!.legs[0]!;
-  const last = routes[0]!.legs[routes[0]!.legs.length - 1]!;
+  const first = routes[0].legs[0];
+  const last = routes[0].legs[routes[0].legs.length - 1];
   const amountIn = routes.reduce((s, r) => s + r.amountIn, 0n);
   return {
     tradeType,

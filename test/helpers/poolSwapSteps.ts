@@ -24,6 +24,16 @@ export function poolSwapSteps(
     gasPriceWei: 0n,
     allow: (e) => e.state === undefined || pools(e),
   });
-  if (!outcome.ok) throw new Error(`no swap of ${p.amountIn} ${p.tokenIn.symbol} -> ${p.tokenOut.symbol} through the chosen pools: ${outcome.code}`);
-  return buildTradeSteps({ chain: p.chain, trade: outcome.trade, tokenIn: p.tokenIn, tokenOut: p.tokenOut, amountOutMinimum: 0n, recipient: p.account, wallet: p.account, deadline: p.deadline });
+  if (!outcome.ok)
+    throw new Error(`no swap of ${p.amountIn} ${p.tokenIn.symbol} -> ${p.tokenOut.symbol} through the chosen pools: ${outcome.code}`);
+  return buildTradeSteps({
+    chain: p.chain,
+    trade: outcome.trade,
+    tokenIn: p.tokenIn,
+    tokenOut: p.tokenOut,
+    amountOutMinimum: 0n,
+    recipient: p.account,
+    wallet: p.account,
+    deadline: p.deadline,
+  });
 }

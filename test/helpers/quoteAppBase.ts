@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import type { AppDeps } from '../../src/app.ts';
+import type { Catalog } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { type Catalog } from '../../src/catalog/Catalog.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { Pricer } from '../../src/quote/pricingPool.ts';
 import { QuoteService } from '../../src/quote/quoteService.ts';
-import { createApiKeyStore, type ApiKeyStore } from '../../src/store/apiKeyStore.ts';
+import { type ApiKeyStore, createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { createQuoteStore, type QuoteStore } from '../../src/store/quoteStore.ts';
 import { fixtureCatalogDir, fixtureSnapshotDir } from './testApp.ts';
 
@@ -64,7 +64,13 @@ export function quoteAppBase(
       catalog,
       graph,
       logger: pino({ level: 'silent' }),
-      quotes: { catalog, quotes: new QuoteService({ catalog, graph, generation, pricer, store }), store, keys, defaultSlippageBps: config.defaultSlippageBps },
+      quotes: {
+        catalog,
+        quotes: new QuoteService({ catalog, graph, generation, pricer, store }),
+        store,
+        keys,
+        defaultSlippageBps: config.defaultSlippageBps,
+      },
     }),
     async close(...others) {
       await Promise.allSettled([...others, store.close(), keys.close()]);

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { createApp, type AppDeps } from '../../src/app.ts';
+import { type AppDeps, createApp } from '../../src/app.ts';
 import type { Catalog } from '../../src/catalog/Catalog.ts';
 import type { Config } from '../../src/config.ts';
 import type { PoolGraph } from '../../src/graph/PoolGraph.ts';
@@ -7,7 +7,7 @@ import { createPricingPool, type Pricer } from '../../src/quote/pricingPool.ts';
 import type { ApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import type { QuoteStore } from '../../src/store/quoteStore.ts';
 import { quoteAppBase } from './quoteAppBase.ts';
-import { request, type RequestOptions, type TestResponse } from './testApp.ts';
+import { type RequestOptions, request, type TestResponse } from './testApp.ts';
 
 /** The app with the quote endpoints wired as src/index.ts wires them, plus handles a test needs. */
 export interface QuoteTestApp {
@@ -40,7 +40,11 @@ export function buildQuoteTestApp(options: { catalogDir?: string; snapshotDir?: 
   let graph = base.loadGraph();
   let generation = 0;
   const pricer = createPricingPool(config);
-  const deps = base.deps(() => graph, () => generation, pricer);
+  const deps = base.deps(
+    () => graph,
+    () => generation,
+    pricer,
+  );
   const app = createApp(deps);
   return {
     app,

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { createClient } from '@keyv/redis';
@@ -143,7 +143,9 @@ export class OwnRedisServer {
   /** (Re)starts the server on the same port and waits until it answers PING (10 s bound). */
   async start(): Promise<void> {
     if (this.#child) throw new Error('already running');
-    const child = spawn(this.binary, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const child = spawn(this.binary, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     this.#child = child;
     child.once('exit', () => {
       if (this.#child === child) this.#child = undefined;

@@ -1,6 +1,6 @@
 // Calldata of router steps decoded with the ABIs of the compiled contracts (not src/tx/abis.ts), and v3 packed
 // paths parsed byte by byte, so that tests compare what a contract would read.
-import { decodeFunctionData, getAddress, type Abi, type Address, type Hex } from 'viem';
+import { type Abi, type Address, decodeFunctionData, getAddress, type Hex } from 'viem';
 import { artifactAbi } from './devnetWallet.ts';
 
 export const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02.json');

@@ -35,7 +35,12 @@ export interface SdkV2Pair {
 export interface SdkTrade<P = unknown> {
   readonly inputAmount: SdkAmount;
   readonly outputAmount: SdkAmount;
-  readonly route: { readonly pools?: readonly P[]; readonly tokenPath?: readonly SdkToken[]; readonly pairs?: readonly P[]; readonly path?: readonly SdkToken[] };
+  readonly route: {
+    readonly pools?: readonly P[];
+    readonly tokenPath?: readonly SdkToken[];
+    readonly pairs?: readonly P[];
+    readonly path?: readonly SdkToken[];
+  };
 }
 /** Options of both SDKs' Trade.bestTradeExactIn. */
 export interface BestTradeOptions {
@@ -51,15 +56,35 @@ export const v3Sdk = require('@uniswap/v3-sdk') as {
   Pool: new (a: SdkToken, b: SdkToken, fee: number, sqrtRatioX96: string, liquidity: string, tick: number, ticks: unknown) => SdkV3Pool;
   TickListDataProvider: new (ticks: { index: number; liquidityNet: string; liquidityGross: string }[], tickSpacing: number) => unknown;
   Trade: {
-    bestTradeExactIn(pools: readonly SdkV3Pool[], amountIn: SdkAmount, tokenOut: SdkToken, options?: BestTradeOptions): Promise<SdkTrade<SdkV3Pool>[]>;
-    bestTradeExactOut(pools: readonly SdkV3Pool[], tokenIn: SdkToken, amountOut: SdkAmount, options?: BestTradeOptions): Promise<SdkTrade<SdkV3Pool>[]>;
+    bestTradeExactIn(
+      pools: readonly SdkV3Pool[],
+      amountIn: SdkAmount,
+      tokenOut: SdkToken,
+      options?: BestTradeOptions,
+    ): Promise<SdkTrade<SdkV3Pool>[]>;
+    bestTradeExactOut(
+      pools: readonly SdkV3Pool[],
+      tokenIn: SdkToken,
+      amountOut: SdkAmount,
+      options?: BestTradeOptions,
+    ): Promise<SdkTrade<SdkV3Pool>[]>;
   };
 };
 export const v2Sdk = require('@uniswap/v2-sdk') as {
   Pair: new (a: SdkAmount, b: SdkAmount) => SdkV2Pair;
   Trade: {
-    bestTradeExactIn(pairs: readonly SdkV2Pair[], amountIn: SdkAmount, tokenOut: SdkToken, options?: BestTradeOptions): SdkTrade<SdkV2Pair>[];
-    bestTradeExactOut(pairs: readonly SdkV2Pair[], tokenIn: SdkToken, amountOut: SdkAmount, options?: BestTradeOptions): SdkTrade<SdkV2Pair>[];
+    bestTradeExactIn(
+      pairs: readonly SdkV2Pair[],
+      amountIn: SdkAmount,
+      tokenOut: SdkToken,
+      options?: BestTradeOptions,
+    ): SdkTrade<SdkV2Pair>[];
+    bestTradeExactOut(
+      pairs: readonly SdkV2Pair[],
+      tokenIn: SdkToken,
+      amountOut: SdkAmount,
+      options?: BestTradeOptions,
+    ): SdkTrade<SdkV2Pair>[];
   };
 };
 
@@ -80,8 +105,20 @@ export function sdkRaw(amount: SdkAmount): bigint {
  */
 export function sdkV3Pool(state: SnapshotPoolV3, token0: SdkToken, token1: SdkToken): SdkV3Pool | undefined {
   if (state.ticks.length === 0) return undefined;
-  const ticks = state.ticks.map(([index, net]) => ({ index, liquidityNet: net, liquidityGross: (BigInt(net) < 0n ? -BigInt(net) : BigInt(net)).toString() }));
-  return new v3Sdk.Pool(token0, token1, state.fee, state.sqrtPriceX96, state.liquidity, state.tick, new v3Sdk.TickListDataProvider(ticks, state.tickSpacing));
+  const ticks = state.ticks.map(([index, net]) => ({
+    index,
+    liquidityNet: net,
+    liquidityGross: (BigInt(net) < 0n ? -BigInt(net) : BigInt(net)).toString(),
+  }));
+  return new v3Sdk.Pool(
+    token0,
+    token1,
+    state.fee,
+    state.sqrtPriceX96,
+    state.liquidity,
+    state.tick,
+    new v3Sdk.TickListDataProvider(ticks, state.tickSpacing),
+  );
 }
 
 /** The v2-sdk Pair of a snapshot pair (the SDK's fee is Uniswap v2's 0.3%). */
@@ -129,7 +166,10 @@ export class SdkPools {
 
   /** @uniswap/v3-sdk Trade.bestTradeExactOut's input for an exact output over the v3 pools (undefined: no trade). */
   async bestV3ExactOut(tokenIn: SdkToken, tokenOut: SdkToken, amountOut: bigint, maxHops: number): Promise<bigint | undefined> {
-    const [best] = await v3Sdk.Trade.bestTradeExactOut(this.v3Pools, tokenIn, sdkAmount(tokenOut, amountOut), { maxNumResults: 1, maxHops });
+    const [best] = await v3Sdk.Trade.bestTradeExactOut(this.v3Pools, tokenIn, sdkAmount(tokenOut, amountOut), {
+      maxNumResults: 1,
+      maxHops,
+    });
     return best ? sdkRaw(best.inputAmount) : undefined;
   }
 

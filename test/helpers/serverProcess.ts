@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,7 +73,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   const entry = options.entry ?? 'src/index.ts';
   const timeoutMs = options.timeoutMs ?? 60_000;
   const keepAll = (options.output ?? 'all') === 'all';
-  if (!keepAll && options.readyPath === undefined) throw new Error("startServer: output 'tail' needs a readyPath (no log lines are parsed)");
+  if (!keepAll && options.readyPath === undefined)
+    throw new Error("startServer: output 'tail' needs a readyPath (no log lines are parsed)");
   const port = await freePort();
   const started = performance.now();
   const root = options.root ?? projectRoot;

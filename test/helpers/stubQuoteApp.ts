@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { createApp, type AppDeps } from '../../src/app.ts';
+import { type AppDeps, createApp } from '../../src/app.ts';
 import type { Catalog } from '../../src/catalog/Catalog.ts';
 import type { Config } from '../../src/config.ts';
 import type { PoolGraph } from '../../src/graph/PoolGraph.ts';
@@ -10,7 +10,7 @@ import { runTradeTask, type TradeTask } from '../../src/quote/runTradeTask.ts';
 import type { ApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import type { QuoteStore } from '../../src/store/quoteStore.ts';
 import { quoteAppBase } from './quoteAppBase.ts';
-import { request, type RequestOptions, type TestResponse } from './testApp.ts';
+import { type RequestOptions, request, type TestResponse } from './testApp.ts';
 
 /**
  * A Pricer that prices in the calling thread with the same code the workers run (runTradeTask over a
@@ -72,7 +72,11 @@ export async function buildStubQuoteApp(
   const pricer = new InProcessPricer(graph, catalog);
   const { key: apiKey } = await keys.create('acme');
   const deps: AppDeps = {
-    ...base.deps(() => graph, () => 0, options.pricer ?? pricer),
+    ...base.deps(
+      () => graph,
+      () => 0,
+      options.pricer ?? pricer,
+    ),
     pricer: options.pricer ?? pricer,
     rateLimitStore: options.rateLimitStore,
   };

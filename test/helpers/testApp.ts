@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { inject } from 'light-my-request';
 import type Koa from 'koa';
+import { inject } from 'light-my-request';
 import { pino } from 'pino';
-import { createApp, type AppDeps } from '../../src/app.ts';
+import { type AppDeps, createApp } from '../../src/app.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { loadConfig } from '../../src/config.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
@@ -45,7 +45,9 @@ export async function request(app: Koa, method: string, url: string, options: Re
 }
 
 /** Builds the app over the fixture catalogue and snapshots (or the given folders), with a silent logger. */
-export function buildTestApp(options: { catalogDir?: string; snapshotDir?: string; env?: NodeJS.ProcessEnv; deps?: Partial<AppDeps> } = {}) {
+export function buildTestApp(
+  options: { catalogDir?: string; snapshotDir?: string; env?: NodeJS.ProcessEnv; deps?: Partial<AppDeps> } = {},
+) {
   const catalogDir = options.catalogDir ?? fixtureCatalogDir;
   const snapshotDir = options.snapshotDir ?? fixtureSnapshotDir;
   const config = loadConfig({ CATALOG_DIR: catalogDir, SNAPSHOT_DIR: snapshotDir, LOG_LEVEL: 'silent', ...(options.env ?? {}) });

@@ -5,13 +5,13 @@
 // its accumulators when time has passed since its last update, so a swap in the same second as the pair's liquidity
 // leaves it cold: the warm-up starts a second later, then proves each pool warm (verifyWarm) or throws.
 import { fileURLToPath } from 'node:url';
-import { type Address, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import type { Catalog, CatalogChain } from '../../src/catalog/Catalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { PricingGraph, type PoolEntry } from '../../src/graph/PricingGraph.ts';
+import { type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import type { DevnetWallet } from './devnetWallet.ts';
@@ -22,8 +22,16 @@ import { poolSwapSteps } from './poolSwapSteps.ts';
  * devnet starts from), in both directions, from `account`, then moves the chain's clock on by an hour so later
  * swaps run in later blocks than these (price accumulators and oracles update as on a live chain). Seed after this.
  */
-export async function warmPools(rpcUrl: string, wallet: DevnetWallet, catalog: Catalog, chain: CatalogChain, account: PrivateKeyAccount): Promise<number> {
-  const shipped = loadSnapshots(fileURLToPath(new URL('../../seeds/snapshots', import.meta.url))).snapshots.filter((s) => s.chainId === chain.chainId);
+export async function warmPools(
+  rpcUrl: string,
+  wallet: DevnetWallet,
+  catalog: Catalog,
+  chain: CatalogChain,
+  account: PrivateKeyAccount,
+): Promise<number> {
+  const shipped = loadSnapshots(fileURLToPath(new URL('../../seeds/snapshots', import.meta.url))).snapshots.filter(
+    (s) => s.chainId === chain.chainId,
+  );
   const index = new PricingGraph(new PoolGraph(shipped, catalog), catalog).chain(chain.chainId)!;
   const entries = new Set<PoolEntry>();
   for (const token of chain.tokens) for (const e of index.poolsOf(token.address.toLowerCase())) if (e.state) entries.add(e);
@@ -32,19 +40,35 @@ export async function warmPools(rpcUrl: string, wallet: DevnetWallet, catalog: C
   const deadline = Number((await wallet.client.getBlock()).timestamp) + 3_600;
   const swapped: WarmSwap[] = [];
   for (const entry of entries) {
-    for (const [tokenIn, tokenOut, balance] of [[entry.token0, entry.token1, entry.state!.balance0], [entry.token1, entry.token0, entry.state!.balance1]] as const) {
+    for (const [tokenIn, tokenOut, balance] of [
+      [entry.token0, entry.token1, entry.state!.balance0],
+      [entry.token1, entry.token0, entry.state!.balance1],
+    ] as const) {
       const amount = BigInt(balance) / 1_000_000n;
       if (amount === 0n) continue;
       const tokenInfo = (a: string) => chain.tokens.find((t) => t.address.toLowerCase() === a)!;
       let steps;
       try {
-        steps = poolSwapSteps(index, (e) => e === entry, { chain, tokenIn: tokenInfo(tokenIn), tokenOut: tokenInfo(tokenOut), amountIn: amount, account: account.address, deadline });
+        steps = poolSwapSteps(index, (e) => e === entry, {
+          chain,
+          tokenIn: tokenInfo(tokenIn),
+          tokenOut: tokenInfo(tokenOut),
+          amountIn: amount,
+          account: account.address,
+          deadline,
+        });
       } catch {
         continue; // the pool cannot take even this amount this way
       }
       await fundAccount(rpcUrl, account.address, tokenInfo(tokenIn).address as Address, amount);
       await wallet.sendSteps(account, steps);
-      swapped.push({ pool: entry.address, name: `${tokenInfo(tokenIn).symbol} -> ${tokenInfo(tokenOut).symbol} through ${entry.address}`, steps, token: tokenInfo(tokenIn).address as Address, amount });
+      swapped.push({
+        pool: entry.address,
+        name: `${tokenInfo(tokenIn).symbol} -> ${tokenInfo(tokenOut).symbol} through ${entry.address}`,
+        steps,
+        token: tokenInfo(tokenIn).address as Address,
+        amount,
+      });
     }
   }
   await jsonRpc(rpcUrl, 'evm_increaseTime', [1]);
@@ -56,12 +80,19 @@ export async function warmPools(rpcUrl: string, wallet: DevnetWallet, catalog: C
 }
 
 /** One warm-up swap: its pool, a name for messages, its steps and what funds them. */
-interface WarmSwap { pool: string; name: string; steps: Step[]; token: Address; amount: bigint }
+interface WarmSwap {
+  pool: string;
+  name: string;
+  steps: Step[];
+  token: Address;
+  amount: bigint;
+}
 
 type StorageDiff = Record<string, { storage?: Record<string, Hex> }>;
 
 /** The pool's storage in one side of a diff-mode prestate trace (addresses compared case-insensitively). */
-const poolStorage = (diff: StorageDiff, pool: string) => Object.entries(diff).find(([a]) => a.toLowerCase() === pool.toLowerCase())?.[1].storage ?? {};
+const poolStorage = (diff: StorageDiff, pool: string) =>
+  Object.entries(diff).find(([a]) => a.toLowerCase() === pool.toLowerCase())?.[1].storage ?? {};
 
 /**
  * Repeats every warm-up swap a second later and traces it (prestateTracer, diff mode): a warm pool rewrites only
@@ -83,5 +114,6 @@ async function verifyWarm(rpcUrl: string, wallet: DevnetWallet, account: Private
       if (BigInt(value) !== 0n && BigInt(pre[slot] ?? '0x0') === 0n) cold.push(`${s.name}: slot ${slot} written from zero`);
     }
   }
-  if (cold.length > 0) throw new Error(`warm-up missed ${cold.length} slot(s), gas checks would be off by ~17,100 each:\n${cold.join('\n')}`);
+  if (cold.length > 0)
+    throw new Error(`warm-up missed ${cold.length} slot(s), gas checks would be off by ~17,100 each:\n${cold.join('\n')}`);
 }

@@ -5,11 +5,11 @@ import { Writable } from 'node:stream';
 import Koa from 'koa';
 import { pino } from 'pino';
 import t from 'tap';
-import { optionalApiKey, requireApiKey, apiKeyOf } from '../../src/http/auth.ts';
+import { apiKeyOf, optionalApiKey, requireApiKey } from '../../src/http/auth.ts';
 import { sendData } from '../../src/http/envelope.ts';
 import { errorHandler } from '../../src/http/errorHandler.ts';
 import { requestLogger } from '../../src/http/requestLogger.ts';
-import { createApiKeyStore, type ApiKeyStore } from '../../src/store/apiKeyStore.ts';
+import { type ApiKeyStore, createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { freePort } from '../helpers/freePort.ts';
 import { request } from '../helpers/testApp.ts';
 
@@ -73,8 +73,16 @@ t.test('required route: exact 401 bodies', async (t) => {
     ['garbage', { 'x-api-key': 'hello' }, INVALID],
     ['key with a space inside', { 'x-api-key': `${key} ${key}` }, INVALID],
     ['Bearer without a key', { authorization: 'Bearer' }, { code: 401, message: 'invalid Authorization header: expected "Bearer <key>"' }],
-    ['Basic scheme', { authorization: `Basic ${Buffer.from(`u:${key}`).toString('base64')}` }, { code: 401, message: 'invalid Authorization header: expected "Bearer <key>"' }],
-    ['two different keys', { authorization: `Bearer ${key}`, 'x-api-key': foreignKey }, { code: 401, message: 'conflicting API keys: Authorization and X-API-Key carry different keys' }],
+    [
+      'Basic scheme',
+      { authorization: `Basic ${Buffer.from(`u:${key}`).toString('base64')}` },
+      { code: 401, message: 'invalid Authorization header: expected "Bearer <key>"' },
+    ],
+    [
+      'two different keys',
+      { authorization: `Bearer ${key}`, 'x-api-key': foreignKey },
+      { code: 401, message: 'conflicting API keys: Authorization and X-API-Key carry different keys' },
+    ],
   ];
   for (const [name, headers, body] of cases) {
     const res = await request(app, 'GET', '/private', { headers });
@@ -86,7 +94,11 @@ t.test('required route: exact 401 bodies', async (t) => {
 
 t.test('optional route: no key is fine, a valid key is identified, an invalid one is 401', async (t) => {
   t.same((await request(app, 'GET', '/public')).body, { code: 200, message: 'ok', data: null });
-  t.same((await request(app, 'GET', '/public', { headers: { 'x-api-key': key } })).body, { code: 200, message: 'ok', data: { id: record.id, org: 'acme' } });
+  t.same((await request(app, 'GET', '/public', { headers: { 'x-api-key': key } })).body, {
+    code: 200,
+    message: 'ok',
+    data: { id: record.id, org: 'acme' },
+  });
   const invalid = await request(app, 'GET', '/public', { headers: { authorization: `Bearer ${foreignKey}` } });
   t.equal(invalid.status, 401);
   t.same(invalid.body, INVALID);

@@ -7,8 +7,10 @@ t.teardown(() => s.close());
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 /** The valid body's JSON text with one field's raw JSON text replaced (to send -0, 1e400 ...). */
-const withRaw = (field: keyof typeof VALID, rawValue: string) => JSON.stringify(VALID).replace(`"${field}":${JSON.stringify(VALID[field])}`, `"${field}":${rawValue}`);
-const post = (payload: string | Buffer, headers: Record<string, string> = JSON_TYPE) => s.request('POST', '/quotes/routes', { payload: payload as string, headers });
+const withRaw = (field: keyof typeof VALID, rawValue: string) =>
+  JSON.stringify(VALID).replace(`"${field}":${JSON.stringify(VALID[field])}`, `"${field}":${rawValue}`);
+const post = (payload: string | Buffer, headers: Record<string, string> = JSON_TYPE) =>
+  s.request('POST', '/quotes/routes', { payload: payload as string, headers });
 const error = (code: number, message: string) => ({ code, message });
 
 t.test('jsonBody: a body over BODY_LIMIT_BYTES (65536) is a 413 envelope; exactly at the limit is read', async (t) => {
@@ -64,7 +66,13 @@ t.test('jsonBody: invalid compressed bodies are 400, unknown encodings 415', asy
 
 t.test('a POST body that is not JSON is a 400 envelope naming the expected content type', async (t) => {
   const message = 'request body must be JSON (Content-Type: application/json)';
-  for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x', 'application/vnd.api+json']) {
+  for (const type of [
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'application/xml',
+    'multipart/form-data; boundary=x',
+    'application/vnd.api+json',
+  ]) {
     const res = await post(JSON.stringify(VALID), { 'content-type': type });
     t.same([res.status, res.body], [400, error(400, message)], type);
   }

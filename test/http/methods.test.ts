@@ -23,7 +23,11 @@ t.test('a method a path does not serve: 405, the envelope and Allow', async (t) 
   ];
   for (const [method, path, allow] of cases) {
     const res = await s.request(method, path);
-    t.strictSame([res.status, res.body, res.headers.allow], [405, { code: 405, message: 'method not allowed' }, allow], `${method} ${path}`);
+    t.strictSame(
+      [res.status, res.body, res.headers.allow],
+      [405, { code: 405, message: 'method not allowed' }, allow],
+      `${method} ${path}`,
+    );
   }
 });
 
@@ -43,13 +47,17 @@ t.test('OPTIONS answers with the methods of the path alone', async (t) => {
   ];
   for (const [path, allow] of cases) {
     const res = await s.request('OPTIONS', path);
-    t.strictSame([res.status, res.body, res.headers.allow], [200, { code: 200, message: `allowed methods: ${allow}`, data: null }, allow], path);
+    t.strictSame(
+      [res.status, res.body, res.headers.allow],
+      [200, { code: 200, message: `allowed methods: ${allow}`, data: null }, allow],
+      path,
+    );
   }
   const notAnId = await s.request('OPTIONS', '/quotes/not-a-uuid');
   t.strictSame([notAnId.status, notAnId.body], [404, { code: 404, message: 'not found: OPTIONS /quotes/not-a-uuid' }]);
 });
 
-t.test('over a real socket: Node\'s parser lets TRACE and QUERY through, and the app answers 405', async (t) => {
+t.test("over a real socket: Node's parser lets TRACE and QUERY through, and the app answers 405", async (t) => {
   const server = s.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   t.teardown(() => new Promise((resolve) => server.close(resolve)));
@@ -58,7 +66,10 @@ t.test('over a real socket: Node\'s parser lets TRACE and QUERY through, and the
     const [status, allow, body] = await new Promise<[number | undefined, string | undefined, string]>((resolve, reject) => {
       const req = httpRequest({ host: '127.0.0.1', port, method, path: '/blockchains' }, (res) => {
         let text = '';
-        res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve([res.statusCode, res.headers.allow, text]));
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk) => (text += chunk))
+          .on('end', () => resolve([res.statusCode, res.headers.allow, text]));
       });
       req.on('error', reject).end();
     });

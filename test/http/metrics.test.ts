@@ -1,7 +1,7 @@
 import t from 'tap';
-import { createMemoryRateLimitStore } from '../../src/http/rateLimit.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
-import { buildStubQuoteApp, fixtureQuoteRequest as BODY, InProcessPricer } from '../helpers/stubQuoteApp.ts';
+import { createMemoryRateLimitStore } from '../../src/http/rateLimit.ts';
+import { fixtureQuoteRequest as BODY, buildStubQuoteApp, InProcessPricer } from '../helpers/stubQuoteApp.ts';
 
 /** Parses the Prometheus text format into `name{labels}` -> value (comments dropped). */
 function samples(text: string): Map<string, number> {
@@ -79,6 +79,10 @@ t.test('createMetrics: snapshot age per chain from the injected clock', async (t
   const m = samples((await metrics.render()).body);
   t.same(
     [...m.entries()].filter(([k]) => k.startsWith('snapshot_') || k === 'pricing_queue_depth'),
-    [['pricing_queue_depth', 0], ['snapshot_age_seconds{chain_id="1001"}', 123], ['snapshot_block_number{chain_id="1001"}', 1234]],
+    [
+      ['pricing_queue_depth', 0],
+      ['snapshot_age_seconds{chain_id="1001"}', 123],
+      ['snapshot_block_number{chain_id="1001"}', 1234],
+    ],
   );
 });

@@ -1,9 +1,9 @@
-import t from 'tap';
 import { pino } from 'pino';
+import t from 'tap';
 import { createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from '../../src/http/rateLimit.ts';
-import { buildStubQuoteApp, fixtureQuoteRequest as ROUTE_BODY } from '../helpers/stubQuoteApp.ts';
 import { freePort } from '../helpers/freePort.ts';
 import { keysWithTtl, OwnRedisServer, redisServerOrSkip, sharedRedisPrefix, sharedRedisUrl, uniquePrefix } from '../helpers/redis.ts';
+import { buildStubQuoteApp, fixtureQuoteRequest as ROUTE_BODY } from '../helpers/stubQuoteApp.ts';
 
 // A fixed instant 15.5 s into a 60 s window aligned to the epoch: 16666667 x 60000 ms + 15500 ms.
 const WINDOW_START = 16_666_667 * 60_000;
@@ -23,44 +23,58 @@ t.test('memory store: counts per bucket in fixed epoch-aligned windows', async (
 
 const LIMITS = { RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: 'true' };
 
-t.test('per-IP limit: the fourth request in the window is a 429 envelope with Retry-After; other IPs and probes are not limited', async (t) => {
-  const s = await buildStubQuoteApp({ env: { ...LIMITS, RATE_LIMIT_PER_IP: '3' }, rateLimitStore: createMemoryRateLimitStore(() => NOW) });
-  t.teardown(() => s.close());
-  const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
-  for (const remaining of ['2', '1', '0']) {
-    const res = await s.request('GET', '/blockchains', from('203.0.113.7'));
-    t.equal(res.status, 200);
-    t.same([res.headers['ratelimit-limit'], res.headers['ratelimit-remaining'], res.headers['ratelimit-reset']], ['3', remaining, '45']);
-  }
-  const refused = await s.request('POST', '/quotes/routes', { ...from('203.0.113.7'), body: ROUTE_BODY });
-  t.equal(refused.status, 429);
-  t.equal(refused.headers['retry-after'], '45');
-  t.same(refused.body, { code: 429, message: 'rate limit exceeded: 3 requests per 60 s for this client address; retry in 45 s' });
-  t.equal(s.pricer.tasks, 0, 'a refused request is not priced');
-  t.equal((await s.request('GET', '/blockchains', from('203.0.113.8'))).status, 200, 'another address has its own count');
-  for (const path of ['/healthz', '/readyz', '/metrics']) {
-    const res = await s.request('GET', path, from('203.0.113.7'));
-    t.equal(res.status, 200, `${path} is never limited`);
-    t.equal(res.headers['ratelimit-limit'], undefined);
-  }
-});
+t.test(
+  'per-IP limit: the fourth request in the window is a 429 envelope with Retry-After; other IPs and probes are not limited',
+  async (t) => {
+    const s = await buildStubQuoteApp({
+      env: { ...LIMITS, RATE_LIMIT_PER_IP: '3' },
+      rateLimitStore: createMemoryRateLimitStore(() => NOW),
+    });
+    t.teardown(() => s.close());
+    const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+    for (const remaining of ['2', '1', '0']) {
+      const res = await s.request('GET', '/blockchains', from('203.0.113.7'));
+      t.equal(res.status, 200);
+      t.same([res.headers['ratelimit-limit'], res.headers['ratelimit-remaining'], res.headers['ratelimit-reset']], ['3', remaining, '45']);
+    }
+    const refused = await s.request('POST', '/quotes/routes', { ...from('203.0.113.7'), body: ROUTE_BODY });
+    t.equal(refused.status, 429);
+    t.equal(refused.headers['retry-after'], '45');
+    t.same(refused.body, { code: 429, message: 'rate limit exceeded: 3 requests per 60 s for this client address; retry in 45 s' });
+    t.equal(s.pricer.tasks, 0, 'a refused request is not priced');
+    t.equal((await s.request('GET', '/blockchains', from('203.0.113.8'))).status, 200, 'another address has its own count');
+    for (const path of ['/healthz', '/readyz', '/metrics']) {
+      const res = await s.request('GET', path, from('203.0.113.7'));
+      t.equal(res.status, 200, `${path} is never limited`);
+      t.equal(res.headers['ratelimit-limit'], undefined);
+    }
+  },
+);
 
 t.test('without TRUST_PROXY, X-Forwarded-For is ignored: every request counts against the socket address', async (t) => {
   const s = await buildStubQuoteApp({ env: { RATE_LIMIT_PER_IP: '2' }, rateLimitStore: createMemoryRateLimitStore(() => NOW) });
   t.teardown(() => s.close());
   const statuses: number[] = [];
-  for (const ip of ['1.1.1.1', '2.2.2.2', '3.3.3.3']) statuses.push((await s.request('GET', '/blockchains', { headers: { 'x-forwarded-for': ip } })).status);
+  for (const ip of ['1.1.1.1', '2.2.2.2', '3.3.3.3'])
+    statuses.push((await s.request('GET', '/blockchains', { headers: { 'x-forwarded-for': ip } })).status);
   t.same(statuses, [200, 200, 429]);
 });
 
 t.test('per-key limit: a valid key has its own count whatever its address; requests without a valid key count per IP', async (t) => {
-  const s = await buildStubQuoteApp({ env: { ...LIMITS, RATE_LIMIT_PER_KEY: '2', RATE_LIMIT_PER_IP: '3' }, rateLimitStore: createMemoryRateLimitStore(() => NOW) });
+  const s = await buildStubQuoteApp({
+    env: { ...LIMITS, RATE_LIMIT_PER_KEY: '2', RATE_LIMIT_PER_IP: '3' },
+    rateLimitStore: createMemoryRateLimitStore(() => NOW),
+  });
   t.teardown(() => s.close());
   const keyed = (ip: string) => ({ headers: { authorization: `Bearer ${s.apiKey}`, 'x-forwarded-for': ip } });
   const first = await s.request('POST', '/quotes', { ...keyed('198.51.100.1'), body: ROUTE_BODY });
   t.equal(first.status, 200);
   t.equal(first.headers['ratelimit-limit'], '2');
-  t.equal((await s.request('GET', '/blockchains', { headers: { 'x-api-key': s.apiKey, 'x-forwarded-for': '198.51.100.2' } })).status, 200, 'X-API-Key counts against the same key');
+  t.equal(
+    (await s.request('GET', '/blockchains', { headers: { 'x-api-key': s.apiKey, 'x-forwarded-for': '198.51.100.2' } })).status,
+    200,
+    'X-API-Key counts against the same key',
+  );
   const refused = await s.request('POST', '/quotes', { ...keyed('198.51.100.3'), body: ROUTE_BODY });
   t.equal(refused.status, 429);
   t.equal(refused.headers['retry-after'], '45');
@@ -97,47 +111,56 @@ t.test('Redis store: instances sharing a Redis and a prefix share one count; the
   t.same(await a.hit('ip:x', 60_000), { count: 3, resetMs: 44_500 });
   t.same(await b.hit('key:key_0123456789ab', 60_000), { count: 1, resetMs: 44_500 });
   const keys = (await keysWithTtl(sharedRedisUrl, prefix)).filter(([k]) => !k.includes(':probe:'));
-  t.same(keys.map(([k, , v]) => [k, v]), [[`${prefix}:ratelimit:ip:x:16666667`, '3'], [`${prefix}:ratelimit:key:key_0123456789ab:16666667`, '1']]);
+  t.same(
+    keys.map(([k, , v]) => [k, v]),
+    [
+      [`${prefix}:ratelimit:ip:x:16666667`, '3'],
+      [`${prefix}:ratelimit:key:key_0123456789ab:16666667`, '1'],
+    ],
+  );
   for (const [key, ttl] of keys) t.ok(ttl > 44_000 && ttl <= 45_500, `${key} expires with its window (+1 s): ${ttl} ms`);
 });
 
-t.test('Redis store fails open: with no Redis, or Redis killed mid-run, requests pass uncounted; counting resumes when it returns', async (t) => {
-  const binary = redisServerOrSkip(t);
-  if (!binary) return;
-  const redis = new OwnRedisServer(binary, await freePort());
-  const prefix = uniquePrefix('failopen');
-  const store = createRedisRateLimitStore(redis.url, { keyPrefix: prefix, logger: pino({ level: 'silent' }) });
-  t.teardown(async () => {
-    await store.close();
+t.test(
+  'Redis store fails open: with no Redis, or Redis killed mid-run, requests pass uncounted; counting resumes when it returns',
+  async (t) => {
+    const binary = redisServerOrSkip(t);
+    if (!binary) return;
+    const redis = new OwnRedisServer(binary, await freePort());
+    const prefix = uniquePrefix('failopen');
+    const store = createRedisRateLimitStore(redis.url, { keyPrefix: prefix, logger: pino({ level: 'silent' }) });
+    t.teardown(async () => {
+      await store.close();
+      await redis.kill();
+    });
+    const s = await buildStubQuoteApp({ env: { RATE_LIMIT_PER_IP: '2' }, rateLimitStore: store });
+    t.teardown(() => s.close());
+
+    // Nothing listens yet: every request passes, fast.
+    const started = Date.now();
+    const before = [];
+    for (let i = 0; i < 5; i++) before.push((await s.request('GET', '/blockchains')).status);
+    t.same(before, [200, 200, 200, 200, 200], 'no Redis: requests are let through');
+    t.ok(Date.now() - started < 1000, 'without waiting for Redis');
+
+    await redis.start();
+    await waitReady(store);
+    const up = [];
+    for (let i = 0; i < 3; i++) up.push((await s.request('GET', '/blockchains')).status);
+    t.same(up, [200, 200, 429], 'Redis up: the limit applies');
+
     await redis.kill();
-  });
-  const s = await buildStubQuoteApp({ env: { RATE_LIMIT_PER_IP: '2' }, rateLimitStore: store });
-  t.teardown(() => s.close());
+    const down = [];
+    for (let i = 0; i < 3; i++) down.push((await s.request('GET', '/blockchains')).status);
+    t.same(down, [200, 200, 200], 'Redis killed: requests pass again (fail open), never a 5xx');
 
-  // Nothing listens yet: every request passes, fast.
-  const started = Date.now();
-  const before = [];
-  for (let i = 0; i < 5; i++) before.push((await s.request('GET', '/blockchains')).status);
-  t.same(before, [200, 200, 200, 200, 200], 'no Redis: requests are let through');
-  t.ok(Date.now() - started < 1000, 'without waiting for Redis');
-
-  await redis.start();
-  await waitReady(store);
-  const up = [];
-  for (let i = 0; i < 3; i++) up.push((await s.request('GET', '/blockchains')).status);
-  t.same(up, [200, 200, 429], 'Redis up: the limit applies');
-
-  await redis.kill();
-  const down = [];
-  for (let i = 0; i < 3; i++) down.push((await s.request('GET', '/blockchains')).status);
-  t.same(down, [200, 200, 200], 'Redis killed: requests pass again (fail open), never a 5xx');
-
-  await redis.start();
-  await waitReady(store);
-  const back = [];
-  for (let i = 0; i < 3; i++) back.push((await s.request('GET', '/blockchains')).status);
-  t.same(back, [200, 200, 429], 'Redis back (empty, it kept no data): counting resumed without a restart');
-});
+    await redis.start();
+    await waitReady(store);
+    const back = [];
+    for (let i = 0; i < 3; i++) back.push((await s.request('GET', '/blockchains')).status);
+    t.same(back, [200, 200, 429], 'Redis back (empty, it kept no data): counting resumed without a restart');
+  },
+);
 
 /** Waits until a Redis store counts (its connection is up), at most 10 s. */
 async function waitReady(store: RateLimitStore): Promise<void> {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { keysWithTtl, sharedRedisPrefix, sharedRedisUrl } from '../helpers/redis.ts';
-import { startServer, type ServerProcess } from '../helpers/serverProcess.ts';
+import { type ServerProcess, startServer } from '../helpers/serverProcess.ts';
 
 const WINDOW_SECONDS = 3600;
 const PER_KEY = 4;
@@ -20,9 +20,17 @@ async function call(instance: ServerProcess, method: string, path: string, optio
   const headers: Record<string, string> = {};
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(instance.url + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const res = await fetch(instance.url + path, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: JSON.parse(text) as { code: number; message: string; data?: Record<string, unknown> } };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: JSON.parse(text) as { code: number; message: string; data?: Record<string, unknown> },
+  };
 }
 
 t.test('two server processes over one Redis share saved quotes and rate limits', async (t) => {
@@ -81,7 +89,10 @@ t.test('two server processes over one Redis share saved quotes and rate limits',
   for (const over of [overA, overB]) {
     const retryAfter = Number(over.headers.get('retry-after'));
     t.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= WINDOW_SECONDS, `Retry-After ${retryAfter}`);
-    t.equal(over.body.message, `rate limit exceeded: ${PER_KEY} requests per ${WINDOW_SECONDS} s for this API key; retry in ${retryAfter} s`);
+    t.equal(
+      over.body.message,
+      `rate limit exceeded: ${PER_KEY} requests per ${WINDOW_SECONDS} s for this API key; retry in ${retryAfter} s`,
+    );
   }
 
   // Per IP (no key): PER_IP requests from this address across both instances, then 429 on either.

@@ -7,14 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { formatUnits } from 'viem';
-import { launchChromium, screenshotDir, watchedPage, type PageWatch } from '../helpers/browser.ts';
+import { launchChromium, type PageWatch, screenshotDir, watchedPage } from '../helpers/browser.ts';
 import { startServer } from '../helpers/serverProcess.ts';
 
 const browser = await launchChromium(t);
 if (browser) {
   const dataDir = mkdtempSync(join(tmpdir(), 'sqs-pages-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const server = await startServer({ readyPath: '/readyz', env: { REDIS_URL: undefined, DATA_DIR: dataDir, LOG_LEVEL: 'silent', WORKER_THREADS: '1' } });
+  const server = await startServer({
+    readyPath: '/readyz',
+    env: { REDIS_URL: undefined, DATA_DIR: dataDir, LOG_LEVEL: 'silent', WORKER_THREADS: '1' },
+  });
   t.teardown(() => server.stop());
   const origin = server.url;
 
@@ -24,14 +27,20 @@ if (browser) {
     data?: T;
   }
   const api = async <T = any>(path: string, body?: unknown): Promise<{ status: number; body: Envelope<T> }> => {
-    const res = await fetch(origin + path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(
+      origin + path,
+      body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    );
     return { status: res.status, body: (await res.json()) as Envelope<T> };
   };
 
   /** Nothing was loaded from another origin and nothing went to the console as an error. */
   const clean = (t: Test, watch: PageWatch, allowedErrors: string[] = []): void => {
-    t.strictSame(watch.foreign, [], 'no request outside the service\'s origin');
-    t.ok(watch.requested.length > 0 && watch.requested.every((url) => url.startsWith(`${origin}/`)), `${watch.requested.length} requests, all to ${origin}`);
+    t.strictSame(watch.foreign, [], "no request outside the service's origin");
+    t.ok(
+      watch.requested.length > 0 && watch.requested.every((url) => url.startsWith(`${origin}/`)),
+      `${watch.requested.length} requests, all to ${origin}`,
+    );
     t.strictSame(watch.errors, allowedErrors, 'console errors');
   };
 
@@ -44,12 +53,16 @@ if (browser) {
       .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => `${op.tags[0]} ${method.toUpperCase()} ${path}`))
       .sort();
     await page.goto(`${origin}/docs`);
-    await page.locator('.opblock').nth(documented.length - 1).waitFor();
+    await page
+      .locator('.opblock')
+      .nth(documented.length - 1)
+      .waitFor();
     const listed = await page.$$eval('.opblock-tag-section', (sections) =>
       sections.flatMap((section) => {
         const tag = section.querySelector('.opblock-tag')?.getAttribute('data-tag') ?? '?';
         return [...section.querySelectorAll('.opblock')].map(
-          (op) => `${tag} ${op.querySelector('.opblock-summary-method')?.textContent} ${op.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+          (op) =>
+            `${tag} ${op.querySelector('.opblock-summary-method')?.textContent} ${op.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
         );
       }),
     );
@@ -130,7 +143,12 @@ if (browser) {
   const devnetTokens = (await api<{ address: string; symbol: string; decimals: number }[]>('/blockchains/tokens?chainId=31337')).body.data!;
   const bySymbol = (symbol: string) => devnetTokens.find((tk) => tk.symbol === symbol);
   const byAddress = (address: string) => devnetTokens.find((tk) => tk.address.toLowerCase() === address.toLowerCase())!;
-  const dexNames = new Map(((await api('/blockchains/dex?chainId=31337')).body.data as { slug: string; version: string; name: string }[]).map((d) => [`${d.slug}/${d.version}`, d.name]));
+  const dexNames = new Map(
+    ((await api('/blockchains/dex?chainId=31337')).body.data as { slug: string; version: string; name: string }[]).map((d) => [
+      `${d.slug}/${d.version}`,
+      d.name,
+    ]),
+  );
 
   /** The best route's paths as the API gives them; a response without the routing extension is one path through pairAddress. */
   const expectedPaths = (best: any) =>
@@ -139,7 +157,18 @@ if (browser) {
         percent: 100,
         amountIn: best.amountIn,
         amountOut: best.amountOut,
-        hops: [{ dex: best.route.dex, version: best.route.version, pool: best.pairAddress, fee: best.route.poolFee, tokenIn: best.tokenIn.address, tokenOut: best.tokenOut.address, amountIn: best.amountIn, amountOut: best.amountOut }],
+        hops: [
+          {
+            dex: best.route.dex,
+            version: best.route.version,
+            pool: best.pairAddress,
+            fee: best.route.poolFee,
+            tokenIn: best.tokenIn.address,
+            tokenOut: best.tokenOut.address,
+            amountIn: best.amountIn,
+            amountOut: best.amountOut,
+          },
+        ],
       },
     ];
 
@@ -152,31 +181,76 @@ if (browser) {
     const expected = expectedPaths(best);
     t.strictSame(
       drawn.map(({ tokens: _tokens, hops, ...path }) => ({ ...path, hops: hops.map(({ text: _text, ...hop }) => hop) })),
-      expected.map((p: any) => ({ percent: p.percent, amountIn: p.amountIn, amountOut: p.amountOut, hops: p.hops.map((h: any) => ({ dex: h.dex, version: h.version, fee: h.fee, pool: h.pool, tokenIn: h.tokenIn, tokenOut: h.tokenOut, amountIn: h.amountIn, amountOut: h.amountOut })) })),
+      expected.map((p: any) => ({
+        percent: p.percent,
+        amountIn: p.amountIn,
+        amountOut: p.amountOut,
+        hops: p.hops.map((h: any) => ({
+          dex: h.dex,
+          version: h.version,
+          fee: h.fee,
+          pool: h.pool,
+          tokenIn: h.tokenIn,
+          tokenOut: h.tokenOut,
+          amountIn: h.amountIn,
+          amountOut: h.amountOut,
+        })),
+      })),
       'paths, percentages, hops and amounts',
     );
     for (const [i, path] of drawn.entries()) {
       const hops = expected[i].hops;
-      t.strictSame(path.tokens, [byAddress(hops[0].tokenIn).symbol, ...hops.map((h: any) => byAddress(h.tokenOut).symbol)], `path ${i + 1}: token symbols`);
+      t.strictSame(
+        path.tokens,
+        [byAddress(hops[0].tokenIn).symbol, ...hops.map((h: any) => byAddress(h.tokenOut).symbol)],
+        `path ${i + 1}: token symbols`,
+      );
       for (const [j, hop] of path.hops.entries()) {
         const h = hops[j];
         const name = h.dex === 'wrap' ? 'Wrap' : dexNames.get(`${h.dex}/${h.version}`);
         const fee = h.dex === 'wrap' ? 'no fee' : `${formatUnits(BigInt(h.fee), 4)}%`;
         const amounts = `${formatUnits(BigInt(h.amountIn), byAddress(h.tokenIn).decimals)} ${byAddress(h.tokenIn).symbol} → ${formatUnits(BigInt(h.amountOut), byAddress(h.tokenOut).decimals)} ${byAddress(h.tokenOut).symbol}`;
-        t.equal(hop.text.replaceAll(',', ''), `${name}${fee}${amounts}`, `path ${i + 1} hop ${j + 1}: DEX, fee tier and amounts (viem's formatUnits)`);
+        t.equal(
+          hop.text.replaceAll(',', ''),
+          `${name}${fee}${amounts}`,
+          `path ${i + 1} hop ${j + 1}: DEX, fee tier and amounts (viem's formatUnits)`,
+        );
       }
     }
     const facts = watch.page.locator('#best-facts');
     t.equal(await facts.locator('[data-amount-out]').getAttribute('data-amount-out'), best.amountOut, 'amountOut');
-    t.equal(((await facts.locator('[data-amount-out]').textContent()) ?? '').replaceAll(',', ''), `${formatUnits(BigInt(best.amountOut), best.tokenOut.decimals)} ${best.tokenOut.symbol}`);
-    t.equal(await facts.locator('[data-block-number]').getAttribute('data-block-number'), String(best.snapshot.blockNumber), 'snapshot block');
-    if (best.priceImpactBps !== undefined) t.equal(await facts.locator('[data-price-impact-bps]').getAttribute('data-price-impact-bps'), String(best.priceImpactBps), 'price impact');
-    if (best.gasEstimate !== undefined) t.equal(await facts.locator('[data-gas-estimate]').getAttribute('data-gas-estimate'), best.gasEstimate, 'gas estimate');
-    const rows = await watch.page.$$eval('#dex-results tbody tr', (trs) =>
-      trs.map((tr) => `${tr.getAttribute('data-dex')}/${tr.getAttribute('data-version')} ${tr.getAttribute('data-amount-out')} ${tr.children[2]?.textContent}`),
+    t.equal(
+      ((await facts.locator('[data-amount-out]').textContent()) ?? '').replaceAll(',', ''),
+      `${formatUnits(BigInt(best.amountOut), best.tokenOut.decimals)} ${best.tokenOut.symbol}`,
     );
-    const tiers = (q: any) => expectedPaths(q).map((p: any) => p.hops.map((h: any) => (h.dex === 'wrap' ? 'no fee' : `${formatUnits(BigInt(h.fee), 4)}%`)).join(' → ')).join(' + ');
-    t.strictSame(rows, quotes.map((q) => `${q.route.dex}/${q.route.version} ${q.amountOut} ${tiers(q)}`), 'every DEX\'s result, best first, with its fee tiers');
+    t.equal(
+      await facts.locator('[data-block-number]').getAttribute('data-block-number'),
+      String(best.snapshot.blockNumber),
+      'snapshot block',
+    );
+    if (best.priceImpactBps !== undefined)
+      t.equal(
+        await facts.locator('[data-price-impact-bps]').getAttribute('data-price-impact-bps'),
+        String(best.priceImpactBps),
+        'price impact',
+      );
+    if (best.gasEstimate !== undefined)
+      t.equal(await facts.locator('[data-gas-estimate]').getAttribute('data-gas-estimate'), best.gasEstimate, 'gas estimate');
+    const rows = await watch.page.$$eval('#dex-results tbody tr', (trs) =>
+      trs.map(
+        (tr) =>
+          `${tr.getAttribute('data-dex')}/${tr.getAttribute('data-version')} ${tr.getAttribute('data-amount-out')} ${tr.children[2]?.textContent}`,
+      ),
+    );
+    const tiers = (q: any) =>
+      expectedPaths(q)
+        .map((p: any) => p.hops.map((h: any) => (h.dex === 'wrap' ? 'no fee' : `${formatUnits(BigInt(h.fee), 4)}%`)).join(' → '))
+        .join(' + ');
+    t.strictSame(
+      rows,
+      quotes.map((q) => `${q.route.dex}/${q.route.version} ${q.amountOut} ${tiers(q)}`),
+      "every DEX's result, best first, with its fee tiers",
+    );
     return drawn;
   };
 
@@ -184,33 +258,49 @@ if (browser) {
     const watch = await watchedPage(browser, origin);
     t.teardown(() => watch.context.close());
     const { body, direct } = await quoteOnPage(watch, bySymbol('ETH')!.address, bySymbol('USDC')!.address, '1.5');
-    t.strictSame(body, { originChainId: 31337, destinationChainId: 31337, tokenIn: bySymbol('ETH')!.address, tokenOut: bySymbol('USDC')!.address, amount: '1.5', recipientAddress: '0x000000000000000000000000000000000000dEaD' });
+    t.strictSame(body, {
+      originChainId: 31337,
+      destinationChainId: 31337,
+      tokenIn: bySymbol('ETH')!.address,
+      tokenOut: bySymbol('USDC')!.address,
+      amount: '1.5',
+      recipientAddress: '0x000000000000000000000000000000000000dEaD',
+    });
     await matchesApi(t, watch, direct);
     await watch.page.screenshot({ path: join(screenshotDir, 'playground-single.png'), fullPage: true });
     clean(t, watch);
   });
 
-  t.test('/playground: a pair that needs two hops (LINK to USDC on the devnet) is drawn exactly as POST /quotes/routes answers', async (t) => {
-    const link = bySymbol('LINK');
-    if (!link) {
-      // The devnet gains LINK (only a LINK/WETH pool) with the routing work (issue 11); until it is on main this fails.
-      t.fail('the devnet catalogue has no LINK yet: needs the extended devnet snapshot and multi-hop routing (issue 11)');
-      return;
-    }
-    const watch = await watchedPage(browser, origin);
-    t.teardown(() => watch.context.close());
-    const { direct } = await quoteOnPage(watch, link.address, bySymbol('USDC')!.address, '10');
-    const drawn = await matchesApi(t, watch, direct);
-    t.ok(drawn.some((path) => path.hops.length === 2), 'a path of two hops is drawn');
-    await watch.page.screenshot({ path: join(screenshotDir, 'playground.png'), fullPage: true });
-    clean(t, watch);
-  });
+  t.test(
+    '/playground: a pair that needs two hops (LINK to USDC on the devnet) is drawn exactly as POST /quotes/routes answers',
+    async (t) => {
+      const link = bySymbol('LINK');
+      if (!link) {
+        // The devnet gains LINK (only a LINK/WETH pool) with the routing work (issue 11); until it is on main this fails.
+        t.fail('the devnet catalogue has no LINK yet: needs the extended devnet snapshot and multi-hop routing (issue 11)');
+        return;
+      }
+      const watch = await watchedPage(browser, origin);
+      t.teardown(() => watch.context.close());
+      const { direct } = await quoteOnPage(watch, link.address, bySymbol('USDC')!.address, '10');
+      const drawn = await matchesApi(t, watch, direct);
+      t.ok(
+        drawn.some((path) => path.hops.length === 2),
+        'a path of two hops is drawn',
+      );
+      await watch.page.screenshot({ path: join(screenshotDir, 'playground.png'), fullPage: true });
+      clean(t, watch);
+    },
+  );
 
-  t.test('/playground: an invalid amount shows the API\'s 400 message', async (t) => {
+  t.test("/playground: an invalid amount shows the API's 400 message", async (t) => {
     const watch = await watchedPage(browser, origin);
     t.teardown(() => watch.context.close());
     const { direct } = await quoteOnPage(watch, bySymbol('ETH')!.address, bySymbol('USDC')!.address, '1.2.3');
-    t.strictSame([direct.status, direct.body], [400, { code: 400, message: 'amount: must be a positive decimal string such as "1.5" (no sign, exponent or spaces)' }]);
+    t.strictSame(
+      [direct.status, direct.body],
+      [400, { code: 400, message: 'amount: must be a positive decimal string such as "1.5" (no sign, exponent or spaces)' }],
+    );
     const error = watch.page.locator('#error');
     t.equal(await error.textContent(), direct.body.message);
     t.ok(await error.isVisible(), 'the message is shown');

@@ -1,15 +1,17 @@
 // The pages over HTTP, without a browser: exact security headers on every page and asset, content types,
 // revalidation, gzip, unknown assets, and the browser scripts served as JavaScript without their types.
-import { gunzipSync } from 'node:zlib';
-import { createRequire } from 'node:module';
+
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { inject } from 'light-my-request';
 import t from 'tap';
 import { buildTestApp } from '../helpers/testApp.ts';
 
 const { app, request } = buildTestApp();
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 const SERVED: [string, string][] = [
@@ -29,7 +31,15 @@ t.test('every page and asset: 200, its type, the same-origin CSP and the other s
     const res = await request('GET', path);
     t.equal(res.status, 200, path);
     t.strictSame(
-      [res.headers['content-type'], res.headers['content-security-policy'], res.headers['x-content-type-options'], res.headers['referrer-policy'], res.headers['x-frame-options'], res.headers['cross-origin-opener-policy'], res.headers['cache-control']],
+      [
+        res.headers['content-type'],
+        res.headers['content-security-policy'],
+        res.headers['x-content-type-options'],
+        res.headers['referrer-policy'],
+        res.headers['x-frame-options'],
+        res.headers['cross-origin-opener-policy'],
+        res.headers['cache-control'],
+      ],
       [type, CSP, 'nosniff', 'no-referrer', 'DENY', 'same-origin', 'no-cache'],
       `${path}: headers`,
     );
@@ -39,7 +49,7 @@ t.test('every page and asset: 200, its type, the same-origin CSP and the other s
 t.test('the pages load nothing from another origin: every src and href is a path of this service', async (t) => {
   for (const page of ['/docs', '/playground']) {
     const html = (await request('GET', page)).text;
-    const refs = [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
+    const refs = [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
     t.ok(refs.length >= 4, `${page}: ${refs.length} references`);
     for (const ref of refs) {
       t.match(ref, /^\/[a-z]/, `${page}: ${ref} is a path here`);

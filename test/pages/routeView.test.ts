@@ -3,13 +3,24 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { formatUnits as viemFormatUnits } from 'viem';
-import { amountLabel, bpsLabel, drawRoute, feeLabel, feeTiersLabel, formatUnits, groupThousands, type ApiRouteQuote, type TokenInfo } from '../../src/pages/routeView.ts';
+import {
+  type ApiRouteQuote,
+  amountLabel,
+  bpsLabel,
+  drawRoute,
+  feeLabel,
+  feeTiersLabel,
+  formatUnits,
+  groupThousands,
+  type TokenInfo,
+} from '../../src/pages/routeView.ts';
 
-t.test('formatUnits equals viem\'s formatUnits for any amount and decimals', async (t) => {
+t.test("formatUnits equals viem's formatUnits for any amount and decimals", async (t) => {
   fc.assert(
     fc.property(fc.bigInt({ min: -(1n << 256n), max: 1n << 256n }), fc.integer({ min: 0, max: 36 }), (value, decimals) => {
       const mine = formatUnits(value.toString(), decimals);
-      if (mine !== viemFormatUnits(value, decimals)) throw new Error(`${value} / 10^${decimals}: ${mine} vs ${viemFormatUnits(value, decimals)}`);
+      if (mine !== viemFormatUnits(value, decimals))
+        throw new Error(`${value} / 10^${decimals}: ${mine} vs ${viemFormatUnits(value, decimals)}`);
     }),
     { seed: 20_261_122, numRuns: 2000 },
   );
@@ -24,7 +35,13 @@ t.test('fee tiers in pips and basis points as exact percentages', async (t) => {
 });
 
 t.test('thousands are grouped in the whole part only', async (t) => {
-  t.strictSame(['0', '999', '1000', '1234567.891011', '12345678901234567890.5'].map(groupThousands), ['0', '999', '1,000', '1,234,567.891011', '12,345,678,901,234,567,890.5']);
+  t.strictSame(['0', '999', '1000', '1234567.891011', '12345678901234567890.5'].map(groupThousands), [
+    '0',
+    '999',
+    '1,000',
+    '1,234,567.891011',
+    '12,345,678,901,234,567,890.5',
+  ]);
   t.equal(amountLabel('1234567890', { address: '0x', symbol: 'USDC', decimals: 6 }), '1,234.56789 USDC');
   t.equal(amountLabel('7', undefined), '7 (smallest units)');
 });
@@ -56,9 +73,20 @@ t.test('a response without paths is one path through pairAddress', async (t) => 
       amountOutLabel: '5,990 USDC',
       hops: [
         {
-          dex: 'uniswap', dexName: 'Uniswap V3', version: 'v3', pool: base.pairAddress, fee: 500, feeLabel: '0.05%',
-          tokenIn: WETH.address, tokenOut: USDC.address, tokenInSymbol: 'WETH', tokenOutSymbol: 'USDC',
-          amountIn: '2000000000000000000', amountOut: '5990000000', amountInLabel: '2 WETH', amountOutLabel: '5,990 USDC',
+          dex: 'uniswap',
+          dexName: 'Uniswap V3',
+          version: 'v3',
+          pool: base.pairAddress,
+          fee: 500,
+          feeLabel: '0.05%',
+          tokenIn: WETH.address,
+          tokenOut: USDC.address,
+          tokenInSymbol: 'WETH',
+          tokenOutSymbol: 'USDC',
+          amountIn: '2000000000000000000',
+          amountOut: '5990000000',
+          amountInLabel: '2 WETH',
+          amountOutLabel: '5,990 USDC',
         },
       ],
     },
@@ -77,27 +105,79 @@ t.test('with paths, the drawing is exactly the paths: splits, hops in order, sym
         amountIn: '7000000000000000000',
         amountOut: '105000000',
         hops: [
-          { dex: 'uniswap', version: 'v3', pool: '0x00000000000000000000000000000000000000b1', fee: 3000, tokenIn: LINK.address.toLowerCase(), tokenOut: WETH.address, amountIn: '7000000000000000000', amountOut: '35000000000000000' },
-          { dex: 'sushiswap', version: 'v2', pool: '0x00000000000000000000000000000000000000b2', fee: 3000, tokenIn: WETH.address, tokenOut: USDC.address, amountIn: '35000000000000000', amountOut: '105000000' },
+          {
+            dex: 'uniswap',
+            version: 'v3',
+            pool: '0x00000000000000000000000000000000000000b1',
+            fee: 3000,
+            tokenIn: LINK.address.toLowerCase(),
+            tokenOut: WETH.address,
+            amountIn: '7000000000000000000',
+            amountOut: '35000000000000000',
+          },
+          {
+            dex: 'sushiswap',
+            version: 'v2',
+            pool: '0x00000000000000000000000000000000000000b2',
+            fee: 3000,
+            tokenIn: WETH.address,
+            tokenOut: USDC.address,
+            amountIn: '35000000000000000',
+            amountOut: '105000000',
+          },
         ],
       },
-      { percent: 30, amountIn: '3000000000000000000', amountOut: '45000000', hops: [{ dex: 'uniswap', version: 'v2', pool: '0x00000000000000000000000000000000000000b3', fee: 3000, tokenIn: LINK.address, tokenOut: USDC.address, amountIn: '3000000000000000000', amountOut: '45000000' }] },
+      {
+        percent: 30,
+        amountIn: '3000000000000000000',
+        amountOut: '45000000',
+        hops: [
+          {
+            dex: 'uniswap',
+            version: 'v2',
+            pool: '0x00000000000000000000000000000000000000b3',
+            fee: 3000,
+            tokenIn: LINK.address,
+            tokenOut: USDC.address,
+            amountIn: '3000000000000000000',
+            amountOut: '45000000',
+          },
+        ],
+      },
     ],
   };
   const drawn = drawRoute(quote, token, names);
-  t.strictSame(drawn.map((p) => [p.percent, p.amountInLabel, p.amountOutLabel, p.hops.map((h) => `${h.tokenInSymbol}>${h.dexName} ${h.feeLabel} ${h.amountInLabel} → ${h.amountOutLabel}>${h.tokenOutSymbol}`)]), [
-    [70, '7 LINK', '105 USDC', ['LINK>Uniswap V3 0.3% 7 LINK → 0.035 WETH>WETH', 'WETH>SushiSwap V2 0.3% 0.035 WETH → 105 USDC>USDC']],
-    [30, '3 LINK', '45 USDC', ['LINK>Uniswap V2 0.3% 3 LINK → 45 USDC>USDC']],
-  ]);
-  t.equal(drawn[0]!.hops[0]!.tokenIn, LINK.address.toLowerCase(), 'addresses are kept as the API gave them');
+  t.strictSame(
+    drawn.map((p) => [
+      p.percent,
+      p.amountInLabel,
+      p.amountOutLabel,
+      p.hops.map((h) => `${h.tokenInSymbol}>${h.dexName} ${h.feeLabel} ${h.amountInLabel} → ${h.amountOutLabel}>${h.tokenOutSymbol}`),
+    ]),
+    [
+      [70, '7 LINK', '105 USDC', ['LINK>Uniswap V3 0.3% 7 LINK → 0.035 WETH>WETH', 'WETH>SushiSwap V2 0.3% 0.035 WETH → 105 USDC>USDC']],
+      [30, '3 LINK', '45 USDC', ['LINK>Uniswap V2 0.3% 3 LINK → 45 USDC>USDC']],
+    ],
+  );
+  t.equal(drawn[0].hops[0].tokenIn, LINK.address.toLowerCase(), 'addresses are kept as the API gave them');
   t.equal(feeTiersLabel(drawn), '0.3% → 0.3% + 0.3%');
   t.equal(feeTiersLabel(drawRoute(base, token, names)), '0.05%');
 });
 
 t.test('a wrap hop is labelled as a wrap, without a fee tier', async (t) => {
   const ETH: TokenInfo = { address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', symbol: 'ETH', decimals: 18 };
-  const wrap: ApiRouteQuote = { ...base, tokenIn: ETH, tokenOut: WETH, amountOut: base.amountIn, route: { dex: 'wrap', name: 'WETH wrap', version: '', poolFee: 0, fees: '0' }, pairAddress: WETH.address };
+  const wrap: ApiRouteQuote = {
+    ...base,
+    tokenIn: ETH,
+    tokenOut: WETH,
+    amountOut: base.amountIn,
+    route: { dex: 'wrap', name: 'WETH wrap', version: '', poolFee: 0, fees: '0' },
+    pairAddress: WETH.address,
+  };
   const [path] = drawRoute(wrap, (a) => (a.toLowerCase() === ETH.address.toLowerCase() ? ETH : token(a)), names);
-  t.strictSame([path!.hops[0]!.dexName, path!.hops[0]!.feeLabel, path!.hops[0]!.tokenInSymbol, path!.hops[0]!.tokenOutSymbol], ['Wrap', 'no fee', 'ETH', 'WETH']);
+  t.strictSame(
+    [path!.hops[0].dexName, path!.hops[0].feeLabel, path!.hops[0].tokenInSymbol, path!.hops[0].tokenOutSymbol],
+    ['Wrap', 'no fee', 'ETH', 'WETH'],
+  );
   t.equal(feeTiersLabel([path!]), 'no fee');
 });

@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { getAmountOut } from '../../src/amm/v2.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { loadConfig } from '../../src/config.ts';
+import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
-import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { createPricingPool, probeTask } from '../../src/quote/pricingPool.ts';
 import type { DeploymentTrade } from '../../src/quote/runTradeTask.ts';
-import { getAmountOut } from '../../src/amm/v2.ts';
 import { fixtureCatalogDir, fixtureSnapshotDir } from '../helpers/testApp.ts';
 
 const crashingWorker = fileURLToPath(new URL('../fixtures/workers/crashingPricing.cjs', import.meta.url));
@@ -15,16 +15,25 @@ const WETH = '0x1111111111111111111111111111111111111111';
 const USDC = '0x2222222222222222222222222222222222222222';
 // Fixture v2 pool: 10 WETH / 30,000 USDC, 30 bps. The oracle is UniswapV2Library's formula, written out:
 // 1 WETH in -> floor(1e18*9970*30000e6 / (10e18*10000 + 1e18*9970)).
-const expectedOut = (1_000_000_000_000_000_000n * 9970n * 30_000_000_000n) / (10_000_000_000_000_000_000n * 10000n + 1_000_000_000_000_000_000n * 9970n);
+const expectedOut =
+  (1_000_000_000_000_000_000n * 9970n * 30_000_000_000n) / (10_000_000_000_000_000_000n * 10000n + 1_000_000_000_000_000_000n * 9970n);
 
 /** The output of a task's one trade. */
-const amountOut = (trades: DeploymentTrade[]): bigint | undefined => (trades[0]?.outcome.ok ? trades[0].outcome.trade.amountOut : undefined);
+const amountOut = (trades: DeploymentTrade[]): bigint | undefined =>
+  trades[0]?.outcome.ok ? trades[0].outcome.trade.amountOut : undefined;
 
 t.test('a worker that crashes fails only its own task; the pool replaces it', async (t) => {
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '2' });
   const pricer = createPricingPool(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task = { ...probeTask, chainId: 1001, tokenIn: WETH, tokenOut: USDC, amount: 10n ** 18n, deployments: ['uniswap/v2', 'uniswap/v3'] };
+  const task = {
+    ...probeTask,
+    chainId: 1001,
+    tokenIn: WETH,
+    tokenOut: USDC,
+    amount: 10n ** 18n,
+    deployments: ['uniswap/v2', 'uniswap/v3'],
+  };
   t.equal(expectedOut, getAmountOut(10n ** 18n, 10n ** 19n, 30_000_000_000n, 30), 'oracle formula agrees with v2.getAmountOut');
 
   const crash = pricer.findTrades({ ...task, chainId: 666 });
@@ -40,29 +49,57 @@ t.test('a worker that crashes fails only its own task; the pool replaces it', as
 });
 
 t.test('a full queue is a 503, not an unbounded wait', async (t) => {
-  const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1', WORKER_MAX_QUEUE: '1' });
+  const config = loadConfig({
+    CATALOG_DIR: fixtureCatalogDir,
+    SNAPSHOT_DIR: fixtureSnapshotDir,
+    WORKER_THREADS: '1',
+    WORKER_MAX_QUEUE: '1',
+  });
   const pricer = createPricingPool(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task = { ...probeTask, chainId: 1001, tokenIn: WETH, tokenOut: USDC, amount: 10n ** 18n, deployments: ['uniswap/v2', 'uniswap/v3'] };
+  const task = {
+    ...probeTask,
+    chainId: 1001,
+    tokenIn: WETH,
+    tokenOut: USDC,
+    amount: 10n ** 18n,
+    deployments: ['uniswap/v2', 'uniswap/v3'],
+  };
   const settled = await Promise.allSettled(Array.from({ length: 50 }, () => pricer.findTrades(task)));
   const rejected = settled.filter((s) => s.status === 'rejected');
   t.ok(rejected.length > 0, 'some requests are refused when the queue is full');
-  for (const r of rejected) t.match((r as PromiseRejectedResult).reason, { name: 'ServiceUnavailableError', message: 'the pricing queue is full; retry shortly' });
-  t.ok(settled.some((s) => s.status === 'fulfilled'), 'the queued ones are served');
+  for (const r of rejected)
+    t.match((r as PromiseRejectedResult).reason, { name: 'ServiceUnavailableError', message: 'the pricing queue is full; retry shortly' });
+  t.ok(
+    settled.some((s) => s.status === 'fulfilled'),
+    'the queued ones are served',
+  );
 });
 
 t.test('one-pool tasks are priced in the API thread unless a direct pool has more initialized ticks than inlineMaxTicks', async (t) => {
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1' });
   const catalog = loadCatalog(fixtureCatalogDir);
   const poolGraph = new PoolGraph(loadSnapshots(fixtureSnapshotDir).snapshots, catalog);
-  const task = { ...probeTask, chainId: 1001, tokenIn: WETH, tokenOut: USDC, amount: 10n ** 18n, maxHops: 1, maxSplits: 1, deployments: ['uniswap/v2'] };
+  const task = {
+    ...probeTask,
+    chainId: 1001,
+    tokenIn: WETH,
+    tokenOut: USDC,
+    amount: 10n ** 18n,
+    maxHops: 1,
+    maxSplits: 1,
+    deployments: ['uniswap/v2'],
+  };
   const shallow = createPricingPool(config, { graph: () => poolGraph, catalog });
   // The fixture's pools have no initialized ticks (state size 0): a limit below that makes every direct pool too deep.
   const deep = createPricingPool(config, { graph: () => poolGraph, catalog, inlineMaxTicks: -1 });
   t.teardown(() => Promise.all([shallow.close(), deep.close()]));
   for (const pricer of [shallow, deep]) {
     t.equal(amountOut(await pricer.findTrades(task)), expectedOut);
-    t.equal(amountOut(await pricer.findTrades({ ...task, amount: 2n * 10n ** 18n })), getAmountOut(2n * 10n ** 18n, 10n ** 19n, 30_000_000_000n, 30));
+    t.equal(
+      amountOut(await pricer.findTrades({ ...task, amount: 2n * 10n ** 18n })),
+      getAmountOut(2n * 10n ** 18n, 10n ** 19n, 30_000_000_000n, 30),
+    );
   }
   t.same(shallow.stats(), { inline: 2, worker: 0 });
   t.same(deep.stats(), { inline: 0, worker: 2 });

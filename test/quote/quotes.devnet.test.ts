@@ -11,18 +11,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { getAddress, parseAbi, parseUnits, zeroAddress, type Address } from 'viem';
+import { type Address, getAddress, parseAbi, parseUnits, zeroAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
-import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogToken } from '../../src/catalog/Catalog.ts';
+import { type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { Step } from '../../src/tx/Step.ts';
-import { artifactAbi, devnetWallet, freshAddress as addressFor, gasPaid } from '../helpers/devnetWallet.ts';
+import { freshAddress as addressFor, artifactAbi, devnetWallet, gasPaid } from '../helpers/devnetWallet.ts';
 import { poolSwapSteps } from '../helpers/poolSwapSteps.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 
@@ -50,8 +50,8 @@ const token = (symbol: string): CatalogToken => CHAIN.tokens.find((x) => x.symbo
 const poolSide = (address: string): Address => (address === NATIVE_TOKEN_ADDRESS ? WETH : getAddress(address));
 
 const { client, balanceOf, sendStep, sendSteps } = devnetWallet(devnet);
-const sender = privateKeyToAccount(devnet.accounts[5]!.privateKey);
-const mover = privateKeyToAccount(devnet.accounts[6]!.privateKey);
+const sender = privateKeyToAccount(devnet.accounts[5].privateKey);
+const mover = privateKeyToAccount(devnet.accounts[6].privateKey);
 
 /** A fresh address with no balance of anything, one per label. */
 const freshAddress = (label: string): Address => addressFor(`quotes-devnet:${label}`);
@@ -71,7 +71,13 @@ async function freshState(): Promise<void> {
 
 /** Seeds the devnet's current state into the snapshot folder and makes the app (and its workers) serve it. */
 async function seedAndReload(): Promise<void> {
-  const report = await seedChains({ chains: [CHAIN], rpcUrls: new Map([[devnet.chainId, devnet.rpcUrl]]), snapshotDir, progress: 'none', log: () => undefined });
+  const report = await seedChains({
+    chains: [CHAIN],
+    rpcUrls: new Map([[devnet.chainId, devnet.rpcUrl]]),
+    snapshotDir,
+    progress: 'none',
+    log: () => undefined,
+  });
   const [one] = report.chains;
   if (one?.status !== 'seeded') throw new Error(`seeding failed: ${one?.reason}`);
   q.reload();
@@ -95,14 +101,29 @@ async function chainQuotes(tokenIn: CatalogToken, tokenOut: CatalogToken, amount
   const out: ChainQuote[] = [];
   for (const dex of CHAIN.dexes) {
     if (dex.version === 'v2') {
-      const pool = await client.readContract({ address: dex.v2FactoryAddress as Address, abi: V2_FACTORY_ABI, functionName: 'getPair', args: [a, b] });
+      const pool = await client.readContract({
+        address: dex.v2FactoryAddress as Address,
+        abi: V2_FACTORY_ABI,
+        functionName: 'getPair',
+        args: [a, b],
+      });
       if (pool === zeroAddress) continue;
-      const amounts = (await client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsOut', args: [amountIn, [a, b]] })) as readonly bigint[];
-      out.push({ dex: dex.slug, version: 'v2', fee: dex.feeBps * 100, pool, amountOut: amounts[1]!, filled: true, ticksCrossed: 0 });
+      const amounts = (await client.readContract({
+        address: dex.v2RouterAddress as Address,
+        abi: V2_ROUTER_ABI,
+        functionName: 'getAmountsOut',
+        args: [amountIn, [a, b]],
+      })) as readonly bigint[];
+      out.push({ dex: dex.slug, version: 'v2', fee: dex.feeBps * 100, pool, amountOut: amounts[1], filled: true, ticksCrossed: 0 });
       continue;
     }
     for (const fee of dex.feeTiers) {
-      const pool = await client.readContract({ address: dex.v3FactoryAddress as Address, abi: V3_FACTORY_ABI, functionName: 'getPool', args: [a, b, fee] });
+      const pool = await client.readContract({
+        address: dex.v3FactoryAddress as Address,
+        abi: V3_FACTORY_ABI,
+        functionName: 'getPool',
+        args: [a, b, fee],
+      });
       if (pool === zeroAddress) continue;
       let result: unknown;
       try {
@@ -119,7 +140,15 @@ async function chainQuotes(tokenIn: CatalogToken, tokenOut: CatalogToken, amount
       }
       const [amountOut, sqrtPriceAfter, ticksCrossed] = result as readonly [bigint, bigint, number, bigint];
       const limit = BigInt(a) < BigInt(b) ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n;
-      out.push({ dex: dex.slug, version: 'v3', fee, pool, amountOut, filled: sqrtPriceAfter !== limit, ticksCrossed: Number(ticksCrossed) });
+      out.push({
+        dex: dex.slug,
+        version: 'v3',
+        fee,
+        pool,
+        amountOut,
+        filled: sqrtPriceAfter !== limit,
+        ticksCrossed: Number(ticksCrossed),
+      });
     }
   }
   return out;
@@ -129,7 +158,9 @@ async function chainQuotes(tokenIn: CatalogToken, tokenOut: CatalogToken, amount
 function best(quotes: readonly ChainQuote[]): ChainQuote {
   const filled = quotes.filter((x) => x.filled && x.amountOut > 0n);
   if (filled.length === 0) throw new Error('no pool on chain fills this amount');
-  return filled.reduce((m, x) => (x.amountOut > m.amountOut || (x.amountOut === m.amountOut && x.pool.toLowerCase() < m.pool.toLowerCase()) ? x : m));
+  return filled.reduce((m, x) =>
+    x.amountOut > m.amountOut || (x.amountOut === m.amountOut && x.pool.toLowerCase() < m.pool.toLowerCase()) ? x : m,
+  );
 }
 
 interface QuoteCase {
@@ -206,27 +237,44 @@ for (const c of CASES) {
     const quote = await postQuote(c, recipient);
     const onChain = await chainQuotes(tokenIn, tokenOut, amountIn);
     const top = best(onChain);
-    t.equal(BigInt(quote.amountOut), top.amountOut, `amountOut = max over ${onChain.map((x) => `${x.dex} ${x.version}${x.version === 'v3' ? `/${x.fee}` : ''} ${x.amountOut}${x.filled ? '' : ' (partial)'}`).join(', ')}`);
+    t.equal(
+      BigInt(quote.amountOut),
+      top.amountOut,
+      `amountOut = max over ${onChain.map((x) => `${x.dex} ${x.version}${x.version === 'v3' ? `/${x.fee}` : ''} ${x.amountOut}${x.filled ? '' : ' (partial)'}`).join(', ')}`,
+    );
     t.strictSame(
       { dex: quote.route.dex, version: quote.route.version, poolFee: quote.route.poolFee, pairAddress: quote.pairAddress },
       { dex: top.dex, version: top.version, poolFee: top.fee, pairAddress: top.pool },
-      'the route is the chain\'s best pool',
+      "the route is the chain's best pool",
     );
     t.equal(top.version, c.winner, `the ${c.winner} pool wins at this amount`);
     winners.add(`${top.version}:${c.tokenIn === 'ETH' ? 'native-in' : c.tokenOut === 'ETH' ? 'native-out' : 'erc20'}`);
-    if (c.minTicks !== undefined) t.ok(top.ticksCrossed >= c.minTicks, `the swap crosses ${top.ticksCrossed} initialized ticks (>= ${c.minTicks})`);
+    if (c.minTicks !== undefined)
+      t.ok(top.ticksCrossed >= c.minTicks, `the swap crosses ${top.ticksCrossed} initialized ticks (>= ${c.minTicks})`);
     t.strictSame(
       [quote.amountIn, quote.amountOutMinimum, quote.slippageBps, quote.walletAddress, quote.recipientAddress, quote.status],
       [amountIn.toString(), ((top.amountOut * 9_950n) / 10_000n).toString(), 50, sender.address, recipient, 'pending'],
     );
-    t.equal(quote.steps.length, tokenIn.address === NATIVE_TOKEN_ADDRESS ? 1 : 2, tokenIn.address === NATIVE_TOKEN_ADDRESS ? 'one swap step with value' : 'approval, then swap');
+    t.equal(
+      quote.steps.length,
+      tokenIn.address === NATIVE_TOKEN_ADDRESS ? 1 : 2,
+      tokenIn.address === NATIVE_TOKEN_ADDRESS ? 'one swap step with value' : 'approval, then swap',
+    );
 
     const recipientBefore = await balanceOf(tokenOut.address, recipient);
     const senderBefore = await balanceOf(tokenIn.address, sender.address);
     const receipts = await sendSteps(sender, quote.steps);
-    t.equal((await balanceOf(tokenOut.address, recipient)) - recipientBefore, BigInt(quote.amountOut), 'the recipient received exactly amountOut');
+    t.equal(
+      (await balanceOf(tokenOut.address, recipient)) - recipientBefore,
+      BigInt(quote.amountOut),
+      'the recipient received exactly amountOut',
+    );
     const spent = senderBefore - (await balanceOf(tokenIn.address, sender.address));
-    t.equal(spent, amountIn + (tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid(receipts) : 0n), 'the sender spent exactly amountIn (plus gas when it is ether)');
+    t.equal(
+      spent,
+      amountIn + (tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid(receipts) : 0n),
+      'the sender spent exactly amountIn (plus gas when it is ether)',
+    );
     savedQuote ??= quote;
   });
 }
@@ -261,7 +309,11 @@ t.test('wrap and unwrap quotes execute 1:1', async (t) => {
   t.strictSame([unwrap.amountIn, unwrap.amountOut, unwrap.route.dex], ['2000000000000000001', '2000000000000000001', 'wrap']);
   const wethBefore = await balanceOf(WETH, sender.address);
   await sendSteps(sender, unwrap.steps);
-  t.equal(await balanceOf(NATIVE_TOKEN_ADDRESS, unwrapTo), 2_000_000_000_000_000_001n, 'the recipient received exactly the unwrapped ether');
+  t.equal(
+    await balanceOf(NATIVE_TOKEN_ADDRESS, unwrapTo),
+    2_000_000_000_000_000_001n,
+    'the recipient received exactly the unwrapped ether',
+  );
   t.equal(wethBefore - (await balanceOf(WETH, sender.address)), 2_000_000_000_000_000_001n);
 });
 
@@ -285,7 +337,11 @@ for (const c of MOVED) {
     await seedAndReload();
     const quote = await postQuote(c, recipient);
     t.equal(quote.route.version, c.winner);
-    t.equal(BigInt(quote.amountOut), best(await chainQuotes(tokenIn, tokenOut, amountIn)).amountOut, 'the quote was exact when it was made');
+    t.equal(
+      BigInt(quote.amountOut),
+      best(await chainQuotes(tokenIn, tokenOut, amountIn)).amountOut,
+      'the quote was exact when it was made',
+    );
 
     // Another trader swaps 10x the amount the same way on the same pool first.
     const block = await client.getBlock();
@@ -300,13 +356,20 @@ for (const c of MOVED) {
     });
     await sendSteps(mover, moveSteps);
     const requoted = (await chainQuotes(tokenIn, tokenOut, amountIn)).find((x) => x.pool === quote.pairAddress)!;
-    t.ok(requoted.amountOut < BigInt(quote.amountOutMinimum), `the pool now gives ${requoted.amountOut} < amountOutMinimum ${quote.amountOutMinimum}`);
+    t.ok(
+      requoted.amountOut < BigInt(quote.amountOutMinimum),
+      `the pool now gives ${requoted.amountOut} < amountOutMinimum ${quote.amountOutMinimum}`,
+    );
 
     const swap = quote.steps[quote.steps.length - 1] as Step;
     if (quote.steps.length === 2) t.equal((await sendStep(sender, quote.steps[0])).status, 'success', 'the approval still goes through');
     const reason = quote.route.version === 'v2' ? 'UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT' : 'Too little received';
     const value = swap.value === undefined ? undefined : BigInt(swap.value);
-    await t.rejects(client.estimateGas({ account: sender, to: swap.to, data: swap.data, value }), { message: new RegExp(reason) }, `simulation reverts: ${reason}`);
+    await t.rejects(
+      client.estimateGas({ account: sender, to: swap.to, data: swap.data, value }),
+      { message: new RegExp(reason) },
+      `simulation reverts: ${reason}`,
+    );
     const before = await balanceOf(tokenOut.address, recipient);
     const receipt = await sendStep(sender, swap, 1_500_000n);
     t.equal(receipt.status, 'reverted', 'the mined swap transaction reverted');
@@ -331,7 +394,15 @@ t.test('POST /quotes/routes: one entry per DEX deployment with a pool, sorted, e
     const tokenOut = token(c.tokenOut);
     const amountIn = parseUnits(c.amount, tokenIn.decimals);
     const res = await q.request('POST', '/quotes/routes', {
-      body: { originChainId: devnet.chainId, destinationChainId: devnet.chainId, tokenIn: tokenIn.address, tokenOut: tokenOut.address, amount: c.amount, recipientAddress: freshAddress('routes'), ...SINGLE_POOL },
+      body: {
+        originChainId: devnet.chainId,
+        destinationChainId: devnet.chainId,
+        tokenIn: tokenIn.address,
+        tokenOut: tokenOut.address,
+        amount: c.amount,
+        recipientAddress: freshAddress('routes'),
+        ...SINGLE_POOL,
+      },
     });
     t.equal(res.status, 200, label(c));
     const onChain = await chainQuotes(tokenIn, tokenOut, amountIn);
@@ -341,7 +412,14 @@ t.test('POST /quotes/routes: one entry per DEX deployment with a pool, sorted, e
       .filter((d) => onChain.some((x) => `${x.dex}/${x.version}` === d && x.filled && x.amountOut > 0n))
       .map((d) => best(onChain.filter((x) => `${x.dex}/${x.version}` === d)))
       .sort((a, b) => (a.amountOut > b.amountOut ? -1 : a.amountOut < b.amountOut ? 1 : 0));
-    const got = (res.body.data as { route: { dex: string; version: string; poolFee: number }; pairAddress: string; amountOut: string; amountIn: string }[]).map((r) => ({
+    const got = (
+      res.body.data as {
+        route: { dex: string; version: string; poolFee: number };
+        pairAddress: string;
+        amountOut: string;
+        amountIn: string;
+      }[]
+    ).map((r) => ({
       dex: r.route.dex,
       version: r.route.version,
       fee: r.route.poolFee,
@@ -351,7 +429,14 @@ t.test('POST /quotes/routes: one entry per DEX deployment with a pool, sorted, e
     }));
     t.strictSame(
       got,
-      expected.map((x) => ({ dex: x.dex, version: x.version, fee: x.fee, pool: x.pool, amountOut: x.amountOut, amountIn: amountIn.toString() })),
+      expected.map((x) => ({
+        dex: x.dex,
+        version: x.version,
+        fee: x.fee,
+        pool: x.pool,
+        amountOut: x.amountOut,
+        amountIn: amountIn.toString(),
+      })),
       `${label(c)}: ${expected.length} of ${deployments.length} deployments (${onChain.filter((x) => !x.filled).length} partial-fill pools left out)`,
     );
   }
@@ -376,11 +461,23 @@ async function chainInputs(tokenIn: CatalogToken, tokenOut: CatalogToken, amount
   const out: ChainInput[] = [];
   for (const dex of CHAIN.dexes) {
     if (dex.version === 'v2') {
-      const pool = await client.readContract({ address: dex.v2FactoryAddress as Address, abi: V2_FACTORY_ABI, functionName: 'getPair', args: [a, b] });
+      const pool = await client.readContract({
+        address: dex.v2FactoryAddress as Address,
+        abi: V2_FACTORY_ABI,
+        functionName: 'getPair',
+        args: [a, b],
+      });
       if (pool === zeroAddress) continue;
       let amountIn: bigint | null = null;
       try {
-        amountIn = ((await client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsIn', args: [amountOut, [a, b]] })) as readonly bigint[])[0]!;
+        amountIn = (
+          (await client.readContract({
+            address: dex.v2RouterAddress as Address,
+            abi: V2_ROUTER_ABI,
+            functionName: 'getAmountsIn',
+            args: [amountOut, [a, b]],
+          })) as readonly bigint[]
+        )[0];
       } catch {
         // getAmountsIn reverts for an output the pair cannot give.
       }
@@ -388,11 +485,21 @@ async function chainInputs(tokenIn: CatalogToken, tokenOut: CatalogToken, amount
       continue;
     }
     for (const fee of dex.feeTiers) {
-      const pool = await client.readContract({ address: dex.v3FactoryAddress as Address, abi: V3_FACTORY_ABI, functionName: 'getPool', args: [a, b, fee] });
+      const pool = await client.readContract({
+        address: dex.v3FactoryAddress as Address,
+        abi: V3_FACTORY_ABI,
+        functionName: 'getPool',
+        args: [a, b, fee],
+      });
       if (pool === zeroAddress) continue;
       let amountIn: bigint | null = null;
       try {
-        const { result } = await client.simulateContract({ address: dex.v3QuoterAddress as Address, abi: QUOTER_V2_ABI, functionName: 'quoteExactOutputSingle', args: [{ tokenIn: a, tokenOut: b, amount: amountOut, fee, sqrtPriceLimitX96: 0n }] });
+        const { result } = await client.simulateContract({
+          address: dex.v3QuoterAddress as Address,
+          abi: QUOTER_V2_ABI,
+          functionName: 'quoteExactOutputSingle',
+          args: [{ tokenIn: a, tokenOut: b, amount: amountOut, fee, sqrtPriceLimitX96: 0n }],
+        });
         amountIn = (result as readonly [bigint])[0];
       } catch {
         // QuoterV2 reverts when the pool cannot deliver the whole output.
@@ -416,30 +523,48 @@ const EXACT_OUTPUT: readonly Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>[
 const exactOutWinners = new Set<string>();
 
 for (const c of EXACT_OUTPUT) {
-  t.test(`POST /quotes exact output ${c.tokenIn} -> exactly ${c.amount} ${c.tokenOut}: the chain's cheapest pool, executed, exactly amountOut for exactly amountIn`, async (t) => {
-    const tokenIn = token(c.tokenIn);
-    const tokenOut = token(c.tokenOut);
-    const amountOut = parseUnits(c.amount, tokenOut.decimals);
-    const recipient = freshAddress(`exact output ${c.tokenIn} ${c.amount} ${c.tokenOut}`);
-    await freshState();
-    await seedAndReload();
-    const quote = await postQuote(c, recipient, { tradeType: 'exactOut' });
-    const onChain = await chainInputs(tokenIn, tokenOut, amountOut);
-    const able = onChain.filter((x) => x.amountIn !== null);
-    const top = able.reduce((m, x) => (x.amountIn! < m.amountIn! ? x : m));
-    t.equal(BigInt(quote.amountIn), top.amountIn, `amountIn = min over ${onChain.map((x) => `${x.dex} ${x.version}${x.version === 'v3' ? `/${x.fee}` : ''} ${x.amountIn ?? 'refused'}`).join(', ')}`);
-    t.strictSame([quote.route.dex, quote.route.version, quote.pairAddress], [top.dex, top.version, top.pool], 'the route is the chain\'s cheapest pool');
-    exactOutWinners.add(`${top.version}:${c.tokenIn === 'ETH' ? 'native-in' : c.tokenOut === 'ETH' ? 'native-out' : 'erc20'}`);
-    const maximum = (top.amountIn! * 10_050n + 9_999n) / 10_000n;
-    t.strictSame([quote.tradeType, quote.amountOut, quote.amountOutMinimum, quote.amountInMaximum], ['exactOut', amountOut.toString(), amountOut.toString(), maximum.toString()]);
-    await fund(sender.address, tokenIn, maximum);
-    const recipientBefore = await balanceOf(tokenOut.address, recipient);
-    const senderBefore = await balanceOf(tokenIn.address, sender.address);
-    const receipts = await sendSteps(sender, quote.steps);
-    t.equal((await balanceOf(tokenOut.address, recipient)) - recipientBefore, amountOut, 'the recipient received exactly amountOut');
-    const spent = senderBefore - (await balanceOf(tokenIn.address, sender.address));
-    t.equal(spent, top.amountIn! + (tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid(receipts) : 0n), 'the sender spent exactly amountIn (native: the rest of amountInMaximum came back, to the wei net of gas)');
-  });
+  t.test(
+    `POST /quotes exact output ${c.tokenIn} -> exactly ${c.amount} ${c.tokenOut}: the chain's cheapest pool, executed, exactly amountOut for exactly amountIn`,
+    async (t) => {
+      const tokenIn = token(c.tokenIn);
+      const tokenOut = token(c.tokenOut);
+      const amountOut = parseUnits(c.amount, tokenOut.decimals);
+      const recipient = freshAddress(`exact output ${c.tokenIn} ${c.amount} ${c.tokenOut}`);
+      await freshState();
+      await seedAndReload();
+      const quote = await postQuote(c, recipient, { tradeType: 'exactOut' });
+      const onChain = await chainInputs(tokenIn, tokenOut, amountOut);
+      const able = onChain.filter((x) => x.amountIn !== null);
+      const top = able.reduce((m, x) => (x.amountIn! < m.amountIn! ? x : m));
+      t.equal(
+        BigInt(quote.amountIn),
+        top.amountIn,
+        `amountIn = min over ${onChain.map((x) => `${x.dex} ${x.version}${x.version === 'v3' ? `/${x.fee}` : ''} ${x.amountIn ?? 'refused'}`).join(', ')}`,
+      );
+      t.strictSame(
+        [quote.route.dex, quote.route.version, quote.pairAddress],
+        [top.dex, top.version, top.pool],
+        "the route is the chain's cheapest pool",
+      );
+      exactOutWinners.add(`${top.version}:${c.tokenIn === 'ETH' ? 'native-in' : c.tokenOut === 'ETH' ? 'native-out' : 'erc20'}`);
+      const maximum = (top.amountIn! * 10_050n + 9_999n) / 10_000n;
+      t.strictSame(
+        [quote.tradeType, quote.amountOut, quote.amountOutMinimum, quote.amountInMaximum],
+        ['exactOut', amountOut.toString(), amountOut.toString(), maximum.toString()],
+      );
+      await fund(sender.address, tokenIn, maximum);
+      const recipientBefore = await balanceOf(tokenOut.address, recipient);
+      const senderBefore = await balanceOf(tokenIn.address, sender.address);
+      const receipts = await sendSteps(sender, quote.steps);
+      t.equal((await balanceOf(tokenOut.address, recipient)) - recipientBefore, amountOut, 'the recipient received exactly amountOut');
+      const spent = senderBefore - (await balanceOf(tokenIn.address, sender.address));
+      t.equal(
+        spent,
+        top.amountIn! + (tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid(receipts) : 0n),
+        'the sender spent exactly amountIn (native: the rest of amountInMaximum came back, to the wei net of gas)',
+      );
+    },
+  );
 }
 
 t.test('the exact-output cases cover v2 and v3 winners, ERC-20, native in and native out', async (t) => {
@@ -453,7 +578,18 @@ t.test('POST /quotes exact output larger than every pool can give: 400, and the 
   t.ok(onChain.length >= 3 && onChain.every((x) => x.amountIn === null), `${onChain.length} pools, every one refuses`);
   const res = await q.request('POST', '/quotes', {
     headers: AUTH,
-    body: { originChainId: devnet.chainId, destinationChainId: devnet.chainId, tokenIn: token('USDC').address, tokenOut: token('WBTC').address, amount: '1000', recipientAddress: freshAddress('too much'), tradeType: 'exactOut' },
+    body: {
+      originChainId: devnet.chainId,
+      destinationChainId: devnet.chainId,
+      tokenIn: token('USDC').address,
+      tokenOut: token('WBTC').address,
+      amount: '1000',
+      recipientAddress: freshAddress('too much'),
+      tradeType: 'exactOut',
+    },
   });
-  t.strictSame([res.status, res.body], [400, { code: 400, message: 'quote unavailable: no route for USDC/WBTC on devnet has the liquidity to deliver exactly 1000 WBTC' }]);
+  t.strictSame(
+    [res.status, res.body],
+    [400, { code: 400, message: 'quote unavailable: no route for USDC/WBTC on devnet has the liquidity to deliver exactly 1000 WBTC' }],
+  );
 });

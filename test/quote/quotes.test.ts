@@ -2,8 +2,9 @@
 // catalogue fixture's two WETH/USDC pools plus a v2 WETH/DAI pair and an empty v3 USDC/DAI pool), no chain: exact
 // bodies of every 400/401/404 case of issue 5's request rules, and one priced quote checked against @uniswap/v2-sdk.
 // Messages are the texts quoteRequest.ts, quoteService.ts and auth.ts produce.
-import { fileURLToPath } from 'node:url';
+
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { decodeFunctionData, getAddress, parseAbi } from 'viem';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
@@ -53,19 +54,40 @@ t.test('missing fields: `<field>: is required` sorted by field name, joined by "
     'amount: is required; destinationChainId: is required; originChainId: is required; recipientAddress: is required; tokenIn: is required; tokenOut: is required',
   );
   // SPEC section 7 rule 1's own example.
-  await rejects(t, { originChainId: 1001, destinationChainId: 1001 }, 'amount: is required; recipientAddress: is required; tokenIn: is required; tokenOut: is required');
+  await rejects(
+    t,
+    { originChainId: 1001, destinationChainId: 1001 },
+    'amount: is required; recipientAddress: is required; tokenIn: is required; tokenOut: is required',
+  );
   await rejects(t, { ...BASE, amount: undefined }, 'amount: is required');
   // Missing and invalid fields are reported together.
-  await rejects(t, { originChainId: 1001, destinationChainId: 1001, tokenIn: 'nope', amount: '-1' }, `amount: ${AMOUNT_FORM}; recipientAddress: is required; tokenIn: ${ADDRESS_PROBLEM}; tokenOut: is required`);
+  await rejects(
+    t,
+    { originChainId: 1001, destinationChainId: 1001, tokenIn: 'nope', amount: '-1' },
+    `amount: ${AMOUNT_FORM}; recipientAddress: is required; tokenIn: ${ADDRESS_PROBLEM}; tokenOut: is required`,
+  );
 });
 
 t.test('wrong types name each field', async (t) => {
   await rejects(
     t,
-    { originChainId: '1001', destinationChainId: 1.5, tokenIn: 5, tokenOut: [], amount: 1, recipientAddress: {}, slippageBps: '50', walletAddress: 7 },
+    {
+      originChainId: '1001',
+      destinationChainId: 1.5,
+      tokenIn: 5,
+      tokenOut: [],
+      amount: 1,
+      recipientAddress: {},
+      slippageBps: '50',
+      walletAddress: 7,
+    },
     'amount: must be a string; destinationChainId: must be an integer; originChainId: must be an integer; recipientAddress: must be a string; slippageBps: must be an integer; tokenIn: must be a string; tokenOut: must be a string; walletAddress: must be a string',
   );
-  await rejects(t, { ...BASE, originChainId: null, destinationChainId: 0, amount: '1' }, 'destinationChainId: must be a positive integer; originChainId: must be an integer');
+  await rejects(
+    t,
+    { ...BASE, originChainId: null, destinationChainId: 0, amount: '1' },
+    'destinationChainId: must be a positive integer; originChainId: must be an integer',
+  );
   await rejects(t, { ...BASE, amount: 1000 }, 'amount: must be a string');
   await rejects(t, { ...BASE, slippageBps: 12.5 }, 'slippageBps: must be an integer');
   await rejects(t, { ...BASE, amount: '1'.repeat(101) }, 'amount: must be at most 100 characters');
@@ -73,15 +95,36 @@ t.test('wrong types name each field', async (t) => {
 
 t.test('unknown fields are refused, each named, with the other problems (issue 15)', async (t) => {
   await rejects(t, { ...BASE, slipageBps: 50 }, 'slipageBps: is not a field of the quote request (did you mean slippageBps?)');
-  await rejects(t, { ...BASE, SlippageBps: 50, walletadress: WALLET }, 'SlippageBps: is not a field of the quote request (did you mean slippageBps?); walletadress: is not a field of the quote request (did you mean walletAddress?)');
-  await rejects(t, { ...BASE, amount: '-1', extra: true, tokenIn: 'x' }, `amount: ${AMOUNT_FORM}; extra: is not a field of the quote request; tokenIn: ${ADDRESS_PROBLEM}`);
+  await rejects(
+    t,
+    { ...BASE, SlippageBps: 50, walletadress: WALLET },
+    'SlippageBps: is not a field of the quote request (did you mean slippageBps?); walletadress: is not a field of the quote request (did you mean walletAddress?)',
+  );
+  await rejects(
+    t,
+    { ...BASE, amount: '-1', extra: true, tokenIn: 'x' },
+    `amount: ${AMOUNT_FORM}; extra: is not a field of the quote request; tokenIn: ${ADDRESS_PROBLEM}`,
+  );
   await rejects(t, { ...BASE, ['x'.repeat(100)]: 1 }, `${'x'.repeat(64)}…: is not a field of the quote request`);
   const many = Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`f${String(i).padStart(2, '0')}`, i]));
-  await rejects(t, { ...BASE, ...many }, `body: 3 more unknown fields; ${Object.keys(many).slice(0, 10).map((f) => `${f}: is not a field of the quote request`).join('; ')}`);
+  await rejects(
+    t,
+    { ...BASE, ...many },
+    `body: 3 more unknown fields; ${Object.keys(many)
+      .slice(0, 10)
+      .map((f) => `${f}: is not a field of the quote request`)
+      .join('; ')}`,
+  );
   // The routing fields (README, "Routing") are fields of the request.
-  const routed = await q.request('POST', '/quotes/routes', { body: { ...BASE, maxHops: 2, maxSplits: 3, gasPriceWei: '1000000000', includeDexes: ['uniswap'], excludeDexes: [] } });
+  const routed = await q.request('POST', '/quotes/routes', {
+    body: { ...BASE, maxHops: 2, maxSplits: 3, gasPriceWei: '1000000000', includeDexes: ['uniswap'], excludeDexes: [] },
+  });
   t.equal(routed.status, 200, routed.body.message);
-  await rejects(t, { ...BASE, maxHops: 0, maxSplits: 8, gasPriceWei: '1e9', includeDexes: 'uniswap' }, 'gasPriceWei: must be a non-negative integer string of wei, such as "1000000000"; includeDexes: must be an array; maxHops: must be between 1 and 3; maxSplits: must be between 1 and 7');
+  await rejects(
+    t,
+    { ...BASE, maxHops: 0, maxSplits: 8, gasPriceWei: '1e9', includeDexes: 'uniswap' },
+    'gasPriceWei: must be a non-negative integer string of wei, such as "1000000000"; includeDexes: must be an array; maxHops: must be between 1 and 3; maxSplits: must be between 1 and 7',
+  );
 });
 
 t.test('amount forms: positive decimal string, no more fractional digits than the token has', async (t) => {
@@ -90,14 +133,30 @@ t.test('amount forms: positive decimal string, no more fractional digits than th
   }
   for (const amount of ['0', '0.0', '0.000000']) await rejects(t, { ...BASE, amount }, 'amount: must be greater than zero');
   await rejects(t, { ...BASE, amount: '1.1234567' }, 'amount: has 7 decimal places; the token has 6'); // USDC, 6 decimals
-  await rejects(t, { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '0.0000000000000000001' }, 'amount: has 19 decimal places; the token has 18');
+  await rejects(
+    t,
+    { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '0.0000000000000000001' },
+    'amount: has 19 decimal places; the token has 18',
+  );
   await rejects(t, { ...BASE, tokenIn: DAI, tokenOut: WETH, amount: '1'.repeat(72) }, 'amount: is too large'); // > 2^256 - 1 smallest units
 });
 
 t.test('unknown chain, chain with no DEX, non-EVM chain', async (t) => {
-  await rejects(t, { ...BASE, originChainId: 999, destinationChainId: 998, amount: '1' }, 'destinationChainId: unknown chain 998; originChainId: unknown chain 999');
-  await rejects(t, { ...BASE, originChainId: 1002, destinationChainId: 1002, amount: '1' }, 'destinationChainId: chain emptychain (1002) has no DEX and cannot be quoted; originChainId: chain emptychain (1002) has no DEX and cannot be quoted');
-  await rejects(t, { ...BASE, destinationChainId: 728126428 }, 'destinationChainId: chain tron (728126428) has no DEX and cannot be quoted');
+  await rejects(
+    t,
+    { ...BASE, originChainId: 999, destinationChainId: 998, amount: '1' },
+    'destinationChainId: unknown chain 998; originChainId: unknown chain 999',
+  );
+  await rejects(
+    t,
+    { ...BASE, originChainId: 1002, destinationChainId: 1002, amount: '1' },
+    'destinationChainId: chain emptychain (1002) has no DEX and cannot be quoted; originChainId: chain emptychain (1002) has no DEX and cannot be quoted',
+  );
+  await rejects(
+    t,
+    { ...BASE, destinationChainId: 728126428 },
+    'destinationChainId: chain tron (728126428) has no DEX and cannot be quoted',
+  );
 });
 
 t.test('tokens: not in the chain catalogue, equal, invalid addresses', async (t) => {
@@ -106,12 +165,21 @@ t.test('tokens: not in the chain catalogue, equal, invalid addresses', async (t)
   await rejects(t, { ...BASE, tokenOut: USDC }, 'tokenOut: must differ from tokenIn');
   // The same token in another letter case is still the same token.
   await rejects(t, { ...BASE, tokenIn: ETH, tokenOut: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' }, 'tokenOut: must differ from tokenIn');
-  for (const bad of ['0x123', '1111111111111111111111111111111111111111', '0x111111111111111111111111111111111111111g', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t']) {
+  for (const bad of [
+    '0x123',
+    '1111111111111111111111111111111111111111',
+    '0x111111111111111111111111111111111111111g',
+    'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  ]) {
     await rejects(t, { ...BASE, tokenIn: bad, amount: '1' }, `tokenIn: ${ADDRESS_PROBLEM}`);
     await rejects(t, { ...BASE, recipientAddress: bad }, `recipientAddress: ${ADDRESS_PROBLEM}`);
     await rejects(t, { ...BASE, walletAddress: bad }, `walletAddress: ${ADDRESS_PROBLEM}`);
   }
-  await rejects(t, { ...BASE, tokenIn: '0xZZ', tokenOut: 'x', recipientAddress: '', walletAddress: '0x' , amount: '1'}, `recipientAddress: ${ADDRESS_PROBLEM}; tokenIn: ${ADDRESS_PROBLEM}; tokenOut: ${ADDRESS_PROBLEM}; walletAddress: ${ADDRESS_PROBLEM}`);
+  await rejects(
+    t,
+    { ...BASE, tokenIn: '0xZZ', tokenOut: 'x', recipientAddress: '', walletAddress: '0x', amount: '1' },
+    `recipientAddress: ${ADDRESS_PROBLEM}; tokenIn: ${ADDRESS_PROBLEM}; tokenOut: ${ADDRESS_PROBLEM}; walletAddress: ${ADDRESS_PROBLEM}`,
+  );
 });
 
 t.test('slippageBps outside 0..5000', async (t) => {
@@ -124,13 +192,31 @@ t.test('slippageBps outside 0..5000', async (t) => {
 
 t.test('body that is not a JSON object', async (t) => {
   for (const { url, headers } of ENDPOINTS) {
-    const form = await q.request('POST', url, { payload: 'originChainId=1001', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } });
-    t.strictSame([form.status, form.body], [400, { code: 400, message: 'request body must be JSON (Content-Type: application/json)' }], `${url}: form body`);
+    const form = await q.request('POST', url, {
+      payload: 'originChainId=1001',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    t.strictSame(
+      [form.status, form.body],
+      [400, { code: 400, message: 'request body must be JSON (Content-Type: application/json)' }],
+      `${url}: form body`,
+    );
     const text = await q.request('POST', url, { payload: JSON.stringify(BASE), headers: { ...headers, 'content-type': 'text/plain' } });
-    t.strictSame([text.status, text.body], [400, { code: 400, message: 'request body must be JSON (Content-Type: application/json)' }], `${url}: JSON sent as text/plain`);
+    t.strictSame(
+      [text.status, text.body],
+      [400, { code: 400, message: 'request body must be JSON (Content-Type: application/json)' }],
+      `${url}: JSON sent as text/plain`,
+    );
     const none = await q.request('POST', url, { headers });
-    t.strictSame([none.status, none.body], [400, { code: 400, message: 'request body must be JSON (Content-Type: application/json)' }], `${url}: no body`);
-    const broken = await q.request('POST', url, { payload: '{"originChainId": 10', headers: { ...headers, 'content-type': 'application/json' } });
+    t.strictSame(
+      [none.status, none.body],
+      [400, { code: 400, message: 'request body must be JSON (Content-Type: application/json)' }],
+      `${url}: no body`,
+    );
+    const broken = await q.request('POST', url, {
+      payload: '{"originChainId": 10',
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
     t.strictSame([broken.status, broken.body], [400, { code: 400, message: 'malformed JSON body' }], `${url}: malformed JSON`);
     const array = await q.request('POST', url, { body: [BASE], headers });
     t.strictSame([array.status, array.body], [400, { code: 400, message: 'request body must be a JSON object' }], `${url}: array`);
@@ -139,7 +225,11 @@ t.test('body that is not a JSON object', async (t) => {
 
 t.test('quote unavailable: no pool can fill the amount, or the output rounds to zero', async (t) => {
   // USDC/DAI: only a v3 pool with no liquidity (with one hop; through WETH there is a route).
-  await rejects(t, { ...BASE, tokenOut: DAI, maxHops: 1 }, 'quote unavailable: no route for USDC/DAI on testchain has the liquidity to swap this amount');
+  await rejects(
+    t,
+    { ...BASE, tokenOut: DAI, maxHops: 1 },
+    'quote unavailable: no route for USDC/DAI on testchain has the liquidity to swap this amount',
+  );
   // 1 wei of DAI into the v2 WETH/DAI pair (10 WETH / 30,000 DAI) gets 0 WETH. The exact text is in the bug report
   // (it names the amount in smallest units with the token symbol: "1 DAI" for 1e-18 DAI).
   for (const { url, headers } of ENDPOINTS) {
@@ -154,23 +244,46 @@ function impactBps(amountIn: bigint, reserveIn: bigint, reserveOut: bigint, amou
   const dummyIn = new core.Token(1001, USDC, 6);
   const dummyOut = new core.Token(1001, WETH, 18);
   const mid = new core.Price(dummyIn, dummyOut, reserveIn.toString(), reserveOut.toString());
-  const impact = core.computePriceImpact(mid, core.CurrencyAmount.fromRawAmount(dummyIn, amountIn.toString()), core.CurrencyAmount.fromRawAmount(dummyOut, amountOut.toString()));
+  const impact = core.computePriceImpact(
+    mid,
+    core.CurrencyAmount.fromRawAmount(dummyIn, amountIn.toString()),
+    core.CurrencyAmount.fromRawAmount(dummyOut, amountOut.toString()),
+  );
   // A Percent prints as a percentage: x 100 for basis points.
   return Number(impact.multiply(100).toFixed(0));
 }
 
 /** The v2 pair's exact output from @uniswap/v2-sdk (the independent oracle). */
-function v2Out(reserveIn: string, decimalsIn: number, addressIn: string, reserveOut: string, decimalsOut: number, addressOut: string, amountIn: bigint): bigint {
+function v2Out(
+  reserveIn: string,
+  decimalsIn: number,
+  addressIn: string,
+  reserveOut: string,
+  decimalsOut: number,
+  addressOut: string,
+  amountIn: bigint,
+): bigint {
   const tokenIn = new core.Token(1001, addressIn, decimalsIn);
   const tokenOut = new core.Token(1001, addressOut, decimalsOut);
-  const pair = new v2sdk.Pair(core.CurrencyAmount.fromRawAmount(tokenIn, reserveIn), core.CurrencyAmount.fromRawAmount(tokenOut, reserveOut));
+  const pair = new v2sdk.Pair(
+    core.CurrencyAmount.fromRawAmount(tokenIn, reserveIn),
+    core.CurrencyAmount.fromRawAmount(tokenOut, reserveOut),
+  );
   const [out] = pair.getOutputAmount(core.CurrencyAmount.fromRawAmount(tokenIn, amountIn.toString()));
   return BigInt(out.quotient.toString());
 }
 
 const USDC_TOKEN = { address: USDC, symbol: 'USDC', name: 'USD Coin', slug: 'usdc', decimals: 6, logo: '', blockchainId: 1001 };
 const WETH_TOKEN = { address: WETH, symbol: 'WETH', name: 'Wrapped Ether', slug: 'weth', decimals: 18, logo: '', blockchainId: 1001 };
-const ETH_TOKEN = { address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', symbol: 'ETH', name: 'Ether', slug: 'eth', decimals: 18, logo: '', blockchainId: 1001 };
+const ETH_TOKEN = {
+  address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+  symbol: 'ETH',
+  name: 'Ether',
+  slug: 'eth',
+  decimals: 18,
+  logo: '',
+  blockchainId: 1001,
+};
 const V2_ROUTER = '0x8888888888888888888888888888888888888888';
 const erc20 = parseAbi(['function approve(address spender, uint256 amount) returns (bool)']);
 const v2Router = parseAbi([
@@ -225,7 +338,18 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
           percent: 100,
           amountIn: '1000000000',
           amountOut: expected.toString(),
-          hops: [{ dex: 'uniswap', version: 'v2', pool: '0x9999999999999999999999999999999999999999', fee: 3000, tokenIn: USDC, tokenOut: WETH, amountIn: '1000000000', amountOut: expected.toString() }],
+          hops: [
+            {
+              dex: 'uniswap',
+              version: 'v2',
+              pool: '0x9999999999999999999999999999999999999999',
+              fee: 3000,
+              tokenIn: USDC,
+              tokenOut: WETH,
+              amountIn: '1000000000',
+              amountOut: expected.toString(),
+            },
+          ],
         },
       ],
       // The fixture snapshot records no gas price: the trade is ranked by gross output and the fee is 0.
@@ -264,9 +388,16 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
       t.strictSame([malformed.status, malformed.body], [404, { code: 404, message: 'not found: GET /quotes/not-a-quote-id' }]);
     }
     const upper = await q.request('GET', `/quotes/${quote.quoteId.toUpperCase()}`, { headers: A });
-    t.strictSame([upper.status, upper.body], [200, { code: 200, message: 'quote fetched successfully', data: quote }], 'a UUID in upper case is the same id');
+    t.strictSame(
+      [upper.status, upper.body],
+      [200, { code: 200, message: 'quote fetched successfully', data: quote }],
+      'a UUID in upper case is the same id',
+    );
     const anonymous = await q.request('GET', `/quotes/${quote.quoteId}`);
-    t.strictSame([anonymous.status, anonymous.body], [401, { code: 401, message: 'missing API key: send Authorization: Bearer <key> or X-API-Key: <key>' }]);
+    t.strictSame(
+      [anonymous.status, anonymous.body],
+      [401, { code: 401, message: 'missing API key: send Authorization: Bearer <key> or X-API-Key: <key>' }],
+    );
   });
 });
 
@@ -276,7 +407,10 @@ t.test('POST /quotes: native input and default slippage (50 bps); wallet default
   const res = await q.request('POST', '/quotes', { body: { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '2.5' }, headers: A });
   t.equal(res.status, 200);
   const quote = res.body.data;
-  t.strictSame([quote.amountIn, quote.amountOut, quote.amountOutMinimum, quote.slippageBps], [amountIn.toString(), expected.toString(), ((expected * 9_950n) / 10_000n).toString(), 50]);
+  t.strictSame(
+    [quote.amountIn, quote.amountOut, quote.amountOutMinimum, quote.slippageBps],
+    [amountIn.toString(), expected.toString(), ((expected * 9_950n) / 10_000n).toString(), 50],
+  );
   t.strictSame(quote.tokenIn, ETH_TOKEN);
   t.equal(quote.walletAddress, quote.recipientAddress);
   t.equal(quote.steps.length, 1, 'no approval for the native asset');
@@ -284,10 +418,18 @@ t.test('POST /quotes: native input and default slippage (50 bps); wallet default
 });
 
 t.test('POST /quotes: wrap and unwrap are 1:1 on the wrapped token', async (t) => {
-  for (const [tokenIn, tokenOut, name] of [[ETH, WETH, 'WETH wrap'], [WETH, ETH, 'WETH unwrap']] as const) {
+  for (const [tokenIn, tokenOut, name] of [
+    [ETH, WETH, 'WETH wrap'],
+    [WETH, ETH, 'WETH unwrap'],
+  ] as const) {
     const res = await q.request('POST', '/quotes', { body: { ...BASE, tokenIn, tokenOut, amount: '1.000000000000000001' }, headers: A });
     t.equal(res.status, 200);
-    t.match(res.body.data, { amountIn: '1000000000000000001', amountOut: '1000000000000000001', pairAddress: WETH, route: { dex: 'wrap', name, fees: '0' } });
+    t.match(res.body.data, {
+      amountIn: '1000000000000000001',
+      amountOut: '1000000000000000001',
+      pairAddress: WETH,
+      route: { dex: 'wrap', name, fees: '0' },
+    });
   }
 });
 
@@ -321,7 +463,11 @@ t.test('401: POST /quotes without a valid key; POST /quotes/routes with an inval
     ['not a key', { 'x-api-key': 'hello' }, 'invalid API key'],
     ['revoked key', { authorization: `Bearer ${revoked.key}` }, 'invalid API key'],
     ['Basic scheme', { authorization: `Basic ${keyA}` }, 'invalid Authorization header: expected "Bearer <key>"'],
-    ['two different keys', { authorization: `Bearer ${keyA}`, 'x-api-key': keyB }, 'conflicting API keys: Authorization and X-API-Key carry different keys'],
+    [
+      'two different keys',
+      { authorization: `Bearer ${keyA}`, 'x-api-key': keyB },
+      'conflicting API keys: Authorization and X-API-Key carry different keys',
+    ],
   ];
   for (const [name, headers, message] of cases) {
     const res = await q.request('POST', '/quotes', { body: BASE, headers });
@@ -346,20 +492,40 @@ t.test('a key created while the app runs is accepted at once', async (t) => {
 });
 
 t.test('the shipped catalogue and devnet snapshot: different chain ids on /quotes/routes, a pair with no pool', async (t) => {
-  const shipped = buildQuoteTestApp({ catalogDir: fileURLToPath(new URL('../../catalog', import.meta.url)), snapshotDir: fileURLToPath(new URL('../../seeds/snapshots', import.meta.url)) });
+  const shipped = buildQuoteTestApp({
+    catalogDir: fileURLToPath(new URL('../../catalog', import.meta.url)),
+    snapshotDir: fileURLToPath(new URL('../../seeds/snapshots', import.meta.url)),
+  });
   t.teardown(() => shipped.close());
   const { key } = await shipped.keys.create('org-a');
   const USDC_A = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
   const UNI_A = '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707';
   const WETH_A = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
-  const cross = { originChainId: 31337, destinationChainId: 31338, tokenIn: WETH_A, tokenOut: USDC_A, amount: '1', recipientAddress: RECIPIENT };
+  const cross = {
+    originChainId: 31337,
+    destinationChainId: 31338,
+    tokenIn: WETH_A,
+    tokenOut: USDC_A,
+    amount: '1',
+    recipientAddress: RECIPIENT,
+  };
   const routes = await shipped.request('POST', '/quotes/routes', { body: cross });
-  t.strictSame([routes.status, routes.body], [400, { code: 400, message: 'POST /quotes/routes prices same-chain swaps only: originChainId and destinationChainId must be equal' }]);
+  t.strictSame(
+    [routes.status, routes.body],
+    [400, { code: 400, message: 'POST /quotes/routes prices same-chain swaps only: originChainId and destinationChainId must be equal' }],
+  );
   // POST /quotes with different chain ids is a bridge quote (src/bridge; tested with the bridge).
   const noPool = { ...cross, destinationChainId: 31337, tokenIn: UNI_A, tokenOut: USDC_A };
-  for (const [url, headers] of [['/quotes/routes', {}], ['/quotes', { authorization: `Bearer ${key}` }]] as const) {
+  for (const [url, headers] of [
+    ['/quotes/routes', {}],
+    ['/quotes', { authorization: `Bearer ${key}` }],
+  ] as const) {
     const res = await shipped.request('POST', url, { body: noPool, headers });
-    t.strictSame([res.status, res.body], [400, { code: 400, message: 'quote unavailable: no route for UNI/USDC on devnet within 3 hops' }], `${url}: UNI/USDC`);
+    t.strictSame(
+      [res.status, res.body],
+      [400, { code: 400, message: 'quote unavailable: no route for UNI/USDC on devnet within 3 hops' }],
+      `${url}: UNI/USDC`,
+    );
   }
 });
 
@@ -367,66 +533,151 @@ t.test('the shipped catalogue and devnet snapshot: different chain ids on /quote
 t.test('tradeType: exact messages; with exactOut the amount is checked against tokenOut', async (t) => {
   const TRADE_TYPE = 'tradeType: must be "exactIn" or "exactOut"';
   for (const tradeType of ['exactIN', 'exact_out', '', 5, null, ['exactOut'], true]) await rejects(t, { ...BASE, tradeType }, TRADE_TYPE);
-  await rejects(t, { ...BASE, tradeType: 'exactOut', tokenIn: WETH, tokenOut: USDC, amount: '1.1234567' }, 'amount: has 7 decimal places; the token has 6');
-  await rejects(t, { ...BASE, tradeType: 'exactOut', tokenIn: USDC, tokenOut: ETH, amount: '0.0000000000000000001' }, 'amount: has 19 decimal places; the token has 18');
+  await rejects(
+    t,
+    { ...BASE, tradeType: 'exactOut', tokenIn: WETH, tokenOut: USDC, amount: '1.1234567' },
+    'amount: has 7 decimal places; the token has 6',
+  );
+  await rejects(
+    t,
+    { ...BASE, tradeType: 'exactOut', tokenIn: USDC, tokenOut: ETH, amount: '0.0000000000000000001' },
+    'amount: has 19 decimal places; the token has 18',
+  );
   // Without a known tokenOut (or trade type) only the form of the amount is judged.
-  await rejects(t, { ...BASE, tradeType: 'exactOut', tokenOut: UNKNOWN_TOKEN, amount: '1.1234567' }, `tokenOut: ${UNKNOWN_TOKEN} is not a token of chain testchain (1001)`);
+  await rejects(
+    t,
+    { ...BASE, tradeType: 'exactOut', tokenOut: UNKNOWN_TOKEN, amount: '1.1234567' },
+    `tokenOut: ${UNKNOWN_TOKEN} is not a token of chain testchain (1001)`,
+  );
   await rejects(t, { ...BASE, tradeType: 'sell', amount: '1.1234567890123456789' }, TRADE_TYPE);
-  await rejects(t, { ...BASE, tradeType: 'sell', amount: '-1', slippageBps: 9999 }, `amount: ${AMOUNT_FORM}; slippageBps: must be between 0 and 5000; ${TRADE_TYPE}`);
+  await rejects(
+    t,
+    { ...BASE, tradeType: 'sell', amount: '-1', slippageBps: 9999 },
+    `amount: ${AMOUNT_FORM}; slippageBps: must be between 0 and 5000; ${TRADE_TYPE}`,
+  );
   // 7 decimals of WETH (18) are fine where USDC (tokenIn, 6) would refuse them.
   const res = await q.request('POST', '/quotes/routes', { body: { ...BASE, tradeType: 'exactOut', amount: '0.0000001' } });
   t.equal(res.status, 200, 'an exact output of 0.0000001 WETH for USDC');
 });
 
 /** The v2 pair's input for an exact output from @uniswap/v2-sdk (Pair.getInputAmount). */
-function v2In(reserveIn: string, decimalsIn: number, addressIn: string, reserveOut: string, decimalsOut: number, addressOut: string, amountOut: bigint): bigint {
+function v2In(
+  reserveIn: string,
+  decimalsIn: number,
+  addressIn: string,
+  reserveOut: string,
+  decimalsOut: number,
+  addressOut: string,
+  amountOut: bigint,
+): bigint {
   const tokenIn = new core.Token(1001, addressIn, decimalsIn);
   const tokenOut = new core.Token(1001, addressOut, decimalsOut);
-  const pair = new v2sdk.Pair(core.CurrencyAmount.fromRawAmount(tokenIn, reserveIn), core.CurrencyAmount.fromRawAmount(tokenOut, reserveOut));
+  const pair = new v2sdk.Pair(
+    core.CurrencyAmount.fromRawAmount(tokenIn, reserveIn),
+    core.CurrencyAmount.fromRawAmount(tokenOut, reserveOut),
+  );
   const [input] = pair.getInputAmount(core.CurrencyAmount.fromRawAmount(tokenOut, amountOut.toString()));
   return BigInt(input.quotient.toString());
 }
 
-t.test('POST /quotes with exactOut: exactly amountOut, the input from @uniswap/v2-sdk, amountInMaximum enforced in swapTokensForExactTokens', async (t) => {
-  const amountOut = 321_644_030_067_425_879n; // what 1000 USDC buys (the exact-input quote above)
-  const amountIn = v2In('30000000000', 6, USDC, '10000000000000000000', 18, WETH, amountOut);
-  t.equal(amountIn, 1_000_000_000n, 'the SDK asks 1000 USDC back for it');
-  const res = await q.request('POST', '/quotes', { body: { ...BASE, tradeType: 'exactOut', amount: '0.321644030067425879', slippageBps: 100, walletAddress: WALLET }, headers: A });
-  t.equal(res.status, 200);
-  const quote = res.body.data;
-  const amountInMaximum = (amountIn * 10_100n + 9_999n) / 10_000n;
-  t.equal(amountInMaximum, 1_010_000_000n);
-  t.strictSame(
-    [quote.tradeType, quote.amountIn, quote.amountInFloat, quote.amountInMaximum, quote.amountOut, quote.amountOutFloat, quote.amountOutMinimum, quote.slippageBps],
-    ['exactOut', '1000000000', '1000', '1010000000', amountOut.toString(), '0.321644030067425879', amountOut.toString(), 100],
-  );
-  t.strictSame(quote.paths, [{ percent: 100, amountIn: '1000000000', amountOut: amountOut.toString(), hops: [{ dex: 'uniswap', version: 'v2', pool: '0x9999999999999999999999999999999999999999', fee: 3000, tokenIn: USDC, tokenOut: WETH, amountIn: '1000000000', amountOut: amountOut.toString() }] }]);
-  t.strictSame(quote.networkFee, { wei: '0', inTokenIn: '0', inTokenOut: '0' });
-  t.strictSame(quote.route, { dex: 'uniswap', name: 'Uniswap V2', fees: '3000000', logo: '', version: 'v2', poolFee: 3000 });
-  const [approve, swap] = quote.steps;
-  t.strictSame([approve.message, approve.amount, approve.spender], ['Approve 1010 USDC for Uniswap V2 router', '1010000000', V2_ROUTER]);
-  t.strictSame(decodeFunctionData({ abi: erc20, data: approve.data }).args, [V2_ROUTER, 1_010_000_000n]);
-  t.strictSame([swap.message, swap.amount, swap.value], ['Swap at most 1010 USDC for 0.321644030067425879 WETH on Uniswap V2', '1010000000', undefined]);
-  const exactOut = parseAbi(['function swapTokensForExactTokens(uint256 amountOut, uint256 amountInMax, address[] path, address to, uint256 deadline) returns (uint256[])']);
-  t.strictSame(decodeFunctionData({ abi: exactOut, data: swap.data }).args, [amountOut, 1_010_000_000n, [USDC, WETH], getAddress(RECIPIENT), BigInt(quote.deadline)]);
-  const saved = await q.request('GET', `/quotes/${quote.quoteId}`, { headers: A });
-  t.strictSame(saved.body.data, quote, 'saved as returned');
-});
+t.test(
+  'POST /quotes with exactOut: exactly amountOut, the input from @uniswap/v2-sdk, amountInMaximum enforced in swapTokensForExactTokens',
+  async (t) => {
+    const amountOut = 321_644_030_067_425_879n; // what 1000 USDC buys (the exact-input quote above)
+    const amountIn = v2In('30000000000', 6, USDC, '10000000000000000000', 18, WETH, amountOut);
+    t.equal(amountIn, 1_000_000_000n, 'the SDK asks 1000 USDC back for it');
+    const res = await q.request('POST', '/quotes', {
+      body: { ...BASE, tradeType: 'exactOut', amount: '0.321644030067425879', slippageBps: 100, walletAddress: WALLET },
+      headers: A,
+    });
+    t.equal(res.status, 200);
+    const quote = res.body.data;
+    const amountInMaximum = (amountIn * 10_100n + 9_999n) / 10_000n;
+    t.equal(amountInMaximum, 1_010_000_000n);
+    t.strictSame(
+      [
+        quote.tradeType,
+        quote.amountIn,
+        quote.amountInFloat,
+        quote.amountInMaximum,
+        quote.amountOut,
+        quote.amountOutFloat,
+        quote.amountOutMinimum,
+        quote.slippageBps,
+      ],
+      ['exactOut', '1000000000', '1000', '1010000000', amountOut.toString(), '0.321644030067425879', amountOut.toString(), 100],
+    );
+    t.strictSame(quote.paths, [
+      {
+        percent: 100,
+        amountIn: '1000000000',
+        amountOut: amountOut.toString(),
+        hops: [
+          {
+            dex: 'uniswap',
+            version: 'v2',
+            pool: '0x9999999999999999999999999999999999999999',
+            fee: 3000,
+            tokenIn: USDC,
+            tokenOut: WETH,
+            amountIn: '1000000000',
+            amountOut: amountOut.toString(),
+          },
+        ],
+      },
+    ]);
+    t.strictSame(quote.networkFee, { wei: '0', inTokenIn: '0', inTokenOut: '0' });
+    t.strictSame(quote.route, { dex: 'uniswap', name: 'Uniswap V2', fees: '3000000', logo: '', version: 'v2', poolFee: 3000 });
+    const [approve, swap] = quote.steps;
+    t.strictSame([approve.message, approve.amount, approve.spender], ['Approve 1010 USDC for Uniswap V2 router', '1010000000', V2_ROUTER]);
+    t.strictSame(decodeFunctionData({ abi: erc20, data: approve.data }).args, [V2_ROUTER, 1_010_000_000n]);
+    t.strictSame(
+      [swap.message, swap.amount, swap.value],
+      ['Swap at most 1010 USDC for 0.321644030067425879 WETH on Uniswap V2', '1010000000', undefined],
+    );
+    const exactOut = parseAbi([
+      'function swapTokensForExactTokens(uint256 amountOut, uint256 amountInMax, address[] path, address to, uint256 deadline) returns (uint256[])',
+    ]);
+    t.strictSame(decodeFunctionData({ abi: exactOut, data: swap.data }).args, [
+      amountOut,
+      1_010_000_000n,
+      [USDC, WETH],
+      getAddress(RECIPIENT),
+      BigInt(quote.deadline),
+    ]);
+    const saved = await q.request('GET', `/quotes/${quote.quoteId}`, { headers: A });
+    t.strictSame(saved.body.data, quote, 'saved as returned');
+  },
+);
 
 t.test('exact output: amountInMaximum rounds up; native input sends it as value', async (t) => {
-  const res = await q.request('POST', '/quotes', { body: { ...BASE, tradeType: 'exactOut', tokenIn: ETH, tokenOut: USDC, amount: '1000', slippageBps: 33 }, headers: A });
+  const res = await q.request('POST', '/quotes', {
+    body: { ...BASE, tradeType: 'exactOut', tokenIn: ETH, tokenOut: USDC, amount: '1000', slippageBps: 33 },
+    headers: A,
+  });
   t.equal(res.status, 200);
   const quote = res.body.data;
   const amountIn = v2In('10000000000000000000', 18, WETH, '30000000000', 6, USDC, 1_000_000_000n);
   const maximum = (amountIn * 10_033n + 9_999n) / 10_000n;
   t.ok((amountIn * 10_033n) % 10_000n !== 0n, 'the product is not whole: rounded up');
-  t.strictSame([quote.amountIn, quote.amountInMaximum, quote.amountOut, quote.amountOutMinimum], [amountIn.toString(), maximum.toString(), '1000000000', '1000000000']);
+  t.strictSame(
+    [quote.amountIn, quote.amountInMaximum, quote.amountOut, quote.amountOutMinimum],
+    [amountIn.toString(), maximum.toString(), '1000000000', '1000000000'],
+  );
   t.equal(quote.steps.length, 1, 'no approval for the native asset');
   t.match(quote.steps[0], { to: V2_ROUTER, amount: maximum.toString(), value: maximum.toString() });
 });
 
 t.test('exact output larger than the pools can give: 400 naming the pair and the amount', async (t) => {
   // The v2 WETH/USDC pair holds 10 WETH: no amount of USDC buys all of it.
-  await rejects(t, { ...BASE, tradeType: 'exactOut', amount: '10' }, 'quote unavailable: no route for USDC/WETH on testchain has the liquidity to deliver exactly 10 WETH');
-  await rejects(t, { ...BASE, tradeType: 'exactOut', tokenIn: WETH, tokenOut: USDC, amount: '30000.000001' }, 'quote unavailable: no route for WETH/USDC on testchain has the liquidity to deliver exactly 30000.000001 USDC');
+  await rejects(
+    t,
+    { ...BASE, tradeType: 'exactOut', amount: '10' },
+    'quote unavailable: no route for USDC/WETH on testchain has the liquidity to deliver exactly 10 WETH',
+  );
+  await rejects(
+    t,
+    { ...BASE, tradeType: 'exactOut', tokenIn: WETH, tokenOut: USDC, amount: '30000.000001' },
+    'quote unavailable: no route for WETH/USDC on testchain has the liquidity to deliver exactly 30000.000001 USDC',
+  );
 });

@@ -15,7 +15,10 @@ Date.now = () => FIXED_MS;
 const { buildQuoteTestApp } = await import('../helpers/quoteTestApp.ts');
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/responses/sample.json', import.meta.url));
-const q = buildQuoteTestApp({ catalogDir: fileURLToPath(new URL('../../catalog', import.meta.url)), snapshotDir: fileURLToPath(new URL('../../seeds/snapshots', import.meta.url)) });
+const q = buildQuoteTestApp({
+  catalogDir: fileURLToPath(new URL('../../catalog', import.meta.url)),
+  snapshotDir: fileURLToPath(new URL('../../seeds/snapshots', import.meta.url)),
+});
 t.teardown(() => q.close());
 const { key } = await q.keys.create('org-sample');
 
@@ -27,7 +30,8 @@ interface Sample {
   text?: string;
 }
 
-const withFields = (bodies: string[], extra: Record<string, unknown>): string[] => bodies.map((b) => JSON.stringify({ ...JSON.parse(b), ...extra }));
+const withFields = (bodies: string[], extra: Record<string, unknown>): string[] =>
+  bodies.map((b) => JSON.stringify({ ...JSON.parse(b), ...extra }));
 const single = variedQuoteBodies(2, { maxHops: 1, maxSplits: 1 });
 const routed = variedQuoteBodies(1);
 const samples: Sample[] = [
@@ -35,8 +39,16 @@ const samples: Sample[] = [
   ...routed.map((body) => ({ method: 'POST' as const, url: '/quotes/routes', body })),
   ...single.slice(0, 14).map((body) => ({ method: 'POST' as const, url: '/quotes', body })),
   ...routed.map((body) => ({ method: 'POST' as const, url: '/quotes', body })),
-  ...withFields(routed.slice(0, 6), { tradeType: 'exactOut', amount: '100' }).map((body) => ({ method: 'POST' as const, url: '/quotes/routes', body })),
-  ...withFields(routed.slice(0, 6), { tradeType: 'exactOut', amount: '100' }).map((body) => ({ method: 'POST' as const, url: '/quotes', body })),
+  ...withFields(routed.slice(0, 6), { tradeType: 'exactOut', amount: '100' }).map((body) => ({
+    method: 'POST' as const,
+    url: '/quotes/routes',
+    body,
+  })),
+  ...withFields(routed.slice(0, 6), { tradeType: 'exactOut', amount: '100' }).map((body) => ({
+    method: 'POST' as const,
+    url: '/quotes',
+    body,
+  })),
   ...withFields(routed.slice(0, 3), { amount: '1.2.3' }).map((body) => ({ method: 'POST' as const, url: '/quotes/routes', body })),
   ...withFields(routed.slice(0, 3), { amount: '100000000000' }).map((body) => ({ method: 'POST' as const, url: '/quotes/routes', body })),
   ...withFields(routed.slice(0, 2), { maxHops: 4, gasPriceWei: 'x' }).map((body) => ({ method: 'POST' as const, url: '/quotes', body })),
@@ -48,24 +60,31 @@ const samples: Sample[] = [
 
 const answered: Sample[] = [];
 for (const s of samples) {
-  const res = await q.request(s.method, s.url, { ...(s.body ? { payload: s.body, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } } : {}) });
+  const res = await q.request(s.method, s.url, {
+    ...(s.body ? { payload: s.body, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } } : {}),
+  });
   const text = res.text.replace(/"quoteId":"[0-9a-f-]{36}"/g, '"quoteId":"(random)"');
   // Large catalogue bodies are kept as their length and SHA-256 (still a byte-for-byte comparison).
-  answered.push({ ...s, status: res.status, text: text.length > 16_000 ? `${text.length} bytes, sha256 ${createHash('sha256').update(text).digest('hex')}` : text });
+  answered.push({
+    ...s,
+    status: res.status,
+    text: text.length > 16_000 ? `${text.length} bytes, sha256 ${createHash('sha256').update(text).digest('hex')}` : text,
+  });
 }
 
 if (process.env.RECORD_RESPONSES === '1') {
-  writeFileSync(FIXTURE, JSON.stringify(answered, null, 1) + '\n');
+  writeFileSync(FIXTURE, `${JSON.stringify(answered, null, 1)}\n`);
   t.pass(`recorded ${answered.length} responses`);
 } else {
   const recorded = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Sample[];
   t.equal(answered.length, recorded.length, 'as many samples as recorded');
   let differing = 0;
   for (const [i, r] of recorded.entries()) {
-    const a = answered[i]!;
+    const a = answered[i];
     if (a.url !== r.url || a.body !== r.body || a.status !== r.status || a.text !== r.text) {
       differing++;
-      if (differing <= 5) t.same({ status: a.status, text: a.text }, { status: r.status, text: r.text }, `${r.method} ${r.url} ${r.body ?? ''}`);
+      if (differing <= 5)
+        t.same({ status: a.status, text: a.text }, { status: r.status, text: r.text }, `${r.method} ${r.url} ${r.body ?? ''}`);
     }
   }
   t.equal(differing, 0, `every one of ${recorded.length} responses byte-identical to the recording`);

@@ -6,7 +6,10 @@ import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 
-const q = buildQuoteTestApp({ catalogDir: fileURLToPath(new URL('../../catalog', import.meta.url)), snapshotDir: fileURLToPath(new URL('../../seeds/snapshots', import.meta.url)) });
+const q = buildQuoteTestApp({
+  catalogDir: fileURLToPath(new URL('../../catalog', import.meta.url)),
+  snapshotDir: fileURLToPath(new URL('../../seeds/snapshots', import.meta.url)),
+});
 t.teardown(() => q.close());
 const { key } = await q.keys.create('org-a');
 const chain = q.catalog.chain(31337)!;
@@ -38,7 +41,10 @@ t.test('routing options: every problem reported at once, exact messages', async 
     [{ excludeDexes: ['uniswap', 'sushiswap'] }, 'excludeDexes: leaves no DEX of devnet (31337) to route through'],
     [{ includeDexes: 'uniswap' }, 'includeDexes: must be an array'],
     [{ includeDexes: [1] }, 'includeDexes: must be a string'],
-    [{ maxHops: null, amount: '-1' }, 'amount: must be a positive decimal string such as "1.5" (no sign, exponent or spaces); maxHops: must be an integer'],
+    [
+      { maxHops: null, amount: '-1' },
+      'amount: must be a positive decimal string such as "1.5" (no sign, exponent or spaces); maxHops: must be an integer',
+    ],
   ];
   for (const [url, headers] of ENDPOINTS) {
     for (const [extra, message] of cases) {
@@ -54,13 +60,25 @@ t.test('no route within the hop limit names the pair, the chain and the limit', 
     t.strictSame([uni.status, uni.body], [400, { code: 400, message: 'quote unavailable: no route for UNI/DAI on devnet within 3 hops' }]);
     // AAVE's only pair is AAVE/LINK; LINK's only pool is LINK/WETH: AAVE -> USDC needs three hops.
     const two = await q.request('POST', url, { body: body('AAVE', 'USDC', '1', { maxHops: 2 }), headers });
-    t.strictSame([two.status, two.body], [400, { code: 400, message: 'quote unavailable: no route for AAVE/USDC on devnet within 2 hops' }]);
+    t.strictSame(
+      [two.status, two.body],
+      [400, { code: 400, message: 'quote unavailable: no route for AAVE/USDC on devnet within 2 hops' }],
+    );
     const one = await q.request('POST', url, { body: body('LINK', 'USDC', '1', { maxHops: 1 }), headers });
     t.strictSame([one.status, one.body], [400, { code: 400, message: 'quote unavailable: no route for LINK/USDC on devnet within 1 hop' }]);
   }
 });
 
-interface Hop { dex: string; version: string; pool: string; fee: number; tokenIn: string; tokenOut: string; amountIn: string; amountOut: string }
+interface Hop {
+  dex: string;
+  version: string;
+  pool: string;
+  fee: number;
+  tokenIn: string;
+  tokenOut: string;
+  amountIn: string;
+  amountOut: string;
+}
 interface RoutedAnswer {
   amountIn: string;
   amountOut: string;
@@ -75,22 +93,38 @@ interface RoutedAnswer {
 
 /** The invariants of a routed answer: paths add up, hops chain, the first pool of the largest split is pairAddress. */
 function checkStructure(t: Test, a: RoutedAnswer, tokenIn: string, tokenOut: string, label: string): void {
-  t.equal(a.paths.reduce((s, p) => s + p.percent, 0), 100, `${label}: percents add up to 100`);
-  t.equal(a.paths.reduce((s, p) => s + BigInt(p.amountIn), 0n), BigInt(a.amountIn), `${label}: path inputs add up to amountIn`);
-  t.equal(a.paths.reduce((s, p) => s + BigInt(p.amountOut), 0n), BigInt(a.amountOut), `${label}: path outputs add up to amountOut`);
+  t.equal(
+    a.paths.reduce((s, p) => s + p.percent, 0),
+    100,
+    `${label}: percents add up to 100`,
+  );
+  t.equal(
+    a.paths.reduce((s, p) => s + BigInt(p.amountIn), 0n),
+    BigInt(a.amountIn),
+    `${label}: path inputs add up to amountIn`,
+  );
+  t.equal(
+    a.paths.reduce((s, p) => s + BigInt(p.amountOut), 0n),
+    BigInt(a.amountOut),
+    `${label}: path outputs add up to amountOut`,
+  );
   for (const p of a.paths) {
-    t.equal(p.hops[0]!.tokenIn, tokenIn, `${label}: a path starts at tokenIn`);
-    t.equal(p.hops[p.hops.length - 1]!.tokenOut, tokenOut, `${label}: a path ends at tokenOut`);
-    t.equal(p.hops[0]!.amountIn, p.amountIn);
-    t.equal(p.hops[p.hops.length - 1]!.amountOut, p.amountOut);
+    t.equal(p.hops[0].tokenIn, tokenIn, `${label}: a path starts at tokenIn`);
+    t.equal(p.hops[p.hops.length - 1].tokenOut, tokenOut, `${label}: a path ends at tokenOut`);
+    t.equal(p.hops[0].amountIn, p.amountIn);
+    t.equal(p.hops[p.hops.length - 1].amountOut, p.amountOut);
     for (let i = 1; i < p.hops.length; i++) {
-      t.equal(p.hops[i]!.tokenIn, p.hops[i - 1]!.tokenOut, `${label}: hops chain by token`);
-      t.equal(p.hops[i]!.amountIn, p.hops[i - 1]!.amountOut, `${label}: hops chain by amount`);
+      t.equal(p.hops[i].tokenIn, p.hops[i - 1].tokenOut, `${label}: hops chain by token`);
+      t.equal(p.hops[i].amountIn, p.hops[i - 1].amountOut, `${label}: hops chain by amount`);
     }
   }
   const pools = a.paths.flatMap((p) => p.hops.filter((h) => h.dex !== 'wrap').map((h) => h.pool));
   t.equal(new Set(pools).size, pools.length, `${label}: no pool is used twice`);
-  t.equal(a.pairAddress, a.paths[0]!.hops.find((h) => h.dex !== 'wrap')?.pool ?? chain.wrappedNativeToken, `${label}: pairAddress is the largest split's first pool`);
+  t.equal(
+    a.pairAddress,
+    a.paths[0].hops.find((h) => h.dex !== 'wrap')?.pool ?? chain.wrappedNativeToken,
+    `${label}: pairAddress is the largest split's first pool`,
+  );
   t.equal(BigInt(a.networkFee.wei), BigInt(a.gasEstimate) * BigInt(a.gasPriceWei), `${label}: networkFee.wei = gasEstimate x gasPriceWei`);
 }
 
@@ -107,17 +141,39 @@ t.test('routed answers: two and three hops, splits, native in and out', async (t
     t.equal(res.status, 200, `${amount} ${a} -> ${b}`);
     const answers = res.body.data as RoutedAnswer[];
     const outs = answers.map((x) => BigInt(x.amountOut));
-    t.strictSame(outs, [...outs].sort((x, y) => (x > y ? -1 : x < y ? 1 : 0)), 'sorted by amountOut, descending');
-    for (const answer of answers) checkStructure(t, answer, token(a).address, token(b).address, `${amount} ${a} -> ${b} on ${answer.route.dex} ${answer.route.version}`);
+    t.strictSame(
+      outs,
+      [...outs].sort((x, y) => (x > y ? -1 : x < y ? 1 : 0)),
+      'sorted by amountOut, descending',
+    );
+    for (const answer of answers)
+      checkStructure(
+        t,
+        answer,
+        token(a).address,
+        token(b).address,
+        `${amount} ${a} -> ${b} on ${answer.route.dex} ${answer.route.version}`,
+      );
   }
   const link = (await q.request('POST', '/quotes/routes', { body: body('LINK', 'USDC', '1000') })).body.data as RoutedAnswer[];
-  t.equal(link[0]!.route.name, 'LINK → WETH → USDC on Uniswap V3', 'a one-path trade is named by its tokens');
-  const aave = (await q.request('POST', '/quotes/routes', { body: body('AAVE', 'USDC', '50', { maxSplits: 1 }) })).body.data as RoutedAnswer[];
-  t.strictSame(aave.map((x) => x.paths[0]!.hops.length), [3], 'AAVE -> USDC: one three-hop path through SwapRouter02 (Uniswap V2 + V3)');
-  t.match(aave[0]!.route.name, /^AAVE → LINK → WETH → USDC on Uniswap V[23] \+ Uniswap V[23]$/);
-  const big = (await q.request('POST', '/quotes/routes', { body: body('WETH', 'USDC', '1000', { gasPriceWei: '0', includeDexes: ['uniswap'] }) })).body.data as RoutedAnswer[];
-  t.ok(big.every((x) => x.route.dex === 'uniswap'), 'includeDexes keeps to the named DEX');
-  const split = (await q.request('POST', '/quotes', { body: body('WETH', 'USDC', '1000', { gasPriceWei: '0' }), headers: ENDPOINTS[1][1] })).body.data as RoutedAnswer;
+  t.equal(link[0].route.name, 'LINK → WETH → USDC on Uniswap V3', 'a one-path trade is named by its tokens');
+  const aave = (await q.request('POST', '/quotes/routes', { body: body('AAVE', 'USDC', '50', { maxSplits: 1 }) })).body
+    .data as RoutedAnswer[];
+  t.strictSame(
+    aave.map((x) => x.paths[0].hops.length),
+    [3],
+    'AAVE -> USDC: one three-hop path through SwapRouter02 (Uniswap V2 + V3)',
+  );
+  t.match(aave[0].route.name, /^AAVE → LINK → WETH → USDC on Uniswap V[23] \+ Uniswap V[23]$/);
+  const big = (
+    await q.request('POST', '/quotes/routes', { body: body('WETH', 'USDC', '1000', { gasPriceWei: '0', includeDexes: ['uniswap'] }) })
+  ).body.data as RoutedAnswer[];
+  t.ok(
+    big.every((x) => x.route.dex === 'uniswap'),
+    'includeDexes keeps to the named DEX',
+  );
+  const split = (await q.request('POST', '/quotes', { body: body('WETH', 'USDC', '1000', { gasPriceWei: '0' }), headers: ENDPOINTS[1][1] }))
+    .body.data as RoutedAnswer;
   t.ok(split.paths.length > 1, 'POST /quotes: a large WETH -> USDC trade is split');
   t.match(split.route.name, /^[A-Za-z0-9 +]+ \d+% \+ .+ \d+%$/, 'a split trade is named by its DEXes and shares');
 });
@@ -143,37 +199,87 @@ t.test('exact output: every answer delivers exactly the amount, sorted by amount
     t.equal(res.status, 200, `${a} -> exactly ${amount} ${b}`);
     const answers = res.body.data as ExactOutAnswer[];
     const ins = answers.map((x) => BigInt(x.amountIn));
-    t.strictSame(ins, [...ins].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)), 'sorted by amountIn, ascending');
+    t.strictSame(
+      ins,
+      [...ins].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)),
+      'sorted by amountIn, ascending',
+    );
     const wanted = BigInt(Number(amount) * 10 ** token(b).decimals);
     const slippage = BigInt((extra.slippageBps as number | undefined) ?? 50);
     for (const x of answers) {
       const label = `${a} -> ${amount} ${b} on ${x.route.dex} ${x.route.version}`;
-      t.strictSame([x.tradeType, x.amountOut, x.amountOutMinimum], ['exactOut', wanted.toString(), wanted.toString()], `${label}: exactly the amount asked for`);
-      t.equal(x.amountInMaximum, ((BigInt(x.amountIn) * (10_000n + slippage) + 9_999n) / 10_000n).toString(), `${label}: amountInMaximum = ceil(amountIn x (10000 + ${slippage}) / 10000)`);
+      t.strictSame(
+        [x.tradeType, x.amountOut, x.amountOutMinimum],
+        ['exactOut', wanted.toString(), wanted.toString()],
+        `${label}: exactly the amount asked for`,
+      );
+      t.equal(
+        x.amountInMaximum,
+        ((BigInt(x.amountIn) * (10_000n + slippage) + 9_999n) / 10_000n).toString(),
+        `${label}: amountInMaximum = ceil(amountIn x (10000 + ${slippage}) / 10000)`,
+      );
       t.equal(x.networkFee.inTokenIn === null || /^[0-9]+$/.test(x.networkFee.inTokenIn), true, `${label}: networkFee.inTokenIn`);
       checkStructure(t, x, token(a).address, token(b).address, label);
       // One protocol per path: an exact output is never routed through a mixed v2/v3 path.
-      for (const p of x.paths) t.equal(new Set(p.hops.filter((h) => h.dex !== 'wrap').map((h) => h.version)).size, 1, `${label}: one protocol per path`);
+      for (const p of x.paths)
+        t.equal(new Set(p.hops.filter((h) => h.dex !== 'wrap').map((h) => h.version)).size, 1, `${label}: one protocol per path`);
     }
   }
-  const best = (await q.request('POST', '/quotes', { body: body('WETH', 'USDC', '3000000', { tradeType: 'exactOut', gasPriceWei: '0' }), headers: ENDPOINTS[1][1] })).body.data as ExactOutAnswer;
+  const best = (
+    await q.request('POST', '/quotes', {
+      body: body('WETH', 'USDC', '3000000', { tradeType: 'exactOut', gasPriceWei: '0' }),
+      headers: ENDPOINTS[1][1],
+    })
+  ).body.data as ExactOutAnswer;
   t.ok(best.paths.length > 1, 'POST /quotes: a large exact output is split');
-  const routes = (await q.request('POST', '/quotes/routes', { body: body('WETH', 'USDC', '3000000', { tradeType: 'exactOut', gasPriceWei: '0' }) })).body.data as ExactOutAnswer[];
-  t.equal(best.amountIn, routes[0]!.amountIn, 'the best trade is the first route quote');
+  const routes = (
+    await q.request('POST', '/quotes/routes', { body: body('WETH', 'USDC', '3000000', { tradeType: 'exactOut', gasPriceWei: '0' }) })
+  ).body.data as ExactOutAnswer[];
+  t.equal(best.amountIn, routes[0].amountIn, 'the best trade is the first route quote');
   const exactIn = (await q.request('POST', '/quotes/routes', { body: body('WETH', 'USDC', '1') })).body.data as ExactOutAnswer[];
-  t.ok(exactIn.every((x) => x.tradeType === 'exactIn' && x.amountInMaximum === x.amountIn), 'exactIn answers echo tradeType "exactIn", amountInMaximum = amountIn');
+  t.ok(
+    exactIn.every((x) => x.tradeType === 'exactIn' && x.amountInMaximum === x.amountIn),
+    'exactIn answers echo tradeType "exactIn", amountInMaximum = amountIn',
+  );
 });
 
 t.test('exact output refusals: no single-protocol path, no route, same chain only', async (t) => {
   for (const [url, headers] of ENDPOINTS) {
     // AAVE's only pair is Uniswap V2 AAVE/LINK and LINK's only pool is v3: every AAVE -> USDC path mixes them.
     const mixed = await q.request('POST', url, { body: body('AAVE', 'USDC', '100', { tradeType: 'exactOut' }), headers });
-    t.strictSame([mixed.status, mixed.body], [400, { code: 400, message: 'quote unavailable: no route for AAVE/USDC on devnet within 3 hops can deliver exactly 100 USDC: exact output takes paths of one protocol (v2 or v3), and the paths found mix them' }]);
+    t.strictSame(
+      [mixed.status, mixed.body],
+      [
+        400,
+        {
+          code: 400,
+          message:
+            'quote unavailable: no route for AAVE/USDC on devnet within 3 hops can deliver exactly 100 USDC: exact output takes paths of one protocol (v2 or v3), and the paths found mix them',
+        },
+      ],
+    );
     const uni = await q.request('POST', url, { body: body('UNI', 'DAI', '1', { tradeType: 'exactOut' }), headers });
     t.strictSame([uni.status, uni.body], [400, { code: 400, message: 'quote unavailable: no route for UNI/DAI on devnet within 3 hops' }]);
     const chainB = q.catalog.chain(31338)!;
-    const cross = await q.request('POST', url, { body: { ...body('USDC', 'USDC', '100', { tradeType: 'exactOut' }), destinationChainId: 31338, tokenOut: chainB.tokens.find((x) => x.symbol === 'USDC')!.address }, headers });
-    t.strictSame([cross.status, cross.body], [400, { code: 400, message: 'tradeType: exact output ("exactOut") is same-chain only: originChainId and destinationChainId must be equal' }], `${url}: cross-chain`);
+    const cross = await q.request('POST', url, {
+      body: {
+        ...body('USDC', 'USDC', '100', { tradeType: 'exactOut' }),
+        destinationChainId: 31338,
+        tokenOut: chainB.tokens.find((x) => x.symbol === 'USDC')!.address,
+      },
+      headers,
+    });
+    t.strictSame(
+      [cross.status, cross.body],
+      [
+        400,
+        {
+          code: 400,
+          message: 'tradeType: exact output ("exactOut") is same-chain only: originChainId and destinationChainId must be equal',
+        },
+      ],
+      `${url}: cross-chain`,
+    );
   }
   // AAVE -> LINK has a one-protocol path (the v2 pair).
   const direct = await q.request('POST', '/quotes/routes', { body: body('AAVE', 'LINK', '100', { tradeType: 'exactOut' }) });

@@ -5,49 +5,159 @@ import { buildTestApp } from '../helpers/testApp.ts';
 
 const { request } = buildTestApp();
 
-const DAI = { address: '0x3333333333333333333333333333333333333333', symbol: 'DAI', name: 'Dai', slug: 'dai', decimals: 18, logo: '', blockchainId: 1001 };
-const ETH = { address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', symbol: 'ETH', name: 'Ether', slug: 'eth', decimals: 18, logo: '', blockchainId: 1001 };
-const USDC = { address: '0x2222222222222222222222222222222222222222', symbol: 'USDC', name: 'USD Coin', slug: 'usdc', decimals: 6, logo: '', blockchainId: 1001 };
-const WETH = { address: '0x1111111111111111111111111111111111111111', symbol: 'WETH', name: 'Wrapped Ether', slug: 'weth', decimals: 18, logo: '', blockchainId: 1001 };
-const TRON_USDT = { address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', symbol: 'USDT', name: 'Tether USD', slug: 'usdt', decimals: 6, logo: '', blockchainId: 728126428 };
+const DAI = {
+  address: '0x3333333333333333333333333333333333333333',
+  symbol: 'DAI',
+  name: 'Dai',
+  slug: 'dai',
+  decimals: 18,
+  logo: '',
+  blockchainId: 1001,
+};
+const ETH = {
+  address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+  symbol: 'ETH',
+  name: 'Ether',
+  slug: 'eth',
+  decimals: 18,
+  logo: '',
+  blockchainId: 1001,
+};
+const USDC = {
+  address: '0x2222222222222222222222222222222222222222',
+  symbol: 'USDC',
+  name: 'USD Coin',
+  slug: 'usdc',
+  decimals: 6,
+  logo: '',
+  blockchainId: 1001,
+};
+const WETH = {
+  address: '0x1111111111111111111111111111111111111111',
+  symbol: 'WETH',
+  name: 'Wrapped Ether',
+  slug: 'weth',
+  decimals: 18,
+  logo: '',
+  blockchainId: 1001,
+};
+const TRON_USDT = {
+  address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  symbol: 'USDT',
+  name: 'Tether USD',
+  slug: 'usdt',
+  decimals: 6,
+  logo: '',
+  blockchainId: 728126428,
+};
 
 const TESTCHAIN = {
-  name: 'Test Chain', slug: 'testchain', chainId: 1001, symbol: 'ETH', nativeToken: 'Ether', ecosystem: 'evm',
-  blockExplorer: 'https://explorer.test', rpcUrl: '', blockChainLogo: 'https://logo.test/chain.png', tokens: [DAI, ETH, USDC, WETH],
+  name: 'Test Chain',
+  slug: 'testchain',
+  chainId: 1001,
+  symbol: 'ETH',
+  nativeToken: 'Ether',
+  ecosystem: 'evm',
+  blockExplorer: 'https://explorer.test',
+  rpcUrl: '',
+  blockChainLogo: 'https://logo.test/chain.png',
+  tokens: [DAI, ETH, USDC, WETH],
 };
 const EMPTYCHAIN = {
-  name: 'Empty Chain', slug: 'emptychain', chainId: 1002, symbol: 'EMP', nativeToken: 'Empty', ecosystem: 'evm',
-  blockExplorer: 'https://empty.test', rpcUrl: '', blockChainLogo: '', tokens: [],
+  name: 'Empty Chain',
+  slug: 'emptychain',
+  chainId: 1002,
+  symbol: 'EMP',
+  nativeToken: 'Empty',
+  ecosystem: 'evm',
+  blockExplorer: 'https://empty.test',
+  rpcUrl: '',
+  blockChainLogo: '',
+  tokens: [],
 };
 const TRON = {
-  name: 'TRON', slug: 'tron', chainId: 728126428, symbol: 'TRX', nativeToken: 'TRON', ecosystem: 'tvm',
-  blockExplorer: 'https://tronscan.org', rpcUrl: '', blockChainLogo: '', tokens: [TRON_USDT],
+  name: 'TRON',
+  slug: 'tron',
+  chainId: 728126428,
+  symbol: 'TRX',
+  nativeToken: 'TRON',
+  ecosystem: 'tvm',
+  blockExplorer: 'https://tronscan.org',
+  rpcUrl: '',
+  blockChainLogo: '',
+  tokens: [TRON_USDT],
 };
 const UNI_V2 = {
-  chainId: 1001, name: 'Uniswap V2', slug: 'uniswap', version: 'v2',
-  v2FactoryAddress: '0x7777777777777777777777777777777777777777', v2RouterAddress: '0x8888888888888888888888888888888888888888',
-  v3FactoryAddress: '', v3RouterAddress: '', v3QuoterAddress: '', universalRouterAddress: '', permit2Address: '', settlementAddress: '',
-  feeBps: 30, feeTiers: [],
+  chainId: 1001,
+  name: 'Uniswap V2',
+  slug: 'uniswap',
+  version: 'v2',
+  v2FactoryAddress: '0x7777777777777777777777777777777777777777',
+  v2RouterAddress: '0x8888888888888888888888888888888888888888',
+  v3FactoryAddress: '',
+  v3RouterAddress: '',
+  v3QuoterAddress: '',
+  universalRouterAddress: '',
+  permit2Address: '',
+  settlementAddress: '',
+  feeBps: 30,
+  feeTiers: [],
 };
 const UNI_V3 = {
-  chainId: 1001, name: 'Uniswap V3', slug: 'uniswap', version: 'v3', v2FactoryAddress: '', v2RouterAddress: '',
-  v3FactoryAddress: '0x4444444444444444444444444444444444444444', v3RouterAddress: '0x5555555555555555555555555555555555555555',
-  v3QuoterAddress: '0x6666666666666666666666666666666666666666', universalRouterAddress: '', permit2Address: '', settlementAddress: '',
-  feeBps: 0, feeTiers: [500, 3000],
+  chainId: 1001,
+  name: 'Uniswap V3',
+  slug: 'uniswap',
+  version: 'v3',
+  v2FactoryAddress: '',
+  v2RouterAddress: '',
+  v3FactoryAddress: '0x4444444444444444444444444444444444444444',
+  v3RouterAddress: '0x5555555555555555555555555555555555555555',
+  v3QuoterAddress: '0x6666666666666666666666666666666666666666',
+  universalRouterAddress: '',
+  permit2Address: '',
+  settlementAddress: '',
+  feeBps: 0,
+  feeTiers: [500, 3000],
 };
 const V2_POOL = {
-  name: 'Uniswap V2 WETH/USDC 0.3%', symbol: 'WETH/USDC', dexName: 'Uniswap V2', dexSlug: 'uniswap', version: 'v2',
-  pairAddress: '0x9999999999999999999999999999999999999999', poolType: 'v2', poolFee: 3000, tickSpacing: 0, isActivePool: true,
-  marketCap: '', baseToken: WETH, baseTokenAddress: WETH.address, baseTokenBalance: '10000000000000000000',
-  quoteToken: USDC, quoteTokenAddress: USDC.address, quoteTokenBalance: '30000000000',
+  name: 'Uniswap V2 WETH/USDC 0.3%',
+  symbol: 'WETH/USDC',
+  dexName: 'Uniswap V2',
+  dexSlug: 'uniswap',
+  version: 'v2',
+  pairAddress: '0x9999999999999999999999999999999999999999',
+  poolType: 'v2',
+  poolFee: 3000,
+  tickSpacing: 0,
+  isActivePool: true,
+  marketCap: '',
+  baseToken: WETH,
+  baseTokenAddress: WETH.address,
+  baseTokenBalance: '10000000000000000000',
+  quoteToken: USDC,
+  quoteTokenAddress: USDC.address,
+  quoteTokenBalance: '30000000000',
   liquidity: { baseTokenBalance: '10', quoteTokenBalance: '30000' },
   liquidityInUsd: { baseTokenBalance: '30000.00', quoteTokenBalance: '30000.00', totalPoolBalance: '60000.00' },
 };
 const V3_POOL = {
-  name: 'Uniswap V3 WETH/USDC 0.05%', symbol: 'WETH/USDC', dexName: 'Uniswap V3', dexSlug: 'uniswap', version: 'v3',
-  pairAddress: '0xaAaAaAaaAaAaAaaAaAAAAAAAAaaaAaAaAaaAaaAa', poolType: 'v3', poolFee: 500, tickSpacing: 10, isActivePool: false,
-  marketCap: '', baseToken: WETH, baseTokenAddress: WETH.address, baseTokenBalance: '0',
-  quoteToken: USDC, quoteTokenAddress: USDC.address, quoteTokenBalance: '0',
+  name: 'Uniswap V3 WETH/USDC 0.05%',
+  symbol: 'WETH/USDC',
+  dexName: 'Uniswap V3',
+  dexSlug: 'uniswap',
+  version: 'v3',
+  pairAddress: '0xaAaAaAaaAaAaAaaAaAAAAAAAAaaaAaAaAaaAaaAa',
+  poolType: 'v3',
+  poolFee: 500,
+  tickSpacing: 10,
+  isActivePool: false,
+  marketCap: '',
+  baseToken: WETH,
+  baseTokenAddress: WETH.address,
+  baseTokenBalance: '0',
+  quoteToken: USDC,
+  quoteTokenAddress: USDC.address,
+  quoteTokenBalance: '0',
   liquidity: { baseTokenBalance: '0', quoteTokenBalance: '0' },
   liquidityInUsd: { baseTokenBalance: '0.00', quoteTokenBalance: '0.00', totalPoolBalance: '0.00' },
 };
@@ -60,15 +170,35 @@ t.test('GET /blockchains lists every chain by chain id, tokens embedded, rpcUrl 
 });
 
 t.test('GET /blockchains filters by chainId or slug', async (t) => {
-  t.same((await request('GET', '/blockchains?chainId=728126428')).body, { code: 200, message: 'blockchains fetched successfully', data: [TRON] });
-  t.same((await request('GET', '/blockchains?slug=testchain')).body, { code: 200, message: 'blockchains fetched successfully', data: [TESTCHAIN] });
-  t.same((await request('GET', '/blockchains?chainId=1001&slug=tron')).body, { code: 200, message: 'blockchains fetched successfully', data: [] });
+  t.same((await request('GET', '/blockchains?chainId=728126428')).body, {
+    code: 200,
+    message: 'blockchains fetched successfully',
+    data: [TRON],
+  });
+  t.same((await request('GET', '/blockchains?slug=testchain')).body, {
+    code: 200,
+    message: 'blockchains fetched successfully',
+    data: [TESTCHAIN],
+  });
+  t.same((await request('GET', '/blockchains?chainId=1001&slug=tron')).body, {
+    code: 200,
+    message: 'blockchains fetched successfully',
+    data: [],
+  });
   t.same((await request('GET', '/blockchains?chainId=5')).body, { code: 200, message: 'blockchains fetched successfully', data: [] });
 });
 
 t.test('GET /blockchains/tokens', async (t) => {
-  t.same((await request('GET', '/blockchains/tokens')).body, { code: 200, message: 'tokens fetched successfully', data: [DAI, ETH, USDC, WETH, TRON_USDT] });
-  t.same((await request('GET', '/blockchains/tokens?chainId=1001')).body, { code: 200, message: 'tokens fetched successfully', data: [DAI, ETH, USDC, WETH] });
+  t.same((await request('GET', '/blockchains/tokens')).body, {
+    code: 200,
+    message: 'tokens fetched successfully',
+    data: [DAI, ETH, USDC, WETH, TRON_USDT],
+  });
+  t.same((await request('GET', '/blockchains/tokens?chainId=1001')).body, {
+    code: 200,
+    message: 'tokens fetched successfully',
+    data: [DAI, ETH, USDC, WETH],
+  });
   t.same((await request('GET', '/blockchains/tokens?chainId=999')).body, { code: 200, message: 'tokens fetched successfully', data: [] });
 });
 
@@ -83,11 +213,31 @@ t.test('GET /blockchains/dex: chainId, slug, both or neither; always an array', 
 });
 
 t.test('GET /blockchains/pools', async (t) => {
-  t.same((await request('GET', '/blockchains/pools?chainId=1001')).body, { code: 200, message: 'pools fetched successfully', data: [V2_POOL, V3_POOL] });
-  t.same((await request('GET', '/blockchains/pools?chainId=1001&dex=uniswap')).body, { code: 200, message: 'pools fetched successfully', data: [V2_POOL, V3_POOL] });
-  t.same((await request('GET', '/blockchains/pools?chainId=1001&dex=sushiswap')).body, { code: 200, message: 'pools fetched successfully', data: [] });
-  t.same((await request('GET', '/blockchains/pools?chainId=1002')).body, { code: 200, message: 'pools fetched successfully', data: [] }, 'known chain without snapshot: no pools');
-  t.same((await request('GET', '/blockchains/pools?chainId=424242')).body, { code: 200, message: 'pools fetched successfully', data: null }, 'unknown chain: data null');
+  t.same((await request('GET', '/blockchains/pools?chainId=1001')).body, {
+    code: 200,
+    message: 'pools fetched successfully',
+    data: [V2_POOL, V3_POOL],
+  });
+  t.same((await request('GET', '/blockchains/pools?chainId=1001&dex=uniswap')).body, {
+    code: 200,
+    message: 'pools fetched successfully',
+    data: [V2_POOL, V3_POOL],
+  });
+  t.same((await request('GET', '/blockchains/pools?chainId=1001&dex=sushiswap')).body, {
+    code: 200,
+    message: 'pools fetched successfully',
+    data: [],
+  });
+  t.same(
+    (await request('GET', '/blockchains/pools?chainId=1002')).body,
+    { code: 200, message: 'pools fetched successfully', data: [] },
+    'known chain without snapshot: no pools',
+  );
+  t.same(
+    (await request('GET', '/blockchains/pools?chainId=424242')).body,
+    { code: 200, message: 'pools fetched successfully', data: null },
+    'unknown chain: data null',
+  );
 });
 
 t.test('GET /blockchains/pools without chainId is 400 "invalid chain id"', async (t) => {
@@ -131,7 +281,13 @@ t.test('unknown query parameters are ignored', async (t) => {
 
 t.test('GET /blockchains and /blockchains/tokens are gzipped for clients that accept it, byte for byte the plain body', async (t) => {
   const app = buildTestApp().app;
-  for (const url of ['/blockchains', '/blockchains?slug=testchain', '/blockchains/tokens', '/blockchains/tokens?chainId=1001', '/blockchains/tokens?chainId=5']) {
+  for (const url of [
+    '/blockchains',
+    '/blockchains?slug=testchain',
+    '/blockchains/tokens',
+    '/blockchains/tokens?chainId=1001',
+    '/blockchains/tokens?chainId=5',
+  ]) {
     const plain = await inject(app.callback(), { method: 'GET', url });
     const zipped = await inject(app.callback(), { method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
     t.equal(plain.headers['content-encoding'], undefined, `${url}: plain without Accept-Encoding`);

@@ -4,9 +4,9 @@ import { loadConfig } from '../../src/config.ts';
 import { createPricingPool } from '../../src/quote/pricingPool.ts';
 import { checkReadiness } from '../../src/routes/health.ts';
 import { createQuoteStore } from '../../src/store/quoteStore.ts';
-import { buildTestApp, fixtureCatalogDir, fixtureSnapshotDir, request } from '../helpers/testApp.ts';
-import { buildStubQuoteApp } from '../helpers/stubQuoteApp.ts';
 import { freePort } from '../helpers/freePort.ts';
+import { buildStubQuoteApp } from '../helpers/stubQuoteApp.ts';
+import { buildTestApp, fixtureCatalogDir, fixtureSnapshotDir, request } from '../helpers/testApp.ts';
 
 t.test('GET /healthz answers 200 {status: ok}', async (t) => {
   const { request } = buildTestApp();
@@ -17,29 +17,38 @@ t.test('GET /healthz answers 200 {status: ok}', async (t) => {
 t.test('GET /readyz: catalogue only (no quote endpoints) checks the catalogue and snapshots', async (t) => {
   const { request } = buildTestApp();
   const res = await request('GET', '/readyz');
-  t.same([res.status, res.body], [200, { code: 200, message: 'ready', data: { status: 'ready', checks: { catalog: { ok: true, detail: '3 chains, 1 pool snapshots' } } } }]);
+  t.same(
+    [res.status, res.body],
+    [
+      200,
+      { code: 200, message: 'ready', data: { status: 'ready', checks: { catalog: { ok: true, detail: '3 chains, 1 pool snapshots' } } } },
+    ],
+  );
 });
 
 t.test('GET /readyz: with the quote endpoints, also the pricer and both stores', async (t) => {
   const s = await buildStubQuoteApp();
   t.teardown(() => s.close());
   const res = await s.request('GET', '/readyz');
-  t.same([res.status, res.body], [
-    200,
-    {
-      code: 200,
-      message: 'ready',
-      data: {
-        status: 'ready',
-        checks: {
-          catalog: { ok: true, detail: '3 chains, 1 pool snapshots' },
-          workers: { ok: true, detail: 'the pricer answered' },
-          quoteStore: { ok: true, detail: 'quote store (memory) answers' },
-          apiKeyStore: { ok: true, detail: 'API key store (file) answers' },
+  t.same(
+    [res.status, res.body],
+    [
+      200,
+      {
+        code: 200,
+        message: 'ready',
+        data: {
+          status: 'ready',
+          checks: {
+            catalog: { ok: true, detail: '3 chains, 1 pool snapshots' },
+            workers: { ok: true, detail: 'the pricer answered' },
+            quoteStore: { ok: true, detail: 'quote store (memory) answers' },
+            apiKeyStore: { ok: true, detail: 'API key store (file) answers' },
+          },
         },
       },
-    },
-  ]);
+    ],
+  );
 });
 
 t.test('GET /readyz: 503 envelope naming each failing check (store unreachable, pricer failing or silent)', async (t) => {
@@ -58,13 +67,22 @@ t.test('GET /readyz: 503 envelope naming each failing check (store unreachable, 
   // Same app, the quote store swapped for the unreachable Redis one.
   const app = createApp({ ...s.deps, quotes: { ...s.deps.quotes!, store } });
   const res = await request(app, 'GET', '/readyz');
-  t.same([res.status, res.body], [503, { code: 503, message: 'not ready: workers: worker gone; quoteStore: quote store (redis) is unreachable' }]);
+  t.same(
+    [res.status, res.body],
+    [503, { code: 503, message: 'not ready: workers: worker gone; quoteStore: quote store (redis) is unreachable' }],
+  );
 
   const silent = { findTrades: () => new Promise<never>(() => undefined), close: async () => undefined, queueSize: () => 0 };
   const slow = await buildStubQuoteApp({ pricer: silent });
   t.teardown(() => slow.close());
   const readiness = await checkReadiness({ catalog: slow.catalog, graph: () => slow.graph, pricer: silent, timeoutMs: 100 });
-  t.same(readiness, { status: 'not ready', checks: { catalog: { ok: true, detail: '3 chains, 1 pool snapshots' }, workers: { ok: false, detail: 'the pricing workers did not answer within 100 ms' } } });
+  t.same(readiness, {
+    status: 'not ready',
+    checks: {
+      catalog: { ok: true, detail: '3 chains, 1 pool snapshots' },
+      workers: { ok: false, detail: 'the pricing workers did not answer within 100 ms' },
+    },
+  });
 });
 
 t.test('GET /readyz: a real worker pool answers the probe', async (t) => {

@@ -8,14 +8,14 @@ import type Router from '@koa/router';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import t from 'tap';
 import { routeTemplate } from '../../src/app.ts';
-import { quoteRequestSchema } from '../../src/quote/quoteRequest.ts';
+import { createMetrics } from '../../src/http/metrics.ts';
 import { createMemoryRateLimitStore } from '../../src/http/rateLimit.ts';
+import { quoteRequestSchema } from '../../src/quote/quoteRequest.ts';
 import { blockchainsRouter } from '../../src/routes/blockchains.ts';
 import { healthRouter } from '../../src/routes/health.ts';
 import { metricsRouter } from '../../src/routes/metrics.ts';
 import { openapiRouter } from '../../src/routes/openapi.ts';
 import { quotesRouter } from '../../src/routes/quotes.ts';
-import { createMetrics } from '../../src/http/metrics.ts';
 import { buildStubQuoteApp, type StubQuoteApp } from '../helpers/stubQuoteApp.ts';
 import { buildTestApp, type TestResponse } from '../helpers/testApp.ts';
 
@@ -60,9 +60,15 @@ t.test('the document lists exactly the routes the routers serve', async (t) => {
     metricsRouter(metrics),
   ];
   const implemented = routers
-    .flatMap((r) => r.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${routeTemplate(layer).replace(/:(\w+)/g, '{$1}')}`)))
+    .flatMap((r) =>
+      r.stack.flatMap((layer) =>
+        layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${routeTemplate(layer).replace(/:(\w+)/g, '{$1}')}`),
+      ),
+    )
     .sort();
-  const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`)).sort();
+  const documented = Object.entries(doc.paths)
+    .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`))
+    .sort();
   t.same(documented, implemented);
 });
 
@@ -140,23 +146,75 @@ t.test('quote responses (in-process pricer) and quote errors validate against th
   t.equal(routes.status, 200);
   t.ok(routes.body.data.length >= 1, 'at least one route');
   conforms(t, 'routes', 'POST', '/quotes/routes', routes);
-  conforms(t, 'wrap route', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: { ...BODY, tokenIn: ETH, tokenOut: WETH } }));
+  conforms(
+    t,
+    'wrap route',
+    'POST',
+    '/quotes/routes',
+    await s.request('POST', '/quotes/routes', { body: { ...BODY, tokenIn: ETH, tokenOut: WETH } }),
+  );
   const exactOut = await s.request('POST', '/quotes/routes', { body: { ...BODY, tradeType: 'exactOut', amount: '0.1' } });
   t.equal(exactOut.status, 200);
   conforms(t, 'exact-output routes', 'POST', '/quotes/routes', exactOut);
   conforms(t, 'validation error', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: { amount: '-1' } }));
-  conforms(t, 'no pool', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: { ...BODY, tokenOut: '0x3333333333333333333333333333333333333333' } }));
-  conforms(t, 'invalid key', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { body: BODY, headers: { authorization: 'Bearer nope' } }));
-  conforms(t, 'too large', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { payload: `{"a":"${'x'.repeat(70_000)}"}`, headers: { 'content-type': 'application/json' } }));
-  conforms(t, 'bad encoding', 'POST', '/quotes/routes', await s.request('POST', '/quotes/routes', { payload: '{}', headers: { 'content-type': 'application/json', 'content-encoding': 'x-nope' } }));
+  conforms(
+    t,
+    'no pool',
+    'POST',
+    '/quotes/routes',
+    await s.request('POST', '/quotes/routes', { body: { ...BODY, tokenOut: '0x3333333333333333333333333333333333333333' } }),
+  );
+  conforms(
+    t,
+    'invalid key',
+    'POST',
+    '/quotes/routes',
+    await s.request('POST', '/quotes/routes', { body: BODY, headers: { authorization: 'Bearer nope' } }),
+  );
+  conforms(
+    t,
+    'too large',
+    'POST',
+    '/quotes/routes',
+    await s.request('POST', '/quotes/routes', {
+      payload: `{"a":"${'x'.repeat(70_000)}"}`,
+      headers: { 'content-type': 'application/json' },
+    }),
+  );
+  conforms(
+    t,
+    'bad encoding',
+    'POST',
+    '/quotes/routes',
+    await s.request('POST', '/quotes/routes', {
+      payload: '{}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'x-nope' },
+    }),
+  );
 
   const created = await s.request('POST', '/quotes', { body: BODY, headers: keyed() });
   t.equal(created.status, 200);
   conforms(t, 'created quote (approve + swap steps)', 'POST', '/quotes', created);
   t.match(created.body.data.quoteId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'quoteId is a UUID');
-  t.ok(!Number.isNaN(Date.parse(created.body.data.createdAt)) && created.body.data.createdAt === new Date(created.body.data.createdAt).toISOString(), 'createdAt is ISO 8601');
-  conforms(t, 'native-in quote (value step)', 'POST', '/quotes', await s.request('POST', '/quotes', { body: { ...BODY, tokenIn: ETH, tokenOut: USDC }, headers: keyed() }));
-  conforms(t, 'wrap quote', 'POST', '/quotes', await s.request('POST', '/quotes', { body: { ...BODY, tokenIn: ETH, tokenOut: WETH }, headers: keyed() }));
+  t.ok(
+    !Number.isNaN(Date.parse(created.body.data.createdAt)) &&
+      created.body.data.createdAt === new Date(created.body.data.createdAt).toISOString(),
+    'createdAt is ISO 8601',
+  );
+  conforms(
+    t,
+    'native-in quote (value step)',
+    'POST',
+    '/quotes',
+    await s.request('POST', '/quotes', { body: { ...BODY, tokenIn: ETH, tokenOut: USDC }, headers: keyed() }),
+  );
+  conforms(
+    t,
+    'wrap quote',
+    'POST',
+    '/quotes',
+    await s.request('POST', '/quotes', { body: { ...BODY, tokenIn: ETH, tokenOut: WETH }, headers: keyed() }),
+  );
   const exactOutQuote = await s.request('POST', '/quotes', { body: { ...BODY, tradeType: 'exactOut', amount: '0.1' }, headers: keyed() });
   t.equal(exactOutQuote.status, 200);
   conforms(t, 'exact-output quote', 'POST', '/quotes', exactOutQuote);
@@ -166,14 +224,22 @@ t.test('quote responses (in-process pricer) and quote errors validate against th
   const read = await s.request('GET', `/quotes/${created.body.data.quoteId}`, { headers: keyed() });
   t.equal(read.status, 200);
   conforms(t, 'read back', 'GET', '/quotes/{quoteId}', read);
-  conforms(t, 'unknown quote', 'GET', '/quotes/{quoteId}', await s.request('GET', '/quotes/00000000-0000-4000-8000-000000000000', { headers: keyed() }));
+  conforms(
+    t,
+    'unknown quote',
+    'GET',
+    '/quotes/{quoteId}',
+    await s.request('GET', '/quotes/00000000-0000-4000-8000-000000000000', { headers: keyed() }),
+  );
   conforms(t, 'no key', 'GET', '/quotes/{quoteId}', await s.request('GET', '/quotes/x'));
 });
 
 t.test('operations responses validate against the document', async (t) => {
   conforms(t, 'healthz', 'GET', '/healthz', await s.request('GET', '/healthz'));
   conforms(t, 'readyz', 'GET', '/readyz', await s.request('GET', '/readyz'));
-  const broken = await buildStubQuoteApp({ pricer: { findTrades: async () => Promise.reject(new Error('down')), close: async () => undefined, queueSize: () => 0 } });
+  const broken = await buildStubQuoteApp({
+    pricer: { findTrades: async () => Promise.reject(new Error('down')), close: async () => undefined, queueSize: () => 0 },
+  });
   t.teardown(() => broken.close());
   const notReady = await broken.request('GET', '/readyz');
   t.equal(notReady.status, 503);
@@ -199,8 +265,17 @@ t.test('cross-chain quotes (shipped devnet catalogue: 31337 -> 31338 through Acr
   const devnets = await buildStubQuoteApp({ catalogDir: `${root}catalog`, snapshotDir: `${root}seeds/snapshots` });
   t.teardown(() => devnets.close());
   const headers = { authorization: `Bearer ${devnets.apiKey}` };
-  const A = { WETH: '0x5FbDB2315678afecb367f032d93F642f64180aa3', USDC: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', DAI: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9' };
-  const base = { originChainId: 31337, destinationChainId: 31338, amount: '100', recipientAddress: '0x00000000000000000000000000000000000000aA' };
+  const A = {
+    WETH: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    USDC: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+    DAI: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
+  };
+  const base = {
+    originChainId: 31337,
+    destinationChainId: 31338,
+    amount: '100',
+    recipientAddress: '0x00000000000000000000000000000000000000aA',
+  };
   const cases: [string, Record<string, unknown>][] = [
     ['same asset', { ...base, tokenIn: A.USDC, tokenOut: A.USDC }],
     ['swap then bridge', { ...base, tokenIn: A.DAI, tokenOut: A.USDC }],
@@ -223,19 +298,30 @@ t.test('cross-chain quotes (shipped devnet catalogue: 31337 -> 31338 through Acr
 type Json = Record<string, any>;
 const docJson = doc as unknown as Json;
 const operations = (): [string, string, Json][] =>
-  Object.entries(docJson.paths as Record<string, Json>).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [method, path, op as Json] as [string, string, Json]));
+  Object.entries(docJson.paths as Record<string, Json>).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => [method, path, op as Json] as [string, string, Json]),
+  );
 
 t.test('redocly lint (recommended ruleset): no error; the only warnings are the ones test/routes/redocly.yaml justifies', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'sqs-redocly-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const lint = async (document: unknown): Promise<{ totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string; location: { pointer: string }[] }[] }> => {
+  const lint = async (
+    document: unknown,
+  ): Promise<{
+    totals: { errors: number; warnings: number };
+    problems: { ruleId: string; severity: string; location: { pointer: string }[] }[];
+  }> => {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(document));
     // Exit code 1 on errors; the JSON report is on stdout either way.
-    const run = await promisify(execFile)(join(root, 'node_modules/.bin/redocly'), ['lint', '--format', 'json', '--config', join(root, 'test/routes/redocly.yaml'), file], {
-      cwd: dir,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    const run = await promisify(execFile)(
+      join(root, 'node_modules/.bin/redocly'),
+      ['lint', '--format', 'json', '--config', join(root, 'test/routes/redocly.yaml'), file],
+      {
+        cwd: dir,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
     return JSON.parse(run.stdout);
   };
   const report = await lint(doc);
@@ -250,7 +336,10 @@ t.test('redocly lint (recommended ruleset): no error; the only warnings are the 
   const broken = structuredClone(docJson);
   delete broken.paths['/blockchains'].get.security;
   const brokenReport = await lint(broken);
-  t.strictSame(brokenReport.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}`), ['security-defined #/paths/~1blockchains/get']);
+  t.strictSame(
+    brokenReport.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}`),
+    ['security-defined #/paths/~1blockchains/get'],
+  );
 });
 
 t.test('every operation declares its security: [] on the public ones, an API key on the keyed ones', async (t) => {
@@ -282,11 +371,19 @@ t.test('chainId query parameters are integers 1 … 2^53 − 1, and the service 
     t.strictSame([max.status, max.body.data], [200, []], `${path}: 2^53 − 1 is a chain id (of no chain)`);
     for (const value of ['9007199254740992', '0', '']) {
       const res = await s.request('GET', `${path}?chainId=${value}`);
-      t.strictSame([res.status, res.body], [400, { code: 400, message: 'chainId: must be a positive integer' }], `${path}: ${JSON.stringify(value)}`);
+      t.strictSame(
+        [res.status, res.body],
+        [400, { code: 400, message: 'chainId: must be a positive integer' }],
+        `${path}: ${JSON.stringify(value)}`,
+      );
     }
   }
   const schema = docJson.components.schemas.QuoteRequest;
-  t.strictSame([schema.properties.originChainId.maximum, schema.properties.destinationChainId.maximum], [9_007_199_254_740_991, 9_007_199_254_740_991], 'the body\'s chain ids: the same bound');
+  t.strictSame(
+    [schema.properties.originChainId.maximum, schema.properties.destinationChainId.maximum],
+    [9_007_199_254_740_991, 9_007_199_254_740_991],
+    "the body's chain ids: the same bound",
+  );
 });
 
 t.test('QuoteRequest is the validation schema itself (minus the TypeScript-only `nullable`), closed to unknown fields', async (t) => {
@@ -296,7 +393,20 @@ t.test('QuoteRequest is the validation schema itself (minus the TypeScript-only 
   t.strictSame(schema, withoutNullable);
   t.equal(schema.additionalProperties, false);
   t.strictSame(Object.keys(schema.properties).sort(), [
-    'amount', 'destinationChainId', 'excludeDexes', 'gasPriceWei', 'includeDexes', 'maxHops', 'maxSplits', 'originChainId', 'recipientAddress', 'slippageBps', 'tokenIn', 'tokenOut', 'tradeType', 'walletAddress',
+    'amount',
+    'destinationChainId',
+    'excludeDexes',
+    'gasPriceWei',
+    'includeDexes',
+    'maxHops',
+    'maxSplits',
+    'originChainId',
+    'recipientAddress',
+    'slippageBps',
+    'tokenIn',
+    'tokenOut',
+    'tradeType',
+    'walletAddress',
   ]);
 });
 
@@ -327,24 +437,65 @@ t.test('the service refuses every body the document refuses, and the document ac
 
 t.test('addresses, integer strings, display amounts and ids carry a pattern, format, enum or const', async (t) => {
   // Free text: names, labels and URLs. Every other string property must say its form.
-  const FREE_TEXT = new Set(['name', 'symbol', 'slug', 'logo', 'message', 'nativeToken', 'blockExplorer', 'blockChainLogo', 'dexName', 'dexSlug', 'marketCap', 'hash', 'explorerUrl',
-    'originChain', 'destinationChain', 'dex', 'asset', 'detail', 'title', 'version', 'url', 'description', 'baseTokenBalance', 'quoteTokenBalance', 'totalPoolBalance', 'fixedFee', 'amountInFloat', 'amountOutFloat', 'createdAt', 'updatedAt']);
+  const FREE_TEXT = new Set([
+    'name',
+    'symbol',
+    'slug',
+    'logo',
+    'message',
+    'nativeToken',
+    'blockExplorer',
+    'blockChainLogo',
+    'dexName',
+    'dexSlug',
+    'marketCap',
+    'hash',
+    'explorerUrl',
+    'originChain',
+    'destinationChain',
+    'dex',
+    'asset',
+    'detail',
+    'title',
+    'version',
+    'url',
+    'description',
+    'baseTokenBalance',
+    'quoteTokenBalance',
+    'totalPoolBalance',
+    'fixedFee',
+    'amountInFloat',
+    'amountOutFloat',
+    'createdAt',
+    'updatedAt',
+  ]);
   const unspecified: string[] = [];
   const walk = (schema: Json, where: string): void => {
     for (const [key, property] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
       const types = ([] as string[]).concat(property.type ?? []);
-      if (types.includes('string') && !FREE_TEXT.has(key) && !(property.pattern || property.format || property.enum || 'const' in property)) unspecified.push(`${where}.${key}`);
+      if (types.includes('string') && !FREE_TEXT.has(key) && !(property.pattern || property.format || property.enum || 'const' in property))
+        unspecified.push(`${where}.${key}`);
       walk(property, `${where}.${key}`);
       if (property.items) walk(property.items, `${where}.${key}[]`);
       if (typeof property.additionalProperties === 'object') walk(property.additionalProperties, `${where}.${key}{}`);
     }
     for (const alternative of [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) walk(alternative, where);
   };
-  for (const [name, schema] of Object.entries(docJson.components.schemas as Record<string, Json>)) if (name !== 'OpenApiDocument') walk(schema, name);
+  for (const [name, schema] of Object.entries(docJson.components.schemas as Record<string, Json>))
+    if (name !== 'OpenApiDocument') walk(schema, name);
   t.strictSame(unspecified, []);
   const quoteId = docJson.paths['/quotes/{quoteId}'].get.parameters[0].schema;
-  t.strictSame(quoteId, { type: 'string', format: 'uuid', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
-  t.strictSame(docJson.components.schemas.Quote.properties.quoteId, { type: 'string', description: 'UUID (version 4, lower case).', format: 'uuid', pattern: quoteId.pattern });
+  t.strictSame(quoteId, {
+    type: 'string',
+    format: 'uuid',
+    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+  });
+  t.strictSame(docJson.components.schemas.Quote.properties.quoteId, {
+    type: 'string',
+    description: 'UUID (version 4, lower case).',
+    format: 'uuid',
+    pattern: quoteId.pattern,
+  });
 });
 
 t.test('GET /openapi.json is described as an OpenAPI document', async (t) => {
@@ -371,7 +522,10 @@ t.test('every example in the document works on the shipped devnet snapshot', asy
       tried += 1;
     }
     for (const [name, example] of Object.entries((op.requestBody?.content?.['application/json']?.examples ?? {}) as Record<string, Json>)) {
-      const res = await devnets.request(method.toUpperCase(), path, { body: example.value, headers: { authorization: `Bearer ${devnets.apiKey}` } });
+      const res = await devnets.request(method.toUpperCase(), path, {
+        body: example.value,
+        headers: { authorization: `Bearer ${devnets.apiKey}` },
+      });
       t.equal(res.status, 200, `${method} ${path} example ${name}: ${res.body.message}`);
       conforms(t, `${path} example ${name}`, method.toUpperCase(), path, res);
       tried += 1;

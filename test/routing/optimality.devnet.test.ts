@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { createPublicClient, encodePacked, http, parseUnits, type Address, type Hex } from 'viem';
+import { type Address, createPublicClient, encodePacked, type Hex, http, parseUnits } from 'viem';
 import { devnetAddresses } from '../../seeds/devnet/devnetAddresses.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
+import type { CatalogToken } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { type CatalogToken } from '../../src/catalog/Catalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots, type SnapshotPool } from '../../src/graph/snapshot.ts';
@@ -25,7 +25,9 @@ import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { artifactAbi } from '../helpers/devnetWallet.ts';
 
 const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
-const MIXED_QUOTER_ABI = artifactAbi('@uniswap/swap-router-contracts/artifacts/contracts/lens/MixedRouteQuoterV1.sol/MixedRouteQuoterV1.json');
+const MIXED_QUOTER_ABI = artifactAbi(
+  '@uniswap/swap-router-contracts/artifacts/contracts/lens/MixedRouteQuoterV1.sol/MixedRouteQuoterV1.json',
+);
 const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02.json');
 /** MixedRouteQuoterV1 marks a v2 hop of a packed path with this fee value (Constants.sol). */
 const V2_FLAG = 8388608;
@@ -36,7 +38,13 @@ const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-optimality-'));
 t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
 const catalog = loadCatalog(fileURLToPath(new URL('../../catalog', import.meta.url)));
 const chain = catalog.chain(devnet.chainId)!;
-const report = await seedChains({ chains: [chain], rpcUrls: new Map([[devnet.chainId, devnet.rpcUrl]]), snapshotDir, progress: 'none', log: () => undefined });
+const report = await seedChains({
+  chains: [chain],
+  rpcUrls: new Map([[devnet.chainId, devnet.rpcUrl]]),
+  snapshotDir,
+  progress: 'none',
+  log: () => undefined,
+});
 if (report.chains[0]?.status !== 'seeded') throw new Error('seeding failed');
 const [snapshot] = loadSnapshots(snapshotDir).snapshots;
 const index = new PricingGraph(new PoolGraph([snapshot!], catalog), catalog).chain(devnet.chainId)!;
@@ -69,20 +77,37 @@ async function chainOutput(path: { pools: SnapshotPool[]; tokens: string[] }, am
   const packed = (fee: (p: SnapshotPool) => number): Hex =>
     encodePacked(
       path.pools.flatMap(() => ['address', 'uint24'] as const).concat('address') as ('address' | 'uint24')[],
-      path.pools.flatMap((p, i) => [tokens[i]!, fee(p)] as const).concat(tokens[tokens.length - 1]!) as (Address | number)[],
+      path.pools.flatMap((p, i) => [tokens[i], fee(p)] as const).concat(tokens[tokens.length - 1]) as (Address | number)[],
     );
   try {
-    if (kinds.size === 1 && path.pools[0]!.version === 'v2') {
-      const dex = chain.dexes.find((d) => d.slug === path.pools[0]!.dex && d.version === 'v2')!;
-      const amounts = (await client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsOut', args: [amountIn, tokens] })) as bigint[];
+    if (kinds.size === 1 && path.pools[0].version === 'v2') {
+      const dex = chain.dexes.find((d) => d.slug === path.pools[0].dex && d.version === 'v2')!;
+      const amounts = (await client.readContract({
+        address: dex.v2RouterAddress as Address,
+        abi: V2_ROUTER_ABI,
+        functionName: 'getAmountsOut',
+        args: [amountIn, tokens],
+      })) as bigint[];
       return amounts[amounts.length - 1];
     }
     if (kinds.size === 1) {
-      const { result } = await client.simulateContract({ address: addresses.contracts.quoterV2, abi: QUOTER_V2_ABI, functionName: 'quoteExactInput', args: [packed((p) => p.fee), amountIn], gas: 1_000_000_000n });
+      const { result } = await client.simulateContract({
+        address: addresses.contracts.quoterV2,
+        abi: QUOTER_V2_ABI,
+        functionName: 'quoteExactInput',
+        args: [packed((p) => p.fee), amountIn],
+        gas: 1_000_000_000n,
+      });
       return (result as readonly [bigint])[0];
     }
     if ([...kinds].every((k) => k === 'uniswap/v2' || k === 'uniswap/v3')) {
-      const { result } = await client.simulateContract({ address: addresses.contracts.mixedRouteQuoterV1, abi: MIXED_QUOTER_ABI, functionName: 'quoteExactInput', args: [packed((p) => (p.version === 'v2' ? V2_FLAG : p.fee)), amountIn], gas: 1_000_000_000n });
+      const { result } = await client.simulateContract({
+        address: addresses.contracts.mixedRouteQuoterV1,
+        abi: MIXED_QUOTER_ABI,
+        functionName: 'quoteExactInput',
+        args: [packed((p) => (p.version === 'v2' ? V2_FLAG : p.fee)), amountIn],
+        gas: 1_000_000_000n,
+      });
       return (result as readonly [bigint])[0];
     }
   } catch {
@@ -101,18 +126,29 @@ async function chainInput(path: { pools: SnapshotPool[]; tokens: string[] }, amo
   if (kinds.size > 1) return undefined;
   const tokens = path.tokens as Address[];
   try {
-    if (path.pools[0]!.version === 'v2') {
-      const dex = chain.dexes.find((d) => d.slug === path.pools[0]!.dex && d.version === 'v2')!;
-      const amounts = (await client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsIn', args: [amountOut, tokens] })) as bigint[];
+    if (path.pools[0].version === 'v2') {
+      const dex = chain.dexes.find((d) => d.slug === path.pools[0].dex && d.version === 'v2')!;
+      const amounts = (await client.readContract({
+        address: dex.v2RouterAddress as Address,
+        abi: V2_ROUTER_ABI,
+        functionName: 'getAmountsIn',
+        args: [amountOut, tokens],
+      })) as bigint[];
       return amounts[0];
     }
     const reversed = [...tokens].reverse();
     const fees = path.pools.map((p) => p.fee).reverse();
     const packed = encodePacked(
       reversed.flatMap((_, i) => (i === 0 ? ['address'] : ['uint24', 'address'])) as ('address' | 'uint24')[],
-      reversed.flatMap((x, i) => (i === 0 ? [x] : [fees[i - 1]!, x])) as (Address | number)[],
+      reversed.flatMap((x, i) => (i === 0 ? [x] : [fees[i - 1], x])) as (Address | number)[],
     );
-    const { result } = await client.simulateContract({ address: addresses.contracts.quoterV2, abi: QUOTER_V2_ABI, functionName: 'quoteExactOutput', args: [packed, amountOut], gas: 1_000_000_000n });
+    const { result } = await client.simulateContract({
+      address: addresses.contracts.quoterV2,
+      abi: QUOTER_V2_ABI,
+      functionName: 'quoteExactOutput',
+      args: [packed, amountOut],
+      gas: 1_000_000_000n,
+    });
     return (result as readonly [bigint])[0];
   } catch {
     return null;
@@ -146,15 +182,32 @@ for (const [a, b, amount] of EXACT_OUTPUT_CASES) {
       priced++;
       if (input !== null && (cheapest === undefined || input < cheapest)) cheapest = input;
     }
-    t.ok(priced > 0 && cheapest !== undefined, `${priced} of ${paths.length} paths execute an exact output and were priced by the chain; the cheapest asks ${cheapest}`);
-    const request = { tokenIn: tokenIn.address.toLowerCase(), tokenOut: tokenOut.address.toLowerCase(), tradeType: 'exactOut' as const, amount: amountOut, maxHops: 3, gasPriceWei: 0n, allow: () => true };
+    t.ok(
+      priced > 0 && cheapest !== undefined,
+      `${priced} of ${paths.length} paths execute an exact output and were priced by the chain; the cheapest asks ${cheapest}`,
+    );
+    const request = {
+      tokenIn: tokenIn.address.toLowerCase(),
+      tokenOut: tokenOut.address.toLowerCase(),
+      tradeType: 'exactOut' as const,
+      amount: amountOut,
+      maxHops: 3,
+      gasPriceWei: 0n,
+      allow: () => true,
+    };
     const single = bestTrade(index, { ...request, maxSplits: 1 });
     t.equal(single.ok ? single.trade.amountIn : single.code, cheapest, 'one split: the cheapest path, to the wei');
     t.equal(single.ok ? single.trade.amountOut : 0n, amountOut, 'delivering exactly the amount asked for');
     const split = bestTrade(index, { ...request, maxSplits: 5 });
-    t.ok(split.ok && split.trade.amountIn <= cheapest! && split.trade.amountOut === amountOut, `splits: ${split.ok ? split.trade.amountIn : split.code} <= ${cheapest}, for exactly ${amountOut}`);
+    t.ok(
+      split.ok && split.trade.amountIn <= cheapest! && split.trade.amountOut === amountOut,
+      `splits: ${split.ok ? split.trade.amountIn : split.code} <= ${cheapest}, for exactly ${amountOut}`,
+    );
     if (amount === '3000000') {
-      t.ok(split.ok && split.trade.splits.length > 1 && split.trade.amountIn < cheapest!, `the large exact output is split and needs less than every single path (${split.ok ? cheapest! - split.trade.amountIn : ''} less)`);
+      t.ok(
+        split.ok && split.trade.splits.length > 1 && split.trade.amountIn < cheapest!,
+        `the large exact output is split and needs less than every single path (${split.ok ? cheapest! - split.trade.amountIn : ''} less)`,
+      );
     }
   });
 }
@@ -189,13 +242,24 @@ for (const [a, b, amount] of CASES) {
       if (out > best) best = out;
     }
     t.ok(priced > 0, `${priced} of ${paths.length} paths have a router and were priced by the chain`);
-    const request = { tokenIn: tokenIn.address.toLowerCase(), tokenOut: tokenOut.address.toLowerCase(), tradeType: 'exactIn' as const, amount: amountIn, maxHops: 3, gasPriceWei: 0n, allow: () => true };
+    const request = {
+      tokenIn: tokenIn.address.toLowerCase(),
+      tokenOut: tokenOut.address.toLowerCase(),
+      tradeType: 'exactIn' as const,
+      amount: amountIn,
+      maxHops: 3,
+      gasPriceWei: 0n,
+      allow: () => true,
+    };
     const single = bestTrade(index, { ...request, maxSplits: 1 });
     t.equal(single.ok ? single.trade.amountOut : 0n, best, 'one split: the best path, to the wei');
     const split = bestTrade(index, { ...request, maxSplits: 5 });
     t.ok(split.ok && split.trade.amountOut >= best, `splits: ${split.ok ? split.trade.amountOut : split.code} >= ${best}`);
     if (a === 'WETH' && amount === '1000') {
-      t.ok(split.ok && split.trade.splits.length > 1 && split.trade.amountOut > best, 'the large WETH -> USDC trade is split and beats every single path');
+      t.ok(
+        split.ok && split.trade.splits.length > 1 && split.trade.amountOut > best,
+        'the large WETH -> USDC trade is split and beats every single path',
+      );
     }
   });
 }

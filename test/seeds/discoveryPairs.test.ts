@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { getAddress } from 'viem';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { type CatalogChain } from '../../src/catalog/Catalog.ts';
+import { feeBps, transferFeeProbeAmount, transferFeeResult } from '../../seeds/probeTransferFees.ts';
 import { discoveryCandidates, discoveryPairs, pairTokens } from '../../seeds/seedChains.ts';
 import { checkTokenMetadata, decodeSymbol } from '../../seeds/tokenMetadata.ts';
-import { feeBps, transferFeeProbeAmount, transferFeeResult } from '../../seeds/probeTransferFees.ts';
+import type { CatalogChain } from '../../src/catalog/Catalog.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 
 const catalog = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog'));
 const key = ([a, b]: readonly [string, string]) => `${a}/${b}`;
@@ -16,11 +16,17 @@ t.test('discoveryPairs: (base, base) and (token, base) pairs, each once, token0 
   // 5 bases (WETH, USDC, USDT, DAI, WBTC) + UNI, LINK, AAVE: 10 base pairs + 3 x 5 token pairs + the catalogue's
   // explicit AAVE/LINK pair.
   t.equal(pairs.length, 26);
-  t.ok(pairs.every(([a, b]) => BigInt(a) < BigInt(b)), 'token0 below token1');
+  t.ok(
+    pairs.every(([a, b]) => BigInt(a) < BigInt(b)),
+    'token0 below token1',
+  );
   t.equal(new Set(pairs.map(key)).size, 26, 'no pair twice');
   const bases = new Set(devnet.baseTokens);
   const explicit = new Set(devnet.pairs.map(([a, b]) => key(BigInt(a) < BigInt(b) ? [a, b] : [b, a])));
-  t.ok(pairs.every(([a, b]) => bases.has(a) || bases.has(b) || explicit.has(key([a, b]))), 'every pair has a base token, or is listed explicitly');
+  t.ok(
+    pairs.every(([a, b]) => bases.has(a) || bases.has(b) || explicit.has(key([a, b]))),
+    'every pair has a base token, or is listed explicitly',
+  );
 
   const ethereum = catalog.chain('ethereum')!;
   const erc20s = pairTokens(ethereum).length;
@@ -31,24 +37,38 @@ t.test('discoveryPairs: (base, base) and (token, base) pairs, each once, token0 
   t.equal(discoveryCandidates(ethereum).length, 2015 * 6, '12,090 discovery candidates (all pairs would be 82,215 x 6 = 493,290)');
 });
 
-t.test('discoveryPairs: explicit pairs are added once; the native asset stands for the wrapped token; unusable tokens are dropped', async (t) => {
-  const devnet = catalog.chain('devnet')!;
-  const uni = devnet.tokens.find((x) => x.symbol === 'UNI')!.address;
-  const extra = getAddress('0x00000000000000000000000000000000000000ab');
-  const chain: CatalogChain = {
-    ...devnet,
-    baseTokens: [devnet.tokens.find((x) => x.symbol === 'ETH')!.address, devnet.wrappedNativeToken],
-    tokens: [...devnet.tokens, { address: extra, symbol: 'X', name: 'X', slug: 'x', decimals: 18, logo: '', blockchainId: devnet.chainId }],
-    pairs: [[uni, extra], [extra, uni], [devnet.wrappedNativeToken, extra]],
-  };
-  const pairs = discoveryPairs(chain).map(key);
-  // One base (WETH, named twice): 8 other ERC-20s x WETH (X included), plus UNI/X; WETH/X is already a base pair.
-  t.equal(pairs.length, 9);
-  t.ok(pairs.includes(key(BigInt(uni) < BigInt(extra) ? [uni, extra] : [extra, uni])), 'the explicit pair');
-  const usable = new Set(pairTokens(chain).map((a) => a.toLowerCase()).filter((a) => a !== uni.toLowerCase()));
-  t.equal(discoveryPairs(chain, usable).length, 7, 'UNI dropped: its base pair and the explicit pair go');
-  t.same(discoveryPairs({ ...chain, baseTokens: [], pairs: [] }).length, 36, 'no base tokens: every pair of the 9 ERC-20s');
-});
+t.test(
+  'discoveryPairs: explicit pairs are added once; the native asset stands for the wrapped token; unusable tokens are dropped',
+  async (t) => {
+    const devnet = catalog.chain('devnet')!;
+    const uni = devnet.tokens.find((x) => x.symbol === 'UNI')!.address;
+    const extra = getAddress('0x00000000000000000000000000000000000000ab');
+    const chain: CatalogChain = {
+      ...devnet,
+      baseTokens: [devnet.tokens.find((x) => x.symbol === 'ETH')!.address, devnet.wrappedNativeToken],
+      tokens: [
+        ...devnet.tokens,
+        { address: extra, symbol: 'X', name: 'X', slug: 'x', decimals: 18, logo: '', blockchainId: devnet.chainId },
+      ],
+      pairs: [
+        [uni, extra],
+        [extra, uni],
+        [devnet.wrappedNativeToken, extra],
+      ],
+    };
+    const pairs = discoveryPairs(chain).map(key);
+    // One base (WETH, named twice): 8 other ERC-20s x WETH (X included), plus UNI/X; WETH/X is already a base pair.
+    t.equal(pairs.length, 9);
+    t.ok(pairs.includes(key(BigInt(uni) < BigInt(extra) ? [uni, extra] : [extra, uni])), 'the explicit pair');
+    const usable = new Set(
+      pairTokens(chain)
+        .map((a) => a.toLowerCase())
+        .filter((a) => a !== uni.toLowerCase()),
+    );
+    t.equal(discoveryPairs(chain, usable).length, 7, 'UNI dropped: its base pair and the explicit pair go');
+    t.same(discoveryPairs({ ...chain, baseTokens: [], pairs: [] }).length, 36, 'no base tokens: every pair of the 9 ERC-20s');
+  },
+);
 
 t.test('checkTokenMetadata and decodeSymbol', async (t) => {
   const listed = { decimals: 6, symbol: 'USDT' };
@@ -58,7 +78,12 @@ t.test('checkTokenMetadata and decodeSymbol', async (t) => {
   t.equal(checkTokenMetadata(listed, undefined, undefined), 'decimals() cannot be read; symbol() cannot be read');
   // MKR's symbol() returns bytes32.
   t.equal(decodeSymbol('0x4d4b520000000000000000000000000000000000000000000000000000000000'), 'MKR');
-  t.equal(decodeSymbol('0x000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000045553445400000000000000000000000000000000000000000000000000000000'), 'USDT');
+  t.equal(
+    decodeSymbol(
+      '0x000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000045553445400000000000000000000000000000000000000000000000000000000',
+    ),
+    'USDT',
+  );
 });
 
 t.test('transfer-fee arithmetic: probe amount, rounded basis points, classification', async (t) => {
@@ -73,8 +98,13 @@ t.test('transfer-fee arithmetic: probe amount, rounded basis points, classificat
   const holder = getAddress('0x00000000000000000000000000000000000000ab');
   t.same(transferFeeResult(10_000n, { received: 10_000n, returned: 10_000n }, holder), { kind: 'none' });
   t.same(transferFeeResult(10_000n, { received: 9_900n, returned: 9_603n }, holder), {
-    kind: 'fee', buyFeeBps: 100, sellFeeBps: 300,
+    kind: 'fee',
+    buyFeeBps: 100,
+    sellFeeBps: 300,
     detail: 'it takes a fee on transfer: 1% of a transfer out of a pool (buy), 3% of a transfer into one (sell)',
   });
-  t.same(transferFeeResult(10_000n, undefined, holder), { kind: 'failed', detail: `a transfer out of its pool ${holder} and back could not be simulated` });
+  t.same(transferFeeResult(10_000n, undefined, holder), {
+    kind: 'failed',
+    detail: `a transfer out of its pool ${holder} and back could not be simulated`,
+  });
 });

@@ -3,17 +3,18 @@
 // pricing engine (src/amm) on the snapshot returns exactly what the chain returns at the snapshot's block:
 // QuoterV2.quoteExactInputSingle for v3 (amountOut, sqrtPriceX96After, initializedTicksCrossed) and
 // UniswapV2Router02.getAmountsOut for v2. Also: a fresh seeding run reproduces the shipped snapshot.
-import t from 'tap';
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPublicClient, http, parseAbi, type Address } from 'viem';
-import { getAmountOut } from '../../src/amm/v2.ts';
-import { quoteExactInputSingle } from '../../src/amm/quoter.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { poolFromSnapshot } from '../../src/protocols/registry.ts';
-import type { Snapshot } from '../../src/graph/snapshot.ts';
+import t from 'tap';
+import { type Address, createPublicClient, http, parseAbi } from 'viem';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
+import { quoteExactInputSingle } from '../../src/amm/quoter.ts';
+import { getAmountOut } from '../../src/amm/v2.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import type { Snapshot } from '../../src/graph/snapshot.ts';
+import { poolFromSnapshot } from '../../src/protocols/registry.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const quoterAbi = parseAbi([
@@ -24,7 +25,21 @@ const routerAbi = parseAbi(['function getAmountsOut(uint256 amountIn, address[] 
 
 /** 1 wei, 1000 wei, then fractions and multiples of the pool's balance of the input token; ascending, distinct. */
 function ladder(balanceIn: bigint): bigint[] {
-  const raw = [1n, 1000n, balanceIn / 10n ** 9n, balanceIn / 10n ** 6n, balanceIn / 10n ** 4n, balanceIn / 1000n, balanceIn / 100n, balanceIn / 20n, balanceIn / 5n, balanceIn / 2n, balanceIn, 2n * balanceIn, 5n * balanceIn];
+  const raw = [
+    1n,
+    1000n,
+    balanceIn / 10n ** 9n,
+    balanceIn / 10n ** 6n,
+    balanceIn / 10n ** 4n,
+    balanceIn / 1000n,
+    balanceIn / 100n,
+    balanceIn / 20n,
+    balanceIn / 5n,
+    balanceIn / 2n,
+    balanceIn,
+    2n * balanceIn,
+    5n * balanceIn,
+  ];
   return [...new Set(raw.filter((x) => x > 0n))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
@@ -33,8 +48,14 @@ t.test('src/amm equals QuoterV2 and Router02.getAmountsOut on every devnet pool'
   t.teardown(() => devnet.stop());
   const catalog = loadCatalog(join(ROOT, 'catalog'));
   const chain = catalog.chain('devnet')!;
-  const report = await seedChains({ chains: [chain], rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]), snapshotDir: '', write: false, progress: 'none' });
-  const snap: Snapshot = report.chains[0]!.snapshot!;
+  const report = await seedChains({
+    chains: [chain],
+    rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
+    snapshotDir: '',
+    write: false,
+    progress: 'none',
+  });
+  const snap: Snapshot = report.chains[0].snapshot!;
   t.ok(snap, 'devnet seeded');
 
   // The shipped snapshot is this same seeding run's output (deterministic devnet): same block, same pools.
@@ -61,7 +82,13 @@ t.test('src/amm equals QuoterV2 and Router02.getAmountsOut on every devnet pool'
         const [reserveIn, reserveOut] = zeroForOne ? [BigInt(p.reserve0), BigInt(p.reserve1)] : [BigInt(p.reserve1), BigInt(p.reserve0)];
         const mismatches: string[] = [];
         for (const amountIn of ladder(reserveIn)) {
-          const amounts = await client.readContract({ address: router, abi: routerAbi, functionName: 'getAmountsOut', args: [amountIn, [tokenIn, tokenOut]], blockNumber });
+          const amounts = await client.readContract({
+            address: router,
+            abi: routerAbi,
+            functionName: 'getAmountsOut',
+            args: [amountIn, [tokenIn, tokenOut]],
+            blockNumber,
+          });
           const mine = getAmountOut(amountIn, reserveIn, reserveOut, dex.feeBps);
           v2Cases++;
           if (mine !== amounts[1]) mismatches.push(`amountIn ${amountIn}: chain ${amounts[1]}, src/amm ${mine}`);
@@ -95,7 +122,9 @@ t.test('src/amm equals QuoterV2 and Router02.getAmountsOut on every devnet pool'
         maxCrossed = Math.max(maxCrossed, crossed);
         if (q.ok) {
           if (q.amountOut !== amountOut || q.sqrtPriceX96After !== sqrtPriceX96After || q.initializedTicksCrossed !== crossed) {
-            mismatches.push(`amountIn ${amountIn}: chain (${amountOut}, ${sqrtPriceX96After}, ${crossed}), src/amm (${q.amountOut}, ${q.sqrtPriceX96After}, ${q.initializedTicksCrossed})`);
+            mismatches.push(
+              `amountIn ${amountIn}: chain (${amountOut}, ${sqrtPriceX96After}, ${crossed}), src/amm (${q.amountOut}, ${q.sqrtPriceX96After}, ${q.initializedTicksCrossed})`,
+            );
           }
         } else {
           // The walk left the bitmap words the snapshot read. On the devnet no liquidity lies beyond them, so the
@@ -107,7 +136,11 @@ t.test('src/amm equals QuoterV2 and Router02.getAmountsOut on every devnet pool'
         }
       }
       v3Unknown += unknown;
-      t.same(mismatches, [], `v3 ${p.fee} ${p.address} ${zeroForOne ? '0->1' : '1->0'}: every amount exact${unknown ? ` (${unknown} beyond the window, amount out still exact)` : ''}`);
+      t.same(
+        mismatches,
+        [],
+        `v3 ${p.fee} ${p.address} ${zeroForOne ? '0->1' : '1->0'}: every amount exact${unknown ? ` (${unknown} beyond the window, amount out still exact)` : ''}`,
+      );
     }
   }
   t.ok(maxCrossed >= 10, `largest swaps cross up to ${maxCrossed} initialized ticks`);

@@ -3,20 +3,21 @@
 // that block; requests stay within ceil(calls / batch size) per phase; a chain whose RPC URL points at a closed
 // port, and one without an RPC URL, are skipped while the devnet is seeded; files are replaced atomically; the gas
 // price is the block's base fee plus eth_maxPriorityFeePerGas, or eth_gasPrice where the endpoint refuses that.
-import t from 'tap';
-import { createServer, type Server } from 'node:http';
+
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
-import { createPublicClient, http, parseAbi, toHex, type Address } from 'viem';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { parseSnapshot, type Snapshot, type SnapshotPoolV3 } from '../../src/graph/snapshot.ts';
+import t from 'tap';
+import { type Address, createPublicClient, http, parseAbi, toHex } from 'viem';
 import { devnetAddresses } from '../../seeds/devnet/devnetAddresses.ts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { freePort } from '../../seeds/devnet/startAnvil.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import { seedChains, type ChainSeedReport } from '../../seeds/seedChains.ts';
+import { type ChainSeedReport, seedChains } from '../../seeds/seedChains.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { parseSnapshot, type Snapshot, type SnapshotPoolV3 } from '../../src/graph/snapshot.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
@@ -65,7 +66,9 @@ async function recordingProxy(target: string, refuse?: string): Promise<{ url: s
   return { url: `http://127.0.0.1:${port}`, log, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-const validateSchema = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(ROOT, 'seeds', 'snapshot.schema.json'), 'utf8')) as object);
+const validateSchema = new Ajv({ allErrors: true, strict: false }).compile(
+  JSON.parse(readFileSync(join(ROOT, 'seeds', 'snapshot.schema.json'), 'utf8')) as object,
+);
 
 t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot equals the chain', async (t) => {
   const devnet = await startDevnet();
@@ -128,12 +131,18 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
   const blockHex = toHex(snap.blockNumber);
   const calls = proxy.log.filter((r) => r.method === 'eth_call' || r.method === 'eth_getCode');
   t.ok(calls.length > 0);
-  t.ok(calls.every((r) => r.params[1] === blockHex), `every eth_call / eth_getCode names block ${snap.blockNumber}`);
+  t.ok(
+    calls.every((r) => r.params[1] === blockHex),
+    `every eth_call / eth_getCode names block ${snap.blockNumber}`,
+  );
   t.equal(seeded.rpcRequests, proxy.log.length, `report counts ${proxy.log.length} requests, as the endpoint saw`);
   const batches = (n: number): number => Math.ceil(n / 500);
   const c = seeded.calls;
   // 4: eth_chainId, eth_getBlockByNumber, eth_maxPriorityFeePerGas, eth_getCode (Multicall3).
-  t.same(proxy.log.slice(0, 4).map((r) => r.method), ['eth_chainId', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas', 'eth_getCode']);
+  t.same(
+    proxy.log.slice(0, 4).map((r) => r.method),
+    ['eth_chainId', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas', 'eth_getCode'],
+  );
   const bound = 4 + [c.tokens, c.discovery, c.state, c.probe, c.bitmap, c.ticks].reduce((n, x) => n + batches(x), 0);
   t.equal(seeded.rpcRequests, bound, `requests = 4 + sum of ceil(calls / 500) over the six phases = ${bound}`);
   t.same([c.tokens, c.probe], [16, 7], 'decimals() and symbol() of the 8 ERC-20s; one transfer probe per token with a pool (UNI has none)');
@@ -149,34 +158,80 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
   t.ok(block.baseFeePerGas! > 0n && tip > 0n, `the devnet has a base fee (${block.baseFeePerGas}) and suggests a tip (${tip})`);
   t.equal(snap.gasPriceWei, (block.baseFeePerGas! + tip).toString(), "gas price: the block's baseFeePerGas + eth_maxPriorityFeePerGas");
   // Move the chain on (tokens sent to a pool), so a read at "latest" would differ from the snapshot.
-  const moved = snap.pools[0]!;
+  const moved = snap.pools[0];
   await fundAccount(devnet.rpcUrl, moved.address as Address, moved.token0 as Address, 12345n);
-  const latest = await client.readContract({ address: moved.token0 as Address, abi: erc20, functionName: 'balanceOf', args: [moved.address as Address] });
+  const latest = await client.readContract({
+    address: moved.token0 as Address,
+    abi: erc20,
+    functionName: 'balanceOf',
+    args: [moved.address as Address],
+  });
   t.equal(latest, BigInt(moved.balance0) + 12345n, 'the chain has moved on since the snapshot');
   for (const p of snap.pools) {
-    const b0 = await client.readContract({ address: p.token0 as Address, abi: erc20, functionName: 'balanceOf', args: [p.address as Address], blockNumber });
-    const b1 = await client.readContract({ address: p.token1 as Address, abi: erc20, functionName: 'balanceOf', args: [p.address as Address], blockNumber });
+    const b0 = await client.readContract({
+      address: p.token0 as Address,
+      abi: erc20,
+      functionName: 'balanceOf',
+      args: [p.address as Address],
+      blockNumber,
+    });
+    const b1 = await client.readContract({
+      address: p.token1 as Address,
+      abi: erc20,
+      functionName: 'balanceOf',
+      args: [p.address as Address],
+      blockNumber,
+    });
     t.same([p.balance0, p.balance1], [b0.toString(), b1.toString()], `${p.address} balances`);
     if (p.version === 'v2') {
       const [r0, r1] = await client.readContract({ address: p.address as Address, abi: pairAbi, functionName: 'getReserves', blockNumber });
       t.same([p.reserve0, p.reserve1], [r0.toString(), r1.toString()], `${p.address} reserves`);
       continue;
     }
-    const [sqrtPriceX96, tick] = await client.readContract({ address: p.address as Address, abi: poolAbi, functionName: 'slot0', blockNumber });
+    const [sqrtPriceX96, tick] = await client.readContract({
+      address: p.address as Address,
+      abi: poolAbi,
+      functionName: 'slot0',
+      blockNumber,
+    });
     const liquidity = await client.readContract({ address: p.address as Address, abi: poolAbi, functionName: 'liquidity', blockNumber });
     const fee = await client.readContract({ address: p.address as Address, abi: poolAbi, functionName: 'fee', blockNumber });
-    const tickSpacing = await client.readContract({ address: p.address as Address, abi: poolAbi, functionName: 'tickSpacing', blockNumber });
-    t.same([p.sqrtPriceX96, p.tick, p.liquidity, p.fee, p.tickSpacing], [sqrtPriceX96.toString(), tick, liquidity.toString(), fee, tickSpacing], `${p.address} slot0, liquidity, fee, tickSpacing`);
+    const tickSpacing = await client.readContract({
+      address: p.address as Address,
+      abi: poolAbi,
+      functionName: 'tickSpacing',
+      blockNumber,
+    });
+    t.same(
+      [p.sqrtPriceX96, p.tick, p.liquidity, p.fee, p.tickSpacing],
+      [sqrtPriceX96.toString(), tick, liquidity.toString(), fee, tickSpacing],
+      `${p.address} slot0, liquidity, fee, tickSpacing`,
+    );
     const word = Math.floor(tick / tickSpacing) >> 8;
-    const window = [Math.max(word - 20, Math.floor(-887272 / tickSpacing) >> 8), Math.min(word + 20, Math.floor(887272 / tickSpacing) >> 8)];
+    const window = [
+      Math.max(word - 20, Math.floor(-887272 / tickSpacing) >> 8),
+      Math.min(word + 20, Math.floor(887272 / tickSpacing) >> 8),
+    ];
     t.same(p.bitmapWords, window, `${p.address} bitmap window: word ${word} +- 20, clamped to the words ticks can occupy`);
     const direct: [number, string][] = [];
     for (let w = p.bitmapWords[0]; w <= p.bitmapWords[1]; w++) {
-      const bits = await client.readContract({ address: p.address as Address, abi: poolAbi, functionName: 'tickBitmap', args: [w], blockNumber });
+      const bits = await client.readContract({
+        address: p.address as Address,
+        abi: poolAbi,
+        functionName: 'tickBitmap',
+        args: [w],
+        blockNumber,
+      });
       for (let bit = 0; bit < 256; bit++) {
         if ((bits >> BigInt(bit)) & 1n) {
           const tk = (w * 256 + bit) * tickSpacing;
-          const info = await client.readContract({ address: p.address as Address, abi: poolAbi, functionName: 'ticks', args: [tk], blockNumber });
+          const info = await client.readContract({
+            address: p.address as Address,
+            abi: poolAbi,
+            functionName: 'ticks',
+            args: [tk],
+            blockNumber,
+          });
           t.ok(info[7], `tick ${tk} initialized`);
           direct.push([tk, info[1].toString()]);
         }
@@ -199,15 +254,30 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
   }
   for (const p of snap.pools.filter((x): x is SnapshotPoolV3 => x.version === 'v3')) {
     const m = fromPositions.get(`${p.token0}/${p.token1}/${p.fee}`)!;
-    const expected = [...m.entries()].filter(([, net]) => net !== 0n).sort((a, b) => a[0] - b[0]).map(([tk, net]) => [tk, net.toString()]);
+    const expected = [...m.entries()]
+      .filter(([, net]) => net !== 0n)
+      .sort((a, b) => a[0] - b[0])
+      .map(([tk, net]) => [tk, net.toString()]);
     t.same(p.ticks, expected, `${p.address}: ticks = sum of position liquidity at each bound (${expected.length} ticks)`);
   }
 
   // A small batch bound gives the same pools with more requests: 4 + ceil(calls / 7) per phase.
-  const small = await seedChains({ chains: [chainA], rpcUrls: new Map([[chainA.chainId, devnet.rpcUrl]]), snapshotDir: dir, batchSize: 7, tickWindowWords: 0, write: false, progress: 'none' });
-  const r: ChainSeedReport = small.chains[0]!;
+  const small = await seedChains({
+    chains: [chainA],
+    rpcUrls: new Map([[chainA.chainId, devnet.rpcUrl]]),
+    snapshotDir: dir,
+    batchSize: 7,
+    tickWindowWords: 0,
+    write: false,
+    progress: 'none',
+  });
+  const r: ChainSeedReport = small.chains[0];
   const b7 = (n: number): number => Math.ceil(n / 7);
-  t.equal(r.rpcRequests, 4 + [r.calls.tokens, r.calls.discovery, r.calls.state, r.calls.probe, r.calls.bitmap, r.calls.ticks].reduce((n, x) => n + b7(x), 0), 'requests = 4 + ceil(calls / 7) per phase');
+  t.equal(
+    r.rpcRequests,
+    4 + [r.calls.tokens, r.calls.discovery, r.calls.state, r.calls.probe, r.calls.bitmap, r.calls.ticks].reduce((n, x) => n + b7(x), 0),
+    'requests = 4 + ceil(calls / 7) per phase',
+  );
   t.equal(r.calls.bitmap, 10, 'tickWindowWords 0: one bitmap word per v3 pool (10 pools)');
   t.equal(r.snapshot!.tickWindowWords, 0);
   for (const p of r.snapshot!.pools) {
@@ -227,8 +297,18 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
   // An endpoint that refuses eth_maxPriorityFeePerGas: the gas price is its eth_gasPrice.
   const refusing = await recordingProxy(devnet.rpcUrl, 'eth_maxPriorityFeePerGas');
   t.teardown(() => refusing.close());
-  const fallback = await seedChains({ chains: [chainA], rpcUrls: new Map([[chainA.chainId, refusing.url]]), snapshotDir: dir, write: false, progress: 'none' });
+  const fallback = await seedChains({
+    chains: [chainA],
+    rpcUrls: new Map([[chainA.chainId, refusing.url]]),
+    snapshotDir: dir,
+    write: false,
+    progress: 'none',
+  });
   t.equal(fallback.seeded, 1, 'seeded without eth_maxPriorityFeePerGas');
-  t.same(refusing.log.slice(0, 5).map((r) => r.method), ['eth_chainId', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas', 'eth_gasPrice', 'eth_getCode'], 'asked once, then eth_gasPrice');
-  t.equal(fallback.chains[0]!.snapshot!.gasPriceWei, (await client.getGasPrice()).toString(), "gas price: the endpoint's eth_gasPrice");
+  t.same(
+    refusing.log.slice(0, 5).map((r) => r.method),
+    ['eth_chainId', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas', 'eth_gasPrice', 'eth_getCode'],
+    'asked once, then eth_gasPrice',
+  );
+  t.equal(fallback.chains[0].snapshot!.gasPriceWei, (await client.getGasPrice()).toString(), "gas price: the endpoint's eth_gasPrice");
 });

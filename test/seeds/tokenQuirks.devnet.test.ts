@@ -17,7 +17,11 @@ import { artifactAbi, devnetWallet } from '../helpers/devnetWallet.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 
 const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02.json');
-const resetAbi = parseAbi(['function mint(address to, uint256 value)', 'function approve(address spender, uint256 value)', 'function allowance(address, address) view returns (uint256)']);
+const resetAbi = parseAbi([
+  'function mint(address to, uint256 value)',
+  'function approve(address spender, uint256 value)',
+  'function allowance(address, address) view returns (uint256)',
+]);
 
 const devnet = await startDevnet();
 t.teardown(() => devnet.stop());
@@ -32,17 +36,22 @@ t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
 writeFileSync(join(catalogDir, 'devnet.json'), JSON.stringify(quirkCatalog(quirks)));
 
 const { client, balanceOf, send, sendSteps } = devnetWallet(devnet);
-const wallet = privateKeyToAccount(devnet.accounts[7]!.privateKey);
+const wallet = privateKeyToAccount(devnet.accounts[7].privateKey);
 
 // Seed before anything moves the pools, so the quote prices on the chain's state.
 const chain = loadCatalog(catalogDir).chain(31337)!;
 const seeded = await seedChains({ chains: [chain], rpcUrls: new Map([[31337, devnet.rpcUrl]]), snapshotDir, progress: 'none' });
-const report = seeded.chains[0]!;
+const report = seeded.chains[0];
 const q = buildQuoteTestApp({ catalogDir, snapshotDir });
 t.teardown(() => q.close());
 const AUTH = { authorization: `Bearer ${(await q.keys.create('quirks')).key}` };
 const request = (tokenIn: string, tokenOut: string, amount: string) => ({
-  originChainId: 31337, destinationChainId: 31337, tokenIn, tokenOut, amount, recipientAddress: wallet.address,
+  originChainId: 31337,
+  destinationChainId: 31337,
+  tokenIn,
+  tokenOut,
+  amount,
+  recipientAddress: wallet.address,
 });
 
 t.test('seeding: DTT measured at 1% buy and sell fee and its v2 and v3 pools left out; MIS and WRONG reported and left out', async (t) => {
@@ -50,37 +59,87 @@ t.test('seeding: DTT measured at 1% buy and sell fee and its v2 and v3 pools lef
   t.same(
     report.excludedTokens.map((e) => ({ ...e })),
     [
-      { address: DTT, reason: 'transferFee', detail: 'it takes a fee on transfer: 1% of a transfer out of a pool (buy), 1% of a transfer into one (sell)', buyFeeBps: 100, sellFeeBps: 100, pools: [quirks.v2Pairs.DTT, quirks.dttV3Pool] },
+      {
+        address: DTT,
+        reason: 'transferFee',
+        detail: 'it takes a fee on transfer: 1% of a transfer out of a pool (buy), 1% of a transfer into one (sell)',
+        buyFeeBps: 100,
+        sellFeeBps: 100,
+        pools: [quirks.v2Pairs.DTT, quirks.dttV3Pool],
+      },
       { address: MIS, reason: 'metadata', detail: 'decimals() is 8 on chain, 18 in the catalogue', pools: [] },
       { address: WRONG, reason: 'metadata', detail: 'symbol() is "WRONG" on chain, "RIGHT" in the catalogue', pools: [] },
     ].sort((a, b) => (a.address.toLowerCase() < b.address.toLowerCase() ? -1 : 1)),
   );
   const pools = report.snapshot!.pools;
-  for (const token of [DTT, MIS, WRONG]) t.notOk(pools.some((p) => p.token0 === token || p.token1 === token), `no pool of ${token}`);
-  t.ok(pools.some((p) => p.address === quirks.v2Pairs.RUSD), 'the RUSD/WETH pair is seeded');
+  for (const token of [DTT, MIS, WRONG])
+    t.notOk(
+      pools.some((p) => p.token0 === token || p.token1 === token),
+      `no pool of ${token}`,
+    );
+  t.ok(
+    pools.some((p) => p.address === quirks.v2Pairs.RUSD),
+    'the RUSD/WETH pair is seeded',
+  );
   t.same(report.snapshot!.excludedTokens, report.excludedTokens, 'recorded in the snapshot');
 
   // The oracle for the fee: DeflatingERC20 burns value / 100 of every transfer, so a pair holding DTT pays out 1% less
   // than it sends. Router02's plain swap (which trusts the amount sent) reverts on such a token.
-  const [, quoted] = (await client.readContract({ address: c.uniswapV2Router02, abi: V2_ROUTER_ABI, functionName: 'getAmountsOut', args: [10n ** 18n, [WETH, DTT]] })) as bigint[];
+  const [, quoted] = (await client.readContract({
+    address: c.uniswapV2Router02,
+    abi: V2_ROUTER_ABI,
+    functionName: 'getAmountsOut',
+    args: [10n ** 18n, [WETH, DTT]],
+  })) as bigint[];
   const dttBefore = await balanceOf(DTT, wallet.address);
-  await send(wallet, { to: WETH, data: encodeFunctionData({ abi: parseAbi(['function deposit() payable']), functionName: 'deposit' }), value: 10n ** 18n });
-  await send(wallet, { to: WETH, data: encodeFunctionData({ abi: resetAbi, functionName: 'approve', args: [c.uniswapV2Router02, 10n ** 18n] }) });
+  await send(wallet, {
+    to: WETH,
+    data: encodeFunctionData({ abi: parseAbi(['function deposit() payable']), functionName: 'deposit' }),
+    value: 10n ** 18n,
+  });
+  await send(wallet, {
+    to: WETH,
+    data: encodeFunctionData({ abi: resetAbi, functionName: 'approve', args: [c.uniswapV2Router02, 10n ** 18n] }),
+  });
   const swap = await send(wallet, {
     to: c.uniswapV2Router02,
-    data: encodeFunctionData({ abi: V2_ROUTER_ABI, functionName: 'swapExactTokensForTokens', args: [10n ** 18n, 0n, [WETH, DTT], wallet.address, 2n ** 40n] }),
+    data: encodeFunctionData({
+      abi: V2_ROUTER_ABI,
+      functionName: 'swapExactTokensForTokens',
+      args: [10n ** 18n, 0n, [WETH, DTT], wallet.address, 2n ** 40n],
+    }),
   });
   t.equal(swap.status, 'success');
-  t.equal((await balanceOf(DTT, wallet.address)) - dttBefore, quoted! - quoted! / 100n, 'a buy delivers getAmountsOut less 1%: a quote would under-deliver');
+  t.equal(
+    (await balanceOf(DTT, wallet.address)) - dttBefore,
+    quoted! - quoted! / 100n,
+    'a buy delivers getAmountsOut less 1%: a quote would under-deliver',
+  );
 });
 
 t.test('quotes for DTT, MIS and RIGHT are refused with the reason; nothing is priced through them', async (t) => {
   const block = report.blockNumber;
   const cases: [string, string, string][] = [
-    [DTT, WETH, `tokenIn: DTT (${DTT}) is not quoted on devnet: it takes a fee on transfer: 1% of a transfer out of a pool (buy), 1% of a transfer into one (sell) (seeding run at block ${block})`],
-    [WETH, DTT, `tokenOut: DTT (${DTT}) is not quoted on devnet: it takes a fee on transfer: 1% of a transfer out of a pool (buy), 1% of a transfer into one (sell) (seeding run at block ${block})`],
-    [MIS, WETH, `tokenIn: MIS (${MIS}) is not quoted on devnet: decimals() is 8 on chain, 18 in the catalogue (seeding run at block ${block})`],
-    [WETH, WRONG, `tokenOut: RIGHT (${WRONG}) is not quoted on devnet: symbol() is "WRONG" on chain, "RIGHT" in the catalogue (seeding run at block ${block})`],
+    [
+      DTT,
+      WETH,
+      `tokenIn: DTT (${DTT}) is not quoted on devnet: it takes a fee on transfer: 1% of a transfer out of a pool (buy), 1% of a transfer into one (sell) (seeding run at block ${block})`,
+    ],
+    [
+      WETH,
+      DTT,
+      `tokenOut: DTT (${DTT}) is not quoted on devnet: it takes a fee on transfer: 1% of a transfer out of a pool (buy), 1% of a transfer into one (sell) (seeding run at block ${block})`,
+    ],
+    [
+      MIS,
+      WETH,
+      `tokenIn: MIS (${MIS}) is not quoted on devnet: decimals() is 8 on chain, 18 in the catalogue (seeding run at block ${block})`,
+    ],
+    [
+      WETH,
+      WRONG,
+      `tokenOut: RIGHT (${WRONG}) is not quoted on devnet: symbol() is "WRONG" on chain, "RIGHT" in the catalogue (seeding run at block ${block})`,
+    ],
   ];
   for (const [tokenIn, tokenOut, message] of cases) {
     for (const path of ['/quotes', '/quotes/routes']) {
@@ -90,32 +149,38 @@ t.test('quotes for DTT, MIS and RIGHT are refused with the reason; nothing is pr
   }
 });
 
-t.test('approval reset: a wallet with a leftover allowance executes the quote (approve 0, approve, swap) and receives amountOut', async (t) => {
-  const amount = 250n * 10n ** 6n;
-  await send(wallet, { to: RUSD, data: encodeFunctionData({ abi: resetAbi, functionName: 'mint', args: [wallet.address, amount] }) });
-  const res = await q.request('POST', '/quotes', { body: request(RUSD, WETH, '250'), headers: AUTH });
-  t.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
-  const quote = res.body.data as { amountOut: string; route: { dex: string; version: string }; steps: Step[] };
-  t.same([quote.route.dex, quote.route.version], ['uniswap', 'v2'], 'the only RUSD pool: Uniswap V2');
-  const router = c.uniswapV2Router02;
-  t.same(
-    quote.steps.map((s) => [s.message, s.to, s.spender, s.amount]),
-    [
-      ['Reset the RUSD allowance of Uniswap V2 router to 0', RUSD, router, '0'],
-      ['Approve 250 RUSD for Uniswap V2 router', RUSD, router, '250000000'],
-      ['Swap 250 RUSD for WETH on Uniswap V2', router, undefined, '250000000'],
-    ],
-  );
+t.test(
+  'approval reset: a wallet with a leftover allowance executes the quote (approve 0, approve, swap) and receives amountOut',
+  async (t) => {
+    const amount = 250n * 10n ** 6n;
+    await send(wallet, { to: RUSD, data: encodeFunctionData({ abi: resetAbi, functionName: 'mint', args: [wallet.address, amount] }) });
+    const res = await q.request('POST', '/quotes', { body: request(RUSD, WETH, '250'), headers: AUTH });
+    t.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+    const quote = res.body.data as { amountOut: string; route: { dex: string; version: string }; steps: Step[] };
+    t.same([quote.route.dex, quote.route.version], ['uniswap', 'v2'], 'the only RUSD pool: Uniswap V2');
+    const router = c.uniswapV2Router02;
+    t.same(
+      quote.steps.map((s) => [s.message, s.to, s.spender, s.amount]),
+      [
+        ['Reset the RUSD allowance of Uniswap V2 router to 0', RUSD, router, '0'],
+        ['Approve 250 RUSD for Uniswap V2 router', RUSD, router, '250000000'],
+        ['Swap 250 RUSD for WETH on Uniswap V2', router, undefined, '250000000'],
+      ],
+    );
 
-  // A leftover allowance from an earlier quote; with it, approving the amount directly reverts (the token's rule).
-  await send(wallet, { to: RUSD, data: encodeFunctionData({ abi: resetAbi, functionName: 'approve', args: [router, 1n] }) });
-  t.equal(await client.readContract({ address: RUSD, abi: resetAbi, functionName: 'allowance', args: [wallet.address, router] }), 1n);
-  const direct = await send(wallet, { to: RUSD, data: quote.steps[1]!.data }, 200_000n);
-  t.equal(direct.status, 'reverted', 'approve(router, amount) over a leftover allowance reverts');
+    // A leftover allowance from an earlier quote; with it, approving the amount directly reverts (the token's rule).
+    await send(wallet, { to: RUSD, data: encodeFunctionData({ abi: resetAbi, functionName: 'approve', args: [router, 1n] }) });
+    t.equal(await client.readContract({ address: RUSD, abi: resetAbi, functionName: 'allowance', args: [wallet.address, router] }), 1n);
+    const direct = await send(wallet, { to: RUSD, data: quote.steps[1].data }, 200_000n);
+    t.equal(direct.status, 'reverted', 'approve(router, amount) over a leftover allowance reverts');
 
-  const before = await balanceOf(WETH, wallet.address);
-  const receipts = await sendSteps(wallet, quote.steps);
-  t.same(receipts.map((r) => r.status), ['success', 'success', 'success']);
-  t.equal((await balanceOf(WETH, wallet.address)) - before, BigInt(quote.amountOut), 'received exactly amountOut');
-  t.equal(await balanceOf(RUSD, wallet.address), 0n);
-});
+    const before = await balanceOf(WETH, wallet.address);
+    const receipts = await sendSteps(wallet, quote.steps);
+    t.same(
+      receipts.map((r) => r.status),
+      ['success', 'success', 'success'],
+    );
+    t.equal((await balanceOf(WETH, wallet.address)) - before, BigInt(quote.amountOut), 'received exactly amountOut');
+    t.equal(await balanceOf(RUSD, wallet.address), 0n);
+  },
+);

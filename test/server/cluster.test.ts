@@ -5,15 +5,16 @@
  * API key's rate limit is counted across both; a killed process is replaced; SIGTERM lets a request that is still
  * arriving complete, then every process and the primary exit 0. Without REDIS_URL the service refuses to start.
  */
+
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { sharedRedisPrefix, sharedRedisUrl } from '../helpers/redis.ts';
-import { startServer, type ServerProcess } from '../helpers/serverProcess.ts';
+import { type ServerProcess, startServer } from '../helpers/serverProcess.ts';
 
 const PER_KEY = 10;
 const BODY = JSON.stringify({
@@ -35,11 +36,15 @@ interface Answer {
 /** One request on a connection of its own (no keep-alive), so the primary hands each to a process afresh. */
 function call(server: ServerProcess, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(server.url + path, { method, agent: false, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as Answer['body'] }));
-    });
+    const req = httpRequest(
+      server.url + path,
+      { method, agent: false, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as Answer['body'] }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -53,7 +58,10 @@ async function servedBy(server: ServerProcess, reqId: string): Promise<number> {
 
 t.test('WEB_CONCURRENCY > 1 without REDIS_URL: refused at start-up', async (t) => {
   const server = startServer({ env: { WEB_CONCURRENCY: '2', REDIS_URL: '' }, timeoutMs: 60_000 });
-  await t.rejects(server, /start-up failed: WEB_CONCURRENCY=2 needs REDIS_URL: the processes must share saved quotes and rate limits, which live in memory without Redis/);
+  await t.rejects(
+    server,
+    /start-up failed: WEB_CONCURRENCY=2 needs REDIS_URL: the processes must share saved quotes and rate limits, which live in memory without Redis/,
+  );
 });
 
 t.test('two API processes under one port share saved quotes and rate limits, replace a crashed one and stop together', async (t) => {
@@ -61,7 +69,15 @@ t.test('two API processes under one port share saved quotes and rate limits, rep
   if (!prefix) return;
   const dataDir = mkdtempSync(join(tmpdir(), 'sqs-cluster-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const env = { WEB_CONCURRENCY: '2', REDIS_URL: sharedRedisUrl, REDIS_KEY_PREFIX: prefix, DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_PER_KEY: String(PER_KEY), RATE_LIMIT_WINDOW_SECONDS: '3600' };
+  const env = {
+    WEB_CONCURRENCY: '2',
+    REDIS_URL: sharedRedisUrl,
+    REDIS_KEY_PREFIX: prefix,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_PER_KEY: String(PER_KEY),
+    RATE_LIMIT_WINDOW_SECONDS: '3600',
+  };
   const server = await startServer({ env, timeoutMs: 120_000 });
   t.teardown(() => server.stop());
   const primaryPid = server.pid;
@@ -95,7 +111,10 @@ t.test('two API processes under one port share saved quotes and rate limits, rep
     readers.add(await servedBy(server, `cluster-get-${i}`));
   }
   t.same([...readers, creator].filter((p, i, a) => a.indexOf(p) === i).sort(), [...workers].sort(), 'both processes served the key');
-  t.ok([...readers].some((p) => p !== creator), 'the process that did not save the quote read it from Redis');
+  t.ok(
+    [...readers].some((p) => p !== creator),
+    'the process that did not save the quote read it from Redis',
+  );
 
   // The key has used its PER_KEY requests across both processes: further ones are refused by either.
   const refusedBy = new Set<number>();
@@ -107,7 +126,7 @@ t.test('two API processes under one port share saved quotes and rate limits, rep
   t.equal(refusedBy.size, 2, 'both processes refuse once the shared count is reached');
 
   // A crashed process is replaced; the other keeps serving meanwhile.
-  const victim = workers[0]!;
+  const victim = workers[0];
   process.kill(victim, 'SIGKILL');
   await server.waitForLog((l) => l.msg === 'API process exited unexpectedly; starting another' && l.workerPid === victim, 20_000);
   const now = await listening(3);
@@ -128,7 +147,9 @@ t.test('two API processes under one port share saved quotes and rate limits, rep
   let raw = '';
   socket.setEncoding('utf8').on('data', (c: string) => (raw += c));
   const ended = new Promise<void>((r) => socket.once('end', () => r()));
-  socket.write(`POST /quotes/routes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BODY)}\r\nConnection: close\r\n\r\n${BODY.slice(0, 40)}`);
+  socket.write(
+    `POST /quotes/routes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BODY)}\r\nConnection: close\r\n\r\n${BODY.slice(0, 40)}`,
+  );
   await new Promise((r) => setTimeout(r, 300));
   process.kill(primaryPid, 'SIGTERM');
   await server.waitForLog((l) => l.msg === 'shutting down: no new connections, finishing in-flight requests', 10_000);

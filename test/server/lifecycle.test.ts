@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { projectRoot, startServer as startProcess, type ServerProcess } from '../helpers/serverProcess.ts';
+import { projectRoot, type ServerProcess, startServer as startProcess } from '../helpers/serverProcess.ts';
 
 /** The real service (src/index.ts) with info logs, one worker and no Redis (REDIS_URL unset); stop() is a SIGKILL. */
 const startServer = (env: NodeJS.ProcessEnv): Promise<ServerProcess> =>
@@ -12,12 +12,25 @@ const startServer = (env: NodeJS.ProcessEnv): Promise<ServerProcess> =>
 const WETH = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const USDC = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const body = JSON.stringify({ originChainId: 31337, destinationChainId: 31337, tokenIn: WETH, tokenOut: USDC, amount: '10', recipientAddress: RECIPIENT, maxHops: 1, maxSplits: 1 }); // the direct pool only: compared with the pair's formula
+const body = JSON.stringify({
+  originChainId: 31337,
+  destinationChainId: 31337,
+  tokenIn: WETH,
+  tokenOut: USDC,
+  amount: '10',
+  recipientAddress: RECIPIENT,
+  maxHops: 1,
+  maxSplits: 1,
+}); // the direct pool only: compared with the pair's formula
 
 /** UniswapV2Library.getAmountOut written out (the oracle), 30 bps. */
-const v2Out = (amountIn: bigint, reserveIn: bigint, reserveOut: bigint) => (amountIn * 997n * reserveOut) / (reserveIn * 1000n + amountIn * 997n);
+const v2Out = (amountIn: bigint, reserveIn: bigint, reserveOut: bigint) =>
+  (amountIn * 997n * reserveOut) / (reserveIn * 1000n + amountIn * 997n);
 
-interface SnapshotJson { blockNumber: number; pools: Array<Record<string, unknown>> }
+interface SnapshotJson {
+  blockNumber: number;
+  pools: Array<Record<string, unknown>>;
+}
 
 function uniswapV2WethUsdc(snapshot: SnapshotJson): Record<string, unknown> {
   const pool = snapshot.pools.find((p) => p.dex === 'uniswap' && p.version === 'v2' && p.token0 === WETH && p.token1 === USDC);
@@ -48,7 +61,11 @@ t.test('snapshots reload under load without a failed request; a corrupt one is r
   const original = JSON.parse(readFileSync(join(dir, 'devnet.json'), 'utf8')) as SnapshotJson;
   const pool = uniswapV2WethUsdc(original);
   const amountIn = 10n * 10n ** 18n;
-  t.equal(await v2Amount(), v2Out(amountIn, BigInt(pool.reserve0 as string), BigInt(pool.reserve1 as string)).toString(), 'prices the shipped snapshot');
+  t.equal(
+    await v2Amount(),
+    v2Out(amountIn, BigInt(pool.reserve0 as string), BigInt(pool.reserve1 as string)).toString(),
+    'prices the shipped snapshot',
+  );
 
   // Load: four request loops while the snapshot is replaced.
   let stop = false;
@@ -85,7 +102,9 @@ t.test('snapshots reload under load without a failed request; a corrupt one is r
 
   // Schema-invalid is refused too.
   writeAtomic(join(dir, 'devnet.json'), JSON.stringify({ ...doubled, blockNumber: 'latest' }));
-  await server.waitForLog((l) => l.msg === 'snapshot refused; the previous snapshots keep serving' && String(l.snapshotError).includes('/blockNumber'));
+  await server.waitForLog(
+    (l) => l.msg === 'snapshot refused; the previous snapshots keep serving' && String(l.snapshotError).includes('/blockNumber'),
+  );
   t.equal(await v2Amount(), expectedDoubled, 'old graph still serving after a schema-invalid file');
 
   // SIGHUP reloads explicitly (after the file is fixed).
@@ -107,10 +126,14 @@ t.test('SIGTERM: stops accepting, finishes the in-flight request, exits 0', asyn
   const socket = connect(server.port, '127.0.0.1');
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
   let response = '';
-  socket.setEncoding('utf8').on('data', (chunk: string) => { response += chunk; });
+  socket.setEncoding('utf8').on('data', (chunk: string) => {
+    response += chunk;
+  });
   const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   const half = Math.floor(body.length / 2);
-  socket.write(`POST /quotes/routes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`);
+  socket.write(
+    `POST /quotes/routes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`,
+  );
   await new Promise((r) => setTimeout(r, 200));
   server.child.kill('SIGTERM');
   await server.waitForLog((l) => typeof l.msg === 'string' && l.msg.startsWith('shutting down'));
@@ -118,7 +141,10 @@ t.test('SIGTERM: stops accepting, finishes the in-flight request, exits 0', asyn
   // New connections are refused while the in-flight one is still open.
   const refused = await new Promise<string>((resolve) => {
     const s = connect(server.port, '127.0.0.1');
-    s.once('connect', () => { s.destroy(); resolve('connected'); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve('connected');
+    });
     s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
   });
   t.equal(refused, 'ECONNREFUSED', 'no new connections after SIGTERM');
@@ -130,5 +156,8 @@ t.test('SIGTERM: stops accepting, finishes the in-flight request, exits 0', asyn
   t.equal(json.code, 200);
   t.equal(json.message, 'routes fetched successfully');
   t.equal(await server.exited, 0, 'exit code 0');
-  t.ok(server.logs.some((l) => l.msg === 'closed'), 'logged the close');
+  t.ok(
+    server.logs.some((l) => l.msg === 'closed'),
+    'logged the close',
+  );
 });

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { ApiKeyInputError } from '../../src/store/apiKeyRecords.ts';
-import { createApiKeyStore, type ApiKeyStore } from '../../src/store/apiKeyStore.ts';
-import { OwnRedisServer, redisServerOrSkip, sharedRedisPrefix, sharedRedisUrl, withRawClient } from '../helpers/redis.ts';
+import { type ApiKeyStore, createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { freePort } from '../helpers/freePort.ts';
+import { OwnRedisServer, redisServerOrSkip, sharedRedisPrefix, sharedRedisUrl, withRawClient } from '../helpers/redis.ts';
 
 /**
  * A failing save/get must reject rather than hang. The store's own deadline is 1.5 s; the bound is
@@ -49,7 +49,18 @@ function behaviour(t: Test, open: () => ApiKeyStore) {
     const store = open();
     t.teardown(() => store.close());
     const { key } = await store.create('acme');
-    for (const bad of [foreignKey, tampered(key), key.slice(0, -1), `${key}x`, key.toUpperCase(), '', 'Bearer', 'sqk_', `sqk_${'a'.repeat(10_000)}`, ` ${key}`]) {
+    for (const bad of [
+      foreignKey,
+      tampered(key),
+      key.slice(0, -1),
+      `${key}x`,
+      key.toUpperCase(),
+      '',
+      'Bearer',
+      'sqk_',
+      `sqk_${'a'.repeat(10_000)}`,
+      ` ${key}`,
+    ]) {
       t.equal(await store.verify(bad), undefined, JSON.stringify(bad.slice(0, 60)));
     }
   });
@@ -139,7 +150,10 @@ t.test('file store', async (t) => {
     const b = open();
     const created = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).create(`org-${i}`)));
     const ids = new Set((await open().list()).map((r) => r.id));
-    t.ok(created.every((c) => ids.has(c.record.id)), 'all 20 keys are in the file');
+    t.ok(
+      created.every((c) => ids.has(c.record.id)),
+      'all 20 keys are in the file',
+    );
     for (const c of created) t.same(await a.verify(c.key), { id: c.record.id, org: c.record.org });
   });
 
@@ -151,7 +165,11 @@ t.test('file store', async (t) => {
     writeFileSync(join(own, 'api-keys.json'), '{ not json');
     t.same(await store.verify(key), { id: record.id, org: 'acme' }, 'last good keys still served');
     const fresh = createApiKeyStore({ redisUrl: undefined, dataDir: own });
-    await t.rejects(fresh.verify(key), { name: 'ServiceUnavailableError', status: 503, message: 'API key store unavailable: try again later' });
+    await t.rejects(fresh.verify(key), {
+      name: 'ServiceUnavailableError',
+      status: 503,
+      message: 'API key store unavailable: try again later',
+    });
     t.equal(await fresh.ping(), false);
   });
 

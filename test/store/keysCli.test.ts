@@ -73,7 +73,10 @@ t.test('usage errors: exit code 2, message and usage on stderr, nothing on stdou
     [[], 'keys: a command is required'],
     [['create'], 'keys: create: --org <name> is required'],
     [['create', '--org'], 'keys: --org needs a value'],
-    [['create', '--org', 'a b'], 'keys: invalid organization name "a b": use 1-64 characters of A-Z a-z 0-9 _ . - starting with a letter or digit'],
+    [
+      ['create', '--org', 'a b'],
+      'keys: invalid organization name "a b": use 1-64 characters of A-Z a-z 0-9 _ . - starting with a letter or digit',
+    ],
     [['create', '--org', 'acme', 'extra'], 'keys: create: unexpected argument "extra"'],
     [['revoke'], 'keys: revoke: exactly one key id is required'],
     [['list', '--all'], 'keys: list: unexpected argument "--all"'],
@@ -84,12 +87,21 @@ t.test('usage errors: exit code 2, message and usage on stderr, nothing on stdou
   for (const [argv, message] of cases) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runKeysCli(argv, () => createApiKeyStore({ redisUrl: undefined, dataDir }), { out: (l) => out.push(l), err: (l) => err.push(l) });
+    const code = await runKeysCli(argv, () => createApiKeyStore({ redisUrl: undefined, dataDir }), {
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+    });
     t.equal(code, 2, argv.join(' '));
     t.same(out, [], 'nothing on stdout');
     t.equal(err[0], message);
   }
   const help: string[] = [];
-  t.equal(await runKeysCli(['--help'], () => createApiKeyStore({ redisUrl: undefined, dataDir }), { out: (l) => help.push(l), err: () => undefined }), 0);
+  t.equal(
+    await runKeysCli(['--help'], () => createApiKeyStore({ redisUrl: undefined, dataDir }), {
+      out: (l) => help.push(l),
+      err: () => undefined,
+    }),
+    0,
+  );
   t.match(help.join('\n'), /^usage: npm run --silent keys -- <command>/);
 });

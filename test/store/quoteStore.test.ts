@@ -2,8 +2,16 @@ import KeyvRedis, { Keyv } from '@keyv/redis';
 import t, { type Test } from 'tap';
 import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { createQuoteStore, type QuoteStore } from '../../src/store/quoteStore.ts';
-import { deletePrefix, OwnRedisServer, redisServerOrSkip, sharedRedisPrefix, sharedRedisUrl, uniquePrefix, withRawClient } from '../helpers/redis.ts';
 import { freePort } from '../helpers/freePort.ts';
+import {
+  deletePrefix,
+  OwnRedisServer,
+  redisServerOrSkip,
+  sharedRedisPrefix,
+  sharedRedisUrl,
+  uniquePrefix,
+  withRawClient,
+} from '../helpers/redis.ts';
 
 /**
  * A failing save/get must reject rather than hang. The store's own deadline is 1.5 s; the bound is
@@ -62,7 +70,8 @@ function behaviour(t: Test, make: (ttlSeconds: number) => QuoteStore) {
   t.test('ids that cannot have been saved read as undefined without touching the store', async (t) => {
     const store = make(86_400);
     t.teardown(() => store.close());
-    for (const id of ['', '../etc/passwd', 'a b', 'x'.repeat(129), '*', 'q-1\r\nFLUSHALL']) t.equal(await store.get(id), undefined, JSON.stringify(id));
+    for (const id of ['', '../etc/passwd', 'a b', 'x'.repeat(129), '*', 'q-1\r\nFLUSHALL'])
+      t.equal(await store.get(id), undefined, JSON.stringify(id));
   });
 
   t.test('save refuses a quote without a usable quoteId or orgId (programming error, not a 503)', async (t) => {
@@ -85,7 +94,11 @@ function behaviour(t: Test, make: (ttlSeconds: number) => QuoteStore) {
   t.test('after close, save and get reject with 503 and ping is false', async (t) => {
     const store = make(86_400);
     await store.close();
-    await expect503(t, () => store.save({ orgId: 'acme', quote: quoteBody('q-closed') }), 'quote store unavailable: the quote was not saved');
+    await expect503(
+      t,
+      () => store.save({ orgId: 'acme', quote: quoteBody('q-closed') }),
+      'quote store unavailable: the quote was not saved',
+    );
     await expect503(t, () => store.get('q-closed'), 'quote store unavailable: the quote could not be read');
     t.equal(await store.ping(), false);
   });
@@ -131,7 +144,9 @@ t.test('Redis store (shared server)', async (t) => {
     const json = await store.save({ orgId: 'acme "inc"', quote });
     t.equal(json, JSON.stringify(quote), 'save returns the quote as JSON text');
     await keyv.set('q-keyv', { orgId: 'acme "inc"', quote: { ...quote, quoteId: 'q-keyv' } });
-    const [ours, theirs] = await withRawClient(sharedRedisUrl, (client) => Promise.all([client.get(`${namespace}::q-bytes`), client.get(`${namespace}::q-keyv`)]));
+    const [ours, theirs] = await withRawClient(sharedRedisUrl, (client) =>
+      Promise.all([client.get(`${namespace}::q-bytes`), client.get(`${namespace}::q-keyv`)]),
+    );
     const expiresOf = (raw: string | null) => Number(/,"expires":(\d+)\}$/.exec(raw ?? '')?.[1]);
     t.ok(Math.abs(expiresOf(ours) - expiresOf(theirs)) < 60_000, 'both expire in 24 h');
     t.equal(ours, theirs!.replace('"q-keyv"', '"q-bytes"').replace(/,"expires":\d+\}$/, `,"expires":${expiresOf(ours)}}`));
@@ -176,14 +191,22 @@ t.test('Redis failure: a redis-server this test starts, kills and restarts', asy
     t.same(await store.get('q-before'), { orgId: 'acme', quote: quoteBody('q-before') });
 
     await server.kill();
-    const saveMs = await expect503(t, () => store.save({ orgId: 'acme', quote: quoteBody('q-during') }), 'quote store unavailable: the quote was not saved');
+    const saveMs = await expect503(
+      t,
+      () => store.save({ orgId: 'acme', quote: quoteBody('q-during') }),
+      'quote store unavailable: the quote was not saved',
+    );
     t.ok(saveMs < FAILURE_BOUND_MS, `save rejected in ${saveMs.toFixed(0)} ms (< ${FAILURE_BOUND_MS})`);
     const getMs = await expect503(t, () => store.get('q-before'), 'quote store unavailable: the quote could not be read');
     t.ok(getMs < FAILURE_BOUND_MS, `get rejected in ${getMs.toFixed(0)} ms (< ${FAILURE_BOUND_MS})`);
     t.equal(await store.ping(), false, 'ping is false while Redis is down');
     // Still down a while later (the client is retrying in the background): still a bounded 503.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const laterMs = await expect503(t, () => store.save({ orgId: 'acme', quote: quoteBody('q-during') }), 'quote store unavailable: the quote was not saved');
+    const laterMs = await expect503(
+      t,
+      () => store.save({ orgId: 'acme', quote: quoteBody('q-during') }),
+      'quote store unavailable: the quote was not saved',
+    );
     t.ok(laterMs < FAILURE_BOUND_MS, `save rejected in ${laterMs.toFixed(0)} ms after 1 s of outage`);
 
     await server.start();
@@ -199,7 +222,11 @@ t.test('Redis failure: a redis-server this test starts, kills and restarts', asy
     const port = await freePort();
     const store = createQuoteStore({ redisUrl: `redis://127.0.0.1:${port}`, quoteTtlSeconds: 3600 }, { namespace: 'late' });
     t.teardown(() => store.close());
-    const ms = await expect503(t, () => store.save({ orgId: 'acme', quote: quoteBody('q-early') }), 'quote store unavailable: the quote was not saved');
+    const ms = await expect503(
+      t,
+      () => store.save({ orgId: 'acme', quote: quoteBody('q-early') }),
+      'quote store unavailable: the quote was not saved',
+    );
     t.ok(ms < FAILURE_BOUND_MS, `save rejected in ${ms.toFixed(0)} ms`);
     const server = await OwnRedisServer.start(binary, port);
     t.teardown(() => server.kill());
@@ -217,7 +244,11 @@ t.test('Redis failure: a redis-server this test starts, kills and restarts', asy
     t.teardown(() => store.close());
     await store.save({ orgId: 'acme', quote: quoteBody('q-up') });
     server.signal('SIGSTOP');
-    const ms = await expect503(t, () => store.save({ orgId: 'acme', quote: quoteBody('q-hung') }), 'quote store unavailable: the quote was not saved');
+    const ms = await expect503(
+      t,
+      () => store.save({ orgId: 'acme', quote: quoteBody('q-hung') }),
+      'quote store unavailable: the quote was not saved',
+    );
     t.ok(ms < FAILURE_BOUND_MS, `save rejected in ${ms.toFixed(0)} ms`);
     server.signal('SIGCONT');
     await saveUntilAccepted(store, 'q-resumed', 5000);

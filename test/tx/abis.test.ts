@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
-import { toFunctionSignature, type Abi, type AbiFunction } from 'viem';
+import { type Abi, type AbiFunction, toFunctionSignature } from 'viem';
 import { erc20Abi, swapRouter02Abi, swapRouterAbi, uniswapV2Router02Abi, weth9Abi } from '../../src/tx/abis.ts';
 
 const require = createRequire(import.meta.url);
@@ -17,7 +17,11 @@ function checkAgainst(ours: readonly AbiFunction[], theirs: Abi): void {
     t.ok(real, `${signature} exists in the artifact`);
     if (!real) continue;
     t.equal(fn.stateMutability, real.stateMutability, `${signature} mutability`);
-    t.strictSame(fn.inputs.map((i) => i.type), real.inputs.map((i) => i.type), `${signature} input types`);
+    t.strictSame(
+      fn.inputs.map((i) => i.type),
+      real.inputs.map((i) => i.type),
+      `${signature} input types`,
+    );
   }
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
-import { decodeFunctionData, type Abi } from 'viem';
+import { type Abi, decodeFunctionData } from 'viem';
 import { GAS, gasLimit } from '../../src/routing/gasModel.ts';
 import { approveSteps } from '../../src/tx/approveStep.ts';
 
@@ -12,24 +12,37 @@ const USDC = { address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', symbol: 'U
 const SPOKE_POOL = '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5';
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
-t.test('approveSteps: one approval of exactly the amount, `to` the token, `spender` the contract, the gas model\'s approval as gasLimit', async (t) => {
-  const steps = approveSteps({ chainId: 1, token: USDC, spender: SPOKE_POOL.toLowerCase(), spenderName: 'Across SpokePool', amount: 250_000_001n, wallet: WALLET });
-  t.equal(steps.length, 1);
-  const step = steps[0]!;
-  t.strictSame({ ...step, data: decodeFunctionData({ abi: ERC20_ABI, data: step.data }) }, {
-    message: 'Approve 250.000001 USDC for Across SpokePool',
-    from: WALLET,
-    to: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
-    data: { functionName: 'approve', args: [SPOKE_POOL, 250_000_001n] },
-    amount: '250000001',
-    chainId: 1,
-    spender: SPOKE_POOL,
-    gasLimit: gasLimit(GAS.approve).toString(),
-  });
-  // approve(address,uint256) selector, then the two 32-byte words
-  t.equal(step.data.slice(0, 10), '0x095ea7b3');
-  t.equal(step.data.length, 2 + 8 + 64 * 2);
-});
+t.test(
+  "approveSteps: one approval of exactly the amount, `to` the token, `spender` the contract, the gas model's approval as gasLimit",
+  async (t) => {
+    const steps = approveSteps({
+      chainId: 1,
+      token: USDC,
+      spender: SPOKE_POOL.toLowerCase(),
+      spenderName: 'Across SpokePool',
+      amount: 250_000_001n,
+      wallet: WALLET,
+    });
+    t.equal(steps.length, 1);
+    const step = steps[0];
+    t.strictSame(
+      { ...step, data: decodeFunctionData({ abi: ERC20_ABI, data: step.data }) },
+      {
+        message: 'Approve 250.000001 USDC for Across SpokePool',
+        from: WALLET,
+        to: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+        data: { functionName: 'approve', args: [SPOKE_POOL, 250_000_001n] },
+        amount: '250000001',
+        chainId: 1,
+        spender: SPOKE_POOL,
+        gasLimit: gasLimit(GAS.approve).toString(),
+      },
+    );
+    // approve(address,uint256) selector, then the two 32-byte words
+    t.equal(step.data.slice(0, 10), '0x095ea7b3');
+    t.equal(step.data.length, 2 + 8 + 64 * 2);
+  },
+);
 
 t.test('approveSteps refuses the native asset, a zero amount and bad addresses', async (t) => {
   const ok = { chainId: 1, token: USDC, spender: SPOKE_POOL, spenderName: 'Across SpokePool', amount: 1n, wallet: WALLET };
@@ -37,12 +50,22 @@ t.test('approveSteps refuses the native asset, a zero amount and bad addresses',
   t.throws(() => approveSteps({ ...ok, token: native }), { name: 'StepBuildError', message: 'token: the native asset needs no approval' });
   t.throws(() => approveSteps({ ...ok, amount: 0n }), { name: 'StepBuildError', message: 'amount: must be a positive uint256, got 0' });
   t.throws(() => approveSteps({ ...ok, amount: 1n << 256n }), { name: 'StepBuildError', message: /^amount: must be a positive uint256/ });
-  t.throws(() => approveSteps({ ...ok, spender: 'nope' }), { name: 'StepBuildError', message: 'spender: "nope" is not a valid EVM address' });
+  t.throws(() => approveSteps({ ...ok, spender: 'nope' }), {
+    name: 'StepBuildError',
+    message: 'spender: "nope" is not a valid EVM address',
+  });
 });
 
 t.test('approveSteps: a token flagged approvalReset is approved to 0 first, then to the amount', async (t) => {
   const USDT = { address: '0xdac17f958d2ee523a2206206994597c13d831ec7', symbol: 'USDT', decimals: 6, approvalReset: true as const };
-  const steps = approveSteps({ chainId: 1, token: USDT, spender: SPOKE_POOL, spenderName: 'Across SpokePool', amount: 5_000_000n, wallet: WALLET });
+  const steps = approveSteps({
+    chainId: 1,
+    token: USDT,
+    spender: SPOKE_POOL,
+    spenderName: 'Across SpokePool',
+    amount: 5_000_000n,
+    wallet: WALLET,
+  });
   t.strictSame(
     steps.map((step) => ({ ...step, data: decodeFunctionData({ abi: ERC20_ABI, data: step.data }) })),
     [

@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
-import { decodeFunctionData, getAddress, type Abi, type Hex } from 'viem';
+import { type Abi, decodeFunctionData, getAddress, type Hex } from 'viem';
 import { gasLimit } from '../../src/routing/gasModel.ts';
 import { acrossSpokePoolAbi } from '../../src/tx/abis.ts';
-import { buildAcrossDepositSteps, type AcrossDepositParams } from '../../src/tx/buildAcrossDepositSteps.ts';
+import { type AcrossDepositParams, buildAcrossDepositSteps } from '../../src/tx/buildAcrossDepositSteps.ts';
 import { StepBuildError } from '../../src/tx/StepBuildError.ts';
 
 const require = createRequire(import.meta.url);
@@ -40,16 +40,29 @@ const usdc: AcrossDepositParams = {
   fillDeadlineOffsetSeconds: 10_800,
 };
 
-t.test('the depositNow fragment is the artifact\'s', async (t) => {
-  const fromArtifact = artifact.abi.find((x) => x.type === 'function' && x.name === 'depositNow') as unknown as { inputs: Array<{ name: string; type: string }>; stateMutability: string };
+t.test("the depositNow fragment is the artifact's", async (t) => {
+  const fromArtifact = artifact.abi.find((x) => x.type === 'function' && x.name === 'depositNow') as unknown as {
+    inputs: Array<{ name: string; type: string }>;
+    stateMutability: string;
+  };
   const mine = acrossSpokePoolAbi[0];
-  t.strictSame(mine.inputs.map((i) => [i.name, i.type]), fromArtifact.inputs.map((i) => [i.name, i.type]));
+  t.strictSame(
+    mine.inputs.map((i) => [i.name, i.type]),
+    fromArtifact.inputs.map((i) => [i.name, i.type]),
+  );
   t.equal(mine.stateMutability, fromArtifact.stateMutability);
 });
 
 t.test('ERC-20 input: exact approval for the SpokePool, then depositNow', async (t) => {
   const [approve, deposit] = buildAcrossDepositSteps(usdc);
-  t.match(approve, { message: 'Approve 1500.25 USDC for Across SpokePool', from: WALLET, to: USDC, amount: '1500250000', chainId: 1, spender: SPOKE });
+  t.match(approve, {
+    message: 'Approve 1500.25 USDC for Across SpokePool',
+    from: WALLET,
+    to: USDC,
+    amount: '1500250000',
+    chainId: 1,
+    spender: SPOKE,
+  });
   t.strictSame(decodeFunctionData({ abi: ERC20_ABI, data: approve!.data }).args, [SPOKE, 1_500_250_000n]);
   t.strictSame(deposit, {
     message: `Bridge 1500.25 USDC to Base through Across: 1498.999 USDC to ${RECIPIENT}`,
@@ -63,7 +76,19 @@ t.test('ERC-20 input: exact approval for the SpokePool, then depositNow', async 
   });
   const decoded = decodeFunctionData({ abi: artifact.abi, data: deposit!.data as Hex });
   t.equal(decoded.functionName, 'depositNow');
-  t.strictSame(decoded.args, [word(WALLET), word(RECIPIENT), word(USDC), word(USDC_BASE), 1_500_250_000n, 1_498_999_000n, 8453n, `0x${'0'.repeat(64)}`, 10_800, 0, '0x']);
+  t.strictSame(decoded.args, [
+    word(WALLET),
+    word(RECIPIENT),
+    word(USDC),
+    word(USDC_BASE),
+    1_500_250_000n,
+    1_498_999_000n,
+    8453n,
+    `0x${'0'.repeat(64)}`,
+    10_800,
+    0,
+    '0x',
+  ]);
 });
 
 t.test('native input: no approval, WETH as inputToken, value = inputAmount', async (t) => {
@@ -75,8 +100,12 @@ t.test('native input: no approval, WETH as inputToken, value = inputAmount', asy
     outputAmount: 999_550_000_000_000_000n,
   });
   t.equal(steps.length, 1);
-  t.match(steps[0], { message: `Bridge 1 ETH to Base through Across: 0.99955 WETH to ${RECIPIENT}`, value: '1000000000000000000', amount: '1000000000000000000' });
-  const args = decodeFunctionData({ abi: artifact.abi, data: steps[0]!.data as Hex }).args as readonly unknown[];
+  t.match(steps[0], {
+    message: `Bridge 1 ETH to Base through Across: 0.99955 WETH to ${RECIPIENT}`,
+    value: '1000000000000000000',
+    amount: '1000000000000000000',
+  });
+  const args = decodeFunctionData({ abi: artifact.abi, data: steps[0].data as Hex }).args as readonly unknown[];
   t.strictSame([args[2], args[3], args[4], args[5]], [word(WETH), word(WETH_BASE), 10n ** 18n, 999_550_000_000_000_000n]);
 });
 
@@ -87,17 +116,24 @@ t.test('refusals', async (t) => {
     [{ fillDeadlineOffsetSeconds: 0 }, 'fillDeadlineOffsetSeconds: must be a positive uint32, got 0'],
     [{ destinationChainId: 1 }, 'destinationChainId: must be a chain id other than 1, got 1'],
     [{ spokePool: '0x1234' }, 'spokePool: "0x1234" is not a valid EVM address'],
-    [{ outputToken: { address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', symbol: 'ETH', decimals: 18 } }, 'outputToken: must be an ERC-20 (the wrapped native token pays native)'],
+    [
+      { outputToken: { address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', symbol: 'ETH', decimals: 18 } },
+      'outputToken: must be an ERC-20 (the wrapped native token pays native)',
+    ],
   ];
-  for (const [change, message] of cases) t.throws(() => buildAcrossDepositSteps({ ...usdc, ...change }), new StepBuildError(message), message);
+  for (const [change, message] of cases)
+    t.throws(() => buildAcrossDepositSteps({ ...usdc, ...change }), new StepBuildError(message), message);
 });
 
 t.test('an input token flagged approvalReset: allowance reset to 0, approval, then depositNow', async (t) => {
   const steps = buildAcrossDepositSteps({ ...usdc, inputToken: { ...usdc.inputToken, symbol: 'USDT', approvalReset: true } });
-  t.same(steps.map((s) => [s.message, s.to, s.spender, s.amount]), [
-    ['Reset the USDT allowance of Across SpokePool to 0', USDC, SPOKE, '0'],
-    ['Approve 1500.25 USDT for Across SpokePool', USDC, SPOKE, '1500250000'],
-    [`Bridge 1500.25 USDT to Base through Across: 1498.999 USDC to ${RECIPIENT}`, SPOKE, undefined, '1500250000'],
-  ]);
-  t.strictSame(decodeFunctionData({ abi: ERC20_ABI, data: steps[0]!.data }).args, [SPOKE, 0n]);
+  t.same(
+    steps.map((s) => [s.message, s.to, s.spender, s.amount]),
+    [
+      ['Reset the USDT allowance of Across SpokePool to 0', USDC, SPOKE, '0'],
+      ['Approve 1500.25 USDT for Across SpokePool', USDC, SPOKE, '1500250000'],
+      [`Bridge 1500.25 USDT to Base through Across: 1498.999 USDC to ${RECIPIENT}`, SPOKE, undefined, '1500250000'],
+    ],
+  );
+  t.strictSame(decodeFunctionData({ abi: ERC20_ABI, data: steps[0].data }).args, [SPOKE, 0n]);
 });

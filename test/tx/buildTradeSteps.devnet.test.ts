@@ -19,25 +19,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { encodePacked, getAddress, parseUnits, type Address, type Hex, type TransactionReceipt } from 'viem';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { type Address, encodePacked, getAddress, type Hex, parseUnits, type TransactionReceipt } from 'viem';
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
-import { startDevnet, type Devnet } from '../../seeds/devnet/startDevnet.ts';
+import { type Devnet, startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
+import { type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { NATIVE_TOKEN_ADDRESS, type CatalogChain, type CatalogToken } from '../../src/catalog/Catalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { PricingGraph, type ChainPoolIndex, type PoolEntry } from '../../src/graph/PricingGraph.ts';
+import { type ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
+import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
+import { maximumAmountIn } from '../../src/quote/quoteService.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { GAS } from '../../src/routing/gasModel.ts';
-import { maximumAmountIn } from '../../src/quote/quoteService.ts';
-import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
 import type { Route, Trade } from '../../src/routing/Trade.ts';
 import { buildTradeSteps } from '../../src/tx/buildTradeSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
-import { artifactAbi, devnetWallet, freshAddress as addressFor, gasPaid, type DevnetWallet } from '../helpers/devnetWallet.ts';
+import { freshAddress as addressFor, artifactAbi, type DevnetWallet, devnetWallet, gasPaid } from '../helpers/devnetWallet.ts';
 import { poolSwapSteps } from '../helpers/poolSwapSteps.ts';
 import { warmPools } from '../helpers/warmPools.ts';
 
@@ -56,15 +56,33 @@ interface Net {
   baseline: string;
 }
 const nets: Record<'A' | 'B', Net> = {
-  A: { name: 'devnet', devnet: devA, chain: catalog.chain('devnet')!, wallet: devnetWallet(devA), index: undefined as unknown as ChainPoolIndex, baseline: '' },
-  B: { name: 'devnet-b', devnet: devB, chain: catalog.chain('devnet-b')!, wallet: devnetWallet(devB), index: undefined as unknown as ChainPoolIndex, baseline: '' },
+  A: {
+    name: 'devnet',
+    devnet: devA,
+    chain: catalog.chain('devnet')!,
+    wallet: devnetWallet(devA),
+    index: undefined as unknown as ChainPoolIndex,
+    baseline: '',
+  },
+  B: {
+    name: 'devnet-b',
+    devnet: devB,
+    chain: catalog.chain('devnet-b')!,
+    wallet: devnetWallet(devB),
+    index: undefined as unknown as ChainPoolIndex,
+    baseline: '',
+  },
 };
 // Every pool traded once, an hour before the cases (test/helpers/warmPools.ts), then seeded.
 const warmed: number[] = [];
-for (const net of Object.values(nets)) warmed.push(await warmPools(net.devnet.rpcUrl, net.wallet, catalog, net.chain, privateKeyToAccount(net.devnet.accounts[3]!.privateKey)));
+for (const net of Object.values(nets))
+  warmed.push(await warmPools(net.devnet.rpcUrl, net.wallet, catalog, net.chain, privateKeyToAccount(net.devnet.accounts[3].privateKey)));
 const report = await seedChains({
   chains: [nets.A.chain, nets.B.chain],
-  rpcUrls: new Map([[devA.chainId, devA.rpcUrl], [devB.chainId, devB.rpcUrl]]),
+  rpcUrls: new Map([
+    [devA.chainId, devA.rpcUrl],
+    [devB.chainId, devB.rpcUrl],
+  ]),
   snapshotDir,
   progress: 'none',
   log: () => undefined,
@@ -82,10 +100,11 @@ async function freshState(net: Net): Promise<void> {
   net.baseline = await jsonRpc<string>(net.devnet.rpcUrl, 'evm_snapshot');
 }
 
-const sender = (net: Net): PrivateKeyAccount => privateKeyToAccount(net.devnet.accounts[1]!.privateKey);
-const mover = (net: Net): PrivateKeyAccount => privateKeyToAccount(net.devnet.accounts[2]!.privateKey);
+const sender = (net: Net): PrivateKeyAccount => privateKeyToAccount(net.devnet.accounts[1].privateKey);
+const mover = (net: Net): PrivateKeyAccount => privateKeyToAccount(net.devnet.accounts[2].privateKey);
 const token = (net: Net, symbol: string): CatalogToken => net.chain.tokens.find((x) => x.symbol === symbol)!;
-const symbolOf = (net: Net, address: string): string => net.chain.tokens.find((x) => x.address.toLowerCase() === address.toLowerCase())!.symbol;
+const symbolOf = (net: Net, address: string): string =>
+  net.chain.tokens.find((x) => x.address.toLowerCase() === address.toLowerCase())!.symbol;
 
 async function fund(net: Net, account: Address, tokenIn: CatalogToken, amount: bigint): Promise<void> {
   if (tokenIn.address !== NATIVE_TOKEN_ADDRESS) await fundAccount(net.devnet.rpcUrl, account, tokenIn.address as Address, amount);
@@ -108,8 +127,11 @@ function pools(net: Net, deployments: readonly string[], without: readonly strin
 /** The trade's routes as `executor: TOKEN -dex/version fee-> TOKEN …`, one per split in the trade's order. */
 function shape(net: Net, trade: Trade): string[] {
   return trade.splits.map(({ route }) => {
-    const hops = route.legs.map((l) => ` -${l.kind === 'wrap' ? 'wrap' : `${l.dex}/${l.version}${l.version === 'v3' ? ` ${l.fee}` : ''}`}-> ${symbolOf(net, l.tokenOut)}`);
-    return `${route.executor.kind}: ${symbolOf(net, route.legs[0]!.tokenIn)}${hops.join('')}`;
+    const hops = route.legs.map(
+      (l) =>
+        ` -${l.kind === 'wrap' ? 'wrap' : `${l.dex}/${l.version}${l.version === 'v3' ? ` ${l.fee}` : ''}`}-> ${symbolOf(net, l.tokenOut)}`,
+    );
+    return `${route.executor.kind}: ${symbolOf(net, route.legs[0].tokenIn)}${hops.join('')}`;
   });
 }
 
@@ -158,7 +180,8 @@ async function sendWithLimits(net: Net, account: PrivateKeyAccount, steps: reado
   const receipts: TransactionReceipt[] = [];
   for (const step of steps) {
     const receipt = await net.wallet.sendStep(account, step, BigInt(step.gasLimit!));
-    if (receipt.status !== 'success') throw new Error(`step "${step.message}" reverted (gasUsed ${receipt.gasUsed} of its gasLimit ${step.gasLimit})`);
+    if (receipt.status !== 'success')
+      throw new Error(`step "${step.message}" reverted (gasUsed ${receipt.gasUsed} of its gasLimit ${step.gasLimit})`);
     receipts.push(receipt);
   }
   return receipts;
@@ -176,61 +199,544 @@ t.test('every pool of both devnets was traded both ways before seeding', async (
 });
 
 const CASES: readonly TradeCase[] = [
-  { name: '1 pool v3 through SwapRouter02', net: 'A', tokenIn: 'USDC', tokenOut: 'WBTC', amount: '150000', maxHops: 1, maxSplits: 1, deployments: V3, shape: ['SwapRouter02: USDC -uniswap/v3 500-> WBTC'] },
-  { name: '1 pool v3 through SwapRouter', net: 'B', tokenIn: 'WBTC', tokenOut: 'USDC', amount: '0.3', maxHops: 1, maxSplits: 1, deployments: V3, shape: ['SwapRouter: WBTC -uniswap/v3 500-> USDC'] },
-  { name: '1 pool v2 through UniswapV2Router02', net: 'A', tokenIn: 'USDC', tokenOut: 'WBTC', amount: '25000', maxHops: 1, maxSplits: 1, deployments: V2, shape: ['UniswapV2Router02: USDC -uniswap/v2-> WBTC'] },
-  { name: '2-hop v3 through SwapRouter02', net: 'A', tokenIn: 'LINK', tokenOut: 'USDC', amount: '5000', maxSplits: 1, deployments: V3, shape: ['SwapRouter02: LINK -uniswap/v3 3000-> WETH -uniswap/v3 500-> USDC'] },
-  { name: '2-hop v3 through SwapRouter', net: 'B', tokenIn: 'LINK', tokenOut: 'USDC', amount: '5000', maxSplits: 1, deployments: V3, shape: ['SwapRouter: LINK -uniswap/v3 3000-> WETH -uniswap/v3 500-> USDC'] },
-  { name: '2-hop v2 through UniswapV2Router02', net: 'A', tokenIn: 'WBTC', tokenOut: 'DAI', amount: '2', maxHops: 2, maxSplits: 1, deployments: V2, shape: ['UniswapV2Router02: WBTC -uniswap/v2-> WETH -uniswap/v2-> DAI'] },
-  { name: '3-hop v3 through SwapRouter02', net: 'A', tokenIn: 'DAI', tokenOut: 'LINK', amount: '10000', maxSplits: 1, deployments: V3, shape: ['SwapRouter02: DAI -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -uniswap/v3 3000-> LINK'] },
-  { name: '3-hop v3 through SwapRouter', net: 'B', tokenIn: 'DAI', tokenOut: 'LINK', amount: '10000', maxSplits: 1, deployments: V3, shape: ['SwapRouter: DAI -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -uniswap/v3 3000-> LINK'] },
-  { name: 'mixed v2 -> v3 through SwapRouter02', net: 'A', tokenIn: 'AAVE', tokenOut: 'WETH', amount: '300', maxSplits: 1, deployments: ALL, shape: ['SwapRouter02: AAVE -uniswap/v2-> LINK -uniswap/v3 3000-> WETH'] },
-  { name: '3 hops, mixed, through SwapRouter02', net: 'A', tokenIn: 'AAVE', tokenOut: 'USDC', amount: '200', maxSplits: 1, deployments: UNISWAP, shape: ['SwapRouter02: AAVE -uniswap/v2-> LINK -uniswap/v3 3000-> WETH -uniswap/v3 500-> USDC'] },
-  { name: 'split across v2 + v3 through SwapRouter02', net: 'A', tokenIn: 'WETH', tokenOut: 'USDC', amount: '1000', maxHops: 1, maxSplits: 2, deployments: UNISWAP, without: ['uniswap/v3 USDC/WETH 3000'], shape: ['SwapRouter02: WETH -uniswap/v3 500-> USDC', 'SwapRouter02: WETH -uniswap/v2-> USDC'] },
-  { name: 'split across two v3 fee tiers through SwapRouter02', net: 'A', tokenIn: 'WETH', tokenOut: 'USDC', amount: '300', maxHops: 1, maxSplits: 2, deployments: V3, shape: ['SwapRouter02: WETH -uniswap/v3 500-> USDC', 'SwapRouter02: WETH -uniswap/v3 3000-> USDC'] },
-  { name: 'split across two v3 fee tiers through SwapRouter', net: 'B', tokenIn: 'WETH', tokenOut: 'USDC', amount: '300', maxHops: 1, maxSplits: 2, deployments: V3, shape: ['SwapRouter: WETH -uniswap/v3 500-> USDC', 'SwapRouter: WETH -uniswap/v3 3000-> USDC'] },
-  { name: 'two routes through one UniswapV2Router02', net: 'A', tokenIn: 'WETH', tokenOut: 'USDC', amount: '2000', maxHops: 2, maxSplits: 2, deployments: V2, shape: ['UniswapV2Router02: WETH -uniswap/v2-> USDC', 'UniswapV2Router02: WETH -uniswap/v2-> USDT -uniswap/v2-> USDC'] },
-  { name: 'native in, 2 hops v3 -> v2, SwapRouter02', net: 'A', tokenIn: 'ETH', tokenOut: 'AAVE', amount: '20', maxSplits: 1, deployments: ALL, shape: ['SwapRouter02: ETH -wrap-> WETH -uniswap/v3 3000-> LINK -uniswap/v2-> AAVE'] },
-  { name: 'native in, 2 hops v2, UniswapV2Router02', net: 'A', tokenIn: 'ETH', tokenOut: 'USDT', amount: '10', maxSplits: 1, deployments: V2, without: ['uniswap/v2 USDT/WETH'], shape: ['UniswapV2Router02: ETH -wrap-> WETH -uniswap/v2-> USDC -uniswap/v2-> USDT'] },
-  { name: 'native in, 2 hops v3, SwapRouter', net: 'B', tokenIn: 'ETH', tokenOut: 'WBTC', amount: '10', maxSplits: 1, deployments: V3, without: ['uniswap/v3 WBTC/WETH 3000'], shape: ['SwapRouter: ETH -wrap-> WETH -uniswap/v3 500-> USDC -uniswap/v3 500-> WBTC'] },
-  { name: 'native out, 2 hops v2 -> v3, SwapRouter02', net: 'A', tokenIn: 'AAVE', tokenOut: 'ETH', amount: '300', maxSplits: 1, deployments: ALL, shape: ['SwapRouter02: AAVE -uniswap/v2-> LINK -uniswap/v3 3000-> WETH -wrap-> ETH'] },
-  { name: 'native out, 2 hops v3, SwapRouter', net: 'B', tokenIn: 'USDT', tokenOut: 'ETH', amount: '20000', maxSplits: 1, deployments: V3, without: ['uniswap/v3 USDT/WETH 3000'], shape: ['SwapRouter: USDT -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -wrap-> ETH'] },
-  { name: 'native out, 2 hops v2, SushiSwap UniswapV2Router02', net: 'A', tokenIn: 'DAI', tokenOut: 'ETH', amount: '20000', maxSplits: 1, deployments: ['sushiswap/v2'], without: ['sushiswap/v2 DAI/WETH'], shape: ['UniswapV2Router02: DAI -sushiswap/v2-> USDC -sushiswap/v2-> WETH -wrap-> ETH'] },
-  { name: 'native out, split v2 + v3, SwapRouter02', net: 'A', tokenIn: 'USDC', tokenOut: 'ETH', amount: '2000000', maxHops: 1, maxSplits: 2, deployments: UNISWAP, without: ['uniswap/v3 USDC/WETH 3000'], shape: ['SwapRouter02: USDC -uniswap/v3 500-> WETH -wrap-> ETH', 'SwapRouter02: USDC -uniswap/v2-> WETH -wrap-> ETH'] },
-  { name: 'two routers: SushiSwap v2 + Uniswap v3', net: 'A', tokenIn: 'WETH', tokenOut: 'USDC', amount: '500', maxHops: 1, maxSplits: 2, deployments: ['sushiswap/v2', 'uniswap/v3'], without: ['uniswap/v3 USDC/WETH 3000'], shape: ['SwapRouter02: WETH -uniswap/v3 500-> USDC', 'UniswapV2Router02: WETH -sushiswap/v2-> USDC'] },
-  { name: 'two routers, native in: SushiSwap v2 + Uniswap v3', net: 'A', tokenIn: 'ETH', tokenOut: 'USDC', amount: '500', maxHops: 1, maxSplits: 2, deployments: ['sushiswap/v2', 'uniswap/v3'], without: ['uniswap/v3 USDC/WETH 3000'], shape: ['SwapRouter02: ETH -wrap-> WETH -uniswap/v3 500-> USDC', 'UniswapV2Router02: ETH -wrap-> WETH -sushiswap/v2-> USDC'] },
-  { name: 'wrap through WETH9', net: 'A', tokenIn: 'ETH', tokenOut: 'WETH', amount: '3', maxSplits: 1, deployments: ALL, shape: ['WETH9: ETH -wrap-> WETH'] },
-  { name: 'unwrap through WETH9', net: 'A', tokenIn: 'WETH', tokenOut: 'ETH', amount: '3', maxSplits: 1, deployments: ALL, shape: ['WETH9: WETH -wrap-> ETH'] },
-  { name: 'wrap through WETH9 for another recipient', net: 'A', tokenIn: 'ETH', tokenOut: 'WETH', amount: '3.000000000000000123', maxSplits: 1, deployments: ALL, shape: ['WETH9: ETH -wrap-> WETH'], otherRecipient: true },
-  { name: 'unwrap through WETH9 for another recipient', net: 'A', tokenIn: 'WETH', tokenOut: 'ETH', amount: '2', maxSplits: 1, deployments: ALL, shape: ['WETH9: WETH -wrap-> ETH'], otherRecipient: true },
+  {
+    name: '1 pool v3 through SwapRouter02',
+    net: 'A',
+    tokenIn: 'USDC',
+    tokenOut: 'WBTC',
+    amount: '150000',
+    maxHops: 1,
+    maxSplits: 1,
+    deployments: V3,
+    shape: ['SwapRouter02: USDC -uniswap/v3 500-> WBTC'],
+  },
+  {
+    name: '1 pool v3 through SwapRouter',
+    net: 'B',
+    tokenIn: 'WBTC',
+    tokenOut: 'USDC',
+    amount: '0.3',
+    maxHops: 1,
+    maxSplits: 1,
+    deployments: V3,
+    shape: ['SwapRouter: WBTC -uniswap/v3 500-> USDC'],
+  },
+  {
+    name: '1 pool v2 through UniswapV2Router02',
+    net: 'A',
+    tokenIn: 'USDC',
+    tokenOut: 'WBTC',
+    amount: '25000',
+    maxHops: 1,
+    maxSplits: 1,
+    deployments: V2,
+    shape: ['UniswapV2Router02: USDC -uniswap/v2-> WBTC'],
+  },
+  {
+    name: '2-hop v3 through SwapRouter02',
+    net: 'A',
+    tokenIn: 'LINK',
+    tokenOut: 'USDC',
+    amount: '5000',
+    maxSplits: 1,
+    deployments: V3,
+    shape: ['SwapRouter02: LINK -uniswap/v3 3000-> WETH -uniswap/v3 500-> USDC'],
+  },
+  {
+    name: '2-hop v3 through SwapRouter',
+    net: 'B',
+    tokenIn: 'LINK',
+    tokenOut: 'USDC',
+    amount: '5000',
+    maxSplits: 1,
+    deployments: V3,
+    shape: ['SwapRouter: LINK -uniswap/v3 3000-> WETH -uniswap/v3 500-> USDC'],
+  },
+  {
+    name: '2-hop v2 through UniswapV2Router02',
+    net: 'A',
+    tokenIn: 'WBTC',
+    tokenOut: 'DAI',
+    amount: '2',
+    maxHops: 2,
+    maxSplits: 1,
+    deployments: V2,
+    shape: ['UniswapV2Router02: WBTC -uniswap/v2-> WETH -uniswap/v2-> DAI'],
+  },
+  {
+    name: '3-hop v3 through SwapRouter02',
+    net: 'A',
+    tokenIn: 'DAI',
+    tokenOut: 'LINK',
+    amount: '10000',
+    maxSplits: 1,
+    deployments: V3,
+    shape: ['SwapRouter02: DAI -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -uniswap/v3 3000-> LINK'],
+  },
+  {
+    name: '3-hop v3 through SwapRouter',
+    net: 'B',
+    tokenIn: 'DAI',
+    tokenOut: 'LINK',
+    amount: '10000',
+    maxSplits: 1,
+    deployments: V3,
+    shape: ['SwapRouter: DAI -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -uniswap/v3 3000-> LINK'],
+  },
+  {
+    name: 'mixed v2 -> v3 through SwapRouter02',
+    net: 'A',
+    tokenIn: 'AAVE',
+    tokenOut: 'WETH',
+    amount: '300',
+    maxSplits: 1,
+    deployments: ALL,
+    shape: ['SwapRouter02: AAVE -uniswap/v2-> LINK -uniswap/v3 3000-> WETH'],
+  },
+  {
+    name: '3 hops, mixed, through SwapRouter02',
+    net: 'A',
+    tokenIn: 'AAVE',
+    tokenOut: 'USDC',
+    amount: '200',
+    maxSplits: 1,
+    deployments: UNISWAP,
+    shape: ['SwapRouter02: AAVE -uniswap/v2-> LINK -uniswap/v3 3000-> WETH -uniswap/v3 500-> USDC'],
+  },
+  {
+    name: 'split across v2 + v3 through SwapRouter02',
+    net: 'A',
+    tokenIn: 'WETH',
+    tokenOut: 'USDC',
+    amount: '1000',
+    maxHops: 1,
+    maxSplits: 2,
+    deployments: UNISWAP,
+    without: ['uniswap/v3 USDC/WETH 3000'],
+    shape: ['SwapRouter02: WETH -uniswap/v3 500-> USDC', 'SwapRouter02: WETH -uniswap/v2-> USDC'],
+  },
+  {
+    name: 'split across two v3 fee tiers through SwapRouter02',
+    net: 'A',
+    tokenIn: 'WETH',
+    tokenOut: 'USDC',
+    amount: '300',
+    maxHops: 1,
+    maxSplits: 2,
+    deployments: V3,
+    shape: ['SwapRouter02: WETH -uniswap/v3 500-> USDC', 'SwapRouter02: WETH -uniswap/v3 3000-> USDC'],
+  },
+  {
+    name: 'split across two v3 fee tiers through SwapRouter',
+    net: 'B',
+    tokenIn: 'WETH',
+    tokenOut: 'USDC',
+    amount: '300',
+    maxHops: 1,
+    maxSplits: 2,
+    deployments: V3,
+    shape: ['SwapRouter: WETH -uniswap/v3 500-> USDC', 'SwapRouter: WETH -uniswap/v3 3000-> USDC'],
+  },
+  {
+    name: 'two routes through one UniswapV2Router02',
+    net: 'A',
+    tokenIn: 'WETH',
+    tokenOut: 'USDC',
+    amount: '2000',
+    maxHops: 2,
+    maxSplits: 2,
+    deployments: V2,
+    shape: ['UniswapV2Router02: WETH -uniswap/v2-> USDC', 'UniswapV2Router02: WETH -uniswap/v2-> USDT -uniswap/v2-> USDC'],
+  },
+  {
+    name: 'native in, 2 hops v3 -> v2, SwapRouter02',
+    net: 'A',
+    tokenIn: 'ETH',
+    tokenOut: 'AAVE',
+    amount: '20',
+    maxSplits: 1,
+    deployments: ALL,
+    shape: ['SwapRouter02: ETH -wrap-> WETH -uniswap/v3 3000-> LINK -uniswap/v2-> AAVE'],
+  },
+  {
+    name: 'native in, 2 hops v2, UniswapV2Router02',
+    net: 'A',
+    tokenIn: 'ETH',
+    tokenOut: 'USDT',
+    amount: '10',
+    maxSplits: 1,
+    deployments: V2,
+    without: ['uniswap/v2 USDT/WETH'],
+    shape: ['UniswapV2Router02: ETH -wrap-> WETH -uniswap/v2-> USDC -uniswap/v2-> USDT'],
+  },
+  {
+    name: 'native in, 2 hops v3, SwapRouter',
+    net: 'B',
+    tokenIn: 'ETH',
+    tokenOut: 'WBTC',
+    amount: '10',
+    maxSplits: 1,
+    deployments: V3,
+    without: ['uniswap/v3 WBTC/WETH 3000'],
+    shape: ['SwapRouter: ETH -wrap-> WETH -uniswap/v3 500-> USDC -uniswap/v3 500-> WBTC'],
+  },
+  {
+    name: 'native out, 2 hops v2 -> v3, SwapRouter02',
+    net: 'A',
+    tokenIn: 'AAVE',
+    tokenOut: 'ETH',
+    amount: '300',
+    maxSplits: 1,
+    deployments: ALL,
+    shape: ['SwapRouter02: AAVE -uniswap/v2-> LINK -uniswap/v3 3000-> WETH -wrap-> ETH'],
+  },
+  {
+    name: 'native out, 2 hops v3, SwapRouter',
+    net: 'B',
+    tokenIn: 'USDT',
+    tokenOut: 'ETH',
+    amount: '20000',
+    maxSplits: 1,
+    deployments: V3,
+    without: ['uniswap/v3 USDT/WETH 3000'],
+    shape: ['SwapRouter: USDT -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -wrap-> ETH'],
+  },
+  {
+    name: 'native out, 2 hops v2, SushiSwap UniswapV2Router02',
+    net: 'A',
+    tokenIn: 'DAI',
+    tokenOut: 'ETH',
+    amount: '20000',
+    maxSplits: 1,
+    deployments: ['sushiswap/v2'],
+    without: ['sushiswap/v2 DAI/WETH'],
+    shape: ['UniswapV2Router02: DAI -sushiswap/v2-> USDC -sushiswap/v2-> WETH -wrap-> ETH'],
+  },
+  {
+    name: 'native out, split v2 + v3, SwapRouter02',
+    net: 'A',
+    tokenIn: 'USDC',
+    tokenOut: 'ETH',
+    amount: '2000000',
+    maxHops: 1,
+    maxSplits: 2,
+    deployments: UNISWAP,
+    without: ['uniswap/v3 USDC/WETH 3000'],
+    shape: ['SwapRouter02: USDC -uniswap/v3 500-> WETH -wrap-> ETH', 'SwapRouter02: USDC -uniswap/v2-> WETH -wrap-> ETH'],
+  },
+  {
+    name: 'two routers: SushiSwap v2 + Uniswap v3',
+    net: 'A',
+    tokenIn: 'WETH',
+    tokenOut: 'USDC',
+    amount: '500',
+    maxHops: 1,
+    maxSplits: 2,
+    deployments: ['sushiswap/v2', 'uniswap/v3'],
+    without: ['uniswap/v3 USDC/WETH 3000'],
+    shape: ['SwapRouter02: WETH -uniswap/v3 500-> USDC', 'UniswapV2Router02: WETH -sushiswap/v2-> USDC'],
+  },
+  {
+    name: 'two routers, native in: SushiSwap v2 + Uniswap v3',
+    net: 'A',
+    tokenIn: 'ETH',
+    tokenOut: 'USDC',
+    amount: '500',
+    maxHops: 1,
+    maxSplits: 2,
+    deployments: ['sushiswap/v2', 'uniswap/v3'],
+    without: ['uniswap/v3 USDC/WETH 3000'],
+    shape: ['SwapRouter02: ETH -wrap-> WETH -uniswap/v3 500-> USDC', 'UniswapV2Router02: ETH -wrap-> WETH -sushiswap/v2-> USDC'],
+  },
+  {
+    name: 'wrap through WETH9',
+    net: 'A',
+    tokenIn: 'ETH',
+    tokenOut: 'WETH',
+    amount: '3',
+    maxSplits: 1,
+    deployments: ALL,
+    shape: ['WETH9: ETH -wrap-> WETH'],
+  },
+  {
+    name: 'unwrap through WETH9',
+    net: 'A',
+    tokenIn: 'WETH',
+    tokenOut: 'ETH',
+    amount: '3',
+    maxSplits: 1,
+    deployments: ALL,
+    shape: ['WETH9: WETH -wrap-> ETH'],
+  },
+  {
+    name: 'wrap through WETH9 for another recipient',
+    net: 'A',
+    tokenIn: 'ETH',
+    tokenOut: 'WETH',
+    amount: '3.000000000000000123',
+    maxSplits: 1,
+    deployments: ALL,
+    shape: ['WETH9: ETH -wrap-> WETH'],
+    otherRecipient: true,
+  },
+  {
+    name: 'unwrap through WETH9 for another recipient',
+    net: 'A',
+    tokenIn: 'WETH',
+    tokenOut: 'ETH',
+    amount: '2',
+    maxSplits: 1,
+    deployments: ALL,
+    shape: ['WETH9: WETH -wrap-> ETH'],
+    otherRecipient: true,
+  },
   ...exactOutputCases(),
 ];
 
 /** Exact-output cases: `amount` is what the recipient must receive. */
 function exactOutputCases(): TradeCase[] {
   const cases: Omit<TradeCase, 'tradeType'>[] = [
-    { name: '1 pool v3 through SwapRouter02, 8 initialized ticks or so', net: 'A', tokenIn: 'USDC', tokenOut: 'WBTC', amount: '15', maxHops: 1, maxSplits: 1, deployments: V3, minTicks: 5, shape: ['SwapRouter02: USDC -uniswap/v3 500-> WBTC'] },
-    { name: '1 pool v3 through SwapRouter', net: 'B', tokenIn: 'WBTC', tokenOut: 'USDC', amount: '20000', maxHops: 1, maxSplits: 1, deployments: V3, shape: ['SwapRouter: WBTC -uniswap/v3 500-> USDC'] },
-    { name: '1 pool v3 through SwapRouter, several ticks', net: 'B', tokenIn: 'WBTC', tokenOut: 'USDC', amount: '1000000', maxHops: 1, maxSplits: 1, deployments: V3, minTicks: 5, shape: ['SwapRouter: WBTC -uniswap/v3 500-> USDC'] },
-    { name: '1 pool v2 through UniswapV2Router02', net: 'A', tokenIn: 'USDC', tokenOut: 'WBTC', amount: '0.4', maxHops: 1, maxSplits: 1, deployments: V2, shape: ['UniswapV2Router02: USDC -uniswap/v2-> WBTC'] },
-    { name: '2-hop v3 through SwapRouter02', net: 'A', tokenIn: 'LINK', tokenOut: 'USDC', amount: '5000', maxSplits: 1, deployments: V3, shape: ['SwapRouter02: LINK -uniswap/v3 3000-> WETH -uniswap/v3 500-> USDC'] },
-    { name: '2-hop v3 through SwapRouter', net: 'B', tokenIn: 'LINK', tokenOut: 'USDC', amount: '5000', maxSplits: 1, deployments: V3, shape: ['SwapRouter: LINK -uniswap/v3 3000-> WETH -uniswap/v3 500-> USDC'] },
-    { name: '2-hop v2 through UniswapV2Router02', net: 'A', tokenIn: 'WBTC', tokenOut: 'DAI', amount: '50000', maxHops: 2, maxSplits: 1, deployments: V2, shape: ['UniswapV2Router02: WBTC -uniswap/v2-> WETH -uniswap/v2-> DAI'] },
-    { name: '3-hop v3 through SwapRouter02', net: 'A', tokenIn: 'DAI', tokenOut: 'LINK', amount: '500', maxSplits: 1, deployments: V3, shape: ['SwapRouter02: DAI -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -uniswap/v3 3000-> LINK'] },
-    { name: '3-hop v3 through SwapRouter', net: 'B', tokenIn: 'DAI', tokenOut: 'LINK', amount: '500', maxSplits: 1, deployments: V3, shape: ['SwapRouter: DAI -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -uniswap/v3 3000-> LINK'] },
-    { name: 'split across two v3 fee tiers through SwapRouter02', net: 'A', tokenIn: 'WETH', tokenOut: 'USDC', amount: '900000', maxHops: 1, maxSplits: 2, deployments: V3, shape: ['SwapRouter02: WETH -uniswap/v3 500-> USDC', 'SwapRouter02: WETH -uniswap/v3 3000-> USDC'] },
-    { name: 'split across two v3 fee tiers through SwapRouter', net: 'B', tokenIn: 'WETH', tokenOut: 'USDC', amount: '900000', maxHops: 1, maxSplits: 2, deployments: V3, shape: ['SwapRouter: WETH -uniswap/v3 500-> USDC', 'SwapRouter: WETH -uniswap/v3 3000-> USDC'] },
-    { name: 'split across v3 and v2: SwapRouter02 + UniswapV2Router02', net: 'A', tokenIn: 'WETH', tokenOut: 'USDC', amount: '3000000', maxHops: 1, maxSplits: 2, deployments: UNISWAP, without: ['uniswap/v3 USDC/WETH 3000'], shape: ['SwapRouter02: WETH -uniswap/v3 500-> USDC', 'UniswapV2Router02: WETH -uniswap/v2-> USDC'] },
-    { name: 'two routes through one UniswapV2Router02', net: 'A', tokenIn: 'WETH', tokenOut: 'USDC', amount: '1500000', maxHops: 2, maxSplits: 2, deployments: V2, shape: ['UniswapV2Router02: WETH -uniswap/v2-> USDC', 'UniswapV2Router02: WETH -uniswap/v2-> USDT -uniswap/v2-> USDC'] },
-    { name: 'native in, v3, SwapRouter02', net: 'A', tokenIn: 'ETH', tokenOut: 'USDC', amount: '100000', maxHops: 1, maxSplits: 1, deployments: V3, shape: ['SwapRouter02: ETH -wrap-> WETH -uniswap/v3 500-> USDC'] },
-    { name: 'native in, 2 hops v2, UniswapV2Router02', net: 'A', tokenIn: 'ETH', tokenOut: 'USDT', amount: '20000', maxSplits: 1, deployments: V2, without: ['uniswap/v2 USDT/WETH'], shape: ['UniswapV2Router02: ETH -wrap-> WETH -uniswap/v2-> USDC -uniswap/v2-> USDT'] },
-    { name: 'native in, 2 hops v3, SwapRouter', net: 'B', tokenIn: 'ETH', tokenOut: 'WBTC', amount: '0.5', maxSplits: 1, deployments: V3, without: ['uniswap/v3 WBTC/WETH 3000'], shape: ['SwapRouter: ETH -wrap-> WETH -uniswap/v3 500-> USDC -uniswap/v3 500-> WBTC'] },
-    { name: 'native in, two routers: Uniswap v3 + SushiSwap v2', net: 'A', tokenIn: 'ETH', tokenOut: 'USDC', amount: '1500000', maxHops: 1, maxSplits: 2, deployments: ['sushiswap/v2', 'uniswap/v3'], without: ['uniswap/v3 USDC/WETH 3000'], shape: ['SwapRouter02: ETH -wrap-> WETH -uniswap/v3 500-> USDC', 'UniswapV2Router02: ETH -wrap-> WETH -sushiswap/v2-> USDC'] },
-    { name: 'native out, v3, SwapRouter02', net: 'A', tokenIn: 'USDC', tokenOut: 'ETH', amount: '30', maxHops: 1, maxSplits: 1, deployments: V3, shape: ['SwapRouter02: USDC -uniswap/v3 500-> WETH -wrap-> ETH'] },
-    { name: 'native out, 2 hops v2, SushiSwap UniswapV2Router02', net: 'A', tokenIn: 'DAI', tokenOut: 'ETH', amount: '5', maxSplits: 1, deployments: ['sushiswap/v2'], without: ['sushiswap/v2 DAI/WETH'], shape: ['UniswapV2Router02: DAI -sushiswap/v2-> USDC -sushiswap/v2-> WETH -wrap-> ETH'] },
-    { name: 'native out, 2 hops v3, SwapRouter', net: 'B', tokenIn: 'USDT', tokenOut: 'ETH', amount: '6', maxSplits: 1, deployments: V3, without: ['uniswap/v3 USDT/WETH 3000'], shape: ['SwapRouter: USDT -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -wrap-> ETH'] },
-    { name: 'native out, split across two v3 fee tiers, SwapRouter02', net: 'A', tokenIn: 'USDC', tokenOut: 'ETH', amount: '600', maxHops: 1, maxSplits: 2, deployments: V3, shape: ['SwapRouter02: USDC -uniswap/v3 500-> WETH -wrap-> ETH', 'SwapRouter02: USDC -uniswap/v3 3000-> WETH -wrap-> ETH'] },
-    { name: 'wrap through WETH9', net: 'A', tokenIn: 'ETH', tokenOut: 'WETH', amount: '3', maxSplits: 1, deployments: ALL, shape: ['WETH9: ETH -wrap-> WETH'] },
+    {
+      name: '1 pool v3 through SwapRouter02, 8 initialized ticks or so',
+      net: 'A',
+      tokenIn: 'USDC',
+      tokenOut: 'WBTC',
+      amount: '15',
+      maxHops: 1,
+      maxSplits: 1,
+      deployments: V3,
+      minTicks: 5,
+      shape: ['SwapRouter02: USDC -uniswap/v3 500-> WBTC'],
+    },
+    {
+      name: '1 pool v3 through SwapRouter',
+      net: 'B',
+      tokenIn: 'WBTC',
+      tokenOut: 'USDC',
+      amount: '20000',
+      maxHops: 1,
+      maxSplits: 1,
+      deployments: V3,
+      shape: ['SwapRouter: WBTC -uniswap/v3 500-> USDC'],
+    },
+    {
+      name: '1 pool v3 through SwapRouter, several ticks',
+      net: 'B',
+      tokenIn: 'WBTC',
+      tokenOut: 'USDC',
+      amount: '1000000',
+      maxHops: 1,
+      maxSplits: 1,
+      deployments: V3,
+      minTicks: 5,
+      shape: ['SwapRouter: WBTC -uniswap/v3 500-> USDC'],
+    },
+    {
+      name: '1 pool v2 through UniswapV2Router02',
+      net: 'A',
+      tokenIn: 'USDC',
+      tokenOut: 'WBTC',
+      amount: '0.4',
+      maxHops: 1,
+      maxSplits: 1,
+      deployments: V2,
+      shape: ['UniswapV2Router02: USDC -uniswap/v2-> WBTC'],
+    },
+    {
+      name: '2-hop v3 through SwapRouter02',
+      net: 'A',
+      tokenIn: 'LINK',
+      tokenOut: 'USDC',
+      amount: '5000',
+      maxSplits: 1,
+      deployments: V3,
+      shape: ['SwapRouter02: LINK -uniswap/v3 3000-> WETH -uniswap/v3 500-> USDC'],
+    },
+    {
+      name: '2-hop v3 through SwapRouter',
+      net: 'B',
+      tokenIn: 'LINK',
+      tokenOut: 'USDC',
+      amount: '5000',
+      maxSplits: 1,
+      deployments: V3,
+      shape: ['SwapRouter: LINK -uniswap/v3 3000-> WETH -uniswap/v3 500-> USDC'],
+    },
+    {
+      name: '2-hop v2 through UniswapV2Router02',
+      net: 'A',
+      tokenIn: 'WBTC',
+      tokenOut: 'DAI',
+      amount: '50000',
+      maxHops: 2,
+      maxSplits: 1,
+      deployments: V2,
+      shape: ['UniswapV2Router02: WBTC -uniswap/v2-> WETH -uniswap/v2-> DAI'],
+    },
+    {
+      name: '3-hop v3 through SwapRouter02',
+      net: 'A',
+      tokenIn: 'DAI',
+      tokenOut: 'LINK',
+      amount: '500',
+      maxSplits: 1,
+      deployments: V3,
+      shape: ['SwapRouter02: DAI -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -uniswap/v3 3000-> LINK'],
+    },
+    {
+      name: '3-hop v3 through SwapRouter',
+      net: 'B',
+      tokenIn: 'DAI',
+      tokenOut: 'LINK',
+      amount: '500',
+      maxSplits: 1,
+      deployments: V3,
+      shape: ['SwapRouter: DAI -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -uniswap/v3 3000-> LINK'],
+    },
+    {
+      name: 'split across two v3 fee tiers through SwapRouter02',
+      net: 'A',
+      tokenIn: 'WETH',
+      tokenOut: 'USDC',
+      amount: '900000',
+      maxHops: 1,
+      maxSplits: 2,
+      deployments: V3,
+      shape: ['SwapRouter02: WETH -uniswap/v3 500-> USDC', 'SwapRouter02: WETH -uniswap/v3 3000-> USDC'],
+    },
+    {
+      name: 'split across two v3 fee tiers through SwapRouter',
+      net: 'B',
+      tokenIn: 'WETH',
+      tokenOut: 'USDC',
+      amount: '900000',
+      maxHops: 1,
+      maxSplits: 2,
+      deployments: V3,
+      shape: ['SwapRouter: WETH -uniswap/v3 500-> USDC', 'SwapRouter: WETH -uniswap/v3 3000-> USDC'],
+    },
+    {
+      name: 'split across v3 and v2: SwapRouter02 + UniswapV2Router02',
+      net: 'A',
+      tokenIn: 'WETH',
+      tokenOut: 'USDC',
+      amount: '3000000',
+      maxHops: 1,
+      maxSplits: 2,
+      deployments: UNISWAP,
+      without: ['uniswap/v3 USDC/WETH 3000'],
+      shape: ['SwapRouter02: WETH -uniswap/v3 500-> USDC', 'UniswapV2Router02: WETH -uniswap/v2-> USDC'],
+    },
+    {
+      name: 'two routes through one UniswapV2Router02',
+      net: 'A',
+      tokenIn: 'WETH',
+      tokenOut: 'USDC',
+      amount: '1500000',
+      maxHops: 2,
+      maxSplits: 2,
+      deployments: V2,
+      shape: ['UniswapV2Router02: WETH -uniswap/v2-> USDC', 'UniswapV2Router02: WETH -uniswap/v2-> USDT -uniswap/v2-> USDC'],
+    },
+    {
+      name: 'native in, v3, SwapRouter02',
+      net: 'A',
+      tokenIn: 'ETH',
+      tokenOut: 'USDC',
+      amount: '100000',
+      maxHops: 1,
+      maxSplits: 1,
+      deployments: V3,
+      shape: ['SwapRouter02: ETH -wrap-> WETH -uniswap/v3 500-> USDC'],
+    },
+    {
+      name: 'native in, 2 hops v2, UniswapV2Router02',
+      net: 'A',
+      tokenIn: 'ETH',
+      tokenOut: 'USDT',
+      amount: '20000',
+      maxSplits: 1,
+      deployments: V2,
+      without: ['uniswap/v2 USDT/WETH'],
+      shape: ['UniswapV2Router02: ETH -wrap-> WETH -uniswap/v2-> USDC -uniswap/v2-> USDT'],
+    },
+    {
+      name: 'native in, 2 hops v3, SwapRouter',
+      net: 'B',
+      tokenIn: 'ETH',
+      tokenOut: 'WBTC',
+      amount: '0.5',
+      maxSplits: 1,
+      deployments: V3,
+      without: ['uniswap/v3 WBTC/WETH 3000'],
+      shape: ['SwapRouter: ETH -wrap-> WETH -uniswap/v3 500-> USDC -uniswap/v3 500-> WBTC'],
+    },
+    {
+      name: 'native in, two routers: Uniswap v3 + SushiSwap v2',
+      net: 'A',
+      tokenIn: 'ETH',
+      tokenOut: 'USDC',
+      amount: '1500000',
+      maxHops: 1,
+      maxSplits: 2,
+      deployments: ['sushiswap/v2', 'uniswap/v3'],
+      without: ['uniswap/v3 USDC/WETH 3000'],
+      shape: ['SwapRouter02: ETH -wrap-> WETH -uniswap/v3 500-> USDC', 'UniswapV2Router02: ETH -wrap-> WETH -sushiswap/v2-> USDC'],
+    },
+    {
+      name: 'native out, v3, SwapRouter02',
+      net: 'A',
+      tokenIn: 'USDC',
+      tokenOut: 'ETH',
+      amount: '30',
+      maxHops: 1,
+      maxSplits: 1,
+      deployments: V3,
+      shape: ['SwapRouter02: USDC -uniswap/v3 500-> WETH -wrap-> ETH'],
+    },
+    {
+      name: 'native out, 2 hops v2, SushiSwap UniswapV2Router02',
+      net: 'A',
+      tokenIn: 'DAI',
+      tokenOut: 'ETH',
+      amount: '5',
+      maxSplits: 1,
+      deployments: ['sushiswap/v2'],
+      without: ['sushiswap/v2 DAI/WETH'],
+      shape: ['UniswapV2Router02: DAI -sushiswap/v2-> USDC -sushiswap/v2-> WETH -wrap-> ETH'],
+    },
+    {
+      name: 'native out, 2 hops v3, SwapRouter',
+      net: 'B',
+      tokenIn: 'USDT',
+      tokenOut: 'ETH',
+      amount: '6',
+      maxSplits: 1,
+      deployments: V3,
+      without: ['uniswap/v3 USDT/WETH 3000'],
+      shape: ['SwapRouter: USDT -uniswap/v3 100-> USDC -uniswap/v3 500-> WETH -wrap-> ETH'],
+    },
+    {
+      name: 'native out, split across two v3 fee tiers, SwapRouter02',
+      net: 'A',
+      tokenIn: 'USDC',
+      tokenOut: 'ETH',
+      amount: '600',
+      maxHops: 1,
+      maxSplits: 2,
+      deployments: V3,
+      shape: ['SwapRouter02: USDC -uniswap/v3 500-> WETH -wrap-> ETH', 'SwapRouter02: USDC -uniswap/v3 3000-> WETH -wrap-> ETH'],
+    },
+    {
+      name: 'wrap through WETH9',
+      net: 'A',
+      tokenIn: 'ETH',
+      tokenOut: 'WETH',
+      amount: '3',
+      maxSplits: 1,
+      deployments: ALL,
+      shape: ['WETH9: ETH -wrap-> WETH'],
+    },
   ];
   return cases.map((c) => ({ ...c, name: `exact output: ${c.name}`, tradeType: 'exactOut' }));
 }
@@ -240,7 +746,9 @@ const SLIPPAGE_BPS = 50;
 
 /** The trade's limits as the quote service sets them: amountOutMinimum = amountOut, and amountInMaximum for exactOut. */
 function limits(trade: Trade, slippageBps = SLIPPAGE_BPS): { amountOutMinimum: bigint; amountInMaximum?: bigint } {
-  return trade.tradeType === 'exactOut' ? { amountOutMinimum: trade.amountOut, amountInMaximum: maximumAmountIn(trade.amountIn, slippageBps) } : { amountOutMinimum: trade.amountOut };
+  return trade.tradeType === 'exactOut'
+    ? { amountOutMinimum: trade.amountOut, amountInMaximum: maximumAmountIn(trade.amountIn, slippageBps) }
+    : { amountOutMinimum: trade.amountOut };
 }
 
 for (const c of CASES) {
@@ -255,15 +763,27 @@ for (const c of CASES) {
     const tokenIn = token(net, c.tokenIn);
     const tokenOut = token(net, c.tokenOut);
     const account = sender(net);
-    const wrapCase = trade.splits[0]!.route.executor.kind === 'WETH9';
+    const wrapCase = trade.splits[0].route.executor.kind === 'WETH9';
     // A fresh recipient; a wrap or unwrap pays the wallet itself unless the case says otherwise.
     const recipient = wrapCase && !c.otherRecipient ? account.address : addressFor(`trade-steps:${c.name}`);
     const bounds = limits(trade);
     // An exact-output sender holds all it may spend: the routers must still take only amountIn.
     await fund(net, account.address, tokenIn, bounds.amountInMaximum ?? trade.amountIn);
-    const steps = buildTradeSteps({ chain: net.chain, trade, tokenIn, tokenOut, ...bounds, recipient, wallet: account.address, deadline: await deadline(net) });
+    const steps = buildTradeSteps({
+      chain: net.chain,
+      trade,
+      tokenIn,
+      tokenOut,
+      ...bounds,
+      recipient,
+      wallet: account.address,
+      deadline: await deadline(net),
+    });
     if (bounds.amountInMaximum !== undefined && !wrapCase) {
-      const granted = steps.reduce((s, x) => s + BigInt(tokenIn.address === NATIVE_TOKEN_ADDRESS ? (x.value ?? '0') : x.spender ? x.amount : '0'), 0n);
+      const granted = steps.reduce(
+        (s, x) => s + BigInt(tokenIn.address === NATIVE_TOKEN_ADDRESS ? (x.value ?? '0') : x.spender ? x.amount : '0'),
+        0n,
+      );
       t.equal(granted, bounds.amountInMaximum, 'approvals (ERC-20) or values (native) add up to exactly amountInMaximum');
     }
     const { balanceOf } = net.wallet;
@@ -272,9 +792,17 @@ for (const c of CASES) {
     const receipts = await sendWithLimits(net, account, steps);
     const gas = gasPaid(receipts);
     const received = (await balanceOf(tokenOut.address, recipient)) - outBefore;
-    t.equal(received, trade.amountOut - (recipient === account.address && tokenOut.address === NATIVE_TOKEN_ADDRESS ? gas : 0n), 'the recipient received exactly amountOut');
+    t.equal(
+      received,
+      trade.amountOut - (recipient === account.address && tokenOut.address === NATIVE_TOKEN_ADDRESS ? gas : 0n),
+      'the recipient received exactly amountOut',
+    );
     const spent = inBefore - (await balanceOf(tokenIn.address, account.address));
-    t.equal(spent, trade.amountIn + (tokenIn.address === NATIVE_TOKEN_ADDRESS ? gas : 0n), 'the sender spent exactly amountIn (plus gas when it is ether)');
+    t.equal(
+      spent,
+      trade.amountIn + (tokenIn.address === NATIVE_TOKEN_ADDRESS ? gas : 0n),
+      'the sender spent exactly amountIn (plus gas when it is ether)',
+    );
     for (const router of new Set(trade.splits.map((s) => s.route.executor.address))) {
       if (router === getAddress(net.chain.wrappedNativeToken)) continue;
       for (const held of [NATIVE_TOKEN_ADDRESS, net.chain.wrappedNativeToken, tokenIn.address, tokenOut.address]) {
@@ -283,18 +811,27 @@ for (const c of CASES) {
     }
     const used = receipts.reduce((s, r) => s + r.gasUsed, 0n);
     // The trade's gasEstimate covers its steps; a wrap's hand-over to another recipient is a step beyond the trade.
-    const handOver = recipient !== account.address && wrapCase ? GAS.send[tokenOut.address === NATIVE_TOKEN_ADDRESS ? 'native' : 'erc20'] : 0n;
+    const handOver =
+      recipient !== account.address && wrapCase ? GAS.send[tokenOut.address === NATIVE_TOKEN_ADDRESS ? 'native' : 'erc20'] : 0n;
     const estimate = trade.gasEstimate + handOver;
     gasRows.push({ name: `${c.name} (${net.name})`, ticks: ticksCrossed, perStep: receipts.map((r) => r.gasUsed), estimate, used });
-    receipts.forEach((r, i) => t.ok(r.gasUsed <= BigInt(steps[i]!.gasLimit!), `step ${i + 1} used ${r.gasUsed} <= its gasLimit ${steps[i]!.gasLimit}`));
+    receipts.forEach((r, i) =>
+      t.ok(r.gasUsed <= BigInt(steps[i].gasLimit!), `step ${i + 1} used ${r.gasUsed} <= its gasLimit ${steps[i].gasLimit}`),
+    );
     const off = Number(((estimate - used) * 10_000n) / used) / 100;
     t.ok(Math.abs(off) <= 10, `gas estimate ${estimate} is within 10% of the ${used} used (${off}%)`);
   });
 }
 
 t.test('gas table', async (t) => {
-  const lines = ['| case | ticks crossed | gasUsed per step | gasUsed | estimate | estimate/used |', '| --- | --- | --- | --- | --- | --- |'];
-  for (const r of gasRows) lines.push(`| ${r.name} | ${r.ticks} | ${r.perStep.join(' + ')} | ${r.used} | ${r.estimate} | ${(Number(r.estimate) / Number(r.used)).toFixed(3)} |`);
+  const lines = [
+    '| case | ticks crossed | gasUsed per step | gasUsed | estimate | estimate/used |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const r of gasRows)
+    lines.push(
+      `| ${r.name} | ${r.ticks} | ${r.perStep.join(' + ')} | ${r.used} | ${r.estimate} | ${(Number(r.estimate) / Number(r.used)).toFixed(3)} |`,
+    );
   t.comment(`\n${lines.join('\n')}`);
   t.equal(gasRows.length, CASES.length, 'every case executed');
 });
@@ -305,17 +842,44 @@ async function movePool(net: Net, tokenIn: string, tokenOut: string, amount: str
   const amountIn = parseUnits(amount, token(net, tokenIn).decimals);
   await fund(net, account.address, token(net, tokenIn), amountIn);
   const onlyThat = (e: PoolEntry): boolean => pools(net, [deployment])(e) && !pools(net, [deployment], [`${deployment} ${poolKey}`])(e);
-  const steps = poolSwapSteps(net.index, onlyThat, { chain: net.chain, tokenIn: token(net, tokenIn), tokenOut: token(net, tokenOut), amountIn, account: account.address, deadline: await deadline(net) });
+  const steps = poolSwapSteps(net.index, onlyThat, {
+    chain: net.chain,
+    tokenIn: token(net, tokenIn),
+    tokenOut: token(net, tokenOut),
+    amountIn,
+    account: account.address,
+    deadline: await deadline(net),
+  });
   await net.wallet.sendSteps(account, steps);
 }
 
 t.test('price moved: a 2-hop trade reverts on its minimum and delivers nothing, on each router kind', async (t) => {
   const cases: { net: 'A' | 'B'; c: TradeSpec; move: [string, string, string, string, string]; reason: string }[] = [
-    { net: 'A', c: { tokenIn: 'LINK', tokenOut: 'USDC', amount: '5000', maxSplits: 1, deployments: V3 }, move: ['LINK', 'WETH', '20000', 'uniswap/v3', 'LINK/WETH 3000'], reason: 'Too little received' },
-    { net: 'B', c: { tokenIn: 'LINK', tokenOut: 'USDC', amount: '5000', maxSplits: 1, deployments: V3 }, move: ['LINK', 'WETH', '20000', 'uniswap/v3', 'LINK/WETH 3000'], reason: 'Too little received' },
-    { net: 'A', c: { tokenIn: 'WBTC', tokenOut: 'DAI', amount: '2', maxHops: 2, maxSplits: 1, deployments: V2 }, move: ['WBTC', 'WETH', '5', 'uniswap/v2', 'WBTC/WETH'], reason: 'UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT' },
+    {
+      net: 'A',
+      c: { tokenIn: 'LINK', tokenOut: 'USDC', amount: '5000', maxSplits: 1, deployments: V3 },
+      move: ['LINK', 'WETH', '20000', 'uniswap/v3', 'LINK/WETH 3000'],
+      reason: 'Too little received',
+    },
+    {
+      net: 'B',
+      c: { tokenIn: 'LINK', tokenOut: 'USDC', amount: '5000', maxSplits: 1, deployments: V3 },
+      move: ['LINK', 'WETH', '20000', 'uniswap/v3', 'LINK/WETH 3000'],
+      reason: 'Too little received',
+    },
+    {
+      net: 'A',
+      c: { tokenIn: 'WBTC', tokenOut: 'DAI', amount: '2', maxHops: 2, maxSplits: 1, deployments: V2 },
+      move: ['WBTC', 'WETH', '5', 'uniswap/v2', 'WBTC/WETH'],
+      reason: 'UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT',
+    },
     // Two fee tiers in one multicall: the sum is enforced by sweepToken, so one moved pool reverts the whole call.
-    { net: 'B', c: { tokenIn: 'WETH', tokenOut: 'USDC', amount: '300', maxHops: 1, maxSplits: 2, deployments: V3 }, move: ['WETH', 'USDC', '100', 'uniswap/v3', 'USDC/WETH 3000'], reason: 'Insufficient token' },
+    {
+      net: 'B',
+      c: { tokenIn: 'WETH', tokenOut: 'USDC', amount: '300', maxHops: 1, maxSplits: 2, deployments: V3 },
+      move: ['WETH', 'USDC', '100', 'uniswap/v3', 'USDC/WETH 3000'],
+      reason: 'Insufficient token',
+    },
   ];
   for (const { net: which, c, move, reason } of cases) {
     const net = nets[which];
@@ -324,12 +888,25 @@ t.test('price moved: a 2-hop trade reverts on its minimum and delivers nothing, 
     const account = sender(net);
     const recipient = addressFor(`trade-steps:moved:${which}:${c.tokenIn}:${c.tokenOut}`);
     await fund(net, account.address, token(net, c.tokenIn), trade.amountIn);
-    const steps = buildTradeSteps({ chain: net.chain, trade, tokenIn: token(net, c.tokenIn), tokenOut: token(net, c.tokenOut), amountOutMinimum: trade.amountOut, recipient, wallet: account.address, deadline: await deadline(net) });
+    const steps = buildTradeSteps({
+      chain: net.chain,
+      trade,
+      tokenIn: token(net, c.tokenIn),
+      tokenOut: token(net, c.tokenOut),
+      amountOutMinimum: trade.amountOut,
+      recipient,
+      wallet: account.address,
+      deadline: await deadline(net),
+    });
     await movePool(net, ...move);
     t.equal(steps.length, 2, 'an approval and one swap');
-    t.equal((await net.wallet.sendStep(account, steps[0]!)).status, 'success', 'the approval still goes through');
-    const swap = steps[1]!;
-    await t.rejects(net.wallet.client.estimateGas({ account, to: swap.to, data: swap.data }), { message: new RegExp(reason) }, `${trade.splits[0]!.route.executor.kind}: simulation reverts: ${reason}`);
+    t.equal((await net.wallet.sendStep(account, steps[0])).status, 'success', 'the approval still goes through');
+    const swap = steps[1];
+    await t.rejects(
+      net.wallet.client.estimateGas({ account, to: swap.to, data: swap.data }),
+      { message: new RegExp(reason) },
+      `${trade.splits[0].route.executor.kind}: simulation reverts: ${reason}`,
+    );
     const before = await net.wallet.balanceOf(token(net, c.tokenOut).address, recipient);
     const receipt = await net.wallet.sendStep(account, swap, BigInt(swap.gasLimit!));
     t.equal(receipt.status, 'reverted', 'the mined swap reverted');
@@ -341,7 +918,15 @@ t.test('price moved: a 2-hop trade reverts on its minimum and delivers nothing, 
 t.test('price moved under one part of a trade through two routers: that part reverts, the other delivers its own share', async (t) => {
   const net = nets.A;
   await freshState(net);
-  const trade = tradeFor(net, { tokenIn: 'WETH', tokenOut: 'USDC', amount: '500', maxHops: 1, maxSplits: 2, deployments: ['sushiswap/v2', 'uniswap/v3'], without: ['uniswap/v3 USDC/WETH 3000'] });
+  const trade = tradeFor(net, {
+    tokenIn: 'WETH',
+    tokenOut: 'USDC',
+    amount: '500',
+    maxHops: 1,
+    maxSplits: 2,
+    deployments: ['sushiswap/v2', 'uniswap/v3'],
+    without: ['uniswap/v3 USDC/WETH 3000'],
+  });
   const sushi = trade.splits.find((s) => s.route.executor.kind === 'UniswapV2Router02')!.route;
   const v3 = trade.splits.find((s) => s.route.executor.kind === 'SwapRouter02')!.route;
   const account = sender(net);
@@ -349,15 +934,28 @@ t.test('price moved under one part of a trade through two routers: that part rev
   const WETH = token(net, 'WETH');
   const USDC = token(net, 'USDC');
   await fund(net, account.address, WETH, trade.amountIn);
-  const steps = buildTradeSteps({ chain: net.chain, trade, tokenIn: WETH, tokenOut: USDC, amountOutMinimum: trade.amountOut, recipient, wallet: account.address, deadline: await deadline(net) });
+  const steps = buildTradeSteps({
+    chain: net.chain,
+    trade,
+    tokenIn: WETH,
+    tokenOut: USDC,
+    amountOutMinimum: trade.amountOut,
+    recipient,
+    wallet: account.address,
+    deadline: await deadline(net),
+  });
   t.equal(steps.length, 4, 'an approval and a swap per router');
-  await movePool(net, 'WETH', 'USDC', '200', 'uniswap/v3', `USDC/WETH ${v3.legs[0]!.fee}`);
+  await movePool(net, 'WETH', 'USDC', '200', 'uniswap/v3', `USDC/WETH ${v3.legs[0].fee}`);
   const statuses: string[] = [];
   for (const step of steps) statuses.push((await net.wallet.sendStep(account, step, BigInt(step.gasLimit!))).status);
   const v3Swap = steps.findIndex((s) => s.to === getAddress(v3.executor.address) && s.spender === undefined);
-  t.strictSame(statuses.map((s, i) => [steps[i]!.message, s]), steps.map((s, i) => [s.message, i === v3Swap ? 'reverted' : 'success']), 'only the moved part reverted');
-  t.equal((await net.wallet.balanceOf(USDC.address, recipient)), sushi.amountOut, 'the recipient got exactly the SushiSwap part');
-  t.equal(await net.wallet.balanceOf(WETH.address, account.address), v3.amountIn, 'the wallet kept the reverted part\'s input');
+  t.strictSame(
+    statuses.map((s, i) => [steps[i].message, s]),
+    steps.map((s, i) => [s.message, i === v3Swap ? 'reverted' : 'success']),
+    'only the moved part reverted',
+  );
+  t.equal(await net.wallet.balanceOf(USDC.address, recipient), sushi.amountOut, 'the recipient got exactly the SushiSwap part');
+  t.equal(await net.wallet.balanceOf(WETH.address, account.address), v3.amountIn, "the wallet kept the reverted part's input");
 });
 
 t.test('a passed deadline reverts on every router kind', async (t) => {
@@ -371,11 +969,20 @@ t.test('a passed deadline reverts on every router kind', async (t) => {
     await freshState(net);
     const trade = tradeFor(net, { tokenIn: 'ETH', tokenOut: 'USDC', amount: '0.1', maxSplits: 1, deployments });
     const account = sender(net);
-    const [swap] = buildTradeSteps({ chain: net.chain, trade, tokenIn: token(net, 'ETH'), tokenOut: token(net, 'USDC'), amountOutMinimum: 0n, recipient: account.address, wallet: account.address, deadline: await deadline(net, -1) });
+    const [swap] = buildTradeSteps({
+      chain: net.chain,
+      trade,
+      tokenIn: token(net, 'ETH'),
+      tokenOut: token(net, 'USDC'),
+      amountOutMinimum: 0n,
+      recipient: account.address,
+      wallet: account.address,
+      deadline: await deadline(net, -1),
+    });
     await t.rejects(
       net.wallet.client.estimateGas({ account, to: swap!.to, data: swap!.data as Hex, value: BigInt(swap!.value!) }),
       { message: new RegExp(reason) },
-      `${trade.splits[0]!.route.executor.kind}: ${reason}`,
+      `${trade.splits[0].route.executor.kind}: ${reason}`,
     );
   }
 });
@@ -389,19 +996,29 @@ const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02
  */
 async function chainAmountIn(net: Net, route: Route): Promise<bigint> {
   const legs = route.legs.filter((l) => l.kind !== 'wrap');
-  const tokens = [legs[0]!.tokenIn, ...legs.map((l) => l.tokenOut)].map((x) => getAddress(x));
-  const dex = net.chain.dexes.find((d) => d.slug === legs[0]!.dex && d.version === legs[0]!.version)!;
+  const tokens = [legs[0].tokenIn, ...legs.map((l) => l.tokenOut)].map((x) => getAddress(x));
+  const dex = net.chain.dexes.find((d) => d.slug === legs[0].dex && d.version === legs[0].version)!;
   if (dex.version === 'v2') {
-    const amounts = (await net.wallet.client.readContract({ address: dex.v2RouterAddress as Address, abi: V2_ROUTER_ABI, functionName: 'getAmountsIn', args: [route.amountOut, tokens] })) as readonly bigint[];
-    return amounts[0]!;
+    const amounts = (await net.wallet.client.readContract({
+      address: dex.v2RouterAddress as Address,
+      abi: V2_ROUTER_ABI,
+      functionName: 'getAmountsIn',
+      args: [route.amountOut, tokens],
+    })) as readonly bigint[];
+    return amounts[0];
   }
   const reversed = [...tokens].reverse();
   const fees = legs.map((l) => l.fee).reverse();
   const path = encodePacked(
     reversed.flatMap((_, i) => (i === 0 ? ['address'] : ['uint24', 'address'])) as ('address' | 'uint24')[],
-    reversed.flatMap((x, i) => (i === 0 ? [x] : [fees[i - 1]!, x])),
+    reversed.flatMap((x, i) => (i === 0 ? [x] : [fees[i - 1], x])),
   );
-  const { result } = await net.wallet.client.simulateContract({ address: dex.v3QuoterAddress as Address, abi: QUOTER_V2_ABI, functionName: 'quoteExactOutput', args: [path, route.amountOut] });
+  const { result } = await net.wallet.client.simulateContract({
+    address: dex.v3QuoterAddress as Address,
+    abi: QUOTER_V2_ABI,
+    functionName: 'quoteExactOutput',
+    args: [path, route.amountOut],
+  });
   return (result as readonly [bigint])[0];
 }
 
@@ -424,64 +1041,165 @@ interface ExactOutputMove {
 const V3_BEYOND = 'STF';
 
 const EXACT_OUTPUT_MOVES: readonly ExactOutputMove[] = [
-  { net: 'A', c: { tokenIn: 'LINK', tokenOut: 'USDC', tradeType: 'exactOut', amount: '5000', maxSplits: 1, deployments: V3 }, pool: ['LINK', 'WETH', 'uniswap/v3', 'LINK/WETH 3000'], within: '20', beyond: '5000', reason: V3_BEYOND },
-  { net: 'B', c: { tokenIn: 'LINK', tokenOut: 'USDC', tradeType: 'exactOut', amount: '5000', maxSplits: 1, deployments: V3 }, pool: ['LINK', 'WETH', 'uniswap/v3', 'LINK/WETH 3000'], within: '20', beyond: '5000', reason: V3_BEYOND },
-  { net: 'A', c: { tokenIn: 'WBTC', tokenOut: 'DAI', tradeType: 'exactOut', amount: '50000', maxHops: 2, maxSplits: 1, deployments: V2 }, pool: ['WBTC', 'WETH', 'uniswap/v2', 'WBTC/WETH'], within: '0.02', beyond: '5', reason: 'UniswapV2Router: EXCESSIVE_INPUT_AMOUNT' },
-  { net: 'A', c: { tokenIn: 'ETH', tokenOut: 'USDC', tradeType: 'exactOut', amount: '100000', maxHops: 1, maxSplits: 1, deployments: V3 }, pool: ['WETH', 'USDC', 'uniswap/v3', 'USDC/WETH 500'], within: '3', beyond: '300', reason: V3_BEYOND },
-  { net: 'A', c: { tokenIn: 'ETH', tokenOut: 'USDT', tradeType: 'exactOut', amount: '20000', maxSplits: 1, deployments: V2, without: ['uniswap/v2 USDT/WETH'] }, pool: ['WETH', 'USDC', 'uniswap/v2', 'USDC/WETH'], within: '0.5', beyond: '100', reason: 'UniswapV2Router: EXCESSIVE_INPUT_AMOUNT' },
-  { net: 'B', c: { tokenIn: 'ETH', tokenOut: 'WBTC', tradeType: 'exactOut', amount: '0.5', maxSplits: 1, deployments: V3, without: ['uniswap/v3 WBTC/WETH 3000'] }, pool: ['WETH', 'USDC', 'uniswap/v3', 'USDC/WETH 500'], within: '1', beyond: '300', reason: V3_BEYOND },
+  {
+    net: 'A',
+    c: { tokenIn: 'LINK', tokenOut: 'USDC', tradeType: 'exactOut', amount: '5000', maxSplits: 1, deployments: V3 },
+    pool: ['LINK', 'WETH', 'uniswap/v3', 'LINK/WETH 3000'],
+    within: '20',
+    beyond: '5000',
+    reason: V3_BEYOND,
+  },
+  {
+    net: 'B',
+    c: { tokenIn: 'LINK', tokenOut: 'USDC', tradeType: 'exactOut', amount: '5000', maxSplits: 1, deployments: V3 },
+    pool: ['LINK', 'WETH', 'uniswap/v3', 'LINK/WETH 3000'],
+    within: '20',
+    beyond: '5000',
+    reason: V3_BEYOND,
+  },
+  {
+    net: 'A',
+    c: { tokenIn: 'WBTC', tokenOut: 'DAI', tradeType: 'exactOut', amount: '50000', maxHops: 2, maxSplits: 1, deployments: V2 },
+    pool: ['WBTC', 'WETH', 'uniswap/v2', 'WBTC/WETH'],
+    within: '0.02',
+    beyond: '5',
+    reason: 'UniswapV2Router: EXCESSIVE_INPUT_AMOUNT',
+  },
+  {
+    net: 'A',
+    c: { tokenIn: 'ETH', tokenOut: 'USDC', tradeType: 'exactOut', amount: '100000', maxHops: 1, maxSplits: 1, deployments: V3 },
+    pool: ['WETH', 'USDC', 'uniswap/v3', 'USDC/WETH 500'],
+    within: '3',
+    beyond: '300',
+    reason: V3_BEYOND,
+  },
+  {
+    net: 'A',
+    c: {
+      tokenIn: 'ETH',
+      tokenOut: 'USDT',
+      tradeType: 'exactOut',
+      amount: '20000',
+      maxSplits: 1,
+      deployments: V2,
+      without: ['uniswap/v2 USDT/WETH'],
+    },
+    pool: ['WETH', 'USDC', 'uniswap/v2', 'USDC/WETH'],
+    within: '0.5',
+    beyond: '100',
+    reason: 'UniswapV2Router: EXCESSIVE_INPUT_AMOUNT',
+  },
+  {
+    net: 'B',
+    c: {
+      tokenIn: 'ETH',
+      tokenOut: 'WBTC',
+      tradeType: 'exactOut',
+      amount: '0.5',
+      maxSplits: 1,
+      deployments: V3,
+      without: ['uniswap/v3 WBTC/WETH 3000'],
+    },
+    pool: ['WETH', 'USDC', 'uniswap/v3', 'USDC/WETH 500'],
+    within: '1',
+    beyond: '300',
+    reason: V3_BEYOND,
+  },
 ];
 
 for (const m of EXACT_OUTPUT_MOVES) {
   const net = nets[m.net];
-  const routerOf = (trade: Trade): string => trade.splits[0]!.route.executor.kind;
-  t.test(`exact output, ${m.c.tokenIn} -> ${m.c.amount} ${m.c.tokenOut} (${net.name}): price moved within the slippage, exactly amountOut for what the chain asks, at most amountInMaximum`, async (t) => {
-    await freshState(net);
-    const trade = tradeFor(net, m.c);
-    const tokenIn = token(net, m.c.tokenIn);
-    const tokenOut = token(net, m.c.tokenOut);
-    const account = sender(net);
-    const recipient = addressFor(`trade-steps:exact-output:within:${m.net}:${m.c.tokenIn}:${m.c.tokenOut}`);
-    const bounds = limits(trade);
-    await fund(net, account.address, tokenIn, bounds.amountInMaximum!);
-    const steps = buildTradeSteps({ chain: net.chain, trade, tokenIn, tokenOut, ...bounds, recipient, wallet: account.address, deadline: await deadline(net) });
-    await movePool(net, m.pool[0], m.pool[1], m.within, m.pool[2], m.pool[3]);
-    const asked = await chainAmountIn(net, trade.splits[0]!.route);
-    t.ok(asked > trade.amountIn && asked <= bounds.amountInMaximum!, `${routerOf(trade)}: the chain now asks ${asked}, more than amountIn ${trade.amountIn}, at most amountInMaximum ${bounds.amountInMaximum}`);
-    const outBefore = await net.wallet.balanceOf(tokenOut.address, recipient);
-    const inBefore = await net.wallet.balanceOf(tokenIn.address, account.address);
-    const receipts = await sendWithLimits(net, account, steps);
-    t.equal((await net.wallet.balanceOf(tokenOut.address, recipient)) - outBefore, trade.amountOut, 'the recipient received exactly amountOut');
-    const spent = inBefore - (await net.wallet.balanceOf(tokenIn.address, account.address));
-    t.equal(spent, asked + (tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid(receipts) : 0n), 'the sender spent exactly what the chain asked (native: the refund returned the rest of the value, to the wei net of gas)');
-    for (const held of [NATIVE_TOKEN_ADDRESS, net.chain.wrappedNativeToken, tokenIn.address, tokenOut.address]) {
-      t.equal(await net.wallet.balanceOf(held, trade.splits[0]!.route.executor.address as Address), 0n, `${symbolOf(net, held)} left in the router: none`);
-    }
-  });
+  const routerOf = (trade: Trade): string => trade.splits[0].route.executor.kind;
+  t.test(
+    `exact output, ${m.c.tokenIn} -> ${m.c.amount} ${m.c.tokenOut} (${net.name}): price moved within the slippage, exactly amountOut for what the chain asks, at most amountInMaximum`,
+    async (t) => {
+      await freshState(net);
+      const trade = tradeFor(net, m.c);
+      const tokenIn = token(net, m.c.tokenIn);
+      const tokenOut = token(net, m.c.tokenOut);
+      const account = sender(net);
+      const recipient = addressFor(`trade-steps:exact-output:within:${m.net}:${m.c.tokenIn}:${m.c.tokenOut}`);
+      const bounds = limits(trade);
+      await fund(net, account.address, tokenIn, bounds.amountInMaximum!);
+      const steps = buildTradeSteps({
+        chain: net.chain,
+        trade,
+        tokenIn,
+        tokenOut,
+        ...bounds,
+        recipient,
+        wallet: account.address,
+        deadline: await deadline(net),
+      });
+      await movePool(net, m.pool[0], m.pool[1], m.within, m.pool[2], m.pool[3]);
+      const asked = await chainAmountIn(net, trade.splits[0].route);
+      t.ok(
+        asked > trade.amountIn && asked <= bounds.amountInMaximum!,
+        `${routerOf(trade)}: the chain now asks ${asked}, more than amountIn ${trade.amountIn}, at most amountInMaximum ${bounds.amountInMaximum}`,
+      );
+      const outBefore = await net.wallet.balanceOf(tokenOut.address, recipient);
+      const inBefore = await net.wallet.balanceOf(tokenIn.address, account.address);
+      const receipts = await sendWithLimits(net, account, steps);
+      t.equal(
+        (await net.wallet.balanceOf(tokenOut.address, recipient)) - outBefore,
+        trade.amountOut,
+        'the recipient received exactly amountOut',
+      );
+      const spent = inBefore - (await net.wallet.balanceOf(tokenIn.address, account.address));
+      t.equal(
+        spent,
+        asked + (tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid(receipts) : 0n),
+        'the sender spent exactly what the chain asked (native: the refund returned the rest of the value, to the wei net of gas)',
+      );
+      for (const held of [NATIVE_TOKEN_ADDRESS, net.chain.wrappedNativeToken, tokenIn.address, tokenOut.address]) {
+        t.equal(
+          await net.wallet.balanceOf(held, trade.splits[0].route.executor.address as Address),
+          0n,
+          `${symbolOf(net, held)} left in the router: none`,
+        );
+      }
+    },
+  );
 
-  t.test(`exact output, ${m.c.tokenIn} -> ${m.c.amount} ${m.c.tokenOut} (${net.name}): price moved beyond the slippage, the swap reverts and only gas is spent`, async (t) => {
-    await freshState(net);
-    const trade = tradeFor(net, m.c);
-    const tokenIn = token(net, m.c.tokenIn);
-    const tokenOut = token(net, m.c.tokenOut);
-    const account = sender(net);
-    const recipient = addressFor(`trade-steps:exact-output:beyond:${m.net}:${m.c.tokenIn}:${m.c.tokenOut}`);
-    const bounds = limits(trade);
-    await fund(net, account.address, tokenIn, bounds.amountInMaximum!);
-    const steps = buildTradeSteps({ chain: net.chain, trade, tokenIn, tokenOut, ...bounds, recipient, wallet: account.address, deadline: await deadline(net) });
-    await movePool(net, m.pool[0], m.pool[1], m.beyond, m.pool[2], m.pool[3]);
-    const asked = await chainAmountIn(net, trade.splits[0]!.route);
-    t.ok(asked > bounds.amountInMaximum!, `the chain now asks ${asked} > amountInMaximum ${bounds.amountInMaximum}`);
-    const swap = steps[steps.length - 1]!;
-    if (steps.length === 2) t.equal((await net.wallet.sendStep(account, steps[0]!)).status, 'success', 'the approval still goes through');
-    const value = swap.value === undefined ? undefined : BigInt(swap.value);
-    await t.rejects(net.wallet.client.estimateGas({ account, to: swap.to, data: swap.data, value }), { message: new RegExp(m.reason) }, `${routerOf(trade)}: simulation reverts: ${m.reason}`);
-    const outBefore = await net.wallet.balanceOf(tokenOut.address, recipient);
-    const inBefore = await net.wallet.balanceOf(tokenIn.address, account.address);
-    const receipt = await net.wallet.sendStep(account, swap, BigInt(swap.gasLimit!));
-    t.equal(receipt.status, 'reverted', 'the mined swap reverted');
-    t.equal(await net.wallet.balanceOf(tokenOut.address, recipient), outBefore, 'the recipient got nothing');
-    const spent = inBefore - (await net.wallet.balanceOf(tokenIn.address, account.address));
-    t.equal(spent, tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid([receipt]) : 0n, 'the sender spent nothing but gas');
-  });
+  t.test(
+    `exact output, ${m.c.tokenIn} -> ${m.c.amount} ${m.c.tokenOut} (${net.name}): price moved beyond the slippage, the swap reverts and only gas is spent`,
+    async (t) => {
+      await freshState(net);
+      const trade = tradeFor(net, m.c);
+      const tokenIn = token(net, m.c.tokenIn);
+      const tokenOut = token(net, m.c.tokenOut);
+      const account = sender(net);
+      const recipient = addressFor(`trade-steps:exact-output:beyond:${m.net}:${m.c.tokenIn}:${m.c.tokenOut}`);
+      const bounds = limits(trade);
+      await fund(net, account.address, tokenIn, bounds.amountInMaximum!);
+      const steps = buildTradeSteps({
+        chain: net.chain,
+        trade,
+        tokenIn,
+        tokenOut,
+        ...bounds,
+        recipient,
+        wallet: account.address,
+        deadline: await deadline(net),
+      });
+      await movePool(net, m.pool[0], m.pool[1], m.beyond, m.pool[2], m.pool[3]);
+      const asked = await chainAmountIn(net, trade.splits[0].route);
+      t.ok(asked > bounds.amountInMaximum!, `the chain now asks ${asked} > amountInMaximum ${bounds.amountInMaximum}`);
+      const swap = steps[steps.length - 1];
+      if (steps.length === 2) t.equal((await net.wallet.sendStep(account, steps[0])).status, 'success', 'the approval still goes through');
+      const value = swap.value === undefined ? undefined : BigInt(swap.value);
+      await t.rejects(
+        net.wallet.client.estimateGas({ account, to: swap.to, data: swap.data, value }),
+        { message: new RegExp(m.reason) },
+        `${routerOf(trade)}: simulation reverts: ${m.reason}`,
+      );
+      const outBefore = await net.wallet.balanceOf(tokenOut.address, recipient);
+      const inBefore = await net.wallet.balanceOf(tokenIn.address, account.address);
+      const receipt = await net.wallet.sendStep(account, swap, BigInt(swap.gasLimit!));
+      t.equal(receipt.status, 'reverted', 'the mined swap reverted');
+      t.equal(await net.wallet.balanceOf(tokenOut.address, recipient), outBefore, 'the recipient got nothing');
+      const spent = inBefore - (await net.wallet.balanceOf(tokenIn.address, account.address));
+      t.equal(spent, tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid([receipt]) : 0n, 'the sender spent nothing but gas');
+    },
+  );
 }

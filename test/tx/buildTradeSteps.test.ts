@@ -3,8 +3,8 @@
 // buildWrapSteps, gas limits add up to the trade's gas model, and malformed trades are refused. Calldata decoded
 // with the compiled contracts' ABIs.
 import t from 'tap';
+import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { type CatalogChain } from '../../src/catalog/Catalog.ts';
 import { callGas, GAS, gasLimit, routeGas, transactionGas, wrapGas } from '../../src/routing/gasModel.ts';
 import type { Trade } from '../../src/routing/Trade.ts';
 import { buildTradeSteps, partMaximums, partMinimums, type TradeStepsParams } from '../../src/tx/buildTradeSteps.ts';
@@ -24,23 +24,42 @@ const sr02 = executorOf(chain, 'SwapRouter02');
 const sushi = executorOf(chain, 'UniswapV2Router02', 'sushiswap');
 const uniV2 = executorOf(chain, 'UniswapV2Router02', 'uniswap');
 
-const v3Route = routeOf(chain, sr02, [{ dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 600n * E18, amountOut: 1_780_000_000_000n, ticksCrossed: 5 }]);
-const sushiRoute = routeOf(chain, sushi, [{ dex: 'sushiswap/v2', from: 'WETH', to: 'USDC', amountIn: 250n * E18, amountOut: 735_000_000_001n }]);
+const v3Route = routeOf(chain, sr02, [
+  { dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 600n * E18, amountOut: 1_780_000_000_000n, ticksCrossed: 5 },
+]);
+const sushiRoute = routeOf(chain, sushi, [
+  { dex: 'sushiswap/v2', from: 'WETH', to: 'USDC', amountIn: 250n * E18, amountOut: 735_000_000_001n },
+]);
 const sushiTwoHop = routeOf(chain, sushi, [
   { dex: 'sushiswap/v2', from: 'WETH', to: 'DAI', amountIn: 150n * E18, amountOut: 440_000n * E18 },
   { dex: 'sushiswap/v2', from: 'DAI', to: 'USDC', amountIn: 440_000n * E18, amountOut: 438_000_000_000n },
 ]);
 const base = (trade: Trade, over: Partial<TradeStepsParams> = {}): TradeStepsParams => ({
-  chain, trade, tokenIn: tokenOf(chain, 'WETH'), tokenOut: tokenOf(chain, 'USDC'), amountOutMinimum: 2_935_000_000_000n, recipient: RECIPIENT, wallet: WALLET, deadline: 1_900_000_000, ...over,
+  chain,
+  trade,
+  tokenIn: tokenOf(chain, 'WETH'),
+  tokenOut: tokenOf(chain, 'USDC'),
+  amountOutMinimum: 2_935_000_000_000n,
+  recipient: RECIPIENT,
+  wallet: WALLET,
+  deadline: 1_900_000_000,
+  ...over,
 });
 
 t.test('partMinimums: floor shares by output, the remainder to the largest part, never above a part output', async (t) => {
-  t.strictSame(partMinimums(99n, [50n, 30n, 20n]), [50n, 30n, 19n], '49.5/29.7/19.8 floored to 49/29/19; the rest 2: +1 fills the 50, +1 to the 30');
+  t.strictSame(
+    partMinimums(99n, [50n, 30n, 20n]),
+    [50n, 30n, 19n],
+    '49.5/29.7/19.8 floored to 49/29/19; the rest 2: +1 fills the 50, +1 to the 30',
+  );
   t.strictSame(partMinimums(1_000n, [700n, 300n]), [700n, 300n], 'the whole output');
   t.strictSame(partMinimums(0n, [7n, 5n]), [0n, 0n]);
   t.strictSame(partMinimums(10n, [3n, 4n, 5n]), [2n, 3n, 5n], '2.5/3.33/4.17 floored to 2/3/4, the rest 1 to the 5');
   t.strictSame(partMinimums(12_345n, [20_000n]), [12_345n]);
-  t.throws(() => partMinimums(13n, [5n, 7n]), { name: 'StepBuildError', message: 'amountOutMinimum: 13 cannot be shared over outputs 5, 7' });
+  t.throws(() => partMinimums(13n, [5n, 7n]), {
+    name: 'StepBuildError',
+    message: 'amountOutMinimum: 13 cannot be shared over outputs 5, 7',
+  });
 });
 
 t.test('partMaximums: each route its amountIn plus a floor share of the slack by input, the remainder to the largest', async (t) => {
@@ -52,92 +71,195 @@ t.test('partMaximums: each route its amountIn plus a floor share of the slack by
   t.throws(() => partMaximums(11n, [5n, 7n]), { name: 'StepBuildError', message: 'amountInMaximum: 11 is less than the inputs 5 + 7' });
 });
 
-t.test('exact output through two routers: approvals of each router\'s share of amountInMaximum, adding up to it', async (t) => {
-  const v3Out = routeOf(chain, sr02, [{ dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 600n * E18, amountOut: 1_780_000_000_000n, ticksCrossed: 5 }], 'exactOut');
-  const v2Out = routeOf(chain, uniV2, [{ dex: 'uniswap/v2', from: 'WETH', to: 'USDC', amountIn: 250n * E18, amountOut: 735_000_000_000n }], 'exactOut');
+t.test("exact output through two routers: approvals of each router's share of amountInMaximum, adding up to it", async (t) => {
+  const v3Out = routeOf(
+    chain,
+    sr02,
+    [{ dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 600n * E18, amountOut: 1_780_000_000_000n, ticksCrossed: 5 }],
+    'exactOut',
+  );
+  const v2Out = routeOf(
+    chain,
+    uniV2,
+    [{ dex: 'uniswap/v2', from: 'WETH', to: 'USDC', amountIn: 250n * E18, amountOut: 735_000_000_000n }],
+    'exactOut',
+  );
   const trade = tradeOf([v3Out, v2Out], 'exactOut');
   // 850 WETH at 50 bps: 854.25; the slack 4.25 shared 600:250 is 3 / 1.25.
   const steps = buildTradeSteps(base(trade, { amountOutMinimum: trade.amountOut, amountInMaximum: 854_250n * 10n ** 15n }));
-  t.strictSame(steps.map((s) => [s.message, s.to, s.amount]), [
-    ['Approve 603 WETH for Uniswap V3 router', WETH, '603000000000000000000'],
-    ['Swap at most 603 WETH for 1780000 USDC on Uniswap V3', SR02, '603000000000000000000'],
-    ['Approve 251.25 WETH for Uniswap V2 router', WETH, '251250000000000000000'],
-    ['Swap at most 251.25 WETH for 735000 USDC on Uniswap V2', UNI_V2, '251250000000000000000'],
-  ]);
+  t.strictSame(
+    steps.map((s) => [s.message, s.to, s.amount]),
+    [
+      ['Approve 603 WETH for Uniswap V3 router', WETH, '603000000000000000000'],
+      ['Swap at most 603 WETH for 1780000 USDC on Uniswap V3', SR02, '603000000000000000000'],
+      ['Approve 251.25 WETH for Uniswap V2 router', WETH, '251250000000000000000'],
+      ['Swap at most 251.25 WETH for 735000 USDC on Uniswap V2', UNI_V2, '251250000000000000000'],
+    ],
+  );
   const gas = steps.reduce((s, x) => s + BigInt(x.gasLimit!), 0n);
-  const model = callGas('SwapRouter02', 1, false, false, true, 'exactOut') + callGas('UniswapV2Router02', 1, false, false, true, 'exactOut') + routeGas(v3Out.legs, 'exactOut') + routeGas(v2Out.legs, 'exactOut');
-  t.equal(gas, steps.reduce((s, x) => s + gasLimit(0n), 0n) + (model * 5n) / 4n, 'the step estimates add up to the gas model of the trade');
+  const model =
+    callGas('SwapRouter02', 1, false, false, true, 'exactOut') +
+    callGas('UniswapV2Router02', 1, false, false, true, 'exactOut') +
+    routeGas(v3Out.legs, 'exactOut') +
+    routeGas(v2Out.legs, 'exactOut');
+  t.equal(gas, steps.reduce((s, _x) => s + gasLimit(0n), 0n) + (model * 5n) / 4n, 'the step estimates add up to the gas model of the trade');
 });
 
 t.test('SwapRouter02 and the SushiSwap Router02: each approved for what it pulls, minimums per transaction adding up', async (t) => {
   const trade = tradeOf([v3Route, sushiRoute, sushiTwoHop]);
   t.equal(trade.amountOut, 2_953_000_000_001n);
   const steps = buildTradeSteps(base(trade));
-  t.strictSame(steps.map((s) => [s.message, s.to, s.amount, s.spender]), [
-    ['Approve 600 WETH for Uniswap V3 router', WETH, '600000000000000000000', SR02],
-    ['Swap 600 WETH for USDC on Uniswap V3', SR02, '600000000000000000000', undefined],
-    ['Approve 400 WETH for SushiSwap V2 router', WETH, '400000000000000000000', SUSHI],
-    ['Swap 250 WETH for USDC on SushiSwap V2', SUSHI, '250000000000000000000', undefined],
-    ['Swap 150 WETH for USDC on SushiSwap V2', SUSHI, '150000000000000000000', undefined],
-  ]);
-  t.strictSame(decode(ERC20_ABI, steps[0]!.data).args, [SR02, 600n * E18]);
-  t.strictSame(decode(ERC20_ABI, steps[2]!.data).args, [SUSHI, 400n * E18]);
+  t.strictSame(
+    steps.map((s) => [s.message, s.to, s.amount, s.spender]),
+    [
+      ['Approve 600 WETH for Uniswap V3 router', WETH, '600000000000000000000', SR02],
+      ['Swap 600 WETH for USDC on Uniswap V3', SR02, '600000000000000000000', undefined],
+      ['Approve 400 WETH for SushiSwap V2 router', WETH, '400000000000000000000', SUSHI],
+      ['Swap 250 WETH for USDC on SushiSwap V2', SUSHI, '250000000000000000000', undefined],
+      ['Swap 150 WETH for USDC on SushiSwap V2', SUSHI, '150000000000000000000', undefined],
+    ],
+  );
+  t.strictSame(decode(ERC20_ABI, steps[0].data).args, [SR02, 600n * E18]);
+  t.strictSame(decode(ERC20_ABI, steps[2].data).args, [SUSHI, 400n * E18]);
   // 2,935,000,000,000 shared 1,780,000,000,000 : 735,000,000,001 : 438,000,000,000 of 2,953,000,000,001 is
   // 1,769,150,016,931.3 / 730,519,810,363.1 / 435,330,172,705.6, floored; the remainder 1 to the largest part.
-  const { calls } = decodeMulticall(SWAP_ROUTER02_ABI, steps[1]!.data);
-  t.strictSame(calls, [{ functionName: 'exactInputSingle', args: [{ tokenIn: WETH, tokenOut: USDC, fee: 500, recipient: RECIPIENT, amountIn: 600n * E18, amountOutMinimum: 1_769_150_016_932n, sqrtPriceLimitX96: 0n }] }]);
-  t.strictSame(decode(V2_ROUTER_ABI, steps[3]!.data), { functionName: 'swapExactTokensForTokens', args: [250n * E18, 730_519_810_363n, [WETH, USDC], RECIPIENT, 1_900_000_000n] });
-  t.strictSame(decode(V2_ROUTER_ABI, steps[4]!.data), { functionName: 'swapExactTokensForTokens', args: [150n * E18, 435_330_172_705n, [WETH, DAI, USDC], RECIPIENT, 1_900_000_000n] });
+  const { calls } = decodeMulticall(SWAP_ROUTER02_ABI, steps[1].data);
+  t.strictSame(calls, [
+    {
+      functionName: 'exactInputSingle',
+      args: [
+        {
+          tokenIn: WETH,
+          tokenOut: USDC,
+          fee: 500,
+          recipient: RECIPIENT,
+          amountIn: 600n * E18,
+          amountOutMinimum: 1_769_150_016_932n,
+          sqrtPriceLimitX96: 0n,
+        },
+      ],
+    },
+  ]);
+  t.strictSame(decode(V2_ROUTER_ABI, steps[3].data), {
+    functionName: 'swapExactTokensForTokens',
+    args: [250n * E18, 730_519_810_363n, [WETH, USDC], RECIPIENT, 1_900_000_000n],
+  });
+  t.strictSame(decode(V2_ROUTER_ABI, steps[4].data), {
+    functionName: 'swapExactTokensForTokens',
+    args: [150n * E18, 435_330_172_705n, [WETH, DAI, USDC], RECIPIENT, 1_900_000_000n],
+  });
   t.equal(1_769_150_016_932n + 730_519_810_363n + 435_330_172_705n, 2_935_000_000_000n, 'the minimums add up to amountOutMinimum');
 
   // The step estimates add up to what the gas model charges the trade (bestTrade's gasEstimate).
-  const estimates = [GAS.approve, transactionGas('SwapRouter02', [v3Route.legs], false, false), GAS.approve, transactionGas('UniswapV2Router02', [sushiRoute.legs], false, false), transactionGas('UniswapV2Router02', [sushiTwoHop.legs], false, false)];
-  t.strictSame(steps.map((s) => s.gasLimit), estimates.map((e) => gasLimit(e).toString()));
-  const modelled = callGas('SwapRouter02', 1, false, false, true) + callGas('UniswapV2Router02', 2, false, false, true) + [v3Route, sushiRoute, sushiTwoHop].reduce((s, r) => s + routeGas(r.legs), 0n);
-  t.equal(estimates.reduce((s, e) => s + e, 0n), modelled);
+  const estimates = [
+    GAS.approve,
+    transactionGas('SwapRouter02', [v3Route.legs], false, false),
+    GAS.approve,
+    transactionGas('UniswapV2Router02', [sushiRoute.legs], false, false),
+    transactionGas('UniswapV2Router02', [sushiTwoHop.legs], false, false),
+  ];
+  t.strictSame(
+    steps.map((s) => s.gasLimit),
+    estimates.map((e) => gasLimit(e).toString()),
+  );
+  const modelled =
+    callGas('SwapRouter02', 1, false, false, true) +
+    callGas('UniswapV2Router02', 2, false, false, true) +
+    [v3Route, sushiRoute, sushiTwoHop].reduce((s, r) => s + routeGas(r.legs), 0n);
+  t.equal(
+    estimates.reduce((s, e) => s + e, 0n),
+    modelled,
+  );
 });
 
 t.test('routers follow the order of their first split; a Uniswap V2 route may be carried by its own Router02', async (t) => {
-  const uniRoute = routeOf(chain, uniV2, [{ dex: 'uniswap/v2', from: 'WETH', to: 'USDC', amountIn: 100n * E18, amountOut: 290_000_000_000n }]);
+  const uniRoute = routeOf(chain, uniV2, [
+    { dex: 'uniswap/v2', from: 'WETH', to: 'USDC', amountIn: 100n * E18, amountOut: 290_000_000_000n },
+  ]);
   const trade = tradeOf([sushiRoute, v3Route, uniRoute]);
   const steps = buildTradeSteps(base(trade, { amountOutMinimum: 0n }));
-  t.strictSame(steps.map((s) => [s.to, s.message]), [
-    [WETH, 'Approve 250 WETH for SushiSwap V2 router'],
-    [SUSHI, 'Swap 250 WETH for USDC on SushiSwap V2'],
-    [WETH, 'Approve 600 WETH for Uniswap V3 router'],
-    [SR02, 'Swap 600 WETH for USDC on Uniswap V3'],
-    [WETH, 'Approve 100 WETH for Uniswap V2 router'],
-    [UNI_V2, 'Swap 100 WETH for USDC on Uniswap V2'],
-  ]);
+  t.strictSame(
+    steps.map((s) => [s.to, s.message]),
+    [
+      [WETH, 'Approve 250 WETH for SushiSwap V2 router'],
+      [SUSHI, 'Swap 250 WETH for USDC on SushiSwap V2'],
+      [WETH, 'Approve 600 WETH for Uniswap V3 router'],
+      [SR02, 'Swap 600 WETH for USDC on Uniswap V3'],
+      [WETH, 'Approve 100 WETH for Uniswap V2 router'],
+      [UNI_V2, 'Swap 100 WETH for USDC on Uniswap V2'],
+    ],
+  );
 });
 
 t.test('native input through two routers: each swap step carries its own value, no approvals', async (t) => {
-  const wrapFirst = (route: typeof v3Route) => ({ ...route, legs: [{ ...route.legs[0]!, kind: 'wrap' as const, dex: '', version: '', fee: 0, pool: WETH, tokenIn: tokenOf(chain, 'ETH').address.toLowerCase(), tokenOut: WETH.toLowerCase(), amountOut: route.amountIn, ticksCrossed: 0 }, ...route.legs] });
+  const wrapFirst = (route: typeof v3Route) => ({
+    ...route,
+    legs: [
+      {
+        ...route.legs[0],
+        kind: 'wrap' as const,
+        dex: '',
+        version: '',
+        fee: 0,
+        pool: WETH,
+        tokenIn: tokenOf(chain, 'ETH').address.toLowerCase(),
+        tokenOut: WETH.toLowerCase(),
+        amountOut: route.amountIn,
+        ticksCrossed: 0,
+      },
+      ...route.legs,
+    ],
+  });
   const trade = tradeOf([wrapFirst(v3Route), wrapFirst(sushiRoute)]);
   const steps = buildTradeSteps(base(trade, { tokenIn: tokenOf(chain, 'ETH'), amountOutMinimum: 2_500_000_000_000n }));
-  t.strictSame(steps.map((s) => [s.message, s.value, s.gasLimit]), [
-    ['Swap 600 ETH for USDC on Uniswap V3', '600000000000000000000', gasLimit(GAS.call.SwapRouter02 + GAS.wrapIn + GAS.hop.uniswapV3 + 5n * GAS.tick).toString()],
-    ['Swap 250 ETH for USDC on SushiSwap V2', '250000000000000000000', gasLimit(GAS.call.UniswapV2Router02 + GAS.wrapIn + GAS.hop.uniswapV2).toString()],
-  ]);
+  t.strictSame(
+    steps.map((s) => [s.message, s.value, s.gasLimit]),
+    [
+      [
+        'Swap 600 ETH for USDC on Uniswap V3',
+        '600000000000000000000',
+        gasLimit(GAS.call.SwapRouter02 + GAS.wrapIn + GAS.hop.uniswapV3 + 5n * GAS.tick).toString(),
+      ],
+      [
+        'Swap 250 ETH for USDC on SushiSwap V2',
+        '250000000000000000000',
+        gasLimit(GAS.call.UniswapV2Router02 + GAS.wrapIn + GAS.hop.uniswapV2).toString(),
+      ],
+    ],
+  );
   // 2,500,000,000,000 x 1,780,000,000,000 / 2,515,000,000,001 = 1,769,383,697,812.4 and the other share
   // 730,616,302,187.6, floored; the remainder 1 to the larger part.
-  const { calls } = decodeMulticall(SWAP_ROUTER02_ABI, steps[0]!.data);
-  t.strictSame(calls.map((c) => c.functionName), ['exactInputSingle', 'refundETH']);
-  t.equal((calls[0]!.args[0] as { amountOutMinimum: bigint }).amountOutMinimum, 1_769_383_697_813n);
-  t.strictSame(decode(V2_ROUTER_ABI, steps[1]!.data), { functionName: 'swapExactETHForTokens', args: [730_616_302_187n, [WETH, USDC], RECIPIENT, 1_900_000_000n] });
+  const { calls } = decodeMulticall(SWAP_ROUTER02_ABI, steps[0].data);
+  t.strictSame(
+    calls.map((c) => c.functionName),
+    ['exactInputSingle', 'refundETH'],
+  );
+  t.equal((calls[0].args[0] as { amountOutMinimum: bigint }).amountOutMinimum, 1_769_383_697_813n);
+  t.strictSame(decode(V2_ROUTER_ABI, steps[1].data), {
+    functionName: 'swapExactETHForTokens',
+    args: [730_616_302_187n, [WETH, USDC], RECIPIENT, 1_900_000_000n],
+  });
 });
 
 t.test('a bare wrap or unwrap is buildWrapSteps', async (t) => {
   const weth9 = executorOf(chain, 'WETH9');
   const wrap = tradeOf([routeOf(chain, weth9, [{ dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 3n * E18, amountOut: 3n * E18 }])]);
   const params = { chainId: 1, wrappedNativeToken: WETH, amount: 3n * E18, recipient: RECIPIENT, wallet: WALLET };
-  t.strictSame(buildTradeSteps(base(wrap, { tokenIn: tokenOf(chain, 'ETH'), tokenOut: tokenOf(chain, 'WETH'), amountOutMinimum: 3n * E18 })), buildWrapSteps({ ...params, tokenIn: tokenOf(chain, 'ETH'), tokenOut: tokenOf(chain, 'WETH') }));
+  t.strictSame(
+    buildTradeSteps(base(wrap, { tokenIn: tokenOf(chain, 'ETH'), tokenOut: tokenOf(chain, 'WETH'), amountOutMinimum: 3n * E18 })),
+    buildWrapSteps({ ...params, tokenIn: tokenOf(chain, 'ETH'), tokenOut: tokenOf(chain, 'WETH') }),
+  );
   const unwrap = tradeOf([routeOf(chain, weth9, [{ dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 3n * E18, amountOut: 3n * E18 }])]);
-  const steps = buildTradeSteps(base(unwrap, { tokenIn: tokenOf(chain, 'WETH'), tokenOut: tokenOf(chain, 'ETH'), amountOutMinimum: 3n * E18 }));
-  t.strictSame(steps.map((s) => [s.message, s.gasLimit]), [
-    ['Unwrap 3 WETH into ETH', gasLimit(wrapGas(false)).toString()],
-    [`Send 3 ETH to ${RECIPIENT}`, gasLimit(GAS.send.native).toString()],
-  ]);
+  const steps = buildTradeSteps(
+    base(unwrap, { tokenIn: tokenOf(chain, 'WETH'), tokenOut: tokenOf(chain, 'ETH'), amountOutMinimum: 3n * E18 }),
+  );
+  t.strictSame(
+    steps.map((s) => [s.message, s.gasLimit]),
+    [
+      ['Unwrap 3 WETH into ETH', gasLimit(wrapGas(false)).toString()],
+      [`Send 3 ETH to ${RECIPIENT}`, gasLimit(GAS.send.native).toString()],
+    ],
+  );
 });
 
 t.test('refuses trades the quote layer must never produce', async (t) => {
@@ -150,21 +272,48 @@ t.test('refuses trades the quote layer must never produce', async (t) => {
   ]);
   const base0 = (trade: Trade, over: Partial<TradeStepsParams> = {}): TradeStepsParams => base(trade, { amountOutMinimum: 0n, ...over });
   const cases: [TradeStepsParams, string][] = [
-    [base0({ ...ok, tradeType: 'exactOut' }), `amountOutMinimum: an exact-output trade delivers exactly its amountOut ${ok.amountOut}, not 0`],
+    [
+      base0({ ...ok, tradeType: 'exactOut' }),
+      `amountOutMinimum: an exact-output trade delivers exactly its amountOut ${ok.amountOut}, not 0`,
+    ],
     [base0({ ...ok, tradeType: 'exactOut' }, { amountOutMinimum: ok.amountOut }), 'amountInMaximum: required for an exact-output trade'],
-    [base0({ ...ok, tradeType: 'exactOut' }, { amountOutMinimum: ok.amountOut, amountInMaximum: ok.amountIn - 1n }), `amountInMaximum: ${ok.amountIn - 1n} is less than the inputs ${v3Route.amountIn} + ${sushiRoute.amountIn}`],
-    [base0(ok, { amountInMaximum: ok.amountIn }), 'amountInMaximum: only for exact-output trades (an exact-input trade spends exactly its amountIn)'],
+    [
+      base0({ ...ok, tradeType: 'exactOut' }, { amountOutMinimum: ok.amountOut, amountInMaximum: ok.amountIn - 1n }),
+      `amountInMaximum: ${ok.amountIn - 1n} is less than the inputs ${v3Route.amountIn} + ${sushiRoute.amountIn}`,
+    ],
+    [
+      base0(ok, { amountInMaximum: ok.amountIn }),
+      'amountInMaximum: only for exact-output trades (an exact-input trade spends exactly its amountIn)',
+    ],
     [base0(ok, { tokenOut: tokenOf(chain, 'DAI') }), `trade: swaps ${WETH.toLowerCase()} -> ${USDC.toLowerCase()}, not ${WETH} -> ${DAI}`],
-    [base0(ok, { amountOutMinimum: ok.amountOut + 1n }), `amountOutMinimum: ${ok.amountOut + 1n} is more than the trade's amountOut ${ok.amountOut}`],
+    [
+      base0(ok, { amountOutMinimum: ok.amountOut + 1n }),
+      `amountOutMinimum: ${ok.amountOut + 1n} is more than the trade's amountOut ${ok.amountOut}`,
+    ],
     [base0(ok, { amountOutMinimum: -1n }), 'amountOutMinimum: must be a non-negative uint256, got -1'],
     [base0(ok, { deadline: 0 }), 'deadline: must be a positive integer of Unix seconds, got 0'],
     [base0(ok, { recipient: '0x1234' }), 'recipient: "0x1234" is not a valid EVM address'],
     [base0({ ...ok, amountIn: ok.amountIn + 1n }), 'trade.splits: their amountIn do not add up to trade.amountIn'],
     [base0({ ...ok, splits: [] }), 'trade.splits: empty'],
-    [base0(tradeOf([{ ...sushiRoute, executor: sr02 }])), 'trade.splits[0].route.executor: Uniswap V3 router does not swap sushiswap v2 pool 0x000000000000000000000000000000000000dEaD'],
-    [base0(tradeOf([{ ...v3Route, executor: { ...sr02, address: UNI_V2 } }])), `trade.splits[0].route.executor: SwapRouter02 ${UNI_V2} is not a router of ethereum`],
-    [base0({ ...tradeOf([sushiTwoHop]), splits: [{ percent: 100, route: { ...sushiTwoHop, legs: [sushiTwoHop.legs[1]!, sushiTwoHop.legs[0]!] } }] }), `trade.splits[0].route.legs[0]: starts at ${DAI.toLowerCase()}, not ${WETH.toLowerCase()}`],
-    [base0(tradeOf([wrapMiddle]), { tokenIn: tokenOf(chain, 'USDC'), tokenOut: tokenOf(chain, 'DAI'), amountOutMinimum: 0n }), 'trade.splits[0].route.legs[1]: a wrap or unwrap only opens or closes a route'],
+    [
+      base0(tradeOf([{ ...sushiRoute, executor: sr02 }])),
+      'trade.splits[0].route.executor: Uniswap V3 router does not swap sushiswap v2 pool 0x000000000000000000000000000000000000dEaD',
+    ],
+    [
+      base0(tradeOf([{ ...v3Route, executor: { ...sr02, address: UNI_V2 } }])),
+      `trade.splits[0].route.executor: SwapRouter02 ${UNI_V2} is not a router of ethereum`,
+    ],
+    [
+      base0({
+        ...tradeOf([sushiTwoHop]),
+        splits: [{ percent: 100, route: { ...sushiTwoHop, legs: [sushiTwoHop.legs[1], sushiTwoHop.legs[0]] } }],
+      }),
+      `trade.splits[0].route.legs[0]: starts at ${DAI.toLowerCase()}, not ${WETH.toLowerCase()}`,
+    ],
+    [
+      base0(tradeOf([wrapMiddle]), { tokenIn: tokenOf(chain, 'USDC'), tokenOut: tokenOf(chain, 'DAI'), amountOutMinimum: 0n }),
+      'trade.splits[0].route.legs[1]: a wrap or unwrap only opens or closes a route',
+    ],
   ];
   for (const [params, message] of cases) {
     t.throws(() => buildTradeSteps(params), { name: 'StepBuildError', code: 'STEP_BUILD_FAILED', status: 500, message }, message);

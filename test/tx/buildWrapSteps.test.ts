@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
-import { decodeFunctionData, type Abi, type Hex } from 'viem';
+import { type Abi, decodeFunctionData, type Hex } from 'viem';
 import { GAS, gasLimit, wrapGas } from '../../src/routing/gasModel.ts';
 import { buildWrapSteps, type WrapStepsParams } from '../../src/tx/buildWrapSteps.ts';
 
@@ -19,38 +19,87 @@ const WRAP_LIMIT = gasLimit(wrapGas(true)).toString();
 const UNWRAP_LIMIT = gasLimit(wrapGas(false)).toString();
 
 const params = (over: Partial<WrapStepsParams>): WrapStepsParams => ({
-  chainId: 10, tokenIn: NATIVE, tokenOut: WETH, wrappedNativeToken: WETH.address, amount: 1_500_000_000_000_000_000n,
-  recipient: WALLET, wallet: WALLET, ...over,
+  chainId: 10,
+  tokenIn: NATIVE,
+  tokenOut: WETH,
+  wrappedNativeToken: WETH.address,
+  amount: 1_500_000_000_000_000_000n,
+  recipient: WALLET,
+  wallet: WALLET,
+  ...over,
 });
 
 t.test('buildWrapSteps: wrap to the wallet is one deposit() with value', async (t) => {
   const steps = buildWrapSteps(params({}));
-  t.strictSame(steps.map((s) => ({ ...s, data: decode(s.data) })), [
-    { from: WALLET, amount: '1500000000000000000', chainId: 10, message: 'Wrap 1.5 ETH into WETH', to: WETH.address, data: { functionName: 'deposit', args: undefined }, value: '1500000000000000000', gasLimit: WRAP_LIMIT },
-  ]);
+  t.strictSame(
+    steps.map((s) => ({ ...s, data: decode(s.data) })),
+    [
+      {
+        from: WALLET,
+        amount: '1500000000000000000',
+        chainId: 10,
+        message: 'Wrap 1.5 ETH into WETH',
+        to: WETH.address,
+        data: { functionName: 'deposit', args: undefined },
+        value: '1500000000000000000',
+        gasLimit: WRAP_LIMIT,
+      },
+    ],
+  );
 });
 
 t.test('buildWrapSteps: wrap to another recipient adds a WETH transfer', async (t) => {
   const steps = buildWrapSteps(params({ recipient: RECIPIENT.toLowerCase() }));
   t.equal(steps.length, 2);
-  t.strictSame({ ...steps[1]!, data: decode(steps[1]!.data) }, {
-    from: WALLET, amount: '1500000000000000000', chainId: 10, message: `Send 1.5 WETH to ${RECIPIENT}`, to: WETH.address,
-    data: { functionName: 'transfer', args: [RECIPIENT, 1_500_000_000_000_000_000n] }, gasLimit: gasLimit(GAS.send.erc20).toString(),
-  });
+  t.strictSame(
+    { ...steps[1], data: decode(steps[1].data) },
+    {
+      from: WALLET,
+      amount: '1500000000000000000',
+      chainId: 10,
+      message: `Send 1.5 WETH to ${RECIPIENT}`,
+      to: WETH.address,
+      data: { functionName: 'transfer', args: [RECIPIENT, 1_500_000_000_000_000_000n] },
+      gasLimit: gasLimit(GAS.send.erc20).toString(),
+    },
+  );
 });
 
 t.test('buildWrapSteps: unwrap is withdraw(amount) without approval; another recipient gets a native transfer', async (t) => {
   const own = buildWrapSteps(params({ tokenIn: WETH, tokenOut: NATIVE, amount: 1n }));
-  t.strictSame(own.map((s) => ({ ...s, data: decode(s.data) })), [
-    { from: WALLET, amount: '1', chainId: 10, message: 'Unwrap 0.000000000000000001 WETH into ETH', to: WETH.address, data: { functionName: 'withdraw', args: [1n] }, gasLimit: UNWRAP_LIMIT },
-  ]);
+  t.strictSame(
+    own.map((s) => ({ ...s, data: decode(s.data) })),
+    [
+      {
+        from: WALLET,
+        amount: '1',
+        chainId: 10,
+        message: 'Unwrap 0.000000000000000001 WETH into ETH',
+        to: WETH.address,
+        data: { functionName: 'withdraw', args: [1n] },
+        gasLimit: UNWRAP_LIMIT,
+      },
+    ],
+  );
   const other = buildWrapSteps(params({ tokenIn: WETH, tokenOut: NATIVE, recipient: RECIPIENT }));
   t.equal(other.length, 2);
-  t.strictSame(other[1], { from: WALLET, amount: '1500000000000000000', chainId: 10, message: `Send 1.5 ETH to ${RECIPIENT}`, to: RECIPIENT, data: '0x', value: '1500000000000000000', gasLimit: gasLimit(GAS.send.native).toString() });
+  t.strictSame(other[1], {
+    from: WALLET,
+    amount: '1500000000000000000',
+    chainId: 10,
+    message: `Send 1.5 ETH to ${RECIPIENT}`,
+    to: RECIPIENT,
+    data: '0x',
+    value: '1500000000000000000',
+    gasLimit: gasLimit(GAS.send.native).toString(),
+  });
 });
 
 t.test('buildWrapSteps refuses anything but native <-> wrapped native', async (t) => {
-  t.throws(() => buildWrapSteps(params({ tokenOut: USDC })), { name: 'StepBuildError', message: /is not a wrap or unwrap of 0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2$/ });
+  t.throws(() => buildWrapSteps(params({ tokenOut: USDC })), {
+    name: 'StepBuildError',
+    message: /is not a wrap or unwrap of 0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2$/,
+  });
   t.throws(() => buildWrapSteps(params({ tokenIn: WETH, tokenOut: WETH })), { name: 'StepBuildError' });
   t.throws(() => buildWrapSteps(params({ amount: 0n })), { name: 'StepBuildError', message: 'amount: must be a positive uint256, got 0' });
 });

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { bytesToHex, encodeAbiParameters, encodeFunctionData, getAddress, type Abi, type AbiFunction, type AbiParameter } from 'viem';
-import * as abis from '../../src/tx/abis.ts';
+import { type Abi, type AbiFunction, type AbiParameter, bytesToHex, encodeAbiParameters, encodeFunctionData, getAddress } from 'viem';
 import { abiEncode } from '../../src/tx/abiEncode.ts';
+import * as abis from '../../src/tx/abis.ts';
 import { encodeCall } from '../../src/tx/encodeCall.ts';
 
 /** A deterministic pseudo-random source (mulberry32), so a failure names a reproducible case. */
@@ -22,7 +22,8 @@ function valueOf(param: AbiParameter, next: () => number): unknown {
     const item = { ...param, type: param.type.slice(0, -2) } as AbiParameter;
     return Array.from({ length: Math.floor(next() * 4) }, () => valueOf(item, next));
   }
-  if (param.type === 'tuple') return Object.fromEntries(('components' in param ? param.components : []).map((c) => [c.name!, valueOf(c, next)]));
+  if (param.type === 'tuple')
+    return Object.fromEntries(('components' in param ? param.components : []).map((c) => [c.name!, valueOf(c, next)]));
   if (param.type === 'address') return getAddress(bytes(20));
   if (param.type === 'bool') return next() < 0.5;
   if (param.type === 'bytes') return bytes(Math.floor(next() * 90));

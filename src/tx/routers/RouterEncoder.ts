@@ -1,4 +1,4 @@
-import { encodePacked, type Address, type Hex } from 'viem';
+import { type Address, encodePacked, type Hex } from 'viem';
 import type { ProtocolKind, TradeType } from '../../protocols/PoolProtocol.ts';
 import type { Leg, Route } from '../../routing/Trade.ts';
 import { stepAddress } from '../Step.ts';
@@ -52,7 +52,7 @@ export interface RouteSwaps {
 /** The swaps of a route (buildTradeSteps has checked that the legs join up and wraps only open or close it). */
 export function routeSwaps(route: Route): RouteSwaps {
   const legs = route.legs.filter((l) => l.kind !== 'wrap');
-  const tokens = [legs[0]!.tokenIn, ...legs.map((l) => l.tokenOut)].map((t, i) => stepAddress(t, `route token ${i}`));
+  const tokens = [legs[0].tokenIn, ...legs.map((l) => l.tokenOut)].map((t, i) => stepAddress(t, `route token ${i}`));
   return { legs, tokens };
 }
 
@@ -66,8 +66,8 @@ export function sections(swaps: RouteSwaps): Section[] {
   const out: Section[] = [];
   let start = 0;
   for (let i = 1; i <= swaps.legs.length; i++) {
-    if (i < swaps.legs.length && swaps.legs[i]!.kind === swaps.legs[start]!.kind) continue;
-    out.push({ kind: swaps.legs[start]!.kind, legs: swaps.legs.slice(start, i), tokens: swaps.tokens.slice(start, i + 1) });
+    if (i < swaps.legs.length && swaps.legs[i].kind === swaps.legs[start].kind) continue;
+    out.push({ kind: swaps.legs[start].kind, legs: swaps.legs.slice(start, i), tokens: swaps.tokens.slice(start, i + 1) });
     start = i;
   }
   return out;
@@ -82,10 +82,10 @@ export function packedV3Path(swaps: RouteSwaps, reversed = false): Hex {
   const fees = swaps.legs.map((l) => l.fee);
   if (reversed) fees.reverse();
   const types: ('address' | 'uint24')[] = ['address'];
-  const values: (Address | number)[] = [tokens[0]!];
+  const values: (Address | number)[] = [tokens[0]];
   fees.forEach((fee, i) => {
     types.push('uint24', 'address');
-    values.push(fee, tokens[i + 1]!);
+    values.push(fee, tokens[i + 1]);
   });
   return encodePacked(types, values);
 }

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import { peripheryPaymentsAbi } from '../abis.ts';
-import type { RouterContext, RouterTransaction } from './RouterEncoder.ts';
 import { encodeCall } from '../encodeCall.ts';
+import type { RouterContext, RouterTransaction } from './RouterEncoder.ts';
 
 /** Calldata encoders of the peripheryPayments functions used here. */
 const peripheryPaymentsCall = {

@@ -1,8 +1,8 @@
 import type { Hex } from 'viem';
 import { swapRouterAbi } from '../abis.ts';
-import { paymentCalls, paysRecipientDirectly } from './peripheryPayments.ts';
-import { packedV3Path, routeSwaps, type RouterContext, type RouterEncoder, type RouterTransaction } from './RouterEncoder.ts';
 import { encodeCall } from '../encodeCall.ts';
+import { paymentCalls, paysRecipientDirectly } from './peripheryPayments.ts';
+import { packedV3Path, type RouterContext, type RouterEncoder, type RouterTransaction, routeSwaps } from './RouterEncoder.ts';
 
 /** Calldata encoders of the swapRouter functions used here. */
 const swapRouterCall = {
@@ -38,9 +38,18 @@ export const swapRouter: RouterEncoder = {
       const swap = routeSwaps(route);
       const one = swap.legs.length === 1;
       if (tx.tradeType === 'exactOut') {
-        const amountInMaximum = tx.amountInMaximums[i]!;
+        const amountInMaximum = tx.amountInMaximums[i];
         if (one) {
-          const params = { tokenIn: swap.tokens[0]!, tokenOut: swap.tokens[1]!, fee: swap.legs[0]!.fee, recipient, deadline: ctx.deadline, amountOut: route.amountOut, amountInMaximum, sqrtPriceLimitX96: 0n };
+          const params = {
+            tokenIn: swap.tokens[0],
+            tokenOut: swap.tokens[1],
+            fee: swap.legs[0].fee,
+            recipient,
+            deadline: ctx.deadline,
+            amountOut: route.amountOut,
+            amountInMaximum,
+            sqrtPriceLimitX96: 0n,
+          };
           return swapRouterCall.exactOutputSingle([params]);
         }
         const params = { path: packedV3Path(swap, true), recipient, deadline: ctx.deadline, amountOut: route.amountOut, amountInMaximum };
@@ -48,13 +57,22 @@ export const swapRouter: RouterEncoder = {
       }
       const amountOutMinimum = direct ? tx.amountOutMinimum : 0n;
       if (one) {
-        const params = { tokenIn: swap.tokens[0]!, tokenOut: swap.tokens[1]!, fee: swap.legs[0]!.fee, recipient, deadline: ctx.deadline, amountIn: route.amountIn, amountOutMinimum, sqrtPriceLimitX96: 0n };
+        const params = {
+          tokenIn: swap.tokens[0],
+          tokenOut: swap.tokens[1],
+          fee: swap.legs[0].fee,
+          recipient,
+          deadline: ctx.deadline,
+          amountIn: route.amountIn,
+          amountOutMinimum,
+          sqrtPriceLimitX96: 0n,
+        };
         return swapRouterCall.exactInputSingle([params]);
       }
       const params = { path: packedV3Path(swap), recipient, deadline: ctx.deadline, amountIn: route.amountIn, amountOutMinimum };
       return swapRouterCall.exactInput([params]);
     });
     const calls = [...swaps, ...paymentCalls(ctx, tx)];
-    return calls.length === 1 ? calls[0]! : swapRouterCall.multicall([calls]);
+    return calls.length === 1 ? calls[0] : swapRouterCall.multicall([calls]);
   },
 };

@@ -1,10 +1,18 @@
 import type { Address, Hex } from 'viem';
 import type { ProtocolKind } from '../../protocols/PoolProtocol.ts';
 import { SWAP_ROUTER02_ADDRESS_THIS, SWAP_ROUTER02_CONTRACT_BALANCE, swapRouter02Abi } from '../abis.ts';
+import { encodeCall } from '../encodeCall.ts';
 import { StepBuildError } from '../StepBuildError.ts';
 import { paymentCalls, paysRecipientDirectly } from './peripheryPayments.ts';
-import { packedV3Path, routeSwaps, sections, type RouterContext, type RouterEncoder, type RouterTransaction, type Section } from './RouterEncoder.ts';
-import { encodeCall } from '../encodeCall.ts';
+import {
+  packedV3Path,
+  type RouterContext,
+  type RouterEncoder,
+  type RouterTransaction,
+  routeSwaps,
+  type Section,
+  sections,
+} from './RouterEncoder.ts';
 
 /** Calldata encoders of the swapRouter02 functions used here. */
 const swapRouter02Call = {
@@ -17,19 +25,44 @@ const swapRouter02Call = {
 };
 
 /** The SwapRouter02 call that swaps one section of an exact-input route, by its pools' protocol. */
-const exactInputSection: Partial<Record<ProtocolKind, (section: Section, amountIn: bigint, amountOutMinimum: bigint, recipient: Address) => Hex>> = {
-  uniswapV2: (section, amountIn, amountOutMinimum, recipient) => swapRouter02Call.swapExactTokensForTokens([amountIn, amountOutMinimum, section.tokens, recipient]),
+const exactInputSection: Partial<
+  Record<ProtocolKind, (section: Section, amountIn: bigint, amountOutMinimum: bigint, recipient: Address) => Hex>
+> = {
+  uniswapV2: (section, amountIn, amountOutMinimum, recipient) =>
+    swapRouter02Call.swapExactTokensForTokens([amountIn, amountOutMinimum, section.tokens, recipient]),
   uniswapV3: (section, amountIn, amountOutMinimum, recipient) =>
     section.legs.length === 1
-      ? swapRouter02Call.exactInputSingle([{ tokenIn: section.tokens[0]!, tokenOut: section.tokens[1]!, fee: section.legs[0]!.fee, recipient, amountIn, amountOutMinimum, sqrtPriceLimitX96: 0n }])
+      ? swapRouter02Call.exactInputSingle([
+          {
+            tokenIn: section.tokens[0],
+            tokenOut: section.tokens[1],
+            fee: section.legs[0].fee,
+            recipient,
+            amountIn,
+            amountOutMinimum,
+            sqrtPriceLimitX96: 0n,
+          },
+        ])
       : swapRouter02Call.exactInput([{ path: packedV3Path(section), recipient, amountIn, amountOutMinimum }]),
 };
 
 /** The SwapRouter02 call that swaps a whole exact-output route (one section), by its pools' protocol. */
-const exactOutputRoute: Partial<Record<ProtocolKind, (section: Section, amountOut: bigint, amountInMaximum: bigint, recipient: Address) => Hex>> = {
+const exactOutputRoute: Partial<
+  Record<ProtocolKind, (section: Section, amountOut: bigint, amountInMaximum: bigint, recipient: Address) => Hex>
+> = {
   uniswapV3: (section, amountOut, amountInMaximum, recipient) =>
     section.legs.length === 1
-      ? swapRouter02Call.exactOutputSingle([{ tokenIn: section.tokens[0]!, tokenOut: section.tokens[1]!, fee: section.legs[0]!.fee, recipient, amountOut, amountInMaximum, sqrtPriceLimitX96: 0n }])
+      ? swapRouter02Call.exactOutputSingle([
+          {
+            tokenIn: section.tokens[0],
+            tokenOut: section.tokens[1],
+            fee: section.legs[0].fee,
+            recipient,
+            amountOut,
+            amountInMaximum,
+            sqrtPriceLimitX96: 0n,
+          },
+        ])
       : swapRouter02Call.exactOutput([{ path: packedV3Path(section, true), recipient, amountOut, amountInMaximum }]),
 };
 
@@ -60,9 +93,9 @@ export const swapRouter02: RouterEncoder = {
     tx.routes.forEach((route, r) => {
       const parts = sections(routeSwaps(route));
       if (tx.tradeType === 'exactOut') {
-        const encode = parts.length === 1 ? exactOutputRoute[parts[0]!.kind] : undefined;
+        const encode = parts.length === 1 ? exactOutputRoute[parts[0].kind] : undefined;
         if (!encode) throw new StepBuildError('SwapRouter02 executes exact-output routes of v3 pools only');
-        calls.push(encode(parts[0]!, route.amountOut, tx.amountInMaximums[r]!, direct ? ctx.recipient : SWAP_ROUTER02_ADDRESS_THIS));
+        calls.push(encode(parts[0], route.amountOut, tx.amountInMaximums[r], direct ? ctx.recipient : SWAP_ROUTER02_ADDRESS_THIS));
         return;
       }
       parts.forEach((section, i) => {
@@ -70,7 +103,9 @@ export const swapRouter02: RouterEncoder = {
         const encode = exactInputSection[section.kind];
         if (!encode) throw new StepBuildError(`SwapRouter02 cannot swap ${section.kind} pools`);
         const amountIn = i === 0 ? route.amountIn : SWAP_ROUTER02_CONTRACT_BALANCE;
-        calls.push(encode(section, amountIn, last && direct ? tx.amountOutMinimum : 0n, last && direct ? ctx.recipient : SWAP_ROUTER02_ADDRESS_THIS));
+        calls.push(
+          encode(section, amountIn, last && direct ? tx.amountOutMinimum : 0n, last && direct ? ctx.recipient : SWAP_ROUTER02_ADDRESS_THIS),
+        );
       });
     });
     calls.push(...paymentCalls(ctx, tx));

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import { uniswapV2Router02Abi } from '../abis.ts';
-import { routeSwaps, type RouterContext, type RouterEncoder, type RouterTransaction } from './RouterEncoder.ts';
 import { encodeCall } from '../encodeCall.ts';
+import { type RouterContext, type RouterEncoder, type RouterTransaction, routeSwaps } from './RouterEncoder.ts';
 
 /** Calldata encoders of the uniswapV2Router02 functions used here. */
 const uniswapV2Router02Call = {
@@ -30,14 +30,14 @@ export const uniswapV2Router02: RouterEncoder = {
     return routes.map((r) => [r]);
   },
   encode(ctx: RouterContext, tx: RouterTransaction): Hex {
-    const route = tx.routes[0]!;
+    const route = tx.routes[0];
     const { tokens } = routeSwaps(route);
     if (tx.tradeType === 'exactOut') {
       if (ctx.nativeIn) {
         return uniswapV2Router02Call.swapETHForExactTokens([route.amountOut, tokens, ctx.recipient, ctx.deadline]);
       }
       const encode = ctx.nativeOut ? uniswapV2Router02Call.swapTokensForExactETH : uniswapV2Router02Call.swapTokensForExactTokens;
-      return encode([route.amountOut, tx.amountInMaximums[0]!, tokens, ctx.recipient, ctx.deadline]);
+      return encode([route.amountOut, tx.amountInMaximums[0], tokens, ctx.recipient, ctx.deadline]);
     }
     if (ctx.nativeIn) {
       return uniswapV2Router02Call.swapExactETHForTokens([tx.amountOutMinimum, tokens, ctx.recipient, ctx.deadline]);
