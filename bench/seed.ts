@@ -12,7 +12,7 @@
  */
 import { join } from 'node:path';
 import { startDevnet } from '../seeds/devnet/startDevnet.ts';
-import { type ChainSeedReport, discoveryCandidates, seedChains } from '../seeds/seedChains.ts';
+import { type ChainSeedReport, discoveryCandidates, seedChains } from '../src/chain/seedChains.ts';
 import type { CatalogChain } from '../src/catalog/Catalog.ts';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { deployBenchTokens, withTokens } from './lib/deployBenchTokens.ts';

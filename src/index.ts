@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
-import type { ChainFollower } from '../seeds/follow/ChainFollower.ts';
-import { startFollowers } from '../seeds/follow/startFollowers.ts';
+import type { ChainFollower } from './follow/ChainFollower.ts';
+import { startFollowers } from './follow/startFollowers.ts';
 import { createApp } from './app.ts';
 import { loadCatalog } from './catalog/loadCatalog.ts';
 import { runPrimary } from './cluster.ts';

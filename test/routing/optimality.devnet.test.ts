@@ -15,7 +15,7 @@ import t from 'tap';
 import { type Address, createPublicClient, encodePacked, type Hex, http, parseUnits } from 'viem';
 import { devnetAddresses } from '../../seeds/devnet/devnetAddresses.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import { seedChains } from '../../seeds/seedChains.ts';
+import { seedChains } from '../../src/chain/seedChains.ts';
 import type { CatalogToken } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';

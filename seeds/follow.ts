@@ -6,12 +6,12 @@
  * Entries beyond FOLLOW_STREAM_MAXLEN per chain (default 100,000) are trimmed, oldest first.
  */
 import { createClient } from '@keyv/redis';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { loadConfig } from '../../src/config.ts';
-import { type FollowHeartbeat, followHeadKey, followStreamKey } from '../../src/follow/followStream.ts';
-import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
-import { createLogger } from '../../src/logger.ts';
-import { startFollowers } from './startFollowers.ts';
+import { loadCatalog } from '../src/catalog/loadCatalog.ts';
+import { loadConfig } from '../src/config.ts';
+import { type FollowHeartbeat, followHeadKey, followStreamKey } from '../src/follow/followStream.ts';
+import type { BlockUpdate } from '../src/graph/blockUpdate.ts';
+import { createLogger } from '../src/logger.ts';
+import { startFollowers } from '../src/follow/startFollowers.ts';
 
 const MAXLEN = Number(process.env.FOLLOW_STREAM_MAXLEN ?? 100_000);
 

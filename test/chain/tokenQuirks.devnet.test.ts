@@ -10,7 +10,7 @@ import { encodeFunctionData, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { deployQuirkTokens, quirkCatalog } from '../../seeds/devnet/deployQuirkTokens.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import { seedChains } from '../../seeds/seedChains.ts';
+import { seedChains } from '../../src/chain/seedChains.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { artifactAbi, devnetWallet } from '../helpers/devnetWallet.ts';
