@@ -1,5 +1,5 @@
 /**
- * `npm run bench:follow`: the chain follower on a devnet of its own (seeds/follow/). Figures: catch-up speed (blocks
+ * `npm run bench:follow`: the chain follower on a devnet of its own (src/follow/). Figures: catch-up speed (blocks
  * and events per second over blocks with trading and empty ones), apply cost per event (registry.applyPoolEvent,
  * pure, µs), RPC requests per followed block in steady state (the follower's counting transport), and memory
  * (heapUsed / RSS) after 10,000 followed blocks beside memory at the start of following.

@@ -262,11 +262,11 @@ async function seedOne(
       pools.push({ ...c, address: getAddress(a) });
     });
 
-    // 2. State: v2 reserves; v3 slot0, liquidity, fee, tickSpacing; balances of both tokens (seeds/readPoolStates.ts).
+    // 2. State: v2 reserves; v3 slot0, liquidity, fee, tickSpacing; balances of both tokens (readPoolStates.ts).
     const run: PhaseRunner = (name, list, summary) => phase(name, list, summary);
     const basics = await readPoolBasics(run, pools, o.tickWindowWords);
     // 2b. Transfer fees: for each token, the pool holding most of it sends a share to a spare address and gets it back
-    // (seeds/probeTransferFees.ts); a token that loses part of a transfer, or whose transfer fails, is left out.
+    // (probeTransferFees.ts); a token that loses part of a transfer, or whose transfer fails, is left out.
     const holders = new Map<string, { token: Address; holder: Address; balance: bigint }>();
     for (const { pool: p, balance0, balance1 } of basics) {
       for (const [token, balance] of [
