@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { DevnetTrader } from '../seeds/devnet/devnetTrader.ts';
 import { startDevnet } from '../seeds/devnet/startDevnet.ts';
-import { ChainFollower } from '../src/follow/ChainFollower.ts';
-import type { RpcLog } from '../src/follow/poolBook.ts';
+import type { CatalogChain } from '../src/catalog/Catalog.ts';
+import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { multicallRunner, readPoolStates } from '../src/chain/readPoolStates.ts';
 import { seedChains } from '../src/chain/seedChains.ts';
 import { createSeedRpc } from '../src/chain/seedRpc.ts';
-import type { CatalogChain } from '../src/catalog/Catalog.ts';
-import { loadCatalog } from '../src/catalog/loadCatalog.ts';
+import { ChainFollower } from '../src/follow/ChainFollower.ts';
+import type { RpcLog } from '../src/follow/poolBook.ts';
 import type { SnapshotPool } from '../src/graph/snapshot.ts';
 import { applyPoolEvent } from '../src/protocols/registry.ts';
 

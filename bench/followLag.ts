@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DevnetTrader } from '../seeds/devnet/devnetTrader.ts';
 import { startDevnet } from '../seeds/devnet/startDevnet.ts';
-import { seedChains } from '../src/chain/seedChains.ts';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
+import { seedChains } from '../src/chain/seedChains.ts';
 import { deletePrefix, redisAnswers } from '../test/helpers/redis.ts';
 import { type ServerProcess, startServer } from '../test/helpers/serverProcess.ts';
 

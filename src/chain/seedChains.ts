@@ -4,13 +4,13 @@ import type { CatalogChain } from '../catalog/Catalog.ts';
 import type { Snapshot, SnapshotExcludedToken, SnapshotPool } from '../graph/snapshot.ts';
 import type { ReadCall } from '../protocols/PoolSource.ts';
 import { poolSource, snapshotFileState, snapshotStateSize } from '../protocols/registry.ts';
+import { writeFileAtomic } from '../store/writeFileAtomic.ts';
 import { batchCount, type MulticallOptions, multicallBatched } from './multicallBatched.ts';
 import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.ts';
 import { completePoolStates, type PhaseRunner, readPoolBasics } from './readPoolStates.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
 import { createSeedRpc, RpcRequestError } from './seedRpc.ts';
 import { checkTokenMetadata, tokenMetadataCalls } from './tokenMetadata.ts';
-import { writeFileAtomic } from '../store/writeFileAtomic.ts';
 
 /** Multicall3's canonical address, used when a chain's catalogue file names none. */
 export const DEFAULT_MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';

@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { getAddress, type PublicClient } from 'viem';
 import type { Catalog, CatalogChain } from '../catalog/Catalog.ts';
-import type { BlockUpdate, BlockUpdateSink } from '../graph/blockUpdate.ts';
-import { loadSnapshots, type Snapshot } from '../graph/snapshot.ts';
 import { multicallRunner, type PhaseRunner } from '../chain/readPoolStates.ts';
 import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../chain/seedChains.ts';
 import { createSeedRpc, RpcRequestError, type SeedRpc } from '../chain/seedRpc.ts';
+import type { BlockUpdate, BlockUpdateSink } from '../graph/blockUpdate.ts';
+import { loadSnapshots, type Snapshot } from '../graph/snapshot.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
 import { type BlockChange, PoolBook, type RpcLog } from './poolBook.ts';
 
