@@ -1,5 +1,5 @@
 /**
- * `npm run bench:follow`: the chain follower on a devnet of its own (seeds/follow/). Figures: catch-up speed (blocks
+ * `npm run bench:follow`: the chain follower on a devnet of its own (src/follow/). Figures: catch-up speed (blocks
  * and events per second over blocks with trading and empty ones), apply cost per event (registry.applyPoolEvent,
  * pure, µs), RPC requests per followed block in steady state (the follower's counting transport), and memory
  * (heapUsed / RSS) after 10,000 followed blocks beside memory at the start of following.
@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { DevnetTrader } from '../seeds/devnet/devnetTrader.ts';
 import { startDevnet } from '../seeds/devnet/startDevnet.ts';
-import { ChainFollower } from '../seeds/follow/ChainFollower.ts';
-import type { RpcLog } from '../seeds/follow/poolBook.ts';
-import { multicallRunner, readPoolStates } from '../seeds/readPoolStates.ts';
-import { seedChains } from '../seeds/seedChains.ts';
-import { createSeedRpc } from '../seeds/seedRpc.ts';
 import type { CatalogChain } from '../src/catalog/Catalog.ts';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
+import { multicallRunner, readPoolStates } from '../src/chain/readPoolStates.ts';
+import { seedChains } from '../src/chain/seedChains.ts';
+import { createSeedRpc } from '../src/chain/seedRpc.ts';
+import { ChainFollower } from '../src/follow/ChainFollower.ts';
+import type { RpcLog } from '../src/follow/poolBook.ts';
 import type { SnapshotPool } from '../src/graph/snapshot.ts';
 import { applyPoolEvent } from '../src/protocols/registry.ts';
 

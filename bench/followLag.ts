@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DevnetTrader } from '../seeds/devnet/devnetTrader.ts';
 import { startDevnet } from '../seeds/devnet/startDevnet.ts';
-import { seedChains } from '../seeds/seedChains.ts';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
+import { seedChains } from '../src/chain/seedChains.ts';
 import { deletePrefix, redisAnswers } from '../test/helpers/redis.ts';
 import { type ServerProcess, startServer } from '../test/helpers/serverProcess.ts';
 
@@ -90,7 +90,7 @@ try {
     const shared = { ...common, REDIS_URL, REDIS_KEY_PREFIX: prefix };
     servers.push(
       await startServer({
-        entry: 'seeds/follow/followMain.ts',
+        entry: 'seeds/follow.ts',
         env: { ...shared, LOG_LEVEL: 'info', [`RPC_URL_${chain.chainId}`]: devnet.rpcUrl },
         readyLog: 'following chains; publishing to Redis Streams',
         timeoutMs: 120_000,

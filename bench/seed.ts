@@ -5,16 +5,16 @@
  * - "Ethereum size": the devnet's 6 ERC-20s + 400 generated = 406 ERC-20s and 5 base tokens, the shape of the
  *   Ethereum catalogue with the full Uniswap default list (406 ERC-20s, 5 bases, 2 v2 DEXes + 4 v3 fee tiers);
  * - "400 tokens, 6 bases": the devnet's 6 ERC-20s + 394 generated, UNI as a sixth base.
- * Discovery covers (token, base), (base, base) and listed pairs (seeds/seedChains.ts discoveryPairs), so candidates
+ * Discovery covers (token, base), (base, base) and listed pairs (src/chain/seedChains.ts discoveryPairs), so candidates
  * grow linearly with the token count. Checks requests = 4 (chain id, block, priority fee, Multicall3 code) + the sum over the six
  * phases (tokens, discovery, state, probe, bitmap, ticks) of ceil(calls / batch size): never one request per candidate.
  * BENCH_SEED_TOKENS (default 400) sets the number of generated tokens.
  */
 import { join } from 'node:path';
 import { startDevnet } from '../seeds/devnet/startDevnet.ts';
-import { type ChainSeedReport, discoveryCandidates, seedChains } from '../seeds/seedChains.ts';
 import type { CatalogChain } from '../src/catalog/Catalog.ts';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
+import { type ChainSeedReport, discoveryCandidates, seedChains } from '../src/chain/seedChains.ts';
 import { deployBenchTokens, withTokens } from './lib/deployBenchTokens.ts';
 
 const ROOT = join(import.meta.dirname, '..');

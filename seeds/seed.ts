@@ -4,10 +4,10 @@
  */
 import { parseArgs } from 'node:util';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
+import { selectChains } from '../src/catalog/selectChains.ts';
+import { formatReport } from '../src/chain/formatReport.ts';
+import { seedChains } from '../src/chain/seedChains.ts';
 import { loadConfig } from '../src/config.ts';
-import { formatReport } from './formatReport.ts';
-import { seedChains } from './seedChains.ts';
-import { selectChains } from './selectChains.ts';
 
 try {
   const { values } = parseArgs({

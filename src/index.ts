@@ -1,12 +1,12 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
-import type { ChainFollower } from '../seeds/follow/ChainFollower.ts';
-import { startFollowers } from '../seeds/follow/startFollowers.ts';
 import { createApp } from './app.ts';
 import { loadCatalog } from './catalog/loadCatalog.ts';
 import { runPrimary } from './cluster.ts';
 import { type Config, loadConfig } from './config.ts';
+import type { ChainFollower } from './follow/ChainFollower.ts';
 import { FollowStreamReader } from './follow/followStream.ts';
+import { startFollowers } from './follow/startFollowers.ts';
 import { GraphHolder } from './graph/GraphHolder.ts';
 import type { LiveState } from './graph/liveState.ts';
 import { createLogger } from './logger.ts';

@@ -13,8 +13,8 @@ export interface CompiledContract {
 }
 
 /**
- * The compiler settings of the project's own Solidity (seeds/contracts/): optimizer on, the paris EVM (no PUSH0, so
- * the code runs on every catalogued chain), and no metadata hash, so the output depends on the source alone.
+ * The compiler settings of the project's own Solidity (src/chain/TransferFeeProbe.sol): optimizer on, the paris EVM
+ * (no PUSH0, so the code runs on every catalogued chain), and no metadata hash, so the output depends on the source alone.
  */
 export const SOLC_SETTINGS = {
   optimizer: { enabled: true, runs: 200 },

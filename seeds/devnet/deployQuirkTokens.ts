@@ -1,6 +1,6 @@
 /**
  * Tokens with the quirks that break a plain approve + swap, deployed onto a devnet after the standard deployment
- * (seeds/devnet/deployDevnet.ts), with their pools, for the tests that execute them (test/seeds/tokenQuirks.devnet.test.ts).
+ * (seeds/devnet/deployDevnet.ts), with their pools, for the tests that execute them (test/chain/tokenQuirks.devnet.test.ts).
  * The shipped devnet, its catalogue files and snapshots are left as they are: quirkCatalog() is the devnet catalogue
  * plus these tokens, for a catalogue folder of the test's own.
  *

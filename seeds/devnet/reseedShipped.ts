@@ -4,8 +4,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { formatReport } from '../formatReport.ts';
-import { seedChains } from '../seedChains.ts';
+import { formatReport } from '../../src/chain/formatReport.ts';
+import { seedChains } from '../../src/chain/seedChains.ts';
 import { startDevnet } from './startDevnet.ts';
 
 const a = await startDevnet({ chainId: 31337 });

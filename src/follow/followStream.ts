@@ -20,7 +20,63 @@ export interface FollowHeartbeat {
   readonly at: number;
 }
 
-type Client = ReturnType<typeof createClient>;
+/** A client for the follow streams that reconnects with backoff (100 ms doubling, at most 2 s) and never emits errors. */
+function followClient(url: string) {
+  const client = createClient({ url, socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) } });
+  client.on('error', () => undefined);
+  return client;
+}
+
+type Client = ReturnType<typeof followClient>;
+
+/**
+ * The follower process's writer (`npm run follow`): appends each followed block to its chain's stream (trimmed to about
+ * `maxLen` entries, oldest first) and sets the chain's heartbeat. Redis down: publish waits and retries with backoff
+ * (100 ms doubling, at most 5 s), so no block is skipped; a heartbeat that fails is dropped (the next one follows).
+ */
+export class FollowStreamWriter {
+  private readonly client: Client;
+
+  constructor(private readonly o: { url: string; prefix: string; maxLen: number; logger: Logger }) {
+    this.client = followClient(o.url);
+  }
+
+  /** Connects; throws when Redis does not answer. */
+  async connect(): Promise<void> {
+    await this.client.connect();
+  }
+
+  /** Publishes one block, retrying while Redis is down. */
+  async publish(update: BlockUpdate): Promise<void> {
+    for (let delay = 100; ; delay = Math.min(delay * 2, 5000)) {
+      try {
+        await this.client.xAdd(
+          followStreamKey(this.o.prefix, update.chainId),
+          '*',
+          { update: JSON.stringify(update) },
+          { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: this.o.maxLen } },
+        );
+        return;
+      } catch (err) {
+        this.o.logger.warn(
+          { chainId: update.chainId, block: update.blockNumber, err: (err as Error).message, retryInMs: delay },
+          'publishing a block failed; retrying',
+        );
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  /** Sets a chain's heartbeat; a failure is ignored. */
+  heartbeat(chainId: number, beat: FollowHeartbeat): void {
+    this.client.set(followHeadKey(this.o.prefix, chainId), JSON.stringify(beat)).catch(() => undefined);
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    this.client.destroy();
+  }
+}
 
 /**
  * An API instance's reader of the followed chains' streams (FOLLOW_STREAM=true with REDIS_URL): reads every entry
@@ -42,8 +98,7 @@ export class FollowStreamReader {
     private readonly apply: (update: BlockUpdate) => void,
     private readonly appliedBlock: (chainId: number) => number,
   ) {
-    this.client = createClient({ url: o.url, socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) } });
-    this.client.on('error', () => undefined);
+    this.client = followClient(o.url);
     for (const id of o.chainIds) {
       this.last.set(id, '0');
       this.startBlock.set(id, appliedBlock(id));

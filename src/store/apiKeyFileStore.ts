@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ServiceUnavailableError } from '../errors/BaseError.ts';
@@ -18,10 +17,11 @@ import {
   sortRecords,
 } from './apiKeyRecords.ts';
 import type { ApiKeyIdentity, ApiKeyRecord, ApiKeyStore } from './apiKeyStore.ts';
+import { writeFileAtomic } from './writeFileAtomic.ts';
 
 // ---------------------------------------------------------------------------------------------
 // File: `<dataDir>/api-keys.json`, `{ "version": 1, "keys": [StoredKey...] }`, mode 0600, replaced
-// atomically (temp file + fsync + rename) under a lock file; readers re-read it when it changes.
+// atomically (writeFileAtomic: temp file + fsync + rename + folder fsync) under a lock file; readers re-read it when it changes.
 
 interface KeyFile {
   version: 1;
@@ -148,7 +148,7 @@ export class FileApiKeyStore implements ApiKeyStore {
         keys = [];
       }
       const result = change(keys);
-      writeAtomic(this.#path, `${JSON.stringify({ version: 1, keys } satisfies KeyFile, null, 2)}\n`);
+      writeFileAtomic(this.#path, `${JSON.stringify({ version: 1, keys } satisfies KeyFile, null, 2)}\n`, { mode: 0o600 });
       this.#cache = undefined;
       return result;
     } finally {
@@ -196,21 +196,4 @@ function readKeyFile(path: string): StoredKey[] {
     keys.push(stored);
   }
   return keys;
-}
-
-function writeAtomic(path: string, text: string): void {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
 }

@@ -14,10 +14,10 @@ import { getAddress } from 'viem';
 import { v3PoolAddress } from '../../seeds/devnet/devnetAddresses.ts';
 import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import { ChainFollower } from '../../seeds/follow/ChainFollower.ts';
-import { discoveryCandidates, seedChains } from '../../seeds/seedChains.ts';
 import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { discoveryCandidates, seedChains } from '../../src/chain/seedChains.ts';
+import { ChainFollower } from '../../src/follow/ChainFollower.ts';
 import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
 

@@ -22,7 +22,7 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
   const followerEnv = { ...shared, [`RPC_URL_${devnet.chainId}`]: devnet.rpcUrl, FOLLOW_POLL_MS: '100' };
   const startFollower = () =>
     startServer({
-      entry: 'seeds/follow/followMain.ts',
+      entry: 'seeds/follow.ts',
       env: followerEnv,
       readyLog: 'following chains; publishing to Redis Streams',
       timeoutMs: 120_000,

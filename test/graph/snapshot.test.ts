@@ -1,7 +1,7 @@
 // Snapshot files and the gas price they record: gasPriceWei loads on both read paths (parseSnapshot and the fast
 // byte path of loadSnapshots), an older file without it still loads and counts as gas price 0, a malformed one is
 // refused with the schema's message. The shipped devnet snapshots carry the field (their values come from the
-// chain: test/seeds/seedChains.test.ts checks the seeding run against eth_maxPriorityFeePerGas and the block).
+// chain: test/chain/seedChains.test.ts checks the seeding run against eth_maxPriorityFeePerGas and the block).
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

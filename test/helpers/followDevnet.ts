@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { type Address, parseAbi } from 'viem';
 import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
 import { type Devnet, startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import { seedChains } from '../../seeds/seedChains.ts';
 import type { CatalogChain, CatalogToken } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { seedChains } from '../../src/chain/seedChains.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
 import { artifactAbi, type DevnetWallet, devnetWallet } from './devnetWallet.ts';
 

@@ -1,16 +1,16 @@
 import { join } from 'node:path';
 import { type Address, getAddress, type PublicClient, zeroAddress } from 'viem';
-import type { CatalogChain } from '../src/catalog/Catalog.ts';
-import type { Snapshot, SnapshotExcludedToken, SnapshotPool } from '../src/graph/snapshot.ts';
-import type { ReadCall } from '../src/protocols/PoolSource.ts';
-import { poolSource, snapshotFileState, snapshotStateSize } from '../src/protocols/registry.ts';
+import type { CatalogChain } from '../catalog/Catalog.ts';
+import type { Snapshot, SnapshotExcludedToken, SnapshotPool } from '../graph/snapshot.ts';
+import type { ReadCall } from '../protocols/PoolSource.ts';
+import { poolSource, snapshotFileState, snapshotStateSize } from '../protocols/registry.ts';
+import { writeFileAtomic } from '../store/writeFileAtomic.ts';
 import { batchCount, type MulticallOptions, multicallBatched } from './multicallBatched.ts';
 import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.ts';
 import { completePoolStates, type PhaseRunner, readPoolBasics } from './readPoolStates.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
 import { createSeedRpc, RpcRequestError } from './seedRpc.ts';
 import { checkTokenMetadata, tokenMetadataCalls } from './tokenMetadata.ts';
-import { writeFileAtomic } from './writeFileAtomic.ts';
 
 /** Multicall3's canonical address, used when a chain's catalogue file names none. */
 export const DEFAULT_MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
@@ -262,11 +262,11 @@ async function seedOne(
       pools.push({ ...c, address: getAddress(a) });
     });
 
-    // 2. State: v2 reserves; v3 slot0, liquidity, fee, tickSpacing; balances of both tokens (seeds/readPoolStates.ts).
+    // 2. State: v2 reserves; v3 slot0, liquidity, fee, tickSpacing; balances of both tokens (readPoolStates.ts).
     const run: PhaseRunner = (name, list, summary) => phase(name, list, summary);
     const basics = await readPoolBasics(run, pools, o.tickWindowWords);
     // 2b. Transfer fees: for each token, the pool holding most of it sends a share to a spare address and gets it back
-    // (seeds/probeTransferFees.ts); a token that loses part of a transfer, or whose transfer fails, is left out.
+    // (probeTransferFees.ts); a token that loses part of a transfer, or whose transfer fails, is left out.
     const holders = new Map<string, { token: Address; holder: Address; balance: bigint }>();
     for (const { pool: p, balance0, balance1 } of basics) {
       for (const [token, balance] of [

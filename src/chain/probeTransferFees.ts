@@ -1,5 +1,5 @@
 import { type Address, decodeFunctionResult, encodeFunctionData, type PublicClient } from 'viem';
-import type { ReadCall } from '../src/protocols/PoolSource.ts';
+import type { ReadCall } from '../protocols/PoolSource.ts';
 import { type MulticallOptions, multicallBatched } from './multicallBatched.ts';
 import { PROBE_RECEIVER, TRANSFER_FEE_PROBE_CODE, transferFeeProbeAbi } from './transferFeeProbe.ts';
 

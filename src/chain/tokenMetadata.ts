@@ -1,6 +1,6 @@
 import { type Address, decodeFunctionResult, type Hex, hexToString, parseAbi, size } from 'viem';
-import type { CatalogToken } from '../src/catalog/Catalog.ts';
-import { type ReadCall, viewCall } from '../src/protocols/PoolSource.ts';
+import type { CatalogToken } from '../catalog/Catalog.ts';
+import { type ReadCall, viewCall } from '../protocols/PoolSource.ts';
 
 const erc20MetadataAbi = parseAbi(['function decimals() view returns (uint8)', 'function symbol() view returns (string)']);
 

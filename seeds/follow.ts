@@ -5,13 +5,11 @@
  * followStream.ts), plus a heartbeat at every head poll. Instances with FOLLOW_STREAM=true read the streams.
  * Entries beyond FOLLOW_STREAM_MAXLEN per chain (default 100,000) are trimmed, oldest first.
  */
-import { createClient } from '@keyv/redis';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { loadConfig } from '../../src/config.ts';
-import { type FollowHeartbeat, followHeadKey, followStreamKey } from '../../src/follow/followStream.ts';
-import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
-import { createLogger } from '../../src/logger.ts';
-import { startFollowers } from './startFollowers.ts';
+import { loadCatalog } from '../src/catalog/loadCatalog.ts';
+import { loadConfig } from '../src/config.ts';
+import { FollowStreamWriter } from '../src/follow/followStream.ts';
+import { startFollowers } from '../src/follow/startFollowers.ts';
+import { createLogger } from '../src/logger.ts';
 
 const MAXLEN = Number(process.env.FOLLOW_STREAM_MAXLEN ?? 100_000);
 
@@ -20,33 +18,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   if (!config.redisUrl) throw new Error('npm run follow needs REDIS_URL: it publishes to Redis Streams');
   const catalog = loadCatalog(config.catalogDir);
-  const client = createClient({
-    url: config.redisUrl,
-    socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) },
-  });
-  client.on('error', () => undefined);
-  await client.connect();
+  const writer = new FollowStreamWriter({ url: config.redisUrl, prefix: config.redisKeyPrefix, maxLen: MAXLEN, logger });
+  await writer.connect();
 
-  /** Publishes one block, retrying while Redis is down (the follower waits: no block is skipped). */
-  const publish = async (update: BlockUpdate): Promise<void> => {
-    for (let delay = 100; ; delay = Math.min(delay * 2, 5000)) {
-      try {
-        await client.xAdd(
-          followStreamKey(config.redisKeyPrefix, update.chainId),
-          '*',
-          { update: JSON.stringify(update) },
-          { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: MAXLEN } },
-        );
-        return;
-      } catch (err) {
-        logger.warn(
-          { chainId: update.chainId, block: update.blockNumber, err: (err as Error).message, retryInMs: delay },
-          'publishing a block failed; retrying',
-        );
-        await new Promise((r) => setTimeout(r, delay));
-      }
-    }
-  };
   const followers = await startFollowers(
     {
       catalog,
@@ -57,21 +31,20 @@ async function main(): Promise<void> {
       undoDepth: config.followUndoDepth,
       snapshotEveryBlocks: config.followSnapshotEvery,
     },
-    publish,
+    (update) => writer.publish(update),
   );
   if (followers.length === 0) throw new Error('no chain could be followed (see the log)');
   logger.info({ chains: followers.map((f) => f.status()) }, 'following chains; publishing to Redis Streams');
   const beat = setInterval(() => {
     for (const f of followers) {
       const s = f.status();
-      const value: FollowHeartbeat = { head: s.headBlock, applied: s.appliedBlock, at: s.lastHeadAt };
-      client.set(followHeadKey(config.redisKeyPrefix, s.chainId), JSON.stringify(value)).catch(() => undefined);
+      writer.heartbeat(s.chainId, { head: s.headBlock, applied: s.appliedBlock, at: s.lastHeadAt });
     }
   }, config.followPollMs);
   const stop = (): void => {
     clearInterval(beat);
     void Promise.allSettled(followers.map((f) => f.stop())).then(() => {
-      client.destroy();
+      writer.close();
       logger.info('closed');
       process.exit(0);
     });

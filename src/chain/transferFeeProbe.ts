@@ -1,8 +1,8 @@
 import { type Address, type Hex, parseAbi } from 'viem';
 
 /**
- * Runtime code of seeds/contracts/TransferFeeProbe.sol, compiled with solc 0.8.37 and seeds/devnet/compileSolidity.ts's
- * SOLC_SETTINGS (test/seeds/transferFeeProbe.test.ts recompiles the source and compares). Never deployed: the seeding
+ * Runtime code of src/chain/TransferFeeProbe.sol, compiled with solc 0.8.37 and seeds/devnet/compileSolidity.ts's
+ * SOLC_SETTINGS (test/chain/transferFeeProbe.test.ts recompiles the source and compares). Never deployed: the seeding
  * run places it at a pool and at a spare address through an eth_call state override.
  */
 export const TRANSFER_FEE_PROBE_CODE: Hex =

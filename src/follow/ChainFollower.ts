@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { getAddress, type PublicClient } from 'viem';
-import type { Catalog, CatalogChain } from '../../src/catalog/Catalog.ts';
-import type { BlockUpdate, BlockUpdateSink } from '../../src/graph/blockUpdate.ts';
-import { loadSnapshots, type Snapshot } from '../../src/graph/snapshot.ts';
-import { multicallRunner, type PhaseRunner } from '../readPoolStates.ts';
-import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../seedChains.ts';
-import { createSeedRpc, RpcRequestError, type SeedRpc } from '../seedRpc.ts';
-import { writeFileAtomic } from '../writeFileAtomic.ts';
+import type { Catalog, CatalogChain } from '../catalog/Catalog.ts';
+import { multicallRunner, type PhaseRunner } from '../chain/readPoolStates.ts';
+import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../chain/seedChains.ts';
+import { createSeedRpc, RpcRequestError, type SeedRpc } from '../chain/seedRpc.ts';
+import type { BlockUpdate, BlockUpdateSink } from '../graph/blockUpdate.ts';
+import { loadSnapshots, type Snapshot } from '../graph/snapshot.ts';
+import { writeFileAtomic } from '../store/writeFileAtomic.ts';
 import { type BlockChange, PoolBook, type RpcLog } from './poolBook.ts';
 
 /** Options of one chain's follower (env names in README "Live pool state"). */

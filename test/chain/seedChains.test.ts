@@ -15,8 +15,8 @@ import { devnetAddresses } from '../../seeds/devnet/devnetAddresses.ts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { freePort } from '../../seeds/devnet/startAnvil.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import { type ChainSeedReport, seedChains } from '../../seeds/seedChains.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { type ChainSeedReport, seedChains } from '../../src/chain/seedChains.ts';
 import { parseSnapshot, type Snapshot, type SnapshotPoolV3 } from '../../src/graph/snapshot.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');

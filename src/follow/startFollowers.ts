@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Catalog } from '../../src/catalog/Catalog.ts';
-import type { BlockUpdateSink } from '../../src/graph/blockUpdate.ts';
+import type { Catalog } from '../catalog/Catalog.ts';
+import type { BlockUpdateSink } from '../graph/blockUpdate.ts';
 import { ChainFollower, type FollowerOptions } from './ChainFollower.ts';
 
 /** Options of startFollowers: one follower per catalogue chain with an RPC URL; the rest as FollowerOptions. */

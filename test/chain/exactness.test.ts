@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import t from 'tap';
 import { type Address, createPublicClient, http, parseAbi } from 'viem';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import { seedChains } from '../../seeds/seedChains.ts';
 import { quoteExactInputSingle } from '../../src/amm/quoter.ts';
 import { getAmountOut } from '../../src/amm/v2.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { seedChains } from '../../src/chain/seedChains.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
 import { poolFromSnapshot } from '../../src/protocols/registry.ts';
 

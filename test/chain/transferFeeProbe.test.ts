@@ -2,12 +2,12 @@ import { join } from 'node:path';
 import t from 'tap';
 import { getAddress, keccak256, toHex } from 'viem';
 import { compileSolidity } from '../../seeds/devnet/compileSolidity.ts';
-import { PROBE_RECEIVER, TRANSFER_FEE_PROBE_CODE, transferFeeProbeAbi } from '../../seeds/transferFeeProbe.ts';
+import { PROBE_RECEIVER, TRANSFER_FEE_PROBE_CODE, transferFeeProbeAbi } from '../../src/chain/transferFeeProbe.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
 t.test('the shipped transfer-fee probe code is what its source compiles to', async (t) => {
-  const compiled = compileSolidity(join(ROOT, 'seeds/contracts/TransferFeeProbe.sol'), 'TransferFeeProbe');
+  const compiled = compileSolidity(join(ROOT, 'src/chain/TransferFeeProbe.sol'), 'TransferFeeProbe');
   t.equal(TRANSFER_FEE_PROBE_CODE, compiled.deployedBytecode);
   const names = (abi: readonly { type: string; name?: string }[]) =>
     abi

@@ -1,5 +1,5 @@
 import { type Address, decodeFunctionResult, encodeFunctionData, type PublicClient, type StateOverride } from 'viem';
-import type { ReadCall } from '../src/protocols/PoolSource.ts';
+import type { ReadCall } from '../protocols/PoolSource.ts';
 import { multicall3Abi } from './seedAbis.ts';
 
 /** Where and how to run batched reads. */

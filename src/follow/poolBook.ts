@@ -1,11 +1,11 @@
 import { getAddress } from 'viem';
-import type { CatalogChain } from '../../src/catalog/Catalog.ts';
-import type { Snapshot, SnapshotPool } from '../../src/graph/snapshot.ts';
-import type { PoolLog } from '../../src/protocols/PoolProtocol.ts';
-import type { PoolToRead } from '../../src/protocols/PoolSource.ts';
-import { applyPoolEvent, POOL_SOURCES, poolEventTopics, snapshotFileState } from '../../src/protocols/registry.ts';
-import { type PhaseRunner, readPoolStates } from '../readPoolStates.ts';
-import { comparePools, discoveryCandidates, pairTokens } from '../seedChains.ts';
+import type { CatalogChain } from '../catalog/Catalog.ts';
+import { type PhaseRunner, readPoolStates } from '../chain/readPoolStates.ts';
+import { comparePools, discoveryCandidates, pairTokens } from '../chain/seedChains.ts';
+import type { Snapshot, SnapshotPool } from '../graph/snapshot.ts';
+import type { PoolLog } from '../protocols/PoolProtocol.ts';
+import type { PoolToRead } from '../protocols/PoolSource.ts';
+import { applyPoolEvent, POOL_SOURCES, poolEventTopics, snapshotFileState } from '../protocols/registry.ts';
 
 /** A log as eth_getLogs returns it. */
 export interface RpcLog extends PoolLog {

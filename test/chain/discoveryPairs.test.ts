@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { getAddress } from 'viem';
-import { feeBps, transferFeeProbeAmount, transferFeeResult } from '../../seeds/probeTransferFees.ts';
-import { discoveryCandidates, discoveryPairs, pairTokens } from '../../seeds/seedChains.ts';
-import { checkTokenMetadata, decodeSymbol } from '../../seeds/tokenMetadata.ts';
 import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { feeBps, transferFeeProbeAmount, transferFeeResult } from '../../src/chain/probeTransferFees.ts';
+import { discoveryCandidates, discoveryPairs, pairTokens } from '../../src/chain/seedChains.ts';
+import { checkTokenMetadata, decodeSymbol } from '../../src/chain/tokenMetadata.ts';
 
 const catalog = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog'));
 const key = ([a, b]: readonly [string, string]) => `${a}/${b}`;

@@ -1,4 +1,4 @@
-import type { CatalogChain } from '../src/catalog/Catalog.ts';
+import type { CatalogChain } from './Catalog.ts';
 
 /** Picks catalogue chains by slug or chain id (all when `wanted` is empty); throws on an unknown name. */
 export function selectChains(all: readonly CatalogChain[], wanted: readonly string[]): CatalogChain[] {

@@ -1,5 +1,5 @@
 import type { PublicClient } from 'viem';
-import type { SnapshotPool } from '../src/graph/snapshot.ts';
+import type { SnapshotPool } from '../graph/snapshot.ts';
 import {
   type PoolDropped,
   type PoolStateRead,
@@ -8,8 +8,8 @@ import {
   STATE_PHASES,
   type StatePhase,
   viewCall,
-} from '../src/protocols/PoolSource.ts';
-import { poolSource } from '../src/protocols/registry.ts';
+} from '../protocols/PoolSource.ts';
+import { poolSource } from '../protocols/registry.ts';
 import { type MulticallOptions, multicallBatched } from './multicallBatched.ts';
 import { erc20BalanceAbi } from './seedAbis.ts';
 
