@@ -1,5 +1,4 @@
 import type { PublicClient } from 'viem';
-import type { SnapshotPool } from '../src/graph/snapshot.ts';
 import {
   type PoolDropped,
   type PoolStateRead,
@@ -9,7 +8,7 @@ import {
   type StatePhase,
   viewCall,
 } from '../src/protocols/PoolSource.ts';
-import { poolSource } from '../src/protocols/registry.ts';
+import { poolSource, type SnapshotPool } from '../src/protocols/registry.ts';
 import { type MulticallOptions, multicallBatched } from './multicallBatched.ts';
 import { erc20BalanceAbi } from './seedAbis.ts';
 
