@@ -49,14 +49,14 @@ export class UnknownProtocolError extends Error {
 /** The protocol of a pool kind (`pool.kind`, `leg.kind`); throws UnknownProtocolError for a kind not in the table. */
 export function protocolOf(kind: string): AnyPoolProtocol {
   const protocol = BY_KIND.get(kind);
-  if (!protocol) throw new UnknownProtocolError(`unknown pool protocol '${kind}' (known: ${[...BY_KIND.keys()].join(', ')})`);
+  if (!protocol) throw new UnknownProtocolError(`unknown pool protocol '${kind}' (no row in src/protocols/registry.ts)`);
   return protocol;
 }
 
 /** The protocol of a snapshot pool's `version`; throws UnknownProtocolError for a version not in the table. */
 export function snapshotProtocol(version: string): AnyPoolProtocol {
   const protocol = BY_VERSION.get(version);
-  if (!protocol) throw new UnknownProtocolError(`unknown snapshot pool version '${version}' (known: ${[...BY_VERSION.keys()].join(', ')})`);
+  if (!protocol) throw new UnknownProtocolError(`unknown snapshot pool version '${version}' (no row in src/protocols/registry.ts)`);
   return protocol;
 }
 
