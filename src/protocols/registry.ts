@@ -61,7 +61,7 @@ export function snapshotProtocol(version: string): AnyPoolProtocol {
 }
 
 /** Every snapshot version, in table order. */
-export const SNAPSHOT_VERSIONS: readonly SnapshotVersion[] = Object.keys(KIND_OF_VERSION) as SnapshotVersion[];
+const SNAPSHOT_VERSIONS: readonly SnapshotVersion[] = Object.keys(KIND_OF_VERSION) as SnapshotVersion[];
 
 /**
  * How pools of a snapshot version are found and read on a chain (seeding, a follower's discovery and re-reads);

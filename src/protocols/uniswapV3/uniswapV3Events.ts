@@ -1,5 +1,5 @@
 import { MAX_TICK, MIN_TICK } from '../../amm/tickMath.ts';
-import { eventTopic, type PoolLog, logWords, signedWord } from '../logWords.ts';
+import { eventTopic, logWords, type PoolLog, signedWord } from '../logWords.ts';
 import type { EventContext, EventOutcome } from '../PoolProtocol.ts';
 import type { SnapshotPoolV3 } from './SnapshotPoolV3.ts';
 
