@@ -1,6 +1,6 @@
 /**
  * `npm run bench:follow`: the chain follower on a devnet of its own (src/follow/). Figures: catch-up speed (blocks
- * and events per second over blocks with trading and empty ones), apply cost per event (registry.applyPoolEvent,
+ * and events per second over blocks with trading and empty ones), apply cost per event (PoolProtocol.applyEvent,
  * pure, µs), RPC requests per followed block in steady state (the follower's counting transport), and memory
  * (heapUsed / RSS) after 10,000 followed blocks beside memory at the start of following.
  * FOLLOW_BENCH_BLOCKS (default 10000) sets the followed blocks.
@@ -16,8 +16,7 @@ import { seedChains } from '../src/chain/seedChains.ts';
 import { createSeedRpc } from '../src/chain/seedRpc.ts';
 import { ChainFollower } from '../src/follow/ChainFollower.ts';
 import type { RpcLog } from '../src/follow/poolBook.ts';
-import type { SnapshotPool } from '../src/graph/snapshot.ts';
-import { applyPoolEvent } from '../src/protocols/registry.ts';
+import { type SnapshotPool, snapshotProtocol } from '../src/protocols/registry.ts';
 
 const FOLLOWED = Number(process.env.FOLLOW_BENCH_BLOCKS ?? 10_000);
 const devnet = await startDevnet();
@@ -100,7 +99,7 @@ try {
   for (const log of poolLogs) {
     const a = log.address.toLowerCase();
     if (dropped.has(a)) continue;
-    const out = applyPoolEvent(state.get(a)!, log, { tickWindowWords: fromSeed.tickWindowWords });
+    const out = snapshotProtocol(state.get(a)!.version).applyEvent(state.get(a)!, log, { tickWindowWords: fromSeed.tickWindowWords });
     if (!out.ok) {
       dropped.add(a);
       continue;
@@ -111,7 +110,7 @@ try {
   const rounds = 50;
   const ctx = { tickWindowWords: fromSeed.tickWindowWords };
   const a0 = performance.now();
-  for (let r = 0; r < rounds; r++) for (const [s0, log] of pairs) applyPoolEvent(s0, log, ctx);
+  for (let r = 0; r < rounds; r++) for (const [s0, log] of pairs) snapshotProtocol(s0.version).applyEvent(s0, log, ctx);
   const us = ((performance.now() - a0) * 1000) / (rounds * pairs.length);
   console.log(
     `apply: ${pairs.length} of ${poolLogs.length} pool events applied in order (${dropped.size} pools left the replay at a re-read outcome) x ${rounds} rounds: ${us.toFixed(2)} µs per event`,

@@ -3,7 +3,8 @@
 // accounts, mined on demand (automine off) so each block holds a known batch. A seeded PRNG makes runs reproducible.
 import { type Address, encodeFunctionData, getAddress, type Hex, maxUint128, maxUint256, parseAbi, toHex } from 'viem';
 import { rng } from '../../bench/lib/generateScale.ts';
-import type { Snapshot, SnapshotPool } from '../../src/graph/snapshot.ts';
+import type { Snapshot } from '../../src/graph/snapshot.ts';
+import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import { fundAccount } from './fundAccount.ts';
 import { jsonRpc } from './jsonRpc.ts';
 import type { Devnet } from './startDevnet.ts';

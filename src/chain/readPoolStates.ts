@@ -1,5 +1,4 @@
 import type { PublicClient } from 'viem';
-import type { SnapshotPool } from '../graph/snapshot.ts';
 import {
   type PoolDropped,
   type PoolStateRead,
@@ -9,7 +8,7 @@ import {
   type StatePhase,
   viewCall,
 } from '../protocols/PoolSource.ts';
-import { poolSource } from '../protocols/registry.ts';
+import { poolSource, type SnapshotPool } from '../protocols/registry.ts';
 import { type MulticallOptions, multicallBatched } from './multicallBatched.ts';
 import { erc20BalanceAbi } from './seedAbis.ts';
 

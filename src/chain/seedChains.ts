@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { type Address, getAddress, type PublicClient, zeroAddress } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
-import type { Snapshot, SnapshotExcludedToken, SnapshotPool } from '../graph/snapshot.ts';
+import type { Snapshot, SnapshotExcludedToken } from '../graph/snapshot.ts';
 import type { ReadCall } from '../protocols/PoolSource.ts';
-import { poolSource, snapshotFileState, snapshotStateSize } from '../protocols/registry.ts';
+import { poolSource, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
 import { batchCount, type MulticallOptions, multicallBatched } from './multicallBatched.ts';
 import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.ts';
@@ -311,7 +311,7 @@ async function seedOne(
     const states = await completePoolStates(run, kept);
     for (const d of states.dropped)
       progress.log(`[${chain.slug}] dropped ${pools.find((p) => p.address === d.address)?.version} pool ${d.address}: ${d.reason}`);
-    const all: SnapshotPool[] = states.pools.map(snapshotFileState).sort(comparePools);
+    const all: SnapshotPool[] = states.pools.map((p) => snapshotProtocol(p.version).fileState(p)).sort(comparePools);
     const count = (version: SnapshotPool['version']): number => all.filter((p) => p.version === version).length;
     const excludedTokens = [...excluded.values()].sort((a, b) => (a.address.toLowerCase() < b.address.toLowerCase() ? -1 : 1));
     const snapshot: Snapshot = {
@@ -330,7 +330,7 @@ async function seedOne(
       file = join(o.snapshotDir, `${chain.slug}.json`);
       writeFileAtomic(file, `${JSON.stringify(snapshot, null, 1)}\n`);
     }
-    const tickCount = all.reduce((n, p) => n + snapshotStateSize(p), 0);
+    const tickCount = all.reduce((n, p) => n + snapshotProtocol(p.version).stateSize(p), 0);
     const seconds = (performance.now() - started) / 1000;
     progress.log(
       `[${chain.slug}] seeded at block ${blockNumber} (gas price ${gasPriceWei} wei): ${all.length} pools (${count('v2')} v2, ${count('v3')} v3, ${tickCount} ticks) from ${candidates.length} candidates, ${excludedTokens.length} tokens left out, ${rpc.requests()} RPC requests, ${seconds.toFixed(2)} s`,

@@ -2,10 +2,10 @@ import { getAddress } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
 import { type PhaseRunner, readPoolStates } from '../chain/readPoolStates.ts';
 import { comparePools, discoveryCandidates, pairTokens } from '../chain/seedChains.ts';
-import type { Snapshot, SnapshotPool } from '../graph/snapshot.ts';
-import type { PoolLog } from '../protocols/PoolProtocol.ts';
+import type { Snapshot } from '../graph/snapshot.ts';
+import type { PoolLog } from '../protocols/logWords.ts';
 import type { PoolToRead } from '../protocols/PoolSource.ts';
-import { applyPoolEvent, POOL_SOURCES, poolEventTopics, snapshotFileState } from '../protocols/registry.ts';
+import { POOL_SOURCES, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 
 /** A log as eth_getLogs returns it. */
 export interface RpcLog extends PoolLog {
@@ -28,7 +28,7 @@ const lower = (a: string): string => a.toLowerCase();
 
 /**
  * The followed pools of one chain and how a block's logs change them: pool events through the protocol seam
- * (registry.applyPoolEvent), a pool the seam cannot update re-read in full at the block, a creation log of a
+ * (PoolProtocol.applyEvent), a pool the seam cannot update re-read in full at the block, a creation log of a
  * catalogued pair on a catalogued factory (registry.POOL_SOURCES: v2 PairCreated, v3 PoolCreated) read in full at
  * the block; a pool created before it can be priced (v3 before Initialize) waits, pending, and is read at its next
  * log. The same discovery rules as seeding: discoveryCandidates over the tokens the snapshot did not exclude.
@@ -58,7 +58,7 @@ export class PoolBook {
       this.candidates.set(key, [...(this.candidates.get(key) ?? []), { dex: c.dex, version: c.version, fee: c.fee }]);
       this.factories.add(lower(c.factory));
     }
-    this.topics = [...new Set(POOL_SOURCES.flatMap((s) => [...poolEventTopics(s.version), ...s.discoveryTopics]))];
+    this.topics = [...new Set(POOL_SOURCES.flatMap((s) => [...snapshotProtocol(s.version).eventTopics, ...s.discoveryTopics]))];
   }
 
   /** Whether a log concerns the book (a tracked or pending pool, a catalogued factory): client-side address filter. */
@@ -105,7 +105,7 @@ export class PoolBook {
         const pool = this.pools.get(a);
         if (pool) {
           events++;
-          const outcome = applyPoolEvent(pool, log, { tickWindowWords });
+          const outcome = snapshotProtocol(pool.version).applyEvent(pool, log, { tickWindowWords });
           touch(a);
           if (outcome.ok) {
             this.pools.set(a, outcome.state);
@@ -176,6 +176,6 @@ export class PoolBook {
   /** Pools as a snapshot file and a BlockUpdate hold them: sorted as seeding sorts, without follower-side fields. */
   snapshotPools(addresses?: Iterable<string>): SnapshotPool[] {
     const list = addresses ? [...addresses].map((a) => this.pools.get(lower(a))).filter((p) => p !== undefined) : [...this.pools.values()];
-    return list.map(snapshotFileState).sort(comparePools);
+    return list.map((p) => snapshotProtocol(p.version).fileState(p)).sort(comparePools);
   }
 }

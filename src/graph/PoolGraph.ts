@@ -1,6 +1,7 @@
 import type { Catalog, CatalogChain } from '../catalog/Catalog.ts';
+import type { SnapshotPool } from '../protocols/registry.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
-import type { Snapshot, SnapshotPool } from './snapshot.ts';
+import type { Snapshot } from './snapshot.ts';
 
 interface ChainPools {
   /** The snapshot the chain's state started from, with its block metadata moved to the last applied update. */

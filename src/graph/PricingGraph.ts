@@ -1,9 +1,8 @@
 import { type Catalog, type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
-import { type Pool, poolFromSnapshot } from '../protocols/registry.ts';
+import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { createWrapPool } from '../protocols/wrap.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
-import type { SnapshotPool } from './snapshot.ts';
 import { usdPrices } from './usdPrices.ts';
 
 /** A pool in the adjacency: what candidate selection reads without converting its state. */
@@ -170,7 +169,7 @@ export class ChainPoolIndex {
     let pool = this.converted.get(entry);
     if (pool === undefined) {
       try {
-        pool = poolFromSnapshot(entry.state!);
+        pool = snapshotProtocol(entry.state!.version).fromSnapshot(entry.state!);
       } catch (error) {
         pool = error instanceof Error ? error : new Error(String(error));
       }

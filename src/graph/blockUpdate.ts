@@ -1,5 +1,5 @@
 // src/graph/blockUpdate.ts
-import type { SnapshotPool } from './snapshot.ts';
+import type { SnapshotPool } from '../protocols/registry.ts';
 
 /**
  * One followed block's pool changes on one chain: the block it brings the state to and the full new state of every

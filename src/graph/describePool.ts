@@ -1,7 +1,6 @@
 import { formatUnits } from 'viem';
 import type { CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
-import { describeSnapshotPool } from '../protocols/registry.ts';
-import type { SnapshotPool } from './snapshot.ts';
+import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { formatCents, usdValue } from './usdPrices.ts';
 
 /** A pool as `GET /blockchains/pools` returns it (SPEC section 2, Pool). */
@@ -49,7 +48,7 @@ export function describePool(
   const usd0 = usdValue(balance0, base.decimals, prices.get(base.address.toLowerCase()));
   const usd1 = usdValue(balance1, quote.decimals, prices.get(quote.address.toLowerCase()));
   const total = usd0 && usd1 ? formatCents(BigInt(usd0.replace('.', '')) + BigInt(usd1.replace('.', ''))) : '';
-  const { isActive, tickSpacing } = describeSnapshotPool(pool);
+  const { isActive, tickSpacing } = snapshotProtocol(pool.version).describe(pool);
   return {
     name: `${dex?.name ?? pool.dex} ${base.symbol}/${quote.symbol} ${feePercent(pool.fee)}`,
     symbol: `${base.symbol}/${quote.symbol}`,

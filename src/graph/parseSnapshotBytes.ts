@@ -11,6 +11,7 @@
  * JSON.parse + ajv path, which also produces the refusal message. It never accepts a file that path refuses.
  */
 import type { ErrorObject } from 'ajv';
+import { noteLazyTicks } from '../protocols/uniswapV3/tickCount.ts';
 
 /** Where a pool's tick list lives in the file's bytes, and how many ticks it holds. */
 interface TickRegion {
@@ -119,12 +120,6 @@ function ticksGetter(this: object): Array<readonly [number, string]> {
   return decode(regions.get(this)!);
 }
 
-/** Number of ticks of a pool's `ticks` list without decoding it (lazy pools from parseSnapshotBytes or plain ones). */
-export function tickCount(pool: { readonly ticks?: ArrayLike<unknown> }): number {
-  const region = regions.get(pool);
-  return region ? region.count : (pool.ticks?.length ?? 0);
-}
-
 /** Validates the document with the tick arrays replaced by placeholders (the snapshot schema, ticks excepted). */
 export type ReducedValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
@@ -174,7 +169,8 @@ export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | n
   for (const pool of pools as Record<string, unknown>[]) {
     if (!Object.hasOwn(pool, 'ticks')) continue;
     if (pool.ticks !== `${PLACEHOLDER_PREFIX}${next}` || pool.version !== 'v3') return undefined;
-    regions.set(pool, found[next++]);
+    regions.set(pool, found[next]);
+    noteLazyTicks(pool, found[next++].count);
     Object.defineProperty(pool, 'ticks', { get: ticksGetter, enumerable: true, configurable: false });
   }
   if (next !== found.length) return undefined;

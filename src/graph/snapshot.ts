@@ -3,38 +3,8 @@ import { join } from 'node:path';
 import { workerData } from 'node:worker_threads';
 import { Ajv, type ErrorObject } from 'ajv';
 import { projectRoot } from '../config.ts';
-import { checkSnapshotPool } from '../protocols/registry.ts';
+import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { parseSnapshotBytes, type ReducedValidator } from './parseSnapshotBytes.ts';
-
-/** Fields common to v2 and v3 pools in a snapshot file (seeds/snapshot.schema.json). Integers as decimal strings. */
-interface SnapshotPoolBase {
-  readonly address: string;
-  readonly dex: string;
-  readonly token0: string;
-  readonly token1: string;
-  /** Fee in pips (hundredths of a bip). */
-  readonly fee: number;
-  readonly balance0: string;
-  readonly balance1: string;
-}
-
-export interface SnapshotPoolV2 extends SnapshotPoolBase {
-  readonly version: 'v2';
-  readonly reserve0: string;
-  readonly reserve1: string;
-}
-
-export interface SnapshotPoolV3 extends SnapshotPoolBase {
-  readonly version: 'v3';
-  readonly sqrtPriceX96: string;
-  readonly tick: number;
-  readonly liquidity: string;
-  readonly tickSpacing: number;
-  readonly bitmapWords: readonly [number, number];
-  readonly ticks: ReadonlyArray<readonly [number, string]>;
-}
-
-export type SnapshotPool = SnapshotPoolV2 | SnapshotPoolV3;
 
 /**
  * A catalogue token the seeding run left out of `pools`, and why: its decimals() or symbol() disagree with the
@@ -68,6 +38,7 @@ export interface Snapshot {
   readonly gasPriceWei?: string;
   readonly seededAt: string;
   readonly tickWindowWords: number;
+  /** Each pool's state as its protocol defines it (src/protocols/), told apart by `version`. */
   readonly pools: readonly SnapshotPool[];
   /** Tokens whose pools were left out (absent in older snapshots: none). */
   readonly excludedTokens?: readonly SnapshotExcludedToken[];
@@ -128,7 +99,7 @@ export function parseSnapshot(text: string): Snapshot | string {
   const problem = checkPools(snapshot);
   if (problem) return problem;
   for (const [i, pool] of snapshot.pools.entries()) {
-    const problem = checkSnapshotPool(pool);
+    const problem = snapshotProtocol(pool.version).checkSnapshot(pool);
     if (problem) return `/pools/${i}/${problem}`;
   }
   return snapshot;

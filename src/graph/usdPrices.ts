@@ -1,6 +1,5 @@
 import type { CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
-import { snapshotMidPrice } from '../protocols/registry.ts';
-import type { SnapshotPool } from './snapshot.ts';
+import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 
 /** Symbols valued at exactly one US dollar for display figures. */
 export const USD_STABLECOINS: ReadonlySet<string> = new Set(['USDC', 'USDT', 'DAI', 'USDC.E', 'USDBC', 'BUSD', 'FDUSD', 'USDT0']);
@@ -11,7 +10,7 @@ const E18 = 10n ** 18n;
 export function spotPrice0In1E18(pool: SnapshotPool, decimals0: number, decimals1: number): bigint {
   const scale = 10n ** BigInt(decimals0);
   const unscale = 10n ** BigInt(decimals1);
-  const { num, den } = snapshotMidPrice(pool);
+  const { num, den } = snapshotProtocol(pool.version).snapshotMidPrice(pool);
   if (den === 0n) return 0n;
   return (num * scale * E18) / (den * unscale);
 }

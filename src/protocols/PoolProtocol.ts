@@ -1,10 +1,9 @@
-import type { SnapshotPool } from '../graph/snapshot.ts';
+import type { PoolLog } from './logWords.ts';
+import type { PoolSource } from './PoolSource.ts';
+import type { SnapshotPoolBase } from './SnapshotPoolBase.ts';
 
 /** Which side of a trade is fixed: the input (exactIn) or the output (exactOut). */
 export type TradeType = 'exactIn' | 'exactOut';
-
-/** The pool kinds the service prices; the registry (registry.ts) is the only place that switches on them. */
-export type ProtocolKind = 'uniswapV2' | 'uniswapV3' | 'wrap';
 
 /** Why a pool cannot serve an amount. */
 export type RefusalCode = 'INSUFFICIENT_LIQUIDITY' | 'AMOUNT_TOO_SMALL';
@@ -15,9 +14,27 @@ export interface Fraction {
   readonly den: bigint;
 }
 
+/**
+ * Gas units of a protocol's part in a swap, beside the executor call's own figures (src/routing/gasModel.ts adds
+ * them up). Calibrated on the devnet against the gasUsed of executed trades (test/tx/buildTradeSteps.devnet.test.ts
+ * prints the table), on pools traded before, as every pool of a live chain has (see gasModel.ts).
+ */
+export interface ProtocolGas {
+  /** One pool swap, token transfers included. */
+  readonly hop: bigint;
+  /** Each initialized tick the swap crosses (LadderQuote.ticksCrossed). */
+  readonly tick: bigint;
+  /**
+   * Exact output: saved on each hop of a route after the first of this protocol (a pool paying the next pool
+   * directly where exact input routes the intermediate token through the router).
+   */
+  readonly exactOutNextHop: bigint;
+}
+
 /** What every priceable pool is, whatever its protocol. Immutable; shared by every quote on the same state. */
 export interface PoolBase {
-  readonly kind: ProtocolKind;
+  /** The protocol's kind, its row in the registry (registry.ts ProtocolKind). */
+  readonly kind: string;
   /** The pool contract (checksummed); for a wrap pseudo-pool, the wrapped native token. */
   readonly address: string;
   /** Catalogue DEX slug ('' for a wrap pseudo-pool). */
@@ -45,13 +62,6 @@ export interface PoolDescription {
   readonly tickSpacing: number;
 }
 
-/** One event log of a pool, as eth_getLogs returns it (hex strings). */
-export interface PoolLog {
-  readonly address: string;
-  readonly topics: readonly string[];
-  readonly data: string;
-}
-
 /**
  * What a pool event does to snapshot state: the new state, or "re-read this pool from the chain" with the reason
  * (an unexpected or malformed log, state the event alone cannot update): never a silently wrong state.
@@ -65,15 +75,20 @@ export interface EventContext {
 }
 
 /**
- * One pool protocol: from snapshot state to a priceable pool, pricing of amount ladders for a trade side, mid
+ * One pool protocol (one folder beside this file, one row of registry.ts): from snapshot state to a priceable pool, pricing of amount ladders for a trade side, mid
  * price, and what the catalogue API and the pricing pool need to know about its state.
  */
-export interface PoolProtocol<P extends PoolBase, S extends SnapshotPool | never = never> {
-  readonly kind: ProtocolKind;
+export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = never> {
+  /** Its row in the registry, and the `kind` of its pools. */
+  readonly kind: P['kind'];
   /**
    * True when the pool keeps no state a swap changes (wrap/unwrap): several splits of one trade may use it.
    */
   readonly stateless: boolean;
+  /** Gas of a swap through one of its pools (per hop, per tick crossed, the exact-output saving per further hop). */
+  readonly gas: ProtocolGas;
+  /** How its pools are found and read on a chain (undefined for the wrap pseudo-pool, which is on no chain). */
+  readonly source: PoolSource<S> | undefined;
   /** Builds the priceable pool from its snapshot state; throws on inconsistent state. */
   fromSnapshot(state: S): P;
   /**
@@ -91,6 +106,8 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPool | never
   stateSize(state: S): number;
   /** A problem with the snapshot state beyond its schema (e.g. unordered ticks), or undefined. */
   checkSnapshot(state: S): string | undefined;
+  /** The state as a snapshot file holds it: without follower-side fields (v3 liquidityGross per tick). */
+  fileState(state: S): S;
   /** topic0 of every pool event that changes the state applyEvent follows (what a follower subscribes to). */
   readonly eventTopics: readonly string[];
   /**

@@ -1,7 +1,7 @@
 import { type Abi, type Address, decodeFunctionResult, encodeFunctionData, type Hex } from 'viem';
 import type { CatalogDex } from '../catalog/Catalog.ts';
-import type { SnapshotPool } from '../graph/snapshot.ts';
-import type { PoolLog } from './PoolProtocol.ts';
+import type { PoolLog } from './logWords.ts';
+import type { SnapshotPoolBase } from './SnapshotPoolBase.ts';
 
 /** One contract read (made through Multicall3): target, calldata, and how to decode a successful return. */
 export interface ReadCall<T> {
@@ -20,11 +20,11 @@ export function viewCall<T>(target: Address, abi: Abi, functionName: string, arg
   };
 }
 
-/** A pool to read: where it is and what the catalogue says it is (its version and the fee it was found by). */
+/** A pool to read: where it is and what the catalogue says it is (its snapshot version and the fee it was found by). */
 export interface PoolToRead {
   readonly address: Address;
   readonly dex: string;
-  readonly version: SnapshotPool['version'];
+  readonly version: string;
   readonly token0: Address;
   readonly token1: Address;
   readonly fee: number;
@@ -44,7 +44,7 @@ export interface PoolDropped {
 }
 
 /** One pool's state being read, phase by phase. */
-export interface PoolStateRead<S extends SnapshotPool> {
+export interface PoolStateRead<S extends SnapshotPoolBase> {
   /** The reads this pool needs in a phase, given what the earlier phases returned ([] when none or dropped). */
   calls(phase: StatePhase): ReadCall<unknown>[];
   /**
@@ -68,7 +68,7 @@ export interface CreatedPool {
  * How pools of one protocol are found and read on a chain: by seeding (discovery through the factories, state through
  * Multicall3 at a pinned block) and by a follower (factory creation logs, re-reads of a pool its events cannot update).
  */
-export interface PoolSource<S extends SnapshotPool> {
+export interface PoolSource<S extends SnapshotPoolBase> {
   readonly version: S['version'];
   /** The factory a catalogue DEX of this version finds pools with, and the fees it finds them by (undefined: none). */
   discovery(dex: CatalogDex): { readonly factory: string; readonly fees: readonly number[] } | undefined;

@@ -1,5 +1,11 @@
 import { type Address, getAddress, toEventSelector } from 'viem';
-import type { PoolLog } from './PoolProtocol.ts';
+
+/** One event log of a pool, as eth_getLogs returns it (hex strings). */
+export interface PoolLog {
+  readonly address: string;
+  readonly topics: readonly string[];
+  readonly data: string;
+}
 
 /** topic0 of an event signature such as 'Sync(uint112,uint112)', lower-case hex. */
 export function eventTopic(signature: string): string {

@@ -1,104 +1,80 @@
-import type { SnapshotPool } from '../graph/snapshot.ts';
-import type { EventContext, EventOutcome, Fraction, LadderQuote, PoolDescription, PoolLog, TradeType } from './PoolProtocol.ts';
+import type { PoolProtocol } from './PoolProtocol.ts';
 import type { PoolSource } from './PoolSource.ts';
-import { type UniswapV2Pool, uniswapV2 } from './uniswapV2.ts';
-import { uniswapV2Source } from './uniswapV2Source.ts';
-import { type UniswapV3Pool, uniswapV3 } from './uniswapV3.ts';
-import { snapshotPoolV3 } from './uniswapV3Events.ts';
-import { uniswapV3Source } from './uniswapV3Source.ts';
-import { type WrapPool, wrap } from './wrap.ts';
-
-/** Any priceable pool. */
-export type Pool = UniswapV2Pool | UniswapV3Pool | WrapPool;
+import { uniswapV2 } from './uniswapV2/uniswapV2.ts';
+import { uniswapV3 } from './uniswapV3/uniswapV3.ts';
+import { wrap } from './wrap.ts';
 
 /*
- * The only switch on the pool kind in the service and its seeding: everything else asks these functions. A new
- * protocol adds its modules beside this file (pricing and events, its PoolSource) and one case to each switch below.
+ * The only place that knows which pool protocols exist: one row per protocol (its folder beside this file), and the
+ * snapshot files' `version` of each. Everything else asks protocolOf / snapshotProtocol for the row and calls it.
+ * Adding a protocol: its folder, its row in PROTOCOLS, its version in KIND_OF_VERSION.
  */
 
-/** The priceable pool of a snapshot pool; throws on inconsistent state. */
-export function poolFromSnapshot(state: SnapshotPool): Pool {
-  switch (state.version) {
-    case 'v2':
-      return uniswapV2.fromSnapshot(state);
-    case 'v3':
-      return uniswapV3.fromSnapshot(state);
-  }
+/** Every pool protocol the service prices. */
+const PROTOCOLS = [uniswapV2, uniswapV3, wrap] as const;
+
+type Row = (typeof PROTOCOLS)[number];
+type PoolOf<R> = R extends PoolProtocol<infer P, infer _S> ? P : never;
+type StateOf<R> = R extends PoolProtocol<infer _P, infer S> ? S : never;
+
+/** The kind of a pool protocol: its row in the registry. */
+export type ProtocolKind = Row['kind'];
+
+/** Any priceable pool. */
+export type Pool = PoolOf<Row>;
+
+/** Any pool's state as a snapshot file holds it; its `version` names its protocol (KIND_OF_VERSION). */
+export type SnapshotPool = StateOf<Row>;
+
+/** A snapshot pool's `version`: v2 or v3 (seeds/snapshot.schema.json). */
+export type SnapshotVersion = SnapshotPool['version'];
+
+/** A row of the registry, for any pool and state of its kind. */
+export type AnyPoolProtocol = PoolProtocol<Pool, SnapshotPool>;
+
+/** The protocol of each snapshot `version` (the snapshot files' discriminant, unchanged in the file format). */
+const KIND_OF_VERSION: { readonly [V in SnapshotVersion]: ProtocolKind } = { v2: 'uniswapV2', v3: 'uniswapV3' };
+
+const BY_KIND: ReadonlyMap<string, AnyPoolProtocol> = new Map(PROTOCOLS.map((p): [string, AnyPoolProtocol] => [p.kind, p]));
+
+const BY_VERSION: ReadonlyMap<string, AnyPoolProtocol> = new Map(
+  Object.entries(KIND_OF_VERSION).map(([version, kind]): [string, AnyPoolProtocol] => [version, protocolOf(kind)]),
+);
+
+/** A pool kind or snapshot version the registry has no row for. */
+export class UnknownProtocolError extends Error {
+  override readonly name = 'UnknownProtocolError';
 }
 
-/** Prices an ascending ladder of amounts through one pool in one walk (see PoolProtocol.quoteLadder). */
-export function quoteLadder(pool: Pool, zeroForOne: boolean, tradeType: TradeType, amounts: readonly bigint[]): LadderQuote[] {
-  switch (pool.kind) {
-    case 'uniswapV2':
-      return uniswapV2.quoteLadder(pool, zeroForOne, tradeType, amounts);
-    case 'uniswapV3':
-      return uniswapV3.quoteLadder(pool, zeroForOne, tradeType, amounts);
-    case 'wrap':
-      return wrap.quoteLadder(pool, zeroForOne, tradeType, amounts);
-  }
+/** The protocol of a pool kind (`pool.kind`, `leg.kind`); throws UnknownProtocolError for a kind not in the table. */
+export function protocolOf(kind: string): AnyPoolProtocol {
+  const protocol = BY_KIND.get(kind);
+  if (!protocol) throw new UnknownProtocolError(`unknown pool protocol '${kind}' (no row in src/protocols/registry.ts)`);
+  return protocol;
 }
 
-/** Fee-free price of token0 in token1 (smallest units). */
-export function midPrice(pool: Pool): Fraction {
-  switch (pool.kind) {
-    case 'uniswapV2':
-      return uniswapV2.midPrice(pool);
-    case 'uniswapV3':
-      return uniswapV3.midPrice(pool);
-    case 'wrap':
-      return wrap.midPrice(pool);
-  }
+/** The protocol of a snapshot pool's `version`; throws UnknownProtocolError for a version not in the table. */
+export function snapshotProtocol(version: string): AnyPoolProtocol {
+  const protocol = BY_VERSION.get(version);
+  if (!protocol) throw new UnknownProtocolError(`unknown snapshot pool version '${version}' (no row in src/protocols/registry.ts)`);
+  return protocol;
 }
 
-/** Whether several splits of one trade may go through the pool (it keeps no state a swap changes). */
-export function isStateless(pool: Pool): boolean {
-  return pool.kind === 'wrap' ? wrap.stateless : pool.kind === 'uniswapV2' ? uniswapV2.stateless : uniswapV3.stateless;
-}
+/** Every snapshot version, in table order. */
+const SNAPSHOT_VERSIONS: readonly SnapshotVersion[] = Object.keys(KIND_OF_VERSION) as SnapshotVersion[];
 
-/** Fee-free price of token0 in token1 from snapshot state. */
-export function snapshotMidPrice(state: SnapshotPool): Fraction {
-  return state.version === 'v2' ? uniswapV2.snapshotMidPrice(state) : uniswapV3.snapshotMidPrice(state);
-}
-
-/** How GET /blockchains/pools describes a snapshot pool's state. */
-export function describeSnapshotPool(state: SnapshotPool): PoolDescription {
-  return state.version === 'v2' ? uniswapV2.describe(state) : uniswapV3.describe(state);
-}
-
-/** The work a walk through a snapshot pool can take (initialized ticks; 0 for constant product). */
-export function snapshotStateSize(state: SnapshotPool): number {
-  return state.version === 'v2' ? uniswapV2.stateSize(state) : uniswapV3.stateSize(state);
-}
-
-/** A problem with a snapshot pool's state beyond its schema, or undefined. */
-export function checkSnapshotPool(state: SnapshotPool): string | undefined {
-  return state.version === 'v2' ? uniswapV2.checkSnapshot(state) : uniswapV3.checkSnapshot(state);
-}
-
-/** topic0 of the events a follower subscribes to for pools of a snapshot version. */
-export function poolEventTopics(version: SnapshotPool['version']): readonly string[] {
-  return version === 'v2' ? uniswapV2.eventTopics : uniswapV3.eventTopics;
-}
-
-/** Applies one log of a pool to its snapshot state: the new state, or a re-read (see PoolProtocol.applyEvent). */
-export function applyPoolEvent(state: SnapshotPool, log: PoolLog, context: EventContext): EventOutcome<SnapshotPool> {
-  return state.version === 'v2' ? uniswapV2.applyEvent(state, log, context) : uniswapV3.applyEvent(state, log, context);
-}
-
-/** How pools of a snapshot version are found and read on a chain (seeding, a follower's discovery and re-reads). */
-export function poolSource(version: SnapshotPool['version']): PoolSource<SnapshotPool> {
-  switch (version) {
-    case 'v2':
-      return uniswapV2Source;
-    case 'v3':
-      return uniswapV3Source;
-  }
+/**
+ * How pools of a snapshot version are found and read on a chain (seeding, a follower's discovery and re-reads);
+ * throws UnknownProtocolError for a version not in the table.
+ */
+export function poolSource(version: string): PoolSource<SnapshotPool> {
+  const { kind, source } = snapshotProtocol(version);
+  if (!source) throw new UnknownProtocolError(`pool protocol '${kind}' has no PoolSource`);
+  return source;
 }
 
 /** Every snapshot version's source. */
-export const POOL_SOURCES: readonly PoolSource<SnapshotPool>[] = [uniswapV2Source, uniswapV3Source];
+export const POOL_SOURCES: readonly PoolSource<SnapshotPool>[] = SNAPSHOT_VERSIONS.map(poolSource);
 
-/** A pool's state as a snapshot file holds it: without follower-side fields (v3 liquidityGross per tick). */
-export function snapshotFileState(state: SnapshotPool): SnapshotPool {
-  return state.version === 'v2' ? state : snapshotPoolV3(state);
-}
+/** The kinds in the table (for tests and docs). */
+export const PROTOCOL_KINDS: readonly ProtocolKind[] = PROTOCOLS.map((p) => p.kind);

@@ -16,6 +16,9 @@ export function createWrapPool(nativeToken: string, wrappedToken: string): WrapP
 export const wrap: PoolProtocol<WrapPool> = {
   kind: 'wrap',
   stateless: true,
+  /** Nothing per hop: a wrap is priced by its call (src/routing/gasModel.ts). */
+  gas: { hop: 0n, tick: 0n, exactOutNextHop: 0n },
+  source: undefined,
   fromSnapshot() {
     throw new Error('wrap pools are not in snapshots');
   },
@@ -36,6 +39,9 @@ export const wrap: PoolProtocol<WrapPool> = {
   },
   checkSnapshot() {
     return undefined;
+  },
+  fileState(state) {
+    return state;
   },
   eventTopics: [],
   applyEvent() {

@@ -6,7 +6,7 @@ import { InternalError, ServiceUnavailableError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { type ChainPoolIndex, pricingGraphOf } from '../graph/PricingGraph.ts';
 import { sharedSnapshotFiles } from '../graph/snapshot.ts';
-import { snapshotStateSize } from '../protocols/registry.ts';
+import { snapshotProtocol } from '../protocols/registry.ts';
 import { type DeploymentTrade, runTradeTask, type TradeTask, type TradeTaskResult } from './runTradeTask.ts';
 
 /** The pricing side of the quote path: finds trades for a task. */
@@ -77,7 +77,12 @@ function hasDeepDirectPool(index: ChainPoolIndex, tokenIn: string, tokenOut: str
     const into = tokenIn === index.native ? index.wrappedNative : tokenIn;
     return index
       .poolsOf(into)
-      .some((e) => (e.token0 === out || e.token1 === out) && e.state !== undefined && snapshotStateSize(e.state) > maxTicks);
+      .some(
+        (e) =>
+          (e.token0 === out || e.token1 === out) &&
+          e.state !== undefined &&
+          snapshotProtocol(e.state.version).stateSize(e.state) > maxTicks,
+      );
   });
 }
 

@@ -1,4 +1,5 @@
-import type { ProtocolKind, TradeType } from '../protocols/PoolProtocol.ts';
+import type { TradeType } from '../protocols/PoolProtocol.ts';
+import type { ProtocolKind } from '../protocols/registry.ts';
 import type { ExecutorKind } from './executors.ts';
 
 /** One swap through one pool of a route, priced. Plain data: crosses thread boundaries. */

@@ -1,6 +1,6 @@
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
-import { isStateless } from '../protocols/registry.ts';
+import { protocolOf } from '../protocols/registry.ts';
 import { executorsFor } from './executors.ts';
 import { findRoutes } from './findRoutes.ts';
 import { callGas, routeGas } from './gasModel.ts';
@@ -207,7 +207,11 @@ function executablePaths(index: ChainPoolIndex, request: TradeRequest, options: 
     if (executors.length === 0) continue;
     const priced = toPricedPath(index, path);
     if (!priced) continue;
-    paths.push({ path: priced, executors, pools: new Set(priced.pools.filter((p) => !isStateless(p)).map((p) => p.address)) });
+    paths.push({
+      path: priced,
+      executors,
+      pools: new Set(priced.pools.filter((p) => !protocolOf(p.kind).stateless).map((p) => p.address)),
+    });
   }
   return { paths, pathsFound: found.length > 0 };
 }

@@ -1,28 +1,25 @@
-import type { ProtocolKind, TradeType } from '../protocols/PoolProtocol.ts';
+import type { TradeType } from '../protocols/PoolProtocol.ts';
+import { protocolOf } from '../protocols/registry.ts';
 import type { ExecutorKind } from './executors.ts';
 import type { Leg } from './Trade.ts';
 
 /**
  * Gas units of the steps a trade needs, by the parts that make them up (the approach of Uniswap's
  * smart-order-router gas models: a base per call, a cost per hop by protocol, a cost per initialized tick crossed).
+ * The per-hop and per-tick figures are each protocol's (PoolProtocol.gas, read through the registry); the figures
+ * of calls, approvals, native handling and bridges are here.
  *
  * Calibrated on the devnet against the gasUsed of executed trades (test/tx/buildTradeSteps.devnet.test.ts, which
  * prints the table; every case within ±10%), on pools that have been traded before (test/helpers/warmPools.ts), as
  * every pool of a live chain has: a never-traded pool's first swap writes zero slots (a v2 pair's price
  * accumulators, a v3 pool's fee growth) and costs ~34,000 (v2) or ~17,000 (v3) more. Each call's base includes
- * paying a recipient that holds none of the output yet (~17,000 more than one that does). The tick cost is that
- * of the devnet's ticks, crossed for the first time (their outside accumulators written from zero): an upper
- * bound of what a crossing costs on a live chain.
+ * paying a recipient that holds none of the output yet (~17,000 more than one that does).
  */
 export const GAS = {
   /** A transaction's intrinsic cost, calldata, the router's entry and paying the recipient, per executor call. */
   call: { UniswapV2Router02: 42_500n, SwapRouter: 56_000n, SwapRouter02: 63_000n, WETH9: 21_000n } satisfies Record<ExecutorKind, bigint>,
   /** An ERC-20 approve step (a fresh allowance of the router). */
   approve: 46_000n,
-  /** One pool swap, by protocol (token transfers included). */
-  hop: { uniswapV2: 59_000n, uniswapV3: 68_500n, wrap: 0n } satisfies Record<ProtocolKind, bigint>,
-  /** Each initialized tick a v3 swap crosses. */
-  tick: 58_000n,
   /** A router wrapping native input or unwrapping native output. */
   wrapIn: 6_000n,
   unwrapOut: 30_000n,
@@ -40,11 +37,6 @@ export const GAS = {
      * balance non-zero, so it earns none of the storage refunds of an exact-input pull that empties both.
      */
     erc20Pull: 9_600n,
-    /**
-     * Saved on each hop of a route after the first of its protocol: v3 `exactOutput` has each pool pay the next pool
-     * directly, where `exactInput` routes the intermediate token through the router (one transfer more per hop).
-     */
-    nextHop: { uniswapV2: 0n, uniswapV3: 9_300n, wrap: 0n } satisfies Record<ProtocolKind, bigint>,
   },
   /** WETH9 itself, beside its call: `deposit()` (a wrap), `withdraw(amount)` (an unwrap). */
   weth9: { deposit: 24_000n, withdraw: 9_500n },
@@ -59,12 +51,16 @@ export function wrapGas(wrap: boolean): bigint {
   return GAS.call.WETH9 + (wrap ? GAS.weth9.deposit : GAS.weth9.withdraw);
 }
 
-/** Gas of one route's swaps inside its executor call: hops and ticks crossed (wrap legs are priced by the call). */
+/**
+ * Gas of one route's swaps inside its executor call: each leg's protocol figures for its hop and ticks crossed, less
+ * the exact-output saving on each hop after the first of its protocol (wrap legs are priced by the call).
+ */
 export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn'): bigint {
   let gas = 0n;
   legs.forEach((leg, i) => {
-    gas += GAS.hop[leg.kind] + BigInt(leg.ticksCrossed) * GAS.tick;
-    if (tradeType === 'exactOut' && legs.findIndex((l) => l.kind === leg.kind) < i) gas -= GAS.exactOut.nextHop[leg.kind];
+    const figures = protocolOf(leg.kind).gas;
+    gas += figures.hop + BigInt(leg.ticksCrossed) * figures.tick;
+    if (tradeType === 'exactOut' && legs.findIndex((l) => l.kind === leg.kind) < i) gas -= figures.exactOutNextHop;
   });
   return gas;
 }

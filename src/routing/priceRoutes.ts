@@ -1,6 +1,6 @@
 import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
 import type { LadderQuote, RefusalCode, TradeType } from '../protocols/PoolProtocol.ts';
-import { type Pool, quoteLadder } from '../protocols/registry.ts';
+import { type Pool, protocolOf } from '../protocols/registry.ts';
 import type { PoolPath } from './findRoutes.ts';
 import type { Leg } from './Trade.ts';
 
@@ -54,7 +54,7 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
     const cached = key === undefined ? undefined : cache!.get(key);
     if (cached) quotes = cached;
     else {
-      quotes = quoteLadder(pool, zeroForOne, tradeType, current);
+      quotes = protocolOf(pool.kind).quoteLadder(pool, zeroForOne, tradeType, current);
       if (key !== undefined) cache!.set(key, quotes);
     }
     const nextAlive: number[] = [];

@@ -1,6 +1,6 @@
 import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
 import type { Fraction } from '../protocols/PoolProtocol.ts';
-import { midPrice } from '../protocols/registry.ts';
+import { protocolOf } from '../protocols/registry.ts';
 import { findRoutes, type PoolPath } from './findRoutes.ts';
 import { type PricedPath, toPricedPath } from './priceRoutes.ts';
 import type { Route, Split } from './Trade.ts';
@@ -13,7 +13,7 @@ export function pathMidPrice(path: PricedPath): Fraction {
   let num = 1n;
   let den = 1n;
   path.pools.forEach((pool, i) => {
-    const mid = midPrice(pool);
+    const mid = protocolOf(pool.kind).midPrice(pool);
     const zeroForOne = path.path.tokens[i] === pool.token0;
     num *= zeroForOne ? mid.num : mid.den;
     den *= zeroForOne ? mid.den : mid.num;

@@ -9,8 +9,8 @@ import { generateRoutingGraph, type RoutingGraphOptions } from '../../bench/lib/
 import { getSqrtRatioAtTick } from '../../src/amm/tickMath.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { loadSnapshots, type SnapshotPool } from '../../src/graph/snapshot.ts';
-import { poolFromSnapshot, quoteLadder } from '../../src/protocols/registry.ts';
+import { loadSnapshots } from '../../src/graph/snapshot.ts';
+import { protocolOf, type SnapshotPool, snapshotProtocol } from '../../src/protocols/registry.ts';
 import { type SdkToken, sdkAmount, sdkCore, sdkRaw, sdkV2Pair, sdkV3Pool } from '../helpers/sdkPools.ts';
 
 const OPTIONS: RoutingGraphOptions = { pools: 400, tokens: 60, seed: 3 };
@@ -73,7 +73,7 @@ t.test('the Uniswap SDKs price every pool as our engine does (1% of a side, both
   let swaps = 0;
   for (const p of pools) {
     const [t0, t1] = [token(p.token0), token(p.token1)];
-    const ours = poolFromSnapshot(p);
+    const ours = snapshotProtocol(p.version).fromSnapshot(p);
     const sdk = p.version === 'v3' ? sdkV3Pool(p, t0, t1) : sdkV2Pair(p, t0, t1);
     if (!sdk) continue;
     for (const zeroForOne of [true, false]) {
@@ -83,7 +83,7 @@ t.test('the Uniswap SDKs price every pool as our engine does (1% of a side, both
         p.version === 'v3' ? { num: BigInt(p.sqrtPriceX96) ** 2n, den: 1n << 192n } : { num: BigInt(p.reserve1), den: BigInt(p.reserve0) };
       const amountIn = zeroForOne ? (out * mid.den) / mid.num : (out * mid.num) / mid.den;
       if (amountIn === 0n) continue;
-      const [q] = quoteLadder(ours, zeroForOne, 'exactIn', [amountIn]);
+      const [q] = protocolOf(ours.kind).quoteLadder(ours, zeroForOne, 'exactIn', [amountIn]);
       const [theirs] = await sdk.getOutputAmount(sdkAmount(zeroForOne ? t0 : t1, amountIn));
       swaps++;
       if (!q!.ok) continue;

@@ -14,7 +14,7 @@ import { getAmountOut } from '../../src/amm/v2.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { seedChains } from '../../src/chain/seedChains.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
-import { poolFromSnapshot } from '../../src/protocols/registry.ts';
+import { snapshotProtocol } from '../../src/protocols/registry.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const quoterAbi = parseAbi([
@@ -98,7 +98,7 @@ t.test('src/amm equals QuoterV2 and Router02.getAmountsOut on every devnet pool'
       continue;
     }
     // The same conversion the service prices with (snapshot JSON -> createV3Pool).
-    const priced = poolFromSnapshot(p);
+    const priced = snapshotProtocol(p.version).fromSnapshot(p);
     if (priced.kind !== 'uniswapV3') throw new Error(`${p.address}: expected a v3 pool`);
     const pool = priced.pool;
     for (const zeroForOne of [true, false]) {

@@ -17,7 +17,8 @@ import { freePort } from '../../seeds/devnet/startAnvil.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { type ChainSeedReport, seedChains } from '../../src/chain/seedChains.ts';
-import { parseSnapshot, type Snapshot, type SnapshotPoolV3 } from '../../src/graph/snapshot.ts';
+import { parseSnapshot, type Snapshot } from '../../src/graph/snapshot.ts';
+import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)']);

@@ -2,10 +2,11 @@
 // guessed state) for a malformed, unexpected or unappliable one. The devnet test checks the same against the chain.
 import t from 'tap';
 import { encodeAbiParameters, pad, toHex } from 'viem';
-import type { SnapshotPoolV2, } from '../../src/graph/snapshot.ts';
-import { eventTopic } from '../../src/protocols/logWords.ts';
-import { applyPoolEvent } from '../../src/protocols/registry.ts';
-import { type FollowedPoolV3, V3_BURN, V3_MINT, V3_SWAP } from '../../src/protocols/uniswapV3Events.ts';
+import { eventTopic, type PoolLog } from '../../src/protocols/logWords.ts';
+import type { EventContext } from '../../src/protocols/PoolProtocol.ts';
+import { type SnapshotPool, snapshotProtocol } from '../../src/protocols/registry.ts';
+import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
+import { type FollowedPoolV3, V3_BURN, V3_MINT, V3_SWAP } from '../../src/protocols/uniswapV3/uniswapV3Events.ts';
 
 const ctx = { tickWindowWords: 2 };
 const v2: SnapshotPoolV2 = {
@@ -41,6 +42,9 @@ const v3: FollowedPoolV3 = {
   grossByTick: { '-60': '100', '60': '100' },
 };
 const SYNC = eventTopic('Sync(uint112,uint112)');
+/** A log applied by the protocol of the state's snapshot version, as the follower applies it. */
+const applyPoolEvent = (state: SnapshotPool, log: PoolLog, context: EventContext) =>
+  snapshotProtocol(state.version).applyEvent(state, log, context);
 const word = (n: bigint): string => pad(toHex(BigInt.asUintN(256, n)), { size: 32 });
 const addr = pad('0x01', { size: 32 });
 

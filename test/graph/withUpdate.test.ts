@@ -7,7 +7,9 @@ import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { ChainPoolIndex, derivePricingGraph, pricingGraphOf } from '../../src/graph/PricingGraph.ts';
-import { loadSnapshots, type SnapshotPoolV2, type SnapshotPoolV3 } from '../../src/graph/snapshot.ts';
+import { loadSnapshots } from '../../src/graph/snapshot.ts';
+import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
+import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 
 const catalog = loadCatalog(fileURLToPath(new URL('../../catalog', import.meta.url)));

@@ -1,7 +1,8 @@
 // Trades built by hand from a catalogue chain, for step-building tests: legs named by token symbols and DEX,
 // routes with the executor of the chain the test names, trades with the splits' sums.
 import type { CatalogChain, CatalogToken } from '../../src/catalog/Catalog.ts';
-import type { ProtocolKind, TradeType } from '../../src/protocols/PoolProtocol.ts';
+import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
+import type { ProtocolKind } from '../../src/protocols/registry.ts';
 import { chainExecutors, type ExecutorKind } from '../../src/routing/executors.ts';
 import { routeGas } from '../../src/routing/gasModel.ts';
 import type { Executor, Leg, Route, Trade } from '../../src/routing/Trade.ts';

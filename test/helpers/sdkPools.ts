@@ -1,5 +1,8 @@
 import { createRequire } from 'node:module';
-import type { Snapshot, SnapshotPool, SnapshotPoolV2, SnapshotPoolV3 } from '../../src/graph/snapshot.ts';
+import type { Snapshot } from '../../src/graph/snapshot.ts';
+import type { SnapshotPool } from '../../src/protocols/registry.ts';
+import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
+import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';
 
 // Test and bench support (not a test): the Uniswap SDKs (oracles and competitors), loaded with createRequire because
 // they do not import as native ES modules on Node 20 (/work/shared/NOTES-perf.md) and typed with only what we call;

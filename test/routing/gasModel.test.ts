@@ -1,6 +1,8 @@
 // The gas model's arithmetic: the margin of a step's gasLimit, and per-transaction estimates (what each step gets)
 // adding up to what the model charges a trade (callGas + routeGas, as bestTrade sums them).
 import t from 'tap';
+import { uniswapV2 } from '../../src/protocols/uniswapV2/uniswapV2.ts';
+import { uniswapV3 } from '../../src/protocols/uniswapV3/uniswapV3.ts';
 import type { ExecutorKind } from '../../src/routing/executors.ts';
 import { callGas, GAS, gasLimit, routeGas, transactionGas, wrapGas } from '../../src/routing/gasModel.ts';
 import type { Leg } from '../../src/routing/Trade.ts';
@@ -25,7 +27,7 @@ t.test('gasLimit: the estimate plus a quarter (rounded up) plus 50,000', async (
 });
 
 t.test('routeGas: a hop by protocol and each tick crossed; wraps are priced by the call', async (t) => {
-  t.equal(routeGas([leg('wrap'), leg('uniswapV3', 3), leg('uniswapV2')]), GAS.hop.uniswapV3 + 3n * GAS.tick + GAS.hop.uniswapV2);
+  t.equal(routeGas([leg('wrap'), leg('uniswapV3', 3), leg('uniswapV2')]), uniswapV3.gas.hop + 3n * uniswapV3.gas.tick + uniswapV2.gas.hop);
 });
 
 t.test('transactionGas of each step adds up to callGas + routeGas for every router kind, native side and trade type', async (t) => {
@@ -53,7 +55,7 @@ t.test('transactionGas of each step adds up to callGas + routeGas for every rout
   }
   t.equal(
     transactionGas('SwapRouter02', routes.slice(0, 2), false, true),
-    GAS.call.SwapRouter02 + GAS.unwrapOut + GAS.sweep + 2n * GAS.hop.uniswapV3 + 2n * GAS.tick + GAS.hop.uniswapV2,
+    GAS.call.SwapRouter02 + GAS.unwrapOut + GAS.sweep + 2n * uniswapV3.gas.hop + 2n * uniswapV3.gas.tick + uniswapV2.gas.hop,
   );
 });
 
@@ -61,26 +63,26 @@ t.test(
   'exact output: no sweep of an ERC-20 output (each route pays the recipient), the pull or the refund per transaction, v3 hops after the first cheaper',
   async (t) => {
     const twoV3 = [leg('uniswapV3'), leg('uniswapV3', 1)];
-    t.equal(routeGas(twoV3, 'exactOut'), 2n * GAS.hop.uniswapV3 + GAS.tick - GAS.exactOut.nextHop.uniswapV3);
-    t.equal(routeGas(twoV3, 'exactIn'), 2n * GAS.hop.uniswapV3 + GAS.tick);
+    t.equal(routeGas(twoV3, 'exactOut'), 2n * uniswapV3.gas.hop + uniswapV3.gas.tick - uniswapV3.gas.exactOutNextHop);
+    t.equal(routeGas(twoV3, 'exactIn'), 2n * uniswapV3.gas.hop + uniswapV3.gas.tick);
     t.equal(
       routeGas([leg('uniswapV2'), leg('uniswapV2')], 'exactOut'),
-      2n * GAS.hop.uniswapV2,
+      2n * uniswapV2.gas.hop,
       'v2 pairs pay the next pair directly either way',
     );
     const split = [[leg('uniswapV3')], [leg('uniswapV3')]];
     t.equal(
       transactionGas('SwapRouter02', split, false, false, 'exactOut'),
-      GAS.call.SwapRouter02 + GAS.exactOut.erc20Pull + 2n * GAS.hop.uniswapV3,
+      GAS.call.SwapRouter02 + GAS.exactOut.erc20Pull + 2n * uniswapV3.gas.hop,
     );
     t.equal(
       transactionGas('SwapRouter02', split, false, true, 'exactOut'),
-      GAS.call.SwapRouter02 + GAS.exactOut.erc20Pull + GAS.unwrapOut + GAS.sweep + 2n * GAS.hop.uniswapV3,
+      GAS.call.SwapRouter02 + GAS.exactOut.erc20Pull + GAS.unwrapOut + GAS.sweep + 2n * uniswapV3.gas.hop,
       'native output: unwrapped together',
     );
     t.equal(
       transactionGas('SwapRouter', split, true, false, 'exactOut'),
-      GAS.call.SwapRouter + GAS.wrapIn + GAS.exactOut.refund + 2n * GAS.hop.uniswapV3,
+      GAS.call.SwapRouter + GAS.wrapIn + GAS.exactOut.refund + 2n * uniswapV3.gas.hop,
       'native input: the refund',
     );
     t.equal(

@@ -20,7 +20,8 @@ import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { seedChains } from '../../src/chain/seedChains.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
-import { loadSnapshots, type SnapshotPool } from '../../src/graph/snapshot.ts';
+import { loadSnapshots } from '../../src/graph/snapshot.ts';
+import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { artifactAbi } from '../helpers/devnetWallet.ts';
 

@@ -5,6 +5,8 @@
 import t from 'tap';
 import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { uniswapV2 } from '../../src/protocols/uniswapV2/uniswapV2.ts';
+import { uniswapV3 } from '../../src/protocols/uniswapV3/uniswapV3.ts';
 import { callGas, GAS, gasLimit, routeGas, transactionGas, wrapGas } from '../../src/routing/gasModel.ts';
 import type { Trade } from '../../src/routing/Trade.ts';
 import { buildTradeSteps, partMaximums, partMinimums, type TradeStepsParams } from '../../src/tx/buildTradeSteps.ts';
@@ -102,7 +104,11 @@ t.test("exact output through two routers: approvals of each router's share of am
     callGas('UniswapV2Router02', 1, false, false, true, 'exactOut') +
     routeGas(v3Out.legs, 'exactOut') +
     routeGas(v2Out.legs, 'exactOut');
-  t.equal(gas, steps.reduce((s, _x) => s + gasLimit(0n), 0n) + (model * 5n) / 4n, 'the step estimates add up to the gas model of the trade');
+  t.equal(
+    gas,
+    steps.reduce((s, _x) => s + gasLimit(0n), 0n) + (model * 5n) / 4n,
+    'the step estimates add up to the gas model of the trade',
+  );
 });
 
 t.test('SwapRouter02 and the SushiSwap Router02: each approved for what it pulls, minimums per transaction adding up', async (t) => {
@@ -218,12 +224,12 @@ t.test('native input through two routers: each swap step carries its own value, 
       [
         'Swap 600 ETH for USDC on Uniswap V3',
         '600000000000000000000',
-        gasLimit(GAS.call.SwapRouter02 + GAS.wrapIn + GAS.hop.uniswapV3 + 5n * GAS.tick).toString(),
+        gasLimit(GAS.call.SwapRouter02 + GAS.wrapIn + uniswapV3.gas.hop + 5n * uniswapV3.gas.tick).toString(),
       ],
       [
         'Swap 250 ETH for USDC on SushiSwap V2',
         '250000000000000000000',
-        gasLimit(GAS.call.UniswapV2Router02 + GAS.wrapIn + GAS.hop.uniswapV2).toString(),
+        gasLimit(GAS.call.UniswapV2Router02 + GAS.wrapIn + uniswapV2.gas.hop).toString(),
       ],
     ],
   );

@@ -1,5 +1,6 @@
 import { type Address, encodePacked, type Hex } from 'viem';
-import type { ProtocolKind, TradeType } from '../../protocols/PoolProtocol.ts';
+import type { TradeType } from '../../protocols/PoolProtocol.ts';
+import type { ProtocolKind } from '../../protocols/registry.ts';
 import type { Leg, Route } from '../../routing/Trade.ts';
 import { stepAddress } from '../Step.ts';
 

@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem';
-import type { ProtocolKind } from '../../protocols/PoolProtocol.ts';
+import type { ProtocolKind } from '../../protocols/registry.ts';
 import { SWAP_ROUTER02_ADDRESS_THIS, SWAP_ROUTER02_CONTRACT_BALANCE, swapRouter02Abi } from '../abis.ts';
 import { encodeCall } from '../encodeCall.ts';
 import { StepBuildError } from '../StepBuildError.ts';

@@ -5,6 +5,7 @@
 import t from 'tap';
 import type { CatalogChain } from '../../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../../src/catalog/loadCatalog.ts';
+import { uniswapV3 } from '../../../src/protocols/uniswapV3/uniswapV3.ts';
 import { GAS, gasLimit } from '../../../src/routing/gasModel.ts';
 import { buildTradeSteps } from '../../../src/tx/buildTradeSteps.ts';
 import { executorOf, routeOf, tokenOf, tradeOf } from '../../helpers/handTrades.ts';
@@ -43,7 +44,7 @@ t.test('one pool, ERC-20 in and out: the bare exactInputSingle paying the recipi
         ROUTER,
         '150000000000',
         31338,
-        gasLimit(V3_CALL + GAS.hop.uniswapV3 + 3n * GAS.tick).toString(),
+        gasLimit(V3_CALL + uniswapV3.gas.hop + 3n * uniswapV3.gas.tick).toString(),
         undefined,
       ],
     ],
@@ -95,7 +96,7 @@ t.test('two pools: the bare exactInput with the packed path LINK 3000 WETH 500 U
     amountOutMinimum: 74_227_000_000n,
   });
   t.equal(steps.length, 2);
-  t.equal(steps[1].gasLimit, gasLimit(V3_CALL + 2n * GAS.hop.uniswapV3 + GAS.tick).toString());
+  t.equal(steps[1].gasLimit, gasLimit(V3_CALL + 2n * uniswapV3.gas.hop + uniswapV3.gas.tick).toString());
   const swap = decode(SWAP_ROUTER_ABI, steps[1].data);
   t.equal(swap.functionName, 'exactInput');
   const p = swap.args[0] as { path: `0x${string}`; recipient: string; deadline: bigint; amountIn: bigint; amountOutMinimum: bigint };
@@ -127,7 +128,7 @@ t.test('native in through two pools: multicall([exactInput paying the recipient,
         ROUTER,
         '2000000000000000000',
         '2000000000000000000',
-        gasLimit(V3_CALL + GAS.wrapIn + 2n * GAS.hop.uniswapV3).toString(),
+        gasLimit(V3_CALL + GAS.wrapIn + 2n * uniswapV3.gas.hop).toString(),
       ],
     ],
   );
@@ -163,7 +164,7 @@ t.test('native out through two pools: the swap pays the router, unwrapWETH9(mini
     steps.map((s) => s.message),
     ['Approve 3000 USDT for Uniswap V3 router', 'Swap 3000 USDT for ETH on Uniswap V3'],
   );
-  t.equal(steps[1].gasLimit, gasLimit(V3_CALL + GAS.unwrapOut + 2n * GAS.hop.uniswapV3).toString());
+  t.equal(steps[1].gasLimit, gasLimit(V3_CALL + GAS.unwrapOut + 2n * uniswapV3.gas.hop).toString());
   const { calls } = decodeMulticall(SWAP_ROUTER_ABI, steps[1].data);
   t.strictSame(
     calls.map((c) => c.functionName),
@@ -201,7 +202,7 @@ t.test(
         [
           'Swap 100 WETH for USDC on Uniswap V3',
           '100000000000000000000',
-          gasLimit(V3_CALL + GAS.sweep + 2n * GAS.hop.uniswapV3 + 3n * GAS.tick).toString(),
+          gasLimit(V3_CALL + GAS.sweep + 2n * uniswapV3.gas.hop + 3n * uniswapV3.gas.tick).toString(),
         ],
       ],
     );
@@ -254,7 +255,7 @@ t.test('a native-in split: value = the sum, swaps pay the router, sweepToken, th
         'Swap 10 ETH for WBTC on Uniswap V3',
         '10000000000000000000',
         '10000000000000000000',
-        gasLimit(V3_CALL + GAS.wrapIn + GAS.sweep + 3n * GAS.hop.uniswapV3).toString(),
+        gasLimit(V3_CALL + GAS.wrapIn + GAS.sweep + 3n * uniswapV3.gas.hop).toString(),
       ],
     ],
   );
@@ -314,7 +315,7 @@ t.test('exact output, one pool: approve amountInMaximum, the bare exactOutputSin
         'Swap at most 150750 USDC for 2.49 WBTC on Uniswap V3',
         ROUTER,
         '150750000000',
-        gasLimit(V3_CALL + GAS.exactOut.erc20Pull + GAS.hop.uniswapV3 + 3n * GAS.tick).toString(),
+        gasLimit(V3_CALL + GAS.exactOut.erc20Pull + uniswapV3.gas.hop + 3n * uniswapV3.gas.tick).toString(),
         undefined,
       ],
     ],
@@ -343,7 +344,7 @@ t.test('exact output, two pools: exactOutput with the reversed path USDC 500 WET
   });
   t.equal(
     steps[1].gasLimit,
-    gasLimit(V3_CALL + GAS.exactOut.erc20Pull + 2n * GAS.hop.uniswapV3 - GAS.exactOut.nextHop.uniswapV3).toString(),
+    gasLimit(V3_CALL + GAS.exactOut.erc20Pull + 2n * uniswapV3.gas.hop - uniswapV3.gas.exactOutNextHop).toString(),
   );
   const call = decode(SWAP_ROUTER_ABI, steps[1].data);
   const p = call.args[0] as { path: `0x${string}` };
@@ -400,7 +401,7 @@ t.test('exact output, native in, two fee tiers: value = amountInMaximum, each sw
         'Swap at most 301.5 ETH for 900000 USDC on Uniswap V3',
         '301500000000000000000',
         '301500000000000000000',
-        gasLimit(V3_CALL + GAS.wrapIn + GAS.exactOut.refund + 2n * GAS.hop.uniswapV3 + 3n * GAS.tick).toString(),
+        gasLimit(V3_CALL + GAS.wrapIn + GAS.exactOut.refund + 2n * uniswapV3.gas.hop + 3n * uniswapV3.gas.tick).toString(),
       ],
     ],
   );

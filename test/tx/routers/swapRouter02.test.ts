@@ -7,6 +7,8 @@
 import t from 'tap';
 import type { CatalogChain } from '../../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../../src/catalog/loadCatalog.ts';
+import { uniswapV2 } from '../../../src/protocols/uniswapV2/uniswapV2.ts';
+import { uniswapV3 } from '../../../src/protocols/uniswapV3/uniswapV3.ts';
 import { GAS, gasLimit } from '../../../src/routing/gasModel.ts';
 import { buildTradeSteps } from '../../../src/tx/buildTradeSteps.ts';
 import { executorOf, routeOf, tokenOf, tradeOf } from '../../helpers/handTrades.ts';
@@ -78,7 +80,7 @@ t.test('one pool: multicall(deadline, [exactInputSingle paying the recipient wit
     steps.map((s) => [s.message, s.to, s.amount, s.gasLimit]),
     [
       ['Approve 2500 USDC for Uniswap V3 router', USDC, '2500000000', gasLimit(GAS.approve).toString()],
-      ['Swap 2500 USDC for WETH on Uniswap V3', ROUTER, '2500000000', gasLimit(CALL + GAS.hop.uniswapV3 + GAS.tick).toString()],
+      ['Swap 2500 USDC for WETH on Uniswap V3', ROUTER, '2500000000', gasLimit(CALL + uniswapV3.gas.hop + uniswapV3.gas.tick).toString()],
     ],
   );
   t.strictSame(decode(ERC20_ABI, steps[0].data).args, [ROUTER, 2_500_000_000n]);
@@ -100,7 +102,7 @@ t.test('three v3 pools: one exactInput with the packed path, paying the recipien
     tokenOut: tokenOf(chain, 'LINK'),
     amountOutMinimum: 656_700_000_000_000_000_000n,
   });
-  t.equal(steps[1].gasLimit, gasLimit(CALL + 3n * GAS.hop.uniswapV3).toString());
+  t.equal(steps[1].gasLimit, gasLimit(CALL + 3n * uniswapV3.gas.hop).toString());
   const { calls } = decodeMulticall(SWAP_ROUTER02_ABI, steps[1].data);
   t.strictSame(calls.map(view), [multi([DAI, USDC, WETH, LINK], [100, 500, 3000], RECIPIENT, 10_000n * E18, 656_700_000_000_000_000_000n)]);
 });
@@ -135,7 +137,7 @@ t.test(
         [
           'Swap 200 AAVE for USDC on Uniswap V2 + Uniswap V3',
           '200000000000000000000',
-          gasLimit(CALL + GAS.hop.uniswapV2 + 2n * GAS.hop.uniswapV3 + 2n * GAS.tick).toString(),
+          gasLimit(CALL + uniswapV2.gas.hop + 2n * uniswapV3.gas.hop + 2n * uniswapV3.gas.tick).toString(),
         ],
       ],
     );
@@ -205,7 +207,7 @@ t.test('a v2 + v3 split with native output: each route runs to its end at the ro
       [
         'Swap 100000 DAI for ETH on Uniswap V3 + Uniswap V2',
         '100000000000000000000000',
-        gasLimit(CALL + GAS.unwrapOut + GAS.sweep + GAS.hop.uniswapV2 + 2n * GAS.hop.uniswapV3 + 4n * GAS.tick).toString(),
+        gasLimit(CALL + GAS.unwrapOut + GAS.sweep + uniswapV2.gas.hop + 2n * uniswapV3.gas.hop + 4n * uniswapV3.gas.tick).toString(),
       ],
     ],
   );
@@ -242,7 +244,7 @@ t.test('a native-in split over v2 and v3: value = the sum, sweepToken of the sum
         'Swap 1000 ETH for USDC on Uniswap V3 + Uniswap V2',
         '1000000000000000000000',
         '1000000000000000000000',
-        gasLimit(CALL + GAS.wrapIn + GAS.sweep + GAS.hop.uniswapV3 + GAS.hop.uniswapV2 + 6n * GAS.tick).toString(),
+        gasLimit(CALL + GAS.wrapIn + GAS.sweep + uniswapV3.gas.hop + uniswapV2.gas.hop + 6n * uniswapV3.gas.tick).toString(),
       ],
     ],
   );
@@ -315,7 +317,7 @@ t.test('exact output, two fee tiers, ERC-20 out: one approval of amountInMaximum
       [
         'Swap at most 304.01 WETH for 900000 USDC on Uniswap V3',
         '304010000000000000000',
-        gasLimit(CALL + GAS.exactOut.erc20Pull + 2n * GAS.hop.uniswapV3 + 3n * GAS.tick).toString(),
+        gasLimit(CALL + GAS.exactOut.erc20Pull + 2n * uniswapV3.gas.hop + 3n * uniswapV3.gas.tick).toString(),
       ],
     ],
   );

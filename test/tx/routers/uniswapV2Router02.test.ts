@@ -4,6 +4,7 @@
 import t from 'tap';
 import { type CatalogChain, NATIVE_TOKEN_ADDRESS } from '../../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../../src/catalog/loadCatalog.ts';
+import { uniswapV2 } from '../../../src/protocols/uniswapV2/uniswapV2.ts';
 import { GAS, gasLimit } from '../../../src/routing/gasModel.ts';
 import { buildTradeSteps } from '../../../src/tx/buildTradeSteps.ts';
 import { executorOf, routeOf, tokenOf, tradeOf } from '../../helpers/handTrades.ts';
@@ -56,7 +57,7 @@ t.test('2 hops, ERC-20 in and out: approve amountIn, swapExactTokensForTokens al
         data: undefined,
         amount: '1500250000',
         chainId: 1,
-        gasLimit: gasLimit(GAS.call.UniswapV2Router02 + 2n * GAS.hop.uniswapV2).toString(),
+        gasLimit: gasLimit(GAS.call.UniswapV2Router02 + 2n * uniswapV2.gas.hop).toString(),
       },
     ],
   );
@@ -91,7 +92,7 @@ t.test('native in through 2 pairs: no approval, swapExactETHForTokens with value
       amount: '1000000000000000000',
       chainId: 1,
       value: '1000000000000000000',
-      gasLimit: gasLimit(GAS.call.UniswapV2Router02 + GAS.wrapIn + 2n * GAS.hop.uniswapV2).toString(),
+      gasLimit: gasLimit(GAS.call.UniswapV2Router02 + GAS.wrapIn + 2n * uniswapV2.gas.hop).toString(),
     },
   );
   t.strictSame(decode(V2_ROUTER_ABI, steps[0].data), {
@@ -119,7 +120,7 @@ t.test('native out through 2 pairs: swapExactTokensForETH along [DAI, USDC, WETH
   );
   t.strictSame(decode(ERC20_ABI, steps[0].data), { functionName: 'approve', args: [ROUTER, 5_000n * 10n ** 18n] });
   t.notOk('value' in steps[1]);
-  t.equal(steps[1].gasLimit, gasLimit(GAS.call.UniswapV2Router02 + GAS.unwrapOut + 2n * GAS.hop.uniswapV2).toString());
+  t.equal(steps[1].gasLimit, gasLimit(GAS.call.UniswapV2Router02 + GAS.unwrapOut + 2n * uniswapV2.gas.hop).toString());
   t.strictSame(decode(V2_ROUTER_ABI, steps[1].data), {
     functionName: 'swapExactTokensForETH',
     args: [5_000n * 10n ** 18n, 1_640_000_000_000_000_000n, [DAI, USDC, WETH], RECIPIENT, 1_900_000_000n],
@@ -144,8 +145,8 @@ t.test('two routes through one Router02: one approval of the sum, one transactio
     steps.map((s) => [s.message, s.amount, s.gasLimit]),
     [
       ['Approve 1 WBTC for Uniswap V2 router', '100000000', gasLimit(GAS.approve).toString()],
-      ['Swap 0.7 WBTC for USDC on Uniswap V2', '70000000', gasLimit(GAS.call.UniswapV2Router02 + GAS.hop.uniswapV2).toString()],
-      ['Swap 0.3 WBTC for USDC on Uniswap V2', '30000000', gasLimit(GAS.call.UniswapV2Router02 + 2n * GAS.hop.uniswapV2).toString()],
+      ['Swap 0.7 WBTC for USDC on Uniswap V2', '70000000', gasLimit(GAS.call.UniswapV2Router02 + uniswapV2.gas.hop).toString()],
+      ['Swap 0.3 WBTC for USDC on Uniswap V2', '30000000', gasLimit(GAS.call.UniswapV2Router02 + 2n * uniswapV2.gas.hop).toString()],
     ],
   );
   t.strictSame(decode(ERC20_ABI, steps[0].data).args, [ROUTER, 100_000_000n]);
@@ -202,12 +203,12 @@ t.test(
         [
           'Swap at most 0.70350002 WBTC for 41000 USDC on Uniswap V2',
           '70350002',
-          gasLimit(GAS.call.UniswapV2Router02 + GAS.exactOut.erc20Pull + GAS.hop.uniswapV2).toString(),
+          gasLimit(GAS.call.UniswapV2Router02 + GAS.exactOut.erc20Pull + uniswapV2.gas.hop).toString(),
         ],
         [
           'Swap at most 0.3015 WBTC for 17700 USDC on Uniswap V2',
           '30150000',
-          gasLimit(GAS.call.UniswapV2Router02 + GAS.exactOut.erc20Pull + 2n * GAS.hop.uniswapV2).toString(),
+          gasLimit(GAS.call.UniswapV2Router02 + GAS.exactOut.erc20Pull + 2n * uniswapV2.gas.hop).toString(),
         ],
       ],
     );
@@ -249,7 +250,7 @@ t.test('exact output, native in: swapETHForExactTokens with value = amountInMaxi
         'Swap at most 1.005 ETH for 2985 USDT on Uniswap V2',
         '1005000000000000000',
         '1005000000000000000',
-        gasLimit(GAS.call.UniswapV2Router02 + GAS.wrapIn + GAS.exactOut.refund + 2n * GAS.hop.uniswapV2).toString(),
+        gasLimit(GAS.call.UniswapV2Router02 + GAS.wrapIn + GAS.exactOut.refund + 2n * uniswapV2.gas.hop).toString(),
       ],
     ],
   );

@@ -1,10 +1,11 @@
-import { AmmError } from '../amm/ammError.ts';
-import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../amm/quoter.ts';
-import { createV3Pool, type V3Pool } from '../amm/v3Pool.ts';
-import { tickCount } from '../graph/parseSnapshotBytes.ts';
-import type { SnapshotPoolV3 } from '../graph/snapshot.ts';
-import type { LadderQuote, PoolBase, PoolProtocol } from './PoolProtocol.ts';
-import { applyV3Event, V3_EVENT_TOPICS } from './uniswapV3Events.ts';
+import { AmmError } from '../../amm/ammError.ts';
+import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../../amm/quoter.ts';
+import { createV3Pool, type V3Pool } from '../../amm/v3Pool.ts';
+import type { LadderQuote, PoolBase, PoolProtocol } from '../PoolProtocol.ts';
+import type { SnapshotPoolV3 } from './SnapshotPoolV3.ts';
+import { tickCount } from './tickCount.ts';
+import { applyV3Event, snapshotPoolV3, V3_EVENT_TOPICS } from './uniswapV3Events.ts';
+import { uniswapV3Source } from './uniswapV3Source.ts';
 
 /** A concentrated-liquidity pool (Uniswap v3 and its forks) ready for the tick walk. */
 export interface UniswapV3Pool extends PoolBase {
@@ -34,6 +35,14 @@ function refusal(error: unknown): LadderQuote {
 export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
   kind: 'uniswapV3',
   stateless: false,
+  /**
+   * A pool's swap and each initialized tick it crosses, crossed for the first time on the devnet (its outside
+   * accumulators written from zero: an upper bound of a crossing on a live chain; calibration:
+   * src/routing/gasModel.ts). Exact output saves a transfer on each further v3 hop: `exactOutput` has each pool pay
+   * the next pool directly, where `exactInput` routes the intermediate token through the router.
+   */
+  gas: { hop: 68_500n, tick: 58_000n, exactOutNextHop: 9_300n },
+  source: uniswapV3Source,
   fromSnapshot(p) {
     const pool = createV3Pool({
       sqrtPriceX96: BigInt(p.sqrtPriceX96),
@@ -86,6 +95,7 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
     }
     return undefined;
   },
+  fileState: snapshotPoolV3,
   eventTopics: V3_EVENT_TOPICS,
   applyEvent: applyV3Event,
 };

@@ -1,7 +1,7 @@
 import { type Address, parseAbi } from 'viem';
-import type { SnapshotPoolV2 } from '../graph/snapshot.ts';
-import { eventTopic, logWords, topicAddress, wordAddress } from './logWords.ts';
-import { type PoolSource, viewCall } from './PoolSource.ts';
+import { eventTopic, logWords, topicAddress, wordAddress } from '../logWords.ts';
+import { type PoolSource, viewCall } from '../PoolSource.ts';
+import type { SnapshotPoolV2 } from './SnapshotPoolV2.ts';
 
 const factoryAbi = parseAbi(['function getPair(address tokenA, address tokenB) view returns (address pair)']);
 const pairAbi = parseAbi(['function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)']);

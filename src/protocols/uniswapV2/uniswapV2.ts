@@ -1,8 +1,9 @@
-import { AmmError } from '../amm/ammError.ts';
-import { getAmountIn, getAmountOut } from '../amm/v2.ts';
-import type { SnapshotPoolV2 } from '../graph/snapshot.ts';
-import { eventTopic, logWords } from './logWords.ts';
-import type { LadderQuote, PoolBase, PoolProtocol } from './PoolProtocol.ts';
+import { AmmError } from '../../amm/ammError.ts';
+import { getAmountIn, getAmountOut } from '../../amm/v2.ts';
+import { eventTopic, logWords } from '../logWords.ts';
+import type { LadderQuote, PoolBase, PoolProtocol } from '../PoolProtocol.ts';
+import type { SnapshotPoolV2 } from './SnapshotPoolV2.ts';
+import { uniswapV2Source } from './uniswapV2Source.ts';
 
 /** A constant-product pair (Uniswap v2, SushiSwap, PancakeSwap v2 by its fee) ready to price. */
 export interface UniswapV2Pool extends PoolBase {
@@ -27,6 +28,12 @@ function refusal(error: unknown): LadderQuote {
 export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
   kind: 'uniswapV2',
   stateless: false,
+  /**
+   * A pair's swap (calibration: src/routing/gasModel.ts). No ticks. Exact output saves nothing on further hops:
+   * v2 pairs pay the next pair directly either way.
+   */
+  gas: { hop: 59_000n, tick: 0n, exactOutNextHop: 0n },
+  source: uniswapV2Source,
   fromSnapshot(p) {
     return Object.freeze({
       kind: 'uniswapV2',
@@ -69,6 +76,9 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
   },
   checkSnapshot() {
     return undefined;
+  },
+  fileState(p) {
+    return p;
   },
   eventTopics: [SYNC],
   /**

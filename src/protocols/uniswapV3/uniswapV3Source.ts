@@ -1,6 +1,6 @@
 import { type Address, parseAbi } from 'viem';
-import { eventTopic, logWords, topicAddress, wordAddress } from './logWords.ts';
-import { type PoolSource, type ReadCall, viewCall } from './PoolSource.ts';
+import { eventTopic, logWords, topicAddress, wordAddress } from '../logWords.ts';
+import { type PoolSource, type ReadCall, viewCall } from '../PoolSource.ts';
 import { type FollowedPoolV3, tickWindow } from './uniswapV3Events.ts';
 
 const factoryAbi = parseAbi(['function getPool(address tokenA, address tokenB, uint24 fee) view returns (address pool)']);

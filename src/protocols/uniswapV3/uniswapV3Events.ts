@@ -1,7 +1,7 @@
-import { MAX_TICK, MIN_TICK } from '../amm/tickMath.ts';
-import type { SnapshotPoolV3 } from '../graph/snapshot.ts';
-import { eventTopic, logWords, signedWord } from './logWords.ts';
-import type { EventContext, EventOutcome, PoolLog } from './PoolProtocol.ts';
+import { MAX_TICK, MIN_TICK } from '../../amm/tickMath.ts';
+import { eventTopic, logWords, type PoolLog, signedWord } from '../logWords.ts';
+import type { EventContext, EventOutcome } from '../PoolProtocol.ts';
+import type { SnapshotPoolV3 } from './SnapshotPoolV3.ts';
 
 /**
  * v3 snapshot state as a follower keeps it: the snapshot pool plus, per initialized tick of the window, its
