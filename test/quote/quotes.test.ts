@@ -303,8 +303,22 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
   t.ok(quote.deadline >= before + 300 && quote.deadline <= after + 300, 'deadline = creation + 300 s');
   t.equal(quote.createdAt, quote.updatedAt);
   t.ok(Math.abs(Date.parse(quote.createdAt) / 1000 - (quote.deadline - 300)) < 1, 'createdAt is the creation time');
+  // The snapshot's age is the request time less its block timestamp (1700000000 in the fixture).
+  t.ok(
+    quote.snapshot.ageSeconds >= before - 1_700_000_000 && quote.snapshot.ageSeconds <= after - 1_700_000_000,
+    `snapshot age ${quote.snapshot.ageSeconds} s = now - block timestamp`,
+  );
   t.strictSame(
-    { ...quote, quoteId: '', deadline: 0, createdAt: '', updatedAt: '', steps: [] },
+    {
+      ...quote,
+      quoteId: '',
+      deadline: 0,
+      createdAt: '',
+      updatedAt: '',
+      steps: [],
+      snapshot: { ...quote.snapshot, ageSeconds: 0 },
+      gasEstimate: '',
+    },
     {
       quoteId: '',
       status: 'pending',
@@ -332,7 +346,7 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
       updatedAt: '',
       route: { dex: 'uniswap', name: 'Uniswap V2', fees: '3000000', logo: '', version: 'v2', poolFee: 3000 },
       steps: [],
-      snapshot: { blockNumber: 1234, blockTimestamp: 1700000000, ageSeconds: quote.snapshot.ageSeconds },
+      snapshot: { blockNumber: 1234, blockTimestamp: 1700000000, ageSeconds: 0 },
       paths: [
         {
           percent: 100,
@@ -353,7 +367,7 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
         },
       ],
       // The fixture snapshot records no gas price: the trade is ranked by gross output and the fee is 0.
-      gasEstimate: quote.gasEstimate,
+      gasEstimate: '', // checked below
       gasPriceWei: '0',
       networkFee: { wei: '0', inTokenIn: '0', inTokenOut: '0' },
       priceImpactBps: impactBps(1_000_000_000n, 30_000_000_000n, 10_000_000_000_000_000_000n, expected),
@@ -472,7 +486,12 @@ t.test('401: POST /quotes without a valid key; POST /quotes/routes with an inval
   for (const [name, headers, message] of cases) {
     const res = await q.request('POST', '/quotes', { body: BASE, headers });
     t.strictSame([res.status, res.body], [401, { code: 401, message }], `POST /quotes, ${name}`);
-    t.ok(res.headers['www-authenticate'] !== undefined || name === 'two different keys', `${name}: WWW-Authenticate`);
+    // RFC 6750 section 3.1: a challenge on every 401, with error="invalid_token" when the key itself is not valid.
+    t.equal(
+      res.headers['www-authenticate'],
+      message === 'invalid API key' ? 'Bearer error="invalid_token"' : 'Bearer',
+      `${name}: WWW-Authenticate`,
+    );
     if (name !== 'no key' && name !== 'empty headers') {
       const routes = await q.request('POST', '/quotes/routes', { body: BASE, headers });
       t.strictSame([routes.status, routes.body], [401, { code: 401, message }], `POST /quotes/routes, ${name}`);
