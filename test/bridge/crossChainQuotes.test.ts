@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { type Abi, decodeFunctionData, erc20Abi, getAddress, type Hex, pad } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
-import { GAS, gasLimit } from '../../src/routing/gasModel.ts';
 import { checkMeasuredLimit, withoutGasLimit } from '../helpers/measuredLimit.ts';
 import { buildQuoteTestApp, type QuoteTestApp } from '../helpers/quoteTestApp.ts';
 
@@ -217,8 +216,8 @@ t.test('same asset, USDC -> USDC: approval and deposit on the origin chain, amou
     to: SPOKE,
     amount: '100000000',
     chainId: 31337,
-    gasLimit: gasLimit(GAS.acrossDeposit.erc20).toString(),
   });
+  checkMeasuredLimit(t, q.steps[1].gasLimit, 'acrossDepositErc20');
   t.notOk('value' in q.steps[1]);
   const args = depositArgs(q.steps[1].data);
   t.strictSame(

@@ -15,7 +15,7 @@ export function checkMeasuredLimit(t: Test, limit: string | undefined, kind: Mea
   const value = BigInt(limit ?? -1);
   t.ok(
     value >= most && value <= gasLimit((most * 11n) / 10n),
-    `${label}: gasLimit ${limit} covers the devnet's ${most}, from an estimate within 10%`,
+    `${label}: gasLimit ${limit} covers the devnet's ${most}, from an estimate at most 10% above it`,
   );
 }
 
