@@ -39,16 +39,34 @@ t.test('mulDivRoundingUp: vectors of v3-core FullMath.spec', async (t) => {
 t.test('mulDivRoundingUp and divRoundingUp equal @uniswap/v3-sdk FullMath on random 256-bit inputs', async (t) => {
   const rng = new Rng(7);
   let bad = 0;
-  for (let i = 0; i < 2000; i++) {
+  let compared = 0;
+  // The SDK computes in unbounded integers; where its result exceeds uint256 the contract reverts (FullMath's
+  // `require(result < type(uint256).max)` / the 512-bit `require(denominator > prod1)`): ours must throw OVERFLOW.
+  let beyondUint256 = 0;
+  for (let i = 0; i < 2500; i++) {
     const bitsA = rng.int(1, 256);
     const a = rng.bits(bitsA);
-    const c = rng.bits(rng.int(1, 256 - Math.min(255, bitsA) + 1)); // keep a * c / d within uint256 most of the time
-    const d = rng.bits(rng.int(1, 256)) + 1n;
+    // 2,000 products within uint256 most of the time, then 500 large ones over small denominators.
+    const c = i < 2000 ? rng.bits(rng.int(1, 256 - Math.min(255, bitsA) + 1)) : rng.bits(256);
+    const d = rng.bits(i < 2000 ? rng.int(1, 256) : rng.int(1, 128)) + 1n;
     const expected = b(v3sdk.FullMath.mulDivRoundingUp(j(a), j(c), j(d)));
-    if (expected > MAX_UINT256) continue;
-    if (mulDivRoundingUp(a, c, d) !== expected) bad++;
     if (divRoundingUp(a, d) !== b(v3sdk.FullMath.mulDivRoundingUp(j(a), j(1n), j(d)))) bad++;
+    if (expected > MAX_UINT256) {
+      beyondUint256++;
+      let code: unknown;
+      try {
+        mulDivRoundingUp(a, c, d);
+      } catch (e) {
+        code = (e as { code?: unknown }).code;
+      }
+      if (code !== 'OVERFLOW') bad++;
+      continue;
+    }
+    compared++;
+    if (mulDivRoundingUp(a, c, d) !== expected) bad++;
   }
-  t.equal(bad, 0);
+  t.equal(bad, 0, `${compared} results equal the SDK, ${beyondUint256} beyond uint256 revert with OVERFLOW`);
+  t.ok(beyondUint256 >= 100 && beyondUint256 <= 500, `the overflow branch is exercised, at most by the 500 large inputs: ${beyondUint256}`);
+  t.ok(compared >= 2000, `at least 2,000 of 2,500 compared by value (${compared})`);
   t.equal(divRoundingUp(5n, 0n), 0n, 'UnsafeMath.divRoundingUp: EVM div by zero yields 0');
 });

@@ -121,6 +121,14 @@ function randomCase(rng: Rng, p: RandomPool, direction?: boolean, exactIn?: bool
   return { zeroForOne, amountSpecified: exactInput ? amount : -amount, limit };
 }
 
+/** The AmmError codes each SDK revert reason stands for (v3Swap's invariants; "Invariant failed" is SqrtPriceMath's). */
+const SDK_REVERT_KINDS: Record<string, readonly string[]> = {
+  'Invariant failed: RATIO_MIN': ['INVALID_PRICE_LIMIT'],
+  'Invariant failed: RATIO_MAX': ['INVALID_PRICE_LIMIT'],
+  'Invariant failed: RATIO_CURRENT': ['INVALID_PRICE_LIMIT'],
+  'Invariant failed': ['OVERFLOW', 'PRICE_OUT_OF_BOUNDS'],
+};
+
 const sdkMs = { main: 0, recheck: 0, ladder: 0 };
 
 async function sdkSwap(pool: SdkPool, c: Case, label: keyof typeof sdkMs = 'main'): Promise<SdkSwapResult | Error> {
@@ -161,6 +169,7 @@ t.test('swap equals @uniswap/v3-sdk Pool.swap on random pools and swaps', async 
   let ladders = 0;
   let outputLadders = 0;
   let outputPartial = 0;
+  let bothFailed = 0;
   const crossedHistogram = { zero: 0, upTo10: 0, upTo100: 0, over100: 0 };
   const fees: Record<number, number> = {};
   const failures: string[] = [];
@@ -190,11 +199,13 @@ t.test('swap equals @uniswap/v3-sdk Pool.swap on random pools and swaps', async 
       }
       cases++;
       if (expected instanceof Error || ours instanceof Error) {
-        // Both must fail (the SDK and the contract revert in the same places for these inputs).
-        if (!(expected instanceof Error && ours instanceof Error)) {
+        // Both must fail, for the same reason: counted, bounded below, and the kinds compared.
+        const code = (ours as { code?: unknown }).code;
+        const kinds = expected instanceof Error ? SDK_REVERT_KINDS[expected.message] : undefined;
+        if (!(expected instanceof Error && ours instanceof Error) || kinds === undefined || !kinds.includes(String(code))) {
           mismatches++;
-          failures.push(`error mismatch sdk=${String(expected)} ours=${String(ours)} ${describe(p, c)}`);
-        }
+          failures.push(`error mismatch sdk=${String(expected)} ours=${String(ours)} (${String(code)}) ${describe(p, c)}`);
+        } else bothFailed++;
         continue;
       }
       if (!ours.complete) {
@@ -335,5 +346,29 @@ t.test('swap equals @uniswap/v3-sdk Pool.swap on random pools and swaps', async 
   t.equal(failures.slice(0, 5).join('\n'), '', 'no mismatches (first 5 shown)');
   t.equal(mismatches, 0, 'mismatch count');
   t.ok(cases >= 10_000, `at least 10,000 cases (${cases})`);
+  // The generated swaps stay inside the price bounds with valid limits: a revert is the exception (none at the
+  // default seed), and each one was matched to the SDK's reason above.
+  t.ok(bothFailed <= cases / 1000, `swaps where both revert for the same reason: ${bothFailed} <= 0.1% of cases`);
   t.ok(crossedHistogram.over100 > 50, 'walks crossing more than 100 initialized ticks are covered');
+});
+
+t.test('invalid price limits: the SDK and ours revert for the same reason', async (t) => {
+  const rng = new Rng(SEED + 1);
+  const p = randomPool(rng, { fee: 3000 });
+  const pool = ourPool(p, fullWords(p.tickSpacing));
+  const sdk = sdkPoolOf(p);
+  const limits: [string, boolean, bigint][] = [
+    ['limit at the current price, zeroForOne', true, p.sqrtPriceX96],
+    ['limit at MIN_SQRT_RATIO', true, MIN_SQRT],
+    ['limit above the current price, zeroForOne', true, p.sqrtPriceX96 + 1n],
+    ['limit at MAX_SQRT_RATIO', false, MAX_SQRT],
+    ['limit below the current price, oneForZero', false, p.sqrtPriceX96 - 1n],
+  ];
+  for (const [name, zeroForOne, limit] of limits) {
+    const expected = await sdkSwap(sdk, { zeroForOne, amountSpecified: 10n ** 18n, limit });
+    t.type(expected, Error, `${name}: the SDK refuses`);
+    const kinds = expected instanceof Error ? SDK_REVERT_KINDS[expected.message] : undefined;
+    t.ok(kinds, `${name}: a known SDK reason (${String(expected)})`);
+    t.throws(() => swap(pool, zeroForOne, 10n ** 18n, limit), { code: kinds?.[0] }, `${name}: ours refuses with ${kinds?.[0]}`);
+  }
 });

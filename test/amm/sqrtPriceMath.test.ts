@@ -96,10 +96,52 @@ t.test('getAmount0Delta / getAmount1Delta: v3-core SqrtPriceMath.spec vectors', 
   t.throws(() => getAmount0Delta(0n, Q96, E18, true), 'requires a non-zero price');
 });
 
-t.test('all SqrtPriceMath functions equal the SDK on random inputs', async (t) => {
+/**
+ * The revert v3-core's SqrtPriceMath.sol (with FullMath, UnsafeMath, SafeMath, SafeCast) reaches for these inputs,
+ * as the AmmError code our port must throw, or undefined when the contract returns. Written from the Solidity
+ * `require`s in the order the contract evaluates them; the SDK only says "Invariant failed" (or does not check).
+ */
+function solidityRevert(fn: 'in' | 'out', p: bigint, l: bigint, a: bigint, z: boolean): string | undefined {
+  const MAX_UINT256_ = (1n << 256n) - 1n;
+  const ceilDiv = (x: bigint, y: bigint): bigint => (x + y - 1n) / y;
+  if (p === 0n) return 'SQRT_PRICE_OUT_OF_RANGE';
+  if (l === 0n) return 'ZERO_LIQUIDITY';
+  if (a === 0n) return undefined;
+  const numerator1 = l << 96n;
+  if (fn === 'in' && z) {
+    // getNextSqrtPriceFromAmount0RoundingUp(add): the mulDivRoundingUp branch cannot revert; the fallback's
+    // `(numerator1 / sqrtPX96).add(amount)` reverts on uint256 overflow (its uint160 cast truncates silently).
+    if (a * p <= MAX_UINT256_ && numerator1 + a * p <= MAX_UINT256_) return undefined;
+    return numerator1 / p + a > MAX_UINT256_ ? 'OVERFLOW' : undefined;
+  }
+  if (fn === 'in') {
+    // getNextSqrtPriceFromAmount1RoundingDown(add): mulDiv, SafeMath add, toUint160.
+    const quotient = (a * Q96) / l;
+    return quotient > MAX_UINT256_ || p + quotient > MAX_UINT160 ? 'OVERFLOW' : undefined;
+  }
+  if (z) {
+    // getNextSqrtPriceFromAmount1RoundingDown(remove): mulDivRoundingUp may overflow, then require(sqrtPX96 > quotient).
+    const quotient = ceilDiv(a * Q96, l);
+    if (quotient > MAX_UINT256_) return 'OVERFLOW';
+    return p > quotient ? undefined : 'PRICE_OUT_OF_BOUNDS';
+  }
+  // getNextSqrtPriceFromAmount0RoundingUp(remove): require(product did not wrap && numerator1 > product), then
+  // mulDivRoundingUp(...).toUint160().
+  const product = a * p;
+  if (product > MAX_UINT256_ || numerator1 <= product) return 'PRICE_OUT_OF_BOUNDS';
+  const result = ceilDiv(numerator1 * p, numerator1 - product);
+  return result > MAX_UINT160 ? 'OVERFLOW' : undefined;
+}
+
+t.test('all SqrtPriceMath functions equal the SDK on random inputs; reverts match the contract', async (t) => {
   const rng = new Rng(5);
-  let bad = 0;
-  let n = 0;
+  type Fn = 'amount0' | 'amount1' | 'in' | 'out';
+  const valueCompared: Record<Fn, number> = { amount0: 0, amount1: 0, in: 0, out: 0 };
+  // The SDK returns a price above uint160 (or does not bound an intermediate) where the contract reverts: there the
+  // SDK is no oracle; the contract's revert condition is, and these cases are counted and bounded.
+  let sdkUnbounded = 0;
+  let bothReverted = 0;
+  const failures: string[] = [];
   for (let i = 0; i < 3000; i++) {
     const p = rng.range(4295128739n, 1461446703485210103287273052203988822378723970341n);
     const p2 =
@@ -108,27 +150,49 @@ t.test('all SqrtPriceMath functions equal the SDK on random inputs', async (t) =
     const a = rng.bits(rng.int(1, 256));
     const up = rng.next() < 0.5;
     const z = rng.next() < 0.5;
-    const pairs: [() => bigint, () => { toString(): string }][] = [
-      [() => getAmount0Delta(p, p2, l, up), () => SPM.getAmount0Delta(j(p), j(p2), j(l), up)],
-      [() => getAmount1Delta(p, p2, l, up), () => SPM.getAmount1Delta(j(p), j(p2), j(l), up)],
+    const cases: [Fn, () => bigint, () => { toString(): string }][] = [
+      ['amount0', () => getAmount0Delta(p, p2, l, up), () => SPM.getAmount0Delta(j(p), j(p2), j(l), up)],
+      ['amount1', () => getAmount1Delta(p, p2, l, up), () => SPM.getAmount1Delta(j(p), j(p2), j(l), up)],
     ];
     if (l > 0n) {
-      pairs.push([() => getNextSqrtPriceFromInput(p, l, a, z), () => SPM.getNextSqrtPriceFromInput(j(p), j(l), j(a), z)]);
-      pairs.push([() => getNextSqrtPriceFromOutput(p, l, a, z), () => SPM.getNextSqrtPriceFromOutput(j(p), j(l), j(a), z)]);
+      cases.push(['in', () => getNextSqrtPriceFromInput(p, l, a, z), () => SPM.getNextSqrtPriceFromInput(j(p), j(l), j(a), z)]);
+      cases.push(['out', () => getNextSqrtPriceFromOutput(p, l, a, z), () => SPM.getNextSqrtPriceFromOutput(j(p), j(l), j(a), z)]);
     }
-    for (const [ours, sdk] of pairs) {
-      let o: bigint | 'error';
+    for (const [fn, oursFn, sdk] of cases) {
+      let o: bigint | { code: string };
       try {
-        o = ours();
-      } catch {
-        o = 'error';
+        o = oursFn();
+      } catch (err) {
+        o = { code: String((err as { code?: unknown }).code) };
       }
       const e = sdkOrError(sdk);
-      // Where the SDK returns a price above uint160 or an amount above uint256 the contract reverts; so do we.
-      if (e !== 'error' && e > MAX_UINT160 && o === 'error') continue;
-      n++;
-      if (o !== e) bad++;
+      const where = `${fn}(p=${p}, p2=${p2}, l=${l}, a=${a}, up=${up}, z=${z})`;
+      if (fn === 'amount0' || fn === 'amount1') {
+        // Amounts between two uint160 prices for a uint128 liquidity always fit in uint256: neither side reverts.
+        valueCompared[fn]++;
+        if (o !== e) failures.push(`${where}: ours ${JSON.stringify(String(typeof o === 'bigint' ? o : o.code))}, SDK ${e}`);
+        continue;
+      }
+      const revert = solidityRevert(fn, p, l, a, z);
+      if (revert !== undefined) {
+        if (e === 'error') bothReverted++;
+        else if (e > MAX_UINT160) sdkUnbounded++;
+        else failures.push(`${where}: the contract reverts (${revert}) but the SDK returned ${e} below 2^160`);
+        if (typeof o === 'bigint' || o.code !== revert)
+          failures.push(`${where}: the contract reverts with ${revert}, ours gave ${typeof o === 'bigint' ? o : o.code}`);
+        continue;
+      }
+      valueCompared[fn]++;
+      if (o !== e) failures.push(`${where}: ours ${typeof o === 'bigint' ? o : o.code}, SDK ${e}`);
     }
   }
-  t.equal(bad, 0, `${n} comparisons`);
+  const total = Object.values(valueCompared).reduce((x, y) => x + y, 0);
+  t.equal(failures.slice(0, 5).join('\n'), '', `no disagreement (${failures.length}; first 5 shown)`);
+  t.same([valueCompared.amount0, valueCompared.amount1], [3000, 3000], 'every amount pair compared by value');
+  t.comment(`value comparisons ${JSON.stringify(valueCompared)}; ${sdkUnbounded} SDK prices above uint160, ${bothReverted} both reverted`);
+  // With seed 5: 2,253 + 841 price comparisons by value, 732 unbounded SDK prices, 2,128 reverts on both sides.
+  t.ok(valueCompared.in >= 2000 && valueCompared.out >= 700, 'the price functions are compared by value on most inputs');
+  t.ok(sdkUnbounded < 900, `SDK-unbounded prices checked against the contract's revert instead: ${sdkUnbounded} < 900`);
+  t.ok(bothReverted < 2400, `inputs where both revert (codes checked against the contract's require): ${bothReverted} < 2400`);
+  t.ok(total >= 9000, `${total} comparisons by value`);
 });

@@ -18,7 +18,9 @@ import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { seedChains } from '../../src/chain/seedChains.ts';
+import { gasLimit } from '../../src/routing/gasModel.ts';
 import type { Step } from '../../src/tx/Step.ts';
+import { type AcrossGasCase, writeAcrossGasFixture } from '../helpers/devnetGas.ts';
 import { artifactAbi, devnetWallet, freshAddress } from '../helpers/devnetWallet.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 
@@ -150,6 +152,10 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
     },
   ];
 
+  const acrossGas: AcrossGasCase[] = [];
+  t.teardown(() => {
+    if (process.env.RECORD_GAS_FIXTURE === '1' && acrossGas.length === CASES.length) writeAcrossGasFixture(acrossGas);
+  });
   for (const [index, c] of CASES.entries()) {
     await t.test(c.name, async (t) => {
       const [snapA, snapB] = await Promise.all([jsonRpc<Hex>(devA.rpcUrl, 'evm_snapshot'), jsonRpc<Hex>(devB.rpcUrl, 'evm_snapshot')]);
@@ -194,6 +200,14 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
       if (tokenIn !== NATIVE_TOKEN_ADDRESS) await fundAccount(devA.rpcUrl, wallet.address, tokenIn as Address, amountIn);
       const receipts = await A.sendSteps(wallet, originSteps);
       const deposit = receipts[receipts.length - 1];
+      // The chain as the oracle of the deposit's gas: its gasLimit covers the gas used, sized from an estimate at most
+      // 10% above it (the gas model's stated error).
+      const depositLimit = BigInt(originSteps[originSteps.length - 1].gasLimit!);
+      t.ok(
+        deposit.gasUsed <= depositLimit && depositLimit <= gasLimit((deposit.gasUsed * 11n) / 10n),
+        `deposit gasUsed ${deposit.gasUsed}: gasLimit ${depositLimit} covers it, from an estimate at most 10% above it`,
+      );
+      acrossGas.push({ case: c.name, native: q.bridge.inputToken.address === NATIVE_TOKEN_ADDRESS, gasUsed: deposit.gasUsed.toString() });
       const [event] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: deposit.logs, eventName: 'FundsDeposited' }) as unknown as Array<{
         address: Address;
         args: Record<string, unknown>;

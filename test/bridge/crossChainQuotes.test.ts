@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { type Abi, decodeFunctionData, getAddress, type Hex, pad } from 'viem';
+import { type Abi, decodeFunctionData, erc20Abi, getAddress, type Hex, pad } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
-import { GAS, gasLimit } from '../../src/routing/gasModel.ts';
+import { checkMeasuredLimit, withoutGasLimit } from '../helpers/measuredLimit.ts';
 import { buildQuoteTestApp, type QuoteTestApp } from '../helpers/quoteTestApp.ts';
 
 const require = createRequire(import.meta.url);
@@ -196,15 +196,19 @@ t.test('same asset, USDC -> USDC: approval and deposit on the origin chain, amou
     destinationSwap: null,
   });
   t.equal(q.steps.length, 2);
-  t.strictSame(q.steps[0], {
+  checkMeasuredLimit(t, q.steps[0].gasLimit, 'approve');
+  t.strictSame(decodeFunctionData({ abi: erc20Abi, data: q.steps[0].data as Hex }), {
+    functionName: 'approve',
+    args: [SPOKE, 100_000_000n],
+  });
+  t.strictSame(withoutGasLimit({ ...q.steps[0], data: '' }), {
     message: 'Approve 100 USDC for Across SpokePool',
     from: WALLET,
     to: USDC,
-    data: q.steps[0].data,
+    data: '',
     amount: '100000000',
     chainId: 31337,
     spender: SPOKE,
-    gasLimit: gasLimit(GAS.approve).toString(),
   });
   t.match(q.steps[1], {
     message: `Bridge 100 USDC to Devnet B through Across: 99.8 USDC to ${RECIPIENT}`,
@@ -212,8 +216,8 @@ t.test('same asset, USDC -> USDC: approval and deposit on the origin chain, amou
     to: SPOKE,
     amount: '100000000',
     chainId: 31337,
-    gasLimit: gasLimit(GAS.acrossDeposit.erc20).toString(),
   });
+  checkMeasuredLimit(t, q.steps[1].gasLimit, 'acrossDepositErc20');
   t.notOk('value' in q.steps[1]);
   const args = depositArgs(q.steps[1].data);
   t.strictSame(

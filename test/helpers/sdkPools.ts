@@ -33,6 +33,7 @@ export interface SdkV2Pair {
   readonly token0: SdkToken;
   readonly token1: SdkToken;
   getOutputAmount(amount: SdkAmount): [SdkAmount, SdkV2Pair];
+  getInputAmount(amount: SdkAmount): [SdkAmount, SdkV2Pair];
 }
 /** A trade of either SDK: its route's pools and tokens in order (v3: pools, tokenPath; v2: pairs, path), and the output. */
 export interface SdkTrade<P = unknown> {

@@ -91,11 +91,12 @@ t.test('per-key limit: a valid key has its own count whatever its address; reque
 t.test('limits are off by default: no counting, no headers', async (t) => {
   const s = await buildStubQuoteApp();
   t.teardown(() => s.close());
+  const answers = new Set<string>();
   for (let i = 0; i < 50; i++) {
     const res = await s.request('GET', '/blockchains/tokens');
-    if (res.status !== 200 || res.headers['ratelimit-limit'] !== undefined) t.fail(`request ${i}: ${res.status}`);
+    answers.add(`${res.status} ${res.headers['ratelimit-limit'] ?? 'no RateLimit-Limit'}`);
   }
-  t.pass('50 requests, none limited');
+  t.same([...answers], ['200 no RateLimit-Limit'], '50 requests, none limited or counted');
 });
 
 t.test('Redis store: instances sharing a Redis and a prefix share one count; the counter expires with its window', async (t) => {
@@ -136,12 +137,15 @@ t.test(
     const s = await buildStubQuoteApp({ env: { RATE_LIMIT_PER_IP: '2' }, rateLimitStore: store });
     t.teardown(() => s.close());
 
-    // Nothing listens yet: every request passes, fast.
-    const started = Date.now();
+    // Nothing listens yet: every request passes, uncounted (no RateLimit headers), the store answering "no count".
+    // (How fast that is belongs in bench/, not here.)
     const before = [];
-    for (let i = 0; i < 5; i++) before.push((await s.request('GET', '/blockchains')).status);
-    t.same(before, [200, 200, 200, 200, 200], 'no Redis: requests are let through');
-    t.ok(Date.now() - started < 1000, 'without waiting for Redis');
+    for (let i = 0; i < 5; i++) {
+      const res = await s.request('GET', '/blockchains');
+      before.push([res.status, res.headers['ratelimit-limit'] ?? 'uncounted']);
+    }
+    t.same(before, Array(5).fill([200, 'uncounted']), 'no Redis: requests are let through uncounted');
+    t.equal(await store.hit('probe:down', 60_000), undefined, 'no Redis: the store fails open (no count)');
 
     await redis.start();
     await waitReady(store);

@@ -22,6 +22,7 @@ import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { Step } from '../../src/tx/Step.ts';
+import { unlessReverted } from '../helpers/contractRevert.ts';
 import { freshAddress as addressFor, artifactAbi, devnetWallet, gasPaid } from '../helpers/devnetWallet.ts';
 import { poolSwapSteps } from '../helpers/poolSwapSteps.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
@@ -125,20 +126,23 @@ async function chainQuotes(tokenIn: CatalogToken, tokenOut: CatalogToken, amount
         args: [a, b, fee],
       });
       if (pool === zeroAddress) continue;
-      let result: unknown;
-      try {
-        ({ result } = await client.simulateContract({
-          address: dex.v3QuoterAddress as Address,
-          abi: QUOTER_V2_ABI,
-          functionName: 'quoteExactInputSingle',
-          args: [{ tokenIn: a, tokenOut: b, amountIn, fee, sqrtPriceLimitX96: 0n }],
-        }));
-      } catch {
-        // The pool cannot swap this way at all (e.g. its price already sits at the limit): SPL.
+      // A revert means the pool cannot swap this way at all (e.g. its price already sits at the limit: SPL); any
+      // other failure (RPC, ABI) is the test's and is rethrown.
+      const simulated = await unlessReverted(
+        () =>
+          client.simulateContract({
+            address: dex.v3QuoterAddress as Address,
+            abi: QUOTER_V2_ABI,
+            functionName: 'quoteExactInputSingle',
+            args: [{ tokenIn: a, tokenOut: b, amountIn, fee, sqrtPriceLimitX96: 0n }],
+          }),
+        undefined,
+      );
+      if (simulated === undefined) {
         out.push({ dex: dex.slug, version: 'v3', fee, pool, amountOut: 0n, filled: false, ticksCrossed: 0 });
         continue;
       }
-      const [amountOut, sqrtPriceAfter, ticksCrossed] = result as readonly [bigint, bigint, number, bigint];
+      const [amountOut, sqrtPriceAfter, ticksCrossed] = simulated.result as readonly [bigint, bigint, number, bigint];
       const limit = BigInt(a) < BigInt(b) ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n;
       out.push({
         dex: dex.slug,
@@ -468,19 +472,18 @@ async function chainInputs(tokenIn: CatalogToken, tokenOut: CatalogToken, amount
         args: [a, b],
       });
       if (pool === zeroAddress) continue;
-      let amountIn: bigint | null = null;
-      try {
-        amountIn = (
-          (await client.readContract({
+      // getAmountsIn reverts for an output the pair cannot give (null); any other failure is rethrown.
+      const amounts = await unlessReverted(
+        () =>
+          client.readContract({
             address: dex.v2RouterAddress as Address,
             abi: V2_ROUTER_ABI,
             functionName: 'getAmountsIn',
             args: [amountOut, [a, b]],
-          })) as readonly bigint[]
-        )[0];
-      } catch {
-        // getAmountsIn reverts for an output the pair cannot give.
-      }
+          }) as Promise<readonly bigint[]>,
+        null,
+      );
+      const amountIn = amounts === null ? null : amounts[0];
       out.push({ dex: dex.slug, version: 'v2', fee: dex.feeBps * 100, pool, amountIn });
       continue;
     }
@@ -492,18 +495,18 @@ async function chainInputs(tokenIn: CatalogToken, tokenOut: CatalogToken, amount
         args: [a, b, fee],
       });
       if (pool === zeroAddress) continue;
-      let amountIn: bigint | null = null;
-      try {
-        const { result } = await client.simulateContract({
-          address: dex.v3QuoterAddress as Address,
-          abi: QUOTER_V2_ABI,
-          functionName: 'quoteExactOutputSingle',
-          args: [{ tokenIn: a, tokenOut: b, amount: amountOut, fee, sqrtPriceLimitX96: 0n }],
-        });
-        amountIn = (result as readonly [bigint])[0];
-      } catch {
-        // QuoterV2 reverts when the pool cannot deliver the whole output.
-      }
+      // QuoterV2 reverts when the pool cannot deliver the whole output (null); any other failure is rethrown.
+      const simulated = await unlessReverted(
+        () =>
+          client.simulateContract({
+            address: dex.v3QuoterAddress as Address,
+            abi: QUOTER_V2_ABI,
+            functionName: 'quoteExactOutputSingle',
+            args: [{ tokenIn: a, tokenOut: b, amount: amountOut, fee, sqrtPriceLimitX96: 0n }],
+          }),
+        null,
+      );
+      const amountIn = simulated === null ? null : (simulated.result as readonly [bigint])[0];
       out.push({ dex: dex.slug, version: 'v3', fee, pool, amountIn });
     }
   }
@@ -535,6 +538,7 @@ for (const c of EXACT_OUTPUT) {
       const quote = await postQuote(c, recipient, { tradeType: 'exactOut' });
       const onChain = await chainInputs(tokenIn, tokenOut, amountOut);
       const able = onChain.filter((x) => x.amountIn !== null);
+      t.ok(able.length > 0, `the chain prices the output on ${able.length} of ${onChain.length} pools`);
       const top = able.reduce((m, x) => (x.amountIn! < m.amountIn! ? x : m));
       t.equal(
         BigInt(quote.amountIn),

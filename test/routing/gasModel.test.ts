@@ -1,11 +1,14 @@
-// The gas model's arithmetic: the margin of a step's gasLimit, and per-transaction estimates (what each step gets)
-// adding up to what the model charges a trade (callGas + routeGas, as bestTrade sums them).
+// The gas model against the chain and against what the contracts imply, never against its own figures: the
+// devnet's gasUsed for executed trades (test/fixtures/gas/devnetGasUsed.json, recorded by
+// test/tx/buildTradeSteps.devnet.test.ts with its provenance in the file) must lie within the model's stated error and
+// under every step's gasLimit; and the relations any correct model satisfies (more hops, more ticks, native
+// handling, splits, exact output's pool-to-pool payments cost what the contracts make them cost, relative to each
+// other). The per-transaction estimates must add up to what the model charges a trade (callGas + routeGas).
 import t from 'tap';
-import { uniswapV2 } from '../../src/protocols/uniswapV2/uniswapV2.ts';
-import { uniswapV3 } from '../../src/protocols/uniswapV3/uniswapV3.ts';
 import type { ExecutorKind } from '../../src/routing/executors.ts';
-import { callGas, GAS, gasLimit, routeGas, transactionGas, wrapGas } from '../../src/routing/gasModel.ts';
+import { callGas, gasLimit, routeGas, transactionGas, wrapGas } from '../../src/routing/gasModel.ts';
 import type { Leg } from '../../src/routing/Trade.ts';
+import { readDevnetGasFixture } from '../helpers/devnetGas.ts';
 
 const leg = (kind: Leg['kind'], ticksCrossed = 0): Leg => ({
   pool: '0x0',
@@ -20,14 +23,87 @@ const leg = (kind: Leg['kind'], ticksCrossed = 0): Leg => ({
   ticksCrossed,
 });
 
-t.test('gasLimit: the estimate plus a quarter (rounded up) plus 50,000', async (t) => {
+/** One approval's estimate, as the model charges it to a trade with an ERC-20 input. */
+const APPROVE = callGas('SwapRouter02', 1, false, false, true) - callGas('SwapRouter02', 1, false, false, false);
+
+t.test('gasLimit: the estimate plus a quarter (rounded up) plus 50,000 (hand-computed)', async (t) => {
   t.equal(gasLimit(100_000n), 175_000n);
   t.equal(gasLimit(46_001n), 107_502n, '57,501.25 rounds up to 57,502');
   t.equal(gasLimit(0n), 50_000n);
 });
 
-t.test('routeGas: a hop by protocol and each tick crossed; wraps are priced by the call', async (t) => {
-  t.equal(routeGas([leg('wrap'), leg('uniswapV3', 3), leg('uniswapV2')]), uniswapV3.gas.hop + 3n * uniswapV3.gas.tick + uniswapV2.gas.hop);
+t.test("the devnet's gasUsed: each trade within 10% of the model, each step under its gasLimit", async (t) => {
+  const { provenance, cases } = readDevnetGasFixture();
+  t.comment(`${cases.length} trades recorded ${provenance.recordedAt} at ${provenance.commit} (${provenance.anvil})`);
+  t.ok(cases.length >= 20, `${cases.length} recorded trades`);
+  const kinds = new Set<string>();
+  for (const c of cases) {
+    let estimate = 0n;
+    let used = 0n;
+    for (const [i, s] of c.steps.entries()) {
+      const gasUsed = BigInt(s.gasUsed);
+      used += gasUsed;
+      if (s.step === 'send') continue; // a wrap's hand-over is beyond the trade's estimate (buildWrapSteps sizes it)
+      const stepEstimate =
+        s.step === 'approve'
+          ? APPROVE
+          : transactionGas(
+              s.executor as ExecutorKind,
+              s.routes.map((r) => r.map((l) => leg(l.kind as Leg['kind'], l.ticksCrossed))),
+              c.nativeIn,
+              c.nativeOut,
+              c.tradeType,
+            );
+      kinds.add(s.step === 'approve' ? 'approve' : s.executor);
+      estimate += stepEstimate;
+      t.ok(gasLimit(stepEstimate) >= gasUsed, `${c.case}, step ${i + 1}: gasLimit ${gasLimit(stepEstimate)} >= gasUsed ${gasUsed}`);
+    }
+    const sends = c.steps.filter((s) => s.step === 'send').reduce((x, s) => x + BigInt(s.gasUsed), 0n);
+    const off = Number(((estimate - (used - sends)) * 10_000n) / (used - sends)) / 100;
+    t.ok(Math.abs(off) <= 10, `${c.case}: estimate ${estimate} within 10% of the ${used - sends} used (${off}%)`);
+  }
+  t.strictSame(
+    [...kinds].sort(),
+    ['SwapRouter', 'SwapRouter02', 'UniswapV2Router02', 'WETH9', 'approve'],
+    'every executor and the approval measured',
+  );
+});
+
+t.test('routeGas: a hop costs gas, more hops cost more, each tick crossed the same again', async (t) => {
+  for (const kind of ['uniswapV2', 'uniswapV3'] as const) {
+    t.ok(routeGas([leg(kind)]) > 0n, `${kind}: a hop costs gas`);
+    t.ok(routeGas([leg(kind), leg(kind)]) > routeGas([leg(kind)]), `${kind}: two hops cost more than one`);
+  }
+  const perTick = routeGas([leg('uniswapV3', 1)]) - routeGas([leg('uniswapV3', 0)]);
+  t.ok(perTick > 0n, 'crossing an initialized tick costs gas');
+  for (const k of [1, 2, 5, 20])
+    t.equal(routeGas([leg('uniswapV3', k + 1)]) - routeGas([leg('uniswapV3', k)]), perTick, `tick ${k + 1} costs what tick 1 does`);
+  t.equal(
+    routeGas([leg('uniswapV3', 2), leg('uniswapV2'), leg('uniswapV3', 1)]),
+    routeGas([leg('uniswapV3', 2)]) + routeGas([leg('uniswapV2')]) + routeGas([leg('uniswapV3', 1)]),
+    'exact input: a route costs the sum of its hops',
+  );
+});
+
+t.test('callGas: native handling, splits and approvals cost what the routers make them cost, relatively', async (t) => {
+  for (const kind of ['UniswapV2Router02', 'SwapRouter', 'SwapRouter02'] as const) {
+    const erc20 = callGas(kind, 1, false, false, false);
+    t.ok(erc20 > 0n, `${kind}: a call costs gas`);
+    t.ok(callGas(kind, 1, true, false, false) > erc20, `${kind}: wrapping native input costs more`);
+    t.ok(callGas(kind, 1, false, true, false) > erc20, `${kind}: unwrapping native output costs more`);
+    t.ok(callGas(kind, 2, false, false, false) > erc20, `${kind}: two routes cost more than one`);
+    t.equal(callGas(kind, 1, false, false, true) - erc20, APPROVE, `${kind}: an ERC-20 input adds one approval`);
+  }
+  t.equal(
+    callGas('UniswapV2Router02', 2, false, false, false),
+    2n * callGas('UniswapV2Router02', 1, false, false, false),
+    'UniswapV2Router02: one transaction per route',
+  );
+  t.equal(
+    callGas('UniswapV2Router02', 2, false, false, true),
+    APPROVE + 2n * callGas('UniswapV2Router02', 1, false, false, false),
+    'UniswapV2Router02: one approval covers both transactions',
+  );
 });
 
 t.test('transactionGas of each step adds up to callGas + routeGas for every router kind, native side and trade type', async (t) => {
@@ -46,60 +122,58 @@ t.test('transactionGas of each step adds up to callGas + routeGas for every rout
             kind === 'UniswapV2Router02'
               ? some.map((r) => transactionGas(kind, [r], nativeIn, nativeOut, tradeType))
               : [transactionGas(kind, some, nativeIn, nativeOut, tradeType)];
-          const steps = (nativeIn ? 0n : GAS.approve) + txs.reduce((s, x) => s + x, 0n);
+          const steps = (nativeIn ? 0n : APPROVE) + txs.reduce((s, x) => s + x, 0n);
           const model = callGas(kind, n, nativeIn, nativeOut, !nativeIn, tradeType) + some.reduce((s, r) => s + routeGas(r, tradeType), 0n);
           t.equal(steps, model, `${tradeType}, ${kind}, ${n} route(s), native in ${nativeIn}, out ${nativeOut}`);
         }
       }
     }
   }
+});
+
+t.test('exact output: pools pay the next pool, each route pays the recipient, the pull leaves an allowance', async (t) => {
+  const twoV3 = [leg('uniswapV3'), leg('uniswapV3', 1)];
+  t.ok(routeGas(twoV3, 'exactOut') < routeGas(twoV3, 'exactIn'), 'v3 exactOutput: each pool pays the next directly, one transfer less');
+  t.equal(routeGas([leg('uniswapV3', 3)], 'exactOut'), routeGas([leg('uniswapV3', 3)], 'exactIn'), 'one hop: the same swap either way');
   t.equal(
-    transactionGas('SwapRouter02', routes.slice(0, 2), false, true),
-    GAS.call.SwapRouter02 + GAS.unwrapOut + GAS.sweep + 2n * uniswapV3.gas.hop + 2n * uniswapV3.gas.tick + uniswapV2.gas.hop,
+    routeGas([leg('uniswapV2'), leg('uniswapV2')], 'exactOut'),
+    routeGas([leg('uniswapV2'), leg('uniswapV2')], 'exactIn'),
+    'v2 pairs pay the next pair directly either way',
+  );
+  const split = [[leg('uniswapV3')], [leg('uniswapV3')]];
+  const one = [[leg('uniswapV3')]];
+  t.equal(
+    transactionGas('SwapRouter02', split, false, false, 'exactOut') - transactionGas('SwapRouter02', one, false, false, 'exactOut'),
+    routeGas([leg('uniswapV3')], 'exactOut'),
+    'ERC-20 output: a second route adds only its swap (no sweep: each route pays the recipient)',
+  );
+  t.ok(
+    transactionGas('SwapRouter02', split, false, false, 'exactIn') - transactionGas('SwapRouter02', one, false, false, 'exactIn') >
+      routeGas([leg('uniswapV3')]),
+    'exact input: a second route also adds the sweep of the sum',
+  );
+  t.ok(
+    transactionGas('SwapRouter02', split, false, true, 'exactOut') > transactionGas('SwapRouter02', split, false, false, 'exactOut'),
+    'native output: the unwrap of the sum costs more',
+  );
+  t.ok(
+    transactionGas('SwapRouter', one, true, false, 'exactOut') > transactionGas('SwapRouter', one, true, false, 'exactIn'),
+    'native input: the refund of unused value costs more',
+  );
+  t.ok(
+    transactionGas('SwapRouter02', one, false, false, 'exactOut') > transactionGas('SwapRouter02', one, false, false, 'exactIn'),
+    'ERC-20 input: the pull leaving an allowance earns no refund',
   );
 });
 
-t.test(
-  'exact output: no sweep of an ERC-20 output (each route pays the recipient), the pull or the refund per transaction, v3 hops after the first cheaper',
-  async (t) => {
-    const twoV3 = [leg('uniswapV3'), leg('uniswapV3', 1)];
-    t.equal(routeGas(twoV3, 'exactOut'), 2n * uniswapV3.gas.hop + uniswapV3.gas.tick - uniswapV3.gas.exactOutNextHop);
-    t.equal(routeGas(twoV3, 'exactIn'), 2n * uniswapV3.gas.hop + uniswapV3.gas.tick);
-    t.equal(
-      routeGas([leg('uniswapV2'), leg('uniswapV2')], 'exactOut'),
-      2n * uniswapV2.gas.hop,
-      'v2 pairs pay the next pair directly either way',
-    );
-    const split = [[leg('uniswapV3')], [leg('uniswapV3')]];
-    t.equal(
-      transactionGas('SwapRouter02', split, false, false, 'exactOut'),
-      GAS.call.SwapRouter02 + GAS.exactOut.erc20Pull + 2n * uniswapV3.gas.hop,
-    );
-    t.equal(
-      transactionGas('SwapRouter02', split, false, true, 'exactOut'),
-      GAS.call.SwapRouter02 + GAS.exactOut.erc20Pull + GAS.unwrapOut + GAS.sweep + 2n * uniswapV3.gas.hop,
-      'native output: unwrapped together',
-    );
-    t.equal(
-      transactionGas('SwapRouter', split, true, false, 'exactOut'),
-      GAS.call.SwapRouter + GAS.wrapIn + GAS.exactOut.refund + 2n * uniswapV3.gas.hop,
-      'native input: the refund',
-    );
-    t.equal(
-      callGas('UniswapV2Router02', 2, false, false, true, 'exactOut'),
-      GAS.approve + 2n * (GAS.call.UniswapV2Router02 + GAS.exactOut.erc20Pull),
-    );
-  },
-);
-
-t.test('approvalReset: each router pulling an ERC-20 input is charged two approve steps (the reset to 0, then the amount)', async (t) => {
+t.test('approvalReset: each router pulling an ERC-20 input is charged one approve step more (the reset to 0)', async (t) => {
   t.equal(
     callGas('SwapRouter02', 1, false, false, true, 'exactIn', true) - callGas('SwapRouter02', 1, false, false, true, 'exactIn'),
-    GAS.approve,
+    APPROVE,
   );
   t.equal(
-    callGas('UniswapV2Router02', 2, false, false, true, 'exactIn', true),
-    2n * GAS.approve + 2n * GAS.call.UniswapV2Router02,
+    callGas('UniswapV2Router02', 2, false, false, true, 'exactIn', true) - callGas('UniswapV2Router02', 2, false, false, true, 'exactIn'),
+    APPROVE,
     'one approval pair covers both transactions',
   );
   t.equal(
@@ -112,6 +186,5 @@ t.test('approvalReset: each router pulling an ERC-20 input is charged two approv
 t.test('WETH9: a wrap and an unwrap are priced apart, without approval', async (t) => {
   t.equal(callGas('WETH9', 1, true, false, false), wrapGas(true));
   t.equal(callGas('WETH9', 1, false, true, true), wrapGas(false));
-  t.equal(wrapGas(true), GAS.call.WETH9 + GAS.weth9.deposit);
-  t.equal(wrapGas(false), GAS.call.WETH9 + GAS.weth9.withdraw);
+  t.ok(wrapGas(true) > 21_000n && wrapGas(false) > 21_000n, 'each more than a bare transaction (21,000)');
 });

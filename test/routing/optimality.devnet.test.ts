@@ -23,6 +23,7 @@ import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
+import { isContractRevert } from '../helpers/contractRevert.ts';
 import { artifactAbi } from '../helpers/devnetWallet.ts';
 
 const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
@@ -111,8 +112,9 @@ async function chainOutput(path: { pools: SnapshotPool[]; tokens: string[] }, am
       });
       return (result as readonly [bigint])[0];
     }
-  } catch {
-    return 0n; // the contract refuses the amount (not enough liquidity on the path)
+  } catch (e) {
+    if (isContractRevert(e)) return 0n; // the contract refuses the amount (not enough liquidity on the path)
+    throw e;
   }
   return undefined;
 }
@@ -151,8 +153,9 @@ async function chainInput(path: { pools: SnapshotPool[]; tokens: string[] }, amo
       gas: 1_000_000_000n,
     });
     return (result as readonly [bigint])[0];
-  } catch {
-    return null;
+  } catch (e) {
+    if (isContractRevert(e)) return null; // the path cannot deliver the amount
+    throw e;
   }
 }
 
@@ -242,7 +245,7 @@ for (const [a, b, amount] of CASES) {
       priced++;
       if (out > best) best = out;
     }
-    t.ok(priced > 0, `${priced} of ${paths.length} paths have a router and were priced by the chain`);
+    t.ok(priced > 0 && best > 0n, `${priced} of ${paths.length} paths have a router and were priced by the chain; the best gives ${best}`);
     const request = {
       tokenIn: tokenIn.address.toLowerCase(),
       tokenOut: tokenOut.address.toLowerCase(),

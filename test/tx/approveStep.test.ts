@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
 import { type Abi, decodeFunctionData } from 'viem';
-import { GAS, gasLimit } from '../../src/routing/gasModel.ts';
 import { approveSteps } from '../../src/tx/approveStep.ts';
+import { checkMeasuredLimit, withoutGasLimit } from '../helpers/measuredLimit.ts';
 
 const require = createRequire(import.meta.url);
 const ERC20_ABI = (JSON.parse(readFileSync(require.resolve('@uniswap/v2-core/build/IERC20.json'), 'utf8')) as { abi: Abi }).abi;
@@ -13,7 +13,7 @@ const SPOKE_POOL = '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5';
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 t.test(
-  "approveSteps: one approval of exactly the amount, `to` the token, `spender` the contract, the gas model's approval as gasLimit",
+  "approveSteps: one approval of exactly the amount, `to` the token, `spender` the contract, a gasLimit covering the devnet's approvals",
   async (t) => {
     const steps = approveSteps({
       chainId: 1,
@@ -25,8 +25,9 @@ t.test(
     });
     t.equal(steps.length, 1);
     const step = steps[0];
+    checkMeasuredLimit(t, step.gasLimit, 'approve');
     t.strictSame(
-      { ...step, data: decodeFunctionData({ abi: ERC20_ABI, data: step.data }) },
+      { ...withoutGasLimit(step), data: decodeFunctionData({ abi: ERC20_ABI, data: step.data }) },
       {
         message: 'Approve 250.000001 USDC for Across SpokePool',
         from: WALLET,
@@ -35,7 +36,6 @@ t.test(
         amount: '250000001',
         chainId: 1,
         spender: SPOKE_POOL,
-        gasLimit: gasLimit(GAS.approve).toString(),
       },
     );
     // approve(address,uint256) selector, then the two 32-byte words
@@ -66,8 +66,9 @@ t.test('approveSteps: a token flagged approvalReset is approved to 0 first, then
     amount: 5_000_000n,
     wallet: WALLET,
   });
+  for (const step of steps) checkMeasuredLimit(t, step.gasLimit, 'approve', step.message);
   t.strictSame(
-    steps.map((step) => ({ ...step, data: decodeFunctionData({ abi: ERC20_ABI, data: step.data }) })),
+    steps.map((step) => ({ ...withoutGasLimit(step), data: decodeFunctionData({ abi: ERC20_ABI, data: step.data }) })),
     [
       {
         message: 'Reset the USDT allowance of Across SpokePool to 0',
@@ -77,7 +78,6 @@ t.test('approveSteps: a token flagged approvalReset is approved to 0 first, then
         amount: '0',
         chainId: 1,
         spender: SPOKE_POOL,
-        gasLimit: gasLimit(GAS.approve).toString(),
       },
       {
         message: 'Approve 5 USDT for Across SpokePool',
@@ -87,7 +87,6 @@ t.test('approveSteps: a token flagged approvalReset is approved to 0 first, then
         amount: '5000000',
         chainId: 1,
         spender: SPOKE_POOL,
-        gasLimit: gasLimit(GAS.approve).toString(),
       },
     ],
   );

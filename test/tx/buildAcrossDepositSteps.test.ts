@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
 import { type Abi, decodeFunctionData, getAddress, type Hex } from 'viem';
-import { gasLimit } from '../../src/routing/gasModel.ts';
 import { acrossSpokePoolAbi } from '../../src/tx/abis.ts';
 import { type AcrossDepositParams, buildAcrossDepositSteps } from '../../src/tx/buildAcrossDepositSteps.ts';
 import { StepBuildError } from '../../src/tx/StepBuildError.ts';
+import { checkMeasuredLimit, withoutGasLimit } from '../helpers/measuredLimit.ts';
 
 const require = createRequire(import.meta.url);
 const artifact = JSON.parse(
@@ -64,15 +64,14 @@ t.test('ERC-20 input: exact approval for the SpokePool, then depositNow', async 
     spender: SPOKE,
   });
   t.strictSame(decodeFunctionData({ abi: ERC20_ABI, data: approve!.data }).args, [SPOKE, 1_500_250_000n]);
-  t.strictSame(deposit, {
+  checkMeasuredLimit(t, deposit?.gasLimit, 'acrossDepositErc20');
+  t.strictSame(withoutGasLimit(deposit!), {
     message: `Bridge 1500.25 USDC to Base through Across: 1498.999 USDC to ${RECIPIENT}`,
     from: WALLET,
     to: SPOKE,
     data: deposit!.data,
     amount: '1500250000',
     chainId: 1,
-    // ../shared/NOTES-bridge.md: a deposit used about 98k gas on the devnets; the limit adds the gas model's margin.
-    gasLimit: gasLimit(98_000n).toString(),
   });
   const decoded = decodeFunctionData({ abi: artifact.abi, data: deposit!.data as Hex });
   t.equal(decoded.functionName, 'depositNow');
@@ -100,6 +99,7 @@ t.test('native input: no approval, WETH as inputToken, value = inputAmount', asy
     outputAmount: 999_550_000_000_000_000n,
   });
   t.equal(steps.length, 1);
+  checkMeasuredLimit(t, steps[0].gasLimit, 'acrossDepositNative');
   t.match(steps[0], {
     message: `Bridge 1 ETH to Base through Across: 0.99955 WETH to ${RECIPIENT}`,
     value: '1000000000000000000',

@@ -37,6 +37,7 @@ import { GAS } from '../../src/routing/gasModel.ts';
 import type { Route, Trade } from '../../src/routing/Trade.ts';
 import { buildTradeSteps } from '../../src/tx/buildTradeSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
+import { type DevnetGasCase, writeDevnetGasFixture } from '../helpers/devnetGas.ts';
 import { freshAddress as addressFor, artifactAbi, type DevnetWallet, devnetWallet, gasPaid } from '../helpers/devnetWallet.ts';
 import { poolSwapSteps } from '../helpers/poolSwapSteps.ts';
 import { warmPools } from '../helpers/warmPools.ts';
@@ -189,6 +190,37 @@ async function sendWithLimits(net: Net, account: PrivateKeyAccount, steps: reado
 
 /** Gas of each executed case, for the calibration table. */
 const gasRows: { name: string; ticks: number; perStep: bigint[]; estimate: bigint; used: bigint }[] = [];
+/** The same cases as test/fixtures/gas/devnetGasUsed.json records them (RECORD_GAS_FIXTURE=1): shapes and gasUsed. */
+const gasFixture: DevnetGasCase[] = [];
+
+/** Each step of a trade with the part of the trade it executes, and the gas the chain used for it. */
+function gasCase(name: string, trade: Trade, steps: readonly Step[], receipts: readonly TransactionReceipt[]): DevnetGasCase {
+  const nativeIn = trade.tokenIn === NATIVE_TOKEN_ADDRESS.toLowerCase();
+  const nativeOut = trade.tokenOut === NATIVE_TOKEN_ADDRESS.toLowerCase();
+  const routesOf = new Map<string, Route[]>();
+  for (const { route } of trade.splits) routesOf.set(route.executor.address, [...(routesOf.get(route.executor.address) ?? []), route]);
+  const legs = (r: Route) => r.legs.filter((l) => l.kind !== 'wrap').map((l) => ({ kind: l.kind, ticksCrossed: l.ticksCrossed }));
+  return {
+    case: name,
+    tradeType: trade.tradeType,
+    nativeIn,
+    nativeOut,
+    steps: steps.map((s, i) => {
+      const gasUsed = receipts[i].gasUsed.toString();
+      if (s.spender) return { step: 'approve', gasUsed };
+      // A wrap's hand-over of its result to another recipient: a native transfer or the wrapped token's transfer().
+      if (s.message.startsWith('Send ')) return { step: 'send', native: s.data === '0x' || s.data === undefined, gasUsed };
+      const executor = trade.splits.find((x) => getAddress(x.route.executor.address) === getAddress(s.to))?.route.executor;
+      if (!executor) throw new Error(`step ${i + 1} (${s.message}) goes to no executor of the trade`);
+      if (executor.kind === 'WETH9') return { step: 'swap', executor: executor.kind, routes: [], gasUsed };
+      const all = routesOf.get(executor.address)!;
+      const txs = steps.filter((x) => !x.spender && getAddress(x.to) === getAddress(s.to));
+      // One transaction per route (UniswapV2Router02), or one for all of the router's routes.
+      const routes = txs.length === 1 ? all : [all[txs.indexOf(s)]];
+      return { step: 'swap', executor: executor.kind, routes: routes.map(legs), gasUsed };
+    }),
+  };
+}
 const V2 = ['uniswap/v2'];
 const V3 = ['uniswap/v3'];
 const UNISWAP = ['uniswap/v2', 'uniswap/v3'];
@@ -815,9 +847,9 @@ for (const c of CASES) {
       recipient !== account.address && wrapCase ? GAS.send[tokenOut.address === NATIVE_TOKEN_ADDRESS ? 'native' : 'erc20'] : 0n;
     const estimate = trade.gasEstimate + handOver;
     gasRows.push({ name: `${c.name} (${net.name})`, ticks: ticksCrossed, perStep: receipts.map((r) => r.gasUsed), estimate, used });
-    receipts.forEach((r, i) =>
-      t.ok(r.gasUsed <= BigInt(steps[i].gasLimit!), `step ${i + 1} used ${r.gasUsed} <= its gasLimit ${steps[i].gasLimit}`),
-    );
+    gasFixture.push(gasCase(`${c.name} (${net.name})`, trade, steps, receipts));
+    for (const [i, r] of receipts.entries())
+      t.ok(r.gasUsed <= BigInt(steps[i].gasLimit!), `step ${i + 1} used ${r.gasUsed} <= its gasLimit ${steps[i].gasLimit}`);
     const off = Number(((estimate - used) * 10_000n) / used) / 100;
     t.ok(Math.abs(off) <= 10, `gas estimate ${estimate} is within 10% of the ${used} used (${off}%)`);
   });
@@ -834,6 +866,10 @@ t.test('gas table', async (t) => {
     );
   t.comment(`\n${lines.join('\n')}`);
   t.equal(gasRows.length, CASES.length, 'every case executed');
+  if (process.env.RECORD_GAS_FIXTURE === '1') {
+    writeDevnetGasFixture(gasFixture);
+    t.comment(`recorded ${gasFixture.length} cases in test/fixtures/gas/devnetGasUsed.json`);
+  }
 });
 
 /** The mover swaps `amount` the same way through one pool first, so the quoted trade's part through that pool gets less. */

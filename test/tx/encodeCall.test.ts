@@ -48,18 +48,21 @@ const functions = Object.entries(abis as Record<string, unknown>)
 t.test('encodeCall writes the bytes viem encodeFunctionData writes, for every function of every ABI we encode', async (t) => {
   t.ok(functions.length >= 20, `${functions.length} functions`);
   const next = random(14);
+  const differing: string[] = [];
+  let compared = 0;
   for (const { abiName, abi, item } of functions) {
     const encode = encodeCall(abi, item.name as never) as (args: readonly unknown[]) => string;
     for (let i = 0; i < 25; i++) {
       const args = item.inputs.map((p) => valueOf(p, next));
       const expected = encodeFunctionData({ abi, functionName: item.name, args } as never);
+      compared++;
       if (encode(args) !== expected) {
-        t.equal(encode(args), expected, `${abiName}.${item.name} case ${i}`);
+        differing.push(`${abiName}.${item.name} case ${i}: ${encode(args)} != ${expected}`);
         break;
       }
     }
   }
-  t.pass('all cases compared');
+  t.same(differing, [], `${compared} random calls encoded as viem does`);
 });
 
 t.test('encodeCall refuses a name the ABI does not have exactly once', async (t) => {

@@ -5,11 +5,10 @@
 import t from 'tap';
 import type { CatalogChain } from '../../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../../src/catalog/loadCatalog.ts';
-import { uniswapV3 } from '../../../src/protocols/uniswapV3/uniswapV3.ts';
-import { GAS, gasLimit } from '../../../src/routing/gasModel.ts';
 import { buildTradeSteps } from '../../../src/tx/buildTradeSteps.ts';
 import { executorOf, routeOf, tokenOf, tradeOf } from '../../helpers/handTrades.ts';
 import { decode, decodeMulticall, ERC20_ABI, parsePackedPath, SWAP_ROUTER_ABI } from '../../helpers/routerCalldata.ts';
+import { APPROVE_LIMIT, swapLimit } from '../../helpers/stepGas.ts';
 
 const chain = loadCatalog().chain('devnet-b') as CatalogChain;
 const ROUTER = '0x9A676e781A523b5d0C0e43731313A708CB607508';
@@ -18,7 +17,6 @@ const RECIPIENT = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const [WETH, USDC, USDT, WBTC, LINK] = ['WETH', 'USDC', 'USDT', 'WBTC', 'LINK'].map((s) => tokenOf(chain, s).address);
 const router = executorOf(chain, 'SwapRouter');
 const params = { chain, recipient: RECIPIENT, wallet: WALLET, deadline: 1_900_000_000 };
-const V3_CALL = GAS.call.SwapRouter;
 
 t.test('the executor is the catalogue SwapRouter', async (t) => {
   t.strictSame([router.address, router.kind, router.name], [ROUTER, 'SwapRouter', 'Uniswap V3 router']);
@@ -38,15 +36,8 @@ t.test('one pool, ERC-20 in and out: the bare exactInputSingle paying the recipi
   t.strictSame(
     steps.map((s) => [s.message, s.to, s.amount, s.chainId, s.gasLimit, s.value]),
     [
-      ['Approve 150000 USDC for Uniswap V3 router', USDC, '150000000000', 31338, gasLimit(GAS.approve).toString(), undefined],
-      [
-        'Swap 150000 USDC for WBTC on Uniswap V3',
-        ROUTER,
-        '150000000000',
-        31338,
-        gasLimit(V3_CALL + uniswapV3.gas.hop + 3n * uniswapV3.gas.tick).toString(),
-        undefined,
-      ],
+      ['Approve 150000 USDC for Uniswap V3 router', USDC, '150000000000', 31338, APPROVE_LIMIT, undefined],
+      ['Swap 150000 USDC for WBTC on Uniswap V3', ROUTER, '150000000000', 31338, swapLimit('SwapRouter', [route]), undefined],
     ],
   );
   t.strictSame(decode(ERC20_ABI, steps[0].data), { functionName: 'approve', args: [ROUTER, 150_000_000_000n] });
@@ -96,7 +87,7 @@ t.test('two pools: the bare exactInput with the packed path LINK 3000 WETH 500 U
     amountOutMinimum: 74_227_000_000n,
   });
   t.equal(steps.length, 2);
-  t.equal(steps[1].gasLimit, gasLimit(V3_CALL + 2n * uniswapV3.gas.hop + uniswapV3.gas.tick).toString());
+  t.equal(steps[1].gasLimit, swapLimit('SwapRouter', [route]));
   const swap = decode(SWAP_ROUTER_ABI, steps[1].data);
   t.equal(swap.functionName, 'exactInput');
   const p = swap.args[0] as { path: `0x${string}`; recipient: string; deadline: bigint; amountIn: bigint; amountOutMinimum: bigint };
@@ -128,7 +119,7 @@ t.test('native in through two pools: multicall([exactInput paying the recipient,
         ROUTER,
         '2000000000000000000',
         '2000000000000000000',
-        gasLimit(V3_CALL + GAS.wrapIn + 2n * uniswapV3.gas.hop).toString(),
+        swapLimit('SwapRouter', [route], { nativeIn: true }),
       ],
     ],
   );
@@ -164,7 +155,7 @@ t.test('native out through two pools: the swap pays the router, unwrapWETH9(mini
     steps.map((s) => s.message),
     ['Approve 3000 USDT for Uniswap V3 router', 'Swap 3000 USDT for ETH on Uniswap V3'],
   );
-  t.equal(steps[1].gasLimit, gasLimit(V3_CALL + GAS.unwrapOut + 2n * uniswapV3.gas.hop).toString());
+  t.equal(steps[1].gasLimit, swapLimit('SwapRouter', [route], { nativeOut: true }));
   const { calls } = decodeMulticall(SWAP_ROUTER_ABI, steps[1].data);
   t.strictSame(
     calls.map((c) => c.functionName),
@@ -198,12 +189,8 @@ t.test(
     t.strictSame(
       steps.map((s) => [s.message, s.amount, s.gasLimit]),
       [
-        ['Approve 100 WETH for Uniswap V3 router', '100000000000000000000', gasLimit(GAS.approve).toString()],
-        [
-          'Swap 100 WETH for USDC on Uniswap V3',
-          '100000000000000000000',
-          gasLimit(V3_CALL + GAS.sweep + 2n * uniswapV3.gas.hop + 3n * uniswapV3.gas.tick).toString(),
-        ],
+        ['Approve 100 WETH for Uniswap V3 router', '100000000000000000000', APPROVE_LIMIT],
+        ['Swap 100 WETH for USDC on Uniswap V3', '100000000000000000000', swapLimit('SwapRouter', [a, b])],
       ],
     );
     t.strictSame(decode(ERC20_ABI, steps[0].data).args, [ROUTER, 100n * 10n ** 18n]);
@@ -255,7 +242,7 @@ t.test('a native-in split: value = the sum, swaps pay the router, sweepToken, th
         'Swap 10 ETH for WBTC on Uniswap V3',
         '10000000000000000000',
         '10000000000000000000',
-        gasLimit(V3_CALL + GAS.wrapIn + GAS.sweep + 3n * uniswapV3.gas.hop).toString(),
+        swapLimit('SwapRouter', [a, b], { nativeIn: true }),
       ],
     ],
   );
@@ -310,12 +297,12 @@ t.test('exact output, one pool: approve amountInMaximum, the bare exactOutputSin
   t.strictSame(
     steps.map((s) => [s.message, s.to, s.amount, s.gasLimit, s.value]),
     [
-      ['Approve 150750 USDC for Uniswap V3 router', USDC, '150750000000', gasLimit(GAS.approve).toString(), undefined],
+      ['Approve 150750 USDC for Uniswap V3 router', USDC, '150750000000', APPROVE_LIMIT, undefined],
       [
         'Swap at most 150750 USDC for 2.49 WBTC on Uniswap V3',
         ROUTER,
         '150750000000',
-        gasLimit(V3_CALL + GAS.exactOut.erc20Pull + uniswapV3.gas.hop + 3n * uniswapV3.gas.tick).toString(),
+        swapLimit('SwapRouter', [route], { tradeType: 'exactOut' }),
         undefined,
       ],
     ],
@@ -342,10 +329,7 @@ t.test('exact output, two pools: exactOutput with the reversed path USDC 500 WET
     amountOutMinimum: 5_000_000_000n,
     amountInMaximum: 335_670_000_000_000_000_000n,
   });
-  t.equal(
-    steps[1].gasLimit,
-    gasLimit(V3_CALL + GAS.exactOut.erc20Pull + 2n * uniswapV3.gas.hop - uniswapV3.gas.exactOutNextHop).toString(),
-  );
+  t.equal(steps[1].gasLimit, swapLimit('SwapRouter', [route], { tradeType: 'exactOut' }));
   const call = decode(SWAP_ROUTER_ABI, steps[1].data);
   const p = call.args[0] as { path: `0x${string}` };
   t.strictSame(
@@ -401,7 +385,7 @@ t.test('exact output, native in, two fee tiers: value = amountInMaximum, each sw
         'Swap at most 301.5 ETH for 900000 USDC on Uniswap V3',
         '301500000000000000000',
         '301500000000000000000',
-        gasLimit(V3_CALL + GAS.wrapIn + GAS.exactOut.refund + 2n * uniswapV3.gas.hop + 3n * uniswapV3.gas.tick).toString(),
+        swapLimit('SwapRouter', [a, b], { nativeIn: true, tradeType: 'exactOut' }),
       ],
     ],
   );

@@ -7,9 +7,6 @@
 import t from 'tap';
 import type { CatalogChain } from '../../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../../src/catalog/loadCatalog.ts';
-import { uniswapV2 } from '../../../src/protocols/uniswapV2/uniswapV2.ts';
-import { uniswapV3 } from '../../../src/protocols/uniswapV3/uniswapV3.ts';
-import { GAS, gasLimit } from '../../../src/routing/gasModel.ts';
 import { buildTradeSteps } from '../../../src/tx/buildTradeSteps.ts';
 import { executorOf, routeOf, tokenOf, tradeOf } from '../../helpers/handTrades.ts';
 import {
@@ -21,6 +18,7 @@ import {
   parsePackedPath,
   SWAP_ROUTER02_ABI,
 } from '../../helpers/routerCalldata.ts';
+import { APPROVE_LIMIT, swapLimit } from '../../helpers/stepGas.ts';
 
 const chain = loadCatalog().chain('ethereum') as CatalogChain;
 const ROUTER = '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45';
@@ -31,7 +29,6 @@ const [WETH, USDC, USDT, WBTC, DAI, LINK, AAVE] = ['WETH', 'USDC', 'USDT', 'WBTC
 );
 const router = executorOf(chain, 'SwapRouter02');
 const params = { chain, recipient: RECIPIENT, wallet: WALLET, deadline: 1_900_000_000 };
-const CALL = GAS.call.SwapRouter02;
 const E18 = 10n ** 18n;
 
 /** exactInputSingle / exactInput params with the packed path parsed. */
@@ -79,8 +76,8 @@ t.test('one pool: multicall(deadline, [exactInputSingle paying the recipient wit
   t.strictSame(
     steps.map((s) => [s.message, s.to, s.amount, s.gasLimit]),
     [
-      ['Approve 2500 USDC for Uniswap V3 router', USDC, '2500000000', gasLimit(GAS.approve).toString()],
-      ['Swap 2500 USDC for WETH on Uniswap V3', ROUTER, '2500000000', gasLimit(CALL + uniswapV3.gas.hop + uniswapV3.gas.tick).toString()],
+      ['Approve 2500 USDC for Uniswap V3 router', USDC, '2500000000', APPROVE_LIMIT],
+      ['Swap 2500 USDC for WETH on Uniswap V3', ROUTER, '2500000000', swapLimit('SwapRouter02', [route])],
     ],
   );
   t.strictSame(decode(ERC20_ABI, steps[0].data).args, [ROUTER, 2_500_000_000n]);
@@ -102,7 +99,7 @@ t.test('three v3 pools: one exactInput with the packed path, paying the recipien
     tokenOut: tokenOf(chain, 'LINK'),
     amountOutMinimum: 656_700_000_000_000_000_000n,
   });
-  t.equal(steps[1].gasLimit, gasLimit(CALL + 3n * uniswapV3.gas.hop).toString());
+  t.equal(steps[1].gasLimit, swapLimit('SwapRouter02', [route]));
   const { calls } = decodeMulticall(SWAP_ROUTER02_ABI, steps[1].data);
   t.strictSame(calls.map(view), [multi([DAI, USDC, WETH, LINK], [100, 500, 3000], RECIPIENT, 10_000n * E18, 656_700_000_000_000_000_000n)]);
 });
@@ -133,12 +130,8 @@ t.test(
     t.strictSame(
       steps.map((s) => [s.message, s.amount, s.gasLimit]),
       [
-        ['Approve 200 AAVE for Uniswap V3 router', '200000000000000000000', gasLimit(GAS.approve).toString()],
-        [
-          'Swap 200 AAVE for USDC on Uniswap V2 + Uniswap V3',
-          '200000000000000000000',
-          gasLimit(CALL + uniswapV2.gas.hop + 2n * uniswapV3.gas.hop + 2n * uniswapV3.gas.tick).toString(),
-        ],
+        ['Approve 200 AAVE for Uniswap V3 router', '200000000000000000000', APPROVE_LIMIT],
+        ['Swap 200 AAVE for USDC on Uniswap V2 + Uniswap V3', '200000000000000000000', swapLimit('SwapRouter02', [route])],
       ],
     );
     const { calls } = decodeMulticall(SWAP_ROUTER02_ABI, steps[1].data);
@@ -203,11 +196,11 @@ t.test('a v2 + v3 split with native output: each route runs to its end at the ro
   t.strictSame(
     steps.map((s) => [s.message, s.amount, s.gasLimit]),
     [
-      ['Approve 100000 DAI for Uniswap V3 router', '100000000000000000000000', gasLimit(GAS.approve).toString()],
+      ['Approve 100000 DAI for Uniswap V3 router', '100000000000000000000000', APPROVE_LIMIT],
       [
         'Swap 100000 DAI for ETH on Uniswap V3 + Uniswap V2',
         '100000000000000000000000',
-        gasLimit(CALL + GAS.unwrapOut + GAS.sweep + uniswapV2.gas.hop + 2n * uniswapV3.gas.hop + 4n * uniswapV3.gas.tick).toString(),
+        swapLimit('SwapRouter02', [viaV3, viaV2], { nativeOut: true }),
       ],
     ],
   );
@@ -244,7 +237,7 @@ t.test('a native-in split over v2 and v3: value = the sum, sweepToken of the sum
         'Swap 1000 ETH for USDC on Uniswap V3 + Uniswap V2',
         '1000000000000000000000',
         '1000000000000000000000',
-        gasLimit(CALL + GAS.wrapIn + GAS.sweep + uniswapV3.gas.hop + uniswapV2.gas.hop + 6n * uniswapV3.gas.tick).toString(),
+        swapLimit('SwapRouter02', [a, b], { nativeIn: true }),
       ],
     ],
   );
@@ -313,11 +306,11 @@ t.test('exact output, two fee tiers, ERC-20 out: one approval of amountInMaximum
   t.strictSame(
     steps.map((s) => [s.message, s.amount, s.gasLimit]),
     [
-      ['Approve 304.01 WETH for Uniswap V3 router', '304010000000000000000', gasLimit(GAS.approve).toString()],
+      ['Approve 304.01 WETH for Uniswap V3 router', '304010000000000000000', APPROVE_LIMIT],
       [
         'Swap at most 304.01 WETH for 900000 USDC on Uniswap V3',
         '304010000000000000000',
-        gasLimit(CALL + GAS.exactOut.erc20Pull + 2n * uniswapV3.gas.hop + 3n * uniswapV3.gas.tick).toString(),
+        swapLimit('SwapRouter02', [a, b], { tradeType: 'exactOut' }),
       ],
     ],
   );

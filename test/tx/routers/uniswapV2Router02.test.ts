@@ -4,11 +4,10 @@
 import t from 'tap';
 import { type CatalogChain, NATIVE_TOKEN_ADDRESS } from '../../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../../src/catalog/loadCatalog.ts';
-import { uniswapV2 } from '../../../src/protocols/uniswapV2/uniswapV2.ts';
-import { GAS, gasLimit } from '../../../src/routing/gasModel.ts';
 import { buildTradeSteps } from '../../../src/tx/buildTradeSteps.ts';
 import { executorOf, routeOf, tokenOf, tradeOf } from '../../helpers/handTrades.ts';
 import { decode, ERC20_ABI, V2_ROUTER_ABI } from '../../helpers/routerCalldata.ts';
+import { APPROVE_LIMIT, swapLimit } from '../../helpers/stepGas.ts';
 
 const chain = loadCatalog().chain('ethereum') as CatalogChain;
 const ROUTER = '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D'; // Uniswap V2 Router02 on Ethereum
@@ -48,7 +47,7 @@ t.test('2 hops, ERC-20 in and out: approve amountIn, swapExactTokensForTokens al
         amount: '1500250000',
         chainId: 1,
         spender: ROUTER,
-        gasLimit: gasLimit(GAS.approve).toString(),
+        gasLimit: APPROVE_LIMIT,
       },
       {
         message: 'Swap 1500.25 USDC for WBTC on Uniswap V2',
@@ -57,7 +56,7 @@ t.test('2 hops, ERC-20 in and out: approve amountIn, swapExactTokensForTokens al
         data: undefined,
         amount: '1500250000',
         chainId: 1,
-        gasLimit: gasLimit(GAS.call.UniswapV2Router02 + 2n * uniswapV2.gas.hop).toString(),
+        gasLimit: swapLimit('UniswapV2Router02', [route]),
       },
     ],
   );
@@ -92,7 +91,7 @@ t.test('native in through 2 pairs: no approval, swapExactETHForTokens with value
       amount: '1000000000000000000',
       chainId: 1,
       value: '1000000000000000000',
-      gasLimit: gasLimit(GAS.call.UniswapV2Router02 + GAS.wrapIn + 2n * uniswapV2.gas.hop).toString(),
+      gasLimit: swapLimit('UniswapV2Router02', [route], { nativeIn: true }),
     },
   );
   t.strictSame(decode(V2_ROUTER_ABI, steps[0].data), {
@@ -120,7 +119,7 @@ t.test('native out through 2 pairs: swapExactTokensForETH along [DAI, USDC, WETH
   );
   t.strictSame(decode(ERC20_ABI, steps[0].data), { functionName: 'approve', args: [ROUTER, 5_000n * 10n ** 18n] });
   t.notOk('value' in steps[1]);
-  t.equal(steps[1].gasLimit, gasLimit(GAS.call.UniswapV2Router02 + GAS.unwrapOut + 2n * uniswapV2.gas.hop).toString());
+  t.equal(steps[1].gasLimit, swapLimit('UniswapV2Router02', [route], { nativeOut: true }));
   t.strictSame(decode(V2_ROUTER_ABI, steps[1].data), {
     functionName: 'swapExactTokensForETH',
     args: [5_000n * 10n ** 18n, 1_640_000_000_000_000_000n, [DAI, USDC, WETH], RECIPIENT, 1_900_000_000n],
@@ -144,9 +143,9 @@ t.test('two routes through one Router02: one approval of the sum, one transactio
   t.strictSame(
     steps.map((s) => [s.message, s.amount, s.gasLimit]),
     [
-      ['Approve 1 WBTC for Uniswap V2 router', '100000000', gasLimit(GAS.approve).toString()],
-      ['Swap 0.7 WBTC for USDC on Uniswap V2', '70000000', gasLimit(GAS.call.UniswapV2Router02 + uniswapV2.gas.hop).toString()],
-      ['Swap 0.3 WBTC for USDC on Uniswap V2', '30000000', gasLimit(GAS.call.UniswapV2Router02 + 2n * uniswapV2.gas.hop).toString()],
+      ['Approve 1 WBTC for Uniswap V2 router', '100000000', APPROVE_LIMIT],
+      ['Swap 0.7 WBTC for USDC on Uniswap V2', '70000000', swapLimit('UniswapV2Router02', [direct])],
+      ['Swap 0.3 WBTC for USDC on Uniswap V2', '30000000', swapLimit('UniswapV2Router02', [twoHop])],
     ],
   );
   t.strictSame(decode(ERC20_ABI, steps[0].data).args, [ROUTER, 100_000_000n]);
@@ -199,16 +198,16 @@ t.test(
     t.strictSame(
       steps.map((s) => [s.message, s.amount, s.gasLimit]),
       [
-        ['Approve 1.00500002 WBTC for Uniswap V2 router', '100500002', gasLimit(GAS.approve).toString()],
+        ['Approve 1.00500002 WBTC for Uniswap V2 router', '100500002', APPROVE_LIMIT],
         [
           'Swap at most 0.70350002 WBTC for 41000 USDC on Uniswap V2',
           '70350002',
-          gasLimit(GAS.call.UniswapV2Router02 + GAS.exactOut.erc20Pull + uniswapV2.gas.hop).toString(),
+          swapLimit('UniswapV2Router02', [direct], { tradeType: 'exactOut' }),
         ],
         [
           'Swap at most 0.3015 WBTC for 17700 USDC on Uniswap V2',
           '30150000',
-          gasLimit(GAS.call.UniswapV2Router02 + GAS.exactOut.erc20Pull + 2n * uniswapV2.gas.hop).toString(),
+          swapLimit('UniswapV2Router02', [twoHop], { tradeType: 'exactOut' }),
         ],
       ],
     );
@@ -250,7 +249,7 @@ t.test('exact output, native in: swapETHForExactTokens with value = amountInMaxi
         'Swap at most 1.005 ETH for 2985 USDT on Uniswap V2',
         '1005000000000000000',
         '1005000000000000000',
-        gasLimit(GAS.call.UniswapV2Router02 + GAS.wrapIn + GAS.exactOut.refund + 2n * uniswapV2.gas.hop).toString(),
+        swapLimit('UniswapV2Router02', [route], { nativeIn: true, tradeType: 'exactOut' }),
       ],
     ],
   );
