@@ -101,14 +101,14 @@ function effective(index: ChainPoolIndex, token: string): string {
 }
 
 function balanceOf(entry: PoolEntry, token: string): bigint {
-  return BigInt(entry.token0 === token ? entry.state!.balance0 : entry.state!.balance1);
+  return BigInt(entry.token0 === token ? entry.state.balance0 : entry.state.balance1);
 }
 
 /** tokenIn's balance in the deepest direct pool of the pair, or in tokenIn's deepest pool when there is none. */
 function depth(index: ChainPoolIndex, tokenIn: string, tokenOut: string): bigint {
   const a = effective(index, tokenIn);
   const b = effective(index, tokenOut);
-  const pools = index.poolsOf(a).filter((e) => e.state !== undefined);
+  const pools = index.poolsOf(a);
   const direct = pools.filter((e) => e.token0 === b || e.token1 === b);
   return (direct.length > 0 ? direct : pools).reduce((max, e) => (balanceOf(e, a) > max ? balanceOf(e, a) : max), 0n);
 }
@@ -243,7 +243,7 @@ function outcomeSummary(outcomes: readonly TradeOutcome[]): string {
     if (!o.ok) codes.set(o.code, (codes.get(o.code) ?? 0) + 1);
     else {
       if (o.trade.splits.length > 1) splits++;
-      if (o.trade.splits.some((s) => s.route.legs.filter((l) => l.kind !== 'wrap').length > 1)) multiHop++;
+      if (o.trade.splits.some((s) => s.route.legs.length > 1)) multiHop++;
     }
   }
   const refused = [...codes].map(([c, n]) => `${n} ${c}`).join(', ');
@@ -401,10 +401,10 @@ function checkSdkPath(
   const executable =
     executorsFor(
       graph.index.chain,
-      pools.map((e) => ({ dex: e.dex, version: e.version, wrap: false })),
+      pools.map((e) => ({ dex: e.dex, version: e.version })),
     ).length > 0;
   const path = pools
-    .map((e, i) => `${graph.symbol(tokens[i])}>${graph.symbol(tokens[i + 1])} ${e.dex}/${e.version}/${e.state?.fee}`)
+    .map((e, i) => `${graph.symbol(tokens[i])}>${graph.symbol(tokens[i + 1])} ${e.dex}/${e.version}/${e.state.fee}`)
     .join(', ');
   const priced = toPricedPath(graph.index, { pools, tokens });
   const [q] = priced ? pricePath(priced, 'exactIn', [amount]) : [];
@@ -435,14 +435,11 @@ function record(
   else {
     cmp.lower++;
     // Is the SDK's path among those our search prices (findRoutes keeps at most maxRoutes, by depth)?
-    const searched = findRoutes(graph.index, c.tokenIn, c.tokenOut, { maxHops: MAX_HOPS, allow });
-    const among = searched.some(
-      (p) =>
-        p.pools
-          .filter((e) => e.state !== undefined)
-          .map((e) => e.address)
-          .join(',') === sdk!.pools,
-    );
+    const searched = findRoutes(graph.index, effective(graph.index, c.tokenIn), effective(graph.index, c.tokenOut), {
+      maxHops: MAX_HOPS,
+      allow,
+    });
+    const among = searched.some((p) => p.pools.map((e) => e.address).join(',') === sdk!.pools);
     const bps = out === undefined ? 'we refuse' : `${((Number(sdkOut! - out) / Number(out)) * 10_000).toFixed(2)} bps lower`;
     // The same search allowed to price every path it finds (maxRoutes far above findRoutes' default).
     const wide = search(graph, c, 0n, allow, { maxRoutes: 100_000 });
@@ -468,7 +465,7 @@ function oursTimed(graph: Graph, c: Case, allow: (e: PoolEntry) => boolean, reps
  */
 async function sdkPart(graph: Graph, cases: readonly Case[], candidatesOnly: boolean): Promise<BenchRow[]> {
   const sdk = new SdkEntries(graph.index, graph.decimals);
-  const everyPool = [...new Set(allTokens(graph.index).flatMap((t) => graph.index.poolsOf(t)))].filter((e) => e.state !== undefined);
+  const everyPool = [...new Set(allTokens(graph.index).flatMap((t) => graph.index.poolsOf(t)))];
   const v3 = comparison('v3 pools: v3-sdk');
   const v2 = comparison('v2 pairs: v2-sdk');
   const all = comparison('all pools: best of v3-sdk and v2-sdk');
@@ -479,7 +476,7 @@ async function sdkPart(graph: Graph, cases: readonly Case[], candidatesOnly: boo
             maxHops: MAX_HOPS,
             allow: ALL,
           }),
-        ].filter((e) => e.state !== undefined)
+        ]
       : everyPool;
     const v3Pools = pools
       .filter(isV3)
@@ -586,7 +583,7 @@ async function sdkPart(graph: Graph, cases: readonly Case[], candidatesOnly: boo
 function refinePart(graph: Graph, pairs: readonly [string, string][]): BenchRow[] {
   const trades: Case[] = [];
   for (const [a, b] of pairs) {
-    const direct = graph.index.poolsOf(a).filter((e) => e.state !== undefined && (e.token0 === b || e.token1 === b));
+    const direct = graph.index.poolsOf(a).filter((e) => e.token0 === b || e.token1 === b);
     if (direct.length === 0) continue;
     const deepest = direct.reduce((max, e) => (balanceOf(e, a) > max ? balanceOf(e, a) : max), 0n);
     for (const pct of [10n, 20n, 30n, 40n, 50n]) trades.push({ tokenIn: a, tokenOut: b, amount: (deepest * pct) / 100n, size: `${pct}%` });

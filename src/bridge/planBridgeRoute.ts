@@ -9,32 +9,23 @@ import {
 import { QuoteUnavailableError } from '../errors/BaseError.ts';
 import type { QuoteRequest } from '../quote/quoteRequest.ts';
 import type { Trade } from '../routing/Trade.ts';
+import { tradeEnds } from '../routing/tradeEnds.ts';
+import { wrapTrade } from '../routing/wrapTrade.ts';
 import { type BridgeFeeTerms, bridgeOutputAmount, resolveBridgeFeeTerms } from './bridgeFee.ts';
 
 /** Finds the best trade of an amount on one chain (routing/bestTrade); throws QuoteUnavailableError when there is none. */
 export type TradeFinder = (chain: CatalogChain, tokenIn: CatalogToken, tokenOut: CatalogToken, amountIn: bigint) => Promise<Trade>;
 
-/** A swap leg of a bridge route (origin: before the deposit; destination: after the fill). */
-export interface SwapLegPlan {
-  readonly kind: 'swap';
+/** A trade leg of a bridge route (origin: before the deposit; destination: after the fill). */
+export interface TradeLegPlan {
   readonly chain: CatalogChain;
-  /** The routed swap: any hops and splits. */
+  /** The routed swap (any hops and splits), or the bare wrap of the native asset a fill delivered (no splits). */
   readonly trade: Trade;
   readonly tokenIn: CatalogToken;
   readonly tokenOut: CatalogToken;
   readonly amountIn: bigint;
   readonly amountOut: bigint;
   readonly amountOutMinimum: bigint;
-  readonly recipient: string;
-}
-
-/** A destination leg that wraps the native asset the fill delivered (WETH output through an ETH fill). */
-export interface WrapLegPlan {
-  readonly kind: 'wrap';
-  readonly chain: CatalogChain;
-  readonly tokenIn: CatalogToken;
-  readonly tokenOut: CatalogToken;
-  readonly amount: bigint;
   readonly recipient: string;
 }
 
@@ -60,9 +51,9 @@ export interface BridgeRoutePlan {
   readonly originBridge: CatalogBridge;
   readonly destinationBridge: CatalogBridge;
   readonly terms: BridgeFeeTerms;
-  readonly originSwap: SwapLegPlan | null;
+  readonly originSwap: TradeLegPlan | null;
   readonly deposit: DepositPlan;
-  readonly destinationLeg: SwapLegPlan | WrapLegPlan | null;
+  readonly destinationLeg: TradeLegPlan | null;
   /** Expected output of tokenOut to the recipient. */
   readonly amountOut: bigint;
   /** Guaranteed output: amountOut without a destination swap (the fill is exact), else that swap's minimum. */
@@ -190,7 +181,7 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
   const fillRecipient = deliveredDirectly ? request.recipientAddress : request.walletAddress;
 
   // Origin: the token itself, or the best swap into the asset; the deposit is the swap's guaranteed minimum.
-  let originSwap: SwapLegPlan | null = null;
+  let originSwap: TradeLegPlan | null = null;
   let depositInput: CatalogToken;
   let inputAmount: bigint;
   if (request.tokenIn.address === originAsset.token || (request.tokenIn.address === NATIVE_TOKEN_ADDRESS && originNativeIsAsset)) {
@@ -202,7 +193,6 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
     if (amountOutMinimum === 0n)
       throw new CorridorRefusal('AMOUNT_TOO_SMALL', `the swap into ${depositToken.symbol} on ${origin.slug} guarantees nothing to bridge`);
     originSwap = {
-      kind: 'swap',
       chain: origin,
       trade,
       tokenIn: request.tokenIn,
@@ -234,35 +224,35 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
     recipient: fillRecipient,
   };
 
-  let destinationLeg: SwapLegPlan | WrapLegPlan | null = null;
+  let destinationLeg: TradeLegPlan | null = null;
   let amountOut = bridged.outputAmount;
   let amountOutMinimum = bridged.outputAmount;
   if (!deliveredDirectly) {
-    if (received.address === NATIVE_TOKEN_ADDRESS && tokenOut.address === destination.wrappedNativeToken) {
-      destinationLeg = {
-        kind: 'wrap',
-        chain: destination,
-        tokenIn: received,
-        tokenOut,
-        amount: bridged.outputAmount,
-        recipient: request.recipientAddress,
-      };
-    } else {
-      const trade = await deps.bestTrade(destination, received, tokenOut, bridged.outputAmount);
-      amountOut = trade.amountOut;
-      amountOutMinimum = deps.minimumAmountOut(amountOut, request.slippageBps);
-      destinationLeg = {
-        kind: 'swap',
-        chain: destination,
-        trade,
-        tokenIn: received,
-        tokenOut,
-        amountIn: bridged.outputAmount,
-        amountOut,
-        amountOutMinimum,
-        recipient: request.recipientAddress,
-      };
-    }
+    const ends = tradeEnds(destination.wrappedNativeToken.toLowerCase(), received.address.toLowerCase(), tokenOut.address.toLowerCase());
+    // The native asset a fill paid, to its wrapped token: the bare wrap trade, 1:1 (nothing to slip; the bridge
+    // reports no gas figures for its legs, so it is priced at no gas price).
+    const trade = ends.bareWrap
+      ? wrapTrade({
+          tokenIn: received.address.toLowerCase(),
+          tokenOut: tokenOut.address.toLowerCase(),
+          nativeIn: ends.nativeIn,
+          tradeType: 'exactIn',
+          amount: bridged.outputAmount,
+          gasPriceWei: 0n,
+        })
+      : await deps.bestTrade(destination, received, tokenOut, bridged.outputAmount);
+    amountOut = trade.amountOut;
+    amountOutMinimum = ends.bareWrap ? amountOut : deps.minimumAmountOut(amountOut, request.slippageBps);
+    destinationLeg = {
+      chain: destination,
+      trade,
+      tokenIn: received,
+      tokenOut,
+      amountIn: bridged.outputAmount,
+      amountOut,
+      amountOutMinimum,
+      recipient: request.recipientAddress,
+    };
   }
   return {
     originChain: origin,

@@ -1,6 +1,5 @@
 import { type Catalog, type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { type Pool, poolFromSnapshot } from '../protocols/registry.ts';
-import { createWrapPool } from '../protocols/wrap.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
 import type { SnapshotPool } from './snapshot.ts';
@@ -11,23 +10,22 @@ export interface PoolEntry {
   readonly address: string;
   readonly dex: string;
   readonly version: string;
-  /** `dex/version`, the deployment DEX filters name ('/' for the wrap pseudo-pool). */
+  /** `dex/version`, the deployment DEX filters name. */
   readonly deployment: string;
   /** Lower-case, token0 < token1. */
   readonly token0: string;
   readonly token1: string;
-  /** USD value of the balances where a price is known (float, for pruning only); the wrap pool ranks first. */
+  /** USD value of the balances where a price is known (float, for pruning only). */
   readonly score: number;
-  /** The snapshot state (absent for the wrap pseudo-pool). */
-  readonly state: SnapshotPool | undefined;
+  readonly state: SnapshotPool;
 }
 
 /** Most values ChainPoolIndex.memo keeps per index. */
 const MEMO_LIMIT = 4096;
 
 /**
- * One chain's pools as routing needs them: each token's pools (the wrap pseudo-pool joins the native asset to its
- * wrapped token), deepest first, and their priceable form, converted from snapshot state on first use and kept,
+ * One chain's pools as routing needs them: each token's pools, deepest first (the native asset has none: routes
+ * start and end at its wrapped token), and their priceable form, converted from snapshot state on first use and kept,
  * so the cost does not grow with pools no quote touches. Immutable for its graph; a new graph builds a new index.
  */
 export class ChainPoolIndex {
@@ -68,21 +66,6 @@ export class ChainPoolIndex {
     this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
     this.prices = usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
     for (const state of pools) this.add(this.entryOf(state));
-    if (this.wrappedNative && this.tokens.has(this.native) && this.tokens.has(this.wrappedNative)) {
-      const wrap = createWrapPool(NATIVE_TOKEN_ADDRESS, chain.wrappedNativeToken);
-      const entry: PoolEntry = {
-        address: wrap.address,
-        dex: wrap.dex,
-        version: wrap.version,
-        deployment: '/',
-        token0: wrap.token0,
-        token1: wrap.token1,
-        score: Number.MAX_VALUE,
-        state: undefined,
-      };
-      this.converted.set(entry, wrap);
-      this.add(entry);
-    }
     for (const list of this.adjacency.values()) list.sort(deepestFirst);
   }
 
@@ -170,7 +153,7 @@ export class ChainPoolIndex {
     let pool = this.converted.get(entry);
     if (pool === undefined) {
       try {
-        pool = poolFromSnapshot(entry.state!);
+        pool = poolFromSnapshot(entry.state);
       } catch (error) {
         pool = error instanceof Error ? error : new Error(String(error));
       }

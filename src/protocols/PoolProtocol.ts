@@ -4,7 +4,7 @@ import type { SnapshotPool } from '../graph/snapshot.ts';
 export type TradeType = 'exactIn' | 'exactOut';
 
 /** The pool kinds the service prices; the registry (registry.ts) is the only place that switches on them. */
-export type ProtocolKind = 'uniswapV2' | 'uniswapV3' | 'wrap';
+export type ProtocolKind = 'uniswapV2' | 'uniswapV3';
 
 /** Why a pool cannot serve an amount. */
 export type RefusalCode = 'INSUFFICIENT_LIQUIDITY' | 'AMOUNT_TOO_SMALL';
@@ -18,11 +18,11 @@ export interface Fraction {
 /** What every priceable pool is, whatever its protocol. Immutable; shared by every quote on the same state. */
 export interface PoolBase {
   readonly kind: ProtocolKind;
-  /** The pool contract (checksummed); for a wrap pseudo-pool, the wrapped native token. */
+  /** The pool contract (checksummed). */
   readonly address: string;
-  /** Catalogue DEX slug ('' for a wrap pseudo-pool). */
+  /** Catalogue DEX slug. */
   readonly dex: string;
-  /** Catalogue DEX version ('v2', 'v3'; '' for a wrap pseudo-pool). */
+  /** Catalogue DEX version ('v2', 'v3'). */
   readonly version: string;
   /** Lower-case token addresses, token0 < token1 as the pool orders them. */
   readonly token0: string;
@@ -70,10 +70,6 @@ export interface EventContext {
  */
 export interface PoolProtocol<P extends PoolBase, S extends SnapshotPool | never = never> {
   readonly kind: ProtocolKind;
-  /**
-   * True when the pool keeps no state a swap changes (wrap/unwrap): several splits of one trade may use it.
-   */
-  readonly stateless: boolean;
   /** Builds the priceable pool from its snapshot state; throws on inconsistent state. */
   fromSnapshot(state: S): P;
   /**

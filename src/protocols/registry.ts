@@ -6,10 +6,9 @@ import { uniswapV2Source } from './uniswapV2Source.ts';
 import { type UniswapV3Pool, uniswapV3 } from './uniswapV3.ts';
 import { snapshotPoolV3 } from './uniswapV3Events.ts';
 import { uniswapV3Source } from './uniswapV3Source.ts';
-import { type WrapPool, wrap } from './wrap.ts';
 
 /** Any priceable pool. */
-export type Pool = UniswapV2Pool | UniswapV3Pool | WrapPool;
+export type Pool = UniswapV2Pool | UniswapV3Pool;
 
 /*
  * The only switch on the pool kind in the service and its seeding: everything else asks these functions. A new
@@ -33,8 +32,6 @@ export function quoteLadder(pool: Pool, zeroForOne: boolean, tradeType: TradeTyp
       return uniswapV2.quoteLadder(pool, zeroForOne, tradeType, amounts);
     case 'uniswapV3':
       return uniswapV3.quoteLadder(pool, zeroForOne, tradeType, amounts);
-    case 'wrap':
-      return wrap.quoteLadder(pool, zeroForOne, tradeType, amounts);
   }
 }
 
@@ -45,14 +42,7 @@ export function midPrice(pool: Pool): Fraction {
       return uniswapV2.midPrice(pool);
     case 'uniswapV3':
       return uniswapV3.midPrice(pool);
-    case 'wrap':
-      return wrap.midPrice(pool);
   }
-}
-
-/** Whether several splits of one trade may go through the pool (it keeps no state a swap changes). */
-export function isStateless(pool: Pool): boolean {
-  return pool.kind === 'wrap' ? wrap.stateless : pool.kind === 'uniswapV2' ? uniswapV2.stateless : uniswapV3.stateless;
 }
 
 /** Fee-free price of token0 in token1 from snapshot state. */

@@ -26,7 +26,6 @@ function refusal(error: unknown): LadderQuote {
 /** Uniswap v2-style pairs: UniswapV2Library.getAmountOut / getAmountIn with the DEX's fee. */
 export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
   kind: 'uniswapV2',
-  stateless: false,
   fromSnapshot(p) {
     return Object.freeze({
       kind: 'uniswapV2',

@@ -33,7 +33,6 @@ function refusal(error: unknown): LadderQuote {
 /** Uniswap v3 pools: the UniswapV3Pool.swap walk over the snapshot's known ticks, QuoterV2 semantics. */
 export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
   kind: 'uniswapV3',
-  stateless: false,
   fromSnapshot(p) {
     const pool = createV3Pool({
       sqrtPriceX96: BigInt(p.sqrtPriceX96),

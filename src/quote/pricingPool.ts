@@ -75,9 +75,7 @@ function hasDeepDirectPool(index: ChainPoolIndex, tokenIn: string, tokenOut: str
   return index.memo(`deep:${tokenIn}:${tokenOut}:${maxTicks}`, () => {
     const out = tokenOut === index.native ? index.wrappedNative : tokenOut;
     const into = tokenIn === index.native ? index.wrappedNative : tokenIn;
-    return index
-      .poolsOf(into)
-      .some((e) => (e.token0 === out || e.token1 === out) && e.state !== undefined && snapshotStateSize(e.state) > maxTicks);
+    return index.poolsOf(into).some((e) => (e.token0 === out || e.token1 === out) && snapshotStateSize(e.state) > maxTicks);
   });
 }
 

@@ -3,7 +3,7 @@ import { formatUnits } from 'viem';
 import { buildBridgeRouteSteps } from '../bridge/buildBridgeRouteSteps.ts';
 import { describeBridgeRoute, type QuoteBridgeDetails, type QuoteFeeBreakdown } from '../bridge/describeBridgeRoute.ts';
 import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
-import { type Catalog, type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
+import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
 import { QuoteUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { snapshotGasPriceWei } from '../graph/snapshot.ts';
@@ -162,8 +162,7 @@ export class QuoteService {
     const deadline = Math.floor(this.now() / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
     const snapshot = this.snapshotInfo(chain.chainId);
-    const perDeployment = !this.isWrap(request);
-    const outcomes = await this.findTrades(chain, request, request, perDeployment);
+    const outcomes = await this.findTrades(chain, request, request, true);
     const trades = outcomes.flatMap((o) => (o.outcome.ok ? [o.outcome.trade] : []));
     if (trades.length === 0)
       throw this.refusal(
@@ -400,13 +399,5 @@ export class QuoteService {
   /** A chain's token by lower-case address (trades name tokens by their lower-case addresses). */
   private token(chain: CatalogChain): (address: string) => CatalogToken {
     return (address) => this.deps.catalog.token(chain.chainId, address)!;
-  }
-
-  /** Native ↔ wrapped: one 1:1 route, not a route per DEX. */
-  private isWrap(request: QuoteRequest): boolean {
-    const wrapped = request.originChain.wrappedNativeToken;
-    const a = request.tokenIn.address;
-    const b = request.tokenOut.address;
-    return (a === NATIVE_TOKEN_ADDRESS && b === wrapped) || (a === wrapped && b === NATIVE_TOKEN_ADDRESS);
   }
 }

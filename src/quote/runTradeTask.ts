@@ -1,6 +1,7 @@
 import type { ChainPoolIndex, PoolEntry, PricingGraph } from '../graph/PricingGraph.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { bestTrade, type TradeOutcome } from '../routing/bestTrade.ts';
+import { tradeEnds } from '../routing/tradeEnds.ts';
 
 /** What the API sends a pricing worker: the request only, never pool state. */
 export interface TradeTask {
@@ -18,7 +19,7 @@ export interface TradeTask {
   deployments: string[];
   /**
    * One best trade per deployment (POST /quotes/routes), plus the best over all of them when it mixes deployments,
-   * instead of one best trade over all of them.
+   * instead of one best trade over all of them (a bare wrap or unwrap, through no DEX, is one trade either way).
    */
   perDeployment: boolean;
   /** Snapshot generation (reloads) the API process is serving; a worker behind it reloads. */
@@ -40,7 +41,8 @@ export type TradeTaskResult = { ok: true; trades: DeploymentTrade[] } | { ok: fa
 export function runTradeTask(graph: PricingGraph, task: TradeTask): DeploymentTrade[] {
   const index = graph.chain(task.chainId);
   if (!index) return [];
-  if (!task.perDeployment) return [{ deployment: '', outcome: search(index, task, task.deployments) }];
+  if (!task.perDeployment || tradeEnds(index.wrappedNative, task.tokenIn, task.tokenOut).bareWrap)
+    return [{ deployment: '', outcome: search(index, task, task.deployments) }];
   const each = task.deployments.map((deployment) => ({ deployment, outcome: search(index, task, [deployment]) }));
   // One pool per trade: the best over all deployments is one of theirs, never a mix, and a refusal of all of them
   // says what each says.
@@ -49,9 +51,7 @@ export function runTradeTask(graph: PricingGraph, task: TradeTask): DeploymentTr
   // The best trade over all of them, when it goes through more than one deployment, is an entry of its own; when
   // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
   const mixed =
-    overall.outcome.ok &&
-    new Set(overall.outcome.trade.splits.flatMap((s) => s.route.legs.filter((l) => l.kind !== 'wrap').map((l) => `${l.dex}/${l.version}`)))
-      .size > 1;
+    overall.outcome.ok && new Set(overall.outcome.trade.splits.flatMap((s) => s.route.legs.map((l) => `${l.dex}/${l.version}`))).size > 1;
   return mixed || !overall.outcome.ok ? [...each, overall] : each;
 }
 

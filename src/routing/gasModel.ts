@@ -16,11 +16,11 @@ import type { Leg } from './Trade.ts';
  */
 export const GAS = {
   /** A transaction's intrinsic cost, calldata, the router's entry and paying the recipient, per executor call. */
-  call: { UniswapV2Router02: 42_500n, SwapRouter: 56_000n, SwapRouter02: 63_000n, WETH9: 21_000n } satisfies Record<ExecutorKind, bigint>,
+  call: { UniswapV2Router02: 42_500n, SwapRouter: 56_000n, SwapRouter02: 63_000n } satisfies Record<ExecutorKind, bigint>,
   /** An ERC-20 approve step (a fresh allowance of the router). */
   approve: 46_000n,
   /** One pool swap, by protocol (token transfers included). */
-  hop: { uniswapV2: 59_000n, uniswapV3: 68_500n, wrap: 0n } satisfies Record<ProtocolKind, bigint>,
+  hop: { uniswapV2: 59_000n, uniswapV3: 68_500n } satisfies Record<ProtocolKind, bigint>,
   /** Each initialized tick a v3 swap crosses. */
   tick: 58_000n,
   /** A router wrapping native input or unwrapping native output. */
@@ -44,10 +44,10 @@ export const GAS = {
      * Saved on each hop of a route after the first of its protocol: v3 `exactOutput` has each pool pay the next pool
      * directly, where `exactInput` routes the intermediate token through the router (one transfer more per hop).
      */
-    nextHop: { uniswapV2: 0n, uniswapV3: 9_300n, wrap: 0n } satisfies Record<ProtocolKind, bigint>,
+    nextHop: { uniswapV2: 0n, uniswapV3: 9_300n } satisfies Record<ProtocolKind, bigint>,
   },
-  /** WETH9 itself, beside its call: `deposit()` (a wrap), `withdraw(amount)` (an unwrap). */
-  weth9: { deposit: 24_000n, withdraw: 9_500n },
+  /** WETH9 itself (a bare wrap or unwrap): its call, then `deposit()` (a wrap) or `withdraw(amount)` (an unwrap). */
+  weth9: { call: 21_000n, deposit: 24_000n, withdraw: 9_500n },
   /** Handing a wrap's result to another recipient: a plain native transfer, a wrapped-token transfer. */
   send: { native: 21_000n, erc20: 46_500n },
   /** An Across SpokePool `depositNow` transaction, ERC-20 or native input (measured on the devnets, ../shared/NOTES-bridge.md). */
@@ -56,10 +56,10 @@ export const GAS = {
 
 /** Gas of a bare wrap (WETH9 `deposit()`, `wrap` true) or unwrap (`withdraw`). */
 export function wrapGas(wrap: boolean): bigint {
-  return GAS.call.WETH9 + (wrap ? GAS.weth9.deposit : GAS.weth9.withdraw);
+  return GAS.weth9.call + (wrap ? GAS.weth9.deposit : GAS.weth9.withdraw);
 }
 
-/** Gas of one route's swaps inside its executor call: hops and ticks crossed (wrap legs are priced by the call). */
+/** Gas of one route's swaps inside its executor call: hops and ticks crossed (native ends are priced by the call). */
 export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn'): bigint {
   let gas = 0n;
   legs.forEach((leg, i) => {
@@ -75,7 +75,6 @@ export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn')
  * otherwise each route pays the recipient its exact share itself), the refund of unused native input (exact output).
  */
 function callOverhead(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, tradeType: TradeType): bigint {
-  if (kind === 'WETH9') return wrapGas(nativeIn);
   const exactOut = tradeType === 'exactOut';
   const pull = exactOut ? (nativeIn ? GAS.exactOut.refund : GAS.exactOut.erc20Pull) : 0n;
   const native = (nativeIn ? GAS.wrapIn : 0n) + (nativeOut ? GAS.unwrapOut : 0n);
@@ -97,7 +96,6 @@ export function callGas(
   tradeType: TradeType = 'exactIn',
   approvalReset = false,
 ): bigint {
-  if (kind === 'WETH9') return callOverhead(kind, routes, nativeIn, nativeOut, tradeType);
   const approve = erc20In ? (approvalReset ? 2n : 1n) * GAS.approve : 0n;
   // UniswapV2Router02 executes one route per transaction (one approval covers them all).
   if (kind === 'UniswapV2Router02') return approve + BigInt(routes) * callOverhead(kind, 1, nativeIn, nativeOut, tradeType);
