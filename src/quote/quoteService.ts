@@ -9,14 +9,15 @@ import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { snapshotGasPriceWei } from '../graph/snapshot.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { TradeOutcome } from '../routing/bestTrade.ts';
+import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
 import { describeTrade, type Route, type TradeView } from '../routing/describeTrade.ts';
+import { defaultLimits, type RequestedLimits } from '../routing/RoutingLimits.ts';
 import type { Trade } from '../routing/Trade.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import type { Step } from '../tx/Step.ts';
 import type { Pricer } from './pricingPool.ts';
-import { DEFAULT_MAX_HOPS, DEFAULT_MAX_SPLITS, type QuoteRequest } from './quoteRequest.ts';
-import type { DeploymentTrade } from './runTradeTask.ts';
+import type { QuoteRequest } from './quoteRequest.ts';
 
 /** Seconds a quote stays valid (SPEC section 8). */
 export const QUOTE_VALIDITY_SECONDS = 300;
@@ -129,16 +130,6 @@ function compare(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Routing limits of one search. */
-export interface TradeLimits {
-  readonly maxHops: number;
-  readonly maxSplits: number;
-  /** undefined: the gas price recorded with the chain's pool state. */
-  readonly gasPriceWei: bigint | undefined;
-  /** DEX deployments (`slug/version`) whose pools may be used; undefined: all of the chain's. */
-  readonly deployments: readonly string[] | undefined;
-}
-
 /** A saved quote and its JSON text as saved (the response sends the same text: the quote is serialized once). */
 export interface SavedQuote {
   readonly quote: Quote;
@@ -162,14 +153,14 @@ export class QuoteService {
     const deadline = Math.floor(this.now() / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
     const snapshot = this.snapshotInfo(chain.chainId);
-    const outcomes = await this.findTrades(chain, request, request, true);
+    const outcomes = await this.findTrades(chain, request, request.limits, true);
     const trades = outcomes.flatMap((o) => (o.outcome.ok ? [o.outcome.trade] : []));
     if (trades.length === 0)
       throw this.refusal(
         outcomes.map((o) => o.outcome),
         chain,
         request,
-        request.maxHops,
+        request.limits.maxHops,
       );
     const exactOut = request.tradeType === 'exactOut';
     trades.sort((a, b) => (exactOut ? compare(a.amountIn, b.amountIn) : compare(b.amountOut, a.amountOut)));
@@ -206,8 +197,8 @@ export class QuoteService {
     const createdMs = this.now();
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
-    const [result] = await this.findTrades(chain, request, request, false);
-    if (!result?.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, request, request.maxHops);
+    const [result] = await this.findTrades(chain, request, request.limits, false);
+    if (!result?.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, request, request.limits.maxHops);
     const trade = result.outcome.trade;
     const { amountInMaximum, amountOutMinimum } = tradeLimits(trade, request.slippageBps);
     const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
@@ -236,16 +227,16 @@ export class QuoteService {
 
   /**
    * The best exact-input trade of an amount on one chain (the bridge planner's swap legs); throws
-   * QuoteUnavailableError when there is none. Without limits: the defaults, every DEX of the chain.
+   * QuoteUnavailableError when there is none. Without limits: the defaults over every DEX of the chain.
    */
   async bestTrade(
     chain: CatalogChain,
     tokenIn: CatalogToken,
     tokenOut: CatalogToken,
     amountIn: bigint,
-    limits?: TradeLimits,
+    limits?: RequestedLimits,
   ): Promise<Trade> {
-    const use = limits ?? { maxHops: DEFAULT_MAX_HOPS, maxSplits: DEFAULT_MAX_SPLITS, gasPriceWei: undefined, deployments: undefined };
+    const use = limits ?? defaultLimits(chain.dexes.map((d) => `${d.slug}/${d.version}`));
     const what: TradeSubject = { tokenIn, tokenOut, tradeType: 'exactIn', amount: amountIn };
     const [result] = await this.findTrades(chain, what, use, false);
     if (!result?.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, what, use.maxHops);
@@ -253,17 +244,14 @@ export class QuoteService {
   }
 
   /** Sends one trade task (to a worker, or priced in this thread when cheap). */
-  private findTrades(chain: CatalogChain, what: TradeSubject, limits: TradeLimits, perDeployment: boolean): Promise<DeploymentTrade[]> {
+  private findTrades(chain: CatalogChain, what: TradeSubject, limits: RequestedLimits, perDeployment: boolean): Promise<DeploymentTrade[]> {
     return this.deps.pricer.findTrades({
       chainId: chain.chainId,
       tokenIn: what.tokenIn.address.toLowerCase(),
       tokenOut: what.tokenOut.address.toLowerCase(),
       tradeType: what.tradeType,
       amount: what.amount,
-      maxHops: limits.maxHops,
-      maxSplits: limits.maxSplits,
-      gasPriceWei: limits.gasPriceWei ?? this.gasPrice(chain.chainId),
-      deployments: [...(limits.deployments ?? chain.dexes.map((d) => `${d.slug}/${d.version}`))],
+      limits: { ...limits, gasPriceWei: limits.gasPriceWei ?? this.gasPrice(chain.chainId) },
       perDeployment,
       generation: this.deps.generation(),
       updates: this.deps.updates?.() ?? 0,
@@ -313,7 +301,7 @@ export class QuoteService {
       catalog: this.deps.catalog,
       minimumAmountOut,
       bestTrade: (chain, tokenIn, tokenOut, amountIn) =>
-        this.bestTrade(chain, tokenIn, tokenOut, amountIn, chain.chainId === request.originChain.chainId ? request : undefined),
+        this.bestTrade(chain, tokenIn, tokenOut, amountIn, chain.chainId === request.originChain.chainId ? request.limits : undefined),
     });
     const steps = buildBridgeRouteSteps({ plan, wallet: request.walletAddress, deadline });
     const extension = describeBridgeRoute(plan, deadline, (chainId) => this.token(this.deps.catalog.chain(chainId)!));

@@ -4,23 +4,20 @@ import { executorsFor } from './executors.ts';
 import { findRoutes } from './findRoutes.ts';
 import { callGas, routeGas } from './gasModel.ts';
 import { type LadderCache, type PathQuote, type PricedPath, pricePath, toPricedPath } from './priceRoutes.ts';
+import type { RoutingLimits } from './RoutingLimits.ts';
 import type { Executor, Leg, Route, Split, Trade } from './Trade.ts';
 import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
 import { gasRate, lpFees, priceImpactBps } from './tradeMetrics.ts';
 import { wrapTrade } from './wrapTrade.ts';
 
-/** What to trade, on one chain. */
-export interface TradeRequest {
+/** What to trade, on one chain, within which limits (the deployments as a pool filter). */
+export interface TradeRequest extends Pick<RoutingLimits, 'maxHops' | 'maxSplits' | 'gasPriceWei'> {
   /** Lower-case token addresses (the native asset as its pseudo-address). */
   readonly tokenIn: string;
   readonly tokenOut: string;
   readonly tradeType: TradeType;
   /** The fixed amount: tokenIn's for exactIn, tokenOut's for exactOut (smallest units). */
   readonly amount: bigint;
-  readonly maxHops: number;
-  readonly maxSplits: number;
-  /** Wei per gas unit used to rank trades net of their network fee; 0 ranks by gross amounts. */
-  readonly gasPriceWei: bigint;
   /** Which pools may be used (DEX filters). */
   readonly allow: (entry: PoolEntry) => boolean;
   /**

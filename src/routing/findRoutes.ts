@@ -1,4 +1,5 @@
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
+import type { RoutingLimits } from './RoutingLimits.ts';
 
 /** An unpriced path: pools and the tokens between them (tokens.length = pools.length + 1), lower-case. */
 export interface PoolPath {
@@ -7,9 +8,7 @@ export interface PoolPath {
 }
 
 /** Limits of a route search. */
-export interface RouteSearchOptions {
-  /** Most pools in one path (1–3). */
-  readonly maxHops: number;
+export interface RouteSearchOptions extends Pick<RoutingLimits, 'maxHops'> {
   /** Which pools may be used (DEX filters). */
   readonly allow: (entry: PoolEntry) => boolean;
   /** Most paths returned (direct paths are always kept). */

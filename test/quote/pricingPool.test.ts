@@ -7,7 +7,7 @@ import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import { createPricingPool, probeTask } from '../../src/quote/pricingPool.ts';
-import type { DeploymentTrade } from '../../src/quote/runTradeTask.ts';
+import type { DeploymentTrade } from '../../src/routing/bestTradesByDeployment.ts';
 import { fixtureCatalogDir, fixtureSnapshotDir } from '../helpers/testApp.ts';
 
 const crashingWorker = fileURLToPath(new URL('../fixtures/workers/crashingPricing.cjs', import.meta.url));
@@ -32,7 +32,7 @@ t.test('a worker that crashes fails only its own task; the pool replaces it', as
     tokenIn: WETH,
     tokenOut: USDC,
     amount: 10n ** 18n,
-    deployments: ['uniswap/v2', 'uniswap/v3'],
+    limits: { ...probeTask.limits, deployments: ['uniswap/v2', 'uniswap/v3'] },
   };
   t.equal(expectedOut, getAmountOut(10n ** 18n, 10n ** 19n, 30_000_000_000n, 30), 'oracle formula agrees with v2.getAmountOut');
 
@@ -63,7 +63,7 @@ t.test('a full queue is a 503, not an unbounded wait', async (t) => {
     tokenIn: WETH,
     tokenOut: USDC,
     amount: 10n ** 18n,
-    deployments: ['uniswap/v2', 'uniswap/v3'],
+    limits: { ...probeTask.limits, deployments: ['uniswap/v2', 'uniswap/v3'] },
   };
   const settled = await Promise.allSettled(Array.from({ length: 50 }, () => pricer.findTrades(task)));
   const rejected = settled.filter((s) => s.status === 'rejected');
@@ -86,9 +86,7 @@ t.test('one-pool tasks are priced in the API thread unless a direct pool has mor
     tokenIn: WETH,
     tokenOut: USDC,
     amount: 10n ** 18n,
-    maxHops: 1,
-    maxSplits: 1,
-    deployments: ['uniswap/v2'],
+    limits: { ...probeTask.limits, maxHops: 1, maxSplits: 1, deployments: ['uniswap/v2'] },
   };
   const shallow = createPricingPool(config, { graph: () => poolGraph, catalog });
   // The fixture's pools have no initialized ticks (state size 0): a limit below that makes every direct pool too deep.
@@ -104,6 +102,6 @@ t.test('one-pool tasks are priced in the API thread unless a direct pool has mor
   t.same(shallow.stats(), { inline: 2, worker: 0 });
   t.same(deep.stats(), { inline: 0, worker: 2 });
   // Two hops or two splits always go to a worker.
-  await shallow.findTrades({ ...task, maxSplits: 2 });
+  await shallow.findTrades({ ...task, limits: { ...task.limits, maxSplits: 2 } });
   t.same(shallow.stats(), { inline: 2, worker: 1 });
 });
