@@ -64,8 +64,9 @@ export function selectCandidates(index: ChainPoolIndex, tokenIn: string, tokenOu
 
 /**
  * Every simple path from tokenIn to tokenOut (tokens as the pools hold them: the wrapped native token for the native
- * asset, see tradeEnds) over the candidate pools with at most maxHops pools, no pool and no token used twice. Direct paths (one pool) first, always included; then the others by their
- * shallowest pool's score (deepest first; ties: fewer hops first), as many as fit in maxRoutes.
+ * asset, see tradeEnds) over the candidate pools with at most maxHops pools, no pool and no token used twice. Direct
+ * paths (one pool) first, always included; then the others by their shallowest pool's score (deepest first; ties:
+ * fewer hops first), as many as fit in maxRoutes.
  */
 export function findRoutes(index: ChainPoolIndex, tokenIn: string, tokenOut: string, options: RouteSearchOptions): PoolPath[] {
   const candidates = selectCandidates(index, tokenIn, tokenOut, options);
