@@ -10,7 +10,7 @@ import { snapshotGasPriceWei } from '../graph/snapshot.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { TradeOutcome } from '../routing/bestTrade.ts';
 import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
-import { describeTrade, type Route, type TradeView } from '../routing/describeTrade.ts';
+import { describeTrade, type RouteSummary, type TradeView } from '../routing/describeTrade.ts';
 import { defaultLimits, type RequestedLimits } from '../routing/RoutingLimits.ts';
 import type { Trade } from '../routing/Trade.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
@@ -69,7 +69,7 @@ export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>>
   explorerUrl: string;
   createdAt: string;
   updatedAt: string;
-  route: Route;
+  route: RouteSummary;
   steps: Step[];
   snapshot: SnapshotInfo | null;
   /** Cross-chain quotes only (extension): expected seconds from the deposit to the fill. */
@@ -330,7 +330,7 @@ export class QuoteService {
       amountOut: bigint;
       amountOutMinimum: bigint;
       pairAddress: string;
-      route: Route;
+      route: RouteSummary;
       steps: Step[];
       extension?: object;
     },

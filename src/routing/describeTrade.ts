@@ -1,8 +1,11 @@
 import type { CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
 import type { Split, Trade } from './Trade.ts';
 
-/** SPEC section 2, Route, with two documented extensions: the DEX version and the pool fee in pips. */
-export interface Route {
+/**
+ * A trade summed up as the API's `route` (SPEC section 2, Route), with two documented extensions: the DEX version and
+ * the pool fee in pips. (The route a trade's split takes through pools is routing/Trade.ts's Route.)
+ */
+export interface RouteSummary {
   /** Slug of the DEX carrying the largest share ('wrap' for a bare wrap or unwrap). */
   dex: string;
   /** Readable summary, e.g. `Uniswap V3`, `LINK → WETH → USDC on Uniswap V3`, `Uniswap V3 70% + SushiSwap V2 30%`. */
@@ -38,7 +41,7 @@ export interface PathView {
 
 /** What a trade adds to a quote or route quote (README, "Routing"). */
 export interface TradeView {
-  route: Route;
+  route: RouteSummary;
   /** The first pool of the largest split (the wrapped token for a bare wrap or unwrap). */
   pairAddress: string;
   paths: PathView[];
@@ -82,7 +85,7 @@ export function describeTrade(chain: CatalogChain, trade: Trade, token: (address
     amountOut: amount.toString(),
   });
   const largest = trade.splits[0];
-  let route: Route;
+  let route: RouteSummary;
   let paths: PathView[];
   if (!largest) {
     const wrapped = token(chain.wrappedNativeToken.toLowerCase());
