@@ -1,4 +1,11 @@
-import { type Catalog, type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
+import {
+  type Catalog,
+  type CatalogChain,
+  type CatalogToken,
+  type DeploymentId,
+  deploymentId,
+  NATIVE_TOKEN_ADDRESS,
+} from '../catalog/Catalog.ts';
 import { type Pool, poolFromSnapshot } from '../protocols/registry.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
@@ -10,8 +17,8 @@ export interface PoolEntry {
   readonly address: string;
   readonly dex: string;
   readonly version: string;
-  /** `dex/version`, the deployment DEX filters name. */
-  readonly deployment: string;
+  /** The deployment DEX filters name. */
+  readonly deployment: DeploymentId;
   /** Lower-case, token0 < token1. */
   readonly token0: string;
   readonly token1: string;
@@ -107,7 +114,7 @@ export class ChainPoolIndex {
       address: state.address,
       dex: state.dex,
       version: state.version,
-      deployment: `${state.dex}/${state.version}`,
+      deployment: deploymentId(state.dex, state.version),
       token0: state.token0.toLowerCase(),
       token1: state.token1.toLowerCase(),
       score: usdScore(state, this.tokens, this.prices),

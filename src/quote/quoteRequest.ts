@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
-import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
+import { type Catalog, type CatalogChain, type CatalogToken, type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import { ValidationError } from '../errors/BaseError.ts';
 import { CHAIN_ID_SCHEMA, DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN } from '../http/formats.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
@@ -294,7 +294,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   if (tradeType === 'exactOut' && origin && destination && origin.chainId !== destination.chainId) {
     problems.set('tradeType', 'exact output ("exactOut") is same-chain only: originChainId and destinationChainId must be equal');
   }
-  let deployments: string[] = [];
+  let deployments: DeploymentId[] = [];
   if (origin && !problems.has('originChainId')) {
     const slugs = new Set(origin.dexes.map((d) => d.slug));
     for (const field of ['includeDexes', 'excludeDexes'] as const) {
@@ -310,7 +310,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     const exclude = new Set(present(problems, b, 'excludeDexes') ? b.excludeDexes : []);
     deployments = origin.dexes
       .filter((d) => (!include || include.has(d.slug)) && !exclude.has(d.slug))
-      .map((d) => `${d.slug}/${d.version}`);
+      .map((d) => deploymentId(d.slug, d.version));
     if (deployments.length === 0 && !problems.has('includeDexes') && !problems.has('excludeDexes')) {
       problems.set(include ? 'includeDexes' : 'excludeDexes', `leaves no DEX of ${origin.slug} (${origin.chainId}) to route through`);
     }

@@ -3,7 +3,7 @@ import { formatUnits } from 'viem';
 import { buildBridgeRouteSteps } from '../bridge/buildBridgeRouteSteps.ts';
 import { describeBridgeRoute, type QuoteBridgeDetails, type QuoteFeeBreakdown } from '../bridge/describeBridgeRoute.ts';
 import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
-import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
+import { type Catalog, type CatalogChain, type CatalogToken, deploymentId } from '../catalog/Catalog.ts';
 import { QuoteUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { snapshotGasPriceWei } from '../graph/snapshot.ts';
@@ -236,7 +236,7 @@ export class QuoteService {
     amountIn: bigint,
     limits?: RequestedLimits,
   ): Promise<Trade> {
-    const use = limits ?? defaultLimits(chain.dexes.map((d) => `${d.slug}/${d.version}`));
+    const use = limits ?? defaultLimits(chain.dexes.map((d) => deploymentId(d.slug, d.version)));
     const what: TradeSubject = { tokenIn, tokenOut, tradeType: 'exactIn', amount: amountIn };
     const [result] = await this.findTrades(chain, what, use, false);
     if (!result?.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, what, use.maxHops);

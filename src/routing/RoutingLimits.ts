@@ -1,3 +1,5 @@
+import type { DeploymentId } from '../catalog/Catalog.ts';
+
 /**
  * How far a trade search may go: the routing extensions of a quote request (README, "Routing"), carried as one
  * value from the request to the search (the pricing task, the per-deployment fan-out, bestTrade, findRoutes).
@@ -9,8 +11,8 @@ export interface RoutingLimits {
   readonly maxSplits: number;
   /** Wei per gas unit to rank trades by net of their network fee; 0 ranks by gross amounts. */
   readonly gasPriceWei: bigint;
-  /** DEX deployments (`slug/version`) whose pools may be used. */
-  readonly deployments: readonly string[];
+  /** DEX deployments whose pools may be used. */
+  readonly deployments: readonly DeploymentId[];
 }
 
 /** Routing limits as a request states them: the gas price may be left to the chain's pool state (undefined). */
@@ -23,6 +25,6 @@ export const ROUTING_BOUNDS = {
 } as const satisfies Record<'maxHops' | 'maxSplits', { minimum: number; maximum: number; default: number }>;
 
 /** The default limits over every DEX deployment of a chain, priced at the gas price of its pool state. */
-export function defaultLimits(deployments: readonly string[]): RequestedLimits {
+export function defaultLimits(deployments: readonly DeploymentId[]): RequestedLimits {
   return { maxHops: ROUTING_BOUNDS.maxHops.default, maxSplits: ROUTING_BOUNDS.maxSplits.default, gasPriceWei: undefined, deployments };
 }

@@ -1,11 +1,12 @@
+import { type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import { bestTrade, type TradeOutcome, type TradeRequest } from './bestTrade.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import { tradeEnds } from './tradeEnds.ts';
 
-/** One trade outcome; `deployment` is `slug/version` for a trade kept to one deployment, '' for one over all of them. */
+/** One trade outcome; `deployment`: the deployment a trade is kept to, '' for one over all of them. */
 export interface DeploymentTrade {
-  deployment: string;
+  deployment: DeploymentId | '';
   outcome: TradeOutcome;
 }
 
@@ -33,12 +34,12 @@ export function bestTradesByDeployment(
   // The best trade over all of them, when it goes through more than one deployment, is an entry of its own; when
   // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
   const mixed =
-    all.outcome.ok && new Set(all.outcome.trade.splits.flatMap((s) => s.route.legs.map((l) => `${l.dex}/${l.version}`))).size > 1;
+    all.outcome.ok && new Set(all.outcome.trade.splits.flatMap((s) => s.route.legs.map((l) => deploymentId(l.dex, l.version)))).size > 1;
   return mixed || !all.outcome.ok ? [...each, all] : each;
 }
 
 /** The best trade through the given deployments' pools. */
-function search(index: ChainPoolIndex, subject: TradeSubject, limits: RoutingLimits, deployments: readonly string[]): TradeOutcome {
+function search(index: ChainPoolIndex, subject: TradeSubject, limits: RoutingLimits, deployments: readonly DeploymentId[]): TradeOutcome {
   const allowKey = deployments.join(',');
   // The filter of a deployment list is made once per index and reused (it names the memoised candidate paths too).
   const allow = index.memo(`allow:${allowKey}`, () => {

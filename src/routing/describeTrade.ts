@@ -1,4 +1,4 @@
-import type { CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
+import { type CatalogChain, type CatalogToken, type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import type { Split, Trade } from './Trade.ts';
 
 /**
@@ -108,11 +108,13 @@ export function describeTrade(chain: CatalogChain, trade: Trade, token: (address
   } else {
     const swaps = largest.route.legs;
     // The DEX carrying the largest share: each split's percent spread evenly over its swaps.
-    const shares = new Map<string, number>();
+    const shares = new Map<DeploymentId, number>();
     for (const split of trade.splits) {
       const legs = split.route.legs;
-      for (const leg of legs)
-        shares.set(`${leg.dex}/${leg.version}`, (shares.get(`${leg.dex}/${leg.version}`) ?? 0) + split.percent / legs.length);
+      for (const leg of legs) {
+        const id = deploymentId(leg.dex, leg.version);
+        shares.set(id, (shares.get(id) ?? 0) + split.percent / legs.length);
+      }
     }
     const [top] = [...shares.entries()].sort((a, b) => b[1] - a[1]);
     const [slug, version] = top![0].split('/') as [string, string];

@@ -1,4 +1,4 @@
-import { type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
+import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { chainExecutors, type ExecutorKind, executorsFor } from '../routing/executors.ts';
 import { gasLimit, transactionGas } from '../routing/gasModel.ts';
 import type { Executor, Route, Trade } from '../routing/Trade.ts';
@@ -296,7 +296,7 @@ function checkRoute(
   const { executor } = route;
   const known = chainExecutors(chain).find((e) => e.kind === executor.kind && e.address === executor.address);
   if (!known) throw new StepBuildError(`${field}.executor: ${executor.kind} ${executor.address} is not a router of ${chain.slug}`);
-  const foreign = legs.find((l) => !known.deployments.has(`${l.dex}/${l.version}`));
+  const foreign = legs.find((l) => !known.deployments.has(deploymentId(l.dex, l.version)));
   if (foreign)
     throw new StepBuildError(`${field}.executor: ${executor.name} does not swap ${foreign.dex} ${foreign.version} pool ${foreign.pool}`);
   if (tradeType === 'exactOut' && !executorsFor(chain, legs, 'exactOut').some((e) => e.address === executor.address))

@@ -7,6 +7,7 @@ import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import { createPricingPool, probeTask } from '../../src/quote/pricingPool.ts';
+import type { TradeTask } from '../../src/quote/runTradeTask.ts';
 import type { DeploymentTrade } from '../../src/routing/bestTradesByDeployment.ts';
 import { fixtureCatalogDir, fixtureSnapshotDir } from '../helpers/testApp.ts';
 
@@ -26,7 +27,7 @@ t.test('a worker that crashes fails only its own task; the pool replaces it', as
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '2' });
   const pricer = createPricingPool(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task = {
+  const task: TradeTask = {
     ...probeTask,
     chainId: 1001,
     tokenIn: WETH,
@@ -57,7 +58,7 @@ t.test('a full queue is a 503, not an unbounded wait', async (t) => {
   });
   const pricer = createPricingPool(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task = {
+  const task: TradeTask = {
     ...probeTask,
     chainId: 1001,
     tokenIn: WETH,
@@ -80,7 +81,7 @@ t.test('one-pool tasks are priced in the API thread unless a direct pool has mor
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1' });
   const catalog = loadCatalog(fixtureCatalogDir);
   const poolGraph = new PoolGraph(loadSnapshots(fixtureSnapshotDir).snapshots, catalog);
-  const task = {
+  const task: TradeTask = {
     ...probeTask,
     chainId: 1001,
     tokenIn: WETH,
