@@ -7,7 +7,7 @@ import {
   NATIVE_TOKEN_ADDRESS,
 } from '../catalog/Catalog.ts';
 import { QuoteUnavailableError } from '../errors/BaseError.ts';
-import type { QuoteRequest } from '../quote/quoteRequest.ts';
+import { minimumAmountOut } from '../routing/slippageLimits.ts';
 import type { Trade } from '../routing/Trade.ts';
 import { tradeEnds } from '../routing/tradeEnds.ts';
 import { wrapTrade } from '../routing/wrapTrade.ts';
@@ -60,12 +60,23 @@ export interface BridgeRoutePlan {
   readonly amountOutMinimum: bigint;
 }
 
+/** A cross-chain request as the planner reads it (a validated quote request is one). */
+export interface BridgeRequest {
+  readonly originChain: CatalogChain;
+  readonly destinationChain: CatalogChain;
+  readonly tokenIn: CatalogToken;
+  readonly tokenOut: CatalogToken;
+  /** tokenIn's amount in smallest units (a bridge route fixes its input). */
+  readonly amount: bigint;
+  readonly slippageBps: number;
+  readonly recipientAddress: string;
+  readonly walletAddress: string;
+}
+
 /** What {@link planBridgeRoute} needs. */
 export interface PlanBridgeRouteDeps {
   readonly catalog: Catalog;
   readonly bestTrade: TradeFinder;
-  /** floor(amountOut x (10000 - slippageBps) / 10000), the quote service's rule. */
-  readonly minimumAmountOut: (amountOut: bigint, slippageBps: number) => bigint;
 }
 
 /** A bridge and asset that both chains list. */
@@ -112,7 +123,7 @@ class CorridorRefusal extends Error {
  * the bridged amount); the plan with the largest expected output wins (ties: first by bridge slug, asset key).
  * Throws QuoteUnavailableError (400) when no bridge connects the chains or no asset yields a route.
  */
-export async function planBridgeRoute(request: QuoteRequest, deps: PlanBridgeRouteDeps): Promise<BridgeRoutePlan> {
+export async function planBridgeRoute(request: BridgeRequest, deps: PlanBridgeRouteDeps): Promise<BridgeRoutePlan> {
   const origin = request.originChain;
   const destination = request.destinationChain;
   const corridors = bridgeCorridors(origin, destination);
@@ -160,7 +171,7 @@ function tokenOf(catalog: Catalog, chain: CatalogChain, address: string): Catalo
   return token;
 }
 
-async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: PlanBridgeRouteDeps): Promise<BridgeRoutePlan> {
+async function planCorridor(request: BridgeRequest, corridor: Corridor, deps: PlanBridgeRouteDeps): Promise<BridgeRoutePlan> {
   const { catalog } = deps;
   const origin = request.originChain;
   const destination = request.destinationChain;
@@ -189,7 +200,7 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
     inputAmount = request.amount;
   } else {
     const trade = await deps.bestTrade(origin, request.tokenIn, depositToken, request.amount);
-    const amountOutMinimum = deps.minimumAmountOut(trade.amountOut, request.slippageBps);
+    const amountOutMinimum = minimumAmountOut(trade.amountOut, request.slippageBps);
     if (amountOutMinimum === 0n)
       throw new CorridorRefusal('AMOUNT_TOO_SMALL', `the swap into ${depositToken.symbol} on ${origin.slug} guarantees nothing to bridge`);
     originSwap = {
@@ -242,7 +253,7 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
         })
       : await deps.bestTrade(destination, received, tokenOut, bridged.outputAmount);
     amountOut = trade.amountOut;
-    amountOutMinimum = ends.bareWrap ? amountOut : deps.minimumAmountOut(amountOut, request.slippageBps);
+    amountOutMinimum = ends.bareWrap ? amountOut : minimumAmountOut(amountOut, request.slippageBps);
     destinationLeg = {
       chain: destination,
       trade,

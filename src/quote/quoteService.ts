@@ -12,6 +12,7 @@ import type { TradeOutcome } from '../routing/bestTrade.ts';
 import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
 import { describeTrade, type RouteSummary, type TradeView } from '../routing/describeTrade.ts';
 import { defaultLimits, type RequestedLimits } from '../routing/RoutingLimits.ts';
+import { slippageLimits } from '../routing/slippageLimits.ts';
 import type { Trade } from '../routing/Trade.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
@@ -93,30 +94,6 @@ export interface QuoteServiceDeps {
   readonly now?: () => number;
 }
 
-/** floor(amountOut x (10000 - slippageBps) / 10000). */
-export function minimumAmountOut(amountOut: bigint, slippageBps: number): bigint {
-  return (amountOut * BigInt(10_000 - slippageBps)) / 10_000n;
-}
-
-/** ceil(amountIn x (10000 + slippageBps) / 10000): the most an exact-output trade may spend. */
-export function maximumAmountIn(amountIn: bigint, slippageBps: number): bigint {
-  return (amountIn * BigInt(10_000 + slippageBps) + 9_999n) / 10_000n;
-}
-
-/**
- * What a trade of a request is bound to: exactIn spends exactly amountIn (amountInMaximum = amountIn) and delivers
- * at least amountOutMinimum = minimumAmountOut(amountOut); exactOut delivers exactly amountOut (amountOutMinimum =
- * amountOut) and spends at most amountInMaximum = maximumAmountIn(amountIn).
- */
-export function tradeLimits(
-  trade: Pick<Trade, 'tradeType' | 'amountIn' | 'amountOut'>,
-  slippageBps: number,
-): { amountInMaximum: bigint; amountOutMinimum: bigint } {
-  return trade.tradeType === 'exactOut'
-    ? { amountInMaximum: maximumAmountIn(trade.amountIn, slippageBps), amountOutMinimum: trade.amountOut }
-    : { amountInMaximum: trade.amountIn, amountOutMinimum: minimumAmountOut(trade.amountOut, slippageBps) };
-}
-
 /** What one search trades: the tokens, which side is fixed, and that amount (smallest units). */
 interface TradeSubject {
   readonly tokenIn: CatalogToken;
@@ -166,7 +143,7 @@ export class QuoteService {
     trades.sort((a, b) => (exactOut ? compare(a.amountIn, b.amountIn) : compare(b.amountOut, a.amountOut)));
     const token = this.token(chain);
     return trades.map((trade) => {
-      const { amountInMaximum, amountOutMinimum } = tradeLimits(trade, request.slippageBps);
+      const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, request.slippageBps);
       const view = describeTrade(chain, trade, token);
       // Field order is the response's (README examples, recorded responses): amounts, deadline, tokens, the trade view.
       return {
@@ -200,7 +177,7 @@ export class QuoteService {
     const [result] = await this.findTrades(chain, request, request.limits, false);
     if (!result?.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, request, request.limits.maxHops);
     const trade = result.outcome.trade;
-    const { amountInMaximum, amountOutMinimum } = tradeLimits(trade, request.slippageBps);
+    const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, request.slippageBps);
     const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
     const steps = buildTradeSteps({
       chain,
@@ -299,7 +276,6 @@ export class QuoteService {
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const plan = await planBridgeRoute(request, {
       catalog: this.deps.catalog,
-      minimumAmountOut,
       bestTrade: (chain, tokenIn, tokenOut, amountIn) =>
         this.bestTrade(chain, tokenIn, tokenOut, amountIn, chain.chainId === request.originChain.chainId ? request.limits : undefined),
     });

@@ -31,7 +31,7 @@ import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { type ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
-import { maximumAmountIn } from '../../src/quote/quoteService.ts';
+import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { GAS } from '../../src/routing/gasModel.ts';
 import type { Route, Trade } from '../../src/routing/Trade.ts';
