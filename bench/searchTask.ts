@@ -38,6 +38,8 @@ async function setup(root: string): Promise<{ run: () => void; tasks: number }> 
       tokenOut: b.tokenOut.toLowerCase(),
       tradeType: 'exactIn',
       amount,
+      // Both task shapes: the routing limits nested (RoutingLimits) and flat (checkouts from before they were).
+      limits: { ...limits, gasPriceWei, deployments },
       ...limits,
       gasPriceWei,
       deployments,

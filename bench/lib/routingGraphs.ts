@@ -105,14 +105,14 @@ export function effective(index: ChainPoolIndex, token: string): string {
 
 /** `token`'s balance in a pool. */
 export function balanceOf(entry: PoolEntry, token: string): bigint {
-  return BigInt(entry.token0 === token ? entry.state!.balance0 : entry.state!.balance1);
+  return BigInt(entry.token0 === token ? entry.state.balance0 : entry.state.balance1);
 }
 
 /** tokenIn's balance in the deepest direct pool of the pair, or in tokenIn's deepest pool when there is none. */
 function depth(index: ChainPoolIndex, tokenIn: string, tokenOut: string): bigint {
   const a = effective(index, tokenIn);
   const b = effective(index, tokenOut);
-  const pools = index.poolsOf(a).filter((e) => e.state !== undefined);
+  const pools = index.poolsOf(a);
   const direct = pools.filter((e) => e.token0 === b || e.token1 === b);
   return (direct.length > 0 ? direct : pools).reduce((max, e) => (balanceOf(e, a) > max ? balanceOf(e, a) : max), 0n);
 }
@@ -214,7 +214,7 @@ export function outcomeSummary(outcomes: readonly TradeOutcome[]): string {
     if (!o.ok) codes.set(o.code, (codes.get(o.code) ?? 0) + 1);
     else {
       if (o.trade.splits.length > 1) splits++;
-      if (o.trade.splits.some((s) => s.route.legs.filter((l) => l.kind !== 'wrap').length > 1)) multiHop++;
+      if (o.trade.splits.some((s) => s.route.legs.length > 1)) multiHop++;
     }
   }
   const refused = [...codes].map(([c, n]) => `${n} ${c}`).join(', ');

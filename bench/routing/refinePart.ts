@@ -10,7 +10,7 @@ import { median, timed } from '../lib/timing.ts';
 function refineGraph(graph: Graph, pairs: readonly [string, string][]): BenchRow {
   const trades: Case[] = [];
   for (const [a, b] of pairs) {
-    const direct = graph.index.poolsOf(a).filter((e) => e.state !== undefined && (e.token0 === b || e.token1 === b));
+    const direct = graph.index.poolsOf(a).filter((e) => e.token0 === b || e.token1 === b);
     if (direct.length === 0) continue;
     const deepest = direct.reduce((max, e) => (balanceOf(e, a) > max ? balanceOf(e, a) : max), 0n);
     for (const pct of [10n, 20n, 30n, 40n, 50n]) trades.push({ tokenIn: a, tokenOut: b, amount: (deepest * pct) / 100n, size: `${pct}%` });

@@ -81,10 +81,10 @@ function checkSdkPath(
   const executable =
     executorsFor(
       graph.index.chain,
-      pools.map((e) => ({ dex: e.dex, version: e.version, wrap: false })),
+      pools.map((e) => ({ dex: e.dex, version: e.version })),
     ).length > 0;
   const path = pools
-    .map((e, i) => `${graph.symbol(tokens[i])}>${graph.symbol(tokens[i + 1])} ${e.dex}/${e.version}/${e.state?.fee}`)
+    .map((e, i) => `${graph.symbol(tokens[i])}>${graph.symbol(tokens[i + 1])} ${e.dex}/${e.version}/${e.state.fee}`)
     .join(', ');
   const priced = toPricedPath(graph.index, { pools, tokens });
   const [q] = priced ? pricePath(priced, 'exactIn', [amount]) : [];
@@ -115,14 +115,11 @@ function record(
   else {
     cmp.lower++;
     // Is the SDK's path among those our search prices (findRoutes keeps at most maxRoutes, by depth)?
-    const searched = findRoutes(graph.index, c.tokenIn, c.tokenOut, { maxHops: MAX_HOPS, allow });
-    const among = searched.some(
-      (p) =>
-        p.pools
-          .filter((e) => e.state !== undefined)
-          .map((e) => e.address)
-          .join(',') === sdk!.pools,
-    );
+    const searched = findRoutes(graph.index, effective(graph.index, c.tokenIn), effective(graph.index, c.tokenOut), {
+      maxHops: MAX_HOPS,
+      allow,
+    });
+    const among = searched.some((p) => p.pools.map((e) => e.address).join(',') === sdk!.pools);
     const bps = out === undefined ? 'we refuse' : `${((Number(sdkOut! - out) / Number(out)) * 10_000).toFixed(2)} bps lower`;
     // The same search allowed to price every path it finds (maxRoutes far above findRoutes' default).
     const wide = search(graph, c, 0n, allow, { maxRoutes: 100_000 });
@@ -148,7 +145,7 @@ function oursTimed(graph: Graph, c: Case, allow: (e: PoolEntry) => boolean, reps
  */
 async function sdkGraph(graph: Graph, cases: readonly Case[], candidatesOnly: boolean): Promise<BenchRow[]> {
   const sdk = new SdkEntries(graph.index, graph.decimals);
-  const everyPool = [...new Set(allTokens(graph.index).flatMap((t) => graph.index.poolsOf(t)))].filter((e) => e.state !== undefined);
+  const everyPool = [...new Set(allTokens(graph.index).flatMap((t) => graph.index.poolsOf(t)))];
   const v3 = comparison('v3 pools: v3-sdk');
   const v2 = comparison('v2 pairs: v2-sdk');
   const all = comparison('all pools: best of v3-sdk and v2-sdk');
@@ -159,7 +156,7 @@ async function sdkGraph(graph: Graph, cases: readonly Case[], candidatesOnly: bo
             maxHops: MAX_HOPS,
             allow: ALL,
           }),
-        ].filter((e) => e.state !== undefined)
+        ]
       : everyPool;
     const v3Pools = pools
       .filter(isV3)

@@ -1,8 +1,7 @@
 import { buildAcrossDepositSteps } from '../tx/buildAcrossDepositSteps.ts';
 import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
-import { buildWrapSteps } from '../tx/buildWrapSteps.ts';
 import type { Step } from '../tx/Step.ts';
-import type { BridgeRoutePlan, SwapLegPlan } from './planBridgeRoute.ts';
+import type { BridgeRoutePlan, TradeLegPlan } from './planBridgeRoute.ts';
 
 /** Seconds a client has, after the expected fill time, to send a destination step before its deadline passes. */
 export const DESTINATION_STEP_GRACE_SECONDS = 600;
@@ -24,7 +23,8 @@ export function destinationDeadline(deadline: number, fillTimeSeconds: number): 
   return deadline + fillTimeSeconds + DESTINATION_STEP_GRACE_SECONDS;
 }
 
-function swapSteps(leg: SwapLegPlan, wallet: string, deadline: number): Step[] {
+/** The steps of a trade leg (a bare wrap's are buildWrapSteps', through buildTradeSteps). */
+function legSteps(leg: TradeLegPlan, wallet: string, deadline: number): Step[] {
   return buildTradeSteps({
     chain: leg.chain,
     trade: leg.trade,
@@ -48,7 +48,7 @@ export function buildBridgeRouteSteps(params: BridgeRouteStepsParams): Step[] {
   const { plan, wallet, deadline } = params;
   const origin = plan.originBridge;
   const steps: Step[] = [];
-  if (plan.originSwap) steps.push(...swapSteps(plan.originSwap, wallet, deadline));
+  if (plan.originSwap) steps.push(...legSteps(plan.originSwap, wallet, deadline));
   steps.push(
     ...buildAcrossDepositSteps({
       chainId: plan.originChain.chainId,
@@ -67,20 +67,6 @@ export function buildBridgeRouteSteps(params: BridgeRouteStepsParams): Step[] {
     }),
   );
   const leg = plan.destinationLeg;
-  if (leg?.kind === 'wrap') {
-    steps.push(
-      ...buildWrapSteps({
-        chainId: leg.chain.chainId,
-        tokenIn: leg.tokenIn,
-        tokenOut: leg.tokenOut,
-        wrappedNativeToken: leg.chain.wrappedNativeToken,
-        amount: leg.amount,
-        recipient: leg.recipient,
-        wallet,
-      }),
-    );
-  } else if (leg?.kind === 'swap') {
-    steps.push(...swapSteps(leg, wallet, destinationDeadline(deadline, plan.terms.fillTimeSeconds)));
-  }
+  if (leg) steps.push(...legSteps(leg, wallet, destinationDeadline(deadline, plan.terms.fillTimeSeconds)));
   return steps;
 }

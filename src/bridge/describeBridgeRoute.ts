@@ -1,7 +1,7 @@
 import type { CatalogToken } from '../catalog/Catalog.ts';
 import { describeTrade, type PathView } from '../routing/describeTrade.ts';
 import { destinationDeadline } from './buildBridgeRouteSteps.ts';
-import type { BridgeRoutePlan, SwapLegPlan, WrapLegPlan } from './planBridgeRoute.ts';
+import type { BridgeRoutePlan, TradeLegPlan } from './planBridgeRoute.ts';
 
 /** One swap (or wrap) leg of a cross-chain quote (extension field `bridge.originSwap` / `bridge.destinationSwap`). */
 export interface QuoteSwapLeg {
@@ -78,34 +78,18 @@ export interface BridgeQuoteExtension {
 /** A chain's token by lower-case address. */
 export type TokenLookup = (chainId: number) => (address: string) => CatalogToken;
 
-function swapLeg(leg: SwapLegPlan | WrapLegPlan, deadline: number, tokens: TokenLookup): QuoteSwapLeg {
-  if (leg.kind === 'wrap') {
-    const amount = leg.amount.toString();
-    return {
-      chainId: leg.chain.chainId,
-      dex: 'wrap',
-      name: `${leg.tokenOut.symbol} wrap`,
-      version: '',
-      poolFee: 0,
-      pool: '',
-      paths: [],
-      tokenIn: leg.tokenIn,
-      tokenOut: leg.tokenOut,
-      amountIn: amount,
-      amountOut: amount,
-      amountOutMinimum: amount,
-      deadline,
-    };
-  }
+/** A leg's view; a bare wrap (a trade without splits) goes through no pool: no pool, no paths. */
+function swapLeg(leg: TradeLegPlan, deadline: number, tokens: TokenLookup): QuoteSwapLeg {
   const view = describeTrade(leg.chain, leg.trade, tokens(leg.chain.chainId));
+  const pools = leg.trade.splits.length > 0;
   return {
     chainId: leg.chain.chainId,
     dex: view.route.dex,
     name: view.route.name,
     version: view.route.version,
     poolFee: view.route.poolFee,
-    pool: view.pairAddress,
-    paths: view.paths,
+    pool: pools ? view.pairAddress : '',
+    paths: pools ? view.paths : [],
     tokenIn: leg.tokenIn,
     tokenOut: leg.tokenOut,
     amountIn: leg.amountIn.toString(),
@@ -145,8 +129,13 @@ export function describeBridgeRoute(plan: BridgeRoutePlan, deadline: number, tok
         feeBps: plan.terms.feeBps,
         fixedFee: plan.terms.fixedFee,
       },
-      originSwap: plan.originSwap ? { token: plan.originSwap.tokenIn, amount: plan.originSwap.trade.fees.toString() } : null,
-      destinationSwap: destination?.kind === 'swap' ? { token: destination.tokenIn, amount: destination.trade.fees.toString() } : null,
+      originSwap: swapFee(plan.originSwap),
+      destinationSwap: swapFee(destination),
     },
   };
+}
+
+/** The LP fees of a leg in its input token; null without a leg or for a bare wrap (no pool, no fee). */
+function swapFee(leg: TradeLegPlan | null): QuoteFee | null {
+  return leg && leg.trade.splits.length > 0 ? { token: leg.tokenIn, amount: leg.trade.fees.toString() } : null;
 }

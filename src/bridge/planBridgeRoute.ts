@@ -7,34 +7,25 @@ import {
   NATIVE_TOKEN_ADDRESS,
 } from '../catalog/Catalog.ts';
 import { QuoteUnavailableError } from '../errors/BaseError.ts';
-import type { QuoteRequest } from '../quote/quoteRequest.ts';
+import { minimumAmountOut } from '../routing/slippageLimits.ts';
 import type { Trade } from '../routing/Trade.ts';
+import { tradeEnds } from '../routing/tradeEnds.ts';
+import { wrapTrade } from '../routing/wrapTrade.ts';
 import { type BridgeFeeTerms, bridgeOutputAmount, resolveBridgeFeeTerms } from './bridgeFee.ts';
 
 /** Finds the best trade of an amount on one chain (routing/bestTrade); throws QuoteUnavailableError when there is none. */
 export type TradeFinder = (chain: CatalogChain, tokenIn: CatalogToken, tokenOut: CatalogToken, amountIn: bigint) => Promise<Trade>;
 
-/** A swap leg of a bridge route (origin: before the deposit; destination: after the fill). */
-export interface SwapLegPlan {
-  readonly kind: 'swap';
+/** A trade leg of a bridge route (origin: before the deposit; destination: after the fill). */
+export interface TradeLegPlan {
   readonly chain: CatalogChain;
-  /** The routed swap: any hops and splits. */
+  /** The routed swap (any hops and splits), or the bare wrap of the native asset a fill delivered (no splits). */
   readonly trade: Trade;
   readonly tokenIn: CatalogToken;
   readonly tokenOut: CatalogToken;
   readonly amountIn: bigint;
   readonly amountOut: bigint;
   readonly amountOutMinimum: bigint;
-  readonly recipient: string;
-}
-
-/** A destination leg that wraps the native asset the fill delivered (WETH output through an ETH fill). */
-export interface WrapLegPlan {
-  readonly kind: 'wrap';
-  readonly chain: CatalogChain;
-  readonly tokenIn: CatalogToken;
-  readonly tokenOut: CatalogToken;
-  readonly amount: bigint;
   readonly recipient: string;
 }
 
@@ -60,21 +51,32 @@ export interface BridgeRoutePlan {
   readonly originBridge: CatalogBridge;
   readonly destinationBridge: CatalogBridge;
   readonly terms: BridgeFeeTerms;
-  readonly originSwap: SwapLegPlan | null;
+  readonly originSwap: TradeLegPlan | null;
   readonly deposit: DepositPlan;
-  readonly destinationLeg: SwapLegPlan | WrapLegPlan | null;
+  readonly destinationLeg: TradeLegPlan | null;
   /** Expected output of tokenOut to the recipient. */
   readonly amountOut: bigint;
   /** Guaranteed output: amountOut without a destination swap (the fill is exact), else that swap's minimum. */
   readonly amountOutMinimum: bigint;
 }
 
+/** A cross-chain request as the planner reads it (a validated quote request is one). */
+export interface BridgeRequest {
+  readonly originChain: CatalogChain;
+  readonly destinationChain: CatalogChain;
+  readonly tokenIn: CatalogToken;
+  readonly tokenOut: CatalogToken;
+  /** tokenIn's amount in smallest units (a bridge route fixes its input). */
+  readonly amount: bigint;
+  readonly slippageBps: number;
+  readonly recipientAddress: string;
+  readonly walletAddress: string;
+}
+
 /** What {@link planBridgeRoute} needs. */
 export interface PlanBridgeRouteDeps {
   readonly catalog: Catalog;
   readonly bestTrade: TradeFinder;
-  /** floor(amountOut x (10000 - slippageBps) / 10000), the quote service's rule. */
-  readonly minimumAmountOut: (amountOut: bigint, slippageBps: number) => bigint;
 }
 
 /** A bridge and asset that both chains list. */
@@ -121,7 +123,7 @@ class CorridorRefusal extends Error {
  * the bridged amount); the plan with the largest expected output wins (ties: first by bridge slug, asset key).
  * Throws QuoteUnavailableError (400) when no bridge connects the chains or no asset yields a route.
  */
-export async function planBridgeRoute(request: QuoteRequest, deps: PlanBridgeRouteDeps): Promise<BridgeRoutePlan> {
+export async function planBridgeRoute(request: BridgeRequest, deps: PlanBridgeRouteDeps): Promise<BridgeRoutePlan> {
   const origin = request.originChain;
   const destination = request.destinationChain;
   const corridors = bridgeCorridors(origin, destination);
@@ -169,7 +171,7 @@ function tokenOf(catalog: Catalog, chain: CatalogChain, address: string): Catalo
   return token;
 }
 
-async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: PlanBridgeRouteDeps): Promise<BridgeRoutePlan> {
+async function planCorridor(request: BridgeRequest, corridor: Corridor, deps: PlanBridgeRouteDeps): Promise<BridgeRoutePlan> {
   const { catalog } = deps;
   const origin = request.originChain;
   const destination = request.destinationChain;
@@ -190,7 +192,7 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
   const fillRecipient = deliveredDirectly ? request.recipientAddress : request.walletAddress;
 
   // Origin: the token itself, or the best swap into the asset; the deposit is the swap's guaranteed minimum.
-  let originSwap: SwapLegPlan | null = null;
+  let originSwap: TradeLegPlan | null = null;
   let depositInput: CatalogToken;
   let inputAmount: bigint;
   if (request.tokenIn.address === originAsset.token || (request.tokenIn.address === NATIVE_TOKEN_ADDRESS && originNativeIsAsset)) {
@@ -198,11 +200,10 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
     inputAmount = request.amount;
   } else {
     const trade = await deps.bestTrade(origin, request.tokenIn, depositToken, request.amount);
-    const amountOutMinimum = deps.minimumAmountOut(trade.amountOut, request.slippageBps);
+    const amountOutMinimum = minimumAmountOut(trade.amountOut, request.slippageBps);
     if (amountOutMinimum === 0n)
       throw new CorridorRefusal('AMOUNT_TOO_SMALL', `the swap into ${depositToken.symbol} on ${origin.slug} guarantees nothing to bridge`);
     originSwap = {
-      kind: 'swap',
       chain: origin,
       trade,
       tokenIn: request.tokenIn,
@@ -234,35 +235,35 @@ async function planCorridor(request: QuoteRequest, corridor: Corridor, deps: Pla
     recipient: fillRecipient,
   };
 
-  let destinationLeg: SwapLegPlan | WrapLegPlan | null = null;
+  let destinationLeg: TradeLegPlan | null = null;
   let amountOut = bridged.outputAmount;
   let amountOutMinimum = bridged.outputAmount;
   if (!deliveredDirectly) {
-    if (received.address === NATIVE_TOKEN_ADDRESS && tokenOut.address === destination.wrappedNativeToken) {
-      destinationLeg = {
-        kind: 'wrap',
-        chain: destination,
-        tokenIn: received,
-        tokenOut,
-        amount: bridged.outputAmount,
-        recipient: request.recipientAddress,
-      };
-    } else {
-      const trade = await deps.bestTrade(destination, received, tokenOut, bridged.outputAmount);
-      amountOut = trade.amountOut;
-      amountOutMinimum = deps.minimumAmountOut(amountOut, request.slippageBps);
-      destinationLeg = {
-        kind: 'swap',
-        chain: destination,
-        trade,
-        tokenIn: received,
-        tokenOut,
-        amountIn: bridged.outputAmount,
-        amountOut,
-        amountOutMinimum,
-        recipient: request.recipientAddress,
-      };
-    }
+    const ends = tradeEnds(destination.wrappedNativeToken.toLowerCase(), received.address.toLowerCase(), tokenOut.address.toLowerCase());
+    // The native asset a fill paid, to its wrapped token: the bare wrap trade, 1:1 (nothing to slip; the bridge
+    // reports no gas figures for its legs, so it is priced at no gas price).
+    const trade = ends.bareWrap
+      ? wrapTrade({
+          tokenIn: received.address.toLowerCase(),
+          tokenOut: tokenOut.address.toLowerCase(),
+          nativeIn: ends.nativeIn,
+          tradeType: 'exactIn',
+          amount: bridged.outputAmount,
+          gasPriceWei: 0n,
+        })
+      : await deps.bestTrade(destination, received, tokenOut, bridged.outputAmount);
+    amountOut = trade.amountOut;
+    amountOutMinimum = ends.bareWrap ? amountOut : minimumAmountOut(amountOut, request.slippageBps);
+    destinationLeg = {
+      chain: destination,
+      trade,
+      tokenIn: received,
+      tokenOut,
+      amountIn: bridged.outputAmount,
+      amountOut,
+      amountOutMinimum,
+      recipient: request.recipientAddress,
+    };
   }
   return {
     originChain: origin,

@@ -4,6 +4,14 @@
 /** The address that stands for a chain's native asset (ETH, BNB, POL, AVAX) wherever a token address is expected. */
 export const NATIVE_TOKEN_ADDRESS = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 
+/** A DEX deployment as DEX filters, routers and pools name it: `slug/version`, e.g. `uniswap/v3`. */
+export type DeploymentId = `${string}/${string}`;
+
+/** The id of the deployment of a DEX slug and version (a catalogue DEX, a pool's or a leg's dex and version). */
+export function deploymentId(slug: string, version: string): DeploymentId {
+  return `${slug}/${version}`;
+}
+
 export type Ecosystem = 'evm' | 'tvm' | 'svm';
 
 /** A token as the API returns it (SPEC section 2, Token). */

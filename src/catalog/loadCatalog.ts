@@ -13,6 +13,8 @@ import {
   CatalogError,
   type CatalogToken,
   DEFAULT_FILL_DEADLINE_OFFSET_SECONDS,
+  type DeploymentId,
+  deploymentId,
   type Ecosystem,
   NATIVE_TOKEN_ADDRESS,
 } from './Catalog.ts';
@@ -226,9 +228,9 @@ function normalise(raw: RawChain, file: string, lists: readonly LoadedTokenList[
       }),
     )
     .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : a.version < b.version ? -1 : 1));
-  const seen = new Set<string>();
+  const seen = new Set<DeploymentId>();
   for (const dex of dexes) {
-    const key = `${dex.slug}/${dex.version}`;
+    const key = deploymentId(dex.slug, dex.version);
     if (seen.has(key)) throw new CatalogError(`${file}: /dexes: "${dex.slug}" ${dex.version} listed twice (one entry per version)`);
     seen.add(key);
   }

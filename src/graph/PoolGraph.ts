@@ -1,4 +1,4 @@
-import type { Catalog, CatalogChain } from '../catalog/Catalog.ts';
+import { type Catalog, type CatalogChain, deploymentId } from '../catalog/Catalog.ts';
 import type { SnapshotPool } from '../protocols/registry.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { Snapshot } from './snapshot.ts';
@@ -101,7 +101,7 @@ export class PoolGraph {
 
 /** Why a pool of a chain is left out of the graph (its DEX or a token is not in the catalogue), or undefined. */
 function poolFilter(catalog: Catalog, chain: CatalogChain): (pool: SnapshotPool) => string | undefined {
-  const dexes = new Set(chain.dexes.map((d) => `${d.slug}/${d.version}`));
+  const dexes = new Set(chain.dexes.map((d) => deploymentId(d.slug, d.version)));
   // Whether each token address as written in the snapshot is a catalogue token: addresses repeat across pools,
   // so each is looked up once.
   const known = new Map<string, boolean>();
@@ -111,7 +111,7 @@ function poolFilter(catalog: Catalog, chain: CatalogChain): (pool: SnapshotPool)
     return k;
   };
   return (pool) => {
-    if (!dexes.has(`${pool.dex}/${pool.version}`)) return `DEX ${pool.dex} ${pool.version} not in the catalogue`;
+    if (!dexes.has(deploymentId(pool.dex, pool.version))) return `DEX ${pool.dex} ${pool.version} not in the catalogue`;
     if (!listed(pool.token0) || !listed(pool.token1)) return 'token not in the catalogue';
     return undefined;
   };

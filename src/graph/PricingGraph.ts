@@ -1,6 +1,12 @@
-import { type Catalog, type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
+import {
+  type Catalog,
+  type CatalogChain,
+  type CatalogToken,
+  type DeploymentId,
+  deploymentId,
+  NATIVE_TOKEN_ADDRESS,
+} from '../catalog/Catalog.ts';
 import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
-import { createWrapPool } from '../protocols/wrap.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
 import { usdPrices } from './usdPrices.ts';
@@ -10,23 +16,22 @@ export interface PoolEntry {
   readonly address: string;
   readonly dex: string;
   readonly version: string;
-  /** `dex/version`, the deployment DEX filters name ('/' for the wrap pseudo-pool). */
-  readonly deployment: string;
+  /** The deployment DEX filters name. */
+  readonly deployment: DeploymentId;
   /** Lower-case, token0 < token1. */
   readonly token0: string;
   readonly token1: string;
-  /** USD value of the balances where a price is known (float, for pruning only); the wrap pool ranks first. */
+  /** USD value of the balances where a price is known (float, for pruning only). */
   readonly score: number;
-  /** The snapshot state (absent for the wrap pseudo-pool). */
-  readonly state: SnapshotPool | undefined;
+  readonly state: SnapshotPool;
 }
 
 /** Most values ChainPoolIndex.memo keeps per index. */
 const MEMO_LIMIT = 4096;
 
 /**
- * One chain's pools as routing needs them: each token's pools (the wrap pseudo-pool joins the native asset to its
- * wrapped token), deepest first, and their priceable form, converted from snapshot state on first use and kept,
+ * One chain's pools as routing needs them: each token's pools, deepest first (the native asset has none: routes
+ * start and end at its wrapped token), and their priceable form, converted from snapshot state on first use and kept,
  * so the cost does not grow with pools no quote touches. Immutable for its graph; a new graph builds a new index.
  */
 export class ChainPoolIndex {
@@ -67,21 +72,6 @@ export class ChainPoolIndex {
     this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
     this.prices = usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
     for (const state of pools) this.add(this.entryOf(state));
-    if (this.wrappedNative && this.tokens.has(this.native) && this.tokens.has(this.wrappedNative)) {
-      const wrap = createWrapPool(NATIVE_TOKEN_ADDRESS, chain.wrappedNativeToken);
-      const entry: PoolEntry = {
-        address: wrap.address,
-        dex: wrap.dex,
-        version: wrap.version,
-        deployment: '/',
-        token0: wrap.token0,
-        token1: wrap.token1,
-        score: Number.MAX_VALUE,
-        state: undefined,
-      };
-      this.converted.set(entry, wrap);
-      this.add(entry);
-    }
     for (const list of this.adjacency.values()) list.sort(deepestFirst);
   }
 
@@ -123,7 +113,7 @@ export class ChainPoolIndex {
       address: state.address,
       dex: state.dex,
       version: state.version,
-      deployment: `${state.dex}/${state.version}`,
+      deployment: deploymentId(state.dex, state.version),
       token0: state.token0.toLowerCase(),
       token1: state.token1.toLowerCase(),
       score: usdScore(state, this.tokens, this.prices),
@@ -169,7 +159,7 @@ export class ChainPoolIndex {
     let pool = this.converted.get(entry);
     if (pool === undefined) {
       try {
-        pool = snapshotProtocol(entry.state!.version).fromSnapshot(entry.state!);
+        pool = snapshotProtocol(entry.state.version).fromSnapshot(entry.state);
       } catch (error) {
         pool = error instanceof Error ? error : new Error(String(error));
       }

@@ -35,11 +35,11 @@ export interface ProtocolGas {
 export interface PoolBase {
   /** The protocol's kind, its row in the registry (registry.ts ProtocolKind). */
   readonly kind: string;
-  /** The pool contract (checksummed); for a wrap pseudo-pool, the wrapped native token. */
+  /** The pool contract (checksummed). */
   readonly address: string;
-  /** Catalogue DEX slug ('' for a wrap pseudo-pool). */
+  /** Catalogue DEX slug. */
   readonly dex: string;
-  /** Catalogue DEX version ('v2', 'v3'; '' for a wrap pseudo-pool). */
+  /** Catalogue DEX version ('v2', 'v3'). */
   readonly version: string;
   /** Lower-case token addresses, token0 < token1 as the pool orders them. */
   readonly token0: string;
@@ -81,14 +81,10 @@ export interface EventContext {
 export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = never> {
   /** Its row in the registry, and the `kind` of its pools. */
   readonly kind: P['kind'];
-  /**
-   * True when the pool keeps no state a swap changes (wrap/unwrap): several splits of one trade may use it.
-   */
-  readonly stateless: boolean;
   /** Gas of a swap through one of its pools (per hop, per tick crossed, the exact-output saving per further hop). */
   readonly gas: ProtocolGas;
-  /** How its pools are found and read on a chain (undefined for the wrap pseudo-pool, which is on no chain). */
-  readonly source: PoolSource<S> | undefined;
+  /** How its pools are found and read on a chain. */
+  readonly source: PoolSource<S>;
   /** Builds the priceable pool from its snapshot state; throws on inconsistent state. */
   fromSnapshot(state: S): P;
   /**

@@ -2,7 +2,6 @@ import type { PoolProtocol } from './PoolProtocol.ts';
 import type { PoolSource } from './PoolSource.ts';
 import { uniswapV2 } from './uniswapV2/uniswapV2.ts';
 import { uniswapV3 } from './uniswapV3/uniswapV3.ts';
-import { wrap } from './wrap.ts';
 
 /*
  * The only place that knows which pool protocols exist: one row per protocol (its folder beside this file), and the
@@ -11,7 +10,7 @@ import { wrap } from './wrap.ts';
  */
 
 /** Every pool protocol the service prices. */
-const PROTOCOLS = [uniswapV2, uniswapV3, wrap] as const;
+const PROTOCOLS = [uniswapV2, uniswapV3] as const;
 
 type Row = (typeof PROTOCOLS)[number];
 type PoolOf<R> = R extends PoolProtocol<infer P, infer _S> ? P : never;
@@ -68,9 +67,7 @@ const SNAPSHOT_VERSIONS: readonly SnapshotVersion[] = Object.keys(KIND_OF_VERSIO
  * throws UnknownProtocolError for a version not in the table.
  */
 export function poolSource(version: string): PoolSource<SnapshotPool> {
-  const { kind, source } = snapshotProtocol(version);
-  if (!source) throw new UnknownProtocolError(`pool protocol '${kind}' has no PoolSource`);
-  return source;
+  return snapshotProtocol(version).source;
 }
 
 /** Every snapshot version's source. */

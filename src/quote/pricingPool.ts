@@ -7,7 +7,8 @@ import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { type ChainPoolIndex, pricingGraphOf } from '../graph/PricingGraph.ts';
 import { sharedSnapshotFiles } from '../graph/snapshot.ts';
 import { snapshotProtocol } from '../protocols/registry.ts';
-import { type DeploymentTrade, runTradeTask, type TradeTask, type TradeTaskResult } from './runTradeTask.ts';
+import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
+import { runTradeTask, type TradeTask, type TradeTaskResult } from './runTradeTask.ts';
 
 /** The pricing side of the quote path: finds trades for a task. */
 export interface Pricer {
@@ -59,7 +60,7 @@ class InlinePricer {
 
   /** The trades, or undefined when the task must go to a worker. */
   run(task: TradeTask): DeploymentTrade[] | undefined {
-    if (task.maxHops > 1 || task.maxSplits > 1) return undefined;
+    if (task.limits.maxHops > 1 || task.limits.maxSplits > 1) return undefined;
     const pricing = pricingGraphOf(this.graph(), this.catalog);
     const index = pricing.chain(task.chainId);
     if (index && hasDeepDirectPool(index, task.tokenIn, task.tokenOut, this.maxTicks)) return undefined;
@@ -77,12 +78,7 @@ function hasDeepDirectPool(index: ChainPoolIndex, tokenIn: string, tokenOut: str
     const into = tokenIn === index.native ? index.wrappedNative : tokenIn;
     return index
       .poolsOf(into)
-      .some(
-        (e) =>
-          (e.token0 === out || e.token1 === out) &&
-          e.state !== undefined &&
-          snapshotProtocol(e.state.version).stateSize(e.state) > maxTicks,
-      );
+      .some((e) => (e.token0 === out || e.token1 === out) && snapshotProtocol(e.state.version).stateSize(e.state) > maxTicks);
   });
 }
 
@@ -166,10 +162,7 @@ export const probeTask: TradeTask = {
   tokenOut: ZERO_ADDRESS,
   tradeType: 'exactIn',
   amount: 1n,
-  maxHops: 1,
-  maxSplits: 1,
-  gasPriceWei: 0n,
-  deployments: [],
+  limits: { maxHops: 1, maxSplits: 1, gasPriceWei: 0n, deployments: [] },
   perDeployment: false,
   generation: 0,
   updates: 0,

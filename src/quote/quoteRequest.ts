@@ -1,8 +1,9 @@
 import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
-import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
+import { type Catalog, type CatalogChain, type CatalogToken, type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import { ValidationError } from '../errors/BaseError.ts';
 import { CHAIN_ID_SCHEMA, DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN } from '../http/formats.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
+import { type RequestedLimits, ROUTING_BOUNDS } from '../routing/RoutingLimits.ts';
 import { checksumAddress } from '../tx/checksumAddress.ts';
 
 /** Body of POST /quotes and POST /quotes/routes (SPEC section 2, Quote request). */
@@ -27,10 +28,6 @@ export interface QuoteRequestBody {
 
 /** The values of `tradeType`; the first is the default. */
 export const TRADE_TYPES: readonly TradeType[] = ['exactIn', 'exactOut'];
-
-/** Defaults of the routing extensions. */
-export const DEFAULT_MAX_HOPS = 3;
-export const DEFAULT_MAX_SPLITS = 5;
 
 const address = (description: string) => ({ type: 'string', pattern: EVM_ADDRESS_PATTERN, description }) as const;
 const dexSlugs = (description: string) =>
@@ -65,17 +62,17 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
     // Defaults are stated in the descriptions, not as `default`: generated clients would make such fields required.
     maxHops: {
       type: 'integer',
-      minimum: 1,
-      maximum: 3,
+      minimum: ROUTING_BOUNDS.maxHops.minimum,
+      maximum: ROUTING_BOUNDS.maxHops.maximum,
       nullable: true,
-      description: `Routing: most pools a path may go through; default ${DEFAULT_MAX_HOPS}.`,
+      description: `Routing: most pools a path may go through; default ${ROUTING_BOUNDS.maxHops.default}.`,
     },
     maxSplits: {
       type: 'integer',
-      minimum: 1,
-      maximum: 7,
+      minimum: ROUTING_BOUNDS.maxSplits.minimum,
+      maximum: ROUTING_BOUNDS.maxSplits.maximum,
       nullable: true,
-      description: `Routing: most paths the amount may be split over; default ${DEFAULT_MAX_SPLITS}.`,
+      description: `Routing: most paths the amount may be split over; default ${ROUTING_BOUNDS.maxSplits.default}.`,
     },
     gasPriceWei: {
       type: 'string',
@@ -114,12 +111,11 @@ export interface QuoteRequest {
   readonly recipientAddress: string;
   /** Sender of the steps; defaults to recipientAddress. */
   readonly walletAddress: string;
-  readonly maxHops: number;
-  readonly maxSplits: number;
-  /** Gas price to rank by; undefined: the one recorded with the chain's pool state. */
-  readonly gasPriceWei: bigint | undefined;
-  /** DEX deployments (`slug/version`) of the origin chain whose pools may be used, after include/exclude. */
-  readonly deployments: readonly string[];
+  /**
+   * Routing limits on the origin chain: its DEX deployments after include/exclude; the gas price undefined when the
+   * body states none (the one recorded with the chain's pool state).
+   */
+  readonly limits: RequestedLimits;
 }
 
 const AMOUNT = new RegExp(DECIMAL_AMOUNT_PATTERN);
@@ -129,8 +125,8 @@ const AMOUNT_FORM_PROBLEM = 'must be a positive decimal string such as "1.5" (no
 /** Range messages of the bounded integer fields. */
 const RANGES: Record<string, string> = {
   slippageBps: 'must be between 0 and 5000',
-  maxHops: 'must be between 1 and 3',
-  maxSplits: 'must be between 1 and 7',
+  maxHops: `must be between ${ROUTING_BOUNDS.maxHops.minimum} and ${ROUTING_BOUNDS.maxHops.maximum}`,
+  maxSplits: `must be between ${ROUTING_BOUNDS.maxSplits.minimum} and ${ROUTING_BOUNDS.maxSplits.maximum}`,
 };
 
 /** What a field that breaks its schema pattern is told. */
@@ -298,7 +294,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   if (tradeType === 'exactOut' && origin && destination && origin.chainId !== destination.chainId) {
     problems.set('tradeType', 'exact output ("exactOut") is same-chain only: originChainId and destinationChainId must be equal');
   }
-  let deployments: string[] = [];
+  let deployments: DeploymentId[] = [];
   if (origin && !problems.has('originChainId')) {
     const slugs = new Set(origin.dexes.map((d) => d.slug));
     for (const field of ['includeDexes', 'excludeDexes'] as const) {
@@ -314,7 +310,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     const exclude = new Set(present(problems, b, 'excludeDexes') ? b.excludeDexes : []);
     deployments = origin.dexes
       .filter((d) => (!include || include.has(d.slug)) && !exclude.has(d.slug))
-      .map((d) => `${d.slug}/${d.version}`);
+      .map((d) => deploymentId(d.slug, d.version));
     if (deployments.length === 0 && !problems.has('includeDexes') && !problems.has('excludeDexes')) {
       problems.set(include ? 'includeDexes' : 'excludeDexes', `leaves no DEX of ${origin.slug} (${origin.chainId}) to route through`);
     }
@@ -346,9 +342,11 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     slippageBps: b.slippageBps ?? defaultSlippageBps,
     recipientAddress: checksumAddress(recipient),
     walletAddress: checksumAddress(b.walletAddress ?? recipient),
-    maxHops: b.maxHops ?? DEFAULT_MAX_HOPS,
-    maxSplits: b.maxSplits ?? DEFAULT_MAX_SPLITS,
-    gasPriceWei: b.gasPriceWei === undefined ? undefined : BigInt(b.gasPriceWei),
-    deployments,
+    limits: {
+      maxHops: b.maxHops ?? ROUTING_BOUNDS.maxHops.default,
+      maxSplits: b.maxSplits ?? ROUTING_BOUNDS.maxSplits.default,
+      gasPriceWei: b.gasPriceWei === undefined ? undefined : BigInt(b.gasPriceWei),
+      deployments,
+    },
   };
 }

@@ -3,20 +3,22 @@ import { formatUnits } from 'viem';
 import { buildBridgeRouteSteps } from '../bridge/buildBridgeRouteSteps.ts';
 import { describeBridgeRoute, type QuoteBridgeDetails, type QuoteFeeBreakdown } from '../bridge/describeBridgeRoute.ts';
 import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
-import { type Catalog, type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
+import { type Catalog, type CatalogChain, type CatalogToken, deploymentId } from '../catalog/Catalog.ts';
 import { QuoteUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { snapshotGasPriceWei } from '../graph/snapshot.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { TradeOutcome } from '../routing/bestTrade.ts';
-import { describeTrade, type Route, type TradeView } from '../routing/describeTrade.ts';
+import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
+import { describeTrade, type RouteSummary, type TradeView } from '../routing/describeTrade.ts';
+import { defaultLimits, type RequestedLimits } from '../routing/RoutingLimits.ts';
+import { slippageLimits } from '../routing/slippageLimits.ts';
 import type { Trade } from '../routing/Trade.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import type { Step } from '../tx/Step.ts';
 import type { Pricer } from './pricingPool.ts';
-import { DEFAULT_MAX_HOPS, DEFAULT_MAX_SPLITS, type QuoteRequest } from './quoteRequest.ts';
-import type { DeploymentTrade } from './runTradeTask.ts';
+import type { QuoteRequest } from './quoteRequest.ts';
 
 /** Seconds a quote stays valid (SPEC section 8). */
 export const QUOTE_VALIDITY_SECONDS = 300;
@@ -68,7 +70,7 @@ export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>>
   explorerUrl: string;
   createdAt: string;
   updatedAt: string;
-  route: Route;
+  route: RouteSummary;
   steps: Step[];
   snapshot: SnapshotInfo | null;
   /** Cross-chain quotes only (extension): expected seconds from the deposit to the fill. */
@@ -92,30 +94,6 @@ export interface QuoteServiceDeps {
   readonly now?: () => number;
 }
 
-/** floor(amountOut x (10000 - slippageBps) / 10000). */
-export function minimumAmountOut(amountOut: bigint, slippageBps: number): bigint {
-  return (amountOut * BigInt(10_000 - slippageBps)) / 10_000n;
-}
-
-/** ceil(amountIn x (10000 + slippageBps) / 10000): the most an exact-output trade may spend. */
-export function maximumAmountIn(amountIn: bigint, slippageBps: number): bigint {
-  return (amountIn * BigInt(10_000 + slippageBps) + 9_999n) / 10_000n;
-}
-
-/**
- * What a trade of a request is bound to: exactIn spends exactly amountIn (amountInMaximum = amountIn) and delivers
- * at least amountOutMinimum = minimumAmountOut(amountOut); exactOut delivers exactly amountOut (amountOutMinimum =
- * amountOut) and spends at most amountInMaximum = maximumAmountIn(amountIn).
- */
-export function tradeLimits(
-  trade: Pick<Trade, 'tradeType' | 'amountIn' | 'amountOut'>,
-  slippageBps: number,
-): { amountInMaximum: bigint; amountOutMinimum: bigint } {
-  return trade.tradeType === 'exactOut'
-    ? { amountInMaximum: maximumAmountIn(trade.amountIn, slippageBps), amountOutMinimum: trade.amountOut }
-    : { amountInMaximum: trade.amountIn, amountOutMinimum: minimumAmountOut(trade.amountOut, slippageBps) };
-}
-
 /** What one search trades: the tokens, which side is fixed, and that amount (smallest units). */
 interface TradeSubject {
   readonly tokenIn: CatalogToken;
@@ -127,16 +105,6 @@ interface TradeSubject {
 /** Ascending order of two amounts. */
 function compare(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Routing limits of one search. */
-export interface TradeLimits {
-  readonly maxHops: number;
-  readonly maxSplits: number;
-  /** undefined: the gas price recorded with the chain's pool state. */
-  readonly gasPriceWei: bigint | undefined;
-  /** DEX deployments (`slug/version`) whose pools may be used; undefined: all of the chain's. */
-  readonly deployments: readonly string[] | undefined;
 }
 
 /** A saved quote and its JSON text as saved (the response sends the same text: the quote is serialized once). */
@@ -162,21 +130,20 @@ export class QuoteService {
     const deadline = Math.floor(this.now() / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
     const snapshot = this.snapshotInfo(chain.chainId);
-    const perDeployment = !this.isWrap(request);
-    const outcomes = await this.findTrades(chain, request, request, perDeployment);
+    const outcomes = await this.findTrades(chain, request, request.limits, true);
     const trades = outcomes.flatMap((o) => (o.outcome.ok ? [o.outcome.trade] : []));
     if (trades.length === 0)
       throw this.refusal(
         outcomes.map((o) => o.outcome),
         chain,
         request,
-        request.maxHops,
+        request.limits.maxHops,
       );
     const exactOut = request.tradeType === 'exactOut';
     trades.sort((a, b) => (exactOut ? compare(a.amountIn, b.amountIn) : compare(b.amountOut, a.amountOut)));
     const token = this.token(chain);
     return trades.map((trade) => {
-      const { amountInMaximum, amountOutMinimum } = tradeLimits(trade, request.slippageBps);
+      const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, request.slippageBps);
       const view = describeTrade(chain, trade, token);
       // Field order is the response's (README examples, recorded responses): amounts, deadline, tokens, the trade view.
       return {
@@ -207,10 +174,10 @@ export class QuoteService {
     const createdMs = this.now();
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
-    const [result] = await this.findTrades(chain, request, request, false);
-    if (!result?.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, request, request.maxHops);
+    const [result] = await this.findTrades(chain, request, request.limits, false);
+    if (!result?.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, request, request.limits.maxHops);
     const trade = result.outcome.trade;
-    const { amountInMaximum, amountOutMinimum } = tradeLimits(trade, request.slippageBps);
+    const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, request.slippageBps);
     const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
     const steps = buildTradeSteps({
       chain,
@@ -237,16 +204,16 @@ export class QuoteService {
 
   /**
    * The best exact-input trade of an amount on one chain (the bridge planner's swap legs); throws
-   * QuoteUnavailableError when there is none. Without limits: the defaults, every DEX of the chain.
+   * QuoteUnavailableError when there is none. Without limits: the defaults over every DEX of the chain.
    */
   async bestTrade(
     chain: CatalogChain,
     tokenIn: CatalogToken,
     tokenOut: CatalogToken,
     amountIn: bigint,
-    limits?: TradeLimits,
+    limits?: RequestedLimits,
   ): Promise<Trade> {
-    const use = limits ?? { maxHops: DEFAULT_MAX_HOPS, maxSplits: DEFAULT_MAX_SPLITS, gasPriceWei: undefined, deployments: undefined };
+    const use = limits ?? defaultLimits(chain.dexes.map((d) => deploymentId(d.slug, d.version)));
     const what: TradeSubject = { tokenIn, tokenOut, tradeType: 'exactIn', amount: amountIn };
     const [result] = await this.findTrades(chain, what, use, false);
     if (!result?.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, what, use.maxHops);
@@ -254,17 +221,14 @@ export class QuoteService {
   }
 
   /** Sends one trade task (to a worker, or priced in this thread when cheap). */
-  private findTrades(chain: CatalogChain, what: TradeSubject, limits: TradeLimits, perDeployment: boolean): Promise<DeploymentTrade[]> {
+  private findTrades(chain: CatalogChain, what: TradeSubject, limits: RequestedLimits, perDeployment: boolean): Promise<DeploymentTrade[]> {
     return this.deps.pricer.findTrades({
       chainId: chain.chainId,
       tokenIn: what.tokenIn.address.toLowerCase(),
       tokenOut: what.tokenOut.address.toLowerCase(),
       tradeType: what.tradeType,
       amount: what.amount,
-      maxHops: limits.maxHops,
-      maxSplits: limits.maxSplits,
-      gasPriceWei: limits.gasPriceWei ?? this.gasPrice(chain.chainId),
-      deployments: [...(limits.deployments ?? chain.dexes.map((d) => `${d.slug}/${d.version}`))],
+      limits: { ...limits, gasPriceWei: limits.gasPriceWei ?? this.gasPrice(chain.chainId) },
       perDeployment,
       generation: this.deps.generation(),
       updates: this.deps.updates?.() ?? 0,
@@ -312,9 +276,8 @@ export class QuoteService {
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const plan = await planBridgeRoute(request, {
       catalog: this.deps.catalog,
-      minimumAmountOut,
       bestTrade: (chain, tokenIn, tokenOut, amountIn) =>
-        this.bestTrade(chain, tokenIn, tokenOut, amountIn, chain.chainId === request.originChain.chainId ? request : undefined),
+        this.bestTrade(chain, tokenIn, tokenOut, amountIn, chain.chainId === request.originChain.chainId ? request.limits : undefined),
     });
     const steps = buildBridgeRouteSteps({ plan, wallet: request.walletAddress, deadline });
     const extension = describeBridgeRoute(plan, deadline, (chainId) => this.token(this.deps.catalog.chain(chainId)!));
@@ -343,7 +306,7 @@ export class QuoteService {
       amountOut: bigint;
       amountOutMinimum: bigint;
       pairAddress: string;
-      route: Route;
+      route: RouteSummary;
       steps: Step[];
       extension?: object;
     },
@@ -400,13 +363,5 @@ export class QuoteService {
   /** A chain's token by lower-case address (trades name tokens by their lower-case addresses). */
   private token(chain: CatalogChain): (address: string) => CatalogToken {
     return (address) => this.deps.catalog.token(chain.chainId, address)!;
-  }
-
-  /** Native ↔ wrapped: one 1:1 route, not a route per DEX. */
-  private isWrap(request: QuoteRequest): boolean {
-    const wrapped = request.originChain.wrappedNativeToken;
-    const a = request.tokenIn.address;
-    const b = request.tokenOut.address;
-    return (a === NATIVE_TOKEN_ADDRESS && b === wrapped) || (a === wrapped && b === NATIVE_TOKEN_ADDRESS);
   }
 }

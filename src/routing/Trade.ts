@@ -4,15 +4,15 @@ import type { ExecutorKind } from './executors.ts';
 
 /** One swap through one pool of a route, priced. Plain data: crosses thread boundaries. */
 export interface Leg {
-  /** Pool address (checksummed); for a wrap or unwrap, the wrapped native token. */
+  /** Pool address (checksummed). */
   readonly pool: string;
   readonly kind: ProtocolKind;
-  /** Catalogue DEX slug and version ('' for wrap/unwrap). */
+  /** Catalogue DEX slug and version. */
   readonly dex: string;
   readonly version: string;
   /** Fee in pips. */
   readonly fee: number;
-  /** Lower-case token addresses (the native asset as its pseudo-address). */
+  /** Lower-case token addresses, as the pool holds them. */
   readonly tokenIn: string;
   readonly tokenOut: string;
   readonly amountIn: bigint;
@@ -24,13 +24,13 @@ export interface Leg {
 /** The contract that executes a route in one call. */
 export interface Executor {
   readonly kind: ExecutorKind;
-  /** Router address (checksummed); the wrapped native token for a bare wrap/unwrap. */
+  /** Router address (checksummed). */
   readonly address: string;
   /** How steps name it, e.g. 'Uniswap V3 router'. */
   readonly name: string;
 }
 
-/** A path from tokenIn to tokenOut through pools, priced for one amount. */
+/** A path through pools from the trade's tokenIn to its tokenOut (as the pools hold them), priced for one amount. */
 export interface Route {
   readonly legs: readonly Leg[];
   readonly amountIn: bigint;
@@ -47,16 +47,35 @@ export interface Split {
   readonly route: Route;
 }
 
-/** A priced, executable trade: one or more routes sharing no pool (stateless wrap pools aside). */
+/**
+ * How one end of a trade meets the native asset (the way Uniswap's smart-order-router routes on the wrapped currency
+ * and restores the native asset in the calldata):
+ * - 'none': the end is an ERC-20 token, which the pools hold as is;
+ * - 'wrapped': the end is the native asset and the pools hold the wrapped native token: the executor wraps the input
+ *   before the first pool, or unwraps the output after the last; a trade without splits is WETH9's own deposit or
+ *   withdraw.
+ * A pool that holds the native asset itself (Uniswap v4, currency 0x0) is a third value to come: its legs then start
+ * or end at the native pseudo-address, and nothing is wrapped.
+ */
+export type NativeEnd = 'none' | 'wrapped';
+
+/**
+ * A priced, executable trade: one or more routes sharing no pool, or, with no splits at all, a bare wrap or unwrap
+ * (the native asset to its wrapped token or back, 1:1, executed by the wrapped token's contract). A leg is always a
+ * pool: the native asset is an end of the trade, never a leg.
+ */
 export interface Trade {
   readonly tradeType: TradeType;
   /** Lower-case token addresses as requested (the native asset as its pseudo-address). */
   readonly tokenIn: string;
   readonly tokenOut: string;
-  /** Sums over the splits. */
+  /** How tokenIn and tokenOut meet the native asset; the routes run between the tokens the pools hold. */
+  readonly nativeIn: NativeEnd;
+  readonly nativeOut: NativeEnd;
+  /** Sums over the splits (a bare wrap or unwrap: its amount, both sides). */
   readonly amountIn: bigint;
   readonly amountOut: bigint;
-  /** Largest share first. */
+  /** Largest share first; empty for a bare wrap or unwrap. */
   readonly splits: readonly Split[];
   /** Gas units of every step the trade needs (approvals included). */
   readonly gasEstimate: bigint;

@@ -1,25 +1,23 @@
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
-import { protocolOf } from '../protocols/registry.ts';
 import { executorsFor } from './executors.ts';
 import { findRoutes } from './findRoutes.ts';
 import { callGas, routeGas } from './gasModel.ts';
 import { type LadderCache, type PathQuote, type PricedPath, pricePath, toPricedPath } from './priceRoutes.ts';
+import type { RoutingLimits } from './RoutingLimits.ts';
 import type { Executor, Leg, Route, Split, Trade } from './Trade.ts';
+import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
 import { gasRate, lpFees, priceImpactBps } from './tradeMetrics.ts';
+import { wrapTrade } from './wrapTrade.ts';
 
-/** What to trade, on one chain. */
-export interface TradeRequest {
+/** What to trade, on one chain, within which limits (the deployments as a pool filter). */
+export interface TradeRequest extends Pick<RoutingLimits, 'maxHops' | 'maxSplits' | 'gasPriceWei'> {
   /** Lower-case token addresses (the native asset as its pseudo-address). */
   readonly tokenIn: string;
   readonly tokenOut: string;
   readonly tradeType: TradeType;
   /** The fixed amount: tokenIn's for exactIn, tokenOut's for exactOut (smallest units). */
   readonly amount: bigint;
-  readonly maxHops: number;
-  readonly maxSplits: number;
-  /** Wei per gas unit used to rank trades net of their network fee; 0 ranks by gross amounts. */
-  readonly gasPriceWei: bigint;
   /** Which pools may be used (DEX filters). */
   readonly allow: (entry: PoolEntry) => boolean;
   /**
@@ -59,7 +57,7 @@ const GRID_CANDIDATES = 12;
 interface Candidate {
   readonly path: PricedPath;
   readonly executors: readonly Executor[];
-  /** Stateful pool addresses (splits may not share them). */
+  /** Pool addresses (splits may not share them). */
   readonly pools: ReadonlySet<string>;
   /** ladder[k - first]: the path priced for k grid units (k >= 1). */
   ladder: PathQuote[];
@@ -77,6 +75,8 @@ interface Search {
   readonly request: TradeRequest;
   /** Wei -> the priced token (tokenOut for exactIn, tokenIn for exactOut) at the mid price; undefined when unpriced. */
   readonly rate: Fraction | undefined;
+  readonly ends: TradeEnds;
+  /** Whether the executor wraps the input or unwraps the output. */
   readonly nativeIn: boolean;
   readonly nativeOut: boolean;
   /** tokenIn is flagged approvalReset in the catalogue: each router's approval is two steps. */
@@ -84,7 +84,9 @@ interface Search {
 }
 
 /**
- * The best executable trade for a request over a chain's pools: candidate paths up to maxHops (findRoutes), each
+ * The best executable trade for a request over a chain's pools. The native asset is an end of the trade: routes are
+ * searched between the tokens the pools hold (its wrapped token, tradeEnds), and native ↔ wrapped alone is the bare
+ * wrap or unwrap (wrapTrade). Otherwise: candidate paths up to maxHops (findRoutes), each
  * priced over a grid of amounts with one walk per pool, a greedy search for up to maxSplits pool-disjoint paths
  * whose grid shares are balanced by water-filling on the marginal amounts (optimal on the grid for concave
  * pricing curves), a re-balancing of the chosen paths on a finer grid, and exact pricing of the final shares.
@@ -94,12 +96,14 @@ interface Search {
 export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options: TradeSearchOptions = {}): TradeOutcome {
   const grid = options.grid ?? DEFAULT_GRID;
   const refineGrid = options.refineGrid ?? DEFAULT_REFINE_GRID;
+  const ends = tradeEnds(index.wrappedNative, request.tokenIn, request.tokenOut);
+  if (ends.bareWrap) return { ok: true, trade: wrapTrade({ ...request, nativeIn: ends.nativeIn }) };
   const found =
     request.allowKey === undefined
-      ? executablePaths(index, request, options)
+      ? executablePaths(index, ends, request, options)
       : index.memo(
-          `paths:${request.tokenIn}:${request.tokenOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.allowKey}`,
-          () => executablePaths(index, request, options),
+          `paths:${ends.poolTokenIn}:${ends.poolTokenOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.allowKey}`,
+          () => executablePaths(index, ends, request, options),
         );
   if (found.paths.length === 0)
     return { ok: false, code: found.pathsFound && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };
@@ -110,8 +114,9 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     index,
     request,
     rate: rate ?? undefined,
-    nativeIn: request.tokenIn === index.native,
-    nativeOut: request.tokenOut === index.native,
+    ends,
+    nativeIn: ends.nativeIn === 'wrapped',
+    nativeOut: ends.nativeOut === 'wrapped',
     approvalReset: index.token(request.tokenIn)?.approvalReset === true,
   };
 
@@ -190,28 +195,20 @@ interface ExecutablePaths {
   readonly pathsFound: boolean;
 }
 
-/** The candidate paths of a request (findRoutes) that convert and that a router can execute. */
-function executablePaths(index: ChainPoolIndex, request: TradeRequest, options: TradeSearchOptions): ExecutablePaths {
-  const found = findRoutes(index, request.tokenIn, request.tokenOut, {
+/** The candidate paths of a request between the tokens its pools hold (findRoutes) that convert and that a router can execute. */
+function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeRequest, options: TradeSearchOptions): ExecutablePaths {
+  const found = findRoutes(index, ends.poolTokenIn, ends.poolTokenOut, {
     maxHops: request.maxHops,
     allow: request.allow,
     maxRoutes: options.maxRoutes,
   });
   const paths: Pick<Candidate, 'path' | 'executors' | 'pools'>[] = [];
   for (const path of found) {
-    const executors = executorsFor(
-      index.chain,
-      path.pools.map((p) => ({ dex: p.dex, version: p.version, wrap: p.state === undefined })),
-      request.tradeType,
-    );
+    const executors = executorsFor(index.chain, path.pools, request.tradeType);
     if (executors.length === 0) continue;
     const priced = toPricedPath(index, path);
     if (!priced) continue;
-    paths.push({
-      path: priced,
-      executors,
-      pools: new Set(priced.pools.filter((p) => !protocolOf(p.kind).stateless).map((p) => p.address)),
-    });
+    paths.push({ path: priced, executors, pools: new Set(priced.pools.map((p) => p.address)) });
   }
   return { paths, pathsFound: found.length > 0 };
 }
@@ -420,6 +417,8 @@ function exactTrade(
     tradeType: request.tradeType,
     tokenIn: request.tokenIn,
     tokenOut: request.tokenOut,
+    nativeIn: search.ends.nativeIn,
+    nativeOut: search.ends.nativeOut,
     amountIn: splits.reduce((s, x) => s + x.route.amountIn, 0n),
     amountOut: splits.reduce((s, x) => s + x.route.amountOut, 0n),
     splits,

@@ -1,9 +1,12 @@
-import type { CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
+import { type CatalogChain, type CatalogToken, type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import type { Split, Trade } from './Trade.ts';
 
-/** SPEC section 2, Route, with two documented extensions: the DEX version and the pool fee in pips. */
-export interface Route {
-  /** Slug of the DEX carrying the largest share ('wrap' for a wrap or unwrap). */
+/**
+ * A trade summed up as the API's `route` (SPEC section 2, Route), with two documented extensions: the DEX version and
+ * the pool fee in pips. (The route a trade's split takes through pools is routing/Trade.ts's Route.)
+ */
+export interface RouteSummary {
+  /** Slug of the DEX carrying the largest share ('wrap' for a bare wrap or unwrap). */
   dex: string;
   /** Readable summary, e.g. `Uniswap V3`, `LINK → WETH → USDC on Uniswap V3`, `Uniswap V3 70% + SushiSwap V2 30%`. */
   name: string;
@@ -16,7 +19,7 @@ export interface Route {
   poolFee: number;
 }
 
-/** One hop of a path (extension field `paths[].hops[]`). */
+/** One hop of a path (extension field `paths[].hops[]`); dex 'wrap' for the native asset's wrap or unwrap at an end. */
 export interface HopView {
   dex: string;
   version: string;
@@ -38,8 +41,8 @@ export interface PathView {
 
 /** What a trade adds to a quote or route quote (README, "Routing"). */
 export interface TradeView {
-  route: Route;
-  /** The first pool of the largest split (the wrapped token for a wrap or unwrap). */
+  route: RouteSummary;
+  /** The first pool of the largest split (the wrapped token for a bare wrap or unwrap). */
   pairAddress: string;
   paths: PathView[];
   gasEstimate: string;
@@ -58,7 +61,6 @@ function dexName(chain: CatalogChain, slug: string, version: string): string {
 function splitDexes(chain: CatalogChain, split: Split): string {
   const names: string[] = [];
   for (const leg of split.route.legs) {
-    if (leg.kind === 'wrap') continue;
     const name = dexName(chain, leg.dex, leg.version);
     if (!names.includes(name)) names.push(name);
   }
@@ -67,31 +69,52 @@ function splitDexes(chain: CatalogChain, split: Split): string {
 
 /**
  * The API view of a trade: the SPEC's route fields summarised over the splits, the paths with every hop, and the
- * gas figures. `token` finds a chain token by lower-case address (for symbols and checksummed addresses).
+ * gas figures. The native asset's wrap before the first pool or unwrap after the last is shown as a hop of its own
+ * (dex 'wrap', the wrapped token as its pool, no fee); a bare wrap or unwrap is one such hop. `token` finds a chain
+ * token by lower-case address (for symbols and checksummed addresses).
  */
 export function describeTrade(chain: CatalogChain, trade: Trade, token: (address: string) => CatalogToken): TradeView {
+  const wrapHop = (tokenIn: string, tokenOut: string, amount: bigint): HopView => ({
+    dex: 'wrap',
+    version: '',
+    pool: chain.wrappedNativeToken,
+    fee: 0,
+    tokenIn: token(tokenIn).address,
+    tokenOut: token(tokenOut).address,
+    amountIn: amount.toString(),
+    amountOut: amount.toString(),
+  });
   const largest = trade.splits[0];
-  const swaps = largest.route.legs.filter((l) => l.kind !== 'wrap');
-  const first = swaps[0];
-  let route: Route;
-  if (!first) {
+  let route: RouteSummary;
+  let paths: PathView[];
+  if (!largest) {
     const wrapped = token(chain.wrappedNativeToken.toLowerCase());
-    const wrapping = trade.tokenIn !== chain.wrappedNativeToken.toLowerCase();
     route = {
       dex: 'wrap',
-      name: `${wrapped.symbol} ${wrapping ? 'wrap' : 'unwrap'}`,
+      name: `${wrapped.symbol} ${trade.nativeIn === 'wrapped' ? 'wrap' : 'unwrap'}`,
       fees: '0',
       logo: wrapped.logo,
       version: '',
       poolFee: 0,
     };
+    paths = [
+      {
+        percent: 100,
+        amountIn: trade.amountIn.toString(),
+        amountOut: trade.amountOut.toString(),
+        hops: [wrapHop(trade.tokenIn, trade.tokenOut, trade.amountIn)],
+      },
+    ];
   } else {
+    const swaps = largest.route.legs;
     // The DEX carrying the largest share: each split's percent spread evenly over its swaps.
-    const shares = new Map<string, number>();
+    const shares = new Map<DeploymentId, number>();
     for (const split of trade.splits) {
-      const legs = split.route.legs.filter((l) => l.kind !== 'wrap');
-      for (const leg of legs)
-        shares.set(`${leg.dex}/${leg.version}`, (shares.get(`${leg.dex}/${leg.version}`) ?? 0) + split.percent / legs.length);
+      const legs = split.route.legs;
+      for (const leg of legs) {
+        const id = deploymentId(leg.dex, leg.version);
+        shares.set(id, (shares.get(id) ?? 0) + split.percent / legs.length);
+      }
     }
     const [top] = [...shares.entries()].sort((a, b) => b[1] - a[1]);
     const [slug, version] = top![0].split('/') as [string, string];
@@ -101,26 +124,30 @@ export function describeTrade(chain: CatalogChain, trade: Trade, token: (address
     else if (swaps.length === 1) name = splitDexes(chain, largest);
     else
       name = `${[swaps[0].tokenIn, ...swaps.map((l) => l.tokenOut)].map((t) => token(t).symbol).join(' → ')} on ${splitDexes(chain, largest)}`;
-    route = { dex: slug, name, fees: trade.fees.toString(), logo: dex?.logo ?? '', version, poolFee: first.fee };
+    route = { dex: slug, name, fees: trade.fees.toString(), logo: dex?.logo ?? '', version, poolFee: swaps[0].fee };
+    paths = trade.splits.map((s) => {
+      const legs = s.route.legs;
+      const hops = legs.map(
+        (l): HopView => ({
+          dex: l.dex,
+          version: l.version,
+          pool: l.pool,
+          fee: l.fee,
+          tokenIn: token(l.tokenIn).address,
+          tokenOut: token(l.tokenOut).address,
+          amountIn: l.amountIn.toString(),
+          amountOut: l.amountOut.toString(),
+        }),
+      );
+      if (trade.nativeIn === 'wrapped') hops.unshift(wrapHop(trade.tokenIn, legs[0].tokenIn, s.route.amountIn));
+      if (trade.nativeOut === 'wrapped') hops.push(wrapHop(legs[legs.length - 1].tokenOut, trade.tokenOut, s.route.amountOut));
+      return { percent: s.percent, amountIn: s.route.amountIn.toString(), amountOut: s.route.amountOut.toString(), hops };
+    });
   }
   return {
     route,
-    pairAddress: first ? first.pool : chain.wrappedNativeToken,
-    paths: trade.splits.map((s) => ({
-      percent: s.percent,
-      amountIn: s.route.amountIn.toString(),
-      amountOut: s.route.amountOut.toString(),
-      hops: s.route.legs.map((l) => ({
-        dex: l.kind === 'wrap' ? 'wrap' : l.dex,
-        version: l.version,
-        pool: l.pool,
-        fee: l.fee,
-        tokenIn: token(l.tokenIn).address,
-        tokenOut: token(l.tokenOut).address,
-        amountIn: l.amountIn.toString(),
-        amountOut: l.amountOut.toString(),
-      })),
-    })),
+    pairAddress: largest ? largest.route.legs[0].pool : chain.wrappedNativeToken,
+    paths,
     gasEstimate: trade.gasEstimate.toString(),
     gasPriceWei: trade.gasPriceWei.toString(),
     networkFee: {

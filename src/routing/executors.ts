@@ -1,19 +1,19 @@
-import type { CatalogChain, CatalogDex } from '../catalog/Catalog.ts';
+import { type CatalogChain, type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { Executor } from './Trade.ts';
 
-/** The router contracts the service encodes calls for (src/tx/routers/, one encoder each), and WETH9 itself. */
-export type ExecutorKind = 'UniswapV2Router02' | 'SwapRouter' | 'SwapRouter02' | 'WETH9';
+/** The router contracts the service encodes calls for (src/tx/routers/, one encoder each). */
+export type ExecutorKind = 'UniswapV2Router02' | 'SwapRouter' | 'SwapRouter02';
 
 /** An executor of a chain with the DEX deployments whose pools it can swap. */
 export interface ChainExecutor extends Executor {
-  /** `slug/version` of every DEX deployment whose pools this router swaps (exact input). */
-  readonly deployments: ReadonlySet<string>;
+  /** Every DEX deployment whose pools this router swaps (exact input). */
+  readonly deployments: ReadonlySet<DeploymentId>;
   /**
    * Those it executes exact-output routes through, paying out exactly the amount asked for (see executorsFor):
    * SwapRouter02 its v3 deployment only, the others all of theirs.
    */
-  readonly exactOutDeployments: ReadonlySet<string>;
+  readonly exactOutDeployments: ReadonlySet<DeploymentId>;
 }
 
 const cache = new WeakMap<CatalogChain, readonly ChainExecutor[]>();
@@ -26,21 +26,21 @@ export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
   let list = cache.get(chain);
   if (list) return list;
   const out: ChainExecutor[] = [];
-  const key = (d: CatalogDex): string => `${d.slug}/${d.version}`;
   for (const kind of ['SwapRouter02', 'SwapRouter'] as const) {
     for (const dex of chain.dexes) {
       if (dex.v3RouterKind !== kind || !dex.v3RouterAddress) continue;
-      const own = new Set([key(dex)]);
+      const own = new Set([deploymentId(dex.slug, dex.version)]);
       const deployments = new Set(own);
       if (kind === 'SwapRouter02' && dex.v3RouterV2FactoryAddress) {
         for (const v2 of chain.dexes)
-          if (v2.v2FactoryAddress === dex.v3RouterV2FactoryAddress && v2.v2RouterAddress) deployments.add(key(v2));
+          if (v2.v2FactoryAddress === dex.v3RouterV2FactoryAddress && v2.v2RouterAddress)
+            deployments.add(deploymentId(v2.slug, v2.version));
       }
       out.push({ kind, address: dex.v3RouterAddress, name: `${dex.name} router`, deployments, exactOutDeployments: own });
     }
   }
   for (const dex of chain.dexes) {
-    const deployments = new Set([key(dex)]);
+    const deployments = new Set([deploymentId(dex.slug, dex.version)]);
     if (dex.v2RouterAddress)
       out.push({
         kind: 'UniswapV2Router02',
@@ -59,15 +59,12 @@ export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
 export interface RoutePoolRef {
   readonly dex: string;
   readonly version: string;
-  /** True for the wrap pseudo-pool (native ↔ wrapped). */
-  readonly wrap: boolean;
 }
 
 /**
  * The executors that can swap every pool of a route, the route's own first: a route on one v2 DEX prefers that
- * DEX's Router02, any other the first router of chainExecutors that covers it. A wrap or unwrap may only open or
- * close a route (the router takes or pays the native asset); a route that is nothing but a wrap or unwrap is
- * executed by the wrapped token itself. Empty when no single contract can execute the route.
+ * DEX's Router02, any other the first router of chainExecutors that covers it (each router also takes or pays the
+ * native asset at a trade's native ends). Empty when no single contract can execute the route.
  *
  * Exact output (`tradeType` 'exactOut') is narrower, so that the recipient gets exactly the amount asked for: each
  * executor covers only its `exactOutDeployments`, which never mix protocols, so
@@ -81,10 +78,8 @@ export interface RoutePoolRef {
  *   than one unit of the output.
  */
 export function executorsFor(chain: CatalogChain, pools: readonly RoutePoolRef[], tradeType: TradeType = 'exactIn'): Executor[] {
-  const inner = pools.filter((p, i) => !(p.wrap && (i === 0 || i === pools.length - 1)));
-  if (inner.some((p) => p.wrap)) return [];
-  if (inner.length === 0) return [{ kind: 'WETH9', address: chain.wrappedNativeToken, name: 'wrapped native token' }];
-  const covered = (e: ChainExecutor): ReadonlySet<string> => (tradeType === 'exactOut' ? e.exactOutDeployments : e.deployments);
-  const able = chainExecutors(chain).filter((e) => inner.every((p) => covered(e).has(`${p.dex}/${p.version}`)));
+  if (pools.length === 0) return [];
+  const covered = (e: ChainExecutor): ReadonlySet<DeploymentId> => (tradeType === 'exactOut' ? e.exactOutDeployments : e.deployments);
+  const able = chainExecutors(chain).filter((e) => pools.every((p) => covered(e).has(deploymentId(p.dex, p.version))));
   return [...able.filter((e) => e.kind === 'UniswapV2Router02'), ...able.filter((e) => e.kind !== 'UniswapV2Router02')];
 }

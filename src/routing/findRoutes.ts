@@ -1,4 +1,5 @@
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
+import type { RoutingLimits } from './RoutingLimits.ts';
 
 /** An unpriced path: pools and the tokens between them (tokens.length = pools.length + 1), lower-case. */
 export interface PoolPath {
@@ -7,10 +8,8 @@ export interface PoolPath {
 }
 
 /** Limits of a route search. */
-export interface RouteSearchOptions {
-  /** Most pools in one path (1–3). */
-  readonly maxHops: number;
-  /** Which pools may be used (DEX filters); the wrap pseudo-pool is always asked too. */
+export interface RouteSearchOptions extends Pick<RoutingLimits, 'maxHops'> {
+  /** Which pools may be used (DEX filters). */
   readonly allow: (entry: PoolEntry) => boolean;
   /** Most paths returned (direct paths are always kept). */
   readonly maxRoutes?: number;
@@ -31,32 +30,27 @@ const DEFAULT_POOLS_PER_TOKEN = 8;
 export function selectCandidates(index: ChainPoolIndex, tokenIn: string, tokenOut: string, options: RouteSearchOptions): Set<PoolEntry> {
   const k = options.poolsPerToken ?? DEFAULT_POOLS_PER_TOKEN;
   const chosen = new Set<PoolEntry>();
-  const usable = (e: PoolEntry): boolean => e.state === undefined || options.allow(e);
   const other = (e: PoolEntry, token: string): string => (e.token0 === token ? e.token1 : e.token0);
   /** The deepest usable pools of `token`, optionally only those leading to a token in `to`. */
   const top = (token: string, limit: number, to?: ReadonlySet<string>): PoolEntry[] => {
     const out: PoolEntry[] = [];
     for (const e of index.poolsOf(token)) {
       if (out.length >= limit) break;
-      if (usable(e) && (!to || to.has(other(e, token)))) out.push(e);
+      if (options.allow(e) && (!to || to.has(other(e, token)))) out.push(e);
     }
     return out;
   };
   const bases = new Set(index.baseTokens);
-  // The native asset trades through its wrapped token: select for both.
-  const effective = (t: string): string => (t === index.native ? index.wrappedNative : t);
-  const ends = new Set([tokenIn, tokenOut, effective(tokenIn), effective(tokenOut)]);
-  for (const e of top(effective(tokenIn), Number.MAX_SAFE_INTEGER, new Set([effective(tokenOut)]))) chosen.add(e);
   for (const e of top(tokenIn, Number.MAX_SAFE_INTEGER, new Set([tokenOut]))) chosen.add(e);
-  for (const end of ends) {
+  for (const end of new Set([tokenIn, tokenOut])) {
     for (const e of top(end, k)) chosen.add(e);
     for (const e of top(end, 2 * bases.size + 2, bases)) chosen.add(e);
   }
   for (const base of bases) for (const e of top(base, 3, bases)) chosen.add(e);
   if (options.maxHops >= 2) {
     for (const [end, far] of [
-      [effective(tokenIn), effective(tokenOut)],
-      [effective(tokenOut), effective(tokenIn)],
+      [tokenIn, tokenOut],
+      [tokenOut, tokenIn],
     ] as const) {
       const neighbours = [...new Set(top(end, k).map((e) => other(e, end)))].slice(0, 4);
       for (const n of neighbours) {
@@ -69,9 +63,10 @@ export function selectCandidates(index: ChainPoolIndex, tokenIn: string, tokenOu
 }
 
 /**
- * Every simple path from tokenIn to tokenOut over the candidate pools with at most maxHops pools (a wrap or unwrap
- * is not a hop), no pool and no token used twice. Ordered by hop count, then by the shallowest pool's score (deepest first); at most maxRoutes
- * paths, direct paths always included.
+ * Every simple path from tokenIn to tokenOut (tokens as the pools hold them: the wrapped native token for the native
+ * asset, see tradeEnds) over the candidate pools with at most maxHops pools, no pool and no token used twice. Direct
+ * paths (one pool) first, always included; then the others by their shallowest pool's score (deepest first; ties:
+ * fewer hops first), as many as fit in maxRoutes.
  */
 export function findRoutes(index: ChainPoolIndex, tokenIn: string, tokenOut: string, options: RouteSearchOptions): PoolPath[] {
   const candidates = selectCandidates(index, tokenIn, tokenOut, options);
@@ -94,7 +89,7 @@ export function findRoutes(index: ChainPoolIndex, tokenIn: string, tokenOut: str
       pools.push(e);
       tokens.push(next);
       const b = Math.min(bottleneck, e.score);
-      const h = e.state === undefined ? hops : hops + 1;
+      const h = hops + 1;
       if (h <= options.maxHops) {
         if (next === tokenOut) found.push({ path: { pools: [...pools], tokens: [...tokens] }, bottleneck: b });
         else visit(next, b, h);
@@ -106,8 +101,8 @@ export function findRoutes(index: ChainPoolIndex, tokenIn: string, tokenOut: str
   visit(tokenIn, Number.MAX_VALUE, 0);
   found.sort((a, b) => a.path.pools.length - b.path.pools.length || b.bottleneck - a.bottleneck);
   const limit = options.maxRoutes ?? DEFAULT_MAX_ROUTES;
-  // Direct paths (one pool, with a wrap or unwrap around it at most) are always priced; the others by depth.
-  const direct = (f: { path: PoolPath }): boolean => f.path.pools.filter((p) => p.state !== undefined).length <= 1;
+  // Direct paths (one pool) are always priced; the others by depth.
+  const direct = (f: { path: PoolPath }): boolean => f.path.pools.length <= 1;
   const kept = found.filter(direct);
   const rest = found.filter((f) => !direct(f)).sort((a, b) => b.bottleneck - a.bottleneck);
   return [...kept, ...rest.slice(0, Math.max(0, limit - kept.length))].map((f) => f.path);

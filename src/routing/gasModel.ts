@@ -17,7 +17,7 @@ import type { Leg } from './Trade.ts';
  */
 export const GAS = {
   /** A transaction's intrinsic cost, calldata, the router's entry and paying the recipient, per executor call. */
-  call: { UniswapV2Router02: 42_500n, SwapRouter: 56_000n, SwapRouter02: 63_000n, WETH9: 21_000n } satisfies Record<ExecutorKind, bigint>,
+  call: { UniswapV2Router02: 42_500n, SwapRouter: 56_000n, SwapRouter02: 63_000n } satisfies Record<ExecutorKind, bigint>,
   /** An ERC-20 approve step (a fresh allowance of the router). */
   approve: 46_000n,
   /** A router wrapping native input or unwrapping native output. */
@@ -38,8 +38,8 @@ export const GAS = {
      */
     erc20Pull: 9_600n,
   },
-  /** WETH9 itself, beside its call: `deposit()` (a wrap), `withdraw(amount)` (an unwrap). */
-  weth9: { deposit: 24_000n, withdraw: 9_500n },
+  /** WETH9 itself (a bare wrap or unwrap): its call, then `deposit()` (a wrap) or `withdraw(amount)` (an unwrap). */
+  weth9: { call: 21_000n, deposit: 24_000n, withdraw: 9_500n },
   /** Handing a wrap's result to another recipient: a plain native transfer, a wrapped-token transfer. */
   send: { native: 21_000n, erc20: 46_500n },
   /** An Across SpokePool `depositNow` transaction, ERC-20 or native input (measured on the devnets, ../shared/NOTES-bridge.md). */
@@ -48,12 +48,12 @@ export const GAS = {
 
 /** Gas of a bare wrap (WETH9 `deposit()`, `wrap` true) or unwrap (`withdraw`). */
 export function wrapGas(wrap: boolean): bigint {
-  return GAS.call.WETH9 + (wrap ? GAS.weth9.deposit : GAS.weth9.withdraw);
+  return GAS.weth9.call + (wrap ? GAS.weth9.deposit : GAS.weth9.withdraw);
 }
 
 /**
  * Gas of one route's swaps inside its executor call: each leg's protocol figures for its hop and ticks crossed, less
- * the exact-output saving on each hop after the first of its protocol (wrap legs are priced by the call).
+ * the exact-output saving on each hop after the first of its protocol (native ends are priced by the call).
  */
 export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn'): bigint {
   let gas = 0n;
@@ -71,7 +71,6 @@ export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn')
  * otherwise each route pays the recipient its exact share itself), the refund of unused native input (exact output).
  */
 function callOverhead(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, tradeType: TradeType): bigint {
-  if (kind === 'WETH9') return wrapGas(nativeIn);
   const exactOut = tradeType === 'exactOut';
   const pull = exactOut ? (nativeIn ? GAS.exactOut.refund : GAS.exactOut.erc20Pull) : 0n;
   const native = (nativeIn ? GAS.wrapIn : 0n) + (nativeOut ? GAS.unwrapOut : 0n);
@@ -93,7 +92,6 @@ export function callGas(
   tradeType: TradeType = 'exactIn',
   approvalReset = false,
 ): bigint {
-  if (kind === 'WETH9') return callOverhead(kind, routes, nativeIn, nativeOut, tradeType);
   const approve = erc20In ? (approvalReset ? 2n : 1n) * GAS.approve : 0n;
   // UniswapV2Router02 executes one route per transaction (one approval covers them all).
   if (kind === 'UniswapV2Router02') return approve + BigInt(routes) * callOverhead(kind, 1, nativeIn, nativeOut, tradeType);

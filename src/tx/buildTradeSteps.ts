@@ -1,4 +1,4 @@
-import { type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
+import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { chainExecutors, type ExecutorKind, executorsFor } from '../routing/executors.ts';
 import { gasLimit, transactionGas } from '../routing/gasModel.ts';
 import type { Executor, Route, Trade } from '../routing/Trade.ts';
@@ -14,7 +14,10 @@ import { StepBuildError } from './StepBuildError.ts';
 /** Parameters of {@link buildTradeSteps}. */
 export interface TradeStepsParams {
   readonly chain: CatalogChain;
-  /** A trade of this chain (bestTrade), exact input or exact output, each split carrying the executor of its route. */
+  /**
+   * A trade of this chain (bestTrade), exact input or exact output, each split carrying the executor of its route;
+   * without splits, a bare wrap or unwrap.
+   */
   readonly trade: Trade;
   /** The trade's tokens as the catalogue lists them (either may be the native asset). */
   readonly tokenIn: CatalogToken;
@@ -37,19 +40,17 @@ export interface TradeStepsParams {
   readonly deadline: number;
 }
 
-/** The router contracts (WETH9 is served by buildWrapSteps). */
-type RouterKind = Exclude<ExecutorKind, 'WETH9'>;
-
 /** The encoder of each router contract (src/tx/routers/). */
-const ENCODERS: Readonly<Record<RouterKind, RouterEncoder>> = {
+const ENCODERS: Readonly<Record<ExecutorKind, RouterEncoder>> = {
   UniswapV2Router02: uniswapV2Router02,
   SwapRouter: swapRouter,
   SwapRouter02: swapRouter02,
 };
 
 /**
- * The ordered steps of a trade. A trade that is only a wrap or unwrap is buildWrapSteps'. Otherwise the splits are
- * grouped by the router executing their route (src/routing/executors.ts), in the trade's order (largest share
+ * The ordered steps of a trade. A trade without splits (a bare wrap or unwrap) is buildWrapSteps'. Otherwise the
+ * routes run between the tokens the pools hold (the wrapped native token at a native end, which the router wraps
+ * or unwraps: the trade's nativeIn and nativeOut), and the splits are grouped by the router executing their route (src/routing/executors.ts), in the trade's order (largest share
  * first); for each router: an ERC-20 approval of exactly what it may pull (the sum of its routes' amountIn; exact
  * output: of their amountInMaximum shares; none for native input), then its transaction(s), encoded by
  * src/tx/routers/: UniswapV2Router02 takes one transaction per route, SwapRouter and SwapRouter02 all of their
@@ -89,11 +90,17 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   if (trade.tokenIn !== tokenIn.toLowerCase() || trade.tokenOut !== tokenOut.toLowerCase()) {
     throw new StepBuildError(`trade: swaps ${trade.tokenIn} -> ${trade.tokenOut}, not ${tokenIn} -> ${tokenOut}`);
   }
-  if (trade.splits.length === 0) throw new StepBuildError('trade.splits: empty');
+  const nativeIn = trade.nativeIn === 'wrapped';
+  const nativeOut = trade.nativeOut === 'wrapped';
+  if (nativeIn !== (tokenIn === NATIVE_TOKEN_ADDRESS) || nativeOut !== (tokenOut === NATIVE_TOKEN_ADDRESS))
+    throw new StepBuildError(`trade: native ends ${trade.nativeIn} -> ${trade.nativeOut} do not fit ${tokenIn} -> ${tokenOut}`);
+  const bareWrap = trade.splits.length === 0;
   checkUint256(trade.amountIn, 'trade.amountIn');
-  if (trade.splits.reduce((s, x) => s + x.route.amountIn, 0n) !== trade.amountIn)
+  if (bareWrap && trade.amountIn !== trade.amountOut)
+    throw new StepBuildError('trade: a trade without splits is a wrap or unwrap, whose amountIn is its amountOut');
+  if (!bareWrap && trade.splits.reduce((s, x) => s + x.route.amountIn, 0n) !== trade.amountIn)
     throw new StepBuildError('trade.splits: their amountIn do not add up to trade.amountIn');
-  if (trade.splits.reduce((s, x) => s + x.route.amountOut, 0n) !== trade.amountOut)
+  if (!bareWrap && trade.splits.reduce((s, x) => s + x.route.amountOut, 0n) !== trade.amountOut)
     throw new StepBuildError('trade.splits: their amountOut do not add up to trade.amountOut');
   if (p.amountOutMinimum > trade.amountOut)
     throw new StepBuildError(`amountOutMinimum: ${p.amountOutMinimum} is more than the trade's amountOut ${trade.amountOut}`);
@@ -107,9 +114,7 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   const wallet = stepAddress(p.wallet, 'wallet');
   const recipient = stepAddress(p.recipient, 'recipient');
 
-  const routes = trade.splits.map((s, i) => checkRoute(chain, trade, s.route, `trade.splits[${i}].route`));
-  if (routes.some((r) => r.executor.kind === 'WETH9')) {
-    if (routes.length !== 1) throw new StepBuildError('trade.splits: a wrap or unwrap is a trade of its own');
+  if (bareWrap) {
     return buildWrapSteps({
       chainId: chain.chainId,
       tokenIn: p.tokenIn,
@@ -120,6 +125,9 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
       wallet,
     });
   }
+  const wrapped = stepAddress(chain.wrappedNativeToken, 'chain.wrappedNativeToken');
+  const ends = { tokenIn: nativeIn ? wrapped.toLowerCase() : trade.tokenIn, tokenOut: nativeOut ? wrapped.toLowerCase() : trade.tokenOut };
+  const routes = trade.splits.map((s, i) => checkRoute(chain, trade.tradeType, ends, s.route, `trade.splits[${i}].route`));
 
   // Each route's most input (exact input: its amountIn); routers in the order of their first split; their
   // transactions; each transaction's minimum.
@@ -137,14 +145,11 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     else groups.set(route.executor.address, { executor: route.executor, routes: [route] });
   }
   const batches = [...groups.values()].map((g) => {
-    const kind = g.executor.kind as RouterKind;
-    return { ...g, kind, txs: ENCODERS[kind].batch(g.routes) };
+    return { ...g, kind: g.executor.kind, txs: ENCODERS[g.executor.kind].batch(g.routes) };
   });
   const amountsOut = batches.flatMap((b) => b.txs.map((tx) => sum(tx, 'amountOut')));
   const minimums = exactOut ? amountsOut : partMinimums(p.amountOutMinimum, amountsOut);
 
-  const nativeIn = tokenIn === NATIVE_TOKEN_ADDRESS;
-  const nativeOut = tokenOut === NATIVE_TOKEN_ADDRESS;
   const steps: Step[] = [];
   let part = 0;
   for (const batch of batches) {
@@ -166,7 +171,7 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
       router,
       nativeIn,
       nativeOut,
-      poolTokenOut: nativeOut ? stepAddress(chain.wrappedNativeToken, 'chain.wrappedNativeToken') : tokenOut,
+      poolTokenOut: nativeOut ? wrapped : tokenOut,
       recipient,
       deadline: BigInt(p.deadline),
     };
@@ -259,7 +264,6 @@ function sum(routes: readonly Route[], field: 'amountIn' | 'amountOut'): bigint 
 function dexNames(chain: CatalogChain, routes: readonly Route[]): string {
   const names: string[] = [];
   for (const leg of routes.flatMap((r) => r.legs)) {
-    if (leg.kind === 'wrap') continue;
     const name = chain.dexes.find((d) => d.slug === leg.dex && d.version === leg.version)!.name;
     if (!names.includes(name)) names.push(name);
   }
@@ -267,49 +271,35 @@ function dexNames(chain: CatalogChain, routes: readonly Route[]): string {
 }
 
 /**
- * A route the quote layer must never get wrong, checked: its legs join up from the trade's tokenIn to its tokenOut,
- * a wrap or unwrap only opens or closes it, its amountIn is its first leg's, and its executor is a router of the
- * chain that swaps every pool of it (or WETH9 for a bare wrap or unwrap).
+ * A route the quote layer must never get wrong, checked: its legs join up from the trade's tokenIn to its tokenOut
+ * as the pools hold them (`ends`), its amountIn is its first leg's, and its executor is a router of the chain that
+ * swaps every pool of it (for an exact output, one that can execute it backwards).
  */
-function checkRoute(chain: CatalogChain, trade: Trade, route: Route, field: string): Route {
+function checkRoute(
+  chain: CatalogChain,
+  tradeType: Trade['tradeType'],
+  ends: { readonly tokenIn: string; readonly tokenOut: string },
+  route: Route,
+  field: string,
+): Route {
   const { legs } = route;
   if (legs.length === 0) throw new StepBuildError(`${field}: no legs`);
   legs.forEach((leg, i) => {
-    const from = i === 0 ? trade.tokenIn : legs[i - 1].tokenOut;
+    const from = i === 0 ? ends.tokenIn : legs[i - 1].tokenOut;
     if (leg.tokenIn !== from) throw new StepBuildError(`${field}.legs[${i}]: starts at ${leg.tokenIn}, not ${from}`);
-    if (leg.kind === 'wrap' && i > 0 && i < legs.length - 1)
-      throw new StepBuildError(`${field}.legs[${i}]: a wrap or unwrap only opens or closes a route`);
   });
-  if (legs[legs.length - 1].tokenOut !== trade.tokenOut)
-    throw new StepBuildError(`${field}: ends at ${legs[legs.length - 1].tokenOut}, not ${trade.tokenOut}`);
+  if (legs[legs.length - 1].tokenOut !== ends.tokenOut)
+    throw new StepBuildError(`${field}: ends at ${legs[legs.length - 1].tokenOut}, not ${ends.tokenOut}`);
   checkUint256(route.amountIn, `${field}.amountIn`);
   if (route.amountIn !== legs[0].amountIn)
     throw new StepBuildError(`${field}: amountIn ${route.amountIn} is not its first leg's ${legs[0].amountIn}`);
   const { executor } = route;
-  const swaps = legs.filter((l) => l.kind !== 'wrap');
-  if (executor.kind === 'WETH9') {
-    if (
-      swaps.length > 0 ||
-      stepAddress(executor.address, `${field}.executor.address`) !== stepAddress(chain.wrappedNativeToken, 'chain.wrappedNativeToken')
-    ) {
-      throw new StepBuildError(`${field}.executor: WETH9 executes only a bare wrap or unwrap of ${chain.wrappedNativeToken}`);
-    }
-    return route;
-  }
   const known = chainExecutors(chain).find((e) => e.kind === executor.kind && e.address === executor.address);
   if (!known) throw new StepBuildError(`${field}.executor: ${executor.kind} ${executor.address} is not a router of ${chain.slug}`);
-  if (swaps.length === 0) throw new StepBuildError(`${field}: a router route needs a pool`);
-  const foreign = swaps.find((l) => !known.deployments.has(`${l.dex}/${l.version}`));
+  const foreign = legs.find((l) => !known.deployments.has(deploymentId(l.dex, l.version)));
   if (foreign)
     throw new StepBuildError(`${field}.executor: ${executor.name} does not swap ${foreign.dex} ${foreign.version} pool ${foreign.pool}`);
-  if (trade.tradeType === 'exactOut') {
-    const able = executorsFor(
-      chain,
-      legs.map((l) => ({ dex: l.dex, version: l.version, wrap: l.kind === 'wrap' })),
-      'exactOut',
-    );
-    if (!able.some((e) => e.address === executor.address))
-      throw new StepBuildError(`${field}.executor: ${executor.name} cannot execute this route for an exact output`);
-  }
+  if (tradeType === 'exactOut' && !executorsFor(chain, legs, 'exactOut').some((e) => e.address === executor.address))
+    throw new StepBuildError(`${field}.executor: ${executor.name} cannot execute this route for an exact output`);
   return route;
 }

@@ -1,6 +1,6 @@
 // Trades built by hand from a catalogue chain, for step-building tests: legs named by token symbols and DEX,
 // routes with the executor of the chain the test names, trades with the splits' sums.
-import type { CatalogChain, CatalogToken } from '../../src/catalog/Catalog.ts';
+import { type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
 import type { ProtocolKind } from '../../src/protocols/registry.ts';
 import { chainExecutors, type ExecutorKind } from '../../src/routing/executors.ts';
@@ -14,7 +14,7 @@ export function tokenOf(chain: CatalogChain, symbol: string): CatalogToken {
   return token;
 }
 
-/** One hop: `dex` is 'slug/version' ('uniswap/v3'), or 'wrap' for native ↔ wrapped. */
+/** One hop: `dex` is 'slug/version' ('uniswap/v3'). */
 export interface HandLeg {
   readonly dex: string;
   readonly fee?: number;
@@ -30,20 +30,6 @@ export interface HandLeg {
 /** A priced leg of the chain from symbols. */
 export function legOf(chain: CatalogChain, h: HandLeg): Leg {
   const address = (symbol: string): string => tokenOf(chain, symbol).address.toLowerCase();
-  if (h.dex === 'wrap') {
-    return {
-      pool: chain.wrappedNativeToken,
-      kind: 'wrap',
-      dex: '',
-      version: '',
-      fee: 0,
-      tokenIn: address(h.from),
-      tokenOut: address(h.to),
-      amountIn: h.amountIn,
-      amountOut: h.amountOut,
-      ticksCrossed: 0,
-    };
-  }
   const [slug, version] = h.dex.split('/') as [string, string];
   const kind: ProtocolKind = version === 'v2' ? 'uniswapV2' : 'uniswapV3';
   const fee = h.fee ?? (version === 'v2' ? 3000 : 500);
@@ -63,7 +49,6 @@ export function legOf(chain: CatalogChain, h: HandLeg): Leg {
 
 /** The chain's executor of a kind (a Router02: the one of the DEX slug named). */
 export function executorOf(chain: CatalogChain, kind: ExecutorKind, slug?: string): Executor {
-  if (kind === 'WETH9') return { kind, address: chain.wrappedNativeToken, name: 'wrapped native token' };
   const found = chainExecutors(chain).find(
     (e) => e.kind === kind && (slug === undefined || e.deployments.has(`${slug}/v2`) || e.deployments.has(`${slug}/v3`)),
   );
@@ -83,15 +68,26 @@ export function routeOf(chain: CatalogChain, executor: Executor, legs: readonly 
   };
 }
 
-/** A trade of routes (largest first, as bestTrade orders them), exact input by default; percents are not used by step building. */
-export function tradeOf(routes: readonly Route[], tradeType: TradeType = 'exactIn'): Trade {
+/** Which ends of a hand trade are the native asset (its routes then start or end at the wrapped native token). */
+export interface HandNativeEnds {
+  readonly in?: boolean;
+  readonly out?: boolean;
+}
+
+/**
+ * A trade of routes (largest first, as bestTrade orders them), exact input by default; percents are not used by step
+ * building. `native`: the ends that are the native asset, wrapped before the first pool or unwrapped after the last.
+ */
+export function tradeOf(routes: readonly Route[], tradeType: TradeType = 'exactIn', native: HandNativeEnds = {}): Trade {
   const first = routes[0].legs[0];
   const last = routes[0].legs[routes[0].legs.length - 1];
   const amountIn = routes.reduce((s, r) => s + r.amountIn, 0n);
   return {
     tradeType,
-    tokenIn: first.tokenIn,
-    tokenOut: last.tokenOut,
+    tokenIn: native.in ? NATIVE_TOKEN_ADDRESS.toLowerCase() : first.tokenIn,
+    tokenOut: native.out ? NATIVE_TOKEN_ADDRESS.toLowerCase() : last.tokenOut,
+    nativeIn: native.in ? 'wrapped' : 'none',
+    nativeOut: native.out ? 'wrapped' : 'none',
     amountIn,
     amountOut: routes.reduce((s, r) => s + r.amountOut, 0n),
     splits: routes.map((route) => ({ percent: Number((route.amountIn * 100n) / amountIn), route })),

@@ -6,8 +6,8 @@ import { buildTradeSteps } from '../../src/tx/buildTradeSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
 
 /**
- * The steps of the best one-pool swap of `amountIn` through the pools `pools` allows (the native asset's wrap
- * always), priced on `index`, paying `account` with no minimum. Throws when no such pool can take the amount.
+ * The steps of the best one-pool swap of `amountIn` through the pools `pools` allows (a native end wrapped or
+ * unwrapped by the router), priced on `index`, paying `account` with no minimum. Throws when no such pool can take the amount.
  */
 export function poolSwapSteps(
   index: ChainPoolIndex,
@@ -22,7 +22,7 @@ export function poolSwapSteps(
     maxHops: 1,
     maxSplits: 1,
     gasPriceWei: 0n,
-    allow: (e) => e.state === undefined || pools(e),
+    allow: pools,
   });
   if (!outcome.ok)
     throw new Error(`no swap of ${p.amountIn} ${p.tokenIn.symbol} -> ${p.tokenOut.symbol} through the chosen pools: ${outcome.code}`);

@@ -34,15 +34,15 @@ export async function warmPools(
   );
   const index = new PricingGraph(new PoolGraph(shipped, catalog), catalog).chain(chain.chainId)!;
   const entries = new Set<PoolEntry>();
-  for (const token of chain.tokens) for (const e of index.poolsOf(token.address.toLowerCase())) if (e.state) entries.add(e);
+  for (const token of chain.tokens) for (const e of index.poolsOf(token.address.toLowerCase())) entries.add(e);
   await jsonRpc(rpcUrl, 'evm_increaseTime', [1]);
   await jsonRpc(rpcUrl, 'evm_mine', []);
   const deadline = Number((await wallet.client.getBlock()).timestamp) + 3_600;
   const swapped: WarmSwap[] = [];
   for (const entry of entries) {
     for (const [tokenIn, tokenOut, balance] of [
-      [entry.token0, entry.token1, entry.state!.balance0],
-      [entry.token1, entry.token0, entry.state!.balance1],
+      [entry.token0, entry.token1, entry.state.balance0],
+      [entry.token1, entry.token0, entry.state.balance1],
     ] as const) {
       const amount = BigInt(balance) / 1_000_000n;
       if (amount === 0n) continue;

@@ -7,7 +7,8 @@ import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import { createPricingPool, probeTask } from '../../src/quote/pricingPool.ts';
-import type { DeploymentTrade } from '../../src/quote/runTradeTask.ts';
+import type { TradeTask } from '../../src/quote/runTradeTask.ts';
+import type { DeploymentTrade } from '../../src/routing/bestTradesByDeployment.ts';
 import { fixtureCatalogDir, fixtureSnapshotDir } from '../helpers/testApp.ts';
 
 const crashingWorker = fileURLToPath(new URL('../fixtures/workers/crashingPricing.cjs', import.meta.url));
@@ -26,13 +27,13 @@ t.test('a worker that crashes fails only its own task; the pool replaces it', as
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '2' });
   const pricer = createPricingPool(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task = {
+  const task: TradeTask = {
     ...probeTask,
     chainId: 1001,
     tokenIn: WETH,
     tokenOut: USDC,
     amount: 10n ** 18n,
-    deployments: ['uniswap/v2', 'uniswap/v3'],
+    limits: { ...probeTask.limits, deployments: ['uniswap/v2', 'uniswap/v3'] },
   };
   t.equal(expectedOut, getAmountOut(10n ** 18n, 10n ** 19n, 30_000_000_000n, 30), 'oracle formula agrees with v2.getAmountOut');
 
@@ -57,13 +58,13 @@ t.test('a full queue is a 503, not an unbounded wait', async (t) => {
   });
   const pricer = createPricingPool(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task = {
+  const task: TradeTask = {
     ...probeTask,
     chainId: 1001,
     tokenIn: WETH,
     tokenOut: USDC,
     amount: 10n ** 18n,
-    deployments: ['uniswap/v2', 'uniswap/v3'],
+    limits: { ...probeTask.limits, deployments: ['uniswap/v2', 'uniswap/v3'] },
   };
   const settled = await Promise.allSettled(Array.from({ length: 50 }, () => pricer.findTrades(task)));
   const rejected = settled.filter((s) => s.status === 'rejected');
@@ -80,15 +81,13 @@ t.test('one-pool tasks are priced in the API thread unless a direct pool has mor
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1' });
   const catalog = loadCatalog(fixtureCatalogDir);
   const poolGraph = new PoolGraph(loadSnapshots(fixtureSnapshotDir).snapshots, catalog);
-  const task = {
+  const task: TradeTask = {
     ...probeTask,
     chainId: 1001,
     tokenIn: WETH,
     tokenOut: USDC,
     amount: 10n ** 18n,
-    maxHops: 1,
-    maxSplits: 1,
-    deployments: ['uniswap/v2'],
+    limits: { ...probeTask.limits, maxHops: 1, maxSplits: 1, deployments: ['uniswap/v2'] },
   };
   const shallow = createPricingPool(config, { graph: () => poolGraph, catalog });
   // The fixture's pools have no initialized ticks (state size 0): a limit below that makes every direct pool too deep.
@@ -104,6 +103,6 @@ t.test('one-pool tasks are priced in the API thread unless a direct pool has mor
   t.same(shallow.stats(), { inline: 2, worker: 0 });
   t.same(deep.stats(), { inline: 0, worker: 2 });
   // Two hops or two splits always go to a worker.
-  await shallow.findTrades({ ...task, maxSplits: 2 });
+  await shallow.findTrades({ ...task, limits: { ...task.limits, maxSplits: 2 } });
   t.same(shallow.stats(), { inline: 2, worker: 1 });
 });

@@ -47,13 +47,15 @@ t.test("the devnet's gasUsed: each trade within 10% of the model, each step unde
       const stepEstimate =
         s.step === 'approve'
           ? APPROVE
-          : transactionGas(
-              s.executor as ExecutorKind,
-              s.routes.map((r) => r.map((l) => leg(l.kind as Leg['kind'], l.ticksCrossed))),
-              c.nativeIn,
-              c.nativeOut,
-              c.tradeType,
-            );
+          : s.executor === 'WETH9'
+            ? wrapGas(c.nativeIn)
+            : transactionGas(
+                s.executor as ExecutorKind,
+                s.routes.map((r) => r.map((l) => leg(l.kind as Leg['kind'], l.ticksCrossed))),
+                c.nativeIn,
+                c.nativeOut,
+                c.tradeType,
+              );
       kinds.add(s.step === 'approve' ? 'approve' : s.executor);
       estimate += stepEstimate;
       t.ok(gasLimit(stepEstimate) >= gasUsed, `${c.case}, step ${i + 1}: gasLimit ${gasLimit(stepEstimate)} >= gasUsed ${gasUsed}`);
@@ -183,8 +185,7 @@ t.test('approvalReset: each router pulling an ERC-20 input is charged one approv
   );
 });
 
-t.test('WETH9: a wrap and an unwrap are priced apart, without approval', async (t) => {
-  t.equal(callGas('WETH9', 1, true, false, false), wrapGas(true));
-  t.equal(callGas('WETH9', 1, false, true, true), wrapGas(false));
+t.test('WETH9: a wrap and an unwrap each cost more than a bare transaction', async (t) => {
   t.ok(wrapGas(true) > 21_000n && wrapGas(false) > 21_000n, 'each more than a bare transaction (21,000)');
+  t.ok(wrapGas(true) > wrapGas(false), 'a deposit writes a fresh balance; a withdraw only lowers one');
 });

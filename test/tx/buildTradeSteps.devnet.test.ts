@@ -31,9 +31,9 @@ import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { type ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
-import { maximumAmountIn } from '../../src/quote/quoteService.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { GAS } from '../../src/routing/gasModel.ts';
+import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
 import type { Route, Trade } from '../../src/routing/Trade.ts';
 import { buildTradeSteps } from '../../src/tx/buildTradeSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
@@ -118,21 +118,24 @@ async function deadline(net: Net, offset = 300): Promise<number> {
 /** Which pools a case may route through: DEX deployments ('uniswap/v3'), minus pools named 'uniswap/v2 USDT/WETH' or 'uniswap/v3 USDC/WETH 500'. */
 function pools(net: Net, deployments: readonly string[], without: readonly string[] = []): (e: PoolEntry) => boolean {
   return (e) => {
-    if (e.state === undefined) return true; // native <-> wrapped
     const pair = [symbolOf(net, e.token0), symbolOf(net, e.token1)].sort().join('/');
     const key = `${e.dex}/${e.version} ${pair}${e.version === 'v3' ? ` ${e.state.fee}` : ''}`;
     return deployments.includes(`${e.dex}/${e.version}`) && !without.includes(key);
   };
 }
 
-/** The trade's routes as `executor: TOKEN -dex/version fee-> TOKEN …`, one per split in the trade's order. */
+/**
+ * The trade's routes as `executor: TOKEN -dex/version fee-> TOKEN …`, one per split in the trade's order, a native
+ * end as `ETH -wrap-> WETH` before the first pool or `WETH -wrap-> ETH` after the last; a bare wrap or unwrap as
+ * `WETH9: ETH -wrap-> WETH`.
+ */
 function shape(net: Net, trade: Trade): string[] {
+  if (trade.splits.length === 0) return [`WETH9: ${symbolOf(net, trade.tokenIn)} -wrap-> ${symbolOf(net, trade.tokenOut)}`];
   return trade.splits.map(({ route }) => {
-    const hops = route.legs.map(
-      (l) =>
-        ` -${l.kind === 'wrap' ? 'wrap' : `${l.dex}/${l.version}${l.version === 'v3' ? ` ${l.fee}` : ''}`}-> ${symbolOf(net, l.tokenOut)}`,
-    );
-    return `${route.executor.kind}: ${symbolOf(net, route.legs[0].tokenIn)}${hops.join('')}`;
+    const hops = route.legs.map((l) => ` -${l.dex}/${l.version}${l.version === 'v3' ? ` ${l.fee}` : ''}-> ${symbolOf(net, l.tokenOut)}`);
+    const start = trade.nativeIn === 'wrapped' ? `${symbolOf(net, trade.tokenIn)} -wrap-> ` : '';
+    const end = trade.nativeOut === 'wrapped' ? ` -wrap-> ${symbolOf(net, trade.tokenOut)}` : '';
+    return `${route.executor.kind}: ${start}${symbolOf(net, route.legs[0].tokenIn)}${hops.join('')}${end}`;
   });
 }
 
@@ -199,7 +202,7 @@ function gasCase(name: string, trade: Trade, steps: readonly Step[], receipts: r
   const nativeOut = trade.tokenOut === NATIVE_TOKEN_ADDRESS.toLowerCase();
   const routesOf = new Map<string, Route[]>();
   for (const { route } of trade.splits) routesOf.set(route.executor.address, [...(routesOf.get(route.executor.address) ?? []), route]);
-  const legs = (r: Route) => r.legs.filter((l) => l.kind !== 'wrap').map((l) => ({ kind: l.kind, ticksCrossed: l.ticksCrossed }));
+  const legs = (r: Route) => r.legs.map((l) => ({ kind: l.kind, ticksCrossed: l.ticksCrossed }));
   return {
     case: name,
     tradeType: trade.tradeType,
@@ -210,9 +213,10 @@ function gasCase(name: string, trade: Trade, steps: readonly Step[], receipts: r
       if (s.spender) return { step: 'approve', gasUsed };
       // A wrap's hand-over of its result to another recipient: a native transfer or the wrapped token's transfer().
       if (s.message.startsWith('Send ')) return { step: 'send', native: s.data === '0x' || s.data === undefined, gasUsed };
+      // A bare wrap or unwrap: a trade without pools, executed by the wrapped native token itself.
+      if (trade.splits.length === 0) return { step: 'swap', executor: 'WETH9', routes: [], gasUsed };
       const executor = trade.splits.find((x) => getAddress(x.route.executor.address) === getAddress(s.to))?.route.executor;
       if (!executor) throw new Error(`step ${i + 1} (${s.message}) goes to no executor of the trade`);
-      if (executor.kind === 'WETH9') return { step: 'swap', executor: executor.kind, routes: [], gasUsed };
       const all = routesOf.get(executor.address)!;
       const txs = steps.filter((x) => !x.spender && getAddress(x.to) === getAddress(s.to));
       // One transaction per route (UniswapV2Router02), or one for all of the router's routes.
@@ -795,7 +799,7 @@ for (const c of CASES) {
     const tokenIn = token(net, c.tokenIn);
     const tokenOut = token(net, c.tokenOut);
     const account = sender(net);
-    const wrapCase = trade.splits[0].route.executor.kind === 'WETH9';
+    const wrapCase = trade.splits.length === 0;
     // A fresh recipient; a wrap or unwrap pays the wallet itself unless the case says otherwise.
     const recipient = wrapCase && !c.otherRecipient ? account.address : addressFor(`trade-steps:${c.name}`);
     const bounds = limits(trade);
@@ -1031,7 +1035,7 @@ const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02
  * or the DEX's UniswapV2Router02.getAmountsIn (v2 routes).
  */
 async function chainAmountIn(net: Net, route: Route): Promise<bigint> {
-  const legs = route.legs.filter((l) => l.kind !== 'wrap');
+  const legs = route.legs;
   const tokens = [legs[0].tokenIn, ...legs.map((l) => l.tokenOut)].map((x) => getAddress(x));
   const dex = net.chain.dexes.find((d) => d.slug === legs[0].dex && d.version === legs[0].version)!;
   if (dex.version === 'v2') {

@@ -199,35 +199,13 @@ t.test('routers follow the order of their first split; a Uniswap V2 route may be
 });
 
 t.test('native input through two routers: each swap step carries its own value, no approvals', async (t) => {
-  const wrapFirst = (route: typeof v3Route) => ({
-    ...route,
-    legs: [
-      {
-        ...route.legs[0],
-        kind: 'wrap' as const,
-        dex: '',
-        version: '',
-        fee: 0,
-        pool: WETH,
-        tokenIn: tokenOf(chain, 'ETH').address.toLowerCase(),
-        tokenOut: WETH.toLowerCase(),
-        amountOut: route.amountIn,
-        ticksCrossed: 0,
-      },
-      ...route.legs,
-    ],
-  });
-  const trade = tradeOf([wrapFirst(v3Route), wrapFirst(sushiRoute)]);
+  const trade = tradeOf([v3Route, sushiRoute], 'exactIn', { in: true });
   const steps = buildTradeSteps(base(trade, { tokenIn: tokenOf(chain, 'ETH'), amountOutMinimum: 2_500_000_000_000n }));
   t.strictSame(
     steps.map((s) => [s.message, s.value, s.gasLimit]),
     [
-      ['Swap 600 ETH for USDC on Uniswap V3', '600000000000000000000', swapLimit('SwapRouter02', [wrapFirst(v3Route)], { nativeIn: true })],
-      [
-        'Swap 250 ETH for USDC on SushiSwap V2',
-        '250000000000000000000',
-        swapLimit('UniswapV2Router02', [wrapFirst(sushiRoute)], { nativeIn: true }),
-      ],
+      ['Swap 600 ETH for USDC on Uniswap V3', '600000000000000000000', swapLimit('SwapRouter02', [v3Route], { nativeIn: true })],
+      ['Swap 250 ETH for USDC on SushiSwap V2', '250000000000000000000', swapLimit('UniswapV2Router02', [sushiRoute], { nativeIn: true })],
     ],
   );
   // 2,500,000,000,000 x 1,780,000,000,000 / 2,515,000,000,001 = 1,769,383,697,812.4 and the other share
@@ -245,14 +223,28 @@ t.test('native input through two routers: each swap step carries its own value, 
 });
 
 t.test('a bare wrap or unwrap is buildWrapSteps', async (t) => {
-  const weth9 = executorOf(chain, 'WETH9');
-  const wrap = tradeOf([routeOf(chain, weth9, [{ dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 3n * E18, amountOut: 3n * E18 }])]);
+  const bare = (tokenIn: string, tokenOut: string, wrapping: boolean): Trade => ({
+    tradeType: 'exactIn',
+    tokenIn: tokenOf(chain, tokenIn).address.toLowerCase(),
+    tokenOut: tokenOf(chain, tokenOut).address.toLowerCase(),
+    nativeIn: wrapping ? 'wrapped' : 'none',
+    nativeOut: wrapping ? 'none' : 'wrapped',
+    amountIn: 3n * E18,
+    amountOut: 3n * E18,
+    splits: [],
+    gasEstimate: 0n,
+    gasPriceWei: 0n,
+    gasCost: { tokenIn: null, tokenOut: null },
+    priceImpactBps: 0,
+    fees: 0n,
+  });
+  const wrap = bare('ETH', 'WETH', true);
   const params = { chainId: 1, wrappedNativeToken: WETH, amount: 3n * E18, recipient: RECIPIENT, wallet: WALLET };
   t.strictSame(
     buildTradeSteps(base(wrap, { tokenIn: tokenOf(chain, 'ETH'), tokenOut: tokenOf(chain, 'WETH'), amountOutMinimum: 3n * E18 })),
     buildWrapSteps({ ...params, tokenIn: tokenOf(chain, 'ETH'), tokenOut: tokenOf(chain, 'WETH') }),
   );
-  const unwrap = tradeOf([routeOf(chain, weth9, [{ dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 3n * E18, amountOut: 3n * E18 }])]);
+  const unwrap = bare('WETH', 'ETH', false);
   const steps = buildTradeSteps(
     base(unwrap, { tokenIn: tokenOf(chain, 'WETH'), tokenOut: tokenOf(chain, 'ETH'), amountOutMinimum: 3n * E18 }),
   );
@@ -265,12 +257,6 @@ t.test('a bare wrap or unwrap is buildWrapSteps', async (t) => {
 
 t.test('refuses trades the quote layer must never produce', async (t) => {
   const ok = tradeOf([v3Route, sushiRoute]);
-  const wrapMiddle = routeOf(chain, sr02, [
-    { dex: 'uniswap/v3', fee: 500, from: 'USDC', to: 'WETH', amountIn: 1_000_000n, amountOut: 300_000_000_000_000n },
-    { dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 300_000_000_000_000n, amountOut: 300_000_000_000_000n },
-    { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 300_000_000_000_000n, amountOut: 300_000_000_000_000n },
-    { dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'DAI', amountIn: 300_000_000_000_000n, amountOut: 990_000_000_000_000_000n },
-  ]);
   const base0 = (trade: Trade, over: Partial<TradeStepsParams> = {}): TradeStepsParams => base(trade, { amountOutMinimum: 0n, ...over });
   const cases: [TradeStepsParams, string][] = [
     [
@@ -295,7 +281,12 @@ t.test('refuses trades the quote layer must never produce', async (t) => {
     [base0(ok, { deadline: 0 }), 'deadline: must be a positive integer of Unix seconds, got 0'],
     [base0(ok, { recipient: '0x1234' }), 'recipient: "0x1234" is not a valid EVM address'],
     [base0({ ...ok, amountIn: ok.amountIn + 1n }), 'trade.splits: their amountIn do not add up to trade.amountIn'],
-    [base0({ ...ok, splits: [] }), 'trade.splits: empty'],
+    [base0({ ...ok, splits: [] }), 'trade: a trade without splits is a wrap or unwrap, whose amountIn is its amountOut'],
+    [
+      base0({ ...ok, splits: [], amountOut: ok.amountIn }, { amountOutMinimum: 0n }),
+      `tokenIn/tokenOut: ${WETH} -> ${USDC} is not a wrap or unwrap of ${WETH}`,
+    ],
+    [base0({ ...ok, nativeIn: 'wrapped' }), `trade: native ends wrapped -> none do not fit ${WETH} -> ${USDC}`],
     [
       base0(tradeOf([{ ...sushiRoute, executor: sr02 }])),
       'trade.splits[0].route.executor: Uniswap V3 router does not swap sushiswap v2 pool 0x000000000000000000000000000000000000dEaD',
@@ -312,8 +303,14 @@ t.test('refuses trades the quote layer must never produce', async (t) => {
       `trade.splits[0].route.legs[0]: starts at ${DAI.toLowerCase()}, not ${WETH.toLowerCase()}`,
     ],
     [
-      base0(tradeOf([wrapMiddle]), { tokenIn: tokenOf(chain, 'USDC'), tokenOut: tokenOf(chain, 'DAI'), amountOutMinimum: 0n }),
-      'trade.splits[0].route.legs[1]: a wrap or unwrap only opens or closes a route',
+      base0(
+        { ...tradeOf([v3Route], 'exactIn', { in: true }), tokenOut: WETH.toLowerCase() },
+        {
+          tokenIn: tokenOf(chain, 'ETH'),
+          tokenOut: tokenOf(chain, 'WETH'),
+        },
+      ),
+      `trade.splits[0].route: ends at ${USDC.toLowerCase()}, not ${WETH.toLowerCase()}`,
     ],
   ];
   for (const [params, message] of cases) {

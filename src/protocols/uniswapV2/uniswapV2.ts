@@ -27,7 +27,6 @@ function refusal(error: unknown): LadderQuote {
 /** Uniswap v2-style pairs: UniswapV2Library.getAmountOut / getAmountIn with the DEX's fee. */
 export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
   kind: 'uniswapV2',
-  stateless: false,
   /**
    * A pair's swap (calibration: src/routing/gasModel.ts). No ticks. Exact output saves nothing on further hops:
    * v2 pairs pay the next pair directly either way.

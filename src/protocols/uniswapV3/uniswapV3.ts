@@ -34,7 +34,6 @@ function refusal(error: unknown): LadderQuote {
 /** Uniswap v3 pools: the UniswapV3Pool.swap walk over the snapshot's known ticks, QuoterV2 semantics. */
 export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
   kind: 'uniswapV3',
-  stateless: false,
   /**
    * A pool's swap and each initialized tick it crosses, crossed for the first time on the devnet (its outside
    * accumulators written from zero: an upper bound of a crossing on a live chain; calibration:

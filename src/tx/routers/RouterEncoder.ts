@@ -43,16 +43,16 @@ export interface RouterEncoder {
   encode(ctx: RouterContext, tx: RouterTransaction): Hex;
 }
 
-/** A route's swaps as a router sees them: its pools' legs (wrap legs dropped) and tokens, the wrapped token on a native side. */
+/** A route's swaps as a router sees them: its legs and tokens as the pools hold them (the wrapped token on a native side). */
 export interface RouteSwaps {
   readonly legs: readonly Leg[];
   /** legs.length + 1 tokens, checksummed. */
   readonly tokens: readonly Address[];
 }
 
-/** The swaps of a route (buildTradeSteps has checked that the legs join up and wraps only open or close it). */
+/** The swaps of a route (buildTradeSteps has checked that the legs join up). */
 export function routeSwaps(route: Route): RouteSwaps {
-  const legs = route.legs.filter((l) => l.kind !== 'wrap');
+  const legs = route.legs;
   const tokens = [legs[0].tokenIn, ...legs.map((l) => l.tokenOut)].map((t, i) => stepAddress(t, `route token ${i}`));
   return { legs, tokens };
 }

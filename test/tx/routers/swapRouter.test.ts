@@ -100,13 +100,12 @@ t.test('two pools: the bare exactInput with the packed path LINK 3000 WETH 500 U
 
 t.test('native in through two pools: multicall([exactInput paying the recipient, refundETH]) with value', async (t) => {
   const route = routeOf(chain, router, [
-    { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 2n * 10n ** 18n, amountOut: 2n * 10n ** 18n },
     { dex: 'uniswap/v3', fee: 3000, from: 'WETH', to: 'USDC', amountIn: 2n * 10n ** 18n, amountOut: 5_990_000_000n },
     { dex: 'uniswap/v3', fee: 100, from: 'USDC', to: 'USDT', amountIn: 5_990_000_000n, amountOut: 5_989_000_000n },
   ]);
   const steps = buildTradeSteps({
     ...params,
-    trade: tradeOf([route]),
+    trade: tradeOf([route], 'exactIn', { in: true }),
     tokenIn: tokenOf(chain, 'ETH'),
     tokenOut: tokenOf(chain, 'USDT'),
     amountOutMinimum: 5_959_055_000n,
@@ -142,11 +141,10 @@ t.test('native out through two pools: the swap pays the router, unwrapWETH9(mini
   const route = routeOf(chain, router, [
     { dex: 'uniswap/v3', fee: 100, from: 'USDT', to: 'USDC', amountIn: 3_000_000_000n, amountOut: 2_999_000_000n },
     { dex: 'uniswap/v3', fee: 500, from: 'USDC', to: 'WETH', amountIn: 2_999_000_000n, amountOut: 990_000_000_000_000_000n },
-    { dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 990_000_000_000_000_000n, amountOut: 990_000_000_000_000_000n },
   ]);
   const steps = buildTradeSteps({
     ...params,
-    trade: tradeOf([route]),
+    trade: tradeOf([route], 'exactIn', { out: true }),
     tokenIn: tokenOf(chain, 'USDT'),
     tokenOut: tokenOf(chain, 'ETH'),
     amountOutMinimum: 985_050_000_000_000_000n,
@@ -220,17 +218,15 @@ t.test(
 
 t.test('a native-in split: value = the sum, swaps pay the router, sweepToken, then refundETH', async (t) => {
   const a = routeOf(chain, router, [
-    { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 6n * 10n ** 18n, amountOut: 6n * 10n ** 18n },
     { dex: 'uniswap/v3', fee: 3000, from: 'WETH', to: 'WBTC', amountIn: 6n * 10n ** 18n, amountOut: 29_900_000n },
   ]);
   const b = routeOf(chain, router, [
-    { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 4n * 10n ** 18n, amountOut: 4n * 10n ** 18n },
     { dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 4n * 10n ** 18n, amountOut: 11_950_000_000n },
     { dex: 'uniswap/v3', fee: 500, from: 'USDC', to: 'WBTC', amountIn: 11_950_000_000n, amountOut: 19_900_000n },
   ]);
   const steps = buildTradeSteps({
     ...params,
-    trade: tradeOf([a, b]),
+    trade: tradeOf([a, b], 'exactIn', { in: true }),
     tokenIn: tokenOf(chain, 'ETH'),
     tokenOut: tokenOf(chain, 'WBTC'),
     amountOutMinimum: 49_551_000n,
@@ -354,25 +350,19 @@ t.test('exact output, native in, two fee tiers: value = amountInMaximum, each sw
   const a = routeOf(
     chain,
     router,
-    [
-      { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 230n * E18, amountOut: 230n * E18 },
-      { dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 230n * E18, amountOut: 700_000_000_000n, ticksCrossed: 2 },
-    ],
+    [{ dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 230n * E18, amountOut: 700_000_000_000n, ticksCrossed: 2 }],
     'exactOut',
   );
   const b = routeOf(
     chain,
     router,
-    [
-      { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 70n * E18, amountOut: 70n * E18 },
-      { dex: 'uniswap/v3', fee: 3000, from: 'WETH', to: 'USDC', amountIn: 70n * E18, amountOut: 200_000_000_000n, ticksCrossed: 1 },
-    ],
+    [{ dex: 'uniswap/v3', fee: 3000, from: 'WETH', to: 'USDC', amountIn: 70n * E18, amountOut: 200_000_000_000n, ticksCrossed: 1 }],
     'exactOut',
   );
   // 300 ETH at 50 bps: 301.5 ETH, 1.5 ETH of slack shared 230:70 (1.15 / 0.35).
   const steps = buildTradeSteps({
     ...params,
-    trade: tradeOf([a, b], 'exactOut'),
+    trade: tradeOf([a, b], 'exactOut', { in: true }),
     tokenIn: tokenOf(chain, 'ETH'),
     tokenOut: tokenOf(chain, 'USDC'),
     amountOutMinimum: 900_000_000_000n,
@@ -403,13 +393,12 @@ t.test('exact output, native out: the swaps pay the router, unwrapWETH9(amountOu
     [
       { dex: 'uniswap/v3', fee: 100, from: 'USDT', to: 'USDC', amountIn: 18_100_000_000n, amountOut: 18_090_000_000n },
       { dex: 'uniswap/v3', fee: 500, from: 'USDC', to: 'WETH', amountIn: 18_090_000_000n, amountOut: 6n * 10n ** 18n },
-      { dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 6n * 10n ** 18n, amountOut: 6n * 10n ** 18n },
     ],
     'exactOut',
   );
   const steps = buildTradeSteps({
     ...params,
-    trade: tradeOf([route], 'exactOut'),
+    trade: tradeOf([route], 'exactOut', { out: true }),
     tokenIn: tokenOf(chain, 'USDT'),
     tokenOut: tokenOf(chain, 'ETH'),
     amountOutMinimum: 6n * 10n ** 18n,

@@ -172,7 +172,6 @@ t.test('a v2 + v3 split with native output: each route runs to its end at the ro
   const viaV2 = routeOf(chain, router, [
     { dex: 'uniswap/v2', from: 'DAI', to: 'USDC', amountIn: 40_000n * E18, amountOut: 39_900_000_000n },
     { dex: 'uniswap/v3', fee: 500, from: 'USDC', to: 'WETH', amountIn: 39_900_000_000n, amountOut: 13_200_000_000_000_000_000n },
-    { dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 13_200_000_000_000_000_000n, amountOut: 13_200_000_000_000_000_000n },
   ]);
   const viaV3 = routeOf(chain, router, [
     {
@@ -184,11 +183,10 @@ t.test('a v2 + v3 split with native output: each route runs to its end at the ro
       amountOut: 19_700_000_000_000_000_000n,
       ticksCrossed: 4,
     },
-    { dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 19_700_000_000_000_000_000n, amountOut: 19_700_000_000_000_000_000n },
   ]);
   const steps = buildTradeSteps({
     ...params,
-    trade: tradeOf([viaV3, viaV2]),
+    trade: tradeOf([viaV3, viaV2], 'exactIn', { out: true }),
     tokenIn: tokenOf(chain, 'DAI'),
     tokenOut: tokenOf(chain, 'ETH'),
     amountOutMinimum: 32_735_500_000_000_000_000n,
@@ -216,16 +214,12 @@ t.test('a v2 + v3 split with native output: each route runs to its end at the ro
 
 t.test('a native-in split over v2 and v3: value = the sum, sweepToken of the sum, refundETH last', async (t) => {
   const a = routeOf(chain, router, [
-    { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 800n * E18, amountOut: 800n * E18 },
     { dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 800n * E18, amountOut: 2_380_000_000_000n, ticksCrossed: 6 },
   ]);
-  const b = routeOf(chain, router, [
-    { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 200n * E18, amountOut: 200n * E18 },
-    { dex: 'uniswap/v2', from: 'WETH', to: 'USDC', amountIn: 200n * E18, amountOut: 590_000_000_000n },
-  ]);
+  const b = routeOf(chain, router, [{ dex: 'uniswap/v2', from: 'WETH', to: 'USDC', amountIn: 200n * E18, amountOut: 590_000_000_000n }]);
   const steps = buildTradeSteps({
     ...params,
-    trade: tradeOf([a, b]),
+    trade: tradeOf([a, b], 'exactIn', { in: true }),
     tokenIn: tokenOf(chain, 'ETH'),
     tokenOut: tokenOf(chain, 'USDC'),
     amountOutMinimum: 2_955_150_000_000n,
@@ -253,13 +247,12 @@ t.test('a native-in split over v2 and v3: value = the sum, sweepToken of the sum
 
 t.test('native in and one route: the swap pays the recipient with the minimum, then refundETH', async (t) => {
   const route = routeOf(chain, router, [
-    { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: E18, amountOut: E18 },
     { dex: 'uniswap/v2', from: 'WETH', to: 'USDT', amountIn: E18, amountOut: 2_950_000_000n },
     { dex: 'uniswap/v3', fee: 100, from: 'USDT', to: 'USDC', amountIn: 2_950_000_000n, amountOut: 2_949_000_000n },
   ]);
   const steps = buildTradeSteps({
     ...params,
-    trade: tradeOf([route]),
+    trade: tradeOf([route], 'exactIn', { in: true }),
     tokenIn: tokenOf(chain, 'ETH'),
     tokenOut: tokenOf(chain, 'USDC'),
     amountOutMinimum: 2_934_255_000n,
@@ -330,13 +323,12 @@ t.test(
         { dex: 'uniswap/v3', fee: 100, from: 'DAI', to: 'USDC', amountIn: 20_010n * E18, amountOut: 20_000_000_000n },
         { dex: 'uniswap/v3', fee: 500, from: 'USDC', to: 'WBTC', amountIn: 20_000_000_000n, amountOut: 33_000_000n },
         { dex: 'uniswap/v3', fee: 3000, from: 'WBTC', to: 'WETH', amountIn: 33_000_000n, amountOut: 6n * E18 },
-        { dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 6n * E18, amountOut: 6n * E18 },
       ],
       'exactOut',
     );
     const steps = buildTradeSteps({
       ...params,
-      trade: tradeOf([route], 'exactOut'),
+      trade: tradeOf([route], 'exactOut', { out: true }),
       tokenIn: tokenOf(chain, 'DAI'),
       tokenOut: tokenOf(chain, 'ETH'),
       amountOutMinimum: 6n * E18,
@@ -365,15 +357,12 @@ t.test('exact output, native in, one pool: value = amountInMaximum, exactOutputS
   const route = routeOf(
     chain,
     router,
-    [
-      { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 33n * E18, amountOut: 33n * E18 },
-      { dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 33n * E18, amountOut: 100_000_000_000n },
-    ],
+    [{ dex: 'uniswap/v3', fee: 500, from: 'WETH', to: 'USDC', amountIn: 33n * E18, amountOut: 100_000_000_000n }],
     'exactOut',
   );
   const steps = buildTradeSteps({
     ...params,
-    trade: tradeOf([route], 'exactOut'),
+    trade: tradeOf([route], 'exactOut', { in: true }),
     tokenIn: tokenOf(chain, 'ETH'),
     tokenOut: tokenOf(chain, 'USDC'),
     amountOutMinimum: 100_000_000_000n,

@@ -69,13 +69,12 @@ t.test('2 hops, ERC-20 in and out: approve amountIn, swapExactTokensForTokens al
 
 t.test('native in through 2 pairs: no approval, swapExactETHForTokens with value along [WETH, USDC, USDT]', async (t) => {
   const route = routeOf(chain, uni, [
-    { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 10n ** 18n, amountOut: 10n ** 18n },
     { dex: 'uniswap/v2', from: 'WETH', to: 'USDC', amountIn: 10n ** 18n, amountOut: 2_990_000_000n },
     { dex: 'uniswap/v2', from: 'USDC', to: 'USDT', amountIn: 2_990_000_000n, amountOut: 2_985_000_000n },
   ]);
   const steps = buildTradeSteps({
     ...params,
-    trade: tradeOf([route]),
+    trade: tradeOf([route], 'exactIn', { in: true }),
     tokenIn: tokenOf(chain, 'ETH'),
     tokenOut: tokenOf(chain, 'USDT'),
     amountOutMinimum: 2_970_000_000n,
@@ -104,11 +103,10 @@ t.test('native out through 2 pairs: swapExactTokensForETH along [DAI, USDC, WETH
   const route = routeOf(chain, uni, [
     { dex: 'uniswap/v2', from: 'DAI', to: 'USDC', amountIn: 5_000n * 10n ** 18n, amountOut: 4_980_000_000n },
     { dex: 'uniswap/v2', from: 'USDC', to: 'WETH', amountIn: 4_980_000_000n, amountOut: 1_650_000_000_000_000_000n },
-    { dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 1_650_000_000_000_000_000n, amountOut: 1_650_000_000_000_000_000n },
   ]);
   const steps = buildTradeSteps({
     ...params,
-    trade: tradeOf([route]),
+    trade: tradeOf([route], 'exactIn', { out: true }),
     tokenIn: tokenOf(chain, 'DAI'),
     tokenOut: tokenOf(chain, 'ETH'),
     amountOutMinimum: 1_640_000_000_000_000_000n,
@@ -228,7 +226,6 @@ t.test('exact output, native in: swapETHForExactTokens with value = amountInMaxi
     chain,
     uni,
     [
-      { dex: 'wrap', from: 'ETH', to: 'WETH', amountIn: 10n ** 18n, amountOut: 10n ** 18n },
       { dex: 'uniswap/v2', from: 'WETH', to: 'USDC', amountIn: 10n ** 18n, amountOut: 2_990_000_000n },
       { dex: 'uniswap/v2', from: 'USDC', to: 'USDT', amountIn: 2_990_000_000n, amountOut: 2_985_000_000n },
     ],
@@ -236,7 +233,7 @@ t.test('exact output, native in: swapETHForExactTokens with value = amountInMaxi
   );
   const steps = buildTradeSteps({
     ...params,
-    trade: tradeOf([route], 'exactOut'),
+    trade: tradeOf([route], 'exactOut', { in: true }),
     tokenIn: tokenOf(chain, 'ETH'),
     tokenOut: tokenOf(chain, 'USDT'),
     amountOutMinimum: 2_985_000_000n,
@@ -266,13 +263,12 @@ t.test('exact output, native out: swapTokensForExactETH(amountOut, amountInMax, 
     [
       { dex: 'sushiswap/v2', from: 'DAI', to: 'USDC', amountIn: 5_000n * 10n ** 18n, amountOut: 4_980_000_000n },
       { dex: 'sushiswap/v2', from: 'USDC', to: 'WETH', amountIn: 4_980_000_000n, amountOut: 1_650_000_000_000_000_000n },
-      { dex: 'wrap', from: 'WETH', to: 'ETH', amountIn: 1_650_000_000_000_000_000n, amountOut: 1_650_000_000_000_000_000n },
     ],
     'exactOut',
   );
   const steps = buildTradeSteps({
     ...params,
-    trade: tradeOf([route], 'exactOut'),
+    trade: tradeOf([route], 'exactOut', { out: true }),
     tokenIn: tokenOf(chain, 'DAI'),
     tokenOut: tokenOf(chain, 'ETH'),
     amountOutMinimum: 1_650_000_000_000_000_000n,

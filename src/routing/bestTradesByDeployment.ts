@@ -1,0 +1,52 @@
+import { type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
+import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
+import { bestTrade, type TradeOutcome, type TradeRequest } from './bestTrade.ts';
+import type { RoutingLimits } from './RoutingLimits.ts';
+import { tradeEnds } from './tradeEnds.ts';
+
+/** One trade outcome; `deployment`: the deployment a trade is kept to, '' for one over all of them. */
+export interface DeploymentTrade {
+  deployment: DeploymentId | '';
+  outcome: TradeOutcome;
+}
+
+/** What to trade on one chain: the pair, the side that is fixed and its amount. */
+export type TradeSubject = Pick<TradeRequest, 'tokenIn' | 'tokenOut' | 'tradeType' | 'amount'>;
+
+/**
+ * The best trade through the limits' deployments, or (`perDeployment`, POST /quotes/routes) one best trade per
+ * deployment plus the best over all of them when it mixes deployments. A bare wrap or unwrap, through no DEX, is one
+ * trade either way.
+ */
+export function bestTradesByDeployment(
+  index: ChainPoolIndex,
+  subject: TradeSubject,
+  limits: RoutingLimits,
+  perDeployment: boolean,
+): DeploymentTrade[] {
+  const overall = (): DeploymentTrade => ({ deployment: '', outcome: search(index, subject, limits, limits.deployments) });
+  if (!perDeployment || tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut).bareWrap) return [overall()];
+  const each = limits.deployments.map((deployment) => ({ deployment, outcome: search(index, subject, limits, [deployment]) }));
+  // One pool per trade: the best over all deployments is one of theirs, never a mix, and a refusal of all of them
+  // says what each says.
+  if (limits.maxHops === 1 && limits.maxSplits === 1) return each;
+  const all = overall();
+  // The best trade over all of them, when it goes through more than one deployment, is an entry of its own; when
+  // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
+  const mixed =
+    all.outcome.ok && new Set(all.outcome.trade.splits.flatMap((s) => s.route.legs.map((l) => deploymentId(l.dex, l.version)))).size > 1;
+  return mixed || !all.outcome.ok ? [...each, all] : each;
+}
+
+/** The best trade through the given deployments' pools. */
+function search(index: ChainPoolIndex, subject: TradeSubject, limits: RoutingLimits, deployments: readonly DeploymentId[]): TradeOutcome {
+  const allowKey = deployments.join(',');
+  // The filter of a deployment list is made once per index and reused (it names the memoised candidate paths too).
+  const allow = index.memo(`allow:${allowKey}`, () => {
+    const allowed = new Set(deployments);
+    return (e: PoolEntry): boolean => allowed.has(e.deployment);
+  });
+  const { tokenIn, tokenOut, tradeType, amount } = subject;
+  const { maxHops, maxSplits, gasPriceWei } = limits;
+  return bestTrade(index, { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, allow, allowKey });
+}
