@@ -33,6 +33,7 @@ const WALLET = '0x00000000000000000000000000000000000000bb';
 const BASE = { originChainId: 1001, destinationChainId: 1001, tokenIn: USDC, tokenOut: WETH, amount: '1000', recipientAddress: RECIPIENT };
 
 const ADDRESS_PROBLEM = 'must be a valid EVM address (0x followed by 40 hex digits)';
+const TOKEN_PROBLEM = 'must be a token address (0x followed by 40 hex digits) or a token symbol (1 to 32 characters, no spaces)';
 const AMOUNT_FORM = 'must be a positive decimal string such as "1.5" (no sign, exponent or spaces)';
 const ENDPOINTS = [
   { url: '/quotes', headers: A },
@@ -64,7 +65,7 @@ t.test('missing fields: `<field>: is required` sorted by field name, joined by "
   await rejects(
     t,
     { originChainId: 1001, destinationChainId: 1001, tokenIn: 'nope', amount: '-1' },
-    `amount: ${AMOUNT_FORM}; recipientAddress: is required; tokenIn: ${ADDRESS_PROBLEM}; tokenOut: is required`,
+    `amount: ${AMOUNT_FORM}; recipientAddress: is required; tokenIn: "nope" is not a token of chain testchain (1001); tokenOut: is required`,
   );
 });
 
@@ -103,7 +104,7 @@ t.test('unknown fields are refused, each named, with the other problems (issue 1
   await rejects(
     t,
     { ...BASE, amount: '-1', extra: true, tokenIn: 'x' },
-    `amount: ${AMOUNT_FORM}; extra: is not a field of the quote request; tokenIn: ${ADDRESS_PROBLEM}`,
+    `amount: ${AMOUNT_FORM}; extra: is not a field of the quote request; tokenIn: "x" is not a token of chain testchain (1001)`,
   );
   await rejects(t, { ...BASE, ['x'.repeat(100)]: 1 }, `${'x'.repeat(64)}…: is not a field of the quote request`);
   const many = Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`f${String(i).padStart(2, '0')}`, i]));
@@ -169,16 +170,19 @@ t.test('tokens: not in the chain catalogue, equal, invalid addresses', async (t)
     '0x123',
     '1111111111111111111111111111111111111111',
     '0x111111111111111111111111111111111111111g',
+    `0X${'1'.repeat(40)}`,
     'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
   ]) {
-    await rejects(t, { ...BASE, tokenIn: bad, amount: '1' }, `tokenIn: ${ADDRESS_PROBLEM}`);
+    // A token field also takes a symbol (up to 32 characters, no spaces, not starting with 0x); what starts with 0x is
+    // told the address form.
+    await rejects(t, { ...BASE, tokenIn: bad, amount: '1' }, `tokenIn: ${/^0x/i.test(bad) ? ADDRESS_PROBLEM : TOKEN_PROBLEM}`);
     await rejects(t, { ...BASE, recipientAddress: bad }, `recipientAddress: ${ADDRESS_PROBLEM}`);
     await rejects(t, { ...BASE, walletAddress: bad }, `walletAddress: ${ADDRESS_PROBLEM}`);
   }
   await rejects(
     t,
-    { ...BASE, tokenIn: '0xZZ', tokenOut: 'x', recipientAddress: '', walletAddress: '0x', amount: '1' },
-    `recipientAddress: ${ADDRESS_PROBLEM}; tokenIn: ${ADDRESS_PROBLEM}; tokenOut: ${ADDRESS_PROBLEM}; walletAddress: ${ADDRESS_PROBLEM}`,
+    { ...BASE, tokenIn: '0xZZ', tokenOut: 'U SDC', recipientAddress: '', walletAddress: '0x', amount: '1' },
+    `recipientAddress: ${ADDRESS_PROBLEM}; tokenIn: ${ADDRESS_PROBLEM}; tokenOut: ${TOKEN_PROBLEM}; walletAddress: ${ADDRESS_PROBLEM}`,
   );
 });
 
