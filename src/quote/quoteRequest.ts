@@ -280,11 +280,12 @@ const tokenName = (token: CatalogToken) => `${token.symbol} (${token.address})`;
 /** The chain's tokens whose symbol is closest to an unknown one (any letter case, at most 1 edit for 1-3 characters, 2 beyond). */
 function similarTokens(chain: CatalogChain, symbol: string): CatalogToken[] {
   const wanted = symbol.toUpperCase();
-  let best = wanted.length <= 3 ? 2 : 3;
+  let best = wanted.length <= 3 ? 1 : 2;
   let near: CatalogToken[] = [];
   for (const token of chain.tokens) {
     const distance = editDistance(token.symbol.toUpperCase(), wanted);
-    if (distance < best) [best, near] = [distance, [token]];
+    if (distance > best) continue;
+    if (distance < best || near.length === 0) [best, near] = [distance, [token]];
     else if (distance === best) near.push(token);
   }
   return near.slice(0, MAX_SUGGESTIONS);

@@ -186,6 +186,92 @@ t.test('tokens: not in the chain catalogue, equal, invalid addresses', async (t)
   );
 });
 
+t.test('addresses: mixed case must be the EIP-55 checksum; all-lowercase and all-uppercase hex need none (issue 23)', async (t) => {
+  // Anvil's second account as its checksum spells it, and with the last character changed (the issue's typo).
+  const GOOD = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+  const TYPO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C9';
+  // The native address (0xEeee…EEeE checksummed) with the case of its last letter changed.
+  const NATIVE_TYPO = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEee';
+  const typo = (field: string, address: string) => `${field}: ${address} fails its EIP-55 checksum: check the address for a typo`;
+  await rejects(t, { ...BASE, recipientAddress: TYPO }, typo('recipientAddress', TYPO));
+  await rejects(t, { ...BASE, walletAddress: TYPO }, typo('walletAddress', TYPO));
+  await rejects(t, { ...BASE, tokenIn: NATIVE_TYPO, amount: '1' }, typo('tokenIn', NATIVE_TYPO));
+  await rejects(t, { ...BASE, tokenOut: NATIVE_TYPO }, typo('tokenOut', NATIVE_TYPO));
+  await rejects(
+    t,
+    { ...BASE, tokenIn: NATIVE_TYPO, tokenOut: NATIVE_TYPO, recipientAddress: TYPO, walletAddress: TYPO, amount: '1' },
+    [typo('recipientAddress', TYPO), typo('tokenIn', NATIVE_TYPO), typo('tokenOut', NATIVE_TYPO), typo('walletAddress', TYPO)].join('; '),
+  );
+  // The same typo in either unchecksummed form carries no checksum to fail: it is accepted, as EIP-55 says.
+  for (const recipient of [GOOD, GOOD.toLowerCase(), `0x${GOOD.slice(2).toUpperCase()}`]) {
+    const res = await q.request('POST', '/quotes', {
+      body: { ...BASE, recipientAddress: recipient, walletAddress: recipient },
+      headers: A,
+    });
+    t.strictSame(
+      [res.status, res.body.data?.recipientAddress, res.body.data?.walletAddress],
+      [200, GOOD, GOOD],
+      `${recipient}: accepted, answered checksummed`,
+    );
+  }
+  for (const native of [ETH, ETH.toUpperCase().replace('0X', '0x'), '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE']) {
+    const res = await q.request('POST', '/quotes/routes', { body: { ...BASE, tokenIn: native, tokenOut: USDC, amount: '1' } });
+    t.equal(res.status, 200, `tokenIn ${native}: ${res.body.message}`);
+  }
+});
+
+t.test('tokens by symbol: any letter case, the native symbol is the native asset; quotes name tokens by address (issue 23)', async (t) => {
+  const fields = (data: Array<Record<string, unknown>>) => data.map((r) => [r.amountOut, r.tokenIn, r.tokenOut, r.paths, r.route]);
+  const byAddress = await q.request('POST', '/quotes/routes', { body: { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '1' } });
+  const bySymbol = await q.request('POST', '/quotes/routes', { body: { ...BASE, tokenIn: 'eth', tokenOut: 'USDC', amount: '1' } });
+  t.strictSame([bySymbol.status, byAddress.status], [200, 200]);
+  t.strictSame(fields(bySymbol.body.data), fields(byAddress.body.data), 'the same routes as by address');
+  t.strictSame(
+    [bySymbol.body.data[0].tokenIn.address, bySymbol.body.data[0].tokenOut.address],
+    ['0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', USDC],
+    'tokenIn and tokenOut are the tokens, with their addresses',
+  );
+
+  const created = await q.request('POST', '/quotes', { body: { ...BASE, tokenIn: 'Usdc', tokenOut: 'WETH' }, headers: A });
+  t.strictSame(
+    [created.status, created.body.data.tokenIn.address, created.body.data.tokenOut.address],
+    [200, USDC, WETH],
+    'POST /quotes: the saved quote holds the tokens',
+  );
+  const read = await q.request('GET', `/quotes/${created.body.data.quoteId}`, { headers: A });
+  t.strictSame([read.body.data.tokenIn, read.body.data.tokenOut], [created.body.data.tokenIn, created.body.data.tokenOut]);
+
+  // Unknown symbols: the closest symbols (edit distance, a swap of neighbours counting once), with their addresses.
+  await rejects(
+    t,
+    { ...BASE, tokenIn: 'USCD', amount: '1' },
+    `tokenIn: "USCD" is not a token of chain testchain (1001): did you mean USDC (${USDC})?`,
+  );
+  await rejects(
+    t,
+    { ...BASE, tokenOut: 'wth' },
+    `tokenOut: "wth" is not a token of chain testchain (1001): did you mean ETH (0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE) or WETH (${WETH})?`,
+  );
+  await rejects(
+    t,
+    { ...BASE, tokenIn: 'DIA', amount: '1' },
+    `tokenIn: "DIA" is not a token of chain testchain (1001): did you mean DAI (${DAI})?`,
+  );
+  await rejects(t, { ...BASE, tokenOut: 'BTC' }, 'tokenOut: "BTC" is not a token of chain testchain (1001)');
+  // The symbol is quoted as JSON: a control character shows escaped.
+  await rejects(
+    t,
+    { ...BASE, tokenOut: 'US\u0000DC' },
+    `tokenOut: "US\\u0000DC" is not a token of chain testchain (1001): did you mean USDC (${USDC})?`,
+  );
+  // A symbol is resolved before the rest is judged: the same token twice, the amount against its decimals.
+  await rejects(t, { ...BASE, tokenIn: 'usdc', tokenOut: 'USDC' }, 'tokenOut: must differ from tokenIn');
+  await rejects(t, { ...BASE, tokenIn: 'USDC', tokenOut: USDC }, 'tokenOut: must differ from tokenIn');
+  await rejects(t, { ...BASE, tokenIn: 'USDC', amount: '1.1234567' }, 'amount: has 7 decimal places; the token has 6');
+  // Without a valid chain there is nothing to resolve the symbol on.
+  await rejects(t, { ...BASE, originChainId: 999, tokenIn: 'USCD' }, 'originChainId: unknown chain 999');
+});
+
 t.test('slippageBps outside 0..5000', async (t) => {
   for (const slippageBps of [-1, 5001, 10_000]) await rejects(t, { ...BASE, slippageBps }, 'slippageBps: must be between 0 and 5000');
   for (const slippageBps of [0, 5000]) {
