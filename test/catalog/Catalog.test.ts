@@ -3,6 +3,7 @@
 // catalogue, the tokens' published contract addresses (Circle's USDC on Ethereum, Binance-Peg ETH on BNB Chain).
 import t from 'tap';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { TOKEN_SYMBOL_PATTERN } from '../../src/http/formats.ts';
 import { fixtureCatalogWith } from '../helpers/fixtureCatalogWith.ts';
 import { fixtureCatalogDir } from '../helpers/testApp.ts';
 
@@ -59,4 +60,7 @@ t.test('tokensBySymbol on the shipped catalogue', async (t) => {
       .map((token) => `${chain.slug} ${token.symbol}`),
   );
   t.strictSame(unnamed, [], 'every shipped token is named by its symbol');
+  const symbol = new RegExp(TOKEN_SYMBOL_PATTERN, 'u');
+  const unsendable = catalog.allTokens().filter((token) => !symbol.test(token.symbol));
+  t.strictSame(unsendable, [], 'every shipped symbol has the form a request may send');
 });
