@@ -147,7 +147,9 @@ export class Catalog {
         if (tokens.has(key)) throw new CatalogError(`${chain.file}: token ${token.address} listed twice`);
         tokens.set(key, token);
         const symbol = token.symbol.toUpperCase();
-        symbols.set(symbol, [...(symbols.get(symbol) ?? []), token]);
+        const named = symbols.get(symbol);
+        if (named) named.push(token);
+        else symbols.set(symbol, [token]);
       }
       this.tokensByChain.set(chain.chainId, tokens);
       this.symbolsByChain.set(chain.chainId, symbols);

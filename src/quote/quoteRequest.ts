@@ -285,8 +285,8 @@ function similarTokens(chain: CatalogChain, symbol: string): CatalogToken[] {
   for (const token of chain.tokens) {
     const distance = editDistance(token.symbol.toUpperCase(), wanted);
     if (distance > best) continue;
-    if (distance < best || near.length === 0) [best, near] = [distance, [token]];
-    else if (distance === best) near.push(token);
+    if (distance < best) [best, near] = [distance, []];
+    near.push(token);
   }
   return near.slice(0, MAX_SUGGESTIONS);
 }
