@@ -138,6 +138,8 @@ export class Catalog {
   private readonly byId = new Map<number, CatalogChain>();
   private readonly bySlug = new Map<string, CatalogChain>();
   private readonly tokensByChain = new Map<number, Map<string, CatalogToken>>();
+  /** Per chain: symbol in upper case -> the tokens with that symbol in any letter case, in catalogue order. */
+  private readonly symbolsByChain = new Map<number, Map<string, CatalogToken[]>>();
 
   constructor(chains: readonly CatalogChain[]) {
     this.chains = [...chains].sort((a, b) => a.chainId - b.chainId);
@@ -147,12 +149,18 @@ export class Catalog {
       this.byId.set(chain.chainId, chain);
       this.bySlug.set(chain.slug, chain);
       const tokens = new Map<string, CatalogToken>();
+      const symbols = new Map<string, CatalogToken[]>();
       for (const token of chain.tokens) {
         const key = tokenKey(chain.ecosystem, token.address);
         if (tokens.has(key)) throw new CatalogError(`${chain.file}: token ${token.address} listed twice`);
         tokens.set(key, token);
+        const symbol = token.symbol.toUpperCase();
+        const named = symbols.get(symbol);
+        if (named) named.push(token);
+        else symbols.set(symbol, [token]);
       }
       this.tokensByChain.set(chain.chainId, tokens);
+      this.symbolsByChain.set(chain.chainId, symbols);
     }
   }
 
@@ -166,6 +174,17 @@ export class Catalog {
     const chain = this.byId.get(chainId);
     if (!chain) return undefined;
     return this.tokensByChain.get(chainId)?.get(tokenKey(chain.ecosystem, address));
+  }
+
+  /**
+   * The tokens a symbol names on a chain, compared in any letter case ("usdc" is USDC): one token when the symbol
+   * resolves, several when it is ambiguous (every token whose symbol matches, in catalogue order), none when unknown.
+   * The chain's native asset (NATIVE_TOKEN_ADDRESS, e.g. "ETH") wins over any ERC-20 with the same symbol.
+   */
+  tokensBySymbol(chainId: number, symbol: string): readonly CatalogToken[] {
+    const tokens = this.symbolsByChain.get(chainId)?.get(symbol.toUpperCase()) ?? [];
+    const native = tokens.length > 1 ? tokens.find((t) => t.address.toLowerCase() === NATIVE_TOKEN_ADDRESS.toLowerCase()) : undefined;
+    return native ? [native] : tokens;
   }
 
   /** Every token of every chain, in chain order. */

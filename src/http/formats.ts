@@ -4,8 +4,29 @@
  * Patterns are JSON Schema / ECMAScript regular expressions, anchored.
  */
 
-/** An EVM address in any letter case (what viem's non-strict isAddress accepts). */
+import { checksumAddress } from '../tx/checksumAddress.ts';
+
+/**
+ * An EVM address in any letter case (what viem's non-strict isAddress accepts). A request's address must also pass
+ * hasValidChecksum, which a pattern cannot express.
+ */
 export const EVM_ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$';
+
+/** A token symbol as a request may send it instead of the address: 1 to 32 characters, no whitespace, no leading 0x. */
+export const TOKEN_SYMBOL_PATTERN = '^(?!0[xX])\\S{1,32}$';
+
+/** A request's token field: an EVM address or a token symbol. */
+export const TOKEN_PATTERN = `^(${unanchored(EVM_ADDRESS_PATTERN)}|${unanchored(TOKEN_SYMBOL_PATTERN)})$`;
+
+/**
+ * Whether an address (EVM_ADDRESS_PATTERN) passes EIP-55: all-lowercase and all-uppercase hex carry no checksum and
+ * pass; mixed case must be exactly the checksummed form, so a typo in a checksummed address is caught. (viem's strict
+ * isAddress refuses all-uppercase hex, which EIP-55 leaves unchecksummed.)
+ */
+export function hasValidChecksum(address: string): boolean {
+  const hex = address.slice(2);
+  return hex === hex.toLowerCase() || hex === hex.toUpperCase() || checksumAddress(address) === address;
+}
 
 /** A non-negative integer in decimal, no sign, exponent or leading zero: token amounts in smallest units, wei. */
 export const INTEGER_STRING_PATTERN = '^(0|[1-9][0-9]*)$';

@@ -1,7 +1,14 @@
 import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
 import { type Catalog, type CatalogChain, type CatalogToken, type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import { ValidationError } from '../errors/BaseError.ts';
-import { CHAIN_ID_SCHEMA, DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN } from '../http/formats.ts';
+import {
+  CHAIN_ID_SCHEMA,
+  DECIMAL_AMOUNT_PATTERN,
+  EVM_ADDRESS_PATTERN,
+  hasValidChecksum,
+  INTEGER_STRING_PATTERN,
+  TOKEN_PATTERN,
+} from '../http/formats.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { type RequestedLimits, ROUTING_BOUNDS } from '../routing/RoutingLimits.ts';
 import { checksumAddress } from '../tx/checksumAddress.ts';
@@ -30,6 +37,7 @@ export interface QuoteRequestBody {
 export const TRADE_TYPES: readonly TradeType[] = ['exactIn', 'exactOut'];
 
 const address = (description: string) => ({ type: 'string', pattern: EVM_ADDRESS_PATTERN, description }) as const;
+const token = (description: string) => ({ type: 'string', pattern: TOKEN_PATTERN, description }) as const;
 const dexSlugs = (description: string) =>
   ({ type: 'array', items: { type: 'string', maxLength: 64 }, maxItems: 32, nullable: true, description }) as const;
 
@@ -47,8 +55,10 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
       ...CHAIN_ID_SCHEMA,
       description: 'Chain of tokenOut. POST /quotes: a different chain gets a bridge quote; POST /quotes/routes: must equal originChainId.',
     },
-    tokenIn: address('Token address of the origin chain, any letter case; 0xEeee…EEeE is the native asset.'),
-    tokenOut: address('Token address of the destination chain.'),
+    tokenIn: token(
+      'Token of the origin chain: its address in any letter case (mixed case must be its EIP-55 checksum; 0xEeee…EEeE is the native asset), or its symbol where unique on the chain, in any letter case ("USDC"; the native symbol, e.g. "ETH", is the native asset).',
+    ),
+    tokenOut: token('Token of the destination chain: its address or its symbol, as tokenIn.'),
     amount: {
       type: 'string',
       maxLength: 100,
@@ -56,9 +66,12 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
       description:
         'Positive decimal in display units ("1.5") of tokenIn, or of tokenOut with tradeType "exactOut": no sign, exponent, spaces or more decimals than that token has.',
     },
-    recipientAddress: address('EVM address receiving tokenOut.'),
+    recipientAddress: address('EVM address receiving tokenOut; mixed case must be its EIP-55 checksum.'),
     slippageBps: { type: 'integer', minimum: 0, maximum: 5000, nullable: true, description: 'Default DEFAULT_SLIPPAGE_BPS (50).' },
-    walletAddress: { ...address('Extension: sender of the steps; defaults to recipientAddress.'), nullable: true },
+    walletAddress: {
+      ...address('Extension: sender of the steps; defaults to recipientAddress. Mixed case must be its EIP-55 checksum.'),
+      nullable: true,
+    },
     // Defaults are stated in the descriptions, not as `default`: generated clients would make such fields required.
     maxHops: {
       type: 'integer',
@@ -119,7 +132,9 @@ export interface QuoteRequest {
 }
 
 const AMOUNT = new RegExp(DECIMAL_AMOUNT_PATTERN);
+const ADDRESS = new RegExp(EVM_ADDRESS_PATTERN);
 const ADDRESS_PROBLEM = 'must be a valid EVM address (0x followed by 40 hex digits)';
+const TOKEN_PROBLEM = 'must be a token address (0x followed by 40 hex digits) or a token symbol (1 to 32 characters, no spaces)';
 const AMOUNT_FORM_PROBLEM = 'must be a positive decimal string such as "1.5" (no sign, exponent or spaces)';
 
 /** Range messages of the bounded integer fields. */
@@ -131,8 +146,8 @@ const RANGES: Record<string, string> = {
 
 /** What a field that breaks its schema pattern is told. */
 const PATTERN_PROBLEMS: Record<string, string> = {
-  tokenIn: ADDRESS_PROBLEM,
-  tokenOut: ADDRESS_PROBLEM,
+  tokenIn: TOKEN_PROBLEM,
+  tokenOut: TOKEN_PROBLEM,
   recipientAddress: ADDRESS_PROBLEM,
   walletAddress: ADDRESS_PROBLEM,
   amount: AMOUNT_FORM_PROBLEM,
@@ -140,6 +155,10 @@ const PATTERN_PROBLEMS: Record<string, string> = {
 };
 
 const FIELDS = Object.keys(quoteRequestSchema.properties ?? {});
+/** The fields holding an EVM address (token fields: or a symbol), read from the schema: each passes hasValidChecksum. */
+const ADDRESS_FIELDS = Object.entries(quoteRequestSchema.properties as Record<string, { pattern?: string }>)
+  .filter(([, schema]) => schema.pattern === EVM_ADDRESS_PATTERN || schema.pattern === TOKEN_PATTERN)
+  .map(([field]) => field as 'tokenIn' | 'tokenOut' | 'recipientAddress' | 'walletAddress');
 /** Unknown fields named one by one, at most this many; the rest are counted under `body`. */
 const MAX_UNKNOWN_NAMED = 10;
 
@@ -149,13 +168,22 @@ function unknownFieldProblem(name: string): string {
   return `is not a field of the quote request${guess ? ` (did you mean ${guess}?)` : ''}`;
 }
 
-/** Levenshtein distance (names are short: at most a few dozen characters are compared). */
+/**
+ * Edit distance with adjacent swaps (optimal string alignment: Levenshtein where swapping two neighbouring characters
+ * is one edit, so "USCD" is one edit from "USDC"). Infinity beyond 2 length apart: names and symbols are short.
+ */
 function editDistance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 2 || b.length > 64) return Infinity;
+  let before: number[] = [];
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
     const next = [i];
-    for (let j = 1; j <= b.length; j += 1) next.push(Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    for (let j = 1; j <= b.length; j += 1) {
+      let d = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
+      next.push(d);
+    }
+    before = row;
     row = next;
   }
   return row[b.length];
@@ -223,7 +251,46 @@ function present(problems: ReadonlyMap<string, string>, b: Partial<QuoteRequestB
   return !problems.has(field) && b[field] !== undefined;
 }
 
-/** The catalogue token a token field names on its (valid) chain; a problem for the field when the chain has none. */
+/**
+ * The address rules the schema's patterns cannot state, for every address field: a mixed-case address must be its
+ * EIP-55 checksum (a typo in a checksummed address is refused, never "corrected"), and a token field that starts with
+ * 0x but is no address is told the address form rather than the symbol form.
+ */
+function addressProblems(problems: Map<string, string>, b: Partial<QuoteRequestBody>): void {
+  for (const field of ADDRESS_FIELDS) {
+    const value = b[field];
+    if (typeof value !== 'string') continue;
+    if (problems.get(field) === TOKEN_PROBLEM && /^0x/i.test(value)) problems.set(field, ADDRESS_PROBLEM);
+    else if (!problems.has(field) && ADDRESS.test(value) && !hasValidChecksum(value)) {
+      problems.set(field, `${value} fails its EIP-55 checksum: check the address for a typo`);
+    }
+  }
+}
+
+/** Most tokens a "did you mean" names. */
+const MAX_SUGGESTIONS = 5;
+
+/** `SYMBOL (address)`: how a message names a candidate token (the full address: the one to send). */
+const tokenName = (token: CatalogToken) => `${token.symbol} (${token.address})`;
+
+/** The chain's tokens whose symbol is closest to an unknown one (any letter case, at most 1 edit for 1-3 characters, 2 beyond). */
+function similarTokens(chain: CatalogChain, symbol: string): CatalogToken[] {
+  const wanted = symbol.toUpperCase();
+  let best = wanted.length <= 3 ? 1 : 2;
+  let near: CatalogToken[] = [];
+  for (const token of chain.tokens) {
+    const distance = editDistance(token.symbol.toUpperCase(), wanted);
+    if (distance > best) continue;
+    if (distance < best) [best, near] = [distance, []];
+    near.push(token);
+  }
+  return near.slice(0, MAX_SUGGESTIONS);
+}
+
+/**
+ * The catalogue token a token field names on its (valid) chain, by address or by symbol (Catalog.tokensBySymbol); a
+ * problem for the field when the chain has no such token (with the closest symbols) or several with that symbol.
+ */
 function requestToken(
   catalog: Catalog,
   problems: Map<string, string>,
@@ -232,10 +299,28 @@ function requestToken(
   chain: CatalogChain | undefined,
 ): CatalogToken | undefined {
   if (!present(problems, b, field) || !chain) return undefined;
-  const address = b[field] as string;
-  const found = catalog.token(chain.chainId, address);
-  if (!found) problems.set(field, `${address} is not a token of chain ${chain.slug} (${chain.chainId})`);
-  return found;
+  const value = b[field] as string;
+  const where = `chain ${chain.slug} (${chain.chainId})`;
+  if (ADDRESS.test(value)) {
+    const found = catalog.token(chain.chainId, value);
+    if (!found) problems.set(field, `${value} is not a token of ${where}`);
+    return found;
+  }
+  const named = catalog.tokensBySymbol(chain.chainId, value);
+  if (named.length === 1) return named[0];
+  const symbol = JSON.stringify(value);
+  if (named.length > 1) {
+    problems.set(
+      field,
+      `${symbol} is the symbol of ${named.length} tokens of ${where}: ${named.map(tokenName).join(', ')}; send the address of the one you mean`,
+    );
+    return undefined;
+  }
+  const near = similarTokens(chain, value).map(tokenName);
+  const guess =
+    near.length === 0 ? '' : `: did you mean ${near.length === 1 ? near[0] : `${near.slice(0, -1).join(', ')} or ${near.at(-1)}`}?`;
+  problems.set(field, `${symbol} is not a token of ${where}${guess}`);
+  return undefined;
 }
 
 /**
@@ -257,6 +342,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     if (unknown > MAX_UNKNOWN_NAMED) problems.set('body', `${unknown - MAX_UNKNOWN_NAMED} more unknown fields`);
   }
   const b = body as Partial<QuoteRequestBody>;
+  addressProblems(problems, b);
 
   const origin = present(problems, b, 'originChainId') ? catalog.chain(b.originChainId!) : undefined;
   const destination = present(problems, b, 'destinationChainId') ? catalog.chain(b.destinationChainId!) : undefined;

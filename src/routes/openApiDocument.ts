@@ -99,9 +99,9 @@ const example = (summary: string, value: Record<string, unknown>) => ({
 });
 const sameChainExamples = {
   ethToUsdc: example('1.5 ETH to USDC on the devnet', { tokenIn: DEVNET_TOKENS.ETH, tokenOut: DEVNET_TOKENS.USDC, amount: '1.5' }),
-  usdcToDai: example('2,500 USDC to DAI, 1% slippage', {
-    tokenIn: DEVNET_TOKENS.USDC,
-    tokenOut: DEVNET_TOKENS.DAI,
+  usdcToDai: example('2,500 USDC to DAI by symbol, 1% slippage', {
+    tokenIn: 'USDC',
+    tokenOut: 'DAI',
     amount: '2500',
     slippageBps: 100,
   }),

@@ -294,3 +294,32 @@ t.test('the bridgeable asset giving the most output wins', async (t) => {
     );
   }
 });
+
+t.test('bridge quotes: tokens by symbol on each chain, EIP-55 checksums (issue 23)', async (t) => {
+  const same = (q: Record<string, unknown>) => [q.amountIn, q.amountOut, q.amountOutMinimum, q.tokenIn, q.tokenOut, q.route, q.bridge];
+  const byAddress = await post(BASE);
+  const bySymbol = await post({ ...BASE, tokenIn: 'USDC', tokenOut: 'usdc' });
+  t.equal(bySymbol.status, 200, bySymbol.body.message);
+  t.strictSame(same(bySymbol.body.data), same(byAddress.body.data), 'USDC -> usdc is the USDC -> USDC quote');
+  const native = await post({ ...BASE, tokenIn: 'eth', tokenOut: 'ETH', amount: '1' });
+  // 1 ETH x (1 - 4 bps) - 0.00005 = 0.99955 ETH, as by address above.
+  t.strictSame(
+    [native.status, native.body.data.tokenIn.address, native.body.data.tokenOut.address, native.body.data.amountOut],
+    [200, ETH, ETH, '999550000000000000'],
+    'the native symbol is the native asset on both chains',
+  );
+
+  const refused = async (body: unknown, message: string) => t.strictSame((await post(body)).body, { code: 400, message });
+  await refused(
+    { ...BASE, tokenOut: 'USDX' },
+    `tokenOut: "USDX" is not a token of chain devnet-b (31338): did you mean USDC (${USDC}) or USDT (0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0)?`,
+  );
+  await refused({ ...BASE, tokenIn: 'WEHT' }, `tokenIn: "WEHT" is not a token of chain devnet (31337): did you mean WETH (${WETH})?`);
+  // USDC's address with the case of its last letter changed; the anvil account with its last character changed.
+  const usdcTypo = '0xe7f1725E7734CE288F8367e1Bb143E90bb3f0512';
+  const recipientTypo = '0x70997970C51812dc3A010C7d01b50e0d17dc79C9';
+  await refused(
+    { ...BASE, tokenOut: usdcTypo, recipientAddress: recipientTypo },
+    `recipientAddress: ${recipientTypo} fails its EIP-55 checksum: check the address for a typo; tokenOut: ${usdcTypo} fails its EIP-55 checksum: check the address for a typo`,
+  );
+});

@@ -109,7 +109,19 @@ const amountText = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('1', '-0', '1e400', '0.5', 'null', 'true', '[]', '{}', '["1"]') },
   { weight: 1, arbitrary: jsonText(fc.string({ maxLength: 120 })) },
 );
-const validToken = fc.constantFrom(WETH, USDC, DAI, ETH, WETH.toUpperCase().replace('0X', '0x'), ETH.toLowerCase(), USDC);
+// Symbols in any letter case name the same tokens (issue 23).
+const validToken = fc.constantFrom(
+  WETH,
+  USDC,
+  DAI,
+  ETH,
+  WETH.toUpperCase().replace('0X', '0x'),
+  ETH.toLowerCase(),
+  USDC,
+  'USDC',
+  'weth',
+  'Eth',
+);
 const addressText = (valid: fc.Arbitrary<string>) =>
   fc.oneof(
     { weight: 5, arbitrary: jsonText(valid) },
@@ -126,6 +138,10 @@ const addressText = (valid: fc.Arbitrary<string>) =>
           `${WETH}00`,
           'x'.repeat(200),
           '0X1111111111111111111111111111111111111111',
+          // A mixed-case address whose EIP-55 checksum fails, an unknown symbol, one too long (issue 23).
+          '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEee',
+          'USCD',
+          'x'.repeat(33),
         ),
       ),
     },
@@ -549,7 +565,8 @@ const devnetQuote: fc.Arbitrary<FuzzRequest> = fc
     method: 'POST',
     url: p,
     headers: { 'content-type': 'application/json', authorization: 'Bearer KEY' },
-    payload: JSON.stringify({ ...body, recipientAddress: '0x00000000000000000000000000000000000000aA' }),
+    // Lower case: '…00aA' was a mixed case that is not its EIP-55 checksum, refused since issue 23.
+    payload: JSON.stringify({ ...body, recipientAddress: '0x00000000000000000000000000000000000000aa' }),
   }));
 
 t.test('same-chain and cross-chain quotes on the shipped devnets: never a 5xx', async (t) => {

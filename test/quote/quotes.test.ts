@@ -34,6 +34,7 @@ const WALLET = '0x00000000000000000000000000000000000000bb';
 const BASE = { originChainId: 1001, destinationChainId: 1001, tokenIn: USDC, tokenOut: WETH, amount: '1000', recipientAddress: RECIPIENT };
 
 const ADDRESS_PROBLEM = 'must be a valid EVM address (0x followed by 40 hex digits)';
+const TOKEN_PROBLEM = 'must be a token address (0x followed by 40 hex digits) or a token symbol (1 to 32 characters, no spaces)';
 const AMOUNT_FORM = 'must be a positive decimal string such as "1.5" (no sign, exponent or spaces)';
 const ENDPOINTS = [
   { url: '/quotes', headers: A },
@@ -65,7 +66,7 @@ t.test('missing fields: `<field>: is required` sorted by field name, joined by "
   await rejects(
     t,
     { originChainId: 1001, destinationChainId: 1001, tokenIn: 'nope', amount: '-1' },
-    `amount: ${AMOUNT_FORM}; recipientAddress: is required; tokenIn: ${ADDRESS_PROBLEM}; tokenOut: is required`,
+    `amount: ${AMOUNT_FORM}; recipientAddress: is required; tokenIn: "nope" is not a token of chain testchain (1001); tokenOut: is required`,
   );
 });
 
@@ -104,7 +105,7 @@ t.test('unknown fields are refused, each named, with the other problems (issue 1
   await rejects(
     t,
     { ...BASE, amount: '-1', extra: true, tokenIn: 'x' },
-    `amount: ${AMOUNT_FORM}; extra: is not a field of the quote request; tokenIn: ${ADDRESS_PROBLEM}`,
+    `amount: ${AMOUNT_FORM}; extra: is not a field of the quote request; tokenIn: "x" is not a token of chain testchain (1001)`,
   );
   await rejects(t, { ...BASE, ['x'.repeat(100)]: 1 }, `${'x'.repeat(64)}…: is not a field of the quote request`);
   const many = Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`f${String(i).padStart(2, '0')}`, i]));
@@ -170,17 +171,106 @@ t.test('tokens: not in the chain catalogue, equal, invalid addresses', async (t)
     '0x123',
     '1111111111111111111111111111111111111111',
     '0x111111111111111111111111111111111111111g',
+    `0X${'1'.repeat(40)}`,
     'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
   ]) {
-    await rejects(t, { ...BASE, tokenIn: bad, amount: '1' }, `tokenIn: ${ADDRESS_PROBLEM}`);
+    // A token field also takes a symbol (up to 32 characters, no spaces, not starting with 0x); what starts with 0x is
+    // told the address form.
+    await rejects(t, { ...BASE, tokenIn: bad, amount: '1' }, `tokenIn: ${/^0x/i.test(bad) ? ADDRESS_PROBLEM : TOKEN_PROBLEM}`);
     await rejects(t, { ...BASE, recipientAddress: bad }, `recipientAddress: ${ADDRESS_PROBLEM}`);
     await rejects(t, { ...BASE, walletAddress: bad }, `walletAddress: ${ADDRESS_PROBLEM}`);
   }
   await rejects(
     t,
-    { ...BASE, tokenIn: '0xZZ', tokenOut: 'x', recipientAddress: '', walletAddress: '0x', amount: '1' },
-    `recipientAddress: ${ADDRESS_PROBLEM}; tokenIn: ${ADDRESS_PROBLEM}; tokenOut: ${ADDRESS_PROBLEM}; walletAddress: ${ADDRESS_PROBLEM}`,
+    { ...BASE, tokenIn: '0xZZ', tokenOut: 'U SDC', recipientAddress: '', walletAddress: '0x', amount: '1' },
+    `recipientAddress: ${ADDRESS_PROBLEM}; tokenIn: ${ADDRESS_PROBLEM}; tokenOut: ${TOKEN_PROBLEM}; walletAddress: ${ADDRESS_PROBLEM}`,
   );
+});
+
+t.test('addresses: mixed case must be the EIP-55 checksum; all-lowercase and all-uppercase hex need none (issue 23)', async (t) => {
+  // Anvil's second account as its checksum spells it, and with the last character changed (the issue's typo).
+  const GOOD = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+  const TYPO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C9';
+  // The native address (0xEeee…EEeE checksummed) with the case of its last letter changed.
+  const NATIVE_TYPO = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEee';
+  const typo = (field: string, address: string) => `${field}: ${address} fails its EIP-55 checksum: check the address for a typo`;
+  await rejects(t, { ...BASE, recipientAddress: TYPO }, typo('recipientAddress', TYPO));
+  await rejects(t, { ...BASE, walletAddress: TYPO }, typo('walletAddress', TYPO));
+  await rejects(t, { ...BASE, tokenIn: NATIVE_TYPO, amount: '1' }, typo('tokenIn', NATIVE_TYPO));
+  await rejects(t, { ...BASE, tokenOut: NATIVE_TYPO }, typo('tokenOut', NATIVE_TYPO));
+  await rejects(
+    t,
+    { ...BASE, tokenIn: NATIVE_TYPO, tokenOut: NATIVE_TYPO, recipientAddress: TYPO, walletAddress: TYPO, amount: '1' },
+    [typo('recipientAddress', TYPO), typo('tokenIn', NATIVE_TYPO), typo('tokenOut', NATIVE_TYPO), typo('walletAddress', TYPO)].join('; '),
+  );
+  // The same typo in either unchecksummed form carries no checksum to fail: it is accepted, as EIP-55 says.
+  for (const recipient of [GOOD, GOOD.toLowerCase(), `0x${GOOD.slice(2).toUpperCase()}`]) {
+    const res = await q.request('POST', '/quotes', {
+      body: { ...BASE, recipientAddress: recipient, walletAddress: recipient },
+      headers: A,
+    });
+    t.strictSame(
+      [res.status, res.body.data?.recipientAddress, res.body.data?.walletAddress],
+      [200, GOOD, GOOD],
+      `${recipient}: accepted, answered checksummed`,
+    );
+  }
+  for (const native of [ETH, ETH.toUpperCase().replace('0X', '0x'), '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE']) {
+    const res = await q.request('POST', '/quotes/routes', { body: { ...BASE, tokenIn: native, tokenOut: USDC, amount: '1' } });
+    t.equal(res.status, 200, `tokenIn ${native}: ${res.body.message}`);
+  }
+});
+
+t.test('tokens by symbol: any letter case, the native symbol is the native asset; quotes name tokens by address (issue 23)', async (t) => {
+  const fields = (data: Array<Record<string, unknown>>) => data.map((r) => [r.amountOut, r.tokenIn, r.tokenOut, r.paths, r.route]);
+  const byAddress = await q.request('POST', '/quotes/routes', { body: { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '1' } });
+  const bySymbol = await q.request('POST', '/quotes/routes', { body: { ...BASE, tokenIn: 'eth', tokenOut: 'USDC', amount: '1' } });
+  t.strictSame([bySymbol.status, byAddress.status], [200, 200]);
+  t.strictSame(fields(bySymbol.body.data), fields(byAddress.body.data), 'the same routes as by address');
+  t.strictSame(
+    [bySymbol.body.data[0].tokenIn.address, bySymbol.body.data[0].tokenOut.address],
+    ['0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', USDC],
+    'tokenIn and tokenOut are the tokens, with their addresses',
+  );
+
+  const created = await q.request('POST', '/quotes', { body: { ...BASE, tokenIn: 'Usdc', tokenOut: 'WETH' }, headers: A });
+  t.strictSame(
+    [created.status, created.body.data.tokenIn.address, created.body.data.tokenOut.address],
+    [200, USDC, WETH],
+    'POST /quotes: the saved quote holds the tokens',
+  );
+  const read = await q.request('GET', `/quotes/${created.body.data.quoteId}`, { headers: A });
+  t.strictSame([read.body.data.tokenIn, read.body.data.tokenOut], [created.body.data.tokenIn, created.body.data.tokenOut]);
+
+  // Unknown symbols: the closest symbols (edit distance, a swap of neighbours counting once), with their addresses.
+  await rejects(
+    t,
+    { ...BASE, tokenIn: 'USCD', amount: '1' },
+    `tokenIn: "USCD" is not a token of chain testchain (1001): did you mean USDC (${USDC})?`,
+  );
+  await rejects(
+    t,
+    { ...BASE, tokenOut: 'wth' },
+    `tokenOut: "wth" is not a token of chain testchain (1001): did you mean ETH (0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE) or WETH (${WETH})?`,
+  );
+  await rejects(
+    t,
+    { ...BASE, tokenIn: 'DIA', amount: '1' },
+    `tokenIn: "DIA" is not a token of chain testchain (1001): did you mean DAI (${DAI})?`,
+  );
+  await rejects(t, { ...BASE, tokenOut: 'BTC' }, 'tokenOut: "BTC" is not a token of chain testchain (1001)');
+  // The symbol is quoted as JSON: a control character shows escaped.
+  await rejects(
+    t,
+    { ...BASE, tokenOut: 'US\u0000DC' },
+    `tokenOut: "US\\u0000DC" is not a token of chain testchain (1001): did you mean USDC (${USDC})?`,
+  );
+  // A symbol is resolved before the rest is judged: the same token twice, the amount against its decimals.
+  await rejects(t, { ...BASE, tokenIn: 'usdc', tokenOut: 'USDC' }, 'tokenOut: must differ from tokenIn');
+  await rejects(t, { ...BASE, tokenIn: 'USDC', tokenOut: USDC }, 'tokenOut: must differ from tokenIn');
+  await rejects(t, { ...BASE, tokenIn: 'USDC', amount: '1.1234567' }, 'amount: has 7 decimal places; the token has 6');
+  // Without a valid chain there is nothing to resolve the symbol on.
+  await rejects(t, { ...BASE, originChainId: 999, tokenIn: 'USCD' }, 'originChainId: unknown chain 999');
 });
 
 t.test('slippageBps outside 0..5000', async (t) => {

@@ -274,7 +274,7 @@ t.test('cross-chain quotes (shipped devnet catalogue: 31337 -> 31338 through Acr
     originChainId: 31337,
     destinationChainId: 31338,
     amount: '100',
-    recipientAddress: '0x00000000000000000000000000000000000000aA',
+    recipientAddress: '0x00000000000000000000000000000000000000aa',
   };
   const cases: [string, Record<string, unknown>][] = [
     ['same asset', { ...base, tokenIn: A.USDC, tokenOut: A.USDC }],
@@ -420,6 +420,9 @@ t.test('the service refuses every body the document refuses, and the document ac
     { ...BODY, originChainId: 9_007_199_254_740_992 },
     { ...BODY, tokenIn: '0x11111111111111111111111111111111111111' },
     { ...BODY, tokenOut: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+    { ...BODY, tokenIn: 'weth', tokenOut: 'USDC' },
+    { ...BODY, tokenOut: 'U SDC' },
+    { ...BODY, tokenOut: '0x2222' },
     { ...BODY, amount: '1e3' },
     { ...BODY, amount: '01' },
     { ...BODY, gasPriceWei: '1.5' },
@@ -433,6 +436,7 @@ t.test('the service refuses every body the document refuses, and the document ac
     if (!documented) t.equal(res.status, 400, `${JSON.stringify(body)}: refused by the document and by the service (${res.body.message})`);
     if (res.status === 200) t.ok(documented, `${JSON.stringify(body)}: priced by the service and valid in the document`);
   }
+  t.ok(validate({ ...BODY, tokenIn: 'weth', tokenOut: 'USDC' }), 'the document takes symbols for tokens');
 });
 
 t.test('addresses, integer strings, display amounts and ids carry a pattern, format, enum or const', async (t) => {
