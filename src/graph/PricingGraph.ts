@@ -3,7 +3,7 @@ import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/reg
 import { createWrapPool } from '../protocols/wrap.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
-import { servedTokens, tokenFacts } from './tokenFacts.ts';
+import { servedChain, tokenFacts } from './tokenFacts.ts';
 import { usdPrices } from './usdPrices.ts';
 
 /** A pool in the adjacency: what candidate selection reads without converting its state. */
@@ -241,8 +241,7 @@ export class PricingGraph {
       const chain = this.catalog.chain(chainId);
       const snapshot = this.graph.snapshot(chainId);
       // The chain's tokens as served (tokenFacts.ts): routing's approvalReset (gas) follows the seeding run's findings too.
-      const facts = tokenFacts(snapshot);
-      index = chain && snapshot ? new ChainPoolIndex({ ...chain, tokens: servedTokens(facts, chain) }, this.graph.pools(chainId)) : null;
+      index = chain && snapshot ? new ChainPoolIndex(servedChain(tokenFacts(snapshot), chain), this.graph.pools(chainId)) : null;
       this.chains.set(chainId, index);
     }
     return index ?? undefined;
