@@ -7,6 +7,8 @@
  * - RUSD (6 decimals): Tether USD's approval rule (approve reverts while the allowance is not zero) and no return
  *   values (seeds/devnet/contracts/ApprovalResetToken.sol, compiled with solc-js); catalogued with approvalReset.
  *   A Uniswap V2 pair with WETH.
+ * - QUSD (6 decimals): the same contract and rule as RUSD, catalogued without approvalReset: only the seeding run's
+ *   probe can tell (src/chain/probeApprovalResets.ts). A Uniswap V2 pair with WETH.
  * - DTT: @uniswap/v2-periphery's DeflatingERC20, which burns 1% of every transfer. A Uniswap V2 pair with WETH
  *   and a Uniswap V3 pool (0.3%) with WETH holding a WETH-only position (minting DTT into a v3 pool fails: the pool
  *   receives 1% less than it asks for).
@@ -40,9 +42,21 @@ const abi = parseAbi([
 
 /** What deployQuirkTokens deployed. */
 export interface QuirkDeployment {
-  readonly tokens: { readonly RUSD: Address; readonly DTT: Address; readonly MIS: Address; readonly WRONG: Address };
+  readonly tokens: {
+    readonly RUSD: Address;
+    readonly QUSD: Address;
+    readonly DTT: Address;
+    readonly MIS: Address;
+    readonly WRONG: Address;
+  };
   /** Uniswap V2 pairs with WETH, by token. */
-  readonly v2Pairs: { readonly RUSD: Address; readonly DTT: Address; readonly MIS: Address; readonly WRONG: Address };
+  readonly v2Pairs: {
+    readonly RUSD: Address;
+    readonly QUSD: Address;
+    readonly DTT: Address;
+    readonly MIS: Address;
+    readonly WRONG: Address;
+  };
   /** DTT/WETH on Uniswap V3, fee 0.3%. */
   readonly dttV3Pool: Address;
   readonly txCount: number;
@@ -64,6 +78,10 @@ export async function deployQuirkTokens(rpcUrl: string): Promise<QuirkDeployment
       encodeDeployData({ abi: resetToken.abi, bytecode: resetToken.bytecode, args: ['Reset USD', 'RUSD', 6] }),
       'deploy RUSD',
     ),
+    QUSD: await deploy(
+      encodeDeployData({ abi: resetToken.abi, bytecode: resetToken.bytecode, args: ['Quiet Reset USD', 'QUSD', 6] }),
+      'deploy QUSD',
+    ),
     DTT: await deploy(encodeDeployData({ abi: deflating.abi, bytecode: deflating.bytecode, args: [10n ** 9n * E18] }), 'deploy DTT'),
     MIS: await deploy(
       encodeDeployData({ abi: mintable.abi, bytecode: mintable.bytecode, args: ['Mismatched Decimals', 'MIS', 8] }),
@@ -75,9 +93,15 @@ export async function deployQuirkTokens(rpcUrl: string): Promise<QuirkDeployment
     ),
   };
   // Liquidity with WETH on Uniswap V2 (the deployer's WETH is approved to the routers by the standard deployment).
-  const amounts = { RUSD: 300_000n * 10n ** 6n, DTT: 1_000_000n * E18, MIS: 1_000_000n * 10n ** 8n, WRONG: 1_000_000n * E18 };
+  const amounts = {
+    RUSD: 300_000n * 10n ** 6n,
+    QUSD: 300_000n * 10n ** 6n,
+    DTT: 1_000_000n * E18,
+    MIS: 1_000_000n * 10n ** 8n,
+    WRONG: 1_000_000n * E18,
+  };
   const wethPerPair = 100n * E18;
-  for (const symbol of ['RUSD', 'DTT', 'MIS', 'WRONG'] as const) {
+  for (const symbol of ['RUSD', 'QUSD', 'DTT', 'MIS', 'WRONG'] as const) {
     const token = tokens[symbol];
     if (symbol !== 'DTT')
       await call(token, encodeFunctionData({ abi, functionName: 'mint', args: [deployer, amounts[symbol] * 10n] }), `mint ${symbol}`);
@@ -133,13 +157,13 @@ export async function deployQuirkTokens(rpcUrl: string): Promise<QuirkDeployment
   const pair = (token: Address) => v2PairAddress(c.uniswapV2Factory, token, t.WETH, pairInitCodeHash);
   return {
     tokens,
-    v2Pairs: { RUSD: pair(tokens.RUSD), DTT: pair(tokens.DTT), MIS: pair(tokens.MIS), WRONG: pair(tokens.WRONG) },
+    v2Pairs: { RUSD: pair(tokens.RUSD), QUSD: pair(tokens.QUSD), DTT: pair(tokens.DTT), MIS: pair(tokens.MIS), WRONG: pair(tokens.WRONG) },
     dttV3Pool: v3PoolAddress(c.uniswapV3Factory, tokens.DTT, t.WETH, DTT_V3_FEE, poolInitCodeHash),
     txCount: sender.txCount,
   };
 }
 
-/** The devnet (31337) catalogue file with the quirk tokens added as the catalogue would list them (MIS and WRONG wrongly). */
+/** The devnet (31337) catalogue file with the quirk tokens added as the catalogue would list them (MIS and WRONG wrongly, QUSD unflagged). */
 export function quirkCatalog(deployment: QuirkDeployment): Record<string, unknown> {
   const base = devnetCatalog('devnet') as { tokens: unknown[] };
   const d = deployment.tokens;
@@ -148,6 +172,7 @@ export function quirkCatalog(deployment: QuirkDeployment): Record<string, unknow
     tokens: [
       ...base.tokens,
       { address: d.RUSD, symbol: 'RUSD', name: 'Reset USD', slug: 'reset-usd', decimals: 6, logo: '', approvalReset: true },
+      { address: d.QUSD, symbol: 'QUSD', name: 'Quiet Reset USD', slug: 'quiet-reset-usd', decimals: 6, logo: '' },
       { address: d.DTT, symbol: 'DTT', name: 'Deflating Test Token', slug: 'dtt', decimals: 18, logo: '' },
       { address: d.MIS, symbol: 'MIS', name: 'Mismatched Decimals', slug: 'mis', decimals: 18, logo: '' },
       { address: d.WRONG, symbol: 'RIGHT', name: 'Wrong Symbol', slug: 'right', decimals: 18, logo: '' },

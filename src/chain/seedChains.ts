@@ -6,6 +6,7 @@ import type { ReadCall } from '../protocols/PoolSource.ts';
 import { poolSource, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
 import { batchCount, type MulticallOptions, multicallBatched } from './multicallBatched.ts';
+import { probeApprovalResets } from './probeApprovalResets.ts';
 import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.ts';
 import { completePoolStates, type PhaseRunner, readPoolBasics } from './readPoolStates.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
@@ -58,12 +59,13 @@ export interface ChainSeedReport {
   readonly ticks: number;
   /** Discovery candidates (getPair / getPool calls). */
   readonly candidates: number;
-  /** Calls made through Multicall3, by phase: token metadata, discovery, pool state, transfer probes, tick bitmap words, ticks. */
+  /** Calls made through Multicall3, by phase: token metadata, discovery, pool state, transfer probes, approval probes, tick bitmap words, ticks. */
   readonly calls: {
     readonly tokens: number;
     readonly discovery: number;
     readonly state: number;
     readonly probe: number;
+    readonly approve: number;
     readonly bitmap: number;
     readonly ticks: number;
   };
@@ -164,7 +166,7 @@ async function seedOne(
 ): Promise<ChainSeedReport> {
   const started = performance.now();
   const base = { chainId: chain.chainId, slug: chain.slug };
-  const calls = { tokens: 0, discovery: 0, state: 0, probe: 0, bitmap: 0, ticks: 0 };
+  const calls = { tokens: 0, discovery: 0, state: 0, probe: 0, approve: 0, bitmap: 0, ticks: 0 };
   const skipped = (reason: string, rpcRequests: number): ChainSeedReport => {
     progress.log(`[${chain.slug}] skipped: ${reason}`);
     return {
@@ -302,6 +304,21 @@ async function seedOne(
       progress.log(`[${chain.slug}] left out ${listed.symbol} (${probe.token}): ${fee.detail}`);
     });
 
+    // 2c. Approval rule: each token still quoted is approved over a leftover allowance (probeApprovalResets.ts); one
+    // whose approve refuses that (Tether USD's rule) is recorded, and its approval steps reset the allowance first.
+    const approvable = tokenAddresses.filter((a) => usable.has(a.toLowerCase()) && !excluded.has(a.toLowerCase()));
+    calls.approve = approvable.length;
+    progress.begin(chain.slug, 'approve', batchCount(approvable.length, o.batchSize), approvable.length);
+    const approvals = approvable.length === 0 ? [] : await probeApprovalResets(client, mc, approvable);
+    progress.end(`${approvals.filter((a) => a.kind === 'reset').length} tokens need an approval reset`);
+    const approvalResetTokens = approvable.filter((token, i) => {
+      const approval = approvals[i];
+      if (approval.kind === 'none') return false;
+      const listed = chain.tokens.find((t) => t.address === token)!;
+      progress.log(`[${chain.slug}] ${listed.symbol} (${token}): ${approval.detail}`);
+      return approval.kind === 'reset';
+    });
+
     // 3-4. Tick bitmap words inside the window, liquidityNet of every initialized tick; pools of left-out tokens are not read.
     const kept = basics.filter(({ pool: p }) => {
       const leftOut = [excluded.get(p.token0.toLowerCase()), excluded.get(p.token1.toLowerCase())].filter((e) => e !== undefined);
@@ -324,6 +341,7 @@ async function seedOne(
       tickWindowWords: o.tickWindowWords,
       pools: all,
       ...(excludedTokens.length > 0 ? { excludedTokens } : {}),
+      ...(approvalResetTokens.length > 0 ? { approvalResetTokens } : {}),
     };
     let file: string | undefined;
     if (o.write) {

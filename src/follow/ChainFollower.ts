@@ -84,6 +84,7 @@ export class ChainFollower {
   private book!: PoolBook;
   private tickWindowWords = 20;
   private excludedTokens: Snapshot['excludedTokens'];
+  private approvalResetTokens: Snapshot['approvalResetTokens'];
   private applied!: Applied;
   private readonly history: { block: Applied; change: BlockChange }[] = [];
   private head = 0;
@@ -153,6 +154,7 @@ export class ChainFollower {
       tickWindowWords: this.tickWindowWords,
       pools: this.book.snapshotPools(),
       ...(this.excludedTokens && this.excludedTokens.length > 0 ? { excludedTokens: this.excludedTokens } : {}),
+      ...(this.approvalResetTokens && this.approvalResetTokens.length > 0 ? { approvalResetTokens: this.approvalResetTokens } : {}),
     };
   }
 
@@ -190,6 +192,7 @@ export class ChainFollower {
     this.book = new PoolBook(this.o.chain, snapshot);
     this.tickWindowWords = snapshot.tickWindowWords;
     this.excludedTokens = snapshot.excludedTokens;
+    this.approvalResetTokens = snapshot.approvalResetTokens;
     this.applied = {
       number: snapshot.blockNumber,
       hash: block.hash,

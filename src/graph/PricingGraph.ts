@@ -9,6 +9,7 @@ import {
 import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
+import { servedChain, tokenFacts } from './tokenFacts.ts';
 import { usdPrices } from './usdPrices.ts';
 
 /** A pool in the adjacency: what candidate selection reads without converting its state. */
@@ -228,7 +229,9 @@ export class PricingGraph {
     let index = this.chains.get(chainId);
     if (index === undefined) {
       const chain = this.catalog.chain(chainId);
-      index = chain && this.graph.snapshot(chainId) ? new ChainPoolIndex(chain, this.graph.pools(chainId)) : null;
+      const snapshot = this.graph.snapshot(chainId);
+      // The chain's tokens as served (tokenFacts.ts): routing's approvalReset (gas) follows the seeding run's findings too.
+      index = chain && snapshot ? new ChainPoolIndex(servedChain(tokenFacts(snapshot), chain), this.graph.pools(chainId)) : null;
       this.chains.set(chainId, index);
     }
     return index ?? undefined;

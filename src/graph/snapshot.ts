@@ -42,6 +42,11 @@ export interface Snapshot {
   readonly pools: readonly SnapshotPool[];
   /** Tokens whose pools were left out (absent in older snapshots: none). */
   readonly excludedTokens?: readonly SnapshotExcludedToken[];
+  /**
+   * Tokens whose approve reverted (or returned false) over a non-zero allowance and worked after a reset to 0, as
+   * the seeding run's probe found (src/chain/probeApprovalResets.ts); absent: none found, or an older snapshot.
+   */
+  readonly approvalResetTokens?: readonly string[];
 }
 
 /**

@@ -23,7 +23,8 @@ interface Envelope<T> {
 interface Chain {
   name: string;
   chainId: number;
-  tokens: (TokenInfo & { name: string })[];
+  /** As GET /blockchains serves them: a token the seeding run left out has `quotable: false` and the reason. */
+  tokens: (TokenInfo & { name: string; quotable?: false; reason?: string })[];
 }
 interface Dex {
   chainId: number;
@@ -94,16 +95,23 @@ function currentChain(): Chain | undefined {
 }
 
 function tokenOptions(select: HTMLSelectElement, chain: Chain, selected: string | undefined): void {
-  select.replaceChildren(...chain.tokens.map((t) => el('option', { value: t.address }, `${t.symbol} · ${t.name}`)));
+  select.replaceChildren(
+    ...chain.tokens.map((t) =>
+      t.quotable === false
+        ? el('option', { value: t.address, disabled: '', title: t.reason ?? '' }, `${t.symbol} · ${t.name} (not quoted: ${t.reason ?? ''})`)
+        : el('option', { value: t.address }, `${t.symbol} · ${t.name}`),
+    ),
+  );
   if (selected) select.value = selected;
 }
 
 function fillTokens(): void {
   const chain = currentChain();
   if (!chain) return;
-  const find = (test: (t: TokenInfo) => boolean) => chain.tokens.find(test)?.address;
-  const tokenIn = find((t) => t.address.toLowerCase() === NATIVE) ?? chain.tokens[0]?.address;
-  const tokenOut = find((t) => t.symbol === 'USDC' && t.address !== tokenIn) ?? chain.tokens.find((t) => t.address !== tokenIn)?.address;
+  const quotable = chain.tokens.filter((t) => t.quotable !== false);
+  const find = (test: (t: TokenInfo) => boolean) => quotable.find(test)?.address;
+  const tokenIn = find((t) => t.address.toLowerCase() === NATIVE) ?? quotable[0]?.address;
+  const tokenOut = find((t) => t.symbol === 'USDC' && t.address !== tokenIn) ?? quotable.find((t) => t.address !== tokenIn)?.address;
   tokenOptions(tokenInSelect, chain, tokenIn);
   tokenOptions(tokenOutSelect, chain, tokenOut);
 }

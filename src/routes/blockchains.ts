@@ -3,6 +3,7 @@ import type { Catalog, CatalogChain, CatalogDex } from '../catalog/Catalog.ts';
 import { ValidationError } from '../errors/BaseError.ts';
 import { describePool, type PoolView } from '../graph/describePool.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
+import { type ServedToken, servedTokens, type TokenFacts, tokenFacts } from '../graph/tokenFacts.ts';
 import { usdPrices } from '../graph/usdPrices.ts';
 import { type PrecomputedEnvelope, precomputeData, sendData, sendPrecomputed } from '../http/envelope.ts';
 import { parseChainIdQuery, queryValue } from '../http/query.ts';
@@ -43,37 +44,67 @@ function dexView(dex: CatalogDex) {
   };
 }
 
-/** The Chain fields the API returns (SPEC section 2): `rpcUrl` is always empty, tokens embedded, no DEXes. */
-function chainView(chain: CatalogChain) {
-  const { name, slug, chainId, symbol, nativeToken, ecosystem, blockExplorer, blockChainLogo, tokens } = chain;
+/** The Chain fields the API returns (SPEC section 2): `rpcUrl` is always empty, tokens embedded (as served), no DEXes. */
+function chainView(chain: CatalogChain, tokens: readonly ServedToken[]) {
+  const { name, slug, chainId, symbol, nativeToken, ecosystem, blockExplorer, blockChainLogo } = chain;
   return { name, slug, chainId, symbol, nativeToken, ecosystem, blockExplorer, rpcUrl: '', blockChainLogo, tokens };
 }
 
 const CHAINS_MESSAGE = 'blockchains fetched successfully';
 const TOKENS_MESSAGE = 'tokens fetched successfully';
+/** Bodies of the all-chains lists kept for this many distinct sets of findings (a snapshot reload makes a new set). */
+const ALL_CHAINS_BODIES = 4;
 
 /**
- * The /blockchains and /blockchains/tokens bodies, serialized (and gzipped) once at start-up: with every token of the
- * token lists they are hundreds of kilobytes, and the catalogue never changes while the process runs.
+ * The /blockchains and /blockchains/tokens bodies, serialized (and gzipped) once per set of findings: with every
+ * token of the token lists they are hundreds of kilobytes. The tokens are served as their chain's snapshot
+ * describes them (tokenFacts.ts: `approvalReset` found by the seeding run, `quotable: false` with the reason for a
+ * token it left out), so a body is rebuilt only when a snapshot with other findings is loaded; followed blocks
+ * keep their snapshot's findings.
  */
-function precomputeCatalogBodies(catalog: Catalog) {
+function catalogBodies(catalog: Catalog, graph: () => PoolGraph) {
   const empty = { chains: precomputeData(CHAINS_MESSAGE, []), tokens: precomputeData(TOKENS_MESSAGE, []) };
-  const chainBody = new Map<number, PrecomputedEnvelope>();
-  const tokensBody = new Map<number, PrecomputedEnvelope>();
-  for (const chain of catalog.chains) {
-    chainBody.set(chain.chainId, precomputeData(CHAINS_MESSAGE, [chainView(chain)]));
-    tokensBody.set(chain.chainId, precomputeData(TOKENS_MESSAGE, chain.tokens));
-  }
+  const perChain = new Map<number, { facts: TokenFacts; chain: PrecomputedEnvelope; tokens: PrecomputedEnvelope }>();
+  const allChains = new Map<string, { chains: PrecomputedEnvelope; tokens: PrecomputedEnvelope }>();
+  const served = (current: PoolGraph, chain: CatalogChain) => servedTokens(tokenFacts(current.snapshot(chain.chainId)), chain);
+  const bodiesOf = (current: PoolGraph, chain: CatalogChain) => {
+    const facts = tokenFacts(current.snapshot(chain.chainId));
+    let bodies = perChain.get(chain.chainId);
+    if (!bodies || bodies.facts !== facts) {
+      const tokens = servedTokens(facts, chain);
+      bodies = { facts, chain: precomputeData(CHAINS_MESSAGE, [chainView(chain, tokens)]), tokens: precomputeData(TOKENS_MESSAGE, tokens) };
+      perChain.set(chain.chainId, bodies);
+    }
+    return bodies;
+  };
   return {
-    allChains: precomputeData(CHAINS_MESSAGE, catalog.chains.map(chainView)),
-    allTokens: precomputeData(TOKENS_MESSAGE, catalog.allTokens()),
+    /** Every chain (its tokens and the chains with them). */
+    all(): { chains: PrecomputedEnvelope; tokens: PrecomputedEnvelope } {
+      const current = graph();
+      const key = catalog.chains.map((c) => tokenFacts(current.snapshot(c.chainId)).id).join(',');
+      let bodies = allChains.get(key);
+      if (!bodies) {
+        const tokens = catalog.chains.map((c) => served(current, c));
+        bodies = {
+          chains: precomputeData(
+            CHAINS_MESSAGE,
+            catalog.chains.map((c, i) => chainView(c, tokens[i])),
+          ),
+          tokens: precomputeData(TOKENS_MESSAGE, tokens.flat()),
+        };
+        if (allChains.size >= ALL_CHAINS_BODIES) allChains.delete(allChains.keys().next().value!);
+        allChains.set(key, bodies);
+      }
+      return bodies;
+    },
     /** One chain by id and/or slug (both must match), or the empty list. */
     chains(chainId: number | undefined, slug: string | undefined): PrecomputedEnvelope {
       const chain = chainId !== undefined ? catalog.chain(chainId) : catalog.chain(slug!);
-      return chain && (!slug || chain.slug === slug) ? chainBody.get(chain.chainId)! : empty.chains;
+      return chain && (!slug || chain.slug === slug) ? bodiesOf(graph(), chain).chain : empty.chains;
     },
     tokens(chainId: number): PrecomputedEnvelope {
-      return tokensBody.get(chainId) ?? empty.tokens;
+      const chain = catalog.chain(chainId);
+      return chain ? bodiesOf(graph(), chain).tokens : empty.tokens;
     },
   };
 }
@@ -81,7 +112,7 @@ function precomputeCatalogBodies(catalog: Catalog) {
 /** Public catalogue routes: /blockchains, /blockchains/tokens, /blockchains/dex, /blockchains/pools. */
 export function blockchainsRouter(catalog: Catalog, graph: () => PoolGraph): Router {
   const router = new Router();
-  const bodies = precomputeCatalogBodies(catalog);
+  const bodies = catalogBodies(catalog, graph);
   const allDexes = catalog.allDexes().map(dexView);
   const poolCache = new WeakMap<PoolGraph, Map<number, PoolView[]>>();
 
@@ -118,12 +149,12 @@ export function blockchainsRouter(catalog: Catalog, graph: () => PoolGraph): Rou
   router.get('/blockchains', (ctx) => {
     const chainId = parseChainIdQuery(ctx.query.chainId);
     const slug = queryValue(ctx.query.slug);
-    sendPrecomputed(ctx, chainId === undefined && !slug ? bodies.allChains : bodies.chains(chainId, slug));
+    sendPrecomputed(ctx, chainId === undefined && !slug ? bodies.all().chains : bodies.chains(chainId, slug));
   });
 
   router.get('/blockchains/tokens', (ctx) => {
     const chainId = parseChainIdQuery(ctx.query.chainId);
-    sendPrecomputed(ctx, chainId === undefined ? bodies.allTokens : bodies.tokens(chainId));
+    sendPrecomputed(ctx, chainId === undefined ? bodies.all().tokens : bodies.tokens(chainId));
   });
 
   router.get('/blockchains/dex', (ctx) => {

@@ -169,10 +169,18 @@ const schemas: Record<string, Schema> = {
       approvalReset: {
         const: true,
         description:
-          'Extension, only on tokens whose approve() reverts while the allowance is not zero (Tether USD on Ethereum): their approval steps set the allowance to 0 first.',
+          "Extension, only on tokens whose approve() reverts while the allowance is not zero (Tether USD on Ethereum), as the catalogue flags it or the chain's seeding run found it: their approval steps set the allowance to 0 first.",
       },
+      quotable: {
+        const: false,
+        description:
+          "Extension, only on tokens the chain's seeding run left out: quotes for them are refused (400, with `reason`), and their catalogue fields, decimals included, are not what the chain says.",
+      },
+      reason: str(
+        'Extension, with `quotable: false`: what the seeding run found, e.g. "decimals() is 8 on chain, 18 in the catalogue" or "it takes a fee on transfer: …".',
+      ),
     },
-    ['approvalReset'],
+    ['approvalReset', 'quotable', 'reason'],
   ),
   Chain: object({
     name: str(),

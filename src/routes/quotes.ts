@@ -6,9 +6,9 @@ import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { optionalApiKey, requireApiKey } from '../http/auth.ts';
 import { sendData, sendDataJson } from '../http/envelope.ts';
 import { UUID_PATTERN, unanchored } from '../http/formats.ts';
+import { applyTokenFacts } from '../quote/applyTokenFacts.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../quote/quoteRequest.ts';
 import type { QuoteService } from '../quote/quoteService.ts';
-import { refuseExcludedTokens } from '../quote/refuseExcludedTokens.ts';
 import type { ApiKeyStore } from '../store/apiKeyStore.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 
@@ -25,7 +25,8 @@ const QUOTE_ROUTE = new RegExp(`^/quotes/(${unanchored(UUID_PATTERN)})$`);
 
 /**
  * Quote routes: POST /quotes/routes (no key needed), POST /quotes and GET /quotes/:quoteId (organization key).
- * `graph`, the pool graph being served, is consulted for tokens the seeding run left out (refused with the reason).
+ * `graph`, the pool graph being served, gives what the seeding run found about the tokens (applyTokenFacts): tokens it
+ * left out are refused with the reason, and an approve-reset rule it found shapes the approval steps.
  */
 export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Router {
   const router = new Router();
@@ -34,8 +35,7 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
   function readRequest(ctx: Context, deps: QuoteRoutesDeps): QuoteRequest {
     if (!ctx.request.is('application/json')) throw new ValidationError('request body must be JSON (Content-Type: application/json)');
     const request = parseQuoteRequest(ctx.request.body, deps.catalog, deps.defaultSlippageBps);
-    if (graph) refuseExcludedTokens(request, graph());
-    return request;
+    return graph ? applyTokenFacts(request, graph()) : request;
   }
 
   router.post('/quotes/routes', optionalApiKey(deps.keys), async (ctx) => {

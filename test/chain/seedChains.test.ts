@@ -144,11 +144,20 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
     proxy.log.slice(0, 4).map((r) => r.method),
     ['eth_chainId', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas', 'eth_getCode'],
   );
-  const bound = 4 + [c.tokens, c.discovery, c.state, c.probe, c.bitmap, c.ticks].reduce((n, x) => n + batches(x), 0);
-  t.equal(seeded.rpcRequests, bound, `requests = 4 + sum of ceil(calls / 500) over the six phases = ${bound}`);
-  t.same([c.tokens, c.probe], [16, 7], 'decimals() and symbol() of the 8 ERC-20s; one transfer probe per token with a pool (UNI has none)');
+  const bound = 4 + [c.tokens, c.discovery, c.state, c.probe, c.approve, c.bitmap, c.ticks].reduce((n, x) => n + batches(x), 0);
+  t.equal(seeded.rpcRequests, bound, `requests = 4 + sum of ceil(calls / 500) over the seven phases = ${bound}`);
+  t.same(
+    [c.tokens, c.probe, c.approve],
+    [16, 7, 8],
+    'decimals() and symbol() of the 8 ERC-20s; one transfer probe per token with a pool (UNI has none); one approval probe per ERC-20',
+  );
   t.same(seeded.excludedTokens, [], 'no token left out');
   t.equal((raw as { excludedTokens?: unknown }).excludedTokens, undefined, 'no excludedTokens key when none is');
+  t.equal(
+    (raw as { approvalResetTokens?: unknown }).approvalResetTokens,
+    undefined,
+    "no approvalResetTokens key: the devnet's ERC-20s (WETH9, OpenZeppelin-style tokens) accept a new amount over an allowance",
+  );
 
   // Direct reads at that block, one eth_call per value.
   const client = createPublicClient({ transport: http(devnet.rpcUrl) });
@@ -276,7 +285,11 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
   const b7 = (n: number): number => Math.ceil(n / 7);
   t.equal(
     r.rpcRequests,
-    4 + [r.calls.tokens, r.calls.discovery, r.calls.state, r.calls.probe, r.calls.bitmap, r.calls.ticks].reduce((n, x) => n + b7(x), 0),
+    4 +
+      [r.calls.tokens, r.calls.discovery, r.calls.state, r.calls.probe, r.calls.approve, r.calls.bitmap, r.calls.ticks].reduce(
+        (n, x) => n + b7(x),
+        0,
+      ),
     'requests = 4 + ceil(calls / 7) per phase',
   );
   t.equal(r.calls.bitmap, 10, 'tickWindowWords 0: one bitmap word per v3 pool (10 pools)');

@@ -1,5 +1,5 @@
 // The token quirks that break a plain approve + swap, executed on a devnet: the standard deployment plus
-// seeds/devnet/deployQuirkTokens.ts (RUSD: Tether's approval rule; DTT: DeflatingERC20, 1% burnt per transfer, with
+// seeds/devnet/deployQuirkTokens.ts (RUSD: Tether's approval rule, catalogued so; QUSD: the same rule, not catalogued; DTT: DeflatingERC20, 1% burnt per transfer, with
 // a v2 and a v3 pool; MIS: 8 decimals catalogued as 18; WRONG: catalogued as "RIGHT"), a catalogue folder of the
 // test's own (quirkCatalog), seeded into a temporary snapshot folder, and the app with a real pricing pool over both.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ const resetAbi = parseAbi([
 const devnet = await startDevnet();
 t.teardown(() => devnet.stop());
 const quirks = await deployQuirkTokens(devnet.rpcUrl);
-const { RUSD, DTT, MIS, WRONG } = quirks.tokens;
+const { RUSD, QUSD, DTT, MIS, WRONG } = quirks.tokens;
 const c = devnet.addresses.contracts;
 const WETH = devnet.addresses.tokens.WETH;
 const catalogDir = mkdtempSync(join(tmpdir(), 'quirk-catalog-'));
@@ -150,37 +150,112 @@ t.test('quotes for DTT, MIS and RIGHT are refused with the reason; nothing is pr
 });
 
 t.test(
-  'approval reset: a wallet with a leftover allowance executes the quote (approve 0, approve, swap) and receives amountOut',
+  'seeding: the approval probe finds the reset rule of RUSD (catalogued) and QUSD (not catalogued), and of no other token',
   async (t) => {
-    const amount = 250n * 10n ** 6n;
-    await send(wallet, { to: RUSD, data: encodeFunctionData({ abi: resetAbi, functionName: 'mint', args: [wallet.address, amount] }) });
-    const res = await q.request('POST', '/quotes', { body: request(RUSD, WETH, '250'), headers: AUTH });
-    t.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
-    const quote = res.body.data as { amountOut: string; route: { dex: string; version: string }; steps: Step[] };
-    t.same([quote.route.dex, quote.route.version], ['uniswap', 'v2'], 'the only RUSD pool: Uniswap V2');
-    const router = c.uniswapV2Router02;
     t.same(
-      quote.steps.map((s) => [s.message, s.to, s.spender, s.amount]),
-      [
-        ['Reset the RUSD allowance of Uniswap V2 router to 0', RUSD, router, '0'],
-        ['Approve 250 RUSD for Uniswap V2 router', RUSD, router, '250000000'],
-        ['Swap 250 RUSD for WETH on Uniswap V2', router, undefined, '250000000'],
-      ],
+      report.snapshot!.approvalResetTokens,
+      [RUSD, QUSD].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)),
     );
-
-    // A leftover allowance from an earlier quote; with it, approving the amount directly reverts (the token's rule).
-    await send(wallet, { to: RUSD, data: encodeFunctionData({ abi: resetAbi, functionName: 'approve', args: [router, 1n] }) });
-    t.equal(await client.readContract({ address: RUSD, abi: resetAbi, functionName: 'allowance', args: [wallet.address, router] }), 1n);
-    const direct = await send(wallet, { to: RUSD, data: quote.steps[1].data }, 200_000n);
-    t.equal(direct.status, 'reverted', 'approve(router, amount) over a leftover allowance reverts');
-
-    const before = await balanceOf(WETH, wallet.address);
-    const receipts = await sendSteps(wallet, quote.steps);
-    t.same(
-      receipts.map((r) => r.status),
-      ['success', 'success', 'success'],
+    t.ok(
+      report.snapshot!.pools.some((p) => p.address === quirks.v2Pairs.QUSD),
+      'the QUSD/WETH pair is seeded',
     );
-    t.equal((await balanceOf(WETH, wallet.address)) - before, BigInt(quote.amountOut), 'received exactly amountOut');
-    t.equal(await balanceOf(RUSD, wallet.address), 0n);
+    // The oracle: on the chain, a second non-zero approve reverts for both tokens and not for WETH.
+    const owner = privateKeyToAccount(devnet.accounts[8].privateKey);
+    for (const [token, reverts] of [
+      [RUSD, true],
+      [QUSD, true],
+      [WETH, false],
+    ] as const) {
+      const approve = (amount: bigint) =>
+        send(
+          owner,
+          { to: token, data: encodeFunctionData({ abi: resetAbi, functionName: 'approve', args: [c.uniswapV2Router02, amount] }) },
+          200_000n,
+        );
+      t.equal((await approve(1n)).status, 'success', `${token}: approve from 0`);
+      t.equal((await approve(2n)).status, reverts ? 'reverted' : 'success', `${token}: approve over an allowance of 1`);
+    }
   },
 );
+
+t.test('GET /blockchains/tokens: the left-out tokens not quotable with the reason, the reset rule where the chain showed it', async (t) => {
+  const res = await q.request('GET', '/blockchains/tokens?chainId=31337');
+  const data = res.body.data as Record<string, unknown>[];
+  const of = (address: string) => data.find((x) => x.address === address);
+  const token = (address: string, symbol: string, name: string, slug: string, decimals: number) => ({
+    address,
+    symbol,
+    name,
+    slug,
+    decimals,
+    logo: '',
+    blockchainId: 31337,
+  });
+  t.same(of(MIS), {
+    ...token(MIS, 'MIS', 'Mismatched Decimals', 'mis', 18),
+    quotable: false,
+    reason: 'decimals() is 8 on chain, 18 in the catalogue',
+  });
+  t.same(of(WRONG), {
+    ...token(WRONG, 'RIGHT', 'Wrong Symbol', 'right', 18),
+    quotable: false,
+    reason: 'symbol() is "WRONG" on chain, "RIGHT" in the catalogue',
+  });
+  t.same(of(DTT), {
+    ...token(DTT, 'DTT', 'Deflating Test Token', 'dtt', 18),
+    quotable: false,
+    reason: 'it takes a fee on transfer: 1% of a transfer out of a pool (buy), 1% of a transfer into one (sell)',
+  });
+  t.same(of(RUSD), { ...token(RUSD, 'RUSD', 'Reset USD', 'reset-usd', 6), approvalReset: true });
+  t.same(of(QUSD), { ...token(QUSD, 'QUSD', 'Quiet Reset USD', 'quiet-reset-usd', 6), approvalReset: true });
+  const chains = await q.request('GET', '/blockchains?chainId=31337');
+  t.same((chains.body.data as { tokens: unknown[] }[])[0].tokens, data, 'the same tokens embedded in GET /blockchains');
+});
+
+for (const [symbol, token] of [
+  ['RUSD', RUSD],
+  ['QUSD', QUSD],
+] as const) {
+  t.test(
+    `approval reset (${symbol}, ${symbol === 'RUSD' ? 'catalogue flag' : 'found by seeding'}): a wallet with a leftover allowance executes the quote (approve 0, approve, swap) and receives amountOut`,
+    async (t) => {
+      const amount = 250n * 10n ** 6n;
+      await send(wallet, { to: token, data: encodeFunctionData({ abi: resetAbi, functionName: 'mint', args: [wallet.address, amount] }) });
+      const res = await q.request('POST', '/quotes', { body: request(token, WETH, '250'), headers: AUTH });
+      t.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+      const quote = res.body.data as {
+        amountOut: string;
+        tokenIn: { approvalReset?: boolean };
+        route: { dex: string; version: string };
+        steps: Step[];
+      };
+      t.equal(quote.tokenIn.approvalReset, true, 'the quote says the token needs the reset');
+      t.same([quote.route.dex, quote.route.version], ['uniswap', 'v2'], `the only ${symbol} pool: Uniswap V2`);
+      const router = c.uniswapV2Router02;
+      t.same(
+        quote.steps.map((s) => [s.message, s.to, s.spender, s.amount]),
+        [
+          [`Reset the ${symbol} allowance of Uniswap V2 router to 0`, token, router, '0'],
+          [`Approve 250 ${symbol} for Uniswap V2 router`, token, router, '250000000'],
+          [`Swap 250 ${symbol} for WETH on Uniswap V2`, router, undefined, '250000000'],
+        ],
+      );
+
+      // A leftover allowance from an earlier quote; with it, approving the amount directly reverts (the token's rule).
+      await send(wallet, { to: token, data: encodeFunctionData({ abi: resetAbi, functionName: 'approve', args: [router, 1n] }) });
+      t.equal(await client.readContract({ address: token, abi: resetAbi, functionName: 'allowance', args: [wallet.address, router] }), 1n);
+      const direct = await send(wallet, { to: token, data: quote.steps[1].data }, 200_000n);
+      t.equal(direct.status, 'reverted', 'approve(router, amount) over a leftover allowance reverts');
+
+      const before = await balanceOf(WETH, wallet.address);
+      const receipts = await sendSteps(wallet, quote.steps);
+      t.same(
+        receipts.map((r) => r.status),
+        ['success', 'success', 'success'],
+      );
+      t.equal((await balanceOf(WETH, wallet.address)) - before, BigInt(quote.amountOut), 'received exactly amountOut');
+      t.equal(await balanceOf(token, wallet.address), 0n);
+    },
+  );
+}

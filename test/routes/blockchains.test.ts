@@ -1,7 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { inject } from 'light-my-request';
 import t from 'tap';
-import { buildTestApp } from '../helpers/testApp.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { PoolGraph } from '../../src/graph/PoolGraph.ts';
+import type { Snapshot } from '../../src/graph/snapshot.ts';
+import { buildTestApp, fixtureCatalogDir, fixtureSnapshotDir } from '../helpers/testApp.ts';
 
 const { request } = buildTestApp();
 
@@ -295,5 +300,41 @@ t.test('GET /blockchains and /blockchains/tokens are gzipped for clients that ac
     t.equal(zipped.headers.vary, 'Accept-Encoding');
     t.match(zipped.headers['content-type'], /^application\/json/);
     t.equal(gunzipSync(zipped.rawPayload).toString('utf8'), plain.body, `${url}: same JSON`);
+  }
+});
+
+t.test('tokens the seeding run left out are served quotable: false with the reason, found approval resets as approvalReset', async (t) => {
+  const seeded = JSON.parse(readFileSync(join(fixtureSnapshotDir, 'testchain.json'), 'utf8')) as Snapshot;
+  const detail = 'decimals() is 8 on chain, 18 in the catalogue';
+  const withFacts: Snapshot = {
+    ...seeded,
+    excludedTokens: [{ address: DAI.address, reason: 'metadata', detail, pools: [] }],
+    approvalResetTokens: [USDC.address],
+  };
+  let current = 'plain';
+  const catalog = loadCatalog(fixtureCatalogDir);
+  const graphs: Record<string, PoolGraph> = { plain: new PoolGraph([seeded], catalog), facts: new PoolGraph([withFacts], catalog) };
+  const { request } = buildTestApp({ deps: { graph: () => graphs[current] } });
+  // Exact text: the catalogue fields in their order, then the findings (as approvalReset follows them in the catalogue).
+  const text = (message: string, data: unknown[]) => JSON.stringify({ code: 200, message, data });
+  const DAI_LEFT_OUT = { ...DAI, quotable: false, reason: detail };
+  const USDC_RESET = { ...USDC, approvalReset: true };
+  const served = [DAI_LEFT_OUT, ETH, USDC_RESET, WETH];
+  const bodies = (tokens: unknown[]) => ({
+    '/blockchains/tokens?chainId=1001': text('tokens fetched successfully', tokens),
+    '/blockchains/tokens': text('tokens fetched successfully', [...tokens, TRON_USDT]),
+    '/blockchains?chainId=1001': text('blockchains fetched successfully', [{ ...TESTCHAIN, tokens }]),
+    '/blockchains': text('blockchains fetched successfully', [{ ...TESTCHAIN, tokens }, EMPTYCHAIN, TRON]),
+  });
+  for (const [graph, expected] of [
+    ['plain', bodies([DAI, ETH, USDC, WETH])],
+    ['facts', bodies(served)],
+    ['plain', bodies([DAI, ETH, USDC, WETH])],
+  ] as const) {
+    current = graph;
+    for (const [url, body] of Object.entries(expected)) {
+      const res = await request('GET', url);
+      t.same([res.status, res.text], [200, body], `${graph}: ${url}`);
+    }
   }
 });

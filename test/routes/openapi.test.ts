@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,9 @@ import type Router from '@koa/router';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import t from 'tap';
 import { routeTemplate } from '../../src/app.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { PoolGraph } from '../../src/graph/PoolGraph.ts';
+import type { Snapshot } from '../../src/graph/snapshot.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
 import { createMemoryRateLimitStore } from '../../src/http/rateLimit.ts';
 import { quoteRequestSchema } from '../../src/quote/quoteRequest.ts';
@@ -17,7 +20,7 @@ import { metricsRouter } from '../../src/routes/metrics.ts';
 import { openapiRouter } from '../../src/routes/openapi.ts';
 import { quotesRouter } from '../../src/routes/quotes.ts';
 import { buildStubQuoteApp, type StubQuoteApp } from '../helpers/stubQuoteApp.ts';
-import { buildTestApp, type TestResponse } from '../helpers/testApp.ts';
+import { buildTestApp, fixtureCatalogDir, fixtureSnapshotDir, type TestResponse } from '../helpers/testApp.ts';
 
 const s = await buildStubQuoteApp();
 t.teardown(() => s.close());
@@ -124,6 +127,41 @@ t.test('real catalogue responses (fixture catalogue) validate against the docume
   ];
   for (const [path, url, label] of cases) conforms(t, label, 'GET', path, await s.request('GET', url));
 });
+
+t.test(
+  'token lists with seeding findings (quotable: false with a reason, a found approvalReset) validate against the document',
+  async (t) => {
+    const catalog = loadCatalog(fixtureCatalogDir);
+    const seeded = JSON.parse(readFileSync(join(fixtureSnapshotDir, 'testchain.json'), 'utf8')) as Snapshot;
+    const graph = new PoolGraph(
+      [
+        {
+          ...seeded,
+          excludedTokens: [
+            {
+              address: '0x3333333333333333333333333333333333333333',
+              reason: 'metadata',
+              detail: 'decimals() is 8 on chain, 18 in the catalogue',
+              pools: [],
+            },
+          ],
+          approvalResetTokens: ['0x2222222222222222222222222222222222222222'],
+        },
+      ],
+      catalog,
+    );
+    const app = buildTestApp({ deps: { graph: () => graph } });
+    for (const [path, url] of [
+      ['/blockchains', '/blockchains'],
+      ['/blockchains/tokens', '/blockchains/tokens?chainId=1001'],
+    ]) {
+      const res = await app.request('GET', url);
+      t.match(res.text, /"quotable":false,"reason":"decimals\(\) is 8 on chain, 18 in the catalogue"/, `${url}: DAI not quotable`);
+      t.match(res.text, /"approvalReset":true/, `${url}: USDC's approval reset`);
+      conforms(t, url, 'GET', path, res);
+    }
+  },
+);
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -460,6 +498,7 @@ t.test('addresses, integer strings, display amounts and ids carry a pattern, for
     'dex',
     'asset',
     'detail',
+    'reason',
     'title',
     'version',
     'url',
