@@ -308,7 +308,10 @@ class SdkEntries {
   token(address: string): SdkToken {
     const a = effective(this.index, address);
     let t = this.tokens.get(a);
-    if (!t) this.tokens.set(a, (t = new sdkCore.Token(CHAIN_ID, a, this.decimals(a))));
+    if (!t) {
+      t = new sdkCore.Token(CHAIN_ID, a, this.decimals(a));
+      this.tokens.set(a, t);
+    }
     return t;
   }
 

@@ -254,7 +254,10 @@ const pricingGraphs = new WeakMap<PoolGraph, PricingGraph>();
  */
 export function pricingGraphOf(graph: PoolGraph, catalog: Catalog): PricingGraph {
   let pricing = pricingGraphs.get(graph);
-  if (!pricing) pricingGraphs.set(graph, (pricing = new PricingGraph(graph, catalog)));
+  if (!pricing) {
+    pricing = new PricingGraph(graph, catalog);
+    pricingGraphs.set(graph, pricing);
+  }
   return pricing;
 }
 

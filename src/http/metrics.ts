@@ -189,9 +189,15 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     const route = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
     const label = typeof route === 'string' ? route : (deps.routeOf?.(ctx.path) ?? UNMATCHED);
     let byRoute = byMethod.get(method);
-    if (!byRoute) byMethod.set(method, (byRoute = new Map()));
+    if (!byRoute) {
+      byRoute = new Map();
+      byMethod.set(method, byRoute);
+    }
     let stats = byRoute.get(label);
-    if (!stats) byRoute.set(label, (stats = { statuses: new Map(), buckets: new Float64Array(BUCKETS.length + 1), sum: 0, count: 0 }));
+    if (!stats) {
+      stats = { statuses: new Map(), buckets: new Float64Array(BUCKETS.length + 1), sum: 0, count: 0 };
+      byRoute.set(label, stats);
+    }
     let bucket = 0;
     while (bucket < BUCKETS.length && seconds > BUCKETS[bucket]) bucket++;
     stats.buckets[bucket] += 1;
@@ -200,7 +206,10 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
     if (method === 'POST' && QUOTE_ROUTES.has(label)) {
       let byOutcome = outcomes.get(label);
-      if (!byOutcome) outcomes.set(label, (byOutcome = new Map()));
+      if (!byOutcome) {
+        byOutcome = new Map();
+        outcomes.set(label, byOutcome);
+      }
       const outcome = outcomeOf(status, error);
       byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + 1);
     }

@@ -9,7 +9,10 @@ const byAddress = new WeakMap<Snapshot, Map<string, SnapshotExcludedToken>>();
 /** A snapshot's excluded tokens by lower-case address (built once per snapshot). */
 function excludedOf(snapshot: Snapshot): Map<string, SnapshotExcludedToken> {
   let map = byAddress.get(snapshot);
-  if (!map) byAddress.set(snapshot, (map = new Map((snapshot.excludedTokens ?? []).map((e) => [e.address.toLowerCase(), e]))));
+  if (!map) {
+    map = new Map((snapshot.excludedTokens ?? []).map((e) => [e.address.toLowerCase(), e]));
+    byAddress.set(snapshot, map);
+  }
   return map;
 }
 

@@ -2,7 +2,7 @@
 // guessed state) for a malformed, unexpected or unappliable one. The devnet test checks the same against the chain.
 import t from 'tap';
 import { encodeAbiParameters, pad, toHex } from 'viem';
-import type { SnapshotPoolV2, } from '../../src/graph/snapshot.ts';
+import type { SnapshotPoolV2 } from '../../src/graph/snapshot.ts';
 import { eventTopic } from '../../src/protocols/logWords.ts';
 import { applyPoolEvent } from '../../src/protocols/registry.ts';
 import { type FollowedPoolV3, V3_BURN, V3_MINT, V3_SWAP } from '../../src/protocols/uniswapV3Events.ts';

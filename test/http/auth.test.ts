@@ -15,7 +15,15 @@ import { request } from '../helpers/testApp.ts';
 
 /** Everything the app logs, at every level, to check no key ever reaches a log. */
 const logLines: string[] = [];
-const logger = pino({ level: 'trace' }, new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) }));
+const logger = pino(
+  { level: 'trace' },
+  new Writable({
+    write: (chunk, _enc, done) => {
+      logLines.push(String(chunk));
+      done();
+    },
+  }),
+);
 
 /** A tiny app: the project's request log and error boundary, one required and one optional route. */
 function tinyApp(keys: Pick<ApiKeyStore, 'verify'>): Koa {

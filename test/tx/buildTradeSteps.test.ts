@@ -102,7 +102,11 @@ t.test("exact output through two routers: approvals of each router's share of am
     callGas('UniswapV2Router02', 1, false, false, true, 'exactOut') +
     routeGas(v3Out.legs, 'exactOut') +
     routeGas(v2Out.legs, 'exactOut');
-  t.equal(gas, steps.reduce((s, _x) => s + gasLimit(0n), 0n) + (model * 5n) / 4n, 'the step estimates add up to the gas model of the trade');
+  t.equal(
+    gas,
+    steps.reduce((s, _x) => s + gasLimit(0n), 0n) + (model * 5n) / 4n,
+    'the step estimates add up to the gas model of the trade',
+  );
 });
 
 t.test('SwapRouter02 and the SushiSwap Router02: each approved for what it pulls, minimums per transaction adding up', async (t) => {
