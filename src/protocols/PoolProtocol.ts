@@ -1,3 +1,4 @@
+import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { SnapshotPool } from '../graph/snapshot.ts';
 
 /** Which side of a trade is fixed: the input (exactIn) or the output (exactOut). */
@@ -5,9 +6,6 @@ export type TradeType = 'exactIn' | 'exactOut';
 
 /** The pool kinds the service prices; the registry (registry.ts) is the only place that switches on them. */
 export type ProtocolKind = 'uniswapV2' | 'uniswapV3' | 'wrap';
-
-/** Why a pool cannot serve an amount. */
-export type RefusalCode = 'INSUFFICIENT_LIQUIDITY' | 'AMOUNT_TOO_SMALL';
 
 /** A non-negative rational number as two integers (a mid price, a conversion rate). */
 export interface Fraction {

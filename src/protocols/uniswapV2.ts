@@ -1,6 +1,6 @@
-import { AmmError } from '../amm/ammError.ts';
 import { getAmountIn, getAmountOut } from '../amm/v2.ts';
 import type { SnapshotPoolV2 } from '../graph/snapshot.ts';
+import { ammRefusal } from './ammRefusal.ts';
 import { eventTopic, logWords } from './logWords.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from './PoolProtocol.ts';
 
@@ -17,11 +17,6 @@ export interface UniswapV2Pool extends PoolBase {
 const SYNC = eventTopic('Sync(uint112,uint112)');
 
 const TOO_SMALL: LadderQuote = { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
-
-function refusal(error: unknown): LadderQuote {
-  if (error instanceof AmmError) return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: error.message };
-  throw error;
-}
 
 /** Uniswap v2-style pairs: UniswapV2Library.getAmountOut / getAmountIn with the DEX's fee. */
 export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
@@ -51,7 +46,7 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
         }
         return { ok: true, amountIn: getAmountIn(amount, reserveIn, reserveOut, pool.feeBps), amountOut: amount, ticksCrossed: 0 };
       } catch (error) {
-        return refusal(error);
+        return ammRefusal(error);
       }
     });
   },

@@ -1,8 +1,8 @@
-import { AmmError } from '../amm/ammError.ts';
 import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../amm/quoter.ts';
 import { createV3Pool, type V3Pool } from '../amm/v3Pool.ts';
 import { tickCount } from '../graph/parseSnapshotBytes.ts';
 import type { SnapshotPoolV3 } from '../graph/snapshot.ts';
+import { ammRefusal } from './ammRefusal.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from './PoolProtocol.ts';
 import { applyV3Event, V3_EVENT_TOPICS } from './uniswapV3Events.ts';
 
@@ -23,11 +23,6 @@ function ladderQuote(result: V3QuoteResult, tradeType: 'exactIn' | 'exactOut', a
   }
   if (result.amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
   return { ok: true, amountIn: result.amountIn, amountOut: result.amountOut, ticksCrossed: result.initializedTicksCrossed };
-}
-
-function refusal(error: unknown): LadderQuote {
-  if (error instanceof AmmError) return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: error.message };
-  throw error;
 }
 
 /** Uniswap v3 pools: the UniswapV3Pool.swap walk over the snapshot's known ticks, QuoterV2 semantics. */
@@ -61,7 +56,7 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
       const ladder = tradeType === 'exactIn' ? quoteExactInputLadder : quoteExactOutputLadder;
       return ladder(pool.pool, zeroForOne, amounts).map((r, i) => ladderQuote(r, tradeType, amounts[i]));
     } catch (error) {
-      const refused = refusal(error);
+      const refused = ammRefusal(error);
       return amounts.map(() => refused);
     }
   },
