@@ -173,3 +173,14 @@ t.test('a request verifies its key once: the rate limiter and the auth middlewar
   await t.rejects(verifyForRequest(failing, keys, 'good'), 'a store failure is not kept: the next call asks again');
   t.equal(calls, 5);
 });
+
+// ctx.state is typed for the app (src/http/AppState.ts augments Koa's DefaultState): `npx tsc --noEmit` fails on
+// these lines if it is untyped again (an unused @ts-expect-error is an error).
+export function stateTypes(ctx: Koa.Context): void {
+  // @ts-expect-error apiKey may be absent: only routes behind requireApiKey (KeyedState) may read it unchecked
+  void ctx.state.apiKey.org;
+  // @ts-expect-error the state holds the key's id and organization, never the key
+  void ctx.state.apiKey?.key;
+  // @ts-expect-error the request id is a string
+  void (ctx.state.reqId satisfies number | undefined);
+}
