@@ -4,6 +4,7 @@ import { createWrapPool } from '../protocols/wrap.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
 import type { SnapshotPool } from './snapshot.ts';
+import { reportUnconvertiblePool } from './unconvertiblePools.ts';
 import { usdPrices } from './usdPrices.ts';
 
 /** A pool in the adjacency: what candidate selection reads without converting its state. */
@@ -165,7 +166,10 @@ export class ChainPoolIndex {
     return value;
   }
 
-  /** The priceable pool of an entry, or undefined when its state does not convert (left out of every route). */
+  /**
+   * The priceable pool of an entry, or undefined when its state does not convert: then it is left out of every
+   * route, and reported once per entry (reportUnconvertiblePool: the API process logs and counts it).
+   */
   pool(entry: PoolEntry): Pool | undefined {
     let pool = this.converted.get(entry);
     if (pool === undefined) {
@@ -173,6 +177,7 @@ export class ChainPoolIndex {
         pool = poolFromSnapshot(entry.state!);
       } catch (error) {
         pool = error instanceof Error ? error : new Error(String(error));
+        reportUnconvertiblePool({ chainId: this.chain.chainId, address: entry.address, reason: pool.message });
       }
       this.converted.set(entry, pool);
     }

@@ -30,6 +30,8 @@ export interface Metrics {
   readonly middleware: Middleware;
   /** The text exposition format and its content type. */
   render(): Promise<{ contentType: string; body: string }>;
+  /** Counts a pool whose snapshot state does not convert (left out of every route), in `pool_conversion_failures_total`. */
+  poolConversionFailed(chainId: number): void;
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -86,7 +88,7 @@ function outcomeOf(status: number, error: unknown): string {
 /**
  * Builds the metrics: `http_requests_total{method,route,status}`,
  * `http_request_duration_seconds{method,route}` (route = the router's path template, `(unmatched)`
- * otherwise), `quote_outcomes_total{endpoint,outcome}`, `pricing_queue_depth`,
+ * otherwise), `quote_outcomes_total{endpoint,outcome}`, `pricing_queue_depth`, `pool_conversion_failures_total{chain_id}`,
  * `snapshot_age_seconds{chain_id}`, `snapshot_block_number{chain_id}`, and Node's process metrics.
  * Per request it costs three Map lookups and a few additions (about 0.5 µs).
  */
@@ -139,6 +141,12 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       const graph = deps.graph();
       for (const chainId of graph.chainIds()) this.set({ chain_id: String(chainId) }, graph.snapshot(chainId)!.blockNumber);
     },
+  });
+  const conversionFailures = new Counter({
+    name: 'pool_conversion_failures_total',
+    help: 'Pools whose snapshot state does not convert to a priceable pool (left out of every route), per chain; each pool and reason once.',
+    labelNames: ['chain_id'] as const,
+    registers: [registry],
   });
   if (deps.liveState) registerLiveStateMetrics(registry, deps.liveState, now);
   if (deps.processMetrics ?? true) collectDefaultMetrics({ register: registry });
@@ -229,6 +237,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     },
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+    poolConversionFailed(chainId) {
+      conversionFailures.inc({ chain_id: String(chainId) });
     },
   };
 }
