@@ -7,7 +7,9 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { decodeFunctionData, getAddress, parseAbi } from 'viem';
+import type { Quote, RouteQuote } from '../../src/quote/quoteService.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
+import type { Answer } from '../helpers/testApp.ts';
 
 const require = createRequire(import.meta.url);
 const v2sdk = require('@uniswap/v2-sdk');
@@ -116,7 +118,7 @@ t.test('unknown fields are refused, each named, with the other problems (issue 1
       .join('; ')}`,
   );
   // The routing fields (README, "Routing") are fields of the request.
-  const routed = await q.request('POST', '/quotes/routes', {
+  const routed = await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', {
     body: { ...BASE, maxHops: 2, maxSplits: 3, gasPriceWei: '1000000000', includeDexes: ['uniswap'], excludeDexes: [] },
   });
   t.equal(routed.status, 200, routed.body.message);
@@ -294,7 +296,7 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
   const expected = v2Out('30000000000', 6, USDC, '10000000000000000000', 18, WETH, 1_000_000_000n);
   t.equal(expected, 321644030067425879n);
   const before = Math.floor(Date.now() / 1000);
-  const res = await q.request('POST', '/quotes', { body: { ...BASE, slippageBps: 100, walletAddress: WALLET }, headers: A });
+  const res = await q.request<Answer<Quote>>('POST', '/quotes', { body: { ...BASE, slippageBps: 100, walletAddress: WALLET }, headers: A });
   const after = Math.floor(Date.now() / 1000);
   t.equal(res.status, 200);
   t.equal(res.body.message, 'quote created successfully');
@@ -332,7 +334,7 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
       updatedAt: '',
       route: { dex: 'uniswap', name: 'Uniswap V2', fees: '3000000', logo: '', version: 'v2', poolFee: 3000 },
       steps: [],
-      snapshot: { blockNumber: 1234, blockTimestamp: 1700000000, ageSeconds: quote.snapshot.ageSeconds },
+      snapshot: { blockNumber: 1234, blockTimestamp: 1700000000, ageSeconds: quote.snapshot?.ageSeconds },
       paths: [
         {
           percent: 100,
@@ -404,7 +406,10 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
 t.test('POST /quotes: native input and default slippage (50 bps); wallet defaults to the recipient', async (t) => {
   const amountIn = 2_500_000_000_000_000_000n;
   const expected = v2Out('10000000000000000000', 18, WETH, '30000000000', 6, USDC, amountIn);
-  const res = await q.request('POST', '/quotes', { body: { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '2.5' }, headers: A });
+  const res = await q.request<Answer<Quote>>('POST', '/quotes', {
+    body: { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '2.5' },
+    headers: A,
+  });
   t.equal(res.status, 200);
   const quote = res.body.data;
   t.strictSame(
@@ -422,7 +427,10 @@ t.test('POST /quotes: wrap and unwrap are 1:1 on the wrapped token', async (t) =
     [ETH, WETH, 'WETH wrap'],
     [WETH, ETH, 'WETH unwrap'],
   ] as const) {
-    const res = await q.request('POST', '/quotes', { body: { ...BASE, tokenIn, tokenOut, amount: '1.000000000000000001' }, headers: A });
+    const res = await q.request<Answer<Quote>>('POST', '/quotes', {
+      body: { ...BASE, tokenIn, tokenOut, amount: '1.000000000000000001' },
+      headers: A,
+    });
     t.equal(res.status, 200);
     t.match(res.body.data, {
       amountIn: '1000000000000000001',
@@ -435,7 +443,7 @@ t.test('POST /quotes: wrap and unwrap are 1:1 on the wrapped token', async (t) =
 
 t.test('POST /quotes/routes: one entry per DEX deployment that can fill it, no key needed', async (t) => {
   const expected = v2Out('30000000000', 6, USDC, '10000000000000000000', 18, WETH, 1_000_000_000n);
-  const res = await q.request('POST', '/quotes/routes', { body: BASE });
+  const res = await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', { body: BASE });
   t.equal(res.status, 200);
   t.equal(res.body.message, 'routes fetched successfully');
   t.equal(res.body.data.length, 1, 'the empty v3 pool is not acceptable');
@@ -586,7 +594,7 @@ t.test(
     const amountOut = 321_644_030_067_425_879n; // what 1000 USDC buys (the exact-input quote above)
     const amountIn = v2In('30000000000', 6, USDC, '10000000000000000000', 18, WETH, amountOut);
     t.equal(amountIn, 1_000_000_000n, 'the SDK asks 1000 USDC back for it');
-    const res = await q.request('POST', '/quotes', {
+    const res = await q.request<Answer<Quote>>('POST', '/quotes', {
       body: { ...BASE, tradeType: 'exactOut', amount: '0.321644030067425879', slippageBps: 100, walletAddress: WALLET },
       headers: A,
     });
@@ -645,13 +653,13 @@ t.test(
       getAddress(RECIPIENT),
       BigInt(quote.deadline),
     ]);
-    const saved = await q.request('GET', `/quotes/${quote.quoteId}`, { headers: A });
+    const saved = await q.request<Answer<Quote>>('GET', `/quotes/${quote.quoteId}`, { headers: A });
     t.strictSame(saved.body.data, quote, 'saved as returned');
   },
 );
 
 t.test('exact output: amountInMaximum rounds up; native input sends it as value', async (t) => {
-  const res = await q.request('POST', '/quotes', {
+  const res = await q.request<Answer<Quote>>('POST', '/quotes', {
     body: { ...BASE, tradeType: 'exactOut', tokenIn: ETH, tokenOut: USDC, amount: '1000', slippageBps: 33 },
     headers: A,
   });

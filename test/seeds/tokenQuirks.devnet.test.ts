@@ -12,9 +12,11 @@ import { deployQuirkTokens, quirkCatalog } from '../../seeds/devnet/deployQuirkT
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { seedChains } from '../../seeds/seedChains.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import type { Quote } from '../../src/quote/quoteService.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { artifactAbi, devnetWallet } from '../helpers/devnetWallet.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
+import type { Answer } from '../helpers/testApp.ts';
 
 const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02.json');
 const resetAbi = parseAbi([
@@ -154,7 +156,7 @@ t.test(
   async (t) => {
     const amount = 250n * 10n ** 6n;
     await send(wallet, { to: RUSD, data: encodeFunctionData({ abi: resetAbi, functionName: 'mint', args: [wallet.address, amount] }) });
-    const res = await q.request('POST', '/quotes', { body: request(RUSD, WETH, '250'), headers: AUTH });
+    const res = await q.request<Answer<Quote>>('POST', '/quotes', { body: request(RUSD, WETH, '250'), headers: AUTH });
     t.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
     const quote = res.body.data as { amountOut: string; route: { dex: string; version: string }; steps: Step[] };
     t.same([quote.route.dex, quote.route.version], ['uniswap', 'v2'], 'the only RUSD pool: Uniswap V2');
