@@ -50,7 +50,7 @@ interface Verified {
 /**
  * Verifies the key once per request: a second call for the same key in the same request (the rate
  * limiter, then the auth middleware) reuses the answer instead of hashing and looking it up again.
- * The answer lives on this request's state only. A store failure is not kept (the next call retries).
+ * The answer is kept for this request only. A store failure is not kept (the next call retries).
  */
 export async function verifyForRequest(ctx: Context, keys: ApiKeyVerifier, key: string): Promise<ApiKeyIdentity | undefined> {
   const known = verified.get(ctx);
