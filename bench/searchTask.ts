@@ -47,7 +47,12 @@ async function setup(root: string): Promise<{ run: () => void; tasks: number }> 
       generation: 0,
     };
   });
-  return { run: () => tasks.forEach((t) => runTradeTask(pricing, t)), tasks: tasks.length };
+  return {
+    run: () => {
+      for (const t of tasks) runTradeTask(pricing, t);
+    },
+    tasks: tasks.length,
+  };
 }
 
 const sides = { this: await setup(projectRoot), other: await setup(resolve(other)) };

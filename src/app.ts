@@ -6,6 +6,7 @@ import type { Catalog } from './catalog/Catalog.ts';
 import type { Config } from './config.ts';
 import type { LiveState } from './graph/liveState.ts';
 import type { PoolGraph } from './graph/PoolGraph.ts';
+import { onUnconvertiblePool } from './graph/unconvertiblePools.ts';
 import { sendData } from './http/envelope.ts';
 import { errorHandler } from './http/errorHandler.ts';
 import { jsonBody } from './http/jsonBody.ts';
@@ -76,6 +77,15 @@ export function createApp(deps: AppDeps): Koa {
   routers.push(metricsRouter(metrics));
   for (const router of routers) root.use(router.routes());
 
+  // A pool whose state does not convert is left out of every route by whichever thread priced it: logged and
+  // counted here, once per pool and reason.
+  onUnconvertiblePool((pool) => {
+    deps.logger.warn(
+      { chainId: pool.chainId, pool: pool.address, reason: pool.reason },
+      'pool left out of every route: its state does not convert',
+    );
+    metrics.poolConversionFailed(pool.chainId);
+  });
   app.use(requestLogger(deps.logger));
   app.use(errorHandler(deps.logger));
   app.use(async function optionsEnvelope(ctx, next) {

@@ -85,7 +85,9 @@ export async function deployBenchTokens(rpcUrl: string, count: number, v3Every =
     );
     // Wait until anvil has mined this token's transactions (its nonce catches up) before the next batch.
     const deadline = Date.now() + 60_000;
-    for (let mined = 0; (mined = Number(await jsonRpc<Hex>(rpcUrl, 'eth_getTransactionCount', [deployer, 'latest']))) < nonce; ) {
+    for (;;) {
+      const mined = Number(await jsonRpc<Hex>(rpcUrl, 'eth_getTransactionCount', [deployer, 'latest']));
+      if (mined >= nonce) break;
       if (Date.now() > deadline) throw new Error(`deployBenchTokens: G${i}: nonce ${mined} mined, ${nonce} sent, after 60 s`);
       await new Promise((r) => setTimeout(r, 5));
     }

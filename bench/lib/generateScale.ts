@@ -329,7 +329,8 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
     let x = random();
     for (const b of bases) {
       const symbol = Object.keys(BASE_PRICES)[bases.indexOf(b)];
-      if ((x -= BASE_WEIGHTS[symbol]) < 0) return b;
+      x -= BASE_WEIGHTS[symbol];
+      if (x < 0) return b;
     }
     return bases[0];
   };

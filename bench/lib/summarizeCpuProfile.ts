@@ -55,7 +55,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (skipMs > 0) {
     let t = 0;
     let first = 0;
-    while (first < profile.timeDeltas.length && (t += profile.timeDeltas[first]) < skipMs * 1000) first++;
+    for (; first < profile.timeDeltas.length; first++) {
+      t += profile.timeDeltas[first];
+      if (t >= skipMs * 1000) break;
+    }
     profile.samples = profile.samples.slice(first);
     profile.timeDeltas = profile.timeDeltas.slice(first);
   }

@@ -1,4 +1,5 @@
 import type { BridgeFeeTermsConfig, CatalogBridge, CatalogBridgeAsset } from '../catalog/Catalog.ts';
+import type { RefusalCode } from '../errors/RefusalCode.ts';
 
 /**
  * The fee terms of one bridge route (origin chain, asset, destination chain), every field resolved.
@@ -90,7 +91,7 @@ export type BridgeAmount =
       /** The input scaled to the destination's decimals (rounded down) minus outputAmount: all the user gives up. */
       readonly feeAmount: bigint;
     }
-  | { readonly ok: false; readonly code: 'AMOUNT_OUT_OF_RANGE' | 'AMOUNT_TOO_SMALL'; readonly reason: string };
+  | { readonly ok: false; readonly code: RefusalCode; readonly reason: string };
 
 /**
  * The output of a bridge transfer under the fee terms, in the destination token's smallest units:

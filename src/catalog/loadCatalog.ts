@@ -127,7 +127,7 @@ function mergeTokens(
   addr: (value: string, where: string) => string,
 ): CatalogToken[] {
   const byKey = new Map<string, { token: CatalogToken; source: string }>();
-  own.forEach((token, i) => byKey.set(token.address.toLowerCase(), { token, source: `${file} /tokens/${i}` }));
+  for (const [i, token] of own.entries()) byKey.set(token.address.toLowerCase(), { token, source: `${file} /tokens/${i}` });
   const excluded = new Map((raw.excludeTokens ?? []).map((a, i) => [a.toLowerCase(), { index: i, used: false }]));
   const slugs = new Set(own.map((t) => t.slug));
   for (const { source, list } of lists) {

@@ -53,7 +53,11 @@ async function runPhase(
   });
   const results = await run(phase, calls, failedReads);
   let k = 0;
-  return spans.map((n) => results.slice(k, (k += n)));
+  return spans.map((n) => {
+    const start = k;
+    k += n;
+    return results.slice(start, k);
+  });
 }
 
 /**
@@ -89,7 +93,7 @@ export async function completePoolStates(run: PhaseRunner, basics: readonly Pool
       phase,
       live.map((b) => b.read),
     );
-    live.forEach((b, i) => b.read.take(phase, results[i]));
+    for (const [i, b] of live.entries()) b.read.take(phase, results[i]);
   }
   for (const b of live) {
     const done = b.read.finish(b.balance0!, b.balance1!);

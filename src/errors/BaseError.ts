@@ -1,3 +1,5 @@
+import type { RefusalCode } from './RefusalCode.ts';
+
 /** Options shared by every error of the service. */
 export interface BaseErrorOptions {
   /** Extra structured detail, logged; sent to the client only when the error is exposed. */
@@ -40,7 +42,7 @@ export class QuoteUnavailableError extends BaseError {
   override readonly name = 'QuoteUnavailableError';
   readonly status = 400;
   constructor(
-    readonly code: 'NO_POOL' | 'INSUFFICIENT_LIQUIDITY' | 'NO_ROUTE' | 'AMOUNT_TOO_SMALL' | 'AMOUNT_OUT_OF_RANGE',
+    readonly code: RefusalCode,
     message: string,
     options?: BaseErrorOptions,
   ) {

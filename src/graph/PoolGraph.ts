@@ -57,7 +57,8 @@ export class PoolGraph {
   pools(chainId: number): readonly SnapshotPool[] {
     const chain = this.chains.get(chainId);
     if (!chain) return [];
-    return (chain.list ??= [...chain.byAddress.values()]);
+    chain.list ??= [...chain.byAddress.values()];
+    return chain.list;
   }
 
   /** One pool of a chain by its address as the snapshot writes it. */
@@ -107,7 +108,10 @@ function poolFilter(catalog: Catalog, chain: CatalogChain): (pool: SnapshotPool)
   const known = new Map<string, boolean>();
   const listed = (address: string): boolean => {
     let k = known.get(address);
-    if (k === undefined) known.set(address, (k = catalog.token(chain.chainId, address) !== undefined));
+    if (k === undefined) {
+      k = catalog.token(chain.chainId, address) !== undefined;
+      known.set(address, k);
+    }
     return k;
   };
   return (pool) => {

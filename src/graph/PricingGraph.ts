@@ -10,6 +10,7 @@ import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/reg
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
 import { servedChain, tokenFacts } from './tokenFacts.ts';
+import { reportUnconvertiblePool } from './unconvertiblePools.ts';
 import { usdPrices } from './usdPrices.ts';
 
 /** A pool in the adjacency: what candidate selection reads without converting its state. */
@@ -155,7 +156,10 @@ export class ChainPoolIndex {
     return value;
   }
 
-  /** The priceable pool of an entry, or undefined when its state does not convert (left out of every route). */
+  /**
+   * The priceable pool of an entry, or undefined when its state does not convert: then it is left out of every
+   * route, and reported once per entry (reportUnconvertiblePool: the API process logs and counts it).
+   */
   pool(entry: PoolEntry): Pool | undefined {
     let pool = this.converted.get(entry);
     if (pool === undefined) {
@@ -163,6 +167,7 @@ export class ChainPoolIndex {
         pool = snapshotProtocol(entry.state.version).fromSnapshot(entry.state);
       } catch (error) {
         pool = error instanceof Error ? error : new Error(String(error));
+        reportUnconvertiblePool({ chainId: this.chain.chainId, address: entry.address, reason: pool.message });
       }
       this.converted.set(entry, pool);
     }
@@ -246,7 +251,10 @@ const pricingGraphs = new WeakMap<PoolGraph, PricingGraph>();
  */
 export function pricingGraphOf(graph: PoolGraph, catalog: Catalog): PricingGraph {
   let pricing = pricingGraphs.get(graph);
-  if (!pricing) pricingGraphs.set(graph, (pricing = new PricingGraph(graph, catalog)));
+  if (!pricing) {
+    pricing = new PricingGraph(graph, catalog);
+    pricingGraphs.set(graph, pricing);
+  }
   return pricing;
 }
 

@@ -5,17 +5,15 @@ import type { ApiKeyIdentity, ApiKeyStore } from '../store/apiKeyStore.ts';
 /** What the middleware needs from the key store. */
 export type ApiKeyVerifier = Pick<ApiKeyStore, 'verify'>;
 
-/** The state the middleware sets: the caller's key id and organization (never the key). */
-export interface AuthState {
-  apiKey?: ApiKeyIdentity;
-}
-
 export const MISSING_KEY_MESSAGE = 'missing API key: send Authorization: Bearer <key> or X-API-Key: <key>';
 export const INVALID_KEY_MESSAGE = 'invalid API key';
 export const MALFORMED_AUTHORIZATION_MESSAGE = 'invalid Authorization header: expected "Bearer <key>"';
 export const CONFLICTING_KEYS_MESSAGE = 'conflicting API keys: Authorization and X-API-Key carry different keys';
 
-/** Requires a valid API key (401 envelope when missing or invalid; 503 when the key store is unreachable). */
+/**
+ * Requires a valid API key (401 envelope when missing or invalid; 503 when the key store is unreachable). Routes
+ * behind it declare KeyedState (`router.post<KeyedState>(...)`): `ctx.state.apiKey` is there.
+ */
 export function requireApiKey(keys: ApiKeyVerifier): Middleware {
   return async function authenticate(ctx, next) {
     const key = presentedKey(ctx);
@@ -39,11 +37,11 @@ export function optionalApiKey(keys: ApiKeyVerifier): Middleware {
 
 /** The caller's verified key, when the auth middleware ran and a key was sent. */
 export function apiKeyOf(ctx: Context): ApiKeyIdentity | undefined {
-  return (ctx.state as AuthState).apiKey;
+  return ctx.state.apiKey;
 }
 
-/** Where a request's verification is kept for the rest of the request (never across requests). */
-const VERIFIED = Symbol('verified API key');
+/** Each request's verification, kept for the rest of the request (never across requests: keyed by its context). */
+const verified = new WeakMap<Context, Verified>();
 interface Verified {
   readonly key: string;
   readonly identity: ApiKeyIdentity | undefined;
@@ -52,14 +50,13 @@ interface Verified {
 /**
  * Verifies the key once per request: a second call for the same key in the same request (the rate
  * limiter, then the auth middleware) reuses the answer instead of hashing and looking it up again.
- * The answer lives on this request's state only. A store failure is not kept (the next call retries).
+ * The answer is kept for this request only. A store failure is not kept (the next call retries).
  */
 export async function verifyForRequest(ctx: Context, keys: ApiKeyVerifier, key: string): Promise<ApiKeyIdentity | undefined> {
-  const state = ctx.state as { [VERIFIED]?: Verified };
-  const known = state[VERIFIED];
+  const known = verified.get(ctx);
   if (known !== undefined && known.key === key) return known.identity;
   const identity = await keys.verify(key);
-  state[VERIFIED] = { key, identity };
+  verified.set(ctx, { key, identity });
   return identity;
 }
 
@@ -70,7 +67,7 @@ async function verifyInto(ctx: Context, keys: ApiKeyVerifier, key: string): Prom
     ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
     throw new UnauthorizedError(INVALID_KEY_MESSAGE);
   }
-  (ctx.state as AuthState).apiKey = { id: identity.id, org: identity.org };
+  ctx.state.apiKey = { id: identity.id, org: identity.org };
 }
 
 /**

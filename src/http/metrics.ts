@@ -30,6 +30,8 @@ export interface Metrics {
   readonly middleware: Middleware;
   /** The text exposition format and its content type. */
   render(): Promise<{ contentType: string; body: string }>;
+  /** Counts a pool whose snapshot state does not convert (left out of every route), in `pool_conversion_failures_total`. */
+  poolConversionFailed(chainId: number): void;
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -86,7 +88,7 @@ function outcomeOf(status: number, error: unknown): string {
 /**
  * Builds the metrics: `http_requests_total{method,route,status}`,
  * `http_request_duration_seconds{method,route}` (route = the router's path template, `(unmatched)`
- * otherwise), `quote_outcomes_total{endpoint,outcome}`, `pricing_queue_depth`,
+ * otherwise), `quote_outcomes_total{endpoint,outcome}`, `pricing_queue_depth`, `pool_conversion_failures_total{chain_id}`,
  * `snapshot_age_seconds{chain_id}`, `snapshot_block_number{chain_id}`, and Node's process metrics.
  * Per request it costs three Map lookups and a few additions (about 0.5 µs).
  */
@@ -140,6 +142,12 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       for (const chainId of graph.chainIds()) this.set({ chain_id: String(chainId) }, graph.snapshot(chainId)!.blockNumber);
     },
   });
+  const conversionFailures = new Counter({
+    name: 'pool_conversion_failures_total',
+    help: 'Pools whose snapshot state does not convert to a priceable pool (left out of every route), per chain; each pool and reason once.',
+    labelNames: ['chain_id'] as const,
+    registers: [registry],
+  });
   if (deps.liveState) registerLiveStateMetrics(registry, deps.liveState, now);
   if (deps.processMetrics ?? true) collectDefaultMetrics({ register: registry });
 
@@ -189,9 +197,15 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     const route = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
     const label = typeof route === 'string' ? route : (deps.routeOf?.(ctx.path) ?? UNMATCHED);
     let byRoute = byMethod.get(method);
-    if (!byRoute) byMethod.set(method, (byRoute = new Map()));
+    if (!byRoute) {
+      byRoute = new Map();
+      byMethod.set(method, byRoute);
+    }
     let stats = byRoute.get(label);
-    if (!stats) byRoute.set(label, (stats = { statuses: new Map(), buckets: new Float64Array(BUCKETS.length + 1), sum: 0, count: 0 }));
+    if (!stats) {
+      stats = { statuses: new Map(), buckets: new Float64Array(BUCKETS.length + 1), sum: 0, count: 0 };
+      byRoute.set(label, stats);
+    }
     let bucket = 0;
     while (bucket < BUCKETS.length && seconds > BUCKETS[bucket]) bucket++;
     stats.buckets[bucket] += 1;
@@ -200,7 +214,10 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
     if (method === 'POST' && QUOTE_ROUTES.has(label)) {
       let byOutcome = outcomes.get(label);
-      if (!byOutcome) outcomes.set(label, (byOutcome = new Map()));
+      if (!byOutcome) {
+        byOutcome = new Map();
+        outcomes.set(label, byOutcome);
+      }
       const outcome = outcomeOf(status, error);
       byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + 1);
     }
@@ -220,6 +237,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     },
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+    poolConversionFailed(chainId) {
+      conversionFailures.inc({ chain_id: String(chainId) });
     },
   };
 }

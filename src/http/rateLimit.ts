@@ -48,7 +48,10 @@ export function createMemoryRateLimitStore(now: () => number = Date.now): RateLi
         sweepAt = t + windowMs;
       }
       let entry = counters.get(bucket);
-      if (!entry || entry.index !== index) counters.set(bucket, (entry = { index, count: 0 }));
+      if (!entry || entry.index !== index) {
+        entry = { index, count: 0 };
+        counters.set(bucket, entry);
+      }
       entry.count += 1;
       return { count: entry.count, resetMs };
     },

@@ -1,12 +1,10 @@
+import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { PoolLog } from './logWords.ts';
 import type { PoolSource } from './PoolSource.ts';
 import type { SnapshotPoolBase } from './SnapshotPoolBase.ts';
 
 /** Which side of a trade is fixed: the input (exactIn) or the output (exactOut). */
 export type TradeType = 'exactIn' | 'exactOut';
-
-/** Why a pool cannot serve an amount. */
-export type RefusalCode = 'INSUFFICIENT_LIQUIDITY' | 'AMOUNT_TOO_SMALL';
 
 /** A non-negative rational number as two integers (a mid price, a conversion rate). */
 export interface Fraction {

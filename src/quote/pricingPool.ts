@@ -106,17 +106,22 @@ export function createPricingPool(
   });
   const inline = opts.graph && opts.catalog ? new InlinePricer(opts.graph, opts.catalog, opts.inlineMaxTicks ?? 256) : undefined;
   const stats: PricerStats = { inline: 0, worker: 0 };
+  // Tasks sent to the workers and not answered yet. One task per worker runs, up to maxQueue more wait: a task beyond
+  // that is refused here, by count, before Piscina would reject it (TaskQueueAtLimit, or NoTaskQueueAvailable with
+  // no queue) with an error that only its message tells apart from a worker's failure.
+  const capacity = config.workerThreads + config.workerMaxQueue;
+  let sent = 0;
 
   async function inWorker(task: TradeTask): Promise<DeploymentTrade[]> {
+    if (sent >= capacity) throw new ServiceUnavailableError('the pricing queue is full; retry shortly');
     let result: TradeTaskResult;
+    sent++;
     try {
       result = (await pool.run(task, { name: 'findTrades' })) as TradeTaskResult;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (/queue is at limit/i.test(message)) {
-        throw new ServiceUnavailableError('the pricing queue is full; retry shortly', { cause: error });
-      }
       throw new ServiceUnavailableError('a pricing worker failed; retry the request', { cause: error });
+    } finally {
+      sent--;
     }
     if (!result.ok && result.error.code === 'STATE_BEHIND' && inline) {
       // A worker started after followed blocks were applied cannot catch up with them: the API thread prices it.

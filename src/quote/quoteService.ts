@@ -251,6 +251,12 @@ export class QuoteService {
     if (codes.some((c) => c === 'AMOUNT_TOO_SMALL')) {
       return new QuoteUnavailableError('AMOUNT_TOO_SMALL', `quote unavailable: ${amount} is too small to swap on any pool`);
     }
+    if (codes.some((c) => c === 'AMOUNT_TOO_LARGE')) {
+      return new QuoteUnavailableError(
+        'AMOUNT_TOO_LARGE',
+        `quote unavailable: ${amount} is too large to swap: it overflows the 256-bit arithmetic of the ${pair} pools on ${chain.slug}`,
+      );
+    }
     if (codes.some((c) => c === 'INSUFFICIENT_LIQUIDITY')) {
       const task = what.tradeType === 'exactOut' ? `deliver exactly ${amount}` : 'swap this amount';
       return new QuoteUnavailableError(

@@ -118,7 +118,10 @@ export function blockchainsRouter(catalog: Catalog, graph: () => PoolGraph): Rou
 
   function poolsOf(current: PoolGraph, chain: CatalogChain): PoolView[] {
     let perChain = poolCache.get(current);
-    if (!perChain) poolCache.set(current, (perChain = new Map()));
+    if (!perChain) {
+      perChain = new Map();
+      poolCache.set(current, perChain);
+    }
     let views = perChain.get(chain.chainId);
     if (!views) {
       const pools = current.pools(chain.chainId);

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { Catalog } from '../catalog/Catalog.ts';
 import { NotFoundError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
+import type { KeyedState } from '../http/AppState.ts';
 import { optionalApiKey, requireApiKey } from '../http/auth.ts';
 import { sendData, sendDataJson } from '../http/envelope.ts';
 import { UUID_PATTERN, unanchored } from '../http/formats.ts';
@@ -43,7 +44,7 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
     sendData(ctx, 'routes fetched successfully', await deps.quotes.routes(request));
   });
 
-  router.post('/quotes', requireApiKey(deps.keys), async (ctx) => {
+  router.post<KeyedState>('/quotes', requireApiKey(deps.keys), async (ctx) => {
     const request = readRequest(ctx, deps);
     const saved = await deps.quotes.create(request, ctx.state.apiKey.org);
     sendDataJson(ctx, 'quote created successfully', saved.json);
@@ -52,7 +53,7 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
   // The id is a UUID in the route itself, so /quotes/routes is never taken for an id (OPTIONS and GET on it answer
   // for POST /quotes/routes alone) and anything else under /quotes/ is an unknown path. A RegExp route has no
   // template; its name is the template metrics and tests read (see routeTemplate).
-  router.get(QUOTE_ROUTE_TEMPLATE, QUOTE_ROUTE, requireApiKey(deps.keys), async (ctx) => {
+  router.get<KeyedState>(QUOTE_ROUTE_TEMPLATE, QUOTE_ROUTE, requireApiKey(deps.keys), async (ctx) => {
     const id = ctx.captures![0].toLowerCase();
     const saved = await deps.store.get(id);
     if (!saved || saved.orgId !== ctx.state.apiKey.org) throw new NotFoundError(`quote ${id} not found`);

@@ -1,3 +1,4 @@
+import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import { executorsFor } from './executors.ts';
@@ -37,14 +38,11 @@ export interface TradeSearchOptions {
   readonly maxRoutes?: number;
 }
 
-/** Why no trade was found. */
 /**
- * Why no trade was found. NO_EXACT_OUTPUT_ROUTE: paths exist within the hop limit, but none that a router can
- * execute for an exact output (src/routing/executors.ts: one protocol per path, v2 through the DEX's Router02).
+ * The best trade, or why none was found (NO_EXACT_OUTPUT_ROUTE: see src/routing/executors.ts, one protocol per path,
+ * v2 through the DEX's Router02).
  */
-export type TradeRefusalCode = 'NO_ROUTE' | 'NO_EXACT_OUTPUT_ROUTE' | 'INSUFFICIENT_LIQUIDITY' | 'AMOUNT_TOO_SMALL';
-
-export type TradeOutcome = { readonly ok: true; readonly trade: Trade } | { readonly ok: false; readonly code: TradeRefusalCode };
+export type TradeOutcome = { readonly ok: true; readonly trade: Trade } | { readonly ok: false; readonly code: RefusalCode };
 
 const DEFAULT_GRID = 20;
 const DEFAULT_REFINE_GRID = 100;
@@ -365,16 +363,18 @@ function growSplits(
 }
 
 /**
- * Refusal code of a search that found paths but no trade: AMOUNT_TOO_SMALL when some path refused the whole amount
- * for rounding to nothing (a larger amount may be served), INSUFFICIENT_LIQUIDITY otherwise.
+ * Refusal code of a search that found paths but no trade, from the paths' refusals of the whole amount:
+ * AMOUNT_TOO_SMALL when some path rounds it to nothing (a larger amount may be served), else AMOUNT_TOO_LARGE when
+ * some path overflows on it (a smaller amount may be served), INSUFFICIENT_LIQUIDITY otherwise.
  */
-function refusalCode(ladders: readonly (readonly PathQuote[])[]): TradeRefusalCode {
-  return ladders.some((l) => {
-    const q = l[l.length - 1];
-    return !q.ok && q.code === 'AMOUNT_TOO_SMALL';
-  })
-    ? 'AMOUNT_TOO_SMALL'
-    : 'INSUFFICIENT_LIQUIDITY';
+function refusalCode(ladders: readonly (readonly PathQuote[])[]): RefusalCode {
+  const refused = (code: RefusalCode) =>
+    ladders.some((l) => {
+      const q = l[l.length - 1];
+      return !q.ok && q.code === code;
+    });
+  if (refused('AMOUNT_TOO_SMALL')) return 'AMOUNT_TOO_SMALL';
+  return refused('AMOUNT_TOO_LARGE') ? 'AMOUNT_TOO_LARGE' : 'INSUFFICIENT_LIQUIDITY';
 }
 
 /**

@@ -1,5 +1,6 @@
+import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
-import type { LadderQuote, RefusalCode, TradeType } from '../protocols/PoolProtocol.ts';
+import type { LadderQuote, TradeType } from '../protocols/PoolProtocol.ts';
 import { type Pool, protocolOf } from '../protocols/registry.ts';
 import type { PoolPath } from './findRoutes.ts';
 import type { Leg } from './Trade.ts';

@@ -62,7 +62,10 @@ const rates = new WeakMap<ChainPoolIndex, Map<string, Fraction | null>>();
 export function gasRate(index: ChainPoolIndex, token: string): Fraction | null {
   if (token === index.native || token === index.wrappedNative) return { num: 1n, den: 1n };
   let known = rates.get(index);
-  if (!known) rates.set(index, (known = new Map()));
+  if (!known) {
+    known = new Map();
+    rates.set(index, known);
+  }
   const cached = known.get(token);
   if (cached !== undefined) return cached;
   let rate: Fraction | null = null;

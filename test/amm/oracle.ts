@@ -8,12 +8,6 @@ export interface Jsbi {
   toString(): string;
 }
 
-interface SdkTick {
-  index: number;
-  liquidityGross: Jsbi;
-  liquidityNet: Jsbi;
-}
-
 export interface SdkSwapResult {
   amountCalculated: Jsbi;
   sqrtRatioX96: Jsbi;
@@ -97,7 +91,8 @@ export class Rng {
     this.state = seed >>> 0;
   }
   next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;

@@ -65,7 +65,10 @@ t.test('the Uniswap SDKs price every pool as our engine does (1% of a side, both
   const token = (address: string): SdkToken => {
     const a = address.toLowerCase();
     let x = tokens.get(a);
-    if (!x) tokens.set(a, (x = new sdkCore.Token(31337, a, chain.tokens.find((c) => c.address.toLowerCase() === a)!.decimals)));
+    if (!x) {
+      x = new sdkCore.Token(31337, a, chain.tokens.find((c) => c.address.toLowerCase() === a)!.decimals);
+      tokens.set(a, x);
+    }
     return x;
   };
   const differences: string[] = [];

@@ -18,11 +18,13 @@ import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { seedChains } from '../../src/chain/seedChains.ts';
+import type { Quote } from '../../src/quote/quoteService.ts';
 import { gasLimit } from '../../src/routing/gasModel.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { type AcrossGasCase, writeAcrossGasFixture } from '../helpers/devnetGas.ts';
 import { artifactAbi, devnetWallet, freshAddress } from '../helpers/devnetWallet.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
+import type { Answer } from '../helpers/testApp.ts';
 
 const SPOKE_POOL_ABI = artifactAbi('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json');
 const CATALOG_DIR = fileURLToPath(new URL('../../catalog', import.meta.url));
@@ -167,7 +169,7 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
       const tokenIn = TOKENS[c.tokenIn];
       const tokenOut = TOKENS[c.tokenOut];
 
-      const res = await app.request('POST', '/quotes', {
+      const res = await app.request<Answer<Quote>>('POST', '/quotes', {
         body: {
           originChainId: 31337,
           destinationChainId: 31338,
@@ -181,9 +183,11 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
       });
       t.equal(res.status, 200, res.body?.message);
       const q = res.body.data;
-      t.match(q.bridge, { protocol: 'across', asset: c.asset }, `bridged asset ${c.asset}`);
-      t.equal(q.bridge.originSwap !== null, c.originSwap, c.originSwap ? 'origin swap' : 'no origin swap');
-      t.equal(q.bridge.destinationSwap !== null, c.destinationSwap, c.destinationSwap ? 'destination swap' : 'no destination swap');
+      const bridge = q.bridge;
+      if (!bridge) throw new Error(`no bridge extension on the quote: ${res.text.slice(0, 300)}`);
+      t.match(bridge, { protocol: 'across', asset: c.asset }, `bridged asset ${c.asset}`);
+      t.equal(bridge.originSwap !== null, c.originSwap, c.originSwap ? 'origin swap' : 'no origin swap');
+      t.equal(bridge.destinationSwap !== null, c.destinationSwap, c.destinationSwap ? 'destination swap' : 'no destination swap');
       t.equal(q.route.dex, 'across');
       const steps = q.steps as Step[];
       const firstB = steps.findIndex((s) => s.chainId === 31338);
@@ -207,7 +211,7 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
         deposit.gasUsed <= depositLimit && depositLimit <= gasLimit((deposit.gasUsed * 11n) / 10n),
         `deposit gasUsed ${deposit.gasUsed}: gasLimit ${depositLimit} covers it, from an estimate at most 10% above it`,
       );
-      acrossGas.push({ case: c.name, native: q.bridge.inputToken.address === NATIVE_TOKEN_ADDRESS, gasUsed: deposit.gasUsed.toString() });
+      acrossGas.push({ case: c.name, native: q.bridge?.inputToken.address === NATIVE_TOKEN_ADDRESS, gasUsed: deposit.gasUsed.toString() });
       const [event] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: deposit.logs, eventName: 'FundsDeposited' }) as unknown as Array<{
         address: Address;
         args: Record<string, unknown>;
@@ -215,7 +219,7 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
       t.ok(event, 'FundsDeposited emitted');
       t.equal(getAddress(event!.address), A.spokePool, 'by the origin SpokePool');
       const block = await A.client.getBlock({ blockNumber: deposit.blockNumber });
-      const inputToken = q.bridge.inputToken.address === NATIVE_TOKEN_ADDRESS ? TOKENS.WETH : q.bridge.inputToken.address;
+      const inputToken = bridge.inputToken.address === NATIVE_TOKEN_ADDRESS ? TOKENS.WETH : bridge.inputToken.address;
       const ev = event!.args;
       t.strictSame(
         {
@@ -234,12 +238,12 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
         },
         {
           inputToken: b32(inputToken),
-          outputToken: b32(q.bridge.outputToken.address),
-          inputAmount: BigInt(q.bridge.inputAmount),
-          outputAmount: BigInt(q.bridge.outputAmount),
+          outputToken: b32(bridge.outputToken.address),
+          inputAmount: BigInt(bridge.inputAmount),
+          outputAmount: BigInt(bridge.outputAmount),
           destinationChainId: 31338n,
           quoteTimestamp: Number(block.timestamp),
-          fillDeadline: Number(block.timestamp) + q.bridge.fillDeadlineOffsetSeconds,
+          fillDeadline: Number(block.timestamp) + bridge.fillDeadlineOffsetSeconds,
           exclusivityDeadline: 0,
           depositor: b32(wallet.address),
           recipient: b32(c.destinationSwap ? wallet.address : recipient),
@@ -251,13 +255,13 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
       if (!c.destinationSwap) t.equal(ev.outputAmount, BigInt(q.amountOut), 'the deposit outputAmount is the quote amountOut');
       if (c.originSwap) {
         // The origin swap paid the wallet the quoted amountOut; the deposit took its minimum; the rest stays with the wallet.
-        const surplus = BigInt(q.bridge.originSwap.amountOut) - BigInt(q.bridge.originSwap.amountOutMinimum);
+        const surplus = BigInt(bridge.originSwap!.amountOut) - BigInt(bridge.originSwap!.amountOutMinimum);
         t.equal(
-          await A.balanceOf(q.bridge.originSwap.tokenOut.address, wallet.address),
+          await A.balanceOf(bridge.originSwap!.tokenOut.address, wallet.address),
           surplus,
           'surplus of the origin swap stays in the wallet',
         );
-        t.equal(q.bridge.inputAmount, q.bridge.originSwap.amountOutMinimum, 'deposit inputAmount = origin swap amountOutMinimum');
+        t.equal(bridge.inputAmount, bridge.originSwap!.amountOutMinimum, 'deposit inputAmount = origin swap amountOutMinimum');
       }
 
       // Chain B: the relayer fills with the event's relay data.
@@ -302,7 +306,7 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
         BigInt(q.amountOut),
         `recipient holds exactly amountOut ${q.amountOut} ${c.tokenOut}`,
       );
-      if (c.destinationSwap) t.equal(q.amountOut, q.bridge.destinationSwap.amountOut, "amountOut is the destination swap's quoted output");
+      if (c.destinationSwap) t.equal(q.amountOut, bridge.destinationSwap!.amountOut, "amountOut is the destination swap's quoted output");
     });
   }
 });

@@ -11,8 +11,10 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { type Abi, decodeFunctionData, erc20Abi, getAddress, type Hex, pad } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
+import type { Quote } from '../../src/quote/quoteService.ts';
 import { checkMeasuredLimit, withoutGasLimit } from '../helpers/measuredLimit.ts';
 import { buildQuoteTestApp, type QuoteTestApp } from '../helpers/quoteTestApp.ts';
+import type { Answer } from '../helpers/testApp.ts';
 
 const require = createRequire(import.meta.url);
 const SPOKE_POOL_ABI = (
@@ -48,7 +50,7 @@ async function app(catalogDir = CATALOG_DIR): Promise<{ q: QuoteTestApp; headers
 
 const shipped = await app();
 t.teardown(() => shipped.q.close());
-const post = (body: unknown, a = shipped) => a.q.request('POST', '/quotes', { body, headers: a.headers });
+const post = (body: unknown, a = shipped) => a.q.request<Answer<Quote>>('POST', '/quotes', { body, headers: a.headers });
 
 /** A catalogue folder copy whose devnet files keep only the listed Across assets, optionally with changed terms. */
 function catalogWith(assets: string[], change: (asset: Record<string, unknown>) => void = () => {}): string {
@@ -183,9 +185,9 @@ t.test('same asset, USDC -> USDC: approval and deposit on the origin chain, amou
   });
   t.strictSame(q.route, { dex: 'across', name: 'Across', fees: '200000', logo: '', version: '', poolFee: 0 });
   t.equal(q.expectedFillTimeSeconds, 6, 'fillTimeSeconds of destinations["31338"]');
-  t.strictSame(q.fees.bridge, { token: q.tokenOut, amount: '200000', feeBps: 5, fixedFee: '0.15' });
-  t.equal(q.fees.originSwap, null);
-  t.equal(q.fees.destinationSwap, null);
+  t.strictSame(q.fees?.bridge, { token: q.tokenOut, amount: '200000', feeBps: 5, fixedFee: '0.15' });
+  t.equal(q.fees?.originSwap, null);
+  t.equal(q.fees?.destinationSwap, null);
   t.match(q.bridge, {
     protocol: 'across',
     asset: 'USDC',
@@ -252,12 +254,12 @@ t.test('ETH -> WETH: the fill pays the wallet native ETH, a destination wrap and
     ],
   );
   t.equal(depositArgs(q.steps[0].data)[1], b32(WALLET), 'fill recipient is the wallet');
-  t.match(q.bridge.destinationSwap, { dex: 'wrap', chainId: 31338, amountIn: '999550000000000000', amountOut: '999550000000000000' });
+  t.match(q.bridge?.destinationSwap, { dex: 'wrap', chainId: 31338, amountIn: '999550000000000000', amountOut: '999550000000000000' });
 });
 
 t.test('the saved quote is the returned one', async (t) => {
   const res = await post(BASE);
-  const saved = await shipped.q.request('GET', `/quotes/${res.body.data.quoteId}`, { headers: shipped.headers });
+  const saved = await shipped.q.request<Answer<Quote>>('GET', `/quotes/${res.body.data.quoteId}`, { headers: shipped.headers });
   t.strictSame(saved.body.data, res.body.data);
 });
 
@@ -288,7 +290,7 @@ t.test('the bridgeable asset giving the most output wins', async (t) => {
     const res = await post(body);
     t.equal(res.status, 200);
     t.strictSame(
-      [res.body.data.bridge.asset, res.body.data.amountOut],
+      [res.body.data.bridge?.asset, res.body.data.amountOut],
       [best.asset, best.amountOut.toString()],
       `chosen: ${best.asset} among ${priced.map((p) => `${p.asset} ${p.amountOut}`).join(', ')}`,
     );
@@ -296,7 +298,7 @@ t.test('the bridgeable asset giving the most output wins', async (t) => {
 });
 
 t.test('bridge quotes: tokens by symbol on each chain, EIP-55 checksums (issue 23)', async (t) => {
-  const same = (q: Record<string, unknown>) => [q.amountIn, q.amountOut, q.amountOutMinimum, q.tokenIn, q.tokenOut, q.route, q.bridge];
+  const same = (q: Quote) => [q.amountIn, q.amountOut, q.amountOutMinimum, q.tokenIn, q.tokenOut, q.route, q.bridge];
   const byAddress = await post(BASE);
   const bySymbol = await post({ ...BASE, tokenIn: 'USDC', tokenOut: 'usdc' });
   t.equal(bySymbol.status, 200, bySymbol.body.message);

@@ -12,9 +12,11 @@ import { deployQuirkTokens, quirkCatalog } from '../../seeds/devnet/deployQuirkT
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { seedChains } from '../../src/chain/seedChains.ts';
+import type { Quote } from '../../src/quote/quoteService.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { artifactAbi, devnetWallet } from '../helpers/devnetWallet.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
+import type { Answer } from '../helpers/testApp.ts';
 
 const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02.json');
 const resetAbi = parseAbi([
@@ -180,7 +182,7 @@ t.test(
 );
 
 t.test('GET /blockchains/tokens: the left-out tokens not quotable with the reason, the reset rule where the chain showed it', async (t) => {
-  const res = await q.request('GET', '/blockchains/tokens?chainId=31337');
+  const res = await q.request<Answer<unknown>>('GET', '/blockchains/tokens?chainId=31337');
   const data = res.body.data as Record<string, unknown>[];
   const of = (address: string) => data.find((x) => x.address === address);
   const token = (address: string, symbol: string, name: string, slug: string, decimals: number) => ({
@@ -209,7 +211,7 @@ t.test('GET /blockchains/tokens: the left-out tokens not quotable with the reaso
   });
   t.same(of(RUSD), { ...token(RUSD, 'RUSD', 'Reset USD', 'reset-usd', 6), approvalReset: true });
   t.same(of(QUSD), { ...token(QUSD, 'QUSD', 'Quiet Reset USD', 'quiet-reset-usd', 6), approvalReset: true });
-  const chains = await q.request('GET', '/blockchains?chainId=31337');
+  const chains = await q.request<Answer<unknown>>('GET', '/blockchains?chainId=31337');
   t.same((chains.body.data as { tokens: unknown[] }[])[0].tokens, data, 'the same tokens embedded in GET /blockchains');
 });
 
@@ -222,7 +224,7 @@ for (const [symbol, token] of [
     async (t) => {
       const amount = 250n * 10n ** 6n;
       await send(wallet, { to: token, data: encodeFunctionData({ abi: resetAbi, functionName: 'mint', args: [wallet.address, amount] }) });
-      const res = await q.request('POST', '/quotes', { body: request(token, WETH, '250'), headers: AUTH });
+      const res = await q.request<Answer<Quote>>('POST', '/quotes', { body: request(token, WETH, '250'), headers: AUTH });
       t.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
       const quote = res.body.data as {
         amountOut: string;

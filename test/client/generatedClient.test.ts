@@ -10,7 +10,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import t from 'tap';
+import type { RouteQuote } from '../../src/quote/quoteService.ts';
 import { buildStubQuoteApp } from '../helpers/stubQuoteApp.ts';
+import type { Answer } from '../helpers/testApp.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const s = await buildStubQuoteApp({ catalogDir: `${root}catalog`, snapshotDir: `${root}seeds/snapshots` });
@@ -67,7 +69,7 @@ t.test('the generated client calls every operation of the document successfully'
   };
   const calls = await callEveryOperation(baseUrl, s.apiKey);
   t.strictSame(Object.keys(calls).sort(), operationIds, 'every operation, no other');
-  const direct = await s.request('POST', '/quotes/routes', {
+  const direct = await s.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', {
     body: {
       originChainId: 31337,
       destinationChainId: 31337,
@@ -77,11 +79,11 @@ t.test('the generated client calls every operation of the document successfully'
       recipientAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
     },
   });
-  const quote = await s.request('GET', '/blockchains/dex?chainId=31337&slug=uniswap');
+  const quote = await s.request<Answer<{ version: string }[]>>('GET', '/blockchains/dex?chainId=31337&slug=uniswap');
   t.strictSame(calls, {
     listBlockchains: [200, 'devnet'],
-    listTokens: [200, String((await s.request('GET', '/blockchains/tokens?chainId=31337')).body.data.length)],
-    listDexes: [200, quote.body.data.map((d: { version: string }) => d.version).join(',')],
+    listTokens: [200, String((await s.request<Answer<unknown[]>>('GET', '/blockchains/tokens?chainId=31337')).body.data.length)],
+    listDexes: [200, quote.body.data.map((d) => d.version).join(',')],
     listPools: [200, 'true'],
     quoteRoutes: [200, direct.body.data[0].amountOut],
     createQuote: [200, ((BigInt(direct.body.data[0].amountOut) * 9_900n) / 10_000n).toString()],

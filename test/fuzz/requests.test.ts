@@ -12,6 +12,9 @@ import { createMemoryRateLimitStore } from '../../src/http/rateLimit.ts';
 import { buildStubQuoteApp, type StubQuoteApp } from '../helpers/stubQuoteApp.ts';
 import type { TestResponse } from '../helpers/testApp.ts';
 
+/** What the invariants read of any answer: the created quote's id, the OpenAPI document's version (absent elsewhere). */
+type FuzzBody = { data?: { quoteId?: unknown }; openapi?: unknown } | undefined;
+
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_801);
 const BODY_LIMIT = 65_536;
 
@@ -418,13 +421,13 @@ interface Tally {
   created: string[];
 }
 
-async function send(s: StubQuoteApp, r: FuzzRequest, tally: Tally): Promise<{ req: FuzzRequest; res: TestResponse }> {
+async function send(s: StubQuoteApp, r: FuzzRequest, tally: Tally): Promise<{ req: FuzzRequest; res: TestResponse<FuzzBody> }> {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(r.headers)) headers[k] = v.replace(/KEY/g, s.apiKey);
   const created = tally.created;
   const url = r.url.replace('/quotes/CREATED', `/quotes/${created.length > 0 ? created[tally.requests % created.length] : 'none'}`);
   const req = { ...r, url, headers };
-  const res = await s.request(r.method, url, { payload: r.payload, headers });
+  const res = await s.request<FuzzBody>(r.method, url, { payload: r.payload, headers });
   tally.requests += 1;
   tally.byStatus.set(res.status, (tally.byStatus.get(res.status) ?? 0) + 1);
   if (res.status === 200 && r.method === 'POST' && url === '/quotes' && typeof res.body?.data?.quoteId === 'string')
@@ -433,7 +436,7 @@ async function send(s: StubQuoteApp, r: FuzzRequest, tally: Tally): Promise<{ re
 }
 
 /** Throws (with the request and response) when a response breaks an invariant. */
-function checkInvariants(req: FuzzRequest, res: TestResponse): void {
+function checkInvariants(req: FuzzRequest, res: TestResponse<FuzzBody>): void {
   const fail = (why: string): never => {
     throw new Error(
       `${why}\nrequest: ${JSON.stringify({ ...req, payload: req.payload?.slice(0, 300) })}\nresponse: ${res.status} ${res.text.slice(0, 300)}`,

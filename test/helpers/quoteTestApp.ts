@@ -24,7 +24,7 @@ export interface QuoteTestApp {
   graph(): PoolGraph;
   /** Re-reads the snapshot folder: a new graph in the API process and a new generation, so every worker reloads too. */
   reload(): void;
-  request(method: string, url: string, options?: RequestOptions): Promise<TestResponse>;
+  request<B = unknown>(method: string, url: string, options?: RequestOptions): Promise<TestResponse<B>>;
   /** Closes the worker pool and the stores and removes the temporary DATA_DIR. */
   close(): Promise<void>;
 }

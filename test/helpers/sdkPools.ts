@@ -152,7 +152,10 @@ export class SdkPools {
   /** The SDK token of an address (one instance per address, as the SDK compares tokens by address). */
   token(chainId: number, address: string, decimals = 18): SdkToken {
     let t = this.tokens.get(address.toLowerCase());
-    if (!t) this.tokens.set(address.toLowerCase(), (t = new sdkCore.Token(chainId, address, decimals)));
+    if (!t) {
+      t = new sdkCore.Token(chainId, address, decimals);
+      this.tokens.set(address.toLowerCase(), t);
+    }
     return t;
   }
 

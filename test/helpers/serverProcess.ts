@@ -97,8 +97,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     keep(chunk);
     if (!keepAll) return;
     pending += chunk;
-    let nl: number;
-    while ((nl = pending.indexOf('\n')) >= 0) {
+    for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
       const lineText = pending.slice(0, nl);
       pending = pending.slice(nl + 1);
       let line: LogLine;

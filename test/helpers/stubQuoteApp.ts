@@ -53,7 +53,7 @@ export interface StubQuoteApp {
   readonly keys: ApiKeyStore;
   /** A valid API key of organization `acme`. */
   readonly apiKey: string;
-  request(method: string, url: string, options?: RequestOptions): Promise<TestResponse>;
+  request<B = unknown>(method: string, url: string, options?: RequestOptions): Promise<TestResponse<B>>;
   /** Closes the stores and removes the temporary DATA_DIR. */
   close(): Promise<void>;
 }

@@ -7,15 +7,20 @@ import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { loadConfig } from '../../src/config.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
+import type { Envelope } from '../../src/http/envelope.ts';
 
 export const fixtureCatalogDir = fileURLToPath(new URL('../fixtures/catalog', import.meta.url));
 export const fixtureSnapshotDir = fileURLToPath(new URL('../fixtures/snapshots', import.meta.url));
 
-export interface TestResponse {
+/** The SPEC envelope of an answer with data (success), as a test expects it. */
+export type Answer<T> = Required<Envelope<T>>;
+
+/** A response as the tests read it; `B` is the JSON body's type as the caller expects it (the SPEC envelope, mostly). */
+export interface TestResponse<B = unknown> {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
-  /** Parsed JSON body (undefined when the body is empty). */
-  body: any;
+  /** Parsed JSON body (undefined when the body is empty or not JSON). */
+  body: B;
   text: string;
 }
 
@@ -27,7 +32,7 @@ export interface RequestOptions {
 }
 
 /** Sends one request into a Koa app's callback, without a socket. */
-export async function request(app: Koa, method: string, url: string, options: RequestOptions = {}): Promise<TestResponse> {
+export async function request<B = unknown>(app: Koa, method: string, url: string, options: RequestOptions = {}): Promise<TestResponse<B>> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   let payload = options.payload;
   if (payload === undefined && options.body !== undefined) {
@@ -41,7 +46,7 @@ export async function request(app: Koa, method: string, url: string, options: Re
   } catch {
     body = undefined;
   }
-  return { status: res.statusCode, headers: res.headers, body, text: res.body };
+  return { status: res.statusCode, headers: res.headers, body: body as B, text: res.body };
 }
 
 /** Builds the app over the fixture catalogue and snapshots (or the given folders), with a silent logger. */
@@ -56,5 +61,11 @@ export function buildTestApp(
   const logger = pino({ level: 'silent' });
   const deps: AppDeps = { config, catalog, graph: () => graph, logger, ...(options.deps ?? {}) };
   const app = createApp(deps);
-  return { app, deps, catalog, graph, request: (method: string, url: string, o?: RequestOptions) => request(app, method, url, o) };
+  return {
+    app,
+    deps,
+    catalog,
+    graph,
+    request: <B = unknown>(method: string, url: string, o?: RequestOptions) => request<B>(app, method, url, o),
+  };
 }

@@ -47,7 +47,7 @@ export async function warmPools(
       const amount = BigInt(balance) / 1_000_000n;
       if (amount === 0n) continue;
       const tokenInfo = (a: string) => chain.tokens.find((t) => t.address.toLowerCase() === a)!;
-      let steps;
+      let steps: Step[];
       try {
         steps = poolSwapSteps(index, (e) => e === entry, {
           chain,

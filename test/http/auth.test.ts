@@ -15,7 +15,15 @@ import { request } from '../helpers/testApp.ts';
 
 /** Everything the app logs, at every level, to check no key ever reaches a log. */
 const logLines: string[] = [];
-const logger = pino({ level: 'trace' }, new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) }));
+const logger = pino(
+  { level: 'trace' },
+  new Writable({
+    write: (chunk, _enc, done) => {
+      logLines.push(String(chunk));
+      done();
+    },
+  }),
+);
 
 /** A tiny app: the project's request log and error boundary, one required and one optional route. */
 function tinyApp(keys: Pick<ApiKeyStore, 'verify'>): Koa {
@@ -165,3 +173,14 @@ t.test('a request verifies its key once: the rate limiter and the auth middlewar
   await t.rejects(verifyForRequest(failing, keys, 'good'), 'a store failure is not kept: the next call asks again');
   t.equal(calls, 5);
 });
+
+// ctx.state is typed for the app (src/http/AppState.ts augments Koa's DefaultState): `npx tsc --noEmit` fails on
+// these lines if it is untyped again (an unused @ts-expect-error is an error).
+export function stateTypes(ctx: Koa.Context): void {
+  // @ts-expect-error apiKey may be absent: only routes behind requireApiKey (KeyedState) may read it unchecked
+  void ctx.state.apiKey.org;
+  // @ts-expect-error the state holds the key's id and organization, never the key
+  void ctx.state.apiKey?.key;
+  // @ts-expect-error the request id is a string
+  void (ctx.state.reqId satisfies number | undefined);
+}

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { buildStubQuoteApp, fixtureQuoteRequest as VALID } from '../helpers/stubQuoteApp.ts';
+import type { Answer } from '../helpers/testApp.ts';
 
 const s = await buildStubQuoteApp();
 t.teardown(() => s.close());
@@ -115,7 +116,7 @@ t.test('absurd chain ids in the query are 400 "chainId: must be a positive integ
       t.same([res.status, res.body], [400, error(400, 'chainId: must be a positive integer')], `${path}?chainId=${value.slice(0, 20)}`);
     }
   }
-  const res = await s.request('GET', '/blockchains/tokens?chainId=1001&unknown=1&limit=-5');
+  const res = await s.request<Answer<unknown[]>>('GET', '/blockchains/tokens?chainId=1001&unknown=1&limit=-5');
   t.equal(res.status, 200);
   t.equal(res.body.data.length, 4);
 });

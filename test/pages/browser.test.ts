@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { formatUnits } from 'viem';
+import type { Envelope } from '../../src/http/envelope.ts';
+import type { RouteQuote } from '../../src/quote/quoteService.ts';
+import type { PathView } from '../../src/routing/describeTrade.ts';
 import { launchChromium, type PageWatch, screenshotDir, watchedPage } from '../helpers/browser.ts';
 import { startServer } from '../helpers/serverProcess.ts';
 
@@ -21,12 +24,7 @@ if (browser) {
   t.teardown(() => server.stop());
   const origin = server.url;
 
-  interface Envelope<T = any> {
-    code: number;
-    message: string;
-    data?: T;
-  }
-  const api = async <T = any>(path: string, body?: unknown): Promise<{ status: number; body: Envelope<T> }> => {
+  const api = async <T = unknown>(path: string, body?: unknown): Promise<{ status: number; body: Envelope<T> }> => {
     const res = await fetch(
       origin + path,
       body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
@@ -97,7 +95,7 @@ if (browser) {
     await page.click('#quote');
     const body = (await sent).postDataJSON() as Record<string, unknown>;
     await page.locator('#quote:not([disabled])').waitFor();
-    return { body, direct: await api('/quotes/routes', body) };
+    return { body, direct: await api<RouteQuote[]>('/quotes/routes', body) };
   };
 
   interface DrawnHop {
@@ -151,7 +149,7 @@ if (browser) {
   );
 
   /** The best route's paths as the API gives them; a response without the routing extension is one path through pairAddress. */
-  const expectedPaths = (best: any) =>
+  const expectedPaths = (best: RouteQuote): PathView[] =>
     best.paths ?? [
       {
         percent: 100,
@@ -173,19 +171,19 @@ if (browser) {
     ];
 
   /** The drawing, the best-route facts and the per-DEX table equal the API's answer to the same body. */
-  const matchesApi = async (t: Test, watch: PageWatch, direct: { status: number; body: Envelope }): Promise<DrawnPath[]> => {
+  const matchesApi = async (t: Test, watch: PageWatch, direct: { status: number; body: Envelope<RouteQuote[]> }): Promise<DrawnPath[]> => {
     t.equal(direct.status, 200, direct.body.message);
-    const quotes = direct.body.data as any[];
+    const quotes = direct.body.data ?? [];
     const best = quotes[0];
     const drawn = await drawing(watch);
     const expected = expectedPaths(best);
     t.strictSame(
       drawn.map(({ tokens: _tokens, hops, ...path }) => ({ ...path, hops: hops.map(({ text: _text, ...hop }) => hop) })),
-      expected.map((p: any) => ({
+      expected.map((p) => ({
         percent: p.percent,
         amountIn: p.amountIn,
         amountOut: p.amountOut,
-        hops: p.hops.map((h: any) => ({
+        hops: p.hops.map((h) => ({
           dex: h.dex,
           version: h.version,
           fee: h.fee,
@@ -202,7 +200,7 @@ if (browser) {
       const hops = expected[i].hops;
       t.strictSame(
         path.tokens,
-        [byAddress(hops[0].tokenIn).symbol, ...hops.map((h: any) => byAddress(h.tokenOut).symbol)],
+        [byAddress(hops[0].tokenIn).symbol, ...hops.map((h) => byAddress(h.tokenOut).symbol)],
         `path ${i + 1}: token symbols`,
       );
       for (const [j, hop] of path.hops.entries()) {
@@ -225,7 +223,7 @@ if (browser) {
     );
     t.equal(
       await facts.locator('[data-block-number]').getAttribute('data-block-number'),
-      String(best.snapshot.blockNumber),
+      String(best.snapshot?.blockNumber),
       'snapshot block',
     );
     if (best.priceImpactBps !== undefined)
@@ -242,9 +240,9 @@ if (browser) {
           `${tr.getAttribute('data-dex')}/${tr.getAttribute('data-version')} ${tr.getAttribute('data-amount-out')} ${tr.children[2]?.textContent}`,
       ),
     );
-    const tiers = (q: any) =>
+    const tiers = (q: RouteQuote) =>
       expectedPaths(q)
-        .map((p: any) => p.hops.map((h: any) => (h.dex === 'wrap' ? 'no fee' : `${formatUnits(BigInt(h.fee), 4)}%`)).join(' → '))
+        .map((p) => p.hops.map((h) => (h.dex === 'wrap' ? 'no fee' : `${formatUnits(BigInt(h.fee), 4)}%`)).join(' → '))
         .join(' + ');
     t.strictSame(
       rows,

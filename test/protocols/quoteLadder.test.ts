@@ -4,7 +4,8 @@
 // Uniswap SDKs' answer for the same pool (@uniswap/v2-sdk Pair, @uniswap/v3-sdk Pool); every refusal is placed by hand
 // computation below, not by the code under test.
 import t from 'tap';
-import type { LadderQuote, RefusalCode, TradeType } from '../../src/protocols/PoolProtocol.ts';
+import type { RefusalCode } from '../../src/errors/RefusalCode.ts';
+import type { LadderQuote, TradeType } from '../../src/protocols/PoolProtocol.ts';
 import { PROTOCOL_KINDS, protocolOf, type SnapshotPool, snapshotProtocol } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';

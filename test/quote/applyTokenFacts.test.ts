@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { encodeFunctionData, parseAbi } from 'viem';
+import type { RouteQuote } from '../../src/quote/quoteService.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 import { fixtureQuoteRequest } from '../helpers/stubQuoteApp.ts';
-import { fixtureCatalogDir } from '../helpers/testApp.ts';
+import { type Answer, fixtureCatalogDir } from '../helpers/testApp.ts';
 
 const quoteSnapshotDir = fileURLToPath(new URL('../fixtures/quote-snapshots', import.meta.url));
 const DAI = '0x3333333333333333333333333333333333333333';
@@ -50,7 +51,7 @@ t.test('quotes for a token the seeding run left out are refused with its reason'
     const buy = await app.request('POST', path, { body: { ...fixtureQuoteRequest, tokenOut: DAI }, headers });
     t.same([buy.status, buy.body], [400, { code: 400, message: `tokenOut: ${fee}` }], `${path}: DAI out`);
   }
-  const fine = await app.request('POST', '/quotes/routes', { body: fixtureQuoteRequest });
+  const fine = await app.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', { body: fixtureQuoteRequest });
   t.equal(fine.status, 200, 'WETH -> USDC still priced');
 
   // The wrapped native token excluded: the native asset is refused with it.
@@ -62,7 +63,7 @@ t.test('quotes for a token the seeding run left out are refused with its reason'
     }),
   );
   app.reload();
-  const native = await app.request('POST', '/quotes/routes', {
+  const native = await app.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', {
     body: { ...fixtureQuoteRequest, tokenIn: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' },
   });
   t.same(native.body, {
@@ -98,7 +99,10 @@ t.test('a token the seeding run found to need an approval reset is quoted as one
   type Quote = { tokenIn: Record<string, unknown>; gasEstimate: string; deadline: number; steps: Step[] };
   const quote = async (name: keyof typeof apps): Promise<Quote> => {
     const app = apps[name];
-    const res = await app.request('POST', '/quotes', { body, headers: { authorization: `Bearer ${(await app.keys.create('org')).key}` } });
+    const res = await app.request<Answer<Quote>>('POST', '/quotes', {
+      body,
+      headers: { authorization: `Bearer ${(await app.keys.create('org')).key}` },
+    });
     t.equal(res.status, 200, `${name}: ${JSON.stringify(res.body).slice(0, 200)}`);
     const q = res.body.data as Quote;
     // The swap's calldata holds the deadline (wall clock): written as 0 so quotes made a second apart compare.

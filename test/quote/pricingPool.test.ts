@@ -77,6 +77,34 @@ t.test('a full queue is a 503, not an unbounded wait', async (t) => {
   );
 });
 
+t.test('without a queue (WORKER_MAX_QUEUE=0) a task no worker can take at once is a full queue too, not a worker failure', async (t) => {
+  // Piscina rejects it with 'No task queue available and all Workers are busy': the pricer counts its tasks and
+  // refuses the one beyond the workers itself, whatever Piscina's message says.
+  const config = loadConfig({
+    CATALOG_DIR: fixtureCatalogDir,
+    SNAPSHOT_DIR: fixtureSnapshotDir,
+    WORKER_THREADS: '1',
+    WORKER_MAX_QUEUE: '0',
+  });
+  const pricer = createPricingPool(config, { workerFile: crashingWorker });
+  t.teardown(() => pricer.close());
+  const task: TradeTask = {
+    ...probeTask,
+    chainId: 1001,
+    tokenIn: WETH,
+    tokenOut: USDC,
+    amount: 10n ** 18n,
+    limits: { ...probeTask.limits, deployments: ['uniswap/v2'] },
+  };
+  const settled = await Promise.allSettled(Array.from({ length: 5 }, () => pricer.findTrades(task)));
+  t.strictSame(
+    settled.map((s) => (s.status === 'fulfilled' ? amountOut(s.value) : `${(s.reason as Error).name}: ${(s.reason as Error).message}`)),
+    [expectedOut, ...Array(4).fill('ServiceUnavailableError: the pricing queue is full; retry shortly')],
+    'the first is priced by the one worker, the four sent while it is busy are refused as a full queue',
+  );
+  t.equal(amountOut(await pricer.findTrades(task)), expectedOut, 'once the worker is free, the next task is priced');
+});
+
 t.test('one-pool tasks are priced in the API thread unless a direct pool has more initialized ticks than inlineMaxTicks', async (t) => {
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1' });
   const catalog = loadCatalog(fixtureCatalogDir);

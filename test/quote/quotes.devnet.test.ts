@@ -21,11 +21,13 @@ import { seedChains } from '../../src/chain/seedChains.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
+import type { Quote, RouteQuote } from '../../src/quote/quoteService.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { unlessReverted } from '../helpers/contractRevert.ts';
 import { freshAddress as addressFor, artifactAbi, devnetWallet, gasPaid } from '../helpers/devnetWallet.ts';
 import { poolSwapSteps } from '../helpers/poolSwapSteps.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
+import type { Answer } from '../helpers/testApp.ts';
 
 const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
 const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02.json');
@@ -206,7 +208,7 @@ const label = (c: Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>): string =>
 
 /** POST /quotes from the sender's wallet to a fresh recipient; returns the quote and the recipient. */
 async function postQuote(c: Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>, recipient: Address, extra: Record<string, unknown> = {}) {
-  const res = await q.request('POST', '/quotes', {
+  const res = await q.request<Answer<Quote>>('POST', '/quotes', {
     headers: AUTH,
     body: {
       originChainId: devnet.chainId,
@@ -397,7 +399,7 @@ t.test('POST /quotes/routes: one entry per DEX deployment with a pool, sorted, e
     const tokenIn = token(c.tokenIn);
     const tokenOut = token(c.tokenOut);
     const amountIn = parseUnits(c.amount, tokenIn.decimals);
-    const res = await q.request('POST', '/quotes/routes', {
+    const res = await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', {
       body: {
         originChainId: devnet.chainId,
         destinationChainId: devnet.chainId,

@@ -7,8 +7,10 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { decodeFunctionData, getAddress, parseAbi } from 'viem';
+import type { Quote, RouteQuote } from '../../src/quote/quoteService.ts';
 import { readDevnetGasFixture } from '../helpers/devnetGas.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
+import type { Answer } from '../helpers/testApp.ts';
 
 const require = createRequire(import.meta.url);
 const v2sdk = require('@uniswap/v2-sdk');
@@ -118,7 +120,7 @@ t.test('unknown fields are refused, each named, with the other problems (issue 1
       .join('; ')}`,
   );
   // The routing fields (README, "Routing") are fields of the request.
-  const routed = await q.request('POST', '/quotes/routes', {
+  const routed = await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', {
     body: { ...BASE, maxHops: 2, maxSplits: 3, gasPriceWei: '1000000000', includeDexes: ['uniswap'], excludeDexes: [] },
   });
   t.equal(routed.status, 200, routed.body.message);
@@ -205,7 +207,7 @@ t.test('addresses: mixed case must be the EIP-55 checksum; all-lowercase and all
   );
   // The same typo in either unchecksummed form carries no checksum to fail: it is accepted, as EIP-55 says.
   for (const recipient of [GOOD, GOOD.toLowerCase(), `0x${GOOD.slice(2).toUpperCase()}`]) {
-    const res = await q.request('POST', '/quotes', {
+    const res = await q.request<Answer<Quote>>('POST', '/quotes', {
       body: { ...BASE, recipientAddress: recipient, walletAddress: recipient },
       headers: A,
     });
@@ -216,15 +218,21 @@ t.test('addresses: mixed case must be the EIP-55 checksum; all-lowercase and all
     );
   }
   for (const native of [ETH, ETH.toUpperCase().replace('0X', '0x'), '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE']) {
-    const res = await q.request('POST', '/quotes/routes', { body: { ...BASE, tokenIn: native, tokenOut: USDC, amount: '1' } });
+    const res = await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', {
+      body: { ...BASE, tokenIn: native, tokenOut: USDC, amount: '1' },
+    });
     t.equal(res.status, 200, `tokenIn ${native}: ${res.body.message}`);
   }
 });
 
 t.test('tokens by symbol: any letter case, the native symbol is the native asset; quotes name tokens by address (issue 23)', async (t) => {
-  const fields = (data: Array<Record<string, unknown>>) => data.map((r) => [r.amountOut, r.tokenIn, r.tokenOut, r.paths, r.route]);
-  const byAddress = await q.request('POST', '/quotes/routes', { body: { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '1' } });
-  const bySymbol = await q.request('POST', '/quotes/routes', { body: { ...BASE, tokenIn: 'eth', tokenOut: 'USDC', amount: '1' } });
+  const fields = (data: readonly RouteQuote[]) => data.map((r) => [r.amountOut, r.tokenIn, r.tokenOut, r.paths, r.route]);
+  const byAddress = await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', {
+    body: { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '1' },
+  });
+  const bySymbol = await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', {
+    body: { ...BASE, tokenIn: 'eth', tokenOut: 'USDC', amount: '1' },
+  });
   t.strictSame([bySymbol.status, byAddress.status], [200, 200]);
   t.strictSame(fields(bySymbol.body.data), fields(byAddress.body.data), 'the same routes as by address');
   t.strictSame(
@@ -233,13 +241,13 @@ t.test('tokens by symbol: any letter case, the native symbol is the native asset
     'tokenIn and tokenOut are the tokens, with their addresses',
   );
 
-  const created = await q.request('POST', '/quotes', { body: { ...BASE, tokenIn: 'Usdc', tokenOut: 'WETH' }, headers: A });
+  const created = await q.request<Answer<Quote>>('POST', '/quotes', { body: { ...BASE, tokenIn: 'Usdc', tokenOut: 'WETH' }, headers: A });
   t.strictSame(
     [created.status, created.body.data.tokenIn.address, created.body.data.tokenOut.address],
     [200, USDC, WETH],
     'POST /quotes: the saved quote holds the tokens',
   );
-  const read = await q.request('GET', `/quotes/${created.body.data.quoteId}`, { headers: A });
+  const read = await q.request<Answer<Quote>>('GET', `/quotes/${created.body.data.quoteId}`, { headers: A });
   t.strictSame([read.body.data.tokenIn, read.body.data.tokenOut], [created.body.data.tokenIn, created.body.data.tokenOut]);
 
   // Unknown symbols: the closest symbols (edit distance, a swap of neighbours counting once), with their addresses.
@@ -276,7 +284,7 @@ t.test('tokens by symbol: any letter case, the native symbol is the native asset
 t.test('slippageBps outside 0..5000', async (t) => {
   for (const slippageBps of [-1, 5001, 10_000]) await rejects(t, { ...BASE, slippageBps }, 'slippageBps: must be between 0 and 5000');
   for (const slippageBps of [0, 5000]) {
-    const res = await q.request('POST', '/quotes/routes', { body: { ...BASE, slippageBps } });
+    const res = await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', { body: { ...BASE, slippageBps } });
     t.equal(res.status, 200, `slippageBps ${slippageBps} is accepted`);
   }
 });
@@ -385,7 +393,7 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
   const expected = v2Out('30000000000', 6, USDC, '10000000000000000000', 18, WETH, 1_000_000_000n);
   t.equal(expected, 321644030067425879n);
   const before = Math.floor(Date.now() / 1000);
-  const res = await q.request('POST', '/quotes', { body: { ...BASE, slippageBps: 100, walletAddress: WALLET }, headers: A });
+  const res = await q.request<Answer<Quote>>('POST', '/quotes', { body: { ...BASE, slippageBps: 100, walletAddress: WALLET }, headers: A });
   const after = Math.floor(Date.now() / 1000);
   t.equal(res.status, 200);
   t.equal(res.body.message, 'quote created successfully');
@@ -395,10 +403,8 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
   t.equal(quote.createdAt, quote.updatedAt);
   t.ok(Math.abs(Date.parse(quote.createdAt) / 1000 - (quote.deadline - 300)) < 1, 'createdAt is the creation time');
   // The snapshot's age is the request time less its block timestamp (1700000000 in the fixture).
-  t.ok(
-    quote.snapshot.ageSeconds >= before - 1_700_000_000 && quote.snapshot.ageSeconds <= after - 1_700_000_000,
-    `snapshot age ${quote.snapshot.ageSeconds} s = now - block timestamp`,
-  );
+  const ageSeconds = quote.snapshot?.ageSeconds ?? -1;
+  t.ok(ageSeconds >= before - 1_700_000_000 && ageSeconds <= after - 1_700_000_000, `snapshot age ${ageSeconds} s = now - block timestamp`);
   t.strictSame(
     {
       ...quote,
@@ -479,7 +485,7 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
   );
   t.ok(measured, 'the devnet fixture has a one-pair UniswapV2Router02 trade');
   const used = (measured?.steps ?? []).reduce((s, x) => s + BigInt(x.gasUsed), 0n);
-  const estimate = BigInt(quote.gasEstimate);
+  const estimate = BigInt(quote.gasEstimate ?? '0');
   t.ok(estimate * 10n >= used * 9n && estimate * 10n <= used * 11n, `gasEstimate ${estimate} within 10% of the devnet's ${used}`);
   t.equal(quote.steps.length, 2, 'approval, then swap');
   const [approve, swap] = quote.steps;
@@ -496,25 +502,25 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
   ]);
 
   t.test('GET /quotes/:quoteId returns it to the same organization only', async (t) => {
-    const mine = await q.request('GET', `/quotes/${quote.quoteId}`, { headers: { 'x-api-key': keyA } });
+    const mine = await q.request<Answer<Quote>>('GET', `/quotes/${quote.quoteId}`, { headers: { 'x-api-key': keyA } });
     t.strictSame([mine.status, mine.body], [200, { code: 200, message: 'quote fetched successfully', data: quote }]);
-    const theirs = await q.request('GET', `/quotes/${quote.quoteId}`, { headers: B });
+    const theirs = await q.request<Answer<Quote>>('GET', `/quotes/${quote.quoteId}`, { headers: B });
     t.strictSame([theirs.status, theirs.body], [404, { code: 404, message: `quote ${quote.quoteId} not found` }]);
     const unknown = '8d3c6f0e-1b2a-4c5d-9e8f-0a1b2c3d4e5f';
-    const missing = await q.request('GET', `/quotes/${unknown}`, { headers: A });
+    const missing = await q.request<Answer<Quote>>('GET', `/quotes/${unknown}`, { headers: A });
     t.strictSame([missing.status, missing.body], [404, { code: 404, message: `quote ${unknown} not found` }]);
     // The id is a UUID in the route itself: anything else is an unknown path, with or without a key.
     for (const headers of [A, {}]) {
       const malformed = await q.request('GET', '/quotes/not-a-quote-id', { headers });
       t.strictSame([malformed.status, malformed.body], [404, { code: 404, message: 'not found: GET /quotes/not-a-quote-id' }]);
     }
-    const upper = await q.request('GET', `/quotes/${quote.quoteId.toUpperCase()}`, { headers: A });
+    const upper = await q.request<Answer<Quote>>('GET', `/quotes/${quote.quoteId.toUpperCase()}`, { headers: A });
     t.strictSame(
       [upper.status, upper.body],
       [200, { code: 200, message: 'quote fetched successfully', data: quote }],
       'a UUID in upper case is the same id',
     );
-    const anonymous = await q.request('GET', `/quotes/${quote.quoteId}`);
+    const anonymous = await q.request<Answer<Quote>>('GET', `/quotes/${quote.quoteId}`);
     t.strictSame(
       [anonymous.status, anonymous.body],
       [401, { code: 401, message: 'missing API key: send Authorization: Bearer <key> or X-API-Key: <key>' }],
@@ -525,7 +531,10 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
 t.test('POST /quotes: native input and default slippage (50 bps); wallet defaults to the recipient', async (t) => {
   const amountIn = 2_500_000_000_000_000_000n;
   const expected = v2Out('10000000000000000000', 18, WETH, '30000000000', 6, USDC, amountIn);
-  const res = await q.request('POST', '/quotes', { body: { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '2.5' }, headers: A });
+  const res = await q.request<Answer<Quote>>('POST', '/quotes', {
+    body: { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '2.5' },
+    headers: A,
+  });
   t.equal(res.status, 200);
   const quote = res.body.data;
   t.strictSame(
@@ -543,7 +552,10 @@ t.test('POST /quotes: wrap and unwrap are 1:1 on the wrapped token', async (t) =
     [ETH, WETH, 'WETH wrap'],
     [WETH, ETH, 'WETH unwrap'],
   ] as const) {
-    const res = await q.request('POST', '/quotes', { body: { ...BASE, tokenIn, tokenOut, amount: '1.000000000000000001' }, headers: A });
+    const res = await q.request<Answer<Quote>>('POST', '/quotes', {
+      body: { ...BASE, tokenIn, tokenOut, amount: '1.000000000000000001' },
+      headers: A,
+    });
     t.equal(res.status, 200);
     t.match(res.body.data, {
       amountIn: '1000000000000000001',
@@ -556,7 +568,7 @@ t.test('POST /quotes: wrap and unwrap are 1:1 on the wrapped token', async (t) =
 
 t.test('POST /quotes/routes: one entry per DEX deployment that can fill it, no key needed', async (t) => {
   const expected = v2Out('30000000000', 6, USDC, '10000000000000000000', 18, WETH, 1_000_000_000n);
-  const res = await q.request('POST', '/quotes/routes', { body: BASE });
+  const res = await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', { body: BASE });
   t.equal(res.status, 200);
   t.equal(res.body.message, 'routes fetched successfully');
   t.equal(res.body.data.length, 1, 'the empty v3 pool is not acceptable');
@@ -572,7 +584,7 @@ t.test('POST /quotes/routes: one entry per DEX deployment that can fill it, no k
   });
   t.notOk('steps' in res.body.data[0], 'no steps');
   t.notOk('quoteId' in res.body.data[0], 'nothing saved');
-  const withKey = await q.request('POST', '/quotes/routes', { body: BASE, headers: B });
+  const withKey = await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', { body: BASE, headers: B });
   t.equal(withKey.status, 200, 'a valid key is accepted');
 });
 
@@ -591,7 +603,7 @@ t.test('401: POST /quotes without a valid key; POST /quotes/routes with an inval
     ],
   ];
   for (const [name, headers, message] of cases) {
-    const res = await q.request('POST', '/quotes', { body: BASE, headers });
+    const res = await q.request<Answer<Quote>>('POST', '/quotes', { body: BASE, headers });
     t.strictSame([res.status, res.body], [401, { code: 401, message }], `POST /quotes, ${name}`);
     // RFC 6750 section 3.1: a challenge on every 401, with error="invalid_token" when the key itself is not valid.
     t.equal(
@@ -600,20 +612,23 @@ t.test('401: POST /quotes without a valid key; POST /quotes/routes with an inval
       `${name}: WWW-Authenticate`,
     );
     if (name !== 'no key' && name !== 'empty headers') {
-      const routes = await q.request('POST', '/quotes/routes', { body: BASE, headers });
+      const routes = await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', { body: BASE, headers });
       t.strictSame([routes.status, routes.body], [401, { code: 401, message }], `POST /quotes/routes, ${name}`);
     }
   }
   // The key is checked before the body: an invalid body with no key is a 401, not a 400.
-  const res = await q.request('POST', '/quotes', { body: {} });
+  const res = await q.request<Answer<Quote>>('POST', '/quotes', { body: {} });
   t.equal(res.status, 401);
-  const same = await q.request('POST', '/quotes', { body: BASE, headers: { authorization: `bearer ${keyA}`, 'x-api-key': keyA } });
+  const same = await q.request<Answer<Quote>>('POST', '/quotes', {
+    body: BASE,
+    headers: { authorization: `bearer ${keyA}`, 'x-api-key': keyA },
+  });
   t.equal(same.status, 200, 'the same key in both headers, scheme in any case, is accepted');
 });
 
 t.test('a key created while the app runs is accepted at once', async (t) => {
   const { key } = await q.keys.create('org-late');
-  const res = await q.request('POST', '/quotes', { body: BASE, headers: { authorization: `Bearer ${key}` } });
+  const res = await q.request<Answer<Quote>>('POST', '/quotes', { body: BASE, headers: { authorization: `Bearer ${key}` } });
   t.equal(res.status, 200);
 });
 
@@ -635,7 +650,7 @@ t.test('the shipped catalogue and devnet snapshot: different chain ids on /quote
     amount: '1',
     recipientAddress: RECIPIENT,
   };
-  const routes = await shipped.request('POST', '/quotes/routes', { body: cross });
+  const routes = await shipped.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', { body: cross });
   t.strictSame(
     [routes.status, routes.body],
     [400, { code: 400, message: 'POST /quotes/routes prices same-chain swaps only: originChainId and destinationChainId must be equal' }],
@@ -682,7 +697,9 @@ t.test('tradeType: exact messages; with exactOut the amount is checked against t
     `amount: ${AMOUNT_FORM}; slippageBps: must be between 0 and 5000; ${TRADE_TYPE}`,
   );
   // 7 decimals of WETH (18) are fine where USDC (tokenIn, 6) would refuse them.
-  const res = await q.request('POST', '/quotes/routes', { body: { ...BASE, tradeType: 'exactOut', amount: '0.0000001' } });
+  const res = await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', {
+    body: { ...BASE, tradeType: 'exactOut', amount: '0.0000001' },
+  });
   t.equal(res.status, 200, 'an exact output of 0.0000001 WETH for USDC');
 });
 
@@ -712,7 +729,7 @@ t.test(
     const amountOut = 321_644_030_067_425_879n; // what 1000 USDC buys (the exact-input quote above)
     const amountIn = v2In('30000000000', 6, USDC, '10000000000000000000', 18, WETH, amountOut);
     t.equal(amountIn, 1_000_000_000n, 'the SDK asks 1000 USDC back for it');
-    const res = await q.request('POST', '/quotes', {
+    const res = await q.request<Answer<Quote>>('POST', '/quotes', {
       body: { ...BASE, tradeType: 'exactOut', amount: '0.321644030067425879', slippageBps: 100, walletAddress: WALLET },
       headers: A,
     });
@@ -771,13 +788,13 @@ t.test(
       getAddress(RECIPIENT),
       BigInt(quote.deadline),
     ]);
-    const saved = await q.request('GET', `/quotes/${quote.quoteId}`, { headers: A });
+    const saved = await q.request<Answer<Quote>>('GET', `/quotes/${quote.quoteId}`, { headers: A });
     t.strictSame(saved.body.data, quote, 'saved as returned');
   },
 );
 
 t.test('exact output: amountInMaximum rounds up; native input sends it as value', async (t) => {
-  const res = await q.request('POST', '/quotes', {
+  const res = await q.request<Answer<Quote>>('POST', '/quotes', {
     body: { ...BASE, tradeType: 'exactOut', tokenIn: ETH, tokenOut: USDC, amount: '1000', slippageBps: 33 },
     headers: A,
   });

@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
+import type { Answer } from '../helpers/testApp.ts';
 
 const q = buildQuoteTestApp({
   catalogDir: fileURLToPath(new URL('../../catalog', import.meta.url)),
@@ -137,9 +138,9 @@ t.test('routed answers: two and three hops, splits, native in and out', async (t
     ['WETH', 'USDC', '1000', { gasPriceWei: '0' }],
   ];
   for (const [a, b, amount, extra] of cases) {
-    const res = await q.request('POST', '/quotes/routes', { body: body(a, b, amount, extra) });
+    const res = await q.request<Answer<RoutedAnswer[]>>('POST', '/quotes/routes', { body: body(a, b, amount, extra) });
     t.equal(res.status, 200, `${amount} ${a} -> ${b}`);
-    const answers = res.body.data as RoutedAnswer[];
+    const answers = res.body.data;
     const outs = answers.map((x) => BigInt(x.amountOut));
     t.strictSame(
       outs,
@@ -155,10 +156,10 @@ t.test('routed answers: two and three hops, splits, native in and out', async (t
         `${amount} ${a} -> ${b} on ${answer.route.dex} ${answer.route.version}`,
       );
   }
-  const link = (await q.request('POST', '/quotes/routes', { body: body('LINK', 'USDC', '1000') })).body.data as RoutedAnswer[];
+  const link = (await q.request<Answer<RoutedAnswer[]>>('POST', '/quotes/routes', { body: body('LINK', 'USDC', '1000') })).body.data;
   t.equal(link[0].route.name, 'LINK → WETH → USDC on Uniswap V3', 'a one-path trade is named by its tokens');
-  const aave = (await q.request('POST', '/quotes/routes', { body: body('AAVE', 'USDC', '50', { maxSplits: 1 }) })).body
-    .data as RoutedAnswer[];
+  const aave = (await q.request<Answer<RoutedAnswer[]>>('POST', '/quotes/routes', { body: body('AAVE', 'USDC', '50', { maxSplits: 1 }) }))
+    .body.data;
   t.strictSame(
     aave.map((x) => x.paths[0].hops.length),
     [3],
@@ -166,14 +167,20 @@ t.test('routed answers: two and three hops, splits, native in and out', async (t
   );
   t.match(aave[0].route.name, /^AAVE → LINK → WETH → USDC on Uniswap V[23] \+ Uniswap V[23]$/);
   const big = (
-    await q.request('POST', '/quotes/routes', { body: body('WETH', 'USDC', '1000', { gasPriceWei: '0', includeDexes: ['uniswap'] }) })
-  ).body.data as RoutedAnswer[];
+    await q.request<Answer<RoutedAnswer[]>>('POST', '/quotes/routes', {
+      body: body('WETH', 'USDC', '1000', { gasPriceWei: '0', includeDexes: ['uniswap'] }),
+    })
+  ).body.data;
   t.ok(
     big.every((x) => x.route.dex === 'uniswap'),
     'includeDexes keeps to the named DEX',
   );
-  const split = (await q.request('POST', '/quotes', { body: body('WETH', 'USDC', '1000', { gasPriceWei: '0' }), headers: ENDPOINTS[1][1] }))
-    .body.data as RoutedAnswer;
+  const split = (
+    await q.request<Answer<RoutedAnswer>>('POST', '/quotes', {
+      body: body('WETH', 'USDC', '1000', { gasPriceWei: '0' }),
+      headers: ENDPOINTS[1][1],
+    })
+  ).body.data;
   t.ok(split.paths.length > 1, 'POST /quotes: a large WETH -> USDC trade is split');
   t.match(split.route.name, /^[A-Za-z0-9 +]+ \d+% \+ .+ \d+%$/, 'a split trade is named by its DEXes and shares');
 });
@@ -195,9 +202,11 @@ t.test('exact output: every answer delivers exactly the amount, sorted by amount
     ['DAI', 'WBTC', '1.5', {}],
   ];
   for (const [a, b, amount, extra] of cases) {
-    const res = await q.request('POST', '/quotes/routes', { body: body(a, b, amount, { tradeType: 'exactOut', ...extra }) });
+    const res = await q.request<Answer<ExactOutAnswer[]>>('POST', '/quotes/routes', {
+      body: body(a, b, amount, { tradeType: 'exactOut', ...extra }),
+    });
     t.equal(res.status, 200, `${a} -> exactly ${amount} ${b}`);
-    const answers = res.body.data as ExactOutAnswer[];
+    const answers = res.body.data;
     const ins = answers.map((x) => BigInt(x.amountIn));
     t.strictSame(
       ins,
@@ -230,17 +239,19 @@ t.test('exact output: every answer delivers exactly the amount, sorted by amount
     }
   }
   const best = (
-    await q.request('POST', '/quotes', {
+    await q.request<Answer<ExactOutAnswer>>('POST', '/quotes', {
       body: body('WETH', 'USDC', '3000000', { tradeType: 'exactOut', gasPriceWei: '0' }),
       headers: ENDPOINTS[1][1],
     })
-  ).body.data as ExactOutAnswer;
+  ).body.data;
   t.ok(best.paths.length > 1, 'POST /quotes: a large exact output is split');
   const routes = (
-    await q.request('POST', '/quotes/routes', { body: body('WETH', 'USDC', '3000000', { tradeType: 'exactOut', gasPriceWei: '0' }) })
-  ).body.data as ExactOutAnswer[];
+    await q.request<Answer<ExactOutAnswer[]>>('POST', '/quotes/routes', {
+      body: body('WETH', 'USDC', '3000000', { tradeType: 'exactOut', gasPriceWei: '0' }),
+    })
+  ).body.data;
   t.equal(best.amountIn, routes[0].amountIn, 'the best trade is the first route quote');
-  const exactIn = (await q.request('POST', '/quotes/routes', { body: body('WETH', 'USDC', '1') })).body.data as ExactOutAnswer[];
+  const exactIn = (await q.request<Answer<ExactOutAnswer[]>>('POST', '/quotes/routes', { body: body('WETH', 'USDC', '1') })).body.data;
   t.ok(
     exactIn.every((x) => x.tradeType === 'exactIn' && x.amountInMaximum === x.amountIn),
     'exactIn answers echo tradeType "exactIn", amountInMaximum = amountIn',

@@ -4,8 +4,10 @@
 // catalogue files' and, for Ethereum's USDC, Circle's published contract address.
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
+import type { Quote, RouteQuote } from '../../src/quote/quoteService.ts';
 import { fixtureCatalogWith } from '../helpers/fixtureCatalogWith.ts';
 import { buildQuoteTestApp, type QuoteTestApp } from '../helpers/quoteTestApp.ts';
+import type { Answer } from '../helpers/testApp.ts';
 
 const USDC = '0x2222222222222222222222222222222222222222';
 const WETH = '0x1111111111111111111111111111111111111111';
@@ -52,9 +54,14 @@ t.test('a symbol two tokens share lists both; the native symbol stays the native
     `tokenIn: ${ambiguous.replace('"USDC"', '"Usdc"')}; tokenOut: "UDSC" is not a token of chain testchain (1001): did you mean USDC (${USDC}) or usdc (${SECOND_USDC})?`,
   );
   // By address, each is its token.
-  const second = await a.q.request('POST', '/quotes/routes', { body: { ...base, tokenIn: USDC, tokenOut: SECOND_USDC } });
+  const second = await a.q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', {
+    body: { ...base, tokenIn: USDC, tokenOut: SECOND_USDC },
+  });
   t.not(second.body.message, 'tokenOut: must differ from tokenIn', 'the two USDC are two tokens');
-  const native = await a.q.request('POST', '/quotes', { body: { ...base, tokenIn: 'ETH', tokenOut: USDC }, headers: a.headers });
+  const native = await a.q.request<Answer<Quote>>('POST', '/quotes', {
+    body: { ...base, tokenIn: 'ETH', tokenOut: USDC },
+    headers: a.headers,
+  });
   t.strictSame([native.status, native.body.data?.tokenIn.address], [200, NATIVE], 'ETH is the native asset, not the ERC-20 named ETH');
 });
 
@@ -70,11 +77,13 @@ t.test("the shipped catalogue: the issue's example on Ethereum, symbols on the d
     'tokenOut: "USCD" is not a token of chain ethereum (1): did you mean USDC (0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48)?',
   );
   const devnet = { originChainId: 31337, destinationChainId: 31337, amount: '1.5', recipientAddress: RECIPIENT };
-  const bySymbol = await a.q.request('POST', '/quotes/routes', { body: { ...devnet, tokenIn: 'ETH', tokenOut: 'usdc' } });
-  const byAddress = await a.q.request('POST', '/quotes/routes', {
+  const bySymbol = await a.q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', {
+    body: { ...devnet, tokenIn: 'ETH', tokenOut: 'usdc' },
+  });
+  const byAddress = await a.q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', {
     body: { ...devnet, tokenIn: NATIVE, tokenOut: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512' },
   });
   t.equal(bySymbol.status, 200, bySymbol.body.message);
-  const fields = (data: Array<Record<string, unknown>>) => data.map((r) => [r.amountOut, r.tokenIn, r.tokenOut, r.paths, r.route]);
+  const fields = (data: readonly RouteQuote[]) => data.map((r) => [r.amountOut, r.tokenIn, r.tokenOut, r.paths, r.route]);
   t.strictSame(fields(bySymbol.body.data), fields(byAddress.body.data), 'the same routes as by address');
 });

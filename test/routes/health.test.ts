@@ -2,11 +2,11 @@ import t from 'tap';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createPricingPool } from '../../src/quote/pricingPool.ts';
-import { checkReadiness } from '../../src/routes/health.ts';
+import { checkReadiness, type Readiness } from '../../src/routes/health.ts';
 import { createQuoteStore } from '../../src/store/quoteStore.ts';
 import { freePort } from '../helpers/freePort.ts';
 import { buildStubQuoteApp } from '../helpers/stubQuoteApp.ts';
-import { buildTestApp, fixtureCatalogDir, fixtureSnapshotDir, request } from '../helpers/testApp.ts';
+import { type Answer, buildTestApp, fixtureCatalogDir, fixtureSnapshotDir, request } from '../helpers/testApp.ts';
 
 t.test('GET /healthz answers 200 {status: ok}', async (t) => {
   const { request } = buildTestApp();
@@ -92,7 +92,7 @@ t.test('GET /readyz: a real worker pool answers the probe', async (t) => {
   // The thread starts first (loading and parsing take seconds when the suite loads the machine; /readyz rightly
   // answers 503 until then, within its 2 s bound): the check under test is the probe of a running worker.
   await pricer.probeWorkers();
-  const res = await buildTestApp({ deps: { pricer } }).request('GET', '/readyz');
+  const res = await buildTestApp({ deps: { pricer } }).request<Answer<Readiness>>('GET', '/readyz');
   t.equal(res.status, 200);
   t.same(res.body.data.checks.workers, { ok: true, detail: 'a pricing worker answered' });
 });

@@ -6,32 +6,61 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type Router from '@koa/router';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { routeTemplate } from '../../src/app.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
+import type { Envelope } from '../../src/http/envelope.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
 import { createMemoryRateLimitStore } from '../../src/http/rateLimit.ts';
 import { quoteRequestSchema } from '../../src/quote/quoteRequest.ts';
+import type { Quote, RouteQuote } from '../../src/quote/quoteService.ts';
 import { blockchainsRouter } from '../../src/routes/blockchains.ts';
 import { healthRouter } from '../../src/routes/health.ts';
 import { metricsRouter } from '../../src/routes/metrics.ts';
 import { openapiRouter } from '../../src/routes/openapi.ts';
 import { quotesRouter } from '../../src/routes/quotes.ts';
 import { buildStubQuoteApp, type StubQuoteApp } from '../helpers/stubQuoteApp.ts';
-import { buildTestApp, fixtureCatalogDir, fixtureSnapshotDir, type TestResponse } from '../helpers/testApp.ts';
+import { type Answer, buildTestApp, fixtureCatalogDir, fixtureSnapshotDir, type TestResponse } from '../helpers/testApp.ts';
 
 const s = await buildStubQuoteApp();
 t.teardown(() => s.close());
 
-const served = await s.request('GET', '/openapi.json');
-const doc = served.body as {
+/** The JSON Schema keywords these tests read. */
+interface JsonSchema {
+  type?: string | string[];
+  description?: string;
+  format?: string;
+  pattern?: string;
+  enum?: unknown[];
+  const?: unknown;
+  maximum?: number;
+  required?: string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  additionalProperties?: boolean | JsonSchema;
+  oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  $ref?: string;
+}
+/** An operation of the document, as far as these tests read it. */
+interface Operation {
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; example?: string; schema: JsonSchema }[];
+  requestBody?: { content?: Record<string, { examples?: Record<string, { value: unknown }> }> };
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema: JsonSchema }> }>;
+}
+/** The served OpenAPI 3.1 document, as far as these tests read it. */
+interface OpenApiDocument {
   openapi: string;
   info: { version: string };
-  paths: Record<string, Record<string, { responses: Record<string, { $ref?: string; content?: Record<string, { schema: object }> }> }>>;
-  components: { responses: Record<string, { content: Record<string, { schema: object }> }>; schemas: Record<string, object> };
-};
+  paths: Record<string, Record<string, Operation>>;
+  components: { responses: Record<string, { content: Record<string, { schema: JsonSchema }> }>; schemas: Record<string, JsonSchema> };
+}
+
+const served = await s.request<OpenApiDocument>('GET', '/openapi.json');
+const doc = served.body;
 
 // Formats (uuid, date-time) are annotations here: ajv-formats is not a dependency; the test checks them by hand.
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
@@ -86,7 +115,7 @@ function responseSchema(method: string, path: string, status: number, contentTyp
   return { $ref: `${base}/content/${contentType.replaceAll('/', '~1')}/schema` };
 }
 
-function conforms(t: Tap, label: string, method: string, path: string, res: TestResponse): void {
+function conforms(t: Test, label: string, method: string, path: string, res: TestResponse): void {
   const ref = responseSchema(method, path, res.status);
   if (!ref) {
     t.fail(`${label}: status ${res.status} of ${method} ${path} is not documented`);
@@ -96,8 +125,6 @@ function conforms(t: Tap, label: string, method: string, path: string, res: Test
   const ok = validate(res.body);
   t.ok(ok, `${label}: ${res.status} matches the document${ok ? '' : `: ${ajv.errorsText(validate.errors)}`}`);
 }
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Tap = { ok(...args: any[]): unknown; fail(...args: any[]): unknown };
 
 const BODY = {
   originChainId: 1001,
@@ -180,7 +207,7 @@ t.test('the shipped catalogue and devnet snapshots validate against the document
 });
 
 t.test('quote responses (in-process pricer) and quote errors validate against the document', async (t) => {
-  const routes = await s.request('POST', '/quotes/routes', { body: BODY });
+  const routes = await s.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', { body: BODY });
   t.equal(routes.status, 200);
   t.ok(routes.body.data.length >= 1, 'at least one route');
   conforms(t, 'routes', 'POST', '/quotes/routes', routes);
@@ -230,7 +257,7 @@ t.test('quote responses (in-process pricer) and quote errors validate against th
     }),
   );
 
-  const created = await s.request('POST', '/quotes', { body: BODY, headers: keyed() });
+  const created = await s.request<Answer<Quote>>('POST', '/quotes', { body: BODY, headers: keyed() });
   t.equal(created.status, 200);
   conforms(t, 'created quote (approve + swap steps)', 'POST', '/quotes', created);
   t.match(created.body.data.quoteId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'quoteId is a UUID');
@@ -321,7 +348,7 @@ t.test('cross-chain quotes (shipped devnet catalogue: 31337 -> 31338 through Acr
   ];
   let bridged = 0;
   for (const [label, body] of cases) {
-    const res = await devnets.request('POST', '/quotes', { body, headers });
+    const res = await devnets.request<Answer<Quote>>('POST', '/quotes', { body, headers });
     conforms(t, label, 'POST', '/quotes', res);
     if (res.status === 200) {
       bridged += 1;
@@ -333,11 +360,9 @@ t.test('cross-chain quotes (shipped devnet catalogue: 31337 -> 31338 through Acr
 
 // --- Issue 15: the document made exact enough for generated clients, fuzzers and linters.
 
-type Json = Record<string, any>;
-const docJson = doc as unknown as Json;
-const operations = (): [string, string, Json][] =>
-  Object.entries(docJson.paths as Record<string, Json>).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => [method, path, op as Json] as [string, string, Json]),
+const operations = (): [string, string, Operation][] =>
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => [method, path, op] as [string, string, Operation]),
   );
 
 t.test('redocly lint (recommended ruleset): no error; the only warnings are the ones test/routes/redocly.yaml justifies', async (t) => {
@@ -371,7 +396,7 @@ t.test('redocly lint (recommended ruleset): no error; the only warnings are the 
     'warn operation-4xx-response #/paths/~1metrics/get/responses',
   ]);
   // The lint does catch what issue 15 fixed: a public operation without `security: []` is an error again.
-  const broken = structuredClone(docJson);
+  const broken = structuredClone(doc);
   delete broken.paths['/blockchains'].get.security;
   const brokenReport = await lint(broken);
   t.strictSame(
@@ -400,12 +425,12 @@ t.test('every operation declares its security: [] on the public ones, an API key
 
 t.test('chainId query parameters are integers 1 … 2^53 − 1, and the service agrees at both bounds', async (t) => {
   for (const [method, path, op] of operations()) {
-    for (const param of (op.parameters ?? []).filter((p: Json) => p.name === 'chainId')) {
+    for (const param of (op.parameters ?? []).filter((p) => p.name === 'chainId')) {
       t.strictSame(param.schema, { type: 'integer', minimum: 1, maximum: 9_007_199_254_740_991 }, `${method} ${path}`);
     }
   }
   for (const path of ['/blockchains', '/blockchains/tokens', '/blockchains/dex']) {
-    const max = await s.request('GET', `${path}?chainId=9007199254740991`);
+    const max = await s.request<Answer<unknown[]>>('GET', `${path}?chainId=9007199254740991`);
     t.strictSame([max.status, max.body.data], [200, []], `${path}: 2^53 − 1 is a chain id (of no chain)`);
     for (const value of ['9007199254740992', '0', '']) {
       const res = await s.request('GET', `${path}?chainId=${value}`);
@@ -416,9 +441,9 @@ t.test('chainId query parameters are integers 1 … 2^53 − 1, and the service 
       );
     }
   }
-  const schema = docJson.components.schemas.QuoteRequest;
+  const schema = doc.components.schemas.QuoteRequest;
   t.strictSame(
-    [schema.properties.originChainId.maximum, schema.properties.destinationChainId.maximum],
+    [schema.properties?.originChainId.maximum, schema.properties?.destinationChainId.maximum],
     [9_007_199_254_740_991, 9_007_199_254_740_991],
     "the body's chain ids: the same bound",
   );
@@ -426,11 +451,11 @@ t.test('chainId query parameters are integers 1 … 2^53 − 1, and the service 
 
 t.test('QuoteRequest is the validation schema itself (minus the TypeScript-only `nullable`), closed to unknown fields', async (t) => {
   const withoutNullable = JSON.parse(JSON.stringify(quoteRequestSchema, (k, v) => (k === 'nullable' ? undefined : v)));
-  const { description, ...schema } = docJson.components.schemas.QuoteRequest;
+  const { description, ...schema } = doc.components.schemas.QuoteRequest;
   t.type(description, 'string');
   t.strictSame(schema, withoutNullable);
   t.equal(schema.additionalProperties, false);
-  t.strictSame(Object.keys(schema.properties).sort(), [
+  t.strictSame(Object.keys(schema.properties ?? {}).sort(), [
     'amount',
     'destinationChainId',
     'excludeDexes',
@@ -469,7 +494,7 @@ t.test('the service refuses every body the document refuses, and the document ac
     { ...BODY, recipientAddress: undefined },
   ];
   for (const body of cases) {
-    const res = await s.request('POST', '/quotes/routes', { body });
+    const res = await s.request<Envelope>('POST', '/quotes/routes', { body });
     const documented = validate(body);
     if (!documented) t.equal(res.status, 400, `${JSON.stringify(body)}: refused by the document and by the service (${res.body.message})`);
     if (res.status === 200) t.ok(documented, `${JSON.stringify(body)}: priced by the service and valid in the document`);
@@ -513,8 +538,8 @@ t.test('addresses, integer strings, display amounts and ids carry a pattern, for
     'updatedAt',
   ]);
   const unspecified: string[] = [];
-  const walk = (schema: Json, where: string): void => {
-    for (const [key, property] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
+  const walk = (schema: JsonSchema, where: string): void => {
+    for (const [key, property] of Object.entries(schema.properties ?? {})) {
       const types = ([] as string[]).concat(property.type ?? []);
       if (types.includes('string') && !FREE_TEXT.has(key) && !(property.pattern || property.format || property.enum || 'const' in property))
         unspecified.push(`${where}.${key}`);
@@ -524,27 +549,26 @@ t.test('addresses, integer strings, display amounts and ids carry a pattern, for
     }
     for (const alternative of [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) walk(alternative, where);
   };
-  for (const [name, schema] of Object.entries(docJson.components.schemas as Record<string, Json>))
-    if (name !== 'OpenApiDocument') walk(schema, name);
+  for (const [name, schema] of Object.entries(doc.components.schemas)) if (name !== 'OpenApiDocument') walk(schema, name);
   t.strictSame(unspecified, []);
-  const quoteId = docJson.paths['/quotes/{quoteId}'].get.parameters[0].schema;
+  const quoteId = doc.paths['/quotes/{quoteId}'].get.parameters?.[0].schema;
   t.strictSame(quoteId, {
     type: 'string',
     format: 'uuid',
     pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
   });
-  t.strictSame(docJson.components.schemas.Quote.properties.quoteId, {
+  t.strictSame(doc.components.schemas.Quote.properties?.quoteId, {
     type: 'string',
     description: 'UUID (version 4, lower case).',
     format: 'uuid',
-    pattern: quoteId.pattern,
+    pattern: quoteId?.pattern,
   });
 });
 
 t.test('GET /openapi.json is described as an OpenAPI document', async (t) => {
-  const described = docJson.paths['/openapi.json'].get.responses['200'].content['application/json'].schema;
+  const described = doc.paths['/openapi.json'].get.responses['200'].content?.['application/json'].schema;
   t.strictSame(described, { $ref: '#/components/schemas/OpenApiDocument' });
-  t.strictSame(docJson.components.schemas.OpenApiDocument.required, ['openapi', 'info', 'paths', 'components']);
+  t.strictSame(doc.components.schemas.OpenApiDocument.required, ['openapi', 'info', 'paths', 'components']);
   const validate = ajv.compile({ $ref: 'openapi.json#/components/schemas/OpenApiDocument' });
   t.ok(validate(doc), 'the served document is one');
   t.notOk(validate({ openapi: '3.0.3', info: { title: 'x', version: '1' }, paths: {}, components: {} }), 'an OpenAPI 3.0 document is not');
@@ -556,16 +580,16 @@ t.test('every example in the document works on the shipped devnet snapshot', asy
   t.teardown(() => devnets.close());
   let tried = 0;
   for (const [method, path, op] of operations()) {
-    const query = (op.parameters ?? []).filter((p: Json) => p.in === 'query' && p.example !== undefined);
+    const query = (op.parameters ?? []).filter((p) => p.in === 'query' && p.example !== undefined);
     for (const param of query) {
-      const url = `${path}?${param.name}=${encodeURIComponent(param.example)}${param.name !== 'chainId' && query.some((p: Json) => p.name === 'chainId') ? `&chainId=${query.find((p: Json) => p.name === 'chainId').example}` : ''}`;
-      const res = await devnets.request(method.toUpperCase(), url);
+      const url = `${path}?${param.name}=${encodeURIComponent(param.example ?? '')}${param.name !== 'chainId' && query.some((p) => p.name === 'chainId') ? `&chainId=${query.find((p) => p.name === 'chainId')?.example}` : ''}`;
+      const res = await devnets.request<Answer<unknown[]>>(method.toUpperCase(), url);
       t.equal(res.status, 200, `${method} ${url}`);
       t.ok(Array.isArray(res.body.data) && res.body.data.length > 0, `${method} ${url}: finds something`);
       tried += 1;
     }
-    for (const [name, example] of Object.entries((op.requestBody?.content?.['application/json']?.examples ?? {}) as Record<string, Json>)) {
-      const res = await devnets.request(method.toUpperCase(), path, {
+    for (const [name, example] of Object.entries(op.requestBody?.content?.['application/json']?.examples ?? {})) {
+      const res = await devnets.request<Envelope>(method.toUpperCase(), path, {
         body: example.value,
         headers: { authorization: `Bearer ${devnets.apiKey}` },
       });

@@ -852,8 +852,9 @@ for (const c of CASES) {
     const estimate = trade.gasEstimate + handOver;
     gasRows.push({ name: `${c.name} (${net.name})`, ticks: ticksCrossed, perStep: receipts.map((r) => r.gasUsed), estimate, used });
     gasFixture.push(gasCase(`${c.name} (${net.name})`, trade, steps, receipts));
-    for (const [i, r] of receipts.entries())
+    for (const [i, r] of receipts.entries()) {
       t.ok(r.gasUsed <= BigInt(steps[i].gasLimit!), `step ${i + 1} used ${r.gasUsed} <= its gasLimit ${steps[i].gasLimit}`);
+    }
     const off = Number(((estimate - used) * 10_000n) / used) / 100;
     t.ok(Math.abs(off) <= 10, `gas estimate ${estimate} is within 10% of the ${used} used (${off}%)`);
   });

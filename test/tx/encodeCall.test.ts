@@ -16,14 +16,14 @@ function random(seed: number): () => number {
 }
 
 /** A random value of an ABI parameter's type (the types our ABIs use). */
-function valueOf(param: AbiParameter, next: () => number): unknown {
+function randomValue(param: AbiParameter, next: () => number): unknown {
   const bytes = (n: number) => bytesToHex(Uint8Array.from({ length: n }, () => Math.floor(next() * 256)));
   if (param.type.endsWith('[]')) {
     const item = { ...param, type: param.type.slice(0, -2) } as AbiParameter;
-    return Array.from({ length: Math.floor(next() * 4) }, () => valueOf(item, next));
+    return Array.from({ length: Math.floor(next() * 4) }, () => randomValue(item, next));
   }
   if (param.type === 'tuple')
-    return Object.fromEntries(('components' in param ? param.components : []).map((c) => [c.name!, valueOf(c, next)]));
+    return Object.fromEntries(('components' in param ? param.components : []).map((c) => [c.name!, randomValue(c, next)]));
   if (param.type === 'address') return getAddress(bytes(20));
   if (param.type === 'bool') return next() < 0.5;
   if (param.type === 'bytes') return bytes(Math.floor(next() * 90));
@@ -53,7 +53,7 @@ t.test('encodeCall writes the bytes viem encodeFunctionData writes, for every fu
   for (const { abiName, abi, item } of functions) {
     const encode = encodeCall(abi, item.name as never) as (args: readonly unknown[]) => string;
     for (let i = 0; i < 25; i++) {
-      const args = item.inputs.map((p) => valueOf(p, next));
+      const args = item.inputs.map((p) => randomValue(p, next));
       const expected = encodeFunctionData({ abi, functionName: item.name, args } as never);
       compared++;
       if (encode(args) !== expected) {

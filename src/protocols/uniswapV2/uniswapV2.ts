@@ -1,5 +1,5 @@
-import { AmmError } from '../../amm/ammError.ts';
 import { getAmountIn, getAmountOut } from '../../amm/v2.ts';
+import { ammRefusal } from '../ammRefusal.ts';
 import { eventTopic, logWords } from '../logWords.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from '../PoolProtocol.ts';
 import type { SnapshotPoolV2 } from './SnapshotPoolV2.ts';
@@ -18,11 +18,6 @@ export interface UniswapV2Pool extends PoolBase {
 const SYNC = eventTopic('Sync(uint112,uint112)');
 
 const TOO_SMALL: LadderQuote = { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
-
-function refusal(error: unknown): LadderQuote {
-  if (error instanceof AmmError) return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: error.message };
-  throw error;
-}
 
 /** Uniswap v2-style pairs: UniswapV2Library.getAmountOut / getAmountIn with the DEX's fee. */
 export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
@@ -57,7 +52,7 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
         }
         return { ok: true, amountIn: getAmountIn(amount, reserveIn, reserveOut, pool.feeBps), amountOut: amount, ticksCrossed: 0 };
       } catch (error) {
-        return refusal(error);
+        return ammRefusal(error);
       }
     });
   },

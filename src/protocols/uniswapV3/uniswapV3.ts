@@ -1,6 +1,6 @@
-import { AmmError } from '../../amm/ammError.ts';
 import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../../amm/quoter.ts';
 import { createV3Pool, type V3Pool } from '../../amm/v3Pool.ts';
+import { ammRefusal } from '../ammRefusal.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from '../PoolProtocol.ts';
 import type { SnapshotPoolV3 } from './SnapshotPoolV3.ts';
 import { tickCount } from './tickCount.ts';
@@ -24,11 +24,6 @@ function ladderQuote(result: V3QuoteResult, tradeType: 'exactIn' | 'exactOut', a
   }
   if (result.amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
   return { ok: true, amountIn: result.amountIn, amountOut: result.amountOut, ticksCrossed: result.initializedTicksCrossed };
-}
-
-function refusal(error: unknown): LadderQuote {
-  if (error instanceof AmmError) return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: error.message };
-  throw error;
 }
 
 /** Uniswap v3 pools: the UniswapV3Pool.swap walk over the snapshot's known ticks, QuoterV2 semantics. */
@@ -69,7 +64,7 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
       const ladder = tradeType === 'exactIn' ? quoteExactInputLadder : quoteExactOutputLadder;
       return ladder(pool.pool, zeroForOne, amounts).map((r, i) => ladderQuote(r, tradeType, amounts[i]));
     } catch (error) {
-      const refused = refusal(error);
+      const refused = ammRefusal(error);
       return amounts.map(() => refused);
     }
   },

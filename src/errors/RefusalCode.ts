@@ -1,0 +1,19 @@
+/**
+ * Why a quote cannot be given: the one vocabulary of refusals, from a pool's answer for one amount (protocols/)
+ * through the route search (routing/) and the bridge fee (bridge/) to the 400 answer (QuoteUnavailableError, whose
+ * code is the `quote_outcomes_total` outcome label).
+ *
+ * - NO_ROUTE: no path of pools joins the two tokens within the hop limit (no pool at all included).
+ * - NO_EXACT_OUTPUT_ROUTE: paths exist, but none a router can execute for an exact output (answered as NO_ROUTE).
+ * - INSUFFICIENT_LIQUIDITY: paths exist, but their pools cannot serve the whole amount.
+ * - AMOUNT_TOO_SMALL: the amount rounds to nothing (a pool's output, a bridge transfer after its fee).
+ * - AMOUNT_TOO_LARGE: the amount is beyond the pools' 256-bit arithmetic (where the contract would overflow).
+ * - AMOUNT_OUT_OF_RANGE: the amount is outside a bridge's minimum and maximum.
+ */
+export type RefusalCode =
+  | 'NO_ROUTE'
+  | 'NO_EXACT_OUTPUT_ROUTE'
+  | 'INSUFFICIENT_LIQUIDITY'
+  | 'AMOUNT_TOO_SMALL'
+  | 'AMOUNT_TOO_LARGE'
+  | 'AMOUNT_OUT_OF_RANGE';
