@@ -11,14 +11,12 @@ import { FollowStreamWriter } from '../src/follow/followStream.ts';
 import { startFollowers } from '../src/follow/startFollowers.ts';
 import { createLogger } from '../src/logger.ts';
 
-const MAXLEN = Number(process.env.FOLLOW_STREAM_MAXLEN ?? 100_000);
-
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, FOLLOW: 'true' });
   const logger = createLogger(config.logLevel);
   if (!config.redisUrl) throw new Error('npm run follow needs REDIS_URL: it publishes to Redis Streams');
   const catalog = loadCatalog(config.catalogDir);
-  const writer = new FollowStreamWriter({ url: config.redisUrl, prefix: config.redisKeyPrefix, maxLen: MAXLEN, logger });
+  const writer = new FollowStreamWriter({ url: config.redisUrl, prefix: config.redisKeyPrefix, maxLen: config.followStreamMaxLen, logger });
   await writer.connect();
 
   const followers = await startFollowers(

@@ -50,6 +50,8 @@ export interface Config {
   readonly followPollMs: number;
   /** Blocks of undo history per followed chain (FOLLOW_UNDO_DEPTH, default 64); a deeper reorg re-seeds the chain. */
   readonly followUndoDepth: number;
+  /** `npm run follow`: entries kept per chain's Redis Stream, oldest trimmed first (FOLLOW_STREAM_MAXLEN, default 100,000). */
+  readonly followStreamMaxLen: number;
   /** Write a followed chain's snapshot every this many blocks (FOLLOW_SNAPSHOT_EVERY, default 0: never). */
   readonly followSnapshotEvery: number;
   /** /readyz fails when a followed chain's state has not been confirmed current for this long (MAX_STATE_AGE_SECONDS, default 60). */
@@ -133,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     followStream,
     followPollMs: integer(env, 'FOLLOW_POLL_MS', 1000, 50, 600_000),
     followUndoDepth: integer(env, 'FOLLOW_UNDO_DEPTH', 64, 1, 100_000),
+    followStreamMaxLen: integer(env, 'FOLLOW_STREAM_MAXLEN', 100_000, 1, 1_000_000_000),
     followSnapshotEvery: integer(env, 'FOLLOW_SNAPSHOT_EVERY', 0, 0, 10_000_000),
     maxStateAgeSeconds: integer(env, 'MAX_STATE_AGE_SECONDS', 60, 1, 31_536_000),
   });
