@@ -1,6 +1,7 @@
 /**
  * `npm run follow`: the follower as its own process for several API instances. Follows every catalogue chain with an
- * RPC_URL_<chainId> (from the newest snapshot in SNAPSHOT_DIR, which it refreshes every FOLLOW_SNAPSHOT_EVERY blocks)
+ * RPC_URL_<chainId> (from the chain's served snapshot: the newer of SNAPSHOT_DIR's and the shipped one; it writes one to
+ * SNAPSHOT_DIR every FOLLOW_SNAPSHOT_EVERY blocks)
  * and publishes each block's BlockUpdate to the chain's Redis Stream (REDIS_URL, REDIS_KEY_PREFIX; src/follow/
  * followStream.ts), plus a heartbeat at every head poll. Instances with FOLLOW_STREAM=true read the streams.
  * Entries beyond FOLLOW_STREAM_MAXLEN per chain (default 100,000) are trimmed, oldest first.
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     {
       catalog,
       snapshotDir: config.snapshotDir,
+      shippedSnapshotDir: config.shippedSnapshotDir,
       rpcUrls: Object.fromEntries(config.rpcUrls),
       logger,
       pollIntervalMs: config.followPollMs,

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Repository root, so defaults work whatever the current directory is. */
@@ -13,7 +13,16 @@ export interface Config {
   readonly host: string;
   readonly logLevel: LogLevel;
   readonly catalogDir: string;
+  /**
+   * Where the seeding run and the follower write snapshots; read at start, watched and reloaded (SNAPSHOT_DIR,
+   * default `<DATA_DIR>/snapshots`, outside the tracked files). May not exist until something is seeded.
+   */
   readonly snapshotDir: string;
+  /**
+   * The shipped cold-start snapshots, read only (SHIPPED_SNAPSHOT_DIR, default `seeds/snapshots`; `none`: no shipped
+   * layer). Per chain the newer of its snapshot here and in snapshotDir is served (src/graph/snapshot.ts loadServedSnapshots).
+   */
+  readonly shippedSnapshotDir: string | undefined;
   readonly dataDir: string;
   /** Redis connection URL; undefined means in-memory quote store and file key store. */
   readonly redisUrl: string | undefined;
@@ -108,13 +117,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'FOLLOW=true and FOLLOW_STREAM=true exclude each other: follow the chains in this process, or read what `npm run follow` publishes',
     );
+  const dataDir = dir('DATA_DIR', '.data');
   return Object.freeze({
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
     logLevel,
     catalogDir: dir('CATALOG_DIR', 'catalog'),
-    snapshotDir: dir('SNAPSHOT_DIR', 'seeds/snapshots'),
-    dataDir: dir('DATA_DIR', '.data'),
+    snapshotDir: env.SNAPSHOT_DIR ? resolve(projectRoot, env.SNAPSHOT_DIR) : join(dataDir, 'snapshots'),
+    shippedSnapshotDir: env.SHIPPED_SNAPSHOT_DIR === 'none' ? undefined : dir('SHIPPED_SNAPSHOT_DIR', 'seeds/snapshots'),
+    dataDir,
     redisUrl,
     redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
     rpcUrls,
