@@ -78,7 +78,8 @@ try {
     mix[0],
   );
   servers.push(small.server);
-  const bigEnv = { SNAPSHOT_DIR: fixture.snapshotDir, CATALOG_DIR: fixture.catalogDir };
+  // Exactly the generated folder: no shipped snapshot beneath it.
+  const bigEnv = { SNAPSHOT_DIR: fixture.snapshotDir, SHIPPED_SNAPSHOT_DIR: 'none', CATALOG_DIR: fixture.catalogDir };
   const big = await start('100k', { ...bigEnv, WORKER_THREADS: '2' }, mix[0]);
   servers.push(big.server);
   process.stdout.write(`start-up: devnet ready ${ms(small.server.readyMs)}, 100k ready ${ms(big.server.readyMs)}\n`);

@@ -1,8 +1,11 @@
 /**
  * `npm run follow`: the follower as its own process for several API instances. Follows every catalogue chain with an
- * RPC_URL_<chainId> (from the newest snapshot in SNAPSHOT_DIR, which it refreshes every FOLLOW_SNAPSHOT_EVERY blocks)
+ * RPC_URL_<chainId> (from the chain's served snapshot: the newer of SNAPSHOT_DIR's and the shipped one; it writes one to
+ * SNAPSHOT_DIR every FOLLOW_SNAPSHOT_EVERY blocks)
  * and publishes each block's BlockUpdate to the chain's Redis Stream (REDIS_URL, REDIS_KEY_PREFIX; src/follow/
- * followStream.ts), plus a heartbeat at every head poll. Instances with FOLLOW_STREAM=true read the streams.
+ * followStream.ts), plus a heartbeat at every head poll, and announces the chains it publishes (replacing what an
+ * earlier run announced: one follower process per REDIS_KEY_PREFIX). Instances with FOLLOW_STREAM=true read the
+ * streams of the announced chains.
  * Entries beyond FOLLOW_STREAM_MAXLEN per chain (default 100,000) are trimmed, oldest first.
  */
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
@@ -11,20 +14,19 @@ import { FollowStreamWriter } from '../src/follow/followStream.ts';
 import { startFollowers } from '../src/follow/startFollowers.ts';
 import { createLogger } from '../src/logger.ts';
 
-const MAXLEN = Number(process.env.FOLLOW_STREAM_MAXLEN ?? 100_000);
-
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, FOLLOW: 'true' });
   const logger = createLogger(config.logLevel);
   if (!config.redisUrl) throw new Error('npm run follow needs REDIS_URL: it publishes to Redis Streams');
   const catalog = loadCatalog(config.catalogDir);
-  const writer = new FollowStreamWriter({ url: config.redisUrl, prefix: config.redisKeyPrefix, maxLen: MAXLEN, logger });
+  const writer = new FollowStreamWriter({ url: config.redisUrl, prefix: config.redisKeyPrefix, maxLen: config.followStreamMaxLen, logger });
   await writer.connect();
 
   const followers = await startFollowers(
     {
       catalog,
       snapshotDir: config.snapshotDir,
+      shippedSnapshotDir: config.shippedSnapshotDir,
       rpcUrls: Object.fromEntries(config.rpcUrls),
       logger,
       pollIntervalMs: config.followPollMs,
@@ -34,6 +36,8 @@ async function main(): Promise<void> {
     (update) => writer.publish(update),
   );
   if (followers.length === 0) throw new Error('no chain could be followed (see the log)');
+  // Instances follow (and gate readiness on) exactly the announced chains.
+  await writer.announce(followers.map((f) => f.status().chainId));
   logger.info({ chains: followers.map((f) => f.status()) }, 'following chains; publishing to Redis Streams');
   const beat = setInterval(() => {
     for (const f of followers) {

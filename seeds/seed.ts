@@ -1,11 +1,13 @@
 /**
  * `npm run seed [-- --chain <slug|chainId> ...] [--tick-window N] [--batch-size N]`
- * Seeds the catalogue's chains over RPC (RPC_URL_<chainId>) and writes <slug>.json snapshots to SNAPSHOT_DIR.
+ * Seeds the catalogue's chains over RPC (RPC_URL_<chainId>) and writes <slug>.json snapshots to SNAPSHOT_DIR (never
+ * to the shipped seeds/snapshots). Prints one line per chain; exits 1 when a chain named with --chain (or, without
+ * --chain, a chain with an RPC URL) was not seeded, or when nothing was seeded.
  */
 import { parseArgs } from 'node:util';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { selectChains } from '../src/catalog/selectChains.ts';
-import { formatReport } from '../src/chain/formatReport.ts';
+import { formatReport, seedRunFailure } from '../src/chain/formatReport.ts';
 import { seedChains } from '../src/chain/seedChains.ts';
 import { loadConfig } from '../src/config.ts';
 
@@ -39,8 +41,14 @@ try {
     tickWindowWords: int(values['tick-window'], 'tick-window'),
     batchSize: int(values['batch-size'], 'batch-size'),
     progress: progress as 'auto' | 'bar' | 'lines' | 'none' | undefined,
+    named: wanted.length > 0,
   });
   console.log(formatReport(report));
+  const failure = seedRunFailure(report);
+  if (failure) {
+    console.error(`seed: ${failure}`);
+    process.exitCode = 1;
+  }
 } catch (err) {
   console.error(`seed: ${err instanceof Error ? err.message : String(err)}`);
   process.exitCode = 1;

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Repository root, so defaults work whatever the current directory is. */
@@ -13,7 +13,16 @@ export interface Config {
   readonly host: string;
   readonly logLevel: LogLevel;
   readonly catalogDir: string;
+  /**
+   * Where the seeding run and the follower write snapshots; read at start, watched and reloaded (SNAPSHOT_DIR,
+   * default `<DATA_DIR>/snapshots`, outside the tracked files). May not exist until something is seeded.
+   */
   readonly snapshotDir: string;
+  /**
+   * The shipped cold-start snapshots, read only (SHIPPED_SNAPSHOT_DIR, default `seeds/snapshots`; `none`: no shipped
+   * layer). Per chain the newer of its snapshot here and in snapshotDir is served (src/graph/snapshot.ts loadServedSnapshots).
+   */
+  readonly shippedSnapshotDir: string | undefined;
   readonly dataDir: string;
   /** Redis connection URL; undefined means in-memory quote store and file key store. */
   readonly redisUrl: string | undefined;
@@ -50,6 +59,8 @@ export interface Config {
   readonly followPollMs: number;
   /** Blocks of undo history per followed chain (FOLLOW_UNDO_DEPTH, default 64); a deeper reorg re-seeds the chain. */
   readonly followUndoDepth: number;
+  /** `npm run follow`: entries kept per chain's Redis Stream, oldest trimmed first (FOLLOW_STREAM_MAXLEN, default 100,000). */
+  readonly followStreamMaxLen: number;
   /** Write a followed chain's snapshot every this many blocks (FOLLOW_SNAPSHOT_EVERY, default 0: never). */
   readonly followSnapshotEvery: number;
   /** /readyz fails when a followed chain's state has not been confirmed current for this long (MAX_STATE_AGE_SECONDS, default 60). */
@@ -106,13 +117,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'FOLLOW=true and FOLLOW_STREAM=true exclude each other: follow the chains in this process, or read what `npm run follow` publishes',
     );
+  const dataDir = dir('DATA_DIR', '.data');
   return Object.freeze({
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
     logLevel,
     catalogDir: dir('CATALOG_DIR', 'catalog'),
-    snapshotDir: dir('SNAPSHOT_DIR', 'seeds/snapshots'),
-    dataDir: dir('DATA_DIR', '.data'),
+    snapshotDir: env.SNAPSHOT_DIR ? resolve(projectRoot, env.SNAPSHOT_DIR) : join(dataDir, 'snapshots'),
+    shippedSnapshotDir: env.SHIPPED_SNAPSHOT_DIR === 'none' ? undefined : dir('SHIPPED_SNAPSHOT_DIR', 'seeds/snapshots'),
+    dataDir,
     redisUrl,
     redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
     rpcUrls,
@@ -133,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     followStream,
     followPollMs: integer(env, 'FOLLOW_POLL_MS', 1000, 50, 600_000),
     followUndoDepth: integer(env, 'FOLLOW_UNDO_DEPTH', 64, 1, 100_000),
+    followStreamMaxLen: integer(env, 'FOLLOW_STREAM_MAXLEN', 100_000, 1, 1_000_000_000),
     followSnapshotEvery: integer(env, 'FOLLOW_SNAPSHOT_EVERY', 0, 0, 10_000_000),
     maxStateAgeSeconds: integer(env, 'MAX_STATE_AGE_SECONDS', 60, 1, 31_536_000),
   });

@@ -29,13 +29,18 @@ async function main(): Promise<void> {
 async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const catalog = loadCatalog(config.catalogDir);
-  const holder = new GraphHolder(catalog, config.snapshotDir, logger);
+  const holder = new GraphHolder(catalog, config, logger);
   const graph = () => holder.current();
   const start = graph();
   logger.info(
     {
       chains: catalog.chains.length,
-      snapshots: start.chainIds().map((id) => ({ chainId: id, block: start.snapshot(id)!.blockNumber, pools: start.pools(id).length })),
+      snapshots: start.chainIds().map((id) => ({
+        chainId: id,
+        block: start.snapshot(id)!.blockNumber,
+        pools: start.pools(id).length,
+        file: holder.snapshotFile(id),
+      })),
     },
     'catalogue loaded',
   );
@@ -97,6 +102,7 @@ async function serve(config: Config): Promise<void> {
     const options = {
       catalog,
       snapshotDir: config.snapshotDir,
+      shippedSnapshotDir: config.shippedSnapshotDir,
       rpcUrls,
       logger,
       pollIntervalMs: config.followPollMs,

@@ -8,27 +8,30 @@ import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { type GraphMessage, RELOAD_CHANNEL } from '../src/graph/GraphHolder.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { derivePricingGraph, type PricingGraph, pricingGraphOf } from '../src/graph/PricingGraph.ts';
-import { loadSnapshots } from '../src/graph/snapshot.ts';
+import { loadServedSnapshots } from '../src/graph/snapshot.ts';
 import { runTradeTask, type TradeTask, type TradeTaskResult } from '../src/quote/runTradeTask.ts';
 
 interface PricingWorkerData {
   catalogDir: string;
   snapshotDir: string;
+  shippedSnapshotDir: string | undefined;
 }
 
-const { catalogDir, snapshotDir } = workerData as PricingWorkerData;
+const { catalogDir, snapshotDir, shippedSnapshotDir } = workerData as PricingWorkerData;
+/** The same folders, read by the same rule, as the API process (src/graph/GraphHolder.ts). */
+const folders = { snapshotDir, shippedSnapshotDir };
 const catalog = loadCatalog(catalogDir);
 let generation = 0;
 /** Followed blocks applied since the last reload. */
 let updates = 0;
 /** A generation whose blocks this worker missed (-1: none). */
 let missed = -1;
-let poolGraph = new PoolGraph(loadSnapshots(snapshotDir).snapshots, catalog);
+let poolGraph = new PoolGraph(loadServedSnapshots(folders).snapshots, catalog);
 let graph: PricingGraph = pricingGraphOf(poolGraph, catalog);
 
 /** Reads the snapshot folder: the state of a generation with no followed block applied. */
 function reload(to: number): void {
-  poolGraph = new PoolGraph(loadSnapshots(snapshotDir).snapshots, catalog);
+  poolGraph = new PoolGraph(loadServedSnapshots(folders).snapshots, catalog);
   graph = pricingGraphOf(poolGraph, catalog);
   generation = to;
   updates = 0;

@@ -42,14 +42,23 @@ export interface SeedOptions {
   readonly log?: (line: string) => void;
   /** Write snapshot files (default true). */
   readonly write?: boolean;
+  /**
+   * The chains were named by the user (`--chain`): one that cannot be tried (no RPC URL, not EVM) is `failed`, not
+   * `skipped` (default false: every catalogue chain, those without an RPC URL are let be).
+   */
+  readonly named?: boolean;
 }
 
 /** Outcome of one chain. */
 export interface ChainSeedReport {
   readonly chainId: number;
   readonly slug: string;
-  readonly status: 'seeded' | 'skipped';
-  /** Why the chain was skipped. */
+  /**
+   * `seeded`; `failed`: tried and not seeded (dead endpoint, wrong chain id, no Multicall3, a read that failed), or
+   * named but not triable; `skipped`: not named and not triable (no RPC URL, not EVM), so not tried.
+   */
+  readonly status: 'seeded' | 'failed' | 'skipped';
+  /** Why the chain failed or was skipped. */
   readonly reason?: string;
   readonly blockNumber?: number;
   readonly pools: number;
@@ -84,6 +93,7 @@ export interface ChainSeedReport {
 export interface SeedReport {
   readonly chains: readonly ChainSeedReport[];
   readonly seeded: number;
+  readonly failed: number;
   readonly skipped: number;
   readonly pools: number;
   readonly rpcRequests: number;
@@ -167,11 +177,11 @@ async function seedOne(
   const started = performance.now();
   const base = { chainId: chain.chainId, slug: chain.slug };
   const calls = { tokens: 0, discovery: 0, state: 0, probe: 0, approve: 0, bitmap: 0, ticks: 0 };
-  const skipped = (reason: string, rpcRequests: number): ChainSeedReport => {
-    progress.log(`[${chain.slug}] skipped: ${reason}`);
+  const notSeeded = (status: 'failed' | 'skipped', reason: string, rpcRequests: number): ChainSeedReport => {
+    progress.log(`[${chain.slug}] ${status}: ${reason}`);
     return {
       ...base,
-      status: 'skipped',
+      status,
       reason,
       pools: 0,
       v2Pools: 0,
@@ -184,8 +194,10 @@ async function seedOne(
       seconds: (performance.now() - started) / 1000,
     };
   };
-  if (chain.ecosystem !== 'evm') return skipped(`ecosystem ${chain.ecosystem} is not seeded over EVM RPC`, 0);
-  if (!url) return skipped(`no RPC URL (set RPC_URL_${chain.chainId})`, 0);
+  const untried = o.named ? 'failed' : 'skipped';
+  if (chain.ecosystem !== 'evm') return notSeeded(untried, `ecosystem ${chain.ecosystem} is not seeded over EVM RPC`, 0);
+  if (!url) return notSeeded(untried, `no RPC URL (set RPC_URL_${chain.chainId})`, 0);
+  const failed = (reason: string, rpcRequests: number): ChainSeedReport => notSeeded('failed', reason, rpcRequests);
   const rpc = createSeedRpc({ url, retries: o.retries, backoffMs: o.backoffMs, timeoutMs: o.timeoutMs });
   const client: PublicClient = rpc.client;
 
@@ -205,7 +217,7 @@ async function seedOne(
     if (!code || code === '0x') throw new SkipChain(`no Multicall3 contract at ${multicall3}`);
   } catch (err) {
     const msg = err instanceof SkipChain ? err.message : `endpoint did not answer (${shortError(err)})`;
-    return skipped(msg, rpc.requests());
+    return failed(msg, rpc.requests());
   }
 
   const mc: MulticallOptions = {
@@ -370,7 +382,7 @@ async function seedOne(
       snapshot,
     };
   } catch (err) {
-    return skipped(`seeding failed at block ${blockNumber} (${shortError(err)}); no snapshot written`, rpc.requests());
+    return failed(`seeding failed at block ${blockNumber} (${shortError(err)}); no snapshot written`, rpc.requests());
   }
 }
 
@@ -414,7 +426,10 @@ function shortError(err: unknown): string {
   return (withShort.shortMessage ?? err.message).split('\n')[0];
 }
 
-/** Seeds the given chains one after another; a chain with no RPC URL or a dead endpoint is skipped, the others proceed. */
+/**
+ * Seeds the given chains one after another; a chain that fails (dead endpoint, failed read) is reported and the others
+ * proceed, and a chain with no RPC URL is skipped (failed when `named`). Existing snapshots of chains not seeded are left alone.
+ */
 export async function seedChains(options: SeedOptions): Promise<SeedReport> {
   const started = performance.now();
   const log = options.log ?? ((line: string) => console.log(line));
@@ -430,6 +445,7 @@ export async function seedChains(options: SeedOptions): Promise<SeedReport> {
     timeoutMs: options.timeoutMs ?? 15_000,
     progress: mode,
     write: options.write ?? true,
+    named: options.named ?? false,
   };
   if (!Number.isInteger(o.batchSize) || o.batchSize < 1) throw new RangeError('batchSize must be a positive integer');
   if (!Number.isInteger(o.tickWindowWords) || o.tickWindowWords < 0) throw new RangeError('tickWindowWords must be a non-negative integer');
@@ -438,6 +454,7 @@ export async function seedChains(options: SeedOptions): Promise<SeedReport> {
   return {
     chains: reports,
     seeded: reports.filter((r) => r.status === 'seeded').length,
+    failed: reports.filter((r) => r.status === 'failed').length,
     skipped: reports.filter((r) => r.status === 'skipped').length,
     pools: reports.reduce((n, r) => n + r.pools, 0),
     rpcRequests: reports.reduce((n, r) => n + r.rpcRequests, 0),

@@ -6,7 +6,7 @@ import { multicallRunner, type PhaseRunner } from '../chain/readPoolStates.ts';
 import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../chain/seedChains.ts';
 import { createSeedRpc, RpcRequestError, type SeedRpc } from '../chain/seedRpc.ts';
 import type { BlockUpdate, BlockUpdateSink } from '../graph/blockUpdate.ts';
-import { loadSnapshots, type Snapshot } from '../graph/snapshot.ts';
+import { loadServedSnapshots, type Snapshot } from '../graph/snapshot.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
 import { type BlockChange, PoolBook, type RpcLog } from './poolBook.ts';
 
@@ -14,7 +14,10 @@ import { type BlockChange, PoolBook, type RpcLog } from './poolBook.ts';
 export interface FollowerOptions {
   readonly chain: CatalogChain;
   readonly rpcUrl: string;
+  /** SNAPSHOT_DIR: the start snapshot is read from here (over the shipped one), and snapshots are written here. */
   readonly snapshotDir: string;
+  /** The shipped read-only snapshots (SHIPPED_SNAPSHOT_DIR); never written. */
+  readonly shippedSnapshotDir?: string;
   readonly catalog: Catalog;
   /** Wait between head polls (default 1000 ms). */
   readonly pollIntervalMs?: number;
@@ -29,7 +32,7 @@ export interface FollowerOptions {
   readonly logger: Logger;
   /** Follow in the background after the catch-up (default true); false: the caller drives step() (tests, bench). */
   readonly follow?: boolean;
-  /** Start state; else the chain's snapshot in snapshotDir, else a fresh seed. */
+  /** Start state; else the chain's served snapshot (loadServedSnapshots over the two folders), else a fresh seed. */
   readonly startFrom?: Snapshot;
 }
 
@@ -97,7 +100,8 @@ export class ChainFollower {
   private stopped = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
-  private readonly o: Required<Omit<FollowerOptions, 'startFrom'>> & Pick<FollowerOptions, 'startFrom'>;
+  private readonly o: Required<Omit<FollowerOptions, 'startFrom' | 'shippedSnapshotDir'>> &
+    Pick<FollowerOptions, 'startFrom' | 'shippedSnapshotDir'>;
 
   constructor(
     opts: FollowerOptions,
@@ -161,7 +165,11 @@ export class ChainFollower {
   /** Loads the start state, catches up to the head, then follows in the background until stop(). */
   async start(): Promise<void> {
     const start =
-      this.o.startFrom ?? loadSnapshots(this.o.snapshotDir).snapshots.find((s) => s.chainId === this.chainId) ?? (await this.seed());
+      this.o.startFrom ??
+      loadServedSnapshots({ snapshotDir: this.o.snapshotDir, shippedSnapshotDir: this.o.shippedSnapshotDir }).snapshots.find(
+        (s) => s.chainId === this.chainId,
+      ) ??
+      (await this.seed());
     await this.reset(start);
     await this.catchUp();
     if (this.o.follow) this.loop = this.follow();

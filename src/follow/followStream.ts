@@ -13,6 +13,14 @@ export function followHeadKey(prefix: string, chainId: number): string {
   return `${prefix}:follow:${chainId}:head`;
 }
 
+/**
+ * The chains the follower process publishes (a Redis set of chain ids): replaced with its chains when it starts, each
+ * chain added again at every heartbeat. Instances read and gate readiness only on the chains announced here.
+ */
+export function followChainsKey(prefix: string): string {
+  return `${prefix}:follow:chains`;
+}
+
 /** What the follower process writes beside the stream. */
 export interface FollowHeartbeat {
   readonly head: number;
@@ -67,9 +75,22 @@ export class FollowStreamWriter {
     }
   }
 
-  /** Sets a chain's heartbeat; a failure is ignored. */
+  /**
+   * Announces the chains this follower publishes, replacing what an earlier run announced (one follower process per
+   * REDIS_KEY_PREFIX): instances follow exactly these. A chain stays announced while this process is down, so
+   * instances notice a dead follower (their readiness fails after MAX_STATE_AGE_SECONDS).
+   */
+  async announce(chainIds: readonly number[]): Promise<void> {
+    const key = followChainsKey(this.o.prefix);
+    const multi = this.client.multi().del(key);
+    if (chainIds.length > 0) multi.sAdd(key, chainIds.map(String));
+    await multi.exec();
+  }
+
+  /** Sets a chain's heartbeat and keeps it announced (should Redis have lost the set); a failure is ignored. */
   heartbeat(chainId: number, beat: FollowHeartbeat): void {
     this.client.set(followHeadKey(this.o.prefix, chainId), JSON.stringify(beat)).catch(() => undefined);
+    this.client.sAdd(followChainsKey(this.o.prefix), String(chainId)).catch(() => undefined);
   }
 
   /** Closes the connection. */
@@ -79,17 +100,24 @@ export class FollowStreamWriter {
 }
 
 /**
- * An API instance's reader of the followed chains' streams (FOLLOW_STREAM=true with REDIS_URL): reads every entry
- * from the start of each chain's stream (entries up to the block of the snapshot it started from are skipped), then blocks
- * for new ones, applying each in order through `apply`. Redis down: the state keeps serving, the reader retries with
- * backoff and resumes after the last entry it applied, so nothing is skipped. Entries are never deleted here.
+ * An API instance's reader of the followed chains' streams (FOLLOW_STREAM=true with REDIS_URL). It follows the chains
+ * the follower announces (followChainsKey) among those this instance has a snapshot of (`chainIds`), checking the
+ * announcement at every read: from a chain's announcement on, it reads every entry from the start of the chain's
+ * stream (entries up to the block of the instance's snapshot are skipped), then blocks for new ones, applying each in
+ * order through `apply`. `chains()` (readiness, metrics) lists the announced chains only: a chain with a snapshot and
+ * no follower is served at its snapshot's age and fails nothing. Redis down: the state keeps serving, the reader
+ * retries with backoff and resumes after the last entry it applied, so nothing is skipped. Entries are never deleted here.
  */
 export class FollowStreamReader {
   private readonly client: Client;
   private readonly last = new Map<number, string>();
   private readonly seen = new Map<number, { head: number; at: number; blocks: number }>();
-  /** Each chain's block when this reader started: older entries (history before the instance's snapshot) are skipped. */
+  /** Each chain's block when this reader began reading it: older entries (history before its snapshot) are skipped. */
   private readonly startBlock = new Map<number, number>();
+  /** Chains the follower announced at the last check, in `chainIds` order. */
+  private announced: readonly number[] = [];
+  /** Announced chains this instance has no snapshot of (warned once each). */
+  private readonly unknown = new Set<number>();
   private stopped = false;
   private loop: Promise<void> | undefined;
 
@@ -99,10 +127,6 @@ export class FollowStreamReader {
     private readonly appliedBlock: (chainId: number) => number,
   ) {
     this.client = followClient(o.url);
-    for (const id of o.chainIds) {
-      this.last.set(id, '0');
-      this.startBlock.set(id, appliedBlock(id));
-    }
   }
 
   /** Connects and reads in the background until stop(). */
@@ -116,9 +140,9 @@ export class FollowStreamReader {
     await this.loop?.catch(() => undefined);
   }
 
-  /** The followed chains as this instance knows them (from the stream entries and the follower's heartbeat). */
+  /** The followed chains (announced, with a snapshot here) as this instance knows them (stream entries, heartbeats). */
   chains(): { status: FollowedChainStatus; counters: FollowedChainCounters }[] {
-    return this.o.chainIds.map((chainId) => {
+    return this.announced.map((chainId) => {
       const s = this.seen.get(chainId) ?? { head: 0, at: 0, blocks: 0 };
       const applied = this.appliedBlock(chainId);
       return {
@@ -133,6 +157,7 @@ export class FollowStreamReader {
     while (!this.stopped) {
       try {
         if (!this.client.isOpen) await this.client.connect();
+        await this.announcements();
         await this.readOnce();
         await this.heartbeats();
         delay = 100;
@@ -145,8 +170,29 @@ export class FollowStreamReader {
     }
   }
 
+  /** Reads which chains the follower announces; a chain announced for the first time is read from its stream's start. */
+  private async announcements(): Promise<void> {
+    const ids = new Set((await this.client.sMembers(followChainsKey(this.o.prefix))).map(Number));
+    for (const id of ids) {
+      if (this.o.chainIds.includes(id) || this.unknown.has(id)) continue;
+      this.unknown.add(id);
+      this.o.logger.warn({ chainId: id }, 'the follower publishes a chain this instance has no snapshot of; not applied');
+    }
+    this.announced = this.o.chainIds.filter((id) => ids.has(id));
+    for (const id of this.announced) {
+      if (this.last.has(id)) continue;
+      this.last.set(id, '0');
+      this.startBlock.set(id, this.appliedBlock(id));
+    }
+  }
+
   private async readOnce(): Promise<void> {
-    const streams = this.o.chainIds.map((id) => ({ key: followStreamKey(this.o.prefix, id), id: this.last.get(id)! }));
+    // Chains announced once stay read (a follower restarted without one leaves its stream alone).
+    const streams = [...this.last].map(([id, last]) => ({ key: followStreamKey(this.o.prefix, id), id: last }));
+    if (streams.length === 0) {
+      await new Promise((r) => setTimeout(r, this.o.blockMs ?? 500));
+      return;
+    }
     const reply = (await this.client.xRead(streams, { BLOCK: this.o.blockMs ?? 500, COUNT: 1000 })) as
       | { name: string; messages: { id: string; message: Record<string, string> }[] }[]
       | null;
@@ -165,7 +211,7 @@ export class FollowStreamReader {
 
   /** The follower's heartbeats: the state is current as of its last head poll when it has published up to that head. */
   private async heartbeats(): Promise<void> {
-    for (const chainId of this.o.chainIds) {
+    for (const chainId of this.announced) {
       const raw = await this.client.get(followHeadKey(this.o.prefix, chainId));
       if (!raw) continue;
       const beat = JSON.parse(raw) as FollowHeartbeat;

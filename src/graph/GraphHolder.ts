@@ -1,11 +1,11 @@
-import { type FSWatcher, watch } from 'node:fs';
+import { type FSWatcher, mkdirSync, watch } from 'node:fs';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/Catalog.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import { PoolGraph } from './PoolGraph.ts';
 import { derivePricingGraph } from './PricingGraph.ts';
-import { loadSnapshots } from './snapshot.ts';
+import { loadServedSnapshots, type SnapshotFolders } from './snapshot.ts';
 
 /** Channel on which the API process tells pricing workers of each new state generation (GraphMessage). */
 export const RELOAD_CHANNEL = 'swap-quote-service:snapshot-reload';
@@ -40,15 +40,17 @@ export class GraphHolder {
   private watcher: FSWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly channel = new BroadcastChannel(RELOAD_CHANNEL);
+  private files: ReadonlyMap<number, string>;
 
   constructor(
     private readonly catalog: Catalog,
-    private readonly snapshotDir: string,
+    private readonly folders: SnapshotFolders,
     private readonly logger: Logger,
   ) {
-    const { snapshots, errors } = loadSnapshots(snapshotDir);
+    const { snapshots, errors, files } = loadServedSnapshots(folders);
     for (const error of errors) logger.error({ snapshotError: error }, 'snapshot refused');
     this.graph = new PoolGraph(snapshots, catalog);
+    this.files = files;
     for (const line of this.graph.ignored) logger.warn({ ignored: line }, 'snapshot pool ignored');
     this.channel.unref();
   }
@@ -56,6 +58,11 @@ export class GraphHolder {
   /** The graph being served. */
   current(): PoolGraph {
     return this.graph;
+  }
+
+  /** The file each chain's served snapshot was read from (SNAPSHOT_DIR or the shipped folder), as of the last (re)load. */
+  snapshotFile(chainId: number): string | undefined {
+    return this.files.get(chainId);
   }
 
   /** The generation of the graph being served: snapshot reloads so far (0 at start-up). */
@@ -70,7 +77,7 @@ export class GraphHolder {
 
   /** Reloads every snapshot; swaps only if all are valid. */
   reload(reason: string): ReloadResult {
-    const { snapshots, errors } = loadSnapshots(this.snapshotDir);
+    const { snapshots, errors, files } = loadServedSnapshots(this.folders);
     if (errors.length > 0) {
       for (const error of errors)
         this.logger.error({ snapshotError: error, reason }, 'snapshot refused; the previous snapshots keep serving');
@@ -78,6 +85,7 @@ export class GraphHolder {
     }
     const before = new Map(this.graph.chainIds().map((id) => [id, this.graph.snapshot(id)!.blockNumber]));
     this.graph = new PoolGraph(snapshots, this.catalog);
+    this.files = files;
     this.gen += 1;
     this.applied = 0;
     this.post({ generation: this.gen, reload: true });
@@ -90,6 +98,7 @@ export class GraphHolder {
           pools: s.pools.length,
           block: s.blockNumber,
           previousBlock: before.get(s.chainId) ?? null,
+          file: files.get(s.chainId),
         })),
       },
       'snapshots reloaded',
@@ -117,10 +126,22 @@ export class GraphHolder {
     this.channel.postMessage(message);
   }
 
-  /** Reloads when files in the snapshot folder change (debounced), in addition to explicit reloads (SIGHUP). */
+  /**
+   * Reloads when files in SNAPSHOT_DIR change (debounced; the folder is created when missing, so a first seeding run
+   * is seen), in addition to explicit reloads (SIGHUP). The shipped folder is read only and not watched.
+   */
   watch(debounceMs = 250): void {
     if (this.watcher) return;
-    this.watcher = watch(this.snapshotDir, (_event, file) => {
+    try {
+      mkdirSync(this.folders.snapshotDir, { recursive: true });
+    } catch (error) {
+      this.logger.error(
+        { err: error, snapshotDir: this.folders.snapshotDir },
+        'snapshot folder cannot be created; not watched (SIGHUP reloads)',
+      );
+      return;
+    }
+    this.watcher = watch(this.folders.snapshotDir, (_event, file) => {
       if (file && !String(file).endsWith('.json')) return;
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.reload('snapshot folder changed'), debounceMs);

@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { workerData } from 'node:worker_threads';
 import { Ajv, type ErrorObject } from 'ajv';
 import { projectRoot } from '../config.ts';
@@ -121,15 +121,26 @@ function checkPools(snapshot: Snapshot): string | undefined {
 
 /** Reads every `*.json` snapshot in a folder; invalid files are refused (listed in `errors`), never half-used. */
 export function loadSnapshots(dir: string): SnapshotLoad {
+  const { snapshots, errors } = readSnapshotFolder(dir);
+  return { snapshots, errors };
+}
+
+/** loadSnapshots, and the file name of each snapshot. */
+function readSnapshotFolder(dir: string): SnapshotLoad & { files: string[] } {
   const snapshots: Snapshot[] = [];
   const errors: string[] = [];
+  const names: string[] = [];
   let files: string[];
   try {
     files = readdirSync(dir)
       .filter((f) => f.endsWith('.json'))
       .sort();
   } catch (error) {
-    return { snapshots, errors: [`${dir}: cannot read snapshot folder (${(error as NodeJS.ErrnoException).code ?? 'error'})`] };
+    return {
+      snapshots,
+      errors: [`${dir}: cannot read snapshot folder (${(error as NodeJS.ErrnoException).code ?? 'error'})`],
+      files: names,
+    };
   }
   const seen = new Map<number, string>();
   for (const file of files) {
@@ -152,8 +163,57 @@ export function loadSnapshots(dir: string): SnapshotLoad {
     }
     seen.set(result.chainId, file);
     snapshots.push(result);
+    names.push(file);
   }
-  return { snapshots, errors };
+  return { snapshots, errors, files: names };
+}
+
+/**
+ * The folders an instance reads snapshots from: `snapshotDir` (SNAPSHOT_DIR, where the seeding run and the follower
+ * write; may not exist yet) over `shippedSnapshotDir` (the read-only cold start shipped in seeds/snapshots, or none).
+ */
+export interface SnapshotFolders {
+  readonly snapshotDir: string;
+  readonly shippedSnapshotDir?: string | undefined;
+}
+
+/** The snapshots an instance serves, and the file each chain's snapshot came from. */
+export interface ServedSnapshotLoad extends SnapshotLoad {
+  readonly files: ReadonlyMap<number, string>;
+}
+
+/**
+ * Reads the snapshots an instance serves: per chain, the newer (higher block) of its snapshot in `snapshotDir` and
+ * in `shippedSnapshotDir`, and `snapshotDir`'s on the same block. A missing `snapshotDir` holds nothing yet (a
+ * fresh clone serves the shipped snapshots); a refused file of either folder is listed in `errors` (named with its
+ * folder when it is the shipped one).
+ */
+export function loadServedSnapshots(folders: SnapshotFolders): ServedSnapshotLoad {
+  const own = resolve(folders.snapshotDir);
+  const shipped = folders.shippedSnapshotDir === undefined ? undefined : resolve(folders.shippedSnapshotDir);
+  const seeded = existsSync(own) || own === shipped ? readSnapshotFolder(own) : { snapshots: [], errors: [], files: [] };
+  const errors = [...seeded.errors];
+  const chosen = new Map<number, { snapshot: Snapshot; file: string }>();
+  if (shipped !== undefined && shipped !== own) {
+    const base = readSnapshotFolder(shipped);
+    errors.push(...base.errors.map((e) => (e.startsWith(`${shipped}:`) ? e : join(shipped, e))));
+    base.snapshots.forEach((snapshot, i) => {
+      chosen.set(snapshot.chainId, { snapshot, file: join(shipped, base.files[i]) });
+    });
+  }
+  seeded.snapshots.forEach((snapshot, i) => {
+    const other = chosen.get(snapshot.chainId);
+    if (!other || snapshot.blockNumber >= other.snapshot.blockNumber)
+      chosen.set(snapshot.chainId, { snapshot, file: join(own, seeded.files[i]) });
+  });
+  const served = [...chosen.values()].sort((a, b) =>
+    basename(a.file) < basename(b.file) ? -1 : basename(a.file) > basename(b.file) ? 1 : 0,
+  );
+  return {
+    snapshots: served.map((c) => c.snapshot),
+    errors,
+    files: new Map(served.map((c) => [c.snapshot.chainId, c.file])),
+  };
 }
 
 /** Identity of a file version: a changed file never matches the bytes read before. */

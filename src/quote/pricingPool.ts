@@ -87,7 +87,7 @@ function hasDeepDirectPool(index: ChainPoolIndex, tokenIn: string, tokenOut: str
  * when given the API's graph, in-thread pricing of cheap tasks (see PricingPoolOptions and bench/README.md).
  */
 export function createPricingPool(
-  config: Pick<Config, 'workerThreads' | 'workerMaxQueue' | 'catalogDir' | 'snapshotDir'>,
+  config: Pick<Config, 'workerThreads' | 'workerMaxQueue' | 'catalogDir' | 'snapshotDir' | 'shippedSnapshotDir'>,
   opts: PricingPoolOptions = {},
 ): Pricer & { stats(): PricerStats; probeWorkers(): Promise<void> } {
   const pool = new Piscina({
@@ -101,7 +101,8 @@ export function createPricingPool(
     workerData: {
       catalogDir: config.catalogDir,
       snapshotDir: config.snapshotDir,
-      sharedSnapshotFiles: sharedSnapshotFiles(config.snapshotDir),
+      shippedSnapshotDir: config.shippedSnapshotDir,
+      sharedSnapshotFiles: [config.snapshotDir, config.shippedSnapshotDir].flatMap((dir) => (dir ? sharedSnapshotFiles(dir) : [])),
     },
   });
   const inline = opts.graph && opts.catalog ? new InlinePricer(opts.graph, opts.catalog, opts.inlineMaxTicks ?? 256) : undefined;

@@ -1,7 +1,7 @@
 // seedChains against a devnet of its own: the snapshot equals direct contract reads at its block (one eth_call
 // per value, no Multicall3) and the positions the NonfungiblePositionManager holds; every read is pinned to
 // that block; requests stay within ceil(calls / batch size) per phase; a chain whose RPC URL points at a closed
-// port, and one without an RPC URL, are skipped while the devnet is seeded; files are replaced atomically; the gas
+// port fails and one without an RPC URL is skipped while the devnet is seeded (the run as a whole failed); files are replaced atomically; the gas
 // price is the block's base fee plus eth_maxPriorityFeePerGas, or eth_gasPrice where the endpoint refuses that.
 
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { freePort } from '../../seeds/devnet/startAnvil.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { seedRunFailure } from '../../src/chain/formatReport.ts';
 import { type ChainSeedReport, seedChains } from '../../src/chain/seedChains.ts';
 import { parseSnapshot, type Snapshot } from '../../src/graph/snapshot.ts';
 import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';
@@ -71,7 +72,7 @@ const validateSchema = new Ajv({ allErrors: true, strict: false }).compile(
   JSON.parse(readFileSync(join(ROOT, 'seeds', 'snapshot.schema.json'), 'utf8')) as object,
 );
 
-t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot equals the chain', async (t) => {
+t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, snapshot equals the chain', async (t) => {
   const devnet = await startDevnet();
   t.teardown(() => devnet.stop());
   const proxy = await recordingProxy(devnet.rpcUrl);
@@ -97,13 +98,21 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
     log: (l) => lines.push(l),
   });
 
-  // Skips and the report.
+  // Failures, skips and the report.
   t.equal(report.seeded, 1, 'one chain seeded');
-  t.equal(report.skipped, 2, 'two skipped');
+  t.equal(report.failed, 1, 'one failed');
+  t.equal(report.skipped, 1, 'one skipped');
   const byslug = new Map(report.chains.map((c) => [c.slug, c]));
-  t.match(byslug.get('devnet-b')!.reason, /did not answer.*ECONNREFUSED/, 'closed port: skipped, endpoint did not answer');
-  t.equal(byslug.get('ethereum')!.reason, 'no RPC URL (set RPC_URL_1)', 'no RPC URL: skipped');
-  t.equal(lines.filter((l) => l.includes('skipped')).length, 2, 'one log line per skipped chain');
+  t.equal(byslug.get('devnet-b')!.status, 'failed', 'closed port: failed');
+  t.match(byslug.get('devnet-b')!.reason, /did not answer.*ECONNREFUSED/, 'closed port: endpoint did not answer');
+  t.equal(byslug.get('ethereum')!.status, 'skipped', 'no RPC URL and not named: skipped');
+  t.equal(byslug.get('ethereum')!.reason, 'no RPC URL (set RPC_URL_1)', 'no RPC URL: the reason');
+  t.same(
+    lines.filter((l) => / (failed|skipped): /.test(l)),
+    [`[devnet-b] failed: ${byslug.get('devnet-b')!.reason}`, '[ethereum] skipped: no RPC URL (set RPC_URL_1)'],
+    'one log line per chain not seeded',
+  );
+  t.equal(seedRunFailure(report), '1 of 2 chain(s) failed: devnet-b (31338)', 'the run failed: npm run seed exits 1');
   t.same(readdirSync(dir).sort(), ['devnet.json'], 'only the seeded chain has a file; no temporary file left');
 
   // The file: replaced atomically, valid against the agreed schema and the server's reader.
@@ -319,6 +328,7 @@ t.test('seedChains: devnet seeded, dead and missing endpoints skipped, snapshot 
     progress: 'none',
   });
   t.equal(fallback.seeded, 1, 'seeded without eth_maxPriorityFeePerGas');
+  t.equal(seedRunFailure(fallback), undefined, 'every chain seeded: the run succeeded');
   t.same(
     refusing.log.slice(0, 5).map((r) => r.method),
     ['eth_chainId', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas', 'eth_gasPrice', 'eth_getCode'],

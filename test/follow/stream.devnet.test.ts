@@ -2,12 +2,17 @@
 // block to a Redis Stream; two API instances (FOLLOW_STREAM=true) apply them. Both serve identical quotes at the same
 // block, equal to the chain's QuoterV2 / getAmountsOut there; an instance started late catches up from its
 // snapshot; with the follower killed both keep serving the last block with a growing age and /readyz fails after
-// MAX_STATE_AGE_SECONDS; restarted, the follower resumes and the instances reach the new head without a gap.
+// MAX_STATE_AGE_SECONDS; restarted, the follower resumes and the instances reach the new head without a gap. The
+// instances also hold the shipped snapshot of chain 31338, which the follower does not follow: readiness ignores it
+// and it is quoted at its snapshot's age.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { freshAddress } from '../helpers/devnetWallet.ts';
 import { startFollowDevnet } from '../helpers/followDevnet.ts';
 import { sharedRedisPrefix, sharedRedisUrl } from '../helpers/redis.ts';
-import { type ServerProcess, startServer } from '../helpers/serverProcess.ts';
+import { projectRoot, type ServerProcess, startServer } from '../helpers/serverProcess.ts';
 
 const MAX_AGE = 3;
 
@@ -85,6 +90,43 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
         `block ${block}: instance A's ${r.paths[0].hops[0].dex} ${r.paths[0].hops[0].version} route equals the chain`,
       );
   }
+
+  // Chain 31338 (devnet-b) has a snapshot on the instances (the shipped one, beneath SNAPSHOT_DIR) and no follower: the
+  // follower announces 31337 only, so readiness gates on it alone and 31338 is served at its snapshot's age.
+  const readyDeadline = Date.now() + 20_000;
+  let readyA = await fetch(`${a.url}/readyz`);
+  while (readyA.status !== 200 && Date.now() < readyDeadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    readyA = await fetch(`${a.url}/readyz`);
+  }
+  const readyText = await readyA.text();
+  t.equal(readyA.status, 200, `/readyz passes with one chain followed of two with snapshots: ${readyText}`);
+  t.match(readyText, `"liveState":{"ok":true,"detail":"chain ${chain.chainId}: block `, 'the followed chain is checked');
+  t.notMatch(readyText, 'chain 31338', 'the chain without a follower is not');
+  const shippedB = JSON.parse(readFileSync(join(projectRoot, 'seeds', 'snapshots', 'devnet-b.json'), 'utf8')) as {
+    blockNumber: number;
+    blockTimestamp: number;
+  };
+  const chainB = loadCatalog(join(projectRoot, 'catalog')).chain(31338)!;
+  const onB = await fetch(`${a.url}/quotes/routes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      ...body('2.5'),
+      originChainId: 31338,
+      destinationChainId: 31338,
+      tokenIn: chainB.tokens.find((x) => x.symbol === 'WETH')!.address,
+      tokenOut: chainB.tokens.find((x) => x.symbol === 'USDC')!.address,
+    }),
+  });
+  const fromB = (await onB.json()) as { data: Route[] };
+  t.equal(onB.status, 200, 'chain 31338 is quoted');
+  t.equal(fromB.data[0].snapshot.blockNumber, shippedB.blockNumber, "at its snapshot's block");
+  const expectedAge = Date.now() / 1000 - shippedB.blockTimestamp;
+  t.ok(
+    Math.abs(fromB.data[0].snapshot.ageSeconds - expectedAge) < 10,
+    `with its snapshot's age (${fromB.data[0].snapshot.ageSeconds} s, block time ${shippedB.blockTimestamp})`,
+  );
 
   // A second instance started now reads the stream from its snapshot's block and reaches the head.
   const b = await startInstance();

@@ -44,6 +44,8 @@ export function quoteAppBase(
   const config = loadConfig({
     CATALOG_DIR: options.catalogDir ?? fixtureCatalogDir,
     SNAPSHOT_DIR: options.snapshotDir ?? fixtureSnapshotDir,
+    // Exactly the folder named: no shipped layer beneath it (its graph and the workers' read the same files).
+    SHIPPED_SNAPSHOT_DIR: 'none',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     ...defaults,

@@ -55,7 +55,13 @@ export function buildTestApp(
 ) {
   const catalogDir = options.catalogDir ?? fixtureCatalogDir;
   const snapshotDir = options.snapshotDir ?? fixtureSnapshotDir;
-  const config = loadConfig({ CATALOG_DIR: catalogDir, SNAPSHOT_DIR: snapshotDir, LOG_LEVEL: 'silent', ...(options.env ?? {}) });
+  const config = loadConfig({
+    CATALOG_DIR: catalogDir,
+    SNAPSHOT_DIR: snapshotDir,
+    SHIPPED_SNAPSHOT_DIR: 'none',
+    LOG_LEVEL: 'silent',
+    ...(options.env ?? {}),
+  });
   const catalog = loadCatalog(config.catalogDir);
   const graph = new PoolGraph(loadSnapshots(config.snapshotDir).snapshots, catalog);
   const logger = pino({ level: 'silent' });
