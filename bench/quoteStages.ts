@@ -12,7 +12,7 @@ import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { loadConfig } from '../src/config.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../src/graph/snapshot.ts';
-import { createPricingPool } from '../src/quote/pricingPool.ts';
+import { createPricingPool } from '../src/quote/Pricer.ts';
 import { parseQuoteRequest } from '../src/quote/quoteRequest.ts';
 import { QuoteService } from '../src/quote/quoteService.ts';
 import { createQuoteStore } from '../src/store/quoteStore.ts';

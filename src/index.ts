@@ -10,7 +10,7 @@ import { startFollowers } from './follow/startFollowers.ts';
 import { GraphHolder } from './graph/GraphHolder.ts';
 import type { LiveState } from './graph/liveState.ts';
 import { createLogger } from './logger.ts';
-import { createPricingPool } from './quote/pricingPool.ts';
+import { createPricingPool } from './quote/Pricer.ts';
 import { QuoteService } from './quote/quoteService.ts';
 import { createApiKeyStore } from './store/apiKeyStore.ts';
 import { createQuoteStore } from './store/quoteStore.ts';

@@ -17,7 +17,7 @@ import type { Trade } from '../routing/Trade.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import type { Step } from '../tx/Step.ts';
-import type { Pricer } from './pricingPool.ts';
+import type { Pricer } from './Pricer.ts';
 import type { QuoteRequest } from './quoteRequest.ts';
 
 /** Seconds a quote stays valid (SPEC section 8). */

@@ -8,7 +8,7 @@ import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
-import type { Pricer } from '../../src/quote/pricingPool.ts';
+import type { Pricer } from '../../src/quote/Pricer.ts';
 import { QuoteService } from '../../src/quote/quoteService.ts';
 import { type ApiKeyStore, createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { createQuoteStore, type QuoteStore } from '../../src/store/quoteStore.ts';

@@ -5,7 +5,7 @@ import type { Config } from '../../src/config.ts';
 import type { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import type { RateLimitStore } from '../../src/http/rateLimit.ts';
-import type { Pricer } from '../../src/quote/pricingPool.ts';
+import type { Pricer } from '../../src/quote/Pricer.ts';
 import { runTradeTask, type TradeTask } from '../../src/quote/runTradeTask.ts';
 import type { ApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import type { QuoteStore } from '../../src/store/quoteStore.ts';

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createPricingPool } from '../../src/quote/pricingPool.ts';
+import { createPricingPool } from '../../src/quote/Pricer.ts';
 import { checkReadiness } from '../../src/routes/health.ts';
 import { createQuoteStore } from '../../src/store/quoteStore.ts';
 import { freePort } from '../helpers/freePort.ts';

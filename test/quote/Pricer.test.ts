@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.ts';
 import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
-import { createPricingPool, probeTask } from '../../src/quote/pricingPool.ts';
+import { createPricingPool, probeTask } from '../../src/quote/Pricer.ts';
 import type { TradeTask } from '../../src/quote/runTradeTask.ts';
 import type { DeploymentTrade } from '../../src/routing/bestTradesByDeployment.ts';
 import { fixtureCatalogDir, fixtureSnapshotDir } from '../helpers/testApp.ts';
