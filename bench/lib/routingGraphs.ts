@@ -181,8 +181,8 @@ function generatedPairs(fixture: RoutingGraphFixture): [string, string][] {
 /** A pool filter that admits every pool. */
 export const ALL = (): boolean => true;
 
-/** The route search of one case at the API's defaults (maxHops 3, maxSplits 5) and the given gas price. */
-export function search(
+/** The best trade (bestTrade) of one case at the API's defaults (maxHops 3, maxSplits 5) and the given gas price. */
+export function bestTradeOfCase(
   graph: Graph,
   c: Case,
   gasPriceWei: bigint,

@@ -8,7 +8,7 @@ import { type ChainPoolIndex, pricingGraphOf } from '../graph/PricingGraph.ts';
 import { sharedSnapshotFiles } from '../graph/snapshot.ts';
 import { snapshotProtocol } from '../protocols/registry.ts';
 import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
-import { runTradeTask, type TradeTask, type TradeTaskResult } from './runTradeTask.ts';
+import { findTrades, type TradeTask, type TradeTaskResult } from './TradeTask.ts';
 
 /** The pricing side of the quote path: finds trades for a task. */
 export interface Pricer {
@@ -20,8 +20,8 @@ export interface Pricer {
 
 const WORKER = fileURLToPath(new URL('../../workers/pricing.ts', import.meta.url));
 
-/** How createPricingPool is set up beyond the config. */
-export interface PricingPoolOptions {
+/** How createPricer is set up beyond the config. */
+export interface PricerOptions {
   /** Worker entry file; tests substitute one that can be made to crash. */
   readonly workerFile?: string;
   /**
@@ -42,7 +42,7 @@ export interface PricerStats {
 }
 
 /**
- * Prices cheap tasks in the calling thread with the code the workers run (runTradeTask): a task searching one hop
+ * Prices cheap tasks in the calling thread with the code the workers run (findTrades): a task searching one hop
  * and one split over direct pools whose walks are short. Everything else is sent to a worker, so a heavy search
  * never holds the API's event loop.
  */
@@ -55,7 +55,7 @@ class InlinePricer {
 
   /** The trades of any task, priced in this thread. */
   runHere(task: TradeTask): DeploymentTrade[] {
-    return runTradeTask(pricingGraphOf(this.graph(), this.catalog), task);
+    return findTrades(pricingGraphOf(this.graph(), this.catalog), task);
   }
 
   /** The trades, or undefined when the task must go to a worker. */
@@ -64,7 +64,7 @@ class InlinePricer {
     const pricing = pricingGraphOf(this.graph(), this.catalog);
     const index = pricing.chain(task.chainId);
     if (index && hasDeepDirectPool(index, task.tokenIn, task.tokenOut, this.maxTicks)) return undefined;
-    return runTradeTask(pricing, task);
+    return findTrades(pricing, task);
   }
 }
 
@@ -84,11 +84,11 @@ function hasDeepDirectPool(index: ChainPoolIndex, tokenIn: string, tokenOut: str
 
 /**
  * The pricer: a Piscina pool of pricing workers with bounded queue (backpressure: a full queue is a 503) and,
- * when given the API's graph, in-thread pricing of cheap tasks (see PricingPoolOptions and bench/README.md).
+ * when given the API's graph, in-thread pricing of cheap tasks (see PricerOptions and bench/README.md).
  */
-export function createPricingPool(
+export function createPricer(
   config: Pick<Config, 'workerThreads' | 'workerMaxQueue' | 'catalogDir' | 'snapshotDir'>,
-  opts: PricingPoolOptions = {},
+  opts: PricerOptions = {},
 ): Pricer & { stats(): PricerStats; probeWorkers(): Promise<void> } {
   const pool = new Piscina({
     filename: opts.workerFile ?? WORKER,

@@ -3,7 +3,7 @@ import { type AppDeps, createApp } from '../../src/app.ts';
 import type { Catalog } from '../../src/catalog/Catalog.ts';
 import type { Config } from '../../src/config.ts';
 import type { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { createPricingPool, type Pricer } from '../../src/quote/Pricer.ts';
+import { createPricer, type Pricer } from '../../src/quote/Pricer.ts';
 import type { ApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import type { QuoteStore } from '../../src/store/quoteStore.ts';
 import { quoteAppBase } from './quoteAppBase.ts';
@@ -39,7 +39,7 @@ export function buildQuoteTestApp(options: { catalogDir?: string; snapshotDir?: 
   const { config, catalog, store, keys, dataDir } = base;
   let graph = base.loadGraph();
   let generation = 0;
-  const pricer = createPricingPool(config);
+  const pricer = createPricer(config);
   const deps = base.deps(
     () => graph,
     () => generation,

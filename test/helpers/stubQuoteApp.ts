@@ -6,14 +6,14 @@ import type { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import type { RateLimitStore } from '../../src/http/rateLimit.ts';
 import type { Pricer } from '../../src/quote/Pricer.ts';
-import { runTradeTask, type TradeTask } from '../../src/quote/runTradeTask.ts';
+import { findTrades, type TradeTask } from '../../src/quote/TradeTask.ts';
 import type { ApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import type { QuoteStore } from '../../src/store/quoteStore.ts';
 import { quoteAppBase } from './quoteAppBase.ts';
 import { type RequestOptions, request, type TestResponse } from './testApp.ts';
 
 /**
- * A Pricer that prices in the calling thread with the same code the workers run (runTradeTask over a
+ * A Pricer that prices in the calling thread with the same code the workers run (findTrades over a
  * PricingGraph), so tests reach the pricing path without worker threads.
  */
 export class InProcessPricer implements Pricer {
@@ -24,7 +24,7 @@ export class InProcessPricer implements Pricer {
   }
   async findTrades(task: TradeTask) {
     this.tasks += 1;
-    return runTradeTask(this.#pricing, task);
+    return findTrades(this.#pricing, task);
   }
   async close(): Promise<void> {}
   queueSize(): number {

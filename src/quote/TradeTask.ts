@@ -24,8 +24,8 @@ export interface TradeTask {
 /** What a worker returns: outcomes, or a plain error value (class identity does not survive the thread hop). */
 export type TradeTaskResult = { ok: true; trades: DeploymentTrade[] } | { ok: false; error: { code: string; message: string } };
 
-/** Runs a trade task on a pricing graph: the same code in a worker and in the API thread. */
-export function runTradeTask(graph: PricingGraph, task: TradeTask): DeploymentTrade[] {
+/** Finds a task's trades on a pricing graph (Pricer.findTrades): the same code in a worker and in the API thread. */
+export function findTrades(graph: PricingGraph, task: TradeTask): DeploymentTrade[] {
   const index = graph.chain(task.chainId);
   return index ? bestTradesByDeployment(index, task, task.limits, task.perDeployment) : [];
 }
