@@ -31,7 +31,7 @@ const catalog = loadCatalog(config.catalogDir);
 const graph = new PoolGraph(loadSnapshots(config.snapshotDir).snapshots, catalog);
 const pricer = createPricer(config, { graph: () => graph, catalog });
 const store = createQuoteStore(config);
-const quotes = new QuoteService({ catalog, graph: () => graph, generation: () => 0, pricer, store });
+const quotes = new QuoteService({ catalog, graph: () => graph, pricer, store });
 const bodies = variedQuoteBodies(200, limits);
 
 const stages = { parse: 0, validate: 0, routes: 0, stringify: 0 };

@@ -51,7 +51,10 @@ async function setup(root: string): Promise<{ run: () => void; tasks: number }> 
       generation: 0,
     };
   });
-  return { run: () => tasks.forEach((t) => findTrades(pricing, t)), tasks: tasks.length };
+  const run = (): void => {
+    for (const t of tasks) findTrades(pricing, t);
+  };
+  return { run, tasks: tasks.length };
 }
 
 const sides = { this: await setup(projectRoot), other: await setup(resolve(other)) };

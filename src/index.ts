@@ -48,14 +48,17 @@ async function serve(config: Config): Promise<void> {
       : holder.reload('SIGHUP'),
   );
 
-  const pricer = createPricer(config, { graph, catalog });
+  const pricer = createPricer(config, {
+    graph,
+    catalog,
+    generation: () => holder.generation(),
+    updates: () => holder.updates(),
+  });
   const store = createQuoteStore(config);
   const keys = createApiKeyStore(config, { logger });
   const quotes = new QuoteService({
     catalog,
     graph,
-    generation: () => holder.generation(),
-    updates: () => holder.updates(),
     pricer,
     store,
   });

@@ -8,11 +8,11 @@ import { type ChainPoolIndex, pricingGraphOf } from '../graph/PricingGraph.ts';
 import { sharedSnapshotFiles } from '../graph/snapshot.ts';
 import { snapshotProtocol } from '../protocols/registry.ts';
 import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
+import type { TradeFinder, TradeSearch } from '../routing/TradeFinder.ts';
 import { findTrades, type TradeTask, type TradeTaskResult } from './TradeTask.ts';
 
-/** The pricing side of the quote path: finds trades for a task. */
-export interface Pricer {
-  findTrades(task: TradeTask): Promise<DeploymentTrade[]>;
+/** The pricing side of the quote path: finds trades on the state being served (in a worker, or in this thread). */
+export interface Pricer extends TradeFinder {
   close(): Promise<void>;
   /** Tasks waiting for a worker. */
   queueSize(): number;
@@ -33,6 +33,10 @@ export interface PricerOptions {
   readonly catalog?: Catalog;
   /** v3 pools with more initialized ticks than this are priced by workers only (default 256). */
   readonly inlineMaxTicks?: number;
+  /** Generation of the state being served (GraphHolder.generation; default 0): workers price on the same snapshots. */
+  readonly generation?: () => number;
+  /** Followed blocks applied to it (GraphHolder.updates; default 0). */
+  readonly updates?: () => number;
 }
 
 /** How many tasks were priced where (for benchmarks and metrics). */
@@ -53,18 +57,18 @@ class InlinePricer {
     private readonly maxTicks: number,
   ) {}
 
-  /** The trades of any task, priced in this thread. */
-  runHere(task: TradeTask): DeploymentTrade[] {
-    return findTrades(pricingGraphOf(this.graph(), this.catalog), task);
+  /** The trades of any search, priced in this thread. */
+  runHere(search: TradeSearch): DeploymentTrade[] {
+    return findTrades(pricingGraphOf(this.graph(), this.catalog), search);
   }
 
-  /** The trades, or undefined when the task must go to a worker. */
-  run(task: TradeTask): DeploymentTrade[] | undefined {
-    if (task.limits.maxHops > 1 || task.limits.maxSplits > 1) return undefined;
+  /** The trades, or undefined when the search must go to a worker. */
+  run(search: TradeSearch): DeploymentTrade[] | undefined {
+    if (search.limits.maxHops > 1 || search.limits.maxSplits > 1) return undefined;
     const pricing = pricingGraphOf(this.graph(), this.catalog);
-    const index = pricing.chain(task.chainId);
-    if (index && hasDeepDirectPool(index, task.tokenIn, task.tokenOut, this.maxTicks)) return undefined;
-    return findTrades(pricing, task);
+    const index = pricing.chain(search.chainId);
+    if (index && hasDeepDirectPool(index, search.tokenIn, search.tokenOut, this.maxTicks)) return undefined;
+    return findTrades(pricing, search);
   }
 }
 
@@ -106,6 +110,12 @@ export function createPricer(
   });
   const inline = opts.graph && opts.catalog ? new InlinePricer(opts.graph, opts.catalog, opts.inlineMaxTicks ?? 256) : undefined;
   const stats: PricerStats = { inline: 0, worker: 0 };
+  /** A search as a worker task: with the version of the state it must be priced on. */
+  const task = (search: TradeSearch): TradeTask => ({
+    ...search,
+    generation: opts.generation?.() ?? 0,
+    updates: opts.updates?.() ?? 0,
+  });
 
   async function inWorker(task: TradeTask): Promise<DeploymentTrade[]> {
     let result: TradeTaskResult;
@@ -128,14 +138,14 @@ export function createPricer(
   }
 
   return {
-    async findTrades(task) {
-      const trades = inline?.run(task);
+    async findTrades(search) {
+      const trades = inline?.run(search);
       if (trades) {
         stats.inline++;
         return trades;
       }
       stats.worker++;
-      return inWorker(task);
+      return inWorker(task(search));
     },
     async close() {
       await pool.close({ force: false });
@@ -148,15 +158,15 @@ export function createPricer(
     },
     async probeWorkers() {
       // A task on no chain: a worker answers with no trades, proving a thread is up.
-      await inWorker(probeTask);
+      await inWorker(task(probeTask));
     },
   };
 }
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
-/** A task on no chain (chain id 0): answered with no trades without touching any state. */
-export const probeTask: TradeTask = {
+/** A search on no chain (chain id 0): answered with no trades without touching any state. */
+export const probeTask: TradeSearch = {
   chainId: 0,
   tokenIn: ZERO_ADDRESS,
   tokenOut: ZERO_ADDRESS,
@@ -164,6 +174,4 @@ export const probeTask: TradeTask = {
   amount: 1n,
   limits: { maxHops: 1, maxSplits: 1, gasPriceWei: 0n, deployments: [] },
   perDeployment: false,
-  generation: 0,
-  updates: 0,
 };

@@ -39,12 +39,8 @@ export function buildQuoteTestApp(options: { catalogDir?: string; snapshotDir?: 
   const { config, catalog, store, keys, dataDir } = base;
   let graph = base.loadGraph();
   let generation = 0;
-  const pricer = createPricer(config);
-  const deps = base.deps(
-    () => graph,
-    () => generation,
-    pricer,
-  );
+  const pricer = createPricer(config, { generation: () => generation });
+  const deps = base.deps(() => graph, pricer);
   const app = createApp(deps);
   return {
     app,

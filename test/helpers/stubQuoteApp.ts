@@ -6,7 +6,8 @@ import type { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import type { RateLimitStore } from '../../src/http/rateLimit.ts';
 import type { Pricer } from '../../src/quote/Pricer.ts';
-import { findTrades, type TradeTask } from '../../src/quote/TradeTask.ts';
+import { findTrades } from '../../src/quote/TradeTask.ts';
+import type { TradeSearch } from '../../src/routing/TradeFinder.ts';
 import type { ApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import type { QuoteStore } from '../../src/store/quoteStore.ts';
 import { quoteAppBase } from './quoteAppBase.ts';
@@ -22,9 +23,9 @@ export class InProcessPricer implements Pricer {
   constructor(graph: PoolGraph, catalog: Catalog) {
     this.#pricing = new PricingGraph(graph, catalog);
   }
-  async findTrades(task: TradeTask) {
+  async findTrades(search: TradeSearch) {
     this.tasks += 1;
-    return findTrades(this.#pricing, task);
+    return findTrades(this.#pricing, search);
   }
   async close(): Promise<void> {}
   queueSize(): number {
@@ -72,11 +73,7 @@ export async function buildStubQuoteApp(
   const pricer = new InProcessPricer(graph, catalog);
   const { key: apiKey } = await keys.create('acme');
   const deps: AppDeps = {
-    ...base.deps(
-      () => graph,
-      () => 0,
-      options.pricer ?? pricer,
-    ),
+    ...base.deps(() => graph, options.pricer ?? pricer),
     pricer: options.pricer ?? pricer,
     rateLimitStore: options.rateLimitStore,
   };

@@ -7,8 +7,8 @@ import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import { createPricer, probeTask } from '../../src/quote/Pricer.ts';
-import type { TradeTask } from '../../src/quote/TradeTask.ts';
 import type { DeploymentTrade } from '../../src/routing/bestTradesByDeployment.ts';
+import type { TradeSearch } from '../../src/routing/TradeFinder.ts';
 import { fixtureCatalogDir, fixtureSnapshotDir } from '../helpers/testApp.ts';
 
 const crashingWorker = fileURLToPath(new URL('../fixtures/workers/crashingPricing.cjs', import.meta.url));
@@ -27,7 +27,7 @@ t.test('a worker that crashes fails only its own task; the pool replaces it', as
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '2' });
   const pricer = createPricer(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task: TradeTask = {
+  const task: TradeSearch = {
     ...probeTask,
     chainId: 1001,
     tokenIn: WETH,
@@ -58,7 +58,7 @@ t.test('a full queue is a 503, not an unbounded wait', async (t) => {
   });
   const pricer = createPricer(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task: TradeTask = {
+  const task: TradeSearch = {
     ...probeTask,
     chainId: 1001,
     tokenIn: WETH,
@@ -81,7 +81,7 @@ t.test('one-pool tasks are priced in the API thread unless a direct pool has mor
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1' });
   const catalog = loadCatalog(fixtureCatalogDir);
   const poolGraph = new PoolGraph(loadSnapshots(fixtureSnapshotDir).snapshots, catalog);
-  const task: TradeTask = {
+  const task: TradeSearch = {
     ...probeTask,
     chainId: 1001,
     tokenIn: WETH,
