@@ -1,6 +1,6 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolOf } from '../protocols/registry.ts';
-import type { ExecutorKind } from './executors.ts';
+import type { ExecutorKind } from './Trade.ts';
 import type { Leg } from './Trade.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
-import type { ExecutorKind } from '../../src/routing/executors.ts';
+import type { ExecutorKind } from '../../src/routing/Trade.ts';
 import { gasLimit, transactionGas } from '../../src/routing/gasModel.ts';
 import type { Route } from '../../src/routing/Trade.ts';
 import { approveSteps } from '../../src/tx/approveStep.ts';
