@@ -9,7 +9,7 @@ import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { type ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots, snapshotGasPriceWei } from '../../src/graph/snapshot.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
-import { bestTrade, type TradeOutcome, type TradeSearchOptions } from '../../src/routing/bestTrade.ts';
+import { bestTrade, type TradeOutcome, type BestTradeOptions } from '../../src/routing/bestTrade.ts';
 import { projectRoot as ROOT } from '../../test/helpers/serverProcess.ts';
 import { type BenchRow, ms, num } from './benchRows.ts';
 import { generateRoutingGraph, ROUTING_GRAPH, type RoutingGraphFixture, rng } from './generateScale.ts';
@@ -187,7 +187,7 @@ export function bestTradeOfCase(
   c: Case,
   gasPriceWei: bigint,
   allow: (e: PoolEntry) => boolean = ALL,
-  options?: TradeSearchOptions,
+  options?: BestTradeOptions,
 ): TradeOutcome {
   return bestTrade(
     graph.index,
