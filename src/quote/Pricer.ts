@@ -111,7 +111,7 @@ export function createPricer(
   const inline = opts.graph && opts.catalog ? new InlinePricer(opts.graph, opts.catalog, opts.inlineMaxTicks ?? 256) : undefined;
   const stats: PricerStats = { inline: 0, worker: 0 };
   /** A search as a worker task: with the version of the state it must be priced on. */
-  const task = (search: TradeSearch): TradeTask => ({
+  const asTask = (search: TradeSearch): TradeTask => ({
     ...search,
     generation: opts.generation?.() ?? 0,
     updates: opts.updates?.() ?? 0,
@@ -145,7 +145,7 @@ export function createPricer(
         return trades;
       }
       stats.worker++;
-      return inWorker(task(search));
+      return inWorker(asTask(search));
     },
     async close() {
       await pool.close({ force: false });
@@ -158,7 +158,7 @@ export function createPricer(
     },
     async probeWorkers() {
       // A task on no chain: a worker answers with no trades, proving a thread is up.
-      await inWorker(task(probeTask));
+      await inWorker(asTask(probeTask));
     },
   };
 }
