@@ -12,7 +12,7 @@ import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { loadConfig } from '../src/config.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../src/graph/snapshot.ts';
-import { createPricingPool } from '../src/quote/pricingPool.ts';
+import { createPricer } from '../src/quote/Pricer.ts';
 import { parseQuoteRequest } from '../src/quote/quoteRequest.ts';
 import { QuoteService } from '../src/quote/quoteService.ts';
 import { createQuoteStore } from '../src/store/quoteStore.ts';
@@ -29,9 +29,9 @@ const config = loadConfig({
 });
 const catalog = loadCatalog(config.catalogDir);
 const graph = new PoolGraph(loadSnapshots(config.snapshotDir).snapshots, catalog);
-const pricer = createPricingPool(config, { graph: () => graph, catalog });
+const pricer = createPricer(config, { graph: () => graph, catalog });
 const store = createQuoteStore(config);
-const quotes = new QuoteService({ catalog, graph: () => graph, generation: () => 0, pricer, store });
+const quotes = new QuoteService({ catalog, graph: () => graph, pricer, store });
 const bodies = variedQuoteBodies(200, limits);
 
 const stages = { parse: 0, validate: 0, routes: 0, stringify: 0 };

@@ -1,11 +1,12 @@
 /**
- * `npx tsx bench/searchTask.ts <other checkout>`: the CPU cost of one trade task (runTradeTask, as the API thread
+ * `npx tsx bench/searchTask.ts <other checkout>`: the CPU cost of one trade task (findTrades of src/quote/TradeTask.ts, as the API thread
  * runs it for POST /quotes/routes) in this checkout against another checkout of the project (e.g. a worktree of
  * main before a change), in one process: both load the shipped catalogue and devnet snapshot, run the varied one-pool
  * quote mix (bench/lib/quoteMix.ts, 20 amounts per pair, maxHops 1, maxSplits 1, one search per DEX deployment)
  * for a 2 s warm-up each, then 15 alternating rounds of 300 ms; prints the median CPU µs per task of each.
  * BENCH_SPLITS / BENCH_HOPS change the routing limits (default 1 / 1).
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseUnits } from 'viem';
 import { projectRoot } from '../test/helpers/serverProcess.ts';
@@ -21,7 +22,10 @@ async function setup(root: string): Promise<{ run: () => void; tasks: number }> 
   const { loadSnapshots, snapshotGasPriceWei } = await import(`${root}/src/graph/snapshot.ts`);
   const { PoolGraph } = await import(`${root}/src/graph/PoolGraph.ts`);
   const { PricingGraph } = await import(`${root}/src/graph/PricingGraph.ts`);
-  const { runTradeTask } = await import(`${root}/src/quote/runTradeTask.ts`);
+  // The task's search under its name here, or under its former one (runTradeTask) in checkouts from before.
+  const findTrades: (graph: unknown, task: unknown) => unknown = existsSync(`${root}/src/quote/TradeTask.ts`)
+    ? (await import(`${root}/src/quote/TradeTask.ts`)).findTrades
+    : (await import(`${root}/src/quote/runTradeTask.ts`)).runTradeTask;
   const catalog = loadCatalog(`${root}/catalog`);
   const graph = new PoolGraph(loadSnapshots(`${root}/seeds/snapshots`).snapshots, catalog);
   const pricing = new PricingGraph(graph, catalog);
@@ -47,12 +51,10 @@ async function setup(root: string): Promise<{ run: () => void; tasks: number }> 
       generation: 0,
     };
   });
-  return {
-    run: () => {
-      for (const t of tasks) runTradeTask(pricing, t);
-    },
-    tasks: tasks.length,
+  const run = (): void => {
+    for (const t of tasks) findTrades(pricing, t);
   };
+  return { run, tasks: tasks.length };
 }
 
 const sides = { this: await setup(projectRoot), other: await setup(resolve(other)) };

@@ -13,7 +13,7 @@ import { jsonBody } from './http/jsonBody.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createRateLimitStore, type RateLimitStore, rateLimit, rateLimitEnabled } from './http/rateLimit.ts';
 import { requestLogger } from './http/requestLogger.ts';
-import type { Pricer } from './quote/pricingPool.ts';
+import type { Pricer } from './quote/Pricer.ts';
 import { blockchainsRouter } from './routes/blockchains.ts';
 import { healthRouter } from './routes/health.ts';
 import { metricsRouter } from './routes/metrics.ts';

@@ -130,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
     rpcUrls,
     webConcurrency,
-    // Cheap quotes are priced in the API thread (src/quote/pricingPool.ts), so workers take only heavy ones: each
+    // Cheap quotes are priced in the API thread (src/quote/Pricer.ts), so workers take only heavy ones: each
     // process gets its share of the cores less one for its API thread. See bench/README.md.
     workerThreads: integer(env, 'WORKER_THREADS', Math.max(1, Math.floor(availableParallelism() / webConcurrency) - 1), 1, 256),
     workerMaxQueue: integer(env, 'WORKER_MAX_QUEUE', 1024, 0, 1_000_000),

@@ -10,7 +10,7 @@ import { startFollowers } from './follow/startFollowers.ts';
 import { GraphHolder } from './graph/GraphHolder.ts';
 import type { LiveState } from './graph/liveState.ts';
 import { createLogger } from './logger.ts';
-import { createPricingPool } from './quote/pricingPool.ts';
+import { createPricer } from './quote/Pricer.ts';
 import { QuoteService } from './quote/quoteService.ts';
 import { createApiKeyStore } from './store/apiKeyStore.ts';
 import { createQuoteStore } from './store/quoteStore.ts';
@@ -53,14 +53,17 @@ async function serve(config: Config): Promise<void> {
       : holder.reload('SIGHUP'),
   );
 
-  const pricer = createPricingPool(config, { graph, catalog });
+  const pricer = createPricer(config, {
+    graph,
+    catalog,
+    generation: () => holder.generation(),
+    updates: () => holder.updates(),
+  });
   const store = createQuoteStore(config);
   const keys = createApiKeyStore(config, { logger });
   const quotes = new QuoteService({
     catalog,
     graph,
-    generation: () => holder.generation(),
-    updates: () => holder.updates(),
     pricer,
     store,
   });

@@ -9,7 +9,7 @@ import { type GraphMessage, RELOAD_CHANNEL } from '../src/graph/GraphHolder.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { derivePricingGraph, type PricingGraph, pricingGraphOf } from '../src/graph/PricingGraph.ts';
 import { loadServedSnapshots } from '../src/graph/snapshot.ts';
-import { runTradeTask, type TradeTask, type TradeTaskResult } from '../src/quote/runTradeTask.ts';
+import * as tradeTask from '../src/quote/TradeTask.ts';
 
 interface PricingWorkerData {
   catalogDir: string;
@@ -91,15 +91,15 @@ function ensureState(wantedGeneration: number, wantedUpdates: number): boolean {
   return generation === wantedGeneration && updates === wantedUpdates;
 }
 
-/** Finds the best trade (or the best per DEX deployment) for one task. */
-export function findTrades(task: TradeTask): TradeTaskResult {
+/** Finds the best trade (or the best per DEX deployment) for one task, on this worker's replica (Pricer.findTrades). */
+export function findTrades(task: tradeTask.TradeTask): tradeTask.TradeTaskResult {
   try {
     if (!ensureState(task.generation, task.updates))
       return {
         ok: false,
         error: { code: 'STATE_BEHIND', message: `the worker is not at generation ${task.generation}, block update ${task.updates}` },
       };
-    return { ok: true, trades: runTradeTask(graph, task) };
+    return { ok: true, trades: tradeTask.findTrades(graph, task) };
   } catch (error) {
     return { ok: false, error: { code: 'WORKER_FAILURE', message: error instanceof Error ? error.message : String(error) } };
   }

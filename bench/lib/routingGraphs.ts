@@ -9,7 +9,7 @@ import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { type ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots, snapshotGasPriceWei } from '../../src/graph/snapshot.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
-import { bestTrade, type TradeOutcome, type TradeSearchOptions } from '../../src/routing/bestTrade.ts';
+import { type BestTradeOptions, bestTrade, type TradeOutcome } from '../../src/routing/bestTrade.ts';
 import { projectRoot as ROOT } from '../../test/helpers/serverProcess.ts';
 import { type BenchRow, ms, num } from './benchRows.ts';
 import { generateRoutingGraph, ROUTING_GRAPH, type RoutingGraphFixture, rng } from './generateScale.ts';
@@ -181,13 +181,13 @@ function generatedPairs(fixture: RoutingGraphFixture): [string, string][] {
 /** A pool filter that admits every pool. */
 export const ALL = (): boolean => true;
 
-/** The route search of one case at the API's defaults (maxHops 3, maxSplits 5) and the given gas price. */
-export function search(
+/** The best trade (bestTrade) of one case at the API's defaults (maxHops 3, maxSplits 5) and the given gas price. */
+export function bestTradeOfCase(
   graph: Graph,
   c: Case,
   gasPriceWei: bigint,
   allow: (e: PoolEntry) => boolean = ALL,
-  options?: TradeSearchOptions,
+  options?: BestTradeOptions,
 ): TradeOutcome {
   return bestTrade(
     graph.index,

@@ -6,16 +6,16 @@
 import { type BenchRow, ms, num } from '../lib/benchRows.ts';
 import { rng } from '../lib/generateScale.ts';
 import { LatencyRecorder } from '../lib/percentiles.ts';
-import { type Case, type Graph, outcomeSummary, type RoutingGraphs, SEARCH_ROUNDS, search } from '../lib/routingGraphs.ts';
+import { bestTradeOfCase, type Case, type Graph, outcomeSummary, type RoutingGraphs, SEARCH_ROUNDS } from '../lib/routingGraphs.ts';
 import { shuffled, timedCpu } from '../lib/timing.ts';
 
 function exactOutputGraph(graph: Graph, cases: readonly Case[]): BenchRow[] {
   const pairs: { exactIn: Case; exactOut: Case }[] = [];
   for (const c of cases) {
-    const o = search(graph, c, graph.gasPriceWei);
+    const o = bestTradeOfCase(graph, c, graph.gasPriceWei);
     if (o.ok) pairs.push({ exactIn: c, exactOut: { ...c, tradeType: 'exactOut', amount: o.trade.amountOut } });
   }
-  const firstOut = pairs.map((p) => search(graph, p.exactOut, graph.gasPriceWei));
+  const firstOut = pairs.map((p) => bestTradeOfCase(graph, p.exactOut, graph.gasPriceWei));
   const recorders = {
     exactIn: [new LatencyRecorder(), new LatencyRecorder()],
     exactOut: [new LatencyRecorder(), new LatencyRecorder()],
@@ -25,7 +25,7 @@ function exactOutputGraph(graph: Graph, cases: readonly Case[]): BenchRow[] {
     for (const p of shuffled(pairs, random)) {
       const sides = round % 2 === 0 ? (['exactIn', 'exactOut'] as const) : (['exactOut', 'exactIn'] as const);
       for (const side of sides) {
-        const [, wall, cpu] = timedCpu(() => search(graph, p[side], graph.gasPriceWei));
+        const [, wall, cpu] = timedCpu(() => bestTradeOfCase(graph, p[side], graph.gasPriceWei));
         recorders[side][0].add(wall);
         recorders[side][1].add(cpu);
       }

@@ -4,7 +4,7 @@
  */
 import type { TradeOutcome } from '../../src/routing/bestTrade.ts';
 import { type BenchRow, ms } from '../lib/benchRows.ts';
-import { ALL, balanceOf, type Case, devnetPairs, type Graph, type RoutingGraphs, search } from '../lib/routingGraphs.ts';
+import { ALL, balanceOf, bestTradeOfCase, type Case, devnetPairs, type Graph, type RoutingGraphs } from '../lib/routingGraphs.ts';
 import { median, timed } from '../lib/timing.ts';
 
 function refineGraph(graph: Graph, pairs: readonly [string, string][]): BenchRow {
@@ -22,15 +22,15 @@ function refineGraph(graph: Graph, pairs: readonly [string, string][]): BenchRow
   let improved = 0;
   let refused = 0;
   for (const c of trades) {
-    search(graph, c, 0n, ALL, { refineGrid: 0 });
-    search(graph, c, 0n);
+    bestTradeOfCase(graph, c, 0n, ALL, { refineGrid: 0 });
+    bestTradeOfCase(graph, c, 0n);
     const p: number[] = [];
     const r: number[] = [];
     let plain: TradeOutcome | undefined;
     let refined: TradeOutcome | undefined;
     for (let i = 0; i < 3; i++) {
-      const [po, pt] = timed(() => search(graph, c, 0n, ALL, { refineGrid: 0 }));
-      const [ro, rt] = timed(() => search(graph, c, 0n));
+      const [po, pt] = timed(() => bestTradeOfCase(graph, c, 0n, ALL, { refineGrid: 0 }));
+      const [ro, rt] = timed(() => bestTradeOfCase(graph, c, 0n));
       plain = po;
       refined = ro;
       p.push(pt);

@@ -10,7 +10,7 @@ import { findRoutes, selectCandidates } from '../../src/routing/findRoutes.ts';
 import { pricePath, toPricedPath } from '../../src/routing/priceRoutes.ts';
 import { type SdkTrade, type SdkV3Pool, sdkAmount, sdkRaw, v2Sdk, v3Sdk } from '../../test/helpers/sdkPools.ts';
 import { type BenchRow, ms } from '../lib/benchRows.ts';
-import { ALL, allTokens, type Case, effective, type Graph, MAX_HOPS, type RoutingGraphs, search } from '../lib/routingGraphs.ts';
+import { ALL, allTokens, bestTradeOfCase, type Case, effective, type Graph, MAX_HOPS, type RoutingGraphs } from '../lib/routingGraphs.ts';
 import { SdkEntries } from '../lib/SdkEntries.ts';
 import { median, timed } from '../lib/timing.ts';
 
@@ -122,7 +122,7 @@ function record(
     const among = searched.some((p) => p.pools.map((e) => e.address).join(',') === sdk!.pools);
     const bps = out === undefined ? 'we refuse' : `${((Number(sdkOut! - out) / Number(out)) * 10_000).toFixed(2)} bps lower`;
     // The same search allowed to price every path it finds (maxRoutes far above findRoutes' default).
-    const wide = search(graph, c, 0n, allow, { maxRoutes: 100_000 });
+    const wide = bestTradeOfCase(graph, c, 0n, allow, { maxRoutes: 100_000 });
     const wideOut = wide.ok ? wide.trade.amountOut : undefined;
     process.stdout.write(
       `  LOWER (${cmp.label}): ${graph.symbol(c.tokenIn)} -> ${graph.symbol(c.tokenOut)} ${c.size} ${c.amount}: ours ${ours.ok ? out : ours.code} vs SDK ${sdkOut} (${bps}); SDK path ${sdk!.path}, ${among ? 'among' : 'NOT among'} the ${searched.length} paths our search prices; with every path priced (maxRoutes unbounded) ours ${wideOut ?? (wide.ok ? '' : wide.code)}${wideOut !== undefined && wideOut >= sdkOut! ? ' >= SDK' : ' < SDK'}\n`,
@@ -132,9 +132,9 @@ function record(
 
 /** Median time of `reps` runs of our search (after the first, which the search part or a warm-up paid). */
 function oursTimed(graph: Graph, c: Case, allow: (e: PoolEntry) => boolean, reps: number): [TradeOutcome, number] {
-  const [outcome] = timed(() => search(graph, c, 0n, allow));
+  const [outcome] = timed(() => bestTradeOfCase(graph, c, 0n, allow));
   const times: number[] = [];
-  for (let i = 0; i < reps; i++) times.push(timed(() => search(graph, c, 0n, allow))[1]);
+  for (let i = 0; i < reps; i++) times.push(timed(() => bestTradeOfCase(graph, c, 0n, allow))[1]);
   return [outcome, median(times)];
 }
 

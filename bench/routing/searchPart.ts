@@ -6,18 +6,18 @@
 import { type BenchRow, ms, num } from '../lib/benchRows.ts';
 import { rng } from '../lib/generateScale.ts';
 import { LatencyRecorder } from '../lib/percentiles.ts';
-import { type Case, type Graph, outcomeSummary, type RoutingGraphs, SEARCH_ROUNDS, search } from '../lib/routingGraphs.ts';
+import { bestTradeOfCase, type Case, type Graph, outcomeSummary, type RoutingGraphs, SEARCH_ROUNDS } from '../lib/routingGraphs.ts';
 import { median, shuffled, timed, timedCpu } from '../lib/timing.ts';
 
 function searchGraph(graph: Graph, cases: readonly Case[], target: number): BenchRow {
-  const first = cases.map((c) => timed(() => search(graph, c, graph.gasPriceWei)));
+  const first = cases.map((c) => timed(() => bestTradeOfCase(graph, c, graph.gasPriceWei)));
   const recorder = new LatencyRecorder();
   const cpuRecorder = new LatencyRecorder();
   const perCase = new Map<Case, number[]>(cases.map((c) => [c, []]));
   const random = rng(17);
   for (let round = 0; round < SEARCH_ROUNDS; round++) {
     for (const c of shuffled(cases, random)) {
-      const [, wall, cpu] = timedCpu(() => search(graph, c, graph.gasPriceWei));
+      const [, wall, cpu] = timedCpu(() => bestTradeOfCase(graph, c, graph.gasPriceWei));
       recorder.add(wall);
       cpuRecorder.add(cpu);
       perCase.get(c)!.push(cpu);

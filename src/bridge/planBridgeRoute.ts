@@ -4,17 +4,17 @@ import {
   type CatalogBridgeAsset,
   type CatalogChain,
   type CatalogToken,
+  deploymentId,
   NATIVE_TOKEN_ADDRESS,
 } from '../catalog/Catalog.ts';
 import { QuoteUnavailableError } from '../errors/BaseError.ts';
+import { defaultLimits, type RequestedLimits } from '../routing/RoutingLimits.ts';
 import { minimumAmountOut } from '../routing/slippageLimits.ts';
 import type { Trade } from '../routing/Trade.ts';
+import { findBestTrade, type TradeFinder } from '../routing/TradeFinder.ts';
 import { tradeEnds } from '../routing/tradeEnds.ts';
 import { wrapTrade } from '../routing/wrapTrade.ts';
 import { type BridgeFeeTerms, bridgeOutputAmount, resolveBridgeFeeTerms } from './bridgeFee.ts';
-
-/** Finds the best trade of an amount on one chain (routing/bestTrade); throws QuoteUnavailableError when there is none. */
-export type TradeFinder = (chain: CatalogChain, tokenIn: CatalogToken, tokenOut: CatalogToken, amountIn: bigint) => Promise<Trade>;
 
 /** A trade leg of a bridge route (origin: before the deposit; destination: after the fill). */
 export interface TradeLegPlan {
@@ -71,12 +71,15 @@ export interface BridgeRequest {
   readonly slippageBps: number;
   readonly recipientAddress: string;
   readonly walletAddress: string;
+  /** Routing limits of the origin swap; the destination swap searches every DEX of its chain at the defaults. */
+  readonly limits: RequestedLimits;
 }
 
 /** What {@link planBridgeRoute} needs. */
 export interface PlanBridgeRouteDeps {
   readonly catalog: Catalog;
-  readonly bestTrade: TradeFinder;
+  /** Prices the swap legs (the pricer). */
+  readonly tradeFinder: TradeFinder;
 }
 
 /** A bridge and asset that both chains list. */
@@ -199,7 +202,8 @@ async function planCorridor(request: BridgeRequest, corridor: Corridor, deps: Pl
     depositInput = request.tokenIn;
     inputAmount = request.amount;
   } else {
-    const trade = await deps.bestTrade(origin, request.tokenIn, depositToken, request.amount);
+    const swap = { tokenIn: request.tokenIn, tokenOut: depositToken, tradeType: 'exactIn', amount: request.amount } as const;
+    const trade = await findBestTrade(deps.tradeFinder, origin, swap, request.limits);
     const amountOutMinimum = minimumAmountOut(trade.amountOut, request.slippageBps);
     if (amountOutMinimum === 0n)
       throw new CorridorRefusal('AMOUNT_TOO_SMALL', `the swap into ${depositToken.symbol} on ${origin.slug} guarantees nothing to bridge`);
@@ -251,7 +255,12 @@ async function planCorridor(request: BridgeRequest, corridor: Corridor, deps: Pl
           amount: bridged.outputAmount,
           gasPriceWei: 0n,
         })
-      : await deps.bestTrade(destination, received, tokenOut, bridged.outputAmount);
+      : await findBestTrade(
+          deps.tradeFinder,
+          destination,
+          { tokenIn: received, tokenOut, tradeType: 'exactIn', amount: bridged.outputAmount },
+          defaultLimits(destination.dexes.map((d) => deploymentId(d.slug, d.version))),
+        );
     amountOut = trade.amountOut;
     amountOutMinimum = ends.bareWrap ? amountOut : minimumAmountOut(amountOut, request.slippageBps);
     destinationLeg = {

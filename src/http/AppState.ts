@@ -1,4 +1,4 @@
-import type { ApiKeyIdentity } from '../store/apiKeyStore.ts';
+import type { ApiKeyIdentity } from '../store/apiKeyRecords.ts';
 
 /** What this app's middleware puts on `ctx.state` for the rest of a request (Koa's DefaultState is this, below). */
 export interface AppState {

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { UnauthorizedError } from '../errors/BaseError.ts';
-import type { ApiKeyIdentity, ApiKeyStore } from '../store/apiKeyStore.ts';
+import type { ApiKeyIdentity } from '../store/apiKeyRecords.ts';
+import type { ApiKeyStore } from '../store/apiKeyStore.ts';
 
 /** What the middleware needs from the key store. */
 export type ApiKeyVerifier = Pick<ApiKeyStore, 'verify'>;

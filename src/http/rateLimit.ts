@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { RateLimitedError } from '../errors/BaseError.ts';
-import type { ApiKeyIdentity } from '../store/apiKeyStore.ts';
+import type { ApiKeyIdentity } from '../store/apiKeyRecords.ts';
 import { RedisConnection } from '../store/RedisConnection.ts';
 import { type ApiKeyVerifier, verifyForRequest } from './auth.ts';
 

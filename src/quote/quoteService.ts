@@ -3,21 +3,17 @@ import { formatUnits } from 'viem';
 import { buildBridgeRouteSteps } from '../bridge/buildBridgeRouteSteps.ts';
 import { describeBridgeRoute, type QuoteBridgeDetails, type QuoteFeeBreakdown } from '../bridge/describeBridgeRoute.ts';
 import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
-import { type Catalog, type CatalogChain, type CatalogToken, deploymentId } from '../catalog/Catalog.ts';
-import { QuoteUnavailableError, ValidationError } from '../errors/BaseError.ts';
+import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
+import { ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
-import { snapshotGasPriceWei } from '../graph/snapshot.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
-import type { TradeOutcome } from '../routing/bestTrade.ts';
-import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
 import { describeTrade, type RouteSummary, type TradeView } from '../routing/describeTrade.ts';
-import { defaultLimits, type RequestedLimits } from '../routing/RoutingLimits.ts';
 import { slippageLimits } from '../routing/slippageLimits.ts';
-import type { Trade } from '../routing/Trade.ts';
+import { findBestTrade, tradeRefusal, tradeSearch } from '../routing/TradeFinder.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import type { Step } from '../tx/Step.ts';
-import type { Pricer } from './pricingPool.ts';
+import type { Pricer } from './Pricer.ts';
 import type { QuoteRequest } from './quoteRequest.ts';
 
 /** Seconds a quote stays valid (SPEC section 8). */
@@ -83,23 +79,13 @@ export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>>
 
 export interface QuoteServiceDeps {
   readonly catalog: Catalog;
+  /** The pool state being served (the snapshot block a price came from). */
   readonly graph: () => PoolGraph;
-  /** Generation of the graph `graph()` returns; sent to workers so they price on the same snapshots. */
-  readonly generation: () => number;
-  /** Followed blocks applied to it (GraphHolder.updates); 0 when the state is not followed. */
-  readonly updates?: () => number;
+  /** Finds trades on that state (createPricer), for same-chain quotes and a bridge route's swap legs. */
   readonly pricer: Pricer;
   readonly store: QuoteStore;
   /** Milliseconds since the epoch. */
   readonly now?: () => number;
-}
-
-/** What one search trades: the tokens, which side is fixed, and that amount (smallest units). */
-interface TradeSubject {
-  readonly tokenIn: CatalogToken;
-  readonly tokenOut: CatalogToken;
-  readonly tradeType: TradeType;
-  readonly amount: bigint;
 }
 
 /** Ascending order of two amounts. */
@@ -130,10 +116,10 @@ export class QuoteService {
     const deadline = Math.floor(this.now() / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
     const snapshot = this.snapshotInfo(chain.chainId);
-    const outcomes = await this.findTrades(chain, request, request.limits, true);
+    const outcomes = await this.deps.pricer.findTrades(tradeSearch(chain, request, request.limits, true));
     const trades = outcomes.flatMap((o) => (o.outcome.ok ? [o.outcome.trade] : []));
     if (trades.length === 0)
-      throw this.refusal(
+      throw tradeRefusal(
         outcomes.map((o) => o.outcome),
         chain,
         request,
@@ -174,9 +160,7 @@ export class QuoteService {
     const createdMs = this.now();
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
-    const [result] = await this.findTrades(chain, request, request.limits, false);
-    if (!result?.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, request, request.limits.maxHops);
-    const trade = result.outcome.trade;
+    const trade = await findBestTrade(this.deps.pricer, chain, request, request.limits);
     const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, request.slippageBps);
     const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
     const steps = buildTradeSteps({
@@ -203,88 +187,13 @@ export class QuoteService {
   }
 
   /**
-   * The best exact-input trade of an amount on one chain (the bridge planner's swap legs); throws
-   * QuoteUnavailableError when there is none. Without limits: the defaults over every DEX of the chain.
-   */
-  async bestTrade(
-    chain: CatalogChain,
-    tokenIn: CatalogToken,
-    tokenOut: CatalogToken,
-    amountIn: bigint,
-    limits?: RequestedLimits,
-  ): Promise<Trade> {
-    const use = limits ?? defaultLimits(chain.dexes.map((d) => deploymentId(d.slug, d.version)));
-    const what: TradeSubject = { tokenIn, tokenOut, tradeType: 'exactIn', amount: amountIn };
-    const [result] = await this.findTrades(chain, what, use, false);
-    if (!result?.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, what, use.maxHops);
-    return result.outcome.trade;
-  }
-
-  /** Sends one trade task (to a worker, or priced in this thread when cheap). */
-  private findTrades(chain: CatalogChain, what: TradeSubject, limits: RequestedLimits, perDeployment: boolean): Promise<DeploymentTrade[]> {
-    return this.deps.pricer.findTrades({
-      chainId: chain.chainId,
-      tokenIn: what.tokenIn.address.toLowerCase(),
-      tokenOut: what.tokenOut.address.toLowerCase(),
-      tradeType: what.tradeType,
-      amount: what.amount,
-      limits: { ...limits, gasPriceWei: limits.gasPriceWei ?? this.gasPrice(chain.chainId) },
-      perDeployment,
-      generation: this.deps.generation(),
-      updates: this.deps.updates?.() ?? 0,
-    });
-  }
-
-  /** The gas price recorded with the chain's pool state (0 without a snapshot: rank by gross amounts). */
-  private gasPrice(chainId: number): bigint {
-    const snapshot = this.deps.graph().snapshot(chainId);
-    return snapshot ? snapshotGasPriceWei(snapshot) : 0n;
-  }
-
-  /** The error for a search that found no trade, from the outcomes' refusal codes. */
-  private refusal(outcomes: readonly TradeOutcome[], chain: CatalogChain, what: TradeSubject, maxHops: number): QuoteUnavailableError {
-    const codes = outcomes.map((o) => (o.ok ? undefined : o.code));
-    const pair = `${what.tokenIn.symbol}/${what.tokenOut.symbol}`;
-    const hops = `${maxHops} ${maxHops === 1 ? 'hop' : 'hops'}`;
-    const fixed = what.tradeType === 'exactOut' ? what.tokenOut : what.tokenIn;
-    const amount = `${formatUnits(what.amount, fixed.decimals)} ${fixed.symbol}`;
-    if (codes.some((c) => c === 'AMOUNT_TOO_SMALL')) {
-      return new QuoteUnavailableError('AMOUNT_TOO_SMALL', `quote unavailable: ${amount} is too small to swap on any pool`);
-    }
-    if (codes.some((c) => c === 'AMOUNT_TOO_LARGE')) {
-      return new QuoteUnavailableError(
-        'AMOUNT_TOO_LARGE',
-        `quote unavailable: ${amount} is too large to swap: it overflows the 256-bit arithmetic of the ${pair} pools on ${chain.slug}`,
-      );
-    }
-    if (codes.some((c) => c === 'INSUFFICIENT_LIQUIDITY')) {
-      const task = what.tradeType === 'exactOut' ? `deliver exactly ${amount}` : 'swap this amount';
-      return new QuoteUnavailableError(
-        'INSUFFICIENT_LIQUIDITY',
-        `quote unavailable: no route for ${pair} on ${chain.slug} has the liquidity to ${task}`,
-      );
-    }
-    if (codes.some((c) => c === 'NO_EXACT_OUTPUT_ROUTE')) {
-      return new QuoteUnavailableError(
-        'NO_ROUTE',
-        `quote unavailable: no route for ${pair} on ${chain.slug} within ${hops} can deliver exactly ${amount}: exact output takes paths of one protocol (v2 or v3), and the paths found mix them`,
-      );
-    }
-    return new QuoteUnavailableError('NO_ROUTE', `quote unavailable: no route for ${pair} on ${chain.slug} within ${hops}`);
-  }
-
-  /**
    * A bridge route (src/bridge/planBridgeRoute.ts): origin swap and Across deposit on the origin chain, then an
    * optional wrap or swap on the destination chain; steps carry their chainId. Saved like a same-chain quote.
    */
   private async createCrossChain(request: QuoteRequest, orgId: string): Promise<SavedQuote> {
     const createdMs = this.now();
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
-    const plan = await planBridgeRoute(request, {
-      catalog: this.deps.catalog,
-      bestTrade: (chain, tokenIn, tokenOut, amountIn) =>
-        this.bestTrade(chain, tokenIn, tokenOut, amountIn, chain.chainId === request.originChain.chainId ? request.limits : undefined),
-    });
+    const plan = await planBridgeRoute(request, { catalog: this.deps.catalog, tradeFinder: this.deps.pricer });
     const steps = buildBridgeRouteSteps({ plan, wallet: request.walletAddress, deadline });
     const extension = describeBridgeRoute(plan, deadline, (chainId) => this.token(this.deps.catalog.chain(chainId)!));
     const bridge = plan.originBridge;

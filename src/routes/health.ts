@@ -4,7 +4,7 @@ import { ServiceUnavailableError } from '../errors/BaseError.ts';
 import { type LiveState, stateAgeSeconds } from '../graph/liveState.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { sendData } from '../http/envelope.ts';
-import { type Pricer, probeTask } from '../quote/pricingPool.ts';
+import { type Pricer, probeTask } from '../quote/Pricer.ts';
 import type { ApiKeyStore } from '../store/apiKeyStore.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 

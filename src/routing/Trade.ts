@@ -1,6 +1,5 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { ProtocolKind } from '../protocols/registry.ts';
-import type { ExecutorKind } from './executors.ts';
 
 /** One swap through one pool of a route, priced. Plain data: crosses thread boundaries. */
 export interface Leg {
@@ -20,6 +19,9 @@ export interface Leg {
   /** Initialized ticks crossed (v3), for the gas model. */
   readonly ticksCrossed: number;
 }
+
+/** The router contracts the service encodes calls for (src/tx/routers/, one encoder each). */
+export type ExecutorKind = 'UniswapV2Router02' | 'SwapRouter' | 'SwapRouter02';
 
 /** The contract that executes a route in one call. */
 export interface Executor {

@@ -28,8 +28,8 @@ export interface TradeRequest extends Pick<RoutingLimits, 'maxHops' | 'maxSplits
   readonly allowKey?: string;
 }
 
-/** How hard to search. */
-export interface TradeSearchOptions {
+/** How hard bestTrade searches. */
+export interface BestTradeOptions {
   /** Units the amount is cut into for the split search (20 = 5% steps, as Uniswap's router). */
   readonly grid?: number;
   /** Finer units the chosen routes are re-balanced on (100 = 1% steps); 0 or <= grid: no refinement. */
@@ -91,7 +91,7 @@ interface Search {
  * Ranked by output minus the network fee in tokenOut (exactIn), or input plus the network fee in tokenIn
  * (exactOut). Pure: same state and request, same trade.
  */
-export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options: TradeSearchOptions = {}): TradeOutcome {
+export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options: BestTradeOptions = {}): TradeOutcome {
   const grid = options.grid ?? DEFAULT_GRID;
   const refineGrid = options.refineGrid ?? DEFAULT_REFINE_GRID;
   const ends = tradeEnds(index.wrappedNative, request.tokenIn, request.tokenOut);
@@ -194,7 +194,7 @@ interface ExecutablePaths {
 }
 
 /** The candidate paths of a request between the tokens its pools hold (findRoutes) that convert and that a router can execute. */
-function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeRequest, options: TradeSearchOptions): ExecutablePaths {
+function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeRequest, options: BestTradeOptions): ExecutablePaths {
   const found = findRoutes(index, ends.poolTokenIn, ends.poolTokenOut, {
     maxHops: request.maxHops,
     allow: request.allow,

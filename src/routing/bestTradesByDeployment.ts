@@ -24,9 +24,9 @@ export function bestTradesByDeployment(
   limits: RoutingLimits,
   perDeployment: boolean,
 ): DeploymentTrade[] {
-  const overall = (): DeploymentTrade => ({ deployment: '', outcome: search(index, subject, limits, limits.deployments) });
+  const overall = (): DeploymentTrade => ({ deployment: '', outcome: bestTradeThrough(index, subject, limits, limits.deployments) });
   if (!perDeployment || tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut).bareWrap) return [overall()];
-  const each = limits.deployments.map((deployment) => ({ deployment, outcome: search(index, subject, limits, [deployment]) }));
+  const each = limits.deployments.map((deployment) => ({ deployment, outcome: bestTradeThrough(index, subject, limits, [deployment]) }));
   // One pool per trade: the best over all deployments is one of theirs, never a mix, and a refusal of all of them
   // says what each says.
   if (limits.maxHops === 1 && limits.maxSplits === 1) return each;
@@ -39,7 +39,12 @@ export function bestTradesByDeployment(
 }
 
 /** The best trade through the given deployments' pools. */
-function search(index: ChainPoolIndex, subject: TradeSubject, limits: RoutingLimits, deployments: readonly DeploymentId[]): TradeOutcome {
+function bestTradeThrough(
+  index: ChainPoolIndex,
+  subject: TradeSubject,
+  limits: RoutingLimits,
+  deployments: readonly DeploymentId[],
+): TradeOutcome {
   const allowKey = deployments.join(',');
   // The filter of a deployment list is made once per index and reused (it names the memoised candidate paths too).
   const allow = index.memo(`allow:${allowKey}`, () => {

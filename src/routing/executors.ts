@@ -2,9 +2,6 @@ import { type CatalogChain, type DeploymentId, deploymentId } from '../catalog/C
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { Executor } from './Trade.ts';
 
-/** The router contracts the service encodes calls for (src/tx/routers/, one encoder each). */
-export type ExecutorKind = 'UniswapV2Router02' | 'SwapRouter' | 'SwapRouter02';
-
 /** An executor of a chain with the DEX deployments whose pools it can swap. */
 export interface ChainExecutor extends Executor {
   /** Every DEX deployment whose pools this router swaps (exact input). */

@@ -1,7 +1,6 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolOf } from '../protocols/registry.ts';
-import type { ExecutorKind } from './executors.ts';
-import type { Leg } from './Trade.ts';
+import type { ExecutorKind, Leg } from './Trade.ts';
 
 /**
  * Gas units of the steps a trade needs, by the parts that make them up (the approach of Uniswap's

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ServiceUnavailableError } from '../errors/BaseError.ts';
 import {
+  type ApiKeyIdentity,
+  type ApiKeyRecord,
   checkOrg,
   generateApiKey,
   hashApiKey,
@@ -16,7 +18,6 @@ import {
   type StoredKey,
   sortRecords,
 } from './apiKeyRecords.ts';
-import type { ApiKeyIdentity, ApiKeyRecord, ApiKeyStore } from './apiKeyStore.ts';
 import { writeFileAtomic } from './writeFileAtomic.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -38,7 +39,11 @@ interface Loaded {
 const LOCK_STALE_MS = 10_000;
 const LOCK_WAIT_MS = 5_000;
 
-export class FileApiKeyStore implements ApiKeyStore {
+/**
+ * The API-key store in a JSON file: an ApiKeyStore (apiKeyStore.ts), checked against that interface where
+ * createApiKeyStore returns it (not declared here: the interface's module builds this store).
+ */
+export class FileApiKeyStore {
   readonly kind = 'file';
   readonly #path: string;
   readonly #lockPath: string;

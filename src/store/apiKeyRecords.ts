@@ -1,10 +1,27 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ApiKeyRecord } from './apiKeyStore.ts';
 
 /*
  * What both API-key stores (Redis in apiKeyStore.ts, the file in apiKeyFileStore.ts) share: the key and record
  * formats and their checks. Kept apart from the stores so neither implementation imports the other's module.
  */
+
+/** What the service knows about a key: never the key itself nor its hash. */
+export interface ApiKeyRecord {
+  /** Short non-secret identifier, used by `keys list` and `keys revoke`. */
+  readonly id: string;
+  /** The organization the key belongs to. */
+  readonly org: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  /** ISO 8601; absent while the key is valid. */
+  readonly revokedAt?: string;
+}
+
+/** Who a verified key belongs to (put on `ctx.state.apiKey`). */
+export interface ApiKeyIdentity {
+  readonly id: string;
+  readonly org: string;
+}
 
 /** The fixed prefix of every key: `sqk_` then 32 random bytes in base64url (43 characters). */
 const API_KEY_PREFIX = 'sqk_';

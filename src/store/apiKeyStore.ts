@@ -3,6 +3,8 @@ import type { Config } from '../config.ts';
 import { ServiceUnavailableError } from '../errors/BaseError.ts';
 import { FileApiKeyStore } from './apiKeyFileStore.ts';
 import {
+  type ApiKeyIdentity,
+  type ApiKeyRecord,
   checkOrg,
   generateApiKey,
   hashApiKey,
@@ -18,24 +20,6 @@ import {
   sortRecords,
 } from './apiKeyRecords.ts';
 import { type RedisClient, RedisConnection, type RedisTimingOptions } from './RedisConnection.ts';
-
-/** What the service knows about a key: never the key itself nor its hash. */
-export interface ApiKeyRecord {
-  /** Short non-secret identifier, used by `keys list` and `keys revoke`. */
-  readonly id: string;
-  /** The organization the key belongs to. */
-  readonly org: string;
-  /** ISO 8601. */
-  readonly createdAt: string;
-  /** ISO 8601; absent while the key is valid. */
-  readonly revokedAt?: string;
-}
-
-/** Who a verified key belongs to (put on `ctx.state.apiKey`). */
-export interface ApiKeyIdentity {
-  readonly id: string;
-  readonly org: string;
-}
 
 /** API keys: created once (the key is shown then and never again), verified by hash, listed, revoked. */
 export interface ApiKeyStore {

@@ -2,8 +2,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../config.ts';
 import { BaseError } from '../errors/BaseError.ts';
+import type { ApiKeyRecord } from './apiKeyRecords.ts';
 import { ApiKeyInputError } from './apiKeyRecords.ts';
-import { type ApiKeyRecord, type ApiKeyStore, createApiKeyStore } from './apiKeyStore.ts';
+import { type ApiKeyStore, createApiKeyStore } from './apiKeyStore.ts';
 
 const USAGE = `usage: npm run --silent keys -- <command>
 

@@ -1,7 +1,7 @@
 import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
-import { chainExecutors, type ExecutorKind, executorsFor } from '../routing/executors.ts';
+import { chainExecutors, executorsFor } from '../routing/executors.ts';
 import { gasLimit, transactionGas } from '../routing/gasModel.ts';
-import type { Executor, Route, Trade } from '../routing/Trade.ts';
+import type { Executor, ExecutorKind, Route, Trade } from '../routing/Trade.ts';
 import { approveSteps } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
 import { type RouterContext, type RouterEncoder, transactionMaximum } from './routers/RouterEncoder.ts';

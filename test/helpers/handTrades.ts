@@ -3,9 +3,9 @@
 import { type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
 import type { ProtocolKind } from '../../src/protocols/registry.ts';
-import { chainExecutors, type ExecutorKind } from '../../src/routing/executors.ts';
+import { chainExecutors } from '../../src/routing/executors.ts';
 import { routeGas } from '../../src/routing/gasModel.ts';
-import type { Executor, Leg, Route, Trade } from '../../src/routing/Trade.ts';
+import type { Executor, ExecutorKind, Leg, Route, Trade } from '../../src/routing/Trade.ts';
 
 /** A catalogue token of the chain by symbol. */
 export function tokenOf(chain: CatalogChain, symbol: string): CatalogToken {

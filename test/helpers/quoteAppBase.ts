@@ -8,7 +8,7 @@ import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
-import type { Pricer } from '../../src/quote/pricingPool.ts';
+import type { Pricer } from '../../src/quote/Pricer.ts';
 import { QuoteService } from '../../src/quote/quoteService.ts';
 import { type ApiKeyStore, createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { createQuoteStore, type QuoteStore } from '../../src/store/quoteStore.ts';
@@ -25,7 +25,7 @@ export interface QuoteAppBase {
   /** Reads the snapshot folder into a new graph. */
   loadGraph(): PoolGraph;
   /** AppDeps with the quote path wired as src/index.ts wires it, over this graph and pricer. */
-  deps(graph: () => PoolGraph, generation: () => number, pricer: Pricer): AppDeps;
+  deps(graph: () => PoolGraph, pricer: Pricer): AppDeps;
   /** Waits for the other closings given, closes the stores and removes DATA_DIR. */
   close(...others: ReadonlyArray<Promise<unknown> | undefined>): Promise<void>;
 }
@@ -61,14 +61,14 @@ export function quoteAppBase(
     store,
     keys,
     loadGraph: () => new PoolGraph(loadSnapshots(config.snapshotDir).snapshots, catalog),
-    deps: (graph, generation, pricer) => ({
+    deps: (graph, pricer) => ({
       config,
       catalog,
       graph,
       logger: pino({ level: 'silent' }),
       quotes: {
         catalog,
-        quotes: new QuoteService({ catalog, graph, generation, pricer, store }),
+        quotes: new QuoteService({ catalog, graph, pricer, store }),
         store,
         keys,
         defaultSlippageBps: config.defaultSlippageBps,

@@ -3,7 +3,7 @@ import { type AppDeps, createApp } from '../../src/app.ts';
 import type { Catalog } from '../../src/catalog/Catalog.ts';
 import type { Config } from '../../src/config.ts';
 import type { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { createPricingPool, type Pricer } from '../../src/quote/pricingPool.ts';
+import { createPricer, type Pricer } from '../../src/quote/Pricer.ts';
 import type { ApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import type { QuoteStore } from '../../src/store/quoteStore.ts';
 import { quoteAppBase } from './quoteAppBase.ts';
@@ -39,12 +39,8 @@ export function buildQuoteTestApp(options: { catalogDir?: string; snapshotDir?: 
   const { config, catalog, store, keys, dataDir } = base;
   let graph = base.loadGraph();
   let generation = 0;
-  const pricer = createPricingPool(config);
-  const deps = base.deps(
-    () => graph,
-    () => generation,
-    pricer,
-  );
+  const pricer = createPricer(config, { generation: () => generation });
+  const deps = base.deps(() => graph, pricer);
   const app = createApp(deps);
   return {
     app,

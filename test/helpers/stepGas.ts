@@ -1,7 +1,6 @@
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
-import type { ExecutorKind } from '../../src/routing/executors.ts';
 import { gasLimit, transactionGas } from '../../src/routing/gasModel.ts';
-import type { Route } from '../../src/routing/Trade.ts';
+import type { ExecutorKind, Route } from '../../src/routing/Trade.ts';
 import { approveSteps } from '../../src/tx/approveStep.ts';
 
 // Test support (not a test): the gasLimit a step-building test expects, from the gas model's public functions for

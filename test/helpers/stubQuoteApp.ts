@@ -5,15 +5,16 @@ import type { Config } from '../../src/config.ts';
 import type { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import type { RateLimitStore } from '../../src/http/rateLimit.ts';
-import type { Pricer } from '../../src/quote/pricingPool.ts';
-import { runTradeTask, type TradeTask } from '../../src/quote/runTradeTask.ts';
+import type { Pricer } from '../../src/quote/Pricer.ts';
+import { findTrades } from '../../src/quote/TradeTask.ts';
+import type { TradeSearch } from '../../src/routing/TradeFinder.ts';
 import type { ApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import type { QuoteStore } from '../../src/store/quoteStore.ts';
 import { quoteAppBase } from './quoteAppBase.ts';
 import { type RequestOptions, request, type TestResponse } from './testApp.ts';
 
 /**
- * A Pricer that prices in the calling thread with the same code the workers run (runTradeTask over a
+ * A Pricer that prices in the calling thread with the same code the workers run (findTrades over a
  * PricingGraph), so tests reach the pricing path without worker threads.
  */
 export class InProcessPricer implements Pricer {
@@ -22,9 +23,9 @@ export class InProcessPricer implements Pricer {
   constructor(graph: PoolGraph, catalog: Catalog) {
     this.#pricing = new PricingGraph(graph, catalog);
   }
-  async findTrades(task: TradeTask) {
+  async findTrades(search: TradeSearch) {
     this.tasks += 1;
-    return runTradeTask(this.#pricing, task);
+    return findTrades(this.#pricing, search);
   }
   async close(): Promise<void> {}
   queueSize(): number {
@@ -72,11 +73,7 @@ export async function buildStubQuoteApp(
   const pricer = new InProcessPricer(graph, catalog);
   const { key: apiKey } = await keys.create('acme');
   const deps: AppDeps = {
-    ...base.deps(
-      () => graph,
-      () => 0,
-      options.pricer ?? pricer,
-    ),
+    ...base.deps(() => graph, options.pricer ?? pricer),
     pricer: options.pricer ?? pricer,
     rateLimitStore: options.rateLimitStore,
   };

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createPricingPool } from '../../src/quote/pricingPool.ts';
+import { createPricer } from '../../src/quote/Pricer.ts';
 import { checkReadiness, type Readiness } from '../../src/routes/health.ts';
 import { createQuoteStore } from '../../src/store/quoteStore.ts';
 import { freePort } from '../helpers/freePort.ts';
@@ -87,7 +87,7 @@ t.test('GET /readyz: 503 envelope naming each failing check (store unreachable, 
 
 t.test('GET /readyz: a real worker pool answers the probe', async (t) => {
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1', LOG_LEVEL: 'silent' });
-  const pricer = createPricingPool(config); // no graph: every task goes to a worker thread
+  const pricer = createPricer(config); // no graph: every task goes to a worker thread
   t.teardown(() => pricer.close());
   // The thread starts first (loading and parsing take seconds when the suite loads the machine; /readyz rightly
   // answers 503 until then, within its 2 s bound): the check under test is the probe of a running worker.

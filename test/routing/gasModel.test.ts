@@ -5,9 +5,8 @@
 // handling, splits, exact output's pool-to-pool payments cost what the contracts make them cost, relative to each
 // other). The per-transaction estimates must add up to what the model charges a trade (callGas + routeGas).
 import t from 'tap';
-import type { ExecutorKind } from '../../src/routing/executors.ts';
 import { callGas, gasLimit, routeGas, transactionGas, wrapGas } from '../../src/routing/gasModel.ts';
-import type { Leg } from '../../src/routing/Trade.ts';
+import type { ExecutorKind, Leg } from '../../src/routing/Trade.ts';
 import { readDevnetGasFixture } from '../helpers/devnetGas.ts';
 
 const leg = (kind: Leg['kind'], ticksCrossed = 0): Leg => ({

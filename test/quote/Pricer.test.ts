@@ -6,9 +6,9 @@ import { loadConfig } from '../../src/config.ts';
 import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
-import { createPricingPool, probeTask } from '../../src/quote/pricingPool.ts';
-import type { TradeTask } from '../../src/quote/runTradeTask.ts';
+import { createPricer, probeTask } from '../../src/quote/Pricer.ts';
 import type { DeploymentTrade } from '../../src/routing/bestTradesByDeployment.ts';
+import type { TradeSearch } from '../../src/routing/TradeFinder.ts';
 import { fixtureCatalogDir, fixtureSnapshotDir } from '../helpers/testApp.ts';
 
 const crashingWorker = fileURLToPath(new URL('../fixtures/workers/crashingPricing.cjs', import.meta.url));
@@ -25,9 +25,9 @@ const amountOut = (trades: DeploymentTrade[]): bigint | undefined =>
 
 t.test('a worker that crashes fails only its own task; the pool replaces it', async (t) => {
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '2' });
-  const pricer = createPricingPool(config, { workerFile: crashingWorker });
+  const pricer = createPricer(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task: TradeTask = {
+  const task: TradeSearch = {
     ...probeTask,
     chainId: 1001,
     tokenIn: WETH,
@@ -56,9 +56,9 @@ t.test('a full queue is a 503, not an unbounded wait', async (t) => {
     WORKER_THREADS: '1',
     WORKER_MAX_QUEUE: '1',
   });
-  const pricer = createPricingPool(config, { workerFile: crashingWorker });
+  const pricer = createPricer(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task: TradeTask = {
+  const task: TradeSearch = {
     ...probeTask,
     chainId: 1001,
     tokenIn: WETH,
@@ -86,9 +86,9 @@ t.test('without a queue (WORKER_MAX_QUEUE=0) a task no worker can take at once i
     WORKER_THREADS: '1',
     WORKER_MAX_QUEUE: '0',
   });
-  const pricer = createPricingPool(config, { workerFile: crashingWorker });
+  const pricer = createPricer(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task: TradeTask = {
+  const task: TradeSearch = {
     ...probeTask,
     chainId: 1001,
     tokenIn: WETH,
@@ -109,7 +109,7 @@ t.test('one-pool tasks are priced in the API thread unless a direct pool has mor
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1' });
   const catalog = loadCatalog(fixtureCatalogDir);
   const poolGraph = new PoolGraph(loadSnapshots(fixtureSnapshotDir).snapshots, catalog);
-  const task: TradeTask = {
+  const task: TradeSearch = {
     ...probeTask,
     chainId: 1001,
     tokenIn: WETH,
@@ -117,9 +117,9 @@ t.test('one-pool tasks are priced in the API thread unless a direct pool has mor
     amount: 10n ** 18n,
     limits: { ...probeTask.limits, maxHops: 1, maxSplits: 1, deployments: ['uniswap/v2'] },
   };
-  const shallow = createPricingPool(config, { graph: () => poolGraph, catalog });
+  const shallow = createPricer(config, { graph: () => poolGraph, catalog });
   // The fixture's pools have no initialized ticks (state size 0): a limit below that makes every direct pool too deep.
-  const deep = createPricingPool(config, { graph: () => poolGraph, catalog, inlineMaxTicks: -1 });
+  const deep = createPricer(config, { graph: () => poolGraph, catalog, inlineMaxTicks: -1 });
   t.teardown(() => Promise.all([shallow.close(), deep.close()]));
   for (const pricer of [shallow, deep]) {
     t.equal(amountOut(await pricer.findTrades(task)), expectedOut);

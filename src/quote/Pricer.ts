@@ -8,11 +8,11 @@ import { type ChainPoolIndex, pricingGraphOf } from '../graph/PricingGraph.ts';
 import { sharedSnapshotFiles } from '../graph/snapshot.ts';
 import { snapshotProtocol } from '../protocols/registry.ts';
 import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
-import { runTradeTask, type TradeTask, type TradeTaskResult } from './runTradeTask.ts';
+import type { TradeFinder, TradeSearch } from '../routing/TradeFinder.ts';
+import { findTrades, type TradeTask, type TradeTaskResult } from './TradeTask.ts';
 
-/** The pricing side of the quote path: finds trades for a task. */
-export interface Pricer {
-  findTrades(task: TradeTask): Promise<DeploymentTrade[]>;
+/** The pricing side of the quote path: finds trades on the state being served (in a worker, or in this thread). */
+export interface Pricer extends TradeFinder {
   close(): Promise<void>;
   /** Tasks waiting for a worker. */
   queueSize(): number;
@@ -20,8 +20,8 @@ export interface Pricer {
 
 const WORKER = fileURLToPath(new URL('../../workers/pricing.ts', import.meta.url));
 
-/** How createPricingPool is set up beyond the config. */
-export interface PricingPoolOptions {
+/** How createPricer is set up beyond the config. */
+export interface PricerOptions {
   /** Worker entry file; tests substitute one that can be made to crash. */
   readonly workerFile?: string;
   /**
@@ -33,6 +33,10 @@ export interface PricingPoolOptions {
   readonly catalog?: Catalog;
   /** v3 pools with more initialized ticks than this are priced by workers only (default 256). */
   readonly inlineMaxTicks?: number;
+  /** Generation of the state being served (GraphHolder.generation; default 0): workers price on the same snapshots. */
+  readonly generation?: () => number;
+  /** Followed blocks applied to it (GraphHolder.updates; default 0). */
+  readonly updates?: () => number;
 }
 
 /** How many tasks were priced where (for benchmarks and metrics). */
@@ -42,7 +46,7 @@ export interface PricerStats {
 }
 
 /**
- * Prices cheap tasks in the calling thread with the code the workers run (runTradeTask): a task searching one hop
+ * Prices cheap tasks in the calling thread with the code the workers run (findTrades): a task searching one hop
  * and one split over direct pools whose walks are short. Everything else is sent to a worker, so a heavy search
  * never holds the API's event loop.
  */
@@ -53,18 +57,18 @@ class InlinePricer {
     private readonly maxTicks: number,
   ) {}
 
-  /** The trades of any task, priced in this thread. */
-  runHere(task: TradeTask): DeploymentTrade[] {
-    return runTradeTask(pricingGraphOf(this.graph(), this.catalog), task);
+  /** The trades of any search, priced in this thread. */
+  runHere(search: TradeSearch): DeploymentTrade[] {
+    return findTrades(pricingGraphOf(this.graph(), this.catalog), search);
   }
 
-  /** The trades, or undefined when the task must go to a worker. */
-  run(task: TradeTask): DeploymentTrade[] | undefined {
-    if (task.limits.maxHops > 1 || task.limits.maxSplits > 1) return undefined;
+  /** The trades, or undefined when the search must go to a worker. */
+  run(search: TradeSearch): DeploymentTrade[] | undefined {
+    if (search.limits.maxHops > 1 || search.limits.maxSplits > 1) return undefined;
     const pricing = pricingGraphOf(this.graph(), this.catalog);
-    const index = pricing.chain(task.chainId);
-    if (index && hasDeepDirectPool(index, task.tokenIn, task.tokenOut, this.maxTicks)) return undefined;
-    return runTradeTask(pricing, task);
+    const index = pricing.chain(search.chainId);
+    if (index && hasDeepDirectPool(index, search.tokenIn, search.tokenOut, this.maxTicks)) return undefined;
+    return findTrades(pricing, search);
   }
 }
 
@@ -84,11 +88,11 @@ function hasDeepDirectPool(index: ChainPoolIndex, tokenIn: string, tokenOut: str
 
 /**
  * The pricer: a Piscina pool of pricing workers with bounded queue (backpressure: a full queue is a 503) and,
- * when given the API's graph, in-thread pricing of cheap tasks (see PricingPoolOptions and bench/README.md).
+ * when given the API's graph, in-thread pricing of cheap tasks (see PricerOptions and bench/README.md).
  */
-export function createPricingPool(
+export function createPricer(
   config: Pick<Config, 'workerThreads' | 'workerMaxQueue' | 'catalogDir' | 'snapshotDir' | 'shippedSnapshotDir'>,
-  opts: PricingPoolOptions = {},
+  opts: PricerOptions = {},
 ): Pricer & { stats(): PricerStats; probeWorkers(): Promise<void> } {
   const pool = new Piscina({
     filename: opts.workerFile ?? WORKER,
@@ -112,6 +116,12 @@ export function createPricingPool(
   // no queue) with an error that only its message tells apart from a worker's failure.
   const capacity = config.workerThreads + config.workerMaxQueue;
   let sent = 0;
+  /** A search as a worker task: with the version of the state it must be priced on. */
+  const asTask = (search: TradeSearch): TradeTask => ({
+    ...search,
+    generation: opts.generation?.() ?? 0,
+    updates: opts.updates?.() ?? 0,
+  });
 
   async function inWorker(task: TradeTask): Promise<DeploymentTrade[]> {
     if (sent >= capacity) throw new ServiceUnavailableError('the pricing queue is full; retry shortly');
@@ -134,14 +144,14 @@ export function createPricingPool(
   }
 
   return {
-    async findTrades(task) {
-      const trades = inline?.run(task);
+    async findTrades(search) {
+      const trades = inline?.run(search);
       if (trades) {
         stats.inline++;
         return trades;
       }
       stats.worker++;
-      return inWorker(task);
+      return inWorker(asTask(search));
     },
     async close() {
       await pool.close({ force: false });
@@ -154,15 +164,15 @@ export function createPricingPool(
     },
     async probeWorkers() {
       // A task on no chain: a worker answers with no trades, proving a thread is up.
-      await inWorker(probeTask);
+      await inWorker(asTask(probeTask));
     },
   };
 }
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
-/** A task on no chain (chain id 0): answered with no trades without touching any state. */
-export const probeTask: TradeTask = {
+/** A search on no chain (chain id 0): answered with no trades without touching any state. */
+export const probeTask: TradeSearch = {
   chainId: 0,
   tokenIn: ZERO_ADDRESS,
   tokenOut: ZERO_ADDRESS,
@@ -170,6 +180,4 @@ export const probeTask: TradeTask = {
   amount: 1n,
   limits: { maxHops: 1, maxSplits: 1, gasPriceWei: 0n, deployments: [] },
   perDeployment: false,
-  generation: 0,
-  updates: 0,
 };
