@@ -35,6 +35,8 @@ export interface DepositPlan {
   readonly inputToken: CatalogToken;
   /** The destination chain's ERC-20 the relayer pays (the wrapped native token pays native to an EOA). */
   readonly outputToken: CatalogToken;
+  /** What the fill recipient receives: outputToken, or the destination's native asset for a wrapped-native fill. */
+  readonly receivedToken: CatalogToken;
   readonly inputAmount: bigint;
   readonly outputAmount: bigint;
   /** Input scaled to the output's decimals (rounded down) minus outputAmount. */
@@ -229,6 +231,7 @@ async function planCorridor(request: BridgeRequest, corridor: Corridor, deps: Pl
   const deposit: DepositPlan = {
     inputToken: depositInput,
     outputToken,
+    receivedToken: received,
     inputAmount,
     outputAmount: bridged.outputAmount,
     feeAmount: bridged.feeAmount,
