@@ -40,11 +40,26 @@ export class QuoteUnavailableError extends BaseError {
   override readonly name = 'QuoteUnavailableError';
   readonly status = 400;
   constructor(
-    readonly code: 'NO_POOL' | 'INSUFFICIENT_LIQUIDITY' | 'NO_ROUTE' | 'AMOUNT_TOO_SMALL' | 'AMOUNT_OUT_OF_RANGE',
+    readonly code: 'NO_POOL' | 'NO_POOL_STATE' | 'INSUFFICIENT_LIQUIDITY' | 'NO_ROUTE' | 'AMOUNT_TOO_SMALL' | 'AMOUNT_OUT_OF_RANGE',
     message: string,
     options?: BaseErrorOptions,
   ) {
     super(message, options);
+  }
+}
+
+/** Where a chain's pool state comes from, as a refusal names it. */
+export const POOL_STATE_DOCS = 'docs/snapshots-and-following.md';
+
+/**
+ * A quote needs a swap on a chain that has no pool state (no snapshot loaded, e.g. a catalogued production chain on a
+ * fresh checkout): 400 naming the chains and how to seed them, instead of "no route".
+ */
+export class NoPoolStateError extends QuoteUnavailableError {
+  constructor(readonly chains: readonly { readonly slug: string; readonly chainId: number }[]) {
+    const names = chains.map((c) => `${c.slug} (chain ${c.chainId})`).join(' and ');
+    const urls = chains.map((c) => `RPC_URL_${c.chainId}`).join(' and ');
+    super('NO_POOL_STATE', `quote unavailable: no pool state for ${names}: run the seeding run with ${urls} (${POOL_STATE_DOCS})`);
   }
 }
 

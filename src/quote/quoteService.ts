@@ -4,7 +4,7 @@ import { buildBridgeRouteSteps } from '../bridge/buildBridgeRouteSteps.ts';
 import { describeBridgeRoute, type QuoteBridgeDetails, type QuoteFeeBreakdown } from '../bridge/describeBridgeRoute.ts';
 import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
 import { type Catalog, type CatalogChain, type CatalogToken, deploymentId } from '../catalog/Catalog.ts';
-import { QuoteUnavailableError, ValidationError } from '../errors/BaseError.ts';
+import { NoPoolStateError, QuoteUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { snapshotGasPriceWei } from '../graph/snapshot.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
@@ -241,8 +241,12 @@ export class QuoteService {
     return snapshot ? snapshotGasPriceWei(snapshot) : 0n;
   }
 
-  /** The error for a search that found no trade, from the outcomes' refusal codes. */
+  /**
+   * The error for a search that found no trade: the chain has no pool state at all (NoPoolStateError), else from the
+   * outcomes' refusal codes.
+   */
   private refusal(outcomes: readonly TradeOutcome[], chain: CatalogChain, what: TradeSubject, maxHops: number): QuoteUnavailableError {
+    if (!this.deps.graph().snapshot(chain.chainId)) return new NoPoolStateError([chain]);
     const codes = outcomes.map((o) => (o.ok ? undefined : o.code));
     const pair = `${what.tokenIn.symbol}/${what.tokenOut.symbol}`;
     const hops = `${maxHops} ${maxHops === 1 ? 'hop' : 'hops'}`;

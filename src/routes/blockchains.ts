@@ -4,7 +4,7 @@ import { ValidationError } from '../errors/BaseError.ts';
 import { describePool, type PoolView } from '../graph/describePool.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { usdPrices } from '../graph/usdPrices.ts';
-import { type PrecomputedEnvelope, precomputeData, sendData, sendPrecomputed } from '../http/envelope.ts';
+import { type PrecomputedEnvelope, precomputeData, precomputeDataJson, sendData, sendPrecomputed } from '../http/envelope.ts';
 import { parseChainIdQuery, queryValue } from '../http/query.ts';
 
 /** The DEX fields the API returns (SPEC section 2, DEX, plus chainId and the pricing data). */
@@ -43,42 +43,82 @@ function dexView(dex: CatalogDex) {
   };
 }
 
-/** The Chain fields the API returns (SPEC section 2): `rpcUrl` is always empty, tokens embedded, no DEXes. */
-function chainView(chain: CatalogChain) {
+/**
+ * A chain's JSON as the API returns it (SPEC section 2, Chain: `rpcUrl` always empty, tokens embedded, no DEXes, plus
+ * the pool-state extension), split around the pool-state fields: `head` up to blockChainLogo, `tokens` the token list.
+ * Serialized once: with every token of the token lists the chains are hundreds of kilobytes.
+ */
+interface ChainJson {
+  readonly head: string;
+  readonly tokens: string;
+}
+
+function chainJson(chain: CatalogChain): ChainJson {
   const { name, slug, chainId, symbol, nativeToken, ecosystem, blockExplorer, blockChainLogo, tokens } = chain;
-  return { name, slug, chainId, symbol, nativeToken, ecosystem, blockExplorer, rpcUrl: '', blockChainLogo, tokens };
+  const head = JSON.stringify({ name, slug, chainId, symbol, nativeToken, ecosystem, blockExplorer, rpcUrl: '', blockChainLogo });
+  return { head: head.slice(0, -1), tokens: JSON.stringify(tokens) };
+}
+
+/** The block of a chain's pool state being served, or null without one (no snapshot loaded). */
+function snapshotBlock(graph: PoolGraph, chainId: number): number | null {
+  return graph.snapshot(chainId)?.blockNumber ?? null;
+}
+
+/** One chain's JSON with its pool state: `hasPoolState` and `snapshotBlock` (null without pool state). */
+function withPoolState(json: ChainJson, block: number | null): string {
+  return `${json.head},"hasPoolState":${block !== null},"snapshotBlock":${block ?? 'null'},"tokens":${json.tokens}}`;
 }
 
 const CHAINS_MESSAGE = 'blockchains fetched successfully';
 const TOKENS_MESSAGE = 'tokens fetched successfully';
 
 /**
- * The /blockchains and /blockchains/tokens bodies, serialized (and gzipped) once at start-up: with every token of the
- * token lists they are hundreds of kilobytes, and the catalogue never changes while the process runs.
+ * The /blockchains and /blockchains/tokens bodies, serialized (and gzipped) ahead: the tokens once at start-up (the
+ * catalogue never changes while the process runs), the chains again only when the pool state they report moved (a
+ * snapshot reload, a followed block), on the first request after the move.
  */
 function precomputeCatalogBodies(catalog: Catalog) {
-  const empty = { chains: precomputeData(CHAINS_MESSAGE, []), tokens: precomputeData(TOKENS_MESSAGE, []) };
-  const chainBody = new Map<number, PrecomputedEnvelope>();
-  const tokensBody = new Map<number, PrecomputedEnvelope>();
-  for (const chain of catalog.chains) {
-    chainBody.set(chain.chainId, precomputeData(CHAINS_MESSAGE, [chainView(chain)]));
-    tokensBody.set(chain.chainId, precomputeData(TOKENS_MESSAGE, chain.tokens));
-  }
+  const emptyChains = precomputeData(CHAINS_MESSAGE, []);
+  const emptyTokens = precomputeData(TOKENS_MESSAGE, []);
+  const json = new Map(catalog.chains.map((chain) => [chain.chainId, chainJson(chain)]));
+  const tokensBody = new Map(catalog.chains.map((chain) => [chain.chainId, precomputeData(TOKENS_MESSAGE, chain.tokens)]));
+  const chainBody = new Map<number, { block: number | null; body: PrecomputedEnvelope }>();
+  let all: { key: string; body: PrecomputedEnvelope } | undefined;
+  const oneChain = (chainId: number, block: number | null): PrecomputedEnvelope => {
+    let cached = chainBody.get(chainId);
+    if (!cached || cached.block !== block) {
+      cached = { block, body: precomputeDataJson(CHAINS_MESSAGE, `[${withPoolState(json.get(chainId)!, block)}]`) };
+      chainBody.set(chainId, cached);
+    }
+    return cached.body;
+  };
   return {
-    allChains: precomputeData(CHAINS_MESSAGE, catalog.chains.map(chainView)),
     allTokens: precomputeData(TOKENS_MESSAGE, catalog.allTokens()),
+    /** Every chain with the pool state `graph` serves. */
+    allChains(graph: PoolGraph): PrecomputedEnvelope {
+      const blocks = catalog.chains.map((chain) => snapshotBlock(graph, chain.chainId));
+      const key = blocks.join(',');
+      if (all?.key !== key) {
+        const data = catalog.chains.map((chain, i) => withPoolState(json.get(chain.chainId)!, blocks[i]!)).join(',');
+        all = { key, body: precomputeDataJson(CHAINS_MESSAGE, `[${data}]`) };
+      }
+      return all.body;
+    },
     /** One chain by id and/or slug (both must match), or the empty list. */
-    chains(chainId: number | undefined, slug: string | undefined): PrecomputedEnvelope {
+    chains(graph: PoolGraph, chainId: number | undefined, slug: string | undefined): PrecomputedEnvelope {
       const chain = chainId !== undefined ? catalog.chain(chainId) : catalog.chain(slug!);
-      return chain && (!slug || chain.slug === slug) ? chainBody.get(chain.chainId)! : empty.chains;
+      return chain && (!slug || chain.slug === slug) ? oneChain(chain.chainId, snapshotBlock(graph, chain.chainId)) : emptyChains;
     },
     tokens(chainId: number): PrecomputedEnvelope {
-      return tokensBody.get(chainId) ?? empty.tokens;
+      return tokensBody.get(chainId) ?? emptyTokens;
     },
   };
 }
 
-/** Public catalogue routes: /blockchains, /blockchains/tokens, /blockchains/dex, /blockchains/pools. */
+/**
+ * Public catalogue routes: /blockchains (each chain with `hasPoolState` and `snapshotBlock` of the graph being served),
+ * /blockchains/tokens, /blockchains/dex, /blockchains/pools.
+ */
 export function blockchainsRouter(catalog: Catalog, graph: () => PoolGraph): Router {
   const router = new Router();
   const bodies = precomputeCatalogBodies(catalog);
@@ -118,7 +158,8 @@ export function blockchainsRouter(catalog: Catalog, graph: () => PoolGraph): Rou
   router.get('/blockchains', (ctx) => {
     const chainId = parseChainIdQuery(ctx.query.chainId);
     const slug = queryValue(ctx.query.slug);
-    sendPrecomputed(ctx, chainId === undefined && !slug ? bodies.allChains : bodies.chains(chainId, slug));
+    const current = graph();
+    sendPrecomputed(ctx, chainId === undefined && !slug ? bodies.allChains(current) : bodies.chains(current, chainId, slug));
   });
 
   router.get('/blockchains/tokens', (ctx) => {

@@ -243,6 +243,18 @@ t.test('same asset, ETH -> ETH: native value, WETH as input and output token, ET
   t.strictSame([args[2], args[3], args[4], args[5]], [b32(WETH), b32(WETH), 10n ** 18n, 999_550_000_000_000_000n]);
 });
 
+t.test('ETH (ethereum) -> ETH (Base): no pool state needed, the message names ETH at both ends', async (t) => {
+  const res = await post({ ...BASE, originChainId: 1, destinationChainId: 8453, tokenIn: ETH, tokenOut: ETH, amount: '1' });
+  t.equal(res.status, 200);
+  const q = res.body.data;
+  // catalog/ethereum.json Across: defaults.feeBps 6, ETH fixedFee 0.0001: 1 x (1 - 6 bps) - 0.0001 = 0.9993 ETH
+  t.match(q, { amountOut: '999300000000000000', snapshot: null });
+  t.strictSame(
+    q.steps.map((s: { message: string; chainId: number }) => [s.chainId, s.message]),
+    [[1, `Bridge 1 ETH to Base through Across: 0.9993 ETH to ${RECIPIENT}`]],
+  );
+});
+
 t.test('ETH -> WETH: the fill pays the wallet native ETH, a destination wrap and hand-over follow', async (t) => {
   const res = await post({ ...BASE, tokenIn: ETH, tokenOut: WETH, amount: '1' });
   t.equal(res.status, 200);
