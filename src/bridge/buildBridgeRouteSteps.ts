@@ -57,6 +57,7 @@ export function buildBridgeRouteSteps(params: BridgeRouteStepsParams): Step[] {
       inputToken: plan.deposit.inputToken,
       wrappedNativeToken: plan.originChain.wrappedNativeToken,
       outputToken: plan.deposit.outputToken,
+      receivedToken: plan.deposit.receivedToken,
       inputAmount: plan.deposit.inputAmount,
       outputAmount: plan.deposit.outputAmount,
       destinationChainId: plan.destinationChain.chainId,

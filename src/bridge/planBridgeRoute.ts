@@ -7,7 +7,7 @@ import {
   deploymentId,
   NATIVE_TOKEN_ADDRESS,
 } from '../catalog/Catalog.ts';
-import { QuoteUnavailableError } from '../errors/BaseError.ts';
+import { NoPoolStateError, QuoteUnavailableError } from '../errors/BaseError.ts';
 import { defaultLimits, type RequestedLimits } from '../routing/RoutingLimits.ts';
 import { minimumAmountOut } from '../routing/slippageLimits.ts';
 import type { Trade } from '../routing/Trade.ts';
@@ -35,6 +35,8 @@ export interface DepositPlan {
   readonly inputToken: CatalogToken;
   /** The destination chain's ERC-20 the relayer pays (the wrapped native token pays native to an EOA). */
   readonly outputToken: CatalogToken;
+  /** What the fill recipient receives: outputToken, or the destination's native asset for a wrapped-native fill. */
+  readonly receivedToken: CatalogToken;
   readonly inputAmount: bigint;
   readonly outputAmount: bigint;
   /** Input scaled to the output's decimals (rounded down) minus outputAmount. */
@@ -124,7 +126,8 @@ class CorridorRefusal extends Error {
  * the best origin swap into the asset whose `amountOutMinimum` becomes the deposit), the deposit (fee model of
  * src/bridge/bridgeFee.ts), and the destination leg (nothing, a wrap, or the best destination swap for exactly
  * the bridged amount); the plan with the largest expected output wins (ties: first by bridge slug, asset key).
- * Throws QuoteUnavailableError (400) when no bridge connects the chains or no asset yields a route.
+ * Throws QuoteUnavailableError (400) when no bridge connects the chains or no asset yields a route, NoPoolStateError
+ * when every asset needs a swap on a chain without pool state.
  */
 export async function planBridgeRoute(request: BridgeRequest, deps: PlanBridgeRouteDeps): Promise<BridgeRoutePlan> {
   const origin = request.originChain;
@@ -142,6 +145,12 @@ export async function planBridgeRoute(request: BridgeRequest, deps: PlanBridgeRo
         return { corridor, plan: await planCorridor(request, corridor, deps) };
       } catch (error) {
         if (error instanceof CorridorRefusal) return { corridor, refusal: error };
+        if (error instanceof NoPoolStateError)
+          return {
+            corridor,
+            refusal: new CorridorRefusal(error.code, error.message.replace(REFUSAL_PREFIX, '')),
+            noPoolState: error.chains,
+          };
         if (error instanceof QuoteUnavailableError)
           return { corridor, refusal: new CorridorRefusal(error.code, error.message.replace(REFUSAL_PREFIX, '')) };
         throw error;
@@ -153,6 +162,11 @@ export async function planBridgeRoute(request: BridgeRequest, deps: PlanBridgeRo
     if (outcome.plan && (!best || outcome.plan.amountOut > best.amountOut)) best = outcome.plan;
   }
   if (best) return best;
+  // Every asset needs a swap on a chain without pool state: say that once, not once per asset.
+  if (outcomes.every((o) => o.noPoolState)) {
+    const chains = [origin, destination].filter((c) => outcomes.some((o) => o.noPoolState!.some((n) => n.chainId === c.chainId)));
+    throw new NoPoolStateError(chains);
+  }
   const refusals = outcomes.map((o) => ({
     asset: o.corridor.originAsset.asset,
     bridge: o.corridor.originBridge.name,
@@ -233,6 +247,7 @@ async function planCorridor(request: BridgeRequest, corridor: Corridor, deps: Pl
   const deposit: DepositPlan = {
     inputToken: depositInput,
     outputToken,
+    receivedToken: received,
     inputAmount,
     outputAmount: bridged.outputAmount,
     feeAmount: bridged.feeAmount,

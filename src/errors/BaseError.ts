@@ -50,6 +50,21 @@ export class QuoteUnavailableError extends BaseError {
   }
 }
 
+/** Where a chain's pool state comes from, as a refusal names it. */
+export const POOL_STATE_DOCS = 'docs/snapshots-and-following.md';
+
+/**
+ * A quote needs a swap on a chain that has no pool state (no snapshot loaded, e.g. a catalogued production chain on a
+ * fresh checkout): 400 naming the chains and how to seed them, instead of "no route".
+ */
+export class NoPoolStateError extends QuoteUnavailableError {
+  constructor(readonly chains: readonly { readonly slug: string; readonly chainId: number }[]) {
+    const names = chains.map((c) => `${c.slug} (chain ${c.chainId})`).join(' and ');
+    const urls = chains.map((c) => `RPC_URL_${c.chainId}`).join(' and ');
+    super('NO_POOL_STATE', `quote unavailable: no pool state for ${names}: run the seeding run with ${urls} (${POOL_STATE_DOCS})`);
+  }
+}
+
 /** Missing or invalid API key (401). */
 export class UnauthorizedError extends BaseError {
   override readonly name = 'UnauthorizedError';

@@ -30,7 +30,7 @@ export function sendError(ctx: Context, status: number, message: string): void {
   ctx.body = { code: status, message } satisfies Envelope;
 }
 
-/** A success envelope serialized once (and gzipped once) for data that never changes while the process runs. */
+/** A success envelope serialized once (and gzipped once), for data that changes seldom or never while the process runs. */
 export interface PrecomputedEnvelope {
   readonly json: Buffer;
   readonly gzip: Buffer;
@@ -39,6 +39,12 @@ export interface PrecomputedEnvelope {
 /** Serializes `{ code: 200, message, data }` once, plain and gzip-compressed. */
 export function precomputeData<T>(message: string, data: T): PrecomputedEnvelope {
   const json = Buffer.from(JSON.stringify({ code: 200, message, data } satisfies Envelope<T>));
+  return { json, gzip: gzipSync(json) };
+}
+
+/** Serializes `{ code: 200, message, data }` around `data` already serialized to JSON text, plain and gzip-compressed. */
+export function precomputeDataJson(message: string, dataJson: string): PrecomputedEnvelope {
+  const json = Buffer.from(`{"code":200,"message":${JSON.stringify(message)},"data":${dataJson}}`);
   return { json, gzip: gzipSync(json) };
 }
 

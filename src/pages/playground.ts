@@ -1,5 +1,6 @@
 /**
  * GET /playground: pick a chain and two tokens from the catalogue endpoints, an amount and an optional slippage;
+ * only chains that can be quoted (a DEX and pool state) are offered, and a note says how to add the others.
  * Quote posts them to POST /quotes/routes and shows every DEX's result and the best route drawn as paths of hops.
  * An error is the API's own message. Served as /assets/playground.js (esbuild strips the types; no bundling, so
  * imports name the served .js files).
@@ -22,7 +23,9 @@ interface Envelope<T> {
 }
 interface Chain {
   name: string;
+  slug: string;
   chainId: number;
+  hasPoolState: boolean;
   /** As GET /blockchains serves them: a token the seeding run left out has `quotable: false` and the reason. */
   tokens: (TokenInfo & { name: string; quotable?: false; reason?: string })[];
 }
@@ -54,6 +57,7 @@ const slippageInput = byId<HTMLInputElement>('slippage');
 const recipientInput = byId<HTMLInputElement>('recipient');
 const quoteButton = byId<HTMLButtonElement>('quote');
 const errorBox = byId<HTMLDivElement>('error');
+const chainNote = byId<HTMLParagraphElement>('chain-note');
 const result = byId<HTMLElement>('result');
 
 /** Creates an element with attributes (`data-*`, `class`, ...) and children (strings become text, never HTML). */
@@ -123,8 +127,26 @@ async function loadCatalogue(): Promise<void> {
     showError(`The catalogue could not be loaded: ${(error as Error).message}`);
     return;
   }
-  // Only chains with a DEX can be quoted.
-  chains = chains.filter((c) => dexes.some((d) => d.chainId === c.chainId));
+  // Only chains with a DEX and pool state can be quoted; the note names the others and how to add them.
+  const hasDex = (c: Chain) => dexes.some((d) => d.chainId === c.chainId);
+  const label = (c: Chain) => `${c.name} (${c.chainId})`;
+  const unseeded = chains.filter((c) => hasDex(c) && !c.hasPoolState);
+  const noDex = chains.filter((c) => !hasDex(c));
+  const note: string[] = [];
+  if (unseeded.length > 0)
+    note.push(
+      `Not offered, no pool state yet: ${unseeded.map(label).join(', ')}. Give a chain its pool state with a seeding run, ` +
+        '`RPC_URL_<chainId>=<endpoint> npm run seed -- --chain <slug>` (docs/snapshots-and-following.md); ' +
+        'the running server picks the snapshot up.',
+    );
+  if (noDex.length > 0) note.push(`No DEX, cannot be quoted: ${noDex.map(label).join(', ')}.`);
+  chainNote.textContent = note.join(' ');
+  chainNote.hidden = note.length === 0;
+  chains = chains.filter((c) => hasDex(c) && c.hasPoolState);
+  if (chains.length === 0) {
+    chainSelect.replaceChildren(el('option', {}, 'No chain can be quoted'));
+    return;
+  }
   chainSelect.replaceChildren(...chains.map((c) => el('option', { value: c.chainId }, `${c.name} (${c.chainId})`)));
   if (chains.some((c) => c.chainId === PREFERRED_CHAIN)) chainSelect.value = String(PREFERRED_CHAIN);
   fillTokens();

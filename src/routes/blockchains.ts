@@ -5,7 +5,7 @@ import { describePool, type PoolView } from '../graph/describePool.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { type ServedToken, servedTokens, type TokenFacts, tokenFacts } from '../graph/tokenFacts.ts';
 import { usdPrices } from '../graph/usdPrices.ts';
-import { type PrecomputedEnvelope, precomputeData, sendData, sendPrecomputed } from '../http/envelope.ts';
+import { type PrecomputedEnvelope, precomputeData, precomputeDataJson, sendData, sendPrecomputed } from '../http/envelope.ts';
 import { parseChainIdQuery, queryValue } from '../http/query.ts';
 
 /** The DEX fields the API returns (SPEC section 2, DEX, plus chainId and the pricing data). */
@@ -44,67 +44,108 @@ function dexView(dex: CatalogDex) {
   };
 }
 
-/** The Chain fields the API returns (SPEC section 2): `rpcUrl` is always empty, tokens embedded (as served), no DEXes. */
-function chainView(chain: CatalogChain, tokens: readonly ServedToken[]) {
+/**
+ * A chain's JSON as the API returns it (SPEC section 2, Chain: `rpcUrl` always empty, tokens embedded as served, no
+ * DEXes, plus the pool-state extension), kept in two parts around the pool-state fields: `head` up to
+ * blockChainLogo (never changes) and `tokens`, the served token list (changes only with the snapshot's findings).
+ */
+function chainHead(chain: CatalogChain): string {
   const { name, slug, chainId, symbol, nativeToken, ecosystem, blockExplorer, blockChainLogo } = chain;
-  return { name, slug, chainId, symbol, nativeToken, ecosystem, blockExplorer, rpcUrl: '', blockChainLogo, tokens };
+  return JSON.stringify({ name, slug, chainId, symbol, nativeToken, ecosystem, blockExplorer, rpcUrl: '', blockChainLogo }).slice(0, -1);
+}
+
+/** One chain's JSON with its pool state: `hasPoolState` and `snapshotBlock` (null without pool state). */
+function chainJson(head: string, block: number | null, tokensJson: string): string {
+  return `${head},"hasPoolState":${block !== null},"snapshotBlock":${block ?? 'null'},"tokens":${tokensJson}}`;
 }
 
 const CHAINS_MESSAGE = 'blockchains fetched successfully';
 const TOKENS_MESSAGE = 'tokens fetched successfully';
-/** Bodies of the all-chains lists kept for this many distinct sets of findings (a snapshot reload makes a new set). */
-const ALL_CHAINS_BODIES = 4;
+/** Bodies of the all-chains token list kept for this many distinct sets of findings (a snapshot reload makes a new set). */
+const ALL_TOKENS_BODIES = 4;
+
+/** A chain's served tokens under one set of findings: as data, as JSON, and its /blockchains/tokens body. */
+interface ServedChainTokens {
+  readonly facts: TokenFacts;
+  readonly tokens: readonly ServedToken[];
+  readonly json: string;
+  readonly body: PrecomputedEnvelope;
+}
 
 /**
- * The /blockchains and /blockchains/tokens bodies, serialized (and gzipped) once per set of findings: with every
- * token of the token lists they are hundreds of kilobytes. The tokens are served as their chain's snapshot
- * describes them (tokenFacts.ts: `approvalReset` found by the seeding run, `quotable: false` with the reason for a
- * token it left out), so a body is rebuilt only when a snapshot with other findings is loaded; followed blocks
- * keep their snapshot's findings.
+ * The /blockchains and /blockchains/tokens bodies, serialized (and gzipped) ahead: with every token of the token lists
+ * they are hundreds of kilobytes. The tokens are served as their chain's snapshot describes them (tokenFacts.ts:
+ * `approvalReset` found by the seeding run, `quotable: false` with the reason for a token it left out), so a token
+ * list is serialized again only when a snapshot with other findings is loaded; the chains report the block of the
+ * pool state being served, so a chain body is rebuilt (from the serialized parts) on the first request after its
+ * state moved (a reload, a followed block).
  */
 function catalogBodies(catalog: Catalog, graph: () => PoolGraph) {
   const empty = { chains: precomputeData(CHAINS_MESSAGE, []), tokens: precomputeData(TOKENS_MESSAGE, []) };
-  const perChain = new Map<number, { facts: TokenFacts; chain: PrecomputedEnvelope; tokens: PrecomputedEnvelope }>();
-  const allChains = new Map<string, { chains: PrecomputedEnvelope; tokens: PrecomputedEnvelope }>();
-  const served = (current: PoolGraph, chain: CatalogChain) => servedTokens(tokenFacts(current.snapshot(chain.chainId)), chain);
-  const bodiesOf = (current: PoolGraph, chain: CatalogChain) => {
+  const heads = new Map(catalog.chains.map((chain) => [chain.chainId, chainHead(chain)]));
+  const served = new Map<number, ServedChainTokens>();
+  const chainBody = new Map<number, { tokens: ServedChainTokens; block: number | null; body: PrecomputedEnvelope }>();
+  const allTokens = new Map<string, PrecomputedEnvelope>();
+  let allChains: { key: string; body: PrecomputedEnvelope } | undefined;
+
+  const tokensOf = (current: PoolGraph, chain: CatalogChain): ServedChainTokens => {
     const facts = tokenFacts(current.snapshot(chain.chainId));
-    let bodies = perChain.get(chain.chainId);
-    if (!bodies || bodies.facts !== facts) {
+    let entry = served.get(chain.chainId);
+    if (!entry || entry.facts !== facts) {
       const tokens = servedTokens(facts, chain);
-      bodies = { facts, chain: precomputeData(CHAINS_MESSAGE, [chainView(chain, tokens)]), tokens: precomputeData(TOKENS_MESSAGE, tokens) };
-      perChain.set(chain.chainId, bodies);
+      entry = { facts, tokens, json: JSON.stringify(tokens), body: precomputeData(TOKENS_MESSAGE, tokens) };
+      served.set(chain.chainId, entry);
     }
-    return bodies;
+    return entry;
+  };
+  const blockOf = (current: PoolGraph, chain: CatalogChain): number | null => current.snapshot(chain.chainId)?.blockNumber ?? null;
+  const oneChain = (current: PoolGraph, chain: CatalogChain): PrecomputedEnvelope => {
+    const tokens = tokensOf(current, chain);
+    const block = blockOf(current, chain);
+    let cached = chainBody.get(chain.chainId);
+    if (!cached || cached.tokens !== tokens || cached.block !== block) {
+      const body = precomputeDataJson(CHAINS_MESSAGE, `[${chainJson(heads.get(chain.chainId)!, block, tokens.json)}]`);
+      cached = { tokens, block, body };
+      chainBody.set(chain.chainId, cached);
+    }
+    return cached.body;
   };
   return {
-    /** Every chain (its tokens and the chains with them). */
-    all(): { chains: PrecomputedEnvelope; tokens: PrecomputedEnvelope } {
+    /** Every chain with the pool state being served. */
+    allChains(): PrecomputedEnvelope {
       const current = graph();
-      const key = catalog.chains.map((c) => tokenFacts(current.snapshot(c.chainId)).id).join(',');
-      let bodies = allChains.get(key);
-      if (!bodies) {
-        const tokens = catalog.chains.map((c) => served(current, c));
-        bodies = {
-          chains: precomputeData(
-            CHAINS_MESSAGE,
-            catalog.chains.map((c, i) => chainView(c, tokens[i])),
-          ),
-          tokens: precomputeData(TOKENS_MESSAGE, tokens.flat()),
-        };
-        if (allChains.size >= ALL_CHAINS_BODIES) allChains.delete(allChains.keys().next().value!);
-        allChains.set(key, bodies);
+      const parts = catalog.chains.map((chain) => ({ chain, tokens: tokensOf(current, chain), block: blockOf(current, chain) }));
+      const key = parts.map((p) => `${p.tokens.facts.id}@${p.block}`).join(',');
+      if (allChains?.key !== key) {
+        const data = parts.map((p) => chainJson(heads.get(p.chain.chainId)!, p.block, p.tokens.json)).join(',');
+        allChains = { key, body: precomputeDataJson(CHAINS_MESSAGE, `[${data}]`) };
       }
-      return bodies;
+      return allChains.body;
+    },
+    /** Every chain's tokens. */
+    allTokens(): PrecomputedEnvelope {
+      const current = graph();
+      const lists = catalog.chains.map((chain) => tokensOf(current, chain));
+      const key = lists.map((l) => l.facts.id).join(',');
+      let body = allTokens.get(key);
+      if (!body) {
+        body = precomputeData(
+          TOKENS_MESSAGE,
+          lists.flatMap((l) => l.tokens),
+        );
+        if (allTokens.size >= ALL_TOKENS_BODIES) allTokens.delete(allTokens.keys().next().value!);
+        allTokens.set(key, body);
+      }
+      return body;
     },
     /** One chain by id and/or slug (both must match), or the empty list. */
     chains(chainId: number | undefined, slug: string | undefined): PrecomputedEnvelope {
       const chain = chainId !== undefined ? catalog.chain(chainId) : catalog.chain(slug!);
-      return chain && (!slug || chain.slug === slug) ? bodiesOf(graph(), chain).chain : empty.chains;
+      return chain && (!slug || chain.slug === slug) ? oneChain(graph(), chain) : empty.chains;
     },
     tokens(chainId: number): PrecomputedEnvelope {
       const chain = catalog.chain(chainId);
-      return chain ? bodiesOf(graph(), chain).tokens : empty.tokens;
+      return chain ? tokensOf(graph(), chain).body : empty.tokens;
     },
   };
 }
@@ -152,12 +193,12 @@ export function blockchainsRouter(catalog: Catalog, graph: () => PoolGraph): Rou
   router.get('/blockchains', (ctx) => {
     const chainId = parseChainIdQuery(ctx.query.chainId);
     const slug = queryValue(ctx.query.slug);
-    sendPrecomputed(ctx, chainId === undefined && !slug ? bodies.all().chains : bodies.chains(chainId, slug));
+    sendPrecomputed(ctx, chainId === undefined && !slug ? bodies.allChains() : bodies.chains(chainId, slug));
   });
 
   router.get('/blockchains/tokens', (ctx) => {
     const chainId = parseChainIdQuery(ctx.query.chainId);
-    sendPrecomputed(ctx, chainId === undefined ? bodies.all().tokens : bodies.tokens(chainId));
+    sendPrecomputed(ctx, chainId === undefined ? bodies.allTokens() : bodies.tokens(chainId));
   });
 
   router.get('/blockchains/dex', (ctx) => {

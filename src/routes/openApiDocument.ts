@@ -192,6 +192,16 @@ const schemas: Record<string, Schema> = {
     blockExplorer: str(),
     rpcUrl: { const: '', description: 'Always empty.' },
     blockChainLogo: str(),
+    hasPoolState: {
+      type: 'boolean',
+      description:
+        'Extension: whether the service holds pool state for this chain (a snapshot loaded), i.e. swaps on it can be priced. A quote needing a swap on a chain without it is refused: "quote unavailable: no pool state for <slug> (chain <id>): run the seeding run with RPC_URL_<id> (docs/snapshots-and-following.md)". Follows snapshot reloads.',
+    },
+    snapshotBlock: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'Extension: the block of the pool state being served (moves with each followed block); null without pool state.',
+    },
     tokens: { type: 'array', items: ref('Token') },
   }),
   Dex: object({
@@ -656,7 +666,7 @@ export const openApiDocument = {
     },
     responses: {
       BadRequest: errorResponse(
-        'Invalid request: validation problems listed in the message, quote unavailable (no pool, insufficient liquidity, amount too small), malformed JSON, a non-JSON body.',
+        'Invalid request: validation problems listed in the message, quote unavailable (no pool state for a chain a swap needs, no route, insufficient liquidity, amount too small), malformed JSON, a non-JSON body.',
       ),
       Unauthorized: errorResponse('API key missing, malformed or invalid.', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
       NotFound: errorResponse('No such quote for this organization (or expired), or an unknown path.'),

@@ -1,6 +1,6 @@
 import { formatUnits } from 'viem';
 import type { CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
-import { QuoteUnavailableError } from '../errors/BaseError.ts';
+import { NoPoolStateError, QuoteUnavailableError } from '../errors/BaseError.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { TradeOutcome } from './bestTrade.ts';
 import type { DeploymentTrade, TradeSubject } from './bestTradesByDeployment.ts';
@@ -57,6 +57,8 @@ export function tradeRefusal(
   what: QuotedTrade,
   maxHops: number,
 ): QuoteUnavailableError {
+  // A finder answers no outcome at all only for a chain without pool state (TradeFinder.findTrades).
+  if (outcomes.length === 0) return new NoPoolStateError([chain]);
   const codes = outcomes.map((o) => (o.ok ? undefined : o.code));
   const pair = `${what.tokenIn.symbol}/${what.tokenOut.symbol}`;
   const hops = `${maxHops} ${maxHops === 1 ? 'hop' : 'hops'}`;

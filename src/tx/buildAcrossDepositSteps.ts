@@ -26,6 +26,11 @@ export interface AcrossDepositParams {
   readonly wrappedNativeToken: string;
   /** The destination chain's token the relayer pays out (an ERC-20; the wrapped native token pays native to an EOA). */
   readonly outputToken: StepToken;
+  /**
+   * What the recipient receives, as the message names it: outputToken, or the destination's native asset when
+   * outputToken is its wrapped native token (the SpokePool pays that natively to an externally owned account).
+   */
+  readonly receivedToken: StepToken;
   readonly inputAmount: bigint;
   /** Exactly what the relayer pays the recipient (no partial fills). */
   readonly outputAmount: bigint;
@@ -54,7 +59,8 @@ export function addressToBytes32(address: Address): Hex {
  *
  * Messages (amounts in display units, exact):
  * - `Approve <inputAmount> <inputToken> for <bridgeName> SpokePool`
- * - `Bridge <inputAmount> <inputToken> to <destinationName> through <bridgeName>: <outputAmount> <outputToken> to <recipient>`
+ * - `Bridge <inputAmount> <inputToken> to <destinationName> through <bridgeName>: <outputAmount> <receivedToken> to <recipient>`
+ *   (the assets the wallet sends and the recipient receives: `Bridge 1 ETH …: 0.99955 ETH to …` for a WETH fill paid natively)
  */
 export function buildAcrossDepositSteps(params: AcrossDepositParams): Step[] {
   checkUint256(params.inputAmount, 'inputAmount');
@@ -105,7 +111,7 @@ export function buildAcrossDepositSteps(params: AcrossDepositParams): Step[] {
   steps.push({
     message:
       `Bridge ${displayAmount(params.inputAmount, params.inputToken)} ${params.inputToken.symbol} to ${params.destinationName} through ${params.bridgeName}: ` +
-      `${displayAmount(params.outputAmount, params.outputToken)} ${params.outputToken.symbol} to ${recipient}`,
+      `${displayAmount(params.outputAmount, params.receivedToken)} ${params.receivedToken.symbol} to ${recipient}`,
     from: wallet,
     to: spokePool,
     data,

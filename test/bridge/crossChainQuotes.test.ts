@@ -228,16 +228,33 @@ t.test('same asset, USDC -> USDC: approval and deposit on the origin chain, amou
   );
 });
 
-t.test('same asset, ETH -> ETH: native value, WETH as input and output token', async (t) => {
+t.test('same asset, ETH -> ETH: native value, WETH as input and output token, ETH in the message', async (t) => {
   const res = await post({ ...BASE, tokenIn: ETH, tokenOut: ETH, amount: '1' });
   t.equal(res.status, 200);
   const q = res.body.data;
   // 1 ETH x (1 - 4 bps) - 0.00005 = 0.99955 ETH
   t.match(q, { amountOut: '999550000000000000', amountOutMinimum: '999550000000000000', expectedFillTimeSeconds: 4 });
-  t.equal(q.steps.length, 1, 'no approval for native input');
+  t.equal(q.tokenOut.address, ETH);
+  t.strictSame(
+    q.steps.map((s: { message: string; chainId: number }) => [s.chainId, s.message]),
+    [[31337, `Bridge 1 ETH to Devnet B through Across: 0.99955 ETH to ${RECIPIENT}`]],
+    'no approval for native input; the recipient receives ETH (the SpokePool unwraps the WETH fill)',
+  );
   t.match(q.steps[0], { to: SPOKE, value: '1000000000000000000', amount: '1000000000000000000', chainId: 31337 });
   const args = depositArgs(q.steps[0].data);
   t.strictSame([args[2], args[3], args[4], args[5]], [b32(WETH), b32(WETH), 10n ** 18n, 999_550_000_000_000_000n]);
+});
+
+t.test('ETH (ethereum) -> ETH (Base): no pool state needed, the message names ETH at both ends', async (t) => {
+  const res = await post({ ...BASE, originChainId: 1, destinationChainId: 8453, tokenIn: ETH, tokenOut: ETH, amount: '1' });
+  t.equal(res.status, 200);
+  const q = res.body.data;
+  // catalog/ethereum.json Across: defaults.feeBps 6, ETH fixedFee 0.0001: 1 x (1 - 6 bps) - 0.0001 = 0.9993 ETH
+  t.match(q, { amountOut: '999300000000000000', snapshot: null });
+  t.strictSame(
+    q.steps.map((s: { message: string; chainId: number }) => [s.chainId, s.message]),
+    [[1, `Bridge 1 ETH to Base through Across: 0.9993 ETH to ${RECIPIENT}`]],
+  );
 });
 
 t.test('ETH -> WETH: the fill pays the wallet native ETH, a destination wrap and hand-over follow', async (t) => {
@@ -248,7 +265,7 @@ t.test('ETH -> WETH: the fill pays the wallet native ETH, a destination wrap and
   t.strictSame(
     q.steps.map((s: { message: string; chainId: number }) => [s.chainId, s.message]),
     [
-      [31337, `Bridge 1 ETH to Devnet B through Across: 0.99955 WETH to ${WALLET}`],
+      [31337, `Bridge 1 ETH to Devnet B through Across: 0.99955 ETH to ${WALLET}`],
       [31338, 'Wrap 0.99955 ETH into WETH'],
       [31338, `Send 0.99955 WETH to ${RECIPIENT}`],
     ],

@@ -252,6 +252,30 @@ if (browser) {
     return drawn;
   };
 
+  t.test('/playground offers only the chains that can be quoted and says how to add the others', async (t) => {
+    const watch = await watchedPage(browser, origin);
+    t.teardown(() => watch.context.close());
+    const { page } = watch;
+    await page.goto(`${origin}/playground`);
+    await page.locator('#quote:not([disabled])').waitFor();
+    const offered = await page.$$eval('#chain option', (options) => options.map((o) => [o.getAttribute('value'), o.textContent]));
+    // The server serves the shipped snapshots: seeds/snapshots/devnet.json and devnet-b.json.
+    t.strictSame(offered, [
+      ['31337', 'Devnet (31337)'],
+      ['31338', 'Devnet B (31338)'],
+    ]);
+    const note = page.locator('#chain-note');
+    t.ok(await note.isVisible(), 'the note is shown');
+    t.equal(
+      await note.textContent(),
+      'Not offered, no pool state yet: Ethereum (1), Optimism (10), BNB Smart Chain (56), Polygon (137), Base (8453), ' +
+        'Arbitrum One (42161), Avalanche C-Chain (43114). Give a chain its pool state with a seeding run, ' +
+        '`RPC_URL_<chainId>=<endpoint> npm run seed -- --chain <slug>` (docs/snapshots-and-following.md); ' +
+        'the running server picks the snapshot up. No DEX, cannot be quoted: TRON (728126428), Solana (792703809).',
+    );
+    clean(t, watch);
+  });
+
   t.test('/playground: a single pool (ETH to USDC) is drawn exactly as POST /quotes/routes answers', async (t) => {
     const watch = await watchedPage(browser, origin);
     t.teardown(() => watch.context.close());

@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { inject } from 'light-my-request';
+import { pino } from 'pino';
 import t from 'tap';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { GraphHolder } from '../../src/graph/GraphHolder.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
 import { buildTestApp, fixtureCatalogDir, fixtureSnapshotDir } from '../helpers/testApp.ts';
@@ -66,6 +69,8 @@ const TESTCHAIN = {
   blockExplorer: 'https://explorer.test',
   rpcUrl: '',
   blockChainLogo: 'https://logo.test/chain.png',
+  hasPoolState: true,
+  snapshotBlock: 1234,
   tokens: [DAI, ETH, USDC, WETH],
 };
 const EMPTYCHAIN = {
@@ -78,6 +83,8 @@ const EMPTYCHAIN = {
   blockExplorer: 'https://empty.test',
   rpcUrl: '',
   blockChainLogo: '',
+  hasPoolState: false,
+  snapshotBlock: null,
   tokens: [],
 };
 const TRON = {
@@ -90,6 +97,8 @@ const TRON = {
   blockExplorer: 'https://tronscan.org',
   rpcUrl: '',
   blockChainLogo: '',
+  hasPoolState: false,
+  snapshotBlock: null,
   tokens: [TRON_USDT],
 };
 const UNI_V2 = {
@@ -171,26 +180,26 @@ t.test('GET /blockchains lists every chain by chain id, tokens embedded, rpcUrl 
   const res = await request('GET', '/blockchains');
   t.equal(res.status, 200);
   t.match(res.headers['content-type'], /^application\/json/);
-  t.same(res.body, { code: 200, message: 'blockchains fetched successfully', data: [TESTCHAIN, EMPTYCHAIN, TRON] });
+  t.strictSame(res.body, { code: 200, message: 'blockchains fetched successfully', data: [TESTCHAIN, EMPTYCHAIN, TRON] });
 });
 
 t.test('GET /blockchains filters by chainId or slug', async (t) => {
-  t.same((await request('GET', '/blockchains?chainId=728126428')).body, {
+  t.strictSame((await request('GET', '/blockchains?chainId=728126428')).body, {
     code: 200,
     message: 'blockchains fetched successfully',
     data: [TRON],
   });
-  t.same((await request('GET', '/blockchains?slug=testchain')).body, {
+  t.strictSame((await request('GET', '/blockchains?slug=testchain')).body, {
     code: 200,
     message: 'blockchains fetched successfully',
     data: [TESTCHAIN],
   });
-  t.same((await request('GET', '/blockchains?chainId=1001&slug=tron')).body, {
+  t.strictSame((await request('GET', '/blockchains?chainId=1001&slug=tron')).body, {
     code: 200,
     message: 'blockchains fetched successfully',
     data: [],
   });
-  t.same((await request('GET', '/blockchains?chainId=5')).body, { code: 200, message: 'blockchains fetched successfully', data: [] });
+  t.strictSame((await request('GET', '/blockchains?chainId=5')).body, { code: 200, message: 'blockchains fetched successfully', data: [] });
 });
 
 t.test('GET /blockchains/tokens', async (t) => {
@@ -281,7 +290,7 @@ t.test('unknown paths and methods get the envelope', async (t) => {
 
 t.test('unknown query parameters are ignored', async (t) => {
   const res = await request('GET', '/blockchains?chainId=1002&foo=bar');
-  t.same(res.body, { code: 200, message: 'blockchains fetched successfully', data: [EMPTYCHAIN] });
+  t.strictSame(res.body, { code: 200, message: 'blockchains fetched successfully', data: [EMPTYCHAIN] });
 });
 
 t.test('GET /blockchains and /blockchains/tokens are gzipped for clients that accept it, byte for byte the plain body', async (t) => {
@@ -337,4 +346,56 @@ t.test('tokens the seeding run left out are served quotable: false with the reas
       t.same([res.status, res.text], [200, body], `${graph}: ${url}`);
     }
   }
+});
+
+t.test('hasPoolState and snapshotBlock follow the served graph: a snapshot reload, a followed block', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'blockchains-pool-state-'));
+  let holder: GraphHolder | undefined;
+  const built = buildTestApp({ snapshotDir: dir, deps: { graph: () => holder!.current() } });
+  holder = new GraphHolder(built.catalog, { snapshotDir: dir }, pino({ level: 'silent' }));
+  t.teardown(() => {
+    holder!.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const app = built.app;
+  /** The plain body, and the gzipped one unzipped (they must be the same bytes). */
+  const get = async (url: string) => {
+    const plain = await inject(app.callback(), { method: 'GET', url });
+    const zipped = await inject(app.callback(), { method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    t.equal(gunzipSync(zipped.rawPayload).toString('utf8'), plain.body, `${url}: gzip is the same JSON`);
+    return JSON.parse(plain.body) as { data: unknown };
+  };
+  const noState = { ...TESTCHAIN, hasPoolState: false, snapshotBlock: null };
+  t.strictSame((await get('/blockchains')).data, [noState, EMPTYCHAIN, TRON], 'no snapshot in the folder');
+  t.strictSame((await get('/blockchains?chainId=1001')).data, [noState]);
+
+  copyFileSync(join(fixtureSnapshotDir, 'testchain.json'), join(dir, 'testchain.json'));
+  t.equal(holder.reload('test').ok, true);
+  t.strictSame((await get('/blockchains')).data, [TESTCHAIN, EMPTYCHAIN, TRON], 'after the reload: block 1234 of the snapshot file');
+  t.strictSame((await get('/blockchains?slug=testchain')).data, [TESTCHAIN]);
+
+  const moved = holder.apply({
+    chainId: 1001,
+    blockNumber: 1240,
+    blockHash: `0x${'11'.repeat(32)}`,
+    parentHash: `0x${'22'.repeat(32)}`,
+    blockTimestamp: 1_700_000_100,
+    gasPriceWei: '1000000000',
+    pools: [],
+    removed: [],
+  });
+  t.equal(moved, true);
+  const followed = { ...TESTCHAIN, snapshotBlock: 1240 };
+  t.strictSame((await get('/blockchains')).data, [followed, EMPTYCHAIN, TRON], 'a followed block moves snapshotBlock');
+  t.strictSame((await get('/blockchains?chainId=1001')).data, [followed]);
+});
+
+t.test('GET /blockchains: the pool-state fields sit between blockChainLogo and tokens', async (t) => {
+  const res = await request('GET', '/blockchains?chainId=1002');
+  t.equal(
+    res.text,
+    '{"code":200,"message":"blockchains fetched successfully","data":[{"name":"Empty Chain","slug":"emptychain","chainId":1002,' +
+      '"symbol":"EMP","nativeToken":"Empty","ecosystem":"evm","blockExplorer":"https://empty.test","rpcUrl":"","blockChainLogo":"",' +
+      '"hasPoolState":false,"snapshotBlock":null,"tokens":[]}]}',
+  );
 });

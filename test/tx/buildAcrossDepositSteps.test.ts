@@ -31,6 +31,7 @@ const usdc: AcrossDepositParams = {
   inputToken: { address: USDC, symbol: 'USDC', decimals: 6 },
   wrappedNativeToken: WETH,
   outputToken: { address: USDC_BASE, symbol: 'USDC', decimals: 6 },
+  receivedToken: { address: USDC_BASE, symbol: 'USDC', decimals: 6 },
   inputAmount: 1_500_250_000n,
   outputAmount: 1_498_999_000n,
   destinationChainId: 8453,
@@ -90,18 +91,19 @@ t.test('ERC-20 input: exact approval for the SpokePool, then depositNow', async 
   ]);
 });
 
-t.test('native input: no approval, WETH as inputToken, value = inputAmount', async (t) => {
+t.test('native input: no approval, WETH as inputToken, value = inputAmount; the message names ETH at both ends', async (t) => {
   const steps = buildAcrossDepositSteps({
     ...usdc,
     inputToken: { address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', symbol: 'ETH', decimals: 18 },
     outputToken: { address: WETH_BASE, symbol: 'WETH', decimals: 18 },
+    receivedToken: { address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', symbol: 'ETH', decimals: 18 },
     inputAmount: 10n ** 18n,
     outputAmount: 999_550_000_000_000_000n,
   });
   t.equal(steps.length, 1);
   checkMeasuredLimit(t, steps[0].gasLimit, 'acrossDepositNative');
   t.match(steps[0], {
-    message: `Bridge 1 ETH to Base through Across: 0.99955 WETH to ${RECIPIENT}`,
+    message: `Bridge 1 ETH to Base through Across: 0.99955 ETH to ${RECIPIENT}`,
     value: '1000000000000000000',
     amount: '1000000000000000000',
   });
