@@ -40,7 +40,7 @@ export class QuoteUnavailableError extends BaseError {
   override readonly name = 'QuoteUnavailableError';
   readonly status = 400;
   constructor(
-    readonly code: 'NO_POOL' | 'INSUFFICIENT_LIQUIDITY' | 'NO_ROUTE' | 'AMOUNT_TOO_SMALL' | 'AMOUNT_OUT_OF_RANGE',
+    readonly code: 'NO_POOL' | 'INSUFFICIENT_LIQUIDITY' | 'NO_ROUTE' | 'AMOUNT_TOO_SMALL' | 'AMOUNT_OUT_OF_RANGE' | 'PRICE_IMPACT_TOO_HIGH',
     message: string,
     options?: BaseErrorOptions,
   ) {

@@ -13,12 +13,14 @@ import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
 import { describeTrade, type RouteSummary, type TradeView } from '../routing/describeTrade.ts';
 import { defaultLimits, type RequestedLimits } from '../routing/RoutingLimits.ts';
 import { slippageLimits } from '../routing/slippageLimits.ts';
+import { compareNetOfGas } from '../routing/compareNetOfGas.ts';
 import type { Trade } from '../routing/Trade.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import type { Step } from '../tx/Step.ts';
 import type { Pricer } from './pricingPool.ts';
 import type { QuoteRequest } from './quoteRequest.ts';
+import { type QuotedSwap, type QuoteWarning, priceImpactRefusal, quoteWarnings } from './quoteWarnings.ts';
 
 /** Seconds a quote stays valid (SPEC section 8). */
 export const QUOTE_VALIDITY_SECONDS = 300;
@@ -42,7 +44,12 @@ export interface RouteQuote extends TradeView {
   tokenIn: CatalogToken;
   tokenOut: CatalogToken;
   snapshot: SnapshotInfo | null;
+  /** What a client should show beside this route (empty when nothing). */
+  warnings: QuoteWarning[];
 }
+
+/** How POST /quotes/routes orders its routes (the `rankedBy` field of its response). */
+export const ROUTES_RANKED_BY = 'netOfGas';
 
 /** The saved quote (SPEC section 2, Quote) plus the routing extensions and the snapshot it was priced on. */
 export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>> {
@@ -79,6 +86,8 @@ export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>>
   bridge?: QuoteBridgeDetails;
   /** Cross-chain quotes only (extension): bridge fee and swap fees. */
   fees?: QuoteFeeBreakdown;
+  /** What a client should show beside the quote (empty when nothing). */
+  warnings: QuoteWarning[];
 }
 
 export interface QuoteServiceDeps {
@@ -102,9 +111,9 @@ interface TradeSubject {
   readonly amount: bigint;
 }
 
-/** Ascending order of two amounts. */
-function compare(a: bigint, b: bigint): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/** A swap leg of a bridge route, named for messages: before the bridge (origin) or after it (destination). */
+function bridgeSwap(trade: Trade, origin: boolean, chain: CatalogChain): QuotedSwap {
+  return { trade, where: `the swap ${origin ? 'before' : 'after'} the bridge (${chain.slug})` };
 }
 
 /** A saved quote and its JSON text as saved (the response sends the same text: the quote is serialized once). */
@@ -122,8 +131,11 @@ export class QuoteService {
   }
 
   /**
-   * The best trade per DEX deployment, best first (POST /quotes/routes): exactIn by amountOut descending, exactOut by
-   * amountIn ascending. Nothing is saved.
+   * The best trade per DEX deployment, best first net of the network fee (POST /quotes/routes, ranked by
+   * ROUTES_RANKED_BY): exactIn by amountOut minus the fee in tokenOut descending, exactOut by amountIn plus the fee in
+   * tokenIn ascending, the order in which POST /quotes picks its trade. Trades whose price impact exceeds the
+   * request's maxPriceImpactBps are left out; when that leaves none, the least impact's refusal is thrown. Nothing is
+   * saved.
    */
   async routes(request: QuoteRequest): Promise<RouteQuote[]> {
     this.requireSameChain(request, 'POST /quotes/routes prices same-chain swaps only: originChainId and destinationChainId must be equal');
@@ -131,16 +143,20 @@ export class QuoteService {
     const chain = request.originChain;
     const snapshot = this.snapshotInfo(chain.chainId);
     const outcomes = await this.findTrades(chain, request, request.limits, true);
-    const trades = outcomes.flatMap((o) => (o.outcome.ok ? [o.outcome.trade] : []));
-    if (trades.length === 0)
+    const found = outcomes.flatMap((o) => (o.outcome.ok ? [o.outcome.trade] : []));
+    if (found.length === 0)
       throw this.refusal(
         outcomes.map((o) => o.outcome),
         chain,
         request,
         request.limits.maxHops,
       );
-    const exactOut = request.tradeType === 'exactOut';
-    trades.sort((a, b) => (exactOut ? compare(a.amountIn, b.amountIn) : compare(b.amountOut, a.amountOut)));
+    const trades = found.filter((trade) => !priceImpactRefusal({ trade }, request.maxPriceImpactBps));
+    if (trades.length === 0) {
+      const least = found.reduce((a, b) => (b.priceImpactBps < a.priceImpactBps ? b : a));
+      throw priceImpactRefusal({ trade: least }, request.maxPriceImpactBps)!;
+    }
+    trades.sort(compareNetOfGas);
     const token = this.token(chain);
     return trades.map((trade) => {
       const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, request.slippageBps);
@@ -164,6 +180,7 @@ export class QuoteService {
         networkFee: view.networkFee,
         priceImpactBps: view.priceImpactBps,
         snapshot,
+        warnings: quoteWarnings({ swaps: [{ trade }] }),
       };
     });
   }
@@ -177,6 +194,8 @@ export class QuoteService {
     const [result] = await this.findTrades(chain, request, request.limits, false);
     if (!result?.outcome.ok) throw this.refusal(result ? [result.outcome] : [], chain, request, request.limits.maxHops);
     const trade = result.outcome.trade;
+    const tooHigh = priceImpactRefusal({ trade }, request.maxPriceImpactBps);
+    if (tooHigh) throw tooHigh;
     const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, request.slippageBps);
     const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
     const steps = buildTradeSteps({
@@ -199,6 +218,7 @@ export class QuoteService {
       route,
       steps,
       extension: view,
+      swaps: [{ trade }],
     });
   }
 
@@ -276,8 +296,14 @@ export class QuoteService {
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const plan = await planBridgeRoute(request, {
       catalog: this.deps.catalog,
-      bestTrade: (chain, tokenIn, tokenOut, amountIn) =>
-        this.bestTrade(chain, tokenIn, tokenOut, amountIn, chain.chainId === request.originChain.chainId ? request.limits : undefined),
+      // A swap leg above the request's price impact bound refuses its corridor (another corridor may still serve).
+      bestTrade: async (chain, tokenIn, tokenOut, amountIn) => {
+        const origin = chain.chainId === request.originChain.chainId;
+        const trade = await this.bestTrade(chain, tokenIn, tokenOut, amountIn, origin ? request.limits : undefined);
+        const tooHigh = priceImpactRefusal(bridgeSwap(trade, origin, chain), request.maxPriceImpactBps);
+        if (tooHigh) throw tooHigh;
+        return trade;
+      },
     });
     const steps = buildBridgeRouteSteps({ plan, wallet: request.walletAddress, deadline });
     const extension = describeBridgeRoute(plan, deadline, (chainId) => this.token(this.deps.catalog.chain(chainId)!));
@@ -291,6 +317,9 @@ export class QuoteService {
       route: { dex: bridge.slug, name: bridge.name, fees: plan.deposit.feeAmount.toString(), logo: bridge.logo, version: '', poolFee: 0 },
       steps,
       extension,
+      swaps: [plan.originSwap, plan.destinationLeg].flatMap((leg) =>
+        leg && leg.trade.splits.length > 0 ? [bridgeSwap(leg.trade, leg === plan.originSwap, leg.chain)] : [],
+      ),
     });
   }
 
@@ -309,6 +338,8 @@ export class QuoteService {
       route: RouteSummary;
       steps: Step[];
       extension?: object;
+      /** The quote's swaps, for its warnings. */
+      swaps: readonly QuotedSwap[];
     },
   ): Promise<SavedQuote> {
     const created = new Date(createdMs).toISOString();
@@ -341,6 +372,7 @@ export class QuoteService {
       steps: priced.steps,
       snapshot: this.snapshotInfo(request.originChain.chainId),
       ...priced.extension,
+      warnings: quoteWarnings({ swaps: priced.swaps }),
     };
     const json = await this.deps.store.save({ orgId, quote: quote as unknown as Record<string, unknown> });
     return { quote, json };

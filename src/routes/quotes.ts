@@ -7,7 +7,7 @@ import { optionalApiKey, requireApiKey } from '../http/auth.ts';
 import { sendData, sendDataJson } from '../http/envelope.ts';
 import { UUID_PATTERN, unanchored } from '../http/formats.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../quote/quoteRequest.ts';
-import type { QuoteService } from '../quote/quoteService.ts';
+import { type QuoteService, ROUTES_RANKED_BY } from '../quote/quoteService.ts';
 import { refuseExcludedTokens } from '../quote/refuseExcludedTokens.ts';
 import type { ApiKeyStore } from '../store/apiKeyStore.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
@@ -40,7 +40,7 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
 
   router.post('/quotes/routes', optionalApiKey(deps.keys), async (ctx) => {
     const request = readRequest(ctx, deps);
-    sendData(ctx, 'routes fetched successfully', await deps.quotes.routes(request));
+    sendData(ctx, 'routes fetched successfully', await deps.quotes.routes(request), 200, { rankedBy: ROUTES_RANKED_BY });
   });
 
   router.post('/quotes', requireApiKey(deps.keys), async (ctx) => {
