@@ -48,9 +48,6 @@ export interface RouteQuote extends TradeView {
   warnings: QuoteWarning[];
 }
 
-/** How POST /quotes/routes orders its routes (the `rankedBy` field of its response). */
-export const ROUTES_RANKED_BY = 'netOfGas';
-
 /** The saved quote (SPEC section 2, Quote) plus the routing extensions and the snapshot it was priced on. */
 export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>> {
   quoteId: string;
@@ -131,8 +128,8 @@ export class QuoteService {
   }
 
   /**
-   * The best trade per DEX deployment, best first net of the network fee (POST /quotes/routes, ranked by
-   * ROUTES_RANKED_BY): exactIn by amountOut minus the fee in tokenOut descending, exactOut by amountIn plus the fee in
+   * The best trade per DEX deployment, best first net of the network fee (POST /quotes/routes, `rankedBy` netOfGas,
+   * compareNetOfGas): exactIn by amountOut minus the fee in tokenOut descending, exactOut by amountIn plus the fee in
    * tokenIn ascending, the order in which POST /quotes picks its trade. Trades whose price impact exceeds the
    * request's maxPriceImpactBps are left out; when that leaves none, the least impact's refusal is thrown. Nothing is
    * saved.

@@ -7,8 +7,9 @@ import { optionalApiKey, requireApiKey } from '../http/auth.ts';
 import { sendData, sendDataJson } from '../http/envelope.ts';
 import { UUID_PATTERN, unanchored } from '../http/formats.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../quote/quoteRequest.ts';
-import { type QuoteService, ROUTES_RANKED_BY } from '../quote/quoteService.ts';
+import type { QuoteService } from '../quote/quoteService.ts';
 import { refuseExcludedTokens } from '../quote/refuseExcludedTokens.ts';
+import { ROUTES_RANKED_BY } from '../routing/compareNetOfGas.ts';
 import type { ApiKeyStore } from '../store/apiKeyStore.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 

@@ -1,5 +1,8 @@
 import type { Trade } from './Trade.ts';
 
+/** How POST /quotes/routes orders its routes (the `rankedBy` field of its response): by compareNetOfGas. */
+export const ROUTES_RANKED_BY = 'netOfGas';
+
 /**
  * What a trade is worth to the user net of its network fee, in the token bestTrade ranks by: exactIn, amountOut minus
  * the fee in tokenOut (higher is better); exactOut, amountIn plus the fee in tokenIn (lower is better). A fee no pool
