@@ -9,6 +9,7 @@
  * - AMOUNT_TOO_SMALL: the amount rounds to nothing (a pool's output, a bridge transfer after its fee).
  * - AMOUNT_TOO_LARGE: the amount is beyond the pools' 256-bit arithmetic (where the contract would overflow).
  * - AMOUNT_OUT_OF_RANGE: the amount is outside a bridge's minimum and maximum.
+ * - PRICE_IMPACT_TOO_HIGH: the best trade moves the price more than the request's maxPriceImpactBps allows.
  * - NO_POOL_STATE: the chain has no pool state at all (no snapshot loaded): nothing can be priced there.
  */
 export type RefusalCode =
@@ -18,4 +19,5 @@ export type RefusalCode =
   | 'AMOUNT_TOO_SMALL'
   | 'AMOUNT_TOO_LARGE'
   | 'AMOUNT_OUT_OF_RANGE'
-  | 'NO_POOL_STATE';
+  | 'NO_POOL_STATE'
+  | 'PRICE_IMPACT_TOO_HIGH';

@@ -8,10 +8,13 @@ export interface Envelope<T = unknown> {
   data?: T;
 }
 
-/** Writes a success envelope. `data` may be null (SPEC: clients null-check it). */
-export function sendData<T>(ctx: Context, message: string, data: T, status = 200): void {
+/**
+ * Writes a success envelope. `data` may be null (SPEC: clients null-check it). `fields`: documented extension fields
+ * of the envelope, written between `message` and `data` (POST /quotes/routes: `rankedBy`).
+ */
+export function sendData<T>(ctx: Context, message: string, data: T, status = 200, fields: Record<string, string> = {}): void {
   ctx.status = status;
-  ctx.body = { code: status, message, data } satisfies Envelope<T>;
+  ctx.body = { code: status, message, ...fields, data } satisfies Envelope<T>;
 }
 
 /**

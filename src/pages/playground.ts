@@ -54,6 +54,7 @@ const tokenOutSelect = byId<HTMLSelectElement>('token-out');
 const flipButton = byId<HTMLButtonElement>('flip');
 const amountInput = byId<HTMLInputElement>('amount');
 const slippageInput = byId<HTMLInputElement>('slippage');
+const maxImpactInput = byId<HTMLInputElement>('max-impact');
 const recipientInput = byId<HTMLInputElement>('recipient');
 const quoteButton = byId<HTMLButtonElement>('quote');
 const errorBox = byId<HTMLDivElement>('error');
@@ -170,6 +171,8 @@ function requestBody(chain: Chain): Record<string, unknown> {
   };
   const slippage = slippageInput.value.trim();
   if (slippage !== '') body.slippageBps = /^-?\d+$/.test(slippage) ? Number(slippage) : slippage;
+  const maxImpact = maxImpactInput.value.trim();
+  if (maxImpact !== '') body.maxPriceImpactBps = /^-?\d+$/.test(maxImpact) ? Number(maxImpact) : maxImpact;
   return body;
 }
 
@@ -226,6 +229,9 @@ function render(chain: Chain, body: unknown, quotes: ApiRouteQuote[]): void {
   byId('best-summary').textContent =
     `${amountLabel(best.amountIn, best.tokenIn)} → ${amountLabel(best.amountOut, best.tokenOut)} · ${best.route.name}`;
   byId('route-drawing').replaceChildren(...drawRoute(best, token, names).map(drawPath));
+  const warnings = byId('warnings');
+  warnings.replaceChildren(...best.warnings.map((w) => el('li', { 'data-warning-code': w.code }, w.message)));
+  warnings.hidden = best.warnings.length === 0;
   const facts: HTMLElement[] = [
     ...fact('Amount out', amountLabel(best.amountOut, best.tokenOut), { 'data-amount-out': best.amountOut }),
     ...fact(`Minimum out (${bpsLabel(best.slippageBps)} slippage)`, amountLabel(best.amountOutMinimum, best.tokenOut)),

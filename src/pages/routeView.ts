@@ -47,6 +47,8 @@ export interface ApiRouteQuote {
   gasPriceWei?: string;
   networkFee?: { wei: string; inTokenOut: string | null };
   priceImpactBps?: number;
+  /** What to show beside the route (e.g. HIGH_PRICE_IMPACT); empty when nothing. */
+  warnings: { code: string; message: string }[];
 }
 
 /** A hop as drawn: token symbols, DEX name, fee tier and amounts (raw and in display units). */

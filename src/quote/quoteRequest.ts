@@ -31,7 +31,12 @@ export interface QuoteRequestBody {
   excludeDexes?: string[];
   /** Which amount is fixed (README, "Exact output"): `amount` of tokenIn (exactIn) or of tokenOut (exactOut). */
   tradeType?: TradeType;
+  /** Largest price impact accepted, basis points (README, "Price impact"). */
+  maxPriceImpactBps?: number;
 }
+
+/** Default of `maxPriceImpactBps`: a quote moving the price more than 15% is refused unless the request allows it. */
+export const DEFAULT_MAX_PRICE_IMPACT_BPS = 1500;
 
 /** The values of `tradeType`; the first is the default. */
 export const TRADE_TYPES: readonly TradeType[] = ['exactIn', 'exactOut'];
@@ -104,6 +109,13 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
       description:
         'Which amount is fixed: "exactIn" (default): `amount` of tokenIn is sold; "exactOut": `amount` of tokenOut is bought, the input it needs is quoted, same-chain only.',
     },
+    maxPriceImpactBps: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 10000,
+      nullable: true,
+      description: `Largest price impact accepted, basis points (100 = 1%); default ${DEFAULT_MAX_PRICE_IMPACT_BPS}. A quote above it is refused (400); POST /quotes/routes leaves out the routes above it; a bridge quote applies it to each of its swaps.`,
+    },
   },
   additionalProperties: false,
 };
@@ -129,6 +141,8 @@ export interface QuoteRequest {
    * body states none (the one recorded with the chain's pool state).
    */
   readonly limits: RequestedLimits;
+  /** Largest price impact accepted, basis points (default DEFAULT_MAX_PRICE_IMPACT_BPS). */
+  readonly maxPriceImpactBps: number;
 }
 
 const AMOUNT = new RegExp(DECIMAL_AMOUNT_PATTERN);
@@ -142,6 +156,7 @@ const RANGES: Record<string, string> = {
   slippageBps: 'must be between 0 and 5000',
   maxHops: `must be between ${ROUTING_BOUNDS.maxHops.minimum} and ${ROUTING_BOUNDS.maxHops.maximum}`,
   maxSplits: `must be between ${ROUTING_BOUNDS.maxSplits.minimum} and ${ROUTING_BOUNDS.maxSplits.maximum}`,
+  maxPriceImpactBps: 'must be between 0 and 10000',
 };
 
 /** What a field that breaks its schema pattern is told. */
@@ -360,6 +375,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     problems.set('tokenOut', 'must differ from tokenIn');
   }
   if (Object.is(b.slippageBps, -0)) problems.set('slippageBps', 'must be between 0 and 5000 (negative zero is not accepted)');
+  if (Object.is(b.maxPriceImpactBps, -0)) problems.set('maxPriceImpactBps', 'must be between 0 and 10000 (negative zero is not accepted)');
   for (const [field, type] of [
     ['slippageBps', 'an integer'],
     ['walletAddress', 'a string'],
@@ -368,6 +384,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     ['gasPriceWei', 'a string'],
     ['includeDexes', 'an array'],
     ['excludeDexes', 'an array'],
+    ['maxPriceImpactBps', 'an integer'],
   ] as const) {
     if (b[field] === null) problems.set(field, `must be ${type}`);
   }
@@ -434,5 +451,6 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
       gasPriceWei: b.gasPriceWei === undefined ? undefined : BigInt(b.gasPriceWei),
       deployments,
     },
+    maxPriceImpactBps: b.maxPriceImpactBps ?? DEFAULT_MAX_PRICE_IMPACT_BPS,
   };
 }

@@ -7,14 +7,17 @@ import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts'
 import { ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
+import { compareNetOfGas } from '../routing/compareNetOfGas.ts';
 import { describeTrade, type RouteSummary, type TradeView } from '../routing/describeTrade.ts';
 import { slippageLimits } from '../routing/slippageLimits.ts';
-import { findBestTrade, tradeRefusal, tradeSearch } from '../routing/TradeFinder.ts';
+import type { Trade } from '../routing/Trade.ts';
+import { findBestTrade, type TradeFinder, tradeRefusal, tradeSearch } from '../routing/TradeFinder.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import type { Step } from '../tx/Step.ts';
 import type { Pricer } from './Pricer.ts';
 import type { QuoteRequest } from './quoteRequest.ts';
+import { priceImpactRefusal, type QuotedSwap, type QuoteWarning, quoteWarnings } from './quoteWarnings.ts';
 
 /** Seconds a quote stays valid (SPEC section 8). */
 export const QUOTE_VALIDITY_SECONDS = 300;
@@ -38,6 +41,8 @@ export interface RouteQuote extends TradeView {
   tokenIn: CatalogToken;
   tokenOut: CatalogToken;
   snapshot: SnapshotInfo | null;
+  /** What a client should show beside this route (empty when nothing). */
+  warnings: QuoteWarning[];
 }
 
 /** The saved quote (SPEC section 2, Quote) plus the routing extensions and the snapshot it was priced on. */
@@ -75,6 +80,8 @@ export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>>
   bridge?: QuoteBridgeDetails;
   /** Cross-chain quotes only (extension): bridge fee and swap fees. */
   fees?: QuoteFeeBreakdown;
+  /** What a client should show beside the quote (empty when nothing). */
+  warnings: QuoteWarning[];
 }
 
 export interface QuoteServiceDeps {
@@ -88,9 +95,9 @@ export interface QuoteServiceDeps {
   readonly now?: () => number;
 }
 
-/** Ascending order of two amounts. */
-function compare(a: bigint, b: bigint): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/** A swap leg of a bridge route, named for messages: before the bridge (origin) or after it (destination). */
+function bridgeSwap(trade: Trade, origin: boolean, chain: CatalogChain): QuotedSwap {
+  return { trade, where: `the swap ${origin ? 'before' : 'after'} the bridge (${chain.slug})` };
 }
 
 /** A saved quote and its JSON text as saved (the response sends the same text: the quote is serialized once). */
@@ -108,8 +115,11 @@ export class QuoteService {
   }
 
   /**
-   * The best trade per DEX deployment, best first (POST /quotes/routes): exactIn by amountOut descending, exactOut by
-   * amountIn ascending. Nothing is saved.
+   * The best trade per DEX deployment, best first net of the network fee (POST /quotes/routes, `rankedBy` netOfGas,
+   * compareNetOfGas): exactIn by amountOut minus the fee in tokenOut descending, exactOut by amountIn plus the fee in
+   * tokenIn ascending, the order in which POST /quotes picks its trade. Trades whose price impact exceeds the
+   * request's maxPriceImpactBps are left out; when that leaves none, the least impact's refusal is thrown. Nothing is
+   * saved.
    */
   async routes(request: QuoteRequest): Promise<RouteQuote[]> {
     this.requireSameChain(request, 'POST /quotes/routes prices same-chain swaps only: originChainId and destinationChainId must be equal');
@@ -117,16 +127,20 @@ export class QuoteService {
     const chain = request.originChain;
     const snapshot = this.snapshotInfo(chain.chainId);
     const outcomes = await this.deps.pricer.findTrades(tradeSearch(chain, request, request.limits, true));
-    const trades = outcomes.flatMap((o) => (o.outcome.ok ? [o.outcome.trade] : []));
-    if (trades.length === 0)
+    const found = outcomes.flatMap((o) => (o.outcome.ok ? [o.outcome.trade] : []));
+    if (found.length === 0)
       throw tradeRefusal(
         outcomes.map((o) => o.outcome),
         chain,
         request,
         request.limits.maxHops,
       );
-    const exactOut = request.tradeType === 'exactOut';
-    trades.sort((a, b) => (exactOut ? compare(a.amountIn, b.amountIn) : compare(b.amountOut, a.amountOut)));
+    const trades = found.filter((trade) => !priceImpactRefusal({ trade }, request.maxPriceImpactBps));
+    if (trades.length === 0) {
+      const least = found.reduce((a, b) => (b.priceImpactBps < a.priceImpactBps ? b : a));
+      throw priceImpactRefusal({ trade: least }, request.maxPriceImpactBps)!;
+    }
+    trades.sort(compareNetOfGas);
     const token = this.token(chain);
     return trades.map((trade) => {
       const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, request.slippageBps);
@@ -150,6 +164,7 @@ export class QuoteService {
         networkFee: view.networkFee,
         priceImpactBps: view.priceImpactBps,
         snapshot,
+        warnings: quoteWarnings({ swaps: [{ trade }] }),
       };
     });
   }
@@ -161,6 +176,8 @@ export class QuoteService {
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
     const trade = await findBestTrade(this.deps.pricer, chain, request, request.limits);
+    const tooHigh = priceImpactRefusal({ trade }, request.maxPriceImpactBps);
+    if (tooHigh) throw tooHigh;
     const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, request.slippageBps);
     const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
     const steps = buildTradeSteps({
@@ -183,6 +200,7 @@ export class QuoteService {
       route,
       steps,
       extension: view,
+      swaps: [{ trade }],
     });
   }
 
@@ -193,7 +211,7 @@ export class QuoteService {
   private async createCrossChain(request: QuoteRequest, orgId: string): Promise<SavedQuote> {
     const createdMs = this.now();
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
-    const plan = await planBridgeRoute(request, { catalog: this.deps.catalog, tradeFinder: this.deps.pricer });
+    const plan = await planBridgeRoute(request, { catalog: this.deps.catalog, tradeFinder: this.bridgeTradeFinder(request) });
     const steps = buildBridgeRouteSteps({ plan, wallet: request.walletAddress, deadline });
     const extension = describeBridgeRoute(plan, deadline, (chainId) => this.token(this.deps.catalog.chain(chainId)!));
     const bridge = plan.originBridge;
@@ -206,6 +224,9 @@ export class QuoteService {
       route: { dex: bridge.slug, name: bridge.name, fees: plan.deposit.feeAmount.toString(), logo: bridge.logo, version: '', poolFee: 0 },
       steps,
       extension,
+      swaps: [plan.originSwap, plan.destinationLeg].flatMap((leg) =>
+        leg && leg.trade.splits.length > 0 ? [bridgeSwap(leg.trade, leg === plan.originSwap, leg.chain)] : [],
+      ),
     });
   }
 
@@ -224,6 +245,8 @@ export class QuoteService {
       route: RouteSummary;
       steps: Step[];
       extension?: object;
+      /** The quote's swaps, for its warnings. */
+      swaps: readonly QuotedSwap[];
     },
   ): Promise<SavedQuote> {
     const created = new Date(createdMs).toISOString();
@@ -256,6 +279,7 @@ export class QuoteService {
       steps: priced.steps,
       snapshot: this.snapshotInfo(request.originChain.chainId),
       ...priced.extension,
+      warnings: quoteWarnings({ swaps: priced.swaps }),
     };
     const json = await this.deps.store.save({ orgId, quote: quote as unknown as Record<string, unknown> });
     return { quote, json };
@@ -276,6 +300,26 @@ export class QuoteService {
   }
 
   /** A chain's token by lower-case address (trades name tokens by their lower-case addresses). */
+  /**
+   * The pricer as the bridge planner's trade finder for one request: a swap leg above the request's
+   * maxPriceImpactBps refuses its corridor (another corridor may still serve), named by where it runs.
+   */
+  private bridgeTradeFinder(request: QuoteRequest): TradeFinder {
+    return {
+      findTrades: async (search) => {
+        const results = await this.deps.pricer.findTrades(search);
+        const chain = this.deps.catalog.chain(search.chainId)!;
+        const origin = search.chainId === request.originChain.chainId;
+        for (const { outcome } of results) {
+          if (!outcome.ok || outcome.trade.splits.length === 0) continue;
+          const tooHigh = priceImpactRefusal(bridgeSwap(outcome.trade, origin, chain), request.maxPriceImpactBps);
+          if (tooHigh) throw tooHigh;
+        }
+        return results;
+      },
+    };
+  }
+
   private token(chain: CatalogChain): (address: string) => CatalogToken {
     return (address) => this.deps.catalog.token(chain.chainId, address)!;
   }

@@ -7,6 +7,8 @@
  */
 import { CHAIN_ID_SCHEMA, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN, UUID_PATTERN, unanchored } from '../http/formats.ts';
 import { quoteRequestSchema, TRADE_TYPES } from '../quote/quoteRequest.ts';
+import { HIGH_PRICE_IMPACT_BPS } from '../quote/quoteWarnings.ts';
+import { ROUTES_RANKED_BY } from '../routing/compareNetOfGas.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -42,9 +44,9 @@ function object(properties: Record<string, Schema>, optional: readonly string[] 
   };
 }
 
-/** The success envelope around `data`. */
-function envelope(data: Schema, message: string): Schema {
-  return object({ code: { const: 200 }, message: str(`"${message}"`), data });
+/** The success envelope around `data`, with an operation's documented extension fields between message and data. */
+function envelope(data: Schema, message: string, fields: Record<string, Schema> = {}): Schema {
+  return object({ code: { const: 200 }, message: str(`"${message}"`), ...fields, data });
 }
 
 function json(schema: Schema, description: string, headers?: Record<string, unknown>): Schema {
@@ -52,7 +54,8 @@ function json(schema: Schema, description: string, headers?: Record<string, unkn
 }
 
 const REQUEST_ID = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
-const ok = (data: Schema, message: string, description: string) => json(envelope(data, message), description, REQUEST_ID);
+const ok = (data: Schema, message: string, description: string, fields?: Record<string, Schema>) =>
+  json(envelope(data, message, fields), description, REQUEST_ID);
 const error = (description: string) => ({ $ref: `#/components/responses/${description}` });
 
 const errors = {
@@ -146,7 +149,25 @@ const AMOUNT_IN_MAXIMUM =
 const AMOUNT_OUT_MINIMUM =
   'exactIn: floor(amountOut × (10000 − slippageBps) / 10000); exactOut: amountOut (delivered exactly). Enforced in the swap calldata.';
 
+const WARNINGS: Schema = {
+  type: 'array',
+  items: ref('QuoteWarning'),
+  description: 'Extension: what a client should show beside the quote, e.g. a high price impact; empty when nothing.',
+};
+
 const schemas: Record<string, Schema> = {
+  QuoteWarning: object(
+    {
+      code: {
+        type: 'string',
+        enum: ['HIGH_PRICE_IMPACT'],
+        description: `Stable code. HIGH_PRICE_IMPACT: priceImpactBps above ${HIGH_PRICE_IMPACT_BPS} (5%) and within the request's maxPriceImpactBps. More codes may be added: show the message of a code you do not know.`,
+      },
+      message: str('For people, e.g. "price impact 13.04% is above 5%: …".'),
+    },
+    [],
+    'Extension: a warning on a quote.',
+  ),
   Error: object(
     {
       code: int('Equals the HTTP status.', { minimum: 400, maximum: 599 }),
@@ -330,6 +351,7 @@ const schemas: Record<string, Schema> = {
     pairAddress: address('Extension: the first pool of the largest split (the wrapped native token for wrap/unwrap).'),
     snapshot: ref('SnapshotInfo'),
     ...routingExtensions(),
+    warnings: WARNINGS,
   }),
   Step: object(
     {
@@ -378,6 +400,7 @@ const schemas: Record<string, Schema> = {
       bridge: ref('QuoteBridge'),
       fees: ref('QuoteFees'),
       ...routingExtensions(),
+      warnings: WARNINGS,
     },
     ['expectedFillTimeSeconds', 'bridge', 'fees', ...ROUTING_FIELDS],
     'A saved quote. Cross-chain quotes (originChainId ≠ destinationChainId) also carry expectedFillTimeSeconds, bridge and fees; their route is the bridge.',
@@ -567,7 +590,14 @@ export const openApiDocument = {
           200: ok(
             { type: 'array', items: ref('RouteQuote') },
             'routes fetched successfully',
-            'Route quotes, best first: by amountOut descending (exactIn), by amountIn ascending (exactOut).',
+            'Route quotes, best first by what the user gets net of the network fee (rankedBy): by amountOut − networkFee.inTokenOut descending (exactIn), by amountIn + networkFee.inTokenIn ascending (exactOut). data[0] is the trade POST /quotes returns for the same body. Routes whose price impact exceeds maxPriceImpactBps are left out (400 when none remains).',
+            {
+              rankedBy: {
+                const: ROUTES_RANKED_BY,
+                description:
+                  'Extension: how data is ordered. "netOfGas": by output net of the network fee at gasPriceWei (at gas price 0, or where no pool prices the native asset in the token, the fee counts as 0).',
+              },
+            },
           ),
           ...pick(400, 401, 413, 415, 429, 500, 503),
         },

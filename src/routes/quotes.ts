@@ -10,6 +10,7 @@ import { UUID_PATTERN, unanchored } from '../http/formats.ts';
 import { applyTokenFacts } from '../quote/applyTokenFacts.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../quote/quoteRequest.ts';
 import type { QuoteService } from '../quote/quoteService.ts';
+import { ROUTES_RANKED_BY } from '../routing/compareNetOfGas.ts';
 import type { ApiKeyStore } from '../store/apiKeyStore.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 
@@ -41,7 +42,7 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
 
   router.post('/quotes/routes', optionalApiKey(deps.keys), async (ctx) => {
     const request = readRequest(ctx, deps);
-    sendData(ctx, 'routes fetched successfully', await deps.quotes.routes(request));
+    sendData(ctx, 'routes fetched successfully', await deps.quotes.routes(request), 200, { rankedBy: ROUTES_RANKED_BY });
   });
 
   router.post<KeyedState>('/quotes', requireApiKey(deps.keys), async (ctx) => {

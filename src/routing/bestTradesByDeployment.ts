@@ -35,7 +35,12 @@ export function bestTradesByDeployment(
   // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
   const mixed =
     all.outcome.ok && new Set(all.outcome.trade.splits.flatMap((s) => s.route.legs.map((l) => deploymentId(l.dex, l.version)))).size > 1;
-  return mixed || !all.outcome.ok ? [...each, all] : each;
+  if (mixed || !all.outcome.ok) return [...each, all];
+  // Through one deployment, the best trade overall stands for that deployment: it is the trade POST /quotes returns,
+  // so the route list ranks exactly that trade (a search kept to one deployment may settle on other shares).
+  const first = all.outcome.trade.splits[0]?.route.legs[0];
+  const own = first && deploymentId(first.dex, first.version);
+  return each.map((e) => (e.deployment === own ? { deployment: e.deployment, outcome: all.outcome } : e));
 }
 
 /** The best trade through the given deployments' pools. */

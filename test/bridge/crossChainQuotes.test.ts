@@ -342,3 +342,40 @@ t.test('bridge quotes: tokens by symbol on each chain, EIP-55 checksums (issue 2
     `recipientAddress: ${recipientTypo} fails its EIP-55 checksum: check the address for a typo; tokenOut: ${usdcTypo} fails its EIP-55 checksum: check the address for a typo`,
   );
 });
+
+// maxPriceImpactBps on a bridge quote (issue 23 item 4) bounds each of its swaps. 0.5 WBTC -> DAI swaps before the
+// bridge (into the asset) and after it; with a bound of 0 every corridor's swap before the bridge is refused, each at
+// the impact the same swap has as a same-chain quote on devnet.
+t.test('maxPriceImpactBps: a bridge route whose swap exceeds it is refused, naming the swap', async (t) => {
+  const WBTC = '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9';
+  const DAI = '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9';
+  const USDT_DEVNET = shipped.q.catalog.chain(31337)!.tokens.find((tk) => tk.symbol === 'USDT')!.address;
+  const body = { ...BASE, tokenIn: WBTC, tokenOut: DAI, amount: '0.5' };
+  const allowed = await post({ ...body, maxPriceImpactBps: 10000 });
+  t.equal(allowed.status, 200);
+  t.ok(Array.isArray(allowed.body.data.warnings), 'a bridge quote carries warnings');
+  const impacts: string[] = [];
+  for (const [asset, token] of [
+    ['ETH', WETH],
+    ['USDC', USDC],
+    ['USDT', USDT_DEVNET],
+  ]) {
+    const same = await post({
+      ...BASE,
+      destinationChainId: 31337,
+      tokenIn: WBTC,
+      tokenOut: token,
+      amount: '0.5',
+      maxPriceImpactBps: 10000,
+    });
+    t.equal(same.status, 200, `WBTC -> ${asset} on devnet`);
+    impacts.push(
+      `via Across ${asset}: price impact ${(same.body.data.priceImpactBps ?? 0) / 100}% on the swap before the bridge (devnet) exceeds maxPriceImpactBps 0%`,
+    );
+  }
+  const refused = await post({ ...body, maxPriceImpactBps: 0 });
+  t.strictSame(
+    [refused.status, refused.body],
+    [400, { code: 400, message: `quote unavailable: no bridge route from WBTC on devnet to DAI on devnet-b (${impacts.join('; ')})` }],
+  );
+});

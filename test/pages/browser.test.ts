@@ -83,7 +83,7 @@ if (browser) {
   });
 
   /** Chooses the devnet, a pair and an amount, presses Quote; returns the body the page sent and what the API answers to it. */
-  const quoteOnPage = async (watch: PageWatch, tokenIn: string, tokenOut: string, amount: string) => {
+  const quoteOnPage = async (watch: PageWatch, tokenIn: string, tokenOut: string, amount: string, maxImpact?: string) => {
     const { page } = watch;
     await page.goto(`${origin}/playground`);
     await page.locator('#quote:not([disabled])').waitFor();
@@ -91,6 +91,7 @@ if (browser) {
     await page.selectOption('#token-in', tokenIn);
     await page.selectOption('#token-out', tokenOut);
     await page.fill('#amount', amount);
+    if (maxImpact !== undefined) await page.fill('#max-impact', maxImpact);
     const sent = page.waitForRequest((r) => r.url() === `${origin}/quotes/routes` && r.method() === 'POST');
     await page.click('#quote');
     const body = (await sent).postDataJSON() as Record<string, unknown>;
@@ -215,6 +216,11 @@ if (browser) {
         );
       }
     }
+    const warnings = await watch.page.$$eval('#warnings li', (lis) =>
+      lis.map((li) => ({ code: li.getAttribute('data-warning-code'), message: li.textContent })),
+    );
+    t.strictSame(warnings, best.warnings, "the best route's warnings");
+    t.equal(await watch.page.locator('#warnings').isVisible(), best.warnings.length > 0, 'the warnings box only when there are warnings');
     const facts = watch.page.locator('#best-facts');
     t.equal(await facts.locator('[data-amount-out]').getAttribute('data-amount-out'), best.amountOut, 'amountOut');
     t.equal(
@@ -314,6 +320,19 @@ if (browser) {
       clean(t, watch);
     },
   );
+
+  t.test('/playground: a maxPriceImpactBps is sent, and a high price impact shows its warning', async (t) => {
+    const watch = await watchedPage(browser, origin);
+    t.teardown(() => watch.context.close());
+    const { body, direct } = await quoteOnPage(watch, bySymbol('WETH')!.address, bySymbol('USDC')!.address, '2000', '2000');
+    t.equal(body.maxPriceImpactBps, 2000);
+    const best = (direct.body.data as RouteQuote[])[0];
+    t.ok(best.priceImpactBps > 500 && best.priceImpactBps <= 2000, `price impact ${best.priceImpactBps} bps`);
+    t.equal(best.warnings[0]?.code, 'HIGH_PRICE_IMPACT');
+    await matchesApi(t, watch, direct);
+    await watch.page.screenshot({ path: join(screenshotDir, 'playground-warning.png'), fullPage: true });
+    clean(t, watch);
+  });
 
   t.test("/playground: an invalid amount shows the API's 400 message", async (t) => {
     const watch = await watchedPage(browser, origin);

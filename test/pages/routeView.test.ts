@@ -56,6 +56,7 @@ const base: ApiRouteQuote = {
   amountOut: '5990000000',
   amountOutMinimum: '5960050000',
   slippageBps: 50,
+  warnings: [],
   route: { dex: 'uniswap', name: 'Uniswap V3', version: 'v3', poolFee: 500, fees: '1000000000000000' },
   tokenIn: WETH,
   tokenOut: USDC,

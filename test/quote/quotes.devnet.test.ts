@@ -201,8 +201,11 @@ const CASES: readonly QuoteCase[] = [
   { tokenIn: 'DAI', tokenOut: 'ETH', amount: '1000.123', winner: 'v2' },
 ];
 
-/** Routing limited to one pool of the pair, ranked by gross output (the behaviour these cases were written for). */
-const SINGLE_POOL = { maxHops: 1, maxSplits: 1, gasPriceWei: '0' } as const;
+/**
+ * Routing limited to one pool of the pair, ranked by gross output (the behaviour these cases were written for), at
+ * any price impact: the large cases cross many ticks on purpose, well above the default maxPriceImpactBps (15%).
+ */
+const SINGLE_POOL = { maxHops: 1, maxSplits: 1, gasPriceWei: '0', maxPriceImpactBps: 10000 } as const;
 
 const label = (c: Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>): string => `${c.amount} ${c.tokenIn} -> ${c.tokenOut}`;
 

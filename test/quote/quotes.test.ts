@@ -468,6 +468,7 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
       gasPriceWei: '0',
       networkFee: { wei: '0', inTokenIn: '0', inTokenOut: '0' },
       priceImpactBps: impactBps(1_000_000_000n, 30_000_000_000n, 10_000_000_000_000_000_000n, expected),
+      warnings: [],
     },
   );
   // The devnet's gasUsed for the same shape (approve, then one v2 pair through UniswapV2Router02, exact input):
@@ -531,8 +532,9 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
 t.test('POST /quotes: native input and default slippage (50 bps); wallet defaults to the recipient', async (t) => {
   const amountIn = 2_500_000_000_000_000_000n;
   const expected = v2Out('10000000000000000000', 18, WETH, '30000000000', 6, USDC, amountIn);
+  // 2.5 ETH into a 10 WETH pair moves the price ~20%: above the default bound, so the request allows 25%.
   const res = await q.request<Answer<Quote>>('POST', '/quotes', {
-    body: { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '2.5' },
+    body: { ...BASE, tokenIn: ETH, tokenOut: USDC, amount: '2.5', maxPriceImpactBps: 2500 },
     headers: A,
   });
   t.equal(res.status, 200);
@@ -823,4 +825,72 @@ t.test('exact output larger than the pools can give: 400 naming the pair and the
     { ...BASE, tradeType: 'exactOut', tokenIn: WETH, tokenOut: USDC, amount: '30000.000001' },
     'quote unavailable: no route for WETH/USDC on testchain has the liquidity to deliver exactly 30000.000001 USDC',
   );
+});
+
+// maxPriceImpactBps and warnings (issue 23 item 4). The fixture's only WETH/USDC liquidity is the v2 pair
+// (10 WETH / 30,000 USDC): the impact of a trade is @uniswap/sdk-core's computePriceImpact over @uniswap/v2-sdk's
+// output (impactBps above), and a percent is written as bps / 100 (JavaScript's shortest decimal: 15, 20.19).
+t.test('maxPriceImpactBps: exact validation messages', async (t) => {
+  const RANGE = 'maxPriceImpactBps: must be between 0 and 10000';
+  for (const value of [-1, 10001, 1e9]) await rejects(t, { ...BASE, maxPriceImpactBps: value }, RANGE);
+  for (const value of [1.5, '1500', null, true, [1500]])
+    await rejects(t, { ...BASE, maxPriceImpactBps: value }, 'maxPriceImpactBps: must be an integer');
+  // -0 survives only in the raw text (JSON.stringify writes it as 0).
+  const payload = JSON.stringify(BASE).replace('}', ',"maxPriceImpactBps":-0}');
+  for (const { url, headers } of ENDPOINTS) {
+    const res = await q.request('POST', url, { payload, headers: { ...headers, 'content-type': 'application/json' } });
+    t.strictSame([res.status, res.body], [400, { code: 400, message: `${RANGE} (negative zero is not accepted)` }], `POST ${url}: -0`);
+  }
+  await rejects(t, { ...BASE, maxPriceImpactBps: 20000, slippageBps: 6000 }, `${RANGE}; slippageBps: must be between 0 and 5000`);
+  await rejects(
+    t,
+    { ...BASE, maxPriceImpactBp: 100 },
+    'maxPriceImpactBp: is not a field of the quote request (did you mean maxPriceImpactBps?)',
+  );
+});
+
+t.test('maxPriceImpactBps: above the bound a 400 on both endpoints, up to it a quote with a HIGH_PRICE_IMPACT warning', async (t) => {
+  const amountIn = 2_500_000_000_000_000_000n;
+  const out = v2Out('10000000000000000000', 18, WETH, '30000000000', 6, USDC, amountIn);
+  const bps = impactBps(amountIn, 10_000_000_000_000_000_000n, 30_000_000_000n, out);
+  t.ok(bps > 1500 && bps < 2500, `2.5 WETH moves the pair's price ${bps} bps`);
+  const body = { ...BASE, tokenIn: WETH, tokenOut: USDC, amount: '2.5' };
+  const refused = (bound: number) => ({
+    code: 400,
+    message: `quote unavailable: price impact ${bps / 100}% exceeds maxPriceImpactBps ${bound / 100}%`,
+  });
+  for (const { url, headers } of ENDPOINTS) {
+    const byDefault = await q.request('POST', url, { body, headers });
+    t.strictSame([byDefault.status, byDefault.body], [400, refused(1500)], `${url}: the default bound is 15%`);
+    const justBelow = await q.request('POST', url, { body: { ...body, maxPriceImpactBps: bps - 1 }, headers });
+    t.strictSame([justBelow.status, justBelow.body], [400, refused(bps - 1)], `${url}: one basis point below the impact`);
+  }
+  const warning = {
+    code: 'HIGH_PRICE_IMPACT',
+    message: `price impact ${bps / 100}% is above 5%: you receive noticeably less than the market price; a smaller amount moves the price less`,
+  };
+  const created = await q.request<Answer<Quote>>('POST', '/quotes', { body: { ...body, maxPriceImpactBps: bps }, headers: A });
+  t.equal(created.status, 200, 'a bound equal to the impact accepts it');
+  t.strictSame(
+    [created.body.data.amountOut, created.body.data.priceImpactBps, created.body.data.warnings],
+    [out.toString(), bps, [warning]],
+  );
+  const fetched = await q.request<Answer<Quote>>('GET', `/quotes/${created.body.data.quoteId}`, { headers: A });
+  t.strictSame(fetched.body.data.warnings, [warning], 'GET /quotes/{quoteId} carries the warnings');
+  const routes = await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', { body: { ...body, maxPriceImpactBps: 10000 } });
+  t.strictSame(
+    routes.body.data.map((r: { amountOut: string; warnings: unknown }) => [r.amountOut, r.warnings]),
+    [[out.toString(), [warning]]],
+  );
+  // 1 WETH: impact under 5%, no warning.
+  const small = v2Out('10000000000000000000', 18, WETH, '30000000000', 6, USDC, 10n ** 17n);
+  const smallBps = impactBps(10n ** 17n, 10_000_000_000_000_000_000n, 30_000_000_000n, small);
+  t.ok(smallBps <= 500, `0.1 WETH moves it ${smallBps} bps`);
+  const quiet = await q.request<Answer<Quote>>('POST', '/quotes', { body: { ...body, amount: '0.1', maxPriceImpactBps: 0 }, headers: A });
+  t.strictSame(
+    [quiet.status, quiet.body.message],
+    [400, `quote unavailable: price impact ${smallBps / 100}% exceeds maxPriceImpactBps 0%`],
+  );
+  const calm = await q.request<Answer<Quote>>('POST', '/quotes', { body: { ...body, amount: '0.1' }, headers: A });
+  t.strictSame([calm.status, calm.body.data.warnings], [200, []]);
 });

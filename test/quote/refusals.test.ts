@@ -40,6 +40,8 @@ t.test('an amount whose swap overflows uint256 is refused as too large (400), wi
 t.test('an amount the pair can take is quoted', async (t) => {
   // 1e36 DAI: 1e54 x 9970 x 1e19 < 2^256 - 1.
   t.ok(10n ** 54n * 9970n * 10n ** 19n < 2n ** 256n - 1n, 'within uint256 (hand check)');
-  const res = await q.request('POST', '/quotes/routes', { body: { ...BODY, amount: '1000000000000000000000000000000000000', maxHops: 1 } });
+  const res = await q.request('POST', '/quotes/routes', {
+    body: { ...BODY, amount: '1000000000000000000000000000000000000', maxHops: 1, maxPriceImpactBps: 10000 },
+  });
   t.equal(res.status, 200);
 });

@@ -62,6 +62,9 @@ const samples: Sample[] = [
   ...withFields(routed.slice(0, 3), { amount: '1.2.3' }).map((body) => ({ method: 'POST' as const, url: '/quotes/routes', body })),
   ...withFields(routed.slice(0, 3), { amount: '100000000000' }).map((body) => ({ method: 'POST' as const, url: '/quotes/routes', body })),
   ...withFields(routed.slice(0, 2), { maxHops: 4, gasPriceWei: 'x' }).map((body) => ({ method: 'POST' as const, url: '/quotes', body })),
+  // Above the default maxPriceImpactBps some of the bodies above are refused: allowed any impact, they are priced (and
+  // their hops checked) with their HIGH_PRICE_IMPACT warnings.
+  ...withFields(routed, { maxPriceImpactBps: 10000 }).map((body) => ({ method: 'POST' as const, url: '/quotes/routes', body })),
   { method: 'GET', url: '/blockchains' },
   { method: 'GET', url: '/blockchains/tokens' },
   { method: 'GET', url: '/blockchains/tokens?chainId=31337' },

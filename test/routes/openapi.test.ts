@@ -462,6 +462,7 @@ t.test('QuoteRequest is the validation schema itself (minus the TypeScript-only 
     'gasPriceWei',
     'includeDexes',
     'maxHops',
+    'maxPriceImpactBps',
     'maxSplits',
     'originChainId',
     'recipientAddress',
