@@ -19,6 +19,8 @@ export interface Leg {
   readonly amountOut: bigint;
   /** Initialized ticks crossed (v3), for the gas model. */
   readonly ticksCrossed: number;
+  /** Storage slots of the pool the swap writes from zero (LadderQuote.coldSlots), for the gas model. */
+  readonly coldSlots: number;
 }
 
 /** The contract that executes a route in one call. */

@@ -52,14 +52,14 @@ export function wrapGas(wrap: boolean): bigint {
 }
 
 /**
- * Gas of one route's swaps inside its executor call: each leg's protocol figures for its hop and ticks crossed, less
- * the exact-output saving on each hop after the first of its protocol (wrap legs are priced by the call).
+ * Gas of one route's swaps inside its executor call: each leg's protocol figures for its hop, ticks crossed and
+ * storage slots written from zero (Leg.coldSlots), less the exact-output saving on each hop after the first of its protocol (wrap legs are priced by the call).
  */
 export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn'): bigint {
   let gas = 0n;
   legs.forEach((leg, i) => {
     const figures = protocolOf(leg.kind).gas;
-    gas += figures.hop + BigInt(leg.ticksCrossed) * figures.tick;
+    gas += figures.hop + BigInt(leg.ticksCrossed) * figures.tick + BigInt(leg.coldSlots) * figures.coldSlot;
     if (tradeType === 'exactOut' && legs.findIndex((l) => l.kind === leg.kind) < i) gas -= figures.exactOutNextHop;
   });
   return gas;

@@ -77,6 +77,7 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
         amountIn: q.amountIn,
         amountOut: q.amountOut,
         ticksCrossed: q.ticksCrossed,
+        coldSlots: q.coldSlots,
       };
       nextAlive.push(i);
       next.push(tradeType === 'exactIn' ? q.amountOut : q.amountIn);

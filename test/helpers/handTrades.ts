@@ -23,6 +23,8 @@ export interface HandLeg {
   readonly amountIn: bigint;
   readonly amountOut: bigint;
   readonly ticksCrossed?: number;
+  /** Pool slots the swap writes from zero (default 0: a warm pool). */
+  readonly coldSlots?: number;
   /** Pool address (any address will do for step building). */
   readonly pool?: string;
 }
@@ -42,6 +44,7 @@ export function legOf(chain: CatalogChain, h: HandLeg): Leg {
       amountIn: h.amountIn,
       amountOut: h.amountOut,
       ticksCrossed: 0,
+      coldSlots: 0,
     };
   }
   const [slug, version] = h.dex.split('/') as [string, string];
@@ -58,6 +61,7 @@ export function legOf(chain: CatalogChain, h: HandLeg): Leg {
     amountIn: h.amountIn,
     amountOut: h.amountOut,
     ticksCrossed: h.ticksCrossed ?? 0,
+    coldSlots: h.coldSlots ?? 0,
   };
 }
 

@@ -10,7 +10,7 @@ import { callGas, gasLimit, routeGas, transactionGas, wrapGas } from '../../src/
 import type { Leg } from '../../src/routing/Trade.ts';
 import { readDevnetGasFixture } from '../helpers/devnetGas.ts';
 
-const leg = (kind: Leg['kind'], ticksCrossed = 0): Leg => ({
+const leg = (kind: Leg['kind'], ticksCrossed = 0, coldSlots = 0): Leg => ({
   pool: '0x0',
   kind,
   dex: 'uniswap',
@@ -21,6 +21,7 @@ const leg = (kind: Leg['kind'], ticksCrossed = 0): Leg => ({
   amountIn: 1n,
   amountOut: 1n,
   ticksCrossed,
+  coldSlots,
 });
 
 /** One approval's estimate, as the model charges it to a trade with an ERC-20 input. */
@@ -49,7 +50,7 @@ t.test("the devnet's gasUsed: each trade within 10% of the model, each step unde
           ? APPROVE
           : transactionGas(
               s.executor as ExecutorKind,
-              s.routes.map((r) => r.map((l) => leg(l.kind as Leg['kind'], l.ticksCrossed))),
+              s.routes.map((r) => r.map((l) => leg(l.kind as Leg['kind'], l.ticksCrossed, l.coldSlots))),
               c.nativeIn,
               c.nativeOut,
               c.tradeType,
