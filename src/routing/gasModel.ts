@@ -17,26 +17,26 @@ import type { Leg } from './Trade.ts';
  */
 export const GAS = {
   /** A transaction's intrinsic cost, calldata, the router's entry and paying the recipient, per executor call. */
-  call: { UniswapV2Router02: 42_500n, SwapRouter: 56_000n, SwapRouter02: 63_000n, WETH9: 21_000n } satisfies Record<ExecutorKind, bigint>,
+  call: { UniswapV2Router02: 45_800n, SwapRouter: 54_400n, SwapRouter02: 58_400n, WETH9: 21_000n } satisfies Record<ExecutorKind, bigint>,
   /** An ERC-20 approve step (a fresh allowance of the router). */
   approve: 46_000n,
   /** A router wrapping native input or unwrapping native output. */
-  wrapIn: 6_000n,
-  unwrapOut: 30_000n,
+  wrapIn: 6_800n,
+  unwrapOut: 23_900n,
   /** Several routes in one call ending at the router (sweep/unwrap of the sum). */
-  sweep: 12_000n,
+  sweep: 6_600n,
   /** Exact output, beside the figures above (calibrated on the same devnet cases). */
   exactOut: {
     /**
      * Native input: the unused part of the value goes back to the wallet in the same transaction (v3 routers'
      * `refundETH`, UniswapV2Router02's `swapETHForExactTokens`), a native transfer.
      */
-    refund: 9_000n,
+    refund: 8_600n,
     /**
      * ERC-20 input, per transaction: the pull leaves the allowance (amountInMaximum - amountIn) and the wallet's
      * balance non-zero, so it earns none of the storage refunds of an exact-input pull that empties both.
      */
-    erc20Pull: 9_600n,
+    erc20Pull: 9_300n,
   },
   /** WETH9 itself, beside its call: `deposit()` (a wrap), `withdraw(amount)` (an unwrap). */
   weth9: { deposit: 24_000n, withdraw: 9_500n },
