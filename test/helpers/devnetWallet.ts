@@ -93,7 +93,8 @@ export function devnetWallet(devnet: { readonly chainId: number; readonly rpcUrl
       const receipts: TransactionReceipt[] = [];
       for (const step of steps) {
         const receipt = await sendStep(account, step);
-        if (receipt.status !== 'success') throw new Error(`step "${step.message}" reverted`);
+        if (receipt.status !== 'success')
+          throw new Error(`step "${step.message}" reverted (gasUsed ${receipt.gasUsed} of its gasLimit ${step.gasLimit ?? 'estimated'})`);
         receipts.push(receipt);
       }
       return receipts;
