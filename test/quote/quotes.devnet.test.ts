@@ -559,6 +559,7 @@ t.test('every pool traded both ways: the cases run again on traded pools', async
     q.catalog,
     CHAIN,
     privateKeyToAccount(devnet.accounts[7].privateKey),
+    1, // a second on, not an hour: the quotes' deadlines follow the wall clock
   );
   t.ok(swapped >= 40, `${swapped} warm-up swaps`);
   baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
