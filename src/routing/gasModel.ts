@@ -9,34 +9,36 @@ import type { Leg } from './Trade.ts';
  * The per-hop and per-tick figures are each protocol's (PoolProtocol.gas, read through the registry); the figures
  * of calls, approvals, native handling and bridges are here.
  *
- * Calibrated on the devnet against the gasUsed of executed trades (test/tx/buildTradeSteps.devnet.test.ts, which
- * prints the table; every case within ±10%), on pools that have been traded before (test/helpers/warmPools.ts), as
- * every pool of a live chain has: a never-traded pool's first swap writes zero slots (a v2 pair's price
- * accumulators, a v3 pool's fee growth) and costs ~34,000 (v2) or ~17,000 (v3) more. Each call's base includes
- * paying a recipient that holds none of the output yet (~17,000 more than one that does).
+ * Each storage slot of a pool the swap writes from zero costs the protocol's coldSlot more (Leg.coldSlots: the
+ * pool state knows which, src/protocols/uniswapV3/coldSlots.ts); the other figures are those of slots that already
+ * hold a value. Calibrated on the devnet against the gasUsed of executed trades (test/tx/buildTradeSteps.devnet.test.ts
+ * prints the table; test/fixtures/gas/devnetGasUsed.json), every shape run on never-traded and on traded pools: a
+ * minimax fit with the cold slot at the EVM's 17,100, every case within ±5% (docs/routing.md#gas has the table).
+ * Each call's base includes paying a recipient that holds none of the output yet (~17,000 more than one that does:
+ * not known to the model, so charged, the safe side for gasLimit).
  */
 export const GAS = {
   /** A transaction's intrinsic cost, calldata, the router's entry and paying the recipient, per executor call. */
-  call: { UniswapV2Router02: 45_800n, SwapRouter: 54_400n, SwapRouter02: 58_400n, WETH9: 21_000n } satisfies Record<ExecutorKind, bigint>,
+  call: { UniswapV2Router02: 44_700n, SwapRouter: 48_300n, SwapRouter02: 51_900n, WETH9: 21_000n } satisfies Record<ExecutorKind, bigint>,
   /** An ERC-20 approve step (a fresh allowance of the router). */
   approve: 46_000n,
   /** A router wrapping native input or unwrapping native output. */
-  wrapIn: 6_800n,
-  unwrapOut: 23_900n,
+  wrapIn: 6_500n,
+  unwrapOut: 24_700n,
   /** Several routes in one call ending at the router (sweep/unwrap of the sum). */
-  sweep: 6_600n,
+  sweep: 6_000n,
   /** Exact output, beside the figures above (calibrated on the same devnet cases). */
   exactOut: {
     /**
      * Native input: the unused part of the value goes back to the wallet in the same transaction (v3 routers'
      * `refundETH`, UniswapV2Router02's `swapETHForExactTokens`), a native transfer.
      */
-    refund: 8_600n,
+    refund: 7_300n,
     /**
      * ERC-20 input, per transaction: the pull leaves the allowance (amountInMaximum - amountIn) and the wallet's
      * balance non-zero, so it earns none of the storage refunds of an exact-input pull that empties both.
      */
-    erc20Pull: 9_300n,
+    erc20Pull: 6_500n,
   },
   /** WETH9 itself, beside its call: `deposit()` (a wrap), `withdraw(amount)` (an unwrap). */
   weth9: { deposit: 24_000n, withdraw: 9_500n },
@@ -119,7 +121,7 @@ export function transactionGas(
 
 /**
  * The gas limit a step is sent with: its estimate plus a quarter, plus 50,000. The quarter covers the model's
- * error (within ±10% of gasUsed on the devnet cases) and a market that moved a few ticks before the step is mined;
+ * error (within ±5% of gasUsed on the devnet cases) and a market that moved a few ticks before the step is mined;
  * the 50,000 covers per-transaction effects the model leaves out (a recipient's first balance of a token, a v3
  * pool's oracle write in a new block), as NOTES-devnet's padding of eth_estimateGas does. Unused gas is not paid.
  */

@@ -35,7 +35,7 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
    * zero (a never-traded pair) _update writes both from zero: two cold slots. No ticks. Exact output saves nothing
    * on further hops: v2 pairs pay the next pair directly either way.
    */
-  gas: { hop: 58_800n, tick: 0n, exactOutNextHop: 0n, coldSlot: 17_100n },
+  gas: { hop: 62_000n, tick: 0n, exactOutNextHop: 0n, coldSlot: 17_100n },
   source: uniswapV2Source,
   fromSnapshot(p) {
     return Object.freeze({

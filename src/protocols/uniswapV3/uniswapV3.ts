@@ -53,7 +53,7 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
    * `exactOutput` has each pool pay the next pool directly, where `exactInput` routes the intermediate token
    * through the router.
    */
-  gas: { hop: 71_300n, tick: 22_400n, exactOutNextHop: 6_700n, coldSlot: 17_100n },
+  gas: { hop: 73_900n, tick: 23_800n, exactOutNextHop: 5_400n, coldSlot: 17_100n },
   source: uniswapV3Source,
   fromSnapshot(p) {
     const pool = createV3Pool({
