@@ -35,6 +35,11 @@ export interface ProtocolGas {
    * slot that holds a value (EIP-2200/2929: 22,100 against 5,000 for a slot first touched in the transaction).
    */
   readonly coldSlot: bigint;
+  /**
+   * A swap that moves the pool's current tick (LadderQuote.movesTick): the v3 oracle's observation write
+   * (UniswapV3Pool.swap writes an observation only when the tick changes). 0 for kinds without one.
+   */
+  readonly tickMove: bigint;
 }
 
 /** What every priceable pool is, whatever its protocol. Immutable; shared by every quote on the same state. */
@@ -58,7 +63,8 @@ export interface PoolBase {
  * One amount of a ladder, priced. For exactIn the ladder's amount is `amountIn`; for exactOut it is `amountOut`.
  * `ticksCrossed` counts initialized ticks crossed (QuoterV2's initializedTicksCrossed; 0 for other kinds);
  * `coldSlots` the pool's storage slots the swap writes from zero as the state knows them (unknown state counts as
- * zero slots: the gas model must never charge less than the swap uses).
+ * zero slots: the gas model must never charge less than the swap uses); `movesTick` whether the swap ends at another
+ * tick than it starts (v3: the oracle writes an observation; false for other kinds).
  */
 export type LadderQuote =
   | {
@@ -67,6 +73,7 @@ export type LadderQuote =
       readonly amountOut: bigint;
       readonly ticksCrossed: number;
       readonly coldSlots: number;
+      readonly movesTick: boolean;
     }
   | { readonly ok: false; readonly code: RefusalCode; readonly reason: string };
 

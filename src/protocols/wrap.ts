@@ -17,13 +17,15 @@ export const wrap: PoolProtocol<WrapPool> = {
   kind: 'wrap',
   stateless: true,
   /** Nothing per hop: a wrap is priced by its call (src/routing/gasModel.ts). */
-  gas: { hop: 0n, tick: 0n, exactOutNextHop: 0n, coldSlot: 0n },
+  gas: { hop: 0n, tick: 0n, exactOutNextHop: 0n, coldSlot: 0n, tickMove: 0n },
   source: undefined,
   fromSnapshot() {
     throw new Error('wrap pools are not in snapshots');
   },
   quoteLadder(_pool, _zeroForOne, _tradeType, amounts) {
-    return amounts.map((amount): LadderQuote => ({ ok: true, amountIn: amount, amountOut: amount, ticksCrossed: 0, coldSlots: 0 }));
+    return amounts.map(
+      (amount): LadderQuote => ({ ok: true, amountIn: amount, amountOut: amount, ticksCrossed: 0, coldSlots: 0, movesTick: false }),
+    );
   },
   midPrice() {
     return { num: 1n, den: 1n };

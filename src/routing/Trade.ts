@@ -21,6 +21,8 @@ export interface Leg {
   readonly ticksCrossed: number;
   /** Storage slots of the pool the swap writes from zero (LadderQuote.coldSlots), for the gas model. */
   readonly coldSlots: number;
+  /** The swap moves the pool's tick (LadderQuote.movesTick: a v3 oracle write), for the gas model. */
+  readonly movesTick: boolean;
 }
 
 /** The contract that executes a route in one call. */

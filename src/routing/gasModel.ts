@@ -19,12 +19,12 @@ import type { Leg } from './Trade.ts';
  */
 export const GAS = {
   /** A transaction's intrinsic cost, calldata, the router's entry and paying the recipient, per executor call. */
-  call: { UniswapV2Router02: 44_700n, SwapRouter: 48_300n, SwapRouter02: 51_900n, WETH9: 21_000n } satisfies Record<ExecutorKind, bigint>,
+  call: { UniswapV2Router02: 44_700n, SwapRouter: 38_400n, SwapRouter02: 46_900n, WETH9: 21_000n } satisfies Record<ExecutorKind, bigint>,
   /** An ERC-20 approve step (a fresh allowance of the router). */
   approve: 46_000n,
   /** A router wrapping native input or unwrapping native output. */
   wrapIn: 6_500n,
-  unwrapOut: 24_700n,
+  unwrapOut: 24_600n,
   /** Several routes in one call ending at the router (sweep/unwrap of the sum). */
   sweep: 6_000n,
   /** Exact output, beside the figures above (calibrated on the same devnet cases). */
@@ -33,12 +33,12 @@ export const GAS = {
      * Native input: the unused part of the value goes back to the wallet in the same transaction (v3 routers'
      * `refundETH`, UniswapV2Router02's `swapETHForExactTokens`), a native transfer.
      */
-    refund: 7_300n,
+    refund: 7_200n,
     /**
      * ERC-20 input, per transaction: the pull leaves the allowance (amountInMaximum - amountIn) and the wallet's
      * balance non-zero, so it earns none of the storage refunds of an exact-input pull that empties both.
      */
-    erc20Pull: 6_500n,
+    erc20Pull: 6_600n,
   },
   /** WETH9 itself, beside its call: `deposit()` (a wrap), `withdraw(amount)` (an unwrap). */
   weth9: { deposit: 24_000n, withdraw: 9_500n },
@@ -58,13 +58,14 @@ export function wrapGas(wrap: boolean): bigint {
 
 /**
  * Gas of one route's swaps inside its executor call: each leg's protocol figures for its hop, ticks crossed and
- * storage slots written from zero (Leg.coldSlots), less the exact-output saving on each hop after the first of its protocol (wrap legs are priced by the call).
+ * storage slots written from zero (Leg.coldSlots), its oracle write when it moves the tick (Leg.movesTick), less the exact-output saving on each hop after the first of its protocol (wrap legs are priced by the call).
  */
 export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn'): bigint {
   let gas = 0n;
   legs.forEach((leg, i) => {
     const figures = protocolOf(leg.kind).gas;
     gas += figures.hop + BigInt(leg.ticksCrossed) * figures.tick + BigInt(leg.coldSlots) * figures.coldSlot;
+    if (leg.movesTick) gas += figures.tickMove;
     if (tradeType === 'exactOut' && legs.findIndex((l) => l.kind === leg.kind) < i) gas -= figures.exactOutNextHop;
   });
   return gas;

@@ -78,6 +78,7 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
         amountOut: q.amountOut,
         ticksCrossed: q.ticksCrossed,
         coldSlots: q.coldSlots,
+        movesTick: q.movesTick,
       };
       nextAlive.push(i);
       next.push(tradeType === 'exactIn' ? q.amountOut : q.amountIn);

@@ -15,6 +15,8 @@ export interface DevnetGasLeg {
   readonly ticksCrossed: number;
   /** As the quote counted them (Leg.coldSlots); checked against the chain's storage diff when recorded. */
   readonly coldSlots: number;
+  /** The swap moved the pool's tick (Leg.movesTick: a v3 oracle write). */
+  readonly movesTick: boolean;
 }
 
 /**
@@ -114,7 +116,7 @@ export function writeAcrossGasFixture(cases: readonly AcrossGasCase[]): void {
   const fixture: AcrossGasFixture = {
     provenance: provenance(
       'RECORD_GAS_FIXTURE=1 npx tap test/bridge/crossChain.devnet.test.ts',
-      "receipts of the depositNow steps the cross-chain devnet test sends to the origin devnet's Across SpokePool (each the wallet's first deposit), with the gasLimit the quote gave them",
+      "receipts of the depositNow steps the cross-chain devnet test sends to the origin devnet's Across SpokePool (each the wallet's first deposit), with the gasLimit the quote gave them, every case on never-traded pools then on traded ones (test/helpers/warmPools.ts)",
     ),
     cases,
   };

@@ -25,6 +25,8 @@ export interface HandLeg {
   readonly ticksCrossed?: number;
   /** Pool slots the swap writes from zero (default 0: a warm pool). */
   readonly coldSlots?: number;
+  /** The swap moves the pool's tick (default: true for v3). */
+  readonly movesTick?: boolean;
   /** Pool address (any address will do for step building). */
   readonly pool?: string;
 }
@@ -45,6 +47,7 @@ export function legOf(chain: CatalogChain, h: HandLeg): Leg {
       amountOut: h.amountOut,
       ticksCrossed: 0,
       coldSlots: 0,
+      movesTick: false,
     };
   }
   const [slug, version] = h.dex.split('/') as [string, string];
@@ -62,6 +65,7 @@ export function legOf(chain: CatalogChain, h: HandLeg): Leg {
     amountOut: h.amountOut,
     ticksCrossed: h.ticksCrossed ?? 0,
     coldSlots: h.coldSlots ?? 0,
+    movesTick: h.movesTick ?? version !== 'v2',
   };
 }
 

@@ -19,7 +19,7 @@ import { poolSwapSteps } from './poolSwapSteps.ts';
 
 /**
  * Swaps a millionth of each pool's balance through every pool of the chain's shipped snapshot (the state a fresh
- * devnet starts from), in both directions, from `account`, then moves the chain's clock on by `laterSeconds` (an
+ * devnet starts from; or of the snapshots in `snapshotDir`), in both directions, from `account`, then moves the chain's clock on by `laterSeconds` (an
  * hour by default; a test whose deadlines follow the wall clock moves it less) so later swaps run in later blocks
  * than these (price accumulators and oracles update as on a live chain). Seed after this.
  */
@@ -30,10 +30,9 @@ export async function warmPools(
   chain: CatalogChain,
   account: PrivateKeyAccount,
   laterSeconds = 3_600,
+  snapshotDir = fileURLToPath(new URL('../../seeds/snapshots', import.meta.url)),
 ): Promise<number> {
-  const shipped = loadSnapshots(fileURLToPath(new URL('../../seeds/snapshots', import.meta.url))).snapshots.filter(
-    (s) => s.chainId === chain.chainId,
-  );
+  const shipped = loadSnapshots(snapshotDir).snapshots.filter((s) => s.chainId === chain.chainId);
   const index = new PricingGraph(new PoolGraph(shipped, catalog), catalog).chain(chain.chainId)!;
   const entries = new Set<PoolEntry>();
   for (const token of chain.tokens) for (const e of index.poolsOf(token.address.toLowerCase())) if (e.state) entries.add(e);

@@ -386,7 +386,7 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
       c.steps[0].step === 'approve' &&
       c.steps[1].step === 'swap' &&
       c.steps[1].executor === 'UniswapV2Router02' &&
-      JSON.stringify(c.steps[1].routes) === JSON.stringify([[{ kind: 'uniswapV2', ticksCrossed: 0, coldSlots: 2 }]]),
+      JSON.stringify(c.steps[1].routes) === JSON.stringify([[{ kind: 'uniswapV2', ticksCrossed: 0, coldSlots: 2, movesTick: false }]]),
   );
   t.ok(measured, 'the devnet fixture has a one-pair UniswapV2Router02 trade on a never-traded pair');
   const used = (measured?.steps ?? []).reduce((s, x) => s + BigInt(x.gasUsed), 0n);

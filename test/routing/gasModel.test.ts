@@ -10,7 +10,7 @@ import { callGas, gasLimit, routeGas, transactionGas, wrapGas } from '../../src/
 import type { Leg } from '../../src/routing/Trade.ts';
 import { readDevnetGasFixture } from '../helpers/devnetGas.ts';
 
-const leg = (kind: Leg['kind'], ticksCrossed = 0, coldSlots = 0): Leg => ({
+const leg = (kind: Leg['kind'], ticksCrossed = 0, coldSlots = 0, movesTick = kind === 'uniswapV3'): Leg => ({
   pool: '0x0',
   kind,
   dex: 'uniswap',
@@ -22,6 +22,7 @@ const leg = (kind: Leg['kind'], ticksCrossed = 0, coldSlots = 0): Leg => ({
   amountOut: 1n,
   ticksCrossed,
   coldSlots,
+  movesTick,
 });
 
 /** One approval's estimate, as the model charges it to a trade with an ERC-20 input. */
@@ -53,7 +54,7 @@ t.test(
             ? APPROVE
             : transactionGas(
                 s.executor as ExecutorKind,
-                s.routes.map((r) => r.map((l) => leg(l.kind as Leg['kind'], l.ticksCrossed, l.coldSlots))),
+                s.routes.map((r) => r.map((l) => leg(l.kind as Leg['kind'], l.ticksCrossed, l.coldSlots, l.movesTick))),
                 c.nativeIn,
                 c.nativeOut,
                 c.tradeType,

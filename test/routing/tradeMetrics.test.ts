@@ -176,6 +176,7 @@ function routeOf(legs: readonly { pool: string; from: string; to: string; amount
       amountOut: l.amountOut,
       ticksCrossed: 0,
       coldSlots: 0,
+      movesTick: false,
     };
   });
   return {
@@ -358,6 +359,7 @@ t.test('lpFees: ceil(amountIn x (1 - prod(1 - fee))), by hand', async (t) => {
     amountOut: 1n,
     ticksCrossed: 0,
     coldSlots: 0,
+    movesTick: false,
   });
   const route = (fees: number[], amountIn: bigint): Route => ({
     legs: fees.map((f) => leg(f, amountIn)),

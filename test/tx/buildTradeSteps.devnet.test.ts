@@ -219,7 +219,9 @@ function gasCase(
   const routesOf = new Map<string, Route[]>();
   for (const { route } of trade.splits) routesOf.set(route.executor.address, [...(routesOf.get(route.executor.address) ?? []), route]);
   const legs = (r: Route) =>
-    r.legs.filter((l) => l.kind !== 'wrap').map((l) => ({ kind: l.kind, ticksCrossed: l.ticksCrossed, coldSlots: l.coldSlots }));
+    r.legs
+      .filter((l) => l.kind !== 'wrap')
+      .map((l) => ({ kind: l.kind, ticksCrossed: l.ticksCrossed, coldSlots: l.coldSlots, movesTick: l.movesTick }));
   return {
     case: name,
     pools,

@@ -35,7 +35,7 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
    * zero (a never-traded pair) _update writes both from zero: two cold slots. No ticks. Exact output saves nothing
    * on further hops: v2 pairs pay the next pair directly either way.
    */
-  gas: { hop: 62_000n, tick: 0n, exactOutNextHop: 0n, coldSlot: 17_100n },
+  gas: { hop: 62_000n, tick: 0n, exactOutNextHop: 0n, coldSlot: 17_100n, tickMove: 0n },
   source: uniswapV2Source,
   fromSnapshot(p) {
     return Object.freeze({
@@ -59,10 +59,12 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
       try {
         if (tradeType === 'exactIn') {
           const amountOut = getAmountOut(amount, reserveIn, reserveOut, pool.feeBps);
-          return amountOut === 0n ? TOO_SMALL : { ok: true, amountIn: amount, amountOut, ticksCrossed: 0, coldSlots: pool.coldSlots };
+          return amountOut === 0n
+            ? TOO_SMALL
+            : { ok: true, amountIn: amount, amountOut, ticksCrossed: 0, coldSlots: pool.coldSlots, movesTick: false };
         }
         const amountIn = getAmountIn(amount, reserveIn, reserveOut, pool.feeBps);
-        return { ok: true, amountIn, amountOut: amount, ticksCrossed: 0, coldSlots: pool.coldSlots };
+        return { ok: true, amountIn, amountOut: amount, ticksCrossed: 0, coldSlots: pool.coldSlots, movesTick: false };
       } catch (error) {
         return refusal(error);
       }

@@ -34,7 +34,8 @@ function ladderQuote(
   if (result.amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
   const { amountIn, amountOut, tickAfter, liquidityAfter } = result;
   const coldSlots = v3ColdSlots(pool.pool, pool.slots, zeroForOne, amountIn, tickAfter, liquidityAfter);
-  return { ok: true, amountIn, amountOut, ticksCrossed: result.initializedTicksCrossed, coldSlots };
+  const movesTick = tickAfter !== pool.pool.tick;
+  return { ok: true, amountIn, amountOut, ticksCrossed: result.initializedTicksCrossed, coldSlots, movesTick };
 }
 
 function refusal(error: unknown): LadderQuote {
@@ -49,11 +50,12 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
   /**
    * A pool's swap and each initialized tick it crosses, every slot written already holding a value; each slot
    * written from zero (a zero fee growth, a crossed tick's zero fee-growth-outside: coldSlots.ts) costs coldSlot
-   * more (calibration: src/routing/gasModel.ts). Exact output saves a transfer on each further v3 hop:
+   * more, and a swap that moves the tick writes an oracle observation: tickMove more (calibration:
+   * src/routing/gasModel.ts). Exact output saves a transfer on each further v3 hop:
    * `exactOutput` has each pool pay the next pool directly, where `exactInput` routes the intermediate token
    * through the router.
    */
-  gas: { hop: 73_900n, tick: 23_800n, exactOutNextHop: 5_400n, coldSlot: 17_100n },
+  gas: { hop: 68_900n, tick: 23_800n, exactOutNextHop: 5_400n, coldSlot: 17_100n, tickMove: 10_000n },
   source: uniswapV3Source,
   fromSnapshot(p) {
     const pool = createV3Pool({
