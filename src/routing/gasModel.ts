@@ -19,12 +19,12 @@ import type { Leg } from './Trade.ts';
  */
 export const GAS = {
   /** A transaction's intrinsic cost, calldata, the router's entry and paying the recipient, per executor call. */
-  call: { UniswapV2Router02: 44_700n, SwapRouter: 38_400n, SwapRouter02: 46_900n, WETH9: 21_000n } satisfies Record<ExecutorKind, bigint>,
+  call: { UniswapV2Router02: 45_000n, SwapRouter: 48_300n, SwapRouter02: 51_900n, WETH9: 21_000n } satisfies Record<ExecutorKind, bigint>,
   /** An ERC-20 approve step (a fresh allowance of the router). */
   approve: 46_000n,
   /** A router wrapping native input or unwrapping native output. */
-  wrapIn: 6_500n,
-  unwrapOut: 24_600n,
+  wrapIn: 6_100n,
+  unwrapOut: 24_300n,
   /** Several routes in one call ending at the router (sweep/unwrap of the sum). */
   sweep: 6_000n,
   /** Exact output, beside the figures above (calibrated on the same devnet cases). */
@@ -38,7 +38,7 @@ export const GAS = {
      * ERC-20 input, per transaction: the pull leaves the allowance (amountInMaximum - amountIn) and the wallet's
      * balance non-zero, so it earns none of the storage refunds of an exact-input pull that empties both.
      */
-    erc20Pull: 6_600n,
+    erc20Pull: 6_200n,
   },
   /** WETH9 itself, beside its call: `deposit()` (a wrap), `withdraw(amount)` (an unwrap). */
   weth9: { deposit: 24_000n, withdraw: 9_500n },

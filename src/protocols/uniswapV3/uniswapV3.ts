@@ -55,7 +55,7 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
    * `exactOutput` has each pool pay the next pool directly, where `exactInput` routes the intermediate token
    * through the router.
    */
-  gas: { hop: 68_900n, tick: 23_800n, exactOutNextHop: 5_400n, coldSlot: 17_100n, tickMove: 10_000n },
+  gas: { hop: 64_300n, tick: 23_800n, exactOutNextHop: 5_400n, coldSlot: 17_100n, tickMove: 10_000n },
   source: uniswapV3Source,
   fromSnapshot(p) {
     const pool = createV3Pool({
