@@ -15,7 +15,8 @@ export interface Fraction {
 /**
  * Gas units of a protocol's part in a swap, beside the executor call's own figures (src/routing/gasModel.ts adds
  * them up). Calibrated on the devnet against the gasUsed of executed trades (test/tx/buildTradeSteps.devnet.test.ts
- * prints the table), on pools traded before, as every pool of a live chain has (see gasModel.ts).
+ * prints the table) on never-traded and on traded pools: `hop` and `tick` are the warm figures (every slot written
+ * already holds a value), `coldSlot` the extra of each slot written from zero (see gasModel.ts).
  */
 export interface ProtocolGas {
   /** One pool swap, token transfers included. */
@@ -27,6 +28,16 @@ export interface ProtocolGas {
    * directly where exact input routes the intermediate token through the router).
    */
   readonly exactOutNextHop: bigint;
+  /**
+   * Each storage slot the swap writes from zero (LadderQuote.coldSlots): what such a write costs beyond rewriting a
+   * slot that holds a value (EIP-2200/2929: 22,100 against 5,000 for a slot first touched in the transaction).
+   */
+  readonly coldSlot: bigint;
+  /**
+   * A swap that moves the pool's current tick (LadderQuote.movesTick): the v3 oracle's observation write
+   * (UniswapV3Pool.swap writes an observation only when the tick changes). 0 for kinds without one.
+   */
+  readonly tickMove: bigint;
 }
 
 /** What every priceable pool is, whatever its protocol. Immutable; shared by every quote on the same state. */
@@ -48,10 +59,20 @@ export interface PoolBase {
 
 /**
  * One amount of a ladder, priced. For exactIn the ladder's amount is `amountIn`; for exactOut it is `amountOut`.
- * `ticksCrossed` counts initialized ticks crossed (QuoterV2's initializedTicksCrossed; 0 for other kinds).
+ * `ticksCrossed` counts initialized ticks crossed (QuoterV2's initializedTicksCrossed; 0 for other kinds);
+ * `coldSlots` the pool's storage slots the swap writes from zero as the state knows them (unknown state counts as
+ * zero slots: the gas model must never charge less than the swap uses); `movesTick` whether the swap ends at another
+ * tick than it starts (v3: the oracle writes an observation; false for other kinds).
  */
 export type LadderQuote =
-  | { readonly ok: true; readonly amountIn: bigint; readonly amountOut: bigint; readonly ticksCrossed: number }
+  | {
+      readonly ok: true;
+      readonly amountIn: bigint;
+      readonly amountOut: bigint;
+      readonly ticksCrossed: number;
+      readonly coldSlots: number;
+      readonly movesTick: boolean;
+    }
   | { readonly ok: false; readonly code: RefusalCode; readonly reason: string };
 
 /** How a pool looks in GET /blockchains/pools beyond its balances. */

@@ -18,6 +18,10 @@ export interface Leg {
   readonly amountOut: bigint;
   /** Initialized ticks crossed (v3), for the gas model. */
   readonly ticksCrossed: number;
+  /** Storage slots of the pool the swap writes from zero (LadderQuote.coldSlots), for the gas model. */
+  readonly coldSlots: number;
+  /** The swap moves the pool's tick (LadderQuote.movesTick: a v3 oracle write), for the gas model. */
+  readonly movesTick: boolean;
 }
 
 /** The router contracts the service encodes calls for (src/tx/routers/, one encoder each). */

@@ -78,6 +78,8 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
         amountIn: q.amountIn,
         amountOut: q.amountOut,
         ticksCrossed: q.ticksCrossed,
+        coldSlots: q.coldSlots,
+        movesTick: q.movesTick,
       };
       nextAlive.push(i);
       next.push(tradeType === 'exactIn' ? q.amountOut : q.amountIn);

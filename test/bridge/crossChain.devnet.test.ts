@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { type Address, getAddress, type Hex, maxUint256, pad, parseEventLogs, type TransactionReceipt, zeroHash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
@@ -25,6 +25,7 @@ import { type AcrossGasCase, writeAcrossGasFixture } from '../helpers/devnetGas.
 import { artifactAbi, devnetWallet, freshAddress } from '../helpers/devnetWallet.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 import type { Answer } from '../helpers/testApp.ts';
+import { warmPools } from '../helpers/warmPools.ts';
 
 const SPOKE_POOL_ABI = artifactAbi('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json');
 const CATALOG_DIR = fileURLToPath(new URL('../../catalog', import.meta.url));
@@ -156,157 +157,205 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
 
   const acrossGas: AcrossGasCase[] = [];
   t.teardown(() => {
-    if (process.env.RECORD_GAS_FIXTURE === '1' && acrossGas.length === CASES.length) writeAcrossGasFixture(acrossGas);
+    if (process.env.RECORD_GAS_FIXTURE === '1' && acrossGas.length === 2 * CASES.length) writeAcrossGasFixture(acrossGas);
   });
-  for (const [index, c] of CASES.entries()) {
-    await t.test(c.name, async (t) => {
-      const [snapA, snapB] = await Promise.all([jsonRpc<Hex>(devA.rpcUrl, 'evm_snapshot'), jsonRpc<Hex>(devB.rpcUrl, 'evm_snapshot')]);
-      t.teardown(async () => {
-        await Promise.all([jsonRpc(devA.rpcUrl, 'evm_revert', [snapA]), jsonRpc(devB.rpcUrl, 'evm_revert', [snapB])]);
-      });
-      const wallet = privateKeyToAccount(devA.accounts[3 + index].privateKey);
-      const recipient = fresh(c.name);
-      const tokenIn = TOKENS[c.tokenIn];
-      const tokenOut = TOKENS[c.tokenOut];
-
-      const res = await app.request<Answer<Quote>>('POST', '/quotes', {
-        body: {
-          originChainId: 31337,
-          destinationChainId: 31338,
-          tokenIn,
-          tokenOut,
-          amount: c.amount,
-          recipientAddress: recipient,
-          walletAddress: wallet.address,
-        },
-        headers: { authorization: `Bearer ${key}` },
-      });
-      t.equal(res.status, 200, res.body?.message);
-      const q = res.body.data;
-      const bridge = q.bridge;
-      if (!bridge) throw new Error(`no bridge extension on the quote: ${res.text.slice(0, 300)}`);
-      t.match(bridge, { protocol: 'across', asset: c.asset }, `bridged asset ${c.asset}`);
-      t.equal(bridge.originSwap !== null, c.originSwap, c.originSwap ? 'origin swap' : 'no origin swap');
-      t.equal(bridge.destinationSwap !== null, c.destinationSwap, c.destinationSwap ? 'destination swap' : 'no destination swap');
-      t.equal(q.route.dex, 'across');
-      const steps = q.steps as Step[];
-      const firstB = steps.findIndex((s) => s.chainId === 31338);
-      const originSteps = firstB === -1 ? steps : steps.slice(0, firstB);
-      const destinationSteps = firstB === -1 ? [] : steps.slice(firstB);
+  /** Each step's gasLimit comes from an estimate within 5% of the gas the chain used for it (the gas model's bound). */
+  function checkStepGas(t: Test, steps: readonly Step[], receipts: readonly TransactionReceipt[]): void {
+    for (const [i, r] of receipts.entries()) {
+      const limit = BigInt(steps[i].gasLimit!);
       t.ok(
-        originSteps.every((s) => s.chainId === 31337) && destinationSteps.every((s) => s.chainId === 31338),
-        'chain A steps, then chain B steps',
+        r.gasUsed <= limit && gasLimit((r.gasUsed * 95n) / 100n) <= limit && limit <= gasLimit((r.gasUsed * 105n) / 100n),
+        `"${steps[i].message}": gasUsed ${r.gasUsed}, gasLimit ${limit} from an estimate within 5% of it`,
       );
-      if (!c.destinationSwap) t.equal(q.amountOutMinimum, q.amountOut, 'no destination swap: the fill is exact, minimum = amountOut');
-
-      // Chain A: fund the wallet, send the origin steps.
-      const amountIn = BigInt(q.amountIn);
-      if (tokenIn !== NATIVE_TOKEN_ADDRESS) await fundAccount(devA.rpcUrl, wallet.address, tokenIn as Address, amountIn);
-      const receipts = await A.sendSteps(wallet, originSteps);
-      const deposit = receipts[receipts.length - 1];
-      // The chain as the oracle of the deposit's gas: its gasLimit covers the gas used, sized from an estimate at most
-      // 10% above it (the gas model's stated error).
-      const depositLimit = BigInt(originSteps[originSteps.length - 1].gasLimit!);
-      t.ok(
-        deposit.gasUsed <= depositLimit && depositLimit <= gasLimit((deposit.gasUsed * 11n) / 10n),
-        `deposit gasUsed ${deposit.gasUsed}: gasLimit ${depositLimit} covers it, from an estimate at most 10% above it`,
-      );
-      acrossGas.push({ case: c.name, native: q.bridge?.inputToken.address === NATIVE_TOKEN_ADDRESS, gasUsed: deposit.gasUsed.toString() });
-      const [event] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: deposit.logs, eventName: 'FundsDeposited' }) as unknown as Array<{
-        address: Address;
-        args: Record<string, unknown>;
-      }>;
-      t.ok(event, 'FundsDeposited emitted');
-      t.equal(getAddress(event!.address), A.spokePool, 'by the origin SpokePool');
-      const block = await A.client.getBlock({ blockNumber: deposit.blockNumber });
-      const inputToken = bridge.inputToken.address === NATIVE_TOKEN_ADDRESS ? TOKENS.WETH : bridge.inputToken.address;
-      const ev = event!.args;
-      t.strictSame(
-        {
-          inputToken: ev.inputToken,
-          outputToken: ev.outputToken,
-          inputAmount: ev.inputAmount,
-          outputAmount: ev.outputAmount,
-          destinationChainId: ev.destinationChainId,
-          quoteTimestamp: ev.quoteTimestamp,
-          fillDeadline: ev.fillDeadline,
-          exclusivityDeadline: ev.exclusivityDeadline,
-          depositor: ev.depositor,
-          recipient: ev.recipient,
-          exclusiveRelayer: ev.exclusiveRelayer,
-          message: ev.message,
-        },
-        {
-          inputToken: b32(inputToken),
-          outputToken: b32(bridge.outputToken.address),
-          inputAmount: BigInt(bridge.inputAmount),
-          outputAmount: BigInt(bridge.outputAmount),
-          destinationChainId: 31338n,
-          quoteTimestamp: Number(block.timestamp),
-          fillDeadline: Number(block.timestamp) + bridge.fillDeadlineOffsetSeconds,
-          exclusivityDeadline: 0,
-          depositor: b32(wallet.address),
-          recipient: b32(c.destinationSwap ? wallet.address : recipient),
-          exclusiveRelayer: zeroHash,
-          message: '0x',
-        },
-        'FundsDeposited fields match the quote',
-      );
-      if (!c.destinationSwap) t.equal(ev.outputAmount, BigInt(q.amountOut), 'the deposit outputAmount is the quote amountOut');
-      if (c.originSwap) {
-        // The origin swap paid the wallet the quoted amountOut; the deposit took its minimum; the rest stays with the wallet.
-        const surplus = BigInt(bridge.originSwap!.amountOut) - BigInt(bridge.originSwap!.amountOutMinimum);
-        t.equal(
-          await A.balanceOf(bridge.originSwap!.tokenOut.address, wallet.address),
-          surplus,
-          'surplus of the origin swap stays in the wallet',
+    }
+  }
+  // Every case on the devnets' never-traded pools, then on pools traded before (each pool both ways, a second
+  // earlier: the quotes' deadlines follow the wall clock), seeded again.
+  for (const pools of ['cold', 'warm'] as const) {
+    if (pools === 'warm') {
+      for (const [dev, slug] of [
+        [devA, 'devnet'],
+        [devB, 'devnet-b'],
+      ] as const)
+        await warmPools(
+          dev.rpcUrl,
+          devnetWallet(dev),
+          catalog,
+          catalog.chain(slug)!,
+          privateKeyToAccount(dev.accounts[0].privateKey),
+          1,
+          snapshotDir,
         );
-        t.equal(bridge.inputAmount, bridge.originSwap!.amountOutMinimum, 'deposit inputAmount = origin swap amountOutMinimum');
-      }
-
-      // Chain B: the relayer fills with the event's relay data.
-      const relayData = {
-        depositor: ev.depositor as Hex,
-        recipient: ev.recipient as Hex,
-        exclusiveRelayer: ev.exclusiveRelayer as Hex,
-        inputToken: ev.inputToken as Hex,
-        outputToken: ev.outputToken as Hex,
-        inputAmount: ev.inputAmount as bigint,
-        outputAmount: ev.outputAmount as bigint,
-        originChainId: 31337n,
-        depositId: ev.depositId as bigint,
-        fillDeadline: ev.fillDeadline as number,
-        exclusivityDeadline: ev.exclusivityDeadline as number,
-        message: ev.message as Hex,
-      };
-      const { request } = await B.client.simulateContract({
-        account: relayer,
-        address: B.spokePool,
-        abi: SPOKE_POOL_ABI,
-        functionName: 'fillRelay',
-        args: [relayData, 31337n, b32(relayer.address)],
+      const again = await seedChains({
+        chains: [catalog.chain(31337)!, catalog.chain(31338)!],
+        rpcUrls: new Map([
+          [devA.chainId, devA.rpcUrl],
+          [devB.chainId, devB.rpcUrl],
+        ]),
+        snapshotDir,
+        progress: 'none',
+        log: () => {},
       });
-      const fillData = (await import('viem')).encodeFunctionData({ abi: SPOKE_POOL_ABI, functionName: 'fillRelay', args: request.args });
-      const fill = await relay(B.spokePool, fillData);
-      const [filled] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: fill.logs, eventName: 'FilledRelay' }) as unknown as Array<{
-        args: Record<string, unknown>;
-      }>;
-      t.match(
-        filled!.args,
-        { outputAmount: ev.outputAmount, depositId: ev.depositId, originChainId: 31337n, recipient: ev.recipient },
-        'FilledRelay for this deposit',
-      );
+      t.equal(again.seeded, 2, 'both devnets seeded again, their pools traded');
+      app.reload();
+    }
+    for (const [index, c] of CASES.entries()) {
+      await t.test(`${c.name} (${pools} pools)`, async (t) => {
+        const [snapA, snapB] = await Promise.all([jsonRpc<Hex>(devA.rpcUrl, 'evm_snapshot'), jsonRpc<Hex>(devB.rpcUrl, 'evm_snapshot')]);
+        t.teardown(async () => {
+          await Promise.all([jsonRpc(devA.rpcUrl, 'evm_revert', [snapA]), jsonRpc(devB.rpcUrl, 'evm_revert', [snapB])]);
+        });
+        const wallet = privateKeyToAccount(devA.accounts[3 + index].privateKey);
+        const recipient = fresh(c.name);
+        const tokenIn = TOKENS[c.tokenIn];
+        const tokenOut = TOKENS[c.tokenOut];
 
-      // Chain B: the destination steps, from the wallet that received the fill.
-      const walletB = privateKeyToAccount(devB.accounts[3 + index].privateKey);
-      await B.sendSteps(walletB, destinationSteps);
+        const res = await app.request<Answer<Quote>>('POST', '/quotes', {
+          body: {
+            originChainId: 31337,
+            destinationChainId: 31338,
+            tokenIn,
+            tokenOut,
+            amount: c.amount,
+            recipientAddress: recipient,
+            walletAddress: wallet.address,
+          },
+          headers: { authorization: `Bearer ${key}` },
+        });
+        t.equal(res.status, 200, res.body?.message);
+        const q = res.body.data;
+        const bridge = q.bridge;
+        if (!bridge) throw new Error(`no bridge extension on the quote: ${res.text.slice(0, 300)}`);
+        t.match(bridge, { protocol: 'across', asset: c.asset }, `bridged asset ${c.asset}`);
+        t.equal(bridge.originSwap !== null, c.originSwap, c.originSwap ? 'origin swap' : 'no origin swap');
+        t.equal(bridge.destinationSwap !== null, c.destinationSwap, c.destinationSwap ? 'destination swap' : 'no destination swap');
+        t.equal(q.route.dex, 'across');
+        const steps = q.steps as Step[];
+        const firstB = steps.findIndex((s) => s.chainId === 31338);
+        const originSteps = firstB === -1 ? steps : steps.slice(0, firstB);
+        const destinationSteps = firstB === -1 ? [] : steps.slice(firstB);
+        t.ok(
+          originSteps.every((s) => s.chainId === 31337) && destinationSteps.every((s) => s.chainId === 31338),
+          'chain A steps, then chain B steps',
+        );
+        if (!c.destinationSwap) t.equal(q.amountOutMinimum, q.amountOut, 'no destination swap: the fill is exact, minimum = amountOut');
 
-      t.equal(
-        await B.balanceOf(tokenOut, recipient),
-        BigInt(q.amountOut),
-        `recipient holds exactly amountOut ${q.amountOut} ${c.tokenOut}`,
-      );
-      if (c.destinationSwap) t.equal(q.amountOut, bridge.destinationSwap!.amountOut, "amountOut is the destination swap's quoted output");
-    });
+        // Chain A: fund the wallet, send the origin steps.
+        const amountIn = BigInt(q.amountIn);
+        if (tokenIn !== NATIVE_TOKEN_ADDRESS) await fundAccount(devA.rpcUrl, wallet.address, tokenIn as Address, amountIn);
+        const receipts = await A.sendSteps(wallet, originSteps);
+        const deposit = receipts[receipts.length - 1];
+        checkStepGas(t, originSteps, receipts);
+        // The chain as the oracle of the deposit's gas: its gasLimit covers the gas used, sized from an estimate within
+        // 5% of it (the gas model's stated error).
+        const depositLimit = BigInt(originSteps[originSteps.length - 1].gasLimit!);
+        t.ok(
+          deposit.gasUsed <= depositLimit &&
+            gasLimit((deposit.gasUsed * 95n) / 100n) <= depositLimit &&
+            depositLimit <= gasLimit((deposit.gasUsed * 105n) / 100n),
+          `deposit gasUsed ${deposit.gasUsed}: gasLimit ${depositLimit} covers it, from an estimate within 5% of it`,
+        );
+        acrossGas.push({
+          case: `${c.name} (${pools} pools)`,
+          native: bridge.inputToken.address === NATIVE_TOKEN_ADDRESS,
+          gasUsed: deposit.gasUsed.toString(),
+        });
+        const [event] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: deposit.logs, eventName: 'FundsDeposited' }) as unknown as Array<{
+          address: Address;
+          args: Record<string, unknown>;
+        }>;
+        t.ok(event, 'FundsDeposited emitted');
+        t.equal(getAddress(event!.address), A.spokePool, 'by the origin SpokePool');
+        const block = await A.client.getBlock({ blockNumber: deposit.blockNumber });
+        const inputToken = bridge.inputToken.address === NATIVE_TOKEN_ADDRESS ? TOKENS.WETH : bridge.inputToken.address;
+        const ev = event!.args;
+        t.strictSame(
+          {
+            inputToken: ev.inputToken,
+            outputToken: ev.outputToken,
+            inputAmount: ev.inputAmount,
+            outputAmount: ev.outputAmount,
+            destinationChainId: ev.destinationChainId,
+            quoteTimestamp: ev.quoteTimestamp,
+            fillDeadline: ev.fillDeadline,
+            exclusivityDeadline: ev.exclusivityDeadline,
+            depositor: ev.depositor,
+            recipient: ev.recipient,
+            exclusiveRelayer: ev.exclusiveRelayer,
+            message: ev.message,
+          },
+          {
+            inputToken: b32(inputToken),
+            outputToken: b32(bridge.outputToken.address),
+            inputAmount: BigInt(bridge.inputAmount),
+            outputAmount: BigInt(bridge.outputAmount),
+            destinationChainId: 31338n,
+            quoteTimestamp: Number(block.timestamp),
+            fillDeadline: Number(block.timestamp) + bridge.fillDeadlineOffsetSeconds,
+            exclusivityDeadline: 0,
+            depositor: b32(wallet.address),
+            recipient: b32(c.destinationSwap ? wallet.address : recipient),
+            exclusiveRelayer: zeroHash,
+            message: '0x',
+          },
+          'FundsDeposited fields match the quote',
+        );
+        if (!c.destinationSwap) t.equal(ev.outputAmount, BigInt(q.amountOut), 'the deposit outputAmount is the quote amountOut');
+        if (c.originSwap) {
+          // The origin swap paid the wallet the quoted amountOut; the deposit took its minimum; the rest stays with the wallet.
+          const surplus = BigInt(bridge.originSwap!.amountOut) - BigInt(bridge.originSwap!.amountOutMinimum);
+          t.equal(
+            await A.balanceOf(bridge.originSwap!.tokenOut.address, wallet.address),
+            surplus,
+            'surplus of the origin swap stays in the wallet',
+          );
+          t.equal(bridge.inputAmount, bridge.originSwap!.amountOutMinimum, 'deposit inputAmount = origin swap amountOutMinimum');
+        }
+
+        // Chain B: the relayer fills with the event's relay data.
+        const relayData = {
+          depositor: ev.depositor as Hex,
+          recipient: ev.recipient as Hex,
+          exclusiveRelayer: ev.exclusiveRelayer as Hex,
+          inputToken: ev.inputToken as Hex,
+          outputToken: ev.outputToken as Hex,
+          inputAmount: ev.inputAmount as bigint,
+          outputAmount: ev.outputAmount as bigint,
+          originChainId: 31337n,
+          depositId: ev.depositId as bigint,
+          fillDeadline: ev.fillDeadline as number,
+          exclusivityDeadline: ev.exclusivityDeadline as number,
+          message: ev.message as Hex,
+        };
+        const { request } = await B.client.simulateContract({
+          account: relayer,
+          address: B.spokePool,
+          abi: SPOKE_POOL_ABI,
+          functionName: 'fillRelay',
+          args: [relayData, 31337n, b32(relayer.address)],
+        });
+        const fillData = (await import('viem')).encodeFunctionData({ abi: SPOKE_POOL_ABI, functionName: 'fillRelay', args: request.args });
+        const fill = await relay(B.spokePool, fillData);
+        const [filled] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: fill.logs, eventName: 'FilledRelay' }) as unknown as Array<{
+          args: Record<string, unknown>;
+        }>;
+        t.match(
+          filled!.args,
+          { outputAmount: ev.outputAmount, depositId: ev.depositId, originChainId: 31337n, recipient: ev.recipient },
+          'FilledRelay for this deposit',
+        );
+
+        // Chain B: the destination steps, from the wallet that received the fill.
+        const walletB = privateKeyToAccount(devB.accounts[3 + index].privateKey);
+        checkStepGas(t, destinationSteps, await B.sendSteps(walletB, destinationSteps));
+
+        t.equal(
+          await B.balanceOf(tokenOut, recipient),
+          BigInt(q.amountOut),
+          `recipient holds exactly amountOut ${q.amountOut} ${c.tokenOut}`,
+        );
+        if (c.destinationSwap) t.equal(q.amountOut, bridge.destinationSwap!.amountOut, "amountOut is the destination swap's quoted output");
+      });
+    }
   }
 });

@@ -20,6 +20,7 @@ const v2: SnapshotPoolV2 = {
   balance1: '6',
   reserve0: '5',
   reserve1: '6',
+  priceCumulativeSet: true,
 };
 const v3: FollowedPoolV3 = {
   address: '0x2',
@@ -57,6 +58,57 @@ t.test('v2 Sync sets reserves and balances; anything else is a re-read', async (
   t.same(r, { ok: true, state: { ...v2, reserve0: '7', reserve1: '9', balance0: '7', balance1: '9' } });
   t.equal(applyPoolEvent(v2, { address: '0x1', topics: [SYNC], data: '0x01' }, ctx).ok, false, 'short data');
   t.equal(applyPoolEvent(v2, { address: '0x1', topics: [V3_SWAP], data: '0x' }, ctx).ok, false, 'unexpected topic');
+});
+
+t.test('v2 Sync of a pair whose price accumulators may still be zero', async (t) => {
+  const data = encodeAbiParameters([{ type: 'uint112' }, { type: 'uint112' }], [7n, 9n]);
+  const sync = { address: '0x1', topics: [SYNC], data };
+  // UniswapV2Pair._update writes price0/1CumulativeLast only when the old reserves are non-zero and time passed.
+  for (const cold of [
+    { ...v2, priceCumulativeSet: false },
+    { ...v2, priceCumulativeSet: undefined },
+  ])
+    t.equal(applyPoolEvent(cold, sync, ctx).ok, false, `reserves were non-zero, accumulators ${cold.priceCumulativeSet}: re-read`);
+  const empty = { ...v2, reserve0: '0', reserve1: '0', balance0: '0', balance1: '0', priceCumulativeSet: false };
+  t.same(
+    applyPoolEvent(empty, sync, ctx),
+    { ok: true, state: { ...empty, reserve0: '7', reserve1: '9', balance0: '7', balance1: '9' } },
+    'the first liquidity (reserves were zero): the accumulators stay zero',
+  );
+});
+
+t.test('v3 fee-growth state: a swap, a crossed tick, a new tick, a flash', async (t) => {
+  const fresh: FollowedPoolV3 = { ...v3, feeGrowthGlobalSet: [false, false], feeGrowthOutsideSet: {} };
+  // token1 in (amount1 > 0), from tick 0 to 61: crosses tick 60 (tickBefore < t <= tickAfter).
+  const data = encodeAbiParameters(
+    [{ type: 'int256' }, { type: 'int256' }, { type: 'uint160' }, { type: 'uint128' }, { type: 'int24' }],
+    [-9n, 10n, 2n ** 96n + 5n, 0n, 61],
+  );
+  const swap = applyPoolEvent(fresh, { address: '0x2', topics: [V3_SWAP, addr, addr], data }, ctx);
+  const s = (swap as { state: FollowedPoolV3 }).state;
+  t.same(s.feeGrowthGlobalSet, [false, true], "the input's fee growth is non-zero after a swap that paid a fee");
+  // Tick.cross: outside1 = global1 (non-zero) - 0; outside0 = global0 (zero) - 0 stays zero.
+  t.same(s.feeGrowthOutsideSet, { '60': 2 }, "the crossed tick's outside1 written from the global, outside0 still zero");
+  const mintData = encodeAbiParameters(
+    [{ type: 'address' }, { type: 'uint128' }, { type: 'uint256' }, { type: 'uint256' }],
+    ['0x0000000000000000000000000000000000000001', 50n, 3n, 4n],
+  );
+  const warm0: FollowedPoolV3 = { ...fresh, feeGrowthGlobalSet: [true, false] };
+  const below = applyPoolEvent(warm0, { address: '0x2', topics: [V3_MINT, addr, word(-120n), word(120n)], data: mintData }, ctx);
+  // Tick.update: a new tick at or below the current one starts with outside = global, above it with 0.
+  t.same((below as { state: FollowedPoolV3 }).state.feeGrowthOutsideSet, { '-120': 1 }, 'new tick -120 <= tick 0: outside = global');
+  const flashData = encodeAbiParameters(
+    [{ type: 'uint256' }, { type: 'uint256' }, { type: 'uint256' }, { type: 'uint256' }],
+    [100n, 0n, 0n, 2n],
+  );
+  const flash = applyPoolEvent(
+    fresh,
+    { address: '0x2', topics: [eventTopic('Flash(address,address,uint256,uint256,uint256,uint256)'), addr, addr], data: flashData },
+    ctx,
+  );
+  t.same((flash as { state: FollowedPoolV3 }).state.feeGrowthGlobalSet, [false, true], 'a flash fee paid in token1');
+  const unknown = applyPoolEvent(v3, { address: '0x2', topics: [V3_SWAP, addr, addr], data }, ctx);
+  t.equal((unknown as { state: FollowedPoolV3 }).state.feeGrowthGlobalSet, undefined, 'unknown stays unknown');
 });
 
 t.test('v3 Mint, Burn and Swap', async (t) => {

@@ -9,10 +9,14 @@ import { anvilBinary } from '../../seeds/devnet/startAnvil.ts';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/gas/devnetGasUsed.json', import.meta.url));
 
-/** One leg of a recorded route: its protocol and the initialized ticks it crossed. */
+/** One leg of a recorded route: its protocol, the initialized ticks it crossed, the pool slots it wrote from zero. */
 export interface DevnetGasLeg {
   readonly kind: string;
   readonly ticksCrossed: number;
+  /** As the quote counted them (Leg.coldSlots); checked against the chain's storage diff when recorded. */
+  readonly coldSlots: number;
+  /** The swap moved the pool's tick (Leg.movesTick: a v3 oracle write). */
+  readonly movesTick: boolean;
 }
 
 /**
@@ -27,6 +31,8 @@ export type DevnetGasStep =
 /** One executed trade of the devnet test. */
 export interface DevnetGasCase {
   readonly case: string;
+  /** The pools' state: never traded (a fresh devnet) or traded before (test/helpers/warmPools.ts). */
+  readonly pools: 'cold' | 'warm';
   readonly tradeType: 'exactIn' | 'exactOut';
   readonly nativeIn: boolean;
   readonly nativeOut: boolean;
@@ -98,7 +104,7 @@ export function writeDevnetGasFixture(cases: readonly DevnetGasCase[]): void {
   const fixture: DevnetGasFixture = {
     provenance: provenance(
       'RECORD_GAS_FIXTURE=1 npx tap test/tx/buildTradeSteps.devnet.test.ts',
-      'receipts of the trades buildTradeSteps.devnet executes on a fresh devnet whose pools were all traded before (test/helpers/warmPools.ts), each step sent with its own gasLimit; gasUsed per step as the receipt reports it',
+      'receipts of the trades buildTradeSteps.devnet executes on a fresh devnet, first on its never-traded pools (pools: cold), then after every pool was traded (pools: warm, test/helpers/warmPools.ts), each step sent with its own gasLimit; gasUsed per step as the receipt reports it',
     ),
     cases,
   };
@@ -110,7 +116,7 @@ export function writeAcrossGasFixture(cases: readonly AcrossGasCase[]): void {
   const fixture: AcrossGasFixture = {
     provenance: provenance(
       'RECORD_GAS_FIXTURE=1 npx tap test/bridge/crossChain.devnet.test.ts',
-      "receipts of the depositNow steps the cross-chain devnet test sends to the origin devnet's Across SpokePool (each the wallet's first deposit), with the gasLimit the quote gave them",
+      "receipts of the depositNow steps the cross-chain devnet test sends to the origin devnet's Across SpokePool (each the wallet's first deposit), with the gasLimit the quote gave them, every case on never-traded pools then on traded ones (test/helpers/warmPools.ts)",
     ),
     cases,
   };

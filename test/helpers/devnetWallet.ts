@@ -47,7 +47,7 @@ export interface DevnetWallet {
   balanceOf(token: string, owner: Address): Promise<bigint>;
   /** Sends one transaction: gas = estimate x 1.25 + 50,000 (NOTES-devnet.md) unless given; waits for the receipt, which may be reverted. */
   send(account: PrivateKeyAccount, tx: DevnetTransaction, gas?: bigint): Promise<TransactionReceipt>;
-  /** Sends one step (checked to be from `account` and for this chain) as send() does; the receipt may be reverted. */
+  /** Sends one step (checked to be from `account` and for this chain) with `gas`, else its own gasLimit, else as send() sizes it; the receipt may be reverted. */
   sendStep(account: PrivateKeyAccount, step: Step, gas?: bigint): Promise<TransactionReceipt>;
   /** Sends the steps in order; throws on the first that reverts. */
   sendSteps(account: PrivateKeyAccount, steps: readonly Step[]): Promise<TransactionReceipt[]>;
@@ -74,7 +74,9 @@ export function devnetWallet(devnet: { readonly chainId: number; readonly rpcUrl
     if (step.from !== account.address) throw new Error(`step.from ${step.from} is not the sender ${account.address}`);
     if (step.chainId !== devnet.chainId)
       throw new Error(`step "${step.message}" is for chain ${step.chainId}, not the devnet's ${devnet.chainId}`);
-    return send(account, { to: step.to, data: step.data, value: step.value === undefined ? undefined : BigInt(step.value) }, gas);
+    // A step is sent with exactly the gasLimit the service gave it (estimateGas only for a step that has none).
+    const limit = gas ?? (step.gasLimit === undefined ? undefined : BigInt(step.gasLimit));
+    return send(account, { to: step.to, data: step.data, value: step.value === undefined ? undefined : BigInt(step.value) }, limit);
   }
   return {
     chainId: devnet.chainId,
@@ -91,7 +93,8 @@ export function devnetWallet(devnet: { readonly chainId: number; readonly rpcUrl
       const receipts: TransactionReceipt[] = [];
       for (const step of steps) {
         const receipt = await sendStep(account, step);
-        if (receipt.status !== 'success') throw new Error(`step "${step.message}" reverted`);
+        if (receipt.status !== 'success')
+          throw new Error(`step "${step.message}" reverted (gasUsed ${receipt.gasUsed} of its gasLimit ${step.gasLimit ?? 'estimated'})`);
         receipts.push(receipt);
       }
       return receipts;

@@ -23,6 +23,10 @@ export interface HandLeg {
   readonly amountIn: bigint;
   readonly amountOut: bigint;
   readonly ticksCrossed?: number;
+  /** Pool slots the swap writes from zero (default 0: a warm pool). */
+  readonly coldSlots?: number;
+  /** The swap moves the pool's tick (default: true for v3). */
+  readonly movesTick?: boolean;
   /** Pool address (any address will do for step building). */
   readonly pool?: string;
 }
@@ -44,6 +48,8 @@ export function legOf(chain: CatalogChain, h: HandLeg): Leg {
     amountIn: h.amountIn,
     amountOut: h.amountOut,
     ticksCrossed: h.ticksCrossed ?? 0,
+    coldSlots: h.coldSlots ?? 0,
+    movesTick: h.movesTick ?? version !== 'v2',
   };
 }
 

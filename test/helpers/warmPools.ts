@@ -19,8 +19,9 @@ import { poolSwapSteps } from './poolSwapSteps.ts';
 
 /**
  * Swaps a millionth of each pool's balance through every pool of the chain's shipped snapshot (the state a fresh
- * devnet starts from), in both directions, from `account`, then moves the chain's clock on by an hour so later
- * swaps run in later blocks than these (price accumulators and oracles update as on a live chain). Seed after this.
+ * devnet starts from; or of the snapshots in `snapshotDir`), in both directions, from `account`, then moves the chain's clock on by `laterSeconds` (an
+ * hour by default; a test whose deadlines follow the wall clock moves it less) so later swaps run in later blocks
+ * than these (price accumulators and oracles update as on a live chain). Seed after this.
  */
 export async function warmPools(
   rpcUrl: string,
@@ -28,10 +29,10 @@ export async function warmPools(
   catalog: Catalog,
   chain: CatalogChain,
   account: PrivateKeyAccount,
+  laterSeconds = 3_600,
+  snapshotDir = fileURLToPath(new URL('../../seeds/snapshots', import.meta.url)),
 ): Promise<number> {
-  const shipped = loadSnapshots(fileURLToPath(new URL('../../seeds/snapshots', import.meta.url))).snapshots.filter(
-    (s) => s.chainId === chain.chainId,
-  );
+  const shipped = loadSnapshots(snapshotDir).snapshots.filter((s) => s.chainId === chain.chainId);
   const index = new PricingGraph(new PoolGraph(shipped, catalog), catalog).chain(chain.chainId)!;
   const entries = new Set<PoolEntry>();
   for (const token of chain.tokens) for (const e of index.poolsOf(token.address.toLowerCase())) entries.add(e);
@@ -74,7 +75,7 @@ export async function warmPools(
   await jsonRpc(rpcUrl, 'evm_increaseTime', [1]);
   await jsonRpc(rpcUrl, 'evm_mine', []);
   await verifyWarm(rpcUrl, wallet, account, swapped);
-  await jsonRpc(rpcUrl, 'evm_increaseTime', [3_600]);
+  await jsonRpc(rpcUrl, 'evm_increaseTime', [laterSeconds]);
   await jsonRpc(rpcUrl, 'evm_mine', []);
   return swapped.length;
 }

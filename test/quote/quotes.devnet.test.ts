@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { type Address, getAddress, parseAbi, parseUnits, zeroAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
@@ -28,6 +28,7 @@ import { freshAddress as addressFor, artifactAbi, devnetWallet, gasPaid } from '
 import { poolSwapSteps } from '../helpers/poolSwapSteps.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 import type { Answer } from '../helpers/testApp.ts';
+import { warmPools } from '../helpers/warmPools.ts';
 
 const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
 const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02.json');
@@ -64,6 +65,10 @@ async function fund(account: Address, t: CatalogToken, amount: bigint): Promise<
   await fundAccount(devnet.rpcUrl, account, t.address as Address, amount);
 }
 
+// A second after the pools' liquidity: a first swap lands in a later block, writing what a first swap writes (not
+// more: the quotes' deadlines follow the wall clock).
+await jsonRpc(devnet.rpcUrl, 'evm_increaseTime', [1]);
+await jsonRpc(devnet.rpcUrl, 'evm_mine', []);
 let baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
 
 /** Puts the chain back to the state right after deployment (every case starts from the same pools). */
@@ -233,59 +238,77 @@ async function postQuote(c: Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>, 
 let savedQuote: { quoteId: string } | undefined;
 const winners = new Set<string>();
 
-for (const c of CASES) {
-  t.test(`POST /quotes ${label(c)}: the chain's best pool, executed, the recipient receives exactly amountOut`, async (t) => {
-    const tokenIn = token(c.tokenIn);
-    const tokenOut = token(c.tokenOut);
-    const amountIn = parseUnits(c.amount, tokenIn.decimals);
-    const recipient = freshAddress(label(c));
-    await freshState();
-    await fund(sender.address, tokenIn, amountIn);
-    await seedAndReload();
+/** Gas estimate against the gas the chain used: within ±5% (the gas model's bound, on never-traded and traded pools). */
+function checkGas(t: Test, quote: { gasEstimate?: string }, receipts: readonly { gasUsed: bigint }[]): void {
+  const used = receipts.reduce((sum, r) => sum + r.gasUsed, 0n);
+  t.ok(quote.gasEstimate !== undefined, 'the quote states its gas estimate');
+  const off = Number(((BigInt(quote.gasEstimate ?? '0') - used) * 10_000n) / used) / 100;
+  t.ok(Math.abs(off) <= 5, `gasEstimate ${quote.gasEstimate} within 5% of the ${used} used (${off}%), each step sent with its gasLimit`);
+}
 
-    const quote = await postQuote(c, recipient);
-    const onChain = await chainQuotes(tokenIn, tokenOut, amountIn);
-    const top = best(onChain);
-    t.equal(
-      BigInt(quote.amountOut),
-      top.amountOut,
-      `amountOut = max over ${onChain.map((x) => `${x.dex} ${x.version}${x.version === 'v3' ? `/${x.fee}` : ''} ${x.amountOut}${x.filled ? '' : ' (partial)'}`).join(', ')}`,
-    );
-    t.strictSame(
-      { dex: quote.route.dex, version: quote.route.version, poolFee: quote.route.poolFee, pairAddress: quote.pairAddress },
-      { dex: top.dex, version: top.version, poolFee: top.fee, pairAddress: top.pool },
-      "the route is the chain's best pool",
-    );
-    t.equal(top.version, c.winner, `the ${c.winner} pool wins at this amount`);
-    winners.add(`${top.version}:${c.tokenIn === 'ETH' ? 'native-in' : c.tokenOut === 'ETH' ? 'native-out' : 'erc20'}`);
-    if (c.minTicks !== undefined)
-      t.ok(top.ticksCrossed >= c.minTicks, `the swap crosses ${top.ticksCrossed} initialized ticks (>= ${c.minTicks})`);
-    t.strictSame(
-      [quote.amountIn, quote.amountOutMinimum, quote.slippageBps, quote.walletAddress, quote.recipientAddress, quote.status],
-      [amountIn.toString(), ((top.amountOut * 9_950n) / 10_000n).toString(), 50, sender.address, recipient, 'pending'],
-    );
-    t.equal(
-      quote.steps.length,
-      tokenIn.address === NATIVE_TOKEN_ADDRESS ? 1 : 2,
-      tokenIn.address === NATIVE_TOKEN_ADDRESS ? 'one swap step with value' : 'approval, then swap',
-    );
+/** The state the cases run on: the deployed pools, never traded (cold), or after every pool was traded (warm). */
+let phase: 'cold' | 'warm' = 'cold';
 
-    const recipientBefore = await balanceOf(tokenOut.address, recipient);
-    const senderBefore = await balanceOf(tokenIn.address, sender.address);
-    const receipts = await sendSteps(sender, quote.steps);
-    t.equal(
-      (await balanceOf(tokenOut.address, recipient)) - recipientBefore,
-      BigInt(quote.amountOut),
-      'the recipient received exactly amountOut',
-    );
-    const spent = senderBefore - (await balanceOf(tokenIn.address, sender.address));
-    t.equal(
-      spent,
-      amountIn + (tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid(receipts) : 0n),
-      'the sender spent exactly amountIn (plus gas when it is ether)',
-    );
-    savedQuote ??= quote;
-  });
+for (const c of CASES) quoteCase(c, 'cold');
+
+function quoteCase(c: QuoteCase, pools: 'cold' | 'warm'): void {
+  t.test(
+    `POST /quotes ${label(c)} (${pools} pools): the chain's best pool, executed, the recipient receives exactly amountOut`,
+    async (t) => {
+      if (phase !== pools) throw new Error(`the pools are ${phase}, the case wants them ${pools}`);
+      const tokenIn = token(c.tokenIn);
+      const tokenOut = token(c.tokenOut);
+      const amountIn = parseUnits(c.amount, tokenIn.decimals);
+      const recipient = freshAddress(label(c));
+      await freshState();
+      await fund(sender.address, tokenIn, amountIn);
+      await seedAndReload();
+
+      const quote = await postQuote(c, recipient);
+      const onChain = await chainQuotes(tokenIn, tokenOut, amountIn);
+      const top = best(onChain);
+      t.equal(
+        BigInt(quote.amountOut),
+        top.amountOut,
+        `amountOut = max over ${onChain.map((x) => `${x.dex} ${x.version}${x.version === 'v3' ? `/${x.fee}` : ''} ${x.amountOut}${x.filled ? '' : ' (partial)'}`).join(', ')}`,
+      );
+      t.strictSame(
+        { dex: quote.route.dex, version: quote.route.version, poolFee: quote.route.poolFee, pairAddress: quote.pairAddress },
+        { dex: top.dex, version: top.version, poolFee: top.fee, pairAddress: top.pool },
+        "the route is the chain's best pool",
+      );
+      t.equal(top.version, c.winner, `the ${c.winner} pool wins at this amount`);
+      winners.add(`${top.version}:${c.tokenIn === 'ETH' ? 'native-in' : c.tokenOut === 'ETH' ? 'native-out' : 'erc20'}`);
+      if (c.minTicks !== undefined)
+        t.ok(top.ticksCrossed >= c.minTicks, `the swap crosses ${top.ticksCrossed} initialized ticks (>= ${c.minTicks})`);
+      t.strictSame(
+        [quote.amountIn, quote.amountOutMinimum, quote.slippageBps, quote.walletAddress, quote.recipientAddress, quote.status],
+        [amountIn.toString(), ((top.amountOut * 9_950n) / 10_000n).toString(), 50, sender.address, recipient, 'pending'],
+      );
+      t.equal(
+        quote.steps.length,
+        tokenIn.address === NATIVE_TOKEN_ADDRESS ? 1 : 2,
+        tokenIn.address === NATIVE_TOKEN_ADDRESS ? 'one swap step with value' : 'approval, then swap',
+      );
+
+      const recipientBefore = await balanceOf(tokenOut.address, recipient);
+      const senderBefore = await balanceOf(tokenIn.address, sender.address);
+      const receipts = await sendSteps(sender, quote.steps);
+      t.equal(
+        (await balanceOf(tokenOut.address, recipient)) - recipientBefore,
+        BigInt(quote.amountOut),
+        'the recipient received exactly amountOut',
+      );
+      const spent = senderBefore - (await balanceOf(tokenIn.address, sender.address));
+      t.equal(
+        spent,
+        amountIn + (tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid(receipts) : 0n),
+        'the sender spent exactly amountIn (plus gas when it is ether)',
+      );
+      checkGas(t, quote, receipts);
+      savedQuote ??= quote;
+    },
+  );
 }
 
 t.test('the cases cover v2 and v3 winners, ERC-20 -> ERC-20, native in and native out', async (t) => {
@@ -380,8 +403,10 @@ for (const c of MOVED) {
       `simulation reverts: ${reason}`,
     );
     const before = await balanceOf(tokenOut.address, recipient);
-    const receipt = await sendStep(sender, swap, 1_500_000n);
+    // Sent with the quote's own gasLimit, as a wallet would: it reverts on its minimum, well inside that limit.
+    const receipt = await sendStep(sender, swap);
     t.equal(receipt.status, 'reverted', 'the mined swap transaction reverted');
+    t.ok(receipt.gasUsed < BigInt(swap.gasLimit!), `on its minimum, not out of gas (${receipt.gasUsed} of ${swap.gasLimit})`);
     t.equal(await balanceOf(tokenOut.address, recipient), before, 'the recipient got nothing');
   });
 }
@@ -530,10 +555,32 @@ const EXACT_OUTPUT: readonly Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>[
 ];
 const exactOutWinners = new Set<string>();
 
-for (const c of EXACT_OUTPUT) {
+for (const c of EXACT_OUTPUT) exactOutputCase(c, 'cold');
+
+// The same executions on pools traded before (as every pool of a live chain is): each pool traded both ways, then
+// every case again from that state.
+t.test('every pool traded both ways: the cases run again on traded pools', async (t) => {
+  await freshState();
+  const swapped = await warmPools(
+    devnet.rpcUrl,
+    devnetWallet(devnet),
+    q.catalog,
+    CHAIN,
+    privateKeyToAccount(devnet.accounts[7].privateKey),
+    1, // a second on, not an hour: the quotes' deadlines follow the wall clock
+  );
+  t.ok(swapped >= 40, `${swapped} warm-up swaps`);
+  baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
+  phase = 'warm';
+});
+for (const c of CASES) quoteCase(c, 'warm');
+for (const c of EXACT_OUTPUT) exactOutputCase(c, 'warm');
+
+function exactOutputCase(c: Pick<QuoteCase, 'tokenIn' | 'tokenOut' | 'amount'>, pools: 'cold' | 'warm'): void {
   t.test(
-    `POST /quotes exact output ${c.tokenIn} -> exactly ${c.amount} ${c.tokenOut}: the chain's cheapest pool, executed, exactly amountOut for exactly amountIn`,
+    `POST /quotes exact output ${c.tokenIn} -> exactly ${c.amount} ${c.tokenOut} (${pools} pools): the chain's cheapest pool, executed, exactly amountOut for exactly amountIn`,
     async (t) => {
+      if (phase !== pools) throw new Error(`the pools are ${phase}, the case wants them ${pools}`);
       const tokenIn = token(c.tokenIn);
       const tokenOut = token(c.tokenOut);
       const amountOut = parseUnits(c.amount, tokenOut.decimals);
@@ -572,6 +619,7 @@ for (const c of EXACT_OUTPUT) {
         top.amountIn! + (tokenIn.address === NATIVE_TOKEN_ADDRESS ? gasPaid(receipts) : 0n),
         'the sender spent exactly amountIn (native: the rest of amountInMaximum came back, to the wei net of gas)',
       );
+      checkGas(t, quote, receipts);
     },
   );
 }
@@ -585,7 +633,7 @@ t.test('POST /quotes exact output larger than every pool can give: 400, and the 
   await seedAndReload();
   const onChain = await chainInputs(token('USDC'), token('WBTC'), parseUnits('1000', 8));
   t.ok(onChain.length >= 3 && onChain.every((x) => x.amountIn === null), `${onChain.length} pools, every one refuses`);
-  const res = await q.request('POST', '/quotes', {
+  const res = await q.request<Answer<Quote>>('POST', '/quotes', {
     headers: AUTH,
     body: {
       originChainId: devnet.chainId,

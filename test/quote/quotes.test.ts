@@ -471,8 +471,9 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
       warnings: [],
     },
   );
-  // The devnet's gasUsed for the same shape (approve, then one v2 pair through UniswapV2Router02, exact input):
-  // test/fixtures/gas/devnetGasUsed.json. The estimate must be within the model's stated 10% of it.
+  // The devnet's gasUsed for the same shape (approve, then one v2 pair through UniswapV2Router02, exact input, the
+  // pair never traded: this snapshot does not say its accumulators are written, so both count as written from zero):
+  // test/fixtures/gas/devnetGasUsed.json. The estimate must be within the model's stated 5% of it.
   const measured = readDevnetGasFixture().cases.find(
     (c) =>
       c.tradeType === 'exactIn' &&
@@ -482,12 +483,12 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
       c.steps[0].step === 'approve' &&
       c.steps[1].step === 'swap' &&
       c.steps[1].executor === 'UniswapV2Router02' &&
-      JSON.stringify(c.steps[1].routes) === JSON.stringify([[{ kind: 'uniswapV2', ticksCrossed: 0 }]]),
+      JSON.stringify(c.steps[1].routes) === JSON.stringify([[{ kind: 'uniswapV2', ticksCrossed: 0, coldSlots: 2, movesTick: false }]]),
   );
-  t.ok(measured, 'the devnet fixture has a one-pair UniswapV2Router02 trade');
+  t.ok(measured, 'the devnet fixture has a one-pair UniswapV2Router02 trade on a never-traded pair');
   const used = (measured?.steps ?? []).reduce((s, x) => s + BigInt(x.gasUsed), 0n);
   const estimate = BigInt(quote.gasEstimate ?? '0');
-  t.ok(estimate * 10n >= used * 9n && estimate * 10n <= used * 11n, `gasEstimate ${estimate} within 10% of the devnet's ${used}`);
+  t.ok(estimate * 100n >= used * 95n && estimate * 100n <= used * 105n, `gasEstimate ${estimate} within 5% of the devnet's ${used}`);
   t.equal(quote.steps.length, 2, 'approval, then swap');
   const [approve, swap] = quote.steps;
   t.match(approve, { from: getAddress(WALLET), to: USDC, spender: V2_ROUTER, amount: '1000000000', chainId: 1001 });

@@ -25,6 +25,8 @@ function leg(pool: string, kind: ProtocolKind, fee: number, tokenIn: string, tok
     amountIn,
     amountOut,
     ticksCrossed: 0,
+    coldSlots: 0,
+    movesTick: false,
   };
 }
 function route(...legs: Leg[]): Route {

@@ -175,6 +175,8 @@ function routeOf(legs: readonly { pool: string; from: string; to: string; amount
       amountIn: l.amountIn,
       amountOut: l.amountOut,
       ticksCrossed: 0,
+      coldSlots: 0,
+      movesTick: false,
     };
   });
   return {
@@ -356,6 +358,8 @@ t.test('lpFees: ceil(amountIn x (1 - prod(1 - fee))), by hand', async (t) => {
     amountIn,
     amountOut: 1n,
     ticksCrossed: 0,
+    coldSlots: 0,
+    movesTick: false,
   });
   const route = (fees: number[], amountIn: bigint): Route => ({
     legs: fees.map((f) => leg(f, amountIn)),

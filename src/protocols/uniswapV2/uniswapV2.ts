@@ -12,6 +12,8 @@ export interface UniswapV2Pool extends PoolBase {
   readonly feeBps: number;
   readonly reserve0: bigint;
   readonly reserve1: bigint;
+  /** Slots a swap writes from zero: the two price accumulators while they are unset (or unknown), else none. */
+  readonly coldSlots: number;
 }
 
 /** UniswapV2Pair emits Sync(reserve0, reserve1) from every _update (swap, mint, burn, sync): the only event followed. */
@@ -23,10 +25,11 @@ const TOO_SMALL: LadderQuote = { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 't
 export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
   kind: 'uniswapV2',
   /**
-   * A pair's swap (calibration: src/routing/gasModel.ts). No ticks. Exact output saves nothing on further hops:
-   * v2 pairs pay the next pair directly either way.
+   * A pair's swap (calibration: src/routing/gasModel.ts), its price accumulators already written; while they are
+   * zero (a never-traded pair) _update writes both from zero: two cold slots. No ticks. Exact output saves nothing
+   * on further hops: v2 pairs pay the next pair directly either way.
    */
-  gas: { hop: 59_000n, tick: 0n, exactOutNextHop: 0n },
+  gas: { hop: 62_000n, tick: 0n, exactOutNextHop: 0n, coldSlot: 17_100n, tickMove: 0n },
   source: uniswapV2Source,
   fromSnapshot(p) {
     return Object.freeze({
@@ -40,6 +43,8 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
       feeBps: p.fee / 100,
       reserve0: BigInt(p.reserve0),
       reserve1: BigInt(p.reserve1),
+      // _update writes price0/1CumulativeLast when time passed since the last update: from zero until it first did.
+      coldSlots: p.priceCumulativeSet === true ? 0 : 2,
     });
   },
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
@@ -48,9 +53,12 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
       try {
         if (tradeType === 'exactIn') {
           const amountOut = getAmountOut(amount, reserveIn, reserveOut, pool.feeBps);
-          return amountOut === 0n ? TOO_SMALL : { ok: true, amountIn: amount, amountOut, ticksCrossed: 0 };
+          return amountOut === 0n
+            ? TOO_SMALL
+            : { ok: true, amountIn: amount, amountOut, ticksCrossed: 0, coldSlots: pool.coldSlots, movesTick: false };
         }
-        return { ok: true, amountIn: getAmountIn(amount, reserveIn, reserveOut, pool.feeBps), amountOut: amount, ticksCrossed: 0 };
+        const amountIn = getAmountIn(amount, reserveIn, reserveOut, pool.feeBps);
+        return { ok: true, amountIn, amountOut: amount, ticksCrossed: 0, coldSlots: pool.coldSlots, movesTick: false };
       } catch (error) {
         return ammRefusal(error);
       }
@@ -78,12 +86,18 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
   /**
    * Sync sets the reserves, and the balances with them: _update writes the pair's balances as its reserves, so after
    * any Sync a fresh read of balanceOf equals them. A plain transfer to the pair (a donation, seen by balanceOf until
-   * the next Sync) and skim() emit no pair event: invisible to a follower until the pair's next Sync.
+   * the next Sync) and skim() emit no pair event: invisible to a follower until the pair's next Sync. A Sync of a
+   * pair whose accumulators are not known to be written (priceCumulativeSet) and whose reserves were non-zero is a
+   * re-read: it may have written them.
    */
   applyEvent(p, log) {
     if (log.topics[0]?.toLowerCase() !== SYNC) return { ok: false, reason: `unexpected v2 event ${log.topics[0] ?? '(no topic)'}` };
     const w = logWords(log, 1, 2);
     if (!w || w[0] >> 112n !== 0n || w[1] >> 112n !== 0n) return { ok: false, reason: 'malformed Sync log' };
+    // _update writes the price accumulators when its reserves were non-zero and time passed since the last update;
+    // the log does not say whether time passed: a pair whose accumulators may still be zero is re-read.
+    if (p.priceCumulativeSet !== true && (p.reserve0 !== '0' || p.reserve1 !== '0'))
+      return { ok: false, reason: 'Sync may have written the price accumulators' };
     const r0 = w[0].toString();
     const r1 = w[1].toString();
     return { ok: true, state: { ...p, reserve0: r0, reserve1: r1, balance0: r0, balance1: r1 } };

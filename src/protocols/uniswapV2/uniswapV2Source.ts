@@ -4,14 +4,17 @@ import { type PoolSource, viewCall } from '../PoolSource.ts';
 import type { SnapshotPoolV2 } from './SnapshotPoolV2.ts';
 
 const factoryAbi = parseAbi(['function getPair(address tokenA, address tokenB) view returns (address pair)']);
-const pairAbi = parseAbi(['function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)']);
+const pairAbi = parseAbi([
+  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
+  'function price0CumulativeLast() view returns (uint256)',
+]);
 const PAIR_CREATED = eventTopic('PairCreated(address,address,address,uint256)');
 
 type Reserves = readonly [bigint, bigint, number];
 
 /**
  * Uniswap v2-style pairs on a chain: found by the DEX's factory getPair (its one fee is the catalogue's feeBps), read
- * by getReserves, created by PairCreated.
+ * by getReserves and price0CumulativeLast (whether a swap writes its accumulators from zero), created by PairCreated.
  */
 export const uniswapV2Source: PoolSource<SnapshotPoolV2> = {
   version: 'v2',
@@ -24,10 +27,14 @@ export const uniswapV2Source: PoolSource<SnapshotPoolV2> = {
   },
   readState(pool) {
     let reserves: Reserves | undefined;
+    let cumulative: bigint | undefined;
     return {
-      calls: (phase) => (phase === 'state' ? [viewCall(pool.address, pairAbi, 'getReserves')] : []),
+      calls: (phase) =>
+        phase === 'state' ? [viewCall(pool.address, pairAbi, 'getReserves'), viewCall(pool.address, pairAbi, 'price0CumulativeLast')] : [],
       take(phase, results) {
-        if (phase === 'state') reserves = results[0] as Reserves | undefined;
+        if (phase !== 'state') return;
+        reserves = results[0] as Reserves | undefined;
+        cumulative = results[1] as bigint | undefined;
       },
       finish(balance0, balance1) {
         if (reserves === undefined) return { ok: false, reason: 'state reads failed' };
@@ -43,6 +50,8 @@ export const uniswapV2Source: PoolSource<SnapshotPoolV2> = {
           balance1: balance1.toString(),
           reserve0: reserves[0].toString(),
           reserve1: reserves[1].toString(),
+          // A pair without the accumulator (a fork that dropped it) is left unknown: charged as cold.
+          ...(cumulative === undefined ? {} : { priceCumulativeSet: cumulative !== 0n }),
         };
         return { ok: true, state };
       },

@@ -2,6 +2,7 @@ import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } fro
 import { createV3Pool, type V3Pool } from '../../amm/v3Pool.ts';
 import { ammRefusal } from '../ammRefusal.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from '../PoolProtocol.ts';
+import { type V3SlotState, v3ColdSlots } from './coldSlots.ts';
 import type { SnapshotPoolV3 } from './SnapshotPoolV3.ts';
 import { tickCount } from './tickCount.ts';
 import { applyV3Event, snapshotPoolV3, V3_EVENT_TOPICS } from './uniswapV3Events.ts';
@@ -11,31 +12,44 @@ import { uniswapV3Source } from './uniswapV3Source.ts';
 export interface UniswapV3Pool extends PoolBase {
   readonly kind: 'uniswapV3';
   readonly pool: V3Pool;
+  /** Which of its fee-growth slots hold a value: what a swap writes from zero (the gas model's cold slots). */
+  readonly slots: V3SlotState;
 }
 
 const Q192 = 1n << 192n;
 
 /** QuoterV2's answer for one amount, as a ladder entry: partial fills and unknown ticks are refusals. */
-function ladderQuote(result: V3QuoteResult, tradeType: 'exactIn' | 'exactOut', amount: bigint): LadderQuote {
+function ladderQuote(
+  pool: UniswapV3Pool,
+  zeroForOne: boolean,
+  result: V3QuoteResult,
+  tradeType: 'exactIn' | 'exactOut',
+  amount: bigint,
+): LadderQuote {
   if (!result.ok) return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: "the amount walks past the pool's known ticks" };
   const whole = tradeType === 'exactIn' ? result.amountIn === amount : result.amountOut === amount;
   if (!result.filledFully || !whole) {
     return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: 'the pool runs out of liquidity before the whole amount is swapped' };
   }
   if (result.amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
-  return { ok: true, amountIn: result.amountIn, amountOut: result.amountOut, ticksCrossed: result.initializedTicksCrossed };
+  const { amountIn, amountOut, tickAfter, liquidityAfter } = result;
+  const coldSlots = v3ColdSlots(pool.pool, pool.slots, zeroForOne, amountIn, tickAfter, liquidityAfter);
+  const movesTick = tickAfter !== pool.pool.tick;
+  return { ok: true, amountIn, amountOut, ticksCrossed: result.initializedTicksCrossed, coldSlots, movesTick };
 }
 
 /** Uniswap v3 pools: the UniswapV3Pool.swap walk over the snapshot's known ticks, QuoterV2 semantics. */
 export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
   kind: 'uniswapV3',
   /**
-   * A pool's swap and each initialized tick it crosses, crossed for the first time on the devnet (its outside
-   * accumulators written from zero: an upper bound of a crossing on a live chain; calibration:
-   * src/routing/gasModel.ts). Exact output saves a transfer on each further v3 hop: `exactOutput` has each pool pay
-   * the next pool directly, where `exactInput` routes the intermediate token through the router.
+   * A pool's swap and each initialized tick it crosses, every slot written already holding a value; each slot
+   * written from zero (a zero fee growth, a crossed tick's zero fee-growth-outside: coldSlots.ts) costs coldSlot
+   * more, and a swap that moves the tick writes an oracle observation: tickMove more (calibration:
+   * src/routing/gasModel.ts). Exact output saves a transfer on each further v3 hop:
+   * `exactOutput` has each pool pay the next pool directly, where `exactInput` routes the intermediate token
+   * through the router.
    */
-  gas: { hop: 68_500n, tick: 58_000n, exactOutNextHop: 9_300n },
+  gas: { hop: 64_300n, tick: 23_800n, exactOutNextHop: 5_400n, coldSlot: 17_100n, tickMove: 10_000n },
   source: uniswapV3Source,
   fromSnapshot(p) {
     const pool = createV3Pool({
@@ -56,13 +70,17 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
       token1: p.token1.toLowerCase(),
       fee: p.fee,
       pool,
+      slots: {
+        feeGrowthSet: p.feeGrowthGlobalSet,
+        outsideSet: new Map(Object.entries(p.feeGrowthOutsideSet ?? {}).map(([tick, set]) => [Number(tick), set])),
+      },
     });
   },
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
     if (amounts.length === 0) return [];
     try {
       const ladder = tradeType === 'exactIn' ? quoteExactInputLadder : quoteExactOutputLadder;
-      return ladder(pool.pool, zeroForOne, amounts).map((r, i) => ladderQuote(r, tradeType, amounts[i]));
+      return ladder(pool.pool, zeroForOne, amounts).map((r, i) => ladderQuote(pool, zeroForOne, r, tradeType, amounts[i]));
     } catch (error) {
       const refused = ammRefusal(error);
       return amounts.map(() => refused);

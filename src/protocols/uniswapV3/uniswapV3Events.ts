@@ -96,6 +96,77 @@ function updateTick(
   return next;
 }
 
+/** Whether `tick` is in the ascending tick list. */
+function listed(ticks: ReadonlyArray<readonly [number, string]>, tick: number): boolean {
+  let lo = 0;
+  let hi = ticks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ticks[mid][0] < tick) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ticks.length && ticks[lo][0] === tick;
+}
+
+/** The fee growths as a bit mask (bit 0 token0, bit 1 token1), as feeGrowthOutsideSet holds a tick's. */
+const growthMask = (set: readonly [boolean, boolean]): number => (set[0] ? 1 : 0) | (set[1] ? 2 : 0);
+
+/**
+ * A tick's fee-growth-outside after a position change: Tick.update sets a newly initialized tick's outside values to
+ * the global ones when tick ≤ the current tick (else 0); a tick that is cleared loses them; others keep theirs.
+ */
+function outsideAfterPosition(
+  before: FollowedPoolV3,
+  ticks: ReadonlyArray<readonly [number, string]>,
+  changed: readonly number[],
+): Pick<SnapshotPoolV3, 'feeGrowthOutsideSet'> {
+  const global = before.feeGrowthGlobalSet;
+  if (global === undefined) return {};
+  const outside: Record<string, number> = { ...before.feeGrowthOutsideSet };
+  for (const tick of changed) {
+    const was = listed(before.ticks, tick);
+    const is = listed(ticks, tick);
+    if (was && !is) delete outside[tick];
+    else if (!was && is) {
+      const set = tick <= before.tick ? growthMask(global) : 0;
+      if (set === 0) delete outside[tick];
+      else outside[tick] = set;
+    }
+  }
+  return { feeGrowthOutsideSet: outside };
+}
+
+/**
+ * The fee-growth state after a Swap from `p.tick` to `tick` taking `amountIn` of token `inBit`: the input's global
+ * fee growth is non-zero once a fee was paid (a swap with input pays one to in-range liquidity, when the pool
+ * charges one); each initialized tick crossed (tick list, inside the window) gets outside = global - outside
+ * (Tick.cross), non-zero where its outside was zero and the global is not. An outside that was non-zero is taken to
+ * stay so: it would become zero only if no fee of that token accrued since the tick's last crossing.
+ */
+function feeGrowthAfterSwap(
+  p: FollowedPoolV3,
+  tick: number,
+  inBit: 0 | 1,
+  amountIn: bigint,
+): Pick<SnapshotPoolV3, 'feeGrowthGlobalSet' | 'feeGrowthOutsideSet'> {
+  const before = p.feeGrowthGlobalSet;
+  if (before === undefined) return {};
+  const global: [boolean, boolean] = [before[0], before[1]];
+  if (p.fee > 0 && amountIn > 0n) global[inBit] = true;
+  const mask = growthMask(global);
+  const [low, high] = inBit === 0 ? [tick, p.tick] : [p.tick, tick];
+  let outside: Record<string, number> | undefined;
+  for (const [t] of p.ticks) {
+    if (t <= low || t > high) continue;
+    const set = (p.feeGrowthOutsideSet?.[t] ?? 0) | mask;
+    if (set !== (p.feeGrowthOutsideSet?.[t] ?? 0)) {
+      outside ??= { ...p.feeGrowthOutsideSet };
+      outside[t] = set;
+    }
+  }
+  return { feeGrowthGlobalSet: global, ...(outside ? { feeGrowthOutsideSet: outside } : {}) };
+}
+
 /** A Mint (+amount) or Burn (-amount) of a position: both ticks, and the in-range liquidity when it straddles the price. */
 function modifyPosition(p: FollowedPoolV3, tickLower: number, tickUpper: number, delta: bigint): Outcome {
   if (delta === 0n) return { ok: true, state: p };
@@ -109,17 +180,24 @@ function modifyPosition(p: FollowedPoolV3, tickLower: number, tickUpper: number,
   let liquidity = BigInt(p.liquidity);
   if (tickLower <= p.tick && p.tick < tickUpper) liquidity += delta;
   if (liquidity < 0n || liquidity > U128) return reread('in-range liquidity out of range');
-  const state: FollowedPoolV3 = { ...p, ticks, liquidity: liquidity.toString(), ...(afterUpper ? { grossByTick: afterUpper } : {}) };
+  const state: FollowedPoolV3 = {
+    ...p,
+    ticks,
+    liquidity: liquidity.toString(),
+    ...outsideAfterPosition(p, ticks, [tickLower, tickUpper]),
+    ...(afterUpper ? { grossByTick: afterUpper } : {}),
+  };
   return { ok: true, state };
 }
 
 /**
  * Applies one Uniswap v3 pool log to snapshot state. Swap: sqrtPriceX96, tick and liquidity as the event states
- * them, balances by the signed amounts; a tick whose bitmap word moves the window a fresh seed would read is a
- * re-read. Mint / Burn: both ticks' liquidityNet and liquidityGross inside the window (a tick appears or disappears
- * with its bitmap bit), in-range liquidity when tickLower ≤ tick < tickUpper; Mint adds amount0/amount1 to the
+ * them, balances by the signed amounts, the fee-growth state (feeGrowthAfterSwap); a tick whose bitmap word moves
+ * the window a fresh seed would read is a re-read. Mint / Burn: both ticks' liquidityNet and liquidityGross inside the window (a tick appears or disappears
+ * with its bitmap bit, its fee-growth-outside state as Tick.update sets it), in-range liquidity when tickLower ≤
+ * tick < tickUpper; Mint adds amount0/amount1 to the
  * balances, Burn moves no token (Collect does). Collect / CollectProtocol: balances out. Flash: balances in by the
- * fees paid. Token transfers to the pool by anyone else (donations) emit no pool event and are invisible.
+ * fees paid, and the fee growth of each token paid non-zero. Token transfers to the pool by anyone else (donations) emit no pool event and are invisible.
  */
 export function applyV3Event(state: SnapshotPoolV3, log: PoolLog, context: EventContext): Outcome {
   const p = state as FollowedPoolV3;
@@ -135,7 +213,10 @@ export function applyV3Event(state: SnapshotPoolV3, log: PoolLog, context: Event
       if (!moved) return reread('Swap moves a balance below zero');
       const window = tickWindow(tick, p.tickSpacing, context.tickWindowWords);
       if (window[0] !== p.bitmapWords[0] || window[1] !== p.bitmapWords[1]) return reread(`price left its tick window (tick ${tick})`);
-      return { ok: true, state: { ...moved, sqrtPriceX96: w[2].toString(), tick, liquidity: w[3].toString() } };
+      const amount0 = signedWord(w[0]);
+      const [inBit, amountIn] = amount0 > 0n ? ([0, amount0] as const) : ([1, signedWord(w[1])] as const);
+      const growth = feeGrowthAfterSwap(p, tick, inBit, amountIn);
+      return { ok: true, state: { ...moved, ...growth, sqrtPriceX96: w[2].toString(), tick, liquidity: w[3].toString() } };
     }
     case V3_MINT: {
       const w = logWords(log, 4, 4);
@@ -157,7 +238,11 @@ export function applyV3Event(state: SnapshotPoolV3, log: PoolLog, context: Event
     case V3_FLASH: {
       const w = logWords(log, 3, 4);
       const moved = w && moveBalances(p, w[2], w[3]);
-      return moved ? { ok: true, state: moved } : fail();
+      if (!moved) return fail();
+      // Flash adds the fees paid (less the protocol's share, never all of it) to the global fee growth.
+      const set = p.feeGrowthGlobalSet;
+      if (set === undefined) return { ok: true, state: moved };
+      return { ok: true, state: { ...moved, feeGrowthGlobalSet: [set[0] || w[2] > 0n, set[1] || w[3] > 0n] } };
     }
     case V3_COLLECT_PROTOCOL: {
       const w = logWords(log, 3, 2);

@@ -9,6 +9,8 @@ const poolAbi = parseAbi([
   'function liquidity() view returns (uint128)',
   'function fee() view returns (uint24)',
   'function tickSpacing() view returns (int24)',
+  'function feeGrowthGlobal0X128() view returns (uint256)',
+  'function feeGrowthGlobal1X128() view returns (uint256)',
   'function tickBitmap(int16 wordPosition) view returns (uint256)',
   'function ticks(int24 tick) view returns (uint128 liquidityGross, int128 liquidityNet, uint256 feeGrowthOutside0X128, uint256 feeGrowthOutside1X128, int56 tickCumulativeOutside, uint160 secondsPerLiquidityOutsideX128, uint32 secondsOutside, bool initialized)',
 ]);
@@ -21,8 +23,9 @@ type TickInfo = readonly [bigint, bigint, bigint, bigint, bigint, bigint, number
 
 /**
  * Uniswap v3 pools on a chain: found by the factory's getPool for each of the DEX's fee tiers, read in three phases
- * (slot0, liquidity, fee, tickSpacing; the tick-bitmap words of the window, current word ± tickWindowWords clamped;
- * liquidityNet and liquidityGross of every initialized tick in it), created by PoolCreated and priceable after
+ * (slot0, liquidity, fee, tickSpacing, whether each fee growth is non-zero; the tick-bitmap words of the window,
+ * current word ± tickWindowWords clamped; liquidityNet, liquidityGross and which fee-growth-outside values are
+ * non-zero of every initialized tick in it), created by PoolCreated and priceable after
  * Initialize. The state keeps liquidityGross per tick for the follower (FollowedPoolV3).
  */
 export const uniswapV3Source: PoolSource<FollowedPoolV3> = {
@@ -43,15 +46,20 @@ export const uniswapV3Source: PoolSource<FollowedPoolV3> = {
   },
   readState(pool, tickWindowWords) {
     const { address } = pool;
-    let basics: { slot0: Slot0; liquidity: bigint; fee: number; tickSpacing: number; words: [number, number] } | undefined;
+    let basics:
+      | { slot0: Slot0; liquidity: bigint; fee: number; tickSpacing: number; words: [number, number]; feeGrowth: [boolean, boolean] }
+      | undefined;
     let dropped: { reason: string; pending?: boolean } | undefined;
     const initialized: number[] = [];
     const ticks: [number, string][] = [];
     const gross: Record<string, string> = {};
+    const outside: Record<string, number> = {};
     return {
       calls(phase): ReadCall<unknown>[] {
         if (phase === 'state')
-          return (['slot0', 'liquidity', 'fee', 'tickSpacing'] as const).map((name) => viewCall(address, poolAbi, name));
+          return (['slot0', 'liquidity', 'fee', 'tickSpacing', 'feeGrowthGlobal0X128', 'feeGrowthGlobal1X128'] as const).map((name) =>
+            viewCall(address, poolAbi, name),
+          );
         if (!basics) return [];
         if (phase === 'bitmap') {
           const calls: ReadCall<unknown>[] = [];
@@ -62,11 +70,26 @@ export const uniswapV3Source: PoolSource<FollowedPoolV3> = {
       },
       take(phase, results) {
         if (phase === 'state') {
-          const [slot0, liquidity, fee, tickSpacing] = results as [Slot0?, bigint?, number?, number?];
-          if (slot0 === undefined || liquidity === undefined || fee === undefined || tickSpacing === undefined)
+          const [slot0, liquidity, fee, tickSpacing, growth0, growth1] = results as [Slot0?, bigint?, number?, number?, bigint?, bigint?];
+          if (
+            slot0 === undefined ||
+            liquidity === undefined ||
+            fee === undefined ||
+            tickSpacing === undefined ||
+            growth0 === undefined ||
+            growth1 === undefined
+          )
             dropped = { reason: 'state reads failed' };
           else if (slot0[0] === 0n) dropped = { reason: 'not initialized (sqrtPriceX96 = 0)', pending: true };
-          else basics = { slot0, liquidity, fee, tickSpacing, words: tickWindow(slot0[1], tickSpacing, tickWindowWords) };
+          else
+            basics = {
+              slot0,
+              liquidity,
+              fee,
+              tickSpacing,
+              words: tickWindow(slot0[1], tickSpacing, tickWindowWords),
+              feeGrowth: [growth0 !== 0n, growth1 !== 0n],
+            };
         } else if (phase === 'bitmap' && basics) {
           const { words, tickSpacing } = basics;
           results.forEach((value, i) => {
@@ -80,8 +103,11 @@ export const uniswapV3Source: PoolSource<FollowedPoolV3> = {
           results.forEach((value, i) => {
             const tick = initialized[i];
             if (value === undefined) throw new Error(`ticks(${tick}) of ${address} failed`);
-            ticks.push([tick, (value as TickInfo)[1].toString()]);
-            gross[tick] = (value as TickInfo)[0].toString();
+            const info = value as TickInfo;
+            ticks.push([tick, info[1].toString()]);
+            gross[tick] = info[0].toString();
+            const set = (info[2] !== 0n ? 1 : 0) | (info[3] !== 0n ? 2 : 0);
+            if (set !== 0) outside[tick] = set;
           });
         }
       },
@@ -103,6 +129,8 @@ export const uniswapV3Source: PoolSource<FollowedPoolV3> = {
           tickSpacing: basics.tickSpacing,
           bitmapWords: basics.words,
           ticks: ticks.sort((a, b) => a[0] - b[0]),
+          feeGrowthGlobalSet: basics.feeGrowth,
+          feeGrowthOutsideSet: outside,
           grossByTick: gross,
         };
         return { ok: true, state };
