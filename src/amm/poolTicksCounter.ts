@@ -1,15 +1,5 @@
+import { countAtOrBelow } from './countAtOrBelow.ts';
 import type { V3Pool } from './v3Pool.ts';
-
-function countAtOrBelow(sorted: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 function isInitialized(sorted: Int32Array, tick: number): boolean {
   const i = countAtOrBelow(sorted, tick) - 1;

@@ -1,4 +1,5 @@
 import { AmmError } from './ammError.ts';
+import { countAtOrBelow } from './countAtOrBelow.ts';
 import { addDelta, UINT128_LIMIT } from './liquidityMath.ts';
 import { getAmount0Delta, getAmount1Delta } from './sqrtPriceMath.ts';
 import { MAX_FEE } from './swapMath.ts';
@@ -145,18 +146,8 @@ export class WindowTickSource implements TickSource {
     const prefix: bigint[] = new Array(n + 1);
     prefix[0] = 0n;
     for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i] + nets[i];
-    const countAtOrBelow = (x: number): number => {
-      let lo = 0;
-      let hi = n;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (ticks[mid] <= x) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
-    const base = data.liquidity - prefix[countAtOrBelow(data.tick)];
-    const liquidityAt = (x: number): bigint => base + prefix[countAtOrBelow(x)];
+    const base = data.liquidity - prefix[countAtOrBelow(ticks, data.tick, n)];
+    const liquidityAt = (x: number): bigint => base + prefix[countAtOrBelow(ticks, x, n)];
     const fee = BigInt(data.fee);
     const sqrtCache = new Map<number, bigint>();
     const sqrtAt = (t: number): bigint => {

@@ -85,17 +85,20 @@ t.test('POST /quotes/routes at 10 gwei: ranked net of gas, data[0] is what POST 
   }
 });
 
-t.test("the issue's case: the v3 route's gross output is larger, SushiSwap's v2 pair's is larger net of gas", async (t) => {
-  const body = { ...BASE, amount: '0.3', gasPriceWei: TEN_GWEI };
+t.test("the issue's case, 0.1 WETH at 10 gwei: SushiSwap's v2 pair is larger gross, the v3 pool larger net of gas", async (t) => {
+  const body = { ...BASE, amount: '0.1', gasPriceWei: TEN_GWEI };
   const data = (await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', { body })).body.data as RouteQuote[];
   t.strictSame(
     data.map((r) => `${r.route.dex} ${r.route.version}`),
-    ['sushiswap v2', 'uniswap v3', 'uniswap v2'],
+    ['uniswap v3', 'sushiswap v2', 'uniswap v2'],
   );
-  const sushi = snapshotV2Out(SUSHI_WETH_USDC, WETH, 3n * 10n ** 17n);
-  t.equal(data[0].amountOut, sushi.toString(), 'SushiSwap: @uniswap/v2-sdk on the snapshot pair');
-  t.ok(BigInt(data[1].amountOut) > sushi, 'the v3 route is larger gross');
-  t.ok(net(data[0], false) > net(data[1], false), 'and smaller net of its larger network fee');
+  const sushi = snapshotV2Out(SUSHI_WETH_USDC, WETH, 10n ** 17n);
+  t.equal(data[1].amountOut, sushi.toString(), 'SushiSwap: @uniswap/v2-sdk on the snapshot pair');
+  t.ok(sushi > BigInt(data[0].amountOut), "SushiSwap's pair is larger gross");
+  t.ok(net(data[0], false) > net(data[1], false), "the v3 pool is larger net of SushiSwap's larger network fee");
+  // POST /quotes executes exactly data[0].
+  const quote = (await q.request<Answer<Quote>>('POST', '/quotes', { body, headers: A })).body.data;
+  t.strictSame([quote.amountOut, quote.route.dex, quote.route.version], [data[0].amountOut, 'uniswap', 'v3'], 'POST /quotes picks data[0]');
   // At gas price 0 the fee is 0: the gross order (a split over several DEXes then joins the list).
   const gross = (await q.request<Answer<RouteQuote[]>>('POST', '/quotes/routes', { body: { ...body, gasPriceWei: '0' } })).body
     .data as RouteQuote[];
@@ -103,7 +106,7 @@ t.test("the issue's case: the v3 route's gross output is larger, SushiSwap's v2 
   for (let i = 1; i < gross.length; i++)
     t.ok(BigInt(gross[i - 1].amountOut) >= BigInt(gross[i].amountOut), `gas price 0: route ${i} by amountOut`);
   const names = gross.map((r) => `${r.route.dex} ${r.route.version}`);
-  t.ok(names.indexOf('uniswap v3') < names.indexOf('sushiswap v2'), names.join(', '));
+  t.ok(names.indexOf('sushiswap v2') < names.indexOf('uniswap v3'), names.join(', '));
 });
 
 t.test('price impact: 1,000,000 ETH -> USDC is refused on both endpoints; routes above the bound are left out', async (t) => {

@@ -1,3 +1,4 @@
+import { countAtOrBelow } from '../../amm/countAtOrBelow.ts';
 import type { V3Pool } from '../../amm/v3Pool.ts';
 
 /** What a v3 pool's state says about its fee-growth slots: which hold a value (undefined: unknown). */
@@ -6,18 +7,6 @@ export interface V3SlotState {
   readonly feeGrowthSet: readonly [boolean, boolean] | undefined;
   /** Per initialized tick, bit 0 feeGrowthOutside0X128 ≠ 0, bit 1 feeGrowthOutside1X128 ≠ 0 (absent: both zero). */
   readonly outsideSet: ReadonlyMap<number, number>;
-}
-
-/** Index of the first entry of an ascending array greater than `x`. */
-function upperBound(sorted: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
@@ -45,7 +34,7 @@ export function v3ColdSlots(
   const globalOut = known === undefined || known[1 - inBit];
   const [low, high] = zeroForOne ? [tickAfter, pool.tick] : [pool.tick, tickAfter];
   const ticks = pool.initializedTicks;
-  for (let i = upperBound(ticks, low), end = upperBound(ticks, high); i < end; i++) {
+  for (let i = countAtOrBelow(ticks, low), end = countAtOrBelow(ticks, high); i < end; i++) {
     const set = known === undefined ? 0 : (slots.outsideSet.get(ticks[i]) ?? 0);
     if (globalIn && !((set >> inBit) & 1)) cold++;
     if (globalOut && !((set >> (1 - inBit)) & 1)) cold++;
