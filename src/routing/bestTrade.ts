@@ -315,6 +315,27 @@ interface Allocation {
   readonly grid: number;
 }
 
+/** Paths that together carry only part of the amount: how many grid units, and their value net of gas. */
+interface PartialSet {
+  readonly members: readonly Candidate[];
+  readonly filled: number;
+  readonly score: bigint;
+}
+
+/** Of the options each added to `base`, the set whose water-filling carries the most units (then the best value). */
+function widestPartial(search: Search, base: readonly Candidate[], options: readonly Candidate[], grid: number): PartialSet | undefined {
+  let widest: PartialSet | undefined;
+  for (const c of options) {
+    const members = [...base, c];
+    const carried = waterFill(members, grid, search.request.tradeType, undefined, undefined, true)!;
+    const filled = carried.reduce((a, b) => a + b, 0);
+    if (filled === 0) continue;
+    const score = allocationScore(search, members, carried);
+    if (!widest || filled > widest.filled || (filled === widest.filled && score > widest.score)) widest = { members, filled, score };
+  }
+  return widest;
+}
+
 /**
  * Greedy breadth of splits: start from nothing, and at each round add the pool-disjoint path that improves the
  * water-filled allocation most, until maxSplits paths or no improvement. While no set of paths yet carries the whole
@@ -345,34 +366,27 @@ function growSplits(
   const joiners = pool.slice(0, SPLIT_CANDIDATES);
   let current: Allocation | undefined;
   // Before any allocation carries the whole amount: the paths chosen so far and how many units they carry together.
-  let partial: { members: readonly Candidate[]; filled: number; score: bigint } = { members: [], filled: 0, score: 0n };
+  let partial: PartialSet = { members: [], filled: 0, score: 0n };
   for (let round = 0; round < maxSplits; round++) {
     let best: Allocation | undefined;
-    let widest: typeof partial | undefined;
     const base = current ? current.members : partial.members;
-    const options = round === 0 ? [...new Set([...singles, ...joiners])] : joiners;
+    const options = (round === 0 ? [...new Set([...singles, ...joiners])] : joiners).filter(
+      (c) => !base.includes(c) && !base.some((m) => [...c.pools].some((p) => m.pools.has(p))),
+    );
     for (const c of options) {
-      if (base.includes(c) || base.some((m) => [...c.pools].some((p) => m.pools.has(p)))) continue;
       const members = [...base, c];
       const units = waterFill(members, grid, tradeType);
-      if (!units) {
-        if (current) continue;
-        const carried = waterFill(members, grid, tradeType, undefined, undefined, true)!;
-        const filled = carried.reduce((a, b) => a + b, 0);
-        const score = filled > 0 ? allocationScore(search, members, carried) : 0n;
-        if (!widest || filled > widest.filled || (filled === widest.filled && score > widest.score)) widest = { members, filled, score };
-        continue;
-      }
+      if (!units) continue;
       const score = allocationScore(search, members, units);
       if (!best || score > best.score) best = { members, units, score, grid };
     }
     if (!best) {
-      // No set carries the whole amount yet: keep the widest and try one more path beside it.
-      if (!current && widest && widest.filled > partial.filled) {
-        partial = widest;
-        continue;
-      }
-      break;
+      if (current) break;
+      // No set carries the whole amount yet: keep the one that carries the most and try one more path beside it.
+      const widest = widestPartial(search, base, options, grid);
+      if (!widest || widest.filled <= partial.filled) break;
+      partial = widest;
+      continue;
     }
     if (current && best.score <= current.score) break;
     current = best;
