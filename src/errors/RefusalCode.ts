@@ -7,7 +7,8 @@
  * - NO_EXACT_OUTPUT_ROUTE: paths exist, but none a router can execute for an exact output (answered as NO_ROUTE).
  * - INSUFFICIENT_LIQUIDITY: paths exist, but their pools cannot serve the whole amount.
  * - AMOUNT_TOO_SMALL: the amount rounds to nothing (a pool's output, a bridge transfer after its fee).
- * - AMOUNT_TOO_LARGE: the amount is beyond the pools' 256-bit arithmetic (where the contract would overflow).
+ * - AMOUNT_TOO_LARGE: the amount is beyond what a pool's contract can take: its 256-bit arithmetic or its balances
+ *   (a v2 pair's uint112 reserves, a v3 pool's uint256 balance check) would overflow, and the swap would revert.
  * - AMOUNT_OUT_OF_RANGE: the amount is outside a bridge's minimum and maximum.
  * - PRICE_IMPACT_TOO_HIGH: the best trade moves the price more than the request's maxPriceImpactBps allows.
  * - NO_POOL_STATE: the chain has no pool state at all (no snapshot loaded): nothing can be priced there.

@@ -70,7 +70,7 @@ export function tradeRefusal(
   if (codes.some((c) => c === 'AMOUNT_TOO_LARGE')) {
     return new QuoteUnavailableError(
       'AMOUNT_TOO_LARGE',
-      `quote unavailable: ${amount} is too large to swap: it overflows the 256-bit arithmetic of the ${pair} pools on ${chain.slug}`,
+      `quote unavailable: ${amount} is too large to swap: it exceeds what the ${pair} pools on ${chain.slug} can take (a pool's balance or its arithmetic would overflow)`,
     );
   }
   if (codes.some((c) => c === 'INSUFFICIENT_LIQUIDITY')) {

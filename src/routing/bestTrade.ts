@@ -233,7 +233,7 @@ function value(q: PathQuote & { ok: true }, tradeType: TradeType): bigint {
 /**
  * Shares of `grid` units over the members by water-filling: starting from `low` units each (none by default),
  * each further unit goes to the member whose value grows most with it, up to `high` units each. Undefined when the
- * members cannot carry the whole amount.
+ * members cannot carry the whole amount, unless `partial`: then the units they can carry (fewer than `grid`).
  */
 function waterFill(
   members: readonly Candidate[],
@@ -241,6 +241,7 @@ function waterFill(
   tradeType: TradeType,
   low?: readonly number[],
   high?: readonly number[],
+  partial = false,
 ): number[] | undefined {
   const units = members.map((_, i) => low?.[i] ?? 0);
   for (let u = units.reduce((a, b) => a + b, 0); u < grid; u++) {
@@ -258,7 +259,7 @@ function waterFill(
         bestGain = gain;
       }
     }
-    if (best < 0) return undefined;
+    if (best < 0) return partial ? units : undefined;
     units[best]++;
   }
   return units;
@@ -314,9 +315,32 @@ interface Allocation {
   readonly grid: number;
 }
 
+/** Paths that together carry only part of the amount: how many grid units, and their value net of gas. */
+interface PartialSet {
+  readonly members: readonly Candidate[];
+  readonly filled: number;
+  readonly score: bigint;
+}
+
+/** Of the options each added to `base`, the set whose water-filling carries the most units (then the best value). */
+function widestPartial(search: Search, base: readonly Candidate[], options: readonly Candidate[], grid: number): PartialSet | undefined {
+  let widest: PartialSet | undefined;
+  for (const c of options) {
+    const members = [...base, c];
+    const carried = waterFill(members, grid, search.request.tradeType, undefined, undefined, true)!;
+    const filled = carried.reduce((a, b) => a + b, 0);
+    if (filled === 0) continue;
+    const score = allocationScore(search, members, carried);
+    if (!widest || filled > widest.filled || (filled === widest.filled && score > widest.score)) widest = { members, filled, score };
+  }
+  return widest;
+}
+
 /**
  * Greedy breadth of splits: start from nothing, and at each round add the pool-disjoint path that improves the
- * water-filled allocation most, until maxSplits paths or no improvement.
+ * water-filled allocation most, until maxSplits paths or no improvement. While no set of paths yet carries the whole
+ * amount (each path refuses a larger share: its pools run dry, or cannot hold it), the round adds the path that lets
+ * the set carry the most units (then the best value), so a split can route around pools that take only part.
  */
 function growSplits(
   search: Search,
@@ -341,19 +365,30 @@ function growSplits(
   const singles = pool.filter((c) => at(c, grid)!.ok);
   const joiners = pool.slice(0, SPLIT_CANDIDATES);
   let current: Allocation | undefined;
+  // Before any allocation carries the whole amount: the paths chosen so far and how many units they carry together.
+  let partial: PartialSet = { members: [], filled: 0, score: 0n };
   for (let round = 0; round < maxSplits; round++) {
     let best: Allocation | undefined;
-    const options = round === 0 ? [...new Set([...singles, ...joiners])] : joiners;
+    const base = current ? current.members : partial.members;
+    const options = (round === 0 ? [...new Set([...singles, ...joiners])] : joiners).filter(
+      (c) => !base.includes(c) && !base.some((m) => [...c.pools].some((p) => m.pools.has(p))),
+    );
     for (const c of options) {
-      const members = current ? [...current.members] : [];
-      if (members.includes(c) || members.some((m) => [...c.pools].some((p) => m.pools.has(p)))) continue;
-      members.push(c);
+      const members = [...base, c];
       const units = waterFill(members, grid, tradeType);
       if (!units) continue;
       const score = allocationScore(search, members, units);
       if (!best || score > best.score) best = { members, units, score, grid };
     }
-    if (!best || (current && best.score <= current.score)) break;
+    if (!best) {
+      if (current) break;
+      // No set carries the whole amount yet: keep the one that carries the most and try one more path beside it.
+      const widest = widestPartial(search, base, options, grid);
+      if (!widest || widest.filled <= partial.filled) break;
+      partial = widest;
+      continue;
+    }
+    if (current && best.score <= current.score) break;
     current = best;
   }
   if (!current) return undefined;

@@ -12,6 +12,12 @@ export interface UniswapV2Pool extends PoolBase {
   readonly feeBps: number;
   readonly reserve0: bigint;
   readonly reserve1: bigint;
+  /**
+   * The pair's token balances as the state knows them (balanceOf at the read, the reserves after each Sync), never
+   * below the reserves: what _update must fit in uint112 after a swap.
+   */
+  readonly balance0: bigint;
+  readonly balance1: bigint;
   /** Slots a swap writes from zero: the two price accumulators while they are unset (or unknown), else none. */
   readonly coldSlots: number;
 }
@@ -20,6 +26,18 @@ export interface UniswapV2Pool extends PoolBase {
 const SYNC = eventTopic('Sync(uint112,uint112)');
 
 const TOO_SMALL: LadderQuote = { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
+
+/** uint112(-1): UniswapV2Pair._update requires both balances after a swap to be at most this (else `UniswapV2: OVERFLOW`). */
+const MAX_UINT112 = (1n << 112n) - 1n;
+
+const TOO_LARGE: LadderQuote = {
+  ok: false,
+  code: 'AMOUNT_TOO_LARGE',
+  reason: "the pair's token balance would exceed uint112 (UniswapV2: OVERFLOW)",
+};
+
+/** The larger of two amounts. */
+const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 
 /** Uniswap v2-style pairs: UniswapV2Library.getAmountOut / getAmountIn with the DEX's fee. */
 export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
@@ -43,22 +61,27 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
       feeBps: p.fee / 100,
       reserve0: BigInt(p.reserve0),
       reserve1: BigInt(p.reserve1),
+      balance0: max(BigInt(p.balance0), BigInt(p.reserve0)),
+      balance1: max(BigInt(p.balance1), BigInt(p.reserve1)),
       // _update writes price0/1CumulativeLast when time passed since the last update: from zero until it first did.
       coldSlots: p.priceCumulativeSet === true ? 0 : 2,
     });
   },
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
     const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0];
+    const [balanceIn, balanceOut] = zeroForOne ? [pool.balance0, pool.balance1] : [pool.balance1, pool.balance0];
+    // The pair's swap ends in _update(balance0, balance1), which reverts when either exceeds uint112.
+    const priced = (amountIn: bigint, amountOut: bigint): LadderQuote =>
+      balanceIn + amountIn > MAX_UINT112 || balanceOut - amountOut > MAX_UINT112
+        ? TOO_LARGE
+        : { ok: true, amountIn, amountOut, ticksCrossed: 0, coldSlots: pool.coldSlots, movesTick: false };
     return amounts.map((amount): LadderQuote => {
       try {
         if (tradeType === 'exactIn') {
           const amountOut = getAmountOut(amount, reserveIn, reserveOut, pool.feeBps);
-          return amountOut === 0n
-            ? TOO_SMALL
-            : { ok: true, amountIn: amount, amountOut, ticksCrossed: 0, coldSlots: pool.coldSlots, movesTick: false };
+          return amountOut === 0n ? TOO_SMALL : priced(amount, amountOut);
         }
-        const amountIn = getAmountIn(amount, reserveIn, reserveOut, pool.feeBps);
-        return { ok: true, amountIn, amountOut: amount, ticksCrossed: 0, coldSlots: pool.coldSlots, movesTick: false };
+        return priced(getAmountIn(amount, reserveIn, reserveOut, pool.feeBps), amount);
       } catch (error) {
         return ammRefusal(error);
       }

@@ -1,4 +1,5 @@
 import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../../amm/quoter.ts';
+import { MAX_UINT256 } from '../../amm/fullMath.ts';
 import { createV3Pool, type V3Pool } from '../../amm/v3Pool.ts';
 import { ammRefusal } from '../ammRefusal.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from '../PoolProtocol.ts';
@@ -14,6 +15,9 @@ export interface UniswapV3Pool extends PoolBase {
   readonly pool: V3Pool;
   /** Which of its fee-growth slots hold a value: what a swap writes from zero (the gas model's cold slots). */
   readonly slots: V3SlotState;
+  /** The pool's token balances as the state knows them: the swap's `balance0Before.add(amount0)` must fit uint256. */
+  readonly balance0: bigint;
+  readonly balance1: bigint;
 }
 
 const Q192 = 1n << 192n;
@@ -33,6 +37,10 @@ function ladderQuote(
   }
   if (result.amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
   const { amountIn, amountOut, tickAfter, liquidityAfter } = result;
+  // UniswapV3Pool.swap checks the payment with LowGasSafeMath: balanceBefore.add(amountIn) reverts past uint256.
+  if ((zeroForOne ? pool.balance0 : pool.balance1) + amountIn > MAX_UINT256) {
+    return { ok: false, code: 'AMOUNT_TOO_LARGE', reason: "the pool's token balance would exceed uint256" };
+  }
   const coldSlots = v3ColdSlots(pool.pool, pool.slots, zeroForOne, amountIn, tickAfter, liquidityAfter);
   const movesTick = tickAfter !== pool.pool.tick;
   return { ok: true, amountIn, amountOut, ticksCrossed: result.initializedTicksCrossed, coldSlots, movesTick };
@@ -74,6 +82,8 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
         feeGrowthSet: p.feeGrowthGlobalSet,
         outsideSet: new Map(Object.entries(p.feeGrowthOutsideSet ?? {}).map(([tick, set]) => [Number(tick), set])),
       },
+      balance0: BigInt(p.balance0),
+      balance1: BigInt(p.balance1),
     });
   },
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
