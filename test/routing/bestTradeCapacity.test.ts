@@ -2,8 +2,8 @@
 // it can take, on the hand-made pairs of test/helpers/handGraph.ts. Amounts from Uniswap V2's getAmountIn written
 // out by hand (UniswapV2Library, 0.3% fee); the uint112 bound from UniswapV2Pair._update.
 import t from 'tap';
-import { bestTrade, type TradeRequest } from '../../src/routing/bestTrade.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
+import { bestTrade, type TradeRequest } from '../../src/routing/bestTrade.ts';
 import { handIndex, handPairs, P, USDC, WETH } from '../helpers/handGraph.ts';
 
 const E18 = 10n ** 18n;

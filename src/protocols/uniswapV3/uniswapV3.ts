@@ -1,5 +1,5 @@
-import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../../amm/quoter.ts';
 import { MAX_UINT256 } from '../../amm/fullMath.ts';
+import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../../amm/quoter.ts';
 import { createV3Pool, type V3Pool } from '../../amm/v3Pool.ts';
 import { ammRefusal } from '../ammRefusal.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from '../PoolProtocol.ts';
