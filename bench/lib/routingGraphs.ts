@@ -130,7 +130,8 @@ function pairCases(index: ChainPoolIndex, tokenIn: string, tokenOut: string): Ca
 /** Devnet: every ordered pair of tokens with pools (the native asset included, its wrap alone excluded). */
 export function devnetPairs(graph: Graph): [string, string][] {
   const { index } = graph;
-  const tokens = [...new Set([index.native, ...allTokens(index)])].filter((t) => index.poolsOf(t).length > 0);
+  // The native asset has no pools of its own (it trades through its wrapped token's): it is in when that one has pools.
+  const tokens = [...new Set([index.native, ...allTokens(index)])].filter((t) => index.poolsOf(effective(index, t)).length > 0);
   const pairs: [string, string][] = [];
   for (const a of tokens) for (const b of tokens) if (a !== b && !(effective(index, a) === effective(index, b))) pairs.push([a, b]);
   return pairs;
