@@ -11,7 +11,7 @@ export const USD_STABLECOINS: ReadonlySet<string> = new Set(['USDC', 'USDT', 'DA
  * a pool below it (dust, or a pool made to show a price) prices nothing, so a token reached only through such pools
  * has no USD price.
  */
-export const MIN_PRICE_DEPTH_USD = 10_000n;
+export const MIN_PRICE_DEPTH_USD = 10_000;
 
 /** A token's USD price per smallest unit, exact: an amount is worth amount × num / den US dollars. */
 export interface UsdPrice {
@@ -19,19 +19,16 @@ export interface UsdPrice {
   readonly den: bigint;
 }
 
-/** Bits a price's smaller part keeps when a long path makes it large (relative error below 2^-383). */
-const KEEP_BITS = 384;
-/** Depth of a stablecoin: above every pool's. */
-const UNBOUNDED = 1n << 1024n;
+/** A price whose parts both reach 2^448 is scaled down by 2^64 steps (its smaller part keeps over 384 bits). */
+const LARGE = 1n << 448n;
 
-function bits(n: bigint): number {
-  return n.toString(2).length;
-}
-
-/** num/den scaled down to KEEP_BITS significant bits in the smaller part (exact while it is smaller). */
+/** num/den with both parts scaled down while both are large (exact while either is below 2^448; else within 2^-383). */
 function bounded(num: bigint, den: bigint): UsdPrice {
-  const shift = Math.min(bits(num), bits(den)) - KEEP_BITS;
-  return shift > 0 ? { num: num >> BigInt(shift), den: den >> BigInt(shift) } : { num, den };
+  while (num >= LARGE && den >= LARGE) {
+    num >>= 64n;
+    den >>= 64n;
+  }
+  return { num, den };
 }
 
 /** USD value of an amount in smallest units, in whole cents rounded down. */
@@ -56,12 +53,22 @@ export function usdFloat(amount: bigint, price: UsdPrice): number {
   return Number(usdCents(amount, price)) / 100;
 }
 
+/** num/den as a float (both parts scaled down first when one is beyond a float's range). */
+function ratio(num: bigint, den: bigint): number {
+  const FLOAT_MAX = 1n << 1000n;
+  while (num >= FLOAT_MAX || den >= FLOAT_MAX) {
+    num >>= 512n;
+    den >>= 512n;
+  }
+  return den === 0n ? 0 : Number(num) / Number(den);
+}
+
 interface Edge {
   readonly pool: SnapshotPool;
   /** The token at the other end. */
   readonly other: string;
-  /** This token's balance in the pool. */
-  readonly balance: bigint;
+  /** This token's balance in the pool (a float: depths only rank and gate). */
+  readonly balance: number;
   /** Units of the other token per unit of this one = num / den. */
   readonly num: bigint;
   readonly den: bigint;
@@ -69,13 +76,13 @@ interface Edge {
 
 /** Max-heap of tokens by depth (ties: lower address first), entries left stale when a token gets deeper. */
 class DepthHeap {
-  private readonly items: { token: string; depth: bigint }[] = [];
+  private readonly items: { token: string; depth: number }[] = [];
 
-  private above(a: { token: string; depth: bigint }, b: { token: string; depth: bigint }): boolean {
+  private above(a: { token: string; depth: number }, b: { token: string; depth: number }): boolean {
     return a.depth > b.depth || (a.depth === b.depth && a.token < b.token);
   }
 
-  push(token: string, depth: bigint): void {
+  push(token: string, depth: number): void {
     const items = this.items;
     items.push({ token, depth });
     for (let i = items.length - 1; i > 0; ) {
@@ -86,7 +93,7 @@ class DepthHeap {
     }
   }
 
-  pop(): { token: string; depth: bigint } | undefined {
+  pop(): { token: string; depth: number } | undefined {
     const items = this.items;
     const top = items[0];
     const last = items.pop();
@@ -107,6 +114,41 @@ class DepthHeap {
   }
 }
 
+/** What the price search reads of a pool, parsed once per pool state (followed graphs share unchanged pools). */
+interface PricingFacts {
+  readonly token0: string;
+  readonly token1: string;
+  readonly balance0: number;
+  readonly balance1: number;
+  /** Mid price: token1 units per token0 unit. */
+  readonly num: bigint;
+  readonly den: bigint;
+}
+
+const factsByPool = new WeakMap<SnapshotPool, PricingFacts | null>();
+
+/** A pool's pricing facts, or null when it prices nothing (inactive, or no mid price). */
+function pricingFacts(pool: SnapshotPool): PricingFacts | null {
+  let facts = factsByPool.get(pool);
+  if (facts === undefined) {
+    const protocol = snapshotProtocol(pool.version);
+    const { num, den } = protocol.snapshotMidPrice(pool);
+    facts =
+      protocol.describe(pool).isActive && num > 0n && den > 0n
+        ? {
+            token0: pool.token0.toLowerCase(),
+            token1: pool.token1.toLowerCase(),
+            balance0: Number(pool.balance0),
+            balance1: Number(pool.balance1),
+            num,
+            den,
+          }
+        : null;
+    factsByPool.set(pool, facts);
+  }
+  return facts;
+}
+
 /**
  * USD prices of a chain's tokens (lower-case address → price per smallest unit), for display figures and pool
  * ranking, never for quotes. Stablecoins (USD_STABLECOINS) are $1. Every other token takes the mid price of its
@@ -121,15 +163,17 @@ export function usdPrices(
   token: (address: string) => CatalogToken | undefined,
 ): Map<string, UsdPrice> {
   const prices = new Map<string, UsdPrice>();
-  const depth = new Map<string, bigint>();
+  /** Per token: the depth of its best path so far (USD, a float), that path's last pool, its price as a float. */
+  const depth = new Map<string, number>();
   const via = new Map<string, string>();
+  const usd = new Map<string, number>();
   const heap = new DepthHeap();
   for (const t of chain.tokens) {
     if (!USD_STABLECOINS.has(t.symbol.toUpperCase())) continue;
     const a = t.address.toLowerCase();
     prices.set(a, { num: 1n, den: 10n ** BigInt(t.decimals) });
-    depth.set(a, UNBOUNDED);
-    heap.push(a, UNBOUNDED);
+    depth.set(a, Number.POSITIVE_INFINITY);
+    heap.push(a, Number.POSITIVE_INFINITY);
   }
   const edges = new Map<string, Edge[]>();
   const addEdge = (from: string, edge: Edge): void => {
@@ -138,29 +182,28 @@ export function usdPrices(
     else edges.set(from, [edge]);
   };
   for (const pool of pools) {
-    const t0 = pool.token0.toLowerCase();
-    const t1 = pool.token1.toLowerCase();
-    if (!token(t0) || !token(t1)) continue;
-    const protocol = snapshotProtocol(pool.version);
-    if (!protocol.describe(pool).isActive) continue;
-    const { num, den } = protocol.snapshotMidPrice(pool);
-    if (num <= 0n || den <= 0n) continue;
+    const facts = pricingFacts(pool);
+    if (!facts || !token(facts.token0) || !token(facts.token1)) continue;
     // mid = num/den token1 units per token0 unit (so den/num token0 units per token1 unit).
-    addEdge(t0, { pool, other: t1, balance: BigInt(pool.balance0), num, den });
-    addEdge(t1, { pool, other: t0, balance: BigInt(pool.balance1), num: den, den: num });
+    addEdge(facts.token0, { pool, other: facts.token1, balance: facts.balance0, num: facts.num, den: facts.den });
+    addEdge(facts.token1, { pool, other: facts.token0, balance: facts.balance1, num: facts.den, den: facts.num });
   }
-  const minCents = MIN_PRICE_DEPTH_USD * 100n;
   const done = new Set<string>();
   for (let next = heap.pop(); next; next = heap.pop()) {
     const from = next.token;
     if (done.has(from) || next.depth !== depth.get(from)) continue;
     done.add(from);
     const price = prices.get(from)!;
+    let unitUsd = usd.get(from);
+    if (unitUsd === undefined) {
+      unitUsd = ratio(price.num, price.den);
+      usd.set(from, unitUsd);
+    }
     for (const edge of edges.get(from) ?? []) {
-      if (done.has(edge.other) || depth.get(edge.other) === UNBOUNDED) continue;
-      const held = usdCents(edge.balance, price);
-      if (held < minCents) continue;
-      const d = held < next.depth ? held : next.depth;
+      if (done.has(edge.other) || depth.get(edge.other) === Number.POSITIVE_INFINITY) continue;
+      const held = edge.balance * unitUsd;
+      if (!(held >= MIN_PRICE_DEPTH_USD)) continue;
+      const d = Math.min(held, next.depth);
       const known = depth.get(edge.other);
       if (known !== undefined && (d < known || (d === known && edge.pool.address.toLowerCase() > via.get(edge.other)!))) continue;
       depth.set(edge.other, d);
