@@ -163,10 +163,9 @@ export function usdPrices(
   token: (address: string) => CatalogToken | undefined,
 ): Map<string, UsdPrice> {
   const prices = new Map<string, UsdPrice>();
-  /** Per token: the depth of its best path so far (USD, a float), that path's last pool, its price as a float. */
+  /** Per token: the depth of its best path so far (USD, a float: depths only rank and gate), that path's last pool. */
   const depth = new Map<string, number>();
   const via = new Map<string, string>();
-  const usd = new Map<string, number>();
   const heap = new DepthHeap();
   for (const t of chain.tokens) {
     if (!USD_STABLECOINS.has(t.symbol.toUpperCase())) continue;
@@ -194,11 +193,7 @@ export function usdPrices(
     if (done.has(from) || next.depth !== depth.get(from)) continue;
     done.add(from);
     const price = prices.get(from)!;
-    let unitUsd = usd.get(from);
-    if (unitUsd === undefined) {
-      unitUsd = ratio(price.num, price.den);
-      usd.set(from, unitUsd);
-    }
+    const unitUsd = ratio(price.num, price.den);
     for (const edge of edges.get(from) ?? []) {
       if (done.has(edge.other) || depth.get(edge.other) === Number.POSITIVE_INFINITY) continue;
       const held = edge.balance * unitUsd;
