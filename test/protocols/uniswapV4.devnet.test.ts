@@ -1,0 +1,97 @@
+// Uniswap v4 on the devnet (seeds/devnet/deployUniswapV4.ts): the published v4-core / v4-periphery /
+// universal-router builds at their deterministic addresses, Permit2's runtime code at its canonical address, every
+// planned pool initialised with its fee, spacing, protocol fee and liquidity, the rest of the devnet where it was.
+import t from 'tap';
+import { type Address, type Hex, parseAbi, zeroAddress } from 'viem';
+import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
+import { PERMIT2_ADDRESS, permit2RuntimeCode } from '../../seeds/devnet/deployUniswapV4.ts';
+import { devnetAddresses, ROUTING_DEPLOY_ORDER } from '../../seeds/devnet/devnetAddresses.ts';
+import { DEVNET_V4_POOLS } from '../../seeds/devnet/devnetV4Plan.ts';
+import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
+import { devnetWallet } from '../helpers/devnetWallet.ts';
+import { readV4State, STATE_VIEW_ABI } from '../helpers/v4State.ts';
+
+const DECIMALS_ABI = parseAbi(['function decimals() view returns (uint8)']);
+const OWNER_ABI = parseAbi(['function owner() view returns (address)', 'function poolManager() view returns (address)']);
+const ROUTER_ABI = parseAbi([
+  'function poolManager() view returns (address)',
+  'function V4_POSITION_MANAGER() view returns (address)',
+  'function SPOKE_POOL() view returns (address)',
+]);
+/** Bitmap words read each side of the current tick's: past every position of the plan at every spacing. */
+const WINDOW_WORDS = 16;
+
+const devnet = await startDevnet({ v4: true });
+t.teardown(() => devnet.stop());
+if (!devnet.v4) throw new Error('startDevnet({ v4: true }) returned no v4 deployment');
+const v4 = devnet.v4;
+const { client } = devnetWallet(devnet);
+const block = await client.getBlockNumber();
+
+t.test('the v4 contracts are the published builds at their addresses, beside an unchanged devnet', async (t) => {
+  const code = async (address: Address): Promise<Hex> => (await client.getCode({ address })) ?? '0x';
+  t.equal(await code(PERMIT2_ADDRESS), permit2RuntimeCode(), "Permit2's runtime code is DeployPermit2's literal");
+  for (const [name, address] of Object.entries(v4.contracts)) t.not(await code(address), '0x', `${name} has code at ${address}`);
+  const pm = v4.contracts.poolManager;
+  t.equal(await client.readContract({ address: pm, abi: OWNER_ABI, functionName: 'owner' }), v4.deployer, 'PoolManager owner');
+  for (const name of ['positionManager', 'stateView', 'v4Quoter'] as const) {
+    const got = await client.readContract({ address: v4.contracts[name], abi: OWNER_ABI, functionName: 'poolManager' });
+    t.equal(got, pm, `${name}.poolManager()`);
+  }
+  const ur = v4.contracts.universalRouter;
+  t.equal(await client.readContract({ address: ur, abi: ROUTER_ABI, functionName: 'poolManager' }), pm, 'UniversalRouter.poolManager()');
+  t.equal(
+    await client.readContract({ address: ur, abi: ROUTER_ABI, functionName: 'V4_POSITION_MANAGER' }),
+    v4.contracts.positionManager,
+    'UniversalRouter.V4_POSITION_MANAGER()',
+  );
+  t.equal(
+    await client.readContract({ address: ur, abi: ROUTER_ABI, functionName: 'SPOKE_POOL' }),
+    acrossDevnetAddresses().spokePool,
+    "UniversalRouter 2.1's SPOKE_POOL() is the devnet's Across SpokePool",
+  );
+  // The rest of the devnet deploys first and by other accounts: its contracts are where devnetAddresses says.
+  const base = devnetAddresses();
+  t.equal(await client.readContract({ address: base.tokens.USDC, abi: DECIMALS_ABI, functionName: 'decimals' }), 6, 'USDC where it was');
+  t.not(v4.deployer, base.deployer, 'v4 has a deployer of its own');
+  t.equal(
+    await client.getTransactionCount({ address: base.deployer }),
+    devnet.txCount - ROUTING_DEPLOY_ORDER.length,
+    "the devnet deployer's nonce counts the devnet's transactions alone",
+  );
+});
+
+t.test('every planned v4 pool is initialised with its key, protocol fee and liquidity', async (t) => {
+  t.equal(v4.pools.length, DEVNET_V4_POOLS.length);
+  const spacings = new Set(v4.pools.map((p) => p.tickSpacing));
+  t.same(
+    [...spacings].sort((a, b) => a - b),
+    [1, 10, 60, 200],
+    'tick spacings 1, 10, 60 and 200',
+  );
+  t.ok(
+    v4.pools.some((p) => p.currency0 === zeroAddress),
+    'a pool of the native currency',
+  );
+  for (const p of v4.pools) {
+    const [sqrtPriceX96, , protocolFee, lpFee] = await client.readContract({
+      address: v4.contracts.stateView,
+      abi: STATE_VIEW_ABI,
+      functionName: 'getSlot0',
+      args: [p.poolId],
+    });
+    const label = `${p.currency0}/${p.currency1} ${p.fee}/${p.tickSpacing}`;
+    t.ok(sqrtPriceX96 > 0n, `${label} initialised`);
+    t.equal(lpFee, p.fee, `${label} lpFee`);
+    t.equal(protocolFee, p.protocolFee, `${label} protocolFee`);
+    const liquidity = await client.readContract({
+      address: v4.contracts.stateView,
+      abi: STATE_VIEW_ABI,
+      functionName: 'getLiquidity',
+      args: [p.poolId],
+    });
+    t.ok(liquidity > 0n, `${label} has liquidity in range`);
+    const state = await readV4State(client, v4.contracts.stateView, v4.contracts.poolManager, p, WINDOW_WORDS, block);
+    t.ok(state.ticks.length >= 2 * 11 - 4, `${label}: ${state.ticks.length} initialized ticks`);
+  }
+});
