@@ -1,7 +1,7 @@
 /**
  * The devnet's Uniswap v4 pools (seeds/devnet/deployUniswapV4.ts creates them after everything else). 'ETH' is the
  * native currency (v4's currency 0x0000…0000, no wrapping). Between them the pools cover tick spacings 1, 10, 60 and
- * 200, fees of 0 to 10%, a protocol fee that differs per direction, and liquidity over nested, skewed and
+ * 200, fees of 0 to 100%, a protocol fee that differs per direction, and liquidity over nested, skewed and
  * single-sided ranges so trades cross ticks.
  */
 import { DEVNET_STABLE_POSITIONS, DEVNET_VOLATILE_POSITIONS, type DevnetTokenSymbol, type TickOffsets } from './devnetPlan.ts';
@@ -22,6 +22,9 @@ export interface DevnetV4PoolSpec {
   readonly protocolFee?: { readonly zeroForOne: number; readonly oneForZero: number };
 }
 
+/** A staircase of 24 adjacent 10-tick ranges around the price (on top of the stable ranges): swaps cross dozens of ticks. */
+const STAIRS: readonly TickOffsets[] = Array.from({ length: 24 }, (_, k): TickOffsets => [(k - 12) * 10, (k - 11) * 10]);
+
 /** v4 pools, in creation order. */
 export const DEVNET_V4_POOLS: readonly DevnetV4PoolSpec[] = [
   // Native ETH / USDC, the pair most v4 volume trades.
@@ -38,9 +41,18 @@ export const DEVNET_V4_POOLS: readonly DevnetV4PoolSpec[] = [
   },
   // Stable pairs with tick spacing 1: one at 0.01%, one without any fee.
   { a: 'USDC', b: 'USDT', fee: 100, tickSpacing: 1, usdPerPosition: 500_000n, positions: DEVNET_STABLE_POSITIONS },
-  { a: 'DAI', b: 'USDC', fee: 0, tickSpacing: 1, usdPerPosition: 200_000n, positions: DEVNET_STABLE_POSITIONS },
+  {
+    a: 'DAI',
+    b: 'USDC',
+    fee: 0,
+    tickSpacing: 1,
+    usdPerPosition: 200_000n,
+    positions: [...DEVNET_STABLE_POSITIONS, ...STAIRS],
+  },
   // Wide spacing, 1% fee.
   { a: 'ETH', b: 'WBTC', fee: 10_000, tickSpacing: 200, usdPerPosition: 200_000n, positions: DEVNET_VOLATILE_POSITIONS },
   // A high fee (10%) on a spacing not tied to it.
   { a: 'ETH', b: 'USDT', fee: 100_000, tickSpacing: 60, usdPerPosition: 100_000n, positions: DEVNET_VOLATILE_POSITIONS },
+  // The highest fee v4 allows (100%): exact input pays everything as fee, exact output reverts (InvalidFeeForExactOut).
+  { a: 'DAI', b: 'USDT', fee: 1_000_000, tickSpacing: 10, usdPerPosition: 10_000n, positions: DEVNET_STABLE_POSITIONS.slice(0, 3) },
 ];

@@ -1,16 +1,20 @@
 // Uniswap v4 on the devnet (seeds/devnet/deployUniswapV4.ts): the published v4-core / v4-periphery /
 // universal-router builds at their deterministic addresses, Permit2's runtime code at its canonical address, every
-// planned pool initialised with its fee, spacing, protocol fee and liquidity, the rest of the devnet where it was.
+// planned pool initialised with its fee, spacing, protocol fee and liquidity, the rest of the devnet where it was;
+// uniswapV4's hook refusals and snapshot checks on a pool's state read through StateView.
 import t from 'tap';
-import { type Address, type Hex, parseAbi, zeroAddress } from 'viem';
+import { type Address, getAddress, type Hex, keccak256, parseAbi, zeroAddress } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
-import { PERMIT2_ADDRESS, permit2RuntimeCode } from '../../seeds/devnet/deployUniswapV4.ts';
+import { PERMIT2_ADDRESS, permit2RuntimeCode, V4_ARTIFACT_PATHS } from '../../seeds/devnet/deployUniswapV4.ts';
 import { devnetAddresses, ROUTING_DEPLOY_ORDER } from '../../seeds/devnet/devnetAddresses.ts';
 import { DEVNET_V4_POOLS } from '../../seeds/devnet/devnetV4Plan.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import { devnetWallet } from '../helpers/devnetWallet.ts';
+import { uniswapV4 } from '../../src/protocols/uniswapV4/uniswapV4.ts';
+import { artifactAbi, devnetWallet } from '../helpers/devnetWallet.ts';
 import { readV4State, STATE_VIEW_ABI } from '../helpers/v4State.ts';
 
+const _SEED = Number(process.env.V4_LADDER_SEED ?? 20261125);
+const _V4_QUOTER_ABI = artifactAbi(V4_ARTIFACT_PATHS.V4Quoter);
 const DECIMALS_ABI = parseAbi(['function decimals() view returns (uint8)']);
 const OWNER_ABI = parseAbi(['function owner() view returns (address)', 'function poolManager() view returns (address)']);
 const ROUTER_ABI = parseAbi([
@@ -73,7 +77,7 @@ t.test('every planned v4 pool is initialised with its key, protocol fee and liqu
     v4.pools.some((p) => p.currency0 === zeroAddress),
     'a pool of the native currency',
   );
-  for (const p of v4.pools) {
+  for (const [i, p] of v4.pools.entries()) {
     const [sqrtPriceX96, , protocolFee, lpFee] = await client.readContract({
       address: v4.contracts.stateView,
       abi: STATE_VIEW_ABI,
@@ -92,6 +96,46 @@ t.test('every planned v4 pool is initialised with its key, protocol fee and liqu
     });
     t.ok(liquidity > 0n, `${label} has liquidity in range`);
     const state = await readV4State(client, v4.contracts.stateView, v4.contracts.poolManager, p, WINDOW_WORDS, block);
-    t.ok(state.ticks.length >= 2 * 11 - 4, `${label}: ${state.ticks.length} initialized ticks`);
+    t.ok(state.ticks.length > DEVNET_V4_POOLS[i].positions.length, `${label}: ${state.ticks.length} initialized ticks`);
   }
+});
+
+t.test('refusals and checks of v4 state', async (t) => {
+  const pool = v4.pools[0];
+  const state = await readV4State(client, v4.contracts.stateView, v4.contracts.poolManager, pool, WINDOW_WORDS, block);
+  // A hook's permissions are the low 14 bits of its address: beforeSwap (bit 7) can change amounts, afterInitialize (bit 12) cannot.
+  const hooked = (bits: number) => getAddress(`0x${(0x1234n * 2n ** 140n + BigInt(bits)).toString(16).padStart(40, '0')}`);
+  const swapHook = uniswapV4.fromSnapshot({ ...state, hooks: hooked(1 << 7) });
+  t.same(uniswapV4.quoteLadder(swapHook, true, 'exactIn', [10n ** 15n]), [
+    { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: `v4 pool ${state.address} has a hook that can change swap amounts` },
+  ]);
+  const returnsDelta = uniswapV4.fromSnapshot({ ...state, hooks: hooked(1 << 2) });
+  t.match(uniswapV4.quoteLadder(returnsDelta, false, 'exactOut', [10n ** 6n])[0], { ok: false, reason: /can change swap amounts/ });
+  const initHook = uniswapV4.fromSnapshot({ ...state, hooks: hooked(1 << 12) });
+  t.same(
+    uniswapV4.quoteLadder(initHook, true, 'exactIn', [10n ** 15n]),
+    uniswapV4.quoteLadder(uniswapV4.fromSnapshot(state), true, 'exactIn', [10n ** 15n]),
+    'a hook without swap permissions on a static fee is priced as the pool',
+  );
+  const dynamic = uniswapV4.fromSnapshot({ ...state, hooks: hooked(1 << 12), fee: 0x800000 });
+  t.match(uniswapV4.quoteLadder(dynamic, true, 'exactIn', [10n ** 15n])[0], {
+    ok: false,
+    reason: `v4 pool ${state.address} has a dynamic fee its hook can change without an event`,
+  });
+  t.equal(uniswapV4.describe({ ...state, hooks: hooked(1 << 7) }).isActive, false, 'a refused pool is not described as active');
+  t.equal(
+    uniswapV4.checkSnapshot({ ...state, address: keccak256('0x01').toUpperCase() }),
+    'address: must be the poolId (32 bytes, lower-case hex)',
+  );
+  t.equal(uniswapV4.checkSnapshot({ ...state, tickSpacing: 32_768 }), 'tickSpacing: must be an integer in [1, 32767]');
+  t.equal(uniswapV4.checkSnapshot({ ...state, protocolFee: 1001 }), 'protocolFee: each direction must be at most 1000 pips');
+  t.equal(uniswapV4.checkSnapshot({ ...state, lpFee: state.fee + 1 }), 'lpFee: must equal the fee of a static-fee pool');
+  t.equal(
+    uniswapV4.checkSnapshot({ ...state, token0: state.token1, token1: state.token0 }),
+    'token0: currencies must be sorted (currency0 < currency1)',
+  );
+  t.equal(
+    uniswapV4.checkSnapshot({ ...state, ticks: [state.ticks[1], state.ticks[0], ...state.ticks.slice(2)] }),
+    'ticks: must be strictly ascending',
+  );
 });
