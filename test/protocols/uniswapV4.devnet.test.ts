@@ -1,20 +1,25 @@
-// Uniswap v4 on the devnet (seeds/devnet/deployUniswapV4.ts): the published v4-core / v4-periphery /
-// universal-router builds at their deterministic addresses, Permit2's runtime code at its canonical address, every
-// planned pool initialised with its fee, spacing, protocol fee and liquidity, the rest of the devnet where it was;
-// uniswapV4's hook refusals and snapshot checks on a pool's state read through StateView.
+// Uniswap v4 on the devnet (seeds/devnet/deployUniswapV4.ts) and the service's v4 quote ladder against it. The
+// deployment: the published v4-core / v4-periphery / universal-router builds at their deterministic addresses,
+// Permit2's runtime code at its canonical address, every planned pool initialised with its fee, spacing, protocol
+// fee and liquidity, the rest of the devnet where it was. The ladder: uniswapV4.quoteLadder, on each pool's state
+// read through StateView, equals V4Quoter.quoteExactInputSingle / quoteExactOutputSingle to the wei for amounts from
+// 1 wei to past the pool's liquidity, both directions, both trade types (spacings 1/10/60/200, fees 0 to 100%, a
+// protocol fee that differs per direction); where V4Quoter reverts (NotEnoughLiquidity) the ladder refuses, where it
+// answers 0 the ladder says AMOUNT_TOO_SMALL. Seeded: V4_LADDER_SEED.
 import t from 'tap';
 import { type Address, getAddress, type Hex, keccak256, parseAbi, zeroAddress } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
-import { PERMIT2_ADDRESS, permit2RuntimeCode, V4_ARTIFACT_PATHS } from '../../seeds/devnet/deployUniswapV4.ts';
+import { type DevnetV4Pool, PERMIT2_ADDRESS, permit2RuntimeCode, V4_ARTIFACT_PATHS } from '../../seeds/devnet/deployUniswapV4.ts';
 import { devnetAddresses, ROUTING_DEPLOY_ORDER } from '../../seeds/devnet/devnetAddresses.ts';
 import { DEVNET_V4_POOLS } from '../../seeds/devnet/devnetV4Plan.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
+import type { LadderQuote, TradeType } from '../../src/protocols/PoolProtocol.ts';
 import { uniswapV4 } from '../../src/protocols/uniswapV4/uniswapV4.ts';
 import { artifactAbi, devnetWallet } from '../helpers/devnetWallet.ts';
 import { readV4State, STATE_VIEW_ABI } from '../helpers/v4State.ts';
 
-const _SEED = Number(process.env.V4_LADDER_SEED ?? 20261125);
-const _V4_QUOTER_ABI = artifactAbi(V4_ARTIFACT_PATHS.V4Quoter);
+const SEED = Number(process.env.V4_LADDER_SEED ?? 20261125);
+const V4_QUOTER_ABI = artifactAbi(V4_ARTIFACT_PATHS.V4Quoter);
 const DECIMALS_ABI = parseAbi(['function decimals() view returns (uint8)']);
 const OWNER_ABI = parseAbi(['function owner() view returns (address)', 'function poolManager() view returns (address)']);
 const ROUTER_ABI = parseAbi([
@@ -98,6 +103,108 @@ t.test('every planned v4 pool is initialised with its key, protocol fee and liqu
     const state = await readV4State(client, v4.contracts.stateView, v4.contracts.poolManager, p, WINDOW_WORDS, block);
     t.ok(state.ticks.length > DEVNET_V4_POOLS[i].positions.length, `${label}: ${state.ticks.length} initialized ticks`);
   }
+});
+
+/** A small seeded generator (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Amounts from 1 unit to 10^(decimals + 7): 1, 2, 5 per decade and three random amounts in each, ascending. */
+function amountLadder(decimals: number, random: () => number): bigint[] {
+  const out: bigint[] = [];
+  for (let k = 0; k <= decimals + 7; k++) {
+    const decade = 10n ** BigInt(k);
+    out.push(decade, 2n * decade, 5n * decade);
+    for (let r = 0; r < 3; r++)
+      out.push(decade + BigInt(Math.floor(random() * 9e6)) * (decade / 1_000_000n > 0n ? decade / 1_000_000n : 1n));
+  }
+  return [...new Set(out)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+async function decimalsOf(currency: Address): Promise<number> {
+  if (currency === zeroAddress) return 18;
+  return client.readContract({ address: currency, abi: DECIMALS_ABI, functionName: 'decimals' });
+}
+
+/** V4Quoter's quote of one amount: the other side's amount and gas estimate, or undefined when it reverts. */
+async function chainQuote(
+  pool: DevnetV4Pool,
+  zeroForOne: boolean,
+  tradeType: TradeType,
+  amount: bigint,
+): Promise<{ amount: bigint; gas: bigint } | undefined> {
+  const params = {
+    poolKey: { currency0: pool.currency0, currency1: pool.currency1, fee: pool.fee, tickSpacing: pool.tickSpacing, hooks: pool.hooks },
+    zeroForOne,
+    exactAmount: amount,
+    hookData: '0x' as Hex,
+  };
+  try {
+    const result = (await client.readContract({
+      address: v4.contracts.v4Quoter,
+      abi: V4_QUOTER_ABI,
+      functionName: tradeType === 'exactIn' ? 'quoteExactInputSingle' : 'quoteExactOutputSingle',
+      args: [params],
+      blockNumber: block,
+    })) as readonly [bigint, bigint];
+    return { amount: result[0], gas: result[1] };
+  } catch {
+    return undefined;
+  }
+}
+
+t.test('the v4 ladder equals V4Quoter to the wei', async (t) => {
+  const random = rng(SEED);
+  const crossed = new Map<number, number>();
+  const gasPoints: [number, bigint][] = [];
+  let cases = 0;
+  for (const pool of v4.pools) {
+    const state = await readV4State(client, v4.contracts.stateView, v4.contracts.poolManager, pool, WINDOW_WORDS, block);
+    t.equal(uniswapV4.checkSnapshot(state), undefined, `${state.address}: state passes the snapshot checks`);
+    const priced = uniswapV4.fromSnapshot(state);
+    const decimals = [await decimalsOf(pool.currency0), await decimalsOf(pool.currency1)];
+    for (const zeroForOne of [true, false]) {
+      for (const tradeType of ['exactIn', 'exactOut'] as const) {
+        const fixedSide = (tradeType === 'exactIn') === zeroForOne ? 0 : 1;
+        const amounts = amountLadder(decimals[fixedSide], random);
+        const ladder = uniswapV4.quoteLadder(priced, zeroForOne, tradeType, amounts);
+        const label = `${pool.currency0.slice(0, 6)}/${pool.currency1.slice(0, 6)} fee ${pool.fee} spacing ${pool.tickSpacing} ${zeroForOne ? '0->1' : '1->0'} ${tradeType}`;
+        for (let i = 0; i < amounts.length; i++) {
+          const chain = await chainQuote(pool, zeroForOne, tradeType, amounts[i]);
+          const ours: LadderQuote = ladder[i];
+          cases++;
+          if (chain === undefined) {
+            t.match(ours, { ok: false, code: 'INSUFFICIENT_LIQUIDITY' }, `${label} ${amounts[i]}: V4Quoter reverts, the ladder refuses`);
+          } else if (tradeType === 'exactIn' && chain.amount === 0n) {
+            t.match(ours, { ok: false, code: 'AMOUNT_TOO_SMALL' }, `${label} ${amounts[i]}: V4Quoter gives 0, the ladder refuses`);
+          } else if (!ours.ok) {
+            t.fail(`${label} ${amounts[i]}: V4Quoter gives ${chain.amount}, the ladder refuses: ${ours.reason}`);
+          } else {
+            const got = tradeType === 'exactIn' ? ours.amountOut : ours.amountIn;
+            t.equal(got, chain.amount, `${label} ${amounts[i]}`);
+            crossed.set(ours.ticksCrossed, (crossed.get(ours.ticksCrossed) ?? 0) + 1);
+            gasPoints.push([ours.ticksCrossed, chain.gas]);
+          }
+        }
+      }
+    }
+  }
+  t.ok(cases >= 300, `${cases} cases`);
+  const most = Math.max(...crossed.keys());
+  t.ok(crossed.has(0) && most >= 15, `priced swaps crossed 0 to ${most} initialized ticks`);
+  // V4Quoter's gas estimate against the ticks crossed (least squares): what uniswapV4.gas is provisionally set from.
+  const n = gasPoints.length;
+  const mx = gasPoints.reduce((s, [x]) => s + x, 0) / n;
+  const my = gasPoints.reduce((s, [, y]) => s + Number(y), 0) / n;
+  const slope = gasPoints.reduce((s, [x, y]) => s + (x - mx) * (Number(y) - my), 0) / gasPoints.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  t.comment(`V4Quoter gasEstimate ~ ${Math.round(my - slope * mx)} + ${Math.round(slope)} per initialized tick crossed (${n} quotes)`);
 });
 
 t.test('refusals and checks of v4 state', async (t) => {
