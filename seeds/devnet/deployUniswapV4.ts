@@ -41,6 +41,8 @@ export const V4_ARTIFACT_PATHS = {
   PositionManager: '@uniswap/v4-periphery/foundry-out/PositionManager.sol/PositionManager.json',
   StateView: '@uniswap/v4-periphery/foundry-out/StateView.sol/StateView.json',
   V4Quoter: '@uniswap/v4-periphery/foundry-out/V4Quoter.sol/V4Quoter.json',
+  MockHooks: '@uniswap/v4-core/out/MockHooks.sol/MockHooks.json',
+  DynamicFeesTestHook: '@uniswap/v4-core/out/DynamicFeesTestHook.sol/DynamicFeesTestHook.json',
   UniversalRouter: '@uniswap/universal-router/artifacts/contracts/UniversalRouter.sol/UniversalRouter.json',
 } as const;
 
@@ -79,6 +81,19 @@ const PRE_CANCUN = new Set(
   ]),
 );
 
+/** LPFeeLibrary.DYNAMIC_FEE_FLAG: the key fee of a pool whose hook sets its LP fee. */
+const DYNAMIC_FEE_FLAG = 0x800000;
+
+/**
+ * Where the test hooks live: addresses whose low 14 bits are their permissions (Hooks.sol), code placed with
+ * anvil_setCode as Foundry's deployCodeTo does (no salt to mine). MockHooks: beforeSwap (bit 7) | afterSwap (bit 6);
+ * DynamicFeesTestHook: afterInitialize (bit 12) | beforeSwap (bit 7).
+ */
+export const DEVNET_V4_HOOKS = {
+  swap: getAddress('0x44440000000000000000000000000000000000c0'),
+  dynamicFee: getAddress('0x4444000000000000000000000000000000001080'),
+} as const;
+
 /** One v4 pool of the devnet, as its PoolKey says it (currency0 < currency1; native ETH is the zero address). */
 export interface DevnetV4Pool {
   readonly currency0: Address;
@@ -88,6 +103,8 @@ export interface DevnetV4Pool {
   readonly hooks: Address;
   /** keccak256(abi.encode(key)). */
   readonly poolId: Hex;
+  /** The LP fee slot0 holds: the key's fee, or for a dynamic-fee pool the fee its hook sets. */
+  readonly lpFee: number;
   /** The protocol fee as slot0 holds it (oneForZero << 12 | zeroForOne), 0 when none. */
   readonly protocolFee: number;
 }
@@ -107,6 +124,7 @@ const poolManagerAbi = parseAbi([
   'function setProtocolFeeController(address controller)',
   'function setProtocolFee(PoolKey key, uint24 newProtocolFee)',
 ]);
+const dynamicFeeHookAbi = parseAbi(['function setManager(address manager)', 'function setFee(uint24 fee)']);
 const positionManagerAbi = parseAbi(['function modifyLiquidities(bytes unlockData, uint256 deadline) payable']);
 const permit2Abi = parseAbi(['function approve(address token, address spender, uint160 amount, uint48 expiration)']);
 const erc20Abi = parseAbi([
@@ -137,14 +155,15 @@ function poolOf(p: DevnetV4PoolSpec): DevnetV4Pool & { readonly symbols: readonl
   const key = {
     currency0: swap ? b : a,
     currency1: swap ? a : b,
-    fee: p.fee,
+    fee: p.hook === 'dynamicFee' ? DYNAMIC_FEE_FLAG : p.fee,
     tickSpacing: p.tickSpacing,
-    hooks: zeroAddress,
+    hooks: p.hook ? DEVNET_V4_HOOKS[p.hook] : zeroAddress,
   };
   const protocolFee = p.protocolFee ? (p.protocolFee.oneForZero << 12) | p.protocolFee.zeroForOne : 0;
   return {
     ...key,
     poolId: keccak256(encodeAbiParameters(poolKeyAbi, [key])),
+    lpFee: p.fee,
     protocolFee,
     symbols: swap ? [p.b, p.a] : [p.a, p.b],
   };
@@ -236,6 +255,7 @@ export async function deployUniswapV4(rpcUrl: string): Promise<V4DevnetAddresses
       const got = receipt.contractAddress ? getAddress(receipt.contractAddress) : undefined;
       if (got !== c[name]) throw new Error(`deployUniswapV4: ${name} at ${got}, expected ${c[name]}`);
     }
+    await placeHooks(rpcUrl, sender);
     await fundAndApprove(sender);
     await sender.send(
       c.poolManager,
@@ -248,6 +268,24 @@ export async function deployUniswapV4(rpcUrl: string): Promise<V4DevnetAddresses
     await jsonRpc(rpcUrl, 'anvil_stopImpersonatingAccount', [deployer]);
   }
   return expected;
+}
+
+/** Puts the test hooks' runtime code (their creation code run in an eth_call) at DEVNET_V4_HOOKS; points DynamicFeesTestHook at the PoolManager. */
+async function placeHooks(rpcUrl: string, sender: DevnetSender): Promise<void> {
+  const { contracts: c } = v4DevnetAddresses();
+  for (const [kind, path] of [
+    ['swap', V4_ARTIFACT_PATHS.MockHooks],
+    ['dynamicFee', V4_ARTIFACT_PATHS.DynamicFeesTestHook],
+  ] as const) {
+    const runtime = await jsonRpc<Hex>(rpcUrl, 'eth_call', [{ from: sender.from, data: loadArtifact(path).bytecode }, 'latest']);
+    await jsonRpc(rpcUrl, 'anvil_setCode', [DEVNET_V4_HOOKS[kind], runtime]);
+  }
+  await sender.send(
+    DEVNET_V4_HOOKS.dynamicFee,
+    encodeFunctionData({ abi: dynamicFeeHookAbi, functionName: 'setManager', args: [c.poolManager] }),
+    0n,
+    'DynamicFeesTestHook.setManager',
+  );
 }
 
 /** Mints (or wraps) the deployer's balances of every token a v4 pool holds; approves Permit2, and Permit2 the PositionManager. */
@@ -287,10 +325,18 @@ async function fundAndApprove(sender: DevnetSender): Promise<void> {
 /** Initialises one pool at the reference price, sets its protocol fee, and mints every position of its plan. */
 async function createPool(sender: DevnetSender, spec: DevnetV4PoolSpec): Promise<void> {
   const { contracts: c } = v4DevnetAddresses();
-  const { symbols, poolId: _, protocolFee, ...key } = poolOf(spec);
-  const label = `v4 ${symbols[0]}/${symbols[1]} ${spec.fee}/${spec.tickSpacing}`;
+  const { symbols, poolId: _, protocolFee, lpFee: __, ...key } = poolOf(spec);
+  const label = `v4 ${symbols[0]}/${symbols[1]} ${spec.fee}/${spec.tickSpacing}${spec.hook ? ` ${spec.hook} hook` : ''}`;
   const [s0, s1] = [priced(symbols[0]), priced(symbols[1])];
   const { sqrtPriceX96, tick } = initialPrice(s0, s1);
+  if (spec.hook === 'dynamicFee') {
+    await sender.send(
+      DEVNET_V4_HOOKS.dynamicFee,
+      encodeFunctionData({ abi: dynamicFeeHookAbi, functionName: 'setFee', args: [spec.fee] }),
+      0n,
+      `setFee ${label}`,
+    );
+  }
   await sender.send(
     c.poolManager,
     encodeFunctionData({ abi: poolManagerAbi, functionName: 'initialize', args: [key, sqrtPriceX96] }),

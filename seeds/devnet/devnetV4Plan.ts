@@ -18,6 +18,13 @@ export interface DevnetV4PoolSpec {
   /** USD value offered per position (half per currency; single-sided positions take only one side). */
   readonly usdPerPosition: bigint;
   readonly positions: readonly TickOffsets[];
+  /**
+   * A hook (deployUniswapV4.ts places it at an address whose low bits are its permissions): 'swap', v4-core's
+   * MockHooks with beforeSwap and afterSwap (it changes nothing, but could: the service must refuse the pool);
+   * 'dynamicFee', v4-core's DynamicFeesTestHook (afterInitialize and beforeSwap set the LP fee to `fee`) on a pool
+   * whose key fee is the dynamic-fee flag.
+   */
+  readonly hook?: 'swap' | 'dynamicFee';
   /** Protocol fee in pips per direction (ProtocolFeeLibrary: at most 1000 each), set through the fee controller. */
   readonly protocolFee?: { readonly zeroForOne: number; readonly oneForZero: number };
 }
@@ -53,6 +60,17 @@ export const DEVNET_V4_POOLS: readonly DevnetV4PoolSpec[] = [
   { a: 'ETH', b: 'WBTC', fee: 10_000, tickSpacing: 200, usdPerPosition: 200_000n, positions: DEVNET_VOLATILE_POSITIONS },
   // A high fee (10%) on a spacing not tied to it.
   { a: 'ETH', b: 'USDT', fee: 100_000, tickSpacing: 60, usdPerPosition: 100_000n, positions: DEVNET_VOLATILE_POSITIONS },
+  // Pools the service must refuse: a hook with swap permissions, and a dynamic fee (0.3% set by the hook).
+  { a: 'ETH', b: 'USDC', fee: 3000, tickSpacing: 60, usdPerPosition: 100_000n, positions: DEVNET_VOLATILE_POSITIONS, hook: 'swap' },
+  {
+    a: 'WBTC',
+    b: 'USDC',
+    fee: 3000,
+    tickSpacing: 60,
+    usdPerPosition: 100_000n,
+    positions: DEVNET_VOLATILE_POSITIONS,
+    hook: 'dynamicFee',
+  },
   // The highest fee v4 allows (100%): exact input pays everything as fee, exact output reverts (InvalidFeeForExactOut).
   { a: 'DAI', b: 'USDT', fee: 1_000_000, tickSpacing: 10, usdPerPosition: 10_000n, positions: DEVNET_STABLE_POSITIONS.slice(0, 3) },
 ];

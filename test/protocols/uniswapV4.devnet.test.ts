@@ -9,7 +9,13 @@
 import t from 'tap';
 import { type Address, getAddress, type Hex, keccak256, parseAbi, zeroAddress } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
-import { type DevnetV4Pool, PERMIT2_ADDRESS, permit2RuntimeCode, V4_ARTIFACT_PATHS } from '../../seeds/devnet/deployUniswapV4.ts';
+import {
+  DEVNET_V4_HOOKS,
+  type DevnetV4Pool,
+  PERMIT2_ADDRESS,
+  permit2RuntimeCode,
+  V4_ARTIFACT_PATHS,
+} from '../../seeds/devnet/deployUniswapV4.ts';
 import { devnetAddresses, ROUTING_DEPLOY_ORDER } from '../../seeds/devnet/devnetAddresses.ts';
 import { DEVNET_V4_POOLS } from '../../seeds/devnet/devnetV4Plan.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
@@ -91,7 +97,7 @@ t.test('every planned v4 pool is initialised with its key, protocol fee and liqu
     });
     const label = `${p.currency0}/${p.currency1} ${p.fee}/${p.tickSpacing}`;
     t.ok(sqrtPriceX96 > 0n, `${label} initialised`);
-    t.equal(lpFee, p.fee, `${label} lpFee`);
+    t.equal(lpFee, p.lpFee, `${label} lpFee`);
     t.equal(protocolFee, p.protocolFee, `${label} protocolFee`);
     const liquidity = await client.readContract({
       address: v4.contracts.stateView,
@@ -169,6 +175,15 @@ t.test('the v4 ladder equals V4Quoter to the wei', async (t) => {
     const state = await readV4State(client, v4.contracts.stateView, v4.contracts.poolManager, pool, WINDOW_WORDS, block);
     t.equal(uniswapV4.checkSnapshot(state), undefined, `${state.address}: state passes the snapshot checks`);
     const priced = uniswapV4.fromSnapshot(state);
+    if (priced.refusal !== undefined) {
+      // The chain prices it (the hook could change that at any time); the ladder refuses every amount, with the reason.
+      t.ok(await chainQuote(pool, true, 'exactIn', 10n ** 6n), `${state.address}: V4Quoter prices the hooked pool`);
+      t.same(uniswapV4.quoteLadder(priced, true, 'exactIn', [1n, 10n ** 6n]), [
+        { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: priced.refusal },
+        { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: priced.refusal },
+      ]);
+      continue;
+    }
     const decimals = [await decimalsOf(pool.currency0), await decimalsOf(pool.currency1)];
     for (const zeroForOne of [true, false]) {
       for (const tradeType of ['exactIn', 'exactOut'] as const) {
@@ -208,8 +223,22 @@ t.test('the v4 ladder equals V4Quoter to the wei', async (t) => {
 });
 
 t.test('refusals and checks of v4 state', async (t) => {
-  const pool = v4.pools[0];
-  const state = await readV4State(client, v4.contracts.stateView, v4.contracts.poolManager, pool, WINDOW_WORDS, block);
+  const read = (pool: DevnetV4Pool) => readV4State(client, v4.contracts.stateView, v4.contracts.poolManager, pool, WINDOW_WORDS, block);
+  const state = await read(v4.pools[0]);
+  // The devnet's hooked pools, as the chain has them.
+  const swapHooked = await read(v4.pools.find((p) => p.hooks === DEVNET_V4_HOOKS.swap)!);
+  t.equal(
+    uniswapV4.fromSnapshot(swapHooked).refusal,
+    `v4 pool ${swapHooked.address} has a hook that can change swap amounts`,
+    'the devnet pool with a beforeSwap/afterSwap hook is refused',
+  );
+  const dynamicFee = await read(v4.pools.find((p) => p.hooks === DEVNET_V4_HOOKS.dynamicFee)!);
+  t.same([dynamicFee.fee, dynamicFee.lpFee], [0x800000, 3000], 'the dynamic-fee pool: key fee flag, LP fee set by its hook');
+  t.equal(
+    uniswapV4.fromSnapshot(dynamicFee).refusal,
+    `v4 pool ${dynamicFee.address} has a hook that can change swap amounts`,
+    'the dynamic-fee pool (its hook sets the fee in beforeSwap) is refused',
+  );
   // A hook's permissions are the low 14 bits of its address: beforeSwap (bit 7) can change amounts, afterInitialize (bit 12) cannot.
   const hooked = (bits: number) => getAddress(`0x${(0x1234n * 2n ** 140n + BigInt(bits)).toString(16).padStart(40, '0')}`);
   const swapHook = uniswapV4.fromSnapshot({ ...state, hooks: hooked(1 << 7) });
