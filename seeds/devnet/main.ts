@@ -51,7 +51,7 @@ for (const p of addresses.pools) {
 const symbolOrEth = (a: string): string => (BigInt(a) === 0n ? 'ETH' : (symbolOf.get(a as `0x${string}`) ?? a));
 for (const p of devnet.v4?.pools ?? []) {
   lines.push(
-    `  uniswap    v4 ${`${symbolOrEth(p.currency0)}/${symbolOrEth(p.currency1)}`.padEnd(10)} fee ${String(p.fee).padStart(5)}  spacing ${p.tickSpacing}  ${p.poolId}`,
+    `  uniswap    v4 ${`${symbolOrEth(p.currency0)}/${symbolOrEth(p.currency1)}`.padEnd(10)} fee ${String(p.lpFee).padStart(5)}${p.fee === p.lpFee ? '' : ' (dynamic)'}  spacing ${p.tickSpacing}  ${p.poolId}${BigInt(p.hooks) === 0n ? '' : `  hooks ${p.hooks}`}`,
   );
 }
 lines.push(
