@@ -9,9 +9,11 @@ import { FollowStreamReader } from './follow/followStream.ts';
 import { startFollowers } from './follow/startFollowers.ts';
 import { GraphHolder } from './graph/GraphHolder.ts';
 import type { LiveState } from './graph/liveState.ts';
+import { pricingGraphOf } from './graph/PricingGraph.ts';
 import { createLogger } from './logger.ts';
 import { createPricer } from './quote/Pricer.ts';
 import { QuoteService } from './quote/quoteService.ts';
+import { warmUp } from './quote/TradeTask.ts';
 import { createApiKeyStore } from './store/apiKeyStore.ts';
 import { createQuoteStore } from './store/quoteStore.ts';
 
@@ -29,7 +31,8 @@ async function main(): Promise<void> {
 async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const catalog = loadCatalog(config.catalogDir);
-  const holder = new GraphHolder(catalog, config, logger);
+  // Ready means ready: the pricing index and what a first search builds exist before the port opens (warmUp).
+  const holder = new GraphHolder(catalog, config, logger, (graph) => warmUp(pricingGraphOf(graph, catalog)));
   const graph = () => holder.current();
   const start = graph();
   logger.info(
