@@ -10,6 +10,7 @@ import { startFollowers } from './follow/startFollowers.ts';
 import { GraphHolder } from './graph/GraphHolder.ts';
 import type { LiveState } from './graph/liveState.ts';
 import { pricingGraphOf } from './graph/PricingGraph.ts';
+import { sendWarmUpRequests, warmUpRequests } from './http/warmUpRequests.ts';
 import { createLogger } from './logger.ts';
 import { createPricer } from './quote/Pricer.ts';
 import { QuoteService } from './quote/quoteService.ts';
@@ -85,6 +86,7 @@ async function serve(config: Config): Promise<void> {
     : reader
       ? { maxAgeSeconds: config.maxStateAgeSeconds, chains: () => reader.chains() }
       : undefined;
+  let warmedUp = false;
   const app = createApp({
     config,
     catalog,
@@ -93,6 +95,7 @@ async function serve(config: Config): Promise<void> {
     quotes: { catalog, quotes, store, keys, defaultSlippageBps: config.defaultSlippageBps },
     pricer,
     liveState,
+    warmedUp: () => warmedUp,
   });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 5_000;
@@ -101,7 +104,14 @@ async function serve(config: Config): Promise<void> {
     server.listen(config.port, config.host, resolve);
   });
   const address = server.address();
-  logger.info({ port: typeof address === 'object' && address ? address.port : config.port }, 'listening');
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port }, 'listening');
+  // Ready means ready: the process sends itself a first request of each kind before /readyz says ready.
+  const self = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
+  void sendWarmUpRequests(self, warmUpRequests(catalog, graph())).then(() => {
+    warmedUp = true;
+    logger.info('warm-up requests answered');
+  });
   reader?.start();
   if (config.follow) {
     const rpcUrls = Object.fromEntries(config.rpcUrls);
