@@ -297,6 +297,20 @@ t.test('quote responses (in-process pricer) and quote errors validate against th
     await s.request('GET', '/quotes/00000000-0000-4000-8000-000000000000', { headers: keyed() }),
   );
   conforms(t, 'no key', 'GET', '/quotes/{quoteId}', await s.request('GET', '/quotes/x'));
+
+  const refreshed = await s.request('POST', `/quotes/${created.body.data.quoteId}/refresh`, { headers: keyed() });
+  t.equal(refreshed.status, 200);
+  conforms(t, 'refreshed', 'POST', '/quotes/{quoteId}/refresh', refreshed);
+  const auto = await s.request('POST', '/quotes', { body: { ...BODY, slippageBps: 'auto' }, headers: keyed() });
+  t.equal(auto.status, 200);
+  conforms(t, 'auto slippage', 'POST', '/quotes', auto);
+  conforms(
+    t,
+    'refresh of an unknown quote',
+    'POST',
+    '/quotes/{quoteId}/refresh',
+    await s.request('POST', '/quotes/00000000-0000-4000-8000-000000000000/refresh', { headers: keyed() }),
+  );
 });
 
 t.test('operations responses validate against the document', async (t) => {
@@ -416,6 +430,7 @@ t.test('every operation declares its security: [] on the public ones, an API key
     'post /quotes/routes': [{}, ...key],
     'post /quotes': key,
     'get /quotes/{quoteId}': key,
+    'post /quotes/{quoteId}/refresh': key,
     'get /healthz': [],
     'get /readyz': [],
     'get /metrics': [],
