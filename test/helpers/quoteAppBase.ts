@@ -32,11 +32,12 @@ export interface QuoteAppBase {
 
 /**
  * Config over a catalogue and a snapshot folder (fixtures by default) with a fresh temporary DATA_DIR,
- * silent logs, `defaults` and then `options.env`; the in-memory quote store and the file API-key store.
+ * silent logs, `defaults` and then `options.env`; the in-memory quote store and the file API-key store; the quote
+ * service's clock `options.now` (milliseconds; default Date.now).
  * REDIS_URL is never read from the environment.
  */
 export function quoteAppBase(
-  options: { catalogDir?: string; snapshotDir?: string; env?: NodeJS.ProcessEnv },
+  options: { catalogDir?: string; snapshotDir?: string; env?: NodeJS.ProcessEnv; now?: () => number },
   dataDirPrefix: string,
   defaults: NodeJS.ProcessEnv = {},
 ): QuoteAppBase {
@@ -68,7 +69,7 @@ export function quoteAppBase(
       logger: pino({ level: 'silent' }),
       quotes: {
         catalog,
-        quotes: new QuoteService({ catalog, graph, pricer, store }),
+        quotes: new QuoteService({ catalog, graph, pricer, store, now: options.now }),
         store,
         keys,
         defaultSlippageBps: config.defaultSlippageBps,
