@@ -12,6 +12,7 @@ import type { LiveState } from './graph/liveState.ts';
 import { createLogger } from './logger.ts';
 import { createPricer } from './quote/Pricer.ts';
 import { QuoteService } from './quote/quoteService.ts';
+import { QuoteTxStatusReader } from './quote/quoteTxStatus.ts';
 import { createApiKeyStore } from './store/apiKeyStore.ts';
 import { createQuoteStore } from './store/quoteStore.ts';
 
@@ -87,7 +88,14 @@ async function serve(config: Config): Promise<void> {
     catalog,
     graph,
     logger,
-    quotes: { catalog, quotes, store, keys, defaultSlippageBps: config.defaultSlippageBps },
+    quotes: {
+      catalog,
+      quotes,
+      store,
+      keys,
+      defaultSlippageBps: config.defaultSlippageBps,
+      txStatus: new QuoteTxStatusReader({ catalog, rpcUrls: config.rpcUrls }),
+    },
     pricer,
     liveState,
   });

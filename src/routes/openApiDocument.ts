@@ -445,6 +445,36 @@ const schemas: Record<string, Schema> = {
     [],
     'Extension, refreshed quotes only: what moved since the quote refreshed, new less old.',
   ),
+  QuoteTxStatus: object(
+    {
+      quoteId: str(undefined, { format: 'uuid', pattern: UUID_PATTERN }),
+      txHash: str('The hash asked about, lower case.', { pattern: '^0x[0-9a-f]{64}$' }),
+      status: {
+        type: 'string',
+        enum: ['pending', 'success', 'failed', 'not_found', 'expired'],
+        description:
+          "pending: known to the node, not mined; success / failed: mined, by its receipt; not_found: unknown to the node; expired: unknown and the quote's deadline has passed.",
+      },
+      step: { type: ['integer', 'null'], minimum: 0, description: "Index in the quote's steps of the step this transaction sends." },
+      blockNumber: { type: ['integer', 'null'], minimum: 0 },
+      gasUsed: { type: ['string', 'null'], pattern: INTEGER_STRING_PATTERN },
+      amountOut: intString("The quote's amountOut."),
+      amountOutMinimum: intString("The quote's amountOutMinimum."),
+      amountReceived: {
+        type: ['string', 'null'],
+        pattern: INTEGER_STRING_PATTERN,
+        description:
+          'Mined transactions: tokenOut the recipient received in this transaction, from its Transfer logs (native tokenOut: the wrapped token\'s Withdrawal logs); "0" for a failed one.',
+      },
+      realizedSlippageBps: {
+        type: ['integer', 'null'],
+        description:
+          'Successful last step only: (amountOut − amountReceived) × 10000 / amountOut, rounded toward zero; negative when more than quoted arrived.',
+      },
+    },
+    [],
+    'Extension: what became of one transaction of a same-chain quote.',
+  ),
   QuoteSwapLeg: object(
     {
       chainId: chainId(),
@@ -688,6 +718,31 @@ export const openApiDocument = {
         parameters: [QUOTE_ID_PARAMETER],
         responses: {
           200: ok(ref('Quote'), 'quote refreshed successfully', 'The new quote.'),
+          ...pick(400, 401, 404, 429, 500, 503),
+        },
+      },
+    },
+    '/quotes/{quoteId}/status': {
+      get: {
+        tags: ['quotes'],
+        operationId: 'getQuoteStatus',
+        summary:
+          "What became of one of a same-chain quote's transactions, read from its chain through RPC_URL_<chainId>: status, block, gas used and, for a success, what the recipient received.",
+        description:
+          'Refusals (400): "txHash: is required", "txHash: must be a transaction hash (0x followed by 64 hex digits)", "status needs an RPC URL for chain 8453 (RPC_URL_8453)", "transaction <hash> is not a step of quote <id>" (its sender, target or calldata is no step\'s), "status covers same-chain quotes only: quote <id> is cross-chain".',
+        security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+        parameters: [
+          QUOTE_ID_PARAMETER,
+          {
+            name: 'txHash',
+            in: 'query',
+            required: true,
+            description: "The hash of a transaction sending one of the quote's steps (any of them; the last gives realizedSlippageBps).",
+            schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
+          },
+        ],
+        responses: {
+          200: ok(ref('QuoteTxStatus'), 'quote status fetched successfully', "The transaction's status."),
           ...pick(400, 401, 404, 429, 500, 503),
         },
       },

@@ -7,9 +7,11 @@ import type { KeyedState } from '../http/AppState.ts';
 import { optionalApiKey, requireApiKey } from '../http/auth.ts';
 import { sendData, sendDataJson } from '../http/envelope.ts';
 import { UUID_PATTERN, unanchored } from '../http/formats.ts';
+import { queryValue } from '../http/query.ts';
 import { applyTokenFacts } from '../quote/applyTokenFacts.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../quote/quoteRequest.ts';
 import type { QuoteService } from '../quote/quoteService.ts';
+import { parseTxHash, QuoteTxStatusReader } from '../quote/quoteTxStatus.ts';
 import { ROUTES_RANKED_BY } from '../routing/compareNetOfGas.ts';
 import type { ApiKeyStore } from '../store/apiKeyStore.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
@@ -20,6 +22,8 @@ export interface QuoteRoutesDeps {
   readonly store: QuoteStore;
   readonly keys: ApiKeyStore;
   readonly defaultSlippageBps: number;
+  /** Reads quote transactions on their chains (GET /quotes/{id}/status); without it every chain lacks an RPC URL. */
+  readonly txStatus?: QuoteTxStatusReader;
 }
 
 const QUOTE_ID = `/quotes/(${unanchored(UUID_PATTERN)})`;
@@ -27,6 +31,8 @@ const QUOTE_ROUTE_TEMPLATE = '/quotes/:quoteId';
 const QUOTE_ROUTE = new RegExp(`^${QUOTE_ID}$`);
 const REFRESH_ROUTE_TEMPLATE = '/quotes/:quoteId/refresh';
 const REFRESH_ROUTE = new RegExp(`^${QUOTE_ID}/refresh$`);
+const STATUS_ROUTE_TEMPLATE = '/quotes/:quoteId/status';
+const STATUS_ROUTE = new RegExp(`^${QUOTE_ID}/status$`);
 
 /**
  * Quote routes: POST /quotes/routes (no key needed), POST /quotes and GET /quotes/:quoteId (organization key).
@@ -72,6 +78,15 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
     const id = ctx.captures![0].toLowerCase();
     const saved = await deps.quotes.refresh(id, ctx.state.apiKey.org, parseRequest);
     sendDataJson(ctx, 'quote refreshed successfully', saved.json);
+  });
+
+  // What became of one of the quote's transactions, read from its chain.
+  router.get<KeyedState>(STATUS_ROUTE_TEMPLATE, STATUS_ROUTE, requireApiKey(deps.keys), async (ctx) => {
+    const id = ctx.captures![0].toLowerCase();
+    const txHash = parseTxHash(queryValue(ctx.query.txHash));
+    const quote = await deps.quotes.get(id, ctx.state.apiKey.org);
+    const reader = deps.txStatus ?? new QuoteTxStatusReader({ catalog: deps.catalog, rpcUrls: new Map() });
+    sendData(ctx, 'quote status fetched successfully', await reader.status(quote, txHash));
   });
 
   return router;

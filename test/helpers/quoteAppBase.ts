@@ -10,6 +10,7 @@ import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { Pricer } from '../../src/quote/Pricer.ts';
 import { QuoteService } from '../../src/quote/quoteService.ts';
+import { QuoteTxStatusReader } from '../../src/quote/quoteTxStatus.ts';
 import { type ApiKeyStore, createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { createQuoteStore, type QuoteStore } from '../../src/store/quoteStore.ts';
 import { fixtureCatalogDir, fixtureSnapshotDir } from './testApp.ts';
@@ -73,6 +74,7 @@ export function quoteAppBase(
         store,
         keys,
         defaultSlippageBps: config.defaultSlippageBps,
+        txStatus: new QuoteTxStatusReader({ catalog, rpcUrls: config.rpcUrls, now: options.now }),
       },
     }),
     async close(...others) {

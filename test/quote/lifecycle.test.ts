@@ -248,3 +248,40 @@ t.test('refresh refusals: exact bodies', async (t) => {
     [400, { code: 400, message: `quote ${legacy} was saved without its request and cannot be refreshed: request a new quote` }],
   );
 });
+
+t.test('GET /quotes/{id}/status refusals: exact bodies', async (t) => {
+  clock = Date.UTC(2026, 10, 25, 16, 0, 0);
+  const quote = await createQuote(BASE);
+  const hash = `0x${'ab'.repeat(32)}`;
+  const unknown = '00000000-0000-4000-8000-000000000000';
+  const cases: [string, string, Record<string, string>, number, string][] = [
+    ['no txHash', `/quotes/${quote.quoteId}/status`, auth, 400, 'txHash: is required'],
+    [
+      'a malformed hash',
+      `/quotes/${quote.quoteId}/status?txHash=0x1234`,
+      auth,
+      400,
+      'txHash: must be a transaction hash (0x followed by 64 hex digits)',
+    ],
+    ['unknown id', `/quotes/${unknown}/status?txHash=${hash}`, auth, 404, `quote ${unknown} not found`],
+    [
+      "another organization's quote",
+      `/quotes/${quote.quoteId}/status?txHash=${hash}`,
+      { 'x-api-key': other.key },
+      404,
+      `quote ${quote.quoteId} not found`,
+    ],
+    [
+      'no RPC URL for the chain',
+      `/quotes/${quote.quoteId}/status?txHash=${hash}`,
+      auth,
+      400,
+      'status needs an RPC URL for chain 1001 (RPC_URL_1001)',
+    ],
+    ['no key', `/quotes/${quote.quoteId}/status?txHash=${hash}`, {}, 401, MISSING_KEY_MESSAGE],
+  ];
+  for (const [name, url, headers, status, message] of cases) {
+    const res = await s.request('GET', url, { headers });
+    t.strictSame([res.status, res.body], [status, { code: status, message }], name);
+  }
+});

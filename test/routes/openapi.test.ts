@@ -306,6 +306,13 @@ t.test('quote responses (in-process pricer) and quote errors validate against th
   conforms(t, 'auto slippage', 'POST', '/quotes', auto);
   conforms(
     t,
+    'status without an RPC URL',
+    'GET',
+    '/quotes/{quoteId}/status',
+    await s.request('GET', `/quotes/${created.body.data.quoteId}/status?txHash=0x${'00'.repeat(32)}`, { headers: keyed() }),
+  );
+  conforms(
+    t,
     'refresh of an unknown quote',
     'POST',
     '/quotes/{quoteId}/refresh',
@@ -431,6 +438,7 @@ t.test('every operation declares its security: [] on the public ones, an API key
     'post /quotes': key,
     'get /quotes/{quoteId}': key,
     'post /quotes/{quoteId}/refresh': key,
+    'get /quotes/{quoteId}/status': key,
     'get /healthz': [],
     'get /readyz': [],
     'get /metrics': [],
