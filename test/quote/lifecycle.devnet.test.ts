@@ -215,3 +215,26 @@ t.test('a quote, a large trade by another wallet, the refresh, the old swap reve
   });
   t.equal((await later.status(fresh, unknownHash as Hex)).status, 'expired');
 });
+
+t.test('native output: the amount received is the ether unwrapped for the recipient', async (t) => {
+  await atHead();
+  await fundAccount(devnet.rpcUrl, user.address, token('USDC').address as Address, 5_000_000_000n);
+  const to = freshAddress('lifecycle-native');
+  const created = await call<Quote>('POST', '/quotes', {
+    ...request('1000', { recipientAddress: to, walletAddress: user.address }),
+    tokenIn: token('USDC').address,
+    tokenOut: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+  });
+  t.equal(created.status, 200, created.body.message);
+  const quote = created.body.data;
+  const before = await balanceOf('0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', to);
+  const receipts = await sendSteps(user, quote.steps);
+  const delivered = (await balanceOf('0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', to)) - before;
+  t.equal(delivered, BigInt(quote.amountOut), 'the recipient got exactly amountOut in ether');
+  const last = receipts.at(-1)!;
+  const status = (await statusOf(quote.quoteId, last.transactionHash)).body.data;
+  t.strictSame(
+    [status.status, status.step, status.amountReceived, status.realizedSlippageBps],
+    ['success', quote.steps.length - 1, delivered.toString(), 0],
+  );
+});
