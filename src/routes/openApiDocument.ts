@@ -109,6 +109,12 @@ const sameChainExamples = {
     amount: '2500',
     slippageBps: 100,
   }),
+  autoSlippage: example('1.5 ETH to USDC, the slippage bound chosen from the trade ("auto")', {
+    tokenIn: DEVNET_TOKENS.ETH,
+    tokenOut: DEVNET_TOKENS.USDC,
+    amount: '1.5',
+    slippageBps: 'auto',
+  }),
 };
 
 const quoteBody = (examples: Record<string, unknown>) => ({

@@ -622,5 +622,5 @@ t.test('every example in the document works on the shipped devnet snapshot', asy
       tried += 1;
     }
   }
-  t.equal(tried, 12, 'examples tried');
+  t.equal(tried, 14, 'examples tried');
 });
