@@ -14,6 +14,7 @@ import { sendWarmUpRequests, warmUpRequests } from './http/warmUpRequests.ts';
 import { createLogger } from './logger.ts';
 import { createPricer } from './quote/Pricer.ts';
 import { QuoteService } from './quote/quoteService.ts';
+import { QuoteTxStatusReader } from './quote/quoteTxStatus.ts';
 import { warmUp } from './quote/TradeTask.ts';
 import { createApiKeyStore } from './store/apiKeyStore.ts';
 import { createQuoteStore } from './store/quoteStore.ts';
@@ -92,7 +93,14 @@ async function serve(config: Config): Promise<void> {
     catalog,
     graph,
     logger,
-    quotes: { catalog, quotes, store, keys, defaultSlippageBps: config.defaultSlippageBps },
+    quotes: {
+      catalog,
+      quotes,
+      store,
+      keys,
+      defaultSlippageBps: config.defaultSlippageBps,
+      txStatus: new QuoteTxStatusReader({ catalog, rpcUrls: config.rpcUrls }),
+    },
     pricer,
     liveState,
     warmedUp: () => warmedUp,

@@ -374,3 +374,20 @@ t.test('maxPriceImpactBps: a bridge route whose swap exceeds it is refused, nami
     [400, { code: 400, message: `quote unavailable: no bridge route from WBTC on devnet to DAI on devnet-b (${impacts.join('; ')})` }],
   );
 });
+
+t.test('a bridge quote refreshes like a same-chain one; its network fee change is null; status is same-chain only', async (t) => {
+  const old = (await post(BASE)).body.data;
+  const res = await shipped.q.request<Answer<Quote>>('POST', `/quotes/${old.quoteId}/refresh`, { headers: shipped.headers });
+  t.equal(res.status, 200);
+  const fresh = res.body.data;
+  // 100 USDC x (1 - 5 bps) - 0.15 USDC = 99.8 USDC again: nothing moved.
+  t.strictSame(
+    [fresh.amountOut, fresh.slippageSource, fresh.refreshedFrom, fresh.changes, fresh.warnings],
+    ['99800000', 'request', old.quoteId, { amountIn: '0', amountOut: '0', networkFeeWei: null }, []],
+  );
+  const status = await shipped.q.request('GET', `/quotes/${old.quoteId}/status?txHash=0x${'ab'.repeat(32)}`, { headers: shipped.headers });
+  t.strictSame(
+    [status.status, status.body],
+    [400, { code: 400, message: `status covers same-chain quotes only: quote ${old.quoteId} is cross-chain` }],
+  );
+});
