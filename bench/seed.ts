@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { startDevnet } from '../seeds/devnet/startDevnet.ts';
 import type { CatalogChain } from '../src/catalog/Catalog.ts';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
-import { type ChainSeedReport, discoveryCandidates, seedChains } from '../src/chain/seedChains.ts';
+import { discoveryCandidates } from '../src/chain/discoveryPairs.ts';
+import { type ChainSeedReport, seedChains } from '../src/chain/seedChains.ts';
 import { deployBenchTokens, withTokens } from './lib/deployBenchTokens.ts';
 
 const ROOT = join(import.meta.dirname, '..');

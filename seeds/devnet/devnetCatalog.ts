@@ -13,6 +13,9 @@ const TOKEN_SLUGS: Record<DevnetTokenSymbol, string> = {
   AAVE: 'aave',
 };
 
+/** A devnet's factories are deployed after its genesis block: their creation logs are scanned from block 0. */
+const GENESIS = 0;
+
 /** The catalogue file of a devnet instance (catalog/devnet.json or catalog/devnet-b.json), built from the deterministic addresses. */
 export function devnetCatalog(variant: 'devnet' | 'devnet-b'): Record<string, unknown> {
   const a = devnetAddresses();
@@ -54,6 +57,7 @@ export function devnetCatalog(variant: 'devnet' | 'devnet-b'): Record<string, un
         v2RouterAddress: c.uniswapV2Router02,
         feeBps: 30,
         pairInitCodeHash: a.pairInitCodeHash,
+        factoryDeploymentBlock: GENESIS,
       },
       {
         name: 'SushiSwap V2',
@@ -64,6 +68,7 @@ export function devnetCatalog(variant: 'devnet' | 'devnet-b'): Record<string, un
         v2RouterAddress: c.sushiswapV2Router02,
         feeBps: 30,
         pairInitCodeHash: a.pairInitCodeHash,
+        factoryDeploymentBlock: GENESIS,
       },
       {
         name: 'Uniswap V3',
@@ -78,6 +83,7 @@ export function devnetCatalog(variant: 'devnet' | 'devnet-b'): Record<string, un
         v3QuoterAddress: c.quoterV2,
         poolInitCodeHash: a.poolInitCodeHash,
         feeTiers: [...DEVNET_FEE_TIERS.keys()],
+        factoryDeploymentBlock: GENESIS,
       },
     ],
     bridges: [devnetAcrossBridge(variant)],

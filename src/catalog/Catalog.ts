@@ -54,6 +54,11 @@ export interface CatalogDex {
   readonly poolInitCodeHash: string;
   /** v3 fee tiers in pips; empty for v2. */
   readonly feeTiers: readonly number[];
+  /**
+   * The block the factory was deployed in (or any earlier one): seeding scans its creation logs from here. Absent:
+   * unknown, and its pools are found by pair lookups (catalogue tokens x base tokens).
+   */
+  readonly factoryDeploymentBlock?: number;
 }
 
 /**

@@ -48,6 +48,7 @@ interface RawDex {
   pairInitCodeHash?: string;
   poolInitCodeHash?: string;
   feeTiers?: number[];
+  factoryDeploymentBlock?: number;
 }
 interface RawBridgeAsset extends BridgeFeeTermsConfig {
   asset: string;
@@ -225,6 +226,7 @@ function normalise(raw: RawChain, file: string, lists: readonly LoadedTokenList[
         pairInitCodeHash: d.pairInitCodeHash ?? '',
         poolInitCodeHash: d.poolInitCodeHash ?? '',
         feeTiers: Object.freeze([...(d.feeTiers ?? [])]),
+        ...(d.factoryDeploymentBlock === undefined ? {} : { factoryDeploymentBlock: d.factoryDeploymentBlock }),
       }),
     )
     .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : a.version < b.version ? -1 : 1));

@@ -1,21 +1,24 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Address, getAddress, type PublicClient, zeroAddress } from 'viem';
+import { type Address, getAddress, type PublicClient } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
-import type { Snapshot, SnapshotExcludedToken } from '../graph/snapshot.ts';
+import { parseSnapshot, type Snapshot, type SnapshotExcludedToken } from '../graph/snapshot.ts';
 import type { ReadCall } from '../protocols/PoolSource.ts';
-import { poolSource, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
+import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
+import { type DexDiscovery, discoverPools, unlistedPools } from './discoverPools.ts';
+import { pairTokens } from './discoveryPairs.ts';
+import type { RangeLog } from './logRanges.ts';
 import { batchCount, type MulticallOptions, multicallBatched } from './multicallBatched.ts';
 import { probeApprovalResets } from './probeApprovalResets.ts';
 import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.ts';
 import { completePoolStates, type PhaseRunner, readPoolBasics } from './readPoolStates.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
-import { createSeedRpc, RpcRequestError } from './seedRpc.ts';
+import { createSeedRpc, RpcRequestError, shortError } from './seedRpc.ts';
 import { checkTokenMetadata, TOKEN_METADATA_READS, tokenMetadataCalls, totalSuppliesOf } from './tokenMetadata.ts';
 
 /** Multicall3's canonical address, used when a chain's catalogue file names none. */
 export const DEFAULT_MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
-const NATIVE = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 
 /** Options of a seeding run. */
 export interface SeedOptions {
@@ -40,6 +43,12 @@ export interface SeedOptions {
   readonly progress?: 'auto' | 'bar' | 'lines' | 'none';
   /** Where log lines go (default console.log). */
   readonly log?: (line: string) => void;
+  /** First eth_getLogs range of creation-log discovery, in blocks (default 100000; halved while the endpoint refuses it). */
+  readonly logRange?: number;
+  /** Most eth_getLogs requests one chain's creation-log scan may take before pair lookups stand in (default 20000). */
+  readonly maxLogRequests?: number;
+  /** Scan every factory's creation logs from its deployment block, ignoring what the previous snapshot covered (default false). */
+  readonly rescan?: boolean;
   /** Write snapshot files (default true). */
   readonly write?: boolean;
   /**
@@ -66,8 +75,12 @@ export interface ChainSeedReport {
   readonly v3Pools: number;
   /** Initialized ticks read. */
   readonly ticks: number;
-  /** Discovery candidates (getPair / getPool calls). */
+  /** Discovery candidates (getPair / getPool calls) of the DEXes found by pair lookups. */
   readonly candidates: number;
+  /** How each DEX's pools were found: creation logs (the blocks scanned) or pair lookups (and why). */
+  readonly discovery: readonly DexDiscovery[];
+  /** eth_getLogs requests of the creation-log scan. */
+  readonly logRequests: number;
   /** Calls made through Multicall3, by phase: token metadata, discovery, pool state, transfer probes, approval probes, tick bitmap words, ticks. */
   readonly calls: {
     readonly tokens: number;
@@ -100,72 +113,6 @@ export interface SeedReport {
   readonly seconds: number;
 }
 
-interface Candidate {
-  readonly dex: string;
-  readonly version: SnapshotPool['version'];
-  readonly token0: Address;
-  readonly token1: Address;
-  /** v2: feeBps x 100; v3: the tier asked for (the pool's own fee() is read later). */
-  readonly fee: number;
-  readonly factory: Address;
-}
-
-/** Token addresses a chain's pairs are built from: its EVM tokens, the native asset replaced by the wrapped one, deduplicated. */
-export function pairTokens(chain: CatalogChain): Address[] {
-  const seen = new Map<string, Address>();
-  const add = (a: string): void => {
-    if (!a || a.toLowerCase() === NATIVE) return;
-    seen.set(a.toLowerCase(), getAddress(a.toLowerCase()));
-  };
-  for (const t of chain.tokens) add(t.address.toLowerCase() === NATIVE ? chain.wrappedNativeToken : t.address);
-  if (chain.wrappedNativeToken) add(chain.wrappedNativeToken);
-  return [...seen.values()].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
-}
-
-/**
- * The token pairs whose pools discovery looks for: every (token, base token) and (base, base) pair and every pair
- * the chain file lists (`pairs`), each once, token0 below token1; the native asset stands for the wrapped token.
- * A chain without base tokens has every token as a base (all pairs). `usable` (default: all) drops tokens that
- * failed their checks. Grows linearly with the token count: at most tokens x bases + pairs.
- */
-export function discoveryPairs(chain: CatalogChain, usable?: ReadonlySet<string>): [Address, Address][] {
-  const ok = (a: Address): boolean => !usable || usable.has(a.toLowerCase());
-  const erc20 = (a: string): Address => getAddress((a.toLowerCase() === NATIVE ? chain.wrappedNativeToken : a).toLowerCase());
-  const tokens = pairTokens(chain).filter(ok);
-  const bases = chain.baseTokens.length > 0 ? [...new Set(chain.baseTokens.map(erc20))].filter(ok) : tokens;
-  const seen = new Set<string>();
-  const out: [Address, Address][] = [];
-  const add = (a: Address, b: Address): void => {
-    if (a === b || !ok(a) || !ok(b)) return;
-    const pair: [Address, Address] = BigInt(a) < BigInt(b) ? [a, b] : [b, a];
-    const key = `${pair[0]}/${pair[1]}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push(pair);
-  };
-  for (let i = 0; i < bases.length; i++) for (let j = i + 1; j < bases.length; j++) add(bases[i], bases[j]);
-  for (const token of tokens) for (const base of bases) add(token, base);
-  for (const [a, b] of chain.pairs) add(erc20(a), erc20(b));
-  return out;
-}
-
-/**
- * Every discovery candidate of a chain: each discovery pair on each DEX, at each fee its protocol finds pools by
- * (registry.poolSource: v2 getPair at the DEX's fee, v3 getPool per fee tier).
- */
-export function discoveryCandidates(chain: CatalogChain, usable?: ReadonlySet<string>): Candidate[] {
-  const pairs = discoveryPairs(chain, usable);
-  const out: Candidate[] = [];
-  for (const dex of chain.dexes) {
-    const found = poolSource(dex.version).discovery(dex);
-    if (!found) continue;
-    const factory = getAddress(found.factory);
-    for (const [token0, token1] of pairs)
-      for (const fee of found.fees) out.push({ dex: dex.slug, version: dex.version, token0, token1, fee, factory });
-  }
-  return out;
-}
-
 class SkipChain extends Error {}
 
 async function seedOne(
@@ -188,6 +135,8 @@ async function seedOne(
       v3Pools: 0,
       ticks: 0,
       candidates: 0,
+      discovery: [],
+      logRequests: 0,
       calls,
       excludedTokens: [],
       rpcRequests,
@@ -266,21 +215,27 @@ async function seedOne(
       }
     });
 
-    // 1. Discovery.
-    const candidates = discoveryCandidates(chain, usable);
-    const found = await phase(
-      'discovery',
-      candidates.map((c) => poolSource(c.version).findPool(c.factory, c.token0, c.token1, c.fee)),
-      (r) => `${r.filter((a) => a && a !== zeroAddress).length} pools`,
-    );
-    const pools: (Candidate & { address: Address })[] = [];
-    const seenPools = new Set<string>();
-    candidates.forEach((c, i) => {
-      const a = found[i];
-      if (!a || a === zeroAddress || seenPools.has(a.toLowerCase())) return;
-      seenPools.add(a.toLowerCase());
-      pools.push({ ...c, address: getAddress(a) });
+    // 1. Discovery: creation logs of each factory with a deployment block (only the blocks the previous snapshot
+    // did not cover), pair lookups for the others and wherever the endpoint refuses the logs (discoverPools.ts).
+    const found = await discoverPools({
+      chain,
+      head: Number(blockNumber),
+      usable,
+      previous: o.rescan ? undefined : previousSnapshot(o.snapshotDir, chain),
+      getLogs: (method, params) => client.request({ method, params } as never) as Promise<RangeLog[]>,
+      lookup: (list) => phase('discovery', list, (r) => `${r.filter((a) => a && BigInt(a) !== 0n).length} pools`),
+      logRange: o.logRange,
+      maxLogRequests: o.maxLogRequests,
     });
+    for (const d of found.dexes)
+      progress.log(
+        `[${chain.slug}] ${d.dex} ${d.version}: ${d.pools} pools ${
+          d.method === 'logs'
+            ? `from creation logs (${d.fromBlock === undefined ? 'no new blocks' : `blocks ${d.fromBlock}..${d.toBlock}, ${d.newPools} new`})`
+            : `by pair lookups (${d.reason})`
+        }`,
+      );
+    const pools = found.pools;
 
     // 2. State: v2 reserves; v3 slot0, liquidity, fee, tickSpacing; balances of both tokens (readPoolStates.ts).
     const run: PhaseRunner = (name, list, summary) => phase(name, list, summary);
@@ -361,6 +316,7 @@ async function seedOne(
       pools: all,
       ...(excludedTokens.length > 0 ? { excludedTokens } : {}),
       ...(approvalResetTokens.length > 0 ? { approvalResetTokens } : {}),
+      ...(found.coverage ? { discovery: { ...found.coverage, unlisted: unlistedPools(found.logPools, all) } } : {}),
     };
     let file: string | undefined;
     if (o.write) {
@@ -370,7 +326,7 @@ async function seedOne(
     const tickCount = all.reduce((n, p) => n + snapshotProtocol(p.version).stateSize(p), 0);
     const seconds = (performance.now() - started) / 1000;
     progress.log(
-      `[${chain.slug}] seeded at block ${blockNumber} (gas price ${gasPriceWei} wei): ${all.length} pools (${count('v2')} v2, ${count('v3')} v3, ${tickCount} ticks) from ${candidates.length} candidates, ${excludedTokens.length} tokens left out, ${rpc.requests()} RPC requests, ${seconds.toFixed(2)} s`,
+      `[${chain.slug}] seeded at block ${blockNumber} (gas price ${gasPriceWei} wei): ${all.length} pools (${count('v2')} v2, ${count('v3')} v3, ${tickCount} ticks) from ${found.logRequests} eth_getLogs requests and ${found.candidates} pair lookups, ${excludedTokens.length} tokens left out, ${rpc.requests()} RPC requests, ${seconds.toFixed(2)} s`,
     );
     return {
       ...base,
@@ -380,7 +336,9 @@ async function seedOne(
       v2Pools: count('v2'),
       v3Pools: count('v3'),
       ticks: tickCount,
-      candidates: candidates.length,
+      candidates: found.candidates,
+      discovery: found.dexes,
+      logRequests: found.logRequests,
       calls,
       excludedTokens,
       rpcRequests: rpc.requests(),
@@ -391,6 +349,14 @@ async function seedOne(
   } catch (err) {
     return failed(`seeding failed at block ${blockNumber} (${shortError(err)}); no snapshot written`, rpc.requests());
   }
+}
+
+/** The chain's snapshot a previous seeding run wrote to this folder, when it is there and valid. */
+function previousSnapshot(dir: string, chain: CatalogChain): Snapshot | undefined {
+  const file = join(dir, `${chain.slug}.json`);
+  if (!existsSync(file)) return undefined;
+  const parsed = parseSnapshot(readFileSync(file, 'utf8'));
+  return typeof parsed === 'string' || parsed.chainId !== chain.chainId ? undefined : parsed;
 }
 
 /**
@@ -424,15 +390,6 @@ export function comparePools(a: SnapshotPool, b: SnapshotPool): number {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
-function shortError(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (e instanceof RpcRequestError) return e.message;
-  }
-  const withShort = err as Error & { shortMessage?: string };
-  return (withShort.shortMessage ?? err.message).split('\n')[0];
-}
-
 /**
  * Seeds the given chains one after another; a chain that fails (dead endpoint, failed read) is reported and the others
  * proceed, and a chain with no RPC URL is skipped (failed when `named`). Existing snapshots of chains not seeded are left alone.
@@ -452,6 +409,9 @@ export async function seedChains(options: SeedOptions): Promise<SeedReport> {
     timeoutMs: options.timeoutMs ?? 15_000,
     progress: mode,
     write: options.write ?? true,
+    logRange: options.logRange ?? 100_000,
+    maxLogRequests: options.maxLogRequests ?? 20_000,
+    rescan: options.rescan ?? false,
     named: options.named ?? false,
   };
   if (!Number.isInteger(o.batchSize) || o.batchSize < 1) throw new RangeError('batchSize must be a positive integer');

@@ -30,8 +30,21 @@ export class RpcRequestError extends Error {
   }
 }
 
+/** What an endpoint says when it refuses an eth_getLogs block range as too large (or its result as too long). */
+export const RANGE_REFUSED = /range|too (large|many|big)|limit|exceed|more than/i;
+
 const TRANSIENT_RPC_CODES = new Set([-32005, -32603, 429]);
 const TRANSIENT_MESSAGE = /rate|limit|timeout|timed out|header not found|try again|busy|unavailable/i;
+
+/** One line saying why a request failed: the endpoint's own message when there is one (viem wraps it). */
+export function shortError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof RpcRequestError) return e.message;
+  }
+  const withShort = err as Error & { shortMessage?: string };
+  return (withShort.shortMessage ?? err.message).split('\n')[0];
+}
 
 let nextId = 1;
 
@@ -65,7 +78,9 @@ export function createSeedRpc(options: SeedRpcOptions): SeedRpc {
       throw new RpcRequestError(`${method}: response is not JSON`, true);
     }
     if (body.error) {
-      const transient = TRANSIENT_RPC_CODES.has(body.error.code) || TRANSIENT_MESSAGE.test(body.error.message);
+      // An eth_getLogs range refused as too large is answered at once (the caller halves it), unless it is a rate limit.
+      const rangeRefused = method === 'eth_getLogs' && RANGE_REFUSED.test(body.error.message) && !/rate/i.test(body.error.message);
+      const transient = !rangeRefused && (TRANSIENT_RPC_CODES.has(body.error.code) || TRANSIENT_MESSAGE.test(body.error.message));
       throw new RpcRequestError(`${method}: ${body.error.message}`, transient, body.error.code);
     }
     return body.result;

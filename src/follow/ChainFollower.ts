@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { getAddress, type PublicClient } from 'viem';
 import type { Catalog, CatalogChain } from '../catalog/Catalog.ts';
+import { refusedRange } from '../chain/logRanges.ts';
 import type { MulticallOptions } from '../chain/multicallBatched.ts';
 import { multicallRunner, type PhaseRunner } from '../chain/readPoolStates.ts';
 import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../chain/seedChains.ts';
-import { createSeedRpc, RpcRequestError, type SeedRpc } from '../chain/seedRpc.ts';
+import { createSeedRpc, type SeedRpc } from '../chain/seedRpc.ts';
 import type { BlockUpdate, BlockUpdateSink } from '../graph/blockUpdate.ts';
 import { loadServedSnapshots, type Snapshot } from '../graph/snapshot.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
@@ -68,16 +69,7 @@ interface Applied {
   readonly gasPriceWei: string;
 }
 
-const RANGE_REFUSED = /range|too (large|many|big)|limit|exceed|more than/i;
 const hex = (n: number): string => `0x${n.toString(16)}`;
-
-/** The endpoint refused an eth_getLogs range as too large (its JSON-RPC error says so). */
-function refusedRange(err: unknown): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (e instanceof RpcRequestError) return RANGE_REFUSED.test(e.message);
-  }
-  return false;
-}
 
 /**
  * Follows one chain: from a snapshot, catches up to the head with eth_getLogs over block ranges, then per new block

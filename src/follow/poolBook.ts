@@ -1,7 +1,8 @@
 import { getAddress } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
+import { discoveryCandidates, pairTokens } from '../chain/discoveryPairs.ts';
 import { type PhaseRunner, readPoolStates } from '../chain/readPoolStates.ts';
-import { comparePools, discoveryCandidates, pairTokens } from '../chain/seedChains.ts';
+import { comparePools } from '../chain/seedChains.ts';
 import type { Snapshot } from '../graph/snapshot.ts';
 import type { PoolLog } from '../protocols/logWords.ts';
 import type { PoolToRead } from '../protocols/PoolSource.ts';

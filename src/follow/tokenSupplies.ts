@@ -1,7 +1,7 @@
 import type { Address, PublicClient } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
+import { pairTokens } from '../chain/discoveryPairs.ts';
 import { type MulticallOptions, multicallBatched } from '../chain/multicallBatched.ts';
-import { pairTokens } from '../chain/seedChains.ts';
 import { totalSuppliesOf, totalSupplyCall } from '../chain/tokenMetadata.ts';
 import type { Snapshot } from '../graph/snapshot.ts';
 

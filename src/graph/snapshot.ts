@@ -24,6 +24,35 @@ export interface SnapshotExcludedToken {
   readonly pools: readonly string[];
 }
 
+/** A pool as discovery found it: where it is, its DEX and version, its tokens and fee. */
+export interface SnapshotPoolIdentity {
+  readonly address: string;
+  readonly dex: string;
+  readonly version: SnapshotPool['version'];
+  readonly token0: string;
+  readonly token1: string;
+  readonly fee: number;
+}
+
+/**
+ * What the seeding run's log discovery (src/chain/discoverPools.ts) has covered, so the next run scans only the
+ * blocks after it: the catalogue tokens it filtered by, the last block scanned per factory, and the pools it found
+ * that are not in `pools`.
+ */
+export interface SnapshotDiscovery {
+  /** keccak256 of the catalogue's ERC-20 addresses (lower case, sorted, comma-joined): another token list rescans from the start. */
+  readonly tokens: string;
+  /** Per DEX whose factory's creation logs were scanned: the last block scanned. */
+  readonly scanned: readonly {
+    readonly dex: string;
+    readonly version: SnapshotPool['version'];
+    readonly factory: string;
+    readonly toBlock: number;
+  }[];
+  /** Pools the logs found, both tokens catalogued, that are not in `pools` (a token left out, state not readable yet): read again next run. */
+  readonly unlisted: readonly SnapshotPoolIdentity[];
+}
+
 /** One chain's pool state at one block, as written by the seeding run. */
 export interface Snapshot {
   readonly formatVersion: 1;
@@ -52,6 +81,8 @@ export interface Snapshot {
    * the seeding run's probe found (src/chain/probeApprovalResets.ts); absent: none found, or an older snapshot.
    */
   readonly approvalResetTokens?: readonly string[];
+  /** What creation-log discovery covered (absent: every pool was found by pair lookups, or an older snapshot). */
+  readonly discovery?: SnapshotDiscovery;
 }
 
 /**

@@ -70,10 +70,19 @@ export interface CreatedPool {
  */
 export interface PoolSource<S extends SnapshotPoolBase> {
   readonly version: S['version'];
-  /** The factory a catalogue DEX of this version finds pools with, and the fees it finds them by (undefined: none). */
-  discovery(dex: CatalogDex): { readonly factory: string; readonly fees: readonly number[] } | undefined;
+  /**
+   * The factory a catalogue DEX of this version finds pools with, the fees it finds them by (undefined: none), and
+   * the block its creation logs start at (the catalogue's factoryDeploymentBlock; undefined: unknown, pools are then
+   * found by pair lookups only).
+   */
+  discovery(dex: CatalogDex): { readonly factory: string; readonly fees: readonly number[]; readonly fromBlock?: number } | undefined;
   /** The factory read that returns the pool of a pair and fee (the zero address when there is none). */
   findPool(factory: Address, token0: Address, token1: Address, fee: number): ReadCall<Address>;
+  /**
+   * topic0 of the factory's creation event (PairCreated, PoolCreated; later v4's Initialize, Balancer's
+   * PoolRegistered): seeding scans the factory's logs of it from fromBlock to the head, and created() decodes them.
+   */
+  readonly creationTopic: string;
   /** topic0 of the logs a follower needs to find pools: the factory's creation event and any that make a pending pool priceable. */
   readonly discoveryTopics: readonly string[];
   /** A factory's creation log decoded, or undefined (another event, malformed). */

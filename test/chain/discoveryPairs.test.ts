@@ -3,8 +3,8 @@ import t from 'tap';
 import { getAddress } from 'viem';
 import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { discoveryCandidates, discoveryPairs, pairTokens } from '../../src/chain/discoveryPairs.ts';
 import { feeBps, transferFeeProbeAmount, transferFeeResult } from '../../src/chain/probeTransferFees.ts';
-import { discoveryCandidates, discoveryPairs, pairTokens } from '../../src/chain/seedChains.ts';
 import { checkTokenMetadata, decodeSymbol } from '../../src/chain/tokenMetadata.ts';
 
 const catalog = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog'));

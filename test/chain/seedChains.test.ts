@@ -5,7 +5,6 @@
 // price is the block's base fee plus eth_maxPriorityFeePerGas, or eth_gasPrice where the endpoint refuses that.
 
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -20,6 +19,7 @@ import { seedRunFailure } from '../../src/chain/formatReport.ts';
 import { type ChainSeedReport, seedChains } from '../../src/chain/seedChains.ts';
 import { parseSnapshot, type Snapshot } from '../../src/graph/snapshot.ts';
 import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';
+import { type RpcProxy, rpcProxy } from '../helpers/rpcProxy.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
@@ -37,35 +37,9 @@ const npmAbi = parseAbi([
   'function positions(uint256) view returns (uint96 nonce, address operator, address token0, address token1, uint24 fee, int24 tickLower, int24 tickUpper, uint128 liquidity, uint256, uint256, uint128, uint128)',
 ]);
 
-interface Logged {
-  method: string;
-  params: unknown[];
-}
-
-/** An HTTP proxy in front of anvil that records every JSON-RPC request; `refuse` names a method it answers "method not found". */
-async function recordingProxy(target: string, refuse?: string): Promise<{ url: string; log: Logged[]; close(): Promise<void> }> {
-  const log: Logged[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const body = Buffer.concat(chunks).toString();
-      const parsed = JSON.parse(body) as (Logged & { id: number }) | (Logged & { id: number })[];
-      for (const r of Array.isArray(parsed) ? parsed : [parsed]) log.push({ method: r.method, params: r.params });
-      if (!Array.isArray(parsed) && parsed.method === refuse) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id, error: { code: -32601, message: `Method not found: ${refuse}` } }));
-        return;
-      }
-      const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      res.writeHead(upstream.status, { 'content-type': 'application/json' });
-      res.end(await upstream.text());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}`, log, close: () => new Promise((r) => server.close(() => r())) };
+/** A recording proxy in front of anvil; `refuse` names a method it answers "method not found". */
+function recordingProxy(target: string, refuse?: string): Promise<RpcProxy> {
+  return rpcProxy(target, (r) => (r.method === refuse ? { code: -32601, message: `Method not found: ${refuse}` } : undefined));
 }
 
 const validateSchema = new Ajv({ allErrors: true, strict: false }).compile(
@@ -127,9 +101,20 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
   t.equal(snap.chainId, 31337);
   t.equal(snap.tickWindowWords, 20, 'default tick window: 20 words each side');
 
-  // Discovery through the 5 base tokens: 10 (base, base) pairs + 3 other ERC-20s (UNI, LINK, AAVE) x 5 bases + the
-  // catalogue's explicit AAVE/LINK pair = 26 pairs x (2 v2 + 4 v3 tiers) = 156 candidates.
-  t.equal(seeded.candidates, 156, '156 discovery candidates');
+  // Discovery from the factories' creation logs (the devnet catalogue gives each factory's deployment block): one
+  // eth_getLogs from block 0 to the head covers the three factories; no pair lookup (test/chain/discoverPools.test.ts
+  // covers the logs against the chain and the pair-lookup fallback).
+  t.equal(seeded.candidates, 0, 'no pair lookup');
+  t.same(
+    seeded.discovery.map((d) => [d.dex, d.version, d.method, d.fromBlock, d.toBlock]),
+    [
+      ['sushiswap', 'v2', 'logs', 0, seeded.blockNumber],
+      ['uniswap', 'v2', 'logs', 0, seeded.blockNumber],
+      ['uniswap', 'v3', 'logs', 0, seeded.blockNumber],
+    ],
+    'every DEX found from its creation logs, blocks 0 to the head',
+  );
+  t.equal(seeded.logRequests, proxy.log.filter((r) => r.method === 'eth_getLogs').length, 'eth_getLogs requests as the endpoint saw them');
   const expectedPools = devnetAddresses().pools;
   t.same(snap.pools.map((p) => p.address).sort(), expectedPools.map((p) => p.address).sort(), 'exactly the pools the devnet created');
   for (const p of expectedPools) {
@@ -153,8 +138,9 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
     proxy.log.slice(0, 4).map((r) => r.method),
     ['eth_chainId', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas', 'eth_getCode'],
   );
-  const bound = 4 + [c.tokens, c.discovery, c.state, c.probe, c.approve, c.bitmap, c.ticks].reduce((n, x) => n + batches(x), 0);
-  t.equal(seeded.rpcRequests, bound, `requests = 4 + sum of ceil(calls / 500) over the seven phases = ${bound}`);
+  const bound =
+    4 + seeded.logRequests + [c.tokens, c.discovery, c.state, c.probe, c.approve, c.bitmap, c.ticks].reduce((n, x) => n + batches(x), 0);
+  t.equal(seeded.rpcRequests, bound, `requests = 4 + eth_getLogs + sum of ceil(calls / 500) over the seven phases = ${bound}`);
   t.same(
     [c.tokens, c.probe, c.approve],
     [24, 7, 8],
@@ -280,7 +266,7 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
     t.same(p.ticks, expected, `${p.address}: ticks = sum of position liquidity at each bound (${expected.length} ticks)`);
   }
 
-  // A small batch bound gives the same pools with more requests: 4 + ceil(calls / 7) per phase.
+  // A small batch bound gives the same pools with more requests: 4 + eth_getLogs + ceil(calls / 7) per phase.
   const small = await seedChains({
     chains: [chainA],
     rpcUrls: new Map([[chainA.chainId, devnet.rpcUrl]]),
@@ -295,11 +281,12 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
   t.equal(
     r.rpcRequests,
     4 +
+      r.logRequests +
       [r.calls.tokens, r.calls.discovery, r.calls.state, r.calls.probe, r.calls.approve, r.calls.bitmap, r.calls.ticks].reduce(
         (n, x) => n + b7(x),
         0,
       ),
-    'requests = 4 + ceil(calls / 7) per phase',
+    'requests = 4 + eth_getLogs + ceil(calls / 7) per phase',
   );
   t.equal(r.calls.bitmap, 10, 'tickWindowWords 0: one bitmap word per v3 pool (10 pools)');
   t.equal(r.snapshot!.tickWindowWords, 0);

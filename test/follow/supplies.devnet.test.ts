@@ -11,7 +11,8 @@ import { type Address, createPublicClient, http, parseAbi } from 'viem';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { pairTokens, seedChains } from '../../src/chain/seedChains.ts';
+import { pairTokens } from '../../src/chain/discoveryPairs.ts';
+import { seedChains } from '../../src/chain/seedChains.ts';
 import { ChainFollower } from '../../src/follow/ChainFollower.ts';
 import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
 

@@ -18,8 +18,10 @@ type Reserves = readonly [bigint, bigint, number];
  */
 export const uniswapV2Source: PoolSource<SnapshotPoolV2> = {
   version: 'v2',
-  discovery: (dex) => (dex.v2FactoryAddress ? { factory: dex.v2FactoryAddress, fees: [dex.feeBps * 100] } : undefined),
+  discovery: (dex) =>
+    dex.v2FactoryAddress ? { factory: dex.v2FactoryAddress, fees: [dex.feeBps * 100], fromBlock: dex.factoryDeploymentBlock } : undefined,
   findPool: (factory, token0, token1) => viewCall<Address>(factory, factoryAbi, 'getPair', [token0, token1]),
+  creationTopic: PAIR_CREATED,
   discoveryTopics: [PAIR_CREATED],
   created(log) {
     const w = log.topics[0]?.toLowerCase() === PAIR_CREATED ? logWords(log, 3, 2) : undefined;

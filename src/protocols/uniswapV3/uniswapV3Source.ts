@@ -30,8 +30,10 @@ type TickInfo = readonly [bigint, bigint, bigint, bigint, bigint, bigint, number
  */
 export const uniswapV3Source: PoolSource<FollowedPoolV3> = {
   version: 'v3',
-  discovery: (dex) => (dex.v3FactoryAddress ? { factory: dex.v3FactoryAddress, fees: dex.feeTiers } : undefined),
+  discovery: (dex) =>
+    dex.v3FactoryAddress ? { factory: dex.v3FactoryAddress, fees: dex.feeTiers, fromBlock: dex.factoryDeploymentBlock } : undefined,
   findPool: (factory, token0, token1, fee) => viewCall<Address>(factory, factoryAbi, 'getPool', [token0, token1, fee]),
+  creationTopic: POOL_CREATED,
   discoveryTopics: [POOL_CREATED, INITIALIZE],
   created(log) {
     const w = log.topics[0]?.toLowerCase() === POOL_CREATED ? logWords(log, 4, 2) : undefined;

@@ -1,0 +1,239 @@
+import { type Address, getAddress, keccak256, stringToHex, zeroAddress } from 'viem';
+import type { CatalogChain } from '../catalog/Catalog.ts';
+import type { Snapshot, SnapshotDiscovery, SnapshotPoolIdentity } from '../graph/snapshot.ts';
+import type { PoolToRead, ReadCall } from '../protocols/PoolSource.ts';
+import { poolSource, type SnapshotPool } from '../protocols/registry.ts';
+import { discoveryCandidates, pairTokens } from './discoveryPairs.ts';
+import { type RangeLog, scanLogs } from './logRanges.ts';
+import { shortError } from './seedRpc.ts';
+
+/** How one DEX's pools were found by a seeding run, for its report. */
+export interface DexDiscovery {
+  readonly dex: string;
+  readonly version: SnapshotPool['version'];
+  readonly factory: Address;
+  /** 'logs': the factory's creation logs; 'pairs': a factory lookup per (token, base token) pair and fee. */
+  readonly method: 'logs' | 'pairs';
+  /** logs: the blocks this run scanned (none when the previous run had scanned up to the head). */
+  readonly fromBlock?: number;
+  readonly toBlock?: number;
+  /** Pools of this DEX known after the run, both tokens catalogued (logs: with those of earlier runs). */
+  readonly pools: number;
+  /** logs: pools whose creation this run's scan saw. */
+  readonly newPools?: number;
+  /** pairs: why the logs were not used (no deployment block in the catalogue, the endpoint refused them). */
+  readonly reason?: string;
+}
+
+/** Options of a discovery. */
+export interface DiscoverOptions {
+  readonly chain: CatalogChain;
+  /** The pinned head: logs are scanned up to it. */
+  readonly head: number;
+  /** Catalogued ERC-20s (lower case) that passed their checks: only their pools are read. */
+  readonly usable: ReadonlySet<string>;
+  /** The chain's previous snapshot from this seeding folder, whose `discovery` says which blocks are done. */
+  readonly previous?: Snapshot;
+  readonly getLogs: (method: 'eth_getLogs', params: unknown[]) => Promise<RangeLog[]>;
+  /** Runs the pair lookups (factory reads through Multicall3 at the head). */
+  readonly lookup: (calls: ReadCall<Address>[]) => Promise<(Address | undefined)[]>;
+  /** First eth_getLogs range in blocks (halved while the endpoint refuses it). */
+  readonly logRange: number;
+  /** Most eth_getLogs requests a scan may take before it gives way to pair lookups. */
+  readonly maxLogRequests: number;
+}
+
+/** What discovery found: the pools to read, what the logs cover (the snapshot's `discovery`), and how. */
+export interface Discovered {
+  /** Pools to read, both tokens usable, each once. */
+  readonly pools: PoolToRead[];
+  /** Every pool the logs know of, both tokens catalogued (what is not read into `pools` becomes `unlisted`). */
+  readonly logPools: readonly PoolToRead[];
+  /** The snapshot's `discovery` without `unlisted`, or undefined when no DEX used logs. */
+  readonly coverage?: Omit<SnapshotDiscovery, 'unlisted'>;
+  readonly dexes: readonly DexDiscovery[];
+  /** Pair lookups made (discovery candidates) and eth_getLogs requests. */
+  readonly candidates: number;
+  readonly logRequests: number;
+}
+
+const lower = (a: string): string => a.toLowerCase();
+
+/** The digest of a chain's catalogued ERC-20s that a snapshot's `discovery.tokens` records. */
+export function catalogTokensDigest(chain: CatalogChain): string {
+  return keccak256(stringToHex(pairTokens(chain).map(lower).join(',')));
+}
+
+/** The snapshot's record of pools the logs found that are not in its `pools`. */
+export function unlistedPools(logPools: readonly PoolToRead[], listed: readonly { readonly address: string }[]): SnapshotPoolIdentity[] {
+  const inPools = new Set(listed.map((p) => lower(p.address)));
+  return logPools
+    .filter((p) => !inPools.has(lower(p.address)))
+    .map(({ address, dex, version, token0, token1, fee }) => ({
+      address,
+      dex,
+      version: version as SnapshotPool['version'],
+      token0,
+      token1,
+      fee,
+    }))
+    .sort((a, b) => (lower(a.address) < lower(b.address) ? -1 : 1));
+}
+
+interface LogDex {
+  readonly dex: string;
+  readonly version: SnapshotPool['version'];
+  readonly factory: Address;
+  readonly fee: number;
+  /** First block to scan: the deployment block, or the block after the previous run's last. */
+  readonly start: number;
+  readonly known: PoolToRead[];
+}
+
+/**
+ * Finds a chain's pools. Each DEX whose catalogue entry has a factoryDeploymentBlock is found from its factory's
+ * creation logs (its protocol's PoolSource: creationTopic, created), from that block, or from the block after the
+ * previous snapshot's last scanned one, to the head, keeping every pool whose two tokens are catalogued (pairs of
+ * two non-base tokens included). The other DEXes, and all of them when the endpoint refuses the logs (no history,
+ * ranges too small to finish within maxLogRequests), are found by pair lookups (discoveryCandidates).
+ */
+export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
+  const { chain } = o;
+  const catalogued = new Set(pairTokens(chain).map(lower));
+  const digest = catalogTokensDigest(chain);
+  const before = o.previous?.chainId === chain.chainId && o.previous.discovery?.tokens === digest ? o.previous : undefined;
+  const logDexes: LogDex[] = [];
+  const pairDexes = new Map<string, { reason: string; factory: Address; version: SnapshotPool['version'] }>();
+  for (const dex of chain.dexes) {
+    const found = poolSource(dex.version).discovery(dex);
+    if (!found) continue;
+    const factory = getAddress(found.factory);
+    if (found.fromBlock === undefined) {
+      pairDexes.set(`${dex.slug}/${dex.version}`, { reason: 'no factoryDeploymentBlock in the catalogue', factory, version: dex.version });
+      continue;
+    }
+    const scanned = before?.discovery?.scanned.find(
+      (s) => s.dex === dex.slug && s.version === dex.version && lower(s.factory) === lower(factory) && s.toBlock <= o.head,
+    );
+    const ofDex = (p: SnapshotPoolIdentity): boolean => p.dex === dex.slug && p.version === dex.version;
+    const known: PoolToRead[] = scanned
+      ? [...before!.pools, ...before!.discovery!.unlisted].filter(ofDex).map((p) => toRead(p.address, p))
+      : [];
+    logDexes.push({
+      dex: dex.slug,
+      version: dex.version,
+      factory,
+      fee: found.fees[0] ?? 0,
+      start: scanned ? scanned.toBlock + 1 : found.fromBlock,
+      known,
+    });
+  }
+
+  const scan = await scanCreations(o, logDexes, catalogued);
+  const dexes: DexDiscovery[] = [];
+  const logPools: PoolToRead[] = [];
+  if (scan.ok) {
+    for (const d of logDexes) {
+      const seen = new Set(d.known.map((p) => lower(p.address)));
+      const fresh = scan.found.filter((p) => p.dex === d.dex && p.version === d.version && !seen.has(lower(p.address)));
+      const all = [...d.known, ...fresh];
+      logPools.push(...all);
+      const blocks = d.start <= o.head ? { fromBlock: d.start, toBlock: o.head } : {};
+      dexes.push({
+        dex: d.dex,
+        version: d.version,
+        factory: d.factory,
+        method: 'logs',
+        ...blocks,
+        pools: all.length,
+        newPools: fresh.length,
+      });
+    }
+  } else {
+    for (const d of logDexes) pairDexes.set(`${d.dex}/${d.version}`, { reason: scan.reason, factory: d.factory, version: d.version });
+  }
+
+  const candidates = discoveryCandidates(chain, o.usable).filter((c) => pairDexes.has(`${c.dex}/${c.version}`));
+  const looked =
+    candidates.length === 0
+      ? []
+      : await o.lookup(candidates.map((c) => poolSource(c.version).findPool(c.factory, c.token0, c.token1, c.fee)));
+  const pairPools: PoolToRead[] = [];
+  const seenPairs = new Set<string>();
+  candidates.forEach((c, i) => {
+    const a = looked[i];
+    if (!a || a === zeroAddress || seenPairs.has(lower(a))) return;
+    seenPairs.add(lower(a));
+    pairPools.push(toRead(getAddress(a), c));
+  });
+  for (const [key, p] of pairDexes) {
+    const [dex, version] = key.split('/');
+    const pools = pairPools.filter((x) => x.dex === dex && x.version === version).length;
+    dexes.push({ dex, version: p.version, factory: p.factory, method: 'pairs', pools, reason: p.reason });
+  }
+
+  const usable = (p: PoolToRead): boolean => o.usable.has(lower(p.token0)) && o.usable.has(lower(p.token1));
+  const pools = new Map<string, PoolToRead>();
+  for (const p of [...logPools.filter(usable), ...pairPools]) if (!pools.has(lower(p.address))) pools.set(lower(p.address), p);
+  const coverage =
+    scan.ok && logDexes.length > 0
+      ? { tokens: digest, scanned: logDexes.map((d) => ({ dex: d.dex, version: d.version, factory: d.factory, toBlock: o.head })) }
+      : undefined;
+  return {
+    pools: [...pools.values()],
+    logPools,
+    ...(coverage ? { coverage } : {}),
+    dexes: dexes.sort((a, b) => (`${a.dex}/${a.version}` < `${b.dex}/${b.version}` ? -1 : 1)),
+    candidates: candidates.length,
+    logRequests: scan.requests,
+  };
+}
+
+function toRead(address: string, p: Omit<SnapshotPoolIdentity, 'address'>): PoolToRead {
+  return {
+    address: getAddress(address),
+    dex: p.dex,
+    version: p.version,
+    token0: getAddress(p.token0),
+    token1: getAddress(p.token1),
+    fee: p.fee,
+  };
+}
+
+type Scan = { ok: true; found: PoolToRead[]; requests: number } | { ok: false; reason: string; requests: number };
+
+/**
+ * One scan over every log DEX's factory (one address list, one topic list) from the earliest start to the head; a
+ * creation whose tokens are both catalogued becomes a pool of the DEX whose factory and protocol emitted it.
+ */
+async function scanCreations(o: DiscoverOptions, logDexes: readonly LogDex[], catalogued: ReadonlySet<string>): Promise<Scan> {
+  const due = logDexes.filter((d) => d.start <= o.head);
+  if (due.length === 0) return { ok: true, found: [], requests: 0 };
+  const from = Math.min(...due.map((d) => d.start));
+  const byFactory = new Map<string, LogDex[]>();
+  for (const d of due) byFactory.set(lower(d.factory), [...(byFactory.get(lower(d.factory)) ?? []), d]);
+  const topics = [...new Set(due.map((d) => poolSource(d.version).creationTopic))];
+  let requests = 0;
+  const getLogs: DiscoverOptions['getLogs'] = (method, params) => {
+    requests++;
+    return o.getLogs(method, params);
+  };
+  try {
+    const scan = await scanLogs(getLogs, { address: [...byFactory.keys()], topics: [topics] }, from, o.head, {
+      range: o.logRange,
+      maxRequests: o.maxLogRequests,
+    });
+    const found: PoolToRead[] = [];
+    for (const log of scan.logs) {
+      for (const d of byFactory.get(lower(log.address)) ?? []) {
+        if (Number(log.blockNumber) < d.start) continue;
+        const created = poolSource(d.version).created(log);
+        if (!created || !catalogued.has(lower(created.token0)) || !catalogued.has(lower(created.token1))) continue;
+        found.push({ ...created, dex: d.dex, version: d.version, fee: created.fee ?? d.fee });
+      }
+    }
+    return { ok: true, found, requests };
+  } catch (err) {
+    return { ok: false, reason: `eth_getLogs refused (${shortError(err)})`, requests };
+  }
+}
