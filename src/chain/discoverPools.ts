@@ -1,6 +1,7 @@
 import { type Address, getAddress, keccak256, stringToHex, zeroAddress } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
 import type { Snapshot, SnapshotDiscovery, SnapshotPoolIdentity } from '../graph/snapshot.ts';
+import type { PoolLog } from '../protocols/logWords.ts';
 import type { PoolToRead, ReadCall } from '../protocols/PoolSource.ts';
 import { poolSource, type SnapshotPool } from '../protocols/registry.ts';
 import { discoveryCandidates, pairTokens } from './discoveryPairs.ts';
@@ -80,11 +81,49 @@ export function unlistedPools(logPools: readonly PoolToRead[], listed: readonly 
     .sort((a, b) => (lower(a.address) < lower(b.address) ? -1 : 1));
 }
 
-interface LogDex {
+/** A catalogue DEX as a factory's creation logs name it: its slug, version and (v2) the one fee of its pools. */
+export interface FactoryDex {
   readonly dex: string;
   readonly version: SnapshotPool['version'];
   readonly factory: Address;
   readonly fee: number;
+}
+
+/** The chain's DEXes by factory address (lower case), each with its protocol's discovery (registry.poolSource). */
+export function dexesByFactory(chain: CatalogChain): Map<string, FactoryDex[]> {
+  const out = new Map<string, FactoryDex[]>();
+  for (const dex of chain.dexes) {
+    const found = poolSource(dex.version).discovery(dex);
+    if (!found) continue;
+    const factory = getAddress(found.factory);
+    out.set(lower(factory), [
+      ...(out.get(lower(factory)) ?? []),
+      { dex: dex.slug, version: dex.version, factory, fee: found.fees[0] ?? 0 },
+    ]);
+  }
+  return out;
+}
+
+/**
+ * The rule of which created pools are kept, for seeding and the follower alike: a creation log of a catalogued
+ * DEX's factory (its protocol's PoolSource.created) whose two tokens are both in `tokens` (lower case), as a pool to
+ * read; its fee is the event's (v3, any tier) or the DEX's one fee (v2). Undefined for anything else.
+ */
+export function keptCreation(
+  log: PoolLog,
+  dexes: ReadonlyMap<string, readonly FactoryDex[]>,
+  tokens: ReadonlySet<string>,
+): PoolToRead | undefined {
+  for (const d of dexes.get(lower(log.address)) ?? []) {
+    const created = poolSource(d.version).created(log);
+    if (!created) continue;
+    if (!tokens.has(lower(created.token0)) || !tokens.has(lower(created.token1))) return undefined;
+    return { ...created, dex: d.dex, version: d.version, fee: created.fee ?? d.fee };
+  }
+  return undefined;
+}
+
+interface LogDex extends FactoryDex {
   /** First block to scan: the deployment block, or the block after the previous run's last. */
   readonly start: number;
   readonly known: PoolToRead[];
@@ -212,6 +251,7 @@ async function scanCreations(o: DiscoverOptions, logDexes: readonly LogDex[], ca
   const from = Math.min(...due.map((d) => d.start));
   const byFactory = new Map<string, LogDex[]>();
   for (const d of due) byFactory.set(lower(d.factory), [...(byFactory.get(lower(d.factory)) ?? []), d]);
+  const start = new Map(due.map((d) => [`${d.dex}/${d.version}`, d.start]));
   const topics = [...new Set(due.map((d) => poolSource(d.version).creationTopic))];
   let requests = 0;
   const getLogs: DiscoverOptions['getLogs'] = (method, params) => {
@@ -225,12 +265,8 @@ async function scanCreations(o: DiscoverOptions, logDexes: readonly LogDex[], ca
     });
     const found: PoolToRead[] = [];
     for (const log of scan.logs) {
-      for (const d of byFactory.get(lower(log.address)) ?? []) {
-        if (Number(log.blockNumber) < d.start) continue;
-        const created = poolSource(d.version).created(log);
-        if (!created || !catalogued.has(lower(created.token0)) || !catalogued.has(lower(created.token1))) continue;
-        found.push({ ...created, dex: d.dex, version: d.version, fee: created.fee ?? d.fee });
-      }
+      const pool = keptCreation(log, byFactory, catalogued);
+      if (pool && Number(log.blockNumber) >= start.get(`${pool.dex}/${pool.version}`)!) found.push(pool);
     }
     return { ok: true, found, requests };
   } catch (err) {

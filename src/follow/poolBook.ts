@@ -1,6 +1,7 @@
 import { getAddress } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
-import { discoveryCandidates, pairTokens } from '../chain/discoveryPairs.ts';
+import { dexesByFactory, type FactoryDex, keptCreation } from '../chain/discoverPools.ts';
+import { pairTokens } from '../chain/discoveryPairs.ts';
 import { type PhaseRunner, readPoolStates } from '../chain/readPoolStates.ts';
 import { comparePools } from '../chain/seedChains.ts';
 import type { Snapshot } from '../graph/snapshot.ts';
@@ -32,16 +33,17 @@ const lower = (a: string): string => a.toLowerCase();
  * (PoolProtocol.applyEvent), a pool the seam cannot update re-read in full at the block, a creation log of a
  * catalogued pair on a catalogued factory (registry.POOL_SOURCES: v2 PairCreated, v3 PoolCreated) read in full at
  * the block; a pool created before it can be priced (v3 before Initialize) waits, pending, and is read at its next
- * log. The same discovery rules as seeding: discoveryCandidates over the tokens the snapshot did not exclude.
+ * log. The same rule as seeding's creation-log discovery (keptCreation): a pool of any two catalogued tokens the
+ * snapshot did not exclude.
  */
 export class PoolBook {
   readonly pools = new Map<string, SnapshotPool>();
   readonly pending = new Map<string, PoolToRead>();
   /** topic0 of every event the follower asks for. */
   readonly topics: string[];
-  /** Catalogued pools by factory/token0/token1 (lower case): each DEX version and fee discovery asks for. */
-  private readonly candidates = new Map<string, { dex: string; version: SnapshotPool['version']; fee: number }[]>();
-  private readonly factories = new Set<string>();
+  /** The catalogue's DEXes by factory (lower case), and the tokens whose new pools are kept. */
+  private readonly factories: ReadonlyMap<string, readonly FactoryDex[]>;
+  private readonly usable: ReadonlySet<string>;
 
   constructor(
     readonly chain: CatalogChain,
@@ -49,16 +51,12 @@ export class PoolBook {
   ) {
     for (const p of snapshot.pools) this.pools.set(lower(p.address), p);
     const excluded = new Set((snapshot.excludedTokens ?? []).map((e) => lower(e.address)));
-    const usable = new Set(
+    this.usable = new Set(
       pairTokens(chain)
         .map(lower)
         .filter((a) => !excluded.has(a)),
     );
-    for (const c of discoveryCandidates(chain, usable)) {
-      const key = `${lower(c.factory)}/${lower(c.token0)}/${lower(c.token1)}`;
-      this.candidates.set(key, [...(this.candidates.get(key) ?? []), { dex: c.dex, version: c.version, fee: c.fee }]);
-      this.factories.add(lower(c.factory));
-    }
+    this.factories = dexesByFactory(chain);
     this.topics = [...new Set(POOL_SOURCES.flatMap((s) => [...snapshotProtocol(s.version).eventTopics, ...s.discoveryTopics]))];
   }
 
@@ -68,19 +66,9 @@ export class PoolBook {
     return this.pools.has(a) || this.pending.has(a) || this.factories.has(a);
   }
 
-  /**
-   * A catalogued factory's creation log as a pool to read, or undefined (another pair, another factory, malformed).
-   * The fee is the event's (v3) or, when it carries none, the catalogue's for that factory (v2).
-   */
+  /** A catalogued factory's creation log of two usable tokens as a pool to read (seeding's rule: keptCreation), or undefined. */
   private created(log: PoolLog): PoolToRead | undefined {
-    for (const source of POOL_SOURCES) {
-      const pool = source.created(log);
-      if (!pool) continue;
-      const listed = this.candidates.get(`${lower(log.address)}/${lower(pool.token0)}/${lower(pool.token1)}`);
-      const c = listed?.find((x) => x.version === source.version && (pool.fee === undefined || x.fee === pool.fee));
-      return c && { address: pool.address, dex: c.dex, version: c.version, token0: pool.token0, token1: pool.token1, fee: c.fee };
-    }
-    return undefined;
+    return keptCreation(log, this.factories, this.usable);
   }
 
   /**
