@@ -1,7 +1,8 @@
 /**
- * `npm run seed [-- --chain <slug|chainId> ...] [--tick-window N] [--batch-size N]`
+ * `npm run seed [-- --chain <slug|chainId> ...] [--tick-window N] [--batch-size N] [--rescan]`
  * Seeds the catalogue's chains over RPC (RPC_URL_<chainId>) and writes <slug>.json snapshots to SNAPSHOT_DIR (never
- * to the shipped seeds/snapshots). Prints one line per chain; exits 1 when a chain named with --chain (or, without
+ * to the shipped seeds/snapshots); --rescan scans every factory's creation logs from its deployment block again
+ * instead of only the blocks after the previous snapshot's. Prints one line per chain; exits 1 when a chain named with --chain (or, without
  * --chain, a chain with an RPC URL) was not seeded, or when nothing was seeded.
  */
 import { parseArgs } from 'node:util';
@@ -18,6 +19,7 @@ try {
       'tick-window': { type: 'string' },
       'batch-size': { type: 'string' },
       progress: { type: 'string' },
+      rescan: { type: 'boolean' },
     },
   });
   const int = (text: string | undefined, name: string): number | undefined => {
@@ -42,6 +44,7 @@ try {
     batchSize: int(values['batch-size'], 'batch-size'),
     progress: progress as 'auto' | 'bar' | 'lines' | 'none' | undefined,
     named: wanted.length > 0,
+    rescan: values.rescan ?? false,
   });
   console.log(formatReport(report));
   const failure = seedRunFailure(report);

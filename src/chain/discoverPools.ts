@@ -60,6 +60,12 @@ export interface Discovered {
 
 const lower = (a: string): string => a.toLowerCase();
 
+/**
+ * Blocks below the previous run's last scanned one that the next run scans again, so that a pool created in a block
+ * that replaced one of them in a reorg is not missed (as deep as the follower's default undo history).
+ */
+export const REORG_OVERLAP = 64;
+
 /** The digest of a chain's catalogued ERC-20s that a snapshot's `discovery.tokens` records. */
 export function catalogTokensDigest(chain: CatalogChain): string {
   return keccak256(stringToHex(pairTokens(chain).map(lower).join(',')));
@@ -132,8 +138,8 @@ interface LogDex extends FactoryDex {
 /**
  * Finds a chain's pools. Each DEX whose catalogue entry has a factoryDeploymentBlock is found from its factory's
  * creation logs (its protocol's PoolSource: creationTopic, created), from that block, or from the block after the
- * previous snapshot's last scanned one, to the head, keeping every pool whose two tokens are catalogued (pairs of
- * two non-base tokens included). The other DEXes, and all of them when the endpoint refuses the logs (no history,
+ * previous snapshot's last scanned one (less REORG_OVERLAP blocks), to the head, keeping every pool whose two tokens
+ * are catalogued (pairs of two non-base tokens included). The other DEXes, and all of them when the endpoint refuses the logs (no history,
  * ranges too small to finish within maxLogRequests), are found by pair lookups (discoveryCandidates).
  */
 export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
@@ -163,7 +169,7 @@ export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
       version: dex.version,
       factory,
       fee: found.fees[0] ?? 0,
-      start: scanned ? scanned.toBlock + 1 : found.fromBlock,
+      start: scanned ? Math.max(found.fromBlock, scanned.toBlock + 1 - REORG_OVERLAP) : found.fromBlock,
       known,
     });
   }

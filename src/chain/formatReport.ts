@@ -1,4 +1,4 @@
-import type { SeedReport } from './seedChains.ts';
+import type { ChainSeedReport, SeedReport } from './seedChains.ts';
 
 /** Formats the end-of-run report: a totals line, then one line per chain (seeded, FAILED or skipped, and why). */
 export function formatReport(r: SeedReport): string {
@@ -8,11 +8,20 @@ export function formatReport(r: SeedReport): string {
   for (const c of r.chains) {
     lines.push(
       c.status === 'seeded'
-        ? `  ${c.slug} (${c.chainId}): seeded, block ${c.blockNumber}, ${c.pools} pools (${c.v2Pools} v2, ${c.v3Pools} v3), ${c.ticks} ticks, ${c.excludedTokens.length} tokens left out, ${c.rpcRequests} requests -> ${c.file ?? '(not written)'}`
+        ? `  ${c.slug} (${c.chainId}): seeded, block ${c.blockNumber}, ${c.pools} pools (${c.v2Pools} v2, ${c.v3Pools} v3), ${c.ticks} ticks, ${c.excludedTokens.length} tokens left out, ${c.rpcRequests} requests, found by ${foundBy(c)} -> ${c.file ?? '(not written)'}`
         : `  ${c.slug} (${c.chainId}): ${c.status === 'failed' ? 'FAILED' : 'skipped'}, ${c.reason}`,
     );
   }
   return lines.join('\n');
+}
+
+/** Which DEXes' pools were found by creation logs and which by pair lookups: 'logs (uniswap v2, uniswap v3), pair lookups (sushiswap v2)'. */
+function foundBy(c: ChainSeedReport): string {
+  const of = (method: 'logs' | 'pairs'): string[] => c.discovery.filter((d) => d.method === method).map((d) => `${d.dex} ${d.version}`);
+  const parts: string[] = [];
+  if (of('logs').length > 0) parts.push(`creation logs (${of('logs').join(', ')})`);
+  if (of('pairs').length > 0) parts.push(`pair lookups (${of('pairs').join(', ')})`);
+  return parts.join(', ') || 'no DEX';
 }
 
 /**

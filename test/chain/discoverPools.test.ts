@@ -206,7 +206,8 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
     'the snapshot records the catalogue tokens and the last block scanned per factory',
   );
 
-  // 2. New traffic, then a second run into the same folder: only the blocks after the first run are scanned.
+  // 2. New traffic, then a second run into the same folder: only the blocks after the first run are scanned, and the
+  // 64 before them again (a pool created in a block a reorg replaced is not missed).
   const uniAave = await pairWithLiquidity(contracts.sushiswapV2Factory, tokens.UNI, tokens.AAVE);
   const before = proxy.log.length;
   const second = await seed(proxy.url, dir);
@@ -219,15 +220,15 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
       const f = r.params[0] as { fromBlock: string; toBlock: string };
       return [f.fromBlock, f.toBlock];
     }),
-    [[toHex(first.blockNumber! + 1), toHex(second.blockNumber!)]],
-    'one eth_getLogs from the block after the first run to the new head',
+    [[toHex(first.blockNumber! + 1 - 64), toHex(second.blockNumber!)]],
+    'one eth_getLogs from 64 blocks before the last block the first run scanned to the new head',
   );
   t.same(
     second.discovery.map((d) => [d.dex, d.version, d.fromBlock, d.newPools]),
     [
-      ['sushiswap', 'v2', first.blockNumber! + 1, 1],
-      ['uniswap', 'v2', first.blockNumber! + 1, 0],
-      ['uniswap', 'v3', first.blockNumber! + 1, 0],
+      ['sushiswap', 'v2', first.blockNumber! + 1 - 64, 1],
+      ['uniswap', 'v2', first.blockNumber! + 1 - 64, 0],
+      ['uniswap', 'v3', first.blockNumber! + 1 - 64, 0],
     ],
     'the report: the new blocks and the one new pool',
   );
