@@ -139,8 +139,9 @@ interface LogDex extends FactoryDex {
  * Finds a chain's pools. Each DEX whose catalogue entry has a factoryDeploymentBlock is found from its factory's
  * creation logs (its protocol's PoolSource: creationTopic, created), from that block, or from the block after the
  * previous snapshot's last scanned one (less REORG_OVERLAP blocks), to the head, keeping every pool whose two tokens
- * are catalogued (pairs of two non-base tokens included). The other DEXes, and all of them when the endpoint refuses the logs (no history,
- * ranges too small to finish within maxLogRequests), are found by pair lookups (discoveryCandidates).
+ * are catalogued (pairs of two non-base tokens included). The other DEXes, and all of them when the endpoint refuses
+ * the logs (no history, ranges too small to finish within maxLogRequests), are found by pair lookups
+ * (discoveryCandidates).
  */
 export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
   const { chain } = o;
