@@ -86,6 +86,8 @@ export interface CurveSegment {
   readonly len: number;
   readonly a: number;
   readonly b: number;
+  /** Initialized ticks a swap crosses where the segment ends (0 for a v2 pair): the gas the split search expects. */
+  readonly ticks: number;
 }
 
 /** How a pool looks in GET /blockchains/pools beyond its balances. */

@@ -1,6 +1,7 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
+import { protocolOf } from '../protocols/registry.ts';
 import { executorsFor } from './executors.ts';
 import { findRoutes } from './findRoutes.ts';
 import { callGas, routeGas } from './gasModel.ts';
@@ -113,17 +114,10 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         maxSplits: request.maxSplits,
         ranksFees: search.rate !== undefined && request.gasPriceWei > 0n,
         score: (members, quotes) => score(search, members, quotes),
-        feeEstimate: (members) => {
+        feeEstimate: (members, ticks) => {
           const executors = assignExecutors(members);
-          return Number(
-            gasCost(
-              search,
-              tradeGas(
-                search,
-                members.map((m, i) => ({ legs: m.nominal, executor: executors[i] })),
-              ),
-            ),
-          );
+          const routes = members.map((m, i) => ({ legs: withTicks(m.nominal, ticks[i]), executor: executors[i] }));
+          return Number(gasCost(search, tradeGas(search, routes)));
         },
       },
       candidates,
@@ -157,6 +151,12 @@ function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeR
     paths.push({ path: priced, executors, pools: new Set(priced.pools.map((p) => p.address)), nominal: nominalLegs(priced) });
   }
   return { paths, pathsFound: found.length > 0 };
+}
+
+/** Nominal legs with `ticks` initialized ticks crossed, counted on the first leg whose protocol charges for them. */
+function withTicks(legs: readonly Leg[], ticks: number): readonly Leg[] {
+  const at = ticks > 0 ? legs.findIndex((l) => protocolOf(l.kind).gas.tick > 0n) : -1;
+  return at < 0 ? legs : legs.map((l, i) => (i === at ? { ...l, ticksCrossed: ticks } : l));
 }
 
 /** A path's legs before pricing: no amounts, no ticks crossed, no cold slots; v3 swaps move the tick. */

@@ -1,6 +1,6 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { type Equalised, equalise } from './equalise.ts';
-import { type PathCurve, pathCurve, rateAtZero } from './pathCurve.ts';
+import { type PathCurve, pathCurve, rateAtZero, ticksAt } from './pathCurve.ts';
 import { type PathQuote, type PricedPath, pricePath } from './priceRoutes.ts';
 
 /** A priced path quote that went through. */
@@ -23,8 +23,11 @@ export interface SplitContext<P extends SplitPath> {
   readonly ranksFees: boolean;
   /** Exact value of priced shares net of their network fee, as trades are ranked (higher is better). */
   score(members: readonly P[], quotes: readonly OkQuote[]): bigint;
-  /** The network fee of a set of paths estimated before pricing, in the priced token; 0 when gas is not ranked. */
-  feeEstimate(members: readonly P[]): number;
+  /**
+   * The network fee of a set of paths estimated before pricing, each crossing about `ticks` initialized ticks, in the
+   * priced token; 0 when gas is not ranked.
+   */
+  feeEstimate(members: readonly P[], ticks: readonly number[]): number;
 }
 
 /** A split priced exactly: each member's share of the fixed amount and its quote. */
@@ -83,7 +86,10 @@ export function optimalSplit<P extends SplitPath>(context: SplitContext<P>, cand
     );
     const value = tradeType === 'exactIn' ? sum(split.outputs) : -sum(split.inputs);
     const reach = tradeType === 'exactIn' ? sum(split.inputs) : sum(split.outputs);
-    const fee = context.feeEstimate(members.map((i) => candidates[i]));
+    const fee = context.feeEstimate(
+      members.map((i) => candidates[i]),
+      members.map((i, j) => ticksAt(curves[i], split.inputs[j])),
+    );
     return { members, split, net: split.feasible ? value - fee : Number.NEGATIVE_INFINITY, reach };
   };
   let current: Solved | undefined;

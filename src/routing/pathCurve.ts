@@ -57,6 +57,8 @@ export interface PathCurve {
   readonly len: number[];
   /** Marginal rate at the start of each piece (alpha / beta), non-increasing. */
   readonly rate: number[];
+  /** Initialized ticks the path's pools cross before each piece starts (CurveSegment.ticks). */
+  readonly ticks: number[];
   /** Where the last piece ends: the path's capacity when `capped` (its pools' known state ends), else past the limits asked for. */
   readonly endX: number;
   readonly endY: number;
@@ -79,7 +81,8 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
   const o = new Array<number>(n).fill(0);
   const pa = new Array<number>(n).fill(0);
   const pb = new Array<number>(n).fill(0);
-  const c: PathCurve = { x: [], y: [], alpha: [], beta: [], len: [], rate: [], endX: 0, endY: 0, capped: true };
+  const c: PathCurve = { x: [], y: [], alpha: [], beta: [], len: [], rate: [], ticks: [], endX: 0, endY: 0, capped: true };
+  let ticks = 0;
   let x = 0;
   let y = 0;
   let capped = curves.some((curve) => curve.segment(0) === undefined);
@@ -117,6 +120,7 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
       c.beta.push(beta);
       c.len.push(t);
       c.rate.push(alpha / beta);
+      c.ticks.push(ticks);
     }
     if (!Number.isFinite(t)) {
       x = t;
@@ -126,6 +130,7 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
     for (let h = 0; h < n; h++) {
       o[h] += h === 0 ? t : (pa[h] * t) / (pb[h] + t);
       if (h === limiting || o[h] >= curves[h].segment(k[h])!.len) {
+        ticks += curves[h].segment(k[h])!.ticks;
         k[h]++;
         o[h] = 0;
         if (curves[h].segment(k[h]) === undefined) capped = true;
@@ -162,9 +167,8 @@ export function pieceAt(c: PathCurve, lambda: number): number {
   return lo;
 }
 
-/** Output of the curve for an input (clamped to where the curve ends). */
-export function outputAt(c: PathCurve, input: number): number {
-  if (c.x.length === 0 || input <= 0) return 0;
+/** The piece an input falls in (the last piece beyond the curve's end; 0 for input 0). */
+function pieceOf(c: PathCurve, input: number): number {
   let lo = 0;
   let hi = c.x.length - 1;
   while (lo < hi) {
@@ -172,6 +176,18 @@ export function outputAt(c: PathCurve, input: number): number {
     if (c.x[mid] <= input) lo = mid;
     else hi = mid - 1;
   }
+  return lo;
+}
+
+/** Initialized ticks the path's pools cross for an input (as far as the curve knows them). */
+export function ticksAt(c: PathCurve, input: number): number {
+  return c.x.length === 0 || input <= 0 ? 0 : c.ticks[pieceOf(c, input)];
+}
+
+/** Output of the curve for an input (clamped to where the curve ends). */
+export function outputAt(c: PathCurve, input: number): number {
+  if (c.x.length === 0 || input <= 0) return 0;
+  const lo = pieceOf(c, input);
   const t = Math.min(input - c.x[lo], c.len[lo]);
   return c.y[lo] + (c.alpha[lo] * t) / (c.beta[lo] + t);
 }

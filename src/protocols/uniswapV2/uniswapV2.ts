@@ -95,7 +95,7 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
     return () => {
       if (given || reserveIn === 0n || reserveOut === 0n || room <= 0n) return undefined;
       given = true;
-      return { len: Number(room), a: Number(reserveOut), b: (Number(reserveIn) * 10_000) / (10_000 - pool.feeBps) };
+      return { len: Number(room), a: Number(reserveOut), b: (Number(reserveIn) * 10_000) / (10_000 - pool.feeBps), ticks: 0 };
     };
   },
   midPrice(pool) {

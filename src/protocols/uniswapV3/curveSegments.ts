@@ -19,6 +19,8 @@ export function v3CurveSegments(pool: V3Pool, zeroForOne: boolean): () => CurveS
   let price = pool.sqrtPriceX96;
   let tick = pool.tick;
   let liquidity = pool.liquidity;
+  // Initialized ticks crossed since the last segment returned (at its end, or in stretches without liquidity).
+  let crossed = 0;
   return () => {
     for (;;) {
       if (price === limit || liquidity < 0n) return undefined;
@@ -30,12 +32,14 @@ export function v3CurveSegments(pool: V3Pool, zeroForOne: boolean): () => CurveS
       const s = Number(price) / Q96;
       const t = Number(target) / Q96;
       const l = Number(liquidity);
+      if (target === next && boundary.initialized) crossed++;
       const segment: CurveSegment | undefined =
         l > 0 && price !== target
           ? zeroForOne
-            ? { len: (l * (1 / t - 1 / s)) / gamma, a: l * s, b: l / s / gamma }
-            : { len: (l * (t - s)) / gamma, a: l / s, b: (l * s) / gamma }
+            ? { len: (l * (1 / t - 1 / s)) / gamma, a: l * s, b: l / s / gamma, ticks: crossed }
+            : { len: (l * (t - s)) / gamma, a: l / s, b: (l * s) / gamma, ticks: crossed }
           : undefined;
+      if (segment) crossed = 0;
       if (target === next) {
         if (boundary.initialized) {
           try {
