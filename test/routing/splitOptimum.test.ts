@@ -5,9 +5,13 @@
 // amount at λ found by bisection on its discrete marginal rate. Paths that share no pool and concave curves: the
 // allocation where every path that takes part has the same marginal rate is the optimum over all of them. With a
 // network fee, a path that does not pay for its own gas is left out.
+import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { getSqrtRatioAtTick } from '../../src/amm/tickMath.ts';
-import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { PoolGraph } from '../../src/graph/PoolGraph.ts';
+import { ChainPoolIndex, PricingGraph } from '../../src/graph/PricingGraph.ts';
+import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';
@@ -88,7 +92,9 @@ const pools = {
   small: v2(WETH, USDC, 250n * E18, 752_000n * E6),
 };
 const all: SnapshotPool[] = Object.values(pools);
-const decimals = (a: string) => (a === USDC ? 6 : 18);
+/** Token decimals for the SDK tokens (the hand tokens; the devnet's are added below). */
+const decimalsOf = new Map<string, number>([[USDC, 6]]);
+const decimals = (a: string) => decimalsOf.get(a) ?? 18;
 const tokens = new Map<string, SdkToken>();
 const sdkToken = (a: string): SdkToken => {
   let x = tokens.get(a);
@@ -148,11 +154,12 @@ async function inputOf(path: Hop[], amountOut: bigint): Promise<bigint | undefin
 /**
  * The independent optimum of a concave value per path over the fixed amount: for exact input the value of x is the
  * output, for exact output (x an output) minus the input. Bisection on λ; each path's x at λ by bisection on its
- * discrete marginal (value(x + h) - value(x)) / h, h a ten-millionth of the amount; the remainder of the sum to the
+ * discrete marginal (value(x + h) - value(x)) / h, h a 200,000th of the amount (coarse enough that an
+ * intermediate token with few units per step does not make the steps' rounding look like a rate); the remainder of the sum to the
  * largest share; a value the paths cannot reach (undefined) has rate -Infinity. Returns the shares and the total value, priced by the SDKs.
  */
 async function optimum(value: (path: Hop[], x: bigint) => Promise<bigint | undefined>, over: Hop[][], amount: bigint) {
-  const h = amount / 10_000_000n;
+  const h = amount / 200_000n;
   const marginal = async (path: Hop[], x: bigint) => {
     const [a, b] = [await value(path, x), await value(path, x + h)];
     return a === undefined || b === undefined ? Number.NEGATIVE_INFINITY : Number(b - a) / Number(h);
@@ -174,7 +181,7 @@ async function optimum(value: (path: Hop[], x: bigint) => Promise<bigint | undef
   for (const p of over) top = Math.max(top, await marginal(p, 0n));
   let [lo, hi] = top > 0 ? [top * 1e-6, top] : [top * 1e6, top];
   let shares: bigint[] = [];
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < 44; i++) {
     const lambda = Math.sign(top) * Math.sqrt(lo * hi);
     const xs = await Promise.all(over.map((p) => at(p, lambda)));
     if (xs.reduce((a, b) => a + b, 0n) > amount) lo = lambda;
@@ -262,4 +269,36 @@ t.test('with a network fee, a path that does not pay for its gas is left out', a
     `at ${gasPriceWei} wei per gas (it adds ${adds} USDC units): the small pair is left out`,
   );
   t.ok(outcome.trade.splits.length >= 2, 'the other paths still split the amount');
+});
+
+t.test('the devnet snapshot: the shares of a large split at the optimum of its paths', async (t) => {
+  // The paths are the ones bestTrade chose (pool-disjoint, every v2 pair at Uniswap v2's 0.3%, as the v2 SDK
+  // prices); their independent optimum checks the shares.
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const catalog = loadCatalog(`${root}catalog`);
+  const [snapshot] = loadSnapshots(`${root}seeds/snapshots`).snapshots.filter((s) => s.chainId === 31337);
+  const devnet = new PricingGraph(new PoolGraph([snapshot!], catalog), catalog).chain(31337)!;
+  const chain = catalog.chain(31337)!;
+  for (const x of chain.tokens) decimalsOf.set(x.address.toLowerCase(), x.decimals);
+  const token = (symbol: string) => chain.tokens.find((x) => x.symbol === symbol)!.address.toLowerCase();
+  const byAddress = new Map(snapshot!.pools.map((p) => [p.address, p]));
+  for (const [from, to, amount] of [
+    ['WETH', 'USDC', 300n * E18],
+    ['USDC', 'WETH', 1_000_000n * E6],
+  ] as const) {
+    const outcome = bestTrade(devnet, request({ tokenIn: token(from), tokenOut: token(to), amount, maxHops: 3, maxSplits: 7 }));
+    if (!outcome.ok) throw new Error(outcome.code);
+    const chosen = outcome.trade.splits.map((s) => s.route.legs.map((l) => ({ pool: byAddress.get(l.pool)!, tokenIn: l.tokenIn })));
+    t.ok(chosen.length >= 3, `${from} -> ${to}: split over ${chosen.length} paths`);
+    t.ok(
+      chosen.every((p) => p.every((h) => h.pool.version === 'v3' || h.pool.fee === 3000)),
+      'every v2 pair of the split charges 0.3%',
+    );
+    const best = await optimum(outputOf, chosen, amount);
+    const below = bpsBelow(outcome.trade.amountOut, best.total, true);
+    t.ok(
+      Math.abs(below) <= 0.1,
+      `${from} -> ${to}: ${outcome.trade.amountOut} vs optimum ${best.total} of the same paths (${below.toFixed(4)} bps below; shares ${outcome.trade.splits.map((s) => s.percent)}% vs ${pct(best.shares, amount)}%)`,
+    );
+  }
 });
