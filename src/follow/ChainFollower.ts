@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { getAddress, type PublicClient } from 'viem';
 import type { Catalog, CatalogChain } from '../catalog/Catalog.ts';
+import type { MulticallOptions } from '../chain/multicallBatched.ts';
 import { multicallRunner, type PhaseRunner } from '../chain/readPoolStates.ts';
 import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../chain/seedChains.ts';
 import { createSeedRpc, RpcRequestError, type SeedRpc } from '../chain/seedRpc.ts';
@@ -9,6 +10,7 @@ import type { BlockUpdate, BlockUpdateSink } from '../graph/blockUpdate.ts';
 import { loadServedSnapshots, type Snapshot } from '../graph/snapshot.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
 import { type BlockChange, PoolBook, type RpcLog } from './poolBook.ts';
+import { FollowedSupplies } from './tokenSupplies.ts';
 
 /** Options of one chain's follower (env names in README "Live pool state"). */
 export interface FollowerOptions {
@@ -27,6 +29,8 @@ export interface FollowerOptions {
   readonly snapshotEveryBlocks?: number;
   /** Read the endpoint's priority fee (eth_maxPriorityFeePerGas) once per this many blocks (default 64). */
   readonly priorityFeeEveryBlocks?: number;
+  /** Re-read the tokens' totalSupply() at the head once per this many seconds of block time (default 600; 0: never). */
+  readonly supplyEverySeconds?: number;
   /** First block range of a catch-up eth_getLogs (default 2000; halved while the endpoint refuses it). */
   readonly catchUpRange?: number;
   readonly logger: Logger;
@@ -97,6 +101,7 @@ export class ChainFollower {
   private priorityFee: { wei: bigint; at: number } | undefined;
   private lastSnapshotBlock = 0;
   private range: number;
+  private readonly supplies: FollowedSupplies;
   private stopped = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -112,11 +117,13 @@ export class ChainFollower {
       undoDepth: 64,
       snapshotEveryBlocks: 0,
       priorityFeeEveryBlocks: 64,
+      supplyEverySeconds: 600,
       catchUpRange: 2000,
       follow: true,
       ...opts,
     };
     this.range = this.o.catchUpRange;
+    this.supplies = new FollowedSupplies(opts.chain, this.o.supplyEverySeconds);
     this.rpc = createSeedRpc({ url: opts.rpcUrl, retries: 2, backoffMs: 200, timeoutMs: 10_000 });
     this.client = this.rpc.client;
   }
@@ -156,6 +163,7 @@ export class ChainFollower {
       gasPriceWei: this.applied.gasPriceWei,
       seededAt: new Date().toISOString(),
       tickWindowWords: this.tickWindowWords,
+      ...this.supplies.snapshotField(),
       pools: this.book.snapshotPools(),
       ...(this.excludedTokens && this.excludedTokens.length > 0 ? { excludedTokens: this.excludedTokens } : {}),
       ...(this.approvalResetTokens && this.approvalResetTokens.length > 0 ? { approvalResetTokens: this.approvalResetTokens } : {}),
@@ -201,6 +209,7 @@ export class ChainFollower {
     this.tickWindowWords = snapshot.tickWindowWords;
     this.excludedTokens = snapshot.excludedTokens;
     this.approvalResetTokens = snapshot.approvalResetTokens;
+    this.supplies.reset(snapshot);
     this.applied = {
       number: snapshot.blockNumber,
       hash: block.hash,
@@ -213,9 +222,13 @@ export class ChainFollower {
     this.head = Math.max(this.head, snapshot.blockNumber);
   }
 
-  private runner(blockNumber: number): PhaseRunner {
+  private multicall(blockNumber: number): MulticallOptions {
     const multicall3 = getAddress(this.o.chain.multicall3Address || DEFAULT_MULTICALL3);
-    return multicallRunner(this.client, { multicall3, blockNumber: BigInt(blockNumber), batchSize: 500, concurrency: 4 });
+    return { multicall3, blockNumber: BigInt(blockNumber), batchSize: 500, concurrency: 4 };
+  }
+
+  private runner(blockNumber: number): PhaseRunner {
+    return multicallRunner(this.client, this.multicall(blockNumber));
   }
 
   private onReread = (address: string, reason: string): void => {
@@ -284,6 +297,13 @@ export class ChainFollower {
       timestamp: Number(block.timestamp),
       gasPriceWei: await this.gasPrice(block),
     };
+    const totalSupplies = await this.supplies.forBlock(
+      this.applied.number >= this.head,
+      this.applied.timestamp,
+      this.client,
+      this.multicall(this.applied.number),
+      (err) => this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, 'token supplies not read; kept'),
+    );
     this.lastBlockAt = Date.now();
     const update: BlockUpdate = {
       chainId: this.chainId,
@@ -294,6 +314,7 @@ export class ChainFollower {
       gasPriceWei: this.applied.gasPriceWei,
       pools: this.book.snapshotPools(changed),
       removed,
+      ...(totalSupplies ? { totalSupplies } : {}),
       ...(reorg ? { reorg } : {}),
     };
     await this.sink(update);

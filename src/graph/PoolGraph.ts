@@ -73,7 +73,8 @@ export class PoolGraph {
 
   /**
    * The graph after one followed block: the chain's changed and new pools replaced (those outside the catalogue left
-   * out, as at load), removed pools dropped, its block metadata moved to the update's; every other chain and pool is
+   * out, as at load), removed pools dropped, its block metadata (and token supplies, when it carries them) moved to
+   * the update's; every other chain and pool is
    * shared with this graph. Returns this graph unchanged when the chain has no snapshot or the update is not newer
    * than the chain's state (e.g. after a reload to a later snapshot).
    */
@@ -91,6 +92,7 @@ export class PoolGraph {
       blockNumber: update.blockNumber,
       blockTimestamp: update.blockTimestamp,
       gasPriceWei: update.gasPriceWei,
+      ...(update.totalSupplies ? { totalSupplies: update.totalSupplies } : {}),
       pools: [],
     };
     return new PoolGraph([], this.catalog, {

@@ -11,7 +11,7 @@ import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
 import { servedChain, tokenFacts } from './tokenFacts.ts';
 import { reportUnconvertiblePool } from './unconvertiblePools.ts';
-import { usdPrices } from './usdPrices.ts';
+import { chainUsdPrices, type UsdPrice, usdFloat, usdPrices } from './usdPrices.ts';
 
 /** A pool in the adjacency: what candidate selection reads without converting its state. */
 export interface PoolEntry {
@@ -50,12 +50,14 @@ export class ChainPoolIndex {
   private readonly memos = new Map<string, unknown>();
   /** Chain tokens by lower-case address, and USD prices (pruning scores) as of the index's first state. */
   private readonly tokens: ReadonlyMap<string, CatalogToken>;
-  private readonly prices: ReadonlyMap<string, bigint>;
+  private readonly prices: ReadonlyMap<string, UsdPrice>;
 
+  /** `prices`: usdPrices of `pools` when the caller has them (else computed here). */
   constructor(
     readonly chain: CatalogChain,
     pools: readonly SnapshotPool[],
     derived?: ChainPoolIndex,
+    prices?: ReadonlyMap<string, UsdPrice>,
   ) {
     this.native = NATIVE_TOKEN_ADDRESS.toLowerCase();
     this.wrappedNative = chain.wrappedNativeToken.toLowerCase();
@@ -72,7 +74,7 @@ export class ChainPoolIndex {
     this.converted = new WeakMap();
     this.entries = new Map();
     this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
-    this.prices = usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
+    this.prices = prices ?? usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
     for (const state of pools) this.add(this.entryOf(state));
     for (const list of this.adjacency.values()) list.sort(deepestFirst);
   }
@@ -181,13 +183,12 @@ function deepestFirst(a: PoolEntry, b: PoolEntry): number {
 }
 
 /** USD value of a pool's balances as a float (pruning only); a side without a price counts as the other side. */
-function usdScore(pool: SnapshotPool, tokens: ReadonlyMap<string, { decimals: number }>, prices: ReadonlyMap<string, bigint>): number {
+function usdScore(pool: SnapshotPool, tokens: ReadonlyMap<string, unknown>, prices: ReadonlyMap<string, UsdPrice>): number {
   const side = (address: string, balance: string): number | undefined => {
     const a = address.toLowerCase();
     const price = prices.get(a);
-    const token = tokens.get(a);
-    if (price === undefined || !token) return undefined;
-    return (Number(BigInt(balance)) / 10 ** token.decimals) * (Number(price) / 1e18);
+    if (price === undefined || !tokens.has(a)) return undefined;
+    return usdFloat(BigInt(balance), price);
   };
   const v0 = side(pool.token0, pool.balance0);
   const v1 = side(pool.token1, pool.balance1);
@@ -236,7 +237,15 @@ export class PricingGraph {
       const chain = this.catalog.chain(chainId);
       const snapshot = this.graph.snapshot(chainId);
       // The chain's tokens as served (tokenFacts.ts): routing's approvalReset (gas) follows the seeding run's findings too.
-      index = chain && snapshot ? new ChainPoolIndex(servedChain(tokenFacts(snapshot), chain), this.graph.pools(chainId)) : null;
+      index =
+        chain && snapshot
+          ? new ChainPoolIndex(
+              servedChain(tokenFacts(snapshot), chain),
+              this.graph.pools(chainId),
+              undefined,
+              chainUsdPrices(this.graph, this.catalog, chainId),
+            )
+          : null;
       this.chains.set(chainId, index);
     }
     return index ?? undefined;

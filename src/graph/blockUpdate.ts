@@ -21,6 +21,8 @@ export interface BlockUpdate {
   readonly pools: readonly SnapshotPool[];
   /** Addresses of pools that no longer exist (reorg of a creation). */
   readonly removed: readonly string[];
+  /** The chain's token supplies re-read at this block (snapshot `totalSupplies`); absent: unchanged. */
+  readonly totalSupplies?: Readonly<Record<string, string>>;
   /** True when this update follows a reorg (for metrics / logs). */
   readonly reorg?: boolean;
 }

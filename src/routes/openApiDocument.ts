@@ -252,7 +252,9 @@ const schemas: Record<string, Schema> = {
     poolFee: int('Fee in pips (3000 = 0.3%).', { minimum: 0 }),
     tickSpacing: int('0 for v2.'),
     isActivePool: { type: 'boolean' },
-    marketCap: str('Always "" (not computed).'),
+    marketCap: str(
+      'Fully diluted market cap of the base token (token0) in USD, 2 decimals: its totalSupply() times its USD price; "" when either is unknown.',
+    ),
     baseToken: ref('Token'),
     baseTokenAddress: address('token0.'),
     baseTokenBalance: intString('balanceOf(pool) of token0 at the snapshot block, smallest units.'),
@@ -261,7 +263,7 @@ const schemas: Record<string, Schema> = {
     quoteTokenBalance: intString('balanceOf(pool) of token1, smallest units.'),
     liquidity: object({ baseTokenBalance: str('Display units.'), quoteTokenBalance: str('Display units.') }),
     liquidityInUsd: object({
-      baseTokenBalance: str('USD with 2 decimals, or "" when unknown.'),
+      baseTokenBalance: str('USD with 2 decimals (cents rounded down), or "" when the token has no USD price.'),
       quoteTokenBalance: str(),
       totalPoolBalance: str(),
     }),

@@ -4,24 +4,19 @@
 // POST /quotes/routes across chains) and, for the same-asset routes, the amounts worked out by hand from the fee
 // terms in catalog/devnet.json and the deposit calldata decoded with the Across artifact's own ABI.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { type Abi, decodeFunctionData, erc20Abi, getAddress, type Hex, pad } from 'viem';
+import { decodeFunctionData, erc20Abi, getAddress, type Hex, pad } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
 import type { Quote } from '../../src/quote/quoteService.ts';
+import { artifactAbi } from '../helpers/devnetWallet.ts';
 import { checkMeasuredLimit, withoutGasLimit } from '../helpers/measuredLimit.ts';
 import { buildQuoteTestApp, type QuoteTestApp } from '../helpers/quoteTestApp.ts';
 import type { Answer } from '../helpers/testApp.ts';
 
-const require = createRequire(import.meta.url);
-const SPOKE_POOL_ABI = (
-  JSON.parse(
-    readFileSync(require.resolve('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json'), 'utf8'),
-  ) as { abi: Abi }
-).abi;
+const SPOKE_POOL_ABI = artifactAbi('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json');
 const CATALOG_DIR = fileURLToPath(new URL('../../catalog', import.meta.url));
 const SNAPSHOT_DIR = fileURLToPath(new URL('../../seeds/snapshots', import.meta.url));
 

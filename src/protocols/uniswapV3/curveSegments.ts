@@ -23,7 +23,8 @@ export function v3CurveSegments(pool: V3Pool, zeroForOne: boolean): () => CurveS
   let crossed = 0;
   return () => {
     for (;;) {
-      if (price === limit || liquidity < 0n) return undefined;
+      // A 100% fee (v4) pays nothing out: no curve.
+      if (price === limit || liquidity < 0n || gamma <= 0) return undefined;
       const boundary = pool.ticks.nextInitializedTickWithinOneWord(tick, zeroForOne);
       if (boundary === undefined) return undefined;
       const tickNext = Math.min(MAX_TICK, Math.max(MIN_TICK, boundary.tick));
