@@ -56,6 +56,8 @@ interface Solved {
   readonly net: number;
   /** What the set carries of the fixed amount. */
   readonly reach: number;
+  /** The estimated network fee of the set. */
+  readonly fee: number;
 }
 
 /** Whether `a` is a better set than `b`: one that carries the amount beats one that does not, then by value net of fees. */
@@ -90,7 +92,7 @@ export function optimalSplit<P extends SplitPath>(context: SplitContext<P>, cand
       members.map((i) => candidates[i]),
       members.map((i, j) => ticksAt(curves[i], split.inputs[j])),
     );
-    return { members, split, net: split.feasible ? value - fee : Number.NEGATIVE_INFINITY, reach };
+    return { members, split, net: split.feasible ? value - fee : Number.NEGATIVE_INFINITY, reach, fee };
   };
   let current: Solved | undefined;
   for (let round = 0; round < context.maxSplits; round++) {
@@ -228,7 +230,8 @@ function polish<P extends SplitPath>(context: SplitContext<P>, candidates: reado
 
 /**
  * With the network fee ranked: each member, the smallest share first, is dropped when the others, solved again and
- * priced without it, score better exactly (it did not pay for its own fee).
+ * priced without it, score better exactly (it did not pay for its own fee). Only members whose estimated gross gain
+ * is within three times their estimated fee are checked: the others pay for theirs with room to spare.
  */
 function dropUnpaid<P extends SplitPath>(
   context: SplitContext<P>,
@@ -241,12 +244,15 @@ function dropUnpaid<P extends SplitPath>(
   if (!context.ranksFees) return result(candidates, best);
   for (let dropped = true; dropped && best.shares.length > 1; ) {
     dropped = false;
+    const whole = solve(best.shares.map((x) => x.member));
     const order = [...best.shares].sort((a, b) => (a.share < b.share ? -1 : a.share > b.share ? 1 : 0));
     for (const leave of order) {
       const rest = best.shares.filter((x) => x !== leave).map((x) => x.member);
       if (rest.some((i) => curves[i].x.length === 0)) continue;
       const set = solve(rest);
       if (!set.split.feasible) continue;
+      const ownFee = whole.fee - set.fee;
+      if (whole.net + whole.fee - (set.net + set.fee) > 3 * ownFee) continue;
       const other = priceShares(context, candidates, set);
       if (other === undefined || typeof other === 'number' || other.score <= best.score) continue;
       best = other;
