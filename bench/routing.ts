@@ -2,9 +2,9 @@
  * `npm run bench:routing`: the route search (src/routing/bestTrade.ts) in one thread, in one run, on two graphs: the
  * shipped devnet files and a generated chain of 10,000 pools over 500 tokens (bench/lib/routingGraphs.ts), and the
  * service over HTTP. One file per part under bench/routing/ (what each measures is in its header and in
- * bench/README.md): search, sdk, refine, exactout, http.
+ * bench/README.md): search, sdk, splits, exactout, http.
  *
- * Environment: BENCH_ROUTING_PARTS (comma list, default "search,sdk,refine,exactout,http"), BENCH_ROUTING_ROUNDS (search
+ * Environment: BENCH_ROUTING_PARTS (comma list, default "search,sdk,splits,exactout,http"), BENCH_ROUTING_ROUNDS (search
  * rounds, default 10), BENCH_SECONDS / BENCH_ROUNDS / BENCH_CONNECTIONS (http part, as bench:http; defaults 3, 3,
  * "10,50"). `npm run bench:routing -- --write-readme` writes the table into bench/README.md.
  */
@@ -16,19 +16,19 @@ import { describeMachine } from './lib/machine.ts';
 import { loadRoutingGraphs, type RoutingGraphs } from './lib/routingGraphs.ts';
 import { exactOutputPart } from './routing/exactOutputPart.ts';
 import { httpPart } from './routing/httpPart.ts';
-import { refinePart } from './routing/refinePart.ts';
 import { sdkPart } from './routing/sdkPart.ts';
 import { searchPart } from './routing/searchPart.ts';
+import { splitsPart } from './routing/splitsPart.ts';
 
 /** The in-process parts, in the order they run; each measures both graphs. */
 const IN_PROCESS: readonly (readonly [string, (graphs: RoutingGraphs) => BenchRow[] | Promise<BenchRow[]>])[] = [
   ['search', searchPart],
   ['sdk', sdkPart],
-  ['refine', refinePart],
+  ['splits', splitsPart],
   ['exactout', exactOutputPart],
 ];
 
-const PARTS = new Set((process.env.BENCH_ROUTING_PARTS ?? 'search,sdk,refine,exactout,http').split(','));
+const PARTS = new Set((process.env.BENCH_ROUTING_PARTS ?? 'search,sdk,splits,exactout,http').split(','));
 
 const rows: BenchRow[] = [];
 const started = new Date();

@@ -189,6 +189,7 @@ export function bestTradeOfCase(
   gasPriceWei: bigint,
   allow: (e: PoolEntry) => boolean = ALL,
   options?: BestTradeOptions,
+  maxSplits = MAX_SPLITS,
 ): TradeOutcome {
   return bestTrade(
     graph.index,
@@ -198,7 +199,7 @@ export function bestTradeOfCase(
       tradeType: c.tradeType ?? 'exactIn',
       amount: c.amount,
       maxHops: MAX_HOPS,
-      maxSplits: MAX_SPLITS,
+      maxSplits,
       gasPriceWei,
       allow,
     },

@@ -75,6 +75,21 @@ export type LadderQuote =
     }
   | { readonly ok: false; readonly code: RefusalCode; readonly reason: string };
 
+/**
+ * One stretch of a pool's exact-input curve in floating point, constant product within it: after `d` more input
+ * (fees included, 0 <= d <= len) the pool pays `a * d / (b + d)` more output (a: the output side's virtual reserve,
+ * b: the input side's divided by (1 - fee)). A v2 pair is one segment; a v3 pool one per stretch of constant
+ * liquidity between ticks. Steers the split search only: every returned amount is priced by quoteLadder.
+ */
+export interface CurveSegment {
+  /** Input (fees included) that crosses the whole segment; Infinity when nothing bounds it. */
+  readonly len: number;
+  readonly a: number;
+  readonly b: number;
+  /** Initialized ticks a swap crosses where the segment ends (0 for a v2 pair): the gas the split search expects. */
+  readonly ticks: number;
+}
+
 /** How a pool looks in GET /blockchains/pools beyond its balances. */
 export interface PoolDescription {
   readonly isActive: boolean;
@@ -111,6 +126,11 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
    * protocol's contracts would (QuoterV2, UniswapV2Library). zeroForOne: token0 is the input.
    */
   quoteLadder(pool: P, zeroForOne: boolean, tradeType: TradeType, amounts: readonly bigint[]): LadderQuote[];
+  /**
+   * The pool's exact-input curve as successive segments from the current state (CurveSegment), one per call;
+   * undefined once the known state ends (the input a swap could still take beyond it is not known).
+   */
+  curveSegments(pool: P, zeroForOne: boolean): () => CurveSegment | undefined;
   /** Fee-free price of token0 in token1 (token1 units per token0 unit, smallest units). */
   midPrice(pool: P): Fraction;
   /** Fee-free price of token0 in token1 read straight from snapshot state (display figures, no conversion). */

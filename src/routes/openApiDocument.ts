@@ -330,7 +330,14 @@ const schemas: Record<string, Schema> = {
   ),
   Path: object(
     {
-      percent: int('Share of the amount sent along this path.', { minimum: 1, maximum: 100 }),
+      percent: {
+        type: 'number',
+        description:
+          "Share of the trade's fixed amount sent along this path (tokenIn's for exact input, tokenOut's for exact output), in percent to four decimals (millionths of the amount; the parts add up to 100). The exact share is the path's amountIn (exact input) or amountOut (exact output).",
+        minimum: 0,
+        maximum: 100,
+        multipleOf: 0.0001,
+      },
       amountIn: intString('Smallest units of tokenIn.'),
       amountOut: intString('Smallest units of tokenOut.'),
       hops: {

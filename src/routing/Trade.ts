@@ -48,7 +48,7 @@ export interface Route {
 
 /** One part of a trade: a share of the amount sent along one route. */
 export interface Split {
-  /** Share of the trade's fixed amount, whole percent (the parts add up to 100). */
+  /** Share of the trade's fixed amount in percent, to four decimals (millionths of the amount; the parts add up to 100). */
   readonly percent: number;
   readonly route: Route;
 }

@@ -120,7 +120,7 @@ export function describeTrade(chain: CatalogChain, trade: Trade, token: (address
     const [slug, version] = top![0].split('/') as [string, string];
     const dex = chain.dexes.find((d) => d.slug === slug && d.version === version);
     let name: string;
-    if (trade.splits.length > 1) name = trade.splits.map((s) => `${splitDexes(chain, s)} ${s.percent}%`).join(' + ');
+    if (trade.splits.length > 1) name = trade.splits.map((s) => `${splitDexes(chain, s)} ${namePercent(s.percent)}`).join(' + ');
     else if (swaps.length === 1) name = splitDexes(chain, largest);
     else
       name = `${[swaps[0].tokenIn, ...swaps.map((l) => l.tokenOut)].map((t) => token(t).symbol).join(' → ')} on ${splitDexes(chain, largest)}`;
@@ -157,4 +157,9 @@ export function describeTrade(chain: CatalogChain, trade: Trade, token: (address
     },
     priceImpactBps: trade.priceImpactBps,
   };
+}
+
+/** A share as the route's name gives it: percent to two decimals, trailing zeros trimmed (under 0.01: "<0.01%"). */
+function namePercent(percent: number): string {
+  return percent < 0.01 ? '<0.01%' : `${Number(percent.toFixed(2))}%`;
 }

@@ -87,6 +87,17 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
       }
     });
   },
+  curveSegments(pool, zeroForOne) {
+    // One constant product: out = reserveOut x d / (reserveIn / (1 - fee) + d), up to what uint112 lets the pair hold.
+    const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0];
+    const room = MAX_UINT112 - (zeroForOne ? pool.balance0 : pool.balance1);
+    let given = false;
+    return () => {
+      if (given || reserveIn === 0n || reserveOut === 0n || room <= 0n) return undefined;
+      given = true;
+      return { len: Number(room), a: Number(reserveOut), b: (Number(reserveIn) * 10_000) / (10_000 - pool.feeBps), ticks: 0 };
+    };
+  },
   midPrice(pool) {
     return { num: pool.reserve1, den: pool.reserve0 };
   },

@@ -4,6 +4,7 @@ import { createV3Pool, type V3Pool } from '../../amm/v3Pool.ts';
 import { ammRefusal } from '../ammRefusal.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from '../PoolProtocol.ts';
 import { type V3SlotState, v3ColdSlots } from './coldSlots.ts';
+import { v3CurveSegments } from './curveSegments.ts';
 import type { SnapshotPoolV3 } from './SnapshotPoolV3.ts';
 import { tickCount } from './tickCount.ts';
 import { applyV3Event, snapshotPoolV3, V3_EVENT_TOPICS } from './uniswapV3Events.ts';
@@ -95,6 +96,9 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
       const refused = ammRefusal(error);
       return amounts.map(() => refused);
     }
+  },
+  curveSegments(pool, zeroForOne) {
+    return v3CurveSegments(pool.pool, zeroForOne);
   },
   midPrice(pool) {
     const s = pool.pool.sqrtPriceX96;

@@ -3,6 +3,7 @@ import { createV3Pool, type PoolLimits, type V3Pool } from '../../amm/v3Pool.ts'
 import { ammRefusal } from '../ammRefusal.ts';
 import type { LadderQuote, PoolBase, PoolProtocol, TradeType } from '../PoolProtocol.ts';
 import { type V3SlotState, v3ColdSlots } from '../uniswapV3/coldSlots.ts';
+import { v3CurveSegments } from '../uniswapV3/curveSegments.ts';
 import { tickCount } from '../uniswapV3/tickCount.ts';
 import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
 import { DYNAMIC_FEE_FLAG, MAX_LP_FEE, MAX_PROTOCOL_FEE, MAX_TICK_SPACING, protocolFeeOf, swapFee, v4Refusal } from './v4Fees.ts';
@@ -117,6 +118,11 @@ export const uniswapV4: Omit<PoolProtocol<UniswapV4Pool, SnapshotPoolV4>, 'sourc
     } catch (error) {
       return refuseAll(amounts, ammRefusal(error));
     }
+  },
+  curveSegments(pool, zeroForOne) {
+    // v3's walk with the direction's fee; a refused pool has no curve.
+    if (pool.refusal !== undefined) return () => undefined;
+    return v3CurveSegments(zeroForOne ? pool.zeroForOne : pool.oneForZero, zeroForOne);
   },
   midPrice(pool) {
     const s = pool.zeroForOne.sqrtPriceX96;

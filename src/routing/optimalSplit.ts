@@ -1,0 +1,273 @@
+import type { TradeType } from '../protocols/PoolProtocol.ts';
+import { type Equalised, equalise } from './equalise.ts';
+import { type PathCurve, pathCurve, rateAtZero, ticksAt } from './pathCurve.ts';
+import { type PathQuote, type PricedPath, pricePath } from './priceRoutes.ts';
+
+/** A priced path quote that went through. */
+export type OkQuote = PathQuote & { ok: true };
+
+/** A path the split search may use. */
+export interface SplitPath {
+  readonly path: PricedPath;
+  /** Pool addresses (the paths of a split share none). */
+  readonly pools: ReadonlySet<string>;
+}
+
+/** What the split search needs from the trade search. */
+export interface SplitContext<P extends SplitPath> {
+  readonly tradeType: TradeType;
+  /** The fixed amount: tokenIn's for exactIn, tokenOut's for exactOut. */
+  readonly amount: bigint;
+  readonly maxSplits: number;
+  /** Whether trades are ranked net of a network fee (a gas price and a rate to convert it): paths must pay for theirs. */
+  readonly ranksFees: boolean;
+  /** Exact value of priced shares net of their network fee, as trades are ranked (higher is better). */
+  score(members: readonly P[], quotes: readonly OkQuote[]): bigint;
+  /**
+   * The network fee of a set of paths estimated before pricing, each crossing about `ticks` initialized ticks, in the
+   * priced token; 0 when gas is not ranked.
+   */
+  feeEstimate(members: readonly P[], ticks: readonly number[]): number;
+}
+
+/** A split priced exactly: each member's share of the fixed amount and its quote. */
+export interface PricedSplit<P extends SplitPath> {
+  readonly members: readonly P[];
+  readonly shares: readonly bigint[];
+  readonly quotes: readonly OkQuote[];
+  readonly score: bigint;
+}
+
+/** A share smaller than this part of the amount is not worth a path (millionths: percent's precision). */
+const MIN_SHARE_PPM = 1n;
+/** Most exact moves of the integer polish. */
+const MAX_POLISH_MOVES = 8;
+
+/** The value a path quote is ranked by: output for exactIn, minus the input for exactOut. */
+export function quoteValue(q: OkQuote, tradeType: TradeType): bigint {
+  return tradeType === 'exactIn' ? q.legs[q.legs.length - 1].amountOut : -q.legs[0].amountIn;
+}
+
+/** A set of paths solved in floating point. */
+interface Solved {
+  readonly members: readonly number[];
+  readonly split: Equalised;
+  /** Its value (output, or minus the input) less the estimated fee; for a set that cannot carry the amount, -Infinity. */
+  readonly net: number;
+  /** What the set carries of the fixed amount. */
+  readonly reach: number;
+  /** The estimated network fee of the set. */
+  readonly fee: number;
+}
+
+/** Whether `a` is a better set than `b`: one that carries the amount beats one that does not, then by value net of fees. */
+function better(a: Solved, b: Solved | undefined): boolean {
+  if (!b) return true;
+  if (a.split.feasible !== b.split.feasible) return a.split.feasible;
+  return a.split.feasible ? a.net > b.net : a.reach > b.reach;
+}
+
+/**
+ * The split of the amount over up to maxSplits pool-disjoint candidates at the optimum of their exact curves.
+ * Paths are added greedily, each round the one that raises the float optimum's value net of the estimated fee most
+ * (a path whose marginal rate at zero is below the set's common rate cannot add anything and is not tried), while one
+ * does; then the shares are priced exactly, polished on integers, and a member that does not pay for its own network
+ * fee (exactly, the others re-balanced without it) is dropped. Undefined when no set carries the amount.
+ */
+export function optimalSplit<P extends SplitPath>(context: SplitContext<P>, candidates: readonly P[]): PricedSplit<P> | undefined {
+  const { tradeType, amount } = context;
+  const fixed = Number(amount);
+  const curves = candidates.map((c) =>
+    tradeType === 'exactIn' ? pathCurve(c.path, fixed, Number.POSITIVE_INFINITY) : pathCurve(c.path, Number.POSITIVE_INFINITY, fixed),
+  );
+  const solve = (members: readonly number[]): Solved => {
+    const split = equalise(
+      members.map((i) => curves[i]),
+      tradeType,
+      fixed,
+    );
+    const value = tradeType === 'exactIn' ? sum(split.outputs) : -sum(split.inputs);
+    const reach = tradeType === 'exactIn' ? sum(split.inputs) : sum(split.outputs);
+    const fee = context.feeEstimate(
+      members.map((i) => candidates[i]),
+      members.map((i, j) => ticksAt(curves[i], split.inputs[j])),
+    );
+    return { members, split, net: split.feasible ? value - fee : Number.NEGATIVE_INFINITY, reach, fee };
+  };
+  let current: Solved | undefined;
+  for (let round = 0; round < context.maxSplits; round++) {
+    let best: Solved | undefined;
+    const taken = current?.members ?? [];
+    for (let j = 0; j < candidates.length; j++) {
+      if (curves[j].x.length === 0 || taken.includes(j)) continue;
+      if (current?.split.feasible && rateAtZero(curves[j]) <= current.split.lambda) continue;
+      if (taken.some((i) => shares(candidates[i], candidates[j]))) continue;
+      const next = solve([...taken, j]);
+      if (better(next, best)) best = next;
+    }
+    if (!best || (current && !better(best, current))) break;
+    current = best;
+  }
+  if (!current?.split.feasible) return undefined;
+  return priceSolved(context, candidates, curves, current, solve);
+}
+
+/** Whether two paths share a pool. */
+function shares(a: SplitPath, b: SplitPath): boolean {
+  for (const p of a.pools) if (b.pools.has(p)) return true;
+  return false;
+}
+
+function sum(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Prices a solved set exactly: members whose share rounds below a millionth of the amount, or whose exact price
+ * refuses its share, are left out and the rest solved again; then the integer polish and the fee check.
+ */
+function priceSolved<P extends SplitPath>(
+  context: SplitContext<P>,
+  candidates: readonly P[],
+  curves: readonly PathCurve[],
+  solved: Solved,
+  solve: (members: readonly number[]) => Solved,
+): PricedSplit<P> | undefined {
+  let set = solved;
+  for (let attempt = 0; attempt < candidates.length && set.split.feasible; attempt++) {
+    const priced = priceShares(context, candidates, set);
+    if (priced === undefined) return undefined;
+    if (typeof priced === 'number') {
+      set = solve(set.members.filter((_, i) => i !== priced));
+      continue;
+    }
+    return dropUnpaid(context, candidates, curves, priced, solve);
+  }
+  return undefined;
+}
+
+/** A member's exact share and its quote. */
+interface Share {
+  readonly member: number;
+  share: bigint;
+  quote: OkQuote;
+}
+
+/**
+ * Integer shares of a solved set priced exactly, or the position of a member to leave out (its share too small or
+ * refused), or undefined when the set is a single path its exact price refuses.
+ */
+function priceShares<P extends SplitPath>(
+  context: SplitContext<P>,
+  candidates: readonly P[],
+  set: Solved,
+): { shares: Share[]; score: bigint } | number | undefined {
+  const { tradeType, amount } = context;
+  const floats = tradeType === 'exactIn' ? set.split.inputs : set.split.outputs;
+  const wanted = floats.map((v) => BigInt(Math.max(0, Math.round(v))));
+  const tiny = wanted.findIndex((v) => v * 1_000_000n < amount * MIN_SHARE_PPM);
+  if (tiny >= 0 && set.members.length > 1) return tiny;
+  // The rounding remainder goes to the largest share.
+  let largest = 0;
+  for (let i = 1; i < wanted.length; i++) if (wanted[i] > wanted[largest]) largest = i;
+  wanted[largest] += amount - wanted.reduce((a, b) => a + b, 0n);
+  if (wanted[largest] <= 0n) return set.members.length > 1 ? largest : undefined;
+  const result: Share[] = [];
+  for (let i = 0; i < set.members.length; i++) {
+    const q = pricePath(candidates[set.members[i]].path, tradeType, [wanted[i]])[0];
+    if (!q.ok) return set.members.length > 1 ? i : undefined;
+    result.push({ member: set.members[i], share: wanted[i], quote: q });
+  }
+  polish(context, candidates, result);
+  return { shares: result, score: context.score(members(candidates, result), quotes(result)) };
+}
+
+const members = <P>(candidates: readonly P[], s: readonly Share[]): P[] => s.map((x) => candidates[x.member]);
+const quotes = (s: readonly Share[]): OkQuote[] => s.map((x) => x.quote);
+
+/**
+ * Moves of one millionth of the amount between members while the exact value gained by one exceeds what the other
+ * loses (the float optimum is already within rounding of the exact one: this corrects what floats cannot see).
+ */
+function polish<P extends SplitPath>(context: SplitContext<P>, candidates: readonly P[], s: Share[]): void {
+  if (s.length < 2) return;
+  const { tradeType, amount } = context;
+  const step = amount / 1_000_000n > 0n ? amount / 1_000_000n : 1n;
+  const gains = (x: Share): { up: bigint | undefined; down: bigint | undefined; q: (OkQuote | undefined)[] } => {
+    const amounts = x.share > step ? [x.share - step, x.share + step] : [x.share + step];
+    const priced = pricePath(candidates[x.member].path, tradeType, amounts);
+    const q = priced.map((p) => (p.ok ? p : undefined));
+    const v = quoteValue(x.quote, tradeType);
+    const upQ = q[q.length - 1];
+    const downQ = amounts.length === 2 ? q[0] : undefined;
+    return {
+      up: upQ && quoteValue(upQ, tradeType) - v,
+      down: downQ && v - quoteValue(downQ, tradeType),
+      q: amounts.length === 2 ? q : [undefined, q[0]],
+    };
+  };
+  const marginal = s.map(gains);
+  for (let move = 0; move < MAX_POLISH_MOVES; move++) {
+    let to = -1;
+    let from = -1;
+    for (let i = 0; i < s.length; i++) {
+      const m = marginal[i];
+      if (m.up !== undefined && (to < 0 || m.up > marginal[to].up!)) to = i;
+    }
+    for (let i = 0; i < s.length; i++) {
+      const m = marginal[i];
+      if (i !== to && m.down !== undefined && (from < 0 || m.down < marginal[from].down!)) from = i;
+    }
+    if (to < 0 || from < 0 || marginal[to].up! <= marginal[from].down!) return;
+    s[to].share += step;
+    s[to].quote = marginal[to].q[1]!;
+    s[from].share -= step;
+    s[from].quote = marginal[from].q[0]!;
+    marginal[to] = gains(s[to]);
+    marginal[from] = gains(s[from]);
+  }
+}
+
+/**
+ * With the network fee ranked: each member, the smallest share first, is dropped when the others, solved again and
+ * priced without it, score better exactly (it did not pay for its own fee). Only members whose estimated gross gain
+ * is within three times their estimated fee are checked: the others pay for theirs with room to spare.
+ */
+function dropUnpaid<P extends SplitPath>(
+  context: SplitContext<P>,
+  candidates: readonly P[],
+  curves: readonly PathCurve[],
+  priced: { shares: Share[]; score: bigint },
+  solve: (members: readonly number[]) => Solved,
+): PricedSplit<P> | undefined {
+  let best = priced;
+  if (!context.ranksFees) return result(candidates, best);
+  for (let dropped = true; dropped && best.shares.length > 1; ) {
+    dropped = false;
+    const whole = solve(best.shares.map((x) => x.member));
+    const order = [...best.shares].sort((a, b) => (a.share < b.share ? -1 : a.share > b.share ? 1 : 0));
+    for (const leave of order) {
+      const rest = best.shares.filter((x) => x !== leave).map((x) => x.member);
+      if (rest.some((i) => curves[i].x.length === 0)) continue;
+      const set = solve(rest);
+      if (!set.split.feasible) continue;
+      const ownFee = whole.fee - set.fee;
+      if (whole.net + whole.fee - (set.net + set.fee) > 3 * ownFee) continue;
+      const other = priceShares(context, candidates, set);
+      if (other === undefined || typeof other === 'number' || other.score <= best.score) continue;
+      best = other;
+      dropped = true;
+      break;
+    }
+  }
+  return result(candidates, best);
+}
+
+function result<P extends SplitPath>(candidates: readonly P[], priced: { shares: Share[]; score: bigint }): PricedSplit<P> {
+  return {
+    members: members(candidates, priced.shares),
+    shares: priced.shares.map((x) => x.share),
+    quotes: quotes(priced.shares),
+    score: priced.score,
+  };
+}

@@ -1,0 +1,193 @@
+import type { CurveSegment } from '../protocols/PoolProtocol.ts';
+import { type Pool, protocolOf } from '../protocols/registry.ts';
+import type { PricedPath } from './priceRoutes.ts';
+
+/*
+ * A path's exact-input curve in floating point, for steering the split search (equalise.ts): never a returned amount.
+ * Each pool's curve is constant product per segment (PoolProtocol.curveSegments), and constant-product curves
+ * through the origin compose into one: a1 t / (b1 + t) into a2 s / (b2 + s) is (a1 a2 / (a1 + b2)) t /
+ * (b1 b2 / (a1 + b2) + t). So a path is a list of pieces, each `alpha t / (beta + t)` more output for t more input,
+ * cut wherever one of its pools crosses into its next segment: the marginal rate at t is alpha beta / (beta + t)^2,
+ * and the input at which it falls to λ is sqrt(alpha beta / λ) - beta, in closed form.
+ */
+
+/** A pool's curve in one direction, its segments produced as far as asked (pools are immutable: kept per pool). */
+class PoolCurve {
+  private readonly segments: CurveSegment[] = [];
+  private next: (() => CurveSegment | undefined) | undefined;
+
+  constructor(next: () => CurveSegment | undefined) {
+    this.next = next;
+  }
+
+  /** Segment i, or undefined past the pool's known state. */
+  segment(i: number): CurveSegment | undefined {
+    while (this.segments.length <= i && this.next) {
+      const s = this.next();
+      if (s) this.segments.push(s);
+      else this.next = undefined;
+    }
+    return this.segments[i];
+  }
+}
+
+const poolCurves = new WeakMap<Pool, [PoolCurve | undefined, PoolCurve | undefined]>();
+
+function poolCurve(pool: Pool, zeroForOne: boolean): PoolCurve {
+  let both = poolCurves.get(pool);
+  if (!both) {
+    both = [undefined, undefined];
+    poolCurves.set(pool, both);
+  }
+  const side = zeroForOne ? 0 : 1;
+  let curve = both[side];
+  if (!curve) {
+    curve = new PoolCurve(protocolOf(pool.kind).curveSegments(pool, zeroForOne));
+    both[side] = curve;
+  }
+  return curve;
+}
+
+/** A path's curve: piece k starts at input x[k] with output y[k]; t more input within it gives alpha t / (beta + t). */
+export interface PathCurve {
+  readonly x: number[];
+  readonly y: number[];
+  readonly alpha: number[];
+  readonly beta: number[];
+  readonly len: number[];
+  /** Marginal rate at the start of each piece (alpha / beta), non-increasing. */
+  readonly rate: number[];
+  /** Initialized ticks the path's pools cross before each piece starts (CurveSegment.ticks). */
+  readonly ticks: number[];
+  /** Where the last piece ends: the path's capacity when `capped` (its pools' known state ends), else past the limits asked for. */
+  readonly endX: number;
+  readonly endY: number;
+  readonly capped: boolean;
+}
+
+/** Most pieces built for one path (a guard: the limits end the walk long before). */
+const MAX_PIECES = 4096;
+/** Share of a capped path's float capacity left unused (floats are not exact at its edge). */
+const CAPACITY_MARGIN = 1e-9;
+
+/**
+ * The curve of a path (tokens in swap order) from its pools' current state, built until its input reaches `limitIn`
+ * or its output `limitOut` (the trade's fixed amount on its side), or its pools' known state ends.
+ */
+export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): PathCurve {
+  const n = path.pools.length;
+  const curves = path.pools.map((pool, h) => poolCurve(pool, path.path.tokens[h] === pool.token0));
+  const k = new Array<number>(n).fill(0);
+  const o = new Array<number>(n).fill(0);
+  const pa = new Array<number>(n).fill(0);
+  const pb = new Array<number>(n).fill(0);
+  const c: PathCurve = { x: [], y: [], alpha: [], beta: [], len: [], rate: [], ticks: [], endX: 0, endY: 0, capped: true };
+  let ticks = 0;
+  let x = 0;
+  let y = 0;
+  let capped = curves.some((curve) => curve.segment(0) === undefined);
+  while (!capped && c.x.length < MAX_PIECES) {
+    let alpha = 0;
+    let beta = 0;
+    let t = Number.POSITIVE_INFINITY;
+    let limiting = -1;
+    for (let h = 0; h < n; h++) {
+      const s = curves[h].segment(k[h])!;
+      const a = (s.a * s.b) / (s.b + o[h]);
+      const b = s.b + o[h];
+      const left = s.len - o[h];
+      // The path input at which this hop's input reaches the end of its segment (through the hops before it).
+      const th = h === 0 ? left : left < alpha ? (beta * left) / (alpha - left) : Number.POSITIVE_INFINITY;
+      if (th < t) {
+        t = th;
+        limiting = h;
+      }
+      pa[h] = alpha;
+      pb[h] = beta;
+      if (h === 0) {
+        alpha = a;
+        beta = b;
+      } else {
+        const d = alpha + b;
+        alpha = (alpha * a) / d;
+        beta = (beta * b) / d;
+      }
+    }
+    if (t > 0) {
+      c.x.push(x);
+      c.y.push(y);
+      c.alpha.push(alpha);
+      c.beta.push(beta);
+      c.len.push(t);
+      c.rate.push(alpha / beta);
+      c.ticks.push(ticks);
+    }
+    if (!Number.isFinite(t)) {
+      x = t;
+      y += alpha;
+      break;
+    }
+    for (let h = 0; h < n; h++) {
+      o[h] += h === 0 ? t : (pa[h] * t) / (pb[h] + t);
+      if (h === limiting || o[h] >= curves[h].segment(k[h])!.len) {
+        ticks += curves[h].segment(k[h])!.ticks;
+        k[h]++;
+        o[h] = 0;
+        if (curves[h].segment(k[h]) === undefined) capped = true;
+      }
+    }
+    x += t;
+    y += (alpha * t) / (beta + t);
+    if (x >= limitIn || y >= limitOut) break;
+  }
+  if (capped && c.len.length > 0) {
+    // Kept a billionth short of where the float walk says the known state ends, so exact prices stay inside it.
+    const k = c.len.length - 1;
+    c.len[k] = Math.max(0, c.len[k] - x * CAPACITY_MARGIN);
+    x = c.x[k] + c.len[k];
+    y = c.y[k] + (c.alpha[k] * c.len[k]) / (c.beta[k] + c.len[k]);
+  }
+  return { ...c, endX: x, endY: y, capped };
+}
+
+/** The marginal rate of the curve at input 0 (0 for a curve without pieces). */
+export function rateAtZero(c: PathCurve): number {
+  return c.rate.length > 0 ? c.rate[0] : 0;
+}
+
+/** The piece in which the curve's marginal rate falls to λ: the last whose start rate exceeds it (-1: none). */
+export function pieceAt(c: PathCurve, lambda: number): number {
+  let lo = -1;
+  let hi = c.rate.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (c.rate[mid] > lambda) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The piece an input falls in (the last piece beyond the curve's end; 0 for input 0). */
+function pieceOf(c: PathCurve, input: number): number {
+  let lo = 0;
+  let hi = c.x.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (c.x[mid] <= input) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Initialized ticks the path's pools cross for an input (as far as the curve knows them). */
+export function ticksAt(c: PathCurve, input: number): number {
+  return c.x.length === 0 || input <= 0 ? 0 : c.ticks[pieceOf(c, input)];
+}
+
+/** Output of the curve for an input (clamped to where the curve ends). */
+export function outputAt(c: PathCurve, input: number): number {
+  if (c.x.length === 0 || input <= 0) return 0;
+  const lo = pieceOf(c, input);
+  const t = Math.min(input - c.x[lo], c.len[lo]);
+  return c.y[lo] + (c.alpha[lo] * t) / (c.beta[lo] + t);
+}
