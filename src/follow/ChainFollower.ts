@@ -96,6 +96,8 @@ export class ChainFollower {
   private errors = 0;
   private priorityFee: { wei: bigint; at: number } | undefined;
   private lastSnapshotBlock = 0;
+  /** The next update delivers every pool (`full`): the first after a start or a re-seed. */
+  private resync = true;
   private range: number;
   private stopped = false;
   private loop: Promise<void> | undefined;
@@ -152,6 +154,7 @@ export class ChainFollower {
       formatVersion: 1,
       chainId: this.chainId,
       blockNumber: this.applied.number,
+      blockHash: this.applied.hash,
       blockTimestamp: this.applied.timestamp,
       gasPriceWei: this.applied.gasPriceWei,
       seededAt: new Date().toISOString(),
@@ -162,16 +165,27 @@ export class ChainFollower {
     };
   }
 
-  /** Loads the start state, catches up to the head, then follows in the background until stop(). */
+  /**
+   * Loads the start state (a snapshot whose block was reorganised away is replaced by a fresh seed), catches up to
+   * the head, delivers every pool once (a `full` update: consumers drop whatever they held of the chain), then
+   * follows in the background until stop().
+   */
   async start(): Promise<void> {
     const start =
       this.o.startFrom ??
       loadServedSnapshots({ snapshotDir: this.o.snapshotDir, shippedSnapshotDir: this.o.shippedSnapshotDir }).snapshots.find(
         (s) => s.chainId === this.chainId,
-      ) ??
-      (await this.seed());
-    await this.reset(start);
+      );
+    if (!start || !(await this.reset(start))) {
+      if (start)
+        this.o.logger.warn(
+          { chainId: this.chainId, block: start.blockNumber, blockHash: start.blockHash },
+          "the start snapshot's block is no longer on the chain (reorg): seeding afresh",
+        );
+      await this.reseedBook();
+    }
     await this.catchUp();
+    if (this.resync && !this.stopped) await this.moveTo(await this.blockAt(this.applied.number), [], []);
     if (this.o.follow) this.loop = this.follow();
   }
 
@@ -194,9 +208,23 @@ export class ChainFollower {
     return snapshot;
   }
 
-  private async reset(snapshot: Snapshot): Promise<void> {
+  /** Starts from a fresh seed at the head. */
+  private async reseedBook(): Promise<void> {
+    const seeded = await this.seed();
+    if (!(await this.reset(seeded))) throw new Error(`chain ${this.chainId}: block ${seeded.blockNumber} of a fresh seed not found`);
+  }
+
+  private async blockAt(number: number): Promise<RpcBlock> {
+    return this.request<RpcBlock>('eth_getBlockByNumber', [hex(number), false]);
+  }
+
+  /**
+   * Starts from a snapshot; false (nothing changed) when the chain has no block at its number (a reorg to a shorter
+   * chain) or, when the snapshot names its block's hash, another block there.
+   */
+  private async reset(snapshot: Snapshot): Promise<boolean> {
     const block = await this.request<RpcBlock | null>('eth_getBlockByNumber', [hex(snapshot.blockNumber), false]);
-    if (!block) throw new Error(`chain ${this.chainId}: block ${snapshot.blockNumber} of the snapshot not found`);
+    if (!block || (snapshot.blockHash !== undefined && snapshot.blockHash.toLowerCase() !== block.hash.toLowerCase())) return false;
     this.book = new PoolBook(this.o.chain, snapshot);
     this.tickWindowWords = snapshot.tickWindowWords;
     this.excludedTokens = snapshot.excludedTokens;
@@ -211,6 +239,8 @@ export class ChainFollower {
     this.history.length = 0;
     this.lastSnapshotBlock = snapshot.blockNumber;
     this.head = Math.max(this.head, snapshot.blockNumber);
+    this.resync = true;
+    return true;
   }
 
   private runner(blockNumber: number): PhaseRunner {
@@ -251,7 +281,7 @@ export class ChainFollower {
     while (!this.stopped && this.applied.number < this.head) {
       const from = this.applied.number + 1;
       const to = Math.min(this.head, from + this.range - 1);
-      const logs = (await this.logsInRange(from, to)).filter((l) => this.book.wants(l));
+      const logs = this.book.relevant(await this.logsInRange(from, to));
       logs.sort((a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex));
       const changed = new Set<string>();
       for (let i = 0; i < logs.length; ) {
@@ -263,7 +293,7 @@ export class ChainFollower {
         for (const a of change.prev.keys()) changed.add(a);
         i = j;
       }
-      const block = await this.request<RpcBlock>('eth_getBlockByNumber', [hex(to), false]);
+      const block = await this.blockAt(to);
       this.m.blocks += to - from + 1;
       await this.moveTo(block, changed, []);
       this.history.length = 0;
@@ -275,7 +305,7 @@ export class ChainFollower {
     this.m.rereads += change.rereads;
   }
 
-  /** Records the new applied block, emits its update, writes a snapshot when due. */
+  /** Records the new applied block, emits its update (every pool when a resync is due), writes a snapshot when due. */
   private async moveTo(block: RpcBlock, changed: Iterable<string>, removed: string[], reorg?: boolean): Promise<void> {
     this.applied = {
       number: Number(block.number),
@@ -285,6 +315,8 @@ export class ChainFollower {
       gasPriceWei: await this.gasPrice(block),
     };
     this.lastBlockAt = Date.now();
+    const full = this.resync;
+    this.resync = false;
     const update: BlockUpdate = {
       chainId: this.chainId,
       blockNumber: this.applied.number,
@@ -292,9 +324,10 @@ export class ChainFollower {
       parentHash: this.applied.parentHash,
       blockTimestamp: this.applied.timestamp,
       gasPriceWei: this.applied.gasPriceWei,
-      pools: this.book.snapshotPools(changed),
-      removed,
+      pools: this.book.snapshotPools(full ? undefined : changed),
+      removed: full ? [] : removed,
       ...(reorg ? { reorg } : {}),
+      ...(full ? { full } : {}),
     };
     await this.sink(update);
     if (this.o.snapshotEveryBlocks > 0 && this.applied.number - this.lastSnapshotBlock >= this.o.snapshotEveryBlocks) {
@@ -353,7 +386,7 @@ export class ChainFollower {
       }
       const logs = await this.request<RpcLog[]>('eth_getLogs', [{ blockHash: next!.hash, topics: [this.book.topics] }]);
       const change = await this.book.applyBlock(
-        logs.filter((l) => this.book.wants(l)),
+        this.book.relevant(logs),
         this.runner(Number(next!.number)),
         this.tickWindowWords,
         this.onReread,
@@ -377,7 +410,7 @@ export class ChainFollower {
       reorg = undefined;
     }
     if (reorg) {
-      const block = await this.request<RpcBlock>('eth_getBlockByNumber', [hex(this.applied.number), false]);
+      const block = await this.blockAt(this.applied.number);
       await this.moveTo(block, reorg.changed, this.removedSince(reorg), true);
     }
   }
@@ -395,17 +428,10 @@ export class ChainFollower {
     return true;
   }
 
-  /** A reorg deeper than the undo history: seed the chain afresh and deliver every pool. */
+  /** A reorg deeper than the undo history: seed the chain afresh and deliver every pool (a full update). */
   private async reseed(): Promise<void> {
     this.o.logger.warn({ chainId: this.chainId, undoDepth: this.o.undoDepth }, 'reorg deeper than the undo history: re-seeding');
-    const before = new Set(this.book.pools.keys());
-    await this.reset(await this.seed());
-    const block = await this.request<RpcBlock>('eth_getBlockByNumber', [hex(this.applied.number), false]);
-    await this.moveTo(
-      block,
-      this.book.pools.keys(),
-      [...before].filter((a) => !this.book.pools.has(a)).map((a) => getAddress(a)),
-      true,
-    );
+    await this.reseedBook();
+    await this.moveTo(await this.blockAt(this.applied.number), [], [], true);
   }
 }
