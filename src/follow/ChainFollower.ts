@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { getAddress, type PublicClient } from 'viem';
+import { createPublicClient, custom, getAddress, type PublicClient, webSocket } from 'viem';
 import type { Catalog, CatalogChain } from '../catalog/Catalog.ts';
 import { multicallRunner, type PhaseRunner } from '../chain/readPoolStates.ts';
 import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../chain/seedChains.ts';
@@ -19,11 +19,19 @@ export interface FollowerOptions {
   /** The shipped read-only snapshots (SHIPPED_SNAPSHOT_DIR); never written. */
   readonly shippedSnapshotDir?: string;
   readonly catalog: Catalog;
-  /** Wait between head polls (default 1000 ms). */
+  /**
+   * A WebSocket endpoint (RPC_WS_URL_<chainId>, or rpcUrl when it is ws(s)://): new heads arrive by
+   * eth_subscribe("newHeads"), each fetched by hash with its logs; polls continue as a safety net.
+   */
+  readonly wsUrl?: string;
+  /** Wait between head polls; default: a tenth of the chain's block time (measured at start), 100 to 1000 ms. */
   readonly pollIntervalMs?: number;
   /** Blocks of undo history kept for reorgs (default 64); a deeper reorg re-seeds the chain. */
   readonly undoDepth?: number;
-  /** Write a snapshot every this many applied blocks (default 0: never). */
+  /**
+   * Write a snapshot (SNAPSHOT_DIR/<slug>.json: a restart point, with its block hash) every this many applied blocks
+   * (0: never); default: the chain's blocks in about 5 minutes.
+   */
   readonly snapshotEveryBlocks?: number;
   /** Read the endpoint's priority fee (eth_maxPriorityFeePerGas) once per this many blocks (default 64). */
   readonly priorityFeeEveryBlocks?: number;
@@ -64,6 +72,11 @@ interface Applied {
   readonly gasPriceWei: string;
 }
 
+type Optional = 'startFrom' | 'shippedSnapshotDir' | 'wsUrl' | 'pollIntervalMs' | 'snapshotEveryBlocks';
+
+/** How long a state snapshot may lag when FOLLOW_SNAPSHOT_EVERY is not set: a restart replays about this much. */
+const SNAPSHOT_EVERY_MS = 300_000;
+
 const RANGE_REFUSED = /range|too (large|many|big)|limit|exceed|more than/i;
 const hex = (n: number): string => `0x${n.toString(16)}`;
 
@@ -102,24 +115,30 @@ export class ChainFollower {
   private stopped = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
-  private readonly o: Required<Omit<FollowerOptions, 'startFrom' | 'shippedSnapshotDir'>> &
-    Pick<FollowerOptions, 'startFrom' | 'shippedSnapshotDir'>;
+  /** Effective head poll and snapshot interval (the options', else from the block time measured at start). */
+  private pollMs = 1000;
+  private snapshotEvery = 0;
+  /** Heads announced by the subscription, not yet stepped to (newest last); whether it is live. */
+  private announced: string | undefined;
+  private subscription: { unsubscribe(): Promise<unknown>; close(): void } | undefined;
+  private subscribed = false;
+  private readonly o: Required<Omit<FollowerOptions, Optional>> & Pick<FollowerOptions, Optional>;
 
   constructor(
     opts: FollowerOptions,
     private readonly sink: BlockUpdateSink,
   ) {
     this.o = {
-      pollIntervalMs: 1000,
       undoDepth: 64,
-      snapshotEveryBlocks: 0,
       priorityFeeEveryBlocks: 64,
       catchUpRange: 2000,
       follow: true,
       ...opts,
     };
     this.range = this.o.catchUpRange;
-    this.rpc = createSeedRpc({ url: opts.rpcUrl, retries: 2, backoffMs: 200, timeoutMs: 10_000 });
+    this.rpc = /^wss?:\/\//i.test(opts.rpcUrl)
+      ? socketRpc(opts.rpcUrl)
+      : createSeedRpc({ url: opts.rpcUrl, retries: 2, backoffMs: 200, timeoutMs: 10_000 });
     this.client = this.rpc.client;
   }
 
@@ -166,33 +185,95 @@ export class ChainFollower {
   }
 
   /**
-   * Loads the start state (a snapshot whose block was reorganised away is replaced by a fresh seed), catches up to
-   * the head, delivers every pool once (a `full` update: consumers drop whatever they held of the chain), then
+   * Loads the start state: the chain's served snapshot (SNAPSHOT_DIR over the shipped one; its own last one when it
+   * wrote one), unless its block was reorganised away, else a fresh seed. Then catches up to the head, delivers every pool once (a `full` update: consumers drop whatever they held of the chain), then
    * follows in the background until stop().
    */
   async start(): Promise<void> {
-    const start =
-      this.o.startFrom ??
-      loadServedSnapshots({ snapshotDir: this.o.snapshotDir, shippedSnapshotDir: this.o.shippedSnapshotDir }).snapshots.find(
-        (s) => s.chainId === this.chainId,
+    const served = loadServedSnapshots({ snapshotDir: this.o.snapshotDir, shippedSnapshotDir: this.o.shippedSnapshotDir }).snapshots.find(
+      (s) => s.chainId === this.chainId,
+    );
+    const start = this.o.startFrom ?? served;
+    const started = start !== undefined && (await this.reset(start));
+    if (start && !started)
+      this.o.logger.warn(
+        { chainId: this.chainId, block: start.blockNumber, blockHash: start.blockHash },
+        "the start snapshot's block is no longer on the chain (reorg): seeding afresh",
       );
-    if (!start || !(await this.reset(start))) {
-      if (start)
-        this.o.logger.warn(
-          { chainId: this.chainId, block: start.blockNumber, blockHash: start.blockHash },
-          "the start snapshot's block is no longer on the chain (reorg): seeding afresh",
-        );
-      await this.reseedBook();
-    }
+    if (!started) await this.reseedBook();
+    await this.tune();
     await this.catchUp();
     if (this.resync && !this.stopped) await this.moveTo(await this.blockAt(this.applied.number), [], []);
-    if (this.o.follow) this.loop = this.follow();
+    if (this.o.follow) {
+      if (this.o.wsUrl) await this.subscribe(this.o.wsUrl);
+      this.loop = this.follow();
+    }
+  }
+
+  /** The effective head poll (ms) and snapshot interval (blocks): the options', else from the chain's block time. */
+  get schedule(): { pollIntervalMs: number; snapshotEveryBlocks: number; subscribed: boolean } {
+    return { pollIntervalMs: this.pollMs, snapshotEveryBlocks: this.snapshotEvery, subscribed: this.subscribed };
+  }
+
+  /**
+   * Sets the head poll and snapshot interval the options leave open from the chain's block time: the mean over its
+   * last 64 blocks (timestamps are whole seconds, so never below 1 ms). Poll: a tenth of a block, 100 to 1000 ms.
+   * Snapshots: the blocks of SNAPSHOT_EVERY_MS (a block time under 250 ms counts as 250 ms).
+   */
+  private async tune(): Promise<void> {
+    let blockMs = 1000;
+    if (this.o.pollIntervalMs === undefined || this.o.snapshotEveryBlocks === undefined) {
+      const head = Number(await this.request<string>('eth_blockNumber', []));
+      const span = Math.min(64, head);
+      if (span > 0) {
+        const [now, then] = await Promise.all([this.blockAt(head), this.blockAt(head - span)]);
+        blockMs = Math.max(1, ((Number(now.timestamp) - Number(then.timestamp)) * 1000) / span);
+      }
+    }
+    this.pollMs = this.o.pollIntervalMs ?? Math.min(1000, Math.max(100, Math.round(blockMs / 10)));
+    this.snapshotEvery = this.o.snapshotEveryBlocks ?? Math.max(1, Math.round(SNAPSHOT_EVERY_MS / Math.max(250, blockMs)));
+    this.o.logger.info(
+      { chainId: this.chainId, blockMs: Math.round(blockMs), pollIntervalMs: this.pollMs, snapshotEveryBlocks: this.snapshotEvery },
+      'follower schedule',
+    );
+  }
+
+  /**
+   * Subscribes to new heads over WebSocket (viem re-subscribes after a reconnect): each head wakes the follow loop,
+   * which fetches it by hash with its logs. A failed subscription leaves polling in charge.
+   */
+  private async subscribe(url: string): Promise<void> {
+    try {
+      const transport = webSocket(url, { reconnect: { attempts: 1_000_000, delay: 1000 }, keepAlive: { interval: 30_000 } })({});
+      const sub = await transport.value!.subscribe({
+        params: ['newHeads'],
+        onData: (data: { result?: { hash?: string } }) => {
+          this.subscribed = true;
+          if (data.result?.hash) this.announced = data.result.hash;
+          this.wake?.();
+        },
+        onError: (err: unknown) => {
+          this.subscribed = false;
+          this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, 'newHeads subscription failed; polling');
+        },
+      });
+      const client = await transport.value!.getRpcClient();
+      this.subscription = { unsubscribe: sub.unsubscribe, close: () => client.close() };
+      this.subscribed = true;
+    } catch (err) {
+      this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, 'newHeads subscription refused; polling');
+    }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
     await this.loop;
+    if (this.subscription) {
+      await Promise.race([this.subscription.unsubscribe().catch(() => undefined), new Promise((r) => setTimeout(r, 1000))]);
+      this.subscription.close();
+    }
+    if ('close' in this.rpc) (this.rpc as { close(): void }).close();
   }
 
   private async seed(): Promise<Snapshot> {
@@ -330,7 +411,7 @@ export class ChainFollower {
       ...(full ? { full } : {}),
     };
     await this.sink(update);
-    if (this.o.snapshotEveryBlocks > 0 && this.applied.number - this.lastSnapshotBlock >= this.o.snapshotEveryBlocks) {
+    if (this.snapshotEvery > 0 && this.applied.number - this.lastSnapshotBlock >= this.snapshotEvery) {
       writeFileAtomic(join(this.o.snapshotDir, `${this.o.chain.slug}.json`), `${JSON.stringify(this.snapshot(), null, 1)}\n`);
       this.lastSnapshotBlock = this.applied.number;
     }
@@ -348,7 +429,10 @@ export class ChainFollower {
         this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, 'follower step failed; retrying');
       }
       if (this.stopped) break;
-      const delay = failures === 0 ? this.o.pollIntervalMs : Math.min(30_000, this.o.pollIntervalMs * 2 ** Math.min(failures, 10));
+      // Subscribed: a head wakes the loop at once; the poll is a safety net for a missed notification.
+      const every = this.subscribed ? Math.max(this.pollMs, 5000) : this.pollMs;
+      const delay = failures === 0 ? every : Math.min(30_000, this.pollMs * 2 ** Math.min(failures, 10));
+      if (this.announced !== undefined && failures === 0) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);
         this.wake = () => {
@@ -359,9 +443,16 @@ export class ChainFollower {
     }
   }
 
-  /** Polls the head once and applies every new block (rolling back first on a reorg). */
+  /**
+   * Reads the head once (the block a subscription announced, by hash, else the latest) and applies every new block
+   * (rolling back first on a reorg).
+   */
   async step(): Promise<void> {
-    const latest = await this.request<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
+    const hash = this.announced;
+    this.announced = undefined;
+    const latest =
+      (hash && (await this.request<RpcBlock | null>('eth_getBlockByHash', [hash, false]))) ||
+      (await this.request<RpcBlock>('eth_getBlockByNumber', ['latest', false]));
     this.head = Number(latest.number);
     this.lastHeadAt = Date.now();
     let reorg: { changed: Set<string>; existed: Set<string> } | undefined;
@@ -434,4 +525,28 @@ export class ChainFollower {
     await this.reseedBook();
     await this.moveTo(await this.blockAt(this.applied.number), [], [], true);
   }
+}
+
+/** A SeedRpc over WebSocket (a ws(s):// rpcUrl): requests counted, a JSON-RPC error as RpcRequestError (range refusals). */
+function socketRpc(url: string): SeedRpc & { close(): void } {
+  const transport = webSocket(url, { reconnect: { attempts: 1_000_000, delay: 1000 }, retryCount: 2 })({});
+  let count = 0;
+  const client = createPublicClient({
+    transport: custom({
+      async request({ method, params }: { method: string; params?: unknown }) {
+        count++;
+        try {
+          return await transport.request({ method, params } as never);
+        } catch (err) {
+          const e = err as { details?: string; shortMessage?: string; message: string; code?: number };
+          throw new RpcRequestError(`${method}: ${e.details ?? e.shortMessage ?? e.message}`, false, e.code);
+        }
+      },
+    }),
+  }) as PublicClient;
+  return {
+    client,
+    requests: () => count,
+    close: () => void transport.value!.getRpcClient().then((c) => c.close()),
+  };
 }
