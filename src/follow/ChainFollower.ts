@@ -90,8 +90,9 @@ function refusedRange(err: unknown): boolean {
 
 /**
  * Follows one chain: from a snapshot, catches up to the head with eth_getLogs over block ranges, then per new block
- * one eth_getBlockByNumber('latest' or the next number) and one eth_getLogs by blockHash (EIP-234), filtered
- * client-side to the tracked pools and catalogued factories. Each applied block goes to the sink as a BlockUpdate.
+ * its header (by hash when a newHeads subscription announced it, else eth_getBlockByNumber 'latest' or the next
+ * number) and one eth_getLogs by blockHash (EIP-234), filtered client-side to the tracked pools and catalogued
+ * factories. Each applied block goes to the sink as a BlockUpdate; the first after a start or a re-seed is full.
  */
 export class ChainFollower {
   private readonly m = { blocks: 0, events: 0, reorgs: 0, rereads: 0 };
