@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { createPublicClient, custom, getAddress, type PublicClient, webSocket } from 'viem';
+import { getAddress, type PublicClient } from 'viem';
 import type { Catalog, CatalogChain } from '../catalog/Catalog.ts';
 import { multicallRunner, type PhaseRunner } from '../chain/readPoolStates.ts';
 import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../chain/seedChains.ts';
@@ -8,6 +8,7 @@ import { createSeedRpc, RpcRequestError, type SeedRpc } from '../chain/seedRpc.t
 import type { BlockUpdate, BlockUpdateSink } from '../graph/blockUpdate.ts';
 import { loadServedSnapshots, type Snapshot } from '../graph/snapshot.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
+import { followSchedule, type HeadSubscription, socketRpc, subscribeNewHeads } from './heads.ts';
 import { type BlockChange, PoolBook, type RpcLog } from './poolBook.ts';
 
 /** Options of one chain's follower (env names in README "Live pool state"). */
@@ -74,9 +75,6 @@ interface Applied {
 
 type Optional = 'startFrom' | 'shippedSnapshotDir' | 'wsUrl' | 'pollIntervalMs' | 'snapshotEveryBlocks';
 
-/** How long a state snapshot may lag when FOLLOW_SNAPSHOT_EVERY is not set: a restart replays about this much. */
-const SNAPSHOT_EVERY_MS = 300_000;
-
 const RANGE_REFUSED = /range|too (large|many|big)|limit|exceed|more than/i;
 const hex = (n: number): string => `0x${n.toString(16)}`;
 
@@ -121,7 +119,7 @@ export class ChainFollower {
   private snapshotEvery = 0;
   /** Heads announced by the subscription, not yet stepped to (newest last); whether it is live. */
   private announced: string | undefined;
-  private subscription: { unsubscribe(): Promise<unknown>; close(): void } | undefined;
+  private subscription: HeadSubscription | undefined;
   private subscribed = false;
   private readonly o: Required<Omit<FollowerOptions, Optional>> & Pick<FollowerOptions, Optional>;
 
@@ -217,9 +215,8 @@ export class ChainFollower {
   }
 
   /**
-   * Sets the head poll and snapshot interval the options leave open from the chain's block time: the mean over its
-   * last 64 blocks (timestamps are whole seconds, so never below 1 ms). Poll: a tenth of a block, 100 to 1000 ms.
-   * Snapshots: the blocks of SNAPSHOT_EVERY_MS (a block time under 250 ms counts as 250 ms).
+   * Sets the head poll and snapshot interval the options leave open from the chain's block time (followSchedule): the
+   * mean over its last 64 blocks (timestamps are whole seconds, so never below 1 ms).
    */
   private async tune(): Promise<void> {
     let blockMs = 1000;
@@ -231,49 +228,38 @@ export class ChainFollower {
         blockMs = Math.max(1, ((Number(now.timestamp) - Number(then.timestamp)) * 1000) / span);
       }
     }
-    this.pollMs = this.o.pollIntervalMs ?? Math.min(1000, Math.max(100, Math.round(blockMs / 10)));
-    this.snapshotEvery = this.o.snapshotEveryBlocks ?? Math.max(1, Math.round(SNAPSHOT_EVERY_MS / Math.max(250, blockMs)));
+    ({ pollIntervalMs: this.pollMs, snapshotEveryBlocks: this.snapshotEvery } = followSchedule(blockMs, this.o));
     this.o.logger.info(
       { chainId: this.chainId, blockMs: Math.round(blockMs), pollIntervalMs: this.pollMs, snapshotEveryBlocks: this.snapshotEvery },
       'follower schedule',
     );
   }
 
-  /**
-   * Subscribes to new heads over WebSocket (viem re-subscribes after a reconnect): each head wakes the follow loop,
-   * which fetches it by hash with its logs. A failed subscription leaves polling in charge.
-   */
+  /** Subscribes to new heads (heads.ts): each announced head wakes the follow loop; a refusal leaves polling in charge. */
   private async subscribe(url: string): Promise<void> {
-    try {
-      const transport = webSocket(url, { reconnect: { attempts: 1_000_000, delay: 1000 }, keepAlive: { interval: 30_000 } })({});
-      const sub = await transport.value!.subscribe({
-        params: ['newHeads'],
-        onData: (data: { result?: { hash?: string } }) => {
-          this.subscribed = true;
-          if (data.result?.hash) this.announced = data.result.hash;
-          this.wake?.();
-        },
-        onError: (err: unknown) => {
-          this.subscribed = false;
-          this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, 'newHeads subscription failed; polling');
-        },
-      });
-      const client = await transport.value!.getRpcClient();
-      this.subscription = { unsubscribe: sub.unsubscribe, close: () => client.close() };
-      this.subscribed = true;
-    } catch (err) {
-      this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, 'newHeads subscription refused; polling');
-    }
+    const log = (msg: string) => (err: unknown) => this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, msg);
+    this.subscription = await subscribeNewHeads(url, {
+      onHead: (hash) => {
+        this.subscribed = true;
+        this.announced = hash;
+        this.wake?.();
+      },
+      onError: (err) => {
+        this.subscribed = false;
+        log('newHeads subscription failed; polling')(err);
+      },
+    }).catch((err: unknown) => {
+      log('newHeads subscription refused; polling')(err);
+      return undefined;
+    });
+    this.subscribed = this.subscription !== undefined;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
     await this.loop;
-    if (this.subscription) {
-      await Promise.race([this.subscription.unsubscribe().catch(() => undefined), new Promise((r) => setTimeout(r, 1000))]);
-      this.subscription.close();
-    }
+    await this.subscription?.close();
     if ('close' in this.rpc) (this.rpc as { close(): void }).close();
   }
 
@@ -526,28 +512,4 @@ export class ChainFollower {
     await this.reseedBook();
     await this.moveTo(await this.blockAt(this.applied.number), [], [], true);
   }
-}
-
-/** A SeedRpc over WebSocket (a ws(s):// rpcUrl): requests counted, a JSON-RPC error as RpcRequestError (range refusals). */
-function socketRpc(url: string): SeedRpc & { close(): void } {
-  const transport = webSocket(url, { reconnect: { attempts: 1_000_000, delay: 1000 }, retryCount: 2 })({});
-  let count = 0;
-  const client = createPublicClient({
-    transport: custom({
-      async request({ method, params }: { method: string; params?: unknown }) {
-        count++;
-        try {
-          return await transport.request({ method, params } as never);
-        } catch (err) {
-          const e = err as { details?: string; shortMessage?: string; message: string; code?: number };
-          throw new RpcRequestError(`${method}: ${e.details ?? e.shortMessage ?? e.message}`, false, e.code);
-        }
-      },
-    }),
-  }) as PublicClient;
-  return {
-    client,
-    requests: () => count,
-    close: () => void transport.value!.getRpcClient().then((c) => c.close()),
-  };
 }

@@ -1,7 +1,7 @@
 // How the follower learns of new heads (issue 25, item 4). With a WebSocket URL it subscribes to newHeads: with the
 // safety poll set to a minute, every mined block is still applied within seconds, each fetched by hash with its logs
 // (two requests per block), and the state equals a fresh seed. Without settings the poll and snapshot interval come
-// from the chain's block time, computed here from the blocks' own timestamps.
+// from the chain's block time, computed here from the blocks' own timestamps. A ws:// RPC URL alone serves requests too.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,4 +112,30 @@ t.test('without settings, the poll and snapshot interval follow the block time',
     },
     `block time ${blockMs.toFixed(0)} ms`,
   );
+});
+
+t.test('a ws:// RPC URL alone: requests and heads over one WebSocket endpoint', async (tt) => {
+  const ws = devnet.rpcUrl.replace(/^http/, 'ws');
+  let arrived: (() => void) | undefined;
+  const follower = new ChainFollower(
+    { chain, rpcUrl: ws, wsUrl: ws, snapshotDir, catalog, logger, startFrom: start, pollIntervalMs: 60_000, snapshotEveryBlocks: 0 },
+    () => arrived?.(),
+  );
+  await follower.start();
+  tt.teardown(() => follower.stop());
+  for (let i = 0; i < 3; i++) {
+    await trader.queue(start, 3);
+    const got = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`block ${i} not applied within 5 s`)), 5000);
+      arrived = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    await trader.mine();
+    await got;
+  }
+  const seed = await seedNow();
+  tt.equal(follower.status().appliedBlock, seed.blockNumber, 'at the head');
+  tt.ok(isDeepStrictEqual(follower.snapshot().pools, seed.pools), 'the followed state equals a fresh seed at the head');
 });
