@@ -24,7 +24,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
@@ -74,7 +74,7 @@ function beforeCheckout(ref: string): string {
 
 // The mix's large amounts move prices far beyond the default maxPriceImpactBps (15%, since issue 23): this checkout's
 // bodies allow any impact, so it prices what a checkout from before the bound prices (BENCH_BEFORE's bodies lack the
-// field, which it would refuse as unknown).
+// field when that checkout predates it, as it would refuse it as unknown).
 const ANY_IMPACT = { maxPriceImpactBps: 10_000 };
 const single = variedQuoteBodies(200, { maxHops: 1, maxSplits: 1, ...ANY_IMPACT });
 const routing = variedQuoteBodies(200, ANY_IMPACT);
@@ -95,7 +95,9 @@ function serviceCases(root: string | undefined): Case[] {
   const label = (l: string): string => (root ? `${l} [before: ${BEFORE}]` : l);
   const service = server(() => startService(serviceEnv, profileArgs, root));
   const serviceRedis = server(() => startService({ ...serviceEnv, REDIS_URL, REDIS_KEY_PREFIX: redisPrefix }, profileArgs, root));
-  const bodies = root ? { single: singleBefore, routing: routingBefore } : { single, routing };
+  // A checkout that knows maxPriceImpactBps gets the same bodies as this one.
+  const knowsImpact = !root || readFileSync(join(root, 'src/quote/quoteRequest.ts'), 'utf8').includes('maxPriceImpactBps');
+  const bodies = knowsImpact ? { single, routing } : { single: singleBefore, routing: routingBefore };
   return [
     {
       id: `tokens${suffix}`,

@@ -36,6 +36,8 @@ export interface AppDeps {
   readonly rateLimitStore?: RateLimitStore;
   /** The chains this process follows (FOLLOW=true), for /readyz and /metrics. */
   readonly liveState?: LiveState;
+  /** Whether the process has sent itself its warm-up requests, for /readyz (src/index.ts). */
+  readonly warmedUp?: () => boolean;
 }
 
 /** The template of a route (`/quotes/:quoteId`): its path, or for a RegExp route its name. */
@@ -59,6 +61,7 @@ export function createApp(deps: AppDeps): Koa {
       store: quotes?.store,
       keys: quotes?.keys,
       liveState: deps.liveState,
+      warmedUp: deps.warmedUp,
     }),
     blockchainsRouter(deps.catalog, deps.graph),
     openapiRouter(),

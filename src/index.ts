@@ -9,9 +9,13 @@ import { FollowStreamReader } from './follow/followStream.ts';
 import { startFollowers } from './follow/startFollowers.ts';
 import { GraphHolder } from './graph/GraphHolder.ts';
 import type { LiveState } from './graph/liveState.ts';
+import { pricingGraphOf } from './graph/PricingGraph.ts';
+import { sendWarmUpRequests, warmUpRequests } from './http/warmUpRequests.ts';
 import { createLogger } from './logger.ts';
 import { createPricer } from './quote/Pricer.ts';
 import { QuoteService } from './quote/quoteService.ts';
+import { QuoteTxStatusReader } from './quote/quoteTxStatus.ts';
+import { warmUp } from './quote/TradeTask.ts';
 import { createApiKeyStore } from './store/apiKeyStore.ts';
 import { createQuoteStore } from './store/quoteStore.ts';
 
@@ -29,7 +33,8 @@ async function main(): Promise<void> {
 async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const catalog = loadCatalog(config.catalogDir);
-  const holder = new GraphHolder(catalog, config, logger);
+  // Ready means ready: the pricing index and what a first search builds exist before the port opens (warmUp).
+  const holder = new GraphHolder(catalog, config, logger, (graph) => warmUp(pricingGraphOf(graph, catalog)));
   const graph = () => holder.current();
   const start = graph();
   logger.info(
@@ -82,14 +87,23 @@ async function serve(config: Config): Promise<void> {
     : reader
       ? { maxAgeSeconds: config.maxStateAgeSeconds, chains: () => reader.chains() }
       : undefined;
+  let warmedUp = false;
   const app = createApp({
     config,
     catalog,
     graph,
     logger,
-    quotes: { catalog, quotes, store, keys, defaultSlippageBps: config.defaultSlippageBps },
+    quotes: {
+      catalog,
+      quotes,
+      store,
+      keys,
+      defaultSlippageBps: config.defaultSlippageBps,
+      txStatus: new QuoteTxStatusReader({ catalog, rpcUrls: config.rpcUrls }),
+    },
     pricer,
     liveState,
+    warmedUp: () => warmedUp,
   });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 5_000;
@@ -98,7 +112,14 @@ async function serve(config: Config): Promise<void> {
     server.listen(config.port, config.host, resolve);
   });
   const address = server.address();
-  logger.info({ port: typeof address === 'object' && address ? address.port : config.port }, 'listening');
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port }, 'listening');
+  // Ready means ready: the process sends itself a first request of each kind before /readyz says ready.
+  const self = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
+  void sendWarmUpRequests(self, warmUpRequests(catalog, graph())).then(() => {
+    warmedUp = true;
+    logger.info('warm-up requests answered');
+  });
   reader?.start();
   if (config.follow) {
     const rpcUrls = Object.fromEntries(config.rpcUrls);

@@ -28,11 +28,14 @@ let updates = 0;
 let missed = -1;
 let poolGraph = new PoolGraph(loadServedSnapshots(folders).snapshots, catalog);
 let graph: PricingGraph = pricingGraphOf(poolGraph, catalog);
+// Before the first task (Piscina hands this worker tasks once its module has loaded): ready means ready.
+tradeTask.warmUp(graph);
 
 /** Reads the snapshot folder: the state of a generation with no followed block applied. */
 function reload(to: number): void {
   poolGraph = new PoolGraph(loadServedSnapshots(folders).snapshots, catalog);
   graph = pricingGraphOf(poolGraph, catalog);
+  tradeTask.warmUp(graph);
   generation = to;
   updates = 0;
 }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Abi, Address, Hex } from 'viem';
+import { ACROSS_CONTRACTS_PREFIX, resolveAcrossContracts } from './acrossContracts.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -17,9 +18,17 @@ interface RawArtifact {
   linkReferences?: Artifact['linkReferences'];
 }
 
+/**
+ * The absolute path of a file in a published package, given by its npm path: from the root install, or for
+ * `@across-protocol/contracts/…` from its own package (seeds/devnet/acrossContracts.ts), installed on first use.
+ */
+export function resolveArtifact(npmPath: string): string {
+  return npmPath.startsWith(ACROSS_CONTRACTS_PREFIX) ? resolveAcrossContracts(npmPath) : require.resolve(npmPath);
+}
+
 /** Loads a published artifact (waffle or hardhat format) by its npm path. */
 export function loadArtifact(npmPath: string): Artifact {
-  const raw = require(npmPath) as RawArtifact;
+  const raw = require(resolveArtifact(npmPath)) as RawArtifact;
   const code = typeof raw.bytecode === 'string' ? raw.bytecode : raw.bytecode.object;
   const bytecode = (code.startsWith('0x') ? code : `0x${code}`) as Hex;
   return { abi: raw.abi, bytecode, linkReferences: raw.linkReferences ?? {} };

@@ -83,18 +83,18 @@ export function isqrt(n: bigint): bigint {
 }
 
 /** Raw amount of a token worth `usd` dollars at `priceMicroUsd` per whole token. */
-function rawAmount(usd: bigint, priceMicroUsd: bigint, decimals: number): bigint {
+export function rawAmount(usd: bigint, priceMicroUsd: bigint, decimals: number): bigint {
   return (usd * 1_000_000n * 10n ** BigInt(decimals)) / priceMicroUsd;
 }
 
-function token(symbol: DevnetTokenSymbol) {
+export function token(symbol: DevnetTokenSymbol) {
   const spec = DEVNET_TOKENS.find((t) => t.symbol === symbol);
   if (!spec) throw new Error(`unknown devnet token ${symbol}`);
   return spec;
 }
 
 /** sqrtPriceX96 and tick (floor) for a pool whose token0/token1 have the given micro-USD prices. */
-function initialPrice(t0: DevnetTokenSymbol, t1: DevnetTokenSymbol): { sqrtPriceX96: bigint; tick: number } {
+export function initialPrice(t0: DevnetTokenSymbol, t1: DevnetTokenSymbol): { sqrtPriceX96: bigint; tick: number } {
   const a = token(t0);
   const b = token(t1);
   const num = a.priceMicroUsd * 10n ** BigInt(b.decimals);

@@ -69,7 +69,7 @@ export const DEVNET_V2_PAIRS: readonly DevnetV2PairSpec[] = [
 export type TickOffsets = readonly [lower: number, upper: number];
 
 /** Volatile pairs: nested ranges of ~±6% to ~±20x, skewed ranges, and single-sided ranges above and below the price. */
-const VOLATILE: readonly TickOffsets[] = [
+export const DEVNET_VOLATILE_POSITIONS: readonly TickOffsets[] = [
   [-600, 600],
   [-2_000, 2_000],
   [-6_000, 6_000],
@@ -84,7 +84,7 @@ const VOLATILE: readonly TickOffsets[] = [
 ];
 
 /** Stable pairs (tick spacing 1): ranges of ±5 ticks to ±2000 ticks, skewed ranges, and single-sided ranges. */
-const STABLE: readonly TickOffsets[] = [
+export const DEVNET_STABLE_POSITIONS: readonly TickOffsets[] = [
   [-5, 5],
   [-20, 20],
   [-100, 100],
@@ -111,17 +111,17 @@ export interface DevnetV3PoolSpec {
 
 /** v3 pools, created and initialised through the NonfungiblePositionManager, then minted into. */
 export const DEVNET_V3_POOLS: readonly DevnetV3PoolSpec[] = [
-  { phase: 'base', a: 'USDC', b: 'USDT', fee: 100, usdPerPosition: 1_000_000n, positions: STABLE },
-  { phase: 'base', a: 'DAI', b: 'USDC', fee: 100, usdPerPosition: 500_000n, positions: STABLE },
-  { phase: 'base', a: 'WETH', b: 'USDC', fee: 500, usdPerPosition: 1_000_000n, positions: VOLATILE },
-  { phase: 'base', a: 'WETH', b: 'USDC', fee: 3000, usdPerPosition: 300_000n, positions: VOLATILE },
-  { phase: 'base', a: 'WETH', b: 'USDT', fee: 3000, usdPerPosition: 200_000n, positions: VOLATILE },
-  { phase: 'base', a: 'WBTC', b: 'WETH', fee: 3000, usdPerPosition: 500_000n, positions: VOLATILE },
-  { phase: 'base', a: 'WBTC', b: 'USDC', fee: 500, usdPerPosition: 300_000n, positions: VOLATILE },
-  { phase: 'base', a: 'WETH', b: 'DAI', fee: 10000, usdPerPosition: 100_000n, positions: VOLATILE },
-  { phase: 'base', a: 'WBTC', b: 'USDC', fee: 10000, usdPerPosition: 50_000n, positions: VOLATILE },
+  { phase: 'base', a: 'USDC', b: 'USDT', fee: 100, usdPerPosition: 1_000_000n, positions: DEVNET_STABLE_POSITIONS },
+  { phase: 'base', a: 'DAI', b: 'USDC', fee: 100, usdPerPosition: 500_000n, positions: DEVNET_STABLE_POSITIONS },
+  { phase: 'base', a: 'WETH', b: 'USDC', fee: 500, usdPerPosition: 1_000_000n, positions: DEVNET_VOLATILE_POSITIONS },
+  { phase: 'base', a: 'WETH', b: 'USDC', fee: 3000, usdPerPosition: 300_000n, positions: DEVNET_VOLATILE_POSITIONS },
+  { phase: 'base', a: 'WETH', b: 'USDT', fee: 3000, usdPerPosition: 200_000n, positions: DEVNET_VOLATILE_POSITIONS },
+  { phase: 'base', a: 'WBTC', b: 'WETH', fee: 3000, usdPerPosition: 500_000n, positions: DEVNET_VOLATILE_POSITIONS },
+  { phase: 'base', a: 'WBTC', b: 'USDC', fee: 500, usdPerPosition: 300_000n, positions: DEVNET_VOLATILE_POSITIONS },
+  { phase: 'base', a: 'WETH', b: 'DAI', fee: 10000, usdPerPosition: 100_000n, positions: DEVNET_VOLATILE_POSITIONS },
+  { phase: 'base', a: 'WBTC', b: 'USDC', fee: 10000, usdPerPosition: 50_000n, positions: DEVNET_VOLATILE_POSITIONS },
   // LINK's only pool: LINK -> USDC takes two hops (LINK -> WETH -> USDC).
-  { phase: 'routing', a: 'LINK', b: 'WETH', fee: 3000, usdPerPosition: 200_000n, positions: VOLATILE },
+  { phase: 'routing', a: 'LINK', b: 'WETH', fee: 3000, usdPerPosition: 200_000n, positions: DEVNET_VOLATILE_POSITIONS },
 ];
 
 /** Fee tiers the devnet's UniswapV3Factory has enabled, with their tick spacings (100 is enabled by the deployment). */

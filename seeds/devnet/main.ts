@@ -19,7 +19,7 @@ if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`invalid cha
 
 let devnet: Awaited<ReturnType<typeof startDevnet>>;
 try {
-  devnet = await startDevnet({ port, chainId, across: true });
+  devnet = await startDevnet({ port, chainId, across: true, v4: true });
 } catch (err) {
   console.error(`devnet: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
@@ -37,11 +37,21 @@ for (const [name, address] of Object.entries(addresses.contracts)) {
 }
 lines.push(`  ${'multicall3'.padEnd(36)} ${addresses.multicall3}`);
 if (devnet.across) lines.push(`  ${'acrossSpokePool (proxy)'.padEnd(36)} ${devnet.across.spokePool}`);
+if (devnet.v4) {
+  lines.push(`  ${'permit2'.padEnd(36)} ${devnet.v4.permit2}`);
+  for (const [name, address] of Object.entries(devnet.v4.contracts)) lines.push(`  ${`v4 ${name}`.padEnd(36)} ${address}`);
+}
 lines.push('', 'pools:');
 const symbolOf = new Map(Object.entries(addresses.tokens).map(([s, a]) => [a, s]));
 for (const p of addresses.pools) {
   lines.push(
     `  ${p.dex.padEnd(10)} ${p.version} ${`${symbolOf.get(p.token0)}/${symbolOf.get(p.token1)}`.padEnd(10)} fee ${String(p.fee).padStart(5)}  ${p.address}`,
+  );
+}
+const symbolOrEth = (a: string): string => (BigInt(a) === 0n ? 'ETH' : (symbolOf.get(a as `0x${string}`) ?? a));
+for (const p of devnet.v4?.pools ?? []) {
+  lines.push(
+    `  uniswap    v4 ${`${symbolOrEth(p.currency0)}/${symbolOrEth(p.currency1)}`.padEnd(10)} fee ${String(p.lpFee).padStart(5)}${p.fee === p.lpFee ? '' : ' (dynamic)'}  spacing ${p.tickSpacing}  ${p.poolId}${BigInt(p.hooks) === 0n ? '' : `  hooks ${p.hooks}`}`,
   );
 }
 lines.push(

@@ -17,7 +17,9 @@ export function createSwapStep(): SwapStep {
 }
 
 /**
- * One swap step within a single liquidity range, like SwapMath.computeSwapStep (v3-core): the price reached,
+ * One swap step within a single liquidity range, like SwapMath.computeSwapStep (v3-core, and v4-core's, whose
+ * results are the same: where v4 takes amountIn = the remainder less fee and amountOut = the remaining output
+ * instead of recomputing them, the swapper's totals do not change; v4 adds the 100% fee): the price reached,
  * the input consumed (fee excluded), the output and the fee. amountRemaining > 0 is exact input, < 0 exact output.
  * feePips is the fee in hundredths of a bip (3000 = 0.3%). Writes into `out` and returns it.
  */
@@ -66,6 +68,9 @@ export function computeSwapStep(
   if (exactIn && sqrtRatioNextX96 !== sqrtRatioTargetX96) {
     // The target was not reached: the rest of the maximum input is taken as fee.
     feeAmount = amountRemaining - amountIn;
+  } else if (feePips === MAX_FEE) {
+    // v4's 100% fee (exact input only: Pool.swap refuses exact output): the target is reached only when amountIn is 0.
+    feeAmount = amountIn;
   } else {
     const p = amountIn * feePips;
     const d = MAX_FEE - feePips;

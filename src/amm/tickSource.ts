@@ -188,7 +188,8 @@ export class WindowTickSource implements TickSource {
       zeroForOne: boolean,
       crossedNet: bigint,
     ): PrecomputedStep | null => {
-      if (liquidity < 0n || liquidity >= UINT128_LIMIT) return null;
+      // A 100% fee (v4) reaches a boundary only through an empty range: left to computeSwapStep.
+      if (liquidity < 0n || liquidity >= UINT128_LIMIT || fee === MAX_FEE) return null;
       let liquidityAfter: bigint;
       try {
         liquidityAfter = addDelta(liquidity, crossedNet);

@@ -37,11 +37,23 @@ export interface V3Pool {
   readonly ticks: TickSource;
 }
 
+/** The fees and tick spacings a protocol's pools may have (the walk is the same for every protocol within them). */
+export interface PoolLimits {
+  /** Highest fee in pips. */
+  readonly maxFee: number;
+  /** Highest tick spacing. */
+  readonly maxTickSpacing: number;
+}
+
+/** Uniswap v3: a fee below 100% (UniswapV3Factory.enableFeeAmount: fee < 1e6) and a tick spacing below 16384. */
+export const V3_POOL_LIMITS: PoolLimits = Object.freeze({ maxFee: 999_999, maxTickSpacing: 16_383 });
+
 /**
  * Validates snapshot state and builds an immutable V3Pool, precomputing every tick boundary's sqrt price and
- * the whole-range swap steps between them. Throws AmmError INVALID_POOL_STATE on inconsistent data.
+ * the whole-range swap steps between them; `limits` bound its fee and tick spacing (v3's unless given). Throws
+ * AmmError INVALID_POOL_STATE on inconsistent data.
  */
-export function createV3Pool(data: V3PoolData): V3Pool {
+export function createV3Pool(data: V3PoolData, limits: PoolLimits = V3_POOL_LIMITS): V3Pool {
   const { sqrtPriceX96, tick, liquidity, tickSpacing, fee } = data;
   if (sqrtPriceX96 < MIN_SQRT_RATIO || sqrtPriceX96 >= MAX_SQRT_RATIO) {
     throw new AmmError('INVALID_POOL_STATE', 'sqrtPriceX96 outside [MIN_SQRT_RATIO, MAX_SQRT_RATIO)');
@@ -49,10 +61,12 @@ export function createV3Pool(data: V3PoolData): V3Pool {
   if (!Number.isInteger(tick) || tick < MIN_TICK || tick > MAX_TICK)
     throw new AmmError('INVALID_POOL_STATE', `tick ${tick} outside the tick range`);
   if (liquidity < 0n || liquidity >= UINT128_LIMIT) throw new AmmError('INVALID_POOL_STATE', 'liquidity outside uint128');
-  if (!Number.isInteger(tickSpacing) || tickSpacing < 1 || tickSpacing >= 16384) {
-    throw new AmmError('INVALID_POOL_STATE', `tickSpacing ${tickSpacing} outside [1, 16384)`);
+  if (!Number.isInteger(tickSpacing) || tickSpacing < 1 || tickSpacing > limits.maxTickSpacing) {
+    throw new AmmError('INVALID_POOL_STATE', `tickSpacing ${tickSpacing} outside [1, ${limits.maxTickSpacing}]`);
   }
-  if (!Number.isInteger(fee) || fee < 0 || fee >= 1_000_000) throw new AmmError('INVALID_POOL_STATE', `fee ${fee} pips outside [0, 1e6)`);
+  if (!Number.isInteger(fee) || fee < 0 || fee > limits.maxFee) {
+    throw new AmmError('INVALID_POOL_STATE', `fee ${fee} pips outside [0, ${limits.maxFee}]`);
+  }
   const [first, last] = data.bitmapWords;
   if (!Number.isInteger(first) || !Number.isInteger(last) || first > last) {
     throw new AmmError('INVALID_POOL_STATE', 'bitmapWords must be an ascending pair of integers');

@@ -11,7 +11,7 @@ import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.t
 import { completePoolStates, type PhaseRunner, readPoolBasics } from './readPoolStates.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
 import { createSeedRpc, RpcRequestError } from './seedRpc.ts';
-import { checkTokenMetadata, tokenMetadataCalls } from './tokenMetadata.ts';
+import { checkTokenMetadata, TOKEN_METADATA_READS, tokenMetadataCalls, totalSuppliesOf } from './tokenMetadata.ts';
 
 /** Multicall3's canonical address, used when a chain's catalogue file names none. */
 export const DEFAULT_MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
@@ -240,18 +240,24 @@ async function seedOne(
   };
 
   try {
-    // 0. Token metadata: decimals() and symbol() of every ERC-20 against the catalogue; a token that disagrees is left out.
+    // 0. Token metadata: decimals() and symbol() of every ERC-20 against the catalogue (a token that disagrees is left
+    // out), and totalSupply() (market caps).
     const tokenAddresses = pairTokens(chain);
     const metadata = await phase(
       'tokens',
       tokenMetadataCalls(tokenAddresses),
       (r) => `${r.filter((x) => x === undefined).length} failed reads`,
     );
+    const totalSupplies = totalSuppliesOf(
+      tokenAddresses,
+      tokenAddresses.map((_, i) => metadata[TOKEN_METADATA_READS * i + 2] as bigint | undefined),
+    );
     const excluded = new Map<string, Omit<SnapshotExcludedToken, 'pools'> & { pools: string[] }>();
     const usable = new Set<string>();
     tokenAddresses.forEach((address, i) => {
       const listed = chain.tokens.find((t) => t.address === address)!;
-      const problem = checkTokenMetadata(listed, metadata[2 * i] as number | undefined, metadata[2 * i + 1] as string | undefined);
+      const [decimals, symbol] = metadata.slice(TOKEN_METADATA_READS * i);
+      const problem = checkTokenMetadata(listed, decimals as number | undefined, symbol as string | undefined);
       if (problem) {
         excluded.set(address.toLowerCase(), { address, reason: 'metadata', detail: problem, pools: [] });
         progress.log(`[${chain.slug}] left out ${listed.symbol} (${address}): ${problem}`);
@@ -351,6 +357,7 @@ async function seedOne(
       gasPriceWei: gasPriceWei.toString(),
       seededAt: new Date().toISOString(),
       tickWindowWords: o.tickWindowWords,
+      totalSupplies,
       pools: all,
       ...(excludedTokens.length > 0 ? { excludedTokens } : {}),
       ...(approvalResetTokens.length > 0 ? { approvalResetTokens } : {}),

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { getAddress, type PublicClient } from 'viem';
 import type { Catalog, CatalogChain } from '../catalog/Catalog.ts';
+import type { MulticallOptions } from '../chain/multicallBatched.ts';
 import { multicallRunner, type PhaseRunner } from '../chain/readPoolStates.ts';
 import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../chain/seedChains.ts';
 import { createSeedRpc, RpcRequestError, type SeedRpc } from '../chain/seedRpc.ts';
@@ -10,6 +11,7 @@ import { loadServedSnapshots, type Snapshot } from '../graph/snapshot.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
 import { followSchedule, type HeadSubscription, socketRpc, subscribeNewHeads } from './heads.ts';
 import { type BlockChange, PoolBook, type RpcLog } from './poolBook.ts';
+import { FollowedSupplies } from './tokenSupplies.ts';
 
 /** Options of one chain's follower (env names in README "Live pool state"). */
 export interface FollowerOptions {
@@ -36,6 +38,8 @@ export interface FollowerOptions {
   readonly snapshotEveryBlocks?: number;
   /** Read the endpoint's priority fee (eth_maxPriorityFeePerGas) once per this many blocks (default 64). */
   readonly priorityFeeEveryBlocks?: number;
+  /** Re-read the tokens' totalSupply() at the head once per this many seconds of block time (default 600; 0: never). */
+  readonly supplyEverySeconds?: number;
   /** First block range of a catch-up eth_getLogs (default 2000; halved while the endpoint refuses it). */
   readonly catchUpRange?: number;
   readonly logger: Logger;
@@ -111,6 +115,7 @@ export class ChainFollower {
   /** The next update delivers every pool (`full`): the first after a start or a re-seed. */
   private resync = true;
   private range: number;
+  private readonly supplies: FollowedSupplies;
   private stopped = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -130,11 +135,13 @@ export class ChainFollower {
     this.o = {
       undoDepth: 64,
       priorityFeeEveryBlocks: 64,
+      supplyEverySeconds: 600,
       catchUpRange: 2000,
       follow: true,
       ...opts,
     };
     this.range = this.o.catchUpRange;
+    this.supplies = new FollowedSupplies(opts.chain, this.o.supplyEverySeconds);
     this.rpc = /^wss?:\/\//i.test(opts.rpcUrl)
       ? socketRpc(opts.rpcUrl)
       : createSeedRpc({ url: opts.rpcUrl, retries: 2, backoffMs: 200, timeoutMs: 10_000 });
@@ -177,6 +184,7 @@ export class ChainFollower {
       gasPriceWei: this.applied.gasPriceWei,
       seededAt: new Date().toISOString(),
       tickWindowWords: this.tickWindowWords,
+      ...this.supplies.snapshotField(),
       pools: this.book.snapshotPools(),
       ...(this.excludedTokens && this.excludedTokens.length > 0 ? { excludedTokens: this.excludedTokens } : {}),
       ...(this.approvalResetTokens && this.approvalResetTokens.length > 0 ? { approvalResetTokens: this.approvalResetTokens } : {}),
@@ -185,8 +193,9 @@ export class ChainFollower {
 
   /**
    * Loads the start state: the chain's served snapshot (SNAPSHOT_DIR over the shipped one; its own last one when it
-   * wrote one), unless its block was reorganised away, else a fresh seed. Then catches up to the head, delivers every pool once (a `full` update: consumers drop whatever they held of the chain), then
-   * follows in the background until stop().
+   * wrote one), unless its block was reorganised away, else a fresh seed. Then catches up to the head, delivers every
+   * pool once (a `full` update: consumers drop whatever they held of the chain), then follows in the background until
+   * stop().
    */
   async start(): Promise<void> {
     const served = loadServedSnapshots({ snapshotDir: this.o.snapshotDir, shippedSnapshotDir: this.o.shippedSnapshotDir }).snapshots.find(
@@ -297,6 +306,7 @@ export class ChainFollower {
     this.tickWindowWords = snapshot.tickWindowWords;
     this.excludedTokens = snapshot.excludedTokens;
     this.approvalResetTokens = snapshot.approvalResetTokens;
+    this.supplies.reset(snapshot);
     this.applied = {
       number: snapshot.blockNumber,
       hash: block.hash,
@@ -311,9 +321,13 @@ export class ChainFollower {
     return true;
   }
 
-  private runner(blockNumber: number): PhaseRunner {
+  private multicall(blockNumber: number): MulticallOptions {
     const multicall3 = getAddress(this.o.chain.multicall3Address || DEFAULT_MULTICALL3);
-    return multicallRunner(this.client, { multicall3, blockNumber: BigInt(blockNumber), batchSize: 500, concurrency: 4 });
+    return { multicall3, blockNumber: BigInt(blockNumber), batchSize: 500, concurrency: 4 };
+  }
+
+  private runner(blockNumber: number): PhaseRunner {
+    return multicallRunner(this.client, this.multicall(blockNumber));
   }
 
   private onReread = (address: string, reason: string): void => {
@@ -382,6 +396,13 @@ export class ChainFollower {
       timestamp: Number(block.timestamp),
       gasPriceWei: await this.gasPrice(block),
     };
+    const totalSupplies = await this.supplies.forBlock(
+      this.applied.number >= this.head,
+      this.applied.timestamp,
+      this.client,
+      this.multicall(this.applied.number),
+      (err) => this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, 'token supplies not read; kept'),
+    );
     this.lastBlockAt = Date.now();
     const full = this.resync;
     this.resync = false;
@@ -394,6 +415,7 @@ export class ChainFollower {
       gasPriceWei: this.applied.gasPriceWei,
       pools: this.book.snapshotPools(full ? undefined : changed),
       removed: full ? [] : removed,
+      ...(totalSupplies ? { totalSupplies } : {}),
       ...(reorg ? { reorg } : {}),
       ...(full ? { full } : {}),
     };

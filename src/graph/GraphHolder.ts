@@ -46,10 +46,13 @@ export class GraphHolder {
     private readonly catalog: Catalog,
     private readonly folders: SnapshotFolders,
     private readonly logger: Logger,
+    /** Builds what serving a graph needs before it is served (at start-up and on each reload), e.g. the pricing index. */
+    private readonly prepare: (graph: PoolGraph) => void = () => {},
   ) {
     const { snapshots, errors, files } = loadServedSnapshots(folders);
     for (const error of errors) logger.error({ snapshotError: error }, 'snapshot refused');
     this.graph = new PoolGraph(snapshots, catalog);
+    prepare(this.graph);
     this.files = files;
     for (const line of this.graph.ignored) logger.warn({ ignored: line }, 'snapshot pool ignored');
     this.channel.unref();
@@ -84,7 +87,9 @@ export class GraphHolder {
       return { ok: false, generation: this.gen, errors };
     }
     const before = new Map(this.graph.chainIds().map((id) => [id, this.graph.snapshot(id)!.blockNumber]));
-    this.graph = new PoolGraph(snapshots, this.catalog);
+    const next = new PoolGraph(snapshots, this.catalog);
+    this.prepare(next);
+    this.graph = next;
     this.files = files;
     this.gen += 1;
     this.applied = 0;

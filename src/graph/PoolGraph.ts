@@ -73,10 +73,10 @@ export class PoolGraph {
 
   /**
    * The graph after one followed block: the chain's changed and new pools replaced (those outside the catalogue left
-   * out, as at load), removed pools dropped, its block metadata moved to the update's; every other chain and pool is
-   * shared with this graph; a `full` update replaces the chain's pools. Returns this graph unchanged when the chain
-   * has no snapshot or the update is not newer than the chain's state (e.g. after a reload to a later snapshot) and is
-   * neither a reorg nor full.
+   * out, as at load), removed pools dropped, its block metadata (and token supplies, when it carries them) moved to
+   * the update's; every other chain and pool is shared with this graph; a `full` update replaces the chain's pools.
+   * Returns this graph unchanged when the chain has no snapshot or the update is not newer than the chain's state
+   * (e.g. after a reload to a later snapshot) and is neither a reorg nor full.
    */
   withUpdate(update: BlockUpdate): PoolGraph {
     const current = this.chains.get(update.chainId);
@@ -92,6 +92,7 @@ export class PoolGraph {
       blockNumber: update.blockNumber,
       blockTimestamp: update.blockTimestamp,
       gasPriceWei: update.gasPriceWei,
+      ...(update.totalSupplies ? { totalSupplies: update.totalSupplies } : {}),
       pools: [],
     };
     return new PoolGraph([], this.catalog, {

@@ -9,9 +9,10 @@ import {
 import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
+import { SortedLists } from './sortedLists.ts';
 import { servedChain, tokenFacts } from './tokenFacts.ts';
 import { reportUnconvertiblePool } from './unconvertiblePools.ts';
-import { usdPrices } from './usdPrices.ts';
+import { chainUsdPrices, type UsdPrice, usdFloat, usdPrices } from './usdPrices.ts';
 
 /** A pool in the adjacency: what candidate selection reads without converting its state. */
 export interface PoolEntry {
@@ -32,9 +33,11 @@ export interface PoolEntry {
 const MEMO_LIMIT = 4096;
 
 /**
- * One chain's pools as routing needs them: each token's pools, deepest first (the native asset has none: routes
- * start and end at its wrapped token), and their priceable form, converted from snapshot state on first use and kept,
- * so the cost does not grow with pools no quote touches. Immutable for its graph; a new graph builds a new index.
+ * One chain's pools as routing needs them: each token's pools, each pair's pools and each token's pools to a base
+ * token, deepest first (the native asset has none: routes start and end at its wrapped token), so candidate
+ * selection reads only the pools it may choose whatever the size of the graph; and their priceable form, converted
+ * from snapshot state on first use and kept, so the cost does not grow with pools no quote touches. Immutable for
+ * its graph; a followed block derives a new index from it (withChanges).
  */
 export class ChainPoolIndex {
   /** Lower-case native pseudo-address and wrapped native token. */
@@ -42,7 +45,9 @@ export class ChainPoolIndex {
   readonly wrappedNative: string;
   /** Lower-case base token addresses (catalogue `baseTokens`). */
   readonly baseTokens: readonly string[];
-  private readonly adjacency: Map<string, PoolEntry[]>;
+  /** Pool lists by key (listKeys): a token's, a pair's, a token's to base tokens. */
+  private readonly lists: SortedLists<PoolEntry>;
+  private readonly bases: ReadonlySet<string>;
   /** Priceable pools by entry, shared by every index derived from this one (an entry never changes state). */
   private readonly converted: WeakMap<PoolEntry, Pool | Error>;
   /** Entries by pool address. */
@@ -50,64 +55,67 @@ export class ChainPoolIndex {
   private readonly memos = new Map<string, unknown>();
   /** Chain tokens by lower-case address, and USD prices (pruning scores) as of the index's first state. */
   private readonly tokens: ReadonlyMap<string, CatalogToken>;
-  private readonly prices: ReadonlyMap<string, bigint>;
+  private readonly prices: ReadonlyMap<string, UsdPrice>;
 
+  /** `prices`: usdPrices of `pools` when the caller has them (else computed here). */
   constructor(
     readonly chain: CatalogChain,
     pools: readonly SnapshotPool[],
     derived?: ChainPoolIndex,
+    prices?: ReadonlyMap<string, UsdPrice>,
   ) {
     this.native = NATIVE_TOKEN_ADDRESS.toLowerCase();
     this.wrappedNative = chain.wrappedNativeToken.toLowerCase();
     this.baseTokens = chain.baseTokens.map((t) => t.toLowerCase());
+    this.bases = new Set(this.baseTokens);
+    this.lists = new SortedLists(deepestFirst, derived?.lists);
     if (derived) {
-      this.adjacency = new Map(derived.adjacency);
       this.converted = derived.converted;
       this.entries = new Map(derived.entries);
       this.tokens = derived.tokens;
       this.prices = derived.prices;
       return;
     }
-    this.adjacency = new Map();
     this.converted = new WeakMap();
     this.entries = new Map();
     this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
-    this.prices = usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
-    for (const state of pools) this.add(this.entryOf(state));
-    for (const list of this.adjacency.values()) list.sort(deepestFirst);
+    this.prices = prices ?? usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
+    for (const state of pools) {
+      const entry = this.entryOf(state);
+      this.entries.set(entry.address, entry);
+      for (const key of this.listKeys(entry)) this.lists.push(key, entry);
+    }
+    this.lists.sortAll();
   }
 
   /**
-   * The index after some pools changed (a followed block): their entries replaced, removed pools dropped, only the
-   * affected tokens' lists re-sorted; every other list, entry and converted pool is shared with this index. The new
-   * index has its own memos (nothing derived from the old state carries over). Scores use this index's USD prices.
+   * The index after some pools changed (a followed block): their entries replaced, removed pools dropped, each at its
+   * place in the lists that hold it (no list is re-sorted); every other list, entry and converted pool is shared
+   * with this index. The new index has its own memos (nothing derived from the old state carries over). Scores use
+   * this index's USD prices.
    */
   withChanges(pools: readonly SnapshotPool[], removed: readonly string[]): ChainPoolIndex {
     const next = new ChainPoolIndex(this.chain, [], this);
-    const touched = new Set<string>();
     for (const address of [...removed, ...pools.map((p) => p.address)]) {
       const old = next.entries.get(address);
       if (!old) continue;
       next.entries.delete(address);
-      for (const token of [old.token0, old.token1]) {
-        next.adjacency.set(
-          token,
-          (next.adjacency.get(token) ?? []).filter((e) => e !== old),
-        );
-        touched.add(token);
-      }
+      for (const key of next.listKeys(old)) next.lists.remove(key, old);
     }
     for (const state of pools) {
       const entry = next.entryOf(state);
-      for (const token of [entry.token0, entry.token1]) {
-        // A list shared with this index is copied before it is changed.
-        if (!touched.has(token)) next.adjacency.set(token, [...(next.adjacency.get(token) ?? [])]);
-        touched.add(token);
-      }
-      next.add(entry);
+      next.entries.set(entry.address, entry);
+      for (const key of next.listKeys(entry)) next.lists.insert(key, entry);
     }
-    for (const token of touched) next.adjacency.get(token)!.sort(deepestFirst);
     return next;
+  }
+
+  /** The lists a pool is in: each token's, the pair's, and a token's to base tokens when the other is one. */
+  private listKeys(entry: PoolEntry): string[] {
+    const keys = [`t:${entry.token0}`, `t:${entry.token1}`, pairKey(entry.token0, entry.token1)];
+    if (this.bases.has(entry.token1)) keys.push(`b:${entry.token0}`);
+    if (this.bases.has(entry.token0)) keys.push(`b:${entry.token1}`);
+    return keys;
   }
 
   private entryOf(state: SnapshotPool): PoolEntry {
@@ -123,15 +131,6 @@ export class ChainPoolIndex {
     };
   }
 
-  private add(entry: PoolEntry): void {
-    this.entries.set(entry.address, entry);
-    for (const token of [entry.token0, entry.token1]) {
-      const list = this.adjacency.get(token);
-      if (list) list.push(entry);
-      else this.adjacency.set(token, [entry]);
-    }
-  }
-
   /** The catalogue token of a lower-case address on this chain. */
   token(address: string): CatalogToken | undefined {
     return this.tokens.get(address);
@@ -139,7 +138,17 @@ export class ChainPoolIndex {
 
   /** The pools of a token (lower-case address), deepest first. */
   poolsOf(token: string): readonly PoolEntry[] {
-    return this.adjacency.get(token) ?? [];
+    return this.lists.get(`t:${token}`);
+  }
+
+  /** The pools between two tokens (lower-case addresses), deepest first. */
+  pairPools(a: string, b: string): readonly PoolEntry[] {
+    return this.lists.get(pairKey(a, b));
+  }
+
+  /** The pools of a token (lower-case address) whose other token is a base token, deepest first. */
+  basePoolsOf(token: string): readonly PoolEntry[] {
+    return this.lists.get(`b:${token}`);
   }
 
   /**
@@ -175,19 +184,23 @@ export class ChainPoolIndex {
   }
 }
 
-/** Adjacency order: deepest first, then by address. */
+/** The list key of a pair, whichever order its tokens are given in. */
+function pairKey(a: string, b: string): string {
+  return a < b ? `p:${a}:${b}` : `p:${b}:${a}`;
+}
+
+/** List order: deepest first, then by address. */
 function deepestFirst(a: PoolEntry, b: PoolEntry): number {
   return b.score - a.score || (a.address < b.address ? -1 : 1);
 }
 
 /** USD value of a pool's balances as a float (pruning only); a side without a price counts as the other side. */
-function usdScore(pool: SnapshotPool, tokens: ReadonlyMap<string, { decimals: number }>, prices: ReadonlyMap<string, bigint>): number {
+function usdScore(pool: SnapshotPool, tokens: ReadonlyMap<string, unknown>, prices: ReadonlyMap<string, UsdPrice>): number {
   const side = (address: string, balance: string): number | undefined => {
     const a = address.toLowerCase();
     const price = prices.get(a);
-    const token = tokens.get(a);
-    if (price === undefined || !token) return undefined;
-    return (Number(BigInt(balance)) / 10 ** token.decimals) * (Number(price) / 1e18);
+    if (price === undefined || !tokens.has(a)) return undefined;
+    return usdFloat(BigInt(balance), price);
   };
   const v0 = side(pool.token0, pool.balance0);
   const v1 = side(pool.token1, pool.balance1);
@@ -237,7 +250,15 @@ export class PricingGraph {
       const chain = this.catalog.chain(chainId);
       const snapshot = this.graph.snapshot(chainId);
       // The chain's tokens as served (tokenFacts.ts): routing's approvalReset (gas) follows the seeding run's findings too.
-      index = chain && snapshot ? new ChainPoolIndex(servedChain(tokenFacts(snapshot), chain), this.graph.pools(chainId)) : null;
+      index =
+        chain && snapshot
+          ? new ChainPoolIndex(
+              servedChain(tokenFacts(snapshot), chain),
+              this.graph.pools(chainId),
+              undefined,
+              chainUsdPrices(this.graph, this.catalog, chainId),
+            )
+          : null;
       this.chains.set(chainId, index);
     }
     return index ?? undefined;

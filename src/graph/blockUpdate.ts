@@ -24,6 +24,8 @@ export interface BlockUpdate {
   readonly pools: readonly SnapshotPool[];
   /** Addresses of pools that no longer exist (reorg of a creation). */
   readonly removed: readonly string[];
+  /** The chain's token supplies re-read at this block (snapshot `totalSupplies`); absent: unchanged. */
+  readonly totalSupplies?: Readonly<Record<string, string>>;
   /** True when this update follows a reorg (for metrics / logs). */
   readonly reorg?: boolean;
   /** True when `pools` is every pool of the chain (`removed` is then empty): the chain's pools are replaced. */

@@ -1,7 +1,7 @@
 import { formatUnits } from 'viem';
 import type { CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
-import { formatCents, usdValue } from './usdPrices.ts';
+import { formatCents, type UsdPrice, usdCents, usdValue } from './usdPrices.ts';
 
 /** A pool as `GET /blockchains/pools` returns it (SPEC section 2, Pool). */
 export interface PoolView {
@@ -32,22 +32,27 @@ export function feePercent(pips: number): string {
 }
 
 /**
- * Describes one snapshot pool for the API: base = token0, quote = token1; balances in smallest units
- * at the top level and in display units under `liquidity`; USD figures from `prices` or '' when unknown.
+ * Describes one snapshot pool for the API: base = token0, quote = token1; balances in smallest units at the top
+ * level and in display units under `liquidity`; USD figures (usdPrices.ts: `prices` by lower-case address) or ''
+ * where a price is unknown: each balance's value, their sum, and `marketCap`, the base token's fully diluted market
+ * capitalisation (its totalSupply() in `supplies`, times its price).
  */
 export function describePool(
   pool: SnapshotPool,
   chain: CatalogChain,
   base: CatalogToken,
   quote: CatalogToken,
-  prices: ReadonlyMap<string, bigint>,
+  prices: ReadonlyMap<string, UsdPrice>,
+  supplies: ReadonlyMap<string, bigint>,
 ): PoolView {
   const dex = chain.dexes.find((d) => d.slug === pool.dex && d.version === pool.version);
   const balance0 = BigInt(pool.balance0);
   const balance1 = BigInt(pool.balance1);
-  const usd0 = usdValue(balance0, base.decimals, prices.get(base.address.toLowerCase()));
-  const usd1 = usdValue(balance1, quote.decimals, prices.get(quote.address.toLowerCase()));
-  const total = usd0 && usd1 ? formatCents(BigInt(usd0.replace('.', '')) + BigInt(usd1.replace('.', ''))) : '';
+  const price0 = prices.get(base.address.toLowerCase());
+  const price1 = prices.get(quote.address.toLowerCase());
+  const usd0 = usdValue(balance0, price0);
+  const usd1 = usdValue(balance1, price1);
+  const total = price0 && price1 ? formatCents(usdCents(balance0, price0) + usdCents(balance1, price1)) : '';
   const { isActive, tickSpacing } = snapshotProtocol(pool.version).describe(pool);
   return {
     name: `${dex?.name ?? pool.dex} ${base.symbol}/${quote.symbol} ${feePercent(pool.fee)}`,
@@ -60,7 +65,7 @@ export function describePool(
     poolFee: pool.fee,
     tickSpacing,
     isActivePool: isActive,
-    marketCap: '',
+    marketCap: usdValue(supplies.get(base.address.toLowerCase()), price0),
     baseToken: base,
     baseTokenAddress: base.address,
     baseTokenBalance: balance0.toString(),

@@ -43,6 +43,11 @@ export interface Snapshot {
   readonly gasPriceWei?: string;
   readonly seededAt: string;
   readonly tickWindowWords: number;
+  /**
+   * totalSupply() of the chain's ERC-20s (integer strings in smallest units, by address): read at blockNumber by the
+   * seeding run; a follower's snapshot carries its last refresh. Absent in older snapshots (market caps unknown).
+   */
+  readonly totalSupplies?: Readonly<Record<string, string>>;
   /** Each pool's state as its protocol defines it (src/protocols/), told apart by `version`. */
   readonly pools: readonly SnapshotPool[];
   /** Tokens whose pools were left out (absent in older snapshots: none). */

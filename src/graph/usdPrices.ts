@@ -1,59 +1,39 @@
-import type { CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
+import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
+import type { PoolGraph } from './PoolGraph.ts';
+import type { Snapshot } from './snapshot.ts';
 
 /** Symbols valued at exactly one US dollar for display figures. */
 export const USD_STABLECOINS: ReadonlySet<string> = new Set(['USDC', 'USDT', 'DAI', 'USDC.E', 'USDBC', 'BUSD', 'FDUSD', 'USDT0']);
 
-const E18 = 10n ** 18n;
-
-/** Spot price of one whole token0 in whole token1, as an 18-decimal fixed-point integer. */
-export function spotPrice0In1E18(pool: SnapshotPool, decimals0: number, decimals1: number): bigint {
-  const scale = 10n ** BigInt(decimals0);
-  const unscale = 10n ** BigInt(decimals1);
-  const { num, den } = snapshotProtocol(pool.version).snapshotMidPrice(pool);
-  if (den === 0n) return 0n;
-  return (num * scale * E18) / (den * unscale);
-}
-
 /**
- * USD price (18-decimal fixed point) per token address (lower case) for display figures only:
- * stablecoins are $1; any other token takes its spot price in the stablecoin pool that holds the
- * most stablecoin. Tokens with no such pool have no price.
+ * Least USD value a pool must hold of the token it prices from (the side whose price is known) to pass a price on:
+ * a pool below it (dust, or a pool made to show a price) prices nothing, so a token reached only through such pools
+ * has no USD price.
  */
-export function usdPrices(
-  chain: CatalogChain,
-  pools: readonly SnapshotPool[],
-  token: (address: string) => CatalogToken | undefined,
-): Map<string, bigint> {
-  const prices = new Map<string, bigint>();
-  for (const t of chain.tokens) if (USD_STABLECOINS.has(t.symbol.toUpperCase())) prices.set(t.address.toLowerCase(), E18);
-  const depth = new Map<string, bigint>();
-  for (const pool of pools) {
-    const t0 = token(pool.token0);
-    const t1 = token(pool.token1);
-    if (!t0 || !t1) continue;
-    const stable0 = USD_STABLECOINS.has(t0.symbol.toUpperCase());
-    const stable1 = USD_STABLECOINS.has(t1.symbol.toUpperCase());
-    if (stable0 === stable1) continue;
-    const [other, stableBalance] = stable1
-      ? [t0, BigInt(pool.balance1) * 10n ** BigInt(18 - Math.min(18, t1.decimals))]
-      : [t1, BigInt(pool.balance0) * 10n ** BigInt(18 - Math.min(18, t0.decimals))];
-    const key = other.address.toLowerCase();
-    if ((depth.get(key) ?? -1n) >= stableBalance) continue;
-    const p01 = spotPrice0In1E18(pool, t0.decimals, t1.decimals);
-    const price = stable1 ? p01 : p01 === 0n ? 0n : (E18 * E18) / p01;
-    if (price === 0n) continue;
-    depth.set(key, stableBalance);
-    prices.set(key, price);
-  }
-  return prices;
+export const MIN_PRICE_DEPTH_USD = 10_000;
+
+/** A token's USD price per smallest unit, exact: an amount is worth amount × num / den US dollars. */
+export interface UsdPrice {
+  readonly num: bigint;
+  readonly den: bigint;
 }
 
-/** USD value of a smallest-unit balance as a 2-decimal string, or '' when the token has no price. */
-export function usdValue(balance: bigint, decimals: number, priceE18: bigint | undefined): string {
-  if (priceE18 === undefined) return '';
-  const cents = (balance * priceE18 * 100n) / (10n ** BigInt(decimals) * E18);
-  return formatCents(cents);
+/** A price whose parts both reach 2^448 is scaled down by 2^64 steps (its smaller part keeps over 384 bits). */
+const LARGE = 1n << 448n;
+
+/** num/den with both parts scaled down while both are large (exact while either is below 2^448; else within 2^-383). */
+function bounded(num: bigint, den: bigint): UsdPrice {
+  while (num >= LARGE && den >= LARGE) {
+    num >>= 64n;
+    den >>= 64n;
+  }
+  return { num, den };
+}
+
+/** USD value of an amount in smallest units, in whole cents rounded down. */
+export function usdCents(amount: bigint, price: UsdPrice): bigint {
+  return (amount * price.num * 100n) / price.den;
 }
 
 /** Formats an integer number of cents as `d.cc`. */
@@ -61,4 +41,208 @@ export function formatCents(cents: bigint): string {
   const whole = cents / 100n;
   const frac = (cents % 100n).toString().padStart(2, '0');
   return `${whole}.${frac}`;
+}
+
+/** USD value of a smallest-unit amount as a 2-decimal string (cents rounded down), or '' when the token has no price. */
+export function usdValue(amount: bigint | undefined, price: UsdPrice | undefined): string {
+  return amount === undefined || price === undefined ? '' : formatCents(usdCents(amount, price));
+}
+
+/** USD value of an amount as a float (pool ranking only). */
+export function usdFloat(amount: bigint, price: UsdPrice): number {
+  return Number(usdCents(amount, price)) / 100;
+}
+
+/** num/den as a float (both parts scaled down first when one is beyond a float's range). */
+function ratio(num: bigint, den: bigint): number {
+  const FLOAT_MAX = 1n << 1000n;
+  while (num >= FLOAT_MAX || den >= FLOAT_MAX) {
+    num >>= 512n;
+    den >>= 512n;
+  }
+  return den === 0n ? 0 : Number(num) / Number(den);
+}
+
+interface Edge {
+  readonly pool: SnapshotPool;
+  /** The token at the other end. */
+  readonly other: string;
+  /** This token's balance in the pool (a float: depths only rank and gate). */
+  readonly balance: number;
+  /** Units of the other token per unit of this one = num / den. */
+  readonly num: bigint;
+  readonly den: bigint;
+}
+
+/** Max-heap of tokens by depth (ties: lower address first), entries left stale when a token gets deeper. */
+class DepthHeap {
+  private readonly items: { token: string; depth: number }[] = [];
+
+  private above(a: { token: string; depth: number }, b: { token: string; depth: number }): boolean {
+    return a.depth > b.depth || (a.depth === b.depth && a.token < b.token);
+  }
+
+  push(token: string, depth: number): void {
+    const items = this.items;
+    items.push({ token, depth });
+    for (let i = items.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (!this.above(items[i], items[parent])) break;
+      [items[i], items[parent]] = [items[parent], items[i]];
+      i = parent;
+    }
+  }
+
+  pop(): { token: string; depth: number } | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length > 0 && last) {
+      items[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < items.length && this.above(items[l], items[m])) m = l;
+        if (r < items.length && this.above(items[r], items[m])) m = r;
+        if (m === i) break;
+        [items[i], items[m]] = [items[m], items[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+/** What the price search reads of a pool, parsed once per pool state (followed graphs share unchanged pools). */
+interface PricingFacts {
+  readonly token0: string;
+  readonly token1: string;
+  readonly balance0: number;
+  readonly balance1: number;
+  /** Mid price: token1 units per token0 unit. */
+  readonly num: bigint;
+  readonly den: bigint;
+}
+
+const factsByPool = new WeakMap<SnapshotPool, PricingFacts | null>();
+
+/** A pool's pricing facts, or null when it prices nothing (inactive, or no mid price). */
+function pricingFacts(pool: SnapshotPool): PricingFacts | null {
+  let facts = factsByPool.get(pool);
+  if (facts === undefined) {
+    const protocol = snapshotProtocol(pool.version);
+    const { num, den } = protocol.snapshotMidPrice(pool);
+    facts =
+      protocol.describe(pool).isActive && num > 0n && den > 0n
+        ? {
+            token0: pool.token0.toLowerCase(),
+            token1: pool.token1.toLowerCase(),
+            balance0: Number(pool.balance0),
+            balance1: Number(pool.balance1),
+            num,
+            den,
+          }
+        : null;
+    factsByPool.set(pool, facts);
+  }
+  return facts;
+}
+
+/**
+ * USD prices of a chain's tokens (lower-case address → price per smallest unit), for display figures and pool
+ * ranking, never for quotes. Stablecoins (USD_STABLECOINS) are $1. Every other token takes the mid price of its
+ * deepest path from a stablecoin: the path whose shallowest pool holds the most USD of the token it prices from
+ * (widest path, grown from the stablecoins outwards), the price being the product of the pools' mid prices along it.
+ * A pool prices only when it is active (v2 reserves, v3 in-range liquidity) and holds at least MIN_PRICE_DEPTH_USD of
+ * the priced side; ties go to the pool with the lower address. A token with no such path has no price.
+ */
+export function usdPrices(
+  chain: CatalogChain,
+  pools: readonly SnapshotPool[],
+  token: (address: string) => CatalogToken | undefined,
+): Map<string, UsdPrice> {
+  const prices = new Map<string, UsdPrice>();
+  /** Per token: the depth of its best path so far (USD, a float: depths only rank and gate), that path's last pool. */
+  const depth = new Map<string, number>();
+  const via = new Map<string, string>();
+  const heap = new DepthHeap();
+  for (const t of chain.tokens) {
+    if (!USD_STABLECOINS.has(t.symbol.toUpperCase())) continue;
+    const a = t.address.toLowerCase();
+    prices.set(a, { num: 1n, den: 10n ** BigInt(t.decimals) });
+    depth.set(a, Number.POSITIVE_INFINITY);
+    heap.push(a, Number.POSITIVE_INFINITY);
+  }
+  const edges = new Map<string, Edge[]>();
+  const addEdge = (from: string, edge: Edge): void => {
+    const list = edges.get(from);
+    if (list) list.push(edge);
+    else edges.set(from, [edge]);
+  };
+  for (const pool of pools) {
+    const facts = pricingFacts(pool);
+    if (!facts || !token(facts.token0) || !token(facts.token1)) continue;
+    // mid = num/den token1 units per token0 unit (so den/num token0 units per token1 unit).
+    addEdge(facts.token0, { pool, other: facts.token1, balance: facts.balance0, num: facts.num, den: facts.den });
+    addEdge(facts.token1, { pool, other: facts.token0, balance: facts.balance1, num: facts.den, den: facts.num });
+  }
+  const done = new Set<string>();
+  for (let next = heap.pop(); next; next = heap.pop()) {
+    const from = next.token;
+    if (done.has(from) || next.depth !== depth.get(from)) continue;
+    done.add(from);
+    const price = prices.get(from)!;
+    const unitUsd = ratio(price.num, price.den);
+    for (const edge of edges.get(from) ?? []) {
+      if (done.has(edge.other) || depth.get(edge.other) === Number.POSITIVE_INFINITY) continue;
+      const held = edge.balance * unitUsd;
+      if (!(held >= MIN_PRICE_DEPTH_USD)) continue;
+      const d = Math.min(held, next.depth);
+      const known = depth.get(edge.other);
+      if (known !== undefined && (d < known || (d === known && edge.pool.address.toLowerCase() > via.get(edge.other)!))) continue;
+      depth.set(edge.other, d);
+      via.set(edge.other, edge.pool.address.toLowerCase());
+      // One unit of the other token is worth edge.den / edge.num units of this one.
+      prices.set(edge.other, bounded(price.num * edge.den, price.den * edge.num));
+      heap.push(edge.other, d);
+    }
+  }
+  return prices;
+}
+
+const pricesByGraph = new WeakMap<PoolGraph, Map<number, ReadonlyMap<string, UsdPrice>>>();
+
+/**
+ * The USD prices of a chain's tokens in a pool graph (usdPrices over its pools), computed on first use and kept with
+ * the graph: a followed block makes a new graph, whose prices are computed again only when something asks for them.
+ */
+export function chainUsdPrices(graph: PoolGraph, catalog: Catalog, chainId: number): ReadonlyMap<string, UsdPrice> {
+  let perChain = pricesByGraph.get(graph);
+  if (!perChain) {
+    perChain = new Map();
+    pricesByGraph.set(graph, perChain);
+  }
+  let prices = perChain.get(chainId);
+  if (!prices) {
+    const chain = catalog.chain(chainId);
+    prices = chain ? usdPrices(chain, graph.pools(chainId), (a) => catalog.token(chainId, a)) : new Map();
+    perChain.set(chainId, prices);
+  }
+  return prices;
+}
+
+const suppliesBySnapshot = new WeakMap<object, ReadonlyMap<string, bigint>>();
+const NO_SUPPLIES: ReadonlyMap<string, bigint> = new Map();
+
+/** A snapshot's token supplies (`totalSupplies`) by lower-case address; none when it has none. */
+export function tokenSupplies(snapshot: Pick<Snapshot, 'totalSupplies'> | undefined): ReadonlyMap<string, bigint> {
+  const recorded = snapshot?.totalSupplies;
+  if (!recorded) return NO_SUPPLIES;
+  let supplies = suppliesBySnapshot.get(recorded);
+  if (!supplies) {
+    supplies = new Map(Object.entries(recorded).map(([address, supply]) => [address.toLowerCase(), BigInt(supply)]));
+    suppliesBySnapshot.set(recorded, supplies);
+  }
+  return supplies;
 }

@@ -72,18 +72,11 @@ class InlinePricer {
   }
 }
 
-/**
- * Whether a pair's direct pools (the native asset counts as its wrapped token) include one with more than `maxTicks`
- * initialized ticks. Kept with the index per pair: a hub token's pool list is walked once per state, not per request.
- */
+/** Whether a pair's direct pools (the native asset counts as its wrapped token) include one with more than `maxTicks` initialized ticks. */
 function hasDeepDirectPool(index: ChainPoolIndex, tokenIn: string, tokenOut: string, maxTicks: number): boolean {
-  return index.memo(`deep:${tokenIn}:${tokenOut}:${maxTicks}`, () => {
-    const out = tokenOut === index.native ? index.wrappedNative : tokenOut;
-    const into = tokenIn === index.native ? index.wrappedNative : tokenIn;
-    return index
-      .poolsOf(into)
-      .some((e) => (e.token0 === out || e.token1 === out) && snapshotProtocol(e.state.version).stateSize(e.state) > maxTicks);
-  });
+  const out = tokenOut === index.native ? index.wrappedNative : tokenOut;
+  const into = tokenIn === index.native ? index.wrappedNative : tokenIn;
+  return index.pairPools(into, out).some((e) => snapshotProtocol(e.state.version).stateSize(e.state) > maxTicks);
 }
 
 /**
@@ -163,8 +156,9 @@ export function createPricer(
       return { ...stats };
     },
     async probeWorkers() {
-      // A task on no chain: a worker answers with no trades, proving a thread is up.
-      await inWorker(asTask(probeTask));
+      // A task on no chain per worker, sent together: each idle worker takes one (one task per worker at a time), so
+      // every worker has answered, and has therefore loaded and warmed its state (workers/pricing.ts), when all have.
+      await Promise.all(Array.from({ length: config.workerThreads }, () => inWorker(asTask(probeTask))));
     },
   };
 }

@@ -1,6 +1,8 @@
+import { deploymentId } from '../catalog/Catalog.ts';
 import type { PricingGraph } from '../graph/PricingGraph.ts';
 import { snapshotGasPriceWei } from '../graph/snapshot.ts';
 import { bestTradesByDeployment, type DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
+import { defaultLimits } from '../routing/RoutingLimits.ts';
 import type { TradeSearch } from '../routing/TradeFinder.ts';
 
 /** What the API sends a pricing worker: the search only, never pool state, and the state version to run it on. */
@@ -24,4 +26,25 @@ export function findTrades(graph: PricingGraph, search: TradeSearch): Deployment
   if (!index || !snapshot) return [];
   const gasPriceWei = search.limits.gasPriceWei ?? snapshotGasPriceWei(snapshot);
   return bestTradesByDeployment(index, search, { ...search.limits, gasPriceWei }, search.perDeployment);
+}
+
+/**
+ * Builds before a first quote what pricing otherwise builds on first use (ready means ready): every chain's pool
+ * index (its sorted pool lists), and per chain one default search (over every deployment, one per deployment as
+ * POST /quotes/routes asks) from one whole wrapped native token to each base token, which fills the network-fee
+ * rates of the bases and compiles the search and pricing code. Run by each worker before it takes a task and by
+ * the API process before it listens.
+ */
+export function warmUp(graph: PricingGraph): void {
+  for (const chainId of graph.graph.chainIds()) {
+    const index = graph.chain(chainId);
+    if (!index) continue;
+    const deployments = index.chain.dexes.map((d) => deploymentId(d.slug, d.version));
+    const amount = 10n ** BigInt(index.token(index.wrappedNative)?.decimals ?? 18);
+    for (const base of index.baseTokens) {
+      if (base === index.wrappedNative) continue;
+      const search = { chainId, tokenIn: index.wrappedNative, tokenOut: base, tradeType: 'exactIn' as const, amount };
+      findTrades(graph, { ...search, limits: defaultLimits(deployments), perDeployment: true });
+    }
+  }
 }

@@ -21,7 +21,8 @@ export interface QuoteRequestBody {
   tokenOut: string;
   amount: string;
   recipientAddress: string;
-  slippageBps?: number;
+  /** Basis points, or "auto" (src/quote/autoSlippage.ts: the bound from the trade itself). */
+  slippageBps?: number | 'auto';
   walletAddress?: string;
   /** Routing extensions (README, "Routing"). */
   maxHops?: number;
@@ -72,7 +73,14 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
         'Positive decimal in display units ("1.5") of tokenIn, or of tokenOut with tradeType "exactOut": no sign, exponent, spaces or more decimals than that token has.',
     },
     recipientAddress: address('EVM address receiving tokenOut; mixed case must be its EIP-55 checksum.'),
-    slippageBps: { type: 'integer', minimum: 0, maximum: 5000, nullable: true, description: 'Default DEFAULT_SLIPPAGE_BPS (50).' },
+    slippageBps: {
+      anyOf: [
+        { type: 'integer', minimum: 0, maximum: 5000 },
+        { type: 'string', const: 'auto' },
+      ],
+      description:
+        'Basis points from 0 to 5000, default DEFAULT_SLIPPAGE_BPS (50); or "auto" (same-chain only): the network fee in the output token over the output (exactOut: in the input token over the input), at least the route\'s price impact, clamped to 50–550 (0.5%–5.5%). The quote names the value chosen and slippageSource.',
+    } as unknown as JSONSchemaType<QuoteRequestBody>['properties']['slippageBps'],
     walletAddress: {
       ...address('Extension: sender of the steps; defaults to recipientAddress. Mixed case must be its EIP-55 checksum.'),
       nullable: true,
@@ -132,7 +140,8 @@ export interface QuoteRequest {
   readonly tradeType: TradeType;
   /** The fixed amount in smallest units: tokenIn's for exactIn, tokenOut's for exactOut. */
   readonly amount: bigint;
-  readonly slippageBps: number;
+  /** Basis points, or "auto" (same-chain only): chosen per trade by src/quote/autoSlippage.ts. */
+  readonly slippageBps: number | 'auto';
   readonly recipientAddress: string;
   /** Sender of the steps; defaults to recipientAddress. */
   readonly walletAddress: string;
@@ -143,6 +152,8 @@ export interface QuoteRequest {
   readonly limits: RequestedLimits;
   /** Largest price impact accepted, basis points (default DEFAULT_MAX_PRICE_IMPACT_BPS). */
   readonly maxPriceImpactBps: number;
+  /** The body as validated: saved with the quote so that POST /quotes/{id}/refresh prices the same request again. */
+  readonly body: QuoteRequestBody;
 }
 
 const AMOUNT = new RegExp(DECIMAL_AMOUNT_PATTERN);
@@ -204,6 +215,7 @@ function editDistance(a: string, b: string): number {
   return row[b.length];
 }
 
+const SLIPPAGE_PROBLEM = 'must be an integer (basis points) or "auto"';
 const TRADE_TYPE_PROBLEM = `must be ${TRADE_TYPES.map((x) => JSON.stringify(x)).join(' or ')}`;
 
 function shapeMessage(error: ErrorObject): [string, string] {
@@ -216,6 +228,8 @@ function shapeMessage(error: ErrorObject): [string, string] {
   const field = error.instancePath.slice(1).replace(/\/.*$/, '') || 'body';
   // Whatever is wrong with it (type or value), tradeType is told its two values.
   if (field === 'tradeType') return [field, TRADE_TYPE_PROBLEM];
+  // slippageBps: out of range is told the range, anything else its two forms.
+  if (field === 'slippageBps' && error.keyword !== 'minimum' && error.keyword !== 'maximum') return [field, SLIPPAGE_PROBLEM];
   switch (error.keyword) {
     case 'type': {
       const type = String(error.params.type);
@@ -377,7 +391,6 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   if (Object.is(b.slippageBps, -0)) problems.set('slippageBps', 'must be between 0 and 5000 (negative zero is not accepted)');
   if (Object.is(b.maxPriceImpactBps, -0)) problems.set('maxPriceImpactBps', 'must be between 0 and 10000 (negative zero is not accepted)');
   for (const [field, type] of [
-    ['slippageBps', 'an integer'],
     ['walletAddress', 'a string'],
     ['maxHops', 'an integer'],
     ['maxSplits', 'an integer'],
@@ -389,6 +402,10 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     if (b[field] === null) problems.set(field, `must be ${type}`);
   }
   if (b.tradeType === null) problems.set('tradeType', TRADE_TYPE_PROBLEM);
+  if (b.slippageBps === null) problems.set('slippageBps', SLIPPAGE_PROBLEM);
+  if (b.slippageBps === 'auto' && origin && destination && origin.chainId !== destination.chainId) {
+    problems.set('slippageBps', '"auto" is same-chain only: originChainId and destinationChainId must be equal');
+  }
   const tradeType: TradeType | undefined = present(problems, b, 'tradeType')
     ? b.tradeType!
     : problems.has('tradeType')
@@ -452,5 +469,6 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
       deployments,
     },
     maxPriceImpactBps: b.maxPriceImpactBps ?? DEFAULT_MAX_PRICE_IMPACT_BPS,
+    body: b as QuoteRequestBody,
   };
 }

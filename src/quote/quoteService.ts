@@ -4,7 +4,7 @@ import { buildBridgeRouteSteps } from '../bridge/buildBridgeRouteSteps.ts';
 import { describeBridgeRoute, type QuoteBridgeDetails, type QuoteFeeBreakdown } from '../bridge/describeBridgeRoute.ts';
 import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
 import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
-import { ValidationError } from '../errors/BaseError.ts';
+import { NotFoundError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { compareNetOfGas } from '../routing/compareNetOfGas.ts';
@@ -15,7 +15,9 @@ import { findBestTrade, type TradeFinder, tradeRefusal, tradeSearch } from '../r
 import type { QuoteStore } from '../store/quoteStore.ts';
 import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import type { Step } from '../tx/Step.ts';
+import { chosenSlippage, type SlippageSource } from './autoSlippage.ts';
 import type { Pricer } from './Pricer.ts';
+import { type QuoteChanges, type QuoteStatus, quoteAsOf, quoteChanges } from './quoteLifecycle.ts';
 import type { QuoteRequest } from './quoteRequest.ts';
 import { priceImpactRefusal, type QuotedSwap, type QuoteWarning, quoteWarnings } from './quoteWarnings.ts';
 
@@ -38,6 +40,8 @@ export interface RouteQuote extends TradeView {
   amountOutMinimum: string;
   deadline: number;
   slippageBps: number;
+  /** "auto" when the request asked for it (src/quote/autoSlippage.ts), else "request". */
+  slippageSource: SlippageSource;
   tokenIn: CatalogToken;
   tokenOut: CatalogToken;
   snapshot: SnapshotInfo | null;
@@ -48,7 +52,8 @@ export interface RouteQuote extends TradeView {
 /** The saved quote (SPEC section 2, Quote) plus the routing extensions and the snapshot it was priced on. */
 export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>> {
   quoteId: string;
-  status: 'pending';
+  /** "pending" until `deadline`, "expired" from then on (GET /quotes/{id} answers as of the time asked). */
+  status: QuoteStatus;
   tradeType: TradeType;
   amountIn: string;
   amountInFloat: string;
@@ -57,7 +62,10 @@ export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>>
   amountOutFloat: string;
   amountOutMinimum: string;
   slippageBps: number;
+  slippageSource: SlippageSource;
   deadline: number;
+  /** `deadline` as ISO 8601: the calldata deadline, after which the steps revert and the quote is "expired". */
+  expiresAt: string;
   originChain: string;
   originChainId: number;
   destinationChain: string;
@@ -82,6 +90,10 @@ export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>>
   fees?: QuoteFeeBreakdown;
   /** What a client should show beside the quote (empty when nothing). */
   warnings: QuoteWarning[];
+  /** Quotes made by POST /quotes/{id}/refresh only: the quote refreshed. */
+  refreshedFrom?: string;
+  /** Quotes made by POST /quotes/{id}/refresh only: this quote's amounts less the refreshed quote's. */
+  changes?: QuoteChanges;
 }
 
 export interface QuoteServiceDeps {
@@ -143,7 +155,8 @@ export class QuoteService {
     trades.sort(compareNetOfGas);
     const token = this.token(chain);
     return trades.map((trade) => {
-      const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, request.slippageBps);
+      const { slippageBps, slippageSource } = chosenSlippage(request.slippageBps, trade);
+      const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippageBps);
       const view = describeTrade(chain, trade, token);
       // Field order is the response's (README examples, recorded responses): amounts, deadline, tokens, the trade view.
       return {
@@ -152,7 +165,8 @@ export class QuoteService {
         amountInMaximum: amountInMaximum.toString(),
         amountOut: trade.amountOut.toString(),
         amountOutMinimum: amountOutMinimum.toString(),
-        slippageBps: request.slippageBps,
+        slippageBps,
+        slippageSource,
         deadline,
         tokenIn: request.tokenIn,
         tokenOut: request.tokenOut,
@@ -169,16 +183,20 @@ export class QuoteService {
     });
   }
 
-  /** Prices the best trade overall, builds its steps and saves the quote (POST /quotes); different chains get a bridge route. */
-  async create(request: QuoteRequest, orgId: string): Promise<SavedQuote> {
-    if (request.originChain.chainId !== request.destinationChain.chainId) return this.createCrossChain(request, orgId);
+  /**
+   * Prices the best trade overall, builds its steps and saves the quote (POST /quotes); different chains get a bridge
+   * route. With `previous` (POST /quotes/{id}/refresh) the new quote names it and its changes from it.
+   */
+  async create(request: QuoteRequest, orgId: string, previous?: Quote): Promise<SavedQuote> {
+    if (request.originChain.chainId !== request.destinationChain.chainId) return this.createCrossChain(request, orgId, previous);
     const createdMs = this.now();
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
     const trade = await findBestTrade(this.deps.pricer, chain, request, request.limits);
     const tooHigh = priceImpactRefusal({ trade }, request.maxPriceImpactBps);
     if (tooHigh) throw tooHigh;
-    const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, request.slippageBps);
+    const slippage = chosenSlippage(request.slippageBps, trade);
+    const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippage.slippageBps);
     const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
     const steps = buildTradeSteps({
       chain,
@@ -191,7 +209,8 @@ export class QuoteService {
       wallet: request.walletAddress,
       deadline,
     });
-    return this.save(request, orgId, createdMs, deadline, {
+    return this.save(request, orgId, createdMs, deadline, previous, {
+      slippage,
       amountIn: trade.amountIn,
       amountInMaximum,
       amountOut: trade.amountOut,
@@ -205,17 +224,50 @@ export class QuoteService {
   }
 
   /**
+   * A saved quote of the organization as of now (quoteAsOf: "expired" from its deadline on); 404 when unknown, gone
+   * from the store, or another organization's.
+   */
+  async get(quoteId: string, orgId: string): Promise<Quote> {
+    return quoteAsOf((await this.stored(quoteId, orgId)).quote, this.now());
+  }
+
+  /**
+   * POST /quotes/{id}/refresh: the saved request priced again on the state served now (`parse` validates it as
+   * POST /quotes does, against today's catalogue and token facts), saved as a new quote naming the old one
+   * (refreshedFrom), with its changes and PRICE_MOVED when the old quote's transaction would now revert. Expired
+   * quotes can be refreshed: that is what refreshing is for.
+   */
+  async refresh(quoteId: string, orgId: string, parse: (body: unknown) => QuoteRequest): Promise<SavedQuote> {
+    const { quote, request } = await this.stored(quoteId, orgId);
+    if (!request) throw new ValidationError(`quote ${quoteId} was saved without its request and cannot be refreshed: request a new quote`);
+    return this.create(parse(request), orgId, quote);
+  }
+
+  private async stored(quoteId: string, orgId: string): Promise<{ quote: Quote; request?: Record<string, unknown> }> {
+    const saved = await this.deps.store.get(quoteId);
+    if (!saved || saved.orgId !== orgId) throw new NotFoundError(`quote ${quoteId} not found`);
+    return { quote: saved.quote as unknown as Quote, request: saved.request };
+  }
+
+  /**
    * A bridge route (src/bridge/planBridgeRoute.ts): origin swap and Across deposit on the origin chain, then an
    * optional wrap or swap on the destination chain; steps carry their chainId. Saved like a same-chain quote.
    */
-  private async createCrossChain(request: QuoteRequest, orgId: string): Promise<SavedQuote> {
+  private async createCrossChain(request: QuoteRequest, orgId: string, previous: Quote | undefined): Promise<SavedQuote> {
     const createdMs = this.now();
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
-    const plan = await planBridgeRoute(request, { catalog: this.deps.catalog, tradeFinder: this.bridgeTradeFinder(request) });
+    // parseQuoteRequest refuses "auto" across chains: a bridge route's slippage is the request's (or the default).
+    if (request.slippageBps === 'auto') throw new ValidationError('slippageBps: "auto" is same-chain only');
+    const slippage = { slippageBps: request.slippageBps, slippageSource: 'request' } as const;
+    const plan = await planBridgeRoute(
+      { ...request, slippageBps: slippage.slippageBps },
+      { catalog: this.deps.catalog, tradeFinder: this.bridgeTradeFinder(request) },
+    );
     const steps = buildBridgeRouteSteps({ plan, wallet: request.walletAddress, deadline });
     const extension = describeBridgeRoute(plan, deadline, (chainId) => this.token(this.deps.catalog.chain(chainId)!));
     const bridge = plan.originBridge;
-    return this.save(request, orgId, createdMs, deadline, {
+    return this.save(request, orgId, createdMs, deadline, previous, {
+      slippage,
       amountIn: request.amount,
       amountInMaximum: request.amount,
       amountOut: plan.amountOut,
@@ -236,7 +288,9 @@ export class QuoteService {
     orgId: string,
     createdMs: number,
     deadline: number,
+    previous: Quote | undefined,
     priced: {
+      slippage: { slippageBps: number; slippageSource: SlippageSource };
       amountIn: bigint;
       amountInMaximum: bigint;
       amountOut: bigint;
@@ -260,8 +314,9 @@ export class QuoteService {
       amountOut: priced.amountOut.toString(),
       amountOutFloat: formatUnits(priced.amountOut, request.tokenOut.decimals),
       amountOutMinimum: priced.amountOutMinimum.toString(),
-      slippageBps: request.slippageBps,
+      ...priced.slippage,
       deadline,
+      expiresAt: new Date(deadline * 1000).toISOString(),
       originChain: request.originChain.slug,
       originChainId: request.originChain.chainId,
       destinationChain: request.destinationChain.slug,
@@ -279,9 +334,23 @@ export class QuoteService {
       steps: priced.steps,
       snapshot: this.snapshotInfo(request.originChain.chainId),
       ...priced.extension,
-      warnings: quoteWarnings({ swaps: priced.swaps }),
+      warnings: quoteWarnings({
+        swaps: priced.swaps,
+        refresh: previous && {
+          previous,
+          amountIn: priced.amountIn,
+          amountOut: priced.amountOut,
+          tokenIn: request.tokenIn,
+          tokenOut: request.tokenOut,
+        },
+      }),
     };
-    const json = await this.deps.store.save({ orgId, quote: quote as unknown as Record<string, unknown> });
+    if (previous) Object.assign(quote, { refreshedFrom: previous.quoteId, changes: quoteChanges(previous, quote) });
+    const json = await this.deps.store.save({
+      orgId,
+      quote: quote as unknown as Record<string, unknown>,
+      request: request.body as unknown as Record<string, unknown>,
+    });
     return { quote, json };
   }
 

@@ -1,4 +1,7 @@
+import { formatUnits } from 'viem';
+import type { CatalogToken } from '../catalog/Catalog.ts';
 import { QuoteUnavailableError } from '../errors/BaseError.ts';
+import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { Trade } from '../routing/Trade.ts';
 
 /** What a client should show beside a quote; `code` is stable, `message` is for people. */
@@ -8,7 +11,7 @@ export interface QuoteWarning {
 }
 
 /** The codes of quote warnings (more to come: stale pool state, approval resets). */
-export type QuoteWarningCode = 'HIGH_PRICE_IMPACT';
+export type QuoteWarningCode = 'HIGH_PRICE_IMPACT' | 'PRICE_MOVED';
 
 /** Price impact above which a quote warns (5%), in basis points. */
 export const HIGH_PRICE_IMPACT_BPS = 500;
@@ -20,9 +23,20 @@ export interface QuotedSwap {
   readonly where?: string;
 }
 
+/** A refreshed quote (POST /quotes/{id}/refresh): the quote it replaces and its own amounts. */
+export interface RefreshedAmounts {
+  readonly previous: { readonly tradeType: TradeType; readonly amountOutMinimum: string; readonly amountInMaximum: string };
+  readonly amountIn: bigint;
+  readonly amountOut: bigint;
+  readonly tokenIn: Pick<CatalogToken, 'symbol' | 'decimals'>;
+  readonly tokenOut: Pick<CatalogToken, 'symbol' | 'decimals'>;
+}
+
 /** What the warning rules read of a quote. */
 export interface WarningSubject {
   readonly swaps: readonly QuotedSwap[];
+  /** Refreshed quotes only. */
+  readonly refresh?: RefreshedAmounts;
 }
 
 /** One rule: the warnings it finds in a quote (none most of the time). */
@@ -37,8 +51,32 @@ const highPriceImpact: WarningRule = ({ swaps }) =>
       message: `price impact ${formatBps(s.trade.priceImpactBps)}${s.where ? ` on ${s.where}` : ''} is above ${formatBps(HIGH_PRICE_IMPACT_BPS)}: you receive noticeably less than the market price; a smaller amount moves the price less`,
     }));
 
+const amountText = (amount: bigint, token: Pick<CatalogToken, 'symbol' | 'decimals'>) =>
+  `${formatUnits(amount, token.decimals)} ${token.symbol}`;
+
+/**
+ * A refreshed quote outside the bound the previous quote's transaction carries: exactIn a new amountOut below the
+ * previous amountOutMinimum, exactOut a new amountIn above the previous amountInMaximum. That transaction would revert
+ * now, so the user should be asked again with the new amounts.
+ */
+const priceMoved: WarningRule = ({ refresh }) => {
+  if (!refresh) return [];
+  const { previous } = refresh;
+  const advice = "the previous quote's transaction would revert at this price: ask the user to confirm the new amounts";
+  if (previous.tradeType === 'exactOut') {
+    const limit = BigInt(previous.amountInMaximum);
+    if (refresh.amountIn <= limit) return [];
+    const [now, then] = [amountText(refresh.amountIn, refresh.tokenIn), amountText(limit, refresh.tokenIn)];
+    return [{ code: 'PRICE_MOVED', message: `the price moved: amountIn ${now} is above the previous amountInMaximum ${then}; ${advice}` }];
+  }
+  const limit = BigInt(previous.amountOutMinimum);
+  if (refresh.amountOut >= limit) return [];
+  const [now, then] = [amountText(refresh.amountOut, refresh.tokenOut), amountText(limit, refresh.tokenOut)];
+  return [{ code: 'PRICE_MOVED', message: `the price moved: amountOut ${now} is below the previous amountOutMinimum ${then}; ${advice}` }];
+};
+
 /** Every rule, in the order their warnings are listed. */
-const RULES: readonly WarningRule[] = [highPriceImpact];
+const RULES: readonly WarningRule[] = [priceMoved, highPriceImpact];
 
 /** The warnings of a quote (POST /quotes, each route of POST /quotes/routes): empty when there is nothing to show. */
 export function quoteWarnings(subject: WarningSubject): QuoteWarning[] {

@@ -4,7 +4,7 @@ import { ValidationError } from '../errors/BaseError.ts';
 import { describePool, type PoolView } from '../graph/describePool.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { type ServedToken, servedTokens, type TokenFacts, tokenFacts } from '../graph/tokenFacts.ts';
-import { usdPrices } from '../graph/usdPrices.ts';
+import { chainUsdPrices, tokenSupplies } from '../graph/usdPrices.ts';
 import { type PrecomputedEnvelope, precomputeData, precomputeDataJson, sendData, sendPrecomputed } from '../http/envelope.ts';
 import { parseChainIdQuery, queryValue } from '../http/query.ts';
 
@@ -167,9 +167,10 @@ export function blockchainsRouter(catalog: Catalog, graph: () => PoolGraph): Rou
     if (!views) {
       const pools = current.pools(chain.chainId);
       const token = (address: string) => catalog.token(chain.chainId, address);
-      const prices = usdPrices(chain, pools, token);
+      const prices = chainUsdPrices(current, catalog, chain.chainId);
+      const supplies = tokenSupplies(current.snapshot(chain.chainId));
       views = pools
-        .map((pool) => describePool(pool, chain, token(pool.token0)!, token(pool.token1)!, prices))
+        .map((pool) => describePool(pool, chain, token(pool.token0)!, token(pool.token1)!, prices, supplies))
         .sort((a, b) =>
           a.dexSlug < b.dexSlug
             ? -1

@@ -21,6 +21,8 @@ export interface ReadinessDeps {
   readonly keys?: Pick<ApiKeyStore, 'ping' | 'kind'>;
   /** Followed chains (FOLLOW=true): not ready while one's state is older than MAX_STATE_AGE_SECONDS. */
   readonly liveState?: LiveState;
+  /** Whether the process has sent itself its warm-up requests (src/http/warmUpRequests.ts); not ready until then. */
+  readonly warmedUp?: () => boolean;
   /** Longest a single check may take (default 2000 ms). */
   readonly timeoutMs?: number;
   /** How long a readiness answer is reused, so probes cannot load the workers (default 1000 ms). */
@@ -92,6 +94,17 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   };
   if (store) pending.quoteStore = check(ping(store, 'quote store'), timeoutMs, 'the quote store');
   if (keys) pending.apiKeyStore = check(ping(keys, 'API key store'), timeoutMs, 'the API key store');
+  const { warmedUp } = deps;
+  if (warmedUp) {
+    pending.warmUp = check(
+      async () => {
+        if (!warmedUp()) throw new Error('warming up: the first requests have not answered yet');
+        return 'the warm-up requests answered';
+      },
+      timeoutMs,
+      'the warm-up',
+    );
+  }
   const live = deps.liveState;
   if (live) {
     pending.liveState = check(

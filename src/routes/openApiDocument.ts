@@ -6,6 +6,7 @@
  * change of a response shape changes this file in the same commit.
  */
 import { CHAIN_ID_SCHEMA, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN, UUID_PATTERN, unanchored } from '../http/formats.ts';
+import { AUTO_SLIPPAGE_BOUNDS } from '../quote/autoSlippage.ts';
 import { quoteRequestSchema, TRADE_TYPES } from '../quote/quoteRequest.ts';
 import { HIGH_PRICE_IMPACT_BPS } from '../quote/quoteWarnings.ts';
 import { ROUTES_RANKED_BY } from '../routing/compareNetOfGas.ts';
@@ -108,6 +109,12 @@ const sameChainExamples = {
     amount: '2500',
     slippageBps: 100,
   }),
+  autoSlippage: example('1.5 ETH to USDC, the slippage bound chosen from the trade ("auto")', {
+    tokenIn: DEVNET_TOKENS.ETH,
+    tokenOut: DEVNET_TOKENS.USDC,
+    amount: '1.5',
+    slippageBps: 'auto',
+  }),
 };
 
 const quoteBody = (examples: Record<string, unknown>) => ({
@@ -136,6 +143,14 @@ function routingExtensions(): Record<string, Schema> {
   };
 }
 
+const QUOTE_ID_PARAMETER = {
+  name: 'quoteId',
+  in: 'path',
+  required: true,
+  description: 'The quoteId POST /quotes returned; any other path under /quotes/ is 404 "not found: <METHOD> <path>".',
+  schema: { type: 'string', format: 'uuid', pattern: UUID_PATTERN },
+};
+
 /** Operations anyone may call: no API key is read. */
 const PUBLIC: readonly never[] = [];
 
@@ -149,6 +164,14 @@ const AMOUNT_IN_MAXIMUM =
 const AMOUNT_OUT_MINIMUM =
   'exactIn: floor(amountOut × (10000 − slippageBps) / 10000); exactOut: amountOut (delivered exactly). Enforced in the swap calldata.';
 
+const SLIPPAGE_BPS = int('The slippage bound applied: the request\'s, or the one "auto" chose.', { minimum: 0, maximum: 5000 });
+const SLIPPAGE_SOURCE: Schema = {
+  type: 'string',
+  enum: ['request', 'auto'],
+  description: `Extension: "auto" when the request sent slippageBps "auto" (network fee over the output, at least the price impact, clamped to ${AUTO_SLIPPAGE_BOUNDS.minimum}–${AUTO_SLIPPAGE_BOUNDS.maximum} bps), else "request" (its value, or DEFAULT_SLIPPAGE_BPS when it sent none).`,
+};
+const signedIntString = (description: string): Schema => str(description, { pattern: '^-?(0|[1-9][0-9]*)$' });
+
 const WARNINGS: Schema = {
   type: 'array',
   items: ref('QuoteWarning'),
@@ -160,8 +183,8 @@ const schemas: Record<string, Schema> = {
     {
       code: {
         type: 'string',
-        enum: ['HIGH_PRICE_IMPACT'],
-        description: `Stable code. HIGH_PRICE_IMPACT: priceImpactBps above ${HIGH_PRICE_IMPACT_BPS} (5%) and within the request's maxPriceImpactBps. More codes may be added: show the message of a code you do not know.`,
+        enum: ['HIGH_PRICE_IMPACT', 'PRICE_MOVED'],
+        description: `Stable code. HIGH_PRICE_IMPACT: priceImpactBps above ${HIGH_PRICE_IMPACT_BPS} (5%) and within the request's maxPriceImpactBps. PRICE_MOVED (refreshed quotes): the new amountOut is below the refreshed quote's amountOutMinimum (exactOut: the new amountIn above its amountInMaximum), so that quote's transaction would revert: ask the user again. More codes may be added: show the message of a code you do not know.`,
       },
       message: str('For people, e.g. "price impact 13.04% is above 5%: …".'),
     },
@@ -252,7 +275,9 @@ const schemas: Record<string, Schema> = {
     poolFee: int('Fee in pips (3000 = 0.3%).', { minimum: 0 }),
     tickSpacing: int('0 for v2.'),
     isActivePool: { type: 'boolean' },
-    marketCap: str('Always "" (not computed).'),
+    marketCap: str(
+      'Fully diluted market cap of the base token (token0) in USD, 2 decimals: its totalSupply() times its USD price; "" when either is unknown.',
+    ),
     baseToken: ref('Token'),
     baseTokenAddress: address('token0.'),
     baseTokenBalance: intString('balanceOf(pool) of token0 at the snapshot block, smallest units.'),
@@ -261,7 +286,7 @@ const schemas: Record<string, Schema> = {
     quoteTokenBalance: intString('balanceOf(pool) of token1, smallest units.'),
     liquidity: object({ baseTokenBalance: str('Display units.'), quoteTokenBalance: str('Display units.') }),
     liquidityInUsd: object({
-      baseTokenBalance: str('USD with 2 decimals, or "" when unknown.'),
+      baseTokenBalance: str('USD with 2 decimals (cents rounded down), or "" when the token has no USD price.'),
       quoteTokenBalance: str(),
       totalPoolBalance: str(),
     }),
@@ -344,7 +369,8 @@ const schemas: Record<string, Schema> = {
     amountOut: intString('Smallest units of tokenOut: the output (exactIn), or the amount requested (exactOut).'),
     amountOutMinimum: intString(AMOUNT_OUT_MINIMUM),
     deadline: int('Unix seconds, five minutes after pricing.'),
-    slippageBps: int(undefined, { minimum: 0, maximum: 5000 }),
+    slippageBps: SLIPPAGE_BPS,
+    slippageSource: SLIPPAGE_SOURCE,
     route: ref('Route'),
     tokenIn: ref('Token'),
     tokenOut: ref('Token'),
@@ -370,7 +396,12 @@ const schemas: Record<string, Schema> = {
   Quote: object(
     {
       quoteId: str('UUID (version 4, lower case).', { format: 'uuid', pattern: UUID_PATTERN }),
-      status: { const: 'pending' },
+      status: {
+        type: 'string',
+        enum: ['pending', 'expired'],
+        description:
+          '"pending" until deadline; "expired" once the current Unix time is at or after deadline (GET /quotes/{quoteId} answers as of the request; the steps revert from then on: refresh it).',
+      },
       tradeType: TRADE_TYPE,
       amountIn: intString('Smallest units of tokenIn: the amount sold (exactIn), or the input the trade needs (exactOut).'),
       amountInFloat: str('Display units.'),
@@ -378,8 +409,10 @@ const schemas: Record<string, Schema> = {
       amountOut: intString('Smallest units of tokenOut: the output (exactIn), or the amount requested (exactOut).'),
       amountOutFloat: str('Display units; for display only.'),
       amountOutMinimum: intString(AMOUNT_OUT_MINIMUM),
-      slippageBps: int(undefined, { minimum: 0, maximum: 5000 }),
-      deadline: int('Unix seconds, five minutes after creation.'),
+      slippageBps: SLIPPAGE_BPS,
+      slippageSource: SLIPPAGE_SOURCE,
+      deadline: int('Unix seconds, five minutes after creation; enforced in the calldata.'),
+      expiresAt: str('Extension: deadline as ISO 8601 (UTC): when the quote expires.', { format: 'date-time' }),
       originChain: str('Chain slug.'),
       originChainId: chainId(),
       destinationChain: str('Chain slug.'),
@@ -392,7 +425,7 @@ const schemas: Record<string, Schema> = {
       hash: str('Always "" (the service never sends transactions).'),
       explorerUrl: str('Always "".'),
       createdAt: str('ISO 8601.', { format: 'date-time' }),
-      updatedAt: str('ISO 8601.', { format: 'date-time' }),
+      updatedAt: str('ISO 8601: createdAt, or expiresAt once expired.', { format: 'date-time' }),
       route: ref('Route'),
       steps: { type: 'array', items: ref('Step') },
       snapshot: ref('SnapshotInfo'),
@@ -401,9 +434,54 @@ const schemas: Record<string, Schema> = {
       fees: ref('QuoteFees'),
       ...routingExtensions(),
       warnings: WARNINGS,
+      refreshedFrom: str('Extension, refreshed quotes only: the quoteId refreshed.', { format: 'uuid', pattern: UUID_PATTERN }),
+      changes: ref('QuoteChanges'),
     },
-    ['expectedFillTimeSeconds', 'bridge', 'fees', ...ROUTING_FIELDS],
+    ['expectedFillTimeSeconds', 'bridge', 'fees', ...ROUTING_FIELDS, 'refreshedFrom', 'changes'],
     'A saved quote. Cross-chain quotes (originChainId ≠ destinationChainId) also carry expectedFillTimeSeconds, bridge and fees; their route is the bridge.',
+  ),
+  QuoteChanges: object(
+    {
+      amountIn: signedIntString('New amountIn less the refreshed quote\'s, tokenIn\'s smallest units (exactIn: "0").'),
+      amountOut: signedIntString('New amountOut less the refreshed quote\'s, tokenOut\'s smallest units (exactOut: "0").'),
+      networkFeeWei: {
+        type: ['string', 'null'],
+        pattern: '^-?(0|[1-9][0-9]*)$',
+        description: "New networkFee.wei less the refreshed quote's; null when either has no networkFee (bridge quotes).",
+      },
+    },
+    [],
+    'Extension, refreshed quotes only: what moved since the quote refreshed, new less old.',
+  ),
+  QuoteTxStatus: object(
+    {
+      quoteId: str(undefined, { format: 'uuid', pattern: UUID_PATTERN }),
+      txHash: str('The hash asked about, lower case.', { pattern: '^0x[0-9a-f]{64}$' }),
+      status: {
+        type: 'string',
+        enum: ['pending', 'success', 'failed', 'not_found', 'expired'],
+        description:
+          "pending: known to the node, not mined; success / failed: mined, by its receipt; not_found: unknown to the node; expired: unknown and the quote's deadline has passed.",
+      },
+      step: { type: ['integer', 'null'], minimum: 0, description: "Index in the quote's steps of the step this transaction sends." },
+      blockNumber: { type: ['integer', 'null'], minimum: 0 },
+      gasUsed: { type: ['string', 'null'], pattern: INTEGER_STRING_PATTERN },
+      amountOut: intString("The quote's amountOut."),
+      amountOutMinimum: intString("The quote's amountOutMinimum."),
+      amountReceived: {
+        type: ['string', 'null'],
+        pattern: INTEGER_STRING_PATTERN,
+        description:
+          'Mined transactions: tokenOut the recipient received in this transaction, from its Transfer logs (native tokenOut: the wrapped token\'s Withdrawal logs); "0" for a failed one.',
+      },
+      realizedSlippageBps: {
+        type: ['integer', 'null'],
+        description:
+          'Successful last step only: (amountOut − amountReceived) × 10000 / amountOut, rounded toward zero; negative when more than quoted arrived.',
+      },
+    },
+    [],
+    'Extension: what became of one transaction of a same-chain quote.',
   ),
   QuoteSwapLeg: object(
     {
@@ -627,16 +705,54 @@ export const openApiDocument = {
         operationId: 'getQuote',
         summary: "A saved quote of the caller's organization (QUOTE_TTL_SECONDS after creation).",
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+        parameters: [QUOTE_ID_PARAMETER],
+        responses: {
+          200: ok(
+            ref('Quote'),
+            'quote fetched successfully',
+            'The quote as created, with status "expired" (and updatedAt = expiresAt) from its deadline on.',
+          ),
+          ...pick(401, 404, 429, 500, 503),
+        },
+      },
+    },
+    '/quotes/{quoteId}/refresh': {
+      post: {
+        tags: ['quotes'],
+        operationId: 'refreshQuote',
+        summary:
+          "Prices the saved quote's request again on the current pool state and saves a new quote (new quoteId, refreshedFrom, changes; PRICE_MOVED in warnings when the old quote's transaction would now revert). Expired quotes can be refreshed. No body is read.",
+        security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+        parameters: [QUOTE_ID_PARAMETER],
+        responses: {
+          200: ok(ref('Quote'), 'quote refreshed successfully', 'The new quote.'),
+          ...pick(400, 401, 404, 429, 500, 503),
+        },
+      },
+    },
+    '/quotes/{quoteId}/status': {
+      get: {
+        tags: ['quotes'],
+        operationId: 'getQuoteStatus',
+        summary:
+          "What became of one of a same-chain quote's transactions, read from its chain through RPC_URL_<chainId>: status, block, gas used and, for a success, what the recipient received.",
+        description:
+          'Refusals (400): "txHash: is required", "txHash: must be a transaction hash (0x followed by 64 hex digits)", "status needs an RPC URL for chain 8453 (RPC_URL_8453)", "transaction <hash> is not a step of quote <id>" (its sender, target or calldata is no step\'s), "status covers same-chain quotes only: quote <id> is cross-chain".',
+        security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
         parameters: [
+          QUOTE_ID_PARAMETER,
           {
-            name: 'quoteId',
-            in: 'path',
+            name: 'txHash',
+            in: 'query',
             required: true,
-            description: 'The quoteId POST /quotes returned; any other path under /quotes/ is 404 "not found: GET <path>".',
-            schema: { type: 'string', format: 'uuid', pattern: UUID_PATTERN },
+            description: "The hash of a transaction sending one of the quote's steps (any of them; the last gives realizedSlippageBps).",
+            schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
           },
         ],
-        responses: { 200: ok(ref('Quote'), 'quote fetched successfully', 'The quote as created.'), ...pick(401, 404, 429, 500, 503) },
+        responses: {
+          200: ok(ref('QuoteTxStatus'), 'quote status fetched successfully', "The transaction's status."),
+          ...pick(400, 401, 404, 429, 500, 503),
+        },
       },
     },
     '/healthz': {

@@ -1,15 +1,17 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Catalog } from '../catalog/Catalog.ts';
-import { NotFoundError, ValidationError } from '../errors/BaseError.ts';
+import { ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import type { KeyedState } from '../http/AppState.ts';
 import { optionalApiKey, requireApiKey } from '../http/auth.ts';
 import { sendData, sendDataJson } from '../http/envelope.ts';
 import { UUID_PATTERN, unanchored } from '../http/formats.ts';
+import { queryValue } from '../http/query.ts';
 import { applyTokenFacts } from '../quote/applyTokenFacts.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../quote/quoteRequest.ts';
 import type { QuoteService } from '../quote/quoteService.ts';
+import { parseTxHash, QuoteTxStatusReader } from '../quote/quoteTxStatus.ts';
 import { ROUTES_RANKED_BY } from '../routing/compareNetOfGas.ts';
 import type { ApiKeyStore } from '../store/apiKeyStore.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
@@ -20,10 +22,17 @@ export interface QuoteRoutesDeps {
   readonly store: QuoteStore;
   readonly keys: ApiKeyStore;
   readonly defaultSlippageBps: number;
+  /** Reads quote transactions on their chains (GET /quotes/{id}/status); without it every chain lacks an RPC URL. */
+  readonly txStatus?: QuoteTxStatusReader;
 }
 
+const QUOTE_ID = `/quotes/(${unanchored(UUID_PATTERN)})`;
 const QUOTE_ROUTE_TEMPLATE = '/quotes/:quoteId';
-const QUOTE_ROUTE = new RegExp(`^/quotes/(${unanchored(UUID_PATTERN)})$`);
+const QUOTE_ROUTE = new RegExp(`^${QUOTE_ID}$`);
+const REFRESH_ROUTE_TEMPLATE = '/quotes/:quoteId/refresh';
+const REFRESH_ROUTE = new RegExp(`^${QUOTE_ID}/refresh$`);
+const STATUS_ROUTE_TEMPLATE = '/quotes/:quoteId/status';
+const STATUS_ROUTE = new RegExp(`^${QUOTE_ID}/status$`);
 
 /**
  * Quote routes: POST /quotes/routes (no key needed), POST /quotes and GET /quotes/:quoteId (organization key).
@@ -33,20 +42,25 @@ const QUOTE_ROUTE = new RegExp(`^/quotes/(${unanchored(UUID_PATTERN)})$`);
 export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Router {
   const router = new Router();
 
-  /** Parses the JSON body of a quote request; a body that is not JSON is a 400. */
-  function readRequest(ctx: Context, deps: QuoteRoutesDeps): QuoteRequest {
-    if (!ctx.request.is('application/json')) throw new ValidationError('request body must be JSON (Content-Type: application/json)');
-    const request = parseQuoteRequest(ctx.request.body, deps.catalog, deps.defaultSlippageBps);
+  /** Validates a quote request body against the catalogue and the served token facts. */
+  function parseRequest(body: unknown): QuoteRequest {
+    const request = parseQuoteRequest(body, deps.catalog, deps.defaultSlippageBps);
     return graph ? applyTokenFacts(request, graph()) : request;
   }
 
+  /** Parses the JSON body of a quote request; a body that is not JSON is a 400. */
+  function readRequest(ctx: Context): QuoteRequest {
+    if (!ctx.request.is('application/json')) throw new ValidationError('request body must be JSON (Content-Type: application/json)');
+    return parseRequest(ctx.request.body);
+  }
+
   router.post('/quotes/routes', optionalApiKey(deps.keys), async (ctx) => {
-    const request = readRequest(ctx, deps);
+    const request = readRequest(ctx);
     sendData(ctx, 'routes fetched successfully', await deps.quotes.routes(request), 200, { rankedBy: ROUTES_RANKED_BY });
   });
 
   router.post<KeyedState>('/quotes', requireApiKey(deps.keys), async (ctx) => {
-    const request = readRequest(ctx, deps);
+    const request = readRequest(ctx);
     const saved = await deps.quotes.create(request, ctx.state.apiKey.org);
     sendDataJson(ctx, 'quote created successfully', saved.json);
   });
@@ -56,9 +70,23 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
   // template; its name is the template metrics and tests read (see routeTemplate).
   router.get<KeyedState>(QUOTE_ROUTE_TEMPLATE, QUOTE_ROUTE, requireApiKey(deps.keys), async (ctx) => {
     const id = ctx.captures![0].toLowerCase();
-    const saved = await deps.store.get(id);
-    if (!saved || saved.orgId !== ctx.state.apiKey.org) throw new NotFoundError(`quote ${id} not found`);
-    sendData(ctx, 'quote fetched successfully', saved.quote);
+    sendData(ctx, 'quote fetched successfully', await deps.quotes.get(id, ctx.state.apiKey.org));
+  });
+
+  // The saved request priced again: a new quote (new id, refreshedFrom). No body is read.
+  router.post<KeyedState>(REFRESH_ROUTE_TEMPLATE, REFRESH_ROUTE, requireApiKey(deps.keys), async (ctx) => {
+    const id = ctx.captures![0].toLowerCase();
+    const saved = await deps.quotes.refresh(id, ctx.state.apiKey.org, parseRequest);
+    sendDataJson(ctx, 'quote refreshed successfully', saved.json);
+  });
+
+  // What became of one of the quote's transactions, read from its chain.
+  router.get<KeyedState>(STATUS_ROUTE_TEMPLATE, STATUS_ROUTE, requireApiKey(deps.keys), async (ctx) => {
+    const id = ctx.captures![0].toLowerCase();
+    const txHash = parseTxHash(queryValue(ctx.query.txHash));
+    const quote = await deps.quotes.get(id, ctx.state.apiKey.org);
+    const reader = deps.txStatus ?? new QuoteTxStatusReader({ catalog: deps.catalog, rpcUrls: new Map() });
+    sendData(ctx, 'quote status fetched successfully', await reader.status(quote, txHash));
   });
 
   return router;

@@ -36,6 +36,11 @@ export interface BestTradeOptions {
   readonly refineGrid?: number;
   /** Most paths priced. */
   readonly maxRoutes?: number;
+  /**
+   * Ladders priced by earlier searches on the same index and side (bestTradesByDeployment shares one between the
+   * search over all deployments and those kept to one): a path priced there at the same amounts is not priced again.
+   */
+  readonly ladders?: LadderCache;
 }
 
 /**
@@ -105,7 +110,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         );
   if (found.paths.length === 0)
     return { ok: false, code: found.pathsFound && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };
-  const cache: LadderCache = new Map();
+  const cache: LadderCache = options.ladders ?? new Map();
   let candidates: Candidate[] = found.paths.map((p) => ({ path: p.path, executors: p.executors, pools: p.pools, ladder: [], first: 1 }));
   const rate = gasRate(index, request.tradeType === 'exactIn' ? request.tokenOut : request.tokenIn);
   const search: Search = {

@@ -1,6 +1,7 @@
 import { type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import { bestTrade, type TradeOutcome, type TradeRequest } from './bestTrade.ts';
+import type { LadderCache } from './priceRoutes.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import { tradeEnds } from './tradeEnds.ts';
 
@@ -24,23 +25,28 @@ export function bestTradesByDeployment(
   limits: RoutingLimits,
   perDeployment: boolean,
 ): DeploymentTrade[] {
-  const overall = (): DeploymentTrade => ({ deployment: '', outcome: bestTradeThrough(index, subject, limits, limits.deployments) });
-  if (!perDeployment || tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut).bareWrap) return [overall()];
-  const each = limits.deployments.map((deployment) => ({ deployment, outcome: bestTradeThrough(index, subject, limits, [deployment]) }));
+  // One ladder cache for every search of the request: a path the search over all deployments priced at some amounts
+  // is not priced again by the search kept to its deployment (same index, side and grid: the same quotes).
+  const ladders: LadderCache = new Map();
+  const through = (deployments: readonly DeploymentId[]): TradeOutcome => bestTradeThrough(index, subject, limits, deployments, ladders);
+  if (!perDeployment || tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut).bareWrap)
+    return [{ deployment: '', outcome: through(limits.deployments) }];
   // One pool per trade: the best over all deployments is one of theirs, never a mix, and a refusal of all of them
   // says what each says.
-  if (limits.maxHops === 1 && limits.maxSplits === 1) return each;
-  const all = overall();
+  if (limits.maxHops === 1 && limits.maxSplits === 1)
+    return limits.deployments.map((deployment) => ({ deployment, outcome: through([deployment]) }));
+  const all: DeploymentTrade = { deployment: '', outcome: through(limits.deployments) };
   // The best trade over all of them, when it goes through more than one deployment, is an entry of its own; when
   // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
-  const mixed =
-    all.outcome.ok && new Set(all.outcome.trade.splits.flatMap((s) => s.route.legs.map((l) => deploymentId(l.dex, l.version)))).size > 1;
-  if (mixed || !all.outcome.ok) return [...each, all];
-  // Through one deployment, the best trade overall stands for that deployment: it is the trade POST /quotes returns,
-  // so the route list ranks exactly that trade (a search kept to one deployment may settle on other shares).
-  const first = all.outcome.trade.splits[0]?.route.legs[0];
-  const own = first && deploymentId(first.dex, first.version);
-  return each.map((e) => (e.deployment === own ? { deployment: e.deployment, outcome: all.outcome } : e));
+  const used = all.outcome.ok
+    ? new Set(all.outcome.trade.splits.flatMap((s) => s.route.legs.map((l) => deploymentId(l.dex, l.version))))
+    : undefined;
+  // Through one deployment, the best trade overall stands for that deployment (no search of its own): it is the trade
+  // POST /quotes returns, so the route list ranks exactly that trade (a search kept to one deployment may settle on
+  // other shares).
+  const own = used?.size === 1 ? [...used][0] : undefined;
+  const each = limits.deployments.map((deployment) => ({ deployment, outcome: deployment === own ? all.outcome : through([deployment]) }));
+  return own === undefined ? [...each, all] : each;
 }
 
 /** The best trade through the given deployments' pools. */
@@ -49,6 +55,7 @@ function bestTradeThrough(
   subject: TradeSubject,
   limits: RoutingLimits,
   deployments: readonly DeploymentId[],
+  ladders: LadderCache,
 ): TradeOutcome {
   const allowKey = deployments.join(',');
   // The filter of a deployment list is made once per index and reused (it names the memoised candidate paths too).
@@ -58,5 +65,5 @@ function bestTradeThrough(
   });
   const { tokenIn, tokenOut, tradeType, amount } = subject;
   const { maxHops, maxSplits, gasPriceWei } = limits;
-  return bestTrade(index, { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, allow, allowKey });
+  return bestTrade(index, { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, allow, allowKey }, { ladders });
 }

@@ -31,31 +31,33 @@ export function selectCandidates(index: ChainPoolIndex, tokenIn: string, tokenOu
   const k = options.poolsPerToken ?? DEFAULT_POOLS_PER_TOKEN;
   const chosen = new Set<PoolEntry>();
   const other = (e: PoolEntry, token: string): string => (e.token0 === token ? e.token1 : e.token0);
-  /** The deepest usable pools of `token`, optionally only those leading to a token in `to`. */
-  const top = (token: string, limit: number, to?: ReadonlySet<string>): PoolEntry[] => {
+  /** The first `limit` usable pools of a list (deepest first). */
+  const top = (list: readonly PoolEntry[], limit: number): PoolEntry[] => {
     const out: PoolEntry[] = [];
-    for (const e of index.poolsOf(token)) {
+    for (const e of list) {
       if (out.length >= limit) break;
-      if (options.allow(e) && (!to || to.has(other(e, token)))) out.push(e);
+      if (options.allow(e)) out.push(e);
     }
     return out;
   };
   const bases = new Set(index.baseTokens);
-  for (const e of top(tokenIn, Number.MAX_SAFE_INTEGER, new Set([tokenOut]))) chosen.add(e);
+  // Each list read holds only the pools that may be chosen from it (a pair's, a token's to the bases), so the
+  // selection reads a bounded number of pools whatever the size of the graph.
+  for (const e of top(index.pairPools(tokenIn, tokenOut), Number.MAX_SAFE_INTEGER)) chosen.add(e);
   for (const end of new Set([tokenIn, tokenOut])) {
-    for (const e of top(end, k)) chosen.add(e);
-    for (const e of top(end, 2 * bases.size + 2, bases)) chosen.add(e);
+    for (const e of top(index.poolsOf(end), k)) chosen.add(e);
+    for (const e of top(index.basePoolsOf(end), 2 * bases.size + 2)) chosen.add(e);
   }
-  for (const base of bases) for (const e of top(base, 3, bases)) chosen.add(e);
+  for (const base of bases) for (const e of top(index.basePoolsOf(base), 3)) chosen.add(e);
   if (options.maxHops >= 2) {
     for (const [end, far] of [
       [tokenIn, tokenOut],
       [tokenOut, tokenIn],
     ] as const) {
-      const neighbours = [...new Set(top(end, k).map((e) => other(e, end)))].slice(0, 4);
+      const neighbours = [...new Set(top(index.poolsOf(end), k).map((e) => other(e, end)))].slice(0, 4);
       for (const n of neighbours) {
-        for (const e of top(n, 2, new Set([far]))) chosen.add(e);
-        for (const e of top(n, 2, bases)) chosen.add(e);
+        for (const e of top(index.pairPools(n, far), 2)) chosen.add(e);
+        for (const e of top(index.basePoolsOf(n), 2)) chosen.add(e);
       }
     }
   }

@@ -4,10 +4,12 @@ import type { Config } from '../config.ts';
 import { ServiceUnavailableError } from '../errors/BaseError.ts';
 import { RedisConnection, type RedisTimingOptions, RedisUnavailable } from './RedisConnection.ts';
 
-/** A saved quote: the organization that created it and the JSON Quote body (which has `quoteId`). */
+/** A saved quote: the organization that created it, the JSON Quote body (which has `quoteId`) and the request it priced. */
 export interface StoredQuote {
   readonly orgId: string;
   readonly quote: Record<string, unknown>;
+  /** The request body as validated (POST /quotes/{id}/refresh prices it again); absent on quotes saved without it. */
+  readonly request?: Record<string, unknown>;
 }
 
 /** Where quotes are kept for `config.quoteTtlSeconds`: Redis when configured, memory otherwise. */
@@ -37,16 +39,17 @@ export interface QuoteStoreOptions extends RedisTimingOptions {
 /** Quote ids accepted by get(); anything else cannot have been saved and is answered `undefined`. */
 const QUOTE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
-/** What save() hands Keyv: the organization and the quote's JSON text, serialized once by save(). */
+/** What save() hands Keyv: the organization, the quote's JSON text (serialized once by save()) and the request. */
 class QuoteEntry {
   constructor(
     readonly orgId: string,
     readonly json: string,
+    readonly request: Record<string, unknown> | undefined,
   ) {}
 }
 
 /**
- * Keyv's entry `{"value":{"orgId":..,"quote":..},"expires":..}` written around the quote's JSON text: the same
+ * Keyv's entry `{"value":{"orgId":..,"quote":..,"request":..},"expires":..}` written around the quote's JSON text: the same
  * bytes as `JSON.stringify(entry)` (test/store/quoteStore.test.ts compares them), without serializing the quote a
  * second time. Quotes are plain JSON, so reads are plain JSON.parse (Keyv's default serializer walks values for
  * Buffers and bigints: about twice the cost).
@@ -55,7 +58,8 @@ function serializeEntry(data: { value?: unknown; expires?: number }): string {
   const entry = data.value;
   if (!(entry instanceof QuoteEntry)) return JSON.stringify(data);
   const expires = data.expires === undefined ? '' : `,"expires":${JSON.stringify(data.expires)}`;
-  return `{"value":{"orgId":${JSON.stringify(entry.orgId)},"quote":${entry.json}}${expires}}`;
+  const request = entry.request === undefined ? '' : `,"request":${JSON.stringify(entry.request)}`;
+  return `{"value":{"orgId":${JSON.stringify(entry.orgId)},"quote":${entry.json}${request}}${expires}}`;
 }
 const QUOTE_JSON = { serialize: serializeEntry, deserialize: JSON.parse } as const;
 
@@ -117,7 +121,7 @@ class KeyvQuoteStore implements QuoteStore {
     if (typeof stored.orgId !== 'string' || stored.orgId === '') throw new TypeError('quoteStore.save: orgId must be a non-empty string');
     if (this.#closed) throw new ServiceUnavailableError(SAVE_FAILED_MESSAGE, { details: { reason: 'store closed' } });
     const json = JSON.stringify(stored.quote);
-    const entry = new QuoteEntry(stored.orgId, json) as unknown as StoredQuote;
+    const entry = new QuoteEntry(stored.orgId, json, stored.request) as unknown as StoredQuote;
     let saved: boolean;
     try {
       saved = await this.backend.run(() => this.keyv.set(quoteId, entry));
@@ -138,7 +142,9 @@ class KeyvQuoteStore implements QuoteStore {
       throw unavailable(READ_FAILED_MESSAGE, error);
     }
     if (value === undefined || value === null) return undefined;
-    return { orgId: value.orgId, quote: value.quote };
+    return value.request === undefined
+      ? { orgId: value.orgId, quote: value.quote }
+      : { orgId: value.orgId, quote: value.quote, request: value.request };
   }
 
   async ping(): Promise<boolean> {

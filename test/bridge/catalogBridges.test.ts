@@ -12,12 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { getAddress } from 'viem';
+import { resolveArtifact } from '../../seeds/devnet/artifacts.ts';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
 import { CatalogError } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 
 const require = createRequire(import.meta.url);
-const deployed = JSON.parse(readFileSync(require.resolve('@across-protocol/contracts/dist/broadcast/deployed-addresses.json'), 'utf8')) as {
+const deployed = JSON.parse(readFileSync(resolveArtifact('@across-protocol/contracts/dist/broadcast/deployed-addresses.json'), 'utf8')) as {
   chains: Record<string, { chain_name: string; contracts: Record<string, { address: string }> }>;
 };
 const { TOKEN_SYMBOLS_MAP } = require('@across-protocol/constants') as {

@@ -4,24 +4,19 @@
 // POST /quotes/routes across chains) and, for the same-asset routes, the amounts worked out by hand from the fee
 // terms in catalog/devnet.json and the deposit calldata decoded with the Across artifact's own ABI.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { type Abi, decodeFunctionData, erc20Abi, getAddress, type Hex, pad } from 'viem';
+import { decodeFunctionData, erc20Abi, getAddress, type Hex, pad } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
 import type { Quote } from '../../src/quote/quoteService.ts';
+import { artifactAbi } from '../helpers/devnetWallet.ts';
 import { checkMeasuredLimit, withoutGasLimit } from '../helpers/measuredLimit.ts';
 import { buildQuoteTestApp, type QuoteTestApp } from '../helpers/quoteTestApp.ts';
 import type { Answer } from '../helpers/testApp.ts';
 
-const require = createRequire(import.meta.url);
-const SPOKE_POOL_ABI = (
-  JSON.parse(
-    readFileSync(require.resolve('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json'), 'utf8'),
-  ) as { abi: Abi }
-).abi;
+const SPOKE_POOL_ABI = artifactAbi('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json');
 const CATALOG_DIR = fileURLToPath(new URL('../../catalog', import.meta.url));
 const SNAPSHOT_DIR = fileURLToPath(new URL('../../seeds/snapshots', import.meta.url));
 
@@ -377,5 +372,22 @@ t.test('maxPriceImpactBps: a bridge route whose swap exceeds it is refused, nami
   t.strictSame(
     [refused.status, refused.body],
     [400, { code: 400, message: `quote unavailable: no bridge route from WBTC on devnet to DAI on devnet-b (${impacts.join('; ')})` }],
+  );
+});
+
+t.test('a bridge quote refreshes like a same-chain one; its network fee change is null; status is same-chain only', async (t) => {
+  const old = (await post(BASE)).body.data;
+  const res = await shipped.q.request<Answer<Quote>>('POST', `/quotes/${old.quoteId}/refresh`, { headers: shipped.headers });
+  t.equal(res.status, 200);
+  const fresh = res.body.data;
+  // 100 USDC x (1 - 5 bps) - 0.15 USDC = 99.8 USDC again: nothing moved.
+  t.strictSame(
+    [fresh.amountOut, fresh.slippageSource, fresh.refreshedFrom, fresh.changes, fresh.warnings],
+    ['99800000', 'request', old.quoteId, { amountIn: '0', amountOut: '0', networkFeeWei: null }, []],
+  );
+  const status = await shipped.q.request('GET', `/quotes/${old.quoteId}/status?txHash=0x${'ab'.repeat(32)}`, { headers: shipped.headers });
+  t.strictSame(
+    [status.status, status.body],
+    [400, { code: 400, message: `status covers same-chain quotes only: quote ${old.quoteId} is cross-chain` }],
   );
 });

@@ -19,6 +19,7 @@ import { Ajv } from 'ajv';
 import t from 'tap';
 import { type Chain, getAddress, keccak256 } from 'viem';
 import { arbitrum, avalanche, base, bsc, mainnet, optimism, polygon } from 'viem/chains';
+import { resolveArtifact } from '../../seeds/devnet/artifacts.ts';
 
 const require = createRequire(import.meta.url);
 const CATALOG_DIR = join(import.meta.dirname, '..', '..', 'catalog');
@@ -100,7 +101,7 @@ const V3_POOL_CODE_HASH = creationCodeHash('@uniswap/v3-core/artifacts/contracts
 
 /**
  * Across keeps Permit2 per chain in @across-protocol/contracts dist/src/consts.js. That file's other
- * dependencies are stubbed out in this install, so it is evaluated with only the one module it reads
+ * dependencies are stubbed out in its install (seeds/devnet/acrossContracts.ts), so it is evaluated with only the one module it reads
  * (`../utils`, i.e. @across-protocol/constants).
  */
 interface AcrossConsts {
@@ -109,7 +110,7 @@ interface AcrossConsts {
 }
 function loadAcrossConsts(): AcrossConsts {
   const constants: unknown = require('@across-protocol/constants');
-  const source = readFileSync(require.resolve('@across-protocol/contracts/dist/src/consts.js'), 'utf8');
+  const source = readFileSync(resolveArtifact('@across-protocol/contracts/dist/src/consts.js'), 'utf8');
   const module = { exports: {} as Record<string, unknown> };
   const fakeRequire = (id: string): unknown => {
     if (id === '../utils') return constants;

@@ -157,8 +157,8 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
   t.equal(seeded.rpcRequests, bound, `requests = 4 + sum of ceil(calls / 500) over the seven phases = ${bound}`);
   t.same(
     [c.tokens, c.probe, c.approve],
-    [16, 7, 8],
-    'decimals() and symbol() of the 8 ERC-20s; one transfer probe per token with a pool (UNI has none); one approval probe per ERC-20',
+    [24, 7, 8],
+    'decimals(), symbol() and totalSupply() of the 8 ERC-20s; one transfer probe per token with a pool (UNI has none); one approval probe per ERC-20',
   );
   t.same(seeded.excludedTokens, [], 'no token left out');
   t.equal((raw as { excludedTokens?: unknown }).excludedTokens, undefined, 'no excludedTokens key when none is');

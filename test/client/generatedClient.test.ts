@@ -87,8 +87,11 @@ t.test('the generated client calls every operation of the document successfully'
     listDexes: [200, quote.body.data.map((d) => d.version).join(',')],
     listPools: [200, 'true'],
     quoteRoutes: [200, `netOfGas ${direct.body.data[0].amountOut} []`],
-    createQuote: [200, `${((BigInt(direct.body.data[0].amountOut) * 9_900n) / 10_000n).toString()} []`],
-    getQuote: [200, 'true 0'],
+    createQuote: [200, `${((BigInt(direct.body.data[0].amountOut) * 9_900n) / 10_000n).toString()} [] auto`],
+    getQuote: [200, 'true 0 pending true request'],
+    // The state has not moved between the quote and its refresh.
+    refreshQuote: [200, 'true true 0'],
+    getQuoteStatus: [400, 'status needs an RPC URL for chain 31337 (RPC_URL_31337)'],
     liveness: [200, 'ok'],
     readiness: [200, 'ready'],
     metrics: [200, 'true'],

@@ -139,3 +139,31 @@ t.test('a full update replaces the chain’s pools, even when not newer', async 
       `the pricing index lists the left-out pool under ${side} no more`,
     );
 });
+
+t.test('a derived index keeps every pool list in the order a fresh index sorts it', async (t) => {
+  // Every v2 pool's reserves scaled (its depth, hence its place in each list, moves), one pool removed.
+  const scaled = pools
+    .filter((p): p is SnapshotPoolV2 => p.version === 'v2' && p !== gone)
+    .map((p, i) => ({
+      ...p,
+      reserve0: String((BigInt(p.reserve0) * BigInt(3 + (i % 5))) / 4n),
+      reserve1: String((BigInt(p.reserve1) * BigInt(3 + (i % 5))) / 4n),
+    }));
+  const next = graph.withUpdate({ ...update, pools: scaled });
+  const derived = new ChainPoolIndex(catalog.chain(chainId)!, pools).withChanges(scaled, [gone.address]);
+  const fresh = new ChainPoolIndex(catalog.chain(chainId)!, next.pools(chainId));
+  const tokens = [...new Set(pools.flatMap((p) => [p.token0.toLowerCase(), p.token1.toLowerCase()]))];
+  const names = (list: readonly { address: string }[]) => list.map((e) => e.address);
+  let lists = 0;
+  for (const a of tokens) {
+    t.same(names(derived.poolsOf(a)), names(fresh.poolsOf(a)), `${a}: its pools`);
+    t.same(names(derived.basePoolsOf(a)), names(fresh.basePoolsOf(a)), `${a}: its pools to base tokens`);
+    lists += 2;
+    for (const b of tokens) {
+      if (a >= b) continue;
+      t.same(names(derived.pairPools(a, b)), names(fresh.pairPools(b, a)), `${a}/${b}: the pair's pools`);
+      lists++;
+    }
+  }
+  t.ok(scaled.length > 5 && lists > 20, `${lists} lists compared after ${scaled.length} pools changed`);
+});

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import {
   type Abi,
   type Address,
@@ -17,15 +16,14 @@ import {
   type WalletClient,
 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
+import { resolveArtifact } from '../../seeds/devnet/artifacts.ts';
 import { receiptOf } from '../../seeds/devnet/jsonRpc.ts';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import type { Step } from '../../src/tx/Step.ts';
 
-const require = createRequire(import.meta.url);
-
 /** The ABI of a compiled contract artifact shipped in an npm package (e.g. '@uniswap/v2-core/build/IERC20.json'). */
 export function artifactAbi(path: string): Abi {
-  return (JSON.parse(readFileSync(require.resolve(path), 'utf8')) as { abi: Abi }).abi;
+  return (JSON.parse(readFileSync(resolveArtifact(path), 'utf8')) as { abi: Abi }).abi;
 }
 
 const ERC20_ABI = artifactAbi('@uniswap/v2-core/build/IERC20.json');

@@ -10,6 +10,7 @@ import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { Pricer } from '../../src/quote/Pricer.ts';
 import { QuoteService } from '../../src/quote/quoteService.ts';
+import { QuoteTxStatusReader } from '../../src/quote/quoteTxStatus.ts';
 import { type ApiKeyStore, createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { createQuoteStore, type QuoteStore } from '../../src/store/quoteStore.ts';
 import { fixtureCatalogDir, fixtureSnapshotDir } from './testApp.ts';
@@ -32,11 +33,12 @@ export interface QuoteAppBase {
 
 /**
  * Config over a catalogue and a snapshot folder (fixtures by default) with a fresh temporary DATA_DIR,
- * silent logs, `defaults` and then `options.env`; the in-memory quote store and the file API-key store.
+ * silent logs, `defaults` and then `options.env`; the in-memory quote store and the file API-key store; the quote
+ * service's clock `options.now` (milliseconds; default Date.now).
  * REDIS_URL is never read from the environment.
  */
 export function quoteAppBase(
-  options: { catalogDir?: string; snapshotDir?: string; env?: NodeJS.ProcessEnv },
+  options: { catalogDir?: string; snapshotDir?: string; env?: NodeJS.ProcessEnv; now?: () => number },
   dataDirPrefix: string,
   defaults: NodeJS.ProcessEnv = {},
 ): QuoteAppBase {
@@ -68,10 +70,11 @@ export function quoteAppBase(
       logger: pino({ level: 'silent' }),
       quotes: {
         catalog,
-        quotes: new QuoteService({ catalog, graph, pricer, store }),
+        quotes: new QuoteService({ catalog, graph, pricer, store, now: options.now }),
         store,
         keys,
         defaultSlippageBps: config.defaultSlippageBps,
+        txStatus: new QuoteTxStatusReader({ catalog, rpcUrls: config.rpcUrls, now: options.now }),
       },
     }),
     async close(...others) {

@@ -65,7 +65,15 @@ export interface StubQuoteApp {
  * temporary DATA_DIR holding one key (org `acme`). REDIS_URL is never read from the environment.
  */
 export async function buildStubQuoteApp(
-  options: { env?: NodeJS.ProcessEnv; rateLimitStore?: RateLimitStore; pricer?: Pricer; catalogDir?: string; snapshotDir?: string } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    rateLimitStore?: RateLimitStore;
+    pricer?: Pricer;
+    catalogDir?: string;
+    snapshotDir?: string;
+    /** The quote service's clock, milliseconds (default Date.now). */
+    now?: () => number;
+  } = {},
 ): Promise<StubQuoteApp> {
   const base = quoteAppBase(options, 'sqs-stub-data-');
   const { config, catalog, store, keys } = base;

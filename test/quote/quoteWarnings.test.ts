@@ -46,3 +46,30 @@ t.test('priceImpactRefusal: above the bound only, a 400 with the stable code', a
     'quote unavailable: price impact 20.5% on the swap before the bridge (devnet) exceeds maxPriceImpactBps 0%',
   );
 });
+
+t.test('quoteWarnings: PRICE_MOVED when a refresh falls outside the bound of the quote it replaces', async (t) => {
+  const usdc = { symbol: 'USDC', decimals: 6 };
+  const weth = { symbol: 'WETH', decimals: 18 };
+  const advice = "the previous quote's transaction would revert at this price: ask the user to confirm the new amounts";
+  const refresh = (tradeType: 'exactIn' | 'exactOut', amountIn: bigint, amountOut: bigint) => ({
+    swaps: [],
+    refresh: {
+      previous: { tradeType, amountOutMinimum: '2500000', amountInMaximum: '1000000000000000000' },
+      amountIn,
+      amountOut,
+      tokenIn: weth,
+      tokenOut: usdc,
+    },
+  });
+  t.strictSame(quoteWarnings(refresh('exactIn', 10n ** 18n, 2_500_000n)), [], 'exactIn: the old minimum itself still executes');
+  t.strictSame(quoteWarnings(refresh('exactIn', 10n ** 18n, 2_499_999n)), [
+    { code: 'PRICE_MOVED', message: `the price moved: amountOut 2.499999 USDC is below the previous amountOutMinimum 2.5 USDC; ${advice}` },
+  ]);
+  t.strictSame(quoteWarnings(refresh('exactOut', 10n ** 18n, 2_500_000n)), [], 'exactOut: the old maximum itself still executes');
+  t.strictSame(quoteWarnings(refresh('exactOut', 10n ** 18n + 1n, 2_500_000n)), [
+    {
+      code: 'PRICE_MOVED',
+      message: `the price moved: amountIn 1.000000000000000001 WETH is above the previous amountInMaximum 1 WETH; ${advice}`,
+    },
+  ]);
+});

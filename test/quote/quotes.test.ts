@@ -85,7 +85,7 @@ t.test('wrong types name each field', async (t) => {
       slippageBps: '50',
       walletAddress: 7,
     },
-    'amount: must be a string; destinationChainId: must be an integer; originChainId: must be an integer; recipientAddress: must be a string; slippageBps: must be an integer; tokenIn: must be a string; tokenOut: must be a string; walletAddress: must be a string',
+    'amount: must be a string; destinationChainId: must be an integer; originChainId: must be an integer; recipientAddress: must be a string; slippageBps: must be an integer (basis points) or "auto"; tokenIn: must be a string; tokenOut: must be a string; walletAddress: must be a string',
   );
   await rejects(
     t,
@@ -93,7 +93,9 @@ t.test('wrong types name each field', async (t) => {
     'destinationChainId: must be a positive integer; originChainId: must be an integer',
   );
   await rejects(t, { ...BASE, amount: 1000 }, 'amount: must be a string');
-  await rejects(t, { ...BASE, slippageBps: 12.5 }, 'slippageBps: must be an integer');
+  await rejects(t, { ...BASE, slippageBps: 12.5 }, 'slippageBps: must be an integer (basis points) or "auto"');
+  await rejects(t, { ...BASE, slippageBps: 'Auto' }, 'slippageBps: must be an integer (basis points) or "auto"');
+  await rejects(t, { ...BASE, slippageBps: '50' }, 'slippageBps: must be an integer (basis points) or "auto"');
   await rejects(t, { ...BASE, amount: '1'.repeat(101) }, 'amount: must be at most 100 characters');
 });
 
@@ -401,6 +403,7 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
   t.match(quote.quoteId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   t.ok(quote.deadline >= before + 300 && quote.deadline <= after + 300, 'deadline = creation + 300 s');
   t.equal(quote.createdAt, quote.updatedAt);
+  t.equal(quote.expiresAt, new Date(quote.deadline * 1000).toISOString(), 'expiresAt is the deadline');
   t.ok(Math.abs(Date.parse(quote.createdAt) / 1000 - (quote.deadline - 300)) < 1, 'createdAt is the creation time');
   // The snapshot's age is the request time less its block timestamp (1700000000 in the fixture).
   const ageSeconds = quote.snapshot?.ageSeconds ?? -1;
@@ -410,6 +413,7 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
       ...quote,
       quoteId: '',
       deadline: 0,
+      expiresAt: '',
       createdAt: '',
       updatedAt: '',
       steps: [],
@@ -427,7 +431,9 @@ t.test('POST /quotes prices on the v2 pair (the empty v3 pool is refused) and sa
       amountOutFloat: '0.321644030067425879',
       amountOutMinimum: ((expected * 9_900n) / 10_000n).toString(),
       slippageBps: 100,
+      slippageSource: 'request',
       deadline: 0,
+      expiresAt: '',
       originChain: 'testchain',
       originChainId: 1001,
       destinationChain: 'testchain',

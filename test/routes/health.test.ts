@@ -85,6 +85,27 @@ t.test('GET /readyz: 503 envelope naming each failing check (store unreachable, 
   });
 });
 
+t.test('GET /readyz: not ready until the warm-up requests have answered', async (t) => {
+  const { catalog, graph } = buildTestApp();
+  let warmedUp = false;
+  const deps = { catalog, graph: () => graph, warmedUp: () => warmedUp };
+  t.same(await checkReadiness(deps), {
+    status: 'not ready',
+    checks: {
+      catalog: { ok: true, detail: '3 chains, 1 pool snapshots' },
+      warmUp: { ok: false, detail: 'warming up: the first requests have not answered yet' },
+    },
+  });
+  warmedUp = true;
+  t.same(await checkReadiness(deps), {
+    status: 'ready',
+    checks: {
+      catalog: { ok: true, detail: '3 chains, 1 pool snapshots' },
+      warmUp: { ok: true, detail: 'the warm-up requests answered' },
+    },
+  });
+});
+
 t.test('GET /readyz: a real worker pool answers the probe', async (t) => {
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1', LOG_LEVEL: 'silent' });
   const pricer = createPricer(config); // no graph: every task goes to a worker thread

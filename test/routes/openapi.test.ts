@@ -297,6 +297,27 @@ t.test('quote responses (in-process pricer) and quote errors validate against th
     await s.request('GET', '/quotes/00000000-0000-4000-8000-000000000000', { headers: keyed() }),
   );
   conforms(t, 'no key', 'GET', '/quotes/{quoteId}', await s.request('GET', '/quotes/x'));
+
+  const refreshed = await s.request('POST', `/quotes/${created.body.data.quoteId}/refresh`, { headers: keyed() });
+  t.equal(refreshed.status, 200);
+  conforms(t, 'refreshed', 'POST', '/quotes/{quoteId}/refresh', refreshed);
+  const auto = await s.request('POST', '/quotes', { body: { ...BODY, slippageBps: 'auto' }, headers: keyed() });
+  t.equal(auto.status, 200);
+  conforms(t, 'auto slippage', 'POST', '/quotes', auto);
+  conforms(
+    t,
+    'status without an RPC URL',
+    'GET',
+    '/quotes/{quoteId}/status',
+    await s.request('GET', `/quotes/${created.body.data.quoteId}/status?txHash=0x${'00'.repeat(32)}`, { headers: keyed() }),
+  );
+  conforms(
+    t,
+    'refresh of an unknown quote',
+    'POST',
+    '/quotes/{quoteId}/refresh',
+    await s.request('POST', '/quotes/00000000-0000-4000-8000-000000000000/refresh', { headers: keyed() }),
+  );
 });
 
 t.test('operations responses validate against the document', async (t) => {
@@ -416,6 +437,8 @@ t.test('every operation declares its security: [] on the public ones, an API key
     'post /quotes/routes': [{}, ...key],
     'post /quotes': key,
     'get /quotes/{quoteId}': key,
+    'post /quotes/{quoteId}/refresh': key,
+    'get /quotes/{quoteId}/status': key,
     'get /healthz': [],
     'get /readyz': [],
     'get /metrics': [],
@@ -599,5 +622,5 @@ t.test('every example in the document works on the shipped devnet snapshot', asy
       tried += 1;
     }
   }
-  t.equal(tried, 12, 'examples tried');
+  t.equal(tried, 14, 'examples tried');
 });

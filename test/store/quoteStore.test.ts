@@ -67,6 +67,15 @@ function behaviour(t: Test, make: (ttlSeconds: number) => QuoteStore) {
     t.equal(await store.ping(), true);
   });
 
+  t.test('the request saved beside a quote reads back with it (POST /quotes/{id}/refresh prices it again)', async (t) => {
+    const store = make(86_400);
+    t.teardown(() => store.close());
+    const request = { amount: '1.5', slippageBps: 'auto', note: 'ünïcode "quoted"' };
+    const json = await store.save({ orgId: 'acme', quote: quoteBody('q-req'), request });
+    t.equal(json, JSON.stringify(quoteBody('q-req')), 'save returns the quote alone');
+    t.strictSame(await store.get('q-req'), { orgId: 'acme', quote: quoteBody('q-req'), request });
+  });
+
   t.test('ids that cannot have been saved read as undefined without touching the store', async (t) => {
     const store = make(86_400);
     t.teardown(() => store.close());
@@ -152,6 +161,17 @@ t.test('Redis store (shared server)', async (t) => {
     t.equal(ours, theirs!.replace('"q-keyv"', '"q-bytes"').replace(/,"expires":\d+\}$/, `,"expires":${expiresOf(ours)}}`));
     t.same(await store.get('q-keyv'), { orgId: 'acme "inc"', quote: { ...quote, quoteId: 'q-keyv' } }, 'a quote Keyv wrote reads back');
     t.same(await keyv.get('q-bytes'), { orgId: 'acme "inc"', quote }, 'Keyv reads the entry the store wrote');
+    const request = { amount: '1', slippageBps: 'auto' };
+    await store.save({ orgId: 'acme', quote: quoteBody('q-bytes-req'), request });
+    await keyv.set('q-keyv-req', { orgId: 'acme', quote: quoteBody('q-bytes-req'), request });
+    const [withRequest, keyvWithRequest] = await withRawClient(sharedRedisUrl, (client) =>
+      Promise.all([client.get(`${namespace}::q-bytes-req`), client.get(`${namespace}::q-keyv-req`)]),
+    );
+    t.equal(
+      withRequest?.replace(/,"expires":\d+\}$/, ''),
+      keyvWithRequest?.replace(/,"expires":\d+\}$/, ''),
+      'with a request: the same bytes as Keyv writes for { orgId, quote, request }',
+    );
   });
 
   t.test('two stores over one Redis (two instances) read each other’s quotes', async (t) => {

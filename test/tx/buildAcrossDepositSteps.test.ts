@@ -1,19 +1,15 @@
 // buildAcrossDepositSteps: calldata decoded with the Across SpokePool artifact's own ABI (the oracle), the ABI
 // fragment in src/tx/abis.ts compared with the artifact, native vs ERC-20 input, and the parameter refusals.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import t from 'tap';
-import { type Abi, decodeFunctionData, getAddress, type Hex } from 'viem';
+import { decodeFunctionData, getAddress, type Hex } from 'viem';
 import { acrossSpokePoolAbi } from '../../src/tx/abis.ts';
 import { type AcrossDepositParams, buildAcrossDepositSteps } from '../../src/tx/buildAcrossDepositSteps.ts';
 import { StepBuildError } from '../../src/tx/StepBuildError.ts';
+import { artifactAbi } from '../helpers/devnetWallet.ts';
 import { checkMeasuredLimit, withoutGasLimit } from '../helpers/measuredLimit.ts';
 
-const require = createRequire(import.meta.url);
-const artifact = JSON.parse(
-  readFileSync(require.resolve('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json'), 'utf8'),
-) as { abi: Abi };
-const ERC20_ABI = (JSON.parse(readFileSync(require.resolve('@uniswap/v2-core/build/IERC20.json'), 'utf8')) as { abi: Abi }).abi;
+const SPOKE_POOL_ABI = artifactAbi('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json');
+const ERC20_ABI = artifactAbi('@uniswap/v2-core/build/IERC20.json');
 
 const SPOKE = getAddress('0x5c7bcd6e7de5423a257d81b442095a1a6ced35c5');
 const WETH = getAddress('0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2');
@@ -42,7 +38,7 @@ const usdc: AcrossDepositParams = {
 };
 
 t.test("the depositNow fragment is the artifact's", async (t) => {
-  const fromArtifact = artifact.abi.find((x) => x.type === 'function' && x.name === 'depositNow') as unknown as {
+  const fromArtifact = SPOKE_POOL_ABI.find((x) => x.type === 'function' && x.name === 'depositNow') as unknown as {
     inputs: Array<{ name: string; type: string }>;
     stateMutability: string;
   };
@@ -74,7 +70,7 @@ t.test('ERC-20 input: exact approval for the SpokePool, then depositNow', async 
     amount: '1500250000',
     chainId: 1,
   });
-  const decoded = decodeFunctionData({ abi: artifact.abi, data: deposit!.data as Hex });
+  const decoded = decodeFunctionData({ abi: SPOKE_POOL_ABI, data: deposit!.data as Hex });
   t.equal(decoded.functionName, 'depositNow');
   t.strictSame(decoded.args, [
     word(WALLET),
@@ -107,7 +103,7 @@ t.test('native input: no approval, WETH as inputToken, value = inputAmount; the 
     value: '1000000000000000000',
     amount: '1000000000000000000',
   });
-  const args = decodeFunctionData({ abi: artifact.abi, data: steps[0].data as Hex }).args as readonly unknown[];
+  const args = decodeFunctionData({ abi: SPOKE_POOL_ABI, data: steps[0].data as Hex }).args as readonly unknown[];
   t.strictSame([args[2], args[3], args[4], args[5]], [word(WETH), word(WETH_BASE), 10n ** 18n, 999_550_000_000_000_000n]);
 });
 

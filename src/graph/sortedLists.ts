@@ -1,0 +1,79 @@
+/**
+ * Lists of values by key, each kept in one order: built by pushing and sorting once, then changed one value at a
+ * time by binary search (no re-sort). A list shared with the lists this one was derived from is copied before its
+ * first change (copy-on-write), so the older lists never change.
+ */
+export class SortedLists<T> {
+  private readonly lists: Map<string, T[]>;
+  /** Keys whose list this instance owns (copied or created since it was derived): changed in place. */
+  private readonly owned = new Set<string>();
+
+  constructor(
+    private readonly order: (a: T, b: T) => number,
+    from?: SortedLists<T>,
+  ) {
+    this.lists = new Map(from?.lists);
+  }
+
+  /** The list of a key (empty when none), in order. */
+  get(key: string): readonly T[] {
+    return this.lists.get(key) ?? EMPTY;
+  }
+
+  /** Adds a value at the end of its list, out of order: only while building, followed by sortAll(). */
+  push(key: string, value: T): void {
+    const list = this.lists.get(key);
+    if (list) list.push(value);
+    else this.lists.set(key, [value]);
+  }
+
+  /** Sorts every list (once, after the pushes that build them). */
+  sortAll(): void {
+    for (const list of this.lists.values()) list.sort(this.order);
+  }
+
+  /** Inserts a value at its place in its list. */
+  insert(key: string, value: T): void {
+    const list = this.own(key);
+    list.splice(this.position(list, value), 0, value);
+  }
+
+  /** Removes a value from its list (found by its place in the order); nothing when it is not there. */
+  remove(key: string, value: T): void {
+    const current = this.lists.get(key);
+    if (!current) return;
+    const at = this.position(current, value);
+    if (current[at] !== value) return;
+    const list = this.own(key);
+    list.splice(at, 1);
+    if (list.length === 0) {
+      this.lists.delete(key);
+      this.owned.delete(key);
+    }
+  }
+
+  /** The first index whose value does not come before `value`. */
+  private position(list: readonly T[], value: T): number {
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.order(list[mid], value) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** The list of a key, this instance's own (copied from the shared one on first change). */
+  private own(key: string): T[] {
+    let list = this.lists.get(key);
+    if (!this.owned.has(key)) {
+      list = list ? [...list] : [];
+      this.lists.set(key, list);
+      this.owned.add(key);
+    }
+    return list!;
+  }
+}
+
+const EMPTY: readonly never[] = [];

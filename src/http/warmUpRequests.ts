@@ -1,0 +1,55 @@
+import type { Catalog } from '../catalog/Catalog.ts';
+import type { PoolGraph } from '../graph/PoolGraph.ts';
+
+/** One request the process sends itself once it listens. */
+interface WarmUpRequest {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly body?: string;
+}
+
+/** Any valid address: nothing is sent on chain. */
+const RECIPIENT = '0x1111111111111111111111111111111111111111';
+
+/**
+ * The requests that build what the first real requests would otherwise build (ready means ready): the catalogue
+ * bodies (serialized once and kept) and, on each chain with pool state, one default POST /quotes/routes from the
+ * wrapped native token to its first other base token (request validation, the route views, a worker round trip).
+ */
+export function warmUpRequests(catalog: Catalog, graph: PoolGraph): WarmUpRequest[] {
+  const requests: WarmUpRequest[] = [
+    { method: 'GET', path: '/blockchains' },
+    { method: 'GET', path: '/blockchains/tokens' },
+  ];
+  for (const chainId of graph.chainIds()) {
+    const chain = catalog.chain(chainId);
+    const tokenOut = chain?.baseTokens.find((t) => t.toLowerCase() !== chain.wrappedNativeToken.toLowerCase());
+    if (!chain || !tokenOut) continue;
+    const body = {
+      originChainId: chainId,
+      destinationChainId: chainId,
+      tokenIn: chain.wrappedNativeToken,
+      tokenOut,
+      amount: '1',
+      recipientAddress: RECIPIENT,
+    };
+    requests.push({ method: 'POST', path: '/quotes/routes', body: JSON.stringify(body) });
+  }
+  return requests;
+}
+
+/**
+ * Sends the warm-up requests to this process, one at a time; whatever they answer (a chain may have no route for
+ * its sample pair), the warm-up is done when the last has answered or failed.
+ */
+export async function sendWarmUpRequests(baseUrl: string, requests: readonly WarmUpRequest[]): Promise<void> {
+  for (const r of requests) {
+    try {
+      const headers = r.body === undefined ? undefined : { 'content-type': 'application/json' };
+      const res = await fetch(baseUrl + r.path, { method: r.method, body: r.body, headers });
+      await res.arrayBuffer();
+    } catch {
+      // A request that fails warms less; readiness does not depend on it.
+    }
+  }
+}

@@ -1,0 +1,158 @@
+import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../../amm/quoter.ts';
+import { createV3Pool, type PoolLimits, type V3Pool } from '../../amm/v3Pool.ts';
+import { ammRefusal } from '../ammRefusal.ts';
+import type { LadderQuote, PoolBase, PoolProtocol, TradeType } from '../PoolProtocol.ts';
+import { type V3SlotState, v3ColdSlots } from '../uniswapV3/coldSlots.ts';
+import { tickCount } from '../uniswapV3/tickCount.ts';
+import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
+import { DYNAMIC_FEE_FLAG, MAX_LP_FEE, MAX_PROTOCOL_FEE, MAX_TICK_SPACING, protocolFeeOf, swapFee, v4Refusal } from './v4Fees.ts';
+
+/** A Uniswap v4 pool ready for the tick walk: v3's walk, once per direction when the protocol fee differs by direction. */
+export interface UniswapV4Pool extends PoolBase {
+  readonly kind: 'uniswapV4';
+  /** The walk for token0 in (its fee: Pool.swap's swapFee for zeroForOne). */
+  readonly zeroForOne: V3Pool;
+  /** The walk for token1 in; the same object when both directions pay the same fee. */
+  readonly oneForZero: V3Pool;
+  readonly hooks: string;
+  readonly tickSpacing: number;
+  /** Why the pool is not priced (a hook that can change swap amounts, a dynamic fee), or undefined. */
+  readonly refusal: string | undefined;
+  readonly slots: V3SlotState;
+}
+
+/** v4's bounds: fees up to 100% (LPFeeLibrary.MAX_LP_FEE plus a protocol fee stays within it) and spacings up to 32767. */
+const V4_POOL_LIMITS: PoolLimits = Object.freeze({ maxFee: MAX_LP_FEE, maxTickSpacing: MAX_TICK_SPACING });
+
+/** Pool.swap casts both amounts of the BalanceDelta to int128 (SafeCast.toInt128 reverts past it). */
+const INT128_MAX = (1n << 127n) - 1n;
+const Q192 = 1n << 192n;
+
+/** V4Quoter's answer for one amount, as a ladder entry: partial fills (V4Quoter's NotEnoughLiquidity) and unknown ticks are refusals. */
+function ladderQuote(
+  pool: UniswapV4Pool,
+  walk: V3Pool,
+  result: V3QuoteResult,
+  tradeType: TradeType,
+  amount: bigint,
+  zeroForOne: boolean,
+): LadderQuote {
+  if (!result.ok) return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: "the amount walks past the pool's known ticks" };
+  const whole = tradeType === 'exactIn' ? result.amountIn === amount : result.amountOut === amount;
+  if (!result.filledFully || !whole) {
+    return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: 'the pool runs out of liquidity before the whole amount is swapped' };
+  }
+  if (result.amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
+  const { amountIn, amountOut, tickAfter, liquidityAfter } = result;
+  if (amountIn > INT128_MAX || amountOut > INT128_MAX) {
+    return { ok: false, code: 'AMOUNT_TOO_LARGE', reason: 'the swap amounts exceed int128 (the PoolManager balance delta)' };
+  }
+  const coldSlots = v3ColdSlots(walk, pool.slots, zeroForOne, amountIn, tickAfter, liquidityAfter);
+  // v4 pools keep no oracle: moving the tick writes nothing more.
+  return { ok: true, amountIn, amountOut, ticksCrossed: result.initializedTicksCrossed, coldSlots, movesTick: false };
+}
+
+function refuseAll(amounts: readonly bigint[], refused: LadderQuote): LadderQuote[] {
+  return amounts.map(() => refused);
+}
+
+/**
+ * Uniswap v4 pools (hookless, or with a hook that cannot change swap amounts, on a static fee): the PoolManager's
+ * Pool.swap walk over the snapshot's known ticks, which is v3's (src/amm/swap.ts) with Pool.swap's fee for the
+ * direction, V4Quoter semantics. The seeding source and the event follower are not built yet: until they are, the
+ * protocol is not in the registry (src/protocols/registry.ts).
+ */
+export const uniswapV4: Omit<PoolProtocol<UniswapV4Pool, SnapshotPoolV4>, 'source' | 'eventTopics' | 'applyEvent'> = {
+  kind: 'uniswapV4',
+  /**
+   * Provisional, from V4Quoter's gasEstimate on the devnet (test/protocols/uniswapV4.devnet.test.ts prints it): a
+   * swap inside the PoolManager with its settle and take, and each initialized tick it crosses; to be calibrated on
+   * executed Universal Router trades with the executor. No oracle (tickMove 0); exact output saves no transfer (the
+   * PoolManager nets every hop's deltas either way).
+   */
+  gas: { hop: 60_000n, tick: 23_000n, exactOutNextHop: 0n, coldSlot: 17_100n, tickMove: 0n },
+  fromSnapshot(p) {
+    const data = {
+      sqrtPriceX96: BigInt(p.sqrtPriceX96),
+      tick: p.tick,
+      liquidity: BigInt(p.liquidity),
+      tickSpacing: p.tickSpacing,
+      ticks: p.ticks.map(([tick, net]) => [tick, BigInt(net)] as const),
+      bitmapWords: p.bitmapWords,
+    };
+    const fee0 = swapFee(p.lpFee, p.protocolFee, true);
+    const fee1 = swapFee(p.lpFee, p.protocolFee, false);
+    const zeroForOne = createV3Pool({ ...data, fee: fee0 }, V4_POOL_LIMITS);
+    const oneForZero = fee1 === fee0 ? zeroForOne : createV3Pool({ ...data, fee: fee1 }, V4_POOL_LIMITS);
+    return Object.freeze({
+      kind: 'uniswapV4',
+      address: p.address,
+      dex: p.dex,
+      version: p.version,
+      token0: p.token0.toLowerCase(),
+      token1: p.token1.toLowerCase(),
+      fee: p.lpFee,
+      zeroForOne,
+      oneForZero,
+      hooks: p.hooks,
+      tickSpacing: p.tickSpacing,
+      refusal: v4Refusal(p),
+      slots: {
+        feeGrowthSet: p.feeGrowthGlobalSet,
+        outsideSet: new Map(Object.entries(p.feeGrowthOutsideSet ?? {}).map(([tick, set]) => [Number(tick), set])),
+      },
+    });
+  },
+  quoteLadder(pool, zeroForOne, tradeType, amounts) {
+    if (amounts.length === 0) return [];
+    if (pool.refusal !== undefined) return refuseAll(amounts, { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: pool.refusal });
+    const walk = zeroForOne ? pool.zeroForOne : pool.oneForZero;
+    if (tradeType === 'exactOut' && walk.fee >= MAX_LP_FEE) {
+      // Pool.swap: InvalidFeeForExactOut.
+      return refuseAll(amounts, { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: 'a 100% fee pool cannot give an exact output' });
+    }
+    try {
+      const ladder = tradeType === 'exactIn' ? quoteExactInputLadder : quoteExactOutputLadder;
+      return ladder(walk, zeroForOne, amounts).map((r, i) => ladderQuote(pool, walk, r, tradeType, amounts[i], zeroForOne));
+    } catch (error) {
+      return refuseAll(amounts, ammRefusal(error));
+    }
+  },
+  midPrice(pool) {
+    const s = pool.zeroForOne.sqrtPriceX96;
+    return { num: s * s, den: Q192 };
+  },
+  snapshotMidPrice(p) {
+    const s = BigInt(p.sqrtPriceX96);
+    return { num: s * s, den: Q192 };
+  },
+  describe(p) {
+    return { isActive: BigInt(p.liquidity) > 0n && v4Refusal(p) === undefined, tickSpacing: p.tickSpacing };
+  },
+  stateSize(p) {
+    return tickCount(p);
+  },
+  checkSnapshot(p) {
+    if (!/^0x[0-9a-f]{64}$/.test(p.address)) return 'address: must be the poolId (32 bytes, lower-case hex)';
+    if (!Number.isInteger(p.tickSpacing) || p.tickSpacing < 1 || p.tickSpacing > MAX_TICK_SPACING) {
+      return `tickSpacing: must be an integer in [1, ${MAX_TICK_SPACING}]`;
+    }
+    if (p.fee !== DYNAMIC_FEE_FLAG && (!Number.isInteger(p.fee) || p.fee < 0 || p.fee > MAX_LP_FEE)) {
+      return `fee: must be an integer in [0, ${MAX_LP_FEE}] or the dynamic-fee flag ${DYNAMIC_FEE_FLAG}`;
+    }
+    if (p.fee !== DYNAMIC_FEE_FLAG && p.lpFee !== p.fee) return 'lpFee: must equal the fee of a static-fee pool';
+    if (!Number.isInteger(p.lpFee) || p.lpFee < 0 || p.lpFee > MAX_LP_FEE) return `lpFee: must be an integer in [0, ${MAX_LP_FEE}]`;
+    if (!Number.isInteger(p.protocolFee) || p.protocolFee < 0 || p.protocolFee >= 1 << 24) return 'protocolFee: must be a uint24';
+    if (protocolFeeOf(p.protocolFee, true) > MAX_PROTOCOL_FEE || protocolFeeOf(p.protocolFee, false) > MAX_PROTOCOL_FEE) {
+      return `protocolFee: each direction must be at most ${MAX_PROTOCOL_FEE} pips`;
+    }
+    if (BigInt(p.token0) >= BigInt(p.token1)) return 'token0: currencies must be sorted (currency0 < currency1)';
+    for (let k = 1; k < p.ticks.length; k++) {
+      if (p.ticks[k][0] <= p.ticks[k - 1][0]) return 'ticks: must be strictly ascending';
+    }
+    return undefined;
+  },
+  fileState(p) {
+    return p;
+  },
+};

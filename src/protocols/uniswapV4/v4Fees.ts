@@ -1,0 +1,73 @@
+/**
+ * What Uniswap v4's PoolManager charges and allows, from v4-core's libraries: the LP fee (LPFeeLibrary), the protocol
+ * fee per direction and the swap fee they make together (ProtocolFeeLibrary, Pool.swap), and which hooks leave a swap
+ * priceable from pool state alone (Hooks: permissions are the low 14 bits of the hook's address).
+ */
+
+/** LPFeeLibrary.DYNAMIC_FEE_FLAG: a PoolKey fee with this value has its LP fee set by its hook. */
+export const DYNAMIC_FEE_FLAG = 0x800000;
+/** LPFeeLibrary.MAX_LP_FEE and SwapMath.MAX_SWAP_FEE: 100% in pips. */
+export const MAX_LP_FEE = 1_000_000;
+/** ProtocolFeeLibrary.MAX_PROTOCOL_FEE: 0.1% in pips, per direction. */
+export const MAX_PROTOCOL_FEE = 1000;
+/** TickMath.MAX_TICK_SPACING (type(int16).max). */
+export const MAX_TICK_SPACING = 32_767;
+
+/** Hooks.sol's permission flags: bit n of the hook address. */
+export const HOOK_FLAGS = {
+  beforeInitialize: 1 << 13,
+  afterInitialize: 1 << 12,
+  beforeAddLiquidity: 1 << 11,
+  afterAddLiquidity: 1 << 10,
+  beforeRemoveLiquidity: 1 << 9,
+  afterRemoveLiquidity: 1 << 8,
+  beforeSwap: 1 << 7,
+  afterSwap: 1 << 6,
+  beforeDonate: 1 << 5,
+  afterDonate: 1 << 4,
+  beforeSwapReturnsDelta: 1 << 3,
+  afterSwapReturnsDelta: 1 << 2,
+  afterAddLiquidityReturnsDelta: 1 << 1,
+  afterRemoveLiquidityReturnsDelta: 1 << 0,
+} as const;
+
+/** Permissions that let a hook change what a swap pays or returns: the swap callbacks and every *ReturnsDelta bit. */
+const SWAP_CHANGING =
+  HOOK_FLAGS.beforeSwap |
+  HOOK_FLAGS.afterSwap |
+  HOOK_FLAGS.beforeSwapReturnsDelta |
+  HOOK_FLAGS.afterSwapReturnsDelta |
+  HOOK_FLAGS.afterAddLiquidityReturnsDelta |
+  HOOK_FLAGS.afterRemoveLiquidityReturnsDelta;
+
+/** A hook's permission bits: the low 14 bits of its address. */
+export function hookPermissions(hooks: string): number {
+  return Number(BigInt(hooks) & 0x3fffn);
+}
+
+/**
+ * Why a v4 pool cannot be priced from its state alone, or undefined when it can: a pool without hooks, or with a hook
+ * that has none of the swap-changing permissions on a static fee. A dynamic-fee pool's fee is whatever its hook
+ * sets (before a swap or at any time, without an event; no fee source is known here), so it is refused too. `id` names the pool in the reason.
+ */
+export function v4Refusal(pool: { readonly address: string; readonly hooks: string; readonly fee: number }): string | undefined {
+  if (BigInt(pool.hooks) === 0n) return undefined;
+  if ((hookPermissions(pool.hooks) & SWAP_CHANGING) !== 0) return `v4 pool ${pool.address} has a hook that can change swap amounts`;
+  if (pool.fee === DYNAMIC_FEE_FLAG) return `v4 pool ${pool.address} has a dynamic fee its hook can change without an event`;
+  return undefined;
+}
+
+/** ProtocolFeeLibrary.getZeroForOneFee / getOneForZeroFee: the protocol fee of one direction, in pips. */
+export function protocolFeeOf(protocolFee: number, zeroForOne: boolean): number {
+  return zeroForOne ? protocolFee & 0xfff : protocolFee >>> 12;
+}
+
+/**
+ * The fee Pool.swap charges in one direction: the LP fee alone without a protocol fee, else
+ * ProtocolFeeLibrary.calculateSwapFee: protocolFee + lpFee - floor(protocolFee * lpFee / 1e6).
+ */
+export function swapFee(lpFee: number, protocolFee: number, zeroForOne: boolean): number {
+  const p = protocolFeeOf(protocolFee, zeroForOne);
+  if (p === 0) return lpFee;
+  return p + lpFee - Math.floor((p * lpFee) / MAX_LP_FEE);
+}
