@@ -1,7 +1,8 @@
 /**
  * `npm run follow`: the follower as its own process for several API instances. Follows every catalogue chain with an
- * RPC_URL_<chainId> (from the chain's served snapshot: the newer of SNAPSHOT_DIR's and the shipped one; it writes one to
- * SNAPSHOT_DIR every FOLLOW_SNAPSHOT_EVERY blocks)
+ * RPC_URL_<chainId> (new heads by subscription when the chain has a WebSocket URL: RPC_WS_URL_<chainId> or a ws(s)://
+ * RPC_URL; from the chain's served snapshot: the newer of SNAPSHOT_DIR's and the shipped one; it writes one to
+ * SNAPSHOT_DIR every FOLLOW_SNAPSHOT_EVERY blocks, by default about 5 minutes of blocks)
  * and publishes each block's BlockUpdate to the chain's Redis Stream (REDIS_URL, REDIS_KEY_PREFIX; src/follow/
  * followStream.ts), plus a heartbeat at every head poll, and announces the chains it publishes (replacing what an
  * earlier run announced: one follower process per REDIS_KEY_PREFIX). Instances with FOLLOW_STREAM=true read the
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
       snapshotDir: config.snapshotDir,
       shippedSnapshotDir: config.shippedSnapshotDir,
       rpcUrls: Object.fromEntries(config.rpcUrls),
+      rpcWsUrls: Object.fromEntries(config.rpcWsUrls),
       logger,
       pollIntervalMs: config.followPollMs,
       undoDepth: config.followUndoDepth,
@@ -39,12 +41,15 @@ async function main(): Promise<void> {
   // Instances follow (and gate readiness on) exactly the announced chains.
   await writer.announce(followers.map((f) => f.status().chainId));
   logger.info({ chains: followers.map((f) => f.status()) }, 'following chains; publishing to Redis Streams');
-  const beat = setInterval(() => {
-    for (const f of followers) {
-      const s = f.status();
-      writer.heartbeat(s.chainId, { head: s.headBlock, applied: s.appliedBlock, at: s.lastHeadAt });
-    }
-  }, config.followPollMs);
+  const beat = setInterval(
+    () => {
+      for (const f of followers) {
+        const s = f.status();
+        writer.heartbeat(s.chainId, { head: s.headBlock, applied: s.appliedBlock, at: s.lastHeadAt });
+      }
+    },
+    Math.min(...followers.map((f) => f.schedule.pollIntervalMs)),
+  );
   const stop = (): void => {
     clearInterval(beat);
     void Promise.allSettled(followers.map((f) => f.stop())).then(() => {

@@ -31,6 +31,11 @@ export interface Config {
   /** RPC endpoint per chain id, from RPC_URL_<chainId>. Never logged, never returned. */
   readonly rpcUrls: ReadonlyMap<number, string>;
   /**
+   * WebSocket endpoint per chain id for followers' new-head subscriptions: RPC_WS_URL_<chainId>, else RPC_URL_<chainId>
+   * when it is a ws(s):// URL. Never logged, never returned.
+   */
+  readonly rpcWsUrls: ReadonlyMap<number, string>;
+  /**
    * API processes on this machine, sharing the listening port through Node's cluster (WEB_CONCURRENCY, default 1: one
    * process, no cluster). More than one needs REDIS_URL, so that saved quotes and rate limits are shared.
    */
@@ -55,14 +60,21 @@ export interface Config {
   readonly follow: boolean;
   /** Read the followed blocks `npm run follow` publishes to Redis Streams (FOLLOW_STREAM=true, needs REDIS_URL; default false). */
   readonly followStream: boolean;
-  /** Milliseconds between head polls of a followed chain (FOLLOW_POLL_MS, default 1000). */
-  readonly followPollMs: number;
+  /**
+   * Milliseconds between head polls of a followed chain (FOLLOW_POLL_MS); undefined (the default): each chain's from its
+   * block time (ChainFollower: a tenth of it, 100 to 1000 ms). With a WebSocket URL, heads arrive by subscription and
+   * polls are a safety net only.
+   */
+  readonly followPollMs: number | undefined;
   /** Blocks of undo history per followed chain (FOLLOW_UNDO_DEPTH, default 64); a deeper reorg re-seeds the chain. */
   readonly followUndoDepth: number;
   /** `npm run follow`: entries kept per chain's Redis Stream, oldest trimmed first (FOLLOW_STREAM_MAXLEN, default 100,000). */
   readonly followStreamMaxLen: number;
-  /** Write a followed chain's snapshot every this many blocks (FOLLOW_SNAPSHOT_EVERY, default 0: never). */
-  readonly followSnapshotEvery: number;
+  /**
+   * Write a followed chain's snapshot every this many blocks (FOLLOW_SNAPSHOT_EVERY; 0: never); undefined (the
+   * default): each chain's blocks in about 5 minutes, so a restart replays minutes.
+   */
+  readonly followSnapshotEvery: number | undefined;
   /** /readyz fails when a followed chain's state has not been confirmed current for this long (MAX_STATE_AGE_SECONDS, default 60). */
   readonly maxStateAgeSeconds: number;
 }
@@ -81,6 +93,11 @@ function integer(env: NodeJS.ProcessEnv, key: string, fallback: number, min: num
   return value;
 }
 
+/** An integer setting whose default depends on more than the environment (undefined when unset). */
+function optionalInteger(env: NodeJS.ProcessEnv, key: string, min: number, max: number): number | undefined {
+  return env[key] === undefined || env[key] === '' ? undefined : integer(env, key, 0, min, max);
+}
+
 function redisKeyPrefix(raw: string | undefined): string {
   if (raw === undefined || raw === '') return 'sqs';
   if (!/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/.test(raw))
@@ -93,10 +110,14 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 /** Reads the configuration from an environment (process.env by default); the only reader of the environment. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const rpcUrls = new Map<number, string>();
+  const rpcWsUrls = new Map<number, string>();
   for (const [key, value] of Object.entries(env)) {
-    const match = /^RPC_URL_(\d+)$/.exec(key);
-    if (match && value) rpcUrls.set(Number(match[1]), value);
+    const match = /^RPC_(WS_)?URL_(\d+)$/.exec(key);
+    if (!match || !value) continue;
+    if (match[1] && !/^wss?:\/\//i.test(value)) throw new ConfigError(`${key} must be a ws:// or wss:// URL`);
+    (match[1] ? rpcWsUrls : rpcUrls).set(Number(match[2]), value);
   }
+  for (const [chainId, url] of rpcUrls) if (/^wss?:\/\//i.test(url) && !rpcWsUrls.has(chainId)) rpcWsUrls.set(chainId, url);
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   const dir = (key: string, fallback: string): string => resolve(projectRoot, env[key] || fallback);
@@ -129,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
     rpcUrls,
+    rpcWsUrls,
     webConcurrency,
     // Cheap quotes are priced in the API thread (src/quote/Pricer.ts), so workers take only heavy ones: each
     // process gets its share of the cores less one for its API thread. See bench/README.md.
@@ -144,10 +166,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     follow,
     followStream,
-    followPollMs: integer(env, 'FOLLOW_POLL_MS', 1000, 50, 600_000),
+    followPollMs: optionalInteger(env, 'FOLLOW_POLL_MS', 50, 600_000),
     followUndoDepth: integer(env, 'FOLLOW_UNDO_DEPTH', 64, 1, 100_000),
     followStreamMaxLen: integer(env, 'FOLLOW_STREAM_MAXLEN', 100_000, 1, 1_000_000_000),
-    followSnapshotEvery: integer(env, 'FOLLOW_SNAPSHOT_EVERY', 0, 0, 10_000_000),
+    followSnapshotEvery: optionalInteger(env, 'FOLLOW_SNAPSHOT_EVERY', 0, 10_000_000),
     maxStateAgeSeconds: integer(env, 'MAX_STATE_AGE_SECONDS', 60, 1, 31_536_000),
   });
 }

@@ -128,6 +128,7 @@ async function serve(config: Config): Promise<void> {
       snapshotDir: config.snapshotDir,
       shippedSnapshotDir: config.shippedSnapshotDir,
       rpcUrls,
+      rpcWsUrls: Object.fromEntries(config.rpcWsUrls),
       logger,
       pollIntervalMs: config.followPollMs,
       undoDepth: config.followUndoDepth,

@@ -2,7 +2,7 @@ import { type Address, getAddress, keccak256, stringToHex, zeroAddress } from 'v
 import type { CatalogChain } from '../catalog/Catalog.ts';
 import type { Snapshot, SnapshotDiscovery, SnapshotPoolIdentity } from '../graph/snapshot.ts';
 import type { PoolLog } from '../protocols/logWords.ts';
-import type { PoolToRead, ReadCall } from '../protocols/PoolSource.ts';
+import type { CreatedPool, PoolToRead, ReadCall } from '../protocols/PoolSource.ts';
 import { poolSource, type SnapshotPool } from '../protocols/registry.ts';
 import { discoveryCandidates, pairTokens } from './discoveryPairs.ts';
 import { type RangeLog, scanLogs } from './logRanges.ts';
@@ -122,11 +122,25 @@ export function keptCreation(
 ): PoolToRead | undefined {
   for (const d of dexes.get(lower(log.address)) ?? []) {
     const created = poolSource(d.version).created(log);
-    if (!created) continue;
-    if (!tokens.has(lower(created.token0)) || !tokens.has(lower(created.token1))) return undefined;
-    return { ...created, dex: d.dex, version: d.version, fee: created.fee ?? d.fee };
+    if (created) return keptPool(log.address, d.version, created, dexes, tokens);
   }
   return undefined;
+}
+
+/**
+ * keptCreation's rule for a pool already decoded (a creation log, or a follower's reads of who made an unknown pool):
+ * `factory` is a catalogued DEX's of that protocol version and both tokens are in `tokens`.
+ */
+export function keptPool(
+  factory: string,
+  version: SnapshotPool['version'],
+  created: CreatedPool,
+  dexes: ReadonlyMap<string, readonly FactoryDex[]>,
+  tokens: ReadonlySet<string>,
+): PoolToRead | undefined {
+  const d = dexes.get(lower(factory))?.find((x) => x.version === version);
+  if (!d || !tokens.has(lower(created.token0)) || !tokens.has(lower(created.token1))) return undefined;
+  return { ...created, dex: d.dex, version: d.version, fee: created.fee ?? d.fee };
 }
 
 interface LogDex extends FactoryDex {

@@ -10,6 +10,7 @@ import { createSeedRpc, type SeedRpc } from '../chain/seedRpc.ts';
 import type { BlockUpdate, BlockUpdateSink } from '../graph/blockUpdate.ts';
 import { loadServedSnapshots, type Snapshot } from '../graph/snapshot.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
+import { followSchedule, type HeadSubscription, socketRpc, subscribeNewHeads } from './heads.ts';
 import { type BlockChange, PoolBook, type RpcLog } from './poolBook.ts';
 import { FollowedSupplies } from './tokenSupplies.ts';
 
@@ -22,11 +23,19 @@ export interface FollowerOptions {
   /** The shipped read-only snapshots (SHIPPED_SNAPSHOT_DIR); never written. */
   readonly shippedSnapshotDir?: string;
   readonly catalog: Catalog;
-  /** Wait between head polls (default 1000 ms). */
+  /**
+   * A WebSocket endpoint (RPC_WS_URL_<chainId>, or rpcUrl when it is ws(s)://): new heads arrive by
+   * eth_subscribe("newHeads"), each fetched by hash with its logs; polls continue as a safety net.
+   */
+  readonly wsUrl?: string;
+  /** Wait between head polls; default: a tenth of the chain's block time (measured at start), 100 to 1000 ms. */
   readonly pollIntervalMs?: number;
   /** Blocks of undo history kept for reorgs (default 64); a deeper reorg re-seeds the chain. */
   readonly undoDepth?: number;
-  /** Write a snapshot every this many applied blocks (default 0: never). */
+  /**
+   * Write a snapshot (SNAPSHOT_DIR/<slug>.json: a restart point, with its block hash) every this many applied blocks
+   * (0: never); default: the chain's blocks in about 5 minutes.
+   */
   readonly snapshotEveryBlocks?: number;
   /** Read the endpoint's priority fee (eth_maxPriorityFeePerGas) once per this many blocks (default 64). */
   readonly priorityFeeEveryBlocks?: number;
@@ -69,12 +78,15 @@ interface Applied {
   readonly gasPriceWei: string;
 }
 
+type Optional = 'startFrom' | 'shippedSnapshotDir' | 'wsUrl' | 'pollIntervalMs' | 'snapshotEveryBlocks';
+
 const hex = (n: number): string => `0x${n.toString(16)}`;
 
 /**
  * Follows one chain: from a snapshot, catches up to the head with eth_getLogs over block ranges, then per new block
- * one eth_getBlockByNumber('latest' or the next number) and one eth_getLogs by blockHash (EIP-234), filtered
- * client-side to the tracked pools and catalogued factories. Each applied block goes to the sink as a BlockUpdate.
+ * its header (by hash when a newHeads subscription announced it, else eth_getBlockByNumber 'latest' or the next
+ * number) and one eth_getLogs by blockHash (EIP-234), filtered client-side to the tracked pools and catalogued
+ * factories. Each applied block goes to the sink as a BlockUpdate; the first after a start or a re-seed is full.
  */
 export class ChainFollower {
   private readonly m = { blocks: 0, events: 0, reorgs: 0, rereads: 0 };
@@ -92,22 +104,28 @@ export class ChainFollower {
   private errors = 0;
   private priorityFee: { wei: bigint; at: number } | undefined;
   private lastSnapshotBlock = 0;
+  /** The next update delivers every pool (`full`): the first after a start or a re-seed. */
+  private resync = true;
   private range: number;
   private readonly supplies: FollowedSupplies;
   private stopped = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
-  private readonly o: Required<Omit<FollowerOptions, 'startFrom' | 'shippedSnapshotDir'>> &
-    Pick<FollowerOptions, 'startFrom' | 'shippedSnapshotDir'>;
+  /** Effective head poll and snapshot interval (the options', else from the block time measured at start). */
+  private pollMs = 1000;
+  private snapshotEvery = 0;
+  /** Heads announced by the subscription, not yet stepped to (newest last); whether it is live. */
+  private announced: string | undefined;
+  private subscription: HeadSubscription | undefined;
+  private subscribed = false;
+  private readonly o: Required<Omit<FollowerOptions, Optional>> & Pick<FollowerOptions, Optional>;
 
   constructor(
     opts: FollowerOptions,
     private readonly sink: BlockUpdateSink,
   ) {
     this.o = {
-      pollIntervalMs: 1000,
       undoDepth: 64,
-      snapshotEveryBlocks: 0,
       priorityFeeEveryBlocks: 64,
       supplyEverySeconds: 600,
       catchUpRange: 2000,
@@ -116,7 +134,9 @@ export class ChainFollower {
     };
     this.range = this.o.catchUpRange;
     this.supplies = new FollowedSupplies(opts.chain, this.o.supplyEverySeconds);
-    this.rpc = createSeedRpc({ url: opts.rpcUrl, retries: 2, backoffMs: 200, timeoutMs: 10_000 });
+    this.rpc = /^wss?:\/\//i.test(opts.rpcUrl)
+      ? socketRpc(opts.rpcUrl)
+      : createSeedRpc({ url: opts.rpcUrl, retries: 2, backoffMs: 200, timeoutMs: 10_000 });
     this.client = this.rpc.client;
   }
 
@@ -151,6 +171,7 @@ export class ChainFollower {
       formatVersion: 1,
       chainId: this.chainId,
       blockNumber: this.applied.number,
+      blockHash: this.applied.hash,
       blockTimestamp: this.applied.timestamp,
       gasPriceWei: this.applied.gasPriceWei,
       seededAt: new Date().toISOString(),
@@ -162,23 +183,85 @@ export class ChainFollower {
     };
   }
 
-  /** Loads the start state, catches up to the head, then follows in the background until stop(). */
+  /**
+   * Loads the start state: the chain's served snapshot (SNAPSHOT_DIR over the shipped one; its own last one when it
+   * wrote one), unless its block was reorganised away, else a fresh seed. Then catches up to the head, delivers every
+   * pool once (a `full` update: consumers drop whatever they held of the chain), then follows in the background until
+   * stop().
+   */
   async start(): Promise<void> {
-    const start =
-      this.o.startFrom ??
-      loadServedSnapshots({ snapshotDir: this.o.snapshotDir, shippedSnapshotDir: this.o.shippedSnapshotDir }).snapshots.find(
-        (s) => s.chainId === this.chainId,
-      ) ??
-      (await this.seed());
-    await this.reset(start);
+    const served = loadServedSnapshots({ snapshotDir: this.o.snapshotDir, shippedSnapshotDir: this.o.shippedSnapshotDir }).snapshots.find(
+      (s) => s.chainId === this.chainId,
+    );
+    const start = this.o.startFrom ?? served;
+    const started = start !== undefined && (await this.reset(start));
+    if (start && !started)
+      this.o.logger.warn(
+        { chainId: this.chainId, block: start.blockNumber, blockHash: start.blockHash },
+        "the start snapshot's block is no longer on the chain (reorg): seeding afresh",
+      );
+    if (!started) await this.reseedBook();
+    await this.tune();
     await this.catchUp();
-    if (this.o.follow) this.loop = this.follow();
+    if (this.resync && !this.stopped) await this.moveTo(await this.blockAt(this.applied.number), [], []);
+    if (this.o.follow) {
+      if (this.o.wsUrl) await this.subscribe(this.o.wsUrl);
+      this.loop = this.follow();
+    }
+  }
+
+  /** The effective head poll (ms) and snapshot interval (blocks): the options', else from the chain's block time. */
+  get schedule(): { pollIntervalMs: number; snapshotEveryBlocks: number; subscribed: boolean } {
+    return { pollIntervalMs: this.pollMs, snapshotEveryBlocks: this.snapshotEvery, subscribed: this.subscribed };
+  }
+
+  /**
+   * Sets the head poll and snapshot interval the options leave open from the chain's block time (followSchedule): the
+   * mean over its last 64 blocks (timestamps are whole seconds, so never below 1 ms).
+   */
+  private async tune(): Promise<void> {
+    let blockMs = 1000;
+    if (this.o.pollIntervalMs === undefined || this.o.snapshotEveryBlocks === undefined) {
+      const head = Number(await this.request<string>('eth_blockNumber', []));
+      const span = Math.min(64, head);
+      if (span > 0) {
+        const [now, then] = await Promise.all([this.blockAt(head), this.blockAt(head - span)]);
+        blockMs = Math.max(1, ((Number(now.timestamp) - Number(then.timestamp)) * 1000) / span);
+      }
+    }
+    ({ pollIntervalMs: this.pollMs, snapshotEveryBlocks: this.snapshotEvery } = followSchedule(blockMs, this.o));
+    this.o.logger.info(
+      { chainId: this.chainId, blockMs: Math.round(blockMs), pollIntervalMs: this.pollMs, snapshotEveryBlocks: this.snapshotEvery },
+      'follower schedule',
+    );
+  }
+
+  /** Subscribes to new heads (heads.ts): each announced head wakes the follow loop; a refusal leaves polling in charge. */
+  private async subscribe(url: string): Promise<void> {
+    const log = (msg: string) => (err: unknown) => this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, msg);
+    this.subscription = await subscribeNewHeads(url, {
+      onHead: (hash) => {
+        this.subscribed = true;
+        this.announced = hash;
+        this.wake?.();
+      },
+      onError: (err) => {
+        this.subscribed = false;
+        log('newHeads subscription failed; polling')(err);
+      },
+    }).catch((err: unknown) => {
+      log('newHeads subscription refused; polling')(err);
+      return undefined;
+    });
+    this.subscribed = this.subscription !== undefined;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
     await this.loop;
+    await this.subscription?.close();
+    if ('close' in this.rpc) (this.rpc as { close(): void }).close();
   }
 
   private async seed(): Promise<Snapshot> {
@@ -194,9 +277,23 @@ export class ChainFollower {
     return snapshot;
   }
 
-  private async reset(snapshot: Snapshot): Promise<void> {
+  /** Starts from a fresh seed at the head. */
+  private async reseedBook(): Promise<void> {
+    const seeded = await this.seed();
+    if (!(await this.reset(seeded))) throw new Error(`chain ${this.chainId}: block ${seeded.blockNumber} of a fresh seed not found`);
+  }
+
+  private async blockAt(number: number): Promise<RpcBlock> {
+    return this.request<RpcBlock>('eth_getBlockByNumber', [hex(number), false]);
+  }
+
+  /**
+   * Starts from a snapshot; false (nothing changed) when the chain has no block at its number (a reorg to a shorter
+   * chain) or, when the snapshot names its block's hash, another block there.
+   */
+  private async reset(snapshot: Snapshot): Promise<boolean> {
     const block = await this.request<RpcBlock | null>('eth_getBlockByNumber', [hex(snapshot.blockNumber), false]);
-    if (!block) throw new Error(`chain ${this.chainId}: block ${snapshot.blockNumber} of the snapshot not found`);
+    if (!block || (snapshot.blockHash !== undefined && snapshot.blockHash.toLowerCase() !== block.hash.toLowerCase())) return false;
     this.book = new PoolBook(this.o.chain, snapshot);
     this.tickWindowWords = snapshot.tickWindowWords;
     this.excludedTokens = snapshot.excludedTokens;
@@ -212,6 +309,8 @@ export class ChainFollower {
     this.history.length = 0;
     this.lastSnapshotBlock = snapshot.blockNumber;
     this.head = Math.max(this.head, snapshot.blockNumber);
+    this.resync = true;
+    return true;
   }
 
   private multicall(blockNumber: number): MulticallOptions {
@@ -256,7 +355,7 @@ export class ChainFollower {
     while (!this.stopped && this.applied.number < this.head) {
       const from = this.applied.number + 1;
       const to = Math.min(this.head, from + this.range - 1);
-      const logs = (await this.logsInRange(from, to)).filter((l) => this.book.wants(l));
+      const logs = this.book.relevant(await this.logsInRange(from, to));
       logs.sort((a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex));
       const changed = new Set<string>();
       for (let i = 0; i < logs.length; ) {
@@ -268,7 +367,7 @@ export class ChainFollower {
         for (const a of change.prev.keys()) changed.add(a);
         i = j;
       }
-      const block = await this.request<RpcBlock>('eth_getBlockByNumber', [hex(to), false]);
+      const block = await this.blockAt(to);
       this.m.blocks += to - from + 1;
       await this.moveTo(block, changed, []);
       this.history.length = 0;
@@ -280,7 +379,7 @@ export class ChainFollower {
     this.m.rereads += change.rereads;
   }
 
-  /** Records the new applied block, emits its update, writes a snapshot when due. */
+  /** Records the new applied block, emits its update (every pool when a resync is due), writes a snapshot when due. */
   private async moveTo(block: RpcBlock, changed: Iterable<string>, removed: string[], reorg?: boolean): Promise<void> {
     this.applied = {
       number: Number(block.number),
@@ -297,6 +396,8 @@ export class ChainFollower {
       (err) => this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, 'token supplies not read; kept'),
     );
     this.lastBlockAt = Date.now();
+    const full = this.resync;
+    this.resync = false;
     const update: BlockUpdate = {
       chainId: this.chainId,
       blockNumber: this.applied.number,
@@ -304,13 +405,14 @@ export class ChainFollower {
       parentHash: this.applied.parentHash,
       blockTimestamp: this.applied.timestamp,
       gasPriceWei: this.applied.gasPriceWei,
-      pools: this.book.snapshotPools(changed),
-      removed,
+      pools: this.book.snapshotPools(full ? undefined : changed),
+      removed: full ? [] : removed,
       ...(totalSupplies ? { totalSupplies } : {}),
       ...(reorg ? { reorg } : {}),
+      ...(full ? { full } : {}),
     };
     await this.sink(update);
-    if (this.o.snapshotEveryBlocks > 0 && this.applied.number - this.lastSnapshotBlock >= this.o.snapshotEveryBlocks) {
+    if (this.snapshotEvery > 0 && this.applied.number - this.lastSnapshotBlock >= this.snapshotEvery) {
       writeFileAtomic(join(this.o.snapshotDir, `${this.o.chain.slug}.json`), `${JSON.stringify(this.snapshot(), null, 1)}\n`);
       this.lastSnapshotBlock = this.applied.number;
     }
@@ -328,7 +430,10 @@ export class ChainFollower {
         this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, 'follower step failed; retrying');
       }
       if (this.stopped) break;
-      const delay = failures === 0 ? this.o.pollIntervalMs : Math.min(30_000, this.o.pollIntervalMs * 2 ** Math.min(failures, 10));
+      // Subscribed: a head wakes the loop at once; the poll is a safety net for a missed notification.
+      const every = this.subscribed ? Math.max(this.pollMs, 5000) : this.pollMs;
+      const delay = failures === 0 ? every : Math.min(30_000, this.pollMs * 2 ** Math.min(failures, 10));
+      if (this.announced !== undefined && failures === 0) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);
         this.wake = () => {
@@ -339,9 +444,16 @@ export class ChainFollower {
     }
   }
 
-  /** Polls the head once and applies every new block (rolling back first on a reorg). */
+  /**
+   * Reads the head once (the block a subscription announced, by hash, else the latest) and applies every new block
+   * (rolling back first on a reorg).
+   */
   async step(): Promise<void> {
-    const latest = await this.request<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
+    const hash = this.announced;
+    this.announced = undefined;
+    const latest =
+      (hash && (await this.request<RpcBlock | null>('eth_getBlockByHash', [hash, false]))) ||
+      (await this.request<RpcBlock>('eth_getBlockByNumber', ['latest', false]));
     this.head = Number(latest.number);
     this.lastHeadAt = Date.now();
     let reorg: { changed: Set<string>; existed: Set<string> } | undefined;
@@ -366,7 +478,7 @@ export class ChainFollower {
       }
       const logs = await this.request<RpcLog[]>('eth_getLogs', [{ blockHash: next!.hash, topics: [this.book.topics] }]);
       const change = await this.book.applyBlock(
-        logs.filter((l) => this.book.wants(l)),
+        this.book.relevant(logs),
         this.runner(Number(next!.number)),
         this.tickWindowWords,
         this.onReread,
@@ -390,7 +502,7 @@ export class ChainFollower {
       reorg = undefined;
     }
     if (reorg) {
-      const block = await this.request<RpcBlock>('eth_getBlockByNumber', [hex(this.applied.number), false]);
+      const block = await this.blockAt(this.applied.number);
       await this.moveTo(block, reorg.changed, this.removedSince(reorg), true);
     }
   }
@@ -408,17 +520,10 @@ export class ChainFollower {
     return true;
   }
 
-  /** A reorg deeper than the undo history: seed the chain afresh and deliver every pool. */
+  /** A reorg deeper than the undo history: seed the chain afresh and deliver every pool (a full update). */
   private async reseed(): Promise<void> {
     this.o.logger.warn({ chainId: this.chainId, undoDepth: this.o.undoDepth }, 'reorg deeper than the undo history: re-seeding');
-    const before = new Set(this.book.pools.keys());
-    await this.reset(await this.seed());
-    const block = await this.request<RpcBlock>('eth_getBlockByNumber', [hex(this.applied.number), false]);
-    await this.moveTo(
-      block,
-      this.book.pools.keys(),
-      [...before].filter((a) => !this.book.pools.has(a)).map((a) => getAddress(a)),
-      true,
-    );
+    await this.reseedBook();
+    await this.moveTo(await this.blockAt(this.applied.number), [], [], true);
   }
 }

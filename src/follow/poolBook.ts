@@ -1,12 +1,12 @@
-import { getAddress } from 'viem';
+import { type Address, getAddress } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
-import { dexesByFactory, type FactoryDex, keptCreation } from '../chain/discoverPools.ts';
+import { dexesByFactory, type FactoryDex, keptCreation, keptPool } from '../chain/discoverPools.ts';
 import { pairTokens } from '../chain/discoveryPairs.ts';
 import { type PhaseRunner, readPoolStates } from '../chain/readPoolStates.ts';
 import { comparePools } from '../chain/seedChains.ts';
 import type { Snapshot } from '../graph/snapshot.ts';
 import type { PoolLog } from '../protocols/logWords.ts';
-import type { PoolToRead } from '../protocols/PoolSource.ts';
+import type { CreatedPool, PoolToRead } from '../protocols/PoolSource.ts';
 import { POOL_SOURCES, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 
 /** A log as eth_getLogs returns it. */
@@ -44,6 +44,7 @@ export class PoolBook {
   /** The catalogue's DEXes by factory (lower case), and the tokens whose new pools are kept. */
   private readonly factories: ReadonlyMap<string, readonly FactoryDex[]>;
   private readonly usable: ReadonlySet<string>;
+  private readonly identifyTopics = new Set(POOL_SOURCES.flatMap((s) => (s.identify ? [s.identify.topic] : [])));
 
   constructor(
     readonly chain: CatalogChain,
@@ -60,10 +61,35 @@ export class PoolBook {
     this.topics = [...new Set(POOL_SOURCES.flatMap((s) => [...snapshotProtocol(s.version).eventTopics, ...s.discoveryTopics]))];
   }
 
-  /** Whether a log concerns the book (a tracked or pending pool, a catalogued factory): client-side address filter. */
+  /**
+   * Whether a log may concern the book (a tracked or pending pool, a catalogued factory, or a log that makes an
+   * unknown pool priceable): the client-side address filter, applied as the book stands before the log.
+   */
   wants(log: PoolLog): boolean {
     const a = lower(log.address);
-    return this.pools.has(a) || this.pending.has(a) || this.factories.has(a);
+    return this.pools.has(a) || this.pending.has(a) || this.factories.has(a) || this.identifyTopics.has(log.topics[0]?.toLowerCase() ?? '');
+  }
+
+  /** Addresses of the pools the catalogued factories' creation logs among `logs` create (any pair). */
+  private born(logs: readonly PoolLog[]): Set<string> {
+    const out = new Set<string>();
+    for (const log of logs) {
+      if (!this.factories.has(lower(log.address))) continue;
+      for (const source of POOL_SOURCES) {
+        const pool = source.created(log);
+        if (pool) out.add(lower(pool.address));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The logs of a block range that may concern the book: those it wants as it stands, and those of the pools the
+   * range's own creation logs create (a pool created inside a catch-up range has later events in the same range).
+   */
+  relevant<L extends PoolLog>(logs: readonly L[]): L[] {
+    const born = this.born(logs);
+    return logs.filter((l) => this.wants(l) || born.has(lower(l.address)));
   }
 
   /** A catalogued factory's creation log of two usable tokens as a pool to read (seeding's rule: keptCreation), or undefined. */
@@ -71,9 +97,44 @@ export class PoolBook {
     return keptCreation(log, this.factories, this.usable);
   }
 
+  /** A pool a factory made, as a pool to read when seeding's rule keeps it (keptPool). */
+  private catalogued(factory: string, pool: CreatedPool, version: SnapshotPool['version']): PoolToRead | undefined {
+    return keptPool(factory, version, pool, this.factories, this.usable);
+  }
+
   /**
-   * Applies one block's logs (in log order) and reads in full, at the block, every pool the logs could not update
-   * and every new catalogued pool. Returns what changed, for the undo history. `run` reads at this block.
+   * Unknown pools that a block's logs make priceable (PoolSource.identify: v3 Initialize), not created in the same
+   * block: read who made them, at the block, and keep those a catalogued factory made for a catalogued pair. A pool
+   * created before the follower's start state and initialised after it is found so (a snapshot lists priced pools
+   * only, not pending ones).
+   */
+  private async identified(logs: readonly PoolLog[], run: PhaseRunner): Promise<Map<string, PoolToRead>> {
+    const found = new Map<string, PoolToRead>();
+    const asked: { address: Address; source: (typeof POOL_SOURCES)[number] }[] = [];
+    const createdHere = this.born(logs);
+    for (const log of logs) {
+      const a = lower(log.address);
+      const source = POOL_SOURCES.find((s) => s.identify?.topic === log.topics[0]?.toLowerCase());
+      if (!source || this.pools.has(a) || this.pending.has(a) || createdHere.has(a) || asked.some((x) => lower(x.address) === a)) continue;
+      asked.push({ address: getAddress(log.address), source });
+    }
+    if (asked.length === 0) return found;
+    const calls = asked.map((x) => x.source.identify!.calls(x.address));
+    const results = await run('state', calls.flat(), () => '');
+    let k = 0;
+    asked.forEach((x, i) => {
+      const pool = x.source.identify!.decode(x.address, results.slice(k, k + calls[i].length));
+      k += calls[i].length;
+      const target = pool && this.catalogued(pool.factory, pool, x.source.version);
+      if (target) found.set(lower(x.address), target);
+    });
+    return found;
+  }
+
+  /**
+   * Applies one block's logs (in log order; those the book does not want, as it stands before each, are skipped) and
+   * reads in full, at the block, every pool the logs could not update and every new catalogued pool. Returns what
+   * changed, for the undo history. `run` reads at this block.
    */
   async applyBlock(
     logs: readonly PoolLog[],
@@ -88,9 +149,10 @@ export class PoolBook {
     };
     let events = 0;
     try {
+      const identified = await this.identified(logs, run);
       for (const log of logs) {
         const a = lower(log.address);
-        if (toRead.has(a)) continue;
+        if (toRead.has(a) || !this.wants(log)) continue;
         const pool = this.pools.get(a);
         if (pool) {
           events++;
@@ -111,6 +173,9 @@ export class PoolBook {
           }
         } else if (this.pending.has(a)) {
           toRead.set(a, this.pending.get(a)!);
+        } else if (identified.has(a)) {
+          events++;
+          toRead.set(a, identified.get(a)!);
         } else {
           const created = this.created(log);
           if (created && !this.pools.has(lower(created.address))) {

@@ -4,10 +4,12 @@ import type { BlockUpdateSink } from '../graph/blockUpdate.ts';
 import { ChainFollower, type FollowerOptions } from './ChainFollower.ts';
 
 /** Options of startFollowers: one follower per catalogue chain with an RPC URL; the rest as FollowerOptions. */
-export interface StartFollowersOptions extends Omit<FollowerOptions, 'chain' | 'rpcUrl' | 'startFrom'> {
+export interface StartFollowersOptions extends Omit<FollowerOptions, 'chain' | 'rpcUrl' | 'startFrom' | 'wsUrl'> {
   readonly catalog: Catalog;
   /** RPC endpoint per chain id (RPC_URL_<chainId>); chains without one are not followed. */
   readonly rpcUrls: Readonly<Record<number, string>>;
+  /** WebSocket endpoint per chain id for new-head subscriptions (config rpcWsUrls); chains without one poll. */
+  readonly rpcWsUrls?: Readonly<Record<number, string>>;
   readonly logger: Logger;
 }
 
@@ -20,7 +22,8 @@ export async function startFollowers(opts: StartFollowersOptions, sink: BlockUpd
     opts.catalog.chains
       .filter((chain) => chain.ecosystem === 'evm' && opts.rpcUrls[chain.chainId])
       .map(async (chain) => {
-        const follower = new ChainFollower({ ...opts, chain, rpcUrl: opts.rpcUrls[chain.chainId] }, sink);
+        const wsUrl = opts.rpcWsUrls?.[chain.chainId];
+        const follower = new ChainFollower({ ...opts, chain, rpcUrl: opts.rpcUrls[chain.chainId], ...(wsUrl ? { wsUrl } : {}) }, sink);
         try {
           await follower.start();
           return follower;

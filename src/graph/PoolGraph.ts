@@ -74,15 +74,15 @@ export class PoolGraph {
   /**
    * The graph after one followed block: the chain's changed and new pools replaced (those outside the catalogue left
    * out, as at load), removed pools dropped, its block metadata (and token supplies, when it carries them) moved to
-   * the update's; every other chain and pool is
-   * shared with this graph. Returns this graph unchanged when the chain has no snapshot or the update is not newer
-   * than the chain's state (e.g. after a reload to a later snapshot).
+   * the update's; every other chain and pool is shared with this graph; a `full` update replaces the chain's pools.
+   * Returns this graph unchanged when the chain has no snapshot or the update is not newer than the chain's state
+   * (e.g. after a reload to a later snapshot) and is neither a reorg nor full.
    */
   withUpdate(update: BlockUpdate): PoolGraph {
     const current = this.chains.get(update.chainId);
     const chain = this.catalog.chain(update.chainId);
-    if (!current || !chain || (update.blockNumber <= current.snapshot.blockNumber && !update.reorg)) return this;
-    const byAddress = new Map(current.byAddress);
+    if (!current || !chain || (update.blockNumber <= current.snapshot.blockNumber && !update.reorg && !update.full)) return this;
+    const byAddress = update.full ? new Map<string, SnapshotPool>() : new Map(current.byAddress);
     const accepts = poolFilter(this.catalog, chain);
     for (const address of update.removed) byAddress.delete(address);
     for (const pool of update.pools) if (!accepts(pool)) byAddress.set(pool.address, pool);

@@ -225,12 +225,13 @@ export class PricingGraph {
 
   /**
    * The pricing graph of `next`, the graph after `update` (PoolGraph.withUpdate): the updated chain's index, when it
-   * was built, derived with its changed pools only; every other chain's index shared.
+   * was built, derived with its changed pools only (a full update: built again on first use); every other chain's
+   * index shared.
    */
   withUpdate(next: PoolGraph, update: BlockUpdate): PricingGraph {
     const chains = new Map(this.chains);
     const index = chains.get(update.chainId);
-    if (index)
+    if (index && !update.full)
       chains.set(
         update.chainId,
         index.withChanges(

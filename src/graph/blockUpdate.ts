@@ -7,7 +7,10 @@ import type { SnapshotPool } from '../protocols/registry.ts';
  * not listed keep their state. A reorg is delivered as an update for the new head whose `pools` hold every pool the
  * rollback and the new branch changed (their state at the new head), and `removed` the pools that exist no more
  * (created on the abandoned branch). Updates are applied in order; an update whose parentHash is not the consumer's
- * current blockHash after a reorg is still applied (it carries full pool states, so it is self-contained).
+ * current blockHash after a reorg is still applied (it carries full pool states, so it is self-contained). A `full`
+ * update (a follower's first after it starts, and after a re-seed) lists every pool of the chain: consumers replace
+ * the chain's pools with it, whatever they held before (blocks of a branch reorganised away while no follower ran,
+ * a start state older or newer than theirs), and apply it even when it is not newer than their state.
  */
 export interface BlockUpdate {
   readonly chainId: number;
@@ -25,6 +28,8 @@ export interface BlockUpdate {
   readonly totalSupplies?: Readonly<Record<string, string>>;
   /** True when this update follows a reorg (for metrics / logs). */
   readonly reorg?: boolean;
+  /** True when `pools` is every pool of the chain (`removed` is then empty): the chain's pools are replaced. */
+  readonly full?: boolean;
 }
 
 /** Where a follower delivers blocks (the embedded API's GraphHolder, or the Redis Stream publisher). */

@@ -58,6 +58,11 @@ export interface Snapshot {
   readonly formatVersion: 1;
   readonly chainId: number;
   readonly blockNumber: number;
+  /**
+   * That block's hash, when the writer recorded it (the follower does): a follower starting from the snapshot checks
+   * the chain still has it, else (the block was reorganised away) it seeds afresh. Absent: not checked.
+   */
+  readonly blockHash?: string;
   readonly blockTimestamp: number;
   /**
    * The chain's gas price at blockNumber in wei (decimal string): the block's baseFeePerGas plus the endpoint's

@@ -87,6 +87,18 @@ export interface PoolSource<S extends SnapshotPoolBase> {
   readonly discoveryTopics: readonly string[];
   /** A factory's creation log decoded, or undefined (another event, malformed). */
   created(log: PoolLog): CreatedPool | undefined;
+  /**
+   * For a protocol whose pools can exist before they are priceable (v3: created, then Initialize): the log that makes
+   * a pool priceable, and the reads that say which factory made an unknown pool emitting it and for which pair. A
+   * follower whose start state was written while such a pool waited (a snapshot lists priced pools only) finds it
+   * this way. Absent: every pool is priceable from its creation log.
+   */
+  readonly identify?: {
+    readonly topic: string;
+    calls(pool: Address): ReadCall<unknown>[];
+    /** The results of calls(pool) in order (undefined: failed) as the pool's creation, or undefined (not such a pool). */
+    decode(pool: Address, results: readonly unknown[]): (CreatedPool & { readonly factory: Address }) | undefined;
+  };
   /** Starts reading one pool's state; tickWindowWords bounds the v3 tick-bitmap window as the snapshot records it. */
   readState(pool: PoolToRead, tickWindowWords: number): PoolStateRead<S>;
 }

@@ -4,11 +4,17 @@
 // snapshot; with the follower killed both keep serving the last block with a growing age and /readyz fails after
 // MAX_STATE_AGE_SECONDS; restarted, the follower resumes and the instances reach the new head without a gap. The
 // instances also hold the shipped snapshot of chain 31338, which the follower does not follow: readiness ignores it
-// and it is quoted at its snapshot's age.
+// and it is quoted at its snapshot's age. Issue 25: a pool created after the seed (WBTC/WETH 0.05%), traded before and
+// during the follower's outage, is on both instances after the restart as a fresh seed at the head has it, and every
+// pool's balances are the chain's.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
+import { type Address, getAddress, parseAbi } from 'viem';
+import { v3PoolAddress } from '../../seeds/devnet/devnetAddresses.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { discoveryCandidates } from '../../src/chain/discoveryPairs.ts';
+import { seedChains } from '../../src/chain/seedChains.ts';
 import { freshAddress } from '../helpers/devnetWallet.ts';
 import { startFollowDevnet } from '../helpers/followDevnet.ts';
 import { sharedRedisPrefix, sharedRedisUrl } from '../helpers/redis.ts';
@@ -135,8 +141,34 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
   block = await tradeBlock();
   t.same(strip(await at(b, block)), strip(await at(a, block)), `both serve identical quotes at block ${block}`);
 
+  // Issue 25: a catalogued v3 pool the seed does not have (WBTC/WETH 0.05%) is created and traded while the follower
+  // runs, and traded again while it is down (below).
+  const existing = new Set(net.start.pools.map((p) => `${p.token0}/${p.token1}/${p.fee}`.toLowerCase()));
+  const wbtcWeth = discoveryCandidates(chain).find(
+    (c) =>
+      c.version === 'v3' &&
+      c.fee === 500 &&
+      !existing.has(`${c.token0}/${c.token1}/${c.fee}`.toLowerCase()) &&
+      [c.token0, c.token1].every((x) => [token('WBTC').address, token('WETH').address].includes(x)),
+  )!;
+  const newPool = v3PoolAddress(getAddress(wbtcWeth.factory), wbtcWeth.token0, wbtcWeth.token1, 500, devnet.addresses.poolInitCodeHash);
+  await net.trader.queueNewPool(wbtcWeth.token0, wbtcWeth.token1, 500, newPool);
+  await net.trader.mine();
+  const tradeNewPool = async (): Promise<number> => {
+    const [state] = (
+      await seedChains({ chains: [chain], rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]), snapshotDir, write: false, progress: 'none' })
+    ).chains.map((c) => c.snapshot!);
+    await net.trader.queue({ ...state, pools: state.pools.filter((p) => p.address === newPool) }, 4);
+    await net.trader.mine();
+    return Number(await net.wallet.client.getBlockNumber());
+  };
+  for (let i = 0; i < 2; i++) block = await tradeNewPool();
+  await at(a, block);
+  await at(b, block);
+
   // The follower stops: both keep serving the last block, its age grows, readiness fails after MAX_STATE_AGE_SECONDS.
   await follower.stop();
+  for (let i = 0; i < 3; i++) await tradeNewPool();
   const stalled = await tradeBlock();
   await new Promise((r) => setTimeout(r, (MAX_AGE + 1.5) * 1000));
   for (const [name, server] of [
@@ -171,4 +203,42 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
     );
   const ready = await fetch(`${a.url}/readyz`);
   t.equal(ready.status, 200, '/readyz passes again');
+
+  // Every pool on both instances as a fresh seed has it at the head, its balances the chain's balanceOf there.
+  const seed = (
+    await seedChains({ chains: [chain], rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]), snapshotDir, write: false, progress: 'none' })
+  ).chains[0].snapshot!;
+  t.equal(seed.blockNumber, head, 'the seed is at the head');
+  const balance = (tokenAddress: string, owner: string) =>
+    net.wallet.client.readContract({
+      address: tokenAddress as Address,
+      abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
+      functionName: 'balanceOf',
+      args: [owner as Address],
+      blockNumber: BigInt(head),
+    });
+  const expected = await Promise.all(
+    seed.pools.map(async (p) => ({
+      pool: p.address,
+      balances: [String(await balance(p.token0, p.address)), String(await balance(p.token1, p.address))].sort(),
+    })),
+  );
+  t.ok(
+    expected.some((p) => p.pool === newPool),
+    'the new pool is on chain and in the seed',
+  );
+  for (const [name, server] of [
+    ['A', a],
+    ['B', b],
+  ] as const) {
+    const res = await fetch(`${server.url}/blockchains/pools?chainId=${chain.chainId}`);
+    const pools = ((await res.json()) as { data: { pairAddress: string; baseTokenBalance: string; quoteTokenBalance: string }[] }).data;
+    t.same(
+      pools
+        .map((p) => ({ pool: p.pairAddress, balances: [p.baseTokenBalance, p.quoteTokenBalance].sort() }))
+        .sort((x, y) => (x.pool < y.pool ? -1 : 1)),
+      [...expected].sort((x, y) => (x.pool < y.pool ? -1 : 1)),
+      `${name}: every pool a fresh seed finds, with the chain's balances at block ${head}`,
+    );
+  }
 });

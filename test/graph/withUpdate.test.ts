@@ -1,6 +1,7 @@
 // A followed block applied copy-on-write (PoolGraph.withUpdate, ChainPoolIndex.withChanges): the changed pools are
 // replaced, a removed pool disappears, everything else is shared (same objects), and the derived pricing index
-// prices exactly as an index built from scratch over the same pools.
+// prices exactly as an index built from scratch over the same pools. A full update (a follower's first after a start)
+// replaces the chain's pools, applied even when not newer.
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
@@ -111,6 +112,32 @@ t.test('PoolGraph.withUpdate replaces, removes and shares', async (t) => {
     }
   }
   t.ok(compared > 50, `derived index prices as a fresh one in ${compared} searches`);
+});
+
+t.test('a full update replaces the chain’s pools, even when not newer', async (t) => {
+  const before = pricingGraphOf(graph, catalog);
+  before.chain(chainId);
+  const kept = pools.filter((p) => p !== gone && p !== v2);
+  const full: BlockUpdate = { ...update, blockNumber: base.blockNumber - 1, pools: [...kept, v2After], removed: [], full: true };
+  const next = graph.withUpdate(full);
+  derivePricingGraph(graph, next, full);
+  t.same(
+    next
+      .pools(chainId)
+      .map((p) => p.address)
+      .sort(),
+    [...kept, v2After].map((p) => p.address).sort(),
+    'exactly the listed pools: one the update leaves out is gone',
+  );
+  t.equal(next.pool(chainId, v2.address), v2After, 'each the update’s state');
+  t.equal(next.snapshot(chainId)!.blockNumber, base.blockNumber - 1, 'applied although older than the state');
+  t.equal(next.snapshot(31338), graph.snapshot(31338), 'another chain is shared');
+  const index = pricingGraphOf(next, catalog).chain(chainId)!;
+  for (const side of [gone.token0.toLowerCase(), gone.token1.toLowerCase()])
+    t.notOk(
+      index.poolsOf(side).some((e) => e.address === gone.address),
+      `the pricing index lists the left-out pool under ${side} no more`,
+    );
 });
 
 t.test('a derived index keeps every pool list in the order a fresh index sorts it', async (t) => {

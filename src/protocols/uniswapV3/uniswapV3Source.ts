@@ -5,6 +5,9 @@ import { type FollowedPoolV3, tickWindow } from './uniswapV3Events.ts';
 
 const factoryAbi = parseAbi(['function getPool(address tokenA, address tokenB, uint24 fee) view returns (address pool)']);
 const poolAbi = parseAbi([
+  'function factory() view returns (address)',
+  'function token0() view returns (address)',
+  'function token1() view returns (address)',
   'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
   'function liquidity() view returns (uint128)',
   'function fee() view returns (uint24)',
@@ -45,6 +48,15 @@ export const uniswapV3Source: PoolSource<FollowedPoolV3> = {
         fee: Number(BigInt(log.topics[3])),
       }
     );
+  },
+  identify: {
+    topic: INITIALIZE,
+    calls: (pool) => (['factory', 'token0', 'token1', 'fee'] as const).map((name) => viewCall(pool, poolAbi, name)),
+    decode(pool, results) {
+      const [factory, token0, token1, fee] = results as [Address?, Address?, Address?, number?];
+      if (factory === undefined || token0 === undefined || token1 === undefined || fee === undefined) return undefined;
+      return { address: pool, factory, token0, token1, fee };
+    },
   },
   readState(pool, tickWindowWords) {
     const { address } = pool;
