@@ -13,6 +13,7 @@ import { jsonBody } from './http/jsonBody.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createRateLimitStore, type RateLimitStore, rateLimit, rateLimitEnabled } from './http/rateLimit.ts';
 import { requestLogger } from './http/requestLogger.ts';
+import { isWarmUpRequest } from './http/warmUpRequests.ts';
 import type { Pricer } from './quote/Pricer.ts';
 import { blockchainsRouter } from './routes/blockchains.ts';
 import { healthRouter } from './routes/health.ts';
@@ -38,6 +39,8 @@ export interface AppDeps {
   readonly liveState?: LiveState;
   /** Whether the process has sent itself its warm-up requests, for /readyz (src/index.ts). */
   readonly warmedUp?: () => boolean;
+  /** The token the process's own warm-up requests carry: they are not rate limited (warmUpRequests.ts). */
+  readonly warmUpToken?: string;
 }
 
 /** The template of a route (`/quotes/:quoteId`): its path, or for a RegExp route its name. */
@@ -99,7 +102,15 @@ export function createApp(deps: AppDeps): Koa {
   });
   app.use(metrics.middleware);
   if (rateLimitEnabled(config)) {
-    app.use(rateLimit({ ...config, store: deps.rateLimitStore ?? createRateLimitStore(config, deps.logger), keys: quotes?.keys }));
+    const { warmUpToken } = deps;
+    app.use(
+      rateLimit({
+        ...config,
+        store: deps.rateLimitStore ?? createRateLimitStore(config, deps.logger),
+        keys: quotes?.keys,
+        skip: warmUpToken === undefined ? undefined : (ctx) => isWarmUpRequest(ctx, warmUpToken),
+      }),
+    );
   }
   app.use(jsonBody(config.bodyLimitBytes));
   app.use(root.routes());

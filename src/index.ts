@@ -10,7 +10,7 @@ import { startFollowers } from './follow/startFollowers.ts';
 import { GraphHolder } from './graph/GraphHolder.ts';
 import type { LiveState } from './graph/liveState.ts';
 import { pricingGraphOf } from './graph/PricingGraph.ts';
-import { sendWarmUpRequests, warmUpRequests } from './http/warmUpRequests.ts';
+import { createWarmUpToken, sendWarmUpRequests, warmUpRequests } from './http/warmUpRequests.ts';
 import { createLogger } from './logger.ts';
 import { createPricer } from './quote/Pricer.ts';
 import { QuoteService } from './quote/quoteService.ts';
@@ -88,6 +88,7 @@ async function serve(config: Config): Promise<void> {
       ? { maxAgeSeconds: config.maxStateAgeSeconds, chains: () => reader.chains() }
       : undefined;
   let warmedUp = false;
+  const warmUpToken = createWarmUpToken();
   const app = createApp({
     config,
     catalog,
@@ -104,6 +105,7 @@ async function serve(config: Config): Promise<void> {
     pricer,
     liveState,
     warmedUp: () => warmedUp,
+    warmUpToken,
   });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 5_000;
@@ -116,7 +118,7 @@ async function serve(config: Config): Promise<void> {
   logger.info({ port }, 'listening');
   // Ready means ready: the process sends itself a first request of each kind before /readyz says ready.
   const self = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
-  void sendWarmUpRequests(self, warmUpRequests(catalog, graph())).then(() => {
+  void sendWarmUpRequests(self, warmUpRequests(catalog, graph()), warmUpToken).then(() => {
     warmedUp = true;
     logger.info('warm-up requests answered');
   });

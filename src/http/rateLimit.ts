@@ -126,6 +126,8 @@ export interface RateLimitOptions extends RateLimitSettings {
   readonly keys?: ApiKeyVerifier;
   /** Paths never limited (probes and scrapers). */
   readonly exemptPaths?: ReadonlySet<string>;
+  /** Requests never limited nor counted (the process's own warm-up requests). */
+  readonly skip?: (ctx: Context) => boolean;
 }
 
 const DEFAULT_EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
@@ -153,7 +155,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   }
 
   return async function limitRate(ctx, next) {
-    if (exempt.has(ctx.path)) return next();
+    if (exempt.has(ctx.path) || options.skip?.(ctx)) return next();
     const key = presentedKey(ctx);
     const identity = key === undefined ? undefined : await identify(ctx, key);
     const limit = identity ? options.rateLimitPerKey : options.rateLimitPerIp;

@@ -1,5 +1,22 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Context } from 'koa';
 import type { Catalog } from '../catalog/Catalog.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
+
+/** Header of the process's own warm-up requests: its value is the token only this process knows. */
+export const WARM_UP_HEADER = 'x-warm-up';
+
+/** A fresh random token for one process's warm-up requests (never logged, never sent anywhere but to itself). */
+export function createWarmUpToken(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** Whether a request is the process's own warm-up request (it carries the token): such requests are not rate limited. */
+export function isWarmUpRequest(ctx: Pick<Context, 'get'>, token: string): boolean {
+  const presented = Buffer.from(ctx.get(WARM_UP_HEADER));
+  const expected = Buffer.from(token);
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
+}
 
 /** One request the process sends itself once it listens. */
 interface WarmUpRequest {
@@ -39,13 +56,14 @@ export function warmUpRequests(catalog: Catalog, graph: PoolGraph): WarmUpReques
 }
 
 /**
- * Sends the warm-up requests to this process, one at a time; whatever they answer (a chain may have no route for
+ * Sends the warm-up requests to this process, one at a time, with its token (they count against no rate limit); whatever they answer (a chain may have no route for
  * its sample pair), the warm-up is done when the last has answered or failed.
  */
-export async function sendWarmUpRequests(baseUrl: string, requests: readonly WarmUpRequest[]): Promise<void> {
+export async function sendWarmUpRequests(baseUrl: string, requests: readonly WarmUpRequest[], token: string): Promise<void> {
   for (const r of requests) {
     try {
-      const headers = r.body === undefined ? undefined : { 'content-type': 'application/json' };
+      const headers: Record<string, string> = { [WARM_UP_HEADER]: token };
+      if (r.body !== undefined) headers['content-type'] = 'application/json';
       const res = await fetch(baseUrl + r.path, { method: r.method, body: r.body, headers });
       await res.arrayBuffer();
     } catch {

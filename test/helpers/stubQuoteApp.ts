@@ -73,6 +73,8 @@ export async function buildStubQuoteApp(
     snapshotDir?: string;
     /** The quote service's clock, milliseconds (default Date.now). */
     now?: () => number;
+    /** The token the process's own warm-up requests carry (AppDeps.warmUpToken). */
+    warmUpToken?: string;
   } = {},
 ): Promise<StubQuoteApp> {
   const base = quoteAppBase(options, 'sqs-stub-data-');
@@ -84,6 +86,7 @@ export async function buildStubQuoteApp(
     ...base.deps(() => graph, options.pricer ?? pricer),
     pricer: options.pricer ?? pricer,
     rateLimitStore: options.rateLimitStore,
+    warmUpToken: options.warmUpToken,
   };
   const app = createApp(deps);
   return {

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import t from 'tap';
 import { createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from '../../src/http/rateLimit.ts';
+import { createWarmUpToken, WARM_UP_HEADER } from '../../src/http/warmUpRequests.ts';
 import { freePort } from '../helpers/freePort.ts';
 import { keysWithTtl, OwnRedisServer, redisServerOrSkip, sharedRedisPrefix, sharedRedisUrl, uniquePrefix } from '../helpers/redis.ts';
 import { buildStubQuoteApp, fixtureQuoteRequest as ROUTE_BODY } from '../helpers/stubQuoteApp.ts';
@@ -50,6 +51,24 @@ t.test(
     }
   },
 );
+
+t.test("the process's own warm-up requests (its token in x-warm-up) are neither limited nor counted; a wrong token is", async (t) => {
+  const token = createWarmUpToken();
+  t.match(token, /^[0-9a-f]{32}$/);
+  const store = createMemoryRateLimitStore(() => NOW);
+  const s = await buildStubQuoteApp({ env: { ...LIMITS, RATE_LIMIT_PER_IP: '1' }, rateLimitStore: store, warmUpToken: token });
+  t.teardown(() => s.close());
+  const from = { 'x-forwarded-for': '203.0.113.9' };
+  for (let i = 0; i < 3; i++) {
+    const res = await s.request('GET', '/blockchains', { headers: { ...from, [WARM_UP_HEADER]: token } });
+    t.equal(res.status, 200, `warm-up request ${i + 1}: 200`);
+    t.equal(res.headers['ratelimit-limit'], undefined, 'not counted (no RateLimit headers)');
+  }
+  t.equal((await s.request('GET', '/blockchains', { headers: from })).status, 200, "the address's one request is still free");
+  const wrong = `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
+  t.equal((await s.request('GET', '/blockchains', { headers: { ...from, [WARM_UP_HEADER]: wrong } })).status, 429, 'a wrong token counts');
+  t.same(await store.hit('ip:203.0.113.9', 60_000), { count: 3, resetMs: 44_500 }, 'two counted requests before this hit');
+});
 
 t.test('without TRUST_PROXY, X-Forwarded-For is ignored: every request counts against the socket address', async (t) => {
   const s = await buildStubQuoteApp({ env: { RATE_LIMIT_PER_IP: '2' }, rateLimitStore: createMemoryRateLimitStore(() => NOW) });
