@@ -26,6 +26,17 @@ interface RoutedAnswer {
   paths: { hops: unknown[] }[];
 }
 
+t.test('GET /blockchains reports the base tokens chosen from the pools', async (t) => {
+  // The deepest tokens of the devnet snapshot, each with pools to two tokens or more: the same five the shipped file
+  // names, in the order of the USD value of their pools.
+  const res = await q.request<Answer<{ baseTokens: string[]; baseTokensFrom: string }[]>>('GET', '/blockchains?chainId=31337');
+  t.strictSame(
+    [res.body.data[0].baseTokens, res.body.data[0].baseTokensFrom],
+    [['USDC', 'WETH', 'USDT', 'WBTC', 'DAI'].map(token), 'pools'],
+  );
+  t.strictSame([...res.body.data[0].baseTokens].sort(), [...baseTokens].sort(), 'the five tokens the shipped file names');
+});
+
 t.test('a chain file without baseTokens routes the three-hop case', async (t) => {
   t.equal(baseTokens.length, 5, 'the shipped devnet file names five base tokens (removed here)');
   t.strictSame(chain.baseTokens, [], 'the catalogue as loaded names none');
