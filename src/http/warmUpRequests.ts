@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog/Catalog.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
+import { pricingGraphOf } from '../graph/PricingGraph.ts';
 
 /** One request the process sends itself once it listens. */
 interface WarmUpRequest {
@@ -23,7 +24,10 @@ export function warmUpRequests(catalog: Catalog, graph: PoolGraph): WarmUpReques
   ];
   for (const chainId of graph.chainIds()) {
     const chain = catalog.chain(chainId);
-    const tokenOut = chain?.baseTokens.find((t) => t.toLowerCase() !== chain.wrappedNativeToken.toLowerCase());
+    // The bases routing uses (the catalogue's, or those chosen from the pools when it names none).
+    const index = pricingGraphOf(graph, catalog).chain(chainId);
+    const base = index?.baseTokens.find((t) => t !== index.wrappedNative);
+    const tokenOut = base && index?.token(base)?.address;
     if (!chain || !tokenOut) continue;
     const body = {
       originChainId: chainId,

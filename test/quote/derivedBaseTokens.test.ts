@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { warmUpRequests } from '../../src/http/warmUpRequests.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 import type { Answer } from '../helpers/testApp.ts';
 
@@ -55,4 +56,16 @@ t.test('a chain file without baseTokens routes the three-hop case', async (t) =>
     res.body.data.map((a) => [a.route.name.replace(/ on .*/, ''), a.paths[0].hops.length]),
     [['AAVE → LINK → WETH → USDC', 3]],
   );
+});
+
+t.test("the process's warm-up quote goes from the wrapped native token to the first other base token chosen", async (t) => {
+  const quote = warmUpRequests(q.catalog, q.graph()).find((r) => r.method === 'POST');
+  t.strictSame(JSON.parse(quote?.body ?? '{}'), {
+    originChainId: 31337,
+    destinationChainId: 31337,
+    tokenIn: token('WETH'),
+    tokenOut: token('USDC'),
+    amount: '1',
+    recipientAddress: '0x1111111111111111111111111111111111111111',
+  });
 });
