@@ -7,6 +7,7 @@ import {
   NATIVE_TOKEN_ADDRESS,
 } from '../catalog/Catalog.ts';
 import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
+import { deriveBaseTokens } from './baseTokens.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
 import { SortedLists } from './sortedLists.ts';
@@ -43,8 +44,13 @@ export class ChainPoolIndex {
   /** Lower-case native pseudo-address and wrapped native token. */
   readonly native: string;
   readonly wrappedNative: string;
-  /** Lower-case base token addresses (catalogue `baseTokens`). */
+  /**
+   * Lower-case base token addresses: the catalogue's `baseTokens`, or when it names none, chosen from the pools
+   * (deriveBaseTokens) when the index is built, and kept by every index derived from it.
+   */
   readonly baseTokens: readonly string[];
+  /** Whether the base tokens were chosen from the pools (the catalogue names none). */
+  readonly baseTokensDerived: boolean;
   /** Pool lists by key (listKeys): a token's, a pair's, a token's to base tokens. */
   private readonly lists: SortedLists<PoolEntry>;
   private readonly bases: ReadonlySet<string>;
@@ -66,10 +72,11 @@ export class ChainPoolIndex {
   ) {
     this.native = NATIVE_TOKEN_ADDRESS.toLowerCase();
     this.wrappedNative = chain.wrappedNativeToken.toLowerCase();
-    this.baseTokens = chain.baseTokens.map((t) => t.toLowerCase());
-    this.bases = new Set(this.baseTokens);
     this.lists = new SortedLists(deepestFirst, derived?.lists);
     if (derived) {
+      this.baseTokens = derived.baseTokens;
+      this.baseTokensDerived = derived.baseTokensDerived;
+      this.bases = derived.bases;
       this.converted = derived.converted;
       this.entries = new Map(derived.entries);
       this.tokens = derived.tokens;
@@ -80,8 +87,13 @@ export class ChainPoolIndex {
     this.entries = new Map();
     this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
     this.prices = prices ?? usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
-    for (const state of pools) {
-      const entry = this.entryOf(state);
+    const entries = pools.map((state) => this.entryOf(state));
+    this.baseTokensDerived = chain.baseTokens.length === 0;
+    this.baseTokens = this.baseTokensDerived
+      ? deriveBaseTokens(entries, (t) => this.tokens.has(t))
+      : chain.baseTokens.map((t) => t.toLowerCase());
+    this.bases = new Set(this.baseTokens);
+    for (const entry of entries) {
       this.entries.set(entry.address, entry);
       for (const key of this.listKeys(entry)) this.lists.push(key, entry);
     }

@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Catalog } from '../catalog/Catalog.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
+import { pricingGraphOf } from '../graph/PricingGraph.ts';
 
 /** Header of the process's own warm-up requests: its value is the token only this process knows. */
 export const WARM_UP_HEADER = 'x-warm-up';
@@ -40,7 +41,10 @@ export function warmUpRequests(catalog: Catalog, graph: PoolGraph): WarmUpReques
   ];
   for (const chainId of graph.chainIds()) {
     const chain = catalog.chain(chainId);
-    const tokenOut = chain?.baseTokens.find((t) => t.toLowerCase() !== chain.wrappedNativeToken.toLowerCase());
+    // The bases routing uses (the catalogue's, or those chosen from the pools when it names none).
+    const index = pricingGraphOf(graph, catalog).chain(chainId);
+    const base = index?.baseTokens.find((t) => t !== index.wrappedNative);
+    const tokenOut = base && index?.token(base)?.address;
     if (!chain || !tokenOut) continue;
     const body = {
       originChainId: chainId,

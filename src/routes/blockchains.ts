@@ -3,6 +3,7 @@ import type { Catalog, CatalogChain, CatalogDex } from '../catalog/Catalog.ts';
 import { ValidationError } from '../errors/BaseError.ts';
 import { describePool, type PoolView } from '../graph/describePool.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
+import { pricingGraphOf } from '../graph/PricingGraph.ts';
 import { type ServedToken, servedTokens, type TokenFacts, tokenFacts } from '../graph/tokenFacts.ts';
 import { chainUsdPrices, tokenSupplies } from '../graph/usdPrices.ts';
 import { type PrecomputedEnvelope, precomputeData, precomputeDataJson, sendData, sendPrecomputed } from '../http/envelope.ts';
@@ -54,9 +55,20 @@ function chainHead(chain: CatalogChain): string {
   return JSON.stringify({ name, slug, chainId, symbol, nativeToken, ecosystem, blockExplorer, rpcUrl: '', blockChainLogo }).slice(0, -1);
 }
 
-/** One chain's JSON with its pool state: `hasPoolState` and `snapshotBlock` (null without pool state). */
-function chainJson(head: string, block: number | null, tokensJson: string): string {
-  return `${head},"hasPoolState":${block !== null},"snapshotBlock":${block ?? 'null'},"tokens":${tokensJson}}`;
+/** One chain's JSON with its pool state: `hasPoolState`, `snapshotBlock` (null without pool state), the base tokens. */
+function chainJson(head: string, block: number | null, basesJson: string, tokensJson: string): string {
+  return `${head},"hasPoolState":${block !== null},"snapshotBlock":${block ?? 'null'},${basesJson},"tokens":${tokensJson}}`;
+}
+
+/**
+ * The chain's base tokens as routing uses them (`baseTokens`, checksummed) and where they come from
+ * (`baseTokensFrom`): the catalogue's when its file names some, else chosen from the pools being served
+ * (src/graph/baseTokens.ts; none without pool state). A JSON fragment.
+ */
+function basesJson(catalog: Catalog, current: PoolGraph, chain: CatalogChain): string {
+  const index = chain.baseTokens.length > 0 ? undefined : pricingGraphOf(current, catalog).chain(chain.chainId);
+  const bases = index ? index.baseTokens.map((t) => index.token(t)?.address ?? t) : chain.baseTokens;
+  return `"baseTokens":${JSON.stringify(bases)},"baseTokensFrom":"${chain.baseTokens.length > 0 ? 'catalog' : 'pools'}"`;
 }
 
 const CHAINS_MESSAGE = 'blockchains fetched successfully';
@@ -84,7 +96,7 @@ function catalogBodies(catalog: Catalog, graph: () => PoolGraph) {
   const empty = { chains: precomputeData(CHAINS_MESSAGE, []), tokens: precomputeData(TOKENS_MESSAGE, []) };
   const heads = new Map(catalog.chains.map((chain) => [chain.chainId, chainHead(chain)]));
   const served = new Map<number, ServedChainTokens>();
-  const chainBody = new Map<number, { tokens: ServedChainTokens; block: number | null; body: PrecomputedEnvelope }>();
+  const chainBody = new Map<number, { tokens: ServedChainTokens; block: number | null; bases: string; body: PrecomputedEnvelope }>();
   const allTokens = new Map<string, PrecomputedEnvelope>();
   let allChains: { key: string; body: PrecomputedEnvelope } | undefined;
 
@@ -102,10 +114,11 @@ function catalogBodies(catalog: Catalog, graph: () => PoolGraph) {
   const oneChain = (current: PoolGraph, chain: CatalogChain): PrecomputedEnvelope => {
     const tokens = tokensOf(current, chain);
     const block = blockOf(current, chain);
+    const bases = basesJson(catalog, current, chain);
     let cached = chainBody.get(chain.chainId);
-    if (!cached || cached.tokens !== tokens || cached.block !== block) {
-      const body = precomputeDataJson(CHAINS_MESSAGE, `[${chainJson(heads.get(chain.chainId)!, block, tokens.json)}]`);
-      cached = { tokens, block, body };
+    if (!cached || cached.tokens !== tokens || cached.block !== block || cached.bases !== bases) {
+      const body = precomputeDataJson(CHAINS_MESSAGE, `[${chainJson(heads.get(chain.chainId)!, block, bases, tokens.json)}]`);
+      cached = { tokens, block, bases, body };
       chainBody.set(chain.chainId, cached);
     }
     return cached.body;
@@ -114,10 +127,15 @@ function catalogBodies(catalog: Catalog, graph: () => PoolGraph) {
     /** Every chain with the pool state being served. */
     allChains(): PrecomputedEnvelope {
       const current = graph();
-      const parts = catalog.chains.map((chain) => ({ chain, tokens: tokensOf(current, chain), block: blockOf(current, chain) }));
-      const key = parts.map((p) => `${p.tokens.facts.id}@${p.block}`).join(',');
+      const parts = catalog.chains.map((chain) => ({
+        chain,
+        tokens: tokensOf(current, chain),
+        block: blockOf(current, chain),
+        bases: basesJson(catalog, current, chain),
+      }));
+      const key = parts.map((p) => `${p.tokens.facts.id}@${p.block}@${p.bases}`).join(',');
       if (allChains?.key !== key) {
-        const data = parts.map((p) => chainJson(heads.get(p.chain.chainId)!, p.block, p.tokens.json)).join(',');
+        const data = parts.map((p) => chainJson(heads.get(p.chain.chainId)!, p.block, p.bases, p.tokens.json)).join(',');
         allChains = { key, body: precomputeDataJson(CHAINS_MESSAGE, `[${data}]`) };
       }
       return allChains.body;

@@ -246,6 +246,17 @@ const schemas: Record<string, Schema> = {
       minimum: 0,
       description: 'Extension: the block of the pool state being served (moves with each followed block); null without pool state.',
     },
+    baseTokens: {
+      type: 'array',
+      items: str(),
+      description:
+        "Extension: the base tokens routing searches intermediate hops through (checksummed): the chain file's `baseTokens`, or when it names none, the tokens with the deepest pools and most connections in the pool state being served (none without pool state).",
+    },
+    baseTokensFrom: {
+      type: 'string',
+      enum: ['catalog', 'pools'],
+      description: 'Extension: where `baseTokens` come from: the chain file (`catalog`) or the pools (`pools`: the file names none).',
+    },
     tokens: { type: 'array', items: ref('Token') },
   }),
   Dex: object({

@@ -71,6 +71,9 @@ const TESTCHAIN = {
   blockChainLogo: 'https://logo.test/chain.png',
   hasPoolState: true,
   snapshotBlock: 1234,
+  // The file names no base tokens, and in its snapshot no token has pools to two others (one WETH/USDC pair).
+  baseTokens: [],
+  baseTokensFrom: 'pools',
   tokens: [DAI, ETH, USDC, WETH],
 };
 const EMPTYCHAIN = {
@@ -85,6 +88,8 @@ const EMPTYCHAIN = {
   blockChainLogo: '',
   hasPoolState: false,
   snapshotBlock: null,
+  baseTokens: [],
+  baseTokensFrom: 'pools',
   tokens: [],
 };
 const TRON = {
@@ -99,6 +104,8 @@ const TRON = {
   blockChainLogo: '',
   hasPoolState: false,
   snapshotBlock: null,
+  baseTokens: [],
+  baseTokensFrom: 'pools',
   tokens: [TRON_USDT],
 };
 const UNI_V2 = {
@@ -396,6 +403,6 @@ t.test('GET /blockchains: the pool-state fields sit between blockChainLogo and t
     res.text,
     '{"code":200,"message":"blockchains fetched successfully","data":[{"name":"Empty Chain","slug":"emptychain","chainId":1002,' +
       '"symbol":"EMP","nativeToken":"Empty","ecosystem":"evm","blockExplorer":"https://empty.test","rpcUrl":"","blockChainLogo":"",' +
-      '"hasPoolState":false,"snapshotBlock":null,"tokens":[]}]}',
+      '"hasPoolState":false,"snapshotBlock":null,"baseTokens":[],"baseTokensFrom":"pools","tokens":[]}]}',
   );
 });
