@@ -12,8 +12,8 @@ import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { multicallBatched } from '../../src/chain/multicallBatched.ts';
 import type { PoolLog } from '../../src/protocols/logWords.ts';
 import { type PoolToRead, STATE_PHASES } from '../../src/protocols/PoolSource.ts';
-import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
 import { uniswapV4 } from '../../src/protocols/uniswapV4/uniswapV4.ts';
+import type { FollowedPoolV4 } from '../../src/protocols/uniswapV4/uniswapV4Events.ts';
 import { uniswapV4Source } from '../../src/protocols/uniswapV4/uniswapV4Source.ts';
 import { artifactAbi, devnetWallet } from '../helpers/devnetWallet.ts';
 import { readV4State } from '../helpers/v4State.ts';
@@ -53,7 +53,7 @@ const kept: PoolToRead[] = created
   .map((c) => ({ ...c!, dex: 'uniswap', version: 'v4', fee: c!.fee! }));
 
 /** Seeding's phases for the kept pools at `block`, each phase's reads in one multicallBatched. */
-async function seed(pools: readonly PoolToRead[]): Promise<SnapshotPoolV4[]> {
+async function seed(pools: readonly PoolToRead[]): Promise<FollowedPoolV4[]> {
   const reads = pools.map((p) => uniswapV4Source.readState(p, WINDOW_WORDS));
   for (const phase of STATE_PHASES) {
     const calls = reads.map((r) => r.calls(phase));
@@ -100,7 +100,7 @@ t.test('seeded v4 state equals StateView at the block', async (t) => {
     const p = v4.pools.find((x) => poolIdOf(x) === kept[i].address)!;
     t.equal(uniswapV4.checkSnapshot(s), undefined, `${s.address}: passes the snapshot checks`);
     const oracle = await readV4State(client, v4.contracts.stateView, pm, p, WINDOW_WORDS, block);
-    const { balance0, balance1, feeGrowthGlobalSet, feeGrowthOutsideSet, ...rest } = s;
+    const { balance0, balance1, feeGrowthGlobalSet, feeGrowthOutsideSet, grossByTick: _gross, ...rest } = s;
     const { balance0: _0, balance1: _1, ...want } = oracle;
     t.same(rest, want, `${s.address}: state`);
     const sv = { address: v4.contracts.stateView, abi: FEE_GROWTH_ABI, blockNumber: block } as const;

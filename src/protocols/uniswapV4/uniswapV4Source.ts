@@ -1,10 +1,9 @@
 import { type Address, encodeAbiParameters, getAddress, type Hex, keccak256, parseAbi, toHex } from 'viem';
-import { getAmount0Delta, getAmount1Delta } from '../../amm/sqrtPriceMath.ts';
-import { getSqrtRatioAtTick } from '../../amm/tickMath.ts';
 import { eventTopic, logWords, signedWord, topicAddress, wordAddress } from '../logWords.ts';
 import { type PoolSource, type ReadCall, viewCall } from '../PoolSource.ts';
 import { tickWindow } from '../uniswapV3/uniswapV3Events.ts';
-import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
+import type { FollowedPoolV4 } from './uniswapV4Events.ts';
+import { v4Balances } from './v4Balances.ts';
 
 const rangeAbi = parseAbi(['function extsload(bytes32 startSlot, uint256 nSlots) view returns (bytes32[])']);
 const slotsAbi = parseAbi(['function extsload(bytes32[] slots) view returns (bytes32[])']);
@@ -31,46 +30,6 @@ export function v4PoolStateSlot(poolId: Hex): bigint {
 }
 
 /**
- * The token amounts a v4 pool's known liquidity holds (every range between its known initialized ticks, the in-range
- * one split at the price): the pool's balances as a snapshot states them, since the PoolManager holds every pool's
- * tokens together. Liquidity past the outermost known ticks is not counted.
- */
-export function v4Balances(
-  sqrtPriceX96: bigint,
-  tick: number,
-  liquidity: bigint,
-  ticks: readonly (readonly [number, bigint])[],
-): [bigint, bigint] {
-  let amount0 = 0n;
-  let amount1 = 0n;
-  const above = ticks.findIndex(([t]) => t > tick);
-  const j = above === -1 ? ticks.length : above;
-  const add = (lower: number, upper: number, l: bigint): void => {
-    if (l <= 0n) return;
-    const a = getSqrtRatioAtTick(lower);
-    const b = getSqrtRatioAtTick(upper);
-    if (b <= sqrtPriceX96) amount1 += getAmount1Delta(a, b, l, false);
-    else if (a > sqrtPriceX96) amount0 += getAmount0Delta(a, b, l, false);
-    else {
-      amount0 += getAmount0Delta(sqrtPriceX96, b, l, false);
-      amount1 += getAmount1Delta(a, sqrtPriceX96, l, false);
-    }
-  };
-  if (j > 0 && j < ticks.length) add(ticks[j - 1][0], ticks[j][0], liquidity);
-  let l = liquidity;
-  for (let k = j; k + 1 < ticks.length; k++) {
-    l += ticks[k][1];
-    add(ticks[k][0], ticks[k + 1][0], l);
-  }
-  l = liquidity;
-  for (let k = j - 1; k > 0; k--) {
-    l -= ticks[k][1];
-    add(ticks[k - 1][0], ticks[k][0], l);
-  }
-  return [amount0, amount1];
-}
-
-/**
  * Uniswap v4 pools: created by the PoolManager's Initialize log (the pool is priceable from it, its key's tick
  * spacing and hooks come from it), read from the PoolManager's storage through its extsload in three phases (slot0,
  * fee growth and liquidity in one ranged read; the tick-bitmap words of the window; each initialized tick's
@@ -78,7 +37,7 @@ export function v4Balances(
  * poolId. No factory lookup exists (a poolId needs the whole key), and the catalogue has no v4 DEX entry yet, so
  * discovery() finds no factory: seeding finds v4 pools once the catalogue names the PoolManager and its block.
  */
-export const uniswapV4Source: PoolSource<SnapshotPoolV4> = {
+export const uniswapV4Source: PoolSource<FollowedPoolV4> = {
   version: 'v4',
   discovery: () => undefined,
   findPool() {
@@ -110,6 +69,7 @@ export const uniswapV4Source: PoolSource<SnapshotPoolV4> = {
     const initialized: number[] = [];
     const ticks: [number, bigint][] = [];
     const outside: Record<string, number> = {};
+    const gross: Record<string, string> = {};
     const slotCalls = (slots: bigint[]): ReadCall<unknown>[] => {
       const calls: ReadCall<unknown>[] = [];
       for (let i = 0; i < slots.length; i += SLOTS_PER_CALL)
@@ -159,6 +119,7 @@ export const uniswapV4Source: PoolSource<SnapshotPoolV4> = {
           const got = values(results, 'ticks');
           initialized.forEach((tick, i) => {
             ticks.push([tick, BigInt.asIntN(128, got[3 * i] >> 128n)]);
+            gross[tick] = (got[3 * i] & U128).toString();
             const set = (got[3 * i + 1] !== 0n ? 1 : 0) | (got[3 * i + 2] !== 0n ? 2 : 0);
             if (set !== 0) outside[tick] = set;
           });
@@ -171,7 +132,7 @@ export const uniswapV4Source: PoolSource<SnapshotPoolV4> = {
         const tick = Number(BigInt.asIntN(24, slot0 >> 160n));
         ticks.sort((a, b) => a[0] - b[0]);
         const [balance0, balance1] = v4Balances(sqrtPriceX96, tick, liquidity, ticks);
-        const state: SnapshotPoolV4 = {
+        const state: FollowedPoolV4 = {
           address: poolId.toLowerCase(),
           dex: pool.dex,
           version: 'v4',
@@ -192,6 +153,7 @@ export const uniswapV4Source: PoolSource<SnapshotPoolV4> = {
           ticks: ticks.map(([t, net]) => [t, net.toString()] as const),
           feeGrowthGlobalSet: basics.feeGrowth,
           feeGrowthOutsideSet: outside,
+          grossByTick: gross,
         };
         return { ok: true, state };
       },
