@@ -106,12 +106,16 @@ t.test('the followed v4 state equals a fresh read after every block', async (t) 
   let rereads = 0;
   let events = 0;
   let crossedWord = 0;
+  let moved = 0;
+  let crossings = 0;
+  let cleared = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const pool = pools[Math.floor(random() * pools.length)];
     const state = followed.get(pool.address)!;
     const key = { currency0: pool.token0, currency1: pool.token1, fee: pool.fee, tickSpacing: pool.key!.tickSpacing, hooks: zeroAddress };
     const op = random();
     let data: Hex;
+    let touched: string = pool.address;
     if (op < 0.55) {
       const zeroForOne = random() < 0.5;
       const held = BigInt(zeroForOne ? state.balance0 : state.balance1);
@@ -141,6 +145,7 @@ t.test('the followed v4 state equals a fresh read after every block', async (t) 
       });
     } else {
       const [p] = positions.splice(Math.floor(random() * positions.length), 1);
+      touched = p.pool;
       const owner = pools.find((x) => x.address === p.pool)!;
       const k = { ...key, currency0: owner.token0, currency1: owner.token1, fee: owner.fee, tickSpacing: owner.key!.tickSpacing };
       const delta = random() < 0.5 ? p.liquidity : p.liquidity / 2n;
@@ -152,6 +157,7 @@ t.test('the followed v4 state equals a fresh read after every block', async (t) 
       });
     }
     const to = op < 0.55 ? swapper : modifier;
+    const was = followed.get(touched)!;
     // Ether for a native currency's settlement (the test contracts keep what is left).
     const receipt = await send(account, { to, data, value: 10n ** 22n });
     t.equal(receipt.status, 'success', `round ${round}: transaction succeeds`);
@@ -176,8 +182,16 @@ t.test('the followed v4 state equals a fresh read after every block', async (t) 
     }
     if (reread.length > 0) for (const [id, s] of await seed(block, reread)) followed.set(id, s);
     const fresh = await seed(block);
+    const now = fresh.get(touched)!;
+    if (op < 0.55 && now.tick !== was.tick) moved++;
+    if (op < 0.55 && was.ticks.some(([x]) => x > was.tick !== x > now.tick)) crossings++;
+    if (now.ticks.length < was.ticks.length) cleared++;
     for (const [id, s] of fresh) t.same(followed.get(id), s, `round ${round}: ${id.slice(0, 10)} equals a fresh read`);
     followed = fresh;
   }
   t.ok(events >= ROUNDS, `${events} events applied, ${rereads} re-reads (${crossedWord} left the tick window)`);
+  t.ok(
+    crossings > 0 && cleared > 0,
+    `${moved} swaps moved the tick, ${crossings} crossed initialized ticks; ${cleared} removals cleared a tick`,
+  );
 });
