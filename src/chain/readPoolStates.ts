@@ -66,14 +66,15 @@ async function runPhase(
  */
 export async function readPoolBasics(run: PhaseRunner, pools: readonly PoolToRead[], tickWindowWords: number): Promise<PoolBasics[]> {
   const reads = pools.map((p) => poolSource(p.version).readState(p, tickWindowWords));
+  const holds = pools.map((p) => poolSource(p.version).ownBalances !== false);
   const balance = (token: PoolToRead['address'], owner: PoolToRead['address']): ReadCall<unknown> =>
     viewCall(token, erc20BalanceAbi, 'balanceOf', [owner]);
-  const results = await runPhase(run, 'state', reads, (i) => [
-    balance(pools[i].token0, pools[i].address),
-    balance(pools[i].token1, pools[i].address),
-  ]);
+  const results = await runPhase(run, 'state', reads, (i) =>
+    holds[i] ? [balance(pools[i].token0, pools[i].address), balance(pools[i].token1, pools[i].address)] : [],
+  );
   return pools.map((pool, i) => {
-    const [balance0, balance1, ...own] = results[i];
+    // A pool without balances of its own (ownBalances false) gets 0 here: its finish() states them.
+    const [balance0, balance1, ...own] = holds[i] ? results[i] : [0n, 0n, ...results[i]];
     reads[i].take('state', own);
     return { pool, balance0: balance0 as bigint | undefined, balance1: balance1 as bigint | undefined, read: reads[i] };
   });

@@ -28,6 +28,18 @@ export interface PoolToRead {
   readonly token0: Address;
   readonly token1: Address;
   readonly fee: number;
+  /** What the pool's creation log said that its reads need and no read returns (v4: PoolKeyExtras); absent for v2/v3. */
+  readonly key?: PoolKeyExtras;
+}
+
+/**
+ * A v4 pool's PoolKey beyond its currencies and fee: the PoolManager holds pools by poolId alone, so the tick spacing
+ * and hooks are known from the Initialize log only.
+ */
+export interface PoolKeyExtras {
+  readonly poolManager: Address;
+  readonly tickSpacing: number;
+  readonly hooks: Address;
 }
 
 /**
@@ -62,6 +74,7 @@ export interface CreatedPool {
   readonly token0: Address;
   readonly token1: Address;
   readonly fee?: number;
+  readonly key?: PoolKeyExtras;
 }
 
 /**
@@ -99,6 +112,11 @@ export interface PoolSource<S extends SnapshotPoolBase> {
     /** The results of calls(pool) in order (undefined: failed) as the pool's creation, or undefined (not such a pool). */
     decode(pool: Address, results: readonly unknown[]): (CreatedPool & { readonly factory: Address }) | undefined;
   };
+  /**
+   * false: the protocol's pools hold no tokens of their own (v4: the PoolManager holds every pool's), so seeding reads
+   * no balances for them and finish() states them itself. Absent: both token balances of the pool address are read.
+   */
+  readonly ownBalances?: false;
   /** Starts reading one pool's state; tickWindowWords bounds the v3 tick-bitmap window as the snapshot records it. */
   readState(pool: PoolToRead, tickWindowWords: number): PoolStateRead<S>;
 }

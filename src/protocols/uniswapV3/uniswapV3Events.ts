@@ -12,6 +12,12 @@ import type { SnapshotPoolV3 } from './SnapshotPoolV3.ts';
  */
 export type FollowedPoolV3 = SnapshotPoolV3 & { readonly grossByTick?: Readonly<Record<string, string>> };
 
+/** The tick state v3 and v4 pools share (v4's state keeps the same fields), as a follower keeps it. */
+export type TickedPool = Pick<
+  SnapshotPoolV3,
+  'tickSpacing' | 'bitmapWords' | 'ticks' | 'tick' | 'liquidity' | 'feeGrowthGlobalSet' | 'feeGrowthOutsideSet'
+> & { readonly grossByTick?: Readonly<Record<string, string>> };
+
 export const V3_SWAP = eventTopic('Swap(address,address,int256,int256,uint160,uint128,int24)');
 export const V3_MINT = eventTopic('Mint(address,address,int24,int24,uint128,uint256,uint256)');
 export const V3_BURN = eventTopic('Burn(address,int24,int24,uint128,uint256,uint256)');
@@ -60,7 +66,7 @@ function moveBalances(p: FollowedPoolV3, d0: bigint, d1: bigint): FollowedPoolV3
 function updateTick(
   ticks: [number, string][],
   gross: Record<string, string> | undefined,
-  p: SnapshotPoolV3,
+  p: TickedPool,
   tick: number,
   delta: bigint,
   netSign: 1n | -1n,
@@ -116,7 +122,7 @@ const growthMask = (set: readonly [boolean, boolean]): number => (set[0] ? 1 : 0
  * the global ones when tick ≤ the current tick (else 0); a tick that is cleared loses them; others keep theirs.
  */
 function outsideAfterPosition(
-  before: FollowedPoolV3,
+  before: TickedPool,
   ticks: ReadonlyArray<readonly [number, string]>,
   changed: readonly number[],
 ): Pick<SnapshotPoolV3, 'feeGrowthOutsideSet'> {
@@ -143,16 +149,16 @@ function outsideAfterPosition(
  * (Tick.cross), non-zero where its outside was zero and the global is not. An outside that was non-zero is taken to
  * stay so: it would become zero only if no fee of that token accrued since the tick's last crossing.
  */
-function feeGrowthAfterSwap(
-  p: FollowedPoolV3,
+export function feeGrowthAfterSwap(
+  p: TickedPool,
   tick: number,
   inBit: 0 | 1,
-  amountIn: bigint,
+  feePaid: boolean,
 ): Pick<SnapshotPoolV3, 'feeGrowthGlobalSet' | 'feeGrowthOutsideSet'> {
   const before = p.feeGrowthGlobalSet;
   if (before === undefined) return {};
   const global: [boolean, boolean] = [before[0], before[1]];
-  if (p.fee > 0 && amountIn > 0n) global[inBit] = true;
+  if (feePaid) global[inBit] = true;
   const mask = growthMask(global);
   const [low, high] = inBit === 0 ? [tick, p.tick] : [p.tick, tick];
   let outside: Record<string, number> | undefined;
@@ -168,19 +174,19 @@ function feeGrowthAfterSwap(
 }
 
 /** A Mint (+amount) or Burn (-amount) of a position: both ticks, and the in-range liquidity when it straddles the price. */
-function modifyPosition(p: FollowedPoolV3, tickLower: number, tickUpper: number, delta: bigint): Outcome {
+export function modifyPosition<P extends TickedPool>(p: P, tickLower: number, tickUpper: number, delta: bigint): EventOutcome<P> {
   if (delta === 0n) return { ok: true, state: p };
   if (tickLower >= tickUpper || tickLower % p.tickSpacing !== 0 || tickUpper % p.tickSpacing !== 0)
-    return reread('position with invalid ticks');
+    return { ok: false, reason: 'position with invalid ticks' };
   const ticks = p.ticks.map((t) => [t[0], t[1]] as [number, string]);
   const afterLower = updateTick(ticks, p.grossByTick as Record<string, string> | undefined, p, tickLower, delta, 1n);
-  if (afterLower === false) return reread(`liquidityGross of tick ${tickLower} unknown or out of range`);
+  if (afterLower === false) return { ok: false, reason: `liquidityGross of tick ${tickLower} unknown or out of range` };
   const afterUpper = updateTick(ticks, afterLower, p, tickUpper, delta, -1n);
-  if (afterUpper === false) return reread(`liquidityGross of tick ${tickUpper} unknown or out of range`);
+  if (afterUpper === false) return { ok: false, reason: `liquidityGross of tick ${tickUpper} unknown or out of range` };
   let liquidity = BigInt(p.liquidity);
   if (tickLower <= p.tick && p.tick < tickUpper) liquidity += delta;
-  if (liquidity < 0n || liquidity > U128) return reread('in-range liquidity out of range');
-  const state: FollowedPoolV3 = {
+  if (liquidity < 0n || liquidity > U128) return { ok: false, reason: 'in-range liquidity out of range' };
+  const state: P = {
     ...p,
     ticks,
     liquidity: liquidity.toString(),
@@ -215,7 +221,7 @@ export function applyV3Event(state: SnapshotPoolV3, log: PoolLog, context: Event
       if (window[0] !== p.bitmapWords[0] || window[1] !== p.bitmapWords[1]) return reread(`price left its tick window (tick ${tick})`);
       const amount0 = signedWord(w[0]);
       const [inBit, amountIn] = amount0 > 0n ? ([0, amount0] as const) : ([1, signedWord(w[1])] as const);
-      const growth = feeGrowthAfterSwap(p, tick, inBit, amountIn);
+      const growth = feeGrowthAfterSwap(p, tick, inBit, p.fee > 0 && amountIn > 0n);
       return { ok: true, state: { ...moved, ...growth, sqrtPriceX96: w[2].toString(), tick, liquidity: w[3].toString() } };
     }
     case V3_MINT: {

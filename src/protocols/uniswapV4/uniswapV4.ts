@@ -6,6 +6,8 @@ import { type V3SlotState, v3ColdSlots } from '../uniswapV3/coldSlots.ts';
 import { v3CurveSegments } from '../uniswapV3/curveSegments.ts';
 import { tickCount } from '../uniswapV3/tickCount.ts';
 import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
+import { applyV4Event, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
+import { uniswapV4Source } from './uniswapV4Source.ts';
 import { DYNAMIC_FEE_FLAG, MAX_LP_FEE, MAX_PROTOCOL_FEE, MAX_TICK_SPACING, protocolFeeOf, swapFee, v4Refusal } from './v4Fees.ts';
 
 /** A Uniswap v4 pool ready for the tick walk: v3's walk, once per direction when the protocol fee differs by direction. */
@@ -60,11 +62,15 @@ function refuseAll(amounts: readonly bigint[], refused: LadderQuote): LadderQuot
 /**
  * Uniswap v4 pools (hookless, or with a hook that cannot change swap amounts, on a static fee): the PoolManager's
  * Pool.swap walk over the snapshot's known ticks, which is v3's (src/amm/swap.ts) with Pool.swap's fee for the
- * direction, V4Quoter semantics. The seeding source and the event follower are not built yet: until they are, the
- * protocol is not in the registry (src/protocols/registry.ts).
+ * direction, V4Quoter semantics; found and read by uniswapV4Source, followed by applyV4Event. Not in the registry
+ * (src/protocols/registry.ts) yet: the catalogue has no v4 DEX, the follower keys logs by their address (a v4 event
+ * names its pool in topic1) and no executor swaps v4 pools (docs/ARCHITECTURE.md).
  */
-export const uniswapV4: Omit<PoolProtocol<UniswapV4Pool, SnapshotPoolV4>, 'source' | 'eventTopics' | 'applyEvent'> = {
+export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
   kind: 'uniswapV4',
+  source: uniswapV4Source,
+  eventTopics: V4_EVENT_TOPICS,
+  applyEvent: applyV4Event,
   /**
    * Provisional, from V4Quoter's gasEstimate on the devnet (test/protocols/uniswapV4.devnet.test.ts prints it): a
    * swap inside the PoolManager with its settle and take, and each initialized tick it crosses; to be calibrated on

@@ -1,0 +1,80 @@
+import { MAX_TICK, MIN_TICK } from '../../amm/tickMath.ts';
+import { eventTopic, logWords, type PoolLog, signedWord } from '../logWords.ts';
+import type { EventContext, EventOutcome } from '../PoolProtocol.ts';
+import { feeGrowthAfterSwap, modifyPosition, type TickedPool, tickWindow } from '../uniswapV3/uniswapV3Events.ts';
+import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
+import { v4Balances } from './v4Balances.ts';
+
+/** v4 state as a follower keeps it: with liquidityGross per known tick (FollowedPoolV3's reason). */
+export type FollowedPoolV4 = SnapshotPoolV4 & TickedPool;
+
+/** IPoolManager's events of a pool (topic1: the poolId; topic2: the sender where there is one). */
+export const V4_SWAP = eventTopic('Swap(bytes32,address,int128,int128,uint160,uint128,int24,uint24)');
+export const V4_MODIFY_LIQUIDITY = eventTopic('ModifyLiquidity(bytes32,address,int24,int24,int256,bytes32)');
+export const V4_DONATE = eventTopic('Donate(bytes32,address,uint256,uint256)');
+export const V4_PROTOCOL_FEE_UPDATED = eventTopic('ProtocolFeeUpdated(bytes32,uint24)');
+
+/** Every PoolManager event that changes state a v4 snapshot records. */
+export const V4_EVENT_TOPICS: readonly string[] = [V4_SWAP, V4_MODIFY_LIQUIDITY, V4_DONATE, V4_PROTOCOL_FEE_UPDATED];
+
+const U128 = (1n << 128n) - 1n;
+const reread = (reason: string): EventOutcome<SnapshotPoolV4> => ({ ok: false, reason });
+
+/** The state with its balances restated from its known liquidity (uniswapV4Source's rule). */
+function restated(p: FollowedPoolV4): FollowedPoolV4 {
+  const ticks = p.ticks.map(([t, net]) => [t, BigInt(net)] as const);
+  const [b0, b1] = v4Balances(BigInt(p.sqrtPriceX96), p.tick, BigInt(p.liquidity), ticks);
+  return { ...p, balance0: b0.toString(), balance1: b1.toString() };
+}
+
+/**
+ * Applies one PoolManager log of the pool (topic1 its poolId) to its snapshot state. Swap: price, tick and liquidity
+ * as the event states them, the fee-growth state (a fee paid to LPs when lpFee > 0); a tick whose window moves is a
+ * re-read. ModifyLiquidity: v3's position change (both ticks inside the window, in-range liquidity). Donate: the fee
+ * growth of each donated currency. ProtocolFeeUpdated: the protocol fee. Balances are restated from the liquidity
+ * after each (the PoolManager holds no per-pool balance). A dynamic fee's change emits no event: such pools are refused.
+ */
+export function applyV4Event(state: SnapshotPoolV4, log: PoolLog, context: EventContext): EventOutcome<SnapshotPoolV4> {
+  const p = state as FollowedPoolV4;
+  const topic = log.topics[0]?.toLowerCase();
+  if (log.topics[1]?.toLowerCase() !== p.address) return reread('log of another pool');
+  const fail = (): EventOutcome<SnapshotPoolV4> => reread(`malformed v4 log ${topic}`);
+  switch (topic) {
+    case V4_SWAP: {
+      const w = logWords(log, 3, 6);
+      if (!w) return fail();
+      const tick = Number(signedWord(w[4]));
+      if (w[2] >> 160n !== 0n || w[2] === 0n || w[3] > U128 || tick < MIN_TICK || tick > MAX_TICK) return fail();
+      const window = tickWindow(tick, p.tickSpacing, context.tickWindowWords);
+      if (window[0] !== p.bitmapWords[0] || window[1] !== p.bitmapWords[1]) return reread(`price left its tick window (tick ${tick})`);
+      // The BalanceDelta is the swapper's: the currency paid in is the negative one.
+      const amount0 = BigInt.asIntN(128, w[0]);
+      const amount1 = BigInt.asIntN(128, w[1]);
+      const inBit = amount0 < 0n ? 0 : 1;
+      const paid = inBit === 0 ? amount0 < 0n : amount1 < 0n;
+      const growth = feeGrowthAfterSwap(p, tick, inBit, p.lpFee > 0 && paid);
+      return { ok: true, state: restated({ ...p, ...growth, sqrtPriceX96: w[2].toString(), tick, liquidity: w[3].toString() }) };
+    }
+    case V4_MODIFY_LIQUIDITY: {
+      const w = logWords(log, 3, 4);
+      if (!w) return fail();
+      const delta = signedWord(w[2]);
+      const changed = modifyPosition(p, Number(signedWord(w[0])), Number(signedWord(w[1])), delta);
+      return changed.ok ? { ok: true, state: restated(changed.state) } : changed;
+    }
+    case V4_DONATE: {
+      const w = logWords(log, 3, 2);
+      if (!w) return fail();
+      const set = p.feeGrowthGlobalSet;
+      if (set === undefined || BigInt(p.liquidity) === 0n) return { ok: true, state: p };
+      return { ok: true, state: { ...p, feeGrowthGlobalSet: [set[0] || w[0] > 0n, set[1] || w[1] > 0n] } };
+    }
+    case V4_PROTOCOL_FEE_UPDATED: {
+      const w = logWords(log, 2, 1);
+      if (!w || w[0] >= 1n << 24n) return fail();
+      return { ok: true, state: { ...p, protocolFee: Number(w[0]) } };
+    }
+    default:
+      return reread(`unexpected v4 event ${topic ?? '(no topic)'}`);
+  }
+}
