@@ -88,6 +88,15 @@ t.test('enough allowance already: no approval step, and the swap delivers exactl
   t.equal(await balanceOf(RUSD, recipient), BigInt(created.amountOut), 'the recipient received exactly amountOut');
   t.equal(spentBefore - (await balanceOf(WETH, sender.address)), BigInt(created.amountIn), 'the sender spent exactly amountIn');
   t.equal(await allowance(WETH), 0n, 'the allowance was used up');
+  // A refresh reads again: the allowance is spent, so the approval is back.
+  const refreshed = await q.request<Answer<Quote>>('POST', `/quotes/${created.quoteId}/refresh`, { headers: AUTH });
+  t.strictSame(
+    (refreshed.body.data as Quote).steps.map((s) => [s.message, s.spender]),
+    [
+      ['Approve 0.1 WETH for Uniswap V2 router', router],
+      ['Swap 0.1 WETH for RUSD on Uniswap V2', undefined],
+    ],
+  );
 });
 
 t.test('an allowance below the amount: the approval step (no reset for a token without the rule)', async (t) => {
