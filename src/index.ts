@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import { createApp } from './app.ts';
 import { loadCatalog } from './catalog/loadCatalog.ts';
+import { ChainClients } from './chain/chainClients.ts';
 import { runPrimary } from './cluster.ts';
 import { type Config, loadConfig } from './config.ts';
 import type { ChainFollower } from './follow/ChainFollower.ts';
@@ -13,6 +14,7 @@ import { pricingGraphOf } from './graph/PricingGraph.ts';
 import { createWarmUpToken, sendWarmUpRequests, warmUpRequests } from './http/warmUpRequests.ts';
 import { createLogger } from './logger.ts';
 import { createPricer } from './quote/Pricer.ts';
+import { AllowanceReader } from './quote/quoteAllowances.ts';
 import { QuoteService } from './quote/quoteService.ts';
 import { QuoteTxStatusReader } from './quote/quoteTxStatus.ts';
 import { warmUp } from './quote/TradeTask.ts';
@@ -71,6 +73,7 @@ async function serve(config: Config): Promise<void> {
     graph,
     pricer,
     store,
+    allowances: new AllowanceReader(new ChainClients(config.rpcUrls)),
   });
   // FOLLOW=true: every chain with an RPC URL is followed in this process and each block applied to the graph.
   const followers: ChainFollower[] = [];

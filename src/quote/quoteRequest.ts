@@ -24,6 +24,8 @@ export interface QuoteRequestBody {
   /** Basis points, or "auto" (src/quote/autoSlippage.ts: the bound from the trade itself). */
   slippageBps?: number | 'auto';
   walletAddress?: string;
+  /** The wallet that will send the steps, whose current allowances shape the approval steps (quoteAllowances.ts). */
+  sender?: string;
   /** Routing extensions (README, "Routing"). */
   maxHops?: number;
   maxSplits?: number;
@@ -85,6 +87,12 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
       ...address('Extension: sender of the steps; defaults to recipientAddress. Mixed case must be its EIP-55 checksum.'),
       nullable: true,
     },
+    sender: {
+      ...address(
+        'Extension: the wallet that will send the steps (walletAddress defaults to it; when both are sent they must be equal). With an RPC URL for the origin chain (RPC_URL_<chainId>), a same-chain quote reads its current allowance of tokenIn for each router: no approval step when it covers the amount, and a reset to 0 only for a token that needs one (approvalReset) while the allowance is not zero. Otherwise the steps are those without a sender, and warning ALLOWANCE_NOT_READ says why. Mixed case must be its EIP-55 checksum.',
+      ),
+      nullable: true,
+    },
     // Defaults are stated in the descriptions, not as `default`: generated clients would make such fields required.
     maxHops: {
       type: 'integer',
@@ -143,8 +151,10 @@ export interface QuoteRequest {
   /** Basis points, or "auto" (same-chain only): chosen per trade by src/quote/autoSlippage.ts. */
   readonly slippageBps: number | 'auto';
   readonly recipientAddress: string;
-  /** Sender of the steps; defaults to recipientAddress. */
+  /** Sender of the steps; defaults to `sender`, then recipientAddress. */
   readonly walletAddress: string;
+  /** The request's `sender` (checksummed): its allowances are read. */
+  readonly sender?: string;
   /**
    * Routing limits on the origin chain: its DEX deployments after include/exclude; the gas price undefined when the
    * body states none (the one recorded with the chain's pool state).
@@ -176,6 +186,7 @@ const PATTERN_PROBLEMS: Record<string, string> = {
   tokenOut: TOKEN_PROBLEM,
   recipientAddress: ADDRESS_PROBLEM,
   walletAddress: ADDRESS_PROBLEM,
+  sender: ADDRESS_PROBLEM,
   amount: AMOUNT_FORM_PROBLEM,
   gasPriceWei: 'must be a non-negative integer string of wei, such as "1000000000"',
 };
@@ -184,7 +195,7 @@ const FIELDS = Object.keys(quoteRequestSchema.properties ?? {});
 /** The fields holding an EVM address (token fields: or a symbol), read from the schema: each passes hasValidChecksum. */
 const ADDRESS_FIELDS = Object.entries(quoteRequestSchema.properties as Record<string, { pattern?: string }>)
   .filter(([, schema]) => schema.pattern === EVM_ADDRESS_PATTERN || schema.pattern === TOKEN_PATTERN)
-  .map(([field]) => field as 'tokenIn' | 'tokenOut' | 'recipientAddress' | 'walletAddress');
+  .map(([field]) => field as 'tokenIn' | 'tokenOut' | 'recipientAddress' | 'walletAddress' | 'sender');
 /** Unknown fields named one by one, at most this many; the rest are counted under `body`. */
 const MAX_UNKNOWN_NAMED = 10;
 
@@ -392,6 +403,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   if (Object.is(b.maxPriceImpactBps, -0)) problems.set('maxPriceImpactBps', 'must be between 0 and 10000 (negative zero is not accepted)');
   for (const [field, type] of [
     ['walletAddress', 'a string'],
+    ['sender', 'a string'],
     ['maxHops', 'an integer'],
     ['maxSplits', 'an integer'],
     ['gasPriceWei', 'a string'],
@@ -414,6 +426,8 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   if (tradeType === 'exactOut' && origin && destination && origin.chainId !== destination.chainId) {
     problems.set('tradeType', 'exact output ("exactOut") is same-chain only: originChainId and destinationChainId must be equal');
   }
+  if (present(problems, b, 'sender') && present(problems, b, 'walletAddress') && b.sender!.toLowerCase() !== b.walletAddress!.toLowerCase())
+    problems.set('sender', 'must equal walletAddress when both are sent (both name the wallet that sends the steps)');
   let deployments: DeploymentId[] = [];
   if (origin && !problems.has('originChainId')) {
     const slugs = new Set(origin.dexes.map((d) => d.slug));
@@ -461,7 +475,8 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     amount: amount!,
     slippageBps: b.slippageBps ?? defaultSlippageBps,
     recipientAddress: checksumAddress(recipient),
-    walletAddress: checksumAddress(b.walletAddress ?? recipient),
+    walletAddress: checksumAddress(b.walletAddress ?? b.sender ?? recipient),
+    ...(b.sender === undefined ? {} : { sender: checksumAddress(b.sender) }),
     limits: {
       maxHops: b.maxHops ?? ROUTING_BOUNDS.maxHops.default,
       maxSplits: b.maxSplits ?? ROUTING_BOUNDS.maxSplits.default,

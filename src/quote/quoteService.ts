@@ -4,6 +4,7 @@ import { buildBridgeRouteSteps } from '../bridge/buildBridgeRouteSteps.ts';
 import { describeBridgeRoute, type QuoteBridgeDetails, type QuoteFeeBreakdown } from '../bridge/describeBridgeRoute.ts';
 import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
 import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
+import { ChainClients } from '../chain/chainClients.ts';
 import { NotFoundError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
@@ -17,6 +18,7 @@ import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import type { Step } from '../tx/Step.ts';
 import { chosenSlippage, type SlippageSource } from './autoSlippage.ts';
 import type { Pricer } from './Pricer.ts';
+import { AllowanceReader, allowancesUnread } from './quoteAllowances.ts';
 import { type QuoteChanges, type QuoteStatus, quoteAsOf, quoteChanges } from './quoteLifecycle.ts';
 import type { QuoteRequest } from './quoteRequest.ts';
 import { priceImpactRefusal, type QuotedSwap, type QuoteWarning, quoteWarnings } from './quoteWarnings.ts';
@@ -103,6 +105,8 @@ export interface QuoteServiceDeps {
   /** Finds trades on that state (createPricer), for same-chain quotes and a bridge route's swap legs. */
   readonly pricer: Pricer;
   readonly store: QuoteStore;
+  /** Reads a request's `sender` allowances (RPC_URL_<chainId>); without it no chain can be read. */
+  readonly allowances?: AllowanceReader;
   /** Milliseconds since the epoch. */
   readonly now?: () => number;
 }
@@ -121,9 +125,11 @@ export interface SavedQuote {
 /** Turns validated requests into priced routes and saved quotes. */
 export class QuoteService {
   private readonly now: () => number;
+  private readonly allowances: AllowanceReader;
 
   constructor(private readonly deps: QuoteServiceDeps) {
     this.now = deps.now ?? Date.now;
+    this.allowances = deps.allowances ?? new AllowanceReader(new ChainClients(new Map()));
   }
 
   /**
@@ -198,18 +204,30 @@ export class QuoteService {
     const slippage = chosenSlippage(request.slippageBps, trade);
     const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippage.slippageBps);
     const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
-    const steps = buildTradeSteps({
-      chain,
-      trade,
-      tokenIn: request.tokenIn,
-      tokenOut: request.tokenOut,
-      amountOutMinimum,
-      ...(trade.tradeType === 'exactOut' ? { amountInMaximum } : {}),
-      recipient: request.recipientAddress,
-      wallet: request.walletAddress,
-      deadline,
-    });
+    const build = (allowances?: ReadonlyMap<string, bigint>) =>
+      buildTradeSteps({
+        chain,
+        trade,
+        tokenIn: request.tokenIn,
+        tokenOut: request.tokenOut,
+        amountOutMinimum,
+        ...(trade.tradeType === 'exactOut' ? { amountInMaximum } : {}),
+        recipient: request.recipientAddress,
+        wallet: request.walletAddress,
+        deadline,
+        allowances,
+      });
+    let steps = build();
+    // With a sender, the approvals of the steps built without allowances are read and the steps built again with them.
+    const spenders = steps.flatMap((s) => (s.spender ? [s.spender] : []));
+    let allowanceUnread: string | undefined;
+    if (request.sender && spenders.length > 0) {
+      const read = await this.allowances.read(chain.chainId, request.tokenIn.address, request.sender, spenders);
+      if ('allowances' in read) steps = build(read.allowances);
+      else allowanceUnread = read.unread;
+    }
     return this.save(request, orgId, createdMs, deadline, previous, {
+      allowanceUnread,
       slippage,
       amountIn: trade.amountIn,
       amountInMaximum,
@@ -264,6 +282,7 @@ export class QuoteService {
       { catalog: this.deps.catalog, tradeFinder: this.bridgeTradeFinder(request) },
     );
     const steps = buildBridgeRouteSteps({ plan, wallet: request.walletAddress, deadline });
+    const allowanceUnread = request.sender ? allowancesUnread(request.sender, 'allowances are read for same-chain quotes only') : undefined;
     const extension = describeBridgeRoute(plan, deadline, (chainId) => this.token(this.deps.catalog.chain(chainId)!));
     const bridge = plan.originBridge;
     return this.save(request, orgId, createdMs, deadline, previous, {
@@ -276,6 +295,7 @@ export class QuoteService {
       route: { dex: bridge.slug, name: bridge.name, fees: plan.deposit.feeAmount.toString(), logo: bridge.logo, version: '', poolFee: 0 },
       steps,
       extension,
+      allowanceUnread,
       swaps: [plan.originSwap, plan.destinationLeg].flatMap((leg) =>
         leg && leg.trade.splits.length > 0 ? [bridgeSwap(leg.trade, leg === plan.originSwap, leg.chain)] : [],
       ),
@@ -301,6 +321,8 @@ export class QuoteService {
       extension?: object;
       /** The quote's swaps, for its warnings. */
       swaps: readonly QuotedSwap[];
+      /** Why the request's sender allowances were not read (warning ALLOWANCE_NOT_READ). */
+      allowanceUnread?: string;
     },
   ): Promise<SavedQuote> {
     const created = new Date(createdMs).toISOString();
@@ -336,6 +358,7 @@ export class QuoteService {
       ...priced.extension,
       warnings: quoteWarnings({
         swaps: priced.swaps,
+        allowanceUnread: priced.allowanceUnread,
         refresh: previous && {
           previous,
           amountIn: priced.amountIn,

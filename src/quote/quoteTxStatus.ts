@@ -1,7 +1,5 @@
 import {
-  createPublicClient,
   type Hex,
-  http,
   type Log,
   type PublicClient,
   parseAbi,
@@ -10,6 +8,7 @@ import {
   TransactionReceiptNotFoundError,
 } from 'viem';
 import { type Catalog, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
+import { ChainClients } from '../chain/chainClients.ts';
 import { ServiceUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import { isExpired } from './quoteLifecycle.ts';
 import type { Quote } from './quoteService.ts';
@@ -71,11 +70,13 @@ function received(logs: readonly Log[], quote: Quote, wrappedNative: string): bi
  * sender, target and calldata) is refused.
  */
 export class QuoteTxStatusReader {
-  readonly #clients = new Map<number, PublicClient>();
+  readonly #clients: ChainClients;
 
   constructor(
     private readonly deps: { readonly catalog: Catalog; readonly rpcUrls: ReadonlyMap<number, string>; readonly now?: () => number },
-  ) {}
+  ) {
+    this.#clients = new ChainClients(deps.rpcUrls);
+  }
 
   async status(quote: Quote, txHash: Hex): Promise<QuoteTxStatus> {
     if (quote.originChainId !== quote.destinationChainId)
@@ -122,13 +123,8 @@ export class QuoteTxStatusReader {
   }
 
   private client(chainId: number): PublicClient {
-    const url = this.deps.rpcUrls.get(chainId);
-    if (!url) throw new ValidationError(`status needs an RPC URL for chain ${chainId} (RPC_URL_${chainId})`);
-    let client = this.#clients.get(chainId);
-    if (!client) {
-      client = createPublicClient({ transport: http(url, { retryCount: 1, timeout: 10_000 }) }) as PublicClient;
-      this.#clients.set(chainId, client);
-    }
+    const client = this.#clients.client(chainId);
+    if (!client) throw new ValidationError(`status needs an RPC URL for chain ${chainId} (RPC_URL_${chainId})`);
     return client;
   }
 }

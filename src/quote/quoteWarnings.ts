@@ -11,7 +11,7 @@ export interface QuoteWarning {
 }
 
 /** The codes of quote warnings (more to come: stale pool state, approval resets). */
-export type QuoteWarningCode = 'HIGH_PRICE_IMPACT' | 'PRICE_MOVED';
+export type QuoteWarningCode = 'HIGH_PRICE_IMPACT' | 'PRICE_MOVED' | 'ALLOWANCE_NOT_READ';
 
 /** Price impact above which a quote warns (5%), in basis points. */
 export const HIGH_PRICE_IMPACT_BPS = 500;
@@ -37,6 +37,8 @@ export interface WarningSubject {
   readonly swaps: readonly QuotedSwap[];
   /** Refreshed quotes only. */
   readonly refresh?: RefreshedAmounts;
+  /** Requests naming a `sender` whose allowances were not read: why (src/quote/quoteAllowances.ts). */
+  readonly allowanceUnread?: string;
 }
 
 /** One rule: the warnings it finds in a quote (none most of the time). */
@@ -75,8 +77,12 @@ const priceMoved: WarningRule = ({ refresh }) => {
   return [{ code: 'PRICE_MOVED', message: `the price moved: amountOut ${now} is below the previous amountOutMinimum ${then}; ${advice}` }];
 };
 
+/** A sender's allowances that were not read: its steps approve as without a sender (a reset or approval may be spare). */
+const allowanceNotRead: WarningRule = ({ allowanceUnread }) =>
+  allowanceUnread ? [{ code: 'ALLOWANCE_NOT_READ', message: allowanceUnread }] : [];
+
 /** Every rule, in the order their warnings are listed. */
-const RULES: readonly WarningRule[] = [priceMoved, highPriceImpact];
+const RULES: readonly WarningRule[] = [priceMoved, highPriceImpact, allowanceNotRead];
 
 /** The warnings of a quote (POST /quotes, each route of POST /quotes/routes): empty when there is nothing to show. */
 export function quoteWarnings(subject: WarningSubject): QuoteWarning[] {

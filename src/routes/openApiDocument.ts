@@ -183,8 +183,8 @@ const schemas: Record<string, Schema> = {
     {
       code: {
         type: 'string',
-        enum: ['HIGH_PRICE_IMPACT', 'PRICE_MOVED'],
-        description: `Stable code. HIGH_PRICE_IMPACT: priceImpactBps above ${HIGH_PRICE_IMPACT_BPS} (5%) and within the request's maxPriceImpactBps. PRICE_MOVED (refreshed quotes): the new amountOut is below the refreshed quote's amountOutMinimum (exactOut: the new amountIn above its amountInMaximum), so that quote's transaction would revert: ask the user again. More codes may be added: show the message of a code you do not know.`,
+        enum: ['HIGH_PRICE_IMPACT', 'PRICE_MOVED', 'ALLOWANCE_NOT_READ'],
+        description: `Stable code. HIGH_PRICE_IMPACT: priceImpactBps above ${HIGH_PRICE_IMPACT_BPS} (5%) and within the request's maxPriceImpactBps. PRICE_MOVED (refreshed quotes): the new amountOut is below the refreshed quote's amountOutMinimum (exactOut: the new amountIn above its amountInMaximum), so that quote's transaction would revert: ask the user again. ALLOWANCE_NOT_READ (requests with a sender whose steps approve tokenIn): the sender's allowances were not read (no RPC_URL_<chainId>, a node that could not be read, or a cross-chain quote), so the approval steps are those without a sender; the message says which. More codes may be added: show the message of a code you do not know.`,
       },
       message: str('For people, e.g. "price impact 13.04% is above 5%: …".'),
     },

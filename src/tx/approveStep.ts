@@ -24,6 +24,8 @@ export interface ApproveStepParams {
   readonly amount: bigint;
   /** The wallet that sends the step. */
   readonly wallet: string;
+  /** The wallet's current allowance of `token` for `spender`, read from the chain; undefined when not read. */
+  readonly allowance?: bigint;
 }
 
 /**
@@ -33,6 +35,8 @@ export interface ApproveStepParams {
  * A token flagged `approvalReset` (its approve reverts while the allowance is not zero, as Tether USD's on Ethereum
  * does) gets `approve(spender, 0)` first, message `Reset the <symbol> allowance of <spenderName> to 0`: the wallet
  * may hold a leftover allowance from an earlier quote, and a reset when there is none costs only gas.
+ * With the wallet's current `allowance` read from the chain: no step when it covers `amount`; otherwise the approval,
+ * preceded by the reset only for an `approvalReset` token whose allowance is not zero.
  * Every approval of a quote (each router, the bridge deposit) is built here.
  */
 export function approveSteps(params: ApproveStepParams): Step[] {
@@ -41,9 +45,12 @@ export function approveSteps(params: ApproveStepParams): Step[] {
   if (token === NATIVE_TOKEN_ADDRESS) throw new StepBuildError('token: the native asset needs no approval');
   const spender = stepAddress(params.spender, 'spender');
   const from = stepAddress(params.wallet, 'wallet');
-  const steps = params.token.approvalReset
-    ? [approveStep(params.chainId, from, token, spender, 0n, `Reset the ${params.token.symbol} allowance of ${params.spenderName} to 0`)]
-    : [];
+  const { allowance } = params;
+  if (allowance !== undefined && allowance >= params.amount) return [];
+  const steps =
+    params.token.approvalReset && allowance !== 0n
+      ? [approveStep(params.chainId, from, token, spender, 0n, `Reset the ${params.token.symbol} allowance of ${params.spenderName} to 0`)]
+      : [];
   steps.push(
     approveStep(
       params.chainId,

@@ -38,6 +38,11 @@ export interface TradeStepsParams {
   readonly wallet: string;
   /** Unix seconds; the routers revert once `block.timestamp` is past it. */
   readonly deadline: number;
+  /**
+   * The wallet's current allowance of tokenIn per router (spender address, lower case), read from the chain; a router
+   * missing from it (or no map) is approved as if the allowance were unknown (approveSteps).
+   */
+  readonly allowances?: ReadonlyMap<string, bigint>;
 }
 
 /** The encoder of each router contract (src/tx/routers/). */
@@ -52,7 +57,8 @@ const ENCODERS: Readonly<Record<ExecutorKind, RouterEncoder>> = {
  * routes run between the tokens the pools hold (the wrapped native token at a native end, which the router wraps
  * or unwraps: the trade's nativeIn and nativeOut), and the splits are grouped by the router executing their route (src/routing/executors.ts), in the trade's order (largest share
  * first); for each router: an ERC-20 approval of exactly what it may pull (the sum of its routes' amountIn; exact
- * output: of their amountInMaximum shares; none for native input), then its transaction(s), encoded by
+ * output: of their amountInMaximum shares; none for native input; none or fewer with `allowances`, see approveSteps),
+ * then its transaction(s), encoded by
  * src/tx/routers/: UniswapV2Router02 takes one transaction per route, SwapRouter and SwapRouter02 all of their
  * routes in one.
  *
@@ -164,6 +170,7 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
           spenderName: batch.executor.name,
           amount: pulls,
           wallet,
+          allowance: p.allowances?.get(router.toLowerCase()),
         }),
       );
     }

@@ -87,7 +87,10 @@ t.test('the generated client calls every operation of the document successfully'
     listDexes: [200, quote.body.data.map((d) => d.version).join(',')],
     listPools: [200, 'true'],
     quoteRoutes: [200, `netOfGas ${direct.body.data[0].amountOut} []`],
-    createQuote: [200, `${((BigInt(direct.body.data[0].amountOut) * 9_900n) / 10_000n).toString()} [] auto`],
+    createQuote: [
+      200,
+      `${((BigInt(direct.body.data[0].amountOut) * 9_900n) / 10_000n).toString()} [] auto 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 ALLOWANCE_NOT_READ`,
+    ],
     getQuote: [200, 'true 0 pending true request'],
     // The state has not moved between the quote and its refresh.
     refreshQuote: [200, 'true true 0'],

@@ -5,10 +5,12 @@ import { pino } from 'pino';
 import type { AppDeps } from '../../src/app.ts';
 import type { Catalog } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { ChainClients } from '../../src/chain/chainClients.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { Pricer } from '../../src/quote/Pricer.ts';
+import { AllowanceReader } from '../../src/quote/quoteAllowances.ts';
 import { QuoteService } from '../../src/quote/quoteService.ts';
 import { QuoteTxStatusReader } from '../../src/quote/quoteTxStatus.ts';
 import { type ApiKeyStore, createApiKeyStore } from '../../src/store/apiKeyStore.ts';
@@ -70,7 +72,14 @@ export function quoteAppBase(
       logger: pino({ level: 'silent' }),
       quotes: {
         catalog,
-        quotes: new QuoteService({ catalog, graph, pricer, store, now: options.now }),
+        quotes: new QuoteService({
+          catalog,
+          graph,
+          pricer,
+          store,
+          allowances: new AllowanceReader(new ChainClients(config.rpcUrls)),
+          now: options.now,
+        }),
         store,
         keys,
         defaultSlippageBps: config.defaultSlippageBps,

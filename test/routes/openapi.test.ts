@@ -489,6 +489,7 @@ t.test('QuoteRequest is the validation schema itself (minus the TypeScript-only 
     'maxSplits',
     'originChainId',
     'recipientAddress',
+    'sender',
     'slippageBps',
     'tokenIn',
     'tokenOut',
@@ -502,6 +503,7 @@ t.test('the service refuses every body the document refuses, and the document ac
   const cases: Record<string, unknown>[] = [
     BODY,
     { ...BODY, slippageBps: 0, walletAddress: BODY.recipientAddress },
+    { ...BODY, sender: BODY.recipientAddress },
     { ...BODY, maxHops: 2, maxSplits: 1, gasPriceWei: '0' },
     { ...BODY, slipageBps: 50 },
     { ...BODY, originChainId: 9_007_199_254_740_992 },
@@ -516,6 +518,7 @@ t.test('the service refuses every body the document refuses, and the document ac
     { ...BODY, maxHops: 4 },
     { ...BODY, includeDexes: 'uniswap' },
     { ...BODY, recipientAddress: undefined },
+    { ...BODY, sender: '0x1234' },
   ];
   for (const body of cases) {
     const res = await s.request<Envelope>('POST', '/quotes/routes', { body });

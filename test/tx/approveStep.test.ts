@@ -91,3 +91,26 @@ t.test('approveSteps: a token flagged approvalReset is approved to 0 first, then
     ],
   );
 });
+
+t.test(
+  "approveSteps with the wallet's current allowance: none when it covers the amount, the reset only over a non-zero one",
+  async (t) => {
+    const USDT = { address: '0xdac17f958d2ee523a2206206994597c13d831ec7', symbol: 'USDT', decimals: 6, approvalReset: true as const };
+    const base = { chainId: 1, spender: SPOKE_POOL, spenderName: 'Across SpokePool', amount: 1_000_000n, wallet: WALLET };
+    const messages = (token: typeof USDC | typeof USDT, allowance: bigint | undefined) =>
+      approveSteps({ ...base, token, allowance }).map((s) => [s.message, s.amount]);
+    const approve = (symbol: string) => [`Approve 1 ${symbol} for Across SpokePool`, '1000000'];
+    const reset = ['Reset the USDT allowance of Across SpokePool to 0', '0'];
+    for (const [allowance, usdc, usdt] of [
+      [undefined, [approve('USDC')], [reset, approve('USDT')]],
+      [0n, [approve('USDC')], [approve('USDT')]],
+      [1n, [approve('USDC')], [reset, approve('USDT')]],
+      [999_999n, [approve('USDC')], [reset, approve('USDT')]],
+      [1_000_000n, [], []],
+      [(1n << 256n) - 1n, [], []],
+    ] as const) {
+      t.strictSame(messages(USDC, allowance), usdc, `USDC, allowance ${allowance}`);
+      t.strictSame(messages(USDT, allowance), usdt, `USDT, allowance ${allowance}`);
+    }
+  },
+);

@@ -179,6 +179,23 @@ t.test('SwapRouter02 and the SushiSwap Router02: each approved for what it pulls
   );
 });
 
+t.test('allowances per router: a router whose allowance covers its pull gets no approval, the others theirs', async (t) => {
+  const trade = tradeOf([v3Route, sushiRoute, sushiTwoHop]);
+  const allowances = new Map([
+    [SR02.toLowerCase(), 600n * E18],
+    [SUSHI.toLowerCase(), 400n * E18 - 1n],
+  ]);
+  t.strictSame(
+    buildTradeSteps(base(trade, { allowances })).map((s) => [s.message, s.spender]),
+    [
+      ['Swap 600 WETH for USDC on Uniswap V3', undefined],
+      ['Approve 400 WETH for SushiSwap V2 router', SUSHI],
+      ['Swap 250 WETH for USDC on SushiSwap V2', undefined],
+      ['Swap 150 WETH for USDC on SushiSwap V2', undefined],
+    ],
+  );
+});
+
 t.test('routers follow the order of their first split; a Uniswap V2 route may be carried by its own Router02', async (t) => {
   const uniRoute = routeOf(chain, uniV2, [
     { dex: 'uniswap/v2', from: 'WETH', to: 'USDC', amountIn: 100n * E18, amountOut: 290_000_000_000n },
