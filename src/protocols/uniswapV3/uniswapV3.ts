@@ -9,6 +9,7 @@ import type { SnapshotPoolV3 } from './SnapshotPoolV3.ts';
 import { tickCount } from './tickCount.ts';
 import { applyV3Event, snapshotPoolV3, V3_EVENT_TOPICS } from './uniswapV3Events.ts';
 import { uniswapV3Source } from './uniswapV3Source.ts';
+import { walkRefusal } from './walkRefusal.ts';
 
 /** A concentrated-liquidity pool (Uniswap v3 and its forks) ready for the tick walk. */
 export interface UniswapV3Pool extends PoolBase {
@@ -31,12 +32,9 @@ function ladderQuote(
   tradeType: 'exactIn' | 'exactOut',
   amount: bigint,
 ): LadderQuote {
-  if (!result.ok) return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: "the amount walks past the pool's known ticks" };
-  const whole = tradeType === 'exactIn' ? result.amountIn === amount : result.amountOut === amount;
-  if (!result.filledFully || !whole) {
-    return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: 'the pool runs out of liquidity before the whole amount is swapped' };
-  }
-  if (result.amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
+  const refused = walkRefusal(result, tradeType, amount);
+  // walkRefusal refuses every result that is not ok: the second test only narrows the type.
+  if (refused || !result.ok) return refused!;
   const { amountIn, amountOut, tickAfter, liquidityAfter } = result;
   // UniswapV3Pool.swap checks the payment with LowGasSafeMath: balanceBefore.add(amountIn) reverts past uint256.
   if ((zeroForOne ? pool.balance0 : pool.balance1) + amountIn > MAX_UINT256) {

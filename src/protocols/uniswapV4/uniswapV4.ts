@@ -5,6 +5,7 @@ import type { LadderQuote, PoolBase, PoolProtocol, TradeType } from '../PoolProt
 import { type V3SlotState, v3ColdSlots } from '../uniswapV3/coldSlots.ts';
 import { v3CurveSegments } from '../uniswapV3/curveSegments.ts';
 import { tickCount } from '../uniswapV3/tickCount.ts';
+import { walkRefusal } from '../uniswapV3/walkRefusal.ts';
 import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
 import { applyV4Event, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
 import { uniswapV4Source } from './uniswapV4Source.ts';
@@ -40,12 +41,9 @@ function ladderQuote(
   amount: bigint,
   zeroForOne: boolean,
 ): LadderQuote {
-  if (!result.ok) return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: "the amount walks past the pool's known ticks" };
-  const whole = tradeType === 'exactIn' ? result.amountIn === amount : result.amountOut === amount;
-  if (!result.filledFully || !whole) {
-    return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: 'the pool runs out of liquidity before the whole amount is swapped' };
-  }
-  if (result.amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
+  const refused = walkRefusal(result, tradeType, amount);
+  // walkRefusal refuses every result that is not ok: the second test only narrows the type.
+  if (refused || !result.ok) return refused!;
   const { amountIn, amountOut, tickAfter, liquidityAfter } = result;
   if (amountIn > INT128_MAX || amountOut > INT128_MAX) {
     return { ok: false, code: 'AMOUNT_TOO_LARGE', reason: 'the swap amounts exceed int128 (the PoolManager balance delta)' };
