@@ -4,45 +4,22 @@
 // (evm_snapshot / evm_revert, another branch) rolls back to a state equal to a fresh seed at the new head; one deeper
 // than the undo history re-seeds. A catch-up through an endpoint that refuses wide eth_getLogs ranges halves them.
 
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import t, { type Test } from 'tap';
 import { getAddress } from 'viem';
 import { v3PoolAddress } from '../../seeds/devnet/devnetAddresses.ts';
 import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
-import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import type { CatalogChain } from '../../src/catalog/Catalog.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { discoveryCandidates } from '../../src/chain/discoveryPairs.ts';
-import { seedChains } from '../../src/chain/seedChains.ts';
 import { ChainFollower } from '../../src/follow/ChainFollower.ts';
 import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
+import { startSeededDevnet } from '../helpers/followDevnet.ts';
 
 const SEED = Number(process.env.FOLLOW_TEST_SEED ?? 13);
 const BLOCKS = 24;
-const devnet = await startDevnet();
-t.teardown(() => devnet.stop());
-const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-follow-'));
-t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
-const catalog = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog'));
-const chain = catalog.chain(devnet.chainId) as CatalogChain;
+const { devnet, snapshotDir, catalog, chain, seedNow } = await startSeededDevnet(t.teardown.bind(t), 'sqs-follow-');
 const logger = pino({ level: 'silent' });
-
-async function seedNow(): Promise<Snapshot> {
-  const r = await seedChains({
-    chains: [chain],
-    rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
-    snapshotDir,
-    write: false,
-    progress: 'none',
-    log: () => {},
-  });
-  return r.chains[0].snapshot!;
-}
 
 /** Field-by-field equality of the followed state and a fresh seed (pool list, then each pool). */
 function sameState(tt: Test, followed: Snapshot, seeded: Snapshot, label: string): boolean {

@@ -2,41 +2,17 @@
 // safety poll set to a minute, every mined block is still applied within seconds, each fetched by hash with its logs
 // (two requests per block), and the state equals a fresh seed. Without settings the poll and snapshot interval come
 // from the chain's block time, computed here from the blocks' own timestamps. A ws:// RPC URL alone serves requests too.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { pino } from 'pino';
 import t from 'tap';
 import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
-import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import type { CatalogChain } from '../../src/catalog/Catalog.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { seedChains } from '../../src/chain/seedChains.ts';
 import { ChainFollower } from '../../src/follow/ChainFollower.ts';
 import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
-import type { Snapshot } from '../../src/graph/snapshot.ts';
+import { startSeededDevnet } from '../helpers/followDevnet.ts';
 
-const devnet = await startDevnet();
-t.teardown(() => devnet.stop());
-const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-heads-'));
-t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
-const catalog = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog'));
-const chain = catalog.chain(devnet.chainId) as CatalogChain;
+const { devnet, snapshotDir, catalog, chain, seedNow } = await startSeededDevnet(t.teardown.bind(t), 'sqs-heads-');
 const logger = pino({ level: 'silent' });
-
-async function seedNow(): Promise<Snapshot> {
-  const r = await seedChains({
-    chains: [chain],
-    rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
-    snapshotDir,
-    write: false,
-    progress: 'none',
-    log: () => {},
-  });
-  return r.chains[0].snapshot!;
-}
 
 const start = await seedNow();
 const trader = new DevnetTrader(devnet, 7);

@@ -14,35 +14,15 @@ import t, { type Test } from 'tap';
 import { type Address, getAddress } from 'viem';
 import { v3PoolAddress } from '../../seeds/devnet/devnetAddresses.ts';
 import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
-import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import type { CatalogChain } from '../../src/catalog/Catalog.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { discoveryCandidates } from '../../src/chain/discoveryPairs.ts';
-import { seedChains } from '../../src/chain/seedChains.ts';
 import { ChainFollower, type FollowerOptions } from '../../src/follow/ChainFollower.ts';
 import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadServedSnapshots, type Snapshot } from '../../src/graph/snapshot.ts';
+import { startSeededDevnet } from '../helpers/followDevnet.ts';
 
-const devnet = await startDevnet();
-t.teardown(() => devnet.stop());
-const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-restart-'));
-t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
-const catalog = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog'));
-const chain = catalog.chain(devnet.chainId) as CatalogChain;
+const { devnet, snapshotDir, catalog, chain, seedNow } = await startSeededDevnet(t.teardown.bind(t), 'sqs-restart-');
 const logger = pino({ level: 'silent' });
-
-async function seedNow(): Promise<Snapshot> {
-  const r = await seedChains({
-    chains: [chain],
-    rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
-    snapshotDir,
-    write: false,
-    progress: 'none',
-    log: () => {},
-  });
-  return r.chains[0].snapshot!;
-}
 
 const byAddress = (pools: Snapshot['pools']) => [...pools].sort((a, b) => (a.address < b.address ? -1 : 1));
 

@@ -2,26 +2,16 @@
 // the devnet's own totalSupply() reads: the seeding run records every ERC-20's at its block; the follower re-reads
 // them at the head once the configured block time has passed and carries them in that block's update (and its
 // snapshot), and not in between. WETH9's supply is its ether balance, so anvil_setBalance moves it without a trade.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import t from 'tap';
 import { type Address, createPublicClient, http, parseAbi } from 'viem';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
-import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { pairTokens } from '../../src/chain/discoveryPairs.ts';
-import { seedChains } from '../../src/chain/seedChains.ts';
 import { ChainFollower } from '../../src/follow/ChainFollower.ts';
 import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
+import { startSeededDevnet } from '../helpers/followDevnet.ts';
 
-const devnet = await startDevnet();
-t.teardown(() => devnet.stop());
-const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-supplies-'));
-t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
-const catalog = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog'));
-const chain = catalog.chain(devnet.chainId)!;
+const { devnet, snapshotDir, catalog, chain, seedNow } = await startSeededDevnet(t.teardown.bind(t), 'sqs-supplies-');
 const client = createPublicClient({ transport: http(devnet.rpcUrl) });
 const erc20 = parseAbi(['function totalSupply() view returns (uint256)']);
 
@@ -36,15 +26,7 @@ async function chainSupplies(blockNumber: number): Promise<Record<string, string
   return out;
 }
 
-const report = await seedChains({
-  chains: [chain],
-  rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
-  snapshotDir,
-  write: false,
-  progress: 'none',
-  log: () => {},
-});
-const start = report.chains[0].snapshot!;
+const start = await seedNow();
 
 t.test('the seeding run records every ERC-20 totalSupply() at its block', async (t) => {
   t.equal(Object.keys(start.totalSupplies!).length, pairTokens(chain).length, 'one per ERC-20 (the native asset is WETH)');

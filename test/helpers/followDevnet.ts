@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type Address, parseAbi } from 'viem';
 import { DevnetTrader } from '../../seeds/devnet/devnetTrader.ts';
 import { type Devnet, startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import type { CatalogChain, CatalogToken } from '../../src/catalog/Catalog.ts';
+import type { Catalog, CatalogChain, CatalogToken } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { seedChains } from '../../src/chain/seedChains.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
@@ -32,22 +32,42 @@ export interface FollowDevnet {
   ): Promise<bigint>;
 }
 
-/** Starts the devnet, seeds its snapshot into a temporary folder and sets up the traders; `cleanup` registers teardown. */
-export async function startFollowDevnet(cleanup: (fn: () => unknown) => void, seed: number): Promise<FollowDevnet> {
+/** A fresh devnet with a temporary snapshot folder and its catalogued chain, for tests that seed and follow it. */
+export interface SeededDevnet {
+  readonly devnet: Devnet;
+  readonly snapshotDir: string;
+  readonly catalog: Catalog;
+  readonly chain: CatalogChain;
+  /** The seeding run of the chain at the devnet's head; written into snapshotDir only with `write`. */
+  seedNow(write?: boolean): Promise<Snapshot>;
+}
+
+/** Starts a devnet and a temporary snapshot folder (`prefix` names it); `cleanup` registers their teardown. */
+export async function startSeededDevnet(cleanup: (fn: () => unknown) => void, prefix: string): Promise<SeededDevnet> {
   const devnet = await startDevnet();
   cleanup(() => devnet.stop());
-  const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-follow-'));
+  const snapshotDir = mkdtempSync(join(tmpdir(), prefix));
   cleanup(() => rmSync(snapshotDir, { recursive: true, force: true }));
   const catalog = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog'));
   const chain = catalog.chain(devnet.chainId)!;
-  const report = await seedChains({
-    chains: [chain],
-    rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
-    snapshotDir,
-    progress: 'none',
-    log: () => undefined,
-  });
-  const start = report.chains[0].snapshot!;
+  async function seedNow(write = false): Promise<Snapshot> {
+    const report = await seedChains({
+      chains: [chain],
+      rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
+      snapshotDir,
+      write,
+      progress: 'none',
+      log: () => undefined,
+    });
+    return report.chains[0].snapshot!;
+  }
+  return { devnet, snapshotDir, catalog, chain, seedNow };
+}
+
+/** Starts the devnet, seeds its snapshot into a temporary folder and sets up the traders; `cleanup` registers teardown. */
+export async function startFollowDevnet(cleanup: (fn: () => unknown) => void, seed: number): Promise<FollowDevnet> {
+  const { devnet, snapshotDir, chain, seedNow } = await startSeededDevnet(cleanup, 'sqs-follow-');
+  const start = await seedNow(true);
   const trader = new DevnetTrader(devnet, seed);
   await trader.setUp(start.pools);
   const wallet = devnetWallet(devnet);
