@@ -4,18 +4,13 @@
 // Router02.getAmountsOut at that block, and a multi-hop quote (priced by a worker, which received the same block) equals
 // MixedRouteQuoterV1 on its path. A quote taken at the head executes right away and
 // delivers exactly amountOut. /readyz reports the chain current; /metrics counts the followed blocks.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
 import { type Address, concatHex, type Hex, numberToHex, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
-import { createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { freshAddress } from '../helpers/devnetWallet.ts';
-import { startFollowDevnet } from '../helpers/followDevnet.ts';
-import { startServer } from '../helpers/serverProcess.ts';
+import { startFollowDevnet, startFollowingServer } from '../helpers/followDevnet.ts';
 
 const MIXED_QUOTER_ABI = parseAbi([
   'function quoteExactInput(bytes path, uint256 amountIn) returns (uint256 amountOut, uint160[] v3SqrtPriceX96AfterList, uint32[] v3InitializedTicksCrossedList, uint256 v3SwapTicksCrossed)',
@@ -23,29 +18,10 @@ const MIXED_QUOTER_ABI = parseAbi([
 const BLOCKS = 6;
 
 const net = await startFollowDevnet((fn) => t.teardown(fn), 29);
-const { devnet, snapshotDir, chain, trader, token, chainQuote } = net;
+const { devnet, chain, trader, token, chainQuote } = net;
 const { client, balanceOf, sendSteps } = net.wallet;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sqs-follow-data-'));
-t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-const keys = createApiKeyStore({ redisUrl: undefined, dataDir });
-const { key } = await keys.create('follow-embedded');
-await keys.close();
-const server = await startServer({
-  env: {
-    DATA_DIR: dataDir,
-    FOLLOW: 'true',
-    [`RPC_URL_${devnet.chainId}`]: devnet.rpcUrl,
-    SNAPSHOT_DIR: snapshotDir,
-    FOLLOW_POLL_MS: '100',
-    LOG_LEVEL: 'info',
-    REDIS_URL: '',
-    WORKER_THREADS: '1',
-  },
-  timeoutMs: 120_000,
-});
-t.teardown(() => server.stop());
-await server.waitForLog((l) => l.msg === 'following chains', 60_000);
+const { server, key } = await startFollowingServer((fn) => t.teardown(fn), net, 'follow-embedded');
 
 interface RouteView {
   amountOut: string;

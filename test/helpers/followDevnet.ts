@@ -8,7 +8,9 @@ import type { Catalog, CatalogChain, CatalogToken } from '../../src/catalog/Cata
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { seedChains } from '../../src/chain/seedChains.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
+import { createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { artifactAbi, type DevnetWallet, devnetWallet } from './devnetWallet.ts';
+import { type ServerProcess, startServer } from './serverProcess.ts';
 
 const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
 const V2_ROUTER_ABI = parseAbi(['function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)']);
@@ -106,4 +108,36 @@ export async function startFollowDevnet(cleanup: (fn: () => unknown) => void, se
       return (result as readonly bigint[])[0];
     },
   };
+}
+
+/**
+ * The API as a server process following the devnet itself (FOLLOW=true, polling every 100 ms, one worker, no Redis),
+ * from the snapshot folder, with one API key of organization `org`; resolves once it follows the chain.
+ */
+export async function startFollowingServer(
+  cleanup: (fn: () => unknown) => void,
+  net: Pick<FollowDevnet, 'devnet' | 'snapshotDir'>,
+  org: string,
+): Promise<{ server: ServerProcess; key: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), `sqs-${org}-data-`));
+  cleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+  const keys = createApiKeyStore({ redisUrl: undefined, dataDir });
+  const { key } = await keys.create(org);
+  await keys.close();
+  const server = await startServer({
+    env: {
+      DATA_DIR: dataDir,
+      FOLLOW: 'true',
+      [`RPC_URL_${net.devnet.chainId}`]: net.devnet.rpcUrl,
+      SNAPSHOT_DIR: net.snapshotDir,
+      FOLLOW_POLL_MS: '100',
+      LOG_LEVEL: 'info',
+      REDIS_URL: '',
+      WORKER_THREADS: '1',
+    },
+    timeoutMs: 120_000,
+  });
+  cleanup(() => server.stop());
+  await server.waitForLog((l) => l.msg === 'following chains', 60_000);
+  return { server, key };
 }

@@ -3,44 +3,20 @@
 // the chain's own quoter at that block) and says PRICE_MOVED; the old quote's swap indeed reverts on chain, and
 // GET /quotes/{id}/status reports it failed with the receipt's block and gas. The refreshed quote's swap is pending
 // while the block is not mined, then a success whose amount received equals the recipient's balance change.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
 import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import type { Quote } from '../../src/quote/quoteService.ts';
 import { type QuoteTxStatus, QuoteTxStatusReader } from '../../src/quote/quoteTxStatus.ts';
-import { createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { freshAddress } from '../helpers/devnetWallet.ts';
-import { startFollowDevnet } from '../helpers/followDevnet.ts';
-import { startServer } from '../helpers/serverProcess.ts';
+import { startFollowDevnet, startFollowingServer } from '../helpers/followDevnet.ts';
 
 const net = await startFollowDevnet((fn) => t.teardown(fn), 31);
-const { devnet, snapshotDir, chain, trader, token, chainQuote } = net;
+const { devnet, chain, trader, token, chainQuote } = net;
 const { client, wallet, balanceOf, sendStep, sendSteps } = net.wallet;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sqs-lifecycle-data-'));
-t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-const keys = createApiKeyStore({ redisUrl: undefined, dataDir });
-const { key } = await keys.create('lifecycle');
-await keys.close();
-const server = await startServer({
-  env: {
-    DATA_DIR: dataDir,
-    FOLLOW: 'true',
-    [`RPC_URL_${devnet.chainId}`]: devnet.rpcUrl,
-    SNAPSHOT_DIR: snapshotDir,
-    FOLLOW_POLL_MS: '100',
-    LOG_LEVEL: 'info',
-    REDIS_URL: '',
-    WORKER_THREADS: '1',
-  },
-  timeoutMs: 120_000,
-});
-t.teardown(() => server.stop());
-await server.waitForLog((l) => l.msg === 'following chains', 60_000);
+const { server, key } = await startFollowingServer((fn) => t.teardown(fn), net, 'lifecycle');
 const auth = { authorization: `Bearer ${key}` };
 
 async function call<T>(

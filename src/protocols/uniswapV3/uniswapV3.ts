@@ -7,9 +7,9 @@ import { type V3SlotState, v3ColdSlots } from './coldSlots.ts';
 import { v3CurveSegments } from './curveSegments.ts';
 import type { SnapshotPoolV3 } from './SnapshotPoolV3.ts';
 import { tickCount } from './tickCount.ts';
+import { sqrtPriceMid, walkRefusal } from './tickWalkPool.ts';
 import { applyV3Event, snapshotPoolV3, V3_EVENT_TOPICS } from './uniswapV3Events.ts';
 import { uniswapV3Source } from './uniswapV3Source.ts';
-import { walkRefusal } from './walkRefusal.ts';
 
 /** A concentrated-liquidity pool (Uniswap v3 and its forks) ready for the tick walk. */
 export interface UniswapV3Pool extends PoolBase {
@@ -21,8 +21,6 @@ export interface UniswapV3Pool extends PoolBase {
   readonly balance0: bigint;
   readonly balance1: bigint;
 }
-
-const Q192 = 1n << 192n;
 
 /** QuoterV2's answer for one amount, as a ladder entry: partial fills and unknown ticks are refusals. */
 function ladderQuote(
@@ -99,12 +97,10 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
     return v3CurveSegments(pool.pool, zeroForOne);
   },
   midPrice(pool) {
-    const s = pool.pool.sqrtPriceX96;
-    return { num: s * s, den: Q192 };
+    return sqrtPriceMid(pool.pool.sqrtPriceX96);
   },
   snapshotMidPrice(p) {
-    const s = BigInt(p.sqrtPriceX96);
-    return { num: s * s, den: Q192 };
+    return sqrtPriceMid(BigInt(p.sqrtPriceX96));
   },
   describe(p) {
     return { isActive: BigInt(p.liquidity) > 0n, tickSpacing: p.tickSpacing };

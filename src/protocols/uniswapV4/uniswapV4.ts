@@ -5,7 +5,7 @@ import type { LadderQuote, PoolBase, PoolProtocol, TradeType } from '../PoolProt
 import { type V3SlotState, v3ColdSlots } from '../uniswapV3/coldSlots.ts';
 import { v3CurveSegments } from '../uniswapV3/curveSegments.ts';
 import { tickCount } from '../uniswapV3/tickCount.ts';
-import { walkRefusal } from '../uniswapV3/walkRefusal.ts';
+import { sqrtPriceMid, walkRefusal } from '../uniswapV3/tickWalkPool.ts';
 import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
 import { applyV4Event, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
 import { uniswapV4Source } from './uniswapV4Source.ts';
@@ -30,7 +30,6 @@ const V4_POOL_LIMITS: PoolLimits = Object.freeze({ maxFee: MAX_LP_FEE, maxTickSp
 
 /** Pool.swap casts both amounts of the BalanceDelta to int128 (SafeCast.toInt128 reverts past it). */
 const INT128_MAX = (1n << 127n) - 1n;
-const Q192 = 1n << 192n;
 
 /** V4Quoter's answer for one amount, as a ladder entry: partial fills (V4Quoter's NotEnoughLiquidity) and unknown ticks are refusals. */
 function ladderQuote(
@@ -129,12 +128,10 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
     return v3CurveSegments(zeroForOne ? pool.zeroForOne : pool.oneForZero, zeroForOne);
   },
   midPrice(pool) {
-    const s = pool.zeroForOne.sqrtPriceX96;
-    return { num: s * s, den: Q192 };
+    return sqrtPriceMid(pool.zeroForOne.sqrtPriceX96);
   },
   snapshotMidPrice(p) {
-    const s = BigInt(p.sqrtPriceX96);
-    return { num: s * s, den: Q192 };
+    return sqrtPriceMid(BigInt(p.sqrtPriceX96));
   },
   describe(p) {
     return { isActive: BigInt(p.liquidity) > 0n && v4Refusal(p) === undefined, tickSpacing: p.tickSpacing };

@@ -1,5 +1,5 @@
 import type { V3QuoteResult } from '../../amm/quoter.ts';
-import type { LadderQuote, TradeType } from '../PoolProtocol.ts';
+import type { Fraction, LadderQuote, TradeType } from '../PoolProtocol.ts';
 
 /**
  * What every tick-walk pool (v3, v4) refuses in a walk's result for one amount, as its quoter does: a walk past the
@@ -14,4 +14,11 @@ export function walkRefusal(result: V3QuoteResult, tradeType: TradeType, amount:
   }
   if (result.amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
   return undefined;
+}
+
+const Q192 = 1n << 192n;
+
+/** A tick-walk pool's mid price (token1 per token0) from its sqrtPriceX96: (sqrtPriceX96 / 2^96)^2. */
+export function sqrtPriceMid(sqrtPriceX96: bigint): Fraction {
+  return { num: sqrtPriceX96 * sqrtPriceX96, den: Q192 };
 }
