@@ -1,5 +1,5 @@
 /**
- * GET /playground: pick a chain and two tokens from the catalogue endpoints, an amount and an optional slippage;
+ * GET /playground: pick a chain and two tokens from the catalogue endpoints, exact input or output, an amount and an optional slippage;
  * only chains that can be quoted (a DEX and pool state) are offered, and a note says how to add the others.
  * Quote posts them to POST /quotes/routes and shows every DEX's result and the best route drawn as paths of hops.
  * An error is the API's own message. Served as /assets/playground.js (esbuild strips the types; no bundling, so
@@ -10,9 +10,10 @@ import {
   amountLabel,
   bpsLabel,
   drawRoute,
-  feeTiersLabel,
+  feesLabel,
   groupThousands,
   type PathDrawing,
+  percentLabel,
   type TokenInfo,
 } from './routeView.js';
 
@@ -52,6 +53,8 @@ const chainSelect = byId<HTMLSelectElement>('chain');
 const tokenInSelect = byId<HTMLSelectElement>('token-in');
 const tokenOutSelect = byId<HTMLSelectElement>('token-out');
 const flipButton = byId<HTMLButtonElement>('flip');
+const tradeTypeSelect = byId<HTMLSelectElement>('trade-type');
+const amountLabelText = byId<HTMLSpanElement>('amount-label');
 const amountInput = byId<HTMLInputElement>('amount');
 const slippageInput = byId<HTMLInputElement>('slippage');
 const maxImpactInput = byId<HTMLInputElement>('max-impact');
@@ -169,6 +172,8 @@ function requestBody(chain: Chain): Record<string, unknown> {
     amount: amountInput.value,
     recipientAddress: recipientInput.value.trim() || DEFAULT_RECIPIENT,
   };
+  // Exact input is the API's default; only exact output is sent.
+  if (tradeTypeSelect.value === 'exactOut') body.tradeType = 'exactOut';
   const slippage = slippageInput.value.trim();
   if (slippage !== '') body.slippageBps = /^-?\d+$/.test(slippage) ? Number(slippage) : slippage;
   const maxImpact = maxImpactInput.value.trim();
@@ -184,7 +189,7 @@ function drawPath(path: PathDrawing): HTMLElement {
     'data-amount-in': path.amountIn,
     'data-amount-out': path.amountOut,
   });
-  row.append(el('span', { class: 'percent', title: `${path.amountInLabel} → ${path.amountOutLabel}` }, `${path.percent}%`));
+  row.append(el('span', { class: 'percent', title: `${path.amountInLabel} → ${path.amountOutLabel}` }, percentLabel(path.percent)));
   if (first) row.append(el('span', { class: 'token' }, first.tokenInSymbol));
   for (const hop of path.hops) {
     row.append(
@@ -232,10 +237,15 @@ function render(chain: Chain, body: unknown, quotes: ApiRouteQuote[]): void {
   const warnings = byId('warnings');
   warnings.replaceChildren(...best.warnings.map((w) => el('li', { 'data-warning-code': w.code }, w.message)));
   warnings.hidden = best.warnings.length === 0;
+  const exactOut = best.tradeType === 'exactOut';
+  const slippage = `${bpsLabel(best.slippageBps)} slippage`;
   const facts: HTMLElement[] = [
+    ...fact('Amount in', amountLabel(best.amountIn, best.tokenIn), { 'data-amount-in': best.amountIn }),
     ...fact('Amount out', amountLabel(best.amountOut, best.tokenOut), { 'data-amount-out': best.amountOut }),
-    ...fact(`Minimum out (${bpsLabel(best.slippageBps)} slippage)`, amountLabel(best.amountOutMinimum, best.tokenOut)),
-    ...fact('LP fees', amountLabel(best.route.fees, best.tokenIn)),
+    ...(exactOut
+      ? fact(`Maximum in (${slippage})`, amountLabel(best.amountInMaximum ?? best.amountIn, best.tokenIn))
+      : fact(`Minimum out (${slippage})`, amountLabel(best.amountOutMinimum, best.tokenOut))),
+    ...fact('LP fees', feesLabel(best, drawRoute(best, token, names))),
   ];
   if (best.priceImpactBps !== undefined)
     facts.push(...fact('Price impact', bpsLabel(best.priceImpactBps), { 'data-price-impact-bps': best.priceImpactBps }));
@@ -257,6 +267,7 @@ function render(chain: Chain, body: unknown, quotes: ApiRouteQuote[]): void {
       : fact('Snapshot', 'none')),
   );
   byId('best-facts').replaceChildren(...facts);
+  byId('limit-header').textContent = exactOut ? 'Maximum in' : 'Minimum out';
   byId('dex-results')
     .querySelector('tbody')!
     .replaceChildren(
@@ -266,9 +277,14 @@ function render(chain: Chain, body: unknown, quotes: ApiRouteQuote[]): void {
           { class: i === 0 ? 'best' : '', 'data-dex': q.route.dex, 'data-version': q.route.version, 'data-amount-out': q.amountOut },
           el('td', {}, q.route.name),
           el('td', {}, q.route.dex === 'wrap' ? 'wrap' : names(q.route.dex, q.route.version)),
-          el('td', {}, feeTiersLabel(drawRoute(q, token, names))),
+          el('td', {}, feesLabel(q, drawRoute(q, token, names))),
+          el('td', { class: 'num' }, amountLabel(q.amountIn, q.tokenIn)),
           el('td', { class: 'num' }, amountLabel(q.amountOut, q.tokenOut)),
-          el('td', { class: 'num' }, amountLabel(q.amountOutMinimum, q.tokenOut)),
+          el(
+            'td',
+            { class: 'num' },
+            exactOut ? amountLabel(q.amountInMaximum ?? q.amountIn, q.tokenIn) : amountLabel(q.amountOutMinimum, q.tokenOut),
+          ),
           el('td', { class: 'num' }, q.priceImpactBps === undefined ? '—' : bpsLabel(q.priceImpactBps)),
           el('td', { class: 'num' }, q.gasEstimate === undefined ? '—' : groupThousands(q.gasEstimate)),
         ),
@@ -304,6 +320,9 @@ async function quote(): Promise<void> {
 }
 
 chainSelect.addEventListener('change', fillTokens);
+tradeTypeSelect.addEventListener('change', () => {
+  amountLabelText.textContent = tradeTypeSelect.value === 'exactOut' ? 'Amount out' : 'Amount in';
+});
 flipButton.addEventListener('click', () => {
   const tokenIn = tokenInSelect.value;
   tokenInSelect.value = tokenOutSelect.value;

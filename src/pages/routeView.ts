@@ -36,6 +36,9 @@ export interface ApiRouteQuote {
   amountIn: string;
   amountOut: string;
   amountOutMinimum: string;
+  /** Exact output: the most the steps may spend (routing extension). */
+  amountInMaximum?: string;
+  tradeType?: 'exactIn' | 'exactOut';
   slippageBps: number;
   route: { dex: string; name: string; version: string; poolFee: number; fees: string };
   tokenIn: TokenInfo;
@@ -116,9 +119,23 @@ export function amountLabel(amount: string, token: TokenInfo | undefined): strin
   return token ? `${groupThousands(formatUnits(amount, token.decimals))} ${token.symbol}` : `${amount} (smallest units)`;
 }
 
-/** The fee tiers a route goes through: per path its hops' tiers ("0.3% → 0.05%"), splits joined by " + ". */
-export function feeTiersLabel(paths: readonly PathDrawing[]): string {
-  return paths.map((path) => path.hops.map((hop) => hop.feeLabel).join(' → ')).join(' + ');
+/** A split's share of the input (up to four decimals) as a percentage (33.3333 → "33.3333%", 50 → "50%"). */
+export function percentLabel(percent: number): string {
+  return `${Number(percent.toFixed(4))}%`;
+}
+
+/**
+ * What a route pays liquidity providers: the total LP fee in tokenIn (`route.fees`) and the pool fee tiers it goes
+ * through, per path in hop order ("0.0075 WETH (0.3% → 0.05%)"); splits name their share ("… (60%: 0.3%; 40%: 0.05%)").
+ * Wraps take no fee and are left out; a route of wraps only is "no fee".
+ */
+export function feesLabel(quote: ApiRouteQuote, paths: readonly PathDrawing[]): string {
+  const tiers = paths
+    .map((path) => ({ path, hops: path.hops.filter((hop) => hop.dex !== 'wrap').map((hop) => hop.feeLabel) }))
+    .filter(({ hops }) => hops.length > 0)
+    .map(({ path, hops }) => (paths.length > 1 ? `${percentLabel(path.percent)}: ` : '') + hops.join(' → '));
+  if (tiers.length === 0) return 'no fee';
+  return `${amountLabel(quote.route.fees, quote.tokenIn)} (${tiers.join('; ')})`;
 }
 
 /**

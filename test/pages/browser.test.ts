@@ -83,13 +83,21 @@ if (browser) {
   });
 
   /** Chooses the devnet, a pair and an amount, presses Quote; returns the body the page sent and what the API answers to it. */
-  const quoteOnPage = async (watch: PageWatch, tokenIn: string, tokenOut: string, amount: string, maxImpact?: string) => {
+  const quoteOnPage = async (
+    watch: PageWatch,
+    tokenIn: string,
+    tokenOut: string,
+    amount: string,
+    maxImpact?: string,
+    tradeType?: 'exactIn' | 'exactOut',
+  ) => {
     const { page } = watch;
     await page.goto(`${origin}/playground`);
     await page.locator('#quote:not([disabled])').waitFor();
     await page.selectOption('#chain', '31337');
     await page.selectOption('#token-in', tokenIn);
     await page.selectOption('#token-out', tokenOut);
+    if (tradeType !== undefined) await page.selectOption('#trade-type', tradeType);
     await page.fill('#amount', amount);
     if (maxImpact !== undefined) await page.fill('#max-impact', maxImpact);
     const sent = page.waitForRequest((r) => r.url() === `${origin}/quotes/routes` && r.method() === 'POST');
@@ -243,13 +251,19 @@ if (browser) {
     const rows = await watch.page.$$eval('#dex-results tbody tr', (trs) =>
       trs.map(
         (tr) =>
-          `${tr.getAttribute('data-dex')}/${tr.getAttribute('data-version')} ${tr.getAttribute('data-amount-out')} ${tr.children[2]?.textContent}`,
+          `${tr.getAttribute('data-dex')}/${tr.getAttribute('data-version')} ${tr.getAttribute('data-amount-out')} ${tr.children[2]?.textContent?.replaceAll(',', '')}`,
       ),
     );
-    const tiers = (q: RouteQuote) =>
-      expectedPaths(q)
-        .map((p) => p.hops.map((h) => (h.dex === 'wrap' ? 'no fee' : `${formatUnits(BigInt(h.fee), 4)}%`)).join(' → '))
-        .join(' + ');
+    // The LP fee in tokenIn (route.fees) and, per path, its pools' fee tiers (wraps take none); splits name their share.
+    const tiers = (q: RouteQuote) => {
+      const paths = expectedPaths(q)
+        .map((p) => ({ p, hops: p.hops.filter((h) => h.dex !== 'wrap').map((h) => `${formatUnits(BigInt(h.fee), 4)}%`) }))
+        .filter(({ hops }) => hops.length > 0);
+      if (paths.length === 0) return 'no fee';
+      const split = expectedPaths(q).length > 1;
+      const perPath = paths.map(({ p, hops }) => `${split ? `${p.percent}%: ` : ''}${hops.join(' → ')}`).join('; ');
+      return `${formatUnits(BigInt(q.route.fees), q.tokenIn.decimals)} ${q.tokenIn.symbol} (${perPath})`;
+    };
     t.strictSame(
       rows,
       quotes.map((q) => `${q.route.dex}/${q.route.version} ${q.amountOut} ${tiers(q)}`),
@@ -331,6 +345,78 @@ if (browser) {
     t.equal(best.warnings[0]?.code, 'HIGH_PRICE_IMPACT');
     await matchesApi(t, watch, direct);
     await watch.page.screenshot({ path: join(screenshotDir, 'playground-warning.png'), fullPage: true });
+    clean(t, watch);
+  });
+
+  t.test('/playground: the fee column of a known quote (1.5 ETH to USDC) reads as the LP fee and the pool tier', async (t) => {
+    const watch = await watchedPage(browser, origin);
+    t.teardown(() => watch.context.close());
+    const { direct } = await quoteOnPage(watch, bySymbol('ETH')!.address, bySymbol('USDC')!.address, '1.5');
+    await matchesApi(t, watch, direct);
+    const best = (direct.body.data as RouteQuote[])[0];
+    // Wrap then the 0.05% pool: the LP fee is 0.05% of 1.5 ETH (1.5e18 × 500 / 1e6 wei, exact).
+    t.equal(best.route.fees, String((15n * 10n ** 17n * 500n) / 1_000_000n), 'route.fees');
+    t.equal(await watch.page.locator('#dex-results tbody tr.best td').nth(2).textContent(), '0.00075 ETH (0.05%)');
+    clean(t, watch);
+  });
+
+  /** A route of three hops on the devnet: AAVE's only pool is AAVE/LINK (v2), LINK's only pool LINK/WETH. */
+  const threeHops = async (t: Test, width: number) => {
+    const watch = await watchedPage(browser, origin);
+    t.teardown(() => watch.context.close());
+    await watch.page.setViewportSize({ width, height: 900 });
+    const { direct } = await quoteOnPage(watch, bySymbol('AAVE')!.address, bySymbol('USDC')!.address, '1');
+    const drawn = await matchesApi(t, watch, direct);
+    t.ok(
+      drawn.some((path) => path.hops.length === 3),
+      'a path of three hops is drawn',
+    );
+    // Every path, hop and token box shows all of its text: nothing is cut off or scrolled.
+    const clipped = await watch.page.$$eval(
+      '#route-drawing, #route-drawing .path, #route-drawing .path > *, #route-drawing .hop > *',
+      (nodes) =>
+        nodes
+          .filter((n) => n.scrollWidth > n.clientWidth)
+          .map((n) => `${n.className}: ${n.textContent} (${n.scrollWidth} > ${n.clientWidth})`),
+    );
+    t.strictSame(clipped, [], 'no element of the route drawing is wider than its box');
+    return watch;
+  };
+
+  t.test('/playground: a 3-hop route is shown in full at 1280 px', async (t) => {
+    const watch = await threeHops(t, 1280);
+    await watch.page.screenshot({ path: join(screenshotDir, 'playground-3hops.png'), fullPage: true });
+    clean(t, watch);
+  });
+
+  t.test('/playground: on a 390 px phone the page does not scroll sideways, with a 3-hop route shown', async (t) => {
+    const watch = await threeHops(t, 390);
+    const widths = await watch.page.evaluate(() => [document.documentElement.scrollWidth, document.body.scrollWidth]);
+    t.ok(
+      widths.every((w) => w <= 390),
+      `document scrollWidth ${widths.join(', ')} <= 390`,
+    );
+    await watch.page.screenshot({ path: join(screenshotDir, 'playground-phone.png'), fullPage: true });
+    clean(t, watch);
+  });
+
+  t.test('/playground: an exact-output quote (buy 1000 USDC with ETH) delivers the requested amountOut', async (t) => {
+    const watch = await watchedPage(browser, origin);
+    t.teardown(() => watch.context.close());
+    const { body, direct } = await quoteOnPage(watch, bySymbol('ETH')!.address, bySymbol('USDC')!.address, '1000', undefined, 'exactOut');
+    t.equal(body.tradeType, 'exactOut', 'the control sends tradeType');
+    t.equal(await watch.page.locator('#amount-label').textContent(), 'Amount out');
+    await matchesApi(t, watch, direct);
+    const best = (direct.body.data as RouteQuote[])[0];
+    t.equal(best.amountOut, '1000000000', 'the API delivers exactly 1000 USDC (6 decimals)');
+    const facts = watch.page.locator('#best-facts');
+    t.equal(
+      await facts.locator('[data-amount-out]').getAttribute('data-amount-out'),
+      '1000000000',
+      'the page shows the requested amountOut',
+    );
+    t.equal(await facts.locator('[data-amount-in]').getAttribute('data-amount-in'), best.amountIn, 'and the amountIn it needs');
+    t.equal(await watch.page.locator('#limit-header').textContent(), 'Maximum in');
     clean(t, watch);
   });
 

@@ -9,9 +9,10 @@ import {
   bpsLabel,
   drawRoute,
   feeLabel,
-  feeTiersLabel,
+  feesLabel,
   formatUnits,
   groupThousands,
+  percentLabel,
   type TokenInfo,
 } from '../../src/pages/routeView.ts';
 
@@ -161,8 +162,8 @@ t.test('with paths, the drawing is exactly the paths: splits, hops in order, sym
     ],
   );
   t.equal(drawn[0].hops[0].tokenIn, LINK.address.toLowerCase(), 'addresses are kept as the API gave them');
-  t.equal(feeTiersLabel(drawn), '0.3% → 0.3% + 0.3%');
-  t.equal(feeTiersLabel(drawRoute(base, token, names)), '0.05%');
+  t.equal(feesLabel(quote, drawn), '0.001 LINK (70%: 0.3% → 0.3%; 30%: 0.3%)', 'route.fees in tokenIn, tiers per split');
+  t.equal(feesLabel(base, drawRoute(base, token, names)), '0.001 WETH (0.05%)');
 });
 
 t.test('a wrap hop is labelled as a wrap, without a fee tier', async (t) => {
@@ -180,5 +181,44 @@ t.test('a wrap hop is labelled as a wrap, without a fee tier', async (t) => {
     [path!.hops[0].dexName, path!.hops[0].feeLabel, path!.hops[0].tokenInSymbol, path!.hops[0].tokenOutSymbol],
     ['Wrap', 'no fee', 'ETH', 'WETH'],
   );
-  t.equal(feeTiersLabel([path!]), 'no fee');
+  t.equal(feesLabel(wrap, [path!]), 'no fee');
+  const wrapThenSwap: ApiRouteQuote = {
+    ...base,
+    tokenIn: ETH,
+    paths: [
+      {
+        percent: 100,
+        amountIn: base.amountIn,
+        amountOut: base.amountOut,
+        hops: [
+          {
+            dex: 'wrap',
+            version: '',
+            pool: WETH.address,
+            fee: 0,
+            tokenIn: ETH.address,
+            tokenOut: WETH.address,
+            amountIn: base.amountIn,
+            amountOut: base.amountIn,
+          },
+          {
+            dex: 'uniswap',
+            version: 'v3',
+            pool: base.pairAddress,
+            fee: 500,
+            tokenIn: WETH.address,
+            tokenOut: USDC.address,
+            amountIn: base.amountIn,
+            amountOut: base.amountOut,
+          },
+        ],
+      },
+    ],
+  };
+  const lookup = (a: string) => (a.toLowerCase() === ETH.address.toLowerCase() ? ETH : token(a));
+  t.equal(feesLabel(wrapThenSwap, drawRoute(wrapThenSwap, lookup, names)), '0.001 ETH (0.05%)', 'a wrap hop takes no fee and is left out');
+});
+
+t.test('split shares with up to four decimals', async (t) => {
+  t.strictSame([100, 50, 33.3333, 12.5, 0.0001, 66.667].map(percentLabel), ['100%', '50%', '33.3333%', '12.5%', '0.0001%', '66.667%']);
 });
