@@ -164,7 +164,7 @@ function withTicks(legs: readonly Leg[], ticks: number): readonly Leg[] {
   return at < 0 ? legs : legs.map((l, i) => (i === at ? { ...l, ticksCrossed: ticks } : l));
 }
 
-/** A path's legs before pricing: no amounts, no ticks crossed, no cold slots; v3 swaps move the tick. */
+/** A path's legs before pricing: no amounts, no ticks crossed, no cold slots; a swap moves the tick where its protocol charges that (gas.tickMove). */
 function nominalLegs(path: PricedPath): Leg[] {
   return path.pools.map((pool, h) => ({
     pool: pool.address,
@@ -178,7 +178,7 @@ function nominalLegs(path: PricedPath): Leg[] {
     amountOut: 0n,
     ticksCrossed: 0,
     coldSlots: 0,
-    movesTick: pool.kind === 'uniswapV3',
+    movesTick: protocolOf(pool.kind).gas.tickMove > 0n,
   }));
 }
 
