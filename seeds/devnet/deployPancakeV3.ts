@@ -304,3 +304,26 @@ async function createPool(sender: DevnetSender, spec: PancakeV3PoolSpec): Promis
     `setFeeProtocol ${label}`,
   );
 }
+
+/**
+ * The devnet's PancakeSwap v3 as a catalogue DEX entry (catalog/chain.schema.json `dex`): factory, pool deployer and
+ * init code hash, its fee tiers, v3-periphery's SwapRouter (Uniswap SwapRouter's ABI: v3RouterKind 'SwapRouter') and
+ * QuoterV2. Not in catalog/devnet.json (the shipped snapshots stay Uniswap's): tests add it to a copy.
+ */
+export function pancakeDevnetDex(): Record<string, unknown> {
+  const { contracts: c, poolInitCodeHash } = pancakeDevnetAddresses();
+  return {
+    name: 'PancakeSwap V3',
+    slug: 'pancakeswap',
+    version: 'v3',
+    logo: '',
+    v3FactoryAddress: c.factory,
+    v3PoolDeployerAddress: c.poolDeployer,
+    poolInitCodeHash,
+    v3RouterAddress: c.swapRouter,
+    v3RouterKind: 'SwapRouter',
+    v3QuoterAddress: c.quoterV2,
+    feeTiers: [...PANCAKE_FEE_TIERS.keys()],
+    factoryDeploymentBlock: 0,
+  };
+}

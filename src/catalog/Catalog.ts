@@ -41,7 +41,8 @@ export interface CatalogDex {
   readonly v2RouterAddress: string;
   readonly v3FactoryAddress: string;
   readonly v3RouterAddress: string;
-  readonly v3RouterKind: 'SwapRouter' | 'SwapRouter02' | '';
+  /** ABI of v3RouterAddress: Uniswap's SwapRouter or SwapRouter02, or PancakeSwap's SmartRouter (docs/pancakeswap-v3.md). */
+  readonly v3RouterKind: 'SwapRouter' | 'SwapRouter02' | 'PancakeSmartRouter' | '';
   /** SwapRouter02 only: the v2 factory it was deployed with (its pairs can be swapped through it); '' otherwise. */
   readonly v3RouterV2FactoryAddress: string;
   readonly v3QuoterAddress: string;
@@ -52,6 +53,11 @@ export interface CatalogDex {
   readonly feeBps: number;
   readonly pairInitCodeHash: string;
   readonly poolInitCodeHash: string;
+  /**
+   * v3 forks whose pools a separate deployer creates (PancakeSwap v3's PancakeV3PoolDeployer): the address pools are
+   * CREATE2'd from, with poolInitCodeHash; '' when the factory deploys them itself (Uniswap v3).
+   */
+  readonly v3PoolDeployerAddress: string;
   /** v3 fee tiers in pips; empty for v2. */
   readonly feeTiers: readonly number[];
   /**

@@ -38,7 +38,8 @@ interface RawDex {
   v2RouterAddress?: string;
   v3FactoryAddress?: string;
   v3RouterAddress?: string;
-  v3RouterKind?: 'SwapRouter' | 'SwapRouter02';
+  v3RouterKind?: 'SwapRouter' | 'SwapRouter02' | 'PancakeSmartRouter';
+  v3PoolDeployerAddress?: string;
   v3RouterV2FactoryAddress?: string;
   v3QuoterAddress?: string;
   universalRouterAddress?: string;
@@ -225,6 +226,7 @@ function normalise(raw: RawChain, file: string, lists: readonly LoadedTokenList[
         feeBps: d.feeBps ?? 0,
         pairInitCodeHash: d.pairInitCodeHash ?? '',
         poolInitCodeHash: d.poolInitCodeHash ?? '',
+        v3PoolDeployerAddress: addr(d.v3PoolDeployerAddress, `/dexes/${i}/v3PoolDeployerAddress`),
         feeTiers: Object.freeze([...(d.feeTiers ?? [])]),
         ...(d.factoryDeploymentBlock === undefined ? {} : { factoryDeploymentBlock: d.factoryDeploymentBlock }),
       }),

@@ -42,7 +42,8 @@ interface Dex {
   v2RouterAddress?: string;
   v3FactoryAddress?: string;
   v3RouterAddress?: string;
-  v3RouterKind?: 'SwapRouter' | 'SwapRouter02';
+  v3RouterKind?: 'SwapRouter' | 'SwapRouter02' | 'PancakeSmartRouter';
+  v3PoolDeployerAddress?: string;
   v3QuoterAddress?: string;
   universalRouterAddress?: string;
   permit2Address?: string;
@@ -332,8 +333,9 @@ for (const { file, chain } of evmChains) {
       if (d.slug === 'pancakeswap' && d.version === 'v2') t.equal(d.feeBps, 25, 'PancakeSwap v2 fee');
       if (d.slug === 'pancakeswap' && d.version === 'v3') {
         t.same(d.feeTiers, [100, 500, 2500, 10000]);
-        t.equal(d.v3RouterKind, 'SwapRouter02', 'SmartRouter speaks the SwapRouter02 ABI');
-        t.notOk(d.poolInitCodeHash, 'no pool hash: PancakeSwap v3 pools are CREATE2-deployed by the PoolDeployer, not the factory');
+        // Checked against PancakeSwap's SDK constants in test/tx/routers/pancakeSmartRouter.test.ts.
+        t.equal(d.v3RouterKind, 'PancakeSmartRouter', 'the SmartRouter has its own encoder');
+        t.ok(d.poolInitCodeHash && d.v3PoolDeployerAddress, 'pools are CREATE2-deployed by the PoolDeployer, with its init code hash');
       }
       const addrs = [d.v2FactoryAddress, d.v2RouterAddress, d.v3FactoryAddress, d.v3RouterAddress, d.v3QuoterAddress].filter(Boolean);
       noPackageOracle.push(`${file} ${d.slug} ${d.version}`);

@@ -19,14 +19,16 @@ export type TickedPool = Pick<
 > & { readonly grossByTick?: Readonly<Record<string, string>> };
 
 export const V3_SWAP = eventTopic('Swap(address,address,int256,int256,uint160,uint128,int24)');
+/** PancakeSwap v3's Swap: Uniswap's fields, then protocolFeesToken0 and protocolFeesToken1 (uint128), so another topic. */
+export const PANCAKE_V3_SWAP = eventTopic('Swap(address,address,int256,int256,uint160,uint128,int24,uint128,uint128)');
 export const V3_MINT = eventTopic('Mint(address,address,int24,int24,uint128,uint256,uint256)');
 export const V3_BURN = eventTopic('Burn(address,int24,int24,uint128,uint256,uint256)');
 export const V3_COLLECT = eventTopic('Collect(address,address,int24,int24,uint128,uint128)');
 export const V3_FLASH = eventTopic('Flash(address,address,uint256,uint256,uint256,uint256)');
 export const V3_COLLECT_PROTOCOL = eventTopic('CollectProtocol(address,address,uint128,uint128)');
 
-/** Every v3 pool event that changes state a snapshot records. */
-export const V3_EVENT_TOPICS: readonly string[] = [V3_SWAP, V3_MINT, V3_BURN, V3_COLLECT, V3_FLASH, V3_COLLECT_PROTOCOL];
+/** Every v3 pool event that changes state a snapshot records (PancakeSwap v3's other events have Uniswap's topics). */
+export const V3_EVENT_TOPICS: readonly string[] = [V3_SWAP, PANCAKE_V3_SWAP, V3_MINT, V3_BURN, V3_COLLECT, V3_FLASH, V3_COLLECT_PROTOCOL];
 
 /** A v3 pool as a snapshot file holds it: without the follower-side grossByTick. */
 export function snapshotPoolV3(p: FollowedPoolV3): SnapshotPoolV3 {
@@ -197,7 +199,7 @@ export function modifyPosition<P extends TickedPool>(p: P, tickLower: number, ti
 }
 
 /**
- * Applies one Uniswap v3 pool log to snapshot state. Swap: sqrtPriceX96, tick and liquidity as the event states
+ * Applies one Uniswap v3 (or PancakeSwap v3) pool log to snapshot state. Swap (either fork's event): sqrtPriceX96, tick and liquidity as the event states
  * them, balances by the signed amounts, the fee-growth state (feeGrowthAfterSwap); a tick whose bitmap word moves
  * the window a fresh seed would read is a re-read. Mint / Burn: both ticks' liquidityNet and liquidityGross inside the window (a tick appears or disappears
  * with its bitmap bit, its fee-growth-outside state as Tick.update sets it), in-range liquidity when tickLower ≤
@@ -210,11 +212,16 @@ export function applyV3Event(state: SnapshotPoolV3, log: PoolLog, context: Event
   const topic = log.topics[0]?.toLowerCase();
   const fail = (): Outcome => reread(`malformed v3 log ${topic}`);
   switch (topic) {
-    case V3_SWAP: {
-      const w = logWords(log, 3, 5);
+    case V3_SWAP:
+    case PANCAKE_V3_SWAP: {
+      // PancakeSwap's two more words (the protocol's share of the fee) move nothing the state keeps: it stays in the
+      // pool's balances until CollectProtocol.
+      const pancake = topic === PANCAKE_V3_SWAP;
+      const w = logWords(log, 3, pancake ? 7 : 5);
       if (!w) return fail();
       const tick = Number(signedWord(w[4]));
       if (w[2] >> 160n !== 0n || w[3] > U128 || tick < MIN_TICK || tick > MAX_TICK) return fail();
+      if (pancake && (w[5] > U128 || w[6] > U128)) return fail();
       const moved = moveBalances(p, signedWord(w[0]), signedWord(w[1]));
       if (!moved) return reread('Swap moves a balance below zero');
       const window = tickWindow(tick, p.tickSpacing, context.tickWindowWords);

@@ -8,7 +8,8 @@ const poolAbi = parseAbi([
   'function factory() view returns (address)',
   'function token0() view returns (address)',
   'function token1() view returns (address)',
-  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
+  // feeProtocol: uint8 in Uniswap v3, uint32 in PancakeSwap v3 (two 16-bit shares); both are one ABI word, read as the wider.
+  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint32 feeProtocol, bool unlocked)',
   'function liquidity() view returns (uint128)',
   'function fee() view returns (uint24)',
   'function tickSpacing() view returns (int24)',
@@ -25,7 +26,8 @@ type Slot0 = readonly [bigint, number, number, number, number, number, boolean];
 type TickInfo = readonly [bigint, bigint, bigint, bigint, bigint, bigint, number, boolean];
 
 /**
- * Uniswap v3 pools on a chain: found by the factory's getPool for each of the DEX's fee tiers, read in three phases
+ * Uniswap v3 pools and their PancakeSwap v3 fork (docs/pancakeswap-v3.md: same pool reads and creation log, slot0's
+ * feeProtocol wider) on a chain: found by the factory's getPool for each of the DEX's fee tiers, read in three phases
  * (slot0, liquidity, fee, tickSpacing, whether each fee growth is non-zero; the tick-bitmap words of the window,
  * current word ± tickWindowWords clamped; liquidityNet, liquidityGross and which fee-growth-outside values are
  * non-zero of every initialized tick in it), created by PoolCreated and priceable after
