@@ -25,7 +25,7 @@ export interface Leg {
 }
 
 /** The router contracts the service encodes calls for (src/tx/routers/, one encoder each). */
-export type ExecutorKind = 'UniswapV2Router02' | 'SwapRouter' | 'SwapRouter02';
+export type ExecutorKind = 'UniswapV2Router02' | 'SwapRouter' | 'SwapRouter02' | 'PancakeSmartRouter';
 
 /** The contract that executes a route in one call. */
 export interface Executor {

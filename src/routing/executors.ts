@@ -17,18 +17,19 @@ const cache = new WeakMap<CatalogChain, readonly ChainExecutor[]>();
 
 /**
  * A chain's executors in order of preference: SwapRouter02 first (v3 pools and, where the catalogue names its v2
- * factory, that DEX's v2 pairs, mixed in one call), then SwapRouter (v3 only), then each v2 DEX's Router02.
+ * factory, that DEX's v2 pairs, mixed in one call), then PancakeSwap's SmartRouter (the same), then SwapRouter (v3
+ * only), then each v2 DEX's Router02.
  */
 export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
   let list = cache.get(chain);
   if (list) return list;
   const out: ChainExecutor[] = [];
-  for (const kind of ['SwapRouter02', 'SwapRouter'] as const) {
+  for (const kind of ['SwapRouter02', 'PancakeSmartRouter', 'SwapRouter'] as const) {
     for (const dex of chain.dexes) {
       if (dex.v3RouterKind !== kind || !dex.v3RouterAddress) continue;
       const own = new Set([deploymentId(dex.slug, dex.version)]);
       const deployments = new Set(own);
-      if (kind === 'SwapRouter02' && dex.v3RouterV2FactoryAddress) {
+      if (kind !== 'SwapRouter' && dex.v3RouterV2FactoryAddress) {
         for (const v2 of chain.dexes)
           if (v2.v2FactoryAddress === dex.v3RouterV2FactoryAddress && v2.v2RouterAddress)
             deployments.add(deploymentId(v2.slug, v2.version));

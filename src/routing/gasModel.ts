@@ -18,7 +18,11 @@ import type { ExecutorKind, Leg } from './Trade.ts';
  */
 export const GAS = {
   /** A transaction's intrinsic cost, calldata, the router's entry and paying the recipient, per executor call. */
-  call: { UniswapV2Router02: 45_000n, SwapRouter: 48_300n, SwapRouter02: 51_900n } satisfies Record<ExecutorKind, bigint>,
+  // PancakeSmartRouter: SwapRouter02's figure (its fork, same entry and payments); no devnet deployment to calibrate on.
+  call: { UniswapV2Router02: 45_000n, SwapRouter: 48_300n, SwapRouter02: 51_900n, PancakeSmartRouter: 51_900n } satisfies Record<
+    ExecutorKind,
+    bigint
+  >,
   /** An ERC-20 approve step (a fresh allowance of the router). */
   approve: 46_000n,
   /** A router wrapping native input or unwrapping native output. */

@@ -364,6 +364,16 @@ export const swapRouter02Abi = [
 ] as const;
 
 /**
+ * PancakeSwap's SmartRouter (BNB Smart Chain `0x13f4EA83…8Dd4`; no package ships its artifact, `@pancakeswap/smart-router`
+ * ships its ABI as `SwapRouter.ABI`): its v3 functions (`exactInputSingle`, `exactInput`, `exactOutputSingle`,
+ * `exactOutput`, IV3SwapRouter's params without a deadline), v2 `swapExactTokensForTokens(amountIn, amountOutMin, path,
+ * to)`, `multicall(uint256 deadline, bytes[])` and PeripheryPayments are SwapRouter02's, selector for selector and
+ * argument for argument (test/tx/routers/pancakeSmartRouter.test.ts checks each call against that ABI), and so are its
+ * `Constants` (ADDRESS_THIS, CONTRACT_BALANCE). It also swaps PancakeSwap StableSwap pools, which are not used here.
+ */
+export const pancakeSmartRouterAbi = swapRouter02Abi;
+
+/**
  * SwapRouter02's `Constants.ADDRESS_THIS` (swap-router-contracts `libraries/Constants.sol`): as a swap recipient
  * it means the router itself, which then swaps on or pays out through `sweepToken` / `unwrapWETH9`.
  */

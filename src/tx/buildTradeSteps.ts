@@ -4,6 +4,7 @@ import { gasLimit, transactionGas } from '../routing/gasModel.ts';
 import type { Executor, ExecutorKind, Route, Trade } from '../routing/Trade.ts';
 import { approveSteps } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
+import { pancakeSmartRouter } from './routers/pancakeSmartRouter.ts';
 import { type RouterContext, type RouterEncoder, transactionMaximum } from './routers/RouterEncoder.ts';
 import { swapRouter } from './routers/swapRouter.ts';
 import { swapRouter02 } from './routers/swapRouter02.ts';
@@ -50,6 +51,7 @@ const ENCODERS: Readonly<Record<ExecutorKind, RouterEncoder>> = {
   UniswapV2Router02: uniswapV2Router02,
   SwapRouter: swapRouter,
   SwapRouter02: swapRouter02,
+  PancakeSmartRouter: pancakeSmartRouter,
 };
 
 /**

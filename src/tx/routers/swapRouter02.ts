@@ -14,20 +14,23 @@ import {
   sections,
 } from './RouterEncoder.ts';
 
-/** Calldata encoders of the swapRouter02 functions used here. */
-const swapRouter02Call = {
-  exactInputSingle: encodeCall(swapRouter02Abi, 'exactInputSingle'),
-  exactInput: encodeCall(swapRouter02Abi, 'exactInput'),
-  exactOutputSingle: encodeCall(swapRouter02Abi, 'exactOutputSingle'),
-  exactOutput: encodeCall(swapRouter02Abi, 'exactOutput'),
-  swapExactTokensForTokens: encodeCall(swapRouter02Abi, 'swapExactTokensForTokens'),
-  multicall: encodeCall(swapRouter02Abi, 'multicall'),
-};
+/** Calldata encoders of the functions used here, of SwapRouter02 or a router with its ABI (swapRouter02Abi). */
+function routerCalls(abi: typeof swapRouter02Abi) {
+  return {
+    exactInputSingle: encodeCall(abi, 'exactInputSingle'),
+    exactInput: encodeCall(abi, 'exactInput'),
+    exactOutputSingle: encodeCall(abi, 'exactOutputSingle'),
+    exactOutput: encodeCall(abi, 'exactOutput'),
+    swapExactTokensForTokens: encodeCall(abi, 'swapExactTokensForTokens'),
+    multicall: encodeCall(abi, 'multicall'),
+  };
+}
+type RouterCalls = ReturnType<typeof routerCalls>;
 
-/** The SwapRouter02 call that swaps one section of an exact-input route, by its pools' protocol. */
-const exactInputSection: Partial<
-  Record<ProtocolKind, (section: Section, amountIn: bigint, amountOutMinimum: bigint, recipient: Address) => Hex>
-> = {
+/** The call that swaps one section of an exact-input route, by its pools' protocol. */
+const exactInputSection = (
+  swapRouter02Call: RouterCalls,
+): Partial<Record<ProtocolKind, (section: Section, amountIn: bigint, amountOutMinimum: bigint, recipient: Address) => Hex>> => ({
   uniswapV2: (section, amountIn, amountOutMinimum, recipient) =>
     swapRouter02Call.swapExactTokensForTokens([amountIn, amountOutMinimum, section.tokens, recipient]),
   uniswapV3: (section, amountIn, amountOutMinimum, recipient) =>
@@ -44,12 +47,12 @@ const exactInputSection: Partial<
           },
         ])
       : swapRouter02Call.exactInput([{ path: packedV3Path(section), recipient, amountIn, amountOutMinimum }]),
-};
+});
 
-/** The SwapRouter02 call that swaps a whole exact-output route (one section), by its pools' protocol. */
-const exactOutputRoute: Partial<
-  Record<ProtocolKind, (section: Section, amountOut: bigint, amountInMaximum: bigint, recipient: Address) => Hex>
-> = {
+/** The call that swaps a whole exact-output route (one section), by its pools' protocol. */
+const exactOutputRoute = (
+  swapRouter02Call: RouterCalls,
+): Partial<Record<ProtocolKind, (section: Section, amountOut: bigint, amountInMaximum: bigint, recipient: Address) => Hex>> => ({
   uniswapV3: (section, amountOut, amountInMaximum, recipient) =>
     section.legs.length === 1
       ? swapRouter02Call.exactOutputSingle([
@@ -64,7 +67,7 @@ const exactOutputRoute: Partial<
           },
         ])
       : swapRouter02Call.exactOutput([{ path: packedV3Path(section, true), recipient, amountOut, amountInMaximum }]),
-};
+});
 
 /**
  * Uniswap SwapRouter02 (swap-router-contracts): every route of the trade in one `multicall(deadline, bytes[])`.
@@ -83,32 +86,48 @@ const exactOutputRoute: Partial<
  * Native input (`value` = what the transaction may spend, wrapped by the router as the pools take it) ends with
  * `refundETH`.
  */
-export const swapRouter02: RouterEncoder = {
-  batch(routes) {
-    return [[...routes]];
-  },
-  encode(ctx: RouterContext, tx: RouterTransaction): Hex {
-    const direct = paysRecipientDirectly(ctx, tx);
-    const calls: Hex[] = [];
-    tx.routes.forEach((route, r) => {
-      const parts = sections(routeSwaps(route));
-      if (tx.tradeType === 'exactOut') {
-        const encode = parts.length === 1 ? exactOutputRoute[parts[0].kind] : undefined;
-        if (!encode) throw new StepBuildError('SwapRouter02 executes exact-output routes of v3 pools only');
-        calls.push(encode(parts[0], route.amountOut, tx.amountInMaximums[r], direct ? ctx.recipient : SWAP_ROUTER02_ADDRESS_THIS));
-        return;
-      }
-      parts.forEach((section, i) => {
-        const last = i === parts.length - 1;
-        const encode = exactInputSection[section.kind];
-        if (!encode) throw new StepBuildError(`SwapRouter02 cannot swap ${section.kind} pools`);
-        const amountIn = i === 0 ? route.amountIn : SWAP_ROUTER02_CONTRACT_BALANCE;
-        calls.push(
-          encode(section, amountIn, last && direct ? tx.amountOutMinimum : 0n, last && direct ? ctx.recipient : SWAP_ROUTER02_ADDRESS_THIS),
-        );
+export const swapRouter02: RouterEncoder = swapRouter02Encoder('SwapRouter02', swapRouter02Abi);
+
+/**
+ * The encoder of SwapRouter02 or of a router contract with its functions (same selectors and arguments: PancakeSwap's
+ * SmartRouter, src/tx/routers/pancakeSmartRouter.ts); `name` for error messages.
+ */
+export function swapRouter02Encoder(name: string, abi: typeof swapRouter02Abi): RouterEncoder {
+  const call = routerCalls(abi);
+  const inputSection = exactInputSection(call);
+  const outputRoute = exactOutputRoute(call);
+  return {
+    batch(routes) {
+      return [[...routes]];
+    },
+    encode(ctx: RouterContext, tx: RouterTransaction): Hex {
+      const direct = paysRecipientDirectly(ctx, tx);
+      const calls: Hex[] = [];
+      tx.routes.forEach((route, r) => {
+        const parts = sections(routeSwaps(route));
+        if (tx.tradeType === 'exactOut') {
+          const encode = parts.length === 1 ? outputRoute[parts[0].kind] : undefined;
+          if (!encode) throw new StepBuildError(`${name} executes exact-output routes of v3 pools only`);
+          calls.push(encode(parts[0], route.amountOut, tx.amountInMaximums[r], direct ? ctx.recipient : SWAP_ROUTER02_ADDRESS_THIS));
+          return;
+        }
+        parts.forEach((section, i) => {
+          const last = i === parts.length - 1;
+          const encode = inputSection[section.kind];
+          if (!encode) throw new StepBuildError(`${name} cannot swap ${section.kind} pools`);
+          const amountIn = i === 0 ? route.amountIn : SWAP_ROUTER02_CONTRACT_BALANCE;
+          calls.push(
+            encode(
+              section,
+              amountIn,
+              last && direct ? tx.amountOutMinimum : 0n,
+              last && direct ? ctx.recipient : SWAP_ROUTER02_ADDRESS_THIS,
+            ),
+          );
+        });
       });
-    });
-    calls.push(...paymentCalls(ctx, tx));
-    return swapRouter02Call.multicall([ctx.deadline, calls]);
-  },
-};
+      calls.push(...paymentCalls(ctx, tx));
+      return call.multicall([ctx.deadline, calls]);
+    },
+  };
+}
