@@ -6,7 +6,7 @@ import { eventTopic, type PoolLog } from '../../src/protocols/logWords.ts';
 import type { EventContext } from '../../src/protocols/PoolProtocol.ts';
 import { type SnapshotPool, snapshotProtocol } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
-import { type FollowedPoolV3, V3_BURN, V3_MINT, V3_SWAP } from '../../src/protocols/uniswapV3/uniswapV3Events.ts';
+import { type FollowedPoolV3, PANCAKE_V3_SWAP, V3_BURN, V3_MINT, V3_SWAP } from '../../src/protocols/uniswapV3/uniswapV3Events.ts';
 
 const ctx = { tickWindowWords: 2 };
 const v2: SnapshotPoolV2 = {
@@ -157,4 +157,36 @@ t.test('v3 Mint, Burn and Swap', async (t) => {
     'price leaves its window: re-read',
   );
   t.equal(applyPoolEvent(v3, { address: '0x2', topics: [V3_SWAP, addr], data: swapData(1n) }, ctx).ok, false, 'missing topic: re-read');
+});
+
+t.test("PancakeSwap v3's Swap (two protocol-fee words more, its own topic) moves the v3 state as Uniswap's does", async (t) => {
+  const types = [{ type: 'int256' }, { type: 'int256' }, { type: 'uint160' }, { type: 'uint128' }, { type: 'int24' }] as const;
+  const pancake = { ...v3, dex: 'pancakeswap', fee: 2500, tickSpacing: 50 };
+  const data = encodeAbiParameters([...types, { type: 'uint128' }, { type: 'uint128' }], [10n, -9n, 2n ** 96n + 5n, 100n, 1, 2n, 0n]);
+  t.equal(PANCAKE_V3_SWAP, eventTopic('Swap(address,address,int256,int256,uint160,uint128,int24,uint128,uint128)'));
+  t.not(PANCAKE_V3_SWAP, V3_SWAP, 'another topic than Uniswap v3');
+  t.same(applyPoolEvent(pancake, { address: '0x2', topics: [PANCAKE_V3_SWAP, addr, addr], data }, ctx), {
+    ok: true,
+    state: { ...pancake, balance0: '1010', balance1: '991', sqrtPriceX96: (2n ** 96n + 5n).toString(), tick: 1, liquidity: '100' },
+  });
+  const uniswapLayout = encodeAbiParameters(types, [10n, -9n, 2n ** 96n + 5n, 100n, 1]);
+  t.equal(
+    applyPoolEvent(pancake, { address: '0x2', topics: [PANCAKE_V3_SWAP, addr, addr], data: uniswapLayout }, ctx).ok,
+    false,
+    "Uniswap's five words under Pancake's topic: re-read",
+  );
+  t.equal(
+    applyPoolEvent(pancake, { address: '0x2', topics: [V3_SWAP, addr, addr], data }, ctx).ok,
+    false,
+    "Pancake's seven words under Uniswap's topic: re-read",
+  );
+  const overflow = encodeAbiParameters(
+    [...types, { type: 'uint256' }, { type: 'uint128' }],
+    [10n, -9n, 2n ** 96n + 5n, 100n, 1, 2n ** 128n, 0n],
+  );
+  t.equal(
+    applyPoolEvent(pancake, { address: '0x2', topics: [PANCAKE_V3_SWAP, addr, addr], data: overflow }, ctx).ok,
+    false,
+    'a protocol fee beyond uint128: re-read',
+  );
 });

@@ -9,6 +9,8 @@
 //   output, both directions, every pool (the 2500 tier twice), amounts from dust to ones that cross many ticks;
 // - swaps through the SwapRouter emit PancakeSwap's Swap (its own topic, protocol fees non-zero), and applying the
 //   block's logs to the seeded state gives exactly what a fresh seed reads;
+// - the protocol fee the Swap event states is the step's fee times slot0.feeProtocol's 16-bit share of the input
+//   token, per 10,000 (it does not change amounts: the quotes above include it);
 // - bestTrade restricted to PancakeSwap v3, steps built and sent with exactly their gasLimit: the recipient gets
 //   exactly amountOut (exact input and exact output), the sender spends exactly amountIn.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +33,8 @@ import { loadArtifact } from '../../seeds/devnet/artifacts.ts';
 import { PANCAKE_ARTIFACT_PATHS, PANCAKE_FEE_TIERS, pancakeDevnetDex } from '../../seeds/devnet/deployPancakeV3.ts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
+import { computeSwapStep } from '../../src/amm/swapMath.ts';
+import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from '../../src/amm/tickMath.ts';
 import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { seedChains } from '../../src/chain/seedChains.ts';
@@ -276,6 +280,44 @@ t.test("PancakeSwap's Swap moves the followed state exactly as a fresh seed read
     const ours = followed.get(p.address.toLowerCase())!;
     t.not(ours.sqrtPriceX96, pancakePools(start).find((x) => x.address === p.address)!.sqrtPriceX96, 'the price moved');
     t.strictSame(uniswapV3.fileState(ours), uniswapV3.fileState(p), `followed ${p.address} equals a fresh seed`);
+  }
+});
+
+t.test("the Swap event's protocol fee is the fee times slot0's 16-bit share of the input token, per 10,000", async (t) => {
+  const fresh = pancakePools(await seedNow()).filter((p) => p.fee === 2500);
+  for (const [p, zeroForOne] of [
+    [fresh[0], true],
+    [fresh[1], false],
+  ] as const) {
+    const spec = pancake.pools.find((x) => x.address === p.address)!;
+    const share = BigInt(zeroForOne ? spec.feeProtocol & 0xffff : spec.feeProtocol >>> 16);
+    const [tokenIn, tokenOut] = zeroForOne ? [p.token0, p.token1] : [p.token1, p.token0];
+    const amountIn = BigInt(zeroForOne ? p.balance0 : p.balance1) / 100_000n;
+    // One step of the walk, as long as no initialized tick is reached (checked below by the price the event states).
+    const step = computeSwapStep(
+      BigInt(p.sqrtPriceX96),
+      zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n,
+      BigInt(p.liquidity),
+      amountIn,
+      BigInt(p.fee),
+    );
+    const params = {
+      tokenIn,
+      tokenOut,
+      fee: p.fee,
+      recipient: trader.address,
+      deadline: 2n ** 40n,
+      amountIn,
+      amountOutMinimum: 0n,
+      sqrtPriceLimitX96: 0n,
+    };
+    const receipt = await send(trader, { to: pancake.contracts.swapRouter, data: encodeRouter('exactInputSingle', params) });
+    const log = receipt.logs.find((l) => l.address.toLowerCase() === p.address.toLowerCase() && l.topics[0] === PANCAKE_V3_SWAP)!;
+    const words = Array.from({ length: 7 }, (_, i) => BigInt(`0x${log.data.slice(2 + 64 * i, 66 + 64 * i)}`));
+    t.equal(words[2], step.sqrtRatioNextX96, 'one step: the price the walk computes');
+    const protocolFee = (step.feeAmount * share) / 10_000n;
+    t.ok(protocolFee > 0n);
+    t.strictSame([words[5], words[6]], zeroForOne ? [protocolFee, 0n] : [0n, protocolFee], `share ${share} of fee ${step.feeAmount}`);
   }
 });
 
