@@ -7,8 +7,8 @@
 //   reads their state as the pool reports it;
 // - quoteLadder equals Pancake's QuoterV2 to the wei (amount, initialized ticks crossed) for exact input and exact
 //   output, both directions, every pool (the 2500 tier twice), amounts from dust to ones that cross many ticks;
-// - swaps through the SwapRouter emit PancakeSwap's Swap (its own topic, protocol fees non-zero), and applying the
-//   block's logs to the seeded state gives exactly what a fresh seed reads;
+// - swaps through the SwapRouter emit PancakeSwap's Swap (its own topic, protocol fees non-zero); the live follower
+//   (ChainFollower) and the v3 applyEvent over the blocks' logs both give exactly what a fresh seed reads;
 // - the protocol fee the Swap event states is the step's fee times slot0.feeProtocol's 16-bit share of the input
 //   token, per 10,000 (it does not change amounts: the quotes above include it);
 // - bestTrade restricted to PancakeSwap v3, steps built and sent with exactly their gasLimit: the recipient gets
@@ -16,6 +16,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import t from 'tap';
 import {
   type Abi,
@@ -38,6 +39,7 @@ import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from '../../src/amm/tickMath.ts';
 import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { seedChains } from '../../src/chain/seedChains.ts';
+import { ChainFollower } from '../../src/follow/ChainFollower.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
@@ -233,6 +235,13 @@ t.test("PancakeSwap's Swap moves the followed state exactly as a fresh seed read
       await send(trader, { to: token as Address, data: encodeApprove(pancake.contracts.swapRouter) });
     }
   }
+  // The live follower (src/follow), started on the state before the swaps.
+  const follower = new ChainFollower(
+    { chain, rpcUrl: devnet.rpcUrl, snapshotDir, catalog, logger: pino({ level: 'silent' }), follow: false },
+    () => {},
+  );
+  await follower.start();
+  t.teardown(() => follower.stop());
   const from = (await client.getBlockNumber()) + 1n;
   // Both directions on both 2500 pools, exact input and exact output, some crossing ticks.
   const swaps: [SnapshotPoolV3, boolean, 'exactInputSingle' | 'exactOutputSingle', bigint][] = [
@@ -275,7 +284,11 @@ t.test("PancakeSwap's Swap moves the followed state exactly as a fresh seed read
     }
     followed.set(log.address.toLowerCase(), outcome.state);
   }
-  const fresh = pancakePools(await seedNow());
+  await follower.step();
+  const seeded = await seedNow();
+  t.equal(follower.snapshot().blockNumber, seeded.blockNumber, 'the follower is at the head');
+  t.same(pancakePools(follower.snapshot()), pancakePools(seeded), 'the follower holds what a fresh seed reads, every PancakeSwap pool');
+  const fresh = pancakePools(seeded);
   for (const p of fresh.filter((x) => x.fee === 2500)) {
     const ours = followed.get(p.address.toLowerCase())!;
     t.not(ours.sqrtPriceX96, pancakePools(start).find((x) => x.address === p.address)!.sqrtPriceX96, 'the price moved');
