@@ -13,6 +13,16 @@ export interface BridgeRouteStepsParams {
   readonly wallet: string;
   /** The quote's deadline (Unix seconds): the origin swap's on-chain deadline. */
   readonly deadline: number;
+  /**
+   * The wallet's current allowances read from the chains, keyed by allowanceKey(chainId, token, spender); a missing
+   * key was not read: that approval is then the one without a sender (approveSteps).
+   */
+  readonly allowances?: ReadonlyMap<string, bigint>;
+}
+
+/** The key of an allowance of `token` for `spender` on a chain in BridgeRouteStepsParams.allowances. */
+export function allowanceKey(chainId: number, token: string, spender: string): string {
+  return `${chainId}:${token.toLowerCase()}:${spender.toLowerCase()}`;
 }
 
 /**
@@ -23,8 +33,15 @@ export function destinationDeadline(deadline: number, fillTimeSeconds: number): 
   return deadline + fillTimeSeconds + DESTINATION_STEP_GRACE_SECONDS;
 }
 
+/** A leg's allowances of its input token per spender (lower case), as buildTradeSteps takes them. */
+function legAllowances(leg: TradeLegPlan, allowances: ReadonlyMap<string, bigint> | undefined): ReadonlyMap<string, bigint> | undefined {
+  if (!allowances) return undefined;
+  const prefix = allowanceKey(leg.chain.chainId, leg.tokenIn.address, '');
+  return new Map([...allowances].flatMap(([key, value]) => (key.startsWith(prefix) ? [[key.slice(prefix.length), value] as const] : [])));
+}
+
 /** The steps of a trade leg (a bare wrap's are buildWrapSteps', through buildTradeSteps). */
-function legSteps(leg: TradeLegPlan, wallet: string, deadline: number): Step[] {
+function legSteps(leg: TradeLegPlan, wallet: string, deadline: number, allowances: ReadonlyMap<string, bigint> | undefined): Step[] {
   return buildTradeSteps({
     chain: leg.chain,
     trade: leg.trade,
@@ -34,6 +51,7 @@ function legSteps(leg: TradeLegPlan, wallet: string, deadline: number): Step[] {
     recipient: leg.recipient,
     wallet,
     deadline,
+    allowances: legAllowances(leg, allowances),
   });
 }
 
@@ -43,12 +61,14 @@ function legSteps(leg: TradeLegPlan, wallet: string, deadline: number): Step[] {
  * 2. origin chain: the SpokePool approval (ERC-20 input) and the `depositNow`;
  * 3. destination chain, only after the fill has arrived: a wrap (WETH output through a native fill) or the
  *    destination swap's approval and swap of exactly the bridged amount, paying the recipient.
+ * With `allowances`, each approval (its chain, token and spender) is shaped by the wallet's current allowance
+ * (approveSteps): none when it covers the amount.
  */
 export function buildBridgeRouteSteps(params: BridgeRouteStepsParams): Step[] {
-  const { plan, wallet, deadline } = params;
+  const { plan, wallet, deadline, allowances } = params;
   const origin = plan.originBridge;
   const steps: Step[] = [];
-  if (plan.originSwap) steps.push(...legSteps(plan.originSwap, wallet, deadline));
+  if (plan.originSwap) steps.push(...legSteps(plan.originSwap, wallet, deadline, allowances));
   steps.push(
     ...buildAcrossDepositSteps({
       chainId: plan.originChain.chainId,
@@ -65,9 +85,10 @@ export function buildBridgeRouteSteps(params: BridgeRouteStepsParams): Step[] {
       recipient: plan.deposit.recipient,
       wallet,
       fillDeadlineOffsetSeconds: origin.fillDeadlineOffsetSeconds,
+      allowance: allowances?.get(allowanceKey(plan.originChain.chainId, plan.deposit.inputToken.address, origin.spokePoolAddress)),
     }),
   );
   const leg = plan.destinationLeg;
-  if (leg) steps.push(...legSteps(leg, wallet, destinationDeadline(deadline, plan.terms.fillTimeSeconds)));
+  if (leg) steps.push(...legSteps(leg, wallet, destinationDeadline(deadline, plan.terms.fillTimeSeconds), allowances));
   return steps;
 }

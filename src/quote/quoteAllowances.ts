@@ -1,5 +1,7 @@
 import { type Address, erc20Abi } from 'viem';
+import { allowanceKey } from '../bridge/buildBridgeRouteSteps.ts';
 import type { ChainClients } from '../chain/chainClients.ts';
+import type { Step } from '../tx/Step.ts';
 
 /** What was read of a sender's allowances: per spender (lower case), or why they were not read (the warning's text). */
 export type AllowanceRead = { readonly allowances: ReadonlyMap<string, bigint> } | { readonly unread: string };
@@ -37,4 +39,32 @@ export class AllowanceReader {
       return { unread: allowancesUnread(owner, `chain ${chainId} could not be read`) };
     }
   }
+}
+
+/**
+ * The allowances of `owner` that a quote's approval steps give (steps with a `spender`, on any chain), read per chain
+ * and token, keyed by allowanceKey(chainId, token, spender); what could not be read is left out, and `unread` says
+ * why (the first chain that failed).
+ */
+export async function readStepAllowances(
+  reader: AllowanceReader,
+  owner: string,
+  steps: readonly Step[],
+): Promise<{ readonly allowances: ReadonlyMap<string, bigint>; readonly unread?: string }> {
+  const spenders = new Map<string, { chainId: number; token: string; spenders: string[] }>();
+  for (const step of steps) {
+    if (!step.spender) continue;
+    const group = `${step.chainId}:${step.to.toLowerCase()}`;
+    const entry = spenders.get(group) ?? { chainId: step.chainId, token: step.to, spenders: [] };
+    entry.spenders.push(step.spender);
+    spenders.set(group, entry);
+  }
+  const allowances = new Map<string, bigint>();
+  let unread: string | undefined;
+  for (const { chainId, token, spenders: list } of spenders.values()) {
+    const read = await reader.read(chainId, token, owner, list);
+    if ('unread' in read) unread ??= read.unread;
+    else for (const [spender, value] of read.allowances) allowances.set(allowanceKey(chainId, token, spender), value);
+  }
+  return unread === undefined ? { allowances } : { allowances, unread };
 }

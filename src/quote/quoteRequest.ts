@@ -89,7 +89,7 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
     },
     sender: {
       ...address(
-        'Extension: the wallet that will send the steps (walletAddress defaults to it; when both are sent they must be equal). With an RPC URL for the origin chain (RPC_URL_<chainId>), a same-chain quote reads its current allowance of tokenIn for each router: no approval step when it covers the amount, and a reset to 0 only for a token that needs one (approvalReset) while the allowance is not zero. Otherwise the steps are those without a sender, and warning ALLOWANCE_NOT_READ says why. Mixed case must be its EIP-55 checksum.',
+        'Extension: the wallet that will send the steps (walletAddress defaults to it; when both are sent they must be equal). With an RPC URL for the chain (RPC_URL_<chainId>), a quote reads its current allowance for each approval it gives (tokenIn for each router; across chains also the bridged token for the SpokePool and the destination router): no approval step when it covers the amount, and a reset to 0 only for a token that needs one (approvalReset) while the allowance is not zero. Otherwise the steps are those without a sender, and warning ALLOWANCE_NOT_READ says why. Mixed case must be its EIP-55 checksum.',
       ),
       nullable: true,
     },

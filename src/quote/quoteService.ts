@@ -18,7 +18,7 @@ import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import type { Step } from '../tx/Step.ts';
 import { chosenSlippage, type SlippageSource } from './autoSlippage.ts';
 import type { Pricer } from './Pricer.ts';
-import { AllowanceReader, allowancesUnread } from './quoteAllowances.ts';
+import { AllowanceReader, readStepAllowances } from './quoteAllowances.ts';
 import { type QuoteChanges, type QuoteStatus, quoteAsOf, quoteChanges } from './quoteLifecycle.ts';
 import type { QuoteRequest } from './quoteRequest.ts';
 import { priceImpactRefusal, type QuotedSwap, type QuoteWarning, quoteWarnings } from './quoteWarnings.ts';
@@ -281,8 +281,16 @@ export class QuoteService {
       { ...request, slippageBps: slippage.slippageBps },
       { catalog: this.deps.catalog, tradeFinder: this.bridgeTradeFinder(request) },
     );
-    const steps = buildBridgeRouteSteps({ plan, wallet: request.walletAddress, deadline });
-    const allowanceUnread = request.sender ? allowancesUnread(request.sender, 'allowances are read for same-chain quotes only') : undefined;
+    const build = (allowances?: ReadonlyMap<string, bigint>) =>
+      buildBridgeRouteSteps({ plan, wallet: request.walletAddress, deadline, allowances });
+    let steps = build();
+    // With a sender, the allowances the approvals give (on both chains) are read and the steps built again with them.
+    let allowanceUnread: string | undefined;
+    if (request.sender && steps.some((s) => s.spender)) {
+      const read = await readStepAllowances(this.allowances, request.sender, steps);
+      steps = build(read.allowances);
+      allowanceUnread = read.unread;
+    }
     const extension = describeBridgeRoute(plan, deadline, (chainId) => this.token(this.deps.catalog.chain(chainId)!));
     const bridge = plan.originBridge;
     return this.save(request, orgId, createdMs, deadline, previous, {

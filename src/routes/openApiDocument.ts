@@ -184,7 +184,7 @@ const schemas: Record<string, Schema> = {
       code: {
         type: 'string',
         enum: ['HIGH_PRICE_IMPACT', 'PRICE_MOVED', 'ALLOWANCE_NOT_READ'],
-        description: `Stable code. HIGH_PRICE_IMPACT: priceImpactBps above ${HIGH_PRICE_IMPACT_BPS} (5%) and within the request's maxPriceImpactBps. PRICE_MOVED (refreshed quotes): the new amountOut is below the refreshed quote's amountOutMinimum (exactOut: the new amountIn above its amountInMaximum), so that quote's transaction would revert: ask the user again. ALLOWANCE_NOT_READ (requests with a sender whose steps approve tokenIn): the sender's allowances were not read (no RPC_URL_<chainId>, a node that could not be read, or a cross-chain quote), so the approval steps are those without a sender; the message says which. More codes may be added: show the message of a code you do not know.`,
+        description: `Stable code. HIGH_PRICE_IMPACT: priceImpactBps above ${HIGH_PRICE_IMPACT_BPS} (5%) and within the request's maxPriceImpactBps. PRICE_MOVED (refreshed quotes): the new amountOut is below the refreshed quote's amountOutMinimum (exactOut: the new amountIn above its amountInMaximum), so that quote's transaction would revert: ask the user again. ALLOWANCE_NOT_READ (requests with a sender whose steps approve tokenIn): the sender's allowances were not read (no RPC_URL_<chainId>, or a node that could not be read; a cross-chain quote names the first chain it could not read), so those approval steps are the ones without a sender; the message says which. More codes may be added: show the message of a code you do not know.`,
       },
       message: str('For people, e.g. "price impact 13.04% is above 5%: …".'),
     },
@@ -497,9 +497,61 @@ const schemas: Record<string, Schema> = {
         description:
           'Successful last step only: (amountOut − amountReceived) × 10000 / amountOut, rounded toward zero; negative when more than quoted arrived.',
       },
+      bridge: {
+        oneOf: [ref('BridgeTxStatus'), { type: 'null' }],
+        description: "Cross-chain quotes only: for the deposit's hash, what followed it; null for any other hash.",
+      },
+    },
+    ['bridge'],
+    'Extension: what became of one transaction of a quote. For the deposit of a cross-chain quote, amountReceived and realizedSlippageBps are what the recipient received on the destination chain (null until it arrived).',
+  ),
+  BridgeTxStatus: object(
+    {
+      depositId: {
+        type: ['string', 'null'],
+        pattern: INTEGER_STRING_PATTERN,
+        description: "The SpokePool's deposit id, from the deposit's FundsDeposited event (null if the receipt has none).",
+      },
+      fill: {
+        oneOf: [
+          object({
+            status: {
+              type: 'string',
+              enum: ['pending', 'filled', 'expired'],
+              description:
+                "pending: not filled yet; filled: a FilledRelay (or FilledV3Relay) for this deposit on the destination chain's SpokePool, relay data equal to the deposit's; expired: not filled by its fill deadline (never will be: the depositor is refunded on the origin chain).",
+            },
+            txHash: { type: ['string', 'null'], pattern: '^0x[0-9a-f]{64}$', description: 'The fill transaction; null unless filled.' },
+            blockNumber: { type: ['integer', 'null'], minimum: 0 },
+            outputAmount: {
+              type: ['string', 'null'],
+              pattern: INTEGER_STRING_PATTERN,
+              description: "What the relayer paid (the bridged output token's smallest units); null unless filled.",
+            },
+          }),
+          { type: 'null' },
+        ],
+        description: 'The fill, searched with eth_getLogs from the deposit time to the head (or to the fill deadline once passed).',
+      },
+      destinationSwap: {
+        oneOf: [
+          object({
+            status: {
+              type: 'string',
+              enum: ['success', 'not_found'],
+              description:
+                "success: the quote's last destination step found mined (by the logs it leaves for the recipient); not_found: not sent yet, pending, or reverted (ask for its own hash).",
+            },
+            txHash: { type: ['string', 'null'], pattern: '^0x[0-9a-f]{64}$' },
+            blockNumber: { type: ['integer', 'null'], minimum: 0 },
+          }),
+          { type: 'null' },
+        ],
+        description: 'null when the quote has no destination step or the fill has not arrived.',
+      },
     },
     [],
-    'Extension: what became of one transaction of a same-chain quote.',
+    'Extension, cross-chain quotes: what followed the deposit.',
   ),
   QuoteSwapLeg: object(
     {
@@ -753,9 +805,9 @@ export const openApiDocument = {
         tags: ['quotes'],
         operationId: 'getQuoteStatus',
         summary:
-          "What became of one of a same-chain quote's transactions, read from its chain through RPC_URL_<chainId>: status, block, gas used and, for a success, what the recipient received.",
+          "What became of one of a quote's transactions, read from its chain through RPC_URL_<chainId>: status, block, gas used and, for a success, what the recipient received; for a cross-chain quote's deposit, also the Across fill on the destination chain and the destination swap.",
         description:
-          'Refusals (400): "txHash: is required", "txHash: must be a transaction hash (0x followed by 64 hex digits)", "status needs an RPC URL for chain 8453 (RPC_URL_8453)", "transaction <hash> is not a step of quote <id>" (its sender, target or calldata is no step\'s), "status covers same-chain quotes only: quote <id> is cross-chain".',
+          'Refusals (400): "txHash: is required", "txHash: must be a transaction hash (0x followed by 64 hex digits)", "status needs an RPC URL for chain 8453 (RPC_URL_8453)", "transaction <hash> is not a step of quote <id>" (its sender, target or calldata is no step\'s). A cross-chain quote needs both chains\' RPC URLs (the origin\'s named first); its hash is looked up on the origin chain, then the destination.',
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
         parameters: [
           QUOTE_ID_PARAMETER,

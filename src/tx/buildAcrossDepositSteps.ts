@@ -43,6 +43,8 @@ export interface AcrossDepositParams {
   readonly wallet: string;
   /** Seconds after the deposit block until which a relayer may fill (depositNow fillDeadlineOffset). */
   readonly fillDeadlineOffsetSeconds: number;
+  /** The wallet's current allowance of inputToken for the SpokePool, read from the chain; undefined when not read (approveSteps). */
+  readonly allowance?: bigint;
 }
 
 /** An EVM address as the left-padded bytes32 the SpokePool takes. */
@@ -104,6 +106,7 @@ export function buildAcrossDepositSteps(params: AcrossDepositParams): Step[] {
         spenderName: `${params.bridgeName} SpokePool`,
         amount: params.inputAmount,
         wallet,
+        allowance: params.allowance,
       }),
     );
   }

@@ -5,78 +5,29 @@
 // the quote; act as the relayer with fillRelay on chain B using the event's relay data; send the chain-B steps; the
 // recipient must then hold exactly amountOut of tokenOut (the chain is the oracle). Both chains are reverted to the
 // seeded state (evm_revert) after every case, so every quote is priced on current pool state.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
-import { type Address, getAddress, type Hex, maxUint256, pad, parseEventLogs, type TransactionReceipt, zeroHash } from 'viem';
+import { type Address, getAddress, type Hex, parseEventLogs, type TransactionReceipt, zeroHash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
-import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { seedChains } from '../../src/chain/seedChains.ts';
 import type { Quote } from '../../src/quote/quoteService.ts';
 import { gasLimit } from '../../src/routing/gasModel.ts';
 import type { Step } from '../../src/tx/Step.ts';
+import { b32, SPOKE_POOL_ABI, startBridgeDevnets } from '../helpers/bridgeDevnets.ts';
 import { type AcrossGasCase, writeAcrossGasFixture } from '../helpers/devnetGas.ts';
-import { artifactAbi, devnetWallet, freshAddress } from '../helpers/devnetWallet.ts';
-import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
+import { devnetWallet, freshAddress } from '../helpers/devnetWallet.ts';
 import type { Answer } from '../helpers/testApp.ts';
 import { warmPools } from '../helpers/warmPools.ts';
 
-const SPOKE_POOL_ABI = artifactAbi('@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json');
-const CATALOG_DIR = fileURLToPath(new URL('../../catalog', import.meta.url));
-
 t.test('cross-chain quotes executed on two devnets through Across', async (t) => {
-  // ---------- two chains, seeded, and the app over them ----------
+  // ---------- two chains, seeded, the app over them, and the relayer ----------
 
-  const [devA, devB] = await Promise.all([startDevnet({ chainId: 31337, across: true }), startDevnet({ chainId: 31338, across: true })]);
-  t.teardown(async () => {
-    await Promise.all([devA.stop(), devB.stop()]);
-  });
-  const snapshotDir = mkdtempSync(join(tmpdir(), 'bridge-e2e-snapshots-'));
-  t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
-  const catalog = loadCatalog(CATALOG_DIR);
-  const report = await seedChains({
-    chains: [catalog.chain(31337)!, catalog.chain(31338)!],
-    rpcUrls: new Map([
-      [devA.chainId, devA.rpcUrl],
-      [devB.chainId, devB.rpcUrl],
-    ]),
-    snapshotDir,
-    progress: 'none',
-    log: () => {},
-  });
-  t.equal(report.seeded, 2, 'both devnets seeded');
-  const app = buildQuoteTestApp({ catalogDir: CATALOG_DIR, snapshotDir });
-  t.teardown(() => app.close());
-  const { key } = await app.keys.create('org-bridge-e2e');
-
-  const A = { ...devnetWallet(devA), spokePool: devA.across!.spokePool };
-  const B = { ...devnetWallet(devB), spokePool: devB.across!.spokePool };
+  const net = await startBridgeDevnets((fn) => t.teardown(fn));
+  const { A, B, catalog, app, key, snapshotDir } = net;
+  const [devA, devB] = [A.devnet, B.devnet];
   t.equal(A.spokePool, catalog.chain(31337)!.bridges[0].spokePoolAddress, 'the catalogue names the deployed SpokePool');
-
-  const b32 = (address: string): Hex => pad(getAddress(address), { size: 32 }).toLowerCase() as Hex;
   const fresh = (label: string): Address => freshAddress(`bridge-e2e:${label}`);
-
-  // The relayer: anvil account 9 on chain B, holding every bridgeable output token, SpokePool approved.
-  const relayer = privateKeyToAccount(devB.accounts[9].privateKey);
-  /** Sends one relayer transaction on chain B; it must succeed. */
-  async function relay(to: Address, data: Hex): Promise<TransactionReceipt> {
-    const receipt = await B.send(relayer, { to, data });
-    if (receipt.status !== 'success') throw new Error(`transaction to ${to} reverted`);
-    return receipt;
-  }
-  for (const asset of catalog.chain(31338)!.bridges[0].assets) {
-    await fundAccount(devB.rpcUrl, relayer.address, asset.token as Address, asset.asset === 'ETH' ? 1_000n * 10n ** 18n : 10n ** 13n);
-    await relay(asset.token as Address, encodeApprove(B.spokePool));
-  }
-  function encodeApprove(spender: Address): Hex {
-    return `0x095ea7b3${pad(spender, { size: 32 }).slice(2)}${maxUint256.toString(16)}` as Hex;
-  }
 
   const TOKENS = {
     ETH: NATIVE_TOKEN_ADDRESS,
@@ -186,17 +137,8 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
           1,
           snapshotDir,
         );
-      const again = await seedChains({
-        chains: [catalog.chain(31337)!, catalog.chain(31338)!],
-        rpcUrls: new Map([
-          [devA.chainId, devA.rpcUrl],
-          [devB.chainId, devB.rpcUrl],
-        ]),
-        snapshotDir,
-        progress: 'none',
-        log: () => {},
-      });
-      t.equal(again.seeded, 2, 'both devnets seeded again, their pools traded');
+      const again = await net.seed();
+      t.equal(again, 2, 'both devnets seeded again, their pools traded');
       app.reload();
     }
     for (const [index, c] of CASES.entries()) {
@@ -260,10 +202,7 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
           native: bridge.inputToken.address === NATIVE_TOKEN_ADDRESS,
           gasUsed: deposit.gasUsed.toString(),
         });
-        const [event] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: deposit.logs, eventName: 'FundsDeposited' }) as unknown as Array<{
-          address: Address;
-          args: Record<string, unknown>;
-        }>;
+        const event = net.depositEvent(deposit);
         t.ok(event, 'FundsDeposited emitted');
         t.equal(getAddress(event!.address), A.spokePool, 'by the origin SpokePool');
         const block = await A.client.getBlock({ blockNumber: deposit.blockNumber });
@@ -313,29 +252,7 @@ t.test('cross-chain quotes executed on two devnets through Across', async (t) =>
         }
 
         // Chain B: the relayer fills with the event's relay data.
-        const relayData = {
-          depositor: ev.depositor as Hex,
-          recipient: ev.recipient as Hex,
-          exclusiveRelayer: ev.exclusiveRelayer as Hex,
-          inputToken: ev.inputToken as Hex,
-          outputToken: ev.outputToken as Hex,
-          inputAmount: ev.inputAmount as bigint,
-          outputAmount: ev.outputAmount as bigint,
-          originChainId: 31337n,
-          depositId: ev.depositId as bigint,
-          fillDeadline: ev.fillDeadline as number,
-          exclusivityDeadline: ev.exclusivityDeadline as number,
-          message: ev.message as Hex,
-        };
-        const { request } = await B.client.simulateContract({
-          account: relayer,
-          address: B.spokePool,
-          abi: SPOKE_POOL_ABI,
-          functionName: 'fillRelay',
-          args: [relayData, 31337n, b32(relayer.address)],
-        });
-        const fillData = (await import('viem')).encodeFunctionData({ abi: SPOKE_POOL_ABI, functionName: 'fillRelay', args: request.args });
-        const fill = await relay(B.spokePool, fillData);
+        const fill = await net.fill(event!);
         const [filled] = parseEventLogs({ abi: SPOKE_POOL_ABI, logs: fill.logs, eventName: 'FilledRelay' }) as unknown as Array<{
           args: Record<string, unknown>;
         }>;

@@ -375,7 +375,7 @@ t.test('maxPriceImpactBps: a bridge route whose swap exceeds it is refused, nami
   );
 });
 
-t.test('a bridge quote refreshes like a same-chain one; its network fee change is null; status is same-chain only', async (t) => {
+t.test('a bridge quote refreshes like a same-chain one; its network fee change is null; its status needs RPC URLs', async (t) => {
   const old = (await post(BASE)).body.data;
   const res = await shipped.q.request<Answer<Quote>>('POST', `/quotes/${old.quoteId}/refresh`, { headers: shipped.headers });
   t.equal(res.status, 200);
@@ -386,8 +386,23 @@ t.test('a bridge quote refreshes like a same-chain one; its network fee change i
     ['99800000', 'request', old.quoteId, { amountIn: '0', amountOut: '0', networkFeeWei: null }, []],
   );
   const status = await shipped.q.request('GET', `/quotes/${old.quoteId}/status?txHash=0x${'ab'.repeat(32)}`, { headers: shipped.headers });
+  t.strictSame([status.status, status.body], [400, { code: 400, message: 'status needs an RPC URL for chain 31337 (RPC_URL_31337)' }]);
+});
+
+t.test('sender without RPC URLs: the steps approve as without a sender, and ALLOWANCE_NOT_READ names the origin chain', async (t) => {
+  const without = (await post(BASE)).body.data;
+  const res = await post({ ...BASE, walletAddress: undefined, sender: WALLET });
+  t.equal(res.status, 200, res.body.message);
   t.strictSame(
-    [status.status, status.body],
-    [400, { code: 400, message: `status covers same-chain quotes only: quote ${old.quoteId} is cross-chain` }],
+    [res.body.data.steps.map((s) => [s.chainId, s.message, s.data]), res.body.data.warnings],
+    [
+      without.steps.map((s) => [s.chainId, s.message, s.data]),
+      [
+        {
+          code: 'ALLOWANCE_NOT_READ',
+          message: `the allowances of ${WALLET} were not read: no RPC URL for chain 31337 (RPC_URL_31337); the steps approve as they do without a sender`,
+        },
+      ],
+    ],
   );
 });
