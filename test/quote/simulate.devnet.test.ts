@@ -9,10 +9,13 @@ import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
+import { ChainClients } from '../../src/chain/chainClients.ts';
 import type { Quote } from '../../src/quote/quoteService.ts';
 import type { QuoteSimulation } from '../../src/quote/quoteSimulation.ts';
+import { QuoteSimulator } from '../../src/quote/quoteSimulation.ts';
 import { freshAddress } from '../helpers/devnetWallet.ts';
 import { startFollowDevnet, startFollowingServer } from '../helpers/followDevnet.ts';
+import { rpcProxy } from '../helpers/rpcProxy.ts';
 
 const net = await startFollowDevnet((fn) => t.teardown(fn), 37);
 const { devnet, chain, trader, token } = net;
@@ -61,6 +64,13 @@ async function atHead(): Promise<number> {
 }
 
 await trader.rpc('evm_setAutomine', [true]);
+// A node without eth_simulateV1 (nor eth_createAccessList): the eth_call fallback, storage slots found by probing.
+const lacking = new Set(['eth_simulateV1', 'eth_createAccessList']);
+const oldNode = await rpcProxy(devnet.rpcUrl, (r) =>
+  lacking.has(r.method) ? { code: -32601, message: `the method ${r.method} does not exist/is not available` } : undefined,
+);
+t.teardown(() => oldNode.close());
+const fallback = new QuoteSimulator(new ChainClients(new Map([[chain.chainId, oldNode.url]])));
 const WETH = token('WETH').address as Address;
 const USDC = token('USDC').address as Address;
 
@@ -98,6 +108,23 @@ t.test('simulated before the sender holds or approved anything, then executed as
   // The same quote simulated again at the same block: the cached answer.
   const again = await call<QuoteSimulation>('POST', `/quotes/${quote.quoteId}/simulate`);
   t.strictSame([again.status, again.body.message, again.body.data], [200, 'quote simulated successfully', sim]);
+
+  // The eth_call fallback: each step alone, the approval carried as an allowance override.
+  const byCalls = await fallback.simulate(quote, user.address);
+  t.strictSame(
+    [byCalls.method, byCalls.success, byCalls.simulatedAmountOut, byCalls.overrides, byCalls.steps.map((s) => [s.status, s.revert])],
+    [
+      'eth_call',
+      true,
+      null,
+      sim.overrides,
+      [
+        ['success', null],
+        ['success', null],
+      ],
+    ],
+  );
+  t.equal(byCalls.notes.length, 1, 'the fallback says what it cannot carry');
 
   // Funded (no pool moves), then the steps exactly as returned.
   await fundAccount(devnet.rpcUrl, user.address, WETH, 10n ** 19n);
@@ -168,6 +195,20 @@ t.test("a pool moved by another trader: the simulation reverts with the router's
     ],
   );
   t.equal(sim.steps[1].gasLimit, null, 'no gas limit for a step that reverts');
+
+  const byCalls = await fallback.simulate(quote, user.address);
+  t.strictSame(
+    [byCalls.method, byCalls.success, byCalls.steps.map((s) => [s.status, s.revert?.reason ?? null])],
+    [
+      'eth_call',
+      false,
+      [
+        ['success', null],
+        ['reverted', expected],
+      ],
+    ],
+    'the eth_call fallback: the same reason',
+  );
 
   const refreshed = await call<Quote>('POST', `/quotes/${quote.quoteId}/refresh`);
   t.equal(refreshed.status, 200, refreshed.body.message);
