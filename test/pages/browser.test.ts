@@ -12,7 +12,6 @@ import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import type { Envelope } from '../../src/http/envelope.ts';
 import type { Quote, RouteQuote } from '../../src/quote/quoteService.ts';
-import type { QuoteTxStatus } from '../../src/quote/quoteTxStatus.ts';
 import type { PathView } from '../../src/routing/describeTrade.ts';
 import { createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { launchChromium, type PageWatch, screenshotDir, watchedPage } from '../helpers/browser.ts';
