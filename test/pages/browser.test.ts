@@ -76,7 +76,7 @@ if (browser) {
       }),
     );
     t.strictSame(listed.sort(), documented, 'every operation, under its tag');
-    t.equal(listed.length, 13);
+    t.equal(listed.length, 14);
 
     // Try it out: POST /quotes/routes with the document's first example, executed by the page itself.
     const routes = page.locator('#operations-quotes-quoteRoutes');
@@ -559,6 +559,7 @@ if (browser) {
     await page.click('#check-status');
     await page.locator('#status-error').waitFor();
     t.equal(await page.locator('#status-error').textContent(), 'txHash: must be a transaction hash (0x followed by 64 hex digits)');
+    t.ok(await page.locator('#status-facts').isHidden(), 'no stale status beside the error');
     const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.body.scrollWidth]);
     t.ok(
       widths.every((w) => w <= 390),

@@ -4,7 +4,8 @@
 // recipient's balance change equals simulatedAmountOut and amountOut to the wei, and the approval's simulated gas is
 // its receipt's. Then another wallet moves the pool: the simulation reverts with the router's own reason (the
 // contract's revert string; the same data the mined transaction reverts with), and the refresh says PRICE_MOVED.
-import t from 'tap';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import t, { type Test } from 'tap';
 import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
@@ -22,6 +23,12 @@ const { devnet, chain, trader, token } = net;
 const { client, balanceOf, sendStep, sendSteps } = net.wallet;
 const { server, key } = await startFollowingServer((fn) => t.teardown(fn), net, 'simulate');
 const auth = { authorization: `Bearer ${key}` };
+// The served OpenAPI document: every simulation answered here must match its QuoteSimulation schema.
+const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+ajv.addSchema({ ...(await (await fetch(`${server.url}/openapi.json`)).json()), $id: 'openapi.json' });
+const matchesDocument = ajv.compile({ $ref: 'openapi.json#/components/schemas/QuoteSimulation' });
+const documented = (t: Test, sim: unknown) =>
+  t.ok(matchesDocument(sim), `matches the document's QuoteSimulation ${ajv.errorsText(matchesDocument.errors)}`);
 
 async function call<T>(
   method: string,
@@ -87,6 +94,7 @@ t.test('simulated before the sender holds or approved anything, then executed as
   t.equal(created.status, 200, created.body.message);
   const quote = created.body.data;
   const sim = quote.simulation!;
+  documented(t, sim);
   const head = Number(await client.getBlockNumber());
   t.strictSame(
     [sim.quoteId, sim.chainId, sim.blockNumber, sim.method, sim.sender, sim.success, sim.amountOut, sim.notes],
@@ -181,6 +189,8 @@ t.test("a pool moved by another trader: the simulation reverts with the router's
   const res = await call<QuoteSimulation>('POST', `/quotes/${quote.quoteId}/simulate`);
   t.equal(res.status, 200, res.body.message);
   const sim = res.body.data;
+  documented(t, sim);
+  documented(t, await fallback.simulate(quote, user.address));
   // The routers' own revert strings for an output below the minimum: SwapRouter (v3) and UniswapV2Router02.
   const expected = quote.route.version === 'v2' ? 'UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT' : 'Too little received';
   t.strictSame(
