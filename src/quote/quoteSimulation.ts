@@ -35,7 +35,10 @@ export interface SimulatedStep {
   revert: RevertReason | null;
 }
 
-/** A state override the simulation applied: what the sender was given that it does not hold yet. */
+/**
+ * A state override the simulation applied: what the sender was given that it does not hold yet (balance), and with
+ * the eth_call fallback the approvals of earlier steps carried to later ones (allowance).
+ */
 export interface SimulationOverride {
   /** balance: `holder`'s balance of `token` (NATIVE_TOKEN_ADDRESS: ether); allowance: `holder`'s for `spender`. */
   kind: 'balance' | 'allowance';
@@ -151,7 +154,7 @@ export class QuoteSimulator {
         this.#noSimulateV1.add(quote.originChainId);
       }
     }
-    const steps = await this.simulateByCalls(client, quote, sender, funding.state, blockNumber, notes);
+    const steps = await this.simulateByCalls(client, quote, sender, funding.state, blockNumber, notes, base.overrides);
     return { ...base, method: 'eth_call', success: steps.every((s) => s.status === 'success'), simulatedAmountOut: null, steps, notes };
   }
 
@@ -277,8 +280,8 @@ export class QuoteSimulator {
   /**
    * The fallback where the node lacks eth_simulateV1: each step alone with eth_call (success or the revert) and
    * eth_estimateGas (its gas), on the block's state with the funding overrides. Of what earlier steps change, only
-   * their approvals are carried (as overrides of tokenIn's allowance slot); any other effect is not, transfers are
-   * not observed (simulatedAmountOut null), and the notes say so.
+   * their approvals are carried (as overrides of tokenIn's allowance slot, listed in `overrides` as kind
+   * "allowance"); any other effect is not, transfers are not observed (simulatedAmountOut null), and the notes say so.
    */
   private async simulateByCalls(
     client: PublicClient,
@@ -287,6 +290,7 @@ export class QuoteSimulator {
     funding: StateOverride,
     blockNumber: bigint,
     notes: string[],
+    overrides: SimulationOverride[],
   ): Promise<SimulatedStep[]> {
     notes.push(
       "the node has no eth_simulateV1: each step ran alone with eth_call on the block's state; approvals of earlier steps are carried as allowance overrides, nothing else is, and simulatedAmountOut is not observed",
@@ -328,8 +332,10 @@ export class QuoteSimulator {
       if (step.spender && step.to.toLowerCase() === token.toLowerCase()) {
         const data = encodeFunctionData({ abi: erc20Abi, functionName: 'allowance', args: [sender, step.spender] });
         const slot = await findStorageSlot(client, token, data, [sender, step.spender], blockNumber);
-        if (slot) approvals.push({ slot, value: BigInt(step.amount) });
-        else notes.push(`the approval of "${step.message}" could not be carried (no storage slot of allowance found)`);
+        if (slot) {
+          approvals.push({ slot, value: BigInt(step.amount) });
+          overrides.push({ kind: 'allowance', token, holder: sender, spender: step.spender, value: step.amount });
+        } else notes.push(`the approval of "${step.message}" could not be carried (no storage slot of allowance found)`);
       }
     }
     return steps;

@@ -530,7 +530,8 @@ const schemas: Record<string, Schema> = {
       overrides: {
         type: 'array',
         items: ref('SimulationOverride'),
-        description: 'What the sender was given that it does not hold yet (empty when nothing).',
+        description:
+          'What the sender was given that it does not hold yet (balance; empty when nothing), and with method eth_call the approvals of earlier steps carried to later ones (allowance).',
       },
       steps: { type: 'array', items: ref('SimulatedStep'), description: "One per step of the quote, in the quote's order." },
       notes: { type: 'array', items: str(), description: 'What the simulation could not do as the chain would (empty when nothing).' },

@@ -125,7 +125,10 @@ t.test('simulated before the sender holds or approved anything, then executed as
       'eth_call',
       true,
       null,
-      sim.overrides,
+      [
+        ...sim.overrides,
+        { kind: 'allowance', token: WETH, holder: user.address, spender: quote.steps[0].spender, value: quote.steps[0].amount },
+      ],
       [
         ['success', null],
         ['success', null],
