@@ -16,6 +16,7 @@ import { createLogger } from './logger.ts';
 import { createPricer } from './quote/Pricer.ts';
 import { AllowanceReader } from './quote/quoteAllowances.ts';
 import { QuoteService } from './quote/quoteService.ts';
+import { QuoteSimulator } from './quote/quoteSimulation.ts';
 import { QuoteTxStatusReader } from './quote/quoteTxStatus.ts';
 import { warmUp } from './quote/TradeTask.ts';
 import { createApiKeyStore } from './store/apiKeyStore.ts';
@@ -68,12 +69,14 @@ async function serve(config: Config): Promise<void> {
   });
   const store = createQuoteStore(config);
   const keys = createApiKeyStore(config, { logger });
+  const chainClients = new ChainClients(config.rpcUrls);
   const quotes = new QuoteService({
     catalog,
     graph,
     pricer,
     store,
-    allowances: new AllowanceReader(new ChainClients(config.rpcUrls)),
+    allowances: new AllowanceReader(chainClients),
+    simulator: new QuoteSimulator(chainClients),
   });
   // FOLLOW=true: every chain with an RPC URL is followed in this process and each block applied to the graph.
   const followers: ChainFollower[] = [];

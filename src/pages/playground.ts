@@ -2,7 +2,9 @@
  * GET /playground: pick a chain and two tokens from the catalogue endpoints, exact input or output, an amount and an optional slippage;
  * only chains that can be quoted (a DEX and pool state) are offered, and a note says how to add the others.
  * Quote posts them to POST /quotes/routes and shows every DEX's result and the best route drawn as paths of hops.
- * An error is the API's own message. Served as /assets/playground.js (esbuild strips the types; no bundling, so
+ * An error is the API's own message. With an API key, Simulate takes the same request with POST /quotes
+ * (`sender`, `simulate: true`) and shows each step's simulated result; Check status reads a sent transaction of a quote
+ * (GET /quotes/{quoteId}/status). Served as /assets/playground.js (esbuild strips the types; no bundling, so
  * imports name the served .js files).
  */
 import {
@@ -37,6 +39,40 @@ interface Dex {
   version: string;
 }
 
+/** A step of POST /quotes' simulation (src/quote/quoteSimulation.ts). */
+interface SimulatedStep {
+  message: string;
+  status: 'success' | 'reverted' | 'skipped';
+  gasUsed: string | null;
+  gasLimit: string | null;
+  revert: { reason: string; data: string } | null;
+}
+interface ApiQuote {
+  quoteId: string;
+  amountOut: string;
+  tokenIn: TokenInfo;
+  tokenOut: TokenInfo;
+  simulation: {
+    blockNumber: number;
+    method: string;
+    success: boolean;
+    amountOut: string;
+    simulatedAmountOut: string | null;
+    overrides: { kind: string; token: string; value: string }[];
+    steps: SimulatedStep[];
+    notes: string[];
+  };
+}
+interface TxStatus {
+  status: string;
+  step: number | null;
+  blockNumber: number | null;
+  gasUsed: string | null;
+  amountOut: string;
+  amountReceived: string | null;
+  realizedSlippageBps: number | null;
+}
+
 /** Routes are priced the same for any recipient; the API needs one. */
 const DEFAULT_RECIPIENT = '0x000000000000000000000000000000000000dEaD';
 const NATIVE = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
@@ -63,6 +99,17 @@ const quoteButton = byId<HTMLButtonElement>('quote');
 const errorBox = byId<HTMLDivElement>('error');
 const chainNote = byId<HTMLParagraphElement>('chain-note');
 const result = byId<HTMLElement>('result');
+const apiKeyInput = byId<HTMLInputElement>('api-key');
+const senderInput = byId<HTMLInputElement>('sender');
+const simulateButton = byId<HTMLButtonElement>('simulate');
+const simulateError = byId<HTMLDivElement>('simulate-error');
+const simulationBox = byId<HTMLDivElement>('simulation');
+const statusForm = byId<HTMLFormElement>('status-form');
+const statusQuoteId = byId<HTMLInputElement>('status-quote-id');
+const txHashInput = byId<HTMLInputElement>('tx-hash');
+const statusButton = byId<HTMLButtonElement>('check-status');
+const statusError = byId<HTMLDivElement>('status-error');
+const statusFacts = byId<HTMLElement>('status-facts');
 
 /** Creates an element with attributes (`data-*`, `class`, ...) and children (strings become text, never HTML). */
 function el(tag: string, attributes: Record<string, string | number> = {}, ...children: (Node | string)[]): HTMLElement {
@@ -72,11 +119,14 @@ function el(tag: string, attributes: Record<string, string | number> = {}, ...ch
   return node;
 }
 
-/** GETs or POSTs JSON and returns the envelope; a non-2xx answer throws the API's message. */
-async function call<T>(path: string, body?: unknown): Promise<T> {
+/** GETs or POSTs JSON (with `apiKey`: as its bearer) and returns the envelope; a non-2xx answer throws the API's message. */
+async function call<T>(path: string, body?: unknown, apiKey?: string): Promise<T> {
+  const auth: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
   const response = await fetch(
     path,
-    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    body === undefined
+      ? { headers: auth }
+      : { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) },
   );
   let envelope: Envelope<T> | undefined;
   try {
@@ -319,6 +369,101 @@ async function quote(): Promise<void> {
   }
 }
 
+/** Shows a quote's simulation: per step its result, gas used and the gas limit the quote now carries. */
+function renderSimulation(chain: Chain, quote: ApiQuote): void {
+  const sim = quote.simulation;
+  const token = (address: string) => chain.tokens.find((t) => t.address.toLowerCase() === address.toLowerCase());
+  const outcome = sim.success
+    ? `every step succeeds; the recipient receives ${sim.simulatedAmountOut === null ? '(not observed)' : amountLabel(sim.simulatedAmountOut, quote.tokenOut)}`
+    : `step ${sim.steps.findIndex((s) => s.status === 'reverted') + 1} reverts`;
+  const summary = byId('simulation-summary');
+  summary.textContent = `Quote ${quote.quoteId}, simulated at block ${sim.blockNumber} (${sim.method}): ${outcome} (quoted ${amountLabel(quote.amountOut, quote.tokenOut)}).`;
+  summary.setAttribute('data-quote-id', quote.quoteId);
+  summary.setAttribute('data-success', String(sim.success));
+  summary.setAttribute('data-simulated-amount-out', sim.simulatedAmountOut ?? '');
+  byId('simulation-steps')
+    .querySelector('tbody')!
+    .replaceChildren(
+      ...sim.steps.map((step) =>
+        el(
+          'tr',
+          {
+            'data-status': step.status,
+            'data-gas-used': step.gasUsed ?? '',
+            'data-gas-limit': step.gasLimit ?? '',
+            'data-reason': step.revert?.reason ?? '',
+          },
+          el('td', {}, step.message),
+          el('td', { class: `reason step-${step.status}` }, step.revert ? `reverted: ${step.revert.reason}` : step.status),
+          el('td', { class: 'num' }, step.gasUsed === null ? '—' : groupThousands(step.gasUsed)),
+          el('td', { class: 'num' }, step.gasLimit === null ? '—' : groupThousands(step.gasLimit)),
+        ),
+      ),
+    );
+  const given = sim.overrides.map((o) => `${o.kind} of ${amountLabel(o.value, token(o.token))}`);
+  const notes = [...(given.length > 0 ? [`Given to the sender for the simulation: ${given.join(', ')}.`] : []), ...sim.notes];
+  const notesBox = byId('simulation-notes');
+  notesBox.textContent = notes.join(' ');
+  notesBox.hidden = notes.length === 0;
+  simulationBox.hidden = false;
+}
+
+async function simulate(): Promise<void> {
+  const chain = currentChain();
+  if (!chain) return;
+  simulateError.hidden = true;
+  simulationBox.hidden = true;
+  simulateButton.disabled = true;
+  simulateButton.textContent = 'Simulating…';
+  try {
+    const body = { ...requestBody(chain), sender: senderInput.value.trim(), simulate: true };
+    const quote = await call<ApiQuote>('/quotes', body, apiKeyInput.value.trim());
+    renderSimulation(chain, quote);
+    statusQuoteId.value = quote.quoteId;
+  } catch (error) {
+    simulateError.textContent = (error as Error).message;
+    simulateError.hidden = false;
+  } finally {
+    simulateButton.disabled = false;
+    simulateButton.textContent = 'Simulate';
+  }
+}
+
+/** Shows what GET /quotes/{quoteId}/status says of a transaction. */
+async function checkStatus(): Promise<void> {
+  statusError.hidden = true;
+  statusFacts.hidden = true;
+  statusButton.disabled = true;
+  try {
+    const id = encodeURIComponent(statusQuoteId.value.trim());
+    const hash = encodeURIComponent(txHashInput.value.trim());
+    const s = await call<TxStatus>(`/quotes/${id}/status?txHash=${hash}`, undefined, apiKeyInput.value.trim());
+    const dash = (value: string | number | null) => (value === null ? '—' : String(value));
+    statusFacts.replaceChildren(
+      ...fact('Status', s.status, { 'data-status': s.status }),
+      ...fact('Step', s.step === null ? '—' : String(s.step + 1), { 'data-step': dash(s.step) }),
+      ...fact('Block', dash(s.blockNumber), { 'data-block-number': dash(s.blockNumber) }),
+      ...fact('Gas used', s.gasUsed === null ? '—' : groupThousands(s.gasUsed), { 'data-gas-used': dash(s.gasUsed) }),
+      ...fact('Received', dash(s.amountReceived), { 'data-amount-received': dash(s.amountReceived) }),
+      ...fact('Quoted amount out', s.amountOut, { 'data-amount-out': s.amountOut }),
+      ...fact('Realized slippage', s.realizedSlippageBps === null ? '—' : bpsLabel(s.realizedSlippageBps), {
+        'data-realized-slippage-bps': dash(s.realizedSlippageBps),
+      }),
+    );
+    statusFacts.hidden = false;
+  } catch (error) {
+    statusError.textContent = (error as Error).message;
+    statusError.hidden = false;
+  } finally {
+    statusButton.disabled = false;
+  }
+}
+
+simulateButton.addEventListener('click', () => void simulate());
+statusForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  void checkStatus();
+});
 chainSelect.addEventListener('change', fillTokens);
 tradeTypeSelect.addEventListener('change', () => {
   amountLabelText.textContent = tradeTypeSelect.value === 'exactOut' ? 'Amount out' : 'Amount in';

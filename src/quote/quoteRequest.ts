@@ -36,6 +36,8 @@ export interface QuoteRequestBody {
   tradeType?: TradeType;
   /** Largest price impact accepted, basis points (README, "Price impact"). */
   maxPriceImpactBps?: number;
+  /** POST /quotes: run the steps from `sender` before answering (src/quote/quoteSimulation.ts). */
+  simulate?: boolean;
 }
 
 /** Default of `maxPriceImpactBps`: a quote moving the price more than 15% is refused unless the request allows it. */
@@ -132,6 +134,12 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
       nullable: true,
       description: `Largest price impact accepted, basis points (100 = 1%); default ${DEFAULT_MAX_PRICE_IMPACT_BPS}. A quote above it is refused (400); POST /quotes/routes leaves out the routes above it; a bridge quote applies it to each of its swaps.`,
     },
+    simulate: {
+      type: 'boolean',
+      nullable: true,
+      description:
+        "Extension, POST /quotes only: run the steps before answering (as POST /quotes/{quoteId}/simulate does) from `sender`, which is then required; the quote carries `simulation` and each step that succeeded its gasLimit from it. Same-chain only; needs the origin chain's RPC_URL_<chainId>.",
+    },
   },
   additionalProperties: false,
 };
@@ -155,6 +163,8 @@ export interface QuoteRequest {
   readonly walletAddress: string;
   /** The request's `sender` (checksummed): its allowances are read. */
   readonly sender?: string;
+  /** `simulate: true`: the steps are simulated from `sender` before the quote is answered. */
+  readonly simulate: boolean;
   /**
    * Routing limits on the origin chain: its DEX deployments after include/exclude; the gas price undefined when the
    * body states none (the one recorded with the chain's pool state).
@@ -410,6 +420,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     ['includeDexes', 'an array'],
     ['excludeDexes', 'an array'],
     ['maxPriceImpactBps', 'an integer'],
+    ['simulate', 'a boolean'],
   ] as const) {
     if (b[field] === null) problems.set(field, `must be ${type}`);
   }
@@ -428,6 +439,10 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   }
   if (present(problems, b, 'sender') && present(problems, b, 'walletAddress') && b.sender!.toLowerCase() !== b.walletAddress!.toLowerCase())
     problems.set('sender', 'must equal walletAddress when both are sent (both name the wallet that sends the steps)');
+  if (b.simulate === true && !present(problems, b, 'sender') && !problems.has('sender'))
+    problems.set('sender', 'is required with simulate (the wallet the steps are simulated from)');
+  if (b.simulate === true && origin && destination && origin.chainId !== destination.chainId)
+    problems.set('simulate', 'is same-chain only: originChainId and destinationChainId must be equal');
   let deployments: DeploymentId[] = [];
   if (origin && !problems.has('originChainId')) {
     const slugs = new Set(origin.dexes.map((d) => d.slug));
@@ -484,6 +499,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
       deployments,
     },
     maxPriceImpactBps: b.maxPriceImpactBps ?? DEFAULT_MAX_PRICE_IMPACT_BPS,
+    simulate: b.simulate === true,
     body: b as QuoteRequestBody,
   };
 }

@@ -15,12 +15,14 @@ import type { Trade } from '../routing/Trade.ts';
 import { findBestTrade, type TradeFinder, tradeRefusal, tradeSearch } from '../routing/TradeFinder.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
+import { checksumAddress } from '../tx/checksumAddress.ts';
 import type { Step } from '../tx/Step.ts';
 import { chosenSlippage, type SlippageSource } from './autoSlippage.ts';
 import type { Pricer } from './Pricer.ts';
 import { AllowanceReader, readStepAllowances } from './quoteAllowances.ts';
 import { type QuoteChanges, type QuoteStatus, quoteAsOf, quoteChanges } from './quoteLifecycle.ts';
 import type { QuoteRequest } from './quoteRequest.ts';
+import { type QuoteSimulation, QuoteSimulator } from './quoteSimulation.ts';
 import { priceImpactRefusal, type QuotedSwap, type QuoteWarning, quoteWarnings } from './quoteWarnings.ts';
 
 /** Seconds a quote stays valid (SPEC section 8). */
@@ -96,6 +98,8 @@ export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>>
   refreshedFrom?: string;
   /** Quotes made by POST /quotes/{id}/refresh only: this quote's amounts less the refreshed quote's. */
   changes?: QuoteChanges;
+  /** Requests with `simulate: true` only: the steps run from `sender` before the quote was answered. */
+  simulation?: QuoteSimulation;
 }
 
 export interface QuoteServiceDeps {
@@ -107,6 +111,8 @@ export interface QuoteServiceDeps {
   readonly store: QuoteStore;
   /** Reads a request's `sender` allowances (RPC_URL_<chainId>); without it no chain can be read. */
   readonly allowances?: AllowanceReader;
+  /** Simulates quotes' steps (RPC_URL_<chainId>); without it no chain can be simulated on. */
+  readonly simulator?: QuoteSimulator;
   /** Milliseconds since the epoch. */
   readonly now?: () => number;
 }
@@ -126,10 +132,12 @@ export interface SavedQuote {
 export class QuoteService {
   private readonly now: () => number;
   private readonly allowances: AllowanceReader;
+  private readonly simulator: QuoteSimulator;
 
   constructor(private readonly deps: QuoteServiceDeps) {
     this.now = deps.now ?? Date.now;
     this.allowances = deps.allowances ?? new AllowanceReader(new ChainClients(new Map()));
+    this.simulator = deps.simulator ?? new QuoteSimulator(new ChainClients(new Map()));
   }
 
   /**
@@ -141,6 +149,7 @@ export class QuoteService {
    */
   async routes(request: QuoteRequest): Promise<RouteQuote[]> {
     this.requireSameChain(request, 'POST /quotes/routes prices same-chain swaps only: originChainId and destinationChainId must be equal');
+    if (request.simulate) throw new ValidationError('simulate: POST /quotes/routes returns no steps to simulate; use POST /quotes');
     const deadline = Math.floor(this.now() / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
     const snapshot = this.snapshotInfo(chain.chainId);
@@ -261,6 +270,20 @@ export class QuoteService {
     return this.create(parse(request), orgId, quote);
   }
 
+  /**
+   * POST /quotes/{id}/simulate: the saved quote's steps run from its request's `sender` at the chain's latest block
+   * (QuoteSimulator). A quote requested without a sender is refused: the steps are the sender's.
+   */
+  async simulate(quoteId: string, orgId: string): Promise<QuoteSimulation> {
+    const { quote, request } = await this.stored(quoteId, orgId);
+    const sender = typeof request?.sender === 'string' ? request.sender : undefined;
+    if (!sender)
+      throw new ValidationError(
+        `quote ${quoteId} was requested without a sender: simulation runs the steps from it; request a quote with sender`,
+      );
+    return this.simulator.simulate(quoteAsOf(quote, this.now()), checksumAddress(sender));
+  }
+
   private async stored(quoteId: string, orgId: string): Promise<{ quote: Quote; request?: Record<string, unknown> }> {
     const saved = await this.deps.store.get(quoteId);
     if (!saved || saved.orgId !== orgId) throw new NotFoundError(`quote ${quoteId} not found`);
@@ -377,6 +400,15 @@ export class QuoteService {
       }),
     };
     if (previous) Object.assign(quote, { refreshedFrom: previous.quoteId, changes: quoteChanges(previous, quote) });
+    if (request.simulate && request.sender) {
+      // The steps as built, run before the quote is answered; a step that succeeded takes its gasLimit from the run.
+      const simulation = await this.simulator.simulate(quote, checksumAddress(request.sender));
+      quote.steps = quote.steps.map((step, i) => {
+        const limit = simulation.steps[i].gasLimit;
+        return limit === null ? step : { ...step, gasLimit: limit };
+      });
+      quote.simulation = simulation;
+    }
     const json = await this.deps.store.save({
       orgId,
       quote: quote as unknown as Record<string, unknown>,

@@ -454,8 +454,9 @@ const schemas: Record<string, Schema> = {
       warnings: WARNINGS,
       refreshedFrom: str('Extension, refreshed quotes only: the quoteId refreshed.', { format: 'uuid', pattern: UUID_PATTERN }),
       changes: ref('QuoteChanges'),
+      simulation: ref('QuoteSimulation'),
     },
-    ['expectedFillTimeSeconds', 'bridge', 'fees', ...ROUTING_FIELDS, 'refreshedFrom', 'changes'],
+    ['expectedFillTimeSeconds', 'bridge', 'fees', ...ROUTING_FIELDS, 'refreshedFrom', 'changes', 'simulation'],
     'A saved quote. Cross-chain quotes (originChainId ≠ destinationChainId) also carry expectedFillTimeSeconds, bridge and fees; their route is the bridge.',
   ),
   QuoteChanges: object(
@@ -552,6 +553,85 @@ const schemas: Record<string, Schema> = {
     },
     [],
     'Extension, cross-chain quotes: what followed the deposit.',
+  ),
+  QuoteSimulation: object(
+    {
+      quoteId: str(undefined, { format: 'uuid', pattern: UUID_PATTERN }),
+      chainId: chainId(),
+      blockNumber: int(
+        "The block whose state the steps ran on (the node's latest); they run in a block after it (its number + 1, its timestamp + 1 s).",
+        {
+          minimum: 0,
+        },
+      ),
+      method: {
+        type: 'string',
+        enum: ['eth_simulateV1', 'eth_call'],
+        description:
+          "eth_simulateV1: the steps in order in one simulated block, each on the state the previous left. eth_call (a node without eth_simulateV1): each step alone on the block's state; of earlier steps only their approvals are carried (allowance overrides), and simulatedAmountOut is null (notes say so).",
+      },
+      sender: address("The request's sender, checksummed: every step runs from it."),
+      success: { type: 'boolean', description: 'Every step succeeded.' },
+      amountOut: intString("The quote's amountOut."),
+      simulatedAmountOut: {
+        type: ['string', 'null'],
+        pattern: INTEGER_STRING_PATTERN,
+        description:
+          "What the recipient's tokenOut balance gained over the steps run (their Transfer logs; native tokenOut: the node's traced ether transfers). Equals amountOut when the state has not moved since the quote; null with method eth_call.",
+      },
+      overrides: {
+        type: 'array',
+        items: ref('SimulationOverride'),
+        description:
+          'What the sender was given that it does not hold yet (balance; empty when nothing), and with method eth_call the approvals of earlier steps carried to later ones (allowance).',
+      },
+      steps: { type: 'array', items: ref('SimulatedStep'), description: "One per step of the quote, in the quote's order." },
+      notes: { type: 'array', items: str(), description: 'What the simulation could not do as the chain would (empty when nothing).' },
+    },
+    [],
+    "Extension: a quote's steps run before they are signed (POST /quotes/{quoteId}/simulate, or POST /quotes with simulate: true). Results are kept per (quote, block).",
+  ),
+  SimulatedStep: object(
+    {
+      message: str("The step's message."),
+      status: {
+        type: 'string',
+        enum: ['success', 'reverted', 'skipped'],
+        description: 'skipped: not run, an earlier step reverted (a client stops there).',
+      },
+      gasUsed: {
+        type: ['string', 'null'],
+        pattern: INTEGER_STRING_PATTERN,
+        description: 'Gas the step used (eth_call: what eth_estimateGas needs for it); null when skipped.',
+      },
+      gasLimit: {
+        type: ['string', 'null'],
+        pattern: INTEGER_STRING_PATTERN,
+        description:
+          "Successful steps: gasUsed + 25% + 20,000 (the refunds gasUsed is net of, the 1/64 a call keeps back, a v3 oracle write in a new second); with simulate: true the quote's step carries it. Null otherwise.",
+      },
+      revert: {
+        oneOf: [ref('RevertReason'), { type: 'null' }],
+        description: 'Reverted steps: the decoded reason; null otherwise.',
+      },
+    },
+    [],
+  ),
+  RevertReason: object({
+    reason: str(
+      'Error(string): its text ("STF", "Too little received", "UniswapV2: K"); Panic(uint256): "Panic(0x11: arithmetic underflow or overflow)"; a known custom error: its name and arguments; an unknown one: "custom error 0x<selector>"; no data: "reverted without a reason".',
+    ),
+    data: str('The revert data, hex ("0x" when none).', { pattern: '^0x[0-9a-fA-F]*$' }),
+  }),
+  SimulationOverride: object(
+    {
+      kind: { type: 'string', enum: ['balance', 'allowance'] },
+      token: address('The token (0xEeee…EEeE: ether).'),
+      holder: address('Whose balance or allowance.'),
+      spender: address('Allowances only.'),
+      value: intString('The value set, smallest units.'),
+    },
+    ['spender'],
   ),
   QuoteSwapLeg: object(
     {
@@ -796,6 +876,22 @@ export const openApiDocument = {
         parameters: [QUOTE_ID_PARAMETER],
         responses: {
           200: ok(ref('Quote'), 'quote refreshed successfully', 'The new quote.'),
+          ...pick(400, 401, 404, 429, 500, 503),
+        },
+      },
+    },
+    '/quotes/{quoteId}/simulate': {
+      post: {
+        tags: ['quotes'],
+        operationId: 'simulateQuote',
+        summary:
+          "Runs a same-chain quote's steps from its request's sender at the chain's latest block, before anything is signed (eth_simulateV1; eth_call per step where the node lacks it): per step success, gas used, gas limit and the decoded revert reason, and the recipient's simulatedAmountOut. The input the sender lacks is given by a state override. No body is read.",
+        description:
+          'Refusals (400): "simulation needs an RPC URL for chain 8453 (RPC_URL_8453)", "quote <id> was requested without a sender: simulation runs the steps from it; request a quote with sender", "simulation covers same-chain quotes only: quote <id> is cross-chain". An unknown quote: 404 "quote <id> not found".',
+        security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+        parameters: [QUOTE_ID_PARAMETER],
+        responses: {
+          200: ok(ref('QuoteSimulation'), 'quote simulated successfully', 'The simulation.'),
           ...pick(400, 401, 404, 429, 500, 503),
         },
       },

@@ -33,6 +33,8 @@ const REFRESH_ROUTE_TEMPLATE = '/quotes/:quoteId/refresh';
 const REFRESH_ROUTE = new RegExp(`^${QUOTE_ID}/refresh$`);
 const STATUS_ROUTE_TEMPLATE = '/quotes/:quoteId/status';
 const STATUS_ROUTE = new RegExp(`^${QUOTE_ID}/status$`);
+const SIMULATE_ROUTE_TEMPLATE = '/quotes/:quoteId/simulate';
+const SIMULATE_ROUTE = new RegExp(`^${QUOTE_ID}/simulate$`);
 
 /**
  * Quote routes: POST /quotes/routes (no key needed), POST /quotes and GET /quotes/:quoteId (organization key).
@@ -78,6 +80,12 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
     const id = ctx.captures![0].toLowerCase();
     const saved = await deps.quotes.refresh(id, ctx.state.apiKey.org, parseRequest);
     sendDataJson(ctx, 'quote refreshed successfully', saved.json);
+  });
+
+  // The quote's steps run from its sender at the chain's latest block, before anything is signed. No body is read.
+  router.post<KeyedState>(SIMULATE_ROUTE_TEMPLATE, SIMULATE_ROUTE, requireApiKey(deps.keys), async (ctx) => {
+    const id = ctx.captures![0].toLowerCase();
+    sendData(ctx, 'quote simulated successfully', await deps.quotes.simulate(id, ctx.state.apiKey.org));
   });
 
   // What became of one of the quote's transactions, read from its chain.

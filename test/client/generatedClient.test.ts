@@ -95,6 +95,7 @@ t.test('the generated client calls every operation of the document successfully'
     // The state has not moved between the quote and its refresh.
     refreshQuote: [200, 'true true 0'],
     getQuoteStatus: [400, 'status needs an RPC URL for chain 31337 (RPC_URL_31337)'],
+    simulateQuote: [400, 'simulation needs an RPC URL for chain 31337 (RPC_URL_31337)'],
     liveness: [200, 'ok'],
     readiness: [200, 'ready'],
     metrics: [200, 'true'],

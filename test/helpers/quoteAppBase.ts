@@ -12,6 +12,7 @@ import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { Pricer } from '../../src/quote/Pricer.ts';
 import { AllowanceReader } from '../../src/quote/quoteAllowances.ts';
 import { QuoteService } from '../../src/quote/quoteService.ts';
+import { QuoteSimulator } from '../../src/quote/quoteSimulation.ts';
 import { QuoteTxStatusReader } from '../../src/quote/quoteTxStatus.ts';
 import { type ApiKeyStore, createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { createQuoteStore, type QuoteStore } from '../../src/store/quoteStore.ts';
@@ -78,6 +79,7 @@ export function quoteAppBase(
           pricer,
           store,
           allowances: new AllowanceReader(new ChainClients(config.rpcUrls)),
+          simulator: new QuoteSimulator(new ChainClients(config.rpcUrls)),
           now: options.now,
         }),
         store,

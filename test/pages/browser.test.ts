@@ -6,20 +6,31 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { formatUnits } from 'viem';
+import { type Address, formatUnits } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
+import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import type { Envelope } from '../../src/http/envelope.ts';
-import type { RouteQuote } from '../../src/quote/quoteService.ts';
+import type { Quote, RouteQuote } from '../../src/quote/quoteService.ts';
 import type { PathView } from '../../src/routing/describeTrade.ts';
+import { createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { launchChromium, type PageWatch, screenshotDir, watchedPage } from '../helpers/browser.ts';
+import { devnetWallet, freshAddress } from '../helpers/devnetWallet.ts';
 import { startServer } from '../helpers/serverProcess.ts';
 
 const browser = await launchChromium(t);
 if (browser) {
   const dataDir = mkdtempSync(join(tmpdir(), 'sqs-pages-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  // A fresh devnet is the chain the shipped devnet snapshot was seeded from: Simulate and Check status run on it.
+  const devnet = await startDevnet();
+  t.teardown(() => devnet.stop());
+  const keys = createApiKeyStore({ redisUrl: undefined, dataDir });
+  const { key: apiKey } = await keys.create('playground');
+  await keys.close();
   const server = await startServer({
     readyPath: '/readyz',
-    env: { REDIS_URL: undefined, DATA_DIR: dataDir, LOG_LEVEL: 'silent', WORKER_THREADS: '1' },
+    env: { REDIS_URL: undefined, DATA_DIR: dataDir, LOG_LEVEL: 'silent', WORKER_THREADS: '1', RPC_URL_31337: devnet.rpcUrl },
   });
   t.teardown(() => server.stop());
   const origin = server.url;
@@ -65,7 +76,7 @@ if (browser) {
       }),
     );
     t.strictSame(listed.sort(), documented, 'every operation, under its tag');
-    t.equal(listed.length, 13);
+    t.equal(listed.length, 14);
 
     // Try it out: POST /quotes/routes with the document's first example, executed by the page itself.
     const routes = page.locator('#operations-quotes-quoteRoutes');
@@ -434,6 +445,127 @@ if (browser) {
     t.ok(await watch.page.locator('#result').isHidden(), 'no result is shown');
     await watch.page.screenshot({ path: join(screenshotDir, 'playground-error.png'), fullPage: true });
     // Chromium reports the 400 itself as a failed resource load.
+    clean(t, watch, ['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+  });
+
+  t.test('/playground on a 390 px phone: Simulate shows each step as simulated, Check status reads the sent steps', async (t) => {
+    const watch = await watchedPage(browser, origin);
+    t.teardown(() => watch.context.close());
+    const { page } = watch;
+    await page.setViewportSize({ width: 390, height: 900 });
+    const sender = privateKeyToAccount(devnet.accounts[3].privateKey);
+    const recipient = freshAddress('playground-recipient');
+    const chain = devnetWallet(devnet);
+    const WETH = bySymbol('WETH')!.address as Address;
+    const USDC = bySymbol('USDC')!.address as Address;
+    t.equal(await chain.balanceOf(WETH, sender.address), 0n, 'the sender holds no WETH yet');
+    await quoteOnPage(watch, WETH, USDC, '1.25');
+    await page.fill('#recipient', recipient);
+    await page.fill('#api-key', apiKey);
+    await page.fill('#sender', sender.address);
+    const answered = page.waitForResponse((r) => r.url() === `${origin}/quotes` && r.request().method() === 'POST');
+    await page.click('#simulate');
+    const response = await answered;
+    t.equal(response.status(), 200);
+    t.strictSame(
+      (await response.request().postDataJSON()) as unknown,
+      {
+        originChainId: 31337,
+        destinationChainId: 31337,
+        tokenIn: WETH,
+        tokenOut: USDC,
+        amount: '1.25',
+        recipientAddress: recipient,
+        sender: sender.address,
+        simulate: true,
+      },
+      'the page sends the quote request with sender and simulate',
+    );
+    const quote = ((await response.json()) as Envelope<Quote>).data!;
+    const sim = quote.simulation!;
+    await page.locator('#simulation').waitFor();
+    const rows = await page.$$eval('#simulation-steps tbody tr', (trs) =>
+      trs.map((tr) => [
+        tr.children[0]?.textContent,
+        tr.getAttribute('data-status'),
+        tr.getAttribute('data-gas-used'),
+        tr.getAttribute('data-gas-limit'),
+        tr.getAttribute('data-reason'),
+      ]),
+    );
+    t.strictSame(
+      rows,
+      sim.steps.map((s) => [s.message, s.status, s.gasUsed ?? '', s.gasLimit ?? '', s.revert?.reason ?? '']),
+      'each step as simulated',
+    );
+    t.strictSame(
+      rows.map((r) => r[1]),
+      ['success', 'success'],
+      'approve and swap both succeed',
+    );
+    const summary = page.locator('#simulation-summary');
+    t.strictSame(
+      [await summary.getAttribute('data-success'), await summary.getAttribute('data-simulated-amount-out')],
+      ['true', quote.amountOut],
+      'the devnet is the state the snapshot was seeded from: the simulated output is amountOut',
+    );
+    t.equal(
+      await page.locator('#simulation-notes').textContent(),
+      `Given to the sender for the simulation: balance of ${formatUnits(BigInt(quote.amountIn), 18)} WETH.`,
+    );
+    t.equal(await page.inputValue('#status-quote-id'), quote.quoteId, 'the status panel takes the quote id');
+
+    // The steps sent exactly as returned, each read back through the status panel; the chain is the oracle.
+    await fundAccount(devnet.rpcUrl, sender.address, WETH, 10n ** 19n);
+    const before = await chain.balanceOf(USDC, recipient);
+    const receipts = await chain.sendSteps(sender, quote.steps);
+    const delivered = (await chain.balanceOf(USDC, recipient)) - before;
+    t.equal(delivered.toString(), sim.simulatedAmountOut, "the recipient's balance change is the simulated output");
+    const shown: Record<string, string | null>[] = [];
+    for (const receipt of receipts) {
+      await page.fill('#tx-hash', receipt.transactionHash);
+      const status = page.waitForResponse((r) => r.url().startsWith(`${origin}/quotes/${quote.quoteId}/status`));
+      await page.click('#check-status');
+      t.equal((await status).status(), 200);
+      await page.locator('#status-facts').waitFor();
+      shown.push(
+        await page.$eval('#status-facts', (dl) =>
+          Object.fromEntries(
+            [...dl.querySelectorAll('dd')].flatMap((dd) =>
+              [...dd.attributes].filter((a) => a.name.startsWith('data-')).map((a) => [a.name, a.value]),
+            ),
+          ),
+        ),
+      );
+    }
+    t.strictSame(
+      shown,
+      receipts.map((r, i) => ({
+        'data-status': 'success',
+        'data-step': String(i),
+        'data-block-number': String(r.blockNumber),
+        'data-gas-used': String(r.gasUsed),
+        'data-amount-received': i === 0 ? '0' : delivered.toString(),
+        'data-amount-out': quote.amountOut,
+        'data-realized-slippage-bps': i === 0 ? '—' : '0',
+      })),
+      "each sent step as its receipt and the recipient's balance say",
+    );
+    // A hash the chain does not know; then a malformed one: the API's 400 message.
+    await page.fill('#tx-hash', `0x${'ab'.repeat(32)}`);
+    await page.click('#check-status');
+    await page.locator('#status-facts dd[data-status="not_found"]').waitFor();
+    await page.fill('#tx-hash', '0x12');
+    await page.click('#check-status');
+    await page.locator('#status-error').waitFor();
+    t.equal(await page.locator('#status-error').textContent(), 'txHash: must be a transaction hash (0x followed by 64 hex digits)');
+    t.ok(await page.locator('#status-facts').isHidden(), 'no stale status beside the error');
+    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.body.scrollWidth]);
+    t.ok(
+      widths.every((w) => w <= 390),
+      `document scrollWidth ${widths.join(', ')} <= 390`,
+    );
+    await page.screenshot({ path: join(screenshotDir, 'playground-simulate-phone.png'), fullPage: true });
     clean(t, watch, ['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   });
 }

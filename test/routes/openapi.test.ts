@@ -313,6 +313,20 @@ t.test('quote responses (in-process pricer) and quote errors validate against th
   );
   conforms(
     t,
+    'simulate without an RPC URL',
+    'POST',
+    '/quotes/{quoteId}/simulate',
+    await s.request('POST', `/quotes/${created.body.data.quoteId}/simulate`, { headers: keyed() }),
+  );
+  conforms(
+    t,
+    'simulate of an unknown quote',
+    'POST',
+    '/quotes/{quoteId}/simulate',
+    await s.request('POST', '/quotes/00000000-0000-4000-8000-000000000000/simulate', { headers: keyed() }),
+  );
+  conforms(
+    t,
     'refresh of an unknown quote',
     'POST',
     '/quotes/{quoteId}/refresh',
@@ -438,6 +452,7 @@ t.test('every operation declares its security: [] on the public ones, an API key
     'post /quotes': key,
     'get /quotes/{quoteId}': key,
     'post /quotes/{quoteId}/refresh': key,
+    'post /quotes/{quoteId}/simulate': key,
     'get /quotes/{quoteId}/status': key,
     'get /healthz': [],
     'get /readyz': [],
@@ -490,6 +505,7 @@ t.test('QuoteRequest is the validation schema itself (minus the TypeScript-only 
     'originChainId',
     'recipientAddress',
     'sender',
+    'simulate',
     'slippageBps',
     'tokenIn',
     'tokenOut',
