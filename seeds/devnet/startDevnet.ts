@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem';
 import { type AcrossDevnetAddresses, deployAcross } from './deployAcross.ts';
+import { type BalancerDevnetAddresses, deployBalancer } from './deployBalancer.ts';
 import { deployDevnet } from './deployDevnet.ts';
 import { deployUniswapV4, type V4DevnetAddresses } from './deployUniswapV4.ts';
 import { type DevnetAddresses, devnetAccounts } from './devnetAddresses.ts';
@@ -16,6 +17,8 @@ export interface Devnet {
   readonly across?: AcrossDevnetAddresses;
   /** The Uniswap v4 deployment and its pools, when started with `v4: true`. */
   readonly v4?: V4DevnetAddresses;
+  /** The Balancer v2 deployment and its pools, when started with `balancer: true`. */
+  readonly balancer?: BalancerDevnetAddresses;
   /** anvil's default accounts (unlocked on the node); index 0 is the deployer. */
   readonly accounts: ReadonlyArray<{ address: Address; privateKey: Hex }>;
   /** Transactions sent by the deployment. */
@@ -29,16 +32,19 @@ export interface Devnet {
 /**
  * Starts anvil (free port unless given; a taken port is refused) and deploys the devnet; chain id defaults to 31337.
  * `across: true` also deploys the Across SpokePool (seeds/devnet/deployAcross.ts) after everything else; `v4: true`
- * deploys Uniswap v4 and its pools (seeds/devnet/deployUniswapV4.ts) after that. Each has its own deployer, so
- * neither changes any other address.
+ * deploys Uniswap v4 and its pools (seeds/devnet/deployUniswapV4.ts) after that; `balancer: true` deploys Balancer v2
+ * and its pools (seeds/devnet/deployBalancer.ts) last. Each has its own deployer, so none changes any other address.
  */
-export async function startDevnet(options: { port?: number; chainId?: number; across?: boolean; v4?: boolean } = {}): Promise<Devnet> {
+export async function startDevnet(
+  options: { port?: number; chainId?: number; across?: boolean; v4?: boolean; balancer?: boolean } = {},
+): Promise<Devnet> {
   const started = performance.now();
   const anvil = await startAnvil({ port: options.port, chainId: options.chainId ?? 31337 });
   try {
     const { addresses, txCount } = await deployDevnet(anvil.rpcUrl);
     const across = options.across ? await deployAcross(anvil.rpcUrl) : undefined;
     const v4 = options.v4 ? await deployUniswapV4(anvil.rpcUrl) : undefined;
+    const balancer = options.balancer ? await deployBalancer(anvil.rpcUrl) : undefined;
     return {
       rpcUrl: anvil.rpcUrl,
       port: anvil.port,
@@ -47,6 +53,7 @@ export async function startDevnet(options: { port?: number; chainId?: number; ac
       addresses,
       ...(across ? { across } : {}),
       ...(v4 ? { v4 } : {}),
+      ...(balancer ? { balancer } : {}),
       accounts: devnetAccounts(),
       txCount,
       startMs: Math.round(performance.now() - started),
