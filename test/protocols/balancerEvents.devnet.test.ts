@@ -29,6 +29,7 @@ import {
   POOL_CREATED,
   POOL_REGISTERED,
   TOKENS_REGISTERED,
+  VAULT_SWAP,
 } from '../../src/protocols/balancer/balancerEvents.ts';
 import type { BalancerPoolState } from '../../src/protocols/balancer/balancerState.ts';
 import { readBalancerPools } from '../../src/protocols/balancer/readBalancerPools.ts';
@@ -260,4 +261,33 @@ t.test('random traffic followed block by block equals a fresh read at every bloc
     'Swap, PoolBalanceChanged, SwapFeePercentageChanged, AmpUpdateStarted and AmpUpdateStopped each applied',
   );
   t.ok(rereadBy.has(BALANCER_REREAD_TOPICS[0]), 'the rate cache refreshed by a swap after its expiry made a re-read');
+});
+
+t.test('logs the state cannot follow are re-reads, never a silently wrong state', async (t) => {
+  const block = await client.getBlockNumber();
+  const [weighted, , stable] = await read(block, bal.pools);
+  const swaps = await logs({ address: bal.contracts.vault, topics: [VAULT_SWAP as Hex, weighted.poolId as Hex] }, 0n, block);
+  t.ok(swaps.length > 0, 'the traffic swapped on the weighted pool');
+  const swap = swaps[0];
+  t.ok(applyBalancerEvent(weighted, swap).ok, 'its Swap applies');
+  t.same(
+    applyBalancerEvent(weighted, { ...swap, data: swap.data.slice(0, -2) }),
+    { ok: false, reason: 'malformed Swap' },
+    'a malformed Swap',
+  );
+  t.same(applyBalancerEvent(stable, swap), { ok: false, reason: 'a log of another pool' }, "another pool's Swap");
+  const foreign = { ...swap, topics: [swap.topics[0], swap.topics[1], `0x${'0'.repeat(24)}${'ab'.repeat(20)}`, swap.topics[3]] };
+  t.same(
+    applyBalancerEvent(weighted, foreign),
+    { ok: false, reason: 'Swap of tokens the pool does not hold' },
+    'a Swap of a token it does not hold',
+  );
+  const drained = { ...weighted, balances: weighted.balances.map(() => 0n) };
+  t.same(
+    applyBalancerEvent(drained, swap),
+    { ok: false, reason: 'Swap takes more than the known balance' },
+    'a Swap beyond the known balance',
+  );
+  const rateLog = { address: stable.address, topics: [BALANCER_REREAD_TOPICS[0]], data: `0x${'0'.repeat(128)}` };
+  t.notOk(applyBalancerEvent(stable, rateLog).ok, 'TokenRateCacheUpdated is a re-read');
 });
