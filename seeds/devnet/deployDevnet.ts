@@ -45,6 +45,7 @@ const npmAbi = parseAbi([
 interface Receipt {
   status: Hex;
   contractAddress: Address | null;
+  logs: { address: Address; topics: Hex[]; data: Hex }[];
 }
 
 /** Sends transactions from one unlocked anvil account, one at a time (automine), failing on a revert. */

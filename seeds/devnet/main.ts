@@ -19,7 +19,7 @@ if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`invalid cha
 
 let devnet: Awaited<ReturnType<typeof startDevnet>>;
 try {
-  devnet = await startDevnet({ port, chainId, across: true, v4: true });
+  devnet = await startDevnet({ port, chainId, across: true, v4: true, balancer: true });
 } catch (err) {
   console.error(`devnet: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
@@ -41,6 +41,9 @@ if (devnet.v4) {
   lines.push(`  ${'permit2'.padEnd(36)} ${devnet.v4.permit2}`);
   for (const [name, address] of Object.entries(devnet.v4.contracts)) lines.push(`  ${`v4 ${name}`.padEnd(36)} ${address}`);
 }
+if (devnet.balancer) {
+  for (const [name, address] of Object.entries(devnet.balancer.contracts)) lines.push(`  ${`balancer ${name}`.padEnd(36)} ${address}`);
+}
 lines.push('', 'pools:');
 const symbolOf = new Map(Object.entries(addresses.tokens).map(([s, a]) => [a, s]));
 for (const p of addresses.pools) {
@@ -53,6 +56,9 @@ for (const p of devnet.v4?.pools ?? []) {
   lines.push(
     `  uniswap    v4 ${`${symbolOrEth(p.currency0)}/${symbolOrEth(p.currency1)}`.padEnd(10)} fee ${String(p.lpFee).padStart(5)}${p.fee === p.lpFee ? '' : ' (dynamic)'}  spacing ${p.tickSpacing}  ${p.poolId}${BigInt(p.hooks) === 0n ? '' : `  hooks ${p.hooks}`}`,
   );
+}
+for (const p of devnet.balancer?.pools ?? []) {
+  lines.push(`  balancer   ${p.kind === 'weighted' ? 'weighted' : 'stable  '} ${p.name.padEnd(14)} ${p.address}  poolId ${p.poolId}`);
 }
 lines.push(
   '',

@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem';
 import { type AcrossDevnetAddresses, deployAcross } from './deployAcross.ts';
+import { type BalancerDevnetAddresses, deployBalancer } from './deployBalancer.ts';
 import { deployDevnet } from './deployDevnet.ts';
 import { deployPancakeV3, type PancakeDevnetAddresses } from './deployPancakeV3.ts';
 import { deployUniswapV4, type V4DevnetAddresses } from './deployUniswapV4.ts';
@@ -19,6 +20,8 @@ export interface Devnet {
   readonly v4?: V4DevnetAddresses;
   /** The PancakeSwap v3 deployment and its pools, when started with `pancake: true`. */
   readonly pancake?: PancakeDevnetAddresses;
+  /** The Balancer v2 deployment and its pools, when started with `balancer: true`. */
+  readonly balancer?: BalancerDevnetAddresses;
   /** anvil's default accounts (unlocked on the node); index 0 is the deployer. */
   readonly accounts: ReadonlyArray<{ address: Address; privateKey: Hex }>;
   /** Transactions sent by the deployment. */
@@ -33,10 +36,11 @@ export interface Devnet {
  * Starts anvil (free port unless given; a taken port is refused) and deploys the devnet; chain id defaults to 31337.
  * `across: true` also deploys the Across SpokePool (seeds/devnet/deployAcross.ts) after everything else; `v4: true`
  * deploys Uniswap v4 and its pools (seeds/devnet/deployUniswapV4.ts) after that; `pancake: true` PancakeSwap v3 and
- * its pools (seeds/devnet/deployPancakeV3.ts) last. Each has its own deployer, so none changes any other address.
+ * its pools (seeds/devnet/deployPancakeV3.ts), then `balancer: true` Balancer v2 and its pools
+ * (seeds/devnet/deployBalancer.ts). Each has its own deployer, so none changes any other address.
  */
 export async function startDevnet(
-  options: { port?: number; chainId?: number; across?: boolean; v4?: boolean; pancake?: boolean } = {},
+  options: { port?: number; chainId?: number; across?: boolean; v4?: boolean; pancake?: boolean; balancer?: boolean } = {},
 ): Promise<Devnet> {
   const started = performance.now();
   const anvil = await startAnvil({ port: options.port, chainId: options.chainId ?? 31337 });
@@ -45,6 +49,7 @@ export async function startDevnet(
     const across = options.across ? await deployAcross(anvil.rpcUrl) : undefined;
     const v4 = options.v4 ? await deployUniswapV4(anvil.rpcUrl) : undefined;
     const pancake = options.pancake ? await deployPancakeV3(anvil.rpcUrl) : undefined;
+    const balancer = options.balancer ? await deployBalancer(anvil.rpcUrl) : undefined;
     return {
       rpcUrl: anvil.rpcUrl,
       port: anvil.port,
@@ -54,6 +59,7 @@ export async function startDevnet(
       ...(across ? { across } : {}),
       ...(v4 ? { v4 } : {}),
       ...(pancake ? { pancake } : {}),
+      ...(balancer ? { balancer } : {}),
       accounts: devnetAccounts(),
       txCount,
       startMs: Math.round(performance.now() - started),

@@ -1,0 +1,76 @@
+/**
+ * A Balancer v2 weighted pool's swap, exactly as WeightedPool (February 2023, v3) computes it inside Vault.swap: the
+ * swap fee comes off the raw input (rounding the fee up), amounts and balances are scaled to 18 decimals, WeightedMath
+ * prices the trade with FixedPoint.powUp, and the result is scaled back rounding in the pool's favour.
+ */
+import { AmmError } from '../../amm/ammError.ts';
+import {
+  add,
+  addSwapFee,
+  complement,
+  divDown,
+  divUp,
+  downscaleDown,
+  downscaleUp,
+  mulDown,
+  mulUp,
+  ONE,
+  powUp,
+  sub,
+  subtractSwapFee,
+  upscale,
+} from '../../amm/balancerFixedPoint.ts';
+
+/** WeightedMath._MAX_IN_RATIO / _MAX_OUT_RATIO: a swap takes at most 30% of a balance. */
+const MAX_IN_RATIO = 3n * 10n ** 17n;
+const MAX_OUT_RATIO = 3n * 10n ** 17n;
+
+/** One direction of a weighted pool: raw balances, normalized weights and scaling factors of both tokens, and the fee. */
+export interface WeightedSide {
+  readonly balanceIn: bigint;
+  readonly balanceOut: bigint;
+  readonly weightIn: bigint;
+  readonly weightOut: bigint;
+  readonly scalingFactorIn: bigint;
+  readonly scalingFactorOut: bigint;
+  /** Swap fee percentage, 18 decimals. */
+  readonly swapFee: bigint;
+}
+
+/** WeightedMath._calcOutGivenIn on upscaled amounts. */
+export function calcOutGivenIn(balanceIn: bigint, weightIn: bigint, balanceOut: bigint, weightOut: bigint, amountIn: bigint): bigint {
+  if (amountIn > mulDown(balanceIn, MAX_IN_RATIO))
+    throw new AmmError('INSUFFICIENT_RESERVES', 'amount in exceeds 30% of the balance (MAX_IN_RATIO)');
+  const base = divUp(balanceIn, add(balanceIn, amountIn));
+  const exponent = divDown(weightIn, weightOut);
+  const power = powUp(base, exponent);
+  return mulDown(balanceOut, complement(power));
+}
+
+/** WeightedMath._calcInGivenOut on upscaled amounts. */
+export function calcInGivenOut(balanceIn: bigint, weightIn: bigint, balanceOut: bigint, weightOut: bigint, amountOut: bigint): bigint {
+  if (amountOut > mulDown(balanceOut, MAX_OUT_RATIO)) {
+    throw new AmmError('INSUFFICIENT_RESERVES', 'amount out exceeds 30% of the balance (MAX_OUT_RATIO)');
+  }
+  const base = divUp(balanceOut, sub(balanceOut, amountOut));
+  const exponent = divUp(weightOut, weightIn);
+  const power = powUp(base, exponent);
+  return mulUp(balanceIn, sub(power, ONE));
+}
+
+/** Raw output for a raw input (Vault.swap GIVEN_IN on a weighted pool). */
+export function weightedSwapGivenIn(side: WeightedSide, amountIn: bigint): bigint {
+  const balanceIn = upscale(side.balanceIn, side.scalingFactorIn);
+  const balanceOut = upscale(side.balanceOut, side.scalingFactorOut);
+  const amount = upscale(subtractSwapFee(amountIn, side.swapFee), side.scalingFactorIn);
+  return downscaleDown(calcOutGivenIn(balanceIn, side.weightIn, balanceOut, side.weightOut, amount), side.scalingFactorOut);
+}
+
+/** Raw input for a raw output (Vault.swap GIVEN_OUT on a weighted pool). */
+export function weightedSwapGivenOut(side: WeightedSide, amountOut: bigint): bigint {
+  const balanceIn = upscale(side.balanceIn, side.scalingFactorIn);
+  const balanceOut = upscale(side.balanceOut, side.scalingFactorOut);
+  const amount = upscale(amountOut, side.scalingFactorOut);
+  const amountIn = downscaleUp(calcInGivenOut(balanceIn, side.weightIn, balanceOut, side.weightOut, amount), side.scalingFactorIn);
+  return addSwapFee(amountIn, side.swapFee);
+}
