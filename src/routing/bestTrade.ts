@@ -64,6 +64,8 @@ interface Candidate extends SplitPath {
   /** Gas of its nominal legs' swaps (routeGas), and what each initialized tick crossed adds (the first leg that charges for ticks). */
   readonly nominalGas: bigint;
   readonly tickGas: bigint;
+  /** The least gas of its swaps priced: its nominal legs moving no tick (pricing only adds ticks, cold slots, tick moves). */
+  readonly floorGas: bigint;
   /** Its pools and directions: names its curve in a CurveCache. */
   readonly key: string;
 }
@@ -127,6 +129,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         amount: request.amount,
         maxSplits: request.maxSplits,
         ranksFees: search.rate !== undefined && request.gasPriceWei > 0n,
+        singlesKnown: true,
         score: (members, quotes) => score(search, members, quotes),
         feeEstimate: (members, ticks) => {
           if (!search.rate || request.gasPriceWei <= 0n) return 0;
@@ -187,8 +190,7 @@ function scoreBound(search: Search, c: Candidate, curve: PathCurve): number {
     if (curve.endY < fixed * (1 - FLOAT_MARGIN)) return Number.NEGATIVE_INFINITY;
     gross = -(inputFor(curve, fixed) * (1 - FLOAT_MARGIN)) + 1;
   }
-  const floor = c.nominal.map((l) => (l.movesTick ? { ...l, movesTick: false } : l));
-  return gross - Number(gasCost(search, tradeGas(search, [{ legs: floor, executor: c.executors[0] }])));
+  return gross - Number(gasCost(search, c.floorGas + callsGas(search, [c.executors[0]])));
 }
 
 /**
@@ -266,6 +268,10 @@ function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeR
       pools: new Set(priced.pools.map((p) => p.address)),
       nominal,
       nominalGas: routeGas(nominal, request.tradeType),
+      floorGas: routeGas(
+        nominal.map((l) => (l.movesTick ? { ...l, movesTick: false } : l)),
+        request.tradeType,
+      ),
       tickGas: ticking ? protocolOf(ticking.kind).gas.tick : 0n,
       key,
     });

@@ -28,6 +28,11 @@ export interface SplitContext<P extends SplitPath> {
    * priced token; 0 when gas is not ranked.
    */
   feeEstimate(members: readonly P[], ticks: readonly number[]): number;
+  /**
+   * The caller already has the best single path for the whole amount, priced exactly and scored as `score` would:
+   * a set of one path cannot beat it, so none is priced (undefined instead of a split of one).
+   */
+  readonly singlesKnown?: boolean;
 }
 
 /** A split priced exactly: each member's share of the fixed amount and its quote. */
@@ -110,6 +115,7 @@ export function optimalSplit<P extends SplitPath>(
     current = best;
   }
   if (!current?.split.feasible) return undefined;
+  if (context.singlesKnown && current.members.length < 2) return undefined;
   return priceSolved(context, candidates, curves, current, solve);
 }
 
@@ -142,6 +148,7 @@ function priceSolved<P extends SplitPath>(
 ): PricedSplit<P> | undefined {
   let set = solved;
   for (let attempt = 0; attempt < candidates.length && set.split.feasible; attempt++) {
+    if (context.singlesKnown && set.members.length < 2) return undefined;
     const priced = priceShares(context, candidates, set);
     if (priced === undefined) return undefined;
     if (typeof priced === 'number') {
@@ -275,6 +282,8 @@ function dropUnpaid<P extends SplitPath>(
     for (const leave of order) {
       const rest = best.shares.filter((x) => x !== leave).map((x) => x.member);
       if (rest.some((i) => curves[i].x.length === 0)) continue;
+      // Without a member of two, the other alone: the caller's best single path is at least as good.
+      if (context.singlesKnown && rest.length < 2) continue;
       const set = solve(rest);
       if (!set.split.feasible) continue;
       const ownFee = whole.fee - set.fee;
