@@ -118,7 +118,9 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   const candidates = found.paths;
   // One-hop paths share no pool prefix: nothing for the ladder cache to share.
   const cache: LadderCache | undefined = options.ladders ?? (request.maxHops > 1 ? new Map() : undefined);
-  const curves = candidates.length > PRUNE_FROM || request.maxSplits > 1 ? candidateCurves(search, candidates, options.curves) : undefined;
+  // Curves steer the split search; without splits they are built only where pruning saves more exact walks than they cost.
+  const curves =
+    request.maxSplits > 1 || candidates.length > PRUNE_SINGLE_FROM ? candidateCurves(search, candidates, options.curves) : undefined;
   const single = bestSinglePath(search, candidates, curves, cache);
   let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined =
     single.best;
@@ -153,6 +155,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
 
 /** With more candidates than this, the single-path search prices exactly only those whose float bound can still win. */
 const PRUNE_FROM = 2;
+/** Without splits, curves are built for that pruning only with more candidates than this (a few direct pools price faster than their curves build). */
+const PRUNE_SINGLE_FROM = 8;
 /**
  * Relative margin of a float curve's value over the exact price of the same amount (the exact walk rounds in the
  * pool's favour, so its output is at most the real-valued one and its input at least; floats add relative errors
