@@ -5,7 +5,8 @@ import { protocolOf } from '../protocols/registry.ts';
 import { executorsFor } from './executors.ts';
 import { findRoutes } from './findRoutes.ts';
 import { callGas, routeGas } from './gasModel.ts';
-import { type OkQuote, optimalSplit, quoteValue, type SplitPath } from './optimalSplit.ts';
+import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue, type SplitPath } from './optimalSplit.ts';
+import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
 import { type LadderCache, type PathQuote, type PricedPath, pricePath, toPricedPath } from './priceRoutes.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import type { Executor, Leg, Route, Split, Trade } from './Trade.ts';
@@ -39,7 +40,15 @@ export interface BestTradeOptions {
    * search over all deployments and those kept to one): a path priced there at the same amounts is not priced again.
    */
   readonly ladders?: LadderCache;
+  /**
+   * Path curves built by earlier searches for the same request (same side and fixed amount), by the path's pools and
+   * directions (Candidate.key): bestTradesByDeployment shares one between its searches.
+   */
+  readonly curves?: CurveCache;
 }
+
+/** Path curves of one request's searches (same side and amount), by Candidate.key. */
+export type CurveCache = Map<string, PathCurve>;
 
 /**
  * The best trade, or why none was found (NO_EXACT_OUTPUT_ROUTE: see src/routing/executors.ts, one protocol per path,
@@ -52,6 +61,13 @@ interface Candidate extends SplitPath {
   readonly executors: readonly Executor[];
   /** Its legs before pricing (no ticks, no cold slots): the network fee the split search estimates. */
   readonly nominal: readonly Leg[];
+  /** Gas of its nominal legs' swaps (routeGas), and what each initialized tick crossed adds (the first leg that charges for ticks). */
+  readonly nominalGas: bigint;
+  readonly tickGas: bigint;
+  /** The least gas of its swaps priced: its nominal legs moving no tick (pricing only adds ticks, cold slots, tick moves). */
+  readonly floorGas: bigint;
+  /** Its pools and directions: names its curve in a CurveCache. */
+  readonly key: string;
 }
 
 /** Everything one search shares. */
@@ -102,15 +118,12 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   const candidates = found.paths;
   // One-hop paths share no pool prefix: nothing for the ladder cache to share.
   const cache: LadderCache | undefined = options.ladders ?? (request.maxHops > 1 ? new Map() : undefined);
-  const whole = candidates.map((c) => pricePath(c.path, request.tradeType, [request.amount], cache)[0]);
-  let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined;
-  // The best single path, net of its network fee (ties: the earlier path, as findRoutes orders them).
-  candidates.forEach((c, i) => {
-    const q = whole[i];
-    if (!q.ok) return;
-    const s = score(search, [c], [q]);
-    if (!best || s > best.score) best = { members: [c], shares: [request.amount], quotes: [q], score: s };
-  });
+  // Curves steer the split search; without splits they are built only where pruning saves more exact walks than they cost.
+  const curves =
+    request.maxSplits > 1 || candidates.length > PRUNE_SINGLE_FROM ? candidateCurves(search, candidates, options.curves) : undefined;
+  const single = bestSinglePath(search, candidates, curves, cache);
+  let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined =
+    single.best;
   if (request.maxSplits > 1) {
     const split = optimalSplit(
       {
@@ -118,19 +131,116 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         amount: request.amount,
         maxSplits: request.maxSplits,
         ranksFees: search.rate !== undefined && request.gasPriceWei > 0n,
+        singlesKnown: true,
         score: (members, quotes) => score(search, members, quotes),
         feeEstimate: (members, ticks) => {
-          const executors = assignExecutors(members);
-          const routes = members.map((m, i) => ({ legs: withTicks(m.nominal, ticks[i]), executor: executors[i] }));
-          return Number(gasCost(search, tradeGas(search, routes)));
+          if (!search.rate || request.gasPriceWei <= 0n) return 0;
+          // The nominal legs' gas with `ticks` crossed (routeGas is linear in a leg's ticks), and the calls'.
+          let gas = callsGas(search, assignExecutors(members));
+          for (let i = 0; i < members.length; i++) {
+            gas += members[i].nominalGas;
+            if (ticks[i] > 0) gas += BigInt(ticks[i]) * members[i].tickGas;
+          }
+          return Number(gasCost(search, gas));
         },
       },
       candidates,
+      curves,
     );
     if (split && (!best || split.score > best.score)) best = split;
   }
-  if (!best) return { ok: false, code: refusalCode(whole) };
+  if (!best) return { ok: false, code: refusalCode(single.whole) };
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };
+}
+
+/** With more candidates than this, the single-path search prices exactly only those whose float bound can still win. */
+const PRUNE_FROM = 2;
+/** Without splits, curves are built for that pruning only with more candidates than this (a few direct pools price faster than their curves build). */
+const PRUNE_SINGLE_FROM = 8;
+/**
+ * Relative margin of a float curve's value over the exact price of the same amount (the exact walk rounds in the
+ * pool's favour, so its output is at most the real-valued one and its input at least; floats add relative errors
+ * around 1e-12): a path is left unpriced only when even this much better than its float value would lose.
+ */
+const FLOAT_MARGIN = 1e-6;
+
+/** The curves of a search's candidates, shared through `cache` with the request's other searches. */
+function candidateCurves(search: Search, candidates: readonly Candidate[], cache: CurveCache | undefined): PathCurve[] {
+  const { tradeType, amount } = search.request;
+  return candidates.map((c) => {
+    const cached = cache?.get(c.key);
+    if (cached) return cached;
+    const curve = fixedAmountCurve(c.path, tradeType, amount);
+    cache?.set(c.key, curve);
+    return curve;
+  });
+}
+
+/**
+ * An upper bound of a single path's exact score for the whole amount from its float curve: its value with
+ * FLOAT_MARGIN to spare, less the least network fee its route can cost (its nominal legs crossing no tick, writing
+ * no cold slot and moving no tick: pricing only adds to that). Infinity where the curve cannot say (no pieces);
+ * -Infinity where the curve cannot carry the amount (priced only when no path carries it, for the refusal code).
+ */
+function scoreBound(search: Search, c: Candidate, curve: PathCurve): number {
+  if (curve.x.length === 0) return Number.POSITIVE_INFINITY;
+  const { tradeType, amount } = search.request;
+  const fixed = Number(amount);
+  let gross: number;
+  if (tradeType === 'exactIn') {
+    if (curve.endX < fixed * (1 - FLOAT_MARGIN)) return Number.NEGATIVE_INFINITY;
+    gross = outputAt(curve, fixed) * (1 + FLOAT_MARGIN) + 1;
+  } else {
+    if (curve.endY < fixed * (1 - FLOAT_MARGIN)) return Number.NEGATIVE_INFINITY;
+    gross = -(inputFor(curve, fixed) * (1 - FLOAT_MARGIN)) + 1;
+  }
+  return gross - Number(gasCost(search, c.floorGas + callsGas(search, [c.executors[0]])));
+}
+
+/**
+ * The best single path for the whole amount, net of its network fee (ties: the earlier path, as findRoutes orders
+ * them), and each path's quote of the whole amount where it was priced. With curves, paths are priced exactly in the
+ * order of their float bound (scoreBound), and a path whose bound is below the best exact score so far is not priced:
+ * it cannot win. When no path carries the amount, every path is priced (the refusal code reads them all).
+ */
+function bestSinglePath(
+  search: Search,
+  candidates: readonly Candidate[],
+  curves: readonly PathCurve[] | undefined,
+  cache: LadderCache | undefined,
+): {
+  best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined;
+  whole: PathQuote[];
+} {
+  const { request } = search;
+  const whole: PathQuote[] = new Array(candidates.length);
+  let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined;
+  let bestAt = -1;
+  const price = (i: number): void => {
+    const q = pricePath(candidates[i].path, request.tradeType, [request.amount], cache)[0];
+    whole[i] = q;
+    if (!q.ok) return;
+    const s = score(search, [candidates[i]], [q]);
+    if (!best || s > best.score || (s === best.score && i < bestAt)) {
+      best = { members: [candidates[i]], shares: [request.amount], quotes: [q], score: s };
+      bestAt = i;
+    }
+  };
+  if (!curves || candidates.length <= PRUNE_FROM) {
+    for (let i = 0; i < candidates.length; i++) price(i);
+    return { best, whole };
+  }
+  const bounds = candidates.map((c, i) => scoreBound(search, c, curves[i]));
+  const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
+
+  for (const i of order) {
+    if (best && bounds[i] < Number((best as { score: bigint }).score)) break;
+
+    if (bounds[i] === Number.NEGATIVE_INFINITY) break;
+    price(i);
+  }
+  if (!best) for (let i = 0; i < candidates.length; i++) if (!whole[i]) price(i);
+  return { best, whole };
 }
 
 /** A pair's paths that some router can execute, with what a search needs to know of each before pricing. */
@@ -153,15 +263,24 @@ function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeR
     if (executors.length === 0) continue;
     const priced = toPricedPath(index, path);
     if (!priced) continue;
-    paths.push({ path: priced, executors, pools: new Set(priced.pools.map((p) => p.address)), nominal: nominalLegs(priced) });
+    const key = priced.pools.map((p, h) => `${p.address}${path.tokens[h] === p.token0 ? '>' : '<'}`).join('');
+    const nominal = nominalLegs(priced);
+    const ticking = nominal.find((l) => protocolOf(l.kind).gas.tick > 0n);
+    paths.push({
+      path: priced,
+      executors,
+      pools: new Set(priced.pools.map((p) => p.address)),
+      nominal,
+      nominalGas: routeGas(nominal, request.tradeType),
+      floorGas: routeGas(
+        nominal.map((l) => (l.movesTick ? { ...l, movesTick: false } : l)),
+        request.tradeType,
+      ),
+      tickGas: ticking ? protocolOf(ticking.kind).gas.tick : 0n,
+      key,
+    });
   }
   return { paths, pathsFound: found.length > 0 };
-}
-
-/** Nominal legs with `ticks` initialized ticks crossed, counted on the first leg whose protocol charges for them. */
-function withTicks(legs: readonly Leg[], ticks: number): readonly Leg[] {
-  const at = ticks > 0 ? legs.findIndex((l) => protocolOf(l.kind).gas.tick > 0n) : -1;
-  return at < 0 ? legs : legs.map((l, i) => (i === at ? { ...l, ticksCrossed: ticks } : l));
 }
 
 /** A path's legs before pricing: no amounts, no ticks crossed, no cold slots; a swap moves the tick where its protocol charges that (gas.tickMove). */
@@ -191,14 +310,32 @@ function assignExecutors(members: readonly { executors: readonly Executor[] }[])
 /** Gas of the steps of a set of routes with their executors. */
 function tradeGas(search: Search, routes: readonly { legs: readonly Leg[]; executor: Executor }[]): bigint {
   let gas = 0n;
-  const groups = new Map<string, { executor: Executor; count: number }>();
-  for (const r of routes) {
-    gas += routeGas(r.legs, search.request.tradeType);
-    const g = groups.get(r.executor.address);
-    if (g) g.count++;
-    else groups.set(r.executor.address, { executor: r.executor, count: 1 });
-  }
-  for (const { executor, count } of groups.values())
+  for (const r of routes) gas += routeGas(r.legs, search.request.tradeType);
+  return (
+    gas +
+    callsGas(
+      search,
+      routes.map((r) => r.executor),
+    )
+  );
+}
+
+/** Gas of the executor calls of routes with these executors (one call per distinct executor and its route count). */
+function callsGas(search: Search, executors: readonly Executor[]): bigint {
+  let gas = 0n;
+  for (let i = 0; i < executors.length; i++) {
+    const executor = executors[i];
+    let count = 0;
+    let first = true;
+    for (let j = 0; j < executors.length; j++) {
+      if (executors[j].address !== executor.address) continue;
+      if (j < i) {
+        first = false;
+        break;
+      }
+      count++;
+    }
+    if (!first) continue;
     gas += callGas(
       executor.kind,
       count,
@@ -208,6 +345,7 @@ function tradeGas(search: Search, routes: readonly { legs: readonly Leg[]; execu
       search.request.tradeType,
       search.approvalReset,
     );
+  }
   return gas;
 }
 

@@ -1,6 +1,6 @@
 import { type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
-import { bestTrade, type TradeOutcome, type TradeRequest } from './bestTrade.ts';
+import { bestTrade, type CurveCache, type TradeOutcome, type TradeRequest } from './bestTrade.ts';
 import type { LadderCache } from './priceRoutes.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import { tradeEnds } from './tradeEnds.ts';
@@ -28,7 +28,10 @@ export function bestTradesByDeployment(
   // One ladder cache for every search of the request: a path the search over all deployments priced at some amounts
   // is not priced again by the search kept to its deployment (same index, side and grid: the same quotes).
   const ladders: LadderCache = new Map();
-  const through = (deployments: readonly DeploymentId[]): TradeOutcome => bestTradeThrough(index, subject, limits, deployments, ladders);
+  // And one curve cache: the searches kept to one deployment steer their splits by the curves the first one built.
+  const curves: CurveCache = new Map();
+  const through = (deployments: readonly DeploymentId[]): TradeOutcome =>
+    bestTradeThrough(index, subject, limits, deployments, { ladders, curves });
   if (!perDeployment || tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut).bareWrap)
     return [{ deployment: '', outcome: through(limits.deployments) }];
   // One pool per trade: the best over all deployments is one of theirs, never a mix, and a refusal of all of them
@@ -55,7 +58,7 @@ function bestTradeThrough(
   subject: TradeSubject,
   limits: RoutingLimits,
   deployments: readonly DeploymentId[],
-  ladders: LadderCache,
+  caches: { ladders: LadderCache; curves: CurveCache },
 ): TradeOutcome {
   const allowKey = deployments.join(',');
   // The filter of a deployment list is made once per index and reused (it names the memoised candidate paths too).
@@ -65,5 +68,5 @@ function bestTradeThrough(
   });
   const { tokenIn, tokenOut, tradeType, amount } = subject;
   const { maxHops, maxSplits, gasPriceWei } = limits;
-  return bestTrade(index, { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, allow, allowKey }, { ladders });
+  return bestTrade(index, { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, allow, allowKey }, caches);
 }

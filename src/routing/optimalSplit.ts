@@ -28,6 +28,11 @@ export interface SplitContext<P extends SplitPath> {
    * priced token; 0 when gas is not ranked.
    */
   feeEstimate(members: readonly P[], ticks: readonly number[]): number;
+  /**
+   * The caller already has the best single path for the whole amount, priced exactly and scored as `score` would:
+   * a set of one path cannot beat it, so none is priced (undefined instead of a split of one).
+   */
+  readonly singlesKnown?: boolean;
 }
 
 /** A split priced exactly: each member's share of the fixed amount and its quote. */
@@ -74,12 +79,13 @@ function better(a: Solved, b: Solved | undefined): boolean {
  * does; then the shares are priced exactly, polished on integers, and a member that does not pay for its own network
  * fee (exactly, the others re-balanced without it) is dropped. Undefined when no set carries the amount.
  */
-export function optimalSplit<P extends SplitPath>(context: SplitContext<P>, candidates: readonly P[]): PricedSplit<P> | undefined {
+export function optimalSplit<P extends SplitPath>(
+  context: SplitContext<P>,
+  candidates: readonly P[],
+  curves: readonly PathCurve[] = candidates.map((c) => fixedAmountCurve(c.path, context.tradeType, context.amount)),
+): PricedSplit<P> | undefined {
   const { tradeType, amount } = context;
   const fixed = Number(amount);
-  const curves = candidates.map((c) =>
-    tradeType === 'exactIn' ? pathCurve(c.path, fixed, Number.POSITIVE_INFINITY) : pathCurve(c.path, Number.POSITIVE_INFINITY, fixed),
-  );
   const solve = (members: readonly number[]): Solved => {
     const split = equalise(
       members.map((i) => curves[i]),
@@ -109,7 +115,14 @@ export function optimalSplit<P extends SplitPath>(context: SplitContext<P>, cand
     current = best;
   }
   if (!current?.split.feasible) return undefined;
+  if (context.singlesKnown && current.members.length < 2) return undefined;
   return priceSolved(context, candidates, curves, current, solve);
+}
+
+/** A path's curve built as far as a trade of `amount` on its fixed side can reach. */
+export function fixedAmountCurve(path: PricedPath, tradeType: TradeType, amount: bigint): PathCurve {
+  const fixed = Number(amount);
+  return tradeType === 'exactIn' ? pathCurve(path, fixed, Number.POSITIVE_INFINITY) : pathCurve(path, Number.POSITIVE_INFINITY, fixed);
 }
 
 /** Whether two paths share a pool. */
@@ -135,6 +148,7 @@ function priceSolved<P extends SplitPath>(
 ): PricedSplit<P> | undefined {
   let set = solved;
   for (let attempt = 0; attempt < candidates.length && set.split.feasible; attempt++) {
+    if (context.singlesKnown && set.members.length < 2) return undefined;
     const priced = priceShares(context, candidates, set);
     if (priced === undefined) return undefined;
     if (typeof priced === 'number') {
@@ -173,29 +187,48 @@ function priceShares<P extends SplitPath>(
   wanted[largest] += amount - wanted.reduce((a, b) => a + b, 0n);
   if (wanted[largest] <= 0n) return set.members.length > 1 ? largest : undefined;
   const result: Share[] = [];
+  // With several members, each is priced in one walk at its share and one polish step either side (polish's moves).
+  const step = polishStep(amount);
+  const sides: PathQuote[][] = [];
   for (let i = 0; i < set.members.length; i++) {
-    const q = pricePath(candidates[set.members[i]].path, tradeType, [wanted[i]])[0];
+    const w = wanted[i];
+    const polished = set.members.length > 1;
+    const amounts = !polished ? [w] : w > step ? [w - step, w, w + step] : [w, w + step];
+    const priced = pricePath(candidates[set.members[i]].path, tradeType, amounts);
+    const q = priced[amounts.length === 3 ? 1 : 0];
     if (!q.ok) return set.members.length > 1 ? i : undefined;
-    result.push({ member: set.members[i], share: wanted[i], quote: q });
+    result.push({ member: set.members[i], share: w, quote: q });
+    sides.push(
+      amounts.length === 3 ? [priced[0], priced[2]] : amounts.length === 2 ? [{ ok: false, code: 'AMOUNT_TOO_SMALL' }, priced[1]] : [],
+    );
   }
-  polish(context, candidates, result);
+  polish(context, candidates, result, sides);
   return { shares: result, score: context.score(members(candidates, result), quotes(result)) };
 }
 
 const members = <P>(candidates: readonly P[], s: readonly Share[]): P[] => s.map((x) => candidates[x.member]);
 const quotes = (s: readonly Share[]): OkQuote[] => s.map((x) => x.quote);
 
+/** The integer polish's step: a millionth of the amount, at least 1. */
+function polishStep(amount: bigint): bigint {
+  return amount / 1_000_000n > 0n ? amount / 1_000_000n : 1n;
+}
+
 /**
  * Moves of one millionth of the amount between members while the exact value gained by one exceeds what the other
  * loses (the float optimum is already within rounding of the exact one: this corrects what floats cannot see).
  */
-function polish<P extends SplitPath>(context: SplitContext<P>, candidates: readonly P[], s: Share[]): void {
+function polish<P extends SplitPath>(context: SplitContext<P>, candidates: readonly P[], s: Share[], sides: readonly PathQuote[][]): void {
   if (s.length < 2) return;
   const { tradeType, amount } = context;
-  const step = amount / 1_000_000n > 0n ? amount / 1_000_000n : 1n;
-  const gains = (x: Share): { up: bigint | undefined; down: bigint | undefined; q: (OkQuote | undefined)[] } => {
+  const step = polishStep(amount);
+  /** A member's gains one step up and down; `near`: its quotes one step below and above when already priced. */
+  const gains = (
+    x: Share,
+    near?: readonly PathQuote[],
+  ): { up: bigint | undefined; down: bigint | undefined; q: (OkQuote | undefined)[] } => {
     const amounts = x.share > step ? [x.share - step, x.share + step] : [x.share + step];
-    const priced = pricePath(candidates[x.member].path, tradeType, amounts);
+    const priced = near ? (amounts.length === 2 ? near : [near[1]]) : pricePath(candidates[x.member].path, tradeType, amounts);
     const q = priced.map((p) => (p.ok ? p : undefined));
     const v = quoteValue(x.quote, tradeType);
     const upQ = q[q.length - 1];
@@ -206,7 +239,7 @@ function polish<P extends SplitPath>(context: SplitContext<P>, candidates: reado
       q: amounts.length === 2 ? q : [undefined, q[0]],
     };
   };
-  const marginal = s.map(gains);
+  const marginal = s.map((x, i) => gains(x, sides[i]));
   for (let move = 0; move < MAX_POLISH_MOVES; move++) {
     let to = -1;
     let from = -1;
@@ -249,6 +282,8 @@ function dropUnpaid<P extends SplitPath>(
     for (const leave of order) {
       const rest = best.shares.filter((x) => x !== leave).map((x) => x.member);
       if (rest.some((i) => curves[i].x.length === 0)) continue;
+      // Without a member of two, the other alone: the caller's best single path is at least as good.
+      if (context.singlesKnown && rest.length < 2) continue;
       const set = solve(rest);
       if (!set.split.feasible) continue;
       const ownFee = whole.fee - set.fee;

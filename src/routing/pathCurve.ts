@@ -191,3 +191,22 @@ export function outputAt(c: PathCurve, input: number): number {
   const t = Math.min(input - c.x[lo], c.len[lo]);
   return c.y[lo] + (c.alpha[lo] * t) / (c.beta[lo] + t);
 }
+
+/**
+ * Input the curve needs for an output (Infinity beyond where the curve ends): the inverse of outputAt within the
+ * piece the output falls in, y = y[k] + alpha t / (beta + t).
+ */
+export function inputFor(c: PathCurve, output: number): number {
+  if (output <= 0) return 0;
+  if (c.x.length === 0 || output > c.endY) return Number.POSITIVE_INFINITY;
+  let lo = 0;
+  let hi = c.y.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (c.y[mid] <= output) lo = mid;
+    else hi = mid - 1;
+  }
+  const rest = output - c.y[lo];
+  const t = rest >= c.alpha[lo] ? Number.POSITIVE_INFINITY : (c.beta[lo] * rest) / (c.alpha[lo] - rest);
+  return c.x[lo] + Math.min(t, c.len[lo]);
+}
