@@ -13,6 +13,7 @@ import { batchCount, type MulticallOptions, multicallBatched } from './multicall
 import { probeApprovalResets } from './probeApprovalResets.ts';
 import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.ts';
 import { completePoolStates, type PhaseRunner, readPoolBasics } from './readPoolStates.ts';
+import { routerFactCalls, routerFacts } from './routerFacts.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
 import { createSeedRpc, RpcRequestError, shortError } from './seedRpc.ts';
 import { checkTokenMetadata, TOKEN_METADATA_READS, tokenMetadataCalls, totalSuppliesOf } from './tokenMetadata.ts';
@@ -81,8 +82,12 @@ export interface ChainSeedReport {
   readonly discovery: readonly DexDiscovery[];
   /** eth_getLogs requests of the creation-log scan. */
   readonly logRequests: number;
-  /** Calls made through Multicall3, by phase: token metadata, discovery, pool state, transfer probes, approval probes, tick bitmap words, ticks. */
+  /**
+   * Calls made through Multicall3, by phase: the v3 routers' own facts (src/chain/routerFacts.ts), token metadata,
+   * discovery, pool state, transfer probes, approval probes, tick bitmap words, ticks.
+   */
   readonly calls: {
+    readonly routers: number;
     readonly tokens: number;
     readonly discovery: number;
     readonly state: number;
@@ -123,7 +128,7 @@ async function seedOne(
 ): Promise<ChainSeedReport> {
   const started = performance.now();
   const base = { chainId: chain.chainId, slug: chain.slug };
-  const calls = { tokens: 0, discovery: 0, state: 0, probe: 0, approve: 0, bitmap: 0, ticks: 0 };
+  const calls = { routers: 0, tokens: 0, discovery: 0, state: 0, probe: 0, approve: 0, bitmap: 0, ticks: 0 };
   const notSeeded = (status: 'failed' | 'skipped', reason: string, rpcRequests: number): ChainSeedReport => {
     progress.log(`[${chain.slug}] ${status}: ${reason}`);
     return {
@@ -189,7 +194,18 @@ async function seedOne(
   };
 
   try {
-    // 0. Token metadata: decimals() and symbol() of every ERC-20 against the catalogue (a token that disagrees is left
+    // 0a. The v3 routers' own facts: factory() and WETH9() must be the catalogue's (else the chain is refused: swaps
+    // through the router would revert or miss the quoted pools), and a SwapRouter02's factoryV2() names the v2 pairs
+    // it swaps too (routerFacts.ts).
+    const routers = routerFacts(
+      chain,
+      await phase('routers', routerFactCalls(chain), (r) => `${r.filter((x) => x !== undefined).length} answers`),
+    );
+    for (const note of routers.notes) progress.log(`[${chain.slug}] ${note}`);
+    if (routers.mismatches.length > 0)
+      return failed(`the catalogue disagrees with the chain: ${routers.mismatches.join('; ')}; no snapshot written`, rpc.requests());
+
+    // 0b. Token metadata: decimals() and symbol() of every ERC-20 against the catalogue (a token that disagrees is left
     // out), and totalSupply() (market caps).
     const tokenAddresses = pairTokens(chain);
     const metadata = await phase(
@@ -317,6 +333,7 @@ async function seedOne(
       ...(excludedTokens.length > 0 ? { excludedTokens } : {}),
       ...(approvalResetTokens.length > 0 ? { approvalResetTokens } : {}),
       ...(found.coverage ? { discovery: { ...found.coverage, unlisted: unlistedPools(found.logPools, all) } } : {}),
+      ...(routers.routers.length > 0 ? { routers: routers.routers } : {}),
     };
     let file: string | undefined;
     if (o.write) {

@@ -53,6 +53,21 @@ export interface SnapshotDiscovery {
   readonly unlisted: readonly SnapshotPoolIdentity[];
 }
 
+/**
+ * A v3 router of the catalogue as it answered the seeding run (src/chain/routerFacts.ts): its factory() and WETH9(),
+ * which the run checked against the catalogue, and for a SwapRouter02 the v2 factory it was deployed with
+ * (factoryV2(); absent when the router does not answer it), whose pairs it swaps too (src/graph/servedChain.ts).
+ */
+export interface SnapshotRouter {
+  readonly dex: string;
+  readonly version: 'v3';
+  readonly kind: 'SwapRouter' | 'SwapRouter02';
+  readonly address: string;
+  readonly factory: string;
+  readonly weth9: string;
+  readonly factoryV2?: string;
+}
+
 /** One chain's pool state at one block, as written by the seeding run. */
 export interface Snapshot {
   readonly formatVersion: 1;
@@ -88,6 +103,8 @@ export interface Snapshot {
   readonly approvalResetTokens?: readonly string[];
   /** What creation-log discovery covered (absent: every pool was found by pair lookups, or an older snapshot). */
   readonly discovery?: SnapshotDiscovery;
+  /** The catalogue's v3 routers as they answered the seeding run (absent: none catalogued, or an older snapshot). */
+  readonly routers?: readonly SnapshotRouter[];
 }
 
 /**

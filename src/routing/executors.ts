@@ -16,8 +16,10 @@ export interface ChainExecutor extends Executor {
 const cache = new WeakMap<CatalogChain, readonly ChainExecutor[]>();
 
 /**
- * A chain's executors in order of preference: SwapRouter02 first (v3 pools and, where the catalogue names its v2
- * factory, that DEX's v2 pairs, mixed in one call), then SwapRouter (v3 only), then each v2 DEX's Router02.
+ * A chain's executors in order of preference: SwapRouter02 first (v3 pools and, where the chain names its v2
+ * factory, that DEX's v2 pairs, mixed in one call), then SwapRouter (v3 only), then each v2 DEX's Router02. Give it
+ * the chain as served (src/graph/servedChain.ts), whose `v3RouterV2FactoryAddress` is the router's own factoryV2()
+ * where the catalogue file names none.
  */
 export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
   let list = cache.get(chain);

@@ -139,8 +139,10 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
     ['eth_chainId', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas', 'eth_getCode'],
   );
   const bound =
-    4 + seeded.logRequests + [c.tokens, c.discovery, c.state, c.probe, c.approve, c.bitmap, c.ticks].reduce((n, x) => n + batches(x), 0);
-  t.equal(seeded.rpcRequests, bound, `requests = 4 + eth_getLogs + sum of ceil(calls / 500) over the seven phases = ${bound}`);
+    4 +
+    seeded.logRequests +
+    [c.routers, c.tokens, c.discovery, c.state, c.probe, c.approve, c.bitmap, c.ticks].reduce((n, x) => n + batches(x), 0);
+  t.equal(seeded.rpcRequests, bound, `requests = 4 + eth_getLogs + sum of ceil(calls / 500) over the eight phases = ${bound}`);
   t.same(
     [c.tokens, c.probe, c.approve],
     [24, 7, 8],
@@ -159,6 +161,23 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
   const blockNumber = BigInt(snap.blockNumber);
   const block = await client.getBlock({ blockNumber });
   t.equal(snap.blockTimestamp, Number(block.timestamp), 'block timestamp');
+  t.equal(snap.blockHash, block.hash, 'block hash (a follower starting from the snapshot checks the chain still has it)');
+  const contracts = devnet.addresses.contracts;
+  t.strictSame(
+    snap.routers,
+    [
+      {
+        dex: 'uniswap',
+        version: 'v3',
+        kind: 'SwapRouter02',
+        address: contracts.swapRouter02,
+        factory: contracts.uniswapV3Factory,
+        weth9: contracts.WETH,
+        factoryV2: contracts.uniswapV2Factory,
+      },
+    ],
+    "SwapRouter02's factory(), WETH9() and factoryV2(): the contracts the devnet deployed it with",
+  );
   const tip = BigInt(await client.request({ method: 'eth_maxPriorityFeePerGas' }));
   t.ok(block.baseFeePerGas! > 0n && tip > 0n, `the devnet has a base fee (${block.baseFeePerGas}) and suggests a tip (${tip})`);
   t.equal(snap.gasPriceWei, (block.baseFeePerGas! + tip).toString(), "gas price: the block's baseFeePerGas + eth_maxPriorityFeePerGas");
@@ -282,10 +301,16 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
     r.rpcRequests,
     4 +
       r.logRequests +
-      [r.calls.tokens, r.calls.discovery, r.calls.state, r.calls.probe, r.calls.approve, r.calls.bitmap, r.calls.ticks].reduce(
-        (n, x) => n + b7(x),
-        0,
-      ),
+      [
+        r.calls.routers,
+        r.calls.tokens,
+        r.calls.discovery,
+        r.calls.state,
+        r.calls.probe,
+        r.calls.approve,
+        r.calls.bitmap,
+        r.calls.ticks,
+      ].reduce((n, x) => n + b7(x), 0),
     'requests = 4 + eth_getLogs + ceil(calls / 7) per phase',
   );
   t.equal(r.calls.bitmap, 10, 'tickWindowWords 0: one bitmap word per v3 pool (10 pools)');
