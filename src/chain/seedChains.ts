@@ -156,6 +156,7 @@ async function seedOne(
   const client: PublicClient = rpc.client;
 
   let blockNumber: bigint;
+  let blockHash: string;
   let blockTimestamp: bigint;
   let gasPriceWei: bigint;
   const multicall3 = getAddress(chain.multicall3Address || DEFAULT_MULTICALL3);
@@ -165,6 +166,7 @@ async function seedOne(
     const block = await client.getBlock({ blockTag: 'latest' });
     if (block.number === null) throw new SkipChain('latest block has no number');
     blockNumber = block.number;
+    blockHash = block.hash;
     blockTimestamp = block.timestamp;
     gasPriceWei = await gasPriceAt(client, block.baseFeePerGas);
     const code = await client.getCode({ address: multicall3, blockNumber });
@@ -324,6 +326,7 @@ async function seedOne(
       formatVersion: 1,
       chainId: chain.chainId,
       blockNumber: Number(blockNumber),
+      blockHash,
       blockTimestamp: Number(blockTimestamp),
       gasPriceWei: gasPriceWei.toString(),
       seededAt: new Date().toISOString(),

@@ -74,7 +74,8 @@ export interface Snapshot {
   readonly chainId: number;
   readonly blockNumber: number;
   /**
-   * That block's hash, when the writer recorded it (the follower does): a follower starting from the snapshot checks
+   * That block's hash, when the writer recorded it (the seeding run and the follower do; the shipped devnet snapshots
+   * do not, as a devnet started later has other hashes): a follower starting from the snapshot checks
    * the chain still has it, else (the block was reorganised away) it seeds afresh. Absent: not checked.
    */
   readonly blockHash?: string;
