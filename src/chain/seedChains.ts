@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Address, getAddress, type PublicClient } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
+import { socketRpc } from '../follow/heads.ts';
 import { parseSnapshot, type Snapshot, type SnapshotExcludedToken } from '../graph/snapshot.ts';
 import type { ReadCall } from '../protocols/PoolSource.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
@@ -15,7 +16,7 @@ import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.t
 import { completePoolStates, type PhaseRunner, readPoolBasics } from './readPoolStates.ts';
 import { routerFactCalls, routerFacts } from './routerFacts.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
-import { createSeedRpc, RpcRequestError, shortError } from './seedRpc.ts';
+import { createSeedRpc, RpcRequestError, type SeedRpc, type SeedRpcOptions, shortError } from './seedRpc.ts';
 import { checkTokenMetadata, TOKEN_METADATA_READS, tokenMetadataCalls, totalSuppliesOf } from './tokenMetadata.ts';
 
 /** Multicall3's canonical address, used when a chain's catalogue file names none. */
@@ -120,11 +121,22 @@ export interface SeedReport {
 
 class SkipChain extends Error {}
 
+/**
+ * The seeding run's client for an endpoint: createSeedRpc for an http(s):// URL; for a ws(s):// URL (a chain whose
+ * only endpoint is a WebSocket) the follower's WebSocket client (src/follow/heads.ts: viem's webSocket transport, two
+ * retries instead of `retries`/`backoffMs`/`timeoutMs`, no reconnection: a dead endpoint fails the chain), to be
+ * closed when done.
+ */
+function seedRpcFor(url: string, options: Omit<SeedRpcOptions, 'url'>): SeedRpc & { close?(): void } {
+  return /^wss?:\/\//i.test(url) ? socketRpc(url, false) : createSeedRpc({ url, ...options });
+}
+
 async function seedOne(
   chain: CatalogChain,
   url: string | undefined,
   o: Required<Omit<SeedOptions, 'chains' | 'rpcUrls' | 'log'>>,
   progress: SeedProgress,
+  open: (url: string) => SeedRpc,
 ): Promise<ChainSeedReport> {
   const started = performance.now();
   const base = { chainId: chain.chainId, slug: chain.slug };
@@ -152,7 +164,7 @@ async function seedOne(
   if (chain.ecosystem !== 'evm') return notSeeded(untried, `ecosystem ${chain.ecosystem} is not seeded over EVM RPC`, 0);
   if (!url) return notSeeded(untried, `no RPC URL (set RPC_URL_${chain.chainId})`, 0);
   const failed = (reason: string, rpcRequests: number): ChainSeedReport => notSeeded('failed', reason, rpcRequests);
-  const rpc = createSeedRpc({ url, retries: o.retries, backoffMs: o.backoffMs, timeoutMs: o.timeoutMs });
+  const rpc = open(url);
   const client: PublicClient = rpc.client;
 
   let blockNumber: bigint;
@@ -437,7 +449,15 @@ export async function seedChains(options: SeedOptions): Promise<SeedReport> {
   if (!Number.isInteger(o.batchSize) || o.batchSize < 1) throw new RangeError('batchSize must be a positive integer');
   if (!Number.isInteger(o.tickWindowWords) || o.tickWindowWords < 0) throw new RangeError('tickWindowWords must be a non-negative integer');
   const reports: ChainSeedReport[] = [];
-  for (const chain of options.chains) reports.push(await seedOne(chain, options.rpcUrls.get(chain.chainId), o, progress));
+  for (const chain of options.chains) {
+    let opened: ReturnType<typeof seedRpcFor> | undefined;
+    const open = (url: string): SeedRpc => (opened = seedRpcFor(url, o));
+    try {
+      reports.push(await seedOne(chain, options.rpcUrls.get(chain.chainId), o, progress, open));
+    } finally {
+      opened?.close?.();
+    }
+  }
   return {
     chains: reports,
     seeded: reports.filter((r) => r.status === 'seeded').length,

@@ -348,3 +348,24 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
   );
   t.equal(fallback.chains[0].snapshot!.gasPriceWei, (await client.getGasPrice()).toString(), "gas price: the endpoint's eth_gasPrice");
 });
+
+t.test('seedChains over a ws:// RPC URL alone: the same snapshot as over HTTP at the same block', async (t) => {
+  const devnet = await startDevnet();
+  t.teardown(() => devnet.stop());
+  const chain = loadCatalog(join(ROOT, 'catalog')).chain('devnet')!;
+  const wsUrl = devnet.rpcUrl.replace(/^http/, 'ws');
+  const dir = mkdtempSync(join(tmpdir(), 'seed-ws-'));
+  const seed = (url: string) =>
+    seedChains({ chains: [chain], rpcUrls: new Map([[chain.chainId, url]]), snapshotDir: dir, write: false, progress: 'none' });
+  const overWs = await seed(wsUrl);
+  t.equal(overWs.chains[0].status, 'seeded', overWs.chains[0].reason ?? `seeded over ${wsUrl}`);
+  const overHttp = await seed(devnet.rpcUrl);
+  const { seededAt: _a, ...ws } = overWs.chains[0].snapshot!;
+  const { seededAt: _b, ...http } = overHttp.chains[0].snapshot!;
+  t.equal(ws.blockNumber, http.blockNumber, 'the chain did not move between the two runs');
+  t.strictSame(ws, http, 'the same snapshot, field by field');
+  t.ok(overWs.chains[0].rpcRequests > 0 && overWs.chains[0].rpcRequests === overHttp.chains[0].rpcRequests, 'as many requests either way');
+  const dead = await seed(`ws://127.0.0.1:${await freePort()}`);
+  t.equal(dead.chains[0].status, 'failed', 'a ws:// endpoint that does not answer: failed (not retried for ever)');
+  t.match(dead.chains[0].reason, /^endpoint did not answer \(eth_chainId: .*ECONNREFUSED/, 'with the reason');
+});
