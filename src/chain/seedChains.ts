@@ -262,7 +262,7 @@ async function seedOne(
         `[${chain.slug}] ${d.dex} ${d.version}: ${d.pools} pools ${
           d.method === 'logs'
             ? `from creation logs (${d.fromBlock === undefined ? 'no new blocks' : `blocks ${d.fromBlock}..${d.toBlock}, ${d.newPools} new`})`
-            : `by pair lookups (${d.reason})`
+            : `by pair lookups (${d.reason})${d.carried ? `, ${d.carried} kept from the previous creation-log scan` : ''}`
         }`,
       );
     const pools = found.pools;
