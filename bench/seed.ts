@@ -23,9 +23,9 @@ const GENERATED = Number(process.env.BENCH_SEED_TOKENS ?? 400);
 
 function row(label: string, batchSize: number, r: ChainSeedReport): string {
   const c = r.calls;
-  const phases = [c.tokens, c.discovery, c.state, c.probe, c.bitmap, c.ticks];
+  const phases = [c.routers, c.tokens, c.discovery, c.state, c.probe, c.approve, c.bitmap, c.ticks];
   const all = phases.reduce((n, x) => n + x, 0);
-  const perPhase = 4 + phases.reduce((n, x) => n + Math.ceil(x / batchSize), 0);
+  const perPhase = 4 + r.logRequests + phases.reduce((n, x) => n + Math.ceil(x / batchSize), 0);
   const ok = r.rpcRequests === perPhase ? 'ok' : 'OFF';
   return [
     label.padEnd(28),

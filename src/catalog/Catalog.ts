@@ -43,7 +43,10 @@ export interface CatalogDex {
   readonly v3RouterAddress: string;
   /** ABI of v3RouterAddress: Uniswap's SwapRouter or SwapRouter02, or PancakeSwap's SmartRouter (docs/pancakeswap-v3.md). */
   readonly v3RouterKind: 'SwapRouter' | 'SwapRouter02' | 'PancakeSmartRouter' | '';
-  /** SwapRouter02 only: the v2 factory it was deployed with (its pairs can be swapped through it); '' otherwise. */
+  /**
+   * A router that swaps v2 pairs too (swapsV2Pairs: SwapRouter02, PancakeSwap's SmartRouter) only: the v2 factory it
+   * was deployed with (its pairs can be swapped through it); '' otherwise.
+   */
   readonly v3RouterV2FactoryAddress: string;
   readonly v3QuoterAddress: string;
   readonly universalRouterAddress: string;
@@ -65,6 +68,14 @@ export interface CatalogDex {
    * unknown, and its pools are found by pair lookups (catalogue tokens x base tokens).
    */
   readonly factoryDeploymentBlock?: number;
+}
+
+/**
+ * Whether a v3 router kind also swaps v2 pairs (its factoryV2(), alone or mixed with v3 pools in one call):
+ * Uniswap's SwapRouter02 and PancakeSwap's SmartRouter (ImmutableState), not the original SwapRouter.
+ */
+export function swapsV2Pairs(kind: CatalogDex['v3RouterKind']): kind is 'SwapRouter02' | 'PancakeSmartRouter' {
+  return kind === 'SwapRouter02' || kind === 'PancakeSmartRouter';
 }
 
 /**

@@ -24,6 +24,11 @@ export interface DexDiscovery {
   readonly newPools?: number;
   /** pairs: why the logs were not used (no deployment block in the catalogue, the endpoint refused them). */
   readonly reason?: string;
+  /**
+   * pairs, when the endpoint refused the logs: pools an earlier run's creation-log scan found (the previous
+   * snapshot's pools and `unlisted`) that are kept, pairs of two non-base tokens included (in `pools` too).
+   */
+  readonly carried?: number;
 }
 
 /** Options of a discovery. */
@@ -146,6 +151,8 @@ export function keptPool(
 interface LogDex extends FactoryDex {
   /** First block to scan: the deployment block, or the block after the previous run's last. */
   readonly start: number;
+  /** The previous run's last scanned block, when it scanned this factory. */
+  readonly scannedTo?: number;
   readonly known: PoolToRead[];
 }
 
@@ -155,7 +162,7 @@ interface LogDex extends FactoryDex {
  * previous snapshot's last scanned one (less REORG_OVERLAP blocks), to the head, keeping every pool whose two tokens
  * are catalogued (pairs of two non-base tokens included). The other DEXes, and all of them when the endpoint refuses
  * the logs (no history, ranges too small to finish within maxLogRequests), are found by pair lookups
- * (discoveryCandidates).
+ * (discoveryCandidates); a refused scan keeps the pools and the coverage the previous snapshot's scans recorded.
  */
 export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
   const { chain } = o;
@@ -185,6 +192,7 @@ export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
       factory,
       fee: found.fees[0] ?? 0,
       start: scanned ? Math.max(found.fromBlock, scanned.toBlock + 1 - REORG_OVERLAP) : found.fromBlock,
+      ...(scanned ? { scannedTo: scanned.toBlock } : {}),
       known,
     });
   }
@@ -210,7 +218,11 @@ export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
       });
     }
   } else {
-    for (const d of logDexes) pairDexes.set(`${d.dex}/${d.version}`, { reason: scan.reason, factory: d.factory, version: d.version });
+    // Pair lookups stand in, and the pools an earlier creation-log scan found stay (non-base pairs would be lost).
+    for (const d of logDexes) {
+      pairDexes.set(`${d.dex}/${d.version}`, { reason: scan.reason, factory: d.factory, version: d.version });
+      logPools.push(...d.known);
+    }
   }
 
   const candidates = discoveryCandidates(chain, o.usable).filter((c) => pairDexes.has(`${c.dex}/${c.version}`));
@@ -228,17 +240,30 @@ export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
   });
   for (const [key, p] of pairDexes) {
     const [dex, version] = key.split('/');
-    const pools = pairPools.filter((x) => x.dex === dex && x.version === version).length;
-    dexes.push({ dex, version: p.version, factory: p.factory, method: 'pairs', pools, reason: p.reason });
+    const ofDex = (x: PoolToRead): boolean => x.dex === dex && x.version === version;
+    const carried = logPools.filter(ofDex);
+    const pools = new Set([...pairPools.filter(ofDex), ...carried].map((x) => lower(x.address))).size;
+    dexes.push({
+      dex,
+      version: p.version,
+      factory: p.factory,
+      method: 'pairs',
+      pools,
+      reason: p.reason,
+      ...(carried.length > 0 ? { carried: carried.length } : {}),
+    });
   }
 
   const usable = (p: PoolToRead): boolean => o.usable.has(lower(p.token0)) && o.usable.has(lower(p.token1));
   const pools = new Map<string, PoolToRead>();
   for (const p of [...logPools.filter(usable), ...pairPools]) if (!pools.has(lower(p.address))) pools.set(lower(p.address), p);
-  const coverage =
-    scan.ok && logDexes.length > 0
-      ? { tokens: digest, scanned: logDexes.map((d) => ({ dex: d.dex, version: d.version, factory: d.factory, toBlock: o.head })) }
-      : undefined;
+  // A refused scan keeps what the previous runs covered, so a later run with the logs resumes from there.
+  const covered = scan.ok
+    ? logDexes.map((d) => ({ dex: d.dex, version: d.version, factory: d.factory, toBlock: o.head }))
+    : logDexes.flatMap((d) =>
+        d.scannedTo === undefined ? [] : [{ dex: d.dex, version: d.version, factory: d.factory, toBlock: d.scannedTo }],
+      );
+  const coverage = covered.length > 0 ? { tokens: digest, scanned: covered } : undefined;
   return {
     pools: [...pools.values()],
     logPools,

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Address, getAddress, type PublicClient } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
+import { socketRpc } from '../follow/heads.ts';
 import { parseSnapshot, type Snapshot, type SnapshotExcludedToken } from '../graph/snapshot.ts';
 import type { ReadCall } from '../protocols/PoolSource.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
@@ -13,8 +14,9 @@ import { batchCount, type MulticallOptions, multicallBatched } from './multicall
 import { probeApprovalResets } from './probeApprovalResets.ts';
 import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.ts';
 import { completePoolStates, type PhaseRunner, readPoolBasics } from './readPoolStates.ts';
+import { routerFactCalls, routerFacts } from './routerFacts.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
-import { createSeedRpc, RpcRequestError, shortError } from './seedRpc.ts';
+import { createSeedRpc, RpcRequestError, type SeedRpc, type SeedRpcOptions, shortError } from './seedRpc.ts';
 import { checkTokenMetadata, TOKEN_METADATA_READS, tokenMetadataCalls, totalSuppliesOf } from './tokenMetadata.ts';
 
 /** Multicall3's canonical address, used when a chain's catalogue file names none. */
@@ -81,8 +83,12 @@ export interface ChainSeedReport {
   readonly discovery: readonly DexDiscovery[];
   /** eth_getLogs requests of the creation-log scan. */
   readonly logRequests: number;
-  /** Calls made through Multicall3, by phase: token metadata, discovery, pool state, transfer probes, approval probes, tick bitmap words, ticks. */
+  /**
+   * Calls made through Multicall3, by phase: the v3 routers' own facts (src/chain/routerFacts.ts), token metadata,
+   * discovery, pool state, transfer probes, approval probes, tick bitmap words, ticks.
+   */
   readonly calls: {
+    readonly routers: number;
     readonly tokens: number;
     readonly discovery: number;
     readonly state: number;
@@ -115,15 +121,26 @@ export interface SeedReport {
 
 class SkipChain extends Error {}
 
+/**
+ * The seeding run's client for an endpoint: createSeedRpc for an http(s):// URL; for a ws(s):// URL (a chain whose
+ * only endpoint is a WebSocket) the follower's WebSocket client (src/follow/heads.ts: viem's webSocket transport, two
+ * retries instead of `retries`/`backoffMs`/`timeoutMs`, no reconnection: a dead endpoint fails the chain), to be
+ * closed when done.
+ */
+function seedRpcFor(url: string, options: Omit<SeedRpcOptions, 'url'>): SeedRpc & { close?(): void } {
+  return /^wss?:\/\//i.test(url) ? socketRpc(url, false) : createSeedRpc({ url, ...options });
+}
+
 async function seedOne(
   chain: CatalogChain,
   url: string | undefined,
   o: Required<Omit<SeedOptions, 'chains' | 'rpcUrls' | 'log'>>,
   progress: SeedProgress,
+  open: (url: string) => SeedRpc,
 ): Promise<ChainSeedReport> {
   const started = performance.now();
   const base = { chainId: chain.chainId, slug: chain.slug };
-  const calls = { tokens: 0, discovery: 0, state: 0, probe: 0, approve: 0, bitmap: 0, ticks: 0 };
+  const calls = { routers: 0, tokens: 0, discovery: 0, state: 0, probe: 0, approve: 0, bitmap: 0, ticks: 0 };
   const notSeeded = (status: 'failed' | 'skipped', reason: string, rpcRequests: number): ChainSeedReport => {
     progress.log(`[${chain.slug}] ${status}: ${reason}`);
     return {
@@ -147,10 +164,11 @@ async function seedOne(
   if (chain.ecosystem !== 'evm') return notSeeded(untried, `ecosystem ${chain.ecosystem} is not seeded over EVM RPC`, 0);
   if (!url) return notSeeded(untried, `no RPC URL (set RPC_URL_${chain.chainId})`, 0);
   const failed = (reason: string, rpcRequests: number): ChainSeedReport => notSeeded('failed', reason, rpcRequests);
-  const rpc = createSeedRpc({ url, retries: o.retries, backoffMs: o.backoffMs, timeoutMs: o.timeoutMs });
+  const rpc = open(url);
   const client: PublicClient = rpc.client;
 
   let blockNumber: bigint;
+  let blockHash: string;
   let blockTimestamp: bigint;
   let gasPriceWei: bigint;
   const multicall3 = getAddress(chain.multicall3Address || DEFAULT_MULTICALL3);
@@ -160,6 +178,7 @@ async function seedOne(
     const block = await client.getBlock({ blockTag: 'latest' });
     if (block.number === null) throw new SkipChain('latest block has no number');
     blockNumber = block.number;
+    blockHash = block.hash;
     blockTimestamp = block.timestamp;
     gasPriceWei = await gasPriceAt(client, block.baseFeePerGas);
     const code = await client.getCode({ address: multicall3, blockNumber });
@@ -189,7 +208,18 @@ async function seedOne(
   };
 
   try {
-    // 0. Token metadata: decimals() and symbol() of every ERC-20 against the catalogue (a token that disagrees is left
+    // 0a. The v3 routers' own facts: factory() and WETH9() must be the catalogue's (else the chain is refused: swaps
+    // through the router would revert or miss the quoted pools), and a SwapRouter02's factoryV2() names the v2 pairs
+    // it swaps too (routerFacts.ts).
+    const routers = routerFacts(
+      chain,
+      await phase('routers', routerFactCalls(chain), (r) => `${r.filter((x) => x !== undefined).length} answers`),
+    );
+    for (const note of routers.notes) progress.log(`[${chain.slug}] ${note}`);
+    if (routers.mismatches.length > 0)
+      return failed(`the catalogue disagrees with the chain: ${routers.mismatches.join('; ')}; no snapshot written`, rpc.requests());
+
+    // 0b. Token metadata: decimals() and symbol() of every ERC-20 against the catalogue (a token that disagrees is left
     // out), and totalSupply() (market caps).
     const tokenAddresses = pairTokens(chain);
     const metadata = await phase(
@@ -232,7 +262,7 @@ async function seedOne(
         `[${chain.slug}] ${d.dex} ${d.version}: ${d.pools} pools ${
           d.method === 'logs'
             ? `from creation logs (${d.fromBlock === undefined ? 'no new blocks' : `blocks ${d.fromBlock}..${d.toBlock}, ${d.newPools} new`})`
-            : `by pair lookups (${d.reason})`
+            : `by pair lookups (${d.reason})${d.carried ? `, ${d.carried} kept from the previous creation-log scan` : ''}`
         }`,
       );
     const pools = found.pools;
@@ -308,6 +338,7 @@ async function seedOne(
       formatVersion: 1,
       chainId: chain.chainId,
       blockNumber: Number(blockNumber),
+      blockHash,
       blockTimestamp: Number(blockTimestamp),
       gasPriceWei: gasPriceWei.toString(),
       seededAt: new Date().toISOString(),
@@ -317,6 +348,7 @@ async function seedOne(
       ...(excludedTokens.length > 0 ? { excludedTokens } : {}),
       ...(approvalResetTokens.length > 0 ? { approvalResetTokens } : {}),
       ...(found.coverage ? { discovery: { ...found.coverage, unlisted: unlistedPools(found.logPools, all) } } : {}),
+      ...(routers.routers.length > 0 ? { routers: routers.routers } : {}),
     };
     let file: string | undefined;
     if (o.write) {
@@ -417,7 +449,15 @@ export async function seedChains(options: SeedOptions): Promise<SeedReport> {
   if (!Number.isInteger(o.batchSize) || o.batchSize < 1) throw new RangeError('batchSize must be a positive integer');
   if (!Number.isInteger(o.tickWindowWords) || o.tickWindowWords < 0) throw new RangeError('tickWindowWords must be a non-negative integer');
   const reports: ChainSeedReport[] = [];
-  for (const chain of options.chains) reports.push(await seedOne(chain, options.rpcUrls.get(chain.chainId), o, progress));
+  for (const chain of options.chains) {
+    let opened: ReturnType<typeof seedRpcFor> | undefined;
+    const open = (url: string): SeedRpc => (opened = seedRpcFor(url, o));
+    try {
+      reports.push(await seedOne(chain, options.rpcUrls.get(chain.chainId), o, progress, open));
+    } finally {
+      opened?.close?.();
+    }
+  }
   return {
     chains: reports,
     seeded: reports.filter((r) => r.status === 'seeded').length,

@@ -96,6 +96,8 @@ export class ChainFollower {
   private tickWindowWords = 20;
   private excludedTokens: Snapshot['excludedTokens'];
   private approvalResetTokens: Snapshot['approvalResetTokens'];
+  /** The start snapshot's router facts (seeding reads them; the follower carries them into its own snapshots). */
+  private routers: Snapshot['routers'];
   private applied!: Applied;
   private readonly history: { block: Applied; change: BlockChange }[] = [];
   private head = 0;
@@ -180,6 +182,7 @@ export class ChainFollower {
       pools: this.book.snapshotPools(),
       ...(this.excludedTokens && this.excludedTokens.length > 0 ? { excludedTokens: this.excludedTokens } : {}),
       ...(this.approvalResetTokens && this.approvalResetTokens.length > 0 ? { approvalResetTokens: this.approvalResetTokens } : {}),
+      ...(this.routers && this.routers.length > 0 ? { routers: this.routers } : {}),
     };
   }
 
@@ -298,6 +301,7 @@ export class ChainFollower {
     this.tickWindowWords = snapshot.tickWindowWords;
     this.excludedTokens = snapshot.excludedTokens;
     this.approvalResetTokens = snapshot.approvalResetTokens;
+    this.routers = snapshot.routers;
     this.supplies.reset(snapshot);
     this.applied = {
       number: snapshot.blockNumber,

@@ -52,9 +52,12 @@ export async function subscribeNewHeads(
   };
 }
 
-/** A SeedRpc over WebSocket (a ws(s):// rpcUrl): requests counted, a JSON-RPC error as RpcRequestError (range refusals). */
-export function socketRpc(url: string): SeedRpc & { close(): void } {
-  const transport = webSocket(url, { reconnect: RECONNECT, retryCount: 2 })({});
+/**
+ * A SeedRpc over WebSocket (a ws(s):// rpcUrl): requests counted, a JSON-RPC error as RpcRequestError (range
+ * refusals). `reconnect` false (a seeding run): a dead endpoint fails its requests instead of being retried forever.
+ */
+export function socketRpc(url: string, reconnect = true): SeedRpc & { close(): void } {
+  const transport = webSocket(url, { reconnect: reconnect ? RECONNECT : false, retryCount: 2 })({});
   let count = 0;
   const client = createPublicClient({
     transport: custom({
@@ -72,6 +75,10 @@ export function socketRpc(url: string): SeedRpc & { close(): void } {
   return {
     client,
     requests: () => count,
-    close: () => void transport.value!.getRpcClient().then((c) => c.close()),
+    close: () =>
+      void transport.value!.getRpcClient().then(
+        (c) => c.close(),
+        () => undefined, // never connected: nothing to close
+      ),
   };
 }

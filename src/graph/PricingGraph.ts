@@ -10,8 +10,8 @@ import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/reg
 import { deriveBaseTokens } from './baseTokens.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
+import { servedChain } from './servedChain.ts';
 import { SortedLists } from './sortedLists.ts';
-import { servedChain, tokenFacts } from './tokenFacts.ts';
 import { reportUnconvertiblePool } from './unconvertiblePools.ts';
 import { chainUsdPrices, type UsdPrice, usdFloat, usdPrices } from './usdPrices.ts';
 
@@ -261,11 +261,12 @@ export class PricingGraph {
     if (index === undefined) {
       const chain = this.catalog.chain(chainId);
       const snapshot = this.graph.snapshot(chainId);
-      // The chain's tokens as served (tokenFacts.ts): routing's approvalReset (gas) follows the seeding run's findings too.
+      // The chain as served (servedChain.ts): routing's approvalReset (gas) follows the seeding run's findings too, and
+      // SwapRouter02's v2 pairs the router's own factoryV2().
       index =
         chain && snapshot
           ? new ChainPoolIndex(
-              servedChain(tokenFacts(snapshot), chain),
+              servedChain(chain, snapshot),
               this.graph.pools(chainId),
               undefined,
               chainUsdPrices(this.graph, this.catalog, chainId),

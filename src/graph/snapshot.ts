@@ -2,6 +2,7 @@ import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, 
 import { basename, join, resolve } from 'node:path';
 import { workerData } from 'node:worker_threads';
 import { Ajv, type ErrorObject } from 'ajv';
+import type { CatalogDex } from '../catalog/Catalog.ts';
 import { projectRoot } from '../config.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { parseSnapshotBytes, type ReducedValidator } from './parseSnapshotBytes.ts';
@@ -53,13 +54,29 @@ export interface SnapshotDiscovery {
   readonly unlisted: readonly SnapshotPoolIdentity[];
 }
 
+/**
+ * A v3 router of the catalogue as it answered the seeding run (src/chain/routerFacts.ts): its factory() and WETH9(),
+ * which the run checked against the catalogue, and for a SwapRouter02 the v2 factory it was deployed with
+ * (factoryV2(); absent when the router does not answer it), whose pairs it swaps too (src/graph/servedChain.ts).
+ */
+export interface SnapshotRouter {
+  readonly dex: string;
+  readonly version: 'v3';
+  readonly kind: Exclude<CatalogDex['v3RouterKind'], ''>;
+  readonly address: string;
+  readonly factory: string;
+  readonly weth9: string;
+  readonly factoryV2?: string;
+}
+
 /** One chain's pool state at one block, as written by the seeding run. */
 export interface Snapshot {
   readonly formatVersion: 1;
   readonly chainId: number;
   readonly blockNumber: number;
   /**
-   * That block's hash, when the writer recorded it (the follower does): a follower starting from the snapshot checks
+   * That block's hash, when the writer recorded it (the seeding run and the follower do; the shipped devnet snapshots
+   * do not, as a devnet started later has other hashes): a follower starting from the snapshot checks
    * the chain still has it, else (the block was reorganised away) it seeds afresh. Absent: not checked.
    */
   readonly blockHash?: string;
@@ -88,6 +105,8 @@ export interface Snapshot {
   readonly approvalResetTokens?: readonly string[];
   /** What creation-log discovery covered (absent: every pool was found by pair lookups, or an older snapshot). */
   readonly discovery?: SnapshotDiscovery;
+  /** The catalogue's v3 routers as they answered the seeding run (absent: none catalogued, or an older snapshot). */
+  readonly routers?: readonly SnapshotRouter[];
 }
 
 /**

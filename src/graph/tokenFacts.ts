@@ -70,8 +70,3 @@ export function servedTokens(facts: TokenFacts, chain: CatalogChain): readonly S
   if (facts === NO_FACTS) return chain.tokens;
   return chain.tokens.map((t) => servedToken(facts, chain, t));
 }
-
-/** The chain with its tokens as served (the catalogue's chain itself when nothing was found). */
-export function servedChain(facts: TokenFacts, chain: CatalogChain): CatalogChain {
-  return facts === NO_FACTS ? chain : { ...chain, tokens: servedTokens(facts, chain) };
-}

@@ -1,4 +1,4 @@
-import { type CatalogChain, type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
+import { type CatalogChain, type DeploymentId, deploymentId, swapsV2Pairs } from '../catalog/Catalog.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { Executor } from './Trade.ts';
 
@@ -16,9 +16,10 @@ export interface ChainExecutor extends Executor {
 const cache = new WeakMap<CatalogChain, readonly ChainExecutor[]>();
 
 /**
- * A chain's executors in order of preference: SwapRouter02 first (v3 pools and, where the catalogue names its v2
+ * A chain's executors in order of preference: SwapRouter02 first (v3 pools and, where the chain names its v2
  * factory, that DEX's v2 pairs, mixed in one call), then PancakeSwap's SmartRouter (the same), then SwapRouter (v3
- * only), then each v2 DEX's Router02.
+ * only), then each v2 DEX's Router02. Give it the chain as served (src/graph/servedChain.ts), whose
+ * `v3RouterV2FactoryAddress` is the router's own factoryV2() where the catalogue file names none.
  */
 export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
   let list = cache.get(chain);
@@ -29,7 +30,7 @@ export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
       if (dex.v3RouterKind !== kind || !dex.v3RouterAddress) continue;
       const own = new Set([deploymentId(dex.slug, dex.version)]);
       const deployments = new Set(own);
-      if (kind !== 'SwapRouter' && dex.v3RouterV2FactoryAddress) {
+      if (swapsV2Pairs(kind) && dex.v3RouterV2FactoryAddress) {
         for (const v2 of chain.dexes)
           if (v2.v2FactoryAddress === dex.v3RouterV2FactoryAddress && v2.v2RouterAddress)
             deployments.add(deploymentId(v2.slug, v2.version));

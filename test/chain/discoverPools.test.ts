@@ -258,6 +258,22 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
   );
   t.equal(fallback.snapshot!.discovery, undefined, 'no discovery record when no DEX used logs');
 
+  // 3b. The same endpoint seeding the folder of the two log runs: pair lookups, and the pools the earlier scans found
+  // are kept (non-base pairs included), as is what those scans covered, so a run with the logs resumes from there.
+  const kept = await seed(pruned.url, dir);
+  t.same(known(kept), after, `all ${after.length} pools on chain, LINK/UNI and UNI/AAVE included`);
+  const ofDex = (dex: string, version: string) => after.filter((p) => p.dex === dex && p.version === version).length;
+  t.same(
+    kept.discovery.map((d) => [d.dex, d.version, d.method, d.pools, d.carried]),
+    [
+      ['sushiswap', 'v2', 'pairs', ofDex('sushiswap', 'v2'), ofDex('sushiswap', 'v2')],
+      ['uniswap', 'v2', 'pairs', ofDex('uniswap', 'v2'), ofDex('uniswap', 'v2')],
+      ['uniswap', 'v3', 'pairs', ofDex('uniswap', 'v3'), ofDex('uniswap', 'v3')],
+    ],
+    'the report: pair lookups, and the pools kept from the earlier scans',
+  );
+  t.same(kept.snapshot!.discovery!.scanned, second.snapshot!.discovery!.scanned, 'the blocks the earlier scans covered are kept');
+
   // 4. An endpoint that serves 16 blocks at most: the range is halved until it is served; the same pools.
   const small = await rpcProxy(url, (r) => {
     if (r.method !== 'eth_getLogs') return undefined;

@@ -139,8 +139,10 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
     ['eth_chainId', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas', 'eth_getCode'],
   );
   const bound =
-    4 + seeded.logRequests + [c.tokens, c.discovery, c.state, c.probe, c.approve, c.bitmap, c.ticks].reduce((n, x) => n + batches(x), 0);
-  t.equal(seeded.rpcRequests, bound, `requests = 4 + eth_getLogs + sum of ceil(calls / 500) over the seven phases = ${bound}`);
+    4 +
+    seeded.logRequests +
+    [c.routers, c.tokens, c.discovery, c.state, c.probe, c.approve, c.bitmap, c.ticks].reduce((n, x) => n + batches(x), 0);
+  t.equal(seeded.rpcRequests, bound, `requests = 4 + eth_getLogs + sum of ceil(calls / 500) over the eight phases = ${bound}`);
   t.same(
     [c.tokens, c.probe, c.approve],
     [24, 7, 8],
@@ -159,6 +161,23 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
   const blockNumber = BigInt(snap.blockNumber);
   const block = await client.getBlock({ blockNumber });
   t.equal(snap.blockTimestamp, Number(block.timestamp), 'block timestamp');
+  t.equal(snap.blockHash, block.hash, 'block hash (a follower starting from the snapshot checks the chain still has it)');
+  const contracts = devnet.addresses.contracts;
+  t.strictSame(
+    snap.routers,
+    [
+      {
+        dex: 'uniswap',
+        version: 'v3',
+        kind: 'SwapRouter02',
+        address: contracts.swapRouter02,
+        factory: contracts.uniswapV3Factory,
+        weth9: contracts.WETH,
+        factoryV2: contracts.uniswapV2Factory,
+      },
+    ],
+    "SwapRouter02's factory(), WETH9() and factoryV2(): the contracts the devnet deployed it with",
+  );
   const tip = BigInt(await client.request({ method: 'eth_maxPriorityFeePerGas' }));
   t.ok(block.baseFeePerGas! > 0n && tip > 0n, `the devnet has a base fee (${block.baseFeePerGas}) and suggests a tip (${tip})`);
   t.equal(snap.gasPriceWei, (block.baseFeePerGas! + tip).toString(), "gas price: the block's baseFeePerGas + eth_maxPriorityFeePerGas");
@@ -282,10 +301,16 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
     r.rpcRequests,
     4 +
       r.logRequests +
-      [r.calls.tokens, r.calls.discovery, r.calls.state, r.calls.probe, r.calls.approve, r.calls.bitmap, r.calls.ticks].reduce(
-        (n, x) => n + b7(x),
-        0,
-      ),
+      [
+        r.calls.routers,
+        r.calls.tokens,
+        r.calls.discovery,
+        r.calls.state,
+        r.calls.probe,
+        r.calls.approve,
+        r.calls.bitmap,
+        r.calls.ticks,
+      ].reduce((n, x) => n + b7(x), 0),
     'requests = 4 + eth_getLogs + ceil(calls / 7) per phase',
   );
   t.equal(r.calls.bitmap, 10, 'tickWindowWords 0: one bitmap word per v3 pool (10 pools)');
@@ -322,4 +347,25 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
     'asked once, then eth_gasPrice',
   );
   t.equal(fallback.chains[0].snapshot!.gasPriceWei, (await client.getGasPrice()).toString(), "gas price: the endpoint's eth_gasPrice");
+});
+
+t.test('seedChains over a ws:// RPC URL alone: the same snapshot as over HTTP at the same block', async (t) => {
+  const devnet = await startDevnet();
+  t.teardown(() => devnet.stop());
+  const chain = loadCatalog(join(ROOT, 'catalog')).chain('devnet')!;
+  const wsUrl = devnet.rpcUrl.replace(/^http/, 'ws');
+  const dir = mkdtempSync(join(tmpdir(), 'seed-ws-'));
+  const seed = (url: string) =>
+    seedChains({ chains: [chain], rpcUrls: new Map([[chain.chainId, url]]), snapshotDir: dir, write: false, progress: 'none' });
+  const overWs = await seed(wsUrl);
+  t.equal(overWs.chains[0].status, 'seeded', overWs.chains[0].reason ?? `seeded over ${wsUrl}`);
+  const overHttp = await seed(devnet.rpcUrl);
+  const { seededAt: _a, ...ws } = overWs.chains[0].snapshot!;
+  const { seededAt: _b, ...http } = overHttp.chains[0].snapshot!;
+  t.equal(ws.blockNumber, http.blockNumber, 'the chain did not move between the two runs');
+  t.strictSame(ws, http, 'the same snapshot, field by field');
+  t.ok(overWs.chains[0].rpcRequests > 0 && overWs.chains[0].rpcRequests === overHttp.chains[0].rpcRequests, 'as many requests either way');
+  const dead = await seed(`ws://127.0.0.1:${await freePort()}`);
+  t.equal(dead.chains[0].status, 'failed', 'a ws:// endpoint that does not answer: failed (not retried for ever)');
+  t.match(dead.chains[0].reason, /^endpoint did not answer \(eth_chainId: .*ECONNREFUSED/, 'with the reason');
 });

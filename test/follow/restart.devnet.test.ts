@@ -5,6 +5,8 @@
 // fed every update either follower delivered, as an embedded API or a FOLLOW_STREAM instance applies them) equal a
 // fresh seed at the head. Catch-up ranges of 1, 3 and 2000 blocks put the pool's creation, its initialisation and its
 // later events at every position in a range; a pool created before the snapshot and initialised after it is found.
+// A seed snapshot whose own block a reorg replaced is not used (its blockHash is not the chain's): the follower seeds
+// afresh; the same snapshot without the hash leaves the follower wrong, so the check is what is tested.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -184,4 +186,34 @@ t.test('a reorg during the outage', async (tt) => {
   });
   await again.start();
   await sameAsSeed(tt, 'restarted from the seed after a reorg', again, { consumer: consumer.graph, 'a fresh consumer': fromSeed.graph });
+});
+
+t.test("a reorg that replaces the seed's own block: the seed snapshot names its block hash, so the follower seeds afresh", async (tt) => {
+  const id = await trader.rpc<string>('evm_snapshot');
+  await tradeBlock(6);
+  const seed = await seedNow();
+  const hash = await trader.rpc<{ hash: string }>('eth_getBlockByNumber', [`0x${seed.blockNumber.toString(16)}`, false]);
+  tt.equal(seed.blockHash, hash.hash, "the seeding run recorded its block's hash");
+  // The seed's block is reorganised away: the same height holds other trades now, and the chain moves on.
+  await trader.rpc('evm_revert', [id]);
+  while (Number(await trader.rpc<string>('eth_blockNumber')) <= seed.blockNumber) await tradeBlock(6);
+  const now = await trader.rpc<{ hash: string }>('eth_getBlockByNumber', [`0x${seed.blockNumber.toString(16)}`, false]);
+  tt.not(now.hash, seed.blockHash, `block ${seed.blockNumber} is another block now`);
+  const warnings: string[] = [];
+  const watched = pino({ level: 'warn' }, { write: (line: string) => warnings.push((JSON.parse(line) as { msg: string }).msg) });
+  const dir = mkdtempSync(join(tmpdir(), 'sqs-restart-seed-reorg-'));
+  tt.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const consumer = new Consumer(seed);
+  const restarted = follower({ startFrom: seed, snapshotDir: dir, logger: watched }, consumer.sink);
+  await restarted.start();
+  tt.same(warnings, ["the start snapshot's block is no longer on the chain (reorg): seeding afresh"], 'the follower says why');
+  await sameAsSeed(tt, 'started from a seed whose block was reorganised away', restarted, { consumer: consumer.graph });
+  // The same snapshot without its hash (as seeding wrote before it recorded one) is taken at its word: the pools the
+  // abandoned block traded keep that block's state, so the check is what keeps the follower right.
+  const { blockHash: _, ...unchecked } = seed;
+  const blind = follower({ startFrom: unchecked, snapshotDir: dir }, () => {});
+  await blind.start();
+  const fresh = new Map((await seedNow()).pools.map((p) => [p.address, p]));
+  const wrong = blind.snapshot().pools.filter((p) => !isDeepStrictEqual(p, fresh.get(p.address)));
+  tt.ok(wrong.length > 0, `without the hash: ${wrong.length} pool(s) differ from the chain`);
 });
