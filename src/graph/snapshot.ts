@@ -56,7 +56,7 @@ export interface SnapshotDiscovery {
 
 /**
  * A v3 router of the catalogue as it answered the seeding run (src/chain/routerFacts.ts): its factory() and WETH9(),
- * which the run checked against the catalogue, and for a SwapRouter02 the v2 factory it was deployed with
+ * which the run checked against the catalogue, and for a SwapRouter02 or SmartRouter the v2 factory it was deployed with
  * (factoryV2(); absent when the router does not answer it), whose pairs it swaps too (src/graph/servedChain.ts).
  */
 export interface SnapshotRouter {
