@@ -18,11 +18,16 @@ import type { ExecutorKind, Leg } from './Trade.ts';
  */
 export const GAS = {
   /** A transaction's intrinsic cost, calldata, the router's entry and paying the recipient, per executor call. */
-  // PancakeSmartRouter: SwapRouter02's figure (its fork, same entry and payments); no devnet deployment to calibrate on.
-  call: { UniswapV2Router02: 45_000n, SwapRouter: 48_300n, SwapRouter02: 51_900n, PancakeSmartRouter: 51_900n } satisfies Record<
-    ExecutorKind,
-    bigint
-  >,
+  call: {
+    UniswapV2Router02: 45_000n,
+    SwapRouter: 48_300n,
+    SwapRouter02: 51_900n,
+    // SwapRouter02's figure (its fork, same entry and payments); no devnet deployment to calibrate on.
+    PancakeSmartRouter: 51_900n,
+    // Provisional (the PoolManager's unlock and the settle/take beside the v3 routers' call): not yet calibrated on
+    // executed Universal Router trades.
+    UniversalRouter: 60_000n,
+  } satisfies Record<ExecutorKind, bigint>,
   /** An ERC-20 approve step (a fresh allowance of the router). */
   approve: 46_000n,
   /** A router wrapping native input or unwrapping native output. */

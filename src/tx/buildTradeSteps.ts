@@ -46,13 +46,20 @@ export interface TradeStepsParams {
   readonly allowances?: ReadonlyMap<string, bigint>;
 }
 
-/** The encoder of each router contract (src/tx/routers/). */
-const ENCODERS: Readonly<Record<ExecutorKind, RouterEncoder>> = {
+/** The encoder of each router contract (src/tx/routers/); the UniversalRouter has none yet. */
+const ENCODERS: Readonly<Partial<Record<ExecutorKind, RouterEncoder>>> = {
   UniswapV2Router02: uniswapV2Router02,
   SwapRouter: swapRouter,
   SwapRouter02: swapRouter02,
   PancakeSmartRouter: pancakeSmartRouter,
 };
+
+/** The encoder of a router contract; a StepBuildError for a router the service cannot encode calls for yet. */
+function encoderOf(kind: ExecutorKind): RouterEncoder {
+  const encoder = ENCODERS[kind];
+  if (!encoder) throw new StepBuildError(`executor: no calldata encoder for ${kind} (src/tx/routers/) yet`);
+  return encoder;
+}
 
 /**
  * The ordered steps of a trade. A trade without splits (a bare wrap or unwrap) is buildWrapSteps'. Otherwise the
@@ -153,7 +160,7 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     else groups.set(route.executor.address, { executor: route.executor, routes: [route] });
   }
   const batches = [...groups.values()].map((g) => {
-    return { ...g, kind: g.executor.kind, txs: ENCODERS[g.executor.kind].batch(g.routes) };
+    return { ...g, kind: g.executor.kind, txs: encoderOf(g.executor.kind).batch(g.routes) };
   });
   const amountsOut = batches.flatMap((b) => b.txs.map((tx) => sum(tx, 'amountOut')));
   const minimums = exactOut ? amountsOut : partMinimums(p.amountOutMinimum, amountsOut);
@@ -200,7 +207,7 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
         message: `${swap} on ${dexNames(chain, txRoutes)}`,
         from: wallet,
         to: router,
-        data: ENCODERS[batch.kind].encode(ctx, tx),
+        data: encoderOf(batch.kind).encode(ctx, tx),
         amount,
         chainId: chain.chainId,
         ...(nativeIn ? { value: amount } : {}),

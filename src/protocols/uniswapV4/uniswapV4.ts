@@ -7,7 +7,7 @@ import { v3CurveSegments } from '../uniswapV3/curveSegments.ts';
 import { tickCount } from '../uniswapV3/tickCount.ts';
 import { sqrtPriceMid, walkRefusal } from '../uniswapV3/tickWalkPool.ts';
 import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
-import { applyV4Event, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
+import { applyV4Event, type FollowedPoolV4, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
 import { uniswapV4Source } from './uniswapV4Source.ts';
 import { DYNAMIC_FEE_FLAG, MAX_LP_FEE, MAX_PROTOCOL_FEE, MAX_TICK_SPACING, protocolFeeOf, swapFee, v4Refusal } from './v4Fees.ts';
 
@@ -59,9 +59,8 @@ function refuseAll(amounts: readonly bigint[], refused: LadderQuote): LadderQuot
 /**
  * Uniswap v4 pools (hookless, or with a hook that cannot change swap amounts, on a static fee): the PoolManager's
  * Pool.swap walk over the snapshot's known ticks, which is v3's (src/amm/swap.ts) with Pool.swap's fee for the
- * direction, V4Quoter semantics; found and read by uniswapV4Source, followed by applyV4Event. Not in the registry
- * (src/protocols/registry.ts) yet: the catalogue has no v4 DEX, the follower keys logs by their address (a v4 event
- * names its pool in topic1) and no executor swaps v4 pools (docs/ARCHITECTURE.md).
+ * direction, V4Quoter semantics; found and read by uniswapV4Source, followed by applyV4Event. A pool's `address` is
+ * its poolId (32 bytes, lower-case hex); executed through the catalogue's UniversalRouter (src/routing/executors.ts).
  */
 export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
   kind: 'uniswapV4',
@@ -160,6 +159,8 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
     return undefined;
   },
   fileState(p) {
-    return p;
+    // A followed state keeps liquidityGross per tick (FollowedPoolV4.grossByTick); the file does not.
+    const { grossByTick: _gross, ...file } = p as FollowedPoolV4;
+    return file;
   },
 };
