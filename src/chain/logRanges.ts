@@ -19,8 +19,10 @@ export interface RangeLog {
 
 /** The eth_getLogs filter besides the blocks. */
 export interface LogFilter {
-  readonly address?: readonly string[];
-  readonly topics: readonly (readonly string[])[];
+  /** One contract or any of several. */
+  readonly address?: string | readonly string[];
+  /** Per position: one topic, any of several, or null for any. */
+  readonly topics: readonly (string | readonly string[] | null)[];
 }
 
 /** A log scan that would take more requests than allowed (an endpoint that only serves tiny ranges). */
@@ -34,14 +36,20 @@ const hex = (n: number): string => `0x${n.toString(16)}`;
  * Every log of [fromBlock, toBlock] matching the filter, in ranges of `range` blocks, each range halved while the
  * endpoint refuses it as too large (the smaller range is then kept for the rest). Throws what the endpoint said
  * when even one block is refused or the failure is of another kind, and LogScanTooLong when the remaining ranges
- * would take more than maxRequests requests in all. Logs come in block and log order.
+ * would take more than maxRequests requests in all. `stop` ends the scan after a range in which it finds what it looks
+ * for. Logs come in block and log order.
  */
 export async function scanLogs(
   request: (method: 'eth_getLogs', params: unknown[]) => Promise<RangeLog[]>,
   filter: LogFilter,
   fromBlock: number,
   toBlock: number,
-  options: { readonly range: number; readonly maxRequests: number; readonly onRange?: (from: number, to: number, logs: number) => void },
+  options: {
+    readonly range: number;
+    readonly maxRequests: number;
+    readonly onRange?: (from: number, to: number, logs: number) => void;
+    readonly stop?: (logs: readonly RangeLog[]) => boolean;
+  },
 ): Promise<{ logs: RangeLog[]; requests: number; range: number }> {
   let range = Math.max(1, Math.floor(options.range));
   let requests = 0;
@@ -66,8 +74,10 @@ export async function scanLogs(
   };
   for (let from = fromBlock; from <= toBlock; ) {
     const to = Math.min(toBlock, from + range - 1);
+    const before = logs.length;
     await one(from, to);
     from = to + 1;
+    if (options.stop?.(logs.slice(before))) break;
   }
   logs.sort((a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex));
   return { logs, requests, range };
