@@ -37,8 +37,11 @@ export interface V4LegKey {
   readonly hooks: string;
 }
 
-/** The router contracts the service encodes calls for (src/tx/routers/, one encoder each). */
-export type ExecutorKind = 'UniswapV2Router02' | 'SwapRouter' | 'SwapRouter02';
+/**
+ * The router contracts the service encodes calls for (src/tx/routers/, one encoder each). UniversalRouter: Uniswap's
+ * Universal Router 2.x, the executor of v4 pools (with the v2/v3 pools of the factories it was deployed with).
+ */
+export type ExecutorKind = 'UniswapV2Router02' | 'SwapRouter' | 'SwapRouter02' | 'UniversalRouter';
 
 /** The contract that executes a route in one call. */
 export interface Executor {

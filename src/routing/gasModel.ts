@@ -18,9 +18,18 @@ import type { ExecutorKind, Leg } from './Trade.ts';
  */
 export const GAS = {
   /** A transaction's intrinsic cost, calldata, the router's entry and paying the recipient, per executor call. */
-  call: { UniswapV2Router02: 45_000n, SwapRouter: 48_300n, SwapRouter02: 51_900n } satisfies Record<ExecutorKind, bigint>,
+  call: {
+    UniswapV2Router02: 45_000n,
+    SwapRouter: 48_300n,
+    SwapRouter02: 51_900n,
+    // Provisional (the PoolManager's unlock and the settle/take beside the v3 routers' call): not yet calibrated on
+    // executed Universal Router trades.
+    UniversalRouter: 60_000n,
+  } satisfies Record<ExecutorKind, bigint>,
   /** An ERC-20 approve step (a fresh allowance of the router). */
   approve: 46_000n,
+  /** A `Permit2.approve(token, UniversalRouter, amount, expiration)` step (a fresh Permit2 allowance). */
+  permit2Approve: 48_000n,
   /** A router wrapping native input or unwrapping native output. */
   wrapIn: 6_100n,
   unwrapOut: 24_300n,
@@ -86,8 +95,8 @@ function callOverhead(kind: ExecutorKind, routes: number, nativeIn: boolean, nat
 
 /**
  * Gas of the steps of one executor carrying `routes` routes: its approval (two approve steps for an input token
- * flagged `approvalReset`: the reset to 0 first, src/tx/approveStep.ts), its call(s), native handling, the sweep of
- * several routes.
+ * flagged `approvalReset`: the reset to 0 first, src/tx/approveStep.ts; the Universal Router's Permit2 approval
+ * besides), its call(s), native handling, the sweep of several routes.
  */
 export function callGas(
   kind: ExecutorKind,
@@ -98,7 +107,8 @@ export function callGas(
   tradeType: TradeType = 'exactIn',
   approvalReset = false,
 ): bigint {
-  const approve = erc20In ? (approvalReset ? 2n : 1n) * GAS.approve : 0n;
+  // The Universal Router pulls through Permit2: the token's approval of Permit2, then Permit2's of the router.
+  const approve = erc20In ? (approvalReset ? 2n : 1n) * GAS.approve + (kind === 'UniversalRouter' ? GAS.permit2Approve : 0n) : 0n;
   // UniswapV2Router02 executes one route per transaction (one approval covers them all).
   if (kind === 'UniswapV2Router02') return approve + BigInt(routes) * callOverhead(kind, 1, nativeIn, nativeOut, tradeType);
   return approve + callOverhead(kind, routes, nativeIn, nativeOut, tradeType);

@@ -44,6 +44,8 @@ export interface RouterEncoder {
   batch(routes: readonly Route[]): Route[][];
   /** Calldata of one transaction; its `value` (native input) is transactionMaximum(tx). */
   encode(ctx: RouterContext, tx: RouterTransaction): Hex;
+  /** The router pulls its input through Permit2 (the Universal Router), not by the token's own allowance. */
+  readonly pullsThroughPermit2?: true;
 }
 
 /** A route's swaps as a router sees them: its legs and tokens as the pools hold them (the wrapped token on a native side). */

@@ -194,6 +194,7 @@ const last = (s: Section): Address => s.tokens[s.tokens.length - 1];
  *   UNWRAP_WETH(recipient, sum) pays it.
  */
 export const universalRouter: RouterEncoder = {
+  pullsThroughPermit2: true,
   batch(routes) {
     return [[...routes]];
   },
