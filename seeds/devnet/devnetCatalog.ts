@@ -1,4 +1,5 @@
 import { devnetAcrossBridge } from './deployAcross.ts';
+import { PERMIT2_ADDRESS, v4DevnetAddresses } from './deployUniswapV4.ts';
 import { devnetAddresses, NATIVE_TOKEN_ADDRESS } from './devnetAddresses.ts';
 import { DEVNET_FEE_TIERS, DEVNET_TOKENS, type DevnetTokenSymbol } from './devnetPlan.ts';
 
@@ -16,11 +17,16 @@ const TOKEN_SLUGS: Record<DevnetTokenSymbol, string> = {
 /** A devnet's factories are deployed after its genesis block: their creation logs are scanned from block 0. */
 const GENESIS = 0;
 
-/** The catalogue file of a devnet instance (catalog/devnet.json or catalog/devnet-b.json), built from the deterministic addresses. */
-export function devnetCatalog(variant: 'devnet' | 'devnet-b'): Record<string, unknown> {
+/**
+ * The catalogue file of a devnet instance (catalog/devnet.json or catalog/devnet-b.json), built from the deterministic
+ * addresses. `v4`: the devnet has Uniswap v4 (startDevnet({ v4: true }), as `npm run devnet` starts it), so the file
+ * lists its v4 entry; by default the first devnet has it and devnet-b does not.
+ */
+export function devnetCatalog(variant: 'devnet' | 'devnet-b', options: { readonly v4?: boolean } = {}): Record<string, unknown> {
   const a = devnetAddresses();
   const c = a.contracts;
   const b = variant === 'devnet-b';
+  const v4 = options.v4 ?? !b;
   return {
     $schema: './chain.schema.json',
     name: b ? 'Devnet B' : 'Devnet',
@@ -85,7 +91,30 @@ export function devnetCatalog(variant: 'devnet' | 'devnet-b'): Record<string, un
         feeTiers: [...DEVNET_FEE_TIERS.keys()],
         factoryDeploymentBlock: GENESIS,
       },
+      ...(v4 ? [devnetV4Dex()] : []),
     ],
     bridges: [devnetAcrossBridge(variant)],
+  };
+}
+
+/** The devnet's Uniswap v4 entry (seeds/devnet/deployUniswapV4.ts): its UniversalRouter was deployed with the Uniswap V2 and V3 factories. */
+function devnetV4Dex(): Record<string, unknown> {
+  const c = devnetAddresses().contracts;
+  const v4 = v4DevnetAddresses().contracts;
+  return {
+    name: 'Uniswap V4',
+    slug: 'uniswap',
+    version: 'v4',
+    logo: '',
+    v4PoolManagerAddress: v4.poolManager,
+    v4StateViewAddress: v4.stateView,
+    v4QuoterAddress: v4.v4Quoter,
+    v4PositionManagerAddress: v4.positionManager,
+    universalRouterAddress: v4.universalRouter,
+    universalRouterV2FactoryAddress: c.uniswapV2Factory,
+    universalRouterV3FactoryAddress: c.uniswapV3Factory,
+    permit2Address: PERMIT2_ADDRESS,
+    allowedHooks: [],
+    factoryDeploymentBlock: GENESIS,
   };
 }

@@ -106,7 +106,9 @@ export class DevnetTrader {
   /** Queues `count` random actions over the followed pools (their state at the last block) for the next block. */
   async queue(state: Snapshot, count: number): Promise<void> {
     for (let i = 0; i < count; i++) {
-      const p = this.pick(state.pools);
+      // v2 and v3 pools only: v4 swaps go through the PoolManager, not a pool contract.
+      const p = this.pick(state.pools.filter((x) => x.version !== 'v4'));
+      if (!p) return;
       const from = this.pick(this.traders);
       const [t0, t1] = [getAddress(p.token0), getAddress(p.token1)];
       const r = this.rand();

@@ -35,7 +35,7 @@ export interface CatalogDex {
   readonly chainId: number;
   readonly name: string;
   readonly slug: string;
-  readonly version: 'v2' | 'v3';
+  readonly version: 'v2' | 'v3' | 'v4';
   readonly logo: string;
   readonly v2FactoryAddress: string;
   readonly v2RouterAddress: string;
@@ -45,7 +45,24 @@ export interface CatalogDex {
   /** SwapRouter02 only: the v2 factory it was deployed with (its pairs can be swapped through it); '' otherwise. */
   readonly v3RouterV2FactoryAddress: string;
   readonly v3QuoterAddress: string;
+  /** v4: the PoolManager singleton that holds every pool (its Initialize logs find them). */
+  readonly v4PoolManagerAddress: string;
+  /** v4: the StateView lens over the PoolManager's storage. */
+  readonly v4StateViewAddress: string;
+  /** v4: V4Quoter (the on-chain oracle of v4 swaps). */
+  readonly v4QuoterAddress: string;
+  /** v4: PositionManager (liquidity positions; the devnet mints through it). */
+  readonly v4PositionManagerAddress: string;
+  /** v4: the hooks contracts (checksummed) whose pools may be priced besides hookless ones; empty by default. */
+  readonly allowedHooks: readonly string[];
   readonly universalRouterAddress: string;
+  /**
+   * v4 only: the v2 and v3 factories the Universal Router was deployed with (its constructor's v2Factory and
+   * v3Factory); the v2 and v3 DEX entries with these factories can then be swapped through it with the v4 pools, in
+   * one path. '' when not stated.
+   */
+  readonly universalRouterV2FactoryAddress: string;
+  readonly universalRouterV3FactoryAddress: string;
   readonly permit2Address: string;
   readonly settlementAddress: string;
   /** v2 swap fee in basis points; 0 for v3. */

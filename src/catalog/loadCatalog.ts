@@ -32,7 +32,7 @@ interface RawToken {
 interface RawDex {
   name: string;
   slug: string;
-  version: 'v2' | 'v3';
+  version: 'v2' | 'v3' | 'v4';
   logo?: string;
   v2FactoryAddress?: string;
   v2RouterAddress?: string;
@@ -41,7 +41,14 @@ interface RawDex {
   v3RouterKind?: 'SwapRouter' | 'SwapRouter02';
   v3RouterV2FactoryAddress?: string;
   v3QuoterAddress?: string;
+  v4PoolManagerAddress?: string;
+  v4StateViewAddress?: string;
+  v4QuoterAddress?: string;
+  v4PositionManagerAddress?: string;
+  allowedHooks?: string[];
   universalRouterAddress?: string;
+  universalRouterV2FactoryAddress?: string;
+  universalRouterV3FactoryAddress?: string;
   permit2Address?: string;
   settlementAddress?: string;
   feeBps?: number;
@@ -219,7 +226,14 @@ function normalise(raw: RawChain, file: string, lists: readonly LoadedTokenList[
         v3RouterKind: d.v3RouterKind ?? '',
         v3RouterV2FactoryAddress: addr(d.v3RouterV2FactoryAddress, `/dexes/${i}/v3RouterV2FactoryAddress`),
         v3QuoterAddress: addr(d.v3QuoterAddress, `/dexes/${i}/v3QuoterAddress`),
+        v4PoolManagerAddress: addr(d.v4PoolManagerAddress, `/dexes/${i}/v4PoolManagerAddress`),
+        v4StateViewAddress: addr(d.v4StateViewAddress, `/dexes/${i}/v4StateViewAddress`),
+        v4QuoterAddress: addr(d.v4QuoterAddress, `/dexes/${i}/v4QuoterAddress`),
+        v4PositionManagerAddress: addr(d.v4PositionManagerAddress, `/dexes/${i}/v4PositionManagerAddress`),
+        allowedHooks: Object.freeze((d.allowedHooks ?? []).map((h, k) => addr(h, `/dexes/${i}/allowedHooks/${k}`))),
         universalRouterAddress: addr(d.universalRouterAddress, `/dexes/${i}/universalRouterAddress`),
+        universalRouterV2FactoryAddress: addr(d.universalRouterV2FactoryAddress, `/dexes/${i}/universalRouterV2FactoryAddress`),
+        universalRouterV3FactoryAddress: addr(d.universalRouterV3FactoryAddress, `/dexes/${i}/universalRouterV3FactoryAddress`),
         permit2Address: addr(d.permit2Address, `/dexes/${i}/permit2Address`),
         settlementAddress: addr(d.settlementAddress, `/dexes/${i}/settlementAddress`),
         feeBps: d.feeBps ?? 0,

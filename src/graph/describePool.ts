@@ -9,9 +9,10 @@ export interface PoolView {
   symbol: string;
   dexName: string;
   dexSlug: string;
-  version: 'v2' | 'v3';
+  version: SnapshotPool['version'];
+  /** The pool contract; for a v4 pool (no contract of its own) its poolId, 32 bytes of lower-case hex. */
   pairAddress: string;
-  poolType: 'v2' | 'v3';
+  poolType: SnapshotPool['version'];
   poolFee: number;
   tickSpacing: number;
   isActivePool: boolean;

@@ -2,6 +2,7 @@ import type { PoolProtocol } from './PoolProtocol.ts';
 import type { PoolSource } from './PoolSource.ts';
 import { uniswapV2 } from './uniswapV2/uniswapV2.ts';
 import { uniswapV3 } from './uniswapV3/uniswapV3.ts';
+import { uniswapV4 } from './uniswapV4/uniswapV4.ts';
 
 /*
  * The only place that knows which pool protocols exist: one row per protocol (its folder beside this file), and the
@@ -10,7 +11,7 @@ import { uniswapV3 } from './uniswapV3/uniswapV3.ts';
  */
 
 /** Every pool protocol the service prices. */
-const PROTOCOLS = [uniswapV2, uniswapV3] as const;
+const PROTOCOLS = [uniswapV2, uniswapV3, uniswapV4] as const;
 
 type Row = (typeof PROTOCOLS)[number];
 type PoolOf<R> = R extends PoolProtocol<infer P, infer _S> ? P : never;
@@ -25,14 +26,14 @@ export type Pool = PoolOf<Row>;
 /** Any pool's state as a snapshot file holds it; its `version` names its protocol (KIND_OF_VERSION). */
 export type SnapshotPool = StateOf<Row>;
 
-/** A snapshot pool's `version`: v2 or v3 (seeds/snapshot.schema.json). */
+/** A snapshot pool's `version`: v2, v3 or v4 (seeds/snapshot.schema.json). */
 export type SnapshotVersion = SnapshotPool['version'];
 
 /** A row of the registry, for any pool and state of its kind. */
 export type AnyPoolProtocol = PoolProtocol<Pool, SnapshotPool>;
 
 /** The protocol of each snapshot `version` (the snapshot files' discriminant, unchanged in the file format). */
-const KIND_OF_VERSION: { readonly [V in SnapshotVersion]: ProtocolKind } = { v2: 'uniswapV2', v3: 'uniswapV3' };
+const KIND_OF_VERSION: { readonly [V in SnapshotVersion]: ProtocolKind } = { v2: 'uniswapV2', v3: 'uniswapV3', v4: 'uniswapV4' };
 
 const BY_KIND: ReadonlyMap<string, AnyPoolProtocol> = new Map(PROTOCOLS.map((p): [string, AnyPoolProtocol] => [p.kind, p]));
 

@@ -17,7 +17,11 @@ const cache = new WeakMap<CatalogChain, readonly ChainExecutor[]>();
 
 /**
  * A chain's executors in order of preference: SwapRouter02 first (v3 pools and, where the catalogue names its v2
- * factory, that DEX's v2 pairs, mixed in one call), then SwapRouter (v3 only), then each v2 DEX's Router02.
+ * factory, that DEX's v2 pairs, mixed in one call), then SwapRouter (v3 only), then each v4 DEX's UniversalRouter (its
+ * v4 pools, with the v2 and v3 DEXes whose factories the catalogue names as the router's own,
+ * universalRouterV2FactoryAddress / universalRouterV3FactoryAddress, mixed in one path), then each v2 DEX's Router02.
+ * Exact output through the UniversalRouter: v4 pools only (its V2_SWAP_EXACT_OUT pays out what the first pair's
+ * input buys, as SwapRouter02's does, and one exact-output path cannot hand over between its v3 and v4 commands).
  */
 export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
   let list = cache.get(chain);
@@ -35,6 +39,23 @@ export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
       }
       out.push({ kind, address: dex.v3RouterAddress, name: `${dex.name} router`, deployments, exactOutDeployments: own });
     }
+  }
+  for (const dex of chain.dexes) {
+    if (dex.version !== 'v4' || !dex.universalRouterAddress) continue;
+    const own = new Set([deploymentId(dex.slug, dex.version)]);
+    const deployments = new Set(own);
+    for (const other of chain.dexes) {
+      const v2 = dex.universalRouterV2FactoryAddress !== '' && other.v2FactoryAddress === dex.universalRouterV2FactoryAddress;
+      const v3 = dex.universalRouterV3FactoryAddress !== '' && other.v3FactoryAddress === dex.universalRouterV3FactoryAddress;
+      if ((other.version === 'v2' && v2) || (other.version === 'v3' && v3)) deployments.add(deploymentId(other.slug, other.version));
+    }
+    out.push({
+      kind: 'UniversalRouter',
+      address: dex.universalRouterAddress,
+      name: `${dex.name.replace(/ V4$/, '')} Universal Router`,
+      deployments,
+      exactOutDeployments: own,
+    });
   }
   for (const dex of chain.dexes) {
     const deployments = new Set([deploymentId(dex.slug, dex.version)]);

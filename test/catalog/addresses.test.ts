@@ -1,6 +1,6 @@
 // Cross-checks the production catalogue (catalog/<chain>.json) against independent oracles:
 // - every catalog/*.json validates against catalog/chain.schema.json (ajv);
-// - Uniswap v2/v3 addresses against the address maps of @uniswap/sdk-core, init code hashes against
+// - Uniswap v2/v3/v4 addresses against the address maps of @uniswap/sdk-core, init code hashes against
 //   @uniswap/v2-sdk / @uniswap/v3-sdk and against keccak256 of the pair/pool creation code shipped in
 //   @uniswap/v2-core / @uniswap/v3-core, Permit2 against @across-protocol/contracts;
 // - chain fields (native symbol and name, explorer, Multicall3) against viem's chain definitions (EVM)
@@ -37,17 +37,25 @@ interface Token {
 interface Dex {
   name: string;
   slug: string;
-  version: 'v2' | 'v3';
+  version: 'v2' | 'v3' | 'v4';
   v2FactoryAddress?: string;
   v2RouterAddress?: string;
   v3FactoryAddress?: string;
   v3RouterAddress?: string;
   v3RouterKind?: 'SwapRouter' | 'SwapRouter02';
   v3QuoterAddress?: string;
+  v4PoolManagerAddress?: string;
+  v4StateViewAddress?: string;
+  v4QuoterAddress?: string;
+  v4PositionManagerAddress?: string;
+  allowedHooks?: string[];
   universalRouterAddress?: string;
+  universalRouterV2FactoryAddress?: string;
+  universalRouterV3FactoryAddress?: string;
   permit2Address?: string;
   settlementAddress?: string;
   feeBps?: number;
+  factoryDeploymentBlock?: number;
   pairInitCodeHash?: string;
   poolInitCodeHash?: string;
   feeTiers?: number[];
@@ -165,6 +173,25 @@ const DOCUMENTED_UNIVERSAL_ROUTER: Record<number, string> = {
   43114: '0x94b75331ae8d42c1b61065089b7d48fe14aa73b7',
 };
 
+/**
+ * The Universal Router 2.0 deployments' constructor parameters (github.com/Uniswap/universal-router
+ * script/deployParameters/Deploy<Chain>.s.sol, `v2Factory` and `v3Factory`): each chain's own Uniswap v2 and v3
+ * factories, the ones @uniswap/sdk-core lists (checked above against the Mainnet, BSC, Base and Avalanche files).
+ *
+ * The block each chain's v4 PoolManager was deployed in (the first block its Initialize logs can be in), as the
+ * Uniswap v4 TVL adapters of public analytics repositories state them (no package ships them); a later value would
+ * miss pools, so each is pinned here.
+ */
+const DOCUMENTED_V4_START_BLOCK: Record<number, number> = {
+  1: 21688329,
+  10: 130947675,
+  56: 45970610,
+  137: 66980384,
+  8453: 25350988,
+  42161: 297842872,
+  43114: 56195376,
+};
+
 // ---------- base58 (TRON, Solana) ----------
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -261,7 +288,13 @@ for (const { file, chain } of evmChains) {
         'v3FactoryAddress',
         'v3RouterAddress',
         'v3QuoterAddress',
+        'v4PoolManagerAddress',
+        'v4StateViewAddress',
+        'v4QuoterAddress',
+        'v4PositionManagerAddress',
         'universalRouterAddress',
+        'universalRouterV2FactoryAddress',
+        'universalRouterV3FactoryAddress',
         'permit2Address',
         'settlementAddress',
       ] as const) {
@@ -322,6 +355,26 @@ for (const { file, chain } of evmChains) {
     }
   });
 
+  t.test(`${file}: Uniswap v4 against @uniswap/sdk-core`, async (t) => {
+    const v4 = chain.dexes.find((d) => d.slug === 'uniswap' && d.version === 'v4');
+    const sdk = sdkCore.CHAIN_TO_ADDRESSES_MAP[id];
+    t.ok(sdk?.v4PoolManagerAddress, `sdk-core knows v4 on ${id}`);
+    if (!v4 || !sdk) throw new Error(`${file}: Uniswap V4 is not listed`);
+    t.ok(eq(v4.v4PoolManagerAddress, sdk.v4PoolManagerAddress), `PoolManager ${v4.v4PoolManagerAddress}`);
+    t.ok(eq(v4.v4StateViewAddress, sdk.v4StateView), `StateView ${v4.v4StateViewAddress}`);
+    t.ok(eq(v4.v4QuoterAddress, sdk.v4QuoterAddress), `V4Quoter ${v4.v4QuoterAddress}`);
+    t.ok(eq(v4.v4PositionManagerAddress, sdk.v4PositionManagerAddress), `PositionManager ${v4.v4PositionManagerAddress}`);
+    t.ok(eq(v4.universalRouterAddress, DOCUMENTED_UNIVERSAL_ROUTER[id]), `universal router ${v4.universalRouterAddress} = Uniswap docs`);
+    noPackageOracle.push(`${file} uniswap v4 universal router`);
+    t.ok(eq(v4.permit2Address, acrossPermit2(id)), `permit2 ${v4.permit2Address} = @across-protocol/contracts`);
+    // The router's constructor took the chain's Uniswap v2 and v3 factories (see DOCUMENTED_V4_START_BLOCK's note).
+    t.ok(eq(v4.universalRouterV2FactoryAddress, sdkCore.V2_FACTORY_ADDRESSES[id]), 'the router swaps Uniswap v2 pairs');
+    t.ok(eq(v4.universalRouterV3FactoryAddress, sdkCore.V3_CORE_FACTORY_ADDRESSES[id]), 'the router swaps Uniswap v3 pools');
+    t.same(v4.allowedHooks, [], 'no hook is allowed by default');
+    t.equal(v4.factoryDeploymentBlock, DOCUMENTED_V4_START_BLOCK[id], 'PoolManager deployment block');
+    noPackageOracle.push(`${file} uniswap v4 PoolManager block`);
+  });
+
   t.test(`${file}: other DEXes (no package oracle; shape only)`, async (t) => {
     for (const d of chain.dexes.filter((x) => x.slug !== 'uniswap')) {
       t.ok(['sushiswap', 'pancakeswap'].includes(d.slug), `${d.slug} is an expected DEX`);
@@ -370,22 +423,36 @@ t.test('addresses without a package oracle are the known ones', async (t) => {
   t.same(noPackageOracle, [
     'ethereum uniswap v3 QuoterV2',
     'ethereum uniswap universal router',
+    'ethereum uniswap v4 universal router',
+    'ethereum uniswap v4 PoolManager block',
     'ethereum sushiswap v2',
     'optimism uniswap v3 QuoterV2',
     'optimism uniswap universal router',
+    'optimism uniswap v4 universal router',
+    'optimism uniswap v4 PoolManager block',
     'bnb uniswap universal router',
+    'bnb uniswap v4 universal router',
+    'bnb uniswap v4 PoolManager block',
     'bnb sushiswap v2',
     'bnb pancakeswap v2',
     'bnb pancakeswap v3',
     'polygon uniswap v3 QuoterV2',
     'polygon uniswap universal router',
+    'polygon uniswap v4 universal router',
+    'polygon uniswap v4 PoolManager block',
     'polygon sushiswap v2',
     'base uniswap universal router',
+    'base uniswap v4 universal router',
+    'base uniswap v4 PoolManager block',
     'base sushiswap v2',
     'arbitrum uniswap v3 QuoterV2',
     'arbitrum uniswap universal router',
+    'arbitrum uniswap v4 universal router',
+    'arbitrum uniswap v4 PoolManager block',
     'arbitrum sushiswap v2',
     'avalanche uniswap universal router',
+    'avalanche uniswap v4 universal router',
+    'avalanche uniswap v4 PoolManager block',
     'avalanche sushiswap v2',
   ]);
 });

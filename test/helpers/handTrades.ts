@@ -35,7 +35,7 @@ export interface HandLeg {
 export function legOf(chain: CatalogChain, h: HandLeg): Leg {
   const address = (symbol: string): string => tokenOf(chain, symbol).address.toLowerCase();
   const [slug, version] = h.dex.split('/') as [string, string];
-  const kind: ProtocolKind = version === 'v2' ? 'uniswapV2' : 'uniswapV3';
+  const kind: ProtocolKind = version === 'v2' ? 'uniswapV2' : version === 'v4' ? 'uniswapV4' : 'uniswapV3';
   const fee = h.fee ?? (version === 'v2' ? 3000 : 500);
   return {
     pool: h.pool ?? '0x000000000000000000000000000000000000dEaD',
@@ -49,7 +49,7 @@ export function legOf(chain: CatalogChain, h: HandLeg): Leg {
     amountOut: h.amountOut,
     ticksCrossed: h.ticksCrossed ?? 0,
     coldSlots: h.coldSlots ?? 0,
-    movesTick: h.movesTick ?? version !== 'v2',
+    movesTick: h.movesTick ?? version === 'v3',
   };
 }
 

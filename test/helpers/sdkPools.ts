@@ -142,7 +142,7 @@ export class SdkPools {
       const t0 = this.token(snapshot.chainId, p.token0, decimals(p.token0));
       const t1 = this.token(snapshot.chainId, p.token1, decimals(p.token1));
       if (p.version === 'v2') this.v2Pairs.push(sdkV2Pair(p, t0, t1));
-      else {
+      else if (p.version === 'v3') {
         const pool = sdkV3Pool(p, t0, t1);
         if (pool) this.v3Pools.push(pool);
       }

@@ -9,6 +9,7 @@ import type { LadderQuote, TradeType } from '../../src/protocols/PoolProtocol.ts
 import { PROTOCOL_KINDS, protocolOf, type SnapshotPool, snapshotProtocol } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';
+import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
 import { b, v3sdk } from '../amm/oracle.ts';
 import { type SdkAmount, type SdkToken, sdkAmount, sdkCore, sdkRaw, sdkV2Pair, sdkV3Pool } from '../helpers/sdkPools.ts';
 
@@ -46,6 +47,21 @@ const v3: SnapshotPoolV3 = {
     [600, (-2n * 10n ** 18n).toString()],
     [1200, (-5n * 10n ** 17n).toString()],
   ],
+};
+
+/**
+ * The same curve as a hookless v4 pool without a protocol fee: v4-core's Pool.swap then walks exactly as
+ * UniswapV3Pool.swap does (the same SwapMath, the fee charged on the input), so the v3 SDK's pool is its oracle
+ * here and its ladders are v3's (the v4 walk against V4Quoter: test/protocols/uniswapV4.devnet.test.ts).
+ */
+const v4: SnapshotPoolV4 = {
+  ...v3,
+  address: `0x${'ab'.repeat(32)}`,
+  version: 'v4',
+  poolManager: '0x0000000000000000000000000000000000004444',
+  hooks: '0x0000000000000000000000000000000000000000',
+  lpFee: 3000,
+  protocolFee: 0,
 };
 
 /** One ladder: its amounts (ascending) and, by amount, the refusals worked out by hand; every other entry is priced. */
@@ -182,6 +198,7 @@ const v3Oracle: Oracle = async (zeroForOne, tradeType, amount) => {
 const CASES: Record<string, { readonly state: SnapshotPool; readonly ladders: readonly Ladder[]; readonly oracle: Oracle }> = {
   uniswapV2: { state: v2, ladders: V2_LADDERS, oracle: v2Oracle },
   uniswapV3: { state: v3, ladders: V3_LADDERS, oracle: v3Oracle },
+  uniswapV4: { state: v4, ladders: V3_LADDERS, oracle: v3Oracle },
 };
 /** Kinds without a case: the wrap pseudo-pool (1:1, no state; issue 22 removes it). */
 const EXEMPT: ReadonlySet<string> = new Set(['wrap']);

@@ -39,14 +39,14 @@ function refusedWith(t: Test, error: unknown, message: string): void {
 }
 
 t.test('the table refuses a kind or a version it does not know, by name (no default protocol)', async (t) => {
-  for (const kind of ['uniswapV4', 'UniswapV2', '', 'toString', '__proto__', 'constructor']) {
+  for (const kind of ['uniswapV5', 'UniswapV2', '', 'toString', '__proto__', 'constructor']) {
     refusedWith(
       t,
       thrown(() => protocolOf(kind)),
       `unknown pool protocol '${kind}' (no row in src/protocols/registry.ts)`,
     );
   }
-  for (const version of ['v4', 'V2', '', 'toString', '__proto__']) {
+  for (const version of ['v5', 'V2', '', 'toString', '__proto__']) {
     const message = `unknown snapshot pool version '${version}' (no row in src/protocols/registry.ts)`;
     refusedWith(
       t,
@@ -63,11 +63,11 @@ t.test('the table refuses a kind or a version it does not know, by name (no defa
 });
 
 t.test('a leg of a kind the table does not know is refused by the gas model, not priced as another protocol', async (t) => {
-  const leg = { kind: 'uniswapV4', ticksCrossed: 2 } as unknown as Leg;
+  const leg = { kind: 'uniswapV5', ticksCrossed: 2 } as unknown as Leg;
   refusedWith(
     t,
     thrown(() => routeGas([leg])),
-    "unknown pool protocol 'uniswapV4' (no row in src/protocols/registry.ts)",
+    "unknown pool protocol 'uniswapV5' (no row in src/protocols/registry.ts)",
   );
 });
 
@@ -76,10 +76,11 @@ t.test('each row is found under its own kind; the snapshot versions map to the U
   t.equal(new Set(PROTOCOL_KINDS).size, PROTOCOL_KINDS.length, 'no kind twice');
   t.equal(snapshotProtocol('v2').kind, 'uniswapV2');
   t.equal(snapshotProtocol('v3').kind, 'uniswapV3');
+  t.equal(snapshotProtocol('v4').kind, 'uniswapV4');
   t.equal(snapshotProtocol('v2'), protocolOf('uniswapV2'), 'the same row either way');
   t.same(
     POOL_SOURCES.map((s) => s.version),
-    ['v2', 'v3'],
+    ['v2', 'v3', 'v4'],
   );
   for (const source of POOL_SOURCES) t.equal(snapshotProtocol(source.version).source, source, `the ${source.version} source is its row's`);
 });

@@ -1,7 +1,8 @@
 // executorsFor and chainExecutors on Ethereum's catalogue, expected lists written from the catalogue by hand:
 // SwapRouter02 (0x68b3…) swaps Uniswap V3 and, through its v2 factory, Uniswap V2 pairs (exact output: V3 only);
-// each v2 DEX has its UniswapV2Router02 (Uniswap 0x7a25…, SushiSwap 0xd9e1…). A route's pools are its legs only:
-// a native end is the trade's, never a pool of the route.
+// each v2 DEX has its UniswapV2Router02 (Uniswap 0x7a25…, SushiSwap 0xd9e1…); the Universal Router (0x66a9…) swaps
+// Uniswap V4 and, through the v2/v3 factories it was deployed with, Uniswap V2 and V3 (exact output: V4 only). A
+// route's pools are its legs only: a native end is the trade's, never a pool of the route.
 import t from 'tap';
 import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
@@ -11,14 +12,16 @@ const chain = loadCatalog().chain('ethereum') as CatalogChain;
 const SR02 = '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45';
 const UNI_V2 = '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D';
 const SUSHI = '0xd9e1cE17f2641f24aE83637ab66a2cca9C378B9F';
+const UR = '0x66a9893cC07D91D95644AEDD05D03f95e1dBA8Af';
 const pools = (...ids: string[]) => ids.map((id) => ({ dex: id.split('/')[0], version: id.split('/')[1] }));
 const addresses = (list: readonly { address: string }[]): string[] => list.map((e) => e.address);
 
-t.test('chainExecutors: SwapRouter02 first, then each v2 DEX’s Router02 in catalogue order', async (t) => {
+t.test('chainExecutors: SwapRouter02 first, then the Universal Router, then each v2 DEX’s Router02 in catalogue order', async (t) => {
   t.strictSame(
     chainExecutors(chain).map((e) => [e.kind, e.address, e.name, [...e.deployments], [...e.exactOutDeployments]]),
     [
       ['SwapRouter02', SR02, 'Uniswap V3 router', ['uniswap/v3', 'uniswap/v2'], ['uniswap/v3']],
+      ['UniversalRouter', UR, 'Uniswap Universal Router', ['uniswap/v4', 'uniswap/v2', 'uniswap/v3'], ['uniswap/v4']],
       ['UniswapV2Router02', SUSHI, 'SushiSwap V2 router', ['sushiswap/v2'], ['sushiswap/v2']],
       ['UniswapV2Router02', UNI_V2, 'Uniswap V2 router', ['uniswap/v2'], ['uniswap/v2']],
     ],
@@ -26,11 +29,18 @@ t.test('chainExecutors: SwapRouter02 first, then each v2 DEX’s Router02 in cat
 });
 
 t.test('executorsFor, exact input: every router that swaps all the pools, a v2 DEX’s own Router02 first', async (t) => {
-  t.strictSame(addresses(executorsFor(chain, pools('uniswap/v3'))), [SR02]);
-  t.strictSame(addresses(executorsFor(chain, pools('uniswap/v2', 'uniswap/v2'))), [UNI_V2, SR02]);
-  t.strictSame(addresses(executorsFor(chain, pools('uniswap/v2', 'uniswap/v3'))), [SR02], 'mixed v2/v3: SwapRouter02 only');
+  t.strictSame(addresses(executorsFor(chain, pools('uniswap/v3'))), [SR02, UR]);
+  t.strictSame(addresses(executorsFor(chain, pools('uniswap/v2', 'uniswap/v2'))), [UNI_V2, SR02, UR]);
+  t.strictSame(
+    addresses(executorsFor(chain, pools('uniswap/v2', 'uniswap/v3'))),
+    [SR02, UR],
+    'mixed v2/v3: SwapRouter02, Universal Router',
+  );
   t.strictSame(addresses(executorsFor(chain, pools('sushiswap/v2'))), [SUSHI]);
   t.strictSame(executorsFor(chain, pools('sushiswap/v2', 'uniswap/v3')), [], 'no one contract swaps both');
+  t.strictSame(addresses(executorsFor(chain, pools('uniswap/v4', 'uniswap/v4'))), [UR], 'v4: the Universal Router only');
+  t.strictSame(addresses(executorsFor(chain, pools('uniswap/v3', 'uniswap/v4', 'uniswap/v2'))), [UR], 'mixed v2/v3/v4');
+  t.strictSame(executorsFor(chain, pools('sushiswap/v2', 'uniswap/v4')), [], 'SushiSwap is not the router’s v2 factory');
   t.strictSame(executorsFor(chain, []), [], 'a route needs a pool');
 });
 
@@ -38,4 +48,6 @@ t.test('executorsFor, exact output: one protocol per route, v2 through its DEX�
   t.strictSame(addresses(executorsFor(chain, pools('uniswap/v3', 'uniswap/v3'), 'exactOut')), [SR02]);
   t.strictSame(addresses(executorsFor(chain, pools('uniswap/v2'), 'exactOut')), [UNI_V2]);
   t.strictSame(executorsFor(chain, pools('uniswap/v2', 'uniswap/v3'), 'exactOut'), []);
+  t.strictSame(addresses(executorsFor(chain, pools('uniswap/v4', 'uniswap/v4'), 'exactOut')), [UR], 'v4 through the Universal Router');
+  t.strictSame(executorsFor(chain, pools('uniswap/v3', 'uniswap/v4'), 'exactOut'), [], 'no mixed exact-output path');
 });

@@ -104,8 +104,9 @@ const sdkToken = (a: string): SdkToken => {
   }
   return x;
 };
-type Hop = { pool: SnapshotPool; tokenIn: string };
-const hops = (...path: [SnapshotPool, string][]): Hop[] => path.map(([pool, tokenIn]) => ({ pool, tokenIn }));
+/** A hop of the v2/v3 devnet paths this test prices with the SDKs. */
+type Hop = { pool: SnapshotPoolV2 | SnapshotPoolV3; tokenIn: string };
+const hops = (...path: [Hop['pool'], string][]): Hop[] => path.map(([pool, tokenIn]) => ({ pool, tokenIn }));
 /** The six paths WETH -> USDC, pool-disjoint: every path of at most two pools the graph has. */
 const paths: Hop[][] = [
   hops([pools.deepV3, WETH]),
@@ -288,7 +289,9 @@ t.test('the devnet snapshot: the shares of a large split at the optimum of its p
   ] as const) {
     const outcome = bestTrade(devnet, request({ tokenIn: token(from), tokenOut: token(to), amount, maxHops: 3, maxSplits: 7 }));
     if (!outcome.ok) throw new Error(outcome.code);
-    const chosen = outcome.trade.splits.map((s) => s.route.legs.map((l) => ({ pool: byAddress.get(l.pool)!, tokenIn: l.tokenIn })));
+    const chosen = outcome.trade.splits.map((s) =>
+      s.route.legs.map((l) => ({ pool: byAddress.get(l.pool) as Hop['pool'], tokenIn: l.tokenIn })),
+    );
     t.ok(chosen.length >= 3, `${from} -> ${to}: split over ${chosen.length} paths`);
     t.ok(
       chosen.every((p) => p.every((h) => h.pool.version === 'v3' || h.pool.fee === 3000)),

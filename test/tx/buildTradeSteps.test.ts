@@ -330,6 +330,13 @@ t.test('refuses trades the quote layer must never produce', async (t) => {
       `trade.splits[0].route: ends at ${USDC.toLowerCase()}, not ${WETH.toLowerCase()}`,
     ],
   ];
+  const v4Route = routeOf(chain, executorOf(chain, 'UniversalRouter'), [
+    { dex: 'uniswap/v4', fee: 500, from: 'WETH', to: 'USDC', amountIn: 600n * E18, amountOut: 1_780_000_000_000n },
+  ]);
+  cases.push([
+    base0(tradeOf([v4Route]), { amountOutMinimum: 1_780_000_000_000n }),
+    'executor: no calldata encoder for UniversalRouter (src/tx/routers/) yet',
+  ]);
   for (const [params, message] of cases) {
     t.throws(() => buildTradeSteps(params), { name: 'StepBuildError', code: 'STEP_BUILD_FAILED', status: 500, message }, message);
   }

@@ -7,7 +7,7 @@ import { v3CurveSegments } from '../uniswapV3/curveSegments.ts';
 import { tickCount } from '../uniswapV3/tickCount.ts';
 import { sqrtPriceMid, walkRefusal } from '../uniswapV3/tickWalkPool.ts';
 import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
-import { applyV4Event, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
+import { applyV4Event, type FollowedPoolV4, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
 import { uniswapV4Source } from './uniswapV4Source.ts';
 import { DYNAMIC_FEE_FLAG, MAX_LP_FEE, MAX_PROTOCOL_FEE, MAX_TICK_SPACING, protocolFeeOf, swapFee, v4Refusal } from './v4Fees.ts';
 
@@ -20,6 +20,8 @@ export interface UniswapV4Pool extends PoolBase {
   readonly oneForZero: V3Pool;
   readonly hooks: string;
   readonly tickSpacing: number;
+  /** The PoolKey's fee (DYNAMIC_FEE_FLAG for a dynamic fee; `fee` is then slot0's LP fee). */
+  readonly keyFee: number;
   /** Why the pool is not priced (a hook that can change swap amounts, a dynamic fee), or undefined. */
   readonly refusal: string | undefined;
   readonly slots: V3SlotState;
@@ -59,9 +61,8 @@ function refuseAll(amounts: readonly bigint[], refused: LadderQuote): LadderQuot
 /**
  * Uniswap v4 pools (hookless, or with a hook that cannot change swap amounts, on a static fee): the PoolManager's
  * Pool.swap walk over the snapshot's known ticks, which is v3's (src/amm/swap.ts) with Pool.swap's fee for the
- * direction, V4Quoter semantics; found and read by uniswapV4Source, followed by applyV4Event. Not in the registry
- * (src/protocols/registry.ts) yet: the catalogue has no v4 DEX, the follower keys logs by their address (a v4 event
- * names its pool in topic1) and no executor swaps v4 pools (docs/ARCHITECTURE.md).
+ * direction, V4Quoter semantics; found and read by uniswapV4Source, followed by applyV4Event. A pool's `address` is
+ * its poolId (32 bytes, lower-case hex); executed through the catalogue's UniversalRouter (src/routing/executors.ts).
  */
 export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
   kind: 'uniswapV4',
@@ -100,12 +101,16 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
       oneForZero,
       hooks: p.hooks,
       tickSpacing: p.tickSpacing,
+      keyFee: p.fee,
       refusal: v4Refusal(p),
       slots: {
         feeGrowthSet: p.feeGrowthGlobalSet,
         outsideSet: new Map(Object.entries(p.feeGrowthOutsideSet ?? {}).map(([tick, set]) => [Number(tick), set])),
       },
     });
+  },
+  legKey(pool) {
+    return { fee: pool.keyFee, tickSpacing: pool.tickSpacing, hooks: pool.hooks };
   },
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
     if (amounts.length === 0) return [];
@@ -160,6 +165,8 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
     return undefined;
   },
   fileState(p) {
-    return p;
+    // A followed state keeps liquidityGross per tick (FollowedPoolV4.grossByTick); the file does not.
+    const { grossByTick: _gross, ...file } = p as FollowedPoolV4;
+    return file;
   },
 };

@@ -34,12 +34,20 @@ export function v4PoolStateSlot(poolId: Hex): bigint {
  * spacing and hooks come from it), read from the PoolManager's storage through its extsload in three phases (slot0,
  * fee growth and liquidity in one ranged read; the tick-bitmap words of the window; each initialized tick's
  * liquidity word and fee growth outside), StateLibrary's layout, the reads StateView makes. A pool's `address` is its
- * poolId. No factory lookup exists (a poolId needs the whole key), and the catalogue has no v4 DEX entry yet, so
- * discovery() finds no factory: seeding finds v4 pools once the catalogue names the PoolManager and its block.
+ * poolId. No factory lookup exists (a poolId needs the whole key): discovery() names the catalogue's PoolManager
+ * with no fees, so a v4 entry finds pools by logs only (from its factoryDeploymentBlock).
  */
 export const uniswapV4Source: PoolSource<FollowedPoolV4> = {
   version: 'v4',
-  discovery: () => undefined,
+  // No fees to look pools up by: a poolId needs the whole key, so only the PoolManager's Initialize logs find them.
+  discovery: (dex) =>
+    dex.version === 'v4' && dex.v4PoolManagerAddress
+      ? {
+          factory: dex.v4PoolManagerAddress,
+          fees: [],
+          ...(dex.factoryDeploymentBlock === undefined ? {} : { fromBlock: dex.factoryDeploymentBlock }),
+        }
+      : undefined,
   findPool() {
     throw new Error('v4 pools are found by Initialize logs only (a poolId needs the whole PoolKey)');
   },
