@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { chainExecutors, executorsFor } from '../routing/executors.ts';
-import { gasLimit, transactionGas } from '../routing/gasModel.ts';
+import { GAS, gasLimit, transactionGas } from '../routing/gasModel.ts';
 import type { Executor, ExecutorKind, Route, Trade } from '../routing/Trade.ts';
 import { approveSteps, type Permit2Allowance, permit2ApproveSteps } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
@@ -244,13 +244,14 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
         chainId: chain.chainId,
         ...(nativeIn ? { value: amount } : {}),
         gasLimit: gasLimit(
-          transactionGas(
-            batch.kind,
-            txRoutes.map((r) => r.legs),
-            nativeIn,
-            nativeOut,
-            trade.tradeType,
-          ),
+          (ctx.permit2Permit ? GAS.permit2Permit : 0n) +
+            transactionGas(
+              batch.kind,
+              txRoutes.map((r) => r.legs),
+              nativeIn,
+              nativeOut,
+              trade.tradeType,
+            ),
         ).toString(),
       });
     }

@@ -74,7 +74,11 @@ const INPUT = {
   ],
   v4Swap: [p('bytes'), p('bytes[]')],
   exactSingle: [p('tuple', '', [POOL_KEY, p('bool', 'zeroForOne'), p('uint128', 'a'), p('uint128', 'b'), p('bytes', 'hookData')])],
-  exactPath: [p('tuple', '', [p('address', 'currency'), PATH_KEYS, p('uint128', 'a'), p('uint128', 'b')])],
+  // UniversalRouter 2.1's V4Router takes a per-hop limit list after the path (empty: none; else one per hop, or
+  // InvalidHopSlippageLength): the layout of universal-router-sdk's 2.1.1 structs, not of its 2.0 ones.
+  exactPath: [
+    p('tuple', '', [p('address', 'currency'), PATH_KEYS, p('uint256[]', 'maxHopSlippage'), p('uint128', 'a'), p('uint128', 'b')]),
+  ],
   settle: [p('address'), p('uint256'), p('bool')],
   take: [p('address'), p('address'), p('uint256')],
 } as const satisfies Record<string, readonly AbiParameter[]>;
@@ -122,7 +126,7 @@ class V4Plan {
       return [exactOut ? tokens[i] : tokens[i + 1], key.fee, key.tickSpacing, key.hooks, '0x'];
     });
     const currency = exactOut ? tokens[tokens.length - 1] : tokens[0];
-    return this.add(exactOut ? V4_ACTION.SWAP_EXACT_OUT : V4_ACTION.SWAP_EXACT_IN, INPUT.exactPath, [[currency, path, amount, limit]]);
+    return this.add(exactOut ? V4_ACTION.SWAP_EXACT_OUT : V4_ACTION.SWAP_EXACT_IN, INPUT.exactPath, [[currency, path, [], amount, limit]]);
   }
   settle(currency: Address, amount: bigint, payerIsUser: boolean): this {
     return this.add(V4_ACTION.SETTLE, INPUT.settle, [currency, amount, payerIsUser]);
