@@ -90,6 +90,11 @@ const ENCODERS: Readonly<Record<ExecutorKind, RouterEncoder>> = {
  * `transactionGas`, `GAS.approve`) with the margin of `gasLimit`; the estimates add up to the trade's
  * gasEstimate.
  *
+ * A router that pulls through Permit2 (the Universal Router) is approved in two steps instead: the token's approval of
+ * Permit2 (`Approve <amount> <tokenIn> for Permit2`), then, with approvalMode 'approve' (default), Permit2's of the
+ * router until the deadline (permit2ApproveSteps); with 'permit2' the swap carries the wallet's signed permit
+ * (`permit2Permit`, PERMIT2_PERMIT) and its gasLimit the permit's gas. Each is left out when the allowance read covers it.
+ *
  * Messages (amounts in display units, exact; symbols and DEX names from the catalogue):
  * - `Approve <amount> <tokenIn> for <router name>`, e.g. `Approve 1500.25 USDC for Uniswap V3 router`
  * - exact input: `Swap <amountIn> <tokenIn> for <tokenOut> on <DEX names>`, the DEXes of the transaction's pools in
