@@ -2,7 +2,7 @@ import { type Address, getAddress, keccak256, stringToHex, zeroAddress } from 'v
 import type { CatalogChain } from '../catalog/Catalog.ts';
 import type { Snapshot, SnapshotDiscovery, SnapshotPoolIdentity } from '../graph/snapshot.ts';
 import type { PoolLog } from '../protocols/logWords.ts';
-import type { CreatedPool, PoolToRead, ReadCall } from '../protocols/PoolSource.ts';
+import { type CreatedPool, type PoolToRead, poolAddress, type ReadCall } from '../protocols/PoolSource.ts';
 import { poolSource, type SnapshotPool } from '../protocols/registry.ts';
 import { discoveryCandidates, pairTokens } from './discoveryPairs.ts';
 import { type RangeLog, scanLogs } from './logRanges.ts';
@@ -61,6 +61,14 @@ export interface Discovered {
 const lower = (a: string): string => a.toLowerCase();
 
 /**
+ * Whether a pool's token is one of `tokens` (lower case), or the native asset as v4 pools hold it (currency
+ * 0x0000…0000: no wrapped token), which every EVM chain has.
+ */
+export function heldToken(tokens: ReadonlySet<string>, token: string): boolean {
+  return tokens.has(lower(token)) || lower(token) === zeroAddress;
+}
+
+/**
  * Blocks below the previous run's last scanned one that the next run scans again, so that a pool created in a block
  * that replaced one of them in a reorg is not missed (as deep as the follower's default undo history).
  */
@@ -76,13 +84,14 @@ export function unlistedPools(logPools: readonly PoolToRead[], listed: readonly 
   const inPools = new Set(listed.map((p) => lower(p.address)));
   return logPools
     .filter((p) => !inPools.has(lower(p.address)))
-    .map(({ address, dex, version, token0, token1, fee }) => ({
+    .map(({ address, dex, version, token0, token1, fee, key }) => ({
       address,
       dex,
       version: version as SnapshotPool['version'],
       token0,
       token1,
       fee,
+      ...(key ? { key } : {}),
     }))
     .sort((a, b) => (lower(a.address) < lower(b.address) ? -1 : 1));
 }
@@ -139,7 +148,7 @@ export function keptPool(
   tokens: ReadonlySet<string>,
 ): PoolToRead | undefined {
   const d = dexes.get(lower(factory))?.find((x) => x.version === version);
-  if (!d || !tokens.has(lower(created.token0)) || !tokens.has(lower(created.token1))) return undefined;
+  if (!d || !heldToken(tokens, created.token0) || !heldToken(tokens, created.token1)) return undefined;
   return { ...created, dex: d.dex, version: d.version, fee: created.fee ?? d.fee };
 }
 
@@ -177,7 +186,7 @@ export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
     );
     const ofDex = (p: SnapshotPoolIdentity): boolean => p.dex === dex.slug && p.version === dex.version;
     const known: PoolToRead[] = scanned
-      ? [...before!.pools, ...before!.discovery!.unlisted].filter(ofDex).map((p) => toRead(p.address, p))
+      ? [...before!.pools.filter(ofDex).map(identityOf), ...before!.discovery!.unlisted.filter(ofDex)].map((p) => toRead(p.address, p))
       : [];
     logDexes.push({
       dex: dex.slug,
@@ -232,7 +241,7 @@ export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
     dexes.push({ dex, version: p.version, factory: p.factory, method: 'pairs', pools, reason: p.reason });
   }
 
-  const usable = (p: PoolToRead): boolean => o.usable.has(lower(p.token0)) && o.usable.has(lower(p.token1));
+  const usable = (p: PoolToRead): boolean => heldToken(o.usable, p.token0) && heldToken(o.usable, p.token1);
   const pools = new Map<string, PoolToRead>();
   for (const p of [...logPools.filter(usable), ...pairPools]) if (!pools.has(lower(p.address))) pools.set(lower(p.address), p);
   const coverage =
@@ -251,13 +260,20 @@ export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
 
 function toRead(address: string, p: Omit<SnapshotPoolIdentity, 'address'>): PoolToRead {
   return {
-    address: getAddress(address),
+    address: poolAddress(address),
     dex: p.dex,
     version: p.version,
     token0: getAddress(p.token0),
     token1: getAddress(p.token1),
     fee: p.fee,
+    ...(p.key ? { key: p.key } : {}),
   };
+}
+
+/** A snapshot pool's identity, with what reading it again needs beyond it (PoolSource.keyOf: v4's PoolKey). */
+export function identityOf(p: SnapshotPool): SnapshotPoolIdentity {
+  const key = poolSource(p.version).keyOf?.(p);
+  return { address: p.address, dex: p.dex, version: p.version, token0: p.token0, token1: p.token1, fee: p.fee, ...(key ? { key } : {}) };
 }
 
 type Scan = { ok: true; found: PoolToRead[]; requests: number } | { ok: false; reason: string; requests: number };

@@ -9,6 +9,7 @@ import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../chain/seedChains.
 import { createSeedRpc, type SeedRpc } from '../chain/seedRpc.ts';
 import type { BlockUpdate, BlockUpdateSink } from '../graph/blockUpdate.ts';
 import { loadServedSnapshots, type Snapshot } from '../graph/snapshot.ts';
+import { poolAddress } from '../protocols/PoolSource.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
 import { followSchedule, type HeadSubscription, socketRpc, subscribeNewHeads } from './heads.ts';
 import { type BlockChange, PoolBook, type RpcLog } from './poolBook.ts';
@@ -508,7 +509,7 @@ export class ChainFollower {
   }
 
   private removedSince(reorg: { changed: Set<string>; existed: Set<string> }): string[] {
-    return [...reorg.changed].filter((a) => !this.book.pools.has(a) && reorg.existed.has(a)).map((a) => getAddress(a));
+    return [...reorg.changed].filter((a) => !this.book.pools.has(a) && reorg.existed.has(a)).map((a) => poolAddress(a));
   }
 
   /** Undoes the newest applied block; false when the undo history is exhausted (a reorg deeper than undoDepth). */

@@ -1,13 +1,13 @@
 import { type Address, getAddress } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
-import { dexesByFactory, type FactoryDex, keptCreation, keptPool } from '../chain/discoverPools.ts';
+import { dexesByFactory, type FactoryDex, identityOf, keptCreation, keptPool } from '../chain/discoverPools.ts';
 import { pairTokens } from '../chain/discoveryPairs.ts';
 import { type PhaseRunner, readPoolStates } from '../chain/readPoolStates.ts';
 import { comparePools } from '../chain/seedChains.ts';
 import type { Snapshot } from '../graph/snapshot.ts';
 import type { PoolLog } from '../protocols/logWords.ts';
-import type { CreatedPool, PoolToRead } from '../protocols/PoolSource.ts';
-import { POOL_SOURCES, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
+import { type CreatedPool, type PoolToRead, poolAddress } from '../protocols/PoolSource.ts';
+import { POOL_SOURCES, poolSource, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 
 /** A log as eth_getLogs returns it. */
 export interface RpcLog extends PoolLog {
@@ -34,7 +34,8 @@ const lower = (a: string): string => a.toLowerCase();
  * catalogued pair on a catalogued factory (registry.POOL_SOURCES: v2 PairCreated, v3 PoolCreated) read in full at
  * the block; a pool created before it can be priced (v3 before Initialize) waits, pending, and is read at its next
  * log. The same rule as seeding's creation-log discovery (keptCreation): a pool of any two catalogued tokens the
- * snapshot did not exclude.
+ * snapshot did not exclude. A log names its pool by its address, or, from a singleton holding every pool (v4's
+ * PoolManager: PoolSource.loggedPool), by its topic1 poolId.
  */
 export class PoolBook {
   readonly pools = new Map<string, SnapshotPool>();
@@ -66,8 +67,22 @@ export class PoolBook {
    * unknown pool priceable): the client-side address filter, applied as the book stands before the log.
    */
   wants(log: PoolLog): boolean {
-    const a = lower(log.address);
-    return this.pools.has(a) || this.pending.has(a) || this.factories.has(a) || this.identifyTopics.has(log.topics[0]?.toLowerCase() ?? '');
+    const a = this.poolOf(log);
+    return (
+      this.pools.has(a) ||
+      this.pending.has(a) ||
+      this.factories.has(lower(log.address)) ||
+      this.identifyTopics.has(log.topics[0]?.toLowerCase() ?? '')
+    );
+  }
+
+  /** The pool a log names (lower case): its address, or the pool a singleton's log names (PoolSource.loggedPool). */
+  private poolOf(log: PoolLog): string {
+    for (const d of this.factories.get(lower(log.address)) ?? []) {
+      const pool = poolSource(d.version).loggedPool?.(log);
+      if (pool) return pool;
+    }
+    return lower(log.address);
   }
 
   /** Addresses of the pools the catalogued factories' creation logs among `logs` create (any pair). */
@@ -89,7 +104,7 @@ export class PoolBook {
    */
   relevant<L extends PoolLog>(logs: readonly L[]): L[] {
     const born = this.born(logs);
-    return logs.filter((l) => this.wants(l) || born.has(lower(l.address)));
+    return logs.filter((l) => this.wants(l) || born.has(this.poolOf(l)));
   }
 
   /** A catalogued factory's creation log of two usable tokens as a pool to read (seeding's rule: keptCreation), or undefined. */
@@ -151,7 +166,7 @@ export class PoolBook {
     try {
       const identified = await this.identified(logs, run);
       for (const log of logs) {
-        const a = lower(log.address);
+        const a = this.poolOf(log);
         if (toRead.has(a) || !this.wants(log)) continue;
         const pool = this.pools.get(a);
         if (pool) {
@@ -162,13 +177,15 @@ export class PoolBook {
             this.pools.set(a, outcome.state);
           } else {
             onReread(pool.address, outcome.reason);
+            const { key } = identityOf(pool);
             toRead.set(a, {
-              address: getAddress(pool.address),
+              address: poolAddress(pool.address),
               dex: pool.dex,
               version: pool.version,
               token0: getAddress(pool.token0),
               token1: getAddress(pool.token1),
               fee: pool.fee,
+              ...(key ? { key } : {}),
             });
           }
         } else if (this.pending.has(a)) {

@@ -168,7 +168,7 @@ export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | n
   let next = 0;
   for (const pool of pools as Record<string, unknown>[]) {
     if (!Object.hasOwn(pool, 'ticks')) continue;
-    if (pool.ticks !== `${PLACEHOLDER_PREFIX}${next}` || pool.version !== 'v3') return undefined;
+    if (pool.ticks !== `${PLACEHOLDER_PREFIX}${next}` || (pool.version !== 'v3' && pool.version !== 'v4')) return undefined;
     regions.set(pool, found[next]);
     noteLazyTicks(pool, found[next++].count);
     Object.defineProperty(pool, 'ticks', { get: ticksGetter, enumerable: true, configurable: false });

@@ -3,6 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import { workerData } from 'node:worker_threads';
 import { Ajv, type ErrorObject } from 'ajv';
 import { projectRoot } from '../config.ts';
+import type { PoolKeyExtras } from '../protocols/PoolSource.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { parseSnapshotBytes, type ReducedValidator } from './parseSnapshotBytes.ts';
 
@@ -26,12 +27,15 @@ export interface SnapshotExcludedToken {
 
 /** A pool as discovery found it: where it is, its DEX and version, its tokens and fee. */
 export interface SnapshotPoolIdentity {
+  /** The pool contract; a v4 pool's poolId. */
   readonly address: string;
   readonly dex: string;
   readonly version: SnapshotPool['version'];
   readonly token0: string;
   readonly token1: string;
   readonly fee: number;
+  /** v4: the PoolKey beyond currencies and fee, from its Initialize log (PoolToRead.key). */
+  readonly key?: PoolKeyExtras;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type Abi, type Address, decodeFunctionResult, encodeFunctionData, type Hex } from 'viem';
+import { type Abi, type Address, decodeFunctionResult, encodeFunctionData, getAddress, type Hex } from 'viem';
 import type { CatalogDex } from '../catalog/Catalog.ts';
 import type { PoolLog } from './logWords.ts';
 import type { SnapshotPoolBase } from './SnapshotPoolBase.ts';
@@ -18,6 +18,14 @@ export function viewCall<T>(target: Address, abi: Abi, functionName: string, arg
     data: encodeFunctionData(call),
     decode: (data) => decodeFunctionResult({ ...call, data } as Parameters<typeof decodeFunctionResult>[0]) as T,
   };
+}
+
+/**
+ * A pool's address as the service writes it: an EVM address checksummed; a v4 poolId (32 bytes: the pool has no
+ * contract of its own) in lower case.
+ */
+export function poolAddress(address: string): Address {
+  return (address.length === 66 ? address.toLowerCase() : getAddress(address)) as Address;
 }
 
 /** A pool to read: where it is and what the catalogue says it is (its snapshot version and the fee it was found by). */
@@ -100,6 +108,16 @@ export interface PoolSource<S extends SnapshotPoolBase> {
   readonly discoveryTopics: readonly string[];
   /** A factory's creation log decoded, or undefined (another event, malformed). */
   created(log: PoolLog): CreatedPool | undefined;
+  /**
+   * For pools held by a singleton that emits every pool's events (v4's PoolManager, the DEX's "factory"): the pool a
+   * log of it names (topic1, the poolId, lower case), or undefined. Absent: a pool's events come from its own address.
+   */
+  loggedPool?(log: PoolLog): string | undefined;
+  /**
+   * What reading a pool of this state again needs beyond its identity (v4: its PoolKey's tick spacing, hooks and
+   * PoolManager, PoolToRead.key); absent or undefined: nothing.
+   */
+  keyOf?(state: S): PoolKeyExtras | undefined;
   /**
    * For a protocol whose pools can exist before they are priceable (v3: created, then Initialize): the log that makes
    * a pool priceable, and the reads that say which factory made an unknown pool emitting it and for which pair. A

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Catalog, CatalogChain, CatalogDex } from '../catalog/Catalog.ts';
+import { type Catalog, type CatalogChain, type CatalogDex, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { ValidationError } from '../errors/BaseError.ts';
 import { describePool, type PoolView } from '../graph/describePool.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
@@ -194,7 +194,8 @@ export function blockchainsRouter(catalog: Catalog, graph: () => PoolGraph): Rou
     let views = perChain.get(chain.chainId);
     if (!views) {
       const pools = current.pools(chain.chainId);
-      const token = (address: string) => catalog.token(chain.chainId, address);
+      // v4 pools hold the native asset as currency 0x0000…0000: the catalogue's native token (0xEeee…).
+      const token = (address: string) => catalog.token(chain.chainId, BigInt(address) === 0n ? NATIVE_TOKEN_ADDRESS : address);
       const prices = chainUsdPrices(current, catalog, chain.chainId);
       const supplies = tokenSupplies(current.snapshot(chain.chainId));
       views = pools

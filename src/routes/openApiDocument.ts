@@ -20,6 +20,10 @@ const intString = (description: string): Schema => str(description, { pattern: I
 const address = (description?: string): Schema => str(description, { pattern: EVM_ADDRESS_PATTERN });
 /** An EVM address, or "" where the field does not apply. */
 const addressOrEmpty = (description: string): Schema => str(description, { pattern: `^(${unanchored(EVM_ADDRESS_PATTERN)})?$` });
+/** A pool: its contract address, or for a Uniswap v4 pool (no contract of its own) its poolId, 32 bytes of lower-case hex. */
+const POOL_PATTERN = `^(${unanchored(EVM_ADDRESS_PATTERN)}|0x[0-9a-f]{64})$`;
+const pool = (description: string): Schema =>
+  str(`${description} A v4 pool is named by its poolId (32 bytes, lower-case hex).`, { pattern: POOL_PATTERN });
 /** Chain ids in responses: the same bounds as in requests. */
 const chainId = (description?: string): Schema => int(description, { minimum: CHAIN_ID_SCHEMA.minimum, maximum: CHAIN_ID_SCHEMA.maximum });
 
@@ -294,9 +298,9 @@ const schemas: Record<string, Schema> = {
     symbol: str('BASE/QUOTE symbols.'),
     dexName: str(),
     dexSlug: str('Extension.'),
-    version: { type: 'string', enum: ['v2', 'v3'], description: 'Extension.' },
-    pairAddress: address(),
-    poolType: { type: 'string', enum: ['v2', 'v3'] },
+    version: { type: 'string', enum: ['v2', 'v3', 'v4'], description: 'Extension.' },
+    pairAddress: pool('The pool contract.'),
+    poolType: { type: 'string', enum: ['v2', 'v3', 'v4'] },
     poolFee: int('Fee in pips (3000 = 0.3%).', { minimum: 0 }),
     tickSpacing: int('0 for v2.'),
     isActivePool: { type: 'boolean' },
@@ -325,7 +329,7 @@ const schemas: Record<string, Schema> = {
     name: str(),
     fees: intString('Fee paid, smallest units of tokenIn.'),
     logo: str(),
-    version: { type: 'string', enum: ['v2', 'v3', ''], description: 'Extension: DEX version ("" for wrap/unwrap).' },
+    version: { type: 'string', enum: ['v2', 'v3', 'v4', ''], description: 'Extension: DEX version ("" for wrap/unwrap).' },
     poolFee: int('Extension: pool fee in pips (0 for wrap/unwrap).', { minimum: 0 }),
   }),
   SnapshotInfo: {
@@ -342,8 +346,8 @@ const schemas: Record<string, Schema> = {
   Hop: object(
     {
       dex: str('DEX slug, or "wrap" for a wrap/unwrap of the native asset.'),
-      version: { type: 'string', enum: ['v2', 'v3', ''], description: '"" for wrap/unwrap.' },
-      pool: address('The pool swapped through (the wrapped native token for wrap/unwrap).'),
+      version: { type: 'string', enum: ['v2', 'v3', 'v4', ''], description: '"" for wrap/unwrap.' },
+      pool: pool('The pool swapped through (the wrapped native token for wrap/unwrap).'),
       fee: int('Pool fee in pips (3000 = 0.3%); 0 for wrap/unwrap.', { minimum: 0 }),
       tokenIn: address(),
       tokenOut: address(),
@@ -406,7 +410,7 @@ const schemas: Record<string, Schema> = {
     route: ref('Route'),
     tokenIn: ref('Token'),
     tokenOut: ref('Token'),
-    pairAddress: address('Extension: the first pool of the largest split (the wrapped native token for wrap/unwrap).'),
+    pairAddress: pool('Extension: the first pool of the largest split (the wrapped native token for wrap/unwrap).'),
     snapshot: ref('SnapshotInfo'),
     ...routingExtensions(),
     warnings: WARNINGS,
@@ -453,7 +457,7 @@ const schemas: Record<string, Schema> = {
       tokenOut: ref('Token'),
       recipientAddress: address('Checksummed.'),
       walletAddress: address('Checksummed; sender of every step.'),
-      pairAddress: address('The first pool of the largest split (same-chain quotes); the SpokePool (bridge quotes).'),
+      pairAddress: pool('The first pool of the largest split (same-chain quotes); the SpokePool (bridge quotes).'),
       hash: str('Always "" (the service never sends transactions).'),
       explorerUrl: str('Always "".'),
       createdAt: str('ISO 8601.', { format: 'date-time' }),
@@ -520,9 +524,11 @@ const schemas: Record<string, Schema> = {
       chainId: chainId(),
       dex: str('DEX slug, or "wrap".'),
       name: str(),
-      version: { type: 'string', enum: ['v2', 'v3', ''] },
+      version: { type: 'string', enum: ['v2', 'v3', 'v4', ''] },
       poolFee: int('Pips; 0 for a wrap.', { minimum: 0 }),
-      pool: addressOrEmpty('The first pool of the largest split ("" for a wrap).'),
+      pool: str('The first pool of the largest split ("" for a wrap); a v4 pool is named by its poolId (32 bytes, lower-case hex).', {
+        pattern: `^(${unanchored(EVM_ADDRESS_PATTERN)}|0x[0-9a-f]{64})?$`,
+      }),
       paths: { type: 'array', items: ref('Path'), description: 'Every split with its hops (empty for a wrap).' },
       tokenIn: ref('Token'),
       tokenOut: ref('Token'),

@@ -21,6 +21,7 @@ import {
   toHex,
   zeroAddress,
 } from 'viem';
+import { v4DevnetAddresses } from '../../seeds/devnet/deployUniswapV4.ts';
 import { devnetAddresses } from '../../seeds/devnet/devnetAddresses.ts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc, receiptOf } from '../../seeds/devnet/jsonRpc.ts';
@@ -165,18 +166,24 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
     gets.map((r) => r.params[0]),
     [
       {
-        address: [contracts.sushiswapV2Factory, contracts.uniswapV2Factory, contracts.uniswapV3Factory].map((a) => a.toLowerCase()),
+        address: [
+          contracts.sushiswapV2Factory,
+          contracts.uniswapV2Factory,
+          contracts.uniswapV3Factory,
+          v4DevnetAddresses().contracts.poolManager,
+        ].map((a) => a.toLowerCase()),
         topics: [
           [
             keccak256(stringToHex('PairCreated(address,address,address,uint256)')),
             keccak256(stringToHex('PoolCreated(address,address,uint24,int24,address)')),
+            keccak256(stringToHex('Initialize(bytes32,address,address,uint24,int24,address,uint160,int24)')),
           ],
         ],
         fromBlock: '0x0',
         toBlock: toHex(first.blockNumber!),
       },
     ],
-    'one eth_getLogs over the three factories, both creation topics, blocks 0 to the head',
+    'one eth_getLogs over the three factories and the v4 PoolManager (the catalogue names it; this devnet has no v4), every creation topic, blocks 0 to the head',
   );
   t.equal(first.logRequests, 1);
   t.same(
@@ -185,6 +192,7 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
       ['sushiswap', 'v2', 'logs', 0, first.blockNumber, expected.filter((p) => p.dex === 'sushiswap').length],
       ['uniswap', 'v2', 'logs', 0, first.blockNumber, expected.filter((p) => p.dex === 'uniswap' && p.version === 'v2').length],
       ['uniswap', 'v3', 'logs', 0, first.blockNumber, expected.filter((p) => p.version === 'v3').length],
+      ['uniswap', 'v4', 'logs', 0, first.blockNumber, 0],
     ],
     'the report: every DEX from logs, its blocks and pools',
   );
@@ -229,6 +237,7 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
       ['sushiswap', 'v2', first.blockNumber! + 1 - 64, 1],
       ['uniswap', 'v2', first.blockNumber! + 1 - 64, 0],
       ['uniswap', 'v3', first.blockNumber! + 1 - 64, 0],
+      ['uniswap', 'v4', first.blockNumber! + 1 - 64, 0],
     ],
     'the report: the new blocks and the one new pool',
   );
@@ -249,7 +258,8 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
   t.equal(fallback.candidates, 150, '150 pair lookups');
   t.same(
     fallback.discovery.map((d) => [d.dex, d.version, d.method, d.reason]),
-    ['sushiswap/v2', 'uniswap/v2', 'uniswap/v3'].map((k) => [
+    // v4 too, though it has no pair lookup (a poolId needs the whole PoolKey): its pools wait for logs.
+    ['sushiswap/v2', 'uniswap/v2', 'uniswap/v3', 'uniswap/v4'].map((k) => [
       ...k.split('/'),
       'pairs',
       `eth_getLogs refused (eth_getLogs: history pruned: logs before block ${fallback.blockNumber! - 8} are not served)`,

@@ -2,17 +2,38 @@
 // liquidity added and removed (ticks appearing and clearing) on the hookless pools, through v4-core's PoolSwapTest
 // and PoolModifyLiquidityTest; after every block the state followed from the PoolManager's logs (the pool named by
 // topic1) equals a fresh read of the pool at that block (uniswapV4Source, whose reads equal StateView:
-// uniswapV4Source.devnet.test.ts), re-reading a pool only where applyV4Event says so. Seeded: V4_EVENTS_SEED.
+// uniswapV4Source.devnet.test.ts), re-reading a pool only where applyV4Event says so. Beside it the live follower
+// (ChainFollower over the devnet catalogue's v4 entry, logs keyed by topic1) equals a fresh seeding run after every
+// block, including a pool initialized mid-run (found by its Initialize log). Seeded: V4_EVENTS_SEED.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
 import t from 'tap';
-import { type Address, encodeFunctionData, type Hex, maxUint256, parseAbi, toHex, zeroAddress } from 'viem';
+import {
+  type Address,
+  encodeAbiParameters,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  maxUint256,
+  parseAbi,
+  parseAbiParameters,
+  toHex,
+  zeroAddress,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadArtifact } from '../../seeds/devnet/artifacts.ts';
 import { devnetAddresses, MULTICALL3_ADDRESS } from '../../seeds/devnet/devnetAddresses.ts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from '../../src/amm/tickMath.ts';
+import { getSqrtRatioAtTick, MAX_SQRT_RATIO, MIN_SQRT_RATIO } from '../../src/amm/tickMath.ts';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { multicallBatched } from '../../src/chain/multicallBatched.ts';
+import { seedChains } from '../../src/chain/seedChains.ts';
+import { ChainFollower } from '../../src/follow/ChainFollower.ts';
+import type { Snapshot } from '../../src/graph/snapshot.ts';
 import type { PoolLog } from '../../src/protocols/logWords.ts';
 import { type PoolToRead, STATE_PHASES } from '../../src/protocols/PoolSource.ts';
 import { applyV4Event, type FollowedPoolV4, V4_EVENT_TOPICS } from '../../src/protocols/uniswapV4/uniswapV4Events.ts';
@@ -27,6 +48,7 @@ const KEY = '(address currency0, address currency1, uint24 fee, int24 tickSpacin
 const SWAP = parseAbi([
   `function swap(${KEY} key, (bool zeroForOne, int256 amountSpecified, uint160 sqrtPriceLimitX96) params, (bool takeClaims, bool settleUsingBurn) settings, bytes hookData) payable returns (int256)`,
 ]);
+const INITIALIZE = parseAbi([`function initialize(${KEY} key, uint160 sqrtPriceX96) returns (int24 tick)`]);
 const MODIFY = parseAbi([
   `function modifyLiquidity(${KEY} key, (int24 tickLower, int24 tickUpper, int256 liquidityDelta, bytes32 salt) params, bytes hookData) payable returns (int256)`,
 ]);
@@ -99,6 +121,32 @@ t.test('the followed v4 state equals a fresh read after every block', async (t) 
     for (const spender of [swapper, modifier])
       await send(account, { to: c, data: encodeFunctionData({ abi: ERC20, functionName: 'approve', args: [spender, maxUint256] }) });
   }
+  // The live follower, from a seeding run written now; compared with a fresh seeding run after every block.
+  const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-follow-v4-'));
+  t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
+  const catalog = loadCatalog();
+  const chain = catalog.chain(devnet.chainId)!;
+  const seedNow = async (write = false): Promise<Snapshot> =>
+    (
+      await seedChains({
+        chains: [chain],
+        rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
+        snapshotDir,
+        write,
+        progress: 'none',
+        log: () => undefined,
+      })
+    ).chains[0].snapshot!;
+  await seedNow(true);
+  const follower = new ChainFollower(
+    { chain, rpcUrl: devnet.rpcUrl, snapshotDir, catalog, logger: pino({ level: 'silent' }), follow: false, undoDepth: 8 },
+    () => undefined,
+  );
+  await follower.start();
+  const INITIALIZED_AT = Math.floor(ROUNDS / 2);
+  // A pool no one has created yet (native ETH / DAI, hookless): initialized mid-run by a plain PoolManager call.
+  const lateKey = { currency0: zeroAddress, currency1: devnetAddresses().tokens.DAI, fee: 3000, tickSpacing: 60, hooks: zeroAddress };
+  let followerFailures = 0;
   const random = rng(SEED);
   let block = await client.getBlockNumber();
   let followed = await seed(block);
@@ -188,7 +236,26 @@ t.test('the followed v4 state equals a fresh read after every block', async (t) 
     if (now.ticks.length < was.ticks.length) cleared++;
     for (const [id, s] of fresh) t.same(followed.get(id), s, `round ${round}: ${id.slice(0, 10)} equals a fresh read`);
     followed = fresh;
+    if (round === INITIALIZED_AT) {
+      const init = await send(account, {
+        to: pm,
+        data: encodeFunctionData({ abi: INITIALIZE, functionName: 'initialize', args: [lateKey, getSqrtRatioAtTick(-70_000)] }),
+      });
+      t.equal(init.status, 'success', 'a new pool initialized mid-run');
+    }
+    await follower.step();
+    const seeded = await seedNow();
+    const live = follower.snapshot();
+    t.equal(live.blockNumber, seeded.blockNumber, `round ${round}: the follower is at the head`);
+    if (!t.same(live.pools, seeded.pools, `round ${round}: the followed state equals a fresh seed`) && ++followerFailures > 2) break;
   }
+  const lateId = keccak256(encodeAbiParameters(parseAbiParameters(KEY), [lateKey])).toLowerCase();
+  t.ok(
+    follower.snapshot().pools.some((p) => p.address === lateId),
+    `the pool initialized mid-run (${lateId.slice(0, 10)}) is followed`,
+  );
+  t.equal(followerFailures, 0, 'the followed state equals a fresh seed after every block');
+  t.comment(`follower metrics: ${JSON.stringify(follower.metrics)}`);
   t.ok(events >= ROUNDS, `${events} events applied, ${rereads} re-reads (${crossedWord} left the tick window)`);
   t.ok(
     crossings > 0 && cleared > 0,

@@ -2,7 +2,7 @@ import { type Address, encodeAbiParameters, getAddress, type Hex, keccak256, par
 import { eventTopic, logWords, signedWord, topicAddress, wordAddress } from '../logWords.ts';
 import { type PoolSource, type ReadCall, viewCall } from '../PoolSource.ts';
 import { tickWindow } from '../uniswapV3/uniswapV3Events.ts';
-import type { FollowedPoolV4 } from './uniswapV4Events.ts';
+import { type FollowedPoolV4, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
 import { v4Balances } from './v4Balances.ts';
 
 const rangeAbi = parseAbi(['function extsload(bytes32 startSlot, uint256 nSlots) view returns (bytes32[])']);
@@ -10,6 +10,9 @@ const slotsAbi = parseAbi(['function extsload(bytes32[] slots) view returns (byt
 
 /** IPoolManager's Initialize: id, currency0, currency1 indexed; fee, tickSpacing, hooks, sqrtPriceX96, tick in data. */
 const INITIALIZE = eventTopic('Initialize(bytes32,address,address,uint24,int24,address,uint160,int24)');
+
+/** The PoolManager's events that name a pool in topic1: Initialize and every event applyV4Event follows. */
+const V4_POOL_TOPICS: ReadonlySet<string> = new Set([INITIALIZE, ...V4_EVENT_TOPICS]);
 
 /** StateLibrary's layout of PoolManager storage: the pools mapping's slot and each Pool.State field's offset. */
 const POOLS_SLOT = 6n;
@@ -65,6 +68,10 @@ export const uniswapV4Source: PoolSource<FollowedPoolV4> = {
       key: { poolManager: getAddress(log.address), tickSpacing, hooks: wordAddress(w[2]) },
     };
   },
+  loggedPool(log) {
+    return V4_POOL_TOPICS.has(log.topics[0]?.toLowerCase() ?? '') && log.topics[1] ? log.topics[1].toLowerCase() : undefined;
+  },
+  keyOf: (state) => ({ poolManager: getAddress(state.poolManager), tickSpacing: state.tickSpacing, hooks: getAddress(state.hooks) }),
   ownBalances: false,
   readState(pool, tickWindowWords) {
     const { key } = pool;
