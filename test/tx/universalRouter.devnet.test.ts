@@ -27,7 +27,7 @@ import { devnetWallet, freshAddress, gasPaid } from '../helpers/devnetWallet.ts'
 import { startSeededDevnet } from '../helpers/followDevnet.ts';
 
 const { devnet, catalog, chain, seedNow } = await startSeededDevnet(t.teardown, 'sqs-ur-', { v4: true });
-// The seeding run's snapshot itself (a v4 pool's address is its 32-byte poolId, which the snapshot file schema does not take yet).
+// The seeding run's snapshot itself, priced as the service prices it.
 const index = new PricingGraph(new PoolGraph([await seedNow()], catalog), catalog).chain(chain.chainId)!;
 const wallet = devnetWallet(devnet);
 let baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
