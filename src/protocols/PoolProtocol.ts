@@ -1,4 +1,5 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
+import type { V4LegKey } from '../routing/Trade.ts';
 import type { PoolLog } from './logWords.ts';
 import type { PoolSource } from './PoolSource.ts';
 import type { SnapshotPoolBase } from './SnapshotPoolBase.ts';
@@ -150,4 +151,9 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
    * never modified) or a re-read outcome. A log whose topic0 is not in eventTopics is a re-read.
    */
   applyEvent(state: S, log: PoolLog, context: EventContext): EventOutcome<S>;
+  /**
+   * What an executor needs besides a leg's pool address, tokens and fee to name the pool (Leg.poolKey): Uniswap v4's
+   * PoolKey fee, tick spacing and hooks. Absent for protocols whose pools are contracts of their own.
+   */
+  legKey?(pool: P): V4LegKey;
 }

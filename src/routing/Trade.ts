@@ -22,6 +22,19 @@ export interface Leg {
   readonly coldSlots: number;
   /** The swap moves the pool's tick (LadderQuote.movesTick: a v3 oracle write), for the gas model. */
   readonly movesTick: boolean;
+  /**
+   * Uniswap v4 pools only: the rest of the pool's PoolKey, by which the Universal Router names the pool (its currencies
+   * are tokenIn and tokenOut, the zero address for native ETH): the key's fee (0x800000 for a dynamic fee, where `fee`
+   * is the LP fee in force), tick spacing and hooks contract (checksummed; the zero address when none).
+   */
+  readonly poolKey?: V4LegKey;
+}
+
+/** What a v4 leg adds of its PoolKey (see Leg.poolKey). */
+export interface V4LegKey {
+  readonly fee: number;
+  readonly tickSpacing: number;
+  readonly hooks: string;
 }
 
 /**

@@ -7,7 +7,7 @@ import { findRoutes } from './findRoutes.ts';
 import { callGas, routeGas } from './gasModel.ts';
 import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue, type SplitPath } from './optimalSplit.ts';
 import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
-import { type LadderCache, type PathQuote, type PricedPath, pricePath, toPricedPath } from './priceRoutes.ts';
+import { type LadderCache, legKey, type PathQuote, type PricedPath, pricePath, toPricedPath } from './priceRoutes.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import type { Executor, Leg, Route, Split, Trade } from './Trade.ts';
 import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
@@ -298,6 +298,7 @@ function nominalLegs(path: PricedPath): Leg[] {
     ticksCrossed: 0,
     coldSlots: 0,
     movesTick: protocolOf(pool.kind).gas.tickMove > 0n,
+    ...legKey(pool),
   }));
 }
 

@@ -24,15 +24,24 @@ export const GAS = {
     SwapRouter02: 51_900n,
     // SwapRouter02's figure (its fork, same entry and payments); no devnet deployment to calibrate on.
     PancakeSmartRouter: 51_900n,
-    // Provisional (the PoolManager's unlock and the settle/take beside the v3 routers' call): not yet calibrated on
-    // executed Universal Router trades.
-    UniversalRouter: 60_000n,
+    // The PoolManager's unlock and the settle/take beside the v3 routers' call, and the pull through Permit2:
+    // from executed Universal Router trades on the devnet (test/tx/universalRouter.devnet.test.ts prints them).
+    UniversalRouter: 68_000n,
   } satisfies Record<ExecutorKind, bigint>,
   /** An ERC-20 approve step (a fresh allowance of the router). */
   approve: 46_000n,
+  /** A `Permit2.approve(token, UniversalRouter, amount, expiration)` step (a fresh Permit2 allowance). */
+  permit2Approve: 48_000n,
+  /** A signed PermitSingle submitted in the swap itself (the Universal Router's PERMIT2_PERMIT command), devnet gasUsed. */
+  permit2Permit: 37_000n,
   /** A router wrapping native input or unwrapping native output. */
   wrapIn: 6_100n,
   unwrapOut: 24_300n,
+  /**
+   * The Universal Router's WRAP_ETH and UNWRAP_WETH commands beside those (its WETH deposit is a command of its own,
+   * then paid on from the router's balance; its unwrap pays the recipient from the router), devnet gasUsed.
+   */
+  universalRouterNative: { wrapIn: 24_000n, unwrapOut: 30_000n },
   /** Several routes in one call ending at the router (sweep/unwrap of the sum). */
   sweep: 6_000n,
   /** Exact output, beside the figures above (calibrated on the same devnet cases). */
@@ -88,15 +97,17 @@ export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn')
 function callOverhead(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, tradeType: TradeType): bigint {
   const exactOut = tradeType === 'exactOut';
   const pull = exactOut ? (nativeIn ? GAS.exactOut.refund : GAS.exactOut.erc20Pull) : 0n;
-  const native = (nativeIn ? GAS.wrapIn : 0n) + (nativeOut ? GAS.unwrapOut : 0n);
+  let native = (nativeIn ? GAS.wrapIn : 0n) + (nativeOut ? GAS.unwrapOut : 0n);
+  if (kind === 'UniversalRouter')
+    native += (nativeIn ? GAS.universalRouterNative.wrapIn : 0n) + (nativeOut ? GAS.universalRouterNative.unwrapOut : 0n);
   const sweep = routes > 1 && (!exactOut || nativeOut) ? GAS.sweep : 0n;
   return GAS.call[kind] + native + pull + sweep;
 }
 
 /**
  * Gas of the steps of one executor carrying `routes` routes: its approval (two approve steps for an input token
- * flagged `approvalReset`: the reset to 0 first, src/tx/approveStep.ts), its call(s), native handling, the sweep of
- * several routes.
+ * flagged `approvalReset`: the reset to 0 first, src/tx/approveStep.ts; the Universal Router's Permit2 approval
+ * besides), its call(s), native handling, the sweep of several routes.
  */
 export function callGas(
   kind: ExecutorKind,
@@ -107,7 +118,8 @@ export function callGas(
   tradeType: TradeType = 'exactIn',
   approvalReset = false,
 ): bigint {
-  const approve = erc20In ? (approvalReset ? 2n : 1n) * GAS.approve : 0n;
+  // The Universal Router pulls through Permit2: the token's approval of Permit2, then Permit2's of the router.
+  const approve = erc20In ? (approvalReset ? 2n : 1n) * GAS.approve + (kind === 'UniversalRouter' ? GAS.permit2Approve : 0n) : 0n;
   // UniswapV2Router02 executes one route per transaction (one approval covers them all).
   if (kind === 'UniswapV2Router02') return approve + BigInt(routes) * callOverhead(kind, 1, nativeIn, nativeOut, tradeType);
   return approve + callOverhead(kind, routes, nativeIn, nativeOut, tradeType);

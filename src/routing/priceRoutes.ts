@@ -3,7 +3,7 @@ import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
 import type { LadderQuote, TradeType } from '../protocols/PoolProtocol.ts';
 import { type Pool, protocolOf } from '../protocols/registry.ts';
 import type { PoolPath } from './findRoutes.ts';
-import type { Leg } from './Trade.ts';
+import type { Leg, V4LegKey } from './Trade.ts';
 
 /** A path whose pools all convert, ready to price. */
 export interface PricedPath {
@@ -80,6 +80,7 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
         ticksCrossed: q.ticksCrossed,
         coldSlots: q.coldSlots,
         movesTick: q.movesTick,
+        ...legKey(pool),
       };
       nextAlive.push(i);
       next.push(tradeType === 'exactIn' ? q.amountOut : q.amountIn);
@@ -89,4 +90,10 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
   }
   for (const i of alive) results[i] = { ok: true, legs: legs[i] };
   return results;
+}
+
+/** A leg's Leg.poolKey where its protocol names pools by a key (PoolProtocol.legKey: Uniswap v4), else nothing. */
+export function legKey(pool: Pool): { readonly poolKey?: V4LegKey } {
+  const key = protocolOf(pool.kind).legKey?.(pool);
+  return key ? { poolKey: key } : {};
 }

@@ -2,7 +2,7 @@ import type { AbiParameter, Hex } from 'viem';
 
 /**
  * Solidity ABI encoding of a parameter list (head/tail layout, 32-byte words) for the types our router, token and
- * bridge ABIs use: address, bool, uint<N>, bytes<N>, bytes, dynamic arrays T[] and tuples. Hand-written for the hot
+ * bridge ABIs use: address, bool, uint<N>, int<N>, bytes<N>, bytes, dynamic arrays T[] and tuples. Hand-written for the hot
  * path (viem's encodeAbiParameters dispatches generically and re-validates addresses through an LRU on every call);
  * test/tx/encodeCall.test.ts checks it against viem on random arguments of every function we encode. Values are
  * what viem accepts: addresses as 0x hex (any case), integers as bigint or number, tuples as objects keyed by
@@ -74,6 +74,15 @@ function encodeValue(p: AbiParameter, value: unknown): string {
     const n = typeof value === 'bigint' ? value : typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : undefined;
     if (n === undefined || n < 0n || n >> bits !== 0n) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
     return word(n.toString(16));
+  }
+  const int = /^int(\d+)$/.exec(type);
+  if (int) {
+    const bits = BigInt(int[1]);
+    const n = typeof value === 'bigint' ? value : typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : undefined;
+    const half = 1n << (bits - 1n);
+    if (n === undefined || n < -half || n >= half) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
+    // Two's complement over the whole word.
+    return word((n < 0n ? (1n << 256n) + n : n).toString(16));
   }
   throw new Error(`abiEncode: unsupported type ${type}`);
 }

@@ -386,6 +386,59 @@ export const SWAP_ROUTER02_ADDRESS_THIS = '0x00000000000000000000000000000000000
 export const SWAP_ROUTER02_CONTRACT_BALANCE = 0n;
 
 /**
+ * Uniswap UniversalRouter 2.x (`@uniswap/universal-router/artifacts/contracts/UniversalRouter.sol/UniversalRouter.json`):
+ * `execute(commands, inputs, deadline)`, one byte per command with its ABI-encoded input (src/tx/routers/universalRouter.ts).
+ */
+export const universalRouterAbi = [
+  {
+    type: 'function',
+    name: 'execute',
+    stateMutability: 'payable',
+    inputs: [
+      { name: 'commands', type: 'bytes' },
+      { name: 'inputs', type: 'bytes[]' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [],
+  },
+] as const;
+
+/**
+ * Permit2's AllowanceTransfer (`@uniswap/v4-periphery/lib/permit2/src/interfaces/IAllowanceTransfer.sol`): the
+ * allowance a spender (the Universal Router) may pull of a token, set by `approve` (a plain transaction) or by a
+ * signed PermitSingle; `allowance` reads it with the owner's next nonce.
+ */
+export const permit2Abi = [
+  {
+    type: 'function',
+    name: 'approve',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'token', type: 'address' },
+      { name: 'spender', type: 'address' },
+      { name: 'amount', type: 'uint160' },
+      { name: 'expiration', type: 'uint48' },
+    ],
+    outputs: [],
+  },
+  {
+    type: 'function',
+    name: 'allowance',
+    stateMutability: 'view',
+    inputs: [
+      { name: 'user', type: 'address' },
+      { name: 'token', type: 'address' },
+      { name: 'spender', type: 'address' },
+    ],
+    outputs: [
+      { name: 'amount', type: 'uint160' },
+      { name: 'expiration', type: 'uint48' },
+      { name: 'nonce', type: 'uint48' },
+    ],
+  },
+] as const;
+
+/**
  * Across SpokePool (`@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json`):
  * `depositNow`, where the contract sets quoteTimestamp to the block time and fillDeadline to block time +
  * fillDeadlineOffset. Addresses are left-padded bytes32.

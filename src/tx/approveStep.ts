@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { GAS, gasLimit } from '../routing/gasModel.ts';
-import { erc20Abi } from './abis.ts';
+import { erc20Abi, permit2Abi } from './abis.ts';
 import { encodeCall } from './encodeCall.ts';
 import { checkUint256, displayAmount, type Step, type StepToken, stepAddress } from './Step.ts';
 import { StepBuildError } from './StepBuildError.ts';
@@ -10,6 +10,7 @@ import { StepBuildError } from './StepBuildError.ts';
 const erc20Call = {
   approve: encodeCall(erc20Abi, 'approve'),
 };
+const permit2Approve = encodeCall(permit2Abi, 'approve');
 
 /** Parameters of {@link approveSteps}. */
 export interface ApproveStepParams {
@@ -76,4 +77,59 @@ function approveStep(chainId: number, from: Address, token: Address, spender: Ad
     spender,
     gasLimit: gasLimit(GAS.approve).toString(),
   };
+}
+
+/** Parameters of {@link permit2ApproveSteps}. */
+export interface Permit2ApproveParams {
+  readonly chainId: number;
+  /** Permit2's address (catalogue `permit2Address`). */
+  readonly permit2: string;
+  readonly token: StepToken;
+  /** The contract Permit2 lets pull the token: the Universal Router. */
+  readonly spender: string;
+  readonly spenderName: string;
+  /** Exactly what the next step pulls (uint160). */
+  readonly amount: bigint;
+  /** Unix seconds when the Permit2 allowance ends (uint48): the quote's deadline. */
+  readonly expiration: number;
+  readonly wallet: string;
+  /** The wallet's Permit2 allowance of `token` for `spender`, read from the chain; undefined when not read. */
+  readonly allowance?: Permit2Allowance;
+}
+
+/** What Permit2's `allowance(owner, token, spender)` returns. */
+export interface Permit2Allowance {
+  readonly amount: bigint;
+  /** Unix seconds (uint48); 0: none was ever set. */
+  readonly expiration: number;
+  readonly nonce: number;
+}
+
+/**
+ * The Permit2 approval before a Universal Router swap, as a plain transaction (no typed-data signature, so Safe and EOA
+ * wallets alike can send it): `Permit2.approve(token, spender, amount, expiration)` for exactly `amount` until
+ * `expiration`, `to` Permit2. Message: `Allow <spenderName> to spend <amount> <symbol> through Permit2`. None when the
+ * allowance read from the chain already covers `amount` until `expiration`. (The ERC-20 approval of Permit2 itself is
+ * approveSteps' with Permit2 as the spender.)
+ */
+export function permit2ApproveSteps(params: Permit2ApproveParams): Step[] {
+  checkUint256(params.amount, 'amount');
+  if (params.amount >= 1n << 160n) throw new StepBuildError(`amount: ${params.amount} exceeds Permit2's uint160`);
+  const token = stepAddress(params.token.address, 'token');
+  if (token === NATIVE_TOKEN_ADDRESS) throw new StepBuildError('token: the native asset needs no approval');
+  const { allowance } = params;
+  if (allowance && allowance.amount >= params.amount && allowance.expiration >= params.expiration) return [];
+  const permit2 = stepAddress(params.permit2, 'permit2');
+  const spender = stepAddress(params.spender, 'spender');
+  return [
+    {
+      message: `Allow ${params.spenderName} to spend ${displayAmount(params.amount, params.token)} ${params.token.symbol} through Permit2`,
+      from: stepAddress(params.wallet, 'wallet'),
+      to: permit2,
+      data: permit2Approve([token, spender as Address, params.amount, params.expiration]),
+      amount: params.amount.toString(),
+      chainId: params.chainId,
+      gasLimit: gasLimit(GAS.permit2Approve).toString(),
+    },
+  ];
 }

@@ -1,14 +1,17 @@
+import type { Address } from 'viem';
 import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { chainExecutors, executorsFor } from '../routing/executors.ts';
-import { gasLimit, transactionGas } from '../routing/gasModel.ts';
+import { GAS, gasLimit, transactionGas } from '../routing/gasModel.ts';
 import type { Executor, ExecutorKind, Route, Trade } from '../routing/Trade.ts';
-import { approveSteps } from './approveStep.ts';
+import { approveSteps, type Permit2Allowance, permit2ApproveSteps } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
+import type { SignedPermit } from './permit2.ts';
 import { pancakeSmartRouter } from './routers/pancakeSmartRouter.ts';
 import { type RouterContext, type RouterEncoder, transactionMaximum } from './routers/RouterEncoder.ts';
 import { swapRouter } from './routers/swapRouter.ts';
 import { swapRouter02 } from './routers/swapRouter02.ts';
 import { uniswapV2Router02 } from './routers/uniswapV2Router02.ts';
+import { universalRouter } from './routers/universalRouter.ts';
 import { checkUint256, displayAmount, type Step, stepAddress } from './Step.ts';
 import { StepBuildError } from './StepBuildError.ts';
 
@@ -44,22 +47,29 @@ export interface TradeStepsParams {
    * missing from it (or no map) is approved as if the allowance were unknown (approveSteps).
    */
   readonly allowances?: ReadonlyMap<string, bigint>;
+  /**
+   * How a router that pulls through Permit2 (the Universal Router) is allowed to: 'approve' (default) with the plain
+   * transaction `Permit2.approve(token, router, amount, deadline)`; 'permit2' with a PermitSingle the wallet signs
+   * (`permit2Permit`, submitted by the swap itself). Either way after the token's approval of Permit2.
+   */
+  readonly approvalMode?: ApprovalMode;
+  /** The wallet's Permit2 allowances of tokenIn per router (lower case), read from the chain (Permit2.allowance). */
+  readonly permit2Allowances?: ReadonlyMap<string, Permit2Allowance>;
+  /** approvalMode 'permit2': the wallet's signed PermitSingle, put first in the Universal Router's call. */
+  readonly permit2Permit?: SignedPermit;
 }
 
-/** The encoder of each router contract (src/tx/routers/); the UniversalRouter has none yet. */
-const ENCODERS: Readonly<Partial<Record<ExecutorKind, RouterEncoder>>> = {
+/** How the Universal Router's Permit2 allowance is given (request `approvalMode`). */
+export type ApprovalMode = 'approve' | 'permit2';
+
+/** The encoder of each router contract (src/tx/routers/). */
+const ENCODERS: Readonly<Record<ExecutorKind, RouterEncoder>> = {
   UniswapV2Router02: uniswapV2Router02,
   SwapRouter: swapRouter,
   SwapRouter02: swapRouter02,
   PancakeSmartRouter: pancakeSmartRouter,
+  UniversalRouter: universalRouter,
 };
-
-/** The encoder of a router contract; a StepBuildError for a router the service cannot encode calls for yet. */
-function encoderOf(kind: ExecutorKind): RouterEncoder {
-  const encoder = ENCODERS[kind];
-  if (!encoder) throw new StepBuildError(`executor: no calldata encoder for ${kind} (src/tx/routers/) yet`);
-  return encoder;
-}
 
 /**
  * The ordered steps of a trade. A trade without splits (a bare wrap or unwrap) is buildWrapSteps'. Otherwise the
@@ -81,6 +91,11 @@ function encoderOf(kind: ExecutorKind): RouterEncoder {
  * `gasLimit` of each step: the gas model's estimate of that transaction (src/routing/gasModel.ts
  * `transactionGas`, `GAS.approve`) with the margin of `gasLimit`; the estimates add up to the trade's
  * gasEstimate.
+ *
+ * A router that pulls through Permit2 (the Universal Router) is approved in two steps instead: the token's approval of
+ * Permit2 (`Approve <amount> <tokenIn> for Permit2`), then, with approvalMode 'approve' (default), Permit2's of the
+ * router until the deadline (permit2ApproveSteps); with 'permit2' the swap carries the wallet's signed permit
+ * (`permit2Permit`, PERMIT2_PERMIT) and its gasLimit the permit's gas. Each is left out when the allowance read covers it.
  *
  * Messages (amounts in display units, exact; symbols and DEX names from the catalogue):
  * - `Approve <amount> <tokenIn> for <router name>`, e.g. `Approve 1500.25 USDC for Uniswap V3 router`
@@ -141,7 +156,12 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     });
   }
   const wrapped = stepAddress(chain.wrappedNativeToken, 'chain.wrappedNativeToken');
-  const ends = { tokenIn: nativeIn ? wrapped.toLowerCase() : trade.tokenIn, tokenOut: nativeOut ? wrapped.toLowerCase() : trade.tokenOut };
+  // A native end is the wrapped token as v2/v3 pools hold it, or native ETH itself as a v4 pool holds it (the zero address).
+  const ends = {
+    tokenIn: nativeIn ? [wrapped.toLowerCase(), V4_NATIVE] : [trade.tokenIn],
+    tokenOut: nativeOut ? [wrapped.toLowerCase(), V4_NATIVE] : [trade.tokenOut],
+    wrapped: wrapped.toLowerCase(),
+  };
   const routes = trade.splits.map((s, i) => checkRoute(chain, trade.tradeType, ends, s.route, `trade.splits[${i}].route`));
 
   // Each route's most input (exact input: its amountIn); routers in the order of their first split; their
@@ -160,7 +180,7 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     else groups.set(route.executor.address, { executor: route.executor, routes: [route] });
   }
   const batches = [...groups.values()].map((g) => {
-    return { ...g, kind: g.executor.kind, txs: encoderOf(g.executor.kind).batch(g.routes) };
+    return { ...g, kind: g.executor.kind, txs: ENCODERS[g.executor.kind].batch(g.routes) };
   });
   const amountsOut = batches.flatMap((b) => b.txs.map((tx) => sum(tx, 'amountOut')));
   const minimums = exactOut ? amountsOut : partMinimums(p.amountOutMinimum, amountsOut);
@@ -169,19 +189,37 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   let part = 0;
   for (const batch of batches) {
     const router = stepAddress(batch.executor.address, 'executor.address');
+    const viaPermit2 = ENCODERS[batch.kind].pullsThroughPermit2 === true;
+    const permit2 = viaPermit2 ? permit2Of(chain, router) : undefined;
     if (!nativeIn) {
       const pulls = batch.routes.reduce((s, r) => s + maximums.get(r)!, 0n);
+      const spender = permit2 ?? router;
       steps.push(
         ...approveSteps({
           chainId: chain.chainId,
           token: p.tokenIn,
-          spender: router,
-          spenderName: batch.executor.name,
+          spender,
+          spenderName: permit2 ? 'Permit2' : batch.executor.name,
           amount: pulls,
           wallet,
-          allowance: p.allowances?.get(router.toLowerCase()),
+          allowance: p.allowances?.get(spender.toLowerCase()),
         }),
       );
+      if (permit2 && (p.approvalMode ?? 'approve') === 'approve') {
+        steps.push(
+          ...permit2ApproveSteps({
+            chainId: chain.chainId,
+            permit2,
+            token: p.tokenIn,
+            spender: router,
+            spenderName: batch.executor.name,
+            amount: pulls,
+            expiration: p.deadline,
+            wallet,
+            allowance: p.permit2Allowances?.get(router.toLowerCase()),
+          }),
+        );
+      }
     }
     const ctx: RouterContext = {
       router,
@@ -190,6 +228,7 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
       poolTokenOut: nativeOut ? wrapped : tokenOut,
       recipient,
       deadline: BigInt(p.deadline),
+      ...(viaPermit2 && p.permit2Permit ? { permit2Permit: p.permit2Permit } : {}),
     };
     for (const txRoutes of batch.txs) {
       const tx = {
@@ -207,18 +246,19 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
         message: `${swap} on ${dexNames(chain, txRoutes)}`,
         from: wallet,
         to: router,
-        data: encoderOf(batch.kind).encode(ctx, tx),
+        data: ENCODERS[batch.kind].encode(ctx, tx),
         amount,
         chainId: chain.chainId,
         ...(nativeIn ? { value: amount } : {}),
         gasLimit: gasLimit(
-          transactionGas(
-            batch.kind,
-            txRoutes.map((r) => r.legs),
-            nativeIn,
-            nativeOut,
-            trade.tradeType,
-          ),
+          (ctx.permit2Permit ? GAS.permit2Permit : 0n) +
+            transactionGas(
+              batch.kind,
+              txRoutes.map((r) => r.legs),
+              nativeIn,
+              nativeOut,
+              trade.tradeType,
+            ),
         ).toString(),
       });
     }
@@ -276,6 +316,13 @@ function sum(routes: readonly Route[], field: 'amountIn' | 'amountOut'): bigint 
   return routes.reduce((s, r) => s + r[field], 0n);
 }
 
+/** Permit2's address for a Universal Router of the chain: its DEX entry's `permit2Address`. */
+export function permit2Of(chain: CatalogChain, router: string): Address {
+  const dex = chain.dexes.find((d) => d.universalRouterAddress !== '' && d.universalRouterAddress.toLowerCase() === router.toLowerCase());
+  if (!dex?.permit2Address) throw new StepBuildError(`executor: the catalogue names no Permit2 for Universal Router ${router}`);
+  return stepAddress(dex.permit2Address, 'permit2Address');
+}
+
 /** The catalogue names of the DEXes of some routes' pools, in route order, each once, joined by ' + '. */
 function dexNames(chain: CatalogChain, routes: readonly Route[]): string {
   const names: string[] = [];
@@ -286,6 +333,19 @@ function dexNames(chain: CatalogChain, routes: readonly Route[]): string {
   return names.join(' + ');
 }
 
+/** Native ETH as a v4 pool holds it (Currency address(0)). */
+const V4_NATIVE = '0x0000000000000000000000000000000000000000';
+
+/**
+ * Two legs that meet across native ETH and its wrapped token (one pool holds ETH, the other WETH): the Universal
+ * Router wraps or unwraps between them (src/tx/routers/universalRouter.ts).
+ */
+function crossesNative(prev: Route['legs'][number] | undefined, leg: Route['legs'][number], wrapped: string): boolean {
+  if (!prev) return false;
+  const [a, b] = [prev.tokenOut, leg.tokenIn];
+  return (a === V4_NATIVE && b === wrapped) || (a === wrapped && b === V4_NATIVE);
+}
+
 /**
  * A route the quote layer must never get wrong, checked: its legs join up from the trade's tokenIn to its tokenOut
  * as the pools hold them (`ends`), its amountIn is its first leg's, and its executor is a router of the chain that
@@ -294,18 +354,19 @@ function dexNames(chain: CatalogChain, routes: readonly Route[]): string {
 function checkRoute(
   chain: CatalogChain,
   tradeType: Trade['tradeType'],
-  ends: { readonly tokenIn: string; readonly tokenOut: string },
+  ends: { readonly tokenIn: readonly string[]; readonly tokenOut: readonly string[]; readonly wrapped: string },
   route: Route,
   field: string,
 ): Route {
   const { legs } = route;
   if (legs.length === 0) throw new StepBuildError(`${field}: no legs`);
   legs.forEach((leg, i) => {
-    const from = i === 0 ? ends.tokenIn : legs[i - 1].tokenOut;
-    if (leg.tokenIn !== from) throw new StepBuildError(`${field}.legs[${i}]: starts at ${leg.tokenIn}, not ${from}`);
+    const from = i === 0 ? ends.tokenIn : [legs[i - 1].tokenOut];
+    if (!from.includes(leg.tokenIn) && !crossesNative(legs[i - 1], leg, ends.wrapped))
+      throw new StepBuildError(`${field}.legs[${i}]: starts at ${leg.tokenIn}, not ${from.join(' or ')}`);
   });
-  if (legs[legs.length - 1].tokenOut !== ends.tokenOut)
-    throw new StepBuildError(`${field}: ends at ${legs[legs.length - 1].tokenOut}, not ${ends.tokenOut}`);
+  if (!ends.tokenOut.includes(legs[legs.length - 1].tokenOut))
+    throw new StepBuildError(`${field}: ends at ${legs[legs.length - 1].tokenOut}, not ${ends.tokenOut.join(' or ')}`);
   checkUint256(route.amountIn, `${field}.amountIn`);
   if (route.amountIn !== legs[0].amountIn)
     throw new StepBuildError(`${field}: amountIn ${route.amountIn} is not its first leg's ${legs[0].amountIn}`);

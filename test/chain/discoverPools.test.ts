@@ -279,6 +279,8 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
       ['sushiswap', 'v2', 'pairs', ofDex('sushiswap', 'v2'), ofDex('sushiswap', 'v2')],
       ['uniswap', 'v2', 'pairs', ofDex('uniswap', 'v2'), ofDex('uniswap', 'v2')],
       ['uniswap', 'v3', 'pairs', ofDex('uniswap', 'v3'), ofDex('uniswap', 'v3')],
+      // No v4 pools on this devnet: none found, none kept.
+      ['uniswap', 'v4', 'pairs', 0, undefined],
     ],
     'the report: pair lookups, and the pools kept from the earlier scans',
   );

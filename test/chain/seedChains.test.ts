@@ -102,7 +102,7 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
   t.equal(snap.tickWindowWords, 20, 'default tick window: 20 words each side');
 
   // Discovery from the factories' creation logs (the devnet catalogue gives each factory's deployment block): one
-  // eth_getLogs from block 0 to the head covers the three factories; no pair lookup (test/chain/discoverPools.test.ts
+  // eth_getLogs from block 0 to the head covers the three factories and the v4 PoolManager; no pair lookup (test/chain/discoverPools.test.ts
   // covers the logs against the chain and the pair-lookup fallback).
   t.equal(seeded.candidates, 0, 'no pair lookup');
   t.same(
@@ -111,6 +111,7 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
       ['sushiswap', 'v2', 'logs', 0, seeded.blockNumber],
       ['uniswap', 'v2', 'logs', 0, seeded.blockNumber],
       ['uniswap', 'v3', 'logs', 0, seeded.blockNumber],
+      ['uniswap', 'v4', 'logs', 0, seeded.blockNumber],
     ],
     'every DEX found from its creation logs, blocks 0 to the head',
   );

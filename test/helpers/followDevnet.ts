@@ -44,9 +44,13 @@ export interface SeededDevnet {
   seedNow(write?: boolean): Promise<Snapshot>;
 }
 
-/** Starts a devnet and a temporary snapshot folder (`prefix` names it); `cleanup` registers their teardown. */
-export async function startSeededDevnet(cleanup: (fn: () => unknown) => void, prefix: string): Promise<SeededDevnet> {
-  const devnet = await startDevnet();
+/** Starts a devnet (`options.v4`: with Uniswap v4) and a temporary snapshot folder (`prefix` names it); `cleanup` registers their teardown. */
+export async function startSeededDevnet(
+  cleanup: (fn: () => unknown) => void,
+  prefix: string,
+  options: { readonly v4?: boolean } = {},
+): Promise<SeededDevnet> {
+  const devnet = await startDevnet(options);
   cleanup(() => devnet.stop());
   const snapshotDir = mkdtempSync(join(tmpdir(), prefix));
   cleanup(() => rmSync(snapshotDir, { recursive: true, force: true }));

@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
 import { type Abi, type AbiFunction, toFunctionSignature } from 'viem';
-import { erc20Abi, swapRouter02Abi, swapRouterAbi, uniswapV2Router02Abi, weth9Abi } from '../../src/tx/abis.ts';
+import {
+  erc20Abi,
+  permit2Abi,
+  swapRouter02Abi,
+  swapRouterAbi,
+  uniswapV2Router02Abi,
+  universalRouterAbi,
+  weth9Abi,
+} from '../../src/tx/abis.ts';
 
 const require = createRequire(import.meta.url);
 const artifact = (path: string): Abi => (JSON.parse(readFileSync(require.resolve(path), 'utf8')) as { abi: Abi }).abi;
@@ -31,3 +39,6 @@ checkAgainst(swapRouterAbi, artifact('@uniswap/v3-periphery/artifacts/contracts/
 checkAgainst(swapRouter02Abi, artifact('@uniswap/swap-router-contracts/artifacts/contracts/SwapRouter02.sol/SwapRouter02.json'));
 // ERC-20: Uniswap v2-core's compiled IERC20 interface.
 checkAgainst(erc20Abi, artifact('@uniswap/v2-core/build/IERC20.json'));
+checkAgainst(universalRouterAbi, artifact('@uniswap/universal-router/artifacts/contracts/UniversalRouter.sol/UniversalRouter.json'));
+// Permit2: v4-periphery's compiled IAllowanceTransfer interface (Permit2 itself ships no artifact).
+checkAgainst(permit2Abi, artifact('@uniswap/v4-periphery/foundry-out/IAllowanceTransfer.sol/IAllowanceTransfer.default.json'));

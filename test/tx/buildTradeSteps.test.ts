@@ -335,7 +335,8 @@ t.test('refuses trades the quote layer must never produce', async (t) => {
   ]);
   cases.push([
     base0(tradeOf([v4Route]), { amountOutMinimum: 1_780_000_000_000n }),
-    'executor: no calldata encoder for UniversalRouter (src/tx/routers/) yet',
+    // The Universal Router names a v4 pool by its PoolKey, which routing puts on the leg (PoolProtocol.legKey).
+    'v4 pool 0x000000000000000000000000000000000000dEaD: the leg carries no PoolKey (fee, tickSpacing, hooks)',
   ]);
   for (const [params, message] of cases) {
     t.throws(() => buildTradeSteps(params), { name: 'StepBuildError', code: 'STEP_BUILD_FAILED', status: 500, message }, message);

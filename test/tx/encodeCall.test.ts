@@ -71,19 +71,34 @@ t.test('encodeCall refuses a name the ABI does not have exactly once', async (t)
   t.throws(() => encodeCall(twice, 'approve' as never), { message: 'encodeCall: 2 functions named approve in the ABI (one expected)' });
 });
 
+t.test("abiEncode writes signed integers as viem does (two's complement), the v4 tickSpacing and tick types", async (t) => {
+  for (const [type, value] of [
+    ['int24', -887272n],
+    ['int24', 60n],
+    ['int24', -(1n << 23n)],
+    ['int24', (1n << 23n) - 1n],
+    ['int256', -1n],
+    ['int128', -(1n << 127n)],
+  ] as const) {
+    const param = [{ type }] as AbiParameter[];
+    t.equal(abiEncode(param, [value]), encodeAbiParameters(param, [value]), `${type} ${value}`);
+  }
+});
+
 t.test('abiEncode refuses values that do not fit their type, and types our ABIs do not use', async (t) => {
-  // The last two viem accepts (it pads odd hex, it has signed integers); nothing we encode uses them.
+  // The last two viem accepts (it pads odd hex, it has function types); nothing we encode uses them.
   const cases: [AbiParameter, unknown, string][] = [
     [{ type: 'uint24' }, 1n << 24n, 'abiEncode: 16777216 is not a uint24'],
     [{ type: 'uint256' }, -1n, 'abiEncode: -1 is not a uint256'],
     [{ type: 'uint32' }, 1.5, 'abiEncode: 1.5 is not a uint32'],
     [{ type: 'address' }, '0x123', 'abiEncode: invalid address 0x123'],
     [{ type: 'bytes32' }, '0x12', 'abiEncode: bytes32 expects 32 bytes'],
+    [{ type: 'int24' }, 1n << 23n, 'abiEncode: 8388608 is not a int24'],
     [{ type: 'bytes' }, '0x123', 'abiEncode: bytes expects 0x hex of whole bytes'],
-    [{ type: 'int256' }, 1n, 'abiEncode: unsupported type int256'],
+    [{ type: 'function' }, '0x', 'abiEncode: unsupported type function'],
   ];
   for (const [i, [param, value, message]] of cases.entries()) {
     t.throws(() => abiEncode([param], [value]), { message }, message);
-    if (i < 5) t.throws(() => encodeAbiParameters([param], [value] as never), `viem refuses it too: ${message}`);
+    if (i < 6) t.throws(() => encodeAbiParameters([param], [value] as never), `viem refuses it too: ${message}`);
   }
 });

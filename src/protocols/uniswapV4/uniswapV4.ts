@@ -20,6 +20,8 @@ export interface UniswapV4Pool extends PoolBase {
   readonly oneForZero: V3Pool;
   readonly hooks: string;
   readonly tickSpacing: number;
+  /** The PoolKey's fee (DYNAMIC_FEE_FLAG for a dynamic fee; `fee` is then slot0's LP fee). */
+  readonly keyFee: number;
   /** Why the pool is not priced (a hook that can change swap amounts, a dynamic fee), or undefined. */
   readonly refusal: string | undefined;
   readonly slots: V3SlotState;
@@ -99,12 +101,16 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
       oneForZero,
       hooks: p.hooks,
       tickSpacing: p.tickSpacing,
+      keyFee: p.fee,
       refusal: v4Refusal(p),
       slots: {
         feeGrowthSet: p.feeGrowthGlobalSet,
         outsideSet: new Map(Object.entries(p.feeGrowthOutsideSet ?? {}).map(([tick, set]) => [Number(tick), set])),
       },
     });
+  },
+  legKey(pool) {
+    return { fee: pool.keyFee, tickSpacing: pool.tickSpacing, hooks: pool.hooks };
   },
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
     if (amounts.length === 0) return [];

@@ -2,6 +2,7 @@ import { type Address, encodePacked, type Hex } from 'viem';
 import type { TradeType } from '../../protocols/PoolProtocol.ts';
 import type { ProtocolKind } from '../../protocols/registry.ts';
 import type { Leg, Route } from '../../routing/Trade.ts';
+import type { SignedPermit } from '../permit2.ts';
 import { stepAddress } from '../Step.ts';
 
 /** What every transaction to one router shares: checked, checksummed by buildTradeSteps. */
@@ -17,6 +18,8 @@ export interface RouterContext {
   readonly recipient: Address;
   /** Unix seconds. */
   readonly deadline: bigint;
+  /** UniversalRouter only: the wallet's signed Permit2 PermitSingle, submitted first (PERMIT2_PERMIT). */
+  readonly permit2Permit?: SignedPermit;
 }
 
 /** One transaction to a router: the routes it executes and the limits it enforces on chain. */
@@ -41,6 +44,8 @@ export interface RouterEncoder {
   batch(routes: readonly Route[]): Route[][];
   /** Calldata of one transaction; its `value` (native input) is transactionMaximum(tx). */
   encode(ctx: RouterContext, tx: RouterTransaction): Hex;
+  /** The router pulls its input through Permit2 (the Universal Router), not by the token's own allowance. */
+  readonly pullsThroughPermit2?: true;
 }
 
 /** A route's swaps as a router sees them: its legs and tokens as the pools hold them (the wrapped token on a native side). */

@@ -1,0 +1,354 @@
+// Trades executed through the Universal Router on the devnet with Uniswap v4 (seeds/devnet/deployUniswapV4.ts: the
+// published UniversalRouter 2.1.0 built with the devnet's v2 and v3 factories, Permit2 at its canonical address).
+// Each case starts from the seeded state (evm_revert), asks bestTrade for the trade (the pools it may use steer it to
+// the shape named, which is checked), builds the steps with amountOutMinimum = amountOut and sends each exactly as
+// returned, with its own gasLimit, from a funded account: approve(Permit2), Permit2.approve(router), the swap (or, in
+// approvalMode "permit2", approve(Permit2) and the swap carrying a PermitSingle the wallet signed with
+// signTypedData). The recipient must receive exactly amountOut, the wallet spend exactly amountIn (native input:
+// exactly amountIn plus gas), and the UniversalRouter hold nothing of any token involved, nor any ether. A price moved
+// by another account first makes the swap revert with nothing delivered. The gas used is printed beside the trade's
+// gasEstimate (calibration of GAS.call.UniversalRouter and the v4 hop figures).
+import t from 'tap';
+import { type Address, concat, type Hex, hashDomain, hashStruct, keccak256, parseAbi, parseUnits, type TransactionReceipt } from 'viem';
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
+import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
+import { type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
+import { PoolGraph } from '../../src/graph/PoolGraph.ts';
+import { type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
+import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
+import { bestTrade } from '../../src/routing/bestTrade.ts';
+import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
+import type { Trade } from '../../src/routing/Trade.ts';
+import { type ApprovalMode, buildTradeSteps, permit2Of } from '../../src/tx/buildTradeSteps.ts';
+import { type PermitSingle, permitTypedData } from '../../src/tx/permit2.ts';
+import type { Step } from '../../src/tx/Step.ts';
+import { devnetWallet, freshAddress, gasPaid } from '../helpers/devnetWallet.ts';
+import { startSeededDevnet } from '../helpers/followDevnet.ts';
+
+const { devnet, catalog, chain, seedNow } = await startSeededDevnet(t.teardown, 'sqs-ur-', { v4: true });
+// The seeding run's snapshot itself, priced as the service prices it.
+const index = new PricingGraph(new PoolGraph([await seedNow()], catalog), catalog).chain(chain.chainId)!;
+const wallet = devnetWallet(devnet);
+let baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
+const ROUTER = chain.dexes.find((d) => d.version === 'v4')!.universalRouterAddress as Address;
+const PERMIT2 = permit2Of(chain, ROUTER);
+const DOMAIN_ABI = parseAbi(['function DOMAIN_SEPARATOR() view returns (bytes32)']);
+const EIP712_DOMAIN = [
+  { name: 'name', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+] as const;
+
+async function freshState(): Promise<void> {
+  if (!(await jsonRpc<boolean>(devnet.rpcUrl, 'evm_revert', [baseline]))) throw new Error('evm_revert failed');
+  baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
+}
+
+const sender = privateKeyToAccount(devnet.accounts[1].privateKey);
+const mover = privateKeyToAccount(devnet.accounts[2].privateKey);
+const token = (symbol: string): CatalogToken => chain.tokens.find((x) => x.symbol === symbol)!;
+const ZERO = '0x0000000000000000000000000000000000000000';
+const symbolOf = (address: string): string =>
+  address === ZERO ? 'ETH*' : chain.tokens.find((x) => x.address.toLowerCase() === address.toLowerCase())!.symbol;
+
+/** A pool as `uniswap/v4 USDC/USDT 100` (v2 without a fee). */
+function poolKey(e: PoolEntry): string {
+  const pair = [symbolOf(e.token0), symbolOf(e.token1)].sort().join('/');
+  return `${e.dex}/${e.version} ${pair}${e.version === 'v2' ? '' : ` ${e.state.fee}`}`;
+}
+
+/** The trade's routes as `executor: TOKEN -dex/version fee-> TOKEN …`. */
+function shape(trade: Trade): string[] {
+  return trade.splits.map(({ route }) => {
+    const hops = route.legs.map((l) => ` -${l.dex}/${l.version}${l.version === 'v2' ? '' : ` ${l.fee}`}-> ${symbolOf(l.tokenOut)}`);
+    return `${route.executor.kind}: ${symbolOf(route.legs[0].tokenIn)}${hops.join('')}`;
+  });
+}
+
+interface Case {
+  readonly name: string;
+  readonly tokenIn: string;
+  readonly tokenOut: string;
+  readonly tradeType?: TradeType;
+  readonly amount: string;
+  readonly maxHops?: number;
+  readonly maxSplits?: number;
+  /** The pools the trade may use (poolKey). */
+  readonly pools: readonly string[];
+  readonly shape: readonly string[];
+  readonly approvalMode?: ApprovalMode;
+}
+
+function tradeFor(c: Case): Trade {
+  const tradeType = c.tradeType ?? 'exactIn';
+  const fixed = token(tradeType === 'exactIn' ? c.tokenIn : c.tokenOut);
+  const outcome = bestTrade(index, {
+    tokenIn: token(c.tokenIn).address.toLowerCase(),
+    tokenOut: token(c.tokenOut).address.toLowerCase(),
+    tradeType,
+    amount: parseUnits(c.amount, fixed.decimals),
+    maxHops: c.maxHops ?? 2,
+    maxSplits: c.maxSplits ?? 1,
+    gasPriceWei: 0n,
+    allow: (e) => c.pools.includes(poolKey(e)),
+  });
+  if (!outcome.ok) throw new Error(`no trade: ${outcome.code}`);
+  return outcome.trade;
+}
+
+async function deadline(): Promise<number> {
+  return Number((await wallet.client.getBlock()).timestamp) + 300;
+}
+
+/** The steps of a trade for `account`, paying `recipient`; approvalMode "permit2" signs the permit with the account's key. */
+async function stepsFor(c: Case, trade: Trade, account: PrivateKeyAccount, recipient: Address): Promise<Step[]> {
+  const exactOut = trade.tradeType === 'exactOut';
+  const amountInMaximum = exactOut ? maximumAmountIn(trade.amountIn, 50) : trade.amountIn;
+  const end = await deadline();
+  const mode = c.approvalMode ?? 'approve';
+  const nativeIn = token(c.tokenIn).address === NATIVE_TOKEN_ADDRESS;
+  let permit2Permit: { permit: PermitSingle; signature: `0x${string}` } | undefined;
+  if (mode === 'permit2' && !nativeIn) {
+    const permit: PermitSingle = {
+      details: { token: token(c.tokenIn).address as Address, amount: amountInMaximum, expiration: end, nonce: 0 },
+      spender: ROUTER,
+      sigDeadline: BigInt(end),
+    };
+    const typed = permitTypedData(chain.chainId, PERMIT2, permit);
+    // The devnet's Permit2 is runtime code placed at the canonical address (deployUniswapV4.ts): on chain id 31337 it
+    // answers the domain separator cached in that code, which names the address it was first deployed at; a wallet
+    // signs over the separator the contract reports (on a real chain it is the typed data's own, asserted below).
+    const separator = (await wallet.client.readContract({ address: PERMIT2, abi: DOMAIN_ABI, functionName: 'DOMAIN_SEPARATOR' })) as Hex;
+    const ours = hashDomain({ domain: { ...typed.domain, chainId: BigInt(chain.chainId) }, types: { EIP712Domain: EIP712_DOMAIN } });
+    const signature =
+      separator === ours
+        ? await account.signTypedData(typed)
+        : await account.sign({
+            hash: keccak256(concat(['0x1901', separator, hashStruct({ data: permit, primaryType: 'PermitSingle', types: typed.types })])),
+          });
+    permit2Permit = { permit, signature };
+  }
+  return buildTradeSteps({
+    chain,
+    trade,
+    tokenIn: token(c.tokenIn),
+    tokenOut: token(c.tokenOut),
+    amountOutMinimum: trade.amountOut,
+    ...(exactOut ? { amountInMaximum } : {}),
+    recipient,
+    wallet: account.address,
+    deadline: end,
+    approvalMode: mode,
+    ...(permit2Permit ? { permit2Permit } : {}),
+  });
+}
+
+async function send(steps: readonly Step[], account: PrivateKeyAccount): Promise<TransactionReceipt[]> {
+  const receipts: TransactionReceipt[] = [];
+  for (const step of steps) {
+    const receipt = await wallet.sendStep(account, step, BigInt(step.gasLimit!));
+    if (receipt.status !== 'success') throw new Error(`step "${step.message}" reverted (gasUsed ${receipt.gasUsed} of ${step.gasLimit})`);
+    receipts.push(receipt);
+  }
+  return receipts;
+}
+
+const gasRows: string[] = [];
+
+const CASES: readonly Case[] = [
+  {
+    name: 'v4 one pool without fee (DAI/USDC, tick spacing 1)',
+    tokenIn: 'DAI',
+    tokenOut: 'USDC',
+    amount: '100000',
+    maxHops: 1,
+    pools: ['uniswap/v4 DAI/USDC 0'],
+    shape: ['UniversalRouter: DAI -uniswap/v4 0-> USDC'],
+  },
+  {
+    name: 'v4 two pools USDT -> USDC -> WETH',
+    tokenIn: 'USDT',
+    tokenOut: 'WETH',
+    amount: '10000',
+    pools: ['uniswap/v4 USDC/USDT 100', 'uniswap/v4 USDC/WETH 3000'],
+    shape: ['UniversalRouter: USDT -uniswap/v4 100-> USDC -uniswap/v4 3000-> WETH'],
+  },
+  {
+    name: 'v4 one pool (tick spacing 1), exact in',
+    tokenIn: 'USDC',
+    tokenOut: 'USDT',
+    amount: '250000',
+    maxHops: 1,
+    pools: ['uniswap/v4 USDC/USDT 100'],
+    shape: ['UniversalRouter: USDC -uniswap/v4 100-> USDT'],
+  },
+  {
+    name: 'v4 one pool, exact out',
+    tokenIn: 'USDC',
+    tokenOut: 'USDT',
+    tradeType: 'exactOut',
+    amount: '250000',
+    maxHops: 1,
+    pools: ['uniswap/v4 USDC/USDT 100'],
+    shape: ['UniversalRouter: USDC -uniswap/v4 100-> USDT'],
+  },
+  {
+    name: 'v4 two pools, exact in',
+    tokenIn: 'DAI',
+    tokenOut: 'USDT',
+    amount: '100000',
+    pools: ['uniswap/v4 DAI/USDC 0', 'uniswap/v4 USDC/USDT 100'],
+    shape: ['UniversalRouter: DAI -uniswap/v4 0-> USDC -uniswap/v4 100-> USDT'],
+  },
+  {
+    name: 'v4 two pools, exact out',
+    tokenIn: 'DAI',
+    tokenOut: 'USDT',
+    tradeType: 'exactOut',
+    amount: '100000',
+    pools: ['uniswap/v4 DAI/USDC 0', 'uniswap/v4 USDC/USDT 100'],
+    shape: ['UniversalRouter: DAI -uniswap/v4 0-> USDC -uniswap/v4 100-> USDT'],
+  },
+  {
+    name: 'native in, wrapped for the v4 WETH pool',
+    tokenIn: 'ETH',
+    tokenOut: 'USDC',
+    amount: '20',
+    maxHops: 1,
+    pools: ['uniswap/v4 USDC/WETH 3000'],
+    shape: ['UniversalRouter: WETH -uniswap/v4 3000-> USDC'],
+  },
+  {
+    name: 'native out, unwrapped from the v4 WETH pool',
+    tokenIn: 'USDC',
+    tokenOut: 'ETH',
+    amount: '40000',
+    maxHops: 1,
+    pools: ['uniswap/v4 USDC/WETH 3000'],
+    shape: ['UniversalRouter: USDC -uniswap/v4 3000-> WETH'],
+  },
+  {
+    name: 'mixed v3 -> v4',
+    tokenIn: 'LINK',
+    tokenOut: 'USDC',
+    amount: '3000',
+    pools: ['uniswap/v3 LINK/WETH 3000', 'uniswap/v4 USDC/WETH 3000'],
+    shape: ['UniversalRouter: LINK -uniswap/v3 3000-> WETH -uniswap/v4 3000-> USDC'],
+  },
+  {
+    name: 'mixed v4 -> v2',
+    tokenIn: 'USDT',
+    tokenOut: 'WETH',
+    amount: '30000',
+    pools: ['uniswap/v4 USDC/USDT 100', 'uniswap/v2 USDC/WETH'],
+    shape: ['UniversalRouter: USDT -uniswap/v4 100-> USDC -uniswap/v2-> WETH'],
+  },
+  {
+    name: 'split across v3 and v4',
+    tokenIn: 'USDC',
+    tokenOut: 'WETH',
+    amount: '2000000',
+    maxHops: 1,
+    maxSplits: 2,
+    pools: ['uniswap/v3 USDC/WETH 500', 'uniswap/v4 USDC/WETH 3000'],
+    shape: ['UniversalRouter: USDC -uniswap/v3 500-> WETH', 'UniversalRouter: USDC -uniswap/v4 3000-> WETH'],
+  },
+  {
+    name: 'v4 one pool, approvalMode permit2 (signed PermitSingle)',
+    tokenIn: 'USDC',
+    tokenOut: 'USDT',
+    amount: '250000',
+    maxHops: 1,
+    pools: ['uniswap/v4 USDC/USDT 100'],
+    shape: ['UniversalRouter: USDC -uniswap/v4 100-> USDT'],
+    approvalMode: 'permit2',
+  },
+  {
+    name: 'v4 two pools, exact out, approvalMode permit2',
+    tokenIn: 'DAI',
+    tokenOut: 'USDT',
+    tradeType: 'exactOut',
+    amount: '100000',
+    pools: ['uniswap/v4 DAI/USDC 0', 'uniswap/v4 USDC/USDT 100'],
+    shape: ['UniversalRouter: DAI -uniswap/v4 0-> USDC -uniswap/v4 100-> USDT'],
+    approvalMode: 'permit2',
+  },
+];
+
+/** Balances the UniversalRouter must not keep: every token of the chain and ether. */
+async function routerHoldings(): Promise<Record<string, bigint>> {
+  const out: Record<string, bigint> = {};
+  for (const x of chain.tokens) {
+    const b = await wallet.balanceOf(x.address, ROUTER);
+    if (b !== 0n) out[x.symbol] = b;
+  }
+  return out;
+}
+
+for (const c of CASES) {
+  t.test(c.name, async (t) => {
+    await freshState();
+    const trade = tradeFor(c);
+    t.strictSame(shape(trade), c.shape, 'the trade has the shape the case names');
+    const recipient = freshAddress(`ur ${c.name}`);
+    const tIn = token(c.tokenIn);
+    const tOut = token(c.tokenOut);
+    const nativeIn = tIn.address === NATIVE_TOKEN_ADDRESS;
+    const exactOut = trade.tradeType === 'exactOut';
+    const most = exactOut ? maximumAmountIn(trade.amountIn, 50) : trade.amountIn;
+    if (!nativeIn) await fundAccount(devnet.rpcUrl, sender.address, tIn.address as Address, most);
+    const steps = await stepsFor(c, trade, sender, recipient);
+    const approvals = steps.filter((s) => s.to !== ROUTER).map((s) => s.message);
+    if (!nativeIn) {
+      const permitSteps = c.approvalMode === 'permit2' ? [] : [`Allow ${trade.splits[0].route.executor.name} to spend`];
+      t.strictSame(
+        approvals.map((m) => m.replace(/ \d[\d.]* .*$/, '')),
+        [`Approve`, ...permitSteps].map((m) => m.replace(/ \d[\d.]* .*$/, '')),
+        'approvals: the token to Permit2, then (approve mode) Permit2 to the router',
+      );
+    }
+    const inBefore = await wallet.balanceOf(tIn.address, sender.address);
+    const receipts = await send(steps, sender);
+    const spent = inBefore - (await wallet.balanceOf(tIn.address, sender.address)) - (nativeIn ? gasPaid(receipts) : 0n);
+    t.equal(await wallet.balanceOf(tOut.address, recipient), trade.amountOut, 'the recipient receives exactly amountOut');
+    // Exact output spends what the pools asked on the unmoved state: the trade's amountIn.
+    t.equal(spent, trade.amountIn, 'the wallet spends exactly amountIn');
+    t.strictSame(await routerHoldings(), {}, 'nothing is left in the UniversalRouter');
+    t.equal(await wallet.client.getBalance({ address: ROUTER }), 0n, 'no ether is left in the UniversalRouter');
+    const swapReceipt = receipts[receipts.length - 1];
+    // The swap step's own estimate, from its gasLimit (gasModel.gasLimit: estimate x 5/4 + 50,000).
+    const swapEstimate = ((BigInt(steps[steps.length - 1].gasLimit!) - 50_000n) * 4n) / 5n;
+    const used = receipts.reduce((s, r) => s + r.gasUsed, 0n);
+    const pct = (a: bigint, b: bigint) => ((Number(a) / Number(b) - 1) * 100).toFixed(1);
+    const row = `${c.name}: swap estimate ${swapEstimate} gasUsed ${swapReceipt.gasUsed} (${pct(swapReceipt.gasUsed, swapEstimate)}%); all steps estimate ${trade.gasEstimate} gasUsed ${used} (${pct(used, trade.gasEstimate)}%)`;
+    gasRows.push(row);
+    t.comment(row);
+  });
+}
+
+t.test('a price moved by another account first: the swap reverts, nothing is delivered', async (t) => {
+  await freshState();
+  const c = CASES.find((x) => x.name === 'v4 one pool (tick spacing 1), exact in')!;
+  const trade = tradeFor(c);
+  const recipient = freshAddress('ur moved');
+  await fundAccount(devnet.rpcUrl, sender.address, token('USDC').address as Address, trade.amountIn);
+  const steps = await stepsFor(c, trade, sender, recipient);
+  // The other account swaps the same way first, through the same router.
+  const moverSteps = await stepsFor(c, trade, mover, freshAddress('ur mover'));
+  await fundAccount(devnet.rpcUrl, mover.address, token('USDC').address as Address, trade.amountIn);
+  await send(moverSteps, mover);
+  const before = await wallet.balanceOf(token('USDC').address, sender.address);
+  const approvals = await send(steps.slice(0, -1), sender);
+  t.ok(approvals.length > 0);
+  const swap = steps[steps.length - 1];
+  const receipt = await wallet.sendStep(sender, swap, BigInt(swap.gasLimit!));
+  t.equal(receipt.status, 'reverted', 'the swap reverts below its minimum');
+  t.equal(await wallet.balanceOf(token('USDT').address, recipient), 0n, 'nothing delivered');
+  t.equal(await wallet.balanceOf(token('USDC').address, sender.address), before, 'nothing spent');
+});
+
+t.test('gas: estimate vs gasUsed', async (t) => {
+  t.comment(gasRows.join('\n'));
+  t.ok(true);
+});
