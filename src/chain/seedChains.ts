@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Address, getAddress, type PublicClient } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
-import { socketRpc } from '../follow/heads.ts';
 import { parseSnapshot, type Snapshot, type SnapshotExcludedToken } from '../graph/snapshot.ts';
 import type { ReadCall } from '../protocols/PoolSource.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
@@ -16,7 +15,7 @@ import { probeTransferFees, transferFeeProbeAmount } from './probeTransferFees.t
 import { completePoolStates, type PhaseRunner, readPoolBasics } from './readPoolStates.ts';
 import { routerFactCalls, routerFacts } from './routerFacts.ts';
 import { createSeedProgress, type SeedProgress } from './seedProgress.ts';
-import { createSeedRpc, RpcRequestError, type SeedRpc, type SeedRpcOptions, shortError } from './seedRpc.ts';
+import { createSeedRpc, RpcRequestError, type SeedRpc, type SeedRpcOptions, shortError, socketRpc } from './seedRpc.ts';
 import { checkTokenMetadata, TOKEN_METADATA_READS, tokenMetadataCalls, totalSuppliesOf } from './tokenMetadata.ts';
 
 /** Multicall3's canonical address, used when a chain's catalogue file names none. */

@@ -1,4 +1,4 @@
-import { createPublicClient, custom, type PublicClient } from 'viem';
+import { createPublicClient, custom, type PublicClient, webSocket } from 'viem';
 
 /** Options for the seeding run's RPC access. */
 export interface SeedRpcOptions {
@@ -98,4 +98,38 @@ export function createSeedRpc(options: SeedRpcOptions): SeedRpc {
   };
   const client = createPublicClient({ transport: custom({ request }, { retryCount: 0 }) });
   return { client, requests: () => count };
+}
+
+/** viem's WebSocket reconnection: every second, for as long as the process runs (it re-subscribes by itself). */
+export const RECONNECT = { attempts: 1_000_000, delay: 1000 };
+
+/**
+ * A SeedRpc over WebSocket (a ws(s):// rpcUrl): requests counted, a JSON-RPC error as RpcRequestError (range
+ * refusals). `reconnect` false (a seeding run): a dead endpoint fails its requests instead of being retried forever.
+ */
+export function socketRpc(url: string, reconnect = true): SeedRpc & { close(): void } {
+  const transport = webSocket(url, { reconnect: reconnect ? RECONNECT : false, retryCount: 2 })({});
+  let count = 0;
+  const client = createPublicClient({
+    transport: custom({
+      async request({ method, params }: { method: string; params?: unknown }) {
+        count++;
+        try {
+          return await transport.request({ method, params } as never);
+        } catch (err) {
+          const e = err as { details?: string; shortMessage?: string; message: string; code?: number };
+          throw new RpcRequestError(`${method}: ${e.details ?? e.shortMessage ?? e.message}`, false, e.code);
+        }
+      },
+    }),
+  }) as PublicClient;
+  return {
+    client,
+    requests: () => count,
+    close: () =>
+      void transport.value!.getRpcClient().then(
+        (c) => c.close(),
+        () => undefined, // never connected: nothing to close
+      ),
+  };
 }

@@ -6,12 +6,12 @@ import { refusedRange } from '../chain/logRanges.ts';
 import type { MulticallOptions } from '../chain/multicallBatched.ts';
 import { multicallRunner, type PhaseRunner } from '../chain/readPoolStates.ts';
 import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../chain/seedChains.ts';
-import { createSeedRpc, type SeedRpc } from '../chain/seedRpc.ts';
+import { createSeedRpc, type SeedRpc, socketRpc } from '../chain/seedRpc.ts';
 import type { BlockUpdate, BlockUpdateSink } from '../graph/blockUpdate.ts';
 import { loadServedSnapshots, type Snapshot } from '../graph/snapshot.ts';
 import { poolAddress } from '../protocols/PoolSource.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
-import { followSchedule, type HeadSubscription, socketRpc, subscribeNewHeads } from './heads.ts';
+import { followSchedule, type HeadSubscription, subscribeNewHeads } from './heads.ts';
 import { type BlockChange, PoolBook, type RpcLog } from './poolBook.ts';
 import { FollowedSupplies } from './tokenSupplies.ts';
 

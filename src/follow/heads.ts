@@ -1,11 +1,8 @@
-import { createPublicClient, custom, type PublicClient, webSocket } from 'viem';
-import { RpcRequestError, type SeedRpc } from '../chain/seedRpc.ts';
+import { webSocket } from 'viem';
+import { RECONNECT } from '../chain/seedRpc.ts';
 
 /** How long a state snapshot may lag when FOLLOW_SNAPSHOT_EVERY is not set: a restart replays about this much. */
 export const SNAPSHOT_EVERY_MS = 300_000;
-
-/** viem's WebSocket reconnection: every second, for as long as the process runs (it re-subscribes by itself). */
-const RECONNECT = { attempts: 1_000_000, delay: 1000 };
 
 /**
  * A follower's head poll and snapshot interval: the given ones, else from the chain's block time. Poll: a tenth of a
@@ -49,36 +46,5 @@ export async function subscribeNewHeads(
       await Promise.race([sub.unsubscribe().catch(() => undefined), new Promise((r) => setTimeout(r, 1000))]);
       client.close();
     },
-  };
-}
-
-/**
- * A SeedRpc over WebSocket (a ws(s):// rpcUrl): requests counted, a JSON-RPC error as RpcRequestError (range
- * refusals). `reconnect` false (a seeding run): a dead endpoint fails its requests instead of being retried forever.
- */
-export function socketRpc(url: string, reconnect = true): SeedRpc & { close(): void } {
-  const transport = webSocket(url, { reconnect: reconnect ? RECONNECT : false, retryCount: 2 })({});
-  let count = 0;
-  const client = createPublicClient({
-    transport: custom({
-      async request({ method, params }: { method: string; params?: unknown }) {
-        count++;
-        try {
-          return await transport.request({ method, params } as never);
-        } catch (err) {
-          const e = err as { details?: string; shortMessage?: string; message: string; code?: number };
-          throw new RpcRequestError(`${method}: ${e.details ?? e.shortMessage ?? e.message}`, false, e.code);
-        }
-      },
-    }),
-  }) as PublicClient;
-  return {
-    client,
-    requests: () => count,
-    close: () =>
-      void transport.value!.getRpcClient().then(
-        (c) => c.close(),
-        () => undefined, // never connected: nothing to close
-      ),
   };
 }

@@ -1,8 +1,14 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
-import type { V4LegKey } from '../routing/Trade.ts';
 import type { PoolLog } from './logWords.ts';
 import type { PoolSource } from './PoolSource.ts';
 import type { SnapshotPoolBase } from './SnapshotPoolBase.ts';
+
+/** What a v4 leg adds of its PoolKey beside the pool's tokens (src/routing/Trade.ts Leg.poolKey; PoolProtocol.legKey). */
+export interface V4LegKey {
+  readonly fee: number;
+  readonly tickSpacing: number;
+  readonly hooks: string;
+}
 
 /** Which side of a trade is fixed: the input (exactIn) or the output (exactOut). */
 export type TradeType = 'exactIn' | 'exactOut';

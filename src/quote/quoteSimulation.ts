@@ -16,8 +16,26 @@ import type { ChainClients } from '../chain/chainClients.ts';
 import { decodeRevert, type RevertReason } from '../chain/decodeRevert.ts';
 import { findStorageSlot } from '../chain/findStorageSlot.ts';
 import { ServiceUnavailableError, ValidationError } from '../errors/BaseError.ts';
+import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { Step } from '../tx/Step.ts';
-import type { Quote } from './quoteService.ts';
+
+/**
+ * What a simulation reads of a saved quote (src/quote/quoteService.ts Quote has these fields; named here so that this
+ * file, whose result the Quote carries, does not import the service back).
+ */
+export interface SimulatedQuote {
+  readonly quoteId: string;
+  readonly tradeType: TradeType;
+  readonly amountIn: string;
+  readonly amountInMaximum: string;
+  readonly amountOut: string;
+  readonly originChainId: number;
+  readonly destinationChainId: number;
+  readonly recipientAddress: string;
+  readonly tokenIn: { readonly address: string; readonly symbol: string };
+  readonly tokenOut: { readonly address: string };
+  readonly steps: readonly Step[];
+}
 
 /** How a step fared: run and succeeded, run and reverted, or not run because an earlier step reverted. */
 export type SimulatedStepStatus = 'success' | 'reverted' | 'skipped';
@@ -113,7 +131,7 @@ export class QuoteSimulator {
 
   constructor(private readonly clients: ChainClients) {}
 
-  async simulate(quote: Quote, sender: Address): Promise<QuoteSimulation> {
+  async simulate(quote: SimulatedQuote, sender: Address): Promise<QuoteSimulation> {
     if (quote.originChainId !== quote.destinationChainId)
       throw new ValidationError(`simulation covers same-chain quotes only: quote ${quote.quoteId} is cross-chain`);
     const chainId = quote.originChainId;
@@ -134,7 +152,13 @@ export class QuoteSimulator {
     }
   }
 
-  private async run(client: PublicClient, quote: Quote, sender: Address, blockNumber: bigint, timestamp: bigint): Promise<QuoteSimulation> {
+  private async run(
+    client: PublicClient,
+    quote: SimulatedQuote,
+    sender: Address,
+    blockNumber: bigint,
+    timestamp: bigint,
+  ): Promise<QuoteSimulation> {
     const notes: string[] = [];
     const funding = await this.funding(client, quote, sender, blockNumber, notes);
     const base = {
@@ -165,7 +189,7 @@ export class QuoteSimulator {
    */
   private async funding(
     client: PublicClient,
-    quote: Quote,
+    quote: SimulatedQuote,
     sender: Address,
     blockNumber: bigint,
     notes: string[],
@@ -242,7 +266,10 @@ export class QuoteSimulator {
   }
 
   /** Per step results of eth_simulateV1 (steps after the first revert: skipped) and what the recipient received. */
-  private v1Results(quote: Quote, calls: readonly SimulateV1Call[]): Pick<QuoteSimulation, 'success' | 'simulatedAmountOut' | 'steps'> {
+  private v1Results(
+    quote: SimulatedQuote,
+    calls: readonly SimulateV1Call[],
+  ): Pick<QuoteSimulation, 'success' | 'simulatedAmountOut' | 'steps'> {
     const recipient = quote.recipientAddress.toLowerCase();
     const tokenOut = quote.tokenOut.address.toLowerCase();
     let reverted = false;
@@ -285,7 +312,7 @@ export class QuoteSimulator {
    */
   private async simulateByCalls(
     client: PublicClient,
-    quote: Quote,
+    quote: SimulatedQuote,
     sender: Address,
     funding: StateOverride,
     blockNumber: bigint,

@@ -1,4 +1,4 @@
-import type { TradeType } from '../protocols/PoolProtocol.ts';
+import type { TradeType, V4LegKey } from '../protocols/PoolProtocol.ts';
 import type { ProtocolKind } from '../protocols/registry.ts';
 
 /** One swap through one pool of a route, priced. Plain data: crosses thread boundaries. */
@@ -28,13 +28,6 @@ export interface Leg {
    * is the LP fee in force), tick spacing and hooks contract (checksummed; the zero address when none).
    */
   readonly poolKey?: V4LegKey;
-}
-
-/** What a v4 leg adds of its PoolKey (see Leg.poolKey). */
-export interface V4LegKey {
-  readonly fee: number;
-  readonly tickSpacing: number;
-  readonly hooks: string;
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
-import type { LadderQuote, TradeType } from '../protocols/PoolProtocol.ts';
+import type { LadderQuote, TradeType, V4LegKey } from '../protocols/PoolProtocol.ts';
 import { type Pool, protocolOf } from '../protocols/registry.ts';
 import type { PoolPath } from './findRoutes.ts';
-import type { Leg, V4LegKey } from './Trade.ts';
+import type { Leg } from './Trade.ts';
 
 /** A path whose pools all convert, ready to price. */
 export interface PricedPath {

@@ -21,6 +21,7 @@ import { devnetAccounts, devnetAddresses, MULTICALL3_ADDRESS } from '../../seeds
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc, receiptOf } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
+import { multicallBatched } from '../../src/chain/multicallBatched.ts';
 import {
   applyBalancerEvent,
   BALANCER_EVENT_TOPICS,
@@ -54,8 +55,9 @@ async function logs(filter: { address: Address | Address[]; topics?: (Hex | Hex[
 async function read(block: bigint, pools: readonly DevnetBalancerPool[]): Promise<BalancerPoolState[]> {
   const states = await readBalancerPools(
     client,
-    { multicall3: MULTICALL3_ADDRESS, blockNumber: block, batchSize: 100, concurrency: 1, vault: bal.contracts.vault },
+    { blockNumber: block, vault: bal.contracts.vault },
     pools.map((p) => ({ address: p.address, poolId: p.poolId, kind: kindOf(p) })),
+    (calls) => multicallBatched(client, { multicall3: MULTICALL3_ADDRESS, blockNumber: block, batchSize: 100, concurrency: 1 }, calls),
   );
   return states.map((s, i) => {
     if (typeof s === 'string') throw new Error(`${pools[i].name}: ${s}`);

@@ -16,6 +16,7 @@ import { jsonRpc, receiptOf } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { AmmError } from '../../src/amm/ammError.ts';
 import { mulDown, upscale } from '../../src/amm/balancerFixedPoint.ts';
+import { multicallBatched } from '../../src/chain/multicallBatched.ts';
 import { type BalancerPoolState, balancerSwap, stableSwapState } from '../../src/protocols/balancer/balancerState.ts';
 import { readBalancerPools } from '../../src/protocols/balancer/readBalancerPools.ts';
 import { calculateInvariant } from '../../src/protocols/balancerStable/stableMath.ts';
@@ -43,8 +44,9 @@ const RATE_PROVIDER_ABI = parseAbi(['function setRate(uint256 newRate)']);
 async function readAll(block: bigint): Promise<BalancerPoolState[]> {
   const states = await readBalancerPools(
     client,
-    { multicall3: MULTICALL3_ADDRESS, blockNumber: block, batchSize: 100, concurrency: 1, vault: bal.contracts.vault },
+    { blockNumber: block, vault: bal.contracts.vault },
     bal.pools.map((p) => ({ address: p.address, poolId: p.poolId, kind: p.kind === 'weighted' ? 'balancerWeighted' : 'balancerStable' })),
+    (calls) => multicallBatched(client, { multicall3: MULTICALL3_ADDRESS, blockNumber: block, batchSize: 100, concurrency: 1 }, calls),
   );
   return states.map((s, i) => {
     if (typeof s === 'string') throw new Error(`${bal.pools[i].name}: ${s}`);

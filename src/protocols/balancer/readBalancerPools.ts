@@ -6,7 +6,6 @@
  */
 import { type Address, type Hex, type PublicClient, parseAbi, toHex } from 'viem';
 import { decimalsScalingFactor } from '../../amm/balancerFixedPoint.ts';
-import { type MulticallOptions, multicallBatched } from '../../chain/multicallBatched.ts';
 import type { AmpRamp } from '../balancerStable/stableMath.ts';
 import { eventTopic, logWords, type PoolLog } from '../logWords.ts';
 import { type ReadCall, viewCall } from '../PoolSource.ts';
@@ -160,18 +159,25 @@ export function ampRampOf(log: PoolLog): AmpRamp | undefined {
 }
 
 /**
+ * Runs reads at the block being read, a result undefined where its call failed (src/chain/multicallBatched.ts through
+ * Multicall3: the chain layer, which this protocol folder sits below).
+ */
+export type BatchedReads = (calls: readonly ReadCall<unknown>[]) => Promise<readonly unknown[]>;
+
+/**
  * Reads the pools at options.blockNumber: their state in the order given, or the reason a pool has none. Ramps are
  * looked up in the pools' logs from `fromBlock` (the Vault's deployment block) to the block.
  */
 export async function readBalancerPools(
   client: PublicClient,
-  options: MulticallOptions & { readonly vault: Address; readonly fromBlock?: bigint },
+  options: { readonly blockNumber: bigint; readonly vault: Address; readonly fromBlock?: bigint },
   pools: readonly BalancerPoolRef[],
+  multicall: BatchedReads,
 ): Promise<(BalancerPoolState | string)[]> {
   const reads = pools.map((p) => new PoolRead(p, options.vault));
   const phase = async (calls: (r: PoolRead) => ReadCall<unknown>[], take: (r: PoolRead, results: readonly unknown[]) => void) => {
     const perPool = reads.map(calls);
-    const results = await multicallBatched(client, options, perPool.flat());
+    const results = await multicall(perPool.flat());
     let k = 0;
     reads.forEach((r, i) => {
       take(r, results.slice(k, k + perPool[i].length));
