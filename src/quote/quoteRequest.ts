@@ -11,6 +11,7 @@ import {
 } from '../http/formats.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { type RequestedLimits, ROUTING_BOUNDS } from '../routing/RoutingLimits.ts';
+import type { ApprovalMode } from '../tx/buildTradeSteps.ts';
 import { checksumAddress } from '../tx/checksumAddress.ts';
 
 /** Body of POST /quotes and POST /quotes/routes (SPEC section 2, Quote request). */
@@ -38,6 +39,8 @@ export interface QuoteRequestBody {
   maxPriceImpactBps?: number;
   /** POST /quotes: run the steps from `sender` before answering (src/quote/quoteSimulation.ts). */
   simulate?: boolean;
+  /** How a Universal Router route's Permit2 allowance is given (docs/api.md, approvalMode); default "approve". */
+  approvalMode?: ApprovalMode;
 }
 
 /** Default of `maxPriceImpactBps`: a quote moving the price more than 15% is refused unless the request allows it. */
@@ -45,6 +48,9 @@ export const DEFAULT_MAX_PRICE_IMPACT_BPS = 1500;
 
 /** The values of `tradeType`; the first is the default. */
 export const TRADE_TYPES: readonly TradeType[] = ['exactIn', 'exactOut'];
+
+/** The values of `approvalMode`; the first is the default. */
+export const APPROVAL_MODES: readonly ApprovalMode[] = ['approve', 'permit2'];
 
 const address = (description: string) => ({ type: 'string', pattern: EVM_ADDRESS_PATTERN, description }) as const;
 const token = (description: string) => ({ type: 'string', pattern: TOKEN_PATTERN, description }) as const;
@@ -140,6 +146,13 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
       description:
         "Extension, POST /quotes only: run the steps before answering (as POST /quotes/{quoteId}/simulate does) from `sender`, which is then required; the quote carries `simulation` and each step that succeeded its gasLimit from it. Same-chain only; needs the origin chain's RPC_URL_<chainId>.",
     },
+    approvalMode: {
+      type: 'string',
+      enum: APPROVAL_MODES,
+      nullable: true,
+      description:
+        'Extension, POST /quotes: how a Universal Router route\'s Permit2 allowance is given. "approve" (default): plain transactions (the token\'s approval of Permit2, then Permit2.approve of the router until the deadline) that any wallet, a Safe included, can send. "permit2" (a signed PermitSingle with POST /quotes/{quoteId}/swap) is not available yet and is refused (400), as it is across chains, for a native tokenIn and for a route through another router. POST /quotes/routes validates it and otherwise ignores it.',
+    },
   },
   additionalProperties: false,
 };
@@ -165,6 +178,8 @@ export interface QuoteRequest {
   readonly sender?: string;
   /** `simulate: true`: the steps are simulated from `sender` before the quote is answered. */
   readonly simulate: boolean;
+  /** How the Universal Router's Permit2 allowance is given (default "approve"). */
+  readonly approvalMode: ApprovalMode;
   /**
    * Routing limits on the origin chain: its DEX deployments after include/exclude; the gas price undefined when the
    * body states none (the one recorded with the chain's pool state).
@@ -238,6 +253,7 @@ function editDistance(a: string, b: string): number {
 
 const SLIPPAGE_PROBLEM = 'must be an integer (basis points) or "auto"';
 const TRADE_TYPE_PROBLEM = `must be ${TRADE_TYPES.map((x) => JSON.stringify(x)).join(' or ')}`;
+const APPROVAL_MODE_PROBLEM = `must be ${APPROVAL_MODES.map((x) => JSON.stringify(x)).join(' or ')}`;
 
 function shapeMessage(error: ErrorObject): [string, string] {
   if (error.keyword === 'required') return [String(error.params.missingProperty), 'is required'];
@@ -249,6 +265,7 @@ function shapeMessage(error: ErrorObject): [string, string] {
   const field = error.instancePath.slice(1).replace(/\/.*$/, '') || 'body';
   // Whatever is wrong with it (type or value), tradeType is told its two values.
   if (field === 'tradeType') return [field, TRADE_TYPE_PROBLEM];
+  if (field === 'approvalMode') return [field, APPROVAL_MODE_PROBLEM];
   // slippageBps: out of range is told the range, anything else its two forms.
   if (field === 'slippageBps' && error.keyword !== 'minimum' && error.keyword !== 'maximum') return [field, SLIPPAGE_PROBLEM];
   switch (error.keyword) {
@@ -425,6 +442,9 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     if (b[field] === null) problems.set(field, `must be ${type}`);
   }
   if (b.tradeType === null) problems.set('tradeType', TRADE_TYPE_PROBLEM);
+  if (b.approvalMode === null) problems.set('approvalMode', APPROVAL_MODE_PROBLEM);
+  if (b.approvalMode === 'permit2' && origin && destination && origin.chainId !== destination.chainId)
+    problems.set('approvalMode', '"permit2" is same-chain only: originChainId and destinationChainId must be equal');
   if (b.slippageBps === null) problems.set('slippageBps', SLIPPAGE_PROBLEM);
   if (b.slippageBps === 'auto' && origin && destination && origin.chainId !== destination.chainId) {
     problems.set('slippageBps', '"auto" is same-chain only: originChainId and destinationChainId must be equal');
@@ -500,6 +520,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     },
     maxPriceImpactBps: b.maxPriceImpactBps ?? DEFAULT_MAX_PRICE_IMPACT_BPS,
     simulate: b.simulate === true,
+    approvalMode: b.approvalMode ?? 'approve',
     body: b as QuoteRequestBody,
   };
 }

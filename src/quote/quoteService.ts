@@ -3,7 +3,7 @@ import { formatUnits } from 'viem';
 import { buildBridgeRouteSteps } from '../bridge/buildBridgeRouteSteps.ts';
 import { describeBridgeRoute, type QuoteBridgeDetails, type QuoteFeeBreakdown } from '../bridge/describeBridgeRoute.ts';
 import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
-import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
+import { type Catalog, type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { ChainClients } from '../chain/chainClients.ts';
 import { NotFoundError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
@@ -122,6 +122,35 @@ function bridgeSwap(trade: Trade, origin: boolean, chain: CatalogChain): QuotedS
   return { trade, where: `the swap ${origin ? 'before' : 'after'} the bridge (${chain.slug})` };
 }
 
+/**
+ * Why a request with approvalMode "permit2" cannot be answered for this trade, or undefined ("approve", the default,
+ * always can). Only the Universal Router pulls through Permit2, a native tokenIn needs no approval at all, and the
+ * signed-permit flow (permitData, then POST /quotes/{quoteId}/swap with the signature) is not built yet: until it is,
+ * "permit2" is refused with a 400 naming the reason, never silently answered with approve steps.
+ */
+export function permit2Refusal(request: QuoteRequest, trade: Trade): ValidationError | undefined {
+  if (request.approvalMode !== 'permit2') return undefined;
+  if (request.tokenIn.address.toLowerCase() === NATIVE_TOKEN_ADDRESS.toLowerCase())
+    return new ValidationError(
+      `approvalMode: "permit2" needs an ERC-20 tokenIn; ${request.tokenIn.symbol} is the native asset, sent as the swap's value without any approval: leave approvalMode out`,
+    );
+  const others = [
+    ...new Set(
+      trade.splits
+        .map((s) => s.route.executor)
+        .filter((e) => e.kind !== 'UniversalRouter')
+        .map((e) => e.name),
+    ),
+  ];
+  if (others.length > 0)
+    return new ValidationError(
+      `approvalMode: "permit2" applies to Universal Router routes only; this quote's route runs through ${others.join(', ')}, which takes a plain approval: request approvalMode "approve"`,
+    );
+  return new ValidationError(
+    'approvalMode: "permit2" (a signed PermitSingle sent with POST /quotes/{quoteId}/swap) is not available yet: request approvalMode "approve", which gives the Universal Router\'s Permit2 allowance as plain transactions',
+  );
+}
+
 /** A saved quote and its JSON text as saved (the response sends the same text: the quote is serialized once). */
 export interface SavedQuote {
   readonly quote: Quote;
@@ -210,6 +239,8 @@ export class QuoteService {
     const trade = await findBestTrade(this.deps.pricer, chain, request, request.limits);
     const tooHigh = priceImpactRefusal({ trade }, request.maxPriceImpactBps);
     if (tooHigh) throw tooHigh;
+    const permitRefusal = permit2Refusal(request, trade);
+    if (permitRefusal) throw permitRefusal;
     const slippage = chosenSlippage(request.slippageBps, trade);
     const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippage.slippageBps);
     const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));

@@ -495,6 +495,7 @@ t.test('QuoteRequest is the validation schema itself (minus the TypeScript-only 
   t.equal(schema.additionalProperties, false);
   t.strictSame(Object.keys(schema.properties ?? {}).sort(), [
     'amount',
+    'approvalMode',
     'destinationChainId',
     'excludeDexes',
     'gasPriceWei',
