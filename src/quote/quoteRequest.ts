@@ -10,6 +10,7 @@ import {
   TOKEN_PATTERN,
 } from '../http/formats.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
+import { HOOKS_OPTIONS, type HooksOption } from '../protocols/uniswapV4/v4Fees.ts';
 import { type RequestedLimits, ROUTING_BOUNDS } from '../routing/RoutingLimits.ts';
 import type { ApprovalMode } from '../tx/buildTradeSteps.ts';
 import { checksumAddress } from '../tx/checksumAddress.ts';
@@ -33,6 +34,8 @@ export interface QuoteRequestBody {
   gasPriceWei?: string;
   includeDexes?: string[];
   excludeDexes?: string[];
+  /** Which Uniswap v4 pools with hooks may be used (README, "Routing"): "safe" (default) or "none". */
+  hooks?: HooksOption;
   /** Which amount is fixed (README, "Exact output"): `amount` of tokenIn (exactIn) or of tokenOut (exactOut). */
   tradeType?: TradeType;
   /** Largest price impact accepted, basis points (README, "Price impact"). */
@@ -126,6 +129,13 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
     },
     includeDexes: dexSlugs('Routing: only these DEX slugs of the origin chain (a slug covers every version of that DEX).'),
     excludeDexes: dexSlugs('Routing: never these DEX slugs of the origin chain.'),
+    hooks: {
+      type: 'string',
+      enum: HOOKS_OPTIONS,
+      nullable: true,
+      description:
+        'Routing: which Uniswap v4 pools with a hook may be used. "safe" (default): hookless pools, pools whose hook cannot change swap amounts (no before/after-swap or *ReturnDelta permission) on a static fee, and the hooks the chain\'s catalogue allows; "none": hookless pools only. Pools whose hook can change swap amounts, and dynamic-fee pools, are never priced as if the hook were absent.',
+    },
     tradeType: {
       type: 'string',
       enum: TRADE_TYPES,
@@ -254,6 +264,7 @@ function editDistance(a: string, b: string): number {
 const SLIPPAGE_PROBLEM = 'must be an integer (basis points) or "auto"';
 const TRADE_TYPE_PROBLEM = `must be ${TRADE_TYPES.map((x) => JSON.stringify(x)).join(' or ')}`;
 const APPROVAL_MODE_PROBLEM = `must be ${APPROVAL_MODES.map((x) => JSON.stringify(x)).join(' or ')}`;
+const HOOKS_PROBLEM = `must be ${HOOKS_OPTIONS.map((x) => JSON.stringify(x)).join(' or ')}`;
 
 function shapeMessage(error: ErrorObject): [string, string] {
   if (error.keyword === 'required') return [String(error.params.missingProperty), 'is required'];
@@ -266,6 +277,7 @@ function shapeMessage(error: ErrorObject): [string, string] {
   // Whatever is wrong with it (type or value), tradeType is told its two values.
   if (field === 'tradeType') return [field, TRADE_TYPE_PROBLEM];
   if (field === 'approvalMode') return [field, APPROVAL_MODE_PROBLEM];
+  if (field === 'hooks') return [field, HOOKS_PROBLEM];
   // slippageBps: out of range is told the range, anything else its two forms.
   if (field === 'slippageBps' && error.keyword !== 'minimum' && error.keyword !== 'maximum') return [field, SLIPPAGE_PROBLEM];
   switch (error.keyword) {
@@ -445,6 +457,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   if (b.approvalMode === null) problems.set('approvalMode', APPROVAL_MODE_PROBLEM);
   if (b.approvalMode === 'permit2' && origin && destination && origin.chainId !== destination.chainId)
     problems.set('approvalMode', '"permit2" is same-chain only: originChainId and destinationChainId must be equal');
+  if (b.hooks === null) problems.set('hooks', HOOKS_PROBLEM);
   if (b.slippageBps === null) problems.set('slippageBps', SLIPPAGE_PROBLEM);
   if (b.slippageBps === 'auto' && origin && destination && origin.chainId !== destination.chainId) {
     problems.set('slippageBps', '"auto" is same-chain only: originChainId and destinationChainId must be equal');
@@ -517,6 +530,8 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
       maxSplits: b.maxSplits ?? ROUTING_BOUNDS.maxSplits.default,
       gasPriceWei: b.gasPriceWei === undefined ? undefined : BigInt(b.gasPriceWei),
       deployments,
+      hooks: b.hooks ?? HOOKS_OPTIONS[0],
+      allowedHooks: origin!.dexes.flatMap((d) => d.allowedHooks.map((h) => h.toLowerCase())),
     },
     maxPriceImpactBps: b.maxPriceImpactBps ?? DEFAULT_MAX_PRICE_IMPACT_BPS,
     simulate: b.simulate === true,

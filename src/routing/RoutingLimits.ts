@@ -1,4 +1,5 @@
 import type { DeploymentId } from '../catalog/Catalog.ts';
+import type { HooksOption } from '../protocols/uniswapV4/v4Fees.ts';
 
 /**
  * How far a trade search may go: the routing extensions of a quote request (README, "Routing"), carried as one
@@ -13,6 +14,10 @@ export interface RoutingLimits {
   readonly gasPriceWei: bigint;
   /** DEX deployments whose pools may be used. */
   readonly deployments: readonly DeploymentId[];
+  /** Which v4 pools with hooks may be used (src/protocols/uniswapV4/v4Fees.ts, v4HookAdmits); default "safe". */
+  readonly hooks?: HooksOption;
+  /** The chain catalogue's allowed v4 hooks (lower-case), admitted under "safe". */
+  readonly allowedHooks?: readonly string[];
 }
 
 /** Routing limits as a request states them: the gas price may be left to the chain's pool state (undefined). */

@@ -1,5 +1,6 @@
 import { type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
+import { v4HookAdmits } from '../protocols/uniswapV4/v4Fees.ts';
 import { bestTrade, type CurveCache, type TradeOutcome, type TradeRequest } from './bestTrade.ts';
 import type { LadderCache } from './priceRoutes.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
@@ -60,11 +61,15 @@ function bestTradeThrough(
   deployments: readonly DeploymentId[],
   caches: { ladders: LadderCache; curves: CurveCache },
 ): TradeOutcome {
-  const allowKey = deployments.join(',');
-  // The filter of a deployment list is made once per index and reused (it names the memoised candidate paths too).
+  const hooks = limits.hooks ?? 'safe';
+  const allowedHooks = limits.allowedHooks ?? [];
+  const allowKey = `${deployments.join(',')}|${hooks}:${allowedHooks.join(',')}`;
+  // The filter of a deployment list and hooks option is made once per index and reused (it names the memoised
+  // candidate paths too).
   const allow = index.memo(`allow:${allowKey}`, () => {
     const allowed = new Set(deployments);
-    return (e: PoolEntry): boolean => allowed.has(e.deployment);
+    const hooksAllowed = new Set(allowedHooks.map((h) => h.toLowerCase()));
+    return (e: PoolEntry): boolean => allowed.has(e.deployment) && (e.state.version !== 'v4' || v4HookAdmits(e.state, hooks, hooksAllowed));
   });
   const { tokenIn, tokenOut, tradeType, amount } = subject;
   const { maxHops, maxSplits, gasPriceWei } = limits;

@@ -1,5 +1,5 @@
 // Quote-request edge cases found by the end-to-end and fuzz work: an amount judged against unknown
-// decimals, a "too small" message in display units, and negative-zero slippage.
+// decimals, a "too small" message in display units, negative-zero slippage, and the `hooks` option's values.
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
@@ -45,4 +45,18 @@ t.test('slippageBps of negative zero is refused, not read as 0', async (t) => {
     [res.status, res.body],
     [400, { code: 400, message: 'slippageBps: must be between 0 and 5000 (negative zero is not accepted)' }],
   );
+});
+
+t.test('hooks: a value other than "safe" or "none" is refused with its two values; both values are accepted', async (t) => {
+  for (const hooks of ['all', 1, null, 'SAFE']) {
+    const res = await q.request('POST', '/quotes/routes', { body: { ...BASE, hooks } });
+    t.strictSame([res.status, res.body], [400, { code: 400, message: 'hooks: must be "safe" or "none"' }], JSON.stringify(hooks));
+  }
+  const fine = await q.request('POST', '/quotes/routes', { body: BASE });
+  t.equal(fine.status, 200);
+  for (const hooks of ['safe', 'none']) {
+    const res = await q.request('POST', '/quotes/routes', { body: { ...BASE, hooks } });
+    // The test chain has no v4 pools: either option routes as the default does.
+    t.strictSame([res.status, res.body], [200, fine.body], hooks);
+  }
 });

@@ -499,6 +499,7 @@ t.test('QuoteRequest is the validation schema itself (minus the TypeScript-only 
     'destinationChainId',
     'excludeDexes',
     'gasPriceWei',
+    'hooks',
     'includeDexes',
     'maxHops',
     'maxPriceImpactBps',

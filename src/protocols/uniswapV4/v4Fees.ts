@@ -71,3 +71,24 @@ export function swapFee(lpFee: number, protocolFee: number, zeroForOne: boolean)
   if (p === 0) return lpFee;
   return p + lpFee - Math.floor((p * lpFee) / MAX_LP_FEE);
 }
+
+/** A request's `hooks` option: "none" keeps hookless v4 pools only; "safe" (the default) adds the ones priced exactly. */
+export type HooksOption = 'none' | 'safe';
+
+/** The values of `hooks`; the first is the default. */
+export const HOOKS_OPTIONS: readonly HooksOption[] = ['safe', 'none'];
+
+/**
+ * Whether a v4 pool may be a route candidate under a request's `hooks` option: "none" admits hookless pools only;
+ * "safe" admits those, pools whose hook v4Refusal lets through (no swap-changing permission, static fee) and pools
+ * whose hook is in `allowedHooks` (the catalogue's, lower-case).
+ */
+export function v4HookAdmits(
+  pool: { readonly address: string; readonly hooks: string; readonly fee: number },
+  option: HooksOption,
+  allowedHooks: ReadonlySet<string>,
+): boolean {
+  if (BigInt(pool.hooks) === 0n) return true;
+  if (option === 'none') return false;
+  return allowedHooks.has(pool.hooks.toLowerCase()) || v4Refusal(pool) === undefined;
+}
