@@ -207,7 +207,7 @@ function sortAddresses(list: readonly Address[]): Address[] {
   return [...list].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
 }
 
-const erc20Abi = parseAbi([
+const _erc20Abi = parseAbi([
   'function mint(address to, uint256 amount) returns (bool)',
   'function approve(address spender, uint256 amount) returns (bool)',
   'function deposit() payable',
@@ -301,21 +301,11 @@ function deposits(spec: BalancerPoolSpec): Map<Address, bigint> {
 
 /** Mints (or wraps) what every pool's INIT join takes, and approves the Vault for each token. */
 async function fundAndApprove(sender: DevnetSender, vault: Address): Promise<void> {
-  const { tokens } = devnetAddresses();
   const need = new Map<Address, bigint>();
   for (const spec of BALANCER_POOLS) for (const [t, amount] of deposits(spec)) need.set(t, (need.get(t) ?? 0n) + amount);
   for (const [address, amount] of need) {
-    if (address === tokens.WETH) {
-      await sender.send(address, encodeFunctionData({ abi: erc20Abi, functionName: 'deposit' }), amount, 'wrap WETH');
-    } else {
-      await sender.send(address, encodeFunctionData({ abi: erc20Abi, functionName: 'mint', args: [sender.from, amount] }), 0n, 'mint');
-    }
-    await sender.send(
-      address,
-      encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [vault, maxUint256] }),
-      0n,
-      'approve Vault',
-    );
+    await sender.fund(address, amount, address);
+    await sender.approve(address, vault, `Vault ${address}`);
   }
 }
 

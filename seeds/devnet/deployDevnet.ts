@@ -69,6 +69,29 @@ export class DevnetSender {
     if (receipt.status !== '0x1') throw new Error(`${label}: transaction ${hash} reverted`);
     return receipt;
   }
+
+  /** Gives the sender `amount` of a devnet token: WETH by wrapping as much of its ether, any other by MintableERC20.mint. */
+  async fund(token: Address, amount: bigint, label: string): Promise<void> {
+    if (token === devnetAddresses().tokens.WETH)
+      await this.send(token, encodeFunctionData({ abi: erc20Abi, functionName: 'deposit' }), amount, `wrap ${label}`);
+    else
+      await this.send(token, encodeFunctionData({ abi: erc20Abi, functionName: 'mint', args: [this.from, amount] }), 0n, `mint ${label}`);
+  }
+
+  /** Approves `spender` for all of the sender's `token`. */
+  async approve(token: Address, spender: Address, label: string): Promise<void> {
+    await this.send(
+      token,
+      encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] }),
+      0n,
+      `approve ${label}`,
+    );
+  }
+}
+
+/** What a deployer mints (or wraps) of a devnet token to provide liquidity: 10^12 whole tokens, 10^6 of WETH. */
+export function liquiditySupply(symbol: DevnetTokenSymbol): bigint {
+  return symbol === 'WETH' ? 10n ** 6n * 10n ** 18n : 10n ** 12n * 10n ** BigInt(token(symbol).decimals);
 }
 
 /** Integer square root (floor) of a non-negative bigint. */
@@ -225,30 +248,11 @@ async function provideLiquidity(sender: DevnetSender, phase: DevnetPhase): Promi
   const deployer = sender.from;
   const tokens = DEVNET_TOKENS.filter((spec) => spec.phase === phase);
   // Balances and approvals.
-  for (const spec of tokens) {
-    if (spec.symbol === 'WETH') {
-      await sender.send(t.WETH, encodeFunctionData({ abi: erc20Abi, functionName: 'deposit' }), 10n ** 6n * 10n ** 18n, 'WETH deposit');
-      continue;
-    }
-    const amount = 10n ** 12n * 10n ** BigInt(spec.decimals);
-    await sender.send(
-      t[spec.symbol],
-      encodeFunctionData({ abi: erc20Abi, functionName: 'mint', args: [deployer, amount] }),
-      0n,
-      `mint ${spec.symbol}`,
-    );
-  }
+  for (const spec of tokens) await sender.fund(t[spec.symbol], liquiditySupply(spec.symbol), spec.symbol);
   const spenders = [c.uniswapV2Router02, c.sushiswapV2Router02, c.nonfungiblePositionManager];
   for (const spec of tokens) {
     if (spec.symbol === 'UNI') continue;
-    for (const spender of spenders) {
-      await sender.send(
-        t[spec.symbol],
-        encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] }),
-        0n,
-        `approve ${spec.symbol}`,
-      );
-    }
+    for (const spender of spenders) await sender.approve(t[spec.symbol], spender, spec.symbol);
   }
 
   // v2 pairs: the router creates each pair through its factory and adds the first liquidity.
@@ -267,43 +271,68 @@ async function provideLiquidity(sender: DevnetSender, phase: DevnetPhase): Promi
   }
 
   // v3 pools: create + initialise at the reference price, then mint every position.
-  for (const p of DEVNET_V3_POOLS.filter((x) => x.phase === phase)) {
-    const [addr0, addr1] = sortTokens(t[p.a], t[p.b]);
-    const s0 = addr0 === t[p.a] ? p.a : p.b;
-    const s1 = s0 === p.a ? p.b : p.a;
-    const { sqrtPriceX96, tick } = initialPrice(s0, s1);
+  for (const p of DEVNET_V3_POOLS.filter((x) => x.phase === phase))
+    await createV3Pool(sender, c.nonfungiblePositionManager, DEVNET_FEE_TIERS.get(p.fee)!, p, 'v3');
+}
+
+/** A v3-style pool of a devnet plan: its tokens, fee tier, positions (tick offsets around the reference price) and USD per position. */
+export interface V3PoolPlan {
+  readonly a: DevnetTokenSymbol;
+  readonly b: DevnetTokenSymbol;
+  readonly fee: number;
+  readonly positions: readonly (readonly [number, number])[];
+  readonly usdPerPosition: bigint;
+}
+
+/**
+ * Creates and initialises a v3-style pool at the reference price through a NonfungiblePositionManager (Uniswap v3's,
+ * or a fork's with the same ABI), then mints every position of its plan to the sender, half of each position's USD on
+ * each side; labels name the DEX (`name`). Returns the pool's token0 and token1.
+ */
+export async function createV3Pool(
+  sender: DevnetSender,
+  positionManager: Address,
+  spacing: number,
+  p: V3PoolPlan,
+  name: string,
+): Promise<{ addr0: Address; addr1: Address }> {
+  const t = devnetAddresses().tokens;
+  const [addr0, addr1] = sortTokens(t[p.a], t[p.b]);
+  const s0 = addr0 === t[p.a] ? p.a : p.b;
+  const s1 = s0 === p.a ? p.b : p.a;
+  const label = `${name} ${s0}/${s1} ${p.fee}`;
+  const { sqrtPriceX96, tick } = initialPrice(s0, s1);
+  await sender.send(
+    positionManager,
+    encodeFunctionData({ abi: npmAbi, functionName: 'createAndInitializePoolIfNecessary', args: [addr0, addr1, p.fee, sqrtPriceX96] }),
+    0n,
+    `create ${label}`,
+  );
+  const tok0 = token(s0);
+  const tok1 = token(s1);
+  for (const [lo, hi] of p.positions) {
+    const tickLower = Math.floor((tick + lo) / spacing) * spacing;
+    const tickUpper = Math.ceil((tick + hi) / spacing) * spacing;
+    const half = p.usdPerPosition / 2n;
+    const params = {
+      token0: addr0,
+      token1: addr1,
+      fee: p.fee,
+      tickLower,
+      tickUpper,
+      amount0Desired: rawAmount(half, tok0.priceMicroUsd, tok0.decimals),
+      amount1Desired: rawAmount(half, tok1.priceMicroUsd, tok1.decimals),
+      amount0Min: 0n,
+      amount1Min: 0n,
+      recipient: sender.from,
+      deadline: DEADLINE,
+    };
     await sender.send(
-      c.nonfungiblePositionManager,
-      encodeFunctionData({ abi: npmAbi, functionName: 'createAndInitializePoolIfNecessary', args: [addr0, addr1, p.fee, sqrtPriceX96] }),
+      positionManager,
+      encodeFunctionData({ abi: npmAbi, functionName: 'mint', args: [params] }),
       0n,
-      `create v3 ${s0}/${s1} ${p.fee}`,
+      `mint ${label} [${tickLower}, ${tickUpper}]`,
     );
-    const spacing = DEVNET_FEE_TIERS.get(p.fee)!;
-    const tok0 = token(s0);
-    const tok1 = token(s1);
-    for (const [lo, hi] of p.positions) {
-      const tickLower = Math.floor((tick + lo) / spacing) * spacing;
-      const tickUpper = Math.ceil((tick + hi) / spacing) * spacing;
-      const half = p.usdPerPosition / 2n;
-      const params = {
-        token0: addr0,
-        token1: addr1,
-        fee: p.fee,
-        tickLower,
-        tickUpper,
-        amount0Desired: rawAmount(half, tok0.priceMicroUsd, tok0.decimals),
-        amount1Desired: rawAmount(half, tok1.priceMicroUsd, tok1.decimals),
-        amount0Min: 0n,
-        amount1Min: 0n,
-        recipient: deployer,
-        deadline: DEADLINE,
-      };
-      await sender.send(
-        c.nonfungiblePositionManager,
-        encodeFunctionData({ abi: npmAbi, functionName: 'mint', args: [params] }),
-        0n,
-        `mint v3 ${s0}/${s1} ${p.fee} [${tickLower}, ${tickUpper}]`,
-      );
-    }
   }
+  return { addr0, addr1 };
 }

@@ -17,7 +17,6 @@ import {
   getContractAddress,
   type Hex,
   keccak256,
-  maxUint256,
   parseAbi,
   toHex,
   zeroAddress,
@@ -25,7 +24,7 @@ import {
 import { mnemonicToAccount } from 'viem/accounts';
 import { loadArtifact } from './artifacts.ts';
 import { compileSolidity } from './compileSolidity.ts';
-import { DevnetSender, initialPrice, rawAmount, token } from './deployDevnet.ts';
+import { createV3Pool, DevnetSender, liquiditySupply } from './deployDevnet.ts';
 import { devnetAddresses, sortTokens, v3PoolAddress } from './devnetAddresses.ts';
 import { DEVNET_STABLE_POSITIONS, DEVNET_VOLATILE_POSITIONS, type DevnetTokenSymbol, type TickOffsets } from './devnetPlan.ts';
 import { jsonRpc } from './jsonRpc.ts';
@@ -159,19 +158,13 @@ export function pancakeDevnetAddresses(): PancakeDevnetAddresses {
   return { deployer, contracts, poolInitCodeHash, pools };
 }
 
-const DEADLINE = 2n ** 40n;
-const erc20Abi = parseAbi([
+const _erc20Abi = parseAbi([
   'function mint(address to, uint256 amount) returns (bool)',
   'function approve(address spender, uint256 amount) returns (bool)',
   'function deposit() payable',
 ]);
 const poolDeployerAbi = parseAbi(['function setFactoryAddress(address factoryAddress)']);
 const factoryAbi = parseAbi(['function setFeeProtocol(address pool, uint32 feeProtocol0, uint32 feeProtocol1)']);
-const npmAbi = parseAbi([
-  'function createAndInitializePoolIfNecessary(address token0, address token1, uint24 fee, uint160 sqrtPriceX96) payable returns (address pool)',
-  'struct MintParams { address token0; address token1; uint24 fee; int24 tickLower; int24 tickUpper; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; address recipient; uint256 deadline; }',
-  'function mint(MintParams params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
-]);
 
 /**
  * Deploys PancakeSwap v3 onto a running devnet (after deployDevnet and any other option) and creates the pools of
@@ -230,68 +223,15 @@ async function fundAndApprove(sender: DevnetSender): Promise<void> {
   const { contracts: c } = pancakeDevnetAddresses();
   const symbols = new Set(PANCAKE_V3_POOLS.flatMap((p) => [p.a, p.b]));
   for (const symbol of symbols) {
-    const address = tokens[symbol];
-    if (symbol === 'WETH') {
-      await sender.send(address, encodeFunctionData({ abi: erc20Abi, functionName: 'deposit' }), 10n ** 6n * 10n ** 18n, 'WETH deposit');
-    } else {
-      const amount = 10n ** 12n * 10n ** BigInt(token(symbol).decimals);
-      await sender.send(
-        address,
-        encodeFunctionData({ abi: erc20Abi, functionName: 'mint', args: [sender.from, amount] }),
-        0n,
-        `mint ${symbol}`,
-      );
-    }
-    await sender.send(
-      address,
-      encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [c.nonfungiblePositionManager, maxUint256] }),
-      0n,
-      `approve ${symbol}`,
-    );
+    await sender.fund(tokens[symbol], liquiditySupply(symbol), symbol);
+    await sender.approve(tokens[symbol], c.nonfungiblePositionManager, symbol);
   }
 }
 
 /** Creates one pool at the reference price, mints every position of its plan, and sets its protocol fee. */
 async function createPool(sender: DevnetSender, spec: PancakeV3PoolSpec): Promise<void> {
-  const { tokens } = devnetAddresses();
   const { contracts: c } = pancakeDevnetAddresses();
-  const [addr0, addr1] = sortTokens(tokens[spec.a], tokens[spec.b]);
-  const s0 = addr0 === tokens[spec.a] ? spec.a : spec.b;
-  const s1 = s0 === spec.a ? spec.b : spec.a;
-  const label = `pancake v3 ${s0}/${s1} ${spec.fee}`;
-  const { sqrtPriceX96, tick } = initialPrice(s0, s1);
-  await sender.send(
-    c.nonfungiblePositionManager,
-    encodeFunctionData({ abi: npmAbi, functionName: 'createAndInitializePoolIfNecessary', args: [addr0, addr1, spec.fee, sqrtPriceX96] }),
-    0n,
-    `create ${label}`,
-  );
-  const spacing = PANCAKE_FEE_TIERS.get(spec.fee)!;
-  const [tok0, tok1] = [token(s0), token(s1)];
-  for (const [lo, hi] of spec.positions) {
-    const tickLower = Math.floor((tick + lo) / spacing) * spacing;
-    const tickUpper = Math.ceil((tick + hi) / spacing) * spacing;
-    const half = spec.usdPerPosition / 2n;
-    const params = {
-      token0: addr0,
-      token1: addr1,
-      fee: spec.fee,
-      tickLower,
-      tickUpper,
-      amount0Desired: rawAmount(half, tok0.priceMicroUsd, tok0.decimals),
-      amount1Desired: rawAmount(half, tok1.priceMicroUsd, tok1.decimals),
-      amount0Min: 0n,
-      amount1Min: 0n,
-      recipient: sender.from,
-      deadline: DEADLINE,
-    };
-    await sender.send(
-      c.nonfungiblePositionManager,
-      encodeFunctionData({ abi: npmAbi, functionName: 'mint', args: [params] }),
-      0n,
-      `mint ${label} [${tickLower}, ${tickUpper}]`,
-    );
-  }
+  const { addr0, addr1 } = await createV3Pool(sender, c.nonfungiblePositionManager, PANCAKE_FEE_TIERS.get(spec.fee)!, spec, 'pancake v3');
   const pool = pancakeDevnetAddresses().pools.find((p) => p.token0 === addr0 && p.token1 === addr1 && p.fee === spec.fee)!;
   await sender.send(
     c.factory,
@@ -301,7 +241,7 @@ async function createPool(sender: DevnetSender, spec: PancakeV3PoolSpec): Promis
       args: [pool.address, pool.feeProtocol & 0xffff, pool.feeProtocol >>> 16],
     }),
     0n,
-    `setFeeProtocol ${label}`,
+    `setFeeProtocol pancake v3 ${spec.a}/${spec.b} ${spec.fee}`,
   );
 }
 

@@ -16,7 +16,6 @@ import {
   getContractAddress,
   type Hex,
   keccak256,
-  maxUint256,
   parseAbi,
   parseAbiParameters,
   toHex,
@@ -26,7 +25,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { getSqrtRatioAtTick } from '../../src/amm/tickMath.ts';
 import { loadArtifact } from './artifacts.ts';
 import { acrossDevnetAddresses } from './deployAcross.ts';
-import { DevnetSender, initialPrice, rawAmount, token } from './deployDevnet.ts';
+import { DevnetSender, initialPrice, liquiditySupply, rawAmount, token } from './deployDevnet.ts';
 import { devnetAddresses } from './devnetAddresses.ts';
 import type { DevnetTokenSymbol } from './devnetPlan.ts';
 import { DEVNET_V4_POOLS, type DevnetV4Currency, type DevnetV4PoolSpec } from './devnetV4Plan.ts';
@@ -127,7 +126,7 @@ const poolManagerAbi = parseAbi([
 const dynamicFeeHookAbi = parseAbi(['function setManager(address manager)', 'function setFee(uint24 fee)']);
 const positionManagerAbi = parseAbi(['function modifyLiquidities(bytes unlockData, uint256 deadline) payable']);
 const permit2Abi = parseAbi(['function approve(address token, address spender, uint160 amount, uint48 expiration)']);
-const erc20Abi = parseAbi([
+const _erc20Abi = parseAbi([
   'function mint(address to, uint256 amount) returns (bool)',
   'function approve(address spender, uint256 amount) returns (bool)',
   'function deposit() payable',
@@ -296,23 +295,8 @@ async function fundAndApprove(sender: DevnetSender): Promise<void> {
   for (const p of DEVNET_V4_POOLS) for (const s of [p.a, p.b]) if (s !== 'ETH') symbols.add(s);
   for (const symbol of symbols) {
     const address = tokens[symbol];
-    if (symbol === 'WETH') {
-      await sender.send(address, encodeFunctionData({ abi: erc20Abi, functionName: 'deposit' }), 10n ** 6n * 10n ** 18n, 'WETH deposit');
-    } else {
-      const amount = 10n ** 12n * 10n ** BigInt(token(symbol).decimals);
-      await sender.send(
-        address,
-        encodeFunctionData({ abi: erc20Abi, functionName: 'mint', args: [sender.from, amount] }),
-        0n,
-        `mint ${symbol}`,
-      );
-    }
-    await sender.send(
-      address,
-      encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [PERMIT2_ADDRESS, maxUint256] }),
-      0n,
-      `approve Permit2 ${symbol}`,
-    );
+    await sender.fund(address, liquiditySupply(symbol), symbol);
+    await sender.approve(address, PERMIT2_ADDRESS, `Permit2 ${symbol}`);
     await sender.send(
       PERMIT2_ADDRESS,
       encodeFunctionData({ abi: permit2Abi, functionName: 'approve', args: [address, c.positionManager, MAX_UINT160, MAX_UINT48] }),
