@@ -145,3 +145,23 @@ export async function startFollowingServer(
   await server.waitForLog((l) => l.msg === 'following chains', 60_000);
   return { server, key };
 }
+
+/** One POST /quotes/routes answer, as far as untilPricedAt reads it. */
+interface RoutesAnswer {
+  readonly status: number;
+  readonly body: { readonly data: readonly { readonly snapshot: { readonly blockNumber: number } }[] };
+}
+
+/**
+ * Waits until the API prices on block `head` or later (its follower applied it), asking with `ask` (one
+ * POST /quotes/routes) every 50 ms for up to 20 s; returns `head`.
+ */
+export async function untilPricedAt(head: number, ask: () => Promise<RoutesAnswer>): Promise<number> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const res = await ask();
+    if (res.status === 200 && res.body.data[0].snapshot.blockNumber >= head) return head;
+    if (Date.now() > deadline) throw new Error(`the API did not reach block ${head}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -10,7 +10,7 @@ import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import type { Quote } from '../../src/quote/quoteService.ts';
 import { type QuoteTxStatus, QuoteTxStatusReader } from '../../src/quote/quoteTxStatus.ts';
 import { freshAddress } from '../helpers/devnetWallet.ts';
-import { startFollowDevnet, startFollowingServer } from '../helpers/followDevnet.ts';
+import { startFollowDevnet, startFollowingServer, untilPricedAt } from '../helpers/followDevnet.ts';
 
 const net = await startFollowDevnet((fn) => t.teardown(fn), 31);
 const { devnet, chain, trader, token, chainQuote } = net;
@@ -46,17 +46,9 @@ const request = (amount: string, extra: Record<string, unknown>) => ({
 /** Waits until the API prices on the chain's head (the follower applied it). */
 async function atHead(): Promise<number> {
   const head = Number(await client.getBlockNumber());
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const res = await call<{ snapshot: { blockNumber: number } }[]>(
-      'POST',
-      '/quotes/routes',
-      request('1', { recipientAddress: freshAddress('x') }),
-    );
-    if (res.status === 200 && res.body.data[0].snapshot.blockNumber >= head) return head;
-    if (Date.now() > deadline) throw new Error(`the API did not reach block ${head}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return untilPricedAt(head, () =>
+    call<{ snapshot: { blockNumber: number } }[]>('POST', '/quotes/routes', request('1', { recipientAddress: freshAddress('x') })),
+  );
 }
 
 const statusOf = async (quoteId: string, hash: string) => call<QuoteTxStatus>('GET', `/quotes/${quoteId}/status?txHash=${hash}`);

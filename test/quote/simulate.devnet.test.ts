@@ -15,7 +15,7 @@ import type { Quote } from '../../src/quote/quoteService.ts';
 import type { QuoteSimulation } from '../../src/quote/quoteSimulation.ts';
 import { QuoteSimulator } from '../../src/quote/quoteSimulation.ts';
 import { freshAddress } from '../helpers/devnetWallet.ts';
-import { startFollowDevnet, startFollowingServer } from '../helpers/followDevnet.ts';
+import { startFollowDevnet, startFollowingServer, untilPricedAt } from '../helpers/followDevnet.ts';
 import { rpcProxy } from '../helpers/rpcProxy.ts';
 
 const net = await startFollowDevnet((fn) => t.teardown(fn), 37);
@@ -57,17 +57,13 @@ const request = (tokenIn: string, tokenOut: string, amount: string, extra: Recor
 /** Waits until the API prices on the chain's head (the follower applied it). */
 async function atHead(): Promise<number> {
   const head = Number(await client.getBlockNumber());
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const res = await call<{ snapshot: { blockNumber: number } }[]>(
+  return untilPricedAt(head, () =>
+    call<{ snapshot: { blockNumber: number } }[]>(
       'POST',
       '/quotes/routes',
       request(token('WETH').address, token('USDC').address, '1', { recipientAddress: freshAddress('x') }),
-    );
-    if (res.status === 200 && res.body.data[0].snapshot.blockNumber >= head) return head;
-    if (Date.now() > deadline) throw new Error(`the API did not reach block ${head}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    ),
+  );
 }
 
 await trader.rpc('evm_setAutomine', [true]);
