@@ -63,16 +63,8 @@ export function acrossDepositOf(logs: readonly Log[], spokePool: string): Across
   };
 }
 
-/** The relay data of a fill event compared with the deposit (bytes32 or address values alike). */
-interface FillRelayData {
-  readonly inputToken: string;
-  readonly outputToken: string;
-  readonly inputAmount: bigint;
-  readonly outputAmount: bigint;
-  readonly depositor: string;
-  readonly recipient: string;
-  readonly fillDeadline: number;
-}
+/** The relay data of a fill event compared with the deposit: the deposit's fields (bytes32 or address values alike). */
+type FillRelayData = Omit<AcrossDeposit, 'depositId' | 'destinationChainId'>;
 
 /** Whether a fill event's relay data is the deposit's (a fill with other data pays, but fills another relay hash). */
 function fillsDeposit(args: FillRelayData, deposit: AcrossDeposit): boolean {

@@ -455,27 +455,25 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   }
   if (b.tradeType === null) problems.set('tradeType', TRADE_TYPE_PROBLEM);
   if (b.approvalMode === null) problems.set('approvalMode', APPROVAL_MODE_PROBLEM);
-  if (b.approvalMode === 'permit2' && origin && destination && origin.chainId !== destination.chainId)
-    problems.set('approvalMode', '"permit2" is same-chain only: originChainId and destinationChainId must be equal');
+  // Options a cross-chain quote does not take: one message for each.
+  const crossChain = origin !== undefined && destination !== undefined && origin.chainId !== destination.chainId;
+  const sameChainOnly = (what?: string): string =>
+    `${what ? `${what} ` : ''}is same-chain only: originChainId and destinationChainId must be equal`;
+  if (b.approvalMode === 'permit2' && crossChain) problems.set('approvalMode', sameChainOnly('"permit2"'));
   if (b.hooks === null) problems.set('hooks', HOOKS_PROBLEM);
   if (b.slippageBps === null) problems.set('slippageBps', SLIPPAGE_PROBLEM);
-  if (b.slippageBps === 'auto' && origin && destination && origin.chainId !== destination.chainId) {
-    problems.set('slippageBps', '"auto" is same-chain only: originChainId and destinationChainId must be equal');
-  }
+  if (b.slippageBps === 'auto' && crossChain) problems.set('slippageBps', sameChainOnly('"auto"'));
   const tradeType: TradeType | undefined = present(problems, b, 'tradeType')
     ? b.tradeType!
     : problems.has('tradeType')
       ? undefined
       : 'exactIn';
-  if (tradeType === 'exactOut' && origin && destination && origin.chainId !== destination.chainId) {
-    problems.set('tradeType', 'exact output ("exactOut") is same-chain only: originChainId and destinationChainId must be equal');
-  }
+  if (tradeType === 'exactOut' && crossChain) problems.set('tradeType', sameChainOnly('exact output ("exactOut")'));
   if (present(problems, b, 'sender') && present(problems, b, 'walletAddress') && b.sender!.toLowerCase() !== b.walletAddress!.toLowerCase())
     problems.set('sender', 'must equal walletAddress when both are sent (both name the wallet that sends the steps)');
   if (b.simulate === true && !present(problems, b, 'sender') && !problems.has('sender'))
     problems.set('sender', 'is required with simulate (the wallet the steps are simulated from)');
-  if (b.simulate === true && origin && destination && origin.chainId !== destination.chainId)
-    problems.set('simulate', 'is same-chain only: originChainId and destinationChainId must be equal');
+  if (b.simulate === true && crossChain) problems.set('simulate', sameChainOnly());
   let deployments: DeploymentId[] = [];
   if (origin && !problems.has('originChainId')) {
     const slugs = new Set(origin.dexes.map((d) => d.slug));
