@@ -35,7 +35,7 @@ export interface CatalogDex {
   readonly chainId: number;
   readonly name: string;
   readonly slug: string;
-  readonly version: 'v2' | 'v3' | 'v4';
+  readonly version: 'v2' | 'v3' | 'v4' | 'balancerV2';
   readonly logo: string;
   readonly v2FactoryAddress: string;
   readonly v2RouterAddress: string;
@@ -68,6 +68,8 @@ export interface CatalogDex {
   readonly universalRouterV2FactoryAddress: string;
   readonly universalRouterV3FactoryAddress: string;
   readonly permit2Address: string;
+  /** balancerV2: the Vault that holds every pool of the deployment and executes their swaps (`swap` / `batchSwap`). */
+  readonly balancerVaultAddress: string;
   readonly settlementAddress: string;
   /** v2 swap fee in basis points; 0 for v3. */
   readonly feeBps: number;

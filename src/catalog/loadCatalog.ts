@@ -32,7 +32,7 @@ interface RawToken {
 interface RawDex {
   name: string;
   slug: string;
-  version: 'v2' | 'v3' | 'v4';
+  version: 'v2' | 'v3' | 'v4' | 'balancerV2';
   logo?: string;
   v2FactoryAddress?: string;
   v2RouterAddress?: string;
@@ -51,6 +51,7 @@ interface RawDex {
   universalRouterV2FactoryAddress?: string;
   universalRouterV3FactoryAddress?: string;
   permit2Address?: string;
+  balancerVaultAddress?: string;
   settlementAddress?: string;
   feeBps?: number;
   pairInitCodeHash?: string;
@@ -236,6 +237,7 @@ function normalise(raw: RawChain, file: string, lists: readonly LoadedTokenList[
         universalRouterV2FactoryAddress: addr(d.universalRouterV2FactoryAddress, `/dexes/${i}/universalRouterV2FactoryAddress`),
         universalRouterV3FactoryAddress: addr(d.universalRouterV3FactoryAddress, `/dexes/${i}/universalRouterV3FactoryAddress`),
         permit2Address: addr(d.permit2Address, `/dexes/${i}/permit2Address`),
+        balancerVaultAddress: addr(d.balancerVaultAddress, `/dexes/${i}/balancerVaultAddress`),
         settlementAddress: addr(d.settlementAddress, `/dexes/${i}/settlementAddress`),
         feeBps: d.feeBps ?? 0,
         pairInitCodeHash: d.pairInitCodeHash ?? '',

@@ -113,6 +113,7 @@ export interface FactoryDex {
 export function dexesByFactory(chain: CatalogChain): Map<string, FactoryDex[]> {
   const out = new Map<string, FactoryDex[]>();
   for (const dex of chain.dexes) {
+    if (dex.version === 'balancerV2') continue; // no factory logs: a Vault's pools (src/protocols/balancer/balancerEvents.ts)
     const found = poolSource(dex.version).discovery(dex);
     if (!found) continue;
     const factory = getAddress(found.factory);
@@ -181,6 +182,7 @@ export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
   const logDexes: LogDex[] = [];
   const pairDexes = new Map<string, { reason: string; factory: Address; version: SnapshotPool['version'] }>();
   for (const dex of chain.dexes) {
+    if (dex.version === 'balancerV2') continue; // no factory logs: a Vault's pools (src/protocols/balancer/balancerEvents.ts)
     const found = poolSource(dex.version).discovery(dex);
     if (!found) continue;
     const factory = getAddress(found.factory);

@@ -3,7 +3,7 @@ import type { ProtocolKind } from '../protocols/registry.ts';
 
 /** One swap through one pool of a route, priced. Plain data: crosses thread boundaries. */
 export interface Leg {
-  /** Pool address (checksummed). */
+  /** Pool address (checksummed); a Balancer v2 pool's poolId (lower-case 0x + 64 hex), by which its Vault names it. */
   readonly pool: string;
   readonly kind: ProtocolKind;
   /** Catalogue DEX slug and version. */
@@ -33,8 +33,9 @@ export interface Leg {
 /**
  * The router contracts the service encodes calls for (src/tx/routers/, one encoder each). UniversalRouter: Uniswap's
  * Universal Router 2.x, the executor of v4 pools (with the v2/v3 pools of the factories it was deployed with).
+ * BalancerVault: Balancer v2's Vault itself (`swap` / `batchSwap`), the executor of its deployment's pools.
  */
-export type ExecutorKind = 'UniswapV2Router02' | 'SwapRouter' | 'SwapRouter02' | 'PancakeSmartRouter' | 'UniversalRouter';
+export type ExecutorKind = 'UniswapV2Router02' | 'SwapRouter' | 'SwapRouter02' | 'PancakeSmartRouter' | 'UniversalRouter' | 'BalancerVault';
 
 /** The contract that executes a route in one call. */
 export interface Executor {

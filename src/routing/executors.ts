@@ -20,7 +20,8 @@ const cache = new WeakMap<CatalogChain, readonly ChainExecutor[]>();
  * factory, that DEX's v2 pairs, mixed in one call), then PancakeSwap's SmartRouter (the same), then SwapRouter (v3
  * only), then each v4 DEX's UniversalRouter (its v4 pools, with the v2 and v3 DEXes whose factories the catalogue
  * names as the router's own, universalRouterV2FactoryAddress / universalRouterV3FactoryAddress, mixed in one path),
- * then each v2 DEX's Router02. Give it the chain as served (src/graph/servedChain.ts), whose
+ * then each Balancer v2 DEX's Vault (its own pools only, exact input and output: `swap` / `batchSwap`), then each v2
+ * DEX's Router02. Give it the chain as served (src/graph/servedChain.ts), whose
  * `v3RouterV2FactoryAddress` is the router's own factoryV2() where the catalogue file names none.
  * Exact output through the UniversalRouter: v4 pools only (its V2_SWAP_EXACT_OUT pays out what the first pair's
  * input buys, as SwapRouter02's does, and one exact-output path cannot hand over between its v3 and v4 commands).
@@ -56,6 +57,17 @@ export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
       address: dex.universalRouterAddress,
       name: `${dex.name.replace(/ V4$/, '')} Universal Router`,
       deployments,
+      exactOutDeployments: own,
+    });
+  }
+  for (const dex of chain.dexes) {
+    if (dex.version !== 'balancerV2' || !dex.balancerVaultAddress) continue;
+    const own = new Set([deploymentId(dex.slug, dex.version)]);
+    out.push({
+      kind: 'BalancerVault',
+      address: dex.balancerVaultAddress,
+      name: `${dex.name} Vault`,
+      deployments: own,
       exactOutDeployments: own,
     });
   }

@@ -464,3 +464,70 @@ export const acrossSpokePoolAbi = [
     outputs: [],
   },
 ] as const;
+
+/** Balancer v2 IVault.FundManagement: who pays the swap's input and who receives its output. */
+const balancerFundManagement = {
+  name: 'funds',
+  type: 'tuple',
+  components: [
+    { name: 'sender', type: 'address' },
+    { name: 'fromInternalBalance', type: 'bool' },
+    { name: 'recipient', type: 'address' },
+    { name: 'toInternalBalance', type: 'bool' },
+  ],
+} as const;
+
+/**
+ * Balancer v2 Vault (`@balancer-labs/v2-deployments/dist/tasks/20210418-vault/abi/Vault.json`): `swap` through one
+ * pool and `batchSwap` through several, `kind` 0 GIVEN_IN / 1 GIVEN_OUT, assets as addresses (the zero address is
+ * native ETH, which the Vault wraps or unwraps with its WETH).
+ */
+export const balancerVaultAbi = [
+  {
+    type: 'function',
+    name: 'swap',
+    stateMutability: 'payable',
+    inputs: [
+      {
+        name: 'singleSwap',
+        type: 'tuple',
+        components: [
+          { name: 'poolId', type: 'bytes32' },
+          { name: 'kind', type: 'uint8' },
+          { name: 'assetIn', type: 'address' },
+          { name: 'assetOut', type: 'address' },
+          { name: 'amount', type: 'uint256' },
+          { name: 'userData', type: 'bytes' },
+        ],
+      },
+      balancerFundManagement,
+      { name: 'limit', type: 'uint256' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'amountCalculated', type: 'uint256' }],
+  },
+  {
+    type: 'function',
+    name: 'batchSwap',
+    stateMutability: 'payable',
+    inputs: [
+      { name: 'kind', type: 'uint8' },
+      {
+        name: 'swaps',
+        type: 'tuple[]',
+        components: [
+          { name: 'poolId', type: 'bytes32' },
+          { name: 'assetInIndex', type: 'uint256' },
+          { name: 'assetOutIndex', type: 'uint256' },
+          { name: 'amount', type: 'uint256' },
+          { name: 'userData', type: 'bytes' },
+        ],
+      },
+      { name: 'assets', type: 'address[]' },
+      balancerFundManagement,
+      { name: 'limits', type: 'int256[]' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'assetDeltas', type: 'int256[]' }],
+  },
+] as const;

@@ -6,6 +6,7 @@ import type { Executor, ExecutorKind, Route, Trade } from '../routing/Trade.ts';
 import { approveSteps, type Permit2Allowance, permit2ApproveSteps } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
 import type { SignedPermit } from './permit2.ts';
+import { balancerVault } from './routers/balancerVault.ts';
 import { pancakeSmartRouter } from './routers/pancakeSmartRouter.ts';
 import { type RouterContext, type RouterEncoder, transactionMaximum } from './routers/RouterEncoder.ts';
 import { swapRouter } from './routers/swapRouter.ts';
@@ -69,6 +70,7 @@ const ENCODERS: Readonly<Record<ExecutorKind, RouterEncoder>> = {
   SwapRouter02: swapRouter02,
   PancakeSmartRouter: pancakeSmartRouter,
   UniversalRouter: universalRouter,
+  BalancerVault: balancerVault,
 };
 
 /**
@@ -227,6 +229,7 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
       nativeOut,
       poolTokenOut: nativeOut ? wrapped : tokenOut,
       recipient,
+      sender: wallet,
       deadline: BigInt(p.deadline),
       ...(viaPermit2 && p.permit2Permit ? { permit2Permit: p.permit2Permit } : {}),
     };

@@ -16,15 +16,14 @@ import { jsonRpc, receiptOf } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { AmmError } from '../../src/amm/ammError.ts';
 import { mulDown, upscale } from '../../src/amm/balancerFixedPoint.ts';
-import { multicallBatched } from '../../src/chain/multicallBatched.ts';
 import { type BalancerPoolState, balancerSwap, stableSwapState } from '../../src/protocols/balancer/balancerState.ts';
-import { readBalancerPools } from '../../src/protocols/balancer/readBalancerPools.ts';
 import { calculateInvariant } from '../../src/protocols/balancerStable/stableMath.ts';
 import {
   calcInGivenOut as weightedInGivenOut,
   calcOutGivenIn as weightedOutGivenIn,
 } from '../../src/protocols/balancerWeighted/weightedMath.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
+import { readDevnetBalancerPools } from '../helpers/balancerDevnet.ts';
 import { artifactAbi, devnetWallet } from '../helpers/devnetWallet.ts';
 
 const devnet = await startDevnet({ balancer: true });
@@ -41,18 +40,7 @@ const MULTICALL_ABI = parseAbi([
 const RATE_PROVIDER_ABI = parseAbi(['function setRate(uint256 newRate)']);
 
 /** The state of every devnet pool at `block`. */
-async function readAll(block: bigint): Promise<BalancerPoolState[]> {
-  const states = await readBalancerPools(
-    client,
-    { blockNumber: block, vault: bal.contracts.vault },
-    bal.pools.map((p) => ({ address: p.address, poolId: p.poolId, kind: p.kind === 'weighted' ? 'balancerWeighted' : 'balancerStable' })),
-    (calls) => multicallBatched(client, { multicall3: MULTICALL3_ADDRESS, blockNumber: block, batchSize: 100, concurrency: 1 }, calls),
-  );
-  return states.map((s, i) => {
-    if (typeof s === 'string') throw new Error(`${bal.pools[i].name}: ${s}`);
-    return s;
-  });
-}
+const readAll = (block: bigint): Promise<BalancerPoolState[]> => readDevnetBalancerPools(client, bal, block);
 
 /** querySwap at `block` and the block timestamp the call ran with (one aggregate3 call): undefined amount on a revert. */
 async function querySwap(

@@ -16,6 +16,8 @@ export interface RouterContext {
   /** The output token as the pools hold it (the wrapped native token for native output). */
   readonly poolTokenOut: Address;
   readonly recipient: Address;
+  /** The wallet that sends the transaction (Balancer's Vault takes the input from it: FundManagement.sender). */
+  readonly sender: Address;
   /** Unix seconds. */
   readonly deadline: bigint;
   /** UniversalRouter only: the wallet's signed Permit2 PermitSingle, submitted first (PERMIT2_PERMIT). */

@@ -54,6 +54,7 @@ const ROUTER: Address = '0x66a9893cC07D91D95644AEDD05D03f95e1dBA8Af';
 const RECIPIENT: Address = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 /** ActionConstants.MSG_SENDER. */
 const MSG_SENDER: Address = '0x0000000000000000000000000000000000000001';
+const WALLET: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const DEADLINE = 1_900_000_000n;
 const ZERO: Address = '0x0000000000000000000000000000000000000000';
 const HOOKS: Address = '0x0000000000000000000000000000000000000000';
@@ -146,6 +147,7 @@ function ours(spec: TradeSpec): Hex {
     nativeOut,
     poolTokenOut: nativeOut ? ADDR.WETH : ADDR[spec.tokenOut],
     recipient: spec.recipient ?? RECIPIENT,
+    sender: WALLET, // unused by the Universal Router (it pays from msg.sender)
     deadline: DEADLINE,
     ...(spec.permit ? { permit2Permit: spec.permit } : {}),
   };
