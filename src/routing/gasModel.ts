@@ -28,7 +28,7 @@ export const GAS = {
     // from executed Universal Router trades on the devnet (test/tx/universalRouter.devnet.test.ts prints them).
     UniversalRouter: 68_000n,
     // Balancer v2's Vault called directly (swap / batchSwap): devnet gasUsed, src/protocols/balancer/balancerGas.ts.
-    BalancerVault: 80_000n,
+    BalancerVault: 71_400n,
   } satisfies Record<ExecutorKind, bigint>,
   /** An ERC-20 approve step (a fresh allowance of the router). */
   approve: 46_000n,

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import t from 'tap';
 import { type Abi, type AbiFunction, toFunctionSignature } from 'viem';
 import {
+  balancerVaultAbi,
   erc20Abi,
   permit2Abi,
   swapRouter02Abi,
@@ -42,3 +43,4 @@ checkAgainst(erc20Abi, artifact('@uniswap/v2-core/build/IERC20.json'));
 checkAgainst(universalRouterAbi, artifact('@uniswap/universal-router/artifacts/contracts/UniversalRouter.sol/UniversalRouter.json'));
 // Permit2: v4-periphery's compiled IAllowanceTransfer interface (Permit2 itself ships no artifact).
 checkAgainst(permit2Abi, artifact('@uniswap/v4-periphery/foundry-out/IAllowanceTransfer.sol/IAllowanceTransfer.default.json'));
+checkAgainst(balancerVaultAbi, artifact('@balancer-labs/v2-deployments/dist/tasks/20210418-vault/artifact/Vault.json'));
