@@ -56,6 +56,20 @@ t.test('a broken chain file stops loading with the file and the field named', as
   });
 });
 
+t.test('a Balancer v2 DEX names its Vault, which the catalogue keeps checksummed', async (t) => {
+  const balancer = { name: 'Balancer V2', slug: 'balancer', version: 'balancerV2' };
+  t.throws(
+    () => loadCatalog(catalogWith(t, JSON.stringify({ ...good, dexes: [balancer] }))),
+    new CatalogError("testchain.json: /dexes/0: must have required property 'balancerVaultAddress'"),
+  );
+  const vault = '0xba12222222228d8ba445958a75a0704d566bf2c8';
+  const chain = loadCatalog(catalogWith(t, JSON.stringify({ ...good, dexes: [{ ...balancer, balancerVaultAddress: vault }] }))).chain(1001);
+  t.strictSame(
+    chain?.dexes.map((d) => [d.version, d.balancerVaultAddress, d.v2RouterAddress]),
+    [['balancerV2', '0xBA12222222228d8Ba445958a75a0704d566BF2C8', '']],
+  );
+});
+
 t.test('two files cannot claim one chain id', async (t) => {
   const dir = catalogWith(t, JSON.stringify(good));
   writeFileSync(join(dir, 'again.json'), JSON.stringify({ ...good, slug: 'again' }));
