@@ -8,7 +8,7 @@
 // figures of src/protocols/balancer/balancerGas.ts and GAS.call.BalancerVault come from it).
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { type Address, decodeFunctionData, encodeFunctionData, getAddress, type Hex, type TransactionReceipt, zeroAddress } from 'viem';
+import { type Address, decodeFunctionData, encodeFunctionData, getAddress, type TransactionReceipt } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { BALANCER_ARTIFACT_PATHS, type DevnetBalancerPool } from '../../../seeds/devnet/deployBalancer.ts';
 import { fundAccount } from '../../../seeds/devnet/fundAccount.ts';
