@@ -2,9 +2,10 @@
  * `npm run bench:routing`: the route search (src/routing/bestTrade.ts) in one thread, in one run, on two graphs: the
  * shipped devnet files and a generated chain of 10,000 pools over 500 tokens (bench/lib/routingGraphs.ts), and the
  * service over HTTP. One file per part under bench/routing/ (what each measures is in its header and in
- * bench/README.md): search, sdk, splits, exactout, http.
+ * bench/README.md): search, sdk, splits, exactout, http, and v4 (the search with Uniswap v4 pools against without,
+ * on a freshly seeded v4 devnet and the generated graph with v4 pools added; needs anvil).
  *
- * Environment: BENCH_ROUTING_PARTS (comma list, default "search,sdk,splits,exactout,http"), BENCH_ROUTING_ROUNDS (search
+ * Environment: BENCH_ROUTING_PARTS (comma list, default "search,sdk,splits,exactout,http,v4"), BENCH_ROUTING_ROUNDS (search
  * rounds, default 10), BENCH_SECONDS / BENCH_ROUNDS / BENCH_CONNECTIONS (http part, as bench:http; defaults 3, 3,
  * "10,50"). `npm run bench:routing -- --write-readme` writes the table into bench/README.md.
  */
@@ -19,6 +20,7 @@ import { httpPart } from './routing/httpPart.ts';
 import { sdkPart } from './routing/sdkPart.ts';
 import { searchPart } from './routing/searchPart.ts';
 import { splitsPart } from './routing/splitsPart.ts';
+import { v4Part } from './routing/v4Part.ts';
 
 /** The in-process parts, in the order they run; each measures both graphs. */
 const IN_PROCESS: readonly (readonly [string, (graphs: RoutingGraphs) => BenchRow[] | Promise<BenchRow[]>])[] = [
@@ -28,7 +30,7 @@ const IN_PROCESS: readonly (readonly [string, (graphs: RoutingGraphs) => BenchRo
   ['exactout', exactOutputPart],
 ];
 
-const PARTS = new Set((process.env.BENCH_ROUTING_PARTS ?? 'search,sdk,splits,exactout,http').split(','));
+const PARTS = new Set((process.env.BENCH_ROUTING_PARTS ?? 'search,sdk,splits,exactout,http,v4').split(','));
 
 const rows: BenchRow[] = [];
 const started = new Date();
@@ -41,6 +43,7 @@ try {
     rows.push(graphs.row);
     for (const [, part] of parts) rows.push(...(await part(graphs)));
   }
+  if (PARTS.has('v4')) rows.push(...(await v4Part()));
   if (PARTS.has('http')) rows.push(...(await httpPart()));
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -243,6 +243,12 @@ export interface RoutingGraphOptions {
   /** ERC-20 tokens that have pools: the devnet's five base tokens plus generated ones. */
   readonly tokens: number;
   readonly seed: number;
+  /**
+   * Uniswap v4 pools added after the others (0: none), hookless, on the catalogue's PoolManager: a 0.05% and a 0.3%
+   * pool on each non-stable base pair and a 0.01% one on each stable pair, the rest drawn by popularity as the v3
+   * ones are, after them, so the v2/v3 pools are the same with and without them.
+   */
+  readonly v4Pools?: number;
 }
 
 export const ROUTING_GRAPH: RoutingGraphOptions = { pools: 10_000, tokens: 500, seed: 11 };
@@ -255,6 +261,8 @@ export interface RoutingGraphFixture extends GeneratedFixture {
   readonly tokens: readonly string[];
   /** How many of `tokens` are base tokens. */
   readonly baseTokens: number;
+  /** Uniswap v4 pools among the pools (RoutingGraphOptions.v4Pools). */
+  readonly v4Pools: number;
 }
 
 /** Devnet base tokens by symbol with the USD prices their devnet pools imply. */
@@ -289,7 +297,9 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
   const { catalogDir, snapshotDir } = fixtureFolders(dir);
   const chain = JSON.parse(readFileSync(join(ROOT, 'catalog/devnet.json'), 'utf8')) as {
     tokens: { address: string; symbol: string; decimals: number }[];
+    dexes: { version: string; v4PoolManagerAddress?: string }[];
   };
+  const poolManager = chain.dexes.find((d) => d.version === 'v4')?.v4PoolManagerAddress ?? '';
   const gaussian = (): number => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const lognormal = (sigma: number): number => Math.exp(sigma * gaussian());
 
@@ -342,6 +352,7 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
   let written = 0;
   let v2Pools = 0;
   let v3Pools = 0;
+  let v4Pools = 0;
   const stats = new TickStats();
   const tvlBuckets: [number, number, number] = [0, 0, 0];
 
@@ -349,7 +360,7 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
   const addPool = (
     a: GeneratedToken,
     b: GeneratedToken,
-    kind: { version: 'v2'; dex: string } | { version: 'v3'; fee: number },
+    kind: { version: 'v2'; dex: string } | { version: 'v3' | 'v4'; fee: number },
     tvl: number,
   ): boolean => {
     if (a === b) return false;
@@ -359,8 +370,13 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
     const key = `${t0.address}:${t1.address}:${dex}:${kind.version}:${fee}`;
     if (used.has(key)) return false;
     used.add(key);
-    const address = hexAddress(`routing-pool-${written}`);
-    const head = `{"address":"${address}","dex":"${dex}","version":"${kind.version}","token0":"${t0.address}","token1":"${t1.address}","fee":${fee}`;
+    // A v4 pool's address is its poolId (32 bytes); its key and slot0 fields beside v3's.
+    const v4 = kind.version === 'v4';
+    const address = v4 ? `0x${hexAddress(`routing-v4-pool-${written}`).slice(2).padStart(64, '0')}` : hexAddress(`routing-pool-${written}`);
+    const v4Fields = v4
+      ? `,"poolManager":"${poolManager}","hooks":"0x0000000000000000000000000000000000000000","lpFee":${fee},"protocolFee":0`
+      : '';
+    const head = `{"address":"${address}","dex":"${dex}","version":"${kind.version}","token0":"${t0.address}","token1":"${t1.address}","fee":${fee}${v4Fields}`;
     // Raw price: token1's smallest units per token0 smallest unit, off the fair price by up to half the pool's fee
     // (arbitrage keeps each pool inside its fee band).
     const price = (t0.usd / t1.usd) * 10 ** (t1.decimals - t0.decimals) * (1 + (random() - 0.5) * (fee / 1e6));
@@ -434,7 +450,8 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
     out.pool(
       `${comma}${head},"balance0":"${balance0}","balance1":"${balance1}","sqrtPriceX96":"${sqrtPriceX96}","tick":${tick},"liquidity":"${liquidity}","tickSpacing":${spacing},"bitmapWords":[${window[0]},${window[1]}],"ticks":[${ticks.map(([t, net]) => `[${t},"${net}"]`).join(',')}]}`,
     );
-    v3Pools++;
+    if (v4) v4Pools++;
+    else v3Pools++;
     return true;
   };
   const v3 = (fee: number) => ({ version: 'v3' as const, fee });
@@ -479,6 +496,36 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
     const tvl = Math.max(500, Math.min(a.depth, other.depth) * share * lognormal(1.2));
     addPool(a, other, randomKind(), tvl);
   }
+  // Uniswap v4 pools, from their own random stream (the pools above are the same with and without them).
+  const wanted = written + (options.v4Pools ?? 0);
+  if (written < wanted) {
+    const v4Random = rng(options.seed + 1);
+    const v4 = (fee: number) => ({ version: 'v4' as const, fee });
+    for (let i = 0; i < bases.length; i++) {
+      for (let j = i + 1; j < bases.length && written < wanted; j++) {
+        const stable = bases[i].usd === 1 && bases[j].usd === 1;
+        for (const [fee, tvl] of stable
+          ? [[100, 40e6]]
+          : [
+              [500, 50e6],
+              [3000, 20e6],
+            ])
+          addPool(bases[i], bases[j], v4(fee), tvl * lognormal(0.5));
+      }
+    }
+    while (written < wanted) {
+      const a = popular();
+      const other = v4Random() < 0.5 ? base() : popular();
+      const share = bases.includes(other) ? 0.3 : 0.05;
+      const r = v4Random();
+      addPool(
+        a,
+        other,
+        v4(r < 0.05 ? 100 : r < 0.3 ? 500 : r < 0.85 ? 3000 : 10000),
+        Math.max(500, Math.min(a.depth, other.depth) * share * lognormal(1.2)),
+      );
+    }
+  }
   const bytes = out.close();
   return {
     catalogDir,
@@ -486,6 +533,7 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
     snapshotBytes: bytes,
     v2Pools,
     v3Pools,
+    v4Pools,
     ticks: stats.ticks,
     tickBuckets: stats.tickBuckets,
     largestTickCount: stats.largestTickCount,

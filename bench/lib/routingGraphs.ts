@@ -9,6 +9,7 @@ import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { type ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots, snapshotGasPriceWei } from '../../src/graph/snapshot.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
+import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import { type BestTradeOptions, bestTrade, type TradeOutcome } from '../../src/routing/bestTrade.ts';
 import { projectRoot as ROOT } from '../../test/helpers/serverProcess.ts';
 import { type BenchRow, ms, num } from './benchRows.ts';
@@ -58,10 +59,12 @@ export interface RoutingGraphs {
   readonly row: BenchRow;
 }
 
-function loadGraph(name: string, catalogDir: string, snapshotDir: string): Graph {
+/** A catalogue and snapshot folder loaded as the service loads them; `keep` (default all) drops pools before indexing. */
+export function loadGraph(name: string, catalogDir: string, snapshotDir: string, keep: (p: SnapshotPool) => boolean = ALL): Graph {
   const catalog = loadCatalog(catalogDir);
-  const { snapshots, errors } = loadSnapshots(snapshotDir);
-  if (errors.length > 0) throw new Error(`${name}: snapshot refused: ${errors.join('; ')}`);
+  const loaded = loadSnapshots(snapshotDir);
+  if (loaded.errors.length > 0) throw new Error(`${name}: snapshot refused: ${loaded.errors.join('; ')}`);
+  const snapshots = loaded.snapshots.map((x) => ({ ...x, pools: x.pools.filter(keep) }));
   const index = new PricingGraph(new PoolGraph(snapshots, catalog), catalog).chain(CHAIN_ID);
   if (!index) throw new Error(`${name}: no chain ${CHAIN_ID}`);
   const tokens = new Map(catalog.chain(CHAIN_ID)!.tokens.map((t) => [t.address.toLowerCase(), t]));
@@ -118,7 +121,7 @@ function depth(index: ChainPoolIndex, tokenIn: string, tokenOut: string): bigint
 }
 
 /** The search mix of one pair: 0.01% (small), 1% (medium) and 20% of its depth. */
-function pairCases(index: ChainPoolIndex, tokenIn: string, tokenOut: string): Case[] {
+export function pairCases(index: ChainPoolIndex, tokenIn: string, tokenOut: string): Case[] {
   const d = depth(index, tokenIn, tokenOut);
   return [
     { tokenIn, tokenOut, amount: d / 10_000n, size: 'small' },
@@ -148,7 +151,7 @@ export function allTokens(index: ChainPoolIndex): string[] {
  * Generated graph: 5 pairs from each of 8 kinds (base/top-50/tail tokens, tail = popularity rank 200 and below),
  * drawn with a fixed seed.
  */
-function generatedPairs(fixture: RoutingGraphFixture): [string, string][] {
+export function generatedPairs(fixture: RoutingGraphFixture): [string, string][] {
   const random = rng(5);
   const bases = fixture.tokens.slice(0, fixture.baseTokens);
   const top = fixture.tokens.slice(fixture.baseTokens, fixture.baseTokens + 50);

@@ -108,3 +108,36 @@ t.test('the same seed writes the same files', async (t) => {
   t.equal(readFileSync(join(second.snapshotDir, 'devnet.json'), 'utf8'), readFileSync(join(fixture.snapshotDir, 'devnet.json'), 'utf8'));
   t.equal(readFileSync(join(second.catalogDir, 'devnet.json'), 'utf8'), readFileSync(join(fixture.catalogDir, 'devnet.json'), 'utf8'));
 });
+
+t.test('v4Pools adds loadable hookless v4 pools after the same v2/v3 pools', async (t) => {
+  const withV4 = mkdtempSync(join(tmpdir(), 'routing-graph-test-'));
+  t.teardown(() => rmSync(withV4, { recursive: true, force: true }));
+  const v4 = generateRoutingGraph(withV4, { ...OPTIONS, v4Pools: 40 });
+  const loaded = loadSnapshots(v4.snapshotDir);
+  t.same(loaded.errors, []);
+  const v4Catalog = loadCatalog(v4.catalogDir);
+  t.same(new PoolGraph(loaded.snapshots, v4Catalog).ignored, []);
+  const all = loaded.snapshots.find((s) => s.chainId === 31337)!.pools;
+  t.equal(v4.v4Pools, 40);
+  t.equal(all.length, OPTIONS.pools + 40);
+  t.same(all.slice(0, OPTIONS.pools), pools, 'the v2/v3 pools are those generated without v4');
+  const added = all.slice(OPTIONS.pools);
+  t.ok(
+    added.every((p) => p.version === 'v4' && p.hooks === '0x0000000000000000000000000000000000000000' && p.protocolFee === 0),
+    'every added pool is a hookless v4 pool without protocol fee',
+  );
+  // Each v4 pool prices as the v3 pool of the same state would (the same walk, no protocol fee).
+  let compared = 0;
+  for (const p of added) {
+    if (p.version !== 'v4') continue;
+    const { poolManager: _m, hooks: _h, lpFee: _l, protocolFee: _p, ...rest } = p;
+    const v3State = { ...rest, version: 'v3' as const, address: `0x${p.address.slice(-40)}` };
+    const ours = protocolOf('uniswapV4').quoteLadder(protocolOf('uniswapV4').fromSnapshot(p as never), true, 'exactIn', [10n ** 9n])[0];
+    const asV3 = protocolOf('uniswapV3').quoteLadder(protocolOf('uniswapV3').fromSnapshot(v3State as never), true, 'exactIn', [
+      10n ** 9n,
+    ])[0];
+    t.same(ours.ok ? ours.amountOut : ours.code, asV3.ok ? asV3.amountOut : asV3.code);
+    compared++;
+  }
+  t.equal(compared, 40);
+});

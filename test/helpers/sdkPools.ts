@@ -74,6 +74,20 @@ export const v3Sdk = require('@uniswap/v3-sdk') as {
     ): Promise<SdkTrade<SdkV3Pool>[]>;
   };
 };
+/** @uniswap/v4-sdk's Pool: v4's swap simulation (the v3-sdk's walk with v4's key), as far as the benchmarks use it. */
+export const v4Sdk = require('@uniswap/v4-sdk') as {
+  Pool: new (
+    currencyA: SdkToken,
+    currencyB: SdkToken,
+    fee: number,
+    tickSpacing: number,
+    hooks: string,
+    sqrtRatioX96: string,
+    liquidity: string,
+    tickCurrent: number,
+    ticks: readonly { index: number; liquidityNet: string; liquidityGross: string }[],
+  ) => SdkV3Pool;
+};
 export const v2Sdk = require('@uniswap/v2-sdk') as {
   Pair: new (a: SdkAmount, b: SdkAmount) => SdkV2Pair;
   Trade: {

@@ -1,18 +1,23 @@
-// Route optimality against the chain itself: on a fresh devnet (seeded into a temporary snapshot), every simple path
-// of up to three pools between two tokens — enumerated here by brute force over every pool of the snapshot, not by
-// src/routing — is priced by the contracts: QuoterV2.quoteExactInput (v3 paths), the DEX's Router02.getAmountsOut
-// (v2 paths) and MixedRouteQuoterV1.quoteExactInput (Uniswap v2 + v3 paths, as SwapRouter02 executes them).
+// Route optimality against the chain itself: on a fresh devnet with Uniswap v4 (seeded into a temporary snapshot),
+// every simple path of up to three pools between two tokens — enumerated here by brute force over every pool of the
+// snapshot, not by src/routing — is priced by the contracts: QuoterV2.quoteExactInput (v3 paths), the DEX's
+// Router02.getAmountsOut (v2 paths), MixedRouteQuoterV1.quoteExactInput (Uniswap v2 + v3 paths, as SwapRouter02
+// executes them), V4Quoter.quoteExactInput (v4 paths) and, for a path mixing v4 with Uniswap's v2/v3 (as the
+// Universal Router executes it), each hop on chain in turn by its protocol's quoter, fed the previous hop's output.
+// Pools with a hook are left out (the devnet's two hooked pools are those the service must refuse).
 // With gasPriceWei 0 and one split, bestTrade's output equals the best of them to the wei; with splits it is never
 // less, and on a large WETH -> USDC trade strictly more.
 // Exact output likewise: every path a router executes for an exact output (one protocol; v2 pairs of one DEX) is
-// priced backwards by QuoterV2.quoteExactOutput (reversed packed path) or the DEX's Router02.getAmountsIn; with one
+// priced backwards by QuoterV2.quoteExactOutput (reversed packed path), V4Quoter.quoteExactOutput (v4 paths, through
+// the Universal Router) or the DEX's Router02.getAmountsIn; with one
 // split bestTrade's amountIn equals the cheapest, with splits it is never more, and on a large output strictly less.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { type Address, createPublicClient, encodePacked, type Hex, http, parseUnits } from 'viem';
+import { type Address, createPublicClient, encodePacked, type Hex, http, parseUnits, zeroAddress } from 'viem';
+import { V4_ARTIFACT_PATHS } from '../../seeds/devnet/deployUniswapV4.ts';
 import { devnetAddresses } from '../../seeds/devnet/devnetAddresses.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import type { CatalogToken } from '../../src/catalog/Catalog.ts';
@@ -22,6 +27,7 @@ import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
+import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { isContractRevert } from '../helpers/contractRevert.ts';
 import { artifactAbi } from '../helpers/devnetWallet.ts';
@@ -31,10 +37,13 @@ const MIXED_QUOTER_ABI = artifactAbi(
   '@uniswap/swap-router-contracts/artifacts/contracts/lens/MixedRouteQuoterV1.sol/MixedRouteQuoterV1.json',
 );
 const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02.json');
+const V4_QUOTER_ABI = artifactAbi(V4_ARTIFACT_PATHS.V4Quoter);
 /** MixedRouteQuoterV1 marks a v2 hop of a packed path with this fee value (Constants.sol). */
 const V2_FLAG = 8388608;
 
-const devnet = await startDevnet();
+const devnet = await startDevnet({ v4: true });
+if (!devnet.v4) throw new Error('startDevnet({ v4: true }) returned no v4 deployment');
+const v4Quoter = devnet.v4.contracts.v4Quoter;
 t.teardown(() => devnet.stop());
 const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-optimality-'));
 t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
@@ -61,6 +70,7 @@ function allPaths(a: string, b: string): { pools: SnapshotPool[]; tokens: string
     if (at === b) return void out.push({ pools: [...pools], tokens: [...tokens] });
     if (pools.length === 3) return;
     for (const p of snapshot!.pools) {
+      if (p.version === 'v4' && p.hooks !== zeroAddress) continue;
       const [x, y] = [p.token0.toLowerCase(), p.token1.toLowerCase()];
       if ((x !== at && y !== at) || pools.includes(p)) continue;
       const next = x === at ? y : x;
@@ -70,6 +80,52 @@ function allPaths(a: string, b: string): { pools: SnapshotPool[]; tokens: string
   };
   walk(a, [], [a]);
   return out;
+}
+
+/** V4Quoter's PathKeys for a v4 path: each hop's other currency (exact input: its output; exact output: its input). */
+function v4PathKeys(pools: readonly SnapshotPool[], tokens: readonly string[], exactIn: boolean) {
+  return pools.map((p, i) => {
+    const v4 = p as SnapshotPoolV4;
+    return { intermediateCurrency: tokens[exactIn ? i + 1 : i], fee: v4.fee, tickSpacing: v4.tickSpacing, hooks: v4.hooks, hookData: '0x' };
+  });
+}
+
+/** V4Quoter's amount for a v4 path: the output of an exact input, or the input of an exact output. */
+async function v4Quote(pools: readonly SnapshotPool[], tokens: readonly string[], amount: bigint, exactIn: boolean): Promise<bigint> {
+  const { result } = await client.simulateContract({
+    address: v4Quoter,
+    abi: V4_QUOTER_ABI,
+    functionName: exactIn ? 'quoteExactInput' : 'quoteExactOutput',
+    args: [{ exactCurrency: tokens[exactIn ? 0 : tokens.length - 1], path: v4PathKeys(pools, tokens, exactIn), exactAmount: amount }],
+    gas: 1_000_000_000n,
+  });
+  return (result as readonly [bigint])[0];
+}
+
+/** Deployments whose pools the devnet's Universal Router swaps in one path (its own v4 and Uniswap's v2/v3 factories). */
+const UNIVERSAL_ROUTER_KINDS = new Set(['uniswap/v2', 'uniswap/v3', 'uniswap/v4']);
+
+/** One hop's output on chain, by its protocol's quoter: v2 Router02.getAmountsOut, QuoterV2, V4Quoter. */
+async function hopOutput(pool: SnapshotPool, tokenIn: string, tokenOut: string, amountIn: bigint): Promise<bigint> {
+  if (pool.version === 'v4') return v4Quote([pool], [tokenIn, tokenOut], amountIn, true);
+  if (pool.version === 'v2') {
+    const dex = chain.dexes.find((d) => d.slug === pool.dex && d.version === 'v2')!;
+    const amounts = (await client.readContract({
+      address: dex.v2RouterAddress as Address,
+      abi: V2_ROUTER_ABI,
+      functionName: 'getAmountsOut',
+      args: [amountIn, [tokenIn, tokenOut]],
+    })) as bigint[];
+    return amounts[1];
+  }
+  const { result } = await client.simulateContract({
+    address: addresses.contracts.quoterV2,
+    abi: QUOTER_V2_ABI,
+    functionName: 'quoteExactInput',
+    args: [encodePacked(['address', 'uint24', 'address'], [tokenIn as Address, pool.fee, tokenOut as Address]), amountIn],
+    gas: 1_000_000_000n,
+  });
+  return (result as readonly [bigint])[0];
 }
 
 /** The chain's output for a path, through the contract that prices it; undefined when no single router executes it. */
@@ -92,6 +148,7 @@ async function chainOutput(path: { pools: SnapshotPool[]; tokens: string[] }, am
       })) as bigint[];
       return amounts[amounts.length - 1];
     }
+    if (kinds.size === 1 && path.pools[0].version === 'v4') return await v4Quote(path.pools, tokens, amountIn, true);
     if (kinds.size === 1) {
       const { result } = await client.simulateContract({
         address: addresses.contracts.quoterV2,
@@ -111,6 +168,15 @@ async function chainOutput(path: { pools: SnapshotPool[]; tokens: string[] }, am
         gas: 1_000_000_000n,
       });
       return (result as readonly [bigint])[0];
+    }
+    if ([...kinds].every((k) => UNIVERSAL_ROUTER_KINDS.has(k))) {
+      // v4 mixed with Uniswap's v2/v3 (the Universal Router): hop by hop, each fed the previous hop's output.
+      let amount = amountIn;
+      for (const [i, pool] of path.pools.entries()) {
+        amount = await hopOutput(pool, tokens[i], tokens[i + 1], amount);
+        if (amount === 0n) return 0n;
+      }
+      return amount;
     }
   } catch (e) {
     if (isContractRevert(e)) return 0n; // the contract refuses the amount (not enough liquidity on the path)
@@ -139,6 +205,7 @@ async function chainInput(path: { pools: SnapshotPool[]; tokens: string[] }, amo
       })) as bigint[];
       return amounts[0];
     }
+    if (path.pools[0].version === 'v4') return await v4Quote(path.pools, tokens, amountOut, false);
     const reversed = [...tokens].reverse();
     const fees = path.pools.map((p) => p.fee).reverse();
     const packed = encodePacked(
@@ -170,7 +237,15 @@ const EXACT_OUTPUT_CASES: [string, string, string][] = [
   ['USDC', 'LINK', '1000'],
   ['USDC', 'USDT', '700000'],
   ['AAVE', 'LINK', '100'],
+  // Pairs with v4 pools (and v3, v2 beside them).
+  ['DAI', 'USDC', '50000'],
+  ['DAI', 'USDT', '100000'],
+  ['USDT', 'WETH', '5'],
+  ['USDC', 'WBTC', '0.5'],
 ];
+
+/** Cases whose best single path (by the chain) uses a v4 pool, by trade type: the v4 pools must matter somewhere. */
+const v4Best = { exactIn: 0, exactOut: 0 };
 
 for (const [a, b, amount] of EXACT_OUTPUT_CASES) {
   t.test(`${a} -> exactly ${amount} ${b}: bestTrade against every exact-output path priced by the chain`, async (t) => {
@@ -179,13 +254,18 @@ for (const [a, b, amount] of EXACT_OUTPUT_CASES) {
     const amountOut = parseUnits(amount, tokenOut.decimals);
     const paths = allPaths(tokenIn.address.toLowerCase(), tokenOut.address.toLowerCase());
     let cheapest: bigint | undefined;
+    let cheapestV4 = false;
     let priced = 0;
     for (const path of paths) {
       const input = await chainInput(path, amountOut);
       if (input === undefined) continue;
       priced++;
-      if (input !== null && (cheapest === undefined || input < cheapest)) cheapest = input;
+      if (input !== null && (cheapest === undefined || input < cheapest)) {
+        cheapest = input;
+        cheapestV4 = path.pools.some((p) => p.version === 'v4');
+      }
     }
+    if (cheapestV4) v4Best.exactOut++;
     t.ok(
       priced > 0 && cheapest !== undefined,
       `${priced} of ${paths.length} paths execute an exact output and were priced by the chain; the cheapest asks ${cheapest}`,
@@ -229,6 +309,15 @@ const CASES: [string, string, string][] = [
   ['USDT', 'AAVE', '5000'],
   ['AAVE', 'WBTC', '100'],
   ['USDC', 'USDT', '700000'],
+  // Pairs with v4 pools (and v3, v2 beside them), several amounts.
+  ['DAI', 'USDC', '1000'],
+  ['DAI', 'USDC', '150000'],
+  ['DAI', 'USDT', '100000'],
+  ['USDT', 'WETH', '10000'],
+  ['USDT', 'WETH', '300000'],
+  ['WBTC', 'USDT', '1'],
+  ['LINK', 'USDC', '300'],
+  ['WETH', 'USDC', '30'],
 ];
 
 for (const [a, b, amount] of CASES) {
@@ -238,13 +327,18 @@ for (const [a, b, amount] of CASES) {
     const amountIn = parseUnits(amount, tokenIn.decimals);
     const paths = allPaths(tokenIn.address.toLowerCase(), tokenOut.address.toLowerCase());
     let best = 0n;
+    let bestV4 = false;
     let priced = 0;
     for (const path of paths) {
       const out = await chainOutput(path, amountIn);
       if (out === undefined) continue;
       priced++;
-      if (out > best) best = out;
+      if (out > best) {
+        best = out;
+        bestV4 = path.pools.some((p) => p.version === 'v4');
+      }
     }
+    if (bestV4) v4Best.exactIn++;
     t.ok(priced > 0 && best > 0n, `${priced} of ${paths.length} paths have a router and were priced by the chain; the best gives ${best}`);
     const request = {
       tokenIn: tokenIn.address.toLowerCase(),
@@ -267,3 +361,8 @@ for (const [a, b, amount] of CASES) {
     }
   });
 }
+
+t.test('v4 pools are the best single path in some cases of each trade type', async (t) => {
+  t.ok(v4Best.exactIn > 0, `exact input: ${v4Best.exactIn} of ${CASES.length} cases`);
+  t.ok(v4Best.exactOut > 0, `exact output: ${v4Best.exactOut} of ${EXACT_OUTPUT_CASES.length} cases`);
+});
