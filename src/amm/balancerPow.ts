@@ -1,11 +1,12 @@
 /**
  * FixedPoint.powUp for an exponent fixed in advance (a weighted pool's weight ratio is fixed per pool and direction),
  * returning exactly what balancerFixedPoint's powUp returns, faster: the exponent's special cases (1, 2, 4) are chosen
- * once, and LogExpMath's ln/exp run unrolled with fewer bigint operations. The two rewrites that change the operations
- * but not a single result: in exp's Taylor series floor(floor(t * x / 1e20) / n) is taken as floor(t * x / (1e20 * n))
- * (the terms are never negative, and floor(floor(a / b) / c) = floor(a / (b * c)) for positive b and c), and a series
- * stops as soon as its term is 0 (every later term is 0 too). The product of the a_n starts at one, so its first factor
- * is taken as it is (1e20 * a / 1e20 = a). test/amm/balancerPow.test.ts checks it against powUp over random inputs.
+ * once, and LogExpMath's ln/exp run unrolled with fewer bigint operations. The rewrites that change the operations
+ * but not a single result: successive divisions are taken as one, floor(floor(t * x / 1e20) / n) as
+ * floor(t * x / (1e20 * n)) in exp's Taylor series and at its end (floor(floor(a / b) / c) = floor(a / (b * c)) for
+ * positive b and c, truncation toward zero alike), a common factor leaves ln_36's first quotient, a series stops as soon
+ * as its term is 0 (every later term is 0 too), and the product of the a_n starting at one takes its first factor as
+ * it is (1e20 * a / 1e20 = a). test/protocols/balancerQuoter.test.ts checks it against pow/powUp over random inputs.
  */
 import { AmmError } from './ammError.ts';
 import { add, mulUp, ONE } from './balancerFixedPoint.ts';
@@ -102,8 +103,9 @@ export function expFast(x: bigint): bigint {
     term = (term * x) / TAYLOR[i];
     seriesSum += term;
   }
-  const scaled = product === undefined ? seriesSum : (product * seriesSum) / ONE_20;
-  return (scaled * firstAN) / 100n;
+  if (product === undefined) return (seriesSum * firstAN) / 100n;
+  if (firstAN === 1n) return (product * seriesSum) / (ONE_20 * 100n);
+  return (((product * seriesSum) / ONE_20) * firstAN) / 100n;
 }
 
 /** LogExpMath._ln, same result. */
@@ -173,8 +175,8 @@ function lnFast(a: bigint): bigint {
 
 /** LogExpMath._ln_36, same result. */
 function ln36Fast(x: bigint): bigint {
-  x *= ONE_18;
-  const z = ((x - ONE_36) * ONE_36) / (x + ONE_36);
+  // ((x * 1e18 - 1e36) * 1e36) / (x * 1e18 + 1e36), the common factor 1e18 taken out of the quotient.
+  const z = ((x - ONE_18) * ONE_36) / (x + ONE_18);
   const zSquared = (z * z) / ONE_36;
   let num = z;
   let seriesSum = z;

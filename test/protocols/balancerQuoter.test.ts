@@ -161,9 +161,10 @@ t.test('stableQuoter on edge states: zero balances, balances near 2^256, amounts
     { balances: [0n, 0n, 0n], scalingFactors: [E18, E18, E18], amp: 200_000n, swapFee: 0n },
     { balances: [1n << 251n, 1n << 251n], scalingFactors: [E18, E18], amp: 200_000n, swapFee: 0n },
     { balances: [10n ** 24n, 10n ** 6n, 10n ** 24n], scalingFactors: [E18, E18 * 10n ** 12n, E18], amp: 500_000n, swapFee: 10n ** 14n },
+    { balances: [1n << 125n, 1n, 1n << 124n], scalingFactors: [E18, E18, E18], amp: 1000n, swapFee: 0n },
   ];
   for (const state of states) {
-    for (const a of [0n, 1n, 10n ** 6n, 10n ** 24n, state.balances[1], state.balances[1] + 1n, 1n << 251n]) {
+    for (const a of [0n, 1n, 10n ** 6n, 10n ** 24n, state.balances[1] - 1n, state.balances[1], state.balances[1] + 1n, 1n << 251n]) {
       t.equal(
         outcome(() => stableQuoter(state, 0, 1, true)(a)),
         outcome(() => stableSwapGivenIn(state, 0, 1, a)),
@@ -175,5 +176,27 @@ t.test('stableQuoter on edge states: zero balances, balances near 2^256, amounts
         `out ${a}`,
       );
     }
+  }
+});
+
+t.test('stableQuoter where the balance iteration passes 2^126 (its checked iteration takes over) equals the general path', async (t) => {
+  // Found by a random search; the same cases overflow or not in both paths.
+  const cases: [bigint[], bigint, bigint][] = [
+    [[8796093022436n, 9671406556917033397649852n], 2840774n, 8796093022221n],
+    [[590295810358705651944n, 18889465931478580855103n], 339032n, 590295810358705651940n],
+    [[1152921504606847356n, 77371252455336267181195837n, 302231454903657293676607n], 3719551n, 1152921504606847159n],
+  ];
+  for (const [balances, amp, a] of cases) {
+    const state: StableSwapState = { balances, scalingFactors: balances.map(() => ONE), amp, swapFee: 0n };
+    t.equal(
+      outcome(() => stableQuoter(state, 0, 1, true)(a)),
+      outcome(() => stableSwapGivenIn(state, 0, 1, a)),
+      `in ${a}`,
+    );
+    t.equal(
+      outcome(() => stableQuoter(state, 1, 0, false)(a)),
+      outcome(() => stableSwapGivenOut(state, 1, 0, a)),
+      `out ${a}`,
+    );
   }
 });

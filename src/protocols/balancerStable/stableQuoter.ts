@@ -24,6 +24,8 @@ import { AMP_PRECISION, calculateInvariant, type StableSwapState, stableSwapGive
 
 /** Below this every sum of a pool's balances (at most 6 tokens) fits in uint256, so only products can overflow. */
 const SMALL = 1n << 250n;
+const BIG = 1n << 254n;
+const SQRT_BIG = 1n << 126n;
 
 interface Prepared {
   readonly balances: readonly bigint[];
@@ -86,7 +88,23 @@ function solvedBalance(p: Prepared, newBalance: bigint): bigint {
   const c = mul(mul(divUpInt(p.inv2, mul(p.ampTimesTotal, pD)), AMP_PRECISION), p.solvedBefore);
   const b = p.sumOthers + newBalance + p.bTerm;
   let tokenBalance = divUpInt(add(p.inv2, c), add(invariant, b));
+  if (c >= BIG) return newton(tokenBalance, c, b, invariant, 0);
+  // While the balance is below 2^126 nothing overflows (y^2 + c < 2^255, 2y + b < 2^255): plain bigint operations.
+  const bMinusInvariant = b - invariant;
   for (let i = 0; i < 255; i++) {
+    const denominator = 2n * tokenBalance + bMinusInvariant;
+    if (tokenBalance >= SQRT_BIG || denominator <= 0n) return newton(tokenBalance, c, b, invariant, i);
+    const prev = tokenBalance;
+    const numerator = tokenBalance * tokenBalance + c;
+    tokenBalance = numerator === 0n ? 0n : (numerator - 1n) / denominator + 1n;
+    if (tokenBalance > prev ? tokenBalance - prev <= 1n : prev - tokenBalance <= 1n) return tokenBalance;
+  }
+  throw new AmmError('INVALID_POOL_STATE', 'stable balance did not converge');
+}
+
+/** The balance iteration from step `from` on with every operation checked (its reverts as in the contract). */
+function newton(tokenBalance: bigint, c: bigint, b: bigint, invariant: bigint, from: number): bigint {
+  for (let i = from; i < 255; i++) {
     const prev = tokenBalance;
     tokenBalance = divUpInt(add(mul(tokenBalance, tokenBalance), c), sub(add(mul(tokenBalance, 2n), b), invariant));
     if (tokenBalance > prev ? tokenBalance - prev <= 1n : prev - tokenBalance <= 1n) return tokenBalance;
