@@ -6,6 +6,8 @@
 // swap fee, as a route search asks it. Per quote = the ladder's time / 16:
 //   ours        balancerQuoter once per ladder (upscaled balances, exponent, stable invariant shared), then 16 amounts
 //   ours 1-shot balancerSwap for each amount (everything recomputed per call, as a lone quote)
+//   general     weightedSwapGivenIn/Out, stableSwapGivenIn/Out: the line-by-line transliteration of the contracts
+//               (the code before the fast paths, which the fast paths are tested against)
 //   sor math    WeightedMaths._calcOutGivenIn/_calcInGivenOut, StableMathBigInt._calcOutGivenIn/_calcInGivenOut
 //               (upscaled bigint, fee included; the stable ones recompute the invariant on every call)
 //   sor pool    WeightedPool/ComposableStablePool parsePoolPairData once per ladder, then _exactTokenInForTokenOut /
@@ -22,7 +24,10 @@ import {
   type BalancerWeightedState,
   balancerQuoter,
   balancerSwap,
+  stableSwapState,
 } from '../src/protocols/balancer/balancerState.ts';
+import { stableSwapGivenIn, stableSwapGivenOut } from '../src/protocols/balancerStable/stableMath.ts';
+import { weightedSwapGivenIn, weightedSwapGivenOut } from '../src/protocols/balancerWeighted/weightedMath.ts';
 import { machine, measureAlternating } from './lib/measure.ts';
 
 const E18 = 10n ** 18n;
@@ -138,6 +143,22 @@ function contenders(c: Case): [string, Ladder][] {
     return amounts.map(quote);
   };
   const oneShot: Ladder = (amounts) => amounts.map((a) => balancerSwap(state, 0, 1, kind, a, 0n));
+  let general: Ladder;
+  if (state.kind === 'balancerWeighted') {
+    const side = {
+      balanceIn: state.balances[0],
+      balanceOut: state.balances[1],
+      weightIn: state.weights[0],
+      weightOut: state.weights[1],
+      scalingFactorIn: E18,
+      scalingFactorOut: E18,
+      swapFee: FEE,
+    };
+    general = (amounts) => amounts.map((a) => (exactIn ? weightedSwapGivenIn(side, a) : weightedSwapGivenOut(side, a)));
+  } else {
+    const s = stableSwapState(state, 0n);
+    general = (amounts) => amounts.map((a) => (exactIn ? stableSwapGivenIn(s, 0, 1, a) : stableSwapGivenOut(s, 0, 1, a)));
+  }
   const [b0, b1] = state.balances;
   let sorMath: Ladder;
   let v3: Ladder;
@@ -180,6 +201,7 @@ function contenders(c: Case): [string, Ladder][] {
   return [
     ['ours', ours],
     ['ours 1-shot', oneShot],
+    ['general', general],
     ['sor math', sorMath],
     ['sor pool', sorPoolLadder],
     ['v3 maths', v3],
@@ -187,7 +209,18 @@ function contenders(c: Case): [string, Ladder][] {
 }
 
 console.log(`balancer v2 math, cost per quote (ladders of 16 amounts), ${machine()}`);
-const header = ['case', 'ours', 'ours 1-shot', 'sor math', 'sor pool', 'v3 maths', 'sor math / ours', 'sor pool / ours'];
+const header = [
+  'case',
+  'ours',
+  'ours 1-shot',
+  'general',
+  'sor math',
+  'sor pool',
+  'v3 maths',
+  'general / ours',
+  'sor math / ours',
+  'sor pool / ours',
+];
 console.log(`${header.join(' | ')}\n${header.map(() => '---').join(' | ')}`);
 const notes: string[] = [];
 for (const c of cases) {
@@ -211,9 +244,7 @@ for (const c of cases) {
     { rounds: 5, roundMs: 200 },
   );
   const us = ms.map((m) => m.usPerOp / amounts.length);
-  console.log(
-    [c.name, ...us.map((u) => `${u.toFixed(2)} µs`), `${(us[2] / us[0]).toFixed(1)}x`, `${(us[3] / us[0]).toFixed(1)}x`].join(' | '),
-  );
+  console.log([c.name, ...us.map((u) => `${u.toFixed(2)} µs`), ...[2, 3, 4].map((k) => `${(us[k] / us[0]).toFixed(1)}x`)].join(' | '));
 }
 console.log(notes.length === 0 ? 'every contender equals ours on every amount' : notes.join('\n'));
 console.log('(µs per quote: the median of 5 alternating rounds of each ladder, divided by 16)');

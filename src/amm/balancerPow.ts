@@ -49,6 +49,8 @@ const X11 = 6250000000000000000n;
 const A11 = 106449445891785942956n;
 /** 1e20 * n for the Taylor terms n = 2 .. 12 of exp. */
 const TAYLOR = [2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n, 11n, 12n].map((n) => ONE_20 * n);
+/** The odd divisors 3, 5, .. 15 of the ln series. */
+const ODD = [3n, 5n, 7n, 9n, 11n, 13n, 15n];
 
 /** LogExpMath.exp, same result. */
 export function expFast(x: bigint): bigint {
@@ -166,9 +168,9 @@ function lnFast(a: bigint): bigint {
   const zSquared = (z * z) / ONE_20;
   let num = z;
   let seriesSum = z;
-  for (let d = 3n; d <= 11n && num !== 0n; d += 2n) {
+  for (let i = 0; i < 5 && num !== 0n; i++) {
     num = (num * zSquared) / ONE_20;
-    seriesSum += num / d;
+    seriesSum += num / ODD[i];
   }
   return (sum + seriesSum * 2n) / 100n;
 }
@@ -180,9 +182,9 @@ function ln36Fast(x: bigint): bigint {
   const zSquared = (z * z) / ONE_36;
   let num = z;
   let seriesSum = z;
-  for (let d = 3n; d <= 15n && num !== 0n; d += 2n) {
+  for (let i = 0; i < 7 && num !== 0n; i++) {
     num = (num * zSquared) / ONE_36;
-    seriesSum += num / d;
+    seriesSum += num / ODD[i];
   }
   return seriesSum * 2n;
 }
