@@ -7,8 +7,13 @@ import fc from 'fast-check';
 import t from 'tap';
 import { exp, ONE, pow, powUp } from '../../src/amm/balancerFixedPoint.ts';
 import { expFast, powFast, powUpBy } from '../../src/amm/balancerPow.ts';
-import { type StableSwapState, stableSwapGivenIn, stableSwapGivenOut } from '../../src/protocols/balancerStable/stableMath.ts';
-import { stableQuoter } from '../../src/protocols/balancerStable/stableQuoter.ts';
+import {
+  calculateInvariant,
+  type StableSwapState,
+  stableSwapGivenIn,
+  stableSwapGivenOut,
+} from '../../src/protocols/balancerStable/stableMath.ts';
+import { invariantMemo, stableQuoter } from '../../src/protocols/balancerStable/stableQuoter.ts';
 import {
   type WeightedSide,
   weightedQuoter,
@@ -138,10 +143,11 @@ t.test('stableQuoter equals stableSwapGivenIn / stableSwapGivenOut for 2 to 5 to
   fc.assert(
     fc.property(stableState, fc.array(magnitude(125), { minLength: 1, maxLength: 4 }), (state: StableSwapState, amounts) => {
       const n = state.balances.length;
+      const memo = invariantMemo(); // shared by every pair and direction of the state, as balancerQuoter does
       for (let i = 0; i < n; i++) {
         for (let o = 0; o < n; o++) {
           if (i === o) continue;
-          const exactIn = stableQuoter(state, i, o, true);
+          const exactIn = stableQuoter(state, i, o, true, memo);
           const exactOut = stableQuoter(state, i, o, false);
           for (const a of amounts) {
             if (outcome(() => exactIn(a)) !== outcome(() => stableSwapGivenIn(state, i, o, a))) return false;
@@ -153,6 +159,22 @@ t.test('stableQuoter equals stableSwapGivenIn / stableSwapGivenOut for 2 to 5 to
     }),
     { numRuns: RUNS / 3 },
   );
+});
+
+t.test('invariantMemo answers from memory only for the same amplification and balances', async (t) => {
+  const memo = invariantMemo();
+  const a = [10n ** 24n, 2n * 10n ** 24n];
+  const b = [10n ** 24n, 2n * 10n ** 24n + 1n];
+  for (const [amp, balances] of [
+    [200_000n, a],
+    [200_000n, a],
+    [200_000n, b],
+    [300_000n, b],
+    [200_000n, [...a, 5n]],
+    [200_000n, a],
+  ] as const) {
+    t.equal(memo(amp, balances), calculateInvariant(amp, balances), `${amp} ${balances.join(',')}`);
+  }
 });
 
 t.test('stableQuoter on edge states: zero balances, balances near 2^256, amounts at and past a balance', async (t) => {

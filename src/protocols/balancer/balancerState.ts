@@ -7,7 +7,7 @@
 
 import { mulDown } from '../../amm/balancerFixedPoint.ts';
 import { type AmpRamp, ampAt, type StableSwapState } from '../balancerStable/stableMath.ts';
-import { stableQuoter } from '../balancerStable/stableQuoter.ts';
+import { type InvariantOf, invariantMemo, stableQuoter } from '../balancerStable/stableQuoter.ts';
 import { weightedQuoter } from '../balancerWeighted/weightedMath.ts';
 import type { TradeType } from '../PoolProtocol.ts';
 
@@ -74,11 +74,24 @@ export function stableSwapState(state: BalancerStableState, timestamp: bigint): 
   };
 }
 
+/** Per stable pool state, the memo its quoters (every pair and direction) share the invariant through. */
+const invariants = new WeakMap<BalancerStableState, InvariantOf>();
+
+function stateInvariant(state: BalancerStableState): InvariantOf {
+  let memo = invariants.get(state);
+  if (memo === undefined) {
+    memo = invariantMemo();
+    invariants.set(state, memo);
+  }
+  return memo;
+}
+
 /**
  * A quoter for Vault swaps between two registered tokens (by index) at `timestamp`: amount (raw input for exactIn, raw
  * output for exactOut) to the exact amount the swap gives or takes; throws AmmError where the pool reverts. What does
  * not depend on the amount (upscaled balances, the weighted exponent, the stable invariant) is computed once, so a
- * ladder of amounts over one pool state shares it.
+ * ladder of amounts over one pool state shares it; a stable state's quoters also share its invariant (a memo per state
+ * object that answers only for the same amplification and upscaled balances).
  */
 export function balancerQuoter(
   state: BalancerPoolState,
@@ -104,7 +117,7 @@ export function balancerQuoter(
     throw new RangeError('balancerSwap: BPT swaps (joins/exits) are not quoted');
   const i = indexIn > state.bptIndex ? indexIn - 1 : indexIn;
   const o = indexOut > state.bptIndex ? indexOut - 1 : indexOut;
-  return stableQuoter(stableSwapState(state, timestamp), i, o, tradeType === 'exactIn');
+  return stableQuoter(stableSwapState(state, timestamp), i, o, tradeType === 'exactIn', stateInvariant(state));
 }
 
 /**

@@ -46,10 +46,39 @@ interface Prepared {
   readonly solvedBefore: bigint;
 }
 
-function prepare(balances: readonly bigint[], amp: bigint, changed: number, solved: number): Prepared | undefined {
+/** StableMath._calculateInvariant of upscaled balances at an amplification; a memo may stand in for it. */
+export type InvariantOf = (amp: bigint, balances: readonly bigint[]) => bigint;
+
+/**
+ * A memo of the last invariant computed, for the quoters of one pool state (every pair and direction shares it): it
+ * answers from memory only for the same amplification and the same upscaled balances, value for value.
+ */
+export function invariantMemo(): InvariantOf {
+  let last: { amp: bigint; balances: readonly bigint[]; invariant: bigint } | undefined;
+  return (amp, balances) => {
+    if (
+      last !== undefined &&
+      last.amp === amp &&
+      last.balances.length === balances.length &&
+      last.balances.every((b, i) => b === balances[i])
+    )
+      return last.invariant;
+    const invariant = calculateInvariant(amp, balances);
+    last = { amp, balances: [...balances], invariant };
+    return invariant;
+  };
+}
+
+function prepare(
+  balances: readonly bigint[],
+  amp: bigint,
+  changed: number,
+  solved: number,
+  invariantOf: InvariantOf,
+): Prepared | undefined {
   if (balances.some((b) => b >= SMALL)) return undefined;
   const n = BigInt(balances.length);
-  const invariant = calculateInvariant(amp, balances);
+  const invariant = invariantOf(amp, balances);
   const ampTimesTotal = amp * n;
   let prefixPD = balances[0] * n;
   for (let j = 1; j < changed; j++) prefixPD = divDownInt(mul(mul(prefixPD, balances[j]), n), invariant);
@@ -116,14 +145,22 @@ function newton(tokenBalance: bigint, c: bigint, b: bigint, invariant: bigint, f
  * x ↦ stableSwapGivenIn(state, indexIn, indexOut, x) (exactIn) or stableSwapGivenOut (exactOut), sharing across
  * amounts everything that does not depend on the amount.
  */
-export function stableQuoter(state: StableSwapState, indexIn: number, indexOut: number, exactIn: boolean): (amount: bigint) => bigint {
+export function stableQuoter(
+  state: StableSwapState,
+  indexIn: number,
+  indexOut: number,
+  exactIn: boolean,
+  invariantOf: InvariantOf = calculateInvariant,
+): (amount: bigint) => bigint {
   const general = exactIn
     ? (amount: bigint) => stableSwapGivenIn(state, indexIn, indexOut, amount)
     : (amount: bigint) => stableSwapGivenOut(state, indexIn, indexOut, amount);
   let p: Prepared | undefined;
   try {
     const balances = state.balances.map((b, i) => upscale(b, state.scalingFactors[i]));
-    p = exactIn ? prepare(balances, state.amp, indexIn, indexOut) : prepare(balances, state.amp, indexOut, indexIn);
+    p = exactIn
+      ? prepare(balances, state.amp, indexIn, indexOut, invariantOf)
+      : prepare(balances, state.amp, indexOut, indexIn, invariantOf);
   } catch {
     p = undefined;
   }
