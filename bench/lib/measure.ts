@@ -59,6 +59,17 @@ export async function measurePair(
   return [median(ra), median(rb)];
 }
 
+/** measurePair for any number of synchronous functions: one round of each in turn, `rounds` times; each one's median. */
+export async function measureAlternating(fns: readonly (() => unknown)[], opts: MeasureOptions = {}): Promise<Measurement[]> {
+  const rates: number[][] = fns.map(() => []);
+  for (const fn of fns) await round(fn, 50, false); // warm-up
+  for (let r = 0; r < (opts.rounds ?? 7); r++) {
+    for (let i = 0; i < fns.length; i++) rates[i].push(await round(fns[i], opts.roundMs ?? 300, false));
+  }
+  if (sink === Symbol.for('never')) console.log(sink);
+  return rates.map(median);
+}
+
 /** Runs fn in batches until roundMs has passed, `rounds` times, and returns the median rate. */
 export async function measure(fn: () => unknown, opts: MeasureOptions = {}): Promise<Measurement> {
   const rounds = opts.rounds ?? 7;

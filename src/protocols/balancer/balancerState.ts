@@ -6,8 +6,9 @@
  */
 
 import { mulDown } from '../../amm/balancerFixedPoint.ts';
-import { type AmpRamp, ampAt, type StableSwapState, stableSwapGivenIn, stableSwapGivenOut } from '../balancerStable/stableMath.ts';
-import { type WeightedSide, weightedSwapGivenIn, weightedSwapGivenOut } from '../balancerWeighted/weightedMath.ts';
+import { type AmpRamp, ampAt, type StableSwapState } from '../balancerStable/stableMath.ts';
+import { type InvariantOf, invariantMemo, stableQuoter } from '../balancerStable/stableQuoter.ts';
+import { weightedQuoter } from '../balancerWeighted/weightedMath.ts';
 import type { TradeType } from '../PoolProtocol.ts';
 
 /** A token's rate provider as the pool caches it (ComposableStablePool getTokenRateCache) and its rate now. */
@@ -73,6 +74,52 @@ export function stableSwapState(state: BalancerStableState, timestamp: bigint): 
   };
 }
 
+/** Per stable pool state, the memo its quoters (every pair and direction) share the invariant through. */
+const invariants = new WeakMap<BalancerStableState, InvariantOf>();
+
+function stateInvariant(state: BalancerStableState): InvariantOf {
+  let memo = invariants.get(state);
+  if (memo === undefined) {
+    memo = invariantMemo();
+    invariants.set(state, memo);
+  }
+  return memo;
+}
+
+/**
+ * A quoter for Vault swaps between two registered tokens (by index) at `timestamp`: amount (raw input for exactIn, raw
+ * output for exactOut) to the exact amount the swap gives or takes; throws AmmError where the pool reverts. What does
+ * not depend on the amount (upscaled balances, the weighted exponent, the stable invariant) is computed once, so a
+ * ladder of amounts over one pool state shares it; a stable state's quoters also share its invariant (a memo per state
+ * object that answers only for the same amplification and upscaled balances).
+ */
+export function balancerQuoter(
+  state: BalancerPoolState,
+  indexIn: number,
+  indexOut: number,
+  tradeType: TradeType,
+  timestamp: bigint,
+): (amount: bigint) => bigint {
+  if (indexIn === indexOut) throw new RangeError('balancerSwap: token in and out are the same');
+  if (state.kind === 'balancerWeighted') {
+    const side = {
+      balanceIn: state.balances[indexIn],
+      balanceOut: state.balances[indexOut],
+      weightIn: state.weights[indexIn],
+      weightOut: state.weights[indexOut],
+      scalingFactorIn: state.decimalsFactors[indexIn],
+      scalingFactorOut: state.decimalsFactors[indexOut],
+      swapFee: state.swapFee,
+    };
+    return weightedQuoter(side, tradeType === 'exactIn');
+  }
+  if (indexIn === state.bptIndex || indexOut === state.bptIndex)
+    throw new RangeError('balancerSwap: BPT swaps (joins/exits) are not quoted');
+  const i = indexIn > state.bptIndex ? indexIn - 1 : indexIn;
+  const o = indexOut > state.bptIndex ? indexOut - 1 : indexOut;
+  return stableQuoter(stableSwapState(state, timestamp), i, o, tradeType === 'exactIn', stateInvariant(state));
+}
+
 /**
  * The exact amount a Vault swap of `amount` (raw input for exactIn, raw output for exactOut) between two registered
  * tokens (by index) gives or takes at `timestamp`; throws AmmError where the pool reverts.
@@ -85,23 +132,5 @@ export function balancerSwap(
   amount: bigint,
   timestamp: bigint,
 ): bigint {
-  if (indexIn === indexOut) throw new RangeError('balancerSwap: token in and out are the same');
-  if (state.kind === 'balancerWeighted') {
-    const side: WeightedSide = {
-      balanceIn: state.balances[indexIn],
-      balanceOut: state.balances[indexOut],
-      weightIn: state.weights[indexIn],
-      weightOut: state.weights[indexOut],
-      scalingFactorIn: state.decimalsFactors[indexIn],
-      scalingFactorOut: state.decimalsFactors[indexOut],
-      swapFee: state.swapFee,
-    };
-    return tradeType === 'exactIn' ? weightedSwapGivenIn(side, amount) : weightedSwapGivenOut(side, amount);
-  }
-  if (indexIn === state.bptIndex || indexOut === state.bptIndex)
-    throw new RangeError('balancerSwap: BPT swaps (joins/exits) are not quoted');
-  const s = stableSwapState(state, timestamp);
-  const i = indexIn > state.bptIndex ? indexIn - 1 : indexIn;
-  const o = indexOut > state.bptIndex ? indexOut - 1 : indexOut;
-  return tradeType === 'exactIn' ? stableSwapGivenIn(s, i, o, amount) : stableSwapGivenOut(s, i, o, amount);
+  return balancerQuoter(state, indexIn, indexOut, tradeType, timestamp)(amount);
 }

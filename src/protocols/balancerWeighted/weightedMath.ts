@@ -20,6 +20,7 @@ import {
   subtractSwapFee,
   upscale,
 } from '../../amm/balancerFixedPoint.ts';
+import { powUpBy } from '../../amm/balancerPow.ts';
 
 /** WeightedMath._MAX_IN_RATIO / _MAX_OUT_RATIO: a swap takes at most 30% of a balance. */
 const MAX_IN_RATIO = 3n * 10n ** 17n;
@@ -73,4 +74,42 @@ export function weightedSwapGivenOut(side: WeightedSide, amountOut: bigint): big
   const amount = upscale(amountOut, side.scalingFactorOut);
   const amountIn = downscaleUp(calcInGivenOut(balanceIn, side.weightIn, balanceOut, side.weightOut, amount), side.scalingFactorIn);
   return addSwapFee(amountIn, side.swapFee);
+}
+
+/**
+ * One direction of a weighted pool prepared for many amounts: everything that does not depend on the amount (upscaled
+ * balances, the 30% limit, the weight ratio exponent and its powUp) is computed once. The quoter returns exactly what
+ * weightedSwapGivenIn / weightedSwapGivenOut return and throws the same errors (test/protocols/balancerQuoter.test.ts);
+ * a state the preparation itself would revert on (an overflowing balance, a zero weight) is quoted by the general path.
+ */
+export function weightedQuoter(side: WeightedSide, exactIn: boolean): (amount: bigint) => bigint {
+  try {
+    return prepareWeighted(side, exactIn);
+  } catch {
+    return exactIn ? (amount) => weightedSwapGivenIn(side, amount) : (amount) => weightedSwapGivenOut(side, amount);
+  }
+}
+
+function prepareWeighted(side: WeightedSide, exactIn: boolean): (amount: bigint) => bigint {
+  const balanceIn = upscale(side.balanceIn, side.scalingFactorIn);
+  const balanceOut = upscale(side.balanceOut, side.scalingFactorOut);
+  const { scalingFactorIn, scalingFactorOut, swapFee } = side;
+  if (exactIn) {
+    const maxIn = mulDown(balanceIn, MAX_IN_RATIO);
+    const powUpExp = powUpBy(divDown(side.weightIn, side.weightOut));
+    return (amountIn) => {
+      const amount = upscale(subtractSwapFee(amountIn, swapFee), scalingFactorIn);
+      if (amount > maxIn) throw new AmmError('INSUFFICIENT_RESERVES', 'amount in exceeds 30% of the balance (MAX_IN_RATIO)');
+      const power = powUpExp(divUp(balanceIn, add(balanceIn, amount)));
+      return downscaleDown(mulDown(balanceOut, complement(power)), scalingFactorOut);
+    };
+  }
+  const maxOut = mulDown(balanceOut, MAX_OUT_RATIO);
+  const powUpExp = powUpBy(divUp(side.weightOut, side.weightIn));
+  return (amountOut) => {
+    const amount = upscale(amountOut, scalingFactorOut);
+    if (amount > maxOut) throw new AmmError('INSUFFICIENT_RESERVES', 'amount out exceeds 30% of the balance (MAX_OUT_RATIO)');
+    const power = powUpExp(divUp(balanceOut, sub(balanceOut, amount)));
+    return addSwapFee(downscaleUp(mulUp(balanceIn, sub(power, ONE)), scalingFactorIn), swapFee);
+  };
 }

@@ -1,0 +1,224 @@
+/**
+ * FixedPoint.powUp for an exponent fixed in advance (a weighted pool's weight ratio is fixed per pool and direction),
+ * returning exactly what balancerFixedPoint's powUp returns, faster: the exponent's special cases (1, 2, 4) are chosen
+ * once, and LogExpMath's ln/exp run unrolled with fewer bigint operations. The rewrites that change the operations
+ * but not a single result: successive divisions are taken as one, floor(floor(t * x / 1e20) / n) as
+ * floor(t * x / (1e20 * n)) in exp's Taylor series and at its end (floor(floor(a / b) / c) = floor(a / (b * c)) for
+ * positive b and c, truncation toward zero alike), a common factor leaves ln_36's first quotient, a series stops as soon
+ * as its term is 0 (every later term is 0 too), and the product of the a_n starting at one takes its first factor as
+ * it is (1e20 * a / 1e20 = a). test/protocols/balancerQuoter.test.ts checks it against pow/powUp over random inputs.
+ */
+import { AmmError } from './ammError.ts';
+import { add, mulUp, ONE } from './balancerFixedPoint.ts';
+
+const ONE_18 = ONE;
+const ONE_20 = 10n ** 20n;
+const ONE_36 = 10n ** 36n;
+const MAX_POW_RELATIVE_ERROR = 10_000n;
+const MAX_NATURAL_EXPONENT = 130n * ONE_18;
+const MIN_NATURAL_EXPONENT = -41n * ONE_18;
+const LN_36_LOWER_BOUND = ONE_18 - 10n ** 17n;
+const LN_36_UPPER_BOUND = ONE_18 + 10n ** 17n;
+const MILD_EXPONENT_BOUND = 2n ** 254n / ONE_20;
+
+const X0 = 128n * ONE_18;
+const A0 = 38877084059945950922200000000000000000000000000000000000n;
+const X1 = 64n * ONE_18;
+const A1 = 6235149080811616882910000000n;
+const A0_18 = A0 * ONE_18;
+const A1_18 = A1 * ONE_18;
+const X2 = 3200000000000000000000n;
+const A2 = 7896296018268069516100000000000000n;
+const X3 = 1600000000000000000000n;
+const A3 = 888611052050787263676000000n;
+const X4 = 800000000000000000000n;
+const A4 = 298095798704172827474000n;
+const X5 = 400000000000000000000n;
+const A5 = 5459815003314423907810n;
+const X6 = 200000000000000000000n;
+const A6 = 738905609893065022723n;
+const X7 = 100000000000000000000n;
+const A7 = 271828182845904523536n;
+const X8 = 50000000000000000000n;
+const A8 = 164872127070012814685n;
+const X9 = 25000000000000000000n;
+const A9 = 128402541668774148407n;
+const X10 = 12500000000000000000n;
+const A10 = 113314845306682631683n;
+const X11 = 6250000000000000000n;
+const A11 = 106449445891785942956n;
+/** 1e20 * n for the Taylor terms n = 2 .. 12 of exp. */
+const TAYLOR = [2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n, 11n, 12n].map((n) => ONE_20 * n);
+/** The odd divisors 3, 5, .. 15 of the ln series. */
+const ODD = [3n, 5n, 7n, 9n, 11n, 13n, 15n];
+
+/** LogExpMath.exp, same result. */
+export function expFast(x: bigint): bigint {
+  if (x < MIN_NATURAL_EXPONENT || x > MAX_NATURAL_EXPONENT) throw new AmmError('OVERFLOW', 'exp: invalid exponent');
+  if (x < 0n) return ONE_36 / expFast(-x);
+  let firstAN = 1n;
+  if (x >= X0) {
+    x -= X0;
+    firstAN = A0;
+  } else if (x >= X1) {
+    x -= X1;
+    firstAN = A1;
+  }
+  x *= 100n;
+  // product stays undefined while it is 1e20, so its first factor is taken as is.
+  let product: bigint | undefined;
+  if (x >= X2) {
+    x -= X2;
+    product = A2;
+  }
+  if (x >= X3) {
+    x -= X3;
+    product = product === undefined ? A3 : (product * A3) / ONE_20;
+  }
+  if (x >= X4) {
+    x -= X4;
+    product = product === undefined ? A4 : (product * A4) / ONE_20;
+  }
+  if (x >= X5) {
+    x -= X5;
+    product = product === undefined ? A5 : (product * A5) / ONE_20;
+  }
+  if (x >= X6) {
+    x -= X6;
+    product = product === undefined ? A6 : (product * A6) / ONE_20;
+  }
+  if (x >= X7) {
+    x -= X7;
+    product = product === undefined ? A7 : (product * A7) / ONE_20;
+  }
+  if (x >= X8) {
+    x -= X8;
+    product = product === undefined ? A8 : (product * A8) / ONE_20;
+  }
+  if (x >= X9) {
+    x -= X9;
+    product = product === undefined ? A9 : (product * A9) / ONE_20;
+  }
+  let seriesSum = ONE_20 + x;
+  let term = x;
+  for (let i = 0; i < 11 && term !== 0n; i++) {
+    term = (term * x) / TAYLOR[i];
+    seriesSum += term;
+  }
+  if (product === undefined) return (seriesSum * firstAN) / 100n;
+  if (firstAN === 1n) return (product * seriesSum) / (ONE_20 * 100n);
+  return (((product * seriesSum) / ONE_20) * firstAN) / 100n;
+}
+
+/** LogExpMath._ln, same result. */
+function lnFast(a: bigint): bigint {
+  if (a < ONE_18) return -lnFast(ONE_36 / a);
+  let sum = 0n;
+  if (a >= A0_18) {
+    a /= A0;
+    sum = X0;
+  }
+  if (a >= A1_18) {
+    a /= A1;
+    sum += X1;
+  }
+  sum *= 100n;
+  a *= 100n;
+  if (a >= A2) {
+    a = (a * ONE_20) / A2;
+    sum += X2;
+  }
+  if (a >= A3) {
+    a = (a * ONE_20) / A3;
+    sum += X3;
+  }
+  if (a >= A4) {
+    a = (a * ONE_20) / A4;
+    sum += X4;
+  }
+  if (a >= A5) {
+    a = (a * ONE_20) / A5;
+    sum += X5;
+  }
+  if (a >= A6) {
+    a = (a * ONE_20) / A6;
+    sum += X6;
+  }
+  if (a >= A7) {
+    a = (a * ONE_20) / A7;
+    sum += X7;
+  }
+  if (a >= A8) {
+    a = (a * ONE_20) / A8;
+    sum += X8;
+  }
+  if (a >= A9) {
+    a = (a * ONE_20) / A9;
+    sum += X9;
+  }
+  if (a >= A10) {
+    a = (a * ONE_20) / A10;
+    sum += X10;
+  }
+  if (a >= A11) {
+    a = (a * ONE_20) / A11;
+    sum += X11;
+  }
+  const z = ((a - ONE_20) * ONE_20) / (a + ONE_20);
+  const zSquared = (z * z) / ONE_20;
+  let num = z;
+  let seriesSum = z;
+  for (let i = 0; i < 5 && num !== 0n; i++) {
+    num = (num * zSquared) / ONE_20;
+    seriesSum += num / ODD[i];
+  }
+  return (sum + seriesSum * 2n) / 100n;
+}
+
+/** LogExpMath._ln_36, same result. */
+function ln36Fast(x: bigint): bigint {
+  // ((x * 1e18 - 1e36) * 1e36) / (x * 1e18 + 1e36), the common factor 1e18 taken out of the quotient.
+  const z = ((x - ONE_18) * ONE_36) / (x + ONE_18);
+  const zSquared = (z * z) / ONE_36;
+  let num = z;
+  let seriesSum = z;
+  for (let i = 0; i < 7 && num !== 0n; i++) {
+    num = (num * zSquared) / ONE_36;
+    seriesSum += num / ODD[i];
+  }
+  return seriesSum * 2n;
+}
+
+/** LogExpMath.pow, same result and the same reverts. */
+export function powFast(x: bigint, y: bigint): bigint {
+  if (y === 0n) return ONE_18;
+  if (x === 0n) return 0n;
+  if (x >> 255n !== 0n) throw new AmmError('OVERFLOW', 'pow: x out of bounds');
+  if (y >= MILD_EXPONENT_BOUND) throw new AmmError('OVERFLOW', 'pow: y out of bounds');
+  let logxTimesY: bigint;
+  if (LN_36_LOWER_BOUND < x && x < LN_36_UPPER_BOUND) {
+    const ln36 = ln36Fast(x);
+    logxTimesY = ((ln36 / ONE_18) * y + ((ln36 % ONE_18) * y) / ONE_18) / ONE_18;
+  } else {
+    logxTimesY = (lnFast(x) * y) / ONE_18;
+  }
+  if (logxTimesY < MIN_NATURAL_EXPONENT || logxTimesY > MAX_NATURAL_EXPONENT) {
+    throw new AmmError('OVERFLOW', 'pow: product out of bounds');
+  }
+  return expFast(logxTimesY);
+}
+
+/** x ↦ powUp(x, y) for this y: FixedPoint.powUp's exact cases chosen once, LogExpMath through powFast otherwise. */
+export function powUpBy(y: bigint): (x: bigint) => bigint {
+  if (y === ONE) return (x) => x;
+  if (y === 2n * ONE) return (x) => mulUp(x, x);
+  if (y === 4n * ONE)
+    return (x) => {
+      const square = mulUp(x, x);
+      return mulUp(square, square);
+    };
+  return (x) => {
+    const raw = powFast(x, y);
+    return add(raw, add(mulUp(raw, MAX_POW_RELATIVE_ERROR), 1n));
+  };
+}
