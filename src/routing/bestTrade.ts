@@ -4,7 +4,7 @@ import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolOf } from '../protocols/registry.ts';
 import { executorsFor } from './executors.ts';
 import { DEFAULT_MAX_ROUTES, findRoutes, type PoolPath } from './findRoutes.ts';
-import { callGas, routeGas } from './gasModel.ts';
+import { callGas, leastRouteGas, routeGas } from './gasModel.ts';
 import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue, type SplitPath } from './optimalSplit.ts';
 import { inputFor, outputAt, type PathCurve, pathRateAtZero } from './pathCurve.ts';
 import { type LadderCache, legKey, type PathQuote, type PricedPath, pricePath, toPricedPath } from './priceRoutes.ts';
@@ -259,7 +259,8 @@ interface SinglePath {
  * The paths findRoutes found beyond the steered ones (ExecutablePaths.others), against the best single path of the
  * steered ones (updated in place): in descending order of their rate at zero, a path is priced only where its output
  * can beat that best. Bounds, cheapest first: the amount at its rate at zero (pathRateAtZero: no curve is built) less
- * the least network fee of any of them, which ends the walk; the same with its own least fee; its curve's bound
+ * the least network fee of any of them, which ends the walk; the same with a floor of its own swaps' fee
+ * (leastRouteGas), then with its nominal legs' fee and its router's call (built only now); its curve's bound
  * (scoreBound). So no path that could give more than the best is left out, and a path that cannot costs a few floats.
  */
 function bestOtherPath(
@@ -286,7 +287,10 @@ function bestOtherPath(
   for (const other of found.others) {
     const toBeat = single.best === undefined ? undefined : Number(single.best.score);
     if (toBeat !== undefined && rateBound(other.rate, 0n) - leastFee < toBeat) break;
+    if (toBeat !== undefined && rateBound(other.rate, other.leastGas) < toBeat) continue;
+    if (other.candidate === undefined) other.candidate = pricedCandidate(search.index, other.path, tradeType) ?? null;
     const c = other.candidate;
+    if (!c) continue;
     if (toBeat !== undefined && rateBound(other.rate, c.floorGas + callsGas(search, [c.executors[0]])) < toBeat) continue;
     let curve = curveCache?.get(c.key);
     if (!curve) {
@@ -312,17 +316,23 @@ interface ExecutablePaths {
   readonly paths: readonly Candidate[];
   /** The other executable paths findRoutes found, by descending rate at zero: single-path candidates (bestOtherPath). */
   readonly others: readonly OtherPath[];
-  /** The least floorGas of `others` (0 when none). */
+  /** The least leastGas of `others` (0 when none). */
   readonly othersFloorGas: bigint;
   /** Whether findRoutes found any path within the hop limit (executable or not). */
   readonly pathsFound: boolean;
 }
 
-/** A path beyond the steered ones: its candidate, its rate at zero (pathRateAtZero), its place among them in findRoutes' order. */
+/**
+ * A path beyond the steered ones: its pools, its rate at zero (pathRateAtZero), a floor of its swaps' gas (leastRouteGas),
+ * its place among them in findRoutes' order; its candidate is built when a search first needs it (null: no router
+ * executes it).
+ */
 interface OtherPath {
-  readonly candidate: Candidate;
+  readonly path: PricedPath;
   readonly rate: number;
+  readonly leastGas: bigint;
   readonly order: number;
+  candidate?: Candidate | null;
 }
 
 /**
@@ -340,14 +350,20 @@ function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeR
   const paths: Candidate[] = [];
   const others: OtherPath[] = [];
   let othersFloorGas: bigint | undefined;
-  for (let i = 0; i < found.length; i++) {
-    const c = candidateOf(index, found[i], request.tradeType);
-    if (!c) continue;
-    if (paths.length < steered) paths.push(c);
-    else {
-      others.push({ candidate: c, rate: pathRateAtZero(c.path), order: others.length });
-      if (othersFloorGas === undefined || c.floorGas < othersFloorGas) othersFloorGas = c.floorGas;
+  for (const path of found) {
+    if (paths.length < steered) {
+      const c = candidateOf(index, path, request.tradeType);
+      if (c) paths.push(c);
+      continue;
     }
+    const priced = toPricedPath(index, path);
+    if (!priced) continue;
+    const leastGas = leastRouteGas(
+      priced.pools.map((p) => p.kind),
+      request.tradeType,
+    );
+    others.push({ path: priced, rate: pathRateAtZero(priced), leastGas, order: others.length });
+    if (othersFloorGas === undefined || leastGas < othersFloorGas) othersFloorGas = leastGas;
   }
   others.sort((a, b) => b.rate - a.rate || a.order - b.order);
   return { paths, others, othersFloorGas: othersFloorGas ?? 0n, pathsFound: found.length > 0 };
@@ -355,10 +371,15 @@ function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeR
 
 /** A path as a search candidate, or undefined when no router executes it or a pool does not convert. */
 function candidateOf(index: ChainPoolIndex, path: PoolPath, tradeType: TradeType): Candidate | undefined {
+  const priced = toPricedPath(index, path);
+  return priced && pricedCandidate(index, priced, tradeType);
+}
+
+/** A priceable path as a search candidate, or undefined when no router executes it. */
+function pricedCandidate(index: ChainPoolIndex, priced: PricedPath, tradeType: TradeType): Candidate | undefined {
+  const path = priced.path;
   const executors = executorsFor(index.chain, path.pools, tradeType);
   if (executors.length === 0) return undefined;
-  const priced = toPricedPath(index, path);
-  if (!priced) return undefined;
   const key = priced.pools.map((p, h) => `${p.address}${path.tokens[h] === p.token0 ? '>' : '<'}`).join('');
   const nominal = nominalLegs(priced);
   const ticking = nominal.find((l) => protocolOf(l.kind).gas.tick > 0n);
