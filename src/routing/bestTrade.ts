@@ -499,7 +499,7 @@ function exactTrade(search: Search, members: readonly Candidate[], shares: reado
       legs,
       amountIn: legs[0].amountIn,
       amountOut: legs[legs.length - 1].amountOut,
-      executor: executors[j],
+      executor: plainExecutor(executors[j]),
       gas: routeGas(legs, request.tradeType),
     };
     return { percent: percents[j], route };
@@ -529,6 +529,15 @@ function exactTrade(search: Search, members: readonly Candidate[], shares: reado
     ),
     fees: splits.reduce((s, x) => s + lpFees(x.route), 0n),
   };
+}
+
+/**
+ * A route's executor as a trade holds it: its kind, address and name only. The chain's executors also carry the
+ * sets of deployments they swap (ChainExecutor), which nothing reads from a trade and which a worker's result would
+ * otherwise copy across the thread boundary with every route.
+ */
+function plainExecutor(e: Executor): Executor {
+  return { kind: e.kind, address: e.address, name: e.name };
 }
 
 /**
