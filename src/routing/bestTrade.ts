@@ -3,10 +3,10 @@ import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolOf } from '../protocols/registry.ts';
 import { executorsFor } from './executors.ts';
-import { findRoutes } from './findRoutes.ts';
-import { callGas, routeGas } from './gasModel.ts';
+import { DEFAULT_MAX_ROUTES, findRoutes, type PoolPath } from './findRoutes.ts';
+import { callGas, leastRouteGas, routeGas } from './gasModel.ts';
 import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue, type SplitPath } from './optimalSplit.ts';
-import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
+import { inputFor, outputAt, type PathCurve, pathRateAtZero } from './pathCurve.ts';
 import { type LadderCache, legKey, type PathQuote, type PricedPath, pricePath, toPricedPath } from './priceRoutes.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import type { Executor, Leg, Route, Split, Trade } from './Trade.ts';
@@ -33,7 +33,11 @@ export interface TradeRequest extends Pick<RoutingLimits, 'maxHops' | 'maxSplits
 
 /** How hard bestTrade searches. */
 export interface BestTradeOptions {
-  /** Most paths priced. */
+  /**
+   * Most paths the split search steers over (findRoutes' first, DEFAULT_MAX_ROUTES by default). The best single path
+   * is still sought over every path findRoutes finds: the others are priced only where a bound on their output says
+   * they can beat the best priced so far (bestSinglePath).
+   */
   readonly maxRoutes?: number;
   /**
    * Ladders priced by earlier searches on the same index and side (bestTradesByDeployment shares one between the
@@ -122,6 +126,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   const curves =
     request.maxSplits > 1 || candidates.length > PRUNE_SINGLE_FROM ? candidateCurves(search, candidates, options.curves) : undefined;
   const single = bestSinglePath(search, candidates, curves, cache);
+  if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options.curves, cache);
   let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined =
     single.best;
   if (request.maxSplits > 1) {
@@ -208,13 +213,10 @@ function bestSinglePath(
   candidates: readonly Candidate[],
   curves: readonly PathCurve[] | undefined,
   cache: LadderCache | undefined,
-): {
-  best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined;
-  whole: PathQuote[];
-} {
+): SinglePath {
   const { request } = search;
   const whole: PathQuote[] = new Array(candidates.length);
-  let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined;
+  let best: PricedSingle | undefined;
   let bestAt = -1;
   const price = (i: number): void => {
     const q = pricePath(candidates[i].path, request.tradeType, [request.amount], cache)[0];
@@ -228,7 +230,7 @@ function bestSinglePath(
   };
   if (!curves || candidates.length <= PRUNE_FROM) {
     for (let i = 0; i < candidates.length; i++) price(i);
-    return { best, whole };
+    return { best, bestAt, whole };
   }
   const bounds = candidates.map((c, i) => scoreBound(search, c, curves[i]));
   const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
@@ -240,47 +242,160 @@ function bestSinglePath(
     price(i);
   }
   if (!best) for (let i = 0; i < candidates.length; i++) if (!whole[i]) price(i);
-  return { best, whole };
+  return { best, bestAt, whole };
+}
+
+/** A single path priced for the whole amount, scored. */
+type PricedSingle = { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint };
+
+/** The best single path found so far, where it stands in findRoutes' order (ties: the earlier), the steered paths' quotes. */
+interface SinglePath {
+  best: PricedSingle | undefined;
+  bestAt: number;
+  whole: PathQuote[];
+}
+
+/**
+ * The paths findRoutes found beyond the steered ones (ExecutablePaths.others), against the best single path of the
+ * steered ones (updated in place): in descending order of their rate at zero, a path is priced only where its output
+ * can beat that best. Bounds, cheapest first: the amount at its rate at zero (pathRateAtZero: no curve is built) less
+ * the least network fee of any of them, which ends the walk; the same with a floor of its own swaps' fee
+ * (leastRouteGas), then with its nominal legs' fee and its router's call (built only now); its curve's bound
+ * (scoreBound). So no path that could give more than the best is left out, and a path that cannot costs a few floats.
+ */
+function bestOtherPath(
+  search: Search,
+  found: ExecutablePaths,
+  single: SinglePath,
+  steered: number,
+  curveCache: CurveCache | undefined,
+  cache: LadderCache | undefined,
+): void {
+  const { tradeType, amount } = search.request;
+  const fixed = Number(amount);
+  /** An upper bound of the score of a path of rate `rate` at zero, net of `gas`. */
+  const rateBound = (rate: number, gas: bigint): number => {
+    const gross =
+      tradeType === 'exactIn'
+        ? fixed * rate * (1 + FLOAT_MARGIN) + 1
+        : rate > 0
+          ? -((fixed / rate) * (1 - FLOAT_MARGIN)) + 1
+          : Number.NEGATIVE_INFINITY;
+    return gross - Number(gasCost(search, gas));
+  };
+  const leastFee = Number(gasCost(search, found.othersFloorGas));
+  for (const other of found.others) {
+    const toBeat = single.best === undefined ? undefined : Number(single.best.score);
+    if (toBeat !== undefined && rateBound(other.rate, 0n) - leastFee < toBeat) break;
+    if (toBeat !== undefined && rateBound(other.rate, other.leastGas) < toBeat) continue;
+    if (other.candidate === undefined) other.candidate = pricedCandidate(search.index, other.path, tradeType) ?? null;
+    const c = other.candidate;
+    if (!c) continue;
+    if (toBeat !== undefined && rateBound(other.rate, c.floorGas + callsGas(search, [c.executors[0]])) < toBeat) continue;
+    let curve = curveCache?.get(c.key);
+    if (!curve) {
+      curve = fixedAmountCurve(c.path, tradeType, amount);
+      curveCache?.set(c.key, curve);
+    }
+    const bound = scoreBound(search, c, curve);
+    if (bound === Number.NEGATIVE_INFINITY || (toBeat !== undefined && bound < toBeat)) continue;
+    const q = pricePath(c.path, tradeType, [amount], cache)[0];
+    if (!q.ok) continue;
+    const s = score(search, [c], [q]);
+    const at = steered + other.order;
+    if (!single.best || s > single.best.score || (s === single.best.score && at < single.bestAt)) {
+      single.best = { members: [c], shares: [amount], quotes: [q], score: s };
+      single.bestAt = at;
+    }
+  }
 }
 
 /** A pair's paths that some router can execute, with what a search needs to know of each before pricing. */
 interface ExecutablePaths {
+  /** The paths the search steers over (curves, splits): findRoutes' first maxRoutes that a router executes. */
   readonly paths: readonly Candidate[];
+  /** The other executable paths findRoutes found, by descending rate at zero: single-path candidates (bestOtherPath). */
+  readonly others: readonly OtherPath[];
+  /** The least leastGas of `others` (0 when none). */
+  readonly othersFloorGas: bigint;
   /** Whether findRoutes found any path within the hop limit (executable or not). */
   readonly pathsFound: boolean;
 }
 
-/** The candidate paths of a request between the tokens its pools hold (findRoutes) that convert and that a router can execute. */
+/**
+ * A path beyond the steered ones: its pools, its rate at zero (pathRateAtZero), a floor of its swaps' gas (leastRouteGas),
+ * its place among them in findRoutes' order; its candidate is built when a search first needs it (null: no router
+ * executes it).
+ */
+interface OtherPath {
+  readonly path: PricedPath;
+  readonly rate: number;
+  readonly leastGas: bigint;
+  readonly order: number;
+  candidate?: Candidate | null;
+}
+
+/**
+ * The candidate paths of a request between the tokens its pools hold (every path findRoutes finds) that convert and
+ * that a router can execute: the first maxRoutes of them (direct paths always) steered, the others by rate at zero.
+ */
 function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeRequest, options: BestTradeOptions): ExecutablePaths {
   const found = findRoutes(index, ends.poolTokenIn, ends.poolTokenOut, {
     maxHops: request.maxHops,
     allow: request.allow,
-    maxRoutes: options.maxRoutes,
+    maxRoutes: Number.MAX_SAFE_INTEGER,
   });
+  const direct = found.filter((p) => p.pools.length <= 1).length;
+  const steered = Math.max(direct, options.maxRoutes ?? DEFAULT_MAX_ROUTES);
   const paths: Candidate[] = [];
+  const others: OtherPath[] = [];
+  let othersFloorGas: bigint | undefined;
   for (const path of found) {
-    const executors = executorsFor(index.chain, path.pools, request.tradeType);
-    if (executors.length === 0) continue;
+    if (paths.length < steered) {
+      const c = candidateOf(index, path, request.tradeType);
+      if (c) paths.push(c);
+      continue;
+    }
     const priced = toPricedPath(index, path);
     if (!priced) continue;
-    const key = priced.pools.map((p, h) => `${p.address}${path.tokens[h] === p.token0 ? '>' : '<'}`).join('');
-    const nominal = nominalLegs(priced);
-    const ticking = nominal.find((l) => protocolOf(l.kind).gas.tick > 0n);
-    paths.push({
-      path: priced,
-      executors,
-      pools: new Set(priced.pools.map((p) => p.address)),
-      nominal,
-      nominalGas: routeGas(nominal, request.tradeType),
-      floorGas: routeGas(
-        nominal.map((l) => (l.movesTick ? { ...l, movesTick: false } : l)),
-        request.tradeType,
-      ),
-      tickGas: ticking ? protocolOf(ticking.kind).gas.tick : 0n,
-      key,
-    });
+    const leastGas = leastRouteGas(
+      priced.pools.map((p) => p.kind),
+      request.tradeType,
+    );
+    others.push({ path: priced, rate: pathRateAtZero(priced), leastGas, order: others.length });
+    if (othersFloorGas === undefined || leastGas < othersFloorGas) othersFloorGas = leastGas;
   }
-  return { paths, pathsFound: found.length > 0 };
+  others.sort((a, b) => b.rate - a.rate || a.order - b.order);
+  return { paths, others, othersFloorGas: othersFloorGas ?? 0n, pathsFound: found.length > 0 };
+}
+
+/** A path as a search candidate, or undefined when no router executes it or a pool does not convert. */
+function candidateOf(index: ChainPoolIndex, path: PoolPath, tradeType: TradeType): Candidate | undefined {
+  const priced = toPricedPath(index, path);
+  return priced && pricedCandidate(index, priced, tradeType);
+}
+
+/** A priceable path as a search candidate, or undefined when no router executes it. */
+function pricedCandidate(index: ChainPoolIndex, priced: PricedPath, tradeType: TradeType): Candidate | undefined {
+  const path = priced.path;
+  const executors = executorsFor(index.chain, path.pools, tradeType);
+  if (executors.length === 0) return undefined;
+  const key = priced.pools.map((p, h) => `${p.address}${path.tokens[h] === p.token0 ? '>' : '<'}`).join('');
+  const nominal = nominalLegs(priced);
+  const ticking = nominal.find((l) => protocolOf(l.kind).gas.tick > 0n);
+  return {
+    path: priced,
+    executors,
+    pools: new Set(priced.pools.map((p) => p.address)),
+    nominal,
+    nominalGas: routeGas(nominal, tradeType),
+    floorGas: routeGas(
+      nominal.map((l) => (l.movesTick ? { ...l, movesTick: false } : l)),
+      tradeType,
+    ),
+    tickGas: ticking ? protocolOf(ticking.kind).gas.tick : 0n,
+    key,
+  };
 }
 
 /** A path's legs before pricing: no amounts, no ticks crossed, no cold slots; a swap moves the tick where its protocol charges that (gas.tickMove). */
@@ -384,7 +499,7 @@ function exactTrade(search: Search, members: readonly Candidate[], shares: reado
       legs,
       amountIn: legs[0].amountIn,
       amountOut: legs[legs.length - 1].amountOut,
-      executor: executors[j],
+      executor: plainExecutor(executors[j]),
       gas: routeGas(legs, request.tradeType),
     };
     return { percent: percents[j], route };
@@ -414,6 +529,15 @@ function exactTrade(search: Search, members: readonly Candidate[], shares: reado
     ),
     fees: splits.reduce((s, x) => s + lpFees(x.route), 0n),
   };
+}
+
+/**
+ * A route's executor as a trade holds it: its kind, address and name only. The chain's executors also carry the
+ * sets of deployments they swap (ChainExecutor), which nothing reads from a trade and which a worker's result would
+ * otherwise copy across the thread boundary with every route.
+ */
+function plainExecutor(e: Executor): Executor {
+  return { kind: e.kind, address: e.address, name: e.name };
 }
 
 /**

@@ -94,6 +94,20 @@ export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn')
 }
 
 /**
+ * A floor of routeGas for a route through pools of these protocols, known before pricing: each hop's protocol figure,
+ * less its exact-output saving on every hop (routeGas takes it only after the first hop of each protocol), nothing
+ * for ticks, cold slots or tick moves (pricing only adds those).
+ */
+export function leastRouteGas(kinds: readonly string[], tradeType: TradeType = 'exactIn'): bigint {
+  let gas = 0n;
+  for (const kind of kinds) {
+    const figures = protocolOf(kind).gas;
+    gas += figures.hop - (tradeType === 'exactOut' ? figures.exactOutNextHop : 0n);
+  }
+  return gas;
+}
+
+/**
  * Gas of one executor call carrying `routes` routes, apart from their swaps: the call itself, native handling, the
  * sweep of several routes (exact input: they all end at the router; exact output: only when the output is native,
  * otherwise each route pays the recipient its exact share itself), the refund of unused native input (exact output).

@@ -150,6 +150,23 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
   return { ...c, endX: x, endY: y, capped };
 }
 
+/**
+ * A path's marginal rate at input 0 (tokens out per token in, fees included) from its pools' first segments, without
+ * building its curve: the product of each pool's a / b (the first piece of pathCurve has the same rate). Each
+ * segment's rate is at most the one before it, so the path's output for an input t is at most t times this rate (and
+ * the input an output y needs at least y over it). 0 when a pool has no segment (its known state carries nothing).
+ */
+export function pathRateAtZero(path: PricedPath): number {
+  let rate = 1;
+  for (let h = 0; h < path.pools.length; h++) {
+    const pool = path.pools[h];
+    const s = poolCurve(pool, path.path.tokens[h] === pool.token0).segment(0);
+    if (!s) return 0;
+    rate *= s.a / s.b;
+  }
+  return rate;
+}
+
 /** The marginal rate of the curve at input 0 (0 for a curve without pieces). */
 export function rateAtZero(c: PathCurve): number {
   return c.rate.length > 0 ? c.rate[0] : 0;
