@@ -18,7 +18,7 @@ import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import { type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { type ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
+import { ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
 import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
@@ -310,6 +310,56 @@ t.test('bestTrade picks the native ETH pool when it gives more, the WETH pool wh
   const second = tradeFor(c, pricing(await seedNow()));
   t.strictSame(shape(second), ['UniversalRouter: WETH -uniswap/v4 3000-> USDC'], 'the WETH pool is chosen (wrapped)');
   t.equal(second.amountOut, after.wrapped, "its amountOut is V4Quoter's for the WETH pool");
+});
+
+t.test('a hook with swap permissions: refused as today, priced as V4Quoter prices it once the catalogue lists it', async (t) => {
+  await freshState();
+  const snapshot = await seedNow();
+  const hooked = V4.pools.find((p) => p.currency0 === zeroAddress && p.fee === 3000 && BigInt(p.hooks) !== 0n)!;
+  const c: Case = {
+    name: 'hooked',
+    tokenIn: 'ETH',
+    tokenOut: 'USDC',
+    amount: '1',
+    maxHops: 1,
+    pools: [`${ETH_USDC.replace(' 500', ' 3000')} hooked`],
+    shape: [],
+  };
+  const unlisted = pricing(snapshot);
+  const entry = unlisted.pairPools(zeroAddress, hooked.currency1.toLowerCase()).find((e) => e.address === hooked.poolId.toLowerCase())!;
+  t.equal(
+    (unlisted.pool(entry) as { refusal?: string }).refusal,
+    `v4 pool ${hooked.poolId.toLowerCase()} has a hook that can change swap amounts`,
+    'unlisted: the refusal reason of today',
+  );
+  t.throws(() => tradeFor(c, unlisted), { message: 'no trade: INSUFFICIENT_LIQUIDITY' }, 'unlisted: never priced');
+  const listing = {
+    ...unlisted.chain,
+    dexes: unlisted.chain.dexes.map((d) => (d.version === 'v4' ? { ...d, allowedHooks: [hooked.hooks] } : d)),
+  };
+  const listed = new ChainPoolIndex(listing, new PoolGraph([snapshot], catalog).pools(chain.chainId));
+  const trade = tradeFor(c, listed);
+  t.strictSame(shape(trade), ['UniversalRouter: ETH -uniswap/v4 3000-> USDC']);
+  const [out] = (await wallet.client.readContract({
+    address: V4.contracts.v4Quoter,
+    abi: V4_QUOTER_ABI,
+    functionName: 'quoteExactInputSingle',
+    args: [
+      {
+        poolKey: {
+          currency0: hooked.currency0,
+          currency1: hooked.currency1,
+          fee: hooked.fee,
+          tickSpacing: hooked.tickSpacing,
+          hooks: hooked.hooks,
+        },
+        zeroForOne: true,
+        exactAmount: parseUnits('1', 18),
+        hookData: '0x' as Hex,
+      },
+    ],
+  })) as readonly [bigint, bigint];
+  t.equal(trade.amountOut, out, "listed: its amountOut is V4Quoter's for the hooked pool");
 });
 
 t.test('a WETH (ERC-20) input never starts at the native ETH pool', async (t) => {

@@ -76,7 +76,7 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
    * PoolManager nets every hop's deltas either way).
    */
   gas: { hop: 60_000n, tick: 23_000n, exactOutNextHop: 0n, coldSlot: 17_100n, tickMove: 0n },
-  fromSnapshot(p) {
+  fromSnapshot(p, context) {
     const data = {
       sqrtPriceX96: BigInt(p.sqrtPriceX96),
       tick: p.tick,
@@ -102,7 +102,7 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
       hooks: p.hooks,
       tickSpacing: p.tickSpacing,
       keyFee: p.fee,
-      refusal: v4Refusal(p),
+      refusal: v4Refusal(p, context?.allowedHooks),
       slots: {
         feeGrowthSet: p.feeGrowthGlobalSet,
         outsideSet: new Map(Object.entries(p.feeGrowthOutsideSet ?? {}).map(([tick, set]) => [Number(tick), set])),
