@@ -1,4 +1,4 @@
-import { type Catalog, type CatalogChain, deploymentId } from '../catalog/Catalog.ts';
+import { type Catalog, type CatalogChain, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import type { SnapshotPool } from '../protocols/registry.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { Snapshot } from './snapshot.ts';
@@ -106,12 +106,12 @@ export class PoolGraph {
 function poolFilter(catalog: Catalog, chain: CatalogChain): (pool: SnapshotPool) => string | undefined {
   const dexes = new Set(chain.dexes.map((d) => deploymentId(d.slug, d.version)));
   // Whether each token address as written in the snapshot is a catalogue token: addresses repeat across pools,
-  // so each is looked up once.
+  // so each is looked up once. v4 pools hold the native asset as currency 0x0000…0000: the catalogue's native token.
   const known = new Map<string, boolean>();
   const listed = (address: string): boolean => {
     let k = known.get(address);
     if (k === undefined) {
-      k = catalog.token(chain.chainId, address) !== undefined;
+      k = catalog.token(chain.chainId, BigInt(address) === 0n ? NATIVE_TOKEN_ADDRESS : address) !== undefined;
       known.set(address, k);
     }
     return k;

@@ -58,6 +58,8 @@ export class ChainPoolIndex {
   private readonly converted: WeakMap<PoolEntry, Pool | Error>;
   /** Entries by pool address. */
   private readonly entries: Map<string, PoolEntry>;
+  /** The v4 hooks the catalogue lists for the chain (lower case): pools with them are priced (fromSnapshot's context). */
+  private readonly allowedHooks: ReadonlySet<string>;
   private readonly memos = new Map<string, unknown>();
   /** Chain tokens by lower-case address, and USD prices (pruning scores) as of the index's first state. */
   private readonly tokens: ReadonlyMap<string, CatalogToken>;
@@ -73,6 +75,7 @@ export class ChainPoolIndex {
     this.native = NATIVE_TOKEN_ADDRESS.toLowerCase();
     this.wrappedNative = chain.wrappedNativeToken.toLowerCase();
     this.lists = new SortedLists(deepestFirst, derived?.lists);
+    this.allowedHooks = new Set(chain.dexes.flatMap((d) => d.allowedHooks.map((h) => h.toLowerCase())));
     if (derived) {
       this.baseTokens = derived.baseTokens;
       this.baseTokensDerived = derived.baseTokensDerived;
@@ -185,7 +188,7 @@ export class ChainPoolIndex {
     let pool = this.converted.get(entry);
     if (pool === undefined) {
       try {
-        pool = snapshotProtocol(entry.state.version).fromSnapshot(entry.state);
+        pool = snapshotProtocol(entry.state.version).fromSnapshot(entry.state, { allowedHooks: this.allowedHooks });
       } catch (error) {
         pool = error instanceof Error ? error : new Error(String(error));
         reportUnconvertiblePool({ chainId: this.chain.chainId, address: entry.address, reason: pool.message });

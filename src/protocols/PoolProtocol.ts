@@ -119,6 +119,15 @@ export interface EventContext {
  * One pool protocol (one folder beside this file, one row of registry.ts): from snapshot state to a priceable pool, pricing of amount ladders for a trade side, mid
  * price, and what the catalogue API and the pricing pool need to know about its state.
  */
+/** What the catalogue says about a pool's chain that its pricing depends on. */
+export interface SnapshotContext {
+  /**
+   * Uniswap v4 hook addresses (lower case) the operator lists for the chain (CatalogDex.allowedHooks): a pool with
+   * such a hook is priced from its state alone even when the hook has swap permissions (its fee still has to be known).
+   */
+  readonly allowedHooks?: ReadonlySet<string>;
+}
+
 export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = never> {
   /** Its row in the registry, and the `kind` of its pools. */
   readonly kind: P['kind'];
@@ -126,8 +135,11 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
   readonly gas: ProtocolGas;
   /** How its pools are found and read on a chain. */
   readonly source: PoolSource<S>;
-  /** Builds the priceable pool from its snapshot state; throws on inconsistent state. */
-  fromSnapshot(state: S): P;
+  /**
+   * Builds the priceable pool from its snapshot state and what the catalogue says about its chain (`context`);
+   * throws on inconsistent state.
+   */
+  fromSnapshot(state: S, context?: SnapshotContext): P;
   /**
    * Prices an ascending list of amounts (inputs for exactIn, outputs for exactOut) in one walk, exactly as the
    * protocol's contracts would (QuoterV2, UniswapV2Library). zeroForOne: token0 is the input.

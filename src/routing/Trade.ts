@@ -11,7 +11,10 @@ export interface Leg {
   readonly version: string;
   /** Fee in pips. */
   readonly fee: number;
-  /** Lower-case token addresses, as the pool holds them. */
+  /**
+   * Lower-case token addresses, as the pool holds them: native ETH in a Uniswap v4 pool is the zero address
+   * (src/routing/nativePools.ts), so consecutive legs may meet across ETH and WETH (the executor wraps or unwraps).
+   */
   readonly tokenIn: string;
   readonly tokenOut: string;
   readonly amountIn: bigint;
@@ -67,11 +70,11 @@ export interface Split {
  * How one end of a trade meets the native asset (the way Uniswap's smart-order-router routes on the wrapped currency
  * and restores the native asset in the calldata):
  * - 'none': the end is an ERC-20 token, which the pools hold as is;
- * - 'wrapped': the end is the native asset and the pools hold the wrapped native token: the executor wraps the input
- *   before the first pool, or unwraps the output after the last; a trade without splits is WETH9's own deposit or
- *   withdraw.
- * A pool that holds the native asset itself (Uniswap v4, currency 0x0) is a third value to come: its legs then start
- * or end at the native pseudo-address, and nothing is wrapped.
+ * - 'wrapped': the end is the native asset; each route's end leg says how its pool meets it: a pool that holds the
+ *   wrapped native token (the executor wraps the input before the first pool, or unwraps the output after the last),
+ *   or a pool that holds native ETH itself (Uniswap v4, currency 0x0: the leg starts or ends at the zero address,
+ *   src/routing/nativePools.ts, and nothing is wrapped; executed by the Universal Router only, executors.ts
+ *   meetsNativePools). Splits may mix both. A trade without splits is WETH9's own deposit or withdraw.
  */
 export type NativeEnd = 'none' | 'wrapped';
 

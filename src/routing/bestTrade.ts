@@ -2,9 +2,10 @@ import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolOf } from '../protocols/registry.ts';
-import { executorsFor } from './executors.ts';
-import { DEFAULT_MAX_ROUTES, findRoutes, type PoolPath } from './findRoutes.ts';
-import { callGas, leastRouteGas, routeGas } from './gasModel.ts';
+import { chainMeetsNativePools, executorsFor } from './executors.ts';
+import { DEFAULT_MAX_ROUTES, findRoutes, type NativeNode, type PoolPath } from './findRoutes.ts';
+import { callGas, callNativeWork, leastRouteGas, routeGas } from './gasModel.ts';
+import { crossesNative, heldAt } from './nativePools.ts';
 import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue, type SplitPath } from './optimalSplit.ts';
 import { inputFor, outputAt, type PathCurve, pathRateAtZero } from './pathCurve.ts';
 import { type LadderCache, legKey, type PathQuote, type PricedPath, pricePath, toPricedPath } from './priceRoutes.ts';
@@ -81,7 +82,7 @@ interface Search {
   /** Wei -> the priced token (tokenOut for exactIn, tokenIn for exactOut) at the mid price; undefined when unpriced. */
   readonly rate: Fraction | undefined;
   readonly ends: TradeEnds;
-  /** Whether the executor wraps the input or unwraps the output. */
+  /** Whether the input or output is the native asset (its routes start or end at WETH pools, wrapped by the executor, or at native ETH pools). */
   readonly nativeIn: boolean;
   readonly nativeOut: boolean;
   /** tokenIn is flagged approvalReset in the catalogue: each router's approval is two steps. */
@@ -91,7 +92,10 @@ interface Search {
 /**
  * The best executable trade for a request over a chain's pools. The native asset is an end of the trade: routes are
  * searched between the tokens the pools hold (its wrapped token, tradeEnds), and native ↔ wrapped alone is the bare
- * wrap or unwrap (wrapTrade). Otherwise: candidate paths up to maxHops (findRoutes), each priced exactly at the whole
+ * wrap or unwrap (wrapTrade). Where an executor of the chain meets native ETH pools (executors.ts
+ * meetsNativePools), those pools join the wrapped token's node (findRoutes' nativeNode): a native end may start or
+ * end at them without wrapping, and a path may cross between ETH and WETH pools; each such path is a candidate beside
+ * the wrapped ones, priced and ranked exactly the same way, and splits may mix them. Otherwise: candidate paths up to maxHops (findRoutes), each priced exactly at the whole
  * amount (the best single path), and with splits the optimum over up to maxSplits pool-disjoint paths by marginal-rate
  * equalisation (optimalSplit.ts: floats steer, every returned amount is priced exactly); the better of the two.
  * Ranked by output minus the network fee in tokenOut (exactIn), or input plus the network fee in tokenIn
@@ -104,7 +108,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     request.allowKey === undefined
       ? executablePaths(index, ends, request, options)
       : index.memo(
-          `paths:${ends.poolTokenIn}:${ends.poolTokenOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.allowKey}`,
+          `paths:${ends.poolTokenIn}:${ends.poolTokenOut}:${ends.nativeIn}:${ends.nativeOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.allowKey}`,
           () => executablePaths(index, ends, request, options),
         );
   if (found.paths.length === 0)
@@ -141,7 +145,11 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         feeEstimate: (members, ticks) => {
           if (!search.rate || request.gasPriceWei <= 0n) return 0;
           // The nominal legs' gas with `ticks` crossed (routeGas is linear in a leg's ticks), and the calls'.
-          let gas = callsGas(search, assignExecutors(members));
+          const executors = assignExecutors(members);
+          let gas = callsGas(
+            search,
+            members.map((m, i) => ({ executor: executors[i], legs: m.nominal })),
+          );
           for (let i = 0; i < members.length; i++) {
             gas += members[i].nominalGas;
             if (ticks[i] > 0) gas += BigInt(ticks[i]) * members[i].tickGas;
@@ -199,7 +207,7 @@ function scoreBound(search: Search, c: Candidate, curve: PathCurve): number {
     if (curve.endY < fixed * (1 - FLOAT_MARGIN)) return Number.NEGATIVE_INFINITY;
     gross = -(inputFor(curve, fixed) * (1 - FLOAT_MARGIN)) + 1;
   }
-  return gross - Number(gasCost(search, c.floorGas + callsGas(search, [c.executors[0]])));
+  return gross - Number(gasCost(search, c.floorGas + callsGas(search, [{ executor: c.executors[0], legs: c.nominal }])));
 }
 
 /**
@@ -291,7 +299,11 @@ function bestOtherPath(
     if (other.candidate === undefined) other.candidate = pricedCandidate(search.index, other.path, tradeType) ?? null;
     const c = other.candidate;
     if (!c) continue;
-    if (toBeat !== undefined && rateBound(other.rate, c.floorGas + callsGas(search, [c.executors[0]])) < toBeat) continue;
+    if (
+      toBeat !== undefined &&
+      rateBound(other.rate, c.floorGas + callsGas(search, [{ executor: c.executors[0], legs: c.nominal }])) < toBeat
+    )
+      continue;
     let curve = curveCache?.get(c.key);
     if (!curve) {
       curve = fixedAmountCurve(c.path, tradeType, amount);
@@ -340,10 +352,14 @@ interface OtherPath {
  * that a router can execute: the first maxRoutes of them (direct paths always) steered, the others by rate at zero.
  */
 function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeRequest, options: BestTradeOptions): ExecutablePaths {
+  const nativeNode: NativeNode | undefined = chainMeetsNativePools(index.chain)
+    ? { wrapped: index.wrappedNative, atIn: ends.nativeIn === 'wrapped', atOut: ends.nativeOut === 'wrapped' }
+    : undefined;
   const found = findRoutes(index, ends.poolTokenIn, ends.poolTokenOut, {
     maxHops: request.maxHops,
     allow: request.allow,
     maxRoutes: Number.MAX_SAFE_INTEGER,
+    ...(nativeNode ? { nativeNode } : {}),
   });
   const direct = found.filter((p) => p.pools.length <= 1).length;
   const steered = Math.max(direct, options.maxRoutes ?? DEFAULT_MAX_ROUTES);
@@ -378,10 +394,10 @@ function candidateOf(index: ChainPoolIndex, path: PoolPath, tradeType: TradeType
 /** A priceable path as a search candidate, or undefined when no router executes it. */
 function pricedCandidate(index: ChainPoolIndex, priced: PricedPath, tradeType: TradeType): Candidate | undefined {
   const path = priced.path;
-  const executors = executorsFor(index.chain, path.pools, tradeType);
-  if (executors.length === 0) return undefined;
-  const key = priced.pools.map((p, h) => `${p.address}${path.tokens[h] === p.token0 ? '>' : '<'}`).join('');
   const nominal = nominalLegs(priced);
+  const executors = executorsFor(index.chain, path.pools, tradeType, crossesNative(nominal));
+  if (executors.length === 0) return undefined;
+  const key = priced.pools.map((p, h) => `${p.address}${heldAt(p, path.tokens[h]) === p.token0 ? '>' : '<'}`).join('');
   const ticking = nominal.find((l) => protocolOf(l.kind).gas.tick > 0n);
   return {
     path: priced,
@@ -406,8 +422,8 @@ function nominalLegs(path: PricedPath): Leg[] {
     dex: pool.dex,
     version: pool.version,
     fee: pool.fee,
-    tokenIn: path.path.tokens[h],
-    tokenOut: path.path.tokens[h + 1],
+    tokenIn: heldAt(pool, path.path.tokens[h]),
+    tokenOut: heldAt(pool, path.path.tokens[h + 1]),
     amountIn: 0n,
     amountOut: 0n,
     ticksCrossed: 0,
@@ -427,39 +443,30 @@ function assignExecutors(members: readonly { executors: readonly Executor[] }[])
 function tradeGas(search: Search, routes: readonly { legs: readonly Leg[]; executor: Executor }[]): bigint {
   let gas = 0n;
   for (const r of routes) gas += routeGas(r.legs, search.request.tradeType);
-  return (
-    gas +
-    callsGas(
-      search,
-      routes.map((r) => r.executor),
-    )
-  );
+  return gas + callsGas(search, routes);
 }
 
-/** Gas of the executor calls of routes with these executors (one call per distinct executor and its route count). */
-function callsGas(search: Search, executors: readonly Executor[]): bigint {
+/**
+ * Gas of the executor calls of routes (with their legs, priced or nominal) and executors: one call per distinct
+ * executor, with its route count and the native work of its routes (callNativeWork: wraps only where a route's end
+ * pool holds the wrapped token, and its crossings between ETH and WETH pools).
+ */
+function callsGas(search: Search, routes: readonly { executor: Executor; legs: readonly Leg[] }[]): bigint {
   let gas = 0n;
-  for (let i = 0; i < executors.length; i++) {
-    const executor = executors[i];
-    let count = 0;
-    let first = true;
-    for (let j = 0; j < executors.length; j++) {
-      if (executors[j].address !== executor.address) continue;
-      if (j < i) {
-        first = false;
-        break;
-      }
-      count++;
-    }
-    if (!first) continue;
+  for (let i = 0; i < routes.length; i++) {
+    const executor = routes[i].executor;
+    if (routes.findIndex((r) => r.executor.address === executor.address) < i) continue;
+    const own = routes.filter((r) => r.executor.address === executor.address).map((r) => r.legs);
+    const work = callNativeWork(own, search.nativeIn, search.nativeOut);
     gas += callGas(
       executor.kind,
-      count,
-      search.nativeIn,
-      search.nativeOut,
+      own.length,
+      work.wrapIn,
+      work.unwrapOut,
       !search.nativeIn,
       search.request.tradeType,
       search.approvalReset,
+      work,
     );
   }
   return gas;

@@ -1,4 +1,5 @@
-import { type CatalogChain, type CatalogToken, type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
+import { type CatalogChain, type CatalogToken, type DeploymentId, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
+import { nativeWork, POOL_NATIVE } from './nativePools.ts';
 import type { Split, Trade } from './Trade.ts';
 
 /**
@@ -70,10 +71,13 @@ function splitDexes(chain: CatalogChain, split: Split): string {
 /**
  * The API view of a trade: the SPEC's route fields summarised over the splits, the paths with every hop, and the
  * gas figures. The native asset's wrap before the first pool or unwrap after the last is shown as a hop of its own
- * (dex 'wrap', the wrapped token as its pool, no fee); a bare wrap or unwrap is one such hop. `token` finds a chain
- * token by lower-case address (for symbols and checksummed addresses).
+ * (dex 'wrap', the wrapped token as its pool, no fee), and so is a wrap or unwrap between a native ETH pool and a
+ * WETH pool; a bare wrap or unwrap is one such hop. A pool that holds native ETH (v4, currency 0x0) shows it as the
+ * chain's native asset. `token` finds a chain token by lower-case address (for symbols and checksummed addresses).
  */
-export function describeTrade(chain: CatalogChain, trade: Trade, token: (address: string) => CatalogToken): TradeView {
+export function describeTrade(chain: CatalogChain, trade: Trade, tokenOf: (address: string) => CatalogToken): TradeView {
+  const native = NATIVE_TOKEN_ADDRESS.toLowerCase();
+  const token = (address: string): CatalogToken => tokenOf(address === POOL_NATIVE ? native : address);
   const wrapHop = (tokenIn: string, tokenOut: string, amount: bigint): HopView => ({
     dex: 'wrap',
     version: '',
@@ -139,8 +143,13 @@ export function describeTrade(chain: CatalogChain, trade: Trade, token: (address
           amountOut: l.amountOut.toString(),
         }),
       );
-      if (trade.nativeIn === 'wrapped') hops.unshift(wrapHop(trade.tokenIn, legs[0].tokenIn, s.route.amountIn));
-      if (trade.nativeOut === 'wrapped') hops.push(wrapHop(legs[legs.length - 1].tokenOut, trade.tokenOut, s.route.amountOut));
+      // Wraps and unwraps between pools, from the last so the indexes hold.
+      for (let i = legs.length - 1; i > 0; i--)
+        if (legs[i - 1].tokenOut !== legs[i].tokenIn)
+          hops.splice(i, 0, wrapHop(legs[i - 1].tokenOut, legs[i].tokenIn, legs[i - 1].amountOut));
+      const work = nativeWork(legs, trade.nativeIn === 'wrapped', trade.nativeOut === 'wrapped');
+      if (work.wrapIn) hops.unshift(wrapHop(trade.tokenIn, legs[0].tokenIn, s.route.amountIn));
+      if (work.unwrapOut) hops.push(wrapHop(legs[legs.length - 1].tokenOut, trade.tokenOut, s.route.amountOut));
       return { percent: s.percent, amountIn: s.route.amountIn.toString(), amountOut: s.route.amountOut.toString(), hops };
     });
   }

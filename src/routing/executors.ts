@@ -1,6 +1,6 @@
 import { type CatalogChain, type DeploymentId, deploymentId, swapsV2Pairs } from '../catalog/Catalog.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
-import type { Executor } from './Trade.ts';
+import type { Executor, ExecutorKind } from './Trade.ts';
 
 /** An executor of a chain with the DEX deployments whose pools it can swap. */
 export interface ChainExecutor extends Executor {
@@ -87,6 +87,22 @@ export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
   return list;
 }
 
+/**
+ * The one rule of native ETH pools (src/routing/nativePools.ts): an executor that settles native ETH with a pool
+ * from the value sent or pays it out, and wraps or unwraps between two of its swaps inside one call, the Universal
+ * Router (WRAP_ETH / UNWRAP_WETH between commands, src/tx/routers/universalRouter.ts). Routes that hold native ETH
+ * (v4 pools: only the Universal Router swaps them) or cross between ETH and WETH pools go through it alone; every
+ * other executor meets the native asset only by wrapping before the first pool and unwrapping after the last.
+ */
+export function meetsNativePools(kind: ExecutorKind): boolean {
+  return kind === 'UniversalRouter';
+}
+
+/** Whether some executor of the chain meets native ETH pools (meetsNativePools): the graph then joins them to the wrapped token. */
+export function chainMeetsNativePools(chain: CatalogChain): boolean {
+  return chainExecutors(chain).some((e) => meetsNativePools(e.kind));
+}
+
 /** What executorFor needs to know of each pool along a route. */
 export interface RoutePoolRef {
   readonly dex: string;
@@ -108,10 +124,21 @@ export interface RoutePoolRef {
  *   first pair `getAmountsIn`'s input and then pays out whatever that input buys (its `_swap` reads balances, for
  *   fee-on-transfer tokens), which is more than the amount asked for whenever one unit of the input is worth more
  *   than one unit of the output.
+ *
+ * A route that crosses between native ETH and WETH pools (`crossesNative`) needs an executor that meetsNativePools,
+ * and an exact input: an exact-output path is one swap command backwards, with no wrap or unwrap inside.
  */
-export function executorsFor(chain: CatalogChain, pools: readonly RoutePoolRef[], tradeType: TradeType = 'exactIn'): Executor[] {
+export function executorsFor(
+  chain: CatalogChain,
+  pools: readonly RoutePoolRef[],
+  tradeType: TradeType = 'exactIn',
+  crossesNative = false,
+): Executor[] {
   if (pools.length === 0) return [];
+  if (crossesNative && tradeType === 'exactOut') return [];
   const covered = (e: ChainExecutor): ReadonlySet<DeploymentId> => (tradeType === 'exactOut' ? e.exactOutDeployments : e.deployments);
-  const able = chainExecutors(chain).filter((e) => pools.every((p) => covered(e).has(deploymentId(p.dex, p.version))));
+  const able = chainExecutors(chain).filter(
+    (e) => (!crossesNative || meetsNativePools(e.kind)) && pools.every((p) => covered(e).has(deploymentId(p.dex, p.version))),
+  );
   return [...able.filter((e) => e.kind === 'UniswapV2Router02'), ...able.filter((e) => e.kind !== 'UniswapV2Router02')];
 }

@@ -1,4 +1,5 @@
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
+import { POOL_NATIVE } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 
 /** An unpriced path: pools and the tokens between them (tokens.length = pools.length + 1), lower-case. */
@@ -15,6 +16,23 @@ export interface RouteSearchOptions extends Pick<RoutingLimits, 'maxHops'> {
   readonly maxRoutes?: number;
   /** Pools kept per token when selecting candidates. */
   readonly poolsPerToken?: number;
+  /**
+   * Native ETH pools (Uniswap v4, currency 0x0) join the wrapped native token's node (src/routing/nativePools.ts):
+   * given only where an executor of the chain can swap them and wrap or unwrap between pools (bestTrade).
+   */
+  readonly nativeNode?: NativeNode;
+}
+
+/** The node of the native asset: the wrapped native token, which native ETH pools join. */
+export interface NativeNode {
+  /** The wrapped native token, lower case. */
+  readonly wrapped: string;
+  /**
+   * Whether a path may start (end) at a native ETH pool: the trade's input (output) is the native asset. An ERC-20
+   * end (the wrapped token itself) is held by the pool at that end.
+   */
+  readonly atIn: boolean;
+  readonly atOut: boolean;
 }
 
 /** Default number of paths priced per search. */
@@ -41,23 +59,37 @@ export function selectCandidates(index: ChainPoolIndex, tokenIn: string, tokenOu
     return out;
   };
   const bases = new Set(index.baseTokens);
+  const native = options.nativeNode;
+  // Lists read at the wrapped native token's node: its own, and native ETH's where ETH pools join the node.
+  const twins = (token: string): readonly string[] => (native && token === native.wrapped ? [token, POOL_NATIVE] : [token]);
+  const pairPools = (a: string, b: string): readonly PoolEntry[] => {
+    const lists = twins(a).flatMap((x) => twins(b).map((y) => index.pairPools(x, y)));
+    return lists.length === 1 ? lists[0] : lists.flat().sort((x, y) => y.score - x.score);
+  };
   // Each list read holds only the pools that may be chosen from it (a pair's, a token's to the bases), so the
   // selection reads a bounded number of pools whatever the size of the graph.
-  for (const e of top(index.pairPools(tokenIn, tokenOut), Number.MAX_SAFE_INTEGER)) chosen.add(e);
+  for (const e of top(pairPools(tokenIn, tokenOut), Number.MAX_SAFE_INTEGER)) chosen.add(e);
   for (const end of new Set([tokenIn, tokenOut])) {
-    for (const e of top(index.poolsOf(end), k)) chosen.add(e);
-    for (const e of top(index.basePoolsOf(end), 2 * bases.size + 2)) chosen.add(e);
+    for (const t of twins(end)) {
+      for (const e of top(index.poolsOf(t), k)) chosen.add(e);
+      for (const e of top(index.basePoolsOf(t), 2 * bases.size + 2)) chosen.add(e);
+    }
+    // An end's pools to native ETH, which is no base token but shares the wrapped token's node.
+    if (native && end !== native.wrapped && bases.has(native.wrapped))
+      for (const e of top(index.pairPools(end, POOL_NATIVE), 2)) chosen.add(e);
   }
-  for (const base of bases) for (const e of top(index.basePoolsOf(base), 3)) chosen.add(e);
+  for (const base of bases) for (const t of twins(base)) for (const e of top(index.basePoolsOf(t), 3)) chosen.add(e);
   if (options.maxHops >= 2) {
     for (const [end, far] of [
       [tokenIn, tokenOut],
       [tokenOut, tokenIn],
     ] as const) {
-      const neighbours = [...new Set(top(index.poolsOf(end), k).map((e) => other(e, end)))].slice(0, 4);
-      for (const n of neighbours) {
-        for (const e of top(index.pairPools(n, far), 2)) chosen.add(e);
-        for (const e of top(index.basePoolsOf(n), 2)) chosen.add(e);
+      for (const t of twins(end)) {
+        const neighbours = [...new Set(top(index.poolsOf(t), k).map((e) => other(e, t)))].slice(0, 4);
+        for (const n of neighbours) {
+          for (const e of top(pairPools(n, far), 2)) chosen.add(e);
+          for (const e of top(index.basePoolsOf(n), 2)) chosen.add(e);
+        }
       }
     }
   }
@@ -66,15 +98,20 @@ export function selectCandidates(index: ChainPoolIndex, tokenIn: string, tokenOu
 
 /**
  * Every simple path from tokenIn to tokenOut (tokens as the pools hold them: the wrapped native token for the native
- * asset, see tradeEnds) over the candidate pools with at most maxHops pools, no pool and no token used twice. Direct
+ * asset, see tradeEnds; with `nativeNode`, the wrapped token's node also joins native ETH pools, and a path's tokens
+ * name nodes: nativePools.heldAt gives what each pool holds) over the candidate pools with at most maxHops pools, no
+ * pool and no token used twice (a pool of native ETH and its wrapped token joins the node to itself: never used). Direct
  * paths (one pool) first, always included; then the others by their shallowest pool's score (deepest first; ties:
  * fewer hops first), as many as fit in maxRoutes.
  */
 export function findRoutes(index: ChainPoolIndex, tokenIn: string, tokenOut: string, options: RouteSearchOptions): PoolPath[] {
   const candidates = selectCandidates(index, tokenIn, tokenOut, options);
+  const native = options.nativeNode;
+  const node = (t: string): string => (native && t === POOL_NATIVE ? native.wrapped : t);
   const byToken = new Map<string, PoolEntry[]>();
   for (const e of candidates) {
-    for (const t of [e.token0, e.token1]) {
+    if (node(e.token0) === node(e.token1)) continue;
+    for (const t of [node(e.token0), node(e.token1)]) {
       const list = byToken.get(t);
       if (list) list.push(e);
       else byToken.set(t, [e]);
@@ -83,11 +120,17 @@ export function findRoutes(index: ChainPoolIndex, tokenIn: string, tokenOut: str
   const found: { path: PoolPath; bottleneck: number }[] = [];
   const pools: PoolEntry[] = [];
   const tokens: string[] = [tokenIn];
+  // An ERC-20 end that is the wrapped token is held by the pool at that end, never converted from native ETH.
+  const native0 = (e: PoolEntry): boolean => e.token0 === POOL_NATIVE;
   const visit = (token: string, bottleneck: number, hops: number): void => {
     for (const e of byToken.get(token) ?? []) {
       if (pools.includes(e)) continue;
-      const next = e.token0 === token ? e.token1 : e.token0;
+      const next = node(e.token0) === token ? node(e.token1) : node(e.token0);
       if (tokens.includes(next)) continue;
+      if (native && native0(e)) {
+        if (pools.length === 0 && token === native.wrapped && !native.atIn) continue;
+        if (next === tokenOut && next === native.wrapped && !native.atOut) continue;
+      }
       pools.push(e);
       tokens.push(next);
       const b = Math.min(bottleneck, e.score);

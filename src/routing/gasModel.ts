@@ -1,5 +1,6 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolOf } from '../protocols/registry.ts';
+import { type NativeWork, nativeWork } from './nativePools.ts';
 import type { ExecutorKind, Leg } from './Trade.ts';
 
 /**
@@ -46,6 +47,12 @@ export const GAS = {
    * the WETH to the router first, then pays the recipient from it.
    */
   universalRouterNative: { wrapIn: 0n, unwrapOut: 3_400n },
+  /**
+   * The Universal Router wrapping between two pools of a route (ETH out of a native v4 pool into a WETH pool:
+   * WRAP_ETH of its balance) or unwrapping (UNWRAP_WETH to itself before a native pool settles), as its wrap and
+   * unwrap at the ends cost (wrapIn + universalRouterNative.wrapIn, unwrapOut + universalRouterNative.unwrapOut).
+   */
+  universalRouterCross: { wrap: 6_100n, unwrap: 27_700n },
   /** Several routes in one call ending at the router (sweep/unwrap of the sum). */
   sweep: 6_000n,
   /** Exact output, beside the figures above (calibrated on the same devnet cases). */
@@ -93,6 +100,14 @@ export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn')
   return gas;
 }
 
+/** Wraps and unwraps between the pools of a call's routes (nativePools.nativeWork), none by default. */
+export interface Crossings {
+  readonly wraps: number;
+  readonly unwraps: number;
+}
+
+const NO_CROSSINGS: Crossings = { wraps: 0, unwraps: 0 };
+
 /**
  * A floor of routeGas for a route through pools of these protocols, known before pricing: each hop's protocol figure,
  * less its exact-output saving on every hop (routeGas takes it only after the first hop of each protocol), nothing
@@ -108,44 +123,76 @@ export function leastRouteGas(kinds: readonly string[], tradeType: TradeType = '
 }
 
 /**
- * Gas of one executor call carrying `routes` routes, apart from their swaps: the call itself, native handling, the
- * sweep of several routes (exact input: they all end at the router; exact output: only when the output is native,
- * otherwise each route pays the recipient its exact share itself), the refund of unused native input (exact output).
+ * Gas of one executor call carrying `routes` routes, apart from their swaps: the call itself, native handling (a
+ * wrap of native input before a WETH pool, an unwrap of native output after one, a wrap or unwrap between pools;
+ * nothing where a native ETH pool takes or pays the native asset itself), the sweep of several routes (exact input:
+ * they all end at the router; exact output: only when the output is native, otherwise each route pays the recipient
+ * its exact share itself), the refund of unused native input sent as value (exact output).
  */
-function callOverhead(kind: ExecutorKind, routes: number, nativeIn: boolean, nativeOut: boolean, tradeType: TradeType): bigint {
+function callOverhead(
+  kind: ExecutorKind,
+  routes: number,
+  wrapIn: boolean,
+  unwrapOut: boolean,
+  valueIn: boolean,
+  tradeType: TradeType,
+  crossings: Crossings,
+): bigint {
   const exactOut = tradeType === 'exactOut';
-  const pull = exactOut ? (nativeIn ? GAS.exactOut.refund : GAS.exactOut.erc20Pull) : 0n;
-  let native = (nativeIn ? GAS.wrapIn : 0n) + (nativeOut ? GAS.unwrapOut : 0n);
+  const pull = exactOut ? (valueIn ? GAS.exactOut.refund : GAS.exactOut.erc20Pull) : 0n;
+  let native = (wrapIn ? GAS.wrapIn : 0n) + (unwrapOut ? GAS.unwrapOut : 0n);
   if (kind === 'UniversalRouter')
-    native += (nativeIn ? GAS.universalRouterNative.wrapIn : 0n) + (nativeOut ? GAS.universalRouterNative.unwrapOut : 0n);
-  const sweep = routes > 1 && (!exactOut || nativeOut) ? GAS.sweep : 0n;
+    native += (wrapIn ? GAS.universalRouterNative.wrapIn : 0n) + (unwrapOut ? GAS.universalRouterNative.unwrapOut : 0n);
+  native += BigInt(crossings.wraps) * GAS.universalRouterCross.wrap + BigInt(crossings.unwraps) * GAS.universalRouterCross.unwrap;
+  const sweep = routes > 1 && (!exactOut || unwrapOut) ? GAS.sweep : 0n;
   return GAS.call[kind] + native + pull + sweep;
 }
 
 /**
  * Gas of the steps of one executor carrying `routes` routes: its approval (two approve steps for an input token
  * flagged `approvalReset`: the reset to 0 first, src/tx/approveStep.ts; the Universal Router's Permit2 approval
- * besides), its call(s), native handling, the sweep of several routes.
+ * besides), its call(s), native handling, the sweep of several routes. `wrapIn` / `unwrapOut`: the executor wraps
+ * the native input before a WETH pool / unwraps the native output after one (nativeWork); an input that is not
+ * `erc20In` is native, sent as value; `crossings`: its routes' wraps and unwraps between pools.
  */
 export function callGas(
   kind: ExecutorKind,
   routes: number,
-  nativeIn: boolean,
-  nativeOut: boolean,
+  wrapIn: boolean,
+  unwrapOut: boolean,
   erc20In: boolean,
   tradeType: TradeType = 'exactIn',
   approvalReset = false,
+  crossings: Crossings = NO_CROSSINGS,
 ): bigint {
   // The Universal Router pulls through Permit2: the token's approval of Permit2, then Permit2's of the router.
   const approve = erc20In ? (approvalReset ? 2n : 1n) * GAS.approve + (kind === 'UniversalRouter' ? GAS.permit2Approve : 0n) : 0n;
   // UniswapV2Router02 executes one route per transaction (one approval covers them all).
-  if (kind === 'UniswapV2Router02') return approve + BigInt(routes) * callOverhead(kind, 1, nativeIn, nativeOut, tradeType);
-  return approve + callOverhead(kind, routes, nativeIn, nativeOut, tradeType);
+  if (kind === 'UniswapV2Router02')
+    return approve + BigInt(routes) * callOverhead(kind, 1, wrapIn, unwrapOut, !erc20In, tradeType, crossings);
+  return approve + callOverhead(kind, routes, wrapIn, unwrapOut, !erc20In, tradeType, crossings);
+}
+
+/** The native work of one executor call's routes together: any wrap or unwrap at an end, every crossing between pools. */
+export function callNativeWork(routes: readonly (readonly Leg[])[], nativeIn: boolean, nativeOut: boolean): NativeWork {
+  let wrapIn = false;
+  let unwrapOut = false;
+  let wraps = 0;
+  let unwraps = 0;
+  for (const legs of routes) {
+    const w = nativeWork(legs, nativeIn, nativeOut);
+    wrapIn ||= w.wrapIn;
+    unwrapOut ||= w.unwrapOut;
+    wraps += w.wraps;
+    unwraps += w.unwraps;
+  }
+  return { wrapIn, unwrapOut, wraps, unwraps };
 }
 
 /**
- * Gas of one transaction to an executor swapping these routes (given by their legs), its approval aside: the
- * parts callGas adds up for a trade, per transaction (src/tx/buildTradeSteps.ts sets each step's gasLimit from it).
+ * Gas of one transaction to an executor swapping these routes (given by their legs) of a trade whose input or output
+ * is native (`nativeIn`, `nativeOut`), its approval aside: the parts callGas adds up for a trade, per transaction
+ * (src/tx/buildTradeSteps.ts sets each step's gasLimit from it); the native work from the legs (callNativeWork).
  */
 export function transactionGas(
   kind: ExecutorKind,
@@ -154,7 +201,11 @@ export function transactionGas(
   nativeOut: boolean,
   tradeType: TradeType = 'exactIn',
 ): bigint {
-  return routes.reduce((gas, legs) => gas + routeGas(legs, tradeType), callOverhead(kind, routes.length, nativeIn, nativeOut, tradeType));
+  const work = callNativeWork(routes, nativeIn, nativeOut);
+  return routes.reduce(
+    (gas, legs) => gas + routeGas(legs, tradeType),
+    callOverhead(kind, routes.length, work.wrapIn, work.unwrapOut, nativeIn, tradeType, work),
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { CurveSegment } from '../protocols/PoolProtocol.ts';
 import { type Pool, protocolOf } from '../protocols/registry.ts';
+import { heldAt } from './nativePools.ts';
 import type { PricedPath } from './priceRoutes.ts';
 
 /*
@@ -76,7 +77,7 @@ const CAPACITY_MARGIN = 1e-9;
  */
 export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): PathCurve {
   const n = path.pools.length;
-  const curves = path.pools.map((pool, h) => poolCurve(pool, path.path.tokens[h] === pool.token0));
+  const curves = path.pools.map((pool, h) => poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0));
   const k = new Array<number>(n).fill(0);
   const o = new Array<number>(n).fill(0);
   const pa = new Array<number>(n).fill(0);

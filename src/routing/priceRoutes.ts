@@ -3,6 +3,7 @@ import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
 import type { LadderQuote, TradeType, V4LegKey } from '../protocols/PoolProtocol.ts';
 import { type Pool, protocolOf } from '../protocols/registry.ts';
 import type { PoolPath } from './findRoutes.ts';
+import { heldAt } from './nativePools.ts';
 import type { Leg } from './Trade.ts';
 
 /** A path whose pools all convert, ready to price. */
@@ -45,8 +46,9 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
   for (let step = 0; step < n && alive.length > 0; step++) {
     const hop = tradeType === 'exactIn' ? step : n - 1 - step;
     const pool = path.pools[hop];
-    const tokenIn = path.path.tokens[hop];
-    const tokenOut = path.path.tokens[hop + 1];
+    // What this pool holds at the path's nodes (native ETH where a v4 pool holds it at the wrapped token's node).
+    const tokenIn = heldAt(pool, path.path.tokens[hop]);
+    const tokenOut = heldAt(pool, path.path.tokens[hop + 1]);
     const zeroForOne = tokenIn === pool.token0;
     let quotes: LadderQuote[];
     prefix += `${pool.address}:${zeroForOne ? 1 : 0}/`;

@@ -17,7 +17,8 @@ export interface TradeEnds {
 /**
  * The ends of a pair (lower-case addresses, the native asset as its pseudo-address) on a chain whose wrapped native
  * token is `wrappedNative` (lower-case): routes are searched between the wrapped tokens, and the native asset is
- * restored at the ends.
+ * restored at the ends; the wrapped token's node also holds native ETH pools where an executor meets them
+ * (bestTrade, findRoutes' nativeNode), whose legs start or end at native ETH itself.
  */
 export function tradeEnds(wrappedNative: string, tokenIn: string, tokenOut: string): TradeEnds {
   const nativeIn: NativeEnd = tokenIn === NATIVE ? 'wrapped' : 'none';

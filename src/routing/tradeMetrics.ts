@@ -2,6 +2,7 @@ import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
 import type { Fraction } from '../protocols/PoolProtocol.ts';
 import { protocolOf } from '../protocols/registry.ts';
 import { findRoutes, type PoolPath } from './findRoutes.ts';
+import { heldAt } from './nativePools.ts';
 import { type PricedPath, toPricedPath } from './priceRoutes.ts';
 import type { Route, Split } from './Trade.ts';
 
@@ -14,7 +15,7 @@ export function pathMidPrice(path: PricedPath): Fraction {
   let den = 1n;
   path.pools.forEach((pool, i) => {
     const mid = protocolOf(pool.kind).midPrice(pool);
-    const zeroForOne = path.path.tokens[i] === pool.token0;
+    const zeroForOne = heldAt(pool, path.path.tokens[i]) === pool.token0;
     num *= zeroForOne ? mid.num : mid.den;
     den *= zeroForOne ? mid.den : mid.num;
   });

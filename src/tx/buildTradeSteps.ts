@@ -1,7 +1,8 @@
 import type { Address } from 'viem';
 import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
-import { chainExecutors, executorsFor } from '../routing/executors.ts';
+import { chainExecutors, executorsFor, meetsNativePools } from '../routing/executors.ts';
 import { GAS, gasLimit, transactionGas } from '../routing/gasModel.ts';
+import { POOL_NATIVE, crossesNative as routeCrossesNative } from '../routing/nativePools.ts';
 import type { Executor, ExecutorKind, Route, Trade } from '../routing/Trade.ts';
 import { approveSteps, type Permit2Allowance, permit2ApproveSteps } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
@@ -160,8 +161,8 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   const wrapped = stepAddress(chain.wrappedNativeToken, 'chain.wrappedNativeToken');
   // A native end is the wrapped token as v2/v3 pools hold it, or native ETH itself as a v4 pool holds it (the zero address).
   const ends = {
-    tokenIn: nativeIn ? [wrapped.toLowerCase(), V4_NATIVE] : [trade.tokenIn],
-    tokenOut: nativeOut ? [wrapped.toLowerCase(), V4_NATIVE] : [trade.tokenOut],
+    tokenIn: nativeIn ? [wrapped.toLowerCase(), POOL_NATIVE] : [trade.tokenIn],
+    tokenOut: nativeOut ? [wrapped.toLowerCase(), POOL_NATIVE] : [trade.tokenOut],
     wrapped: wrapped.toLowerCase(),
   };
   const routes = trade.splits.map((s, i) => checkRoute(chain, trade.tradeType, ends, s.route, `trade.splits[${i}].route`));
@@ -336,9 +337,6 @@ function dexNames(chain: CatalogChain, routes: readonly Route[]): string {
   return names.join(' + ');
 }
 
-/** Native ETH as a v4 pool holds it (Currency address(0)). */
-const V4_NATIVE = '0x0000000000000000000000000000000000000000';
-
 /**
  * Two legs that meet across native ETH and its wrapped token (one pool holds ETH, the other WETH): the Universal
  * Router wraps or unwraps between them (src/tx/routers/universalRouter.ts).
@@ -346,7 +344,7 @@ const V4_NATIVE = '0x0000000000000000000000000000000000000000';
 function crossesNative(prev: Route['legs'][number] | undefined, leg: Route['legs'][number], wrapped: string): boolean {
   if (!prev) return false;
   const [a, b] = [prev.tokenOut, leg.tokenIn];
-  return (a === V4_NATIVE && b === wrapped) || (a === wrapped && b === V4_NATIVE);
+  return (a === POOL_NATIVE && b === wrapped) || (a === wrapped && b === POOL_NATIVE);
 }
 
 /**
@@ -379,7 +377,10 @@ function checkRoute(
   const foreign = legs.find((l) => !known.deployments.has(deploymentId(l.dex, l.version)));
   if (foreign)
     throw new StepBuildError(`${field}.executor: ${executor.name} does not swap ${foreign.dex} ${foreign.version} pool ${foreign.pool}`);
-  if (tradeType === 'exactOut' && !executorsFor(chain, legs, 'exactOut').some((e) => e.address === executor.address))
+  const crosses = routeCrossesNative(legs);
+  if (crosses && !meetsNativePools(known.kind))
+    throw new StepBuildError(`${field}.executor: ${executor.name} cannot wrap or unwrap between the pools of a route`);
+  if (tradeType === 'exactOut' && !executorsFor(chain, legs, 'exactOut', crosses).some((e) => e.address === executor.address))
     throw new StepBuildError(`${field}.executor: ${executor.name} cannot execute this route for an exact output`);
   return route;
 }

@@ -6,7 +6,7 @@
 import t from 'tap';
 import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { chainExecutors, executorsFor } from '../../src/routing/executors.ts';
+import { chainExecutors, chainMeetsNativePools, executorsFor, meetsNativePools } from '../../src/routing/executors.ts';
 
 const chain = loadCatalog().chain('ethereum') as CatalogChain;
 const SR02 = '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45';
@@ -50,4 +50,24 @@ t.test('executorsFor, exact output: one protocol per route, v2 through its DEXâ€
   t.strictSame(executorsFor(chain, pools('uniswap/v2', 'uniswap/v3'), 'exactOut'), []);
   t.strictSame(addresses(executorsFor(chain, pools('uniswap/v4', 'uniswap/v4'), 'exactOut')), [UR], 'v4 through the Universal Router');
   t.strictSame(executorsFor(chain, pools('uniswap/v3', 'uniswap/v4'), 'exactOut'), [], 'no mixed exact-output path');
+});
+
+t.test('executorsFor, a route crossing between native ETH and WETH pools: the Universal Router alone, exact input only', async (t) => {
+  t.strictSame(
+    addresses(executorsFor(chain, pools('uniswap/v3', 'uniswap/v3'), 'exactIn', true)),
+    [UR],
+    'v3 pools that SwapRouter02 swaps, but with a wrap between them: the Universal Router only',
+  );
+  t.strictSame(addresses(executorsFor(chain, pools('uniswap/v2'), 'exactIn', true)), [UR], 'not the v2 DEXâ€™s own Router02');
+  t.strictSame(executorsFor(chain, pools('sushiswap/v2'), 'exactIn', true), [], 'no router swaps SushiSwap pairs and wraps between them');
+  t.strictSame(executorsFor(chain, pools('uniswap/v4', 'uniswap/v4'), 'exactOut', true), [], 'no exact-output path crosses');
+});
+
+t.test('meetsNativePools: the Universal Router only; Ethereum has one', async (t) => {
+  const kinds = ['UniswapV2Router02', 'SwapRouter', 'SwapRouter02', 'PancakeSmartRouter', 'UniversalRouter'] as const;
+  t.strictSame(
+    kinds.filter((k) => meetsNativePools(k)),
+    ['UniversalRouter'],
+  );
+  t.equal(chainMeetsNativePools(chain), true);
 });

@@ -204,3 +204,26 @@ t.test('WETH9: a wrap and an unwrap each cost more than a bare transaction', asy
   t.ok(wrapGas(true) > 21_000n && wrapGas(false) > 21_000n, 'each more than a bare transaction (21,000)');
   t.ok(wrapGas(true) > wrapGas(false), 'a deposit writes a fresh balance; a withdraw only lowers one');
 });
+
+t.test('transactionGas: a native ETH pool at a native end wraps nothing; a route crossing ETH/WETH pays its wrap or unwrap', async (t) => {
+  const ETH = '0x0000000000000000000000000000000000000000';
+  const v4 = (tokenIn: string, tokenOut: string): Leg => ({ ...leg('uniswapV4'), version: 'v4', tokenIn, tokenOut });
+  const v3 = (tokenIn: string, tokenOut: string): Leg => ({ ...leg('uniswapV3'), tokenIn, tokenOut });
+  const wrappedIn = transactionGas('UniversalRouter', [[v4('weth', 'usdc')]], true, false);
+  const nativeIn = transactionGas('UniversalRouter', [[v4(ETH, 'usdc')]], true, false);
+  t.ok(nativeIn < wrappedIn, 'native in from a native pool costs less than wrapping for a WETH pool');
+  t.equal(nativeIn, transactionGas('UniversalRouter', [[v4('dai', 'usdc')]], false, false), 'as much as an ERC-20 input’s swap');
+  const nativeOut = transactionGas('UniversalRouter', [[v4('usdc', ETH)]], false, true);
+  t.ok(nativeOut < transactionGas('UniversalRouter', [[v4('usdc', 'weth')]], false, true), 'native out to a native pool unwraps nothing');
+  const plain = transactionGas('UniversalRouter', [[v3('link', 'weth'), v4('weth', 'usdc')]], false, false);
+  t.ok(
+    transactionGas('UniversalRouter', [[v3('link', 'weth'), v4(ETH, 'usdc')]], false, false) > plain,
+    'an unwrap between pools costs more',
+  );
+  t.ok(transactionGas('UniversalRouter', [[v4('usdc', ETH), v3('weth', 'link')]], false, false) > plain, 'a wrap between pools costs more');
+  t.equal(
+    transactionGas('UniversalRouter', [[v4(ETH, 'usdc')], [v4('weth', 'usdc')]], true, false),
+    callGas('UniversalRouter', 2, true, false, false) + routeGas([v4(ETH, 'usdc')]) + routeGas([v4('weth', 'usdc')]),
+    'a split mixing a native and a wrapped route wraps once, as callGas charges it',
+  );
+});

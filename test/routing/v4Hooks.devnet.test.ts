@@ -2,8 +2,9 @@
 // v4 deployment alone on one hop so that each pair's v4 pools are the only candidates: the pool whose hook has swap
 // permissions and the dynamic-fee pool never appear in a route; with "none" a pool with a harmless hook is left out,
 // with "safe" it is used. The pools are named by their poolIds from the devnet plan (seeds/devnet/deployUniswapV4.ts).
-// Routes meet the native asset through WETH pools (src/routing/tradeEnds.ts), so the hooked ETH/USDC pool is also
-// tried as a WETH/USDC pool (its snapshot state with currency0 set to WETH), beside the real WETH/USDC pool.
+// Native ends meet both the native ETH pools and the WETH pools (src/routing/nativePools.ts): the hookless native
+// ETH/USDC pool is chosen (with the WETH/USDC pool beside it on a split), never the hooked one; the hooked ETH/USDC
+// pool is also tried as a WETH/USDC pool (its snapshot state with currency0 set to WETH).
 import t from 'tap';
 import { v4DevnetAddresses } from '../../seeds/devnet/deployUniswapV4.ts';
 import { DEVNET_V4_POOLS } from '../../seeds/devnet/devnetV4Plan.ts';
@@ -68,8 +69,8 @@ t.test('the hooked pool is never in a route, whatever the option, even as a WETH
   for (const g of [graph, pricing(asWeth)]) {
     for (const hooks of [undefined, 'safe', 'none'] as const) {
       // Large trades: a split would take a second pool if one were a candidate.
-      t.same(routes(g, search(token('USDC'), native, 50_000n * 10n ** 6n, hooks)), [[wethUsdc]], `USDC→ETH, hooks ${hooks}`);
-      t.same(routes(g, search(native, token('USDC'), 20n * 10n ** 18n, hooks)), [[wethUsdc]], `ETH→USDC, hooks ${hooks}`);
+      t.same(routes(g, search(token('USDC'), native, 50_000n * 10n ** 6n, hooks)), [[hookless], [wethUsdc]], `USDC→ETH, hooks ${hooks}`);
+      t.same(routes(g, search(native, token('USDC'), 20n * 10n ** 18n, hooks)), [[hookless]], `ETH→USDC, hooks ${hooks}`);
     }
   }
 });
@@ -83,13 +84,13 @@ t.test('the dynamic-fee WBTC/USDC pool (its fee unknown) is never in a route: th
 t.test('a pool whose hook cannot change swap amounts is used with "safe" and left out with "none"', async (t) => {
   const harmless: Snapshot = {
     ...snapshot,
-    pools: snapshot.pools.map((p) => (p.address === wethUsdc ? { ...(p as SnapshotPoolV4), hooks: HARMLESS_HOOK } : p)),
+    pools: snapshot.pools.map((p) => (p.address === hookless ? { ...(p as SnapshotPoolV4), hooks: HARMLESS_HOOK } : p)),
   };
   const g = pricing(harmless);
   const s = (hooks?: 'none' | 'safe') => search(native, token('USDC'), 10n ** 18n, hooks);
-  t.same(routes(g, s()), [[wethUsdc]], 'default "safe"');
-  t.same(routes(g, s('safe')), [[wethUsdc]], '"safe"');
-  t.same(routes(g, s('none')), 'NO_ROUTE', '"none": no hookless WETH/USDC v4 pool is left');
+  t.same(routes(g, s()), [[hookless]], 'default "safe"');
+  t.same(routes(g, s('safe')), [[hookless]], '"safe"');
+  t.same(routes(g, s('none')), [[wethUsdc]], '"none": the hookless WETH/USDC v4 pool instead');
   // The same trade as on the hookless pool itself: the harmless hook is priced from pool state alone.
   const amounts = (x: PricingGraph) => {
     const { outcome } = findTrades(x, s('safe'))[0];

@@ -85,7 +85,7 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
    * per-hop work (exactOutNextHop).
    */
   gas: { hop: 40_000n, tick: 17_000n, exactOutNextHop: 2_400n, coldSlot: 17_100n, tickMove: 0n },
-  fromSnapshot(p) {
+  fromSnapshot(p, context) {
     const data = {
       sqrtPriceX96: BigInt(p.sqrtPriceX96),
       tick: p.tick,
@@ -111,7 +111,7 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
       hooks: p.hooks,
       tickSpacing: p.tickSpacing,
       keyFee: p.fee,
-      refusal: v4Refusal(p),
+      refusal: v4Refusal(p, context?.allowedHooks),
       protocolFee: p.protocolFee,
       slots: {
         feeGrowthSet: p.feeGrowthGlobalSet,

@@ -49,10 +49,17 @@ export function hookPermissions(hooks: string): number {
  * Why a v4 pool cannot be priced from its state alone, or undefined when it can: a pool without hooks, or with a hook
  * that has none of the swap-changing permissions on a static fee. A dynamic-fee pool's fee is whatever its hook
  * sets (before a swap or at any time, without an event; no fee source is known here), so it is refused too. `id` names the pool in the reason.
+ * A hook in `allowedHooks` (the catalogue's CatalogDex.allowedHooks, lower case) is trusted by the operator not to
+ * change swap amounts, so its swap permissions do not refuse the pool (a dynamic fee still does).
  */
-export function v4Refusal(pool: { readonly address: string; readonly hooks: string; readonly fee: number }): string | undefined {
+export function v4Refusal(
+  pool: { readonly address: string; readonly hooks: string; readonly fee: number },
+  allowedHooks?: ReadonlySet<string>,
+): string | undefined {
   if (BigInt(pool.hooks) === 0n) return undefined;
-  if ((hookPermissions(pool.hooks) & SWAP_CHANGING) !== 0) return `v4 pool ${pool.address} has a hook that can change swap amounts`;
+  const listed = allowedHooks?.has(pool.hooks.toLowerCase()) === true;
+  if (!listed && (hookPermissions(pool.hooks) & SWAP_CHANGING) !== 0)
+    return `v4 pool ${pool.address} has a hook that can change swap amounts`;
   if (pool.fee === DYNAMIC_FEE_FLAG) return `v4 pool ${pool.address} has a dynamic fee its hook can change without an event`;
   return undefined;
 }

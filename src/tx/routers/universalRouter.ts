@@ -152,13 +152,16 @@ function v4Key(section: Section, i: number): { fee: number; tickSpacing: number;
   return { fee: leg.poolKey.fee, tickSpacing: leg.poolKey.tickSpacing, hooks };
 }
 
-/** A route cut where the protocol changes, each section with its own tokens as its pools hold them. */
+/**
+ * A route cut where the protocol changes or the route crosses between native ETH and WETH pools (a wrap or unwrap
+ * between two commands), each section with its own tokens as its pools hold them.
+ */
 function routeSections(route: RouterTransaction['routes'][number]): Section[] {
   const { legs, tokens } = routeSwaps(route);
   const out: Section[] = [];
   let start = 0;
   for (let i = 1; i <= legs.length; i++) {
-    if (i < legs.length && legs[i].kind === legs[start].kind) continue;
+    if (i < legs.length && legs[i].kind === legs[start].kind && legs[i].tokenIn === legs[i - 1].tokenOut) continue;
     const part = legs.slice(start, i);
     const own = [tokens[start], ...part.map((_, j) => tokens[start + j + 1])];
     // A section's first token is its first leg's own input (a native v4 pool after a WETH pool holds ETH).
