@@ -253,16 +253,16 @@ export class QuoteService {
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
     const permitMode = request.approvalMode === 'permit2';
-    // parseQuoteRequest requires a sender with "permit2"; the permit's nonce is read on chain.
-    if (permitMode && !this.allowances.canRead(chain.chainId))
-      throw new ValidationError(
-        `approvalMode: "permit2" needs an RPC URL for chain ${chain.chainId} (RPC_URL_${chain.chainId}) to read the sender's Permit2 nonce`,
-      );
     const trade = await findBestTrade(this.deps.pricer, chain, request, request.limits);
     const tooHigh = priceImpactRefusal({ trade }, request.maxPriceImpactBps);
     if (tooHigh) throw tooHigh;
     const permitRefusal = permit2Refusal(request, trade);
     if (permitRefusal) throw permitRefusal;
+    // parseQuoteRequest requires a sender with "permit2"; the permit's nonce is read on chain.
+    if (permitMode && !this.allowances.canRead(chain.chainId))
+      throw new ValidationError(
+        `approvalMode: "permit2" needs an RPC URL for chain ${chain.chainId} (RPC_URL_${chain.chainId}) to read the sender's Permit2 nonce`,
+      );
     const slippage = chosenSlippage(request.slippageBps, trade);
     const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippage.slippageBps);
     const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
