@@ -473,7 +473,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     problems.set('sender', 'must equal walletAddress when both are sent (both name the wallet that sends the steps)');
   if (b.simulate === true && !present(problems, b, 'sender') && !problems.has('sender'))
     problems.set('sender', 'is required with simulate (the wallet the steps are simulated from)');
-  if (b.approvalMode === 'permit2' && !present(problems, b, 'sender') && !problems.has('sender'))
+  if (b.approvalMode === 'permit2' && !problems.has('approvalMode') && !present(problems, b, 'sender') && !problems.has('sender'))
     problems.set('sender', 'is required with approvalMode "permit2" (the wallet that signs the permit and sends the swap)');
   if (b.simulate === true && crossChain) problems.set('simulate', sameChainOnly());
   let deployments: DeploymentId[] = [];
