@@ -296,3 +296,34 @@ t.test('approve mode with both allowances on chain: no approval step, and the sw
     ['Allow Uniswap Universal Router to spend 5000 DAI through Permit2', 'Swap 5000 DAI for USDC on Uniswap V4'],
   );
 });
+
+t.test('"permit2" on a Universal Router route without the chain\'s RPC URL is an exact 400', async (t) => {
+  const offline = buildQuoteTestApp({ catalogDir: join(import.meta.dirname, '..', '..', 'catalog'), snapshotDir });
+  t.teardown(() => offline.close());
+  const auth = { authorization: `Bearer ${(await offline.keys.create('offline')).key}` };
+  const res = await offline.request('POST', '/quotes', {
+    body: {
+      originChainId: 31337,
+      destinationChainId: 31337,
+      ...PAIR,
+      amount: '1000',
+      maxHops: 1,
+      maxSplits: 1,
+      gasPriceWei: '0',
+      recipientAddress: sender.address,
+      sender: sender.address,
+      approvalMode: 'permit2',
+    },
+    headers: auth,
+  });
+  t.strictSame(
+    [res.status, res.body],
+    [
+      400,
+      {
+        code: 400,
+        message: 'approvalMode: "permit2" needs an RPC URL for chain 31337 (RPC_URL_31337) to read the sender\'s Permit2 nonce',
+      },
+    ],
+  );
+});
