@@ -507,7 +507,7 @@ const schemas: Record<string, Schema> = {
     [],
     'Extension, approvalMode "permit2" only: the EIP-712 typed data of the PermitSingle the sender signs, as eth_signTypedData_v4 and viem\'s signTypedData take it unchanged. The quote\'s steps then end before the swap; POST /quotes/{quoteId}/swap with the signature returns it.',
   ),
-  TypedDataField: object({ name: str(), type: str() }),
+  TypedDataField: object({ name: str(), type: str('An EIP-712 type.', { pattern: '^[A-Za-z_][A-Za-z0-9_]*(\\[[0-9]*\\])*$' }) }),
   QuoteSwap: object(
     {
       quoteId: str(undefined, { format: 'uuid', pattern: UUID_PATTERN }),
