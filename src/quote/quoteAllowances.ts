@@ -1,7 +1,12 @@
 import { type Address, erc20Abi } from 'viem';
 import { allowanceKey } from '../bridge/buildBridgeRouteSteps.ts';
 import type { ChainClients } from '../chain/chainClients.ts';
+import { permit2Abi } from '../tx/abis.ts';
+import type { Permit2Allowance } from '../tx/approveStep.ts';
 import type { Step } from '../tx/Step.ts';
+
+/** What was read of a sender's Permit2 allowances of one token: per spender (lower case), or why they were not read. */
+export type Permit2AllowanceRead = { readonly allowances: ReadonlyMap<string, Permit2Allowance> } | { readonly unread: string };
 
 /** What was read of a sender's allowances: per spender (lower case), or why they were not read (the warning's text). */
 export type AllowanceRead = { readonly allowances: ReadonlyMap<string, bigint> } | { readonly unread: string };
@@ -19,6 +24,11 @@ export function allowancesUnread(owner: string, reason: string): string {
 export class AllowanceReader {
   constructor(private readonly clients: ChainClients) {}
 
+  /** Whether the chain has an RPC URL (RPC_URL_<chainId>) to read from. */
+  canRead(chainId: number): boolean {
+    return this.clients.client(chainId) !== undefined;
+  }
+
   async read(chainId: number, token: string, owner: string, spenders: readonly string[]): Promise<AllowanceRead> {
     const client = this.clients.client(chainId);
     if (!client) return { unread: allowancesUnread(owner, `no RPC URL for chain ${chainId} (RPC_URL_${chainId})`) };
@@ -35,6 +45,39 @@ export class AllowanceReader {
         ),
       );
       return { allowances: new Map(unique.map((spender, i) => [spender, values[i]])) };
+    } catch {
+      return { unread: allowancesUnread(owner, `chain ${chainId} could not be read`) };
+    }
+  }
+
+  /**
+   * Reads a sender's Permit2 allowances of `token` (Permit2.allowance(owner, token, spender): amount, expiration and
+   * the next nonce of a signed permit), per spender (the Universal Router), as read() does the ERC-20 allowances.
+   */
+  async readPermit2(
+    chainId: number,
+    permit2: string,
+    token: string,
+    owner: string,
+    spenders: readonly string[],
+  ): Promise<Permit2AllowanceRead> {
+    const client = this.clients.client(chainId);
+    if (!client) return { unread: allowancesUnread(owner, `no RPC URL for chain ${chainId} (RPC_URL_${chainId})`) };
+    const unique = [...new Set(spenders.map((s) => s.toLowerCase()))];
+    try {
+      const values = await Promise.all(
+        unique.map((spender) =>
+          client.readContract({
+            address: permit2 as Address,
+            abi: permit2Abi,
+            functionName: 'allowance',
+            args: [owner as Address, token as Address, spender as Address],
+          }),
+        ),
+      );
+      return {
+        allowances: new Map(unique.map((spender, i) => [spender, { amount: values[i][0], expiration: values[i][1], nonce: values[i][2] }])),
+      };
     } catch {
       return { unread: allowancesUnread(owner, `chain ${chainId} could not be read`) };
     }

@@ -161,7 +161,7 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
       enum: APPROVAL_MODES,
       nullable: true,
       description:
-        'Extension, POST /quotes: how a Universal Router route\'s Permit2 allowance is given. "approve" (default): plain transactions (the token\'s approval of Permit2, then Permit2.approve of the router until the deadline) that any wallet, a Safe included, can send. "permit2" (a signed PermitSingle with POST /quotes/{quoteId}/swap) is not available yet and is refused (400), as it is across chains, for a native tokenIn and for a route through another router. POST /quotes/routes validates it and otherwise ignores it.',
+        "Extension, POST /quotes: how a Universal Router route's Permit2 allowance is given. \"approve\" (default): plain transactions (the token's approval of Permit2, then Permit2.approve of the router until the deadline) that any wallet, a Safe included, can send; with `sender` and the chain's RPC_URL_<chainId>, each is left out when the allowance read on chain already covers it (Permit2's: amount and expiration at or after the deadline). \"permit2\": the quote carries `permitData`, the EIP-712 PermitSingle (exactly amountIn, exact output amountInMaximum, for the Universal Router, expiring at the deadline, with the sender's Permit2 nonce read on chain) for `sender` (then required) to sign; its steps stop before the swap (only the token's approval of Permit2, when short), and POST /quotes/{quoteId}/swap with the signature returns the swap. Needs the chain's RPC_URL_<chainId>; refused (400) across chains, for a native tokenIn and for a route through another router. POST /quotes/routes validates it and otherwise ignores it.",
     },
   },
   additionalProperties: false,
@@ -473,6 +473,8 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     problems.set('sender', 'must equal walletAddress when both are sent (both name the wallet that sends the steps)');
   if (b.simulate === true && !present(problems, b, 'sender') && !problems.has('sender'))
     problems.set('sender', 'is required with simulate (the wallet the steps are simulated from)');
+  if (b.approvalMode === 'permit2' && !problems.has('approvalMode') && !present(problems, b, 'sender') && !problems.has('sender'))
+    problems.set('sender', 'is required with approvalMode "permit2" (the wallet that signs the permit and sends the swap)');
   if (b.simulate === true && crossChain) problems.set('simulate', sameChainOnly());
   let deployments: DeploymentId[] = [];
   if (origin && !problems.has('originChainId')) {

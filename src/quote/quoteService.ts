@@ -5,7 +5,7 @@ import { describeBridgeRoute, type QuoteBridgeDetails, type QuoteFeeBreakdown } 
 import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
 import { type Catalog, type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { ChainClients } from '../chain/chainClients.ts';
-import { NotFoundError, ValidationError } from '../errors/BaseError.ts';
+import { NotFoundError, ServiceUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { compareNetOfGas } from '../routing/compareNetOfGas.ts';
@@ -14,13 +14,15 @@ import { slippageLimits } from '../routing/slippageLimits.ts';
 import type { Trade } from '../routing/Trade.ts';
 import { findBestTrade, type TradeFinder, tradeRefusal, tradeSearch } from '../routing/TradeFinder.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
-import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
+import type { Permit2Allowance } from '../tx/approveStep.ts';
+import { buildTradeSteps, permit2Of } from '../tx/buildTradeSteps.ts';
 import { checksumAddress } from '../tx/checksumAddress.ts';
 import type { Step } from '../tx/Step.ts';
 import { chosenSlippage, type SlippageSource } from './autoSlippage.ts';
 import type { Pricer } from './Pricer.ts';
 import { AllowanceReader, readStepAllowances } from './quoteAllowances.ts';
 import { type QuoteChanges, type QuoteStatus, quoteAsOf, quoteChanges } from './quoteLifecycle.ts';
+import { type PermitData, permit2Swap, quotePermit } from './quotePermit2.ts';
 import type { QuoteRequest } from './quoteRequest.ts';
 import { type QuoteSimulation, QuoteSimulator } from './quoteSimulation.ts';
 import { priceImpactRefusal, type QuotedSwap, type QuoteWarning, quoteWarnings } from './quoteWarnings.ts';
@@ -100,6 +102,17 @@ export interface Quote extends Partial<Omit<TradeView, 'route' | 'pairAddress'>>
   changes?: QuoteChanges;
   /** Requests with `simulate: true` only: the steps run from `sender` before the quote was answered. */
   simulation?: QuoteSimulation;
+  /**
+   * approvalMode "permit2" only: the PermitSingle the sender signs (EIP-712 typed data); `steps` then end before the
+   * swap, which POST /quotes/{quoteId}/swap returns with the signature.
+   */
+  permitData?: PermitData;
+}
+
+/** POST /quotes/{quoteId}/swap: the swap step of a permit2 quote, its signed permit first. */
+export interface QuoteSwap {
+  quoteId: string;
+  steps: Step[];
 }
 
 export interface QuoteServiceDeps {
@@ -124,9 +137,9 @@ function bridgeSwap(trade: Trade, origin: boolean, chain: CatalogChain): QuotedS
 
 /**
  * Why a request with approvalMode "permit2" cannot be answered for this trade, or undefined ("approve", the default,
- * always can). Only the Universal Router pulls through Permit2, a native tokenIn needs no approval at all, and the
- * signed-permit flow (permitData, then POST /quotes/{quoteId}/swap with the signature) is not built yet: until it is,
- * "permit2" is refused with a 400 naming the reason, never silently answered with approve steps.
+ * always can; "permit2" can for an ERC-20 tokenIn on Universal Router routes). Only the Universal Router pulls
+ * through Permit2 and a native tokenIn needs no approval at all: "permit2" is then refused with a 400 naming the
+ * reason, never silently answered with approve steps.
  */
 export function permit2Refusal(request: QuoteRequest, trade: Trade): ValidationError | undefined {
   if (request.approvalMode !== 'permit2') return undefined;
@@ -146,9 +159,12 @@ export function permit2Refusal(request: QuoteRequest, trade: Trade): ValidationE
     return new ValidationError(
       `approvalMode: "permit2" applies to Universal Router routes only; this quote's route runs through ${others.join(', ')}, which takes a plain approval: request approvalMode "approve"`,
     );
-  return new ValidationError(
-    'approvalMode: "permit2" (a signed PermitSingle sent with POST /quotes/{quoteId}/swap) is not available yet: request approvalMode "approve", which gives the Universal Router\'s Permit2 allowance as plain transactions',
-  );
+  return undefined;
+}
+
+/** The Universal Routers (lower case) a trade's routes run through, in the order of their first split. */
+function universalRouters(trade: Trade): string[] {
+  return [...new Set(trade.splits.filter((s) => s.route.executor.kind === 'UniversalRouter').map((s) => s.route.executor.address))];
 }
 
 /** A saved quote and its JSON text as saved (the response sends the same text: the quote is serialized once). */
@@ -236,15 +252,21 @@ export class QuoteService {
     const createdMs = this.now();
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
+    const permitMode = request.approvalMode === 'permit2';
     const trade = await findBestTrade(this.deps.pricer, chain, request, request.limits);
     const tooHigh = priceImpactRefusal({ trade }, request.maxPriceImpactBps);
     if (tooHigh) throw tooHigh;
     const permitRefusal = permit2Refusal(request, trade);
     if (permitRefusal) throw permitRefusal;
+    // parseQuoteRequest requires a sender with "permit2"; the permit's nonce is read on chain.
+    if (permitMode && !this.allowances.canRead(chain.chainId))
+      throw new ValidationError(
+        `approvalMode: "permit2" needs an RPC URL for chain ${chain.chainId} (RPC_URL_${chain.chainId}) to read the sender's Permit2 nonce`,
+      );
     const slippage = chosenSlippage(request.slippageBps, trade);
     const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippage.slippageBps);
     const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
-    const build = (allowances?: ReadonlyMap<string, bigint>) =>
+    const build = (allowances?: ReadonlyMap<string, bigint>, permit2Allowances?: ReadonlyMap<string, Permit2Allowance>) =>
       buildTradeSteps({
         chain,
         trade,
@@ -256,17 +278,53 @@ export class QuoteService {
         wallet: request.walletAddress,
         deadline,
         allowances,
+        approvalMode: request.approvalMode,
+        permit2Allowances,
       });
     let steps = build();
-    // With a sender, the approvals of the steps built without allowances are read and the steps built again with them.
+    // With a sender, the approvals of the steps built without allowances are read (the ERC-20 allowance of each
+    // spender; through a Universal Router also Permit2's allowance of it, with the nonce a permit takes) and the steps
+    // built again with them.
     const spenders = steps.flatMap((s) => (s.spender ? [s.spender] : []));
+    const viaPermit2 = universalRouters(trade);
+    const erc20In = request.tokenIn.address.toLowerCase() !== NATIVE_TOKEN_ADDRESS.toLowerCase();
     let allowanceUnread: string | undefined;
-    if (request.sender && spenders.length > 0) {
-      const read = await this.allowances.read(chain.chainId, request.tokenIn.address, request.sender, spenders);
-      if ('allowances' in read) steps = build(read.allowances);
-      else allowanceUnread = read.unread;
+    let permit2Read: ReadonlyMap<string, Permit2Allowance> | undefined;
+    if (request.sender && erc20In && (spenders.length > 0 || viaPermit2.length > 0)) {
+      // One Permit2 per chain's Universal Router deployment (catalogue permit2Address).
+      const permit2 = viaPermit2.length > 0 ? permit2Of(chain, viaPermit2[0]) : undefined;
+      const [read, p2] = await Promise.all([
+        spenders.length > 0 ? this.allowances.read(chain.chainId, request.tokenIn.address, request.sender, spenders) : undefined,
+        permit2 ? this.allowances.readPermit2(chain.chainId, permit2, request.tokenIn.address, request.sender, viaPermit2) : undefined,
+      ]);
+      if (read && 'unread' in read) allowanceUnread = read.unread;
+      if (p2 && 'unread' in p2) allowanceUnread ??= p2.unread;
+      else if (p2) permit2Read = p2.allowances;
+      steps = build(read && 'allowances' in read ? read.allowances : undefined, permit2Read);
+    }
+    let permitData: PermitData | undefined;
+    let heldSwap: Step | undefined;
+    if (permitMode) {
+      // permit2Refusal: every route runs through one Universal Router (one transaction: the last step).
+      const router = viaPermit2[0];
+      const nonce = permit2Read?.get(router.toLowerCase())?.nonce;
+      if (nonce === undefined)
+        throw new ServiceUnavailableError(`chain ${chain.chainId} could not be read: the sender's Permit2 nonce is unknown; try again`);
+      permitData = quotePermit({
+        chainId: chain.chainId,
+        permit2: permit2Of(chain, router),
+        token: checksumAddress(request.tokenIn.address),
+        router: checksumAddress(router),
+        amount: trade.tradeType === 'exactOut' ? amountInMaximum : trade.amountIn,
+        deadline,
+        nonce,
+      });
+      heldSwap = steps[steps.length - 1];
+      steps = steps.slice(0, -1);
     }
     return this.save(request, orgId, createdMs, deadline, previous, {
+      permitData,
+      heldSwap,
       allowanceUnread,
       slippage,
       amountIn: trade.amountIn,
@@ -315,10 +373,23 @@ export class QuoteService {
     return this.simulator.simulate(quoteAsOf(quote, this.now()), checksumAddress(sender));
   }
 
-  private async stored(quoteId: string, orgId: string): Promise<{ quote: Quote; request?: Record<string, unknown> }> {
+  /**
+   * POST /quotes/{id}/swap: the swap step of a quote made with approvalMode "permit2", the sender's signature of its
+   * permitData put in it (quotePermit2.permit2Swap); every refusal is a 400 before any calldata is built.
+   */
+  async swap(quoteId: string, orgId: string, body: unknown): Promise<QuoteSwap> {
+    const { quote, permit2Swap: held } = await this.stored(quoteId, orgId);
+    const step = await permit2Swap(quote, held as unknown as Step | undefined, body, this.now());
+    return { quoteId: quote.quoteId, steps: [step] };
+  }
+
+  private async stored(
+    quoteId: string,
+    orgId: string,
+  ): Promise<{ quote: Quote; request?: Record<string, unknown>; permit2Swap?: Record<string, unknown> }> {
     const saved = await this.deps.store.get(quoteId);
     if (!saved || saved.orgId !== orgId) throw new NotFoundError(`quote ${quoteId} not found`);
-    return { quote: saved.quote as unknown as Quote, request: saved.request };
+    return { quote: saved.quote as unknown as Quote, request: saved.request, permit2Swap: saved.permit2Swap };
   }
 
   /**
@@ -385,6 +456,9 @@ export class QuoteService {
       swaps: readonly QuotedSwap[];
       /** Why the request's sender allowances were not read (warning ALLOWANCE_NOT_READ). */
       allowanceUnread?: string;
+      /** approvalMode "permit2": the permit to sign, and the swap held back until it is signed (saved beside the quote). */
+      permitData?: PermitData;
+      heldSwap?: Step;
     },
   ): Promise<SavedQuote> {
     const created = new Date(createdMs).toISOString();
@@ -416,6 +490,7 @@ export class QuoteService {
       updatedAt: created,
       route: priced.route,
       steps: priced.steps,
+      ...(priced.permitData ? { permitData: priced.permitData } : {}),
       snapshot: this.snapshotInfo(request.originChain.chainId),
       ...priced.extension,
       warnings: quoteWarnings({
@@ -444,6 +519,7 @@ export class QuoteService {
       orgId,
       quote: quote as unknown as Record<string, unknown>,
       request: request.body as unknown as Record<string, unknown>,
+      ...(priced.heldSwap ? { permit2Swap: priced.heldSwap as unknown as Record<string, unknown> } : {}),
     });
     return { quote, json };
   }

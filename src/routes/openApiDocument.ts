@@ -473,9 +473,48 @@ const schemas: Record<string, Schema> = {
       refreshedFrom: str('Extension, refreshed quotes only: the quoteId refreshed.', { format: 'uuid', pattern: UUID_PATTERN }),
       changes: ref('QuoteChanges'),
       simulation: ref('QuoteSimulation'),
+      permitData: ref('PermitData'),
     },
-    ['expectedFillTimeSeconds', 'bridge', 'fees', ...ROUTING_FIELDS, 'refreshedFrom', 'changes', 'simulation'],
+    ['expectedFillTimeSeconds', 'bridge', 'fees', ...ROUTING_FIELDS, 'refreshedFrom', 'changes', 'simulation', 'permitData'],
     'A saved quote. Cross-chain quotes (originChainId ≠ destinationChainId) also carry expectedFillTimeSeconds, bridge and fees; their route is the bridge.',
+  ),
+  PermitData: object(
+    {
+      domain: object({
+        name: { const: 'Permit2' },
+        chainId: chainId(),
+        verifyingContract: address("Permit2's address (GET /blockchains permit2Address)."),
+      }),
+      types: object({
+        EIP712Domain: { type: 'array', items: ref('TypedDataField') },
+        PermitSingle: { type: 'array', items: ref('TypedDataField') },
+        PermitDetails: { type: 'array', items: ref('TypedDataField') },
+      }),
+      primaryType: { const: 'PermitSingle' },
+      message: object({
+        details: object({
+          token: address('tokenIn.'),
+          amount: intString('uint160: exactly amountIn (exact output: amountInMaximum).'),
+          expiration: int("uint48, Unix seconds: the quote's deadline, when the Permit2 allowance ends.", { minimum: 0 }),
+          nonce: int("uint48: the sender's Permit2 nonce for (tokenIn, Universal Router), read on chain when the quote was made.", {
+            minimum: 0,
+          }),
+        }),
+        spender: address('The Universal Router.'),
+        sigDeadline: intString("Unix seconds: the quote's deadline; the signature is refused after it."),
+      }),
+    },
+    [],
+    'Extension, approvalMode "permit2" only: the EIP-712 typed data of the PermitSingle the sender signs, as eth_signTypedData_v4 and viem\'s signTypedData take it unchanged. The quote\'s steps then end before the swap; POST /quotes/{quoteId}/swap with the signature returns it.',
+  ),
+  TypedDataField: object({ name: str(), type: str('An EIP-712 type.', { pattern: '^[A-Za-z_][A-Za-z0-9_]*(\\[[0-9]*\\])*$' }) }),
+  QuoteSwap: object(
+    {
+      quoteId: str(undefined, { format: 'uuid', pattern: UUID_PATTERN }),
+      steps: { type: 'array', items: ref('Step'), minItems: 1, maxItems: 1 },
+    },
+    [],
+    "The swap step of a permit2 quote: Universal Router execute with PERMIT2_PERMIT (the signed permit) first, then the swap; sent after the quote's own steps.",
   ),
   QuoteChanges: object(
     {
@@ -913,6 +952,35 @@ export const openApiDocument = {
         responses: {
           200: ok(ref('QuoteSimulation'), 'quote simulated successfully', 'The simulation.'),
           ...pick(400, 401, 404, 429, 500, 503),
+        },
+      },
+    },
+    '/quotes/{quoteId}/swap': {
+      post: {
+        tags: ['quotes'],
+        operationId: 'swapQuote',
+        summary:
+          'approvalMode "permit2": the swap step of the quote, with the sender\'s signature of its permitData put first (Universal Router PERMIT2_PERMIT, then the swap commands). Send it after the quote\'s steps, from the sender, before the deadline.',
+        description:
+          'Checked before any calldata is returned; refusals (400), in this order: "quote <id> was not made with approvalMode "permit2": its steps already hold the swap; POST /quotes/{quoteId}/swap is for permit2 quotes only"; the body ("request body must be JSON (Content-Type: application/json)", "request body must be a JSON object", "signature: is required", "signature: must be 0x and 130 hex digits (r, s, v) or 128 (EIP-2098 compact)", "<field>: is not a field of the swap request"); "quote <id> expired at <expiresAt>: refresh it (POST /quotes/<id>/refresh) and sign the new permitData"; "signature: not a valid signature (r, s, v) of the quote\'s permitData"; "signature: signed by <address>, not by the quote\'s sender <address>: the sender signs the quote\'s permitData exactly as given". An unknown quote: 404 "quote <id> not found".',
+        security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+        parameters: [QUOTE_ID_PARAMETER],
+        requestBody: {
+          required: true,
+          description: "A JSON object with exactly `signature`: the sender's EIP-712 signature of the quote's permitData.",
+          content: {
+            'application/json': {
+              schema: object({
+                signature: str('65 bytes (r, s, v) or 64 bytes (EIP-2098 compact), hex.', {
+                  pattern: '^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$',
+                }),
+              }),
+            },
+          },
+        },
+        responses: {
+          200: ok(ref('QuoteSwap'), 'swap built successfully', 'The swap step.'),
+          ...pick(400, 401, 404, 413, 415, 429, 500, 503),
         },
       },
     },

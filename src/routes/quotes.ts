@@ -35,6 +35,8 @@ const STATUS_ROUTE_TEMPLATE = '/quotes/:quoteId/status';
 const STATUS_ROUTE = new RegExp(`^${QUOTE_ID}/status$`);
 const SIMULATE_ROUTE_TEMPLATE = '/quotes/:quoteId/simulate';
 const SIMULATE_ROUTE = new RegExp(`^${QUOTE_ID}/simulate$`);
+const SWAP_ROUTE_TEMPLATE = '/quotes/:quoteId/swap';
+const SWAP_ROUTE = new RegExp(`^${QUOTE_ID}/swap$`);
 
 /**
  * Quote routes: POST /quotes/routes (no key needed), POST /quotes and GET /quotes/:quoteId (organization key).
@@ -86,6 +88,14 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
   router.post<KeyedState>(SIMULATE_ROUTE_TEMPLATE, SIMULATE_ROUTE, requireApiKey(deps.keys), async (ctx) => {
     const id = ctx.captures![0].toLowerCase();
     sendData(ctx, 'quote simulated successfully', await deps.quotes.simulate(id, ctx.state.apiKey.org));
+  });
+
+  // approvalMode "permit2": the swap step, with the sender's signature of the quote's permitData put in it.
+  router.post<KeyedState>(SWAP_ROUTE_TEMPLATE, SWAP_ROUTE, requireApiKey(deps.keys), async (ctx) => {
+    const id = ctx.captures![0].toLowerCase();
+    // A body that is not JSON is refused after the quote is found (parseSwapBody: undefined).
+    const body = ctx.request.is('application/json') ? ctx.request.body : undefined;
+    sendData(ctx, 'swap built successfully', await deps.quotes.swap(id, ctx.state.apiKey.org, body));
   });
 
   // What became of one of the quote's transactions, read from its chain.

@@ -4,12 +4,17 @@ import type { Config } from '../config.ts';
 import { ServiceUnavailableError } from '../errors/BaseError.ts';
 import { RedisConnection, type RedisTimingOptions, RedisUnavailable } from './RedisConnection.ts';
 
-/** A saved quote: the organization that created it, the JSON Quote body (which has `quoteId`) and the request it priced. */
+/** A saved quote: the organization that created it, the JSON Quote body (which has `quoteId`), the request it priced and (permit2) its held swap. */
 export interface StoredQuote {
   readonly orgId: string;
   readonly quote: Record<string, unknown>;
   /** The request body as validated (POST /quotes/{id}/refresh prices it again); absent on quotes saved without it. */
   readonly request?: Record<string, unknown>;
+  /**
+   * approvalMode "permit2" only: the swap step held back until the sender signs the quote's permitData (POST
+   * /quotes/{id}/swap puts the permit in it); never part of the quote's own JSON.
+   */
+  readonly permit2Swap?: Record<string, unknown>;
 }
 
 /** Where quotes are kept for `config.quoteTtlSeconds`: Redis when configured, memory otherwise. */
@@ -39,17 +44,18 @@ export interface QuoteStoreOptions extends RedisTimingOptions {
 /** Quote ids accepted by get(); anything else cannot have been saved and is answered `undefined`. */
 const QUOTE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
-/** What save() hands Keyv: the organization, the quote's JSON text (serialized once by save()) and the request. */
+/** What save() hands Keyv: the organization, the quote's JSON text (serialized once by save()), the request and a held swap. */
 class QuoteEntry {
   constructor(
     readonly orgId: string,
     readonly json: string,
     readonly request: Record<string, unknown> | undefined,
+    readonly permit2Swap: Record<string, unknown> | undefined,
   ) {}
 }
 
 /**
- * Keyv's entry `{"value":{"orgId":..,"quote":..,"request":..},"expires":..}` written around the quote's JSON text: the same
+ * Keyv's entry `{"value":{"orgId":..,"quote":..,"request":..,"permit2Swap":..},"expires":..}` written around the quote's JSON text: the same
  * bytes as `JSON.stringify(entry)` (test/store/quoteStore.test.ts compares them), without serializing the quote a
  * second time. Quotes are plain JSON, so reads are plain JSON.parse (Keyv's default serializer walks values for
  * Buffers and bigints: about twice the cost).
@@ -59,7 +65,8 @@ function serializeEntry(data: { value?: unknown; expires?: number }): string {
   if (!(entry instanceof QuoteEntry)) return JSON.stringify(data);
   const expires = data.expires === undefined ? '' : `,"expires":${JSON.stringify(data.expires)}`;
   const request = entry.request === undefined ? '' : `,"request":${JSON.stringify(entry.request)}`;
-  return `{"value":{"orgId":${JSON.stringify(entry.orgId)},"quote":${entry.json}${request}}${expires}}`;
+  const swap = entry.permit2Swap === undefined ? '' : `,"permit2Swap":${JSON.stringify(entry.permit2Swap)}`;
+  return `{"value":{"orgId":${JSON.stringify(entry.orgId)},"quote":${entry.json}${request}${swap}}${expires}}`;
 }
 const QUOTE_JSON = { serialize: serializeEntry, deserialize: JSON.parse } as const;
 
@@ -121,7 +128,7 @@ class KeyvQuoteStore implements QuoteStore {
     if (typeof stored.orgId !== 'string' || stored.orgId === '') throw new TypeError('quoteStore.save: orgId must be a non-empty string');
     if (this.#closed) throw new ServiceUnavailableError(SAVE_FAILED_MESSAGE, { details: { reason: 'store closed' } });
     const json = JSON.stringify(stored.quote);
-    const entry = new QuoteEntry(stored.orgId, json, stored.request) as unknown as StoredQuote;
+    const entry = new QuoteEntry(stored.orgId, json, stored.request, stored.permit2Swap) as unknown as StoredQuote;
     let saved: boolean;
     try {
       saved = await this.backend.run(() => this.keyv.set(quoteId, entry));
@@ -142,9 +149,12 @@ class KeyvQuoteStore implements QuoteStore {
       throw unavailable(READ_FAILED_MESSAGE, error);
     }
     if (value === undefined || value === null) return undefined;
-    return value.request === undefined
-      ? { orgId: value.orgId, quote: value.quote }
-      : { orgId: value.orgId, quote: value.quote, request: value.request };
+    return {
+      orgId: value.orgId,
+      quote: value.quote,
+      ...(value.request === undefined ? {} : { request: value.request }),
+      ...(value.permit2Swap === undefined ? {} : { permit2Swap: value.permit2Swap }),
+    };
   }
 
   async ping(): Promise<boolean> {

@@ -57,7 +57,11 @@ export interface TradeStepsParams {
   readonly approvalMode?: ApprovalMode;
   /** The wallet's Permit2 allowances of tokenIn per router (lower case), read from the chain (Permit2.allowance). */
   readonly permit2Allowances?: ReadonlyMap<string, Permit2Allowance>;
-  /** approvalMode 'permit2': the wallet's signed PermitSingle, put first in the Universal Router's call. */
+  /**
+   * approvalMode 'permit2': the wallet's signed PermitSingle, put first in the Universal Router's call. Without it the
+   * swap is built without the permit (its gasLimit counting the permit's gas) for universalRouter.withPermit to add
+   * it once signed.
+   */
   readonly permit2Permit?: SignedPermit;
 }
 
@@ -234,6 +238,9 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
       deadline: BigInt(p.deadline),
       ...(viaPermit2 && p.permit2Permit ? { permit2Permit: p.permit2Permit } : {}),
     };
+    // The swap carries the wallet's signed permit: given now, or (approvalMode 'permit2' without it) put in later
+    // (universalRouter.withPermit, POST /quotes/{quoteId}/swap); its gasLimit counts the permit either way.
+    const signs = viaPermit2 && !nativeIn && (ctx.permit2Permit !== undefined || p.approvalMode === 'permit2');
     for (const txRoutes of batch.txs) {
       const tx = {
         tradeType: trade.tradeType,
@@ -255,7 +262,7 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
         chainId: chain.chainId,
         ...(nativeIn ? { value: amount } : {}),
         gasLimit: gasLimit(
-          (ctx.permit2Permit ? GAS.permit2Permit : 0n) +
+          (signs ? GAS.permit2Permit : 0n) +
             transactionGas(
               batch.kind,
               txRoutes.map((r) => r.legs),

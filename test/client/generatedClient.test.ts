@@ -96,6 +96,10 @@ t.test('the generated client calls every operation of the document successfully'
     refreshQuote: [200, 'true true 0'],
     getQuoteStatus: [400, 'status needs an RPC URL for chain 31337 (RPC_URL_31337)'],
     simulateQuote: [400, 'simulation needs an RPC URL for chain 31337 (RPC_URL_31337)'],
+    swapQuote: [
+      400,
+      'quote <id> was not made with approvalMode "permit2": its steps already hold the swap; POST /quotes/{quoteId}/swap is for permit2 quotes only',
+    ],
     liveness: [200, 'ok'],
     readiness: [200, 'ready'],
     metrics: [200, 'true'],

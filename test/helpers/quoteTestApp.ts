@@ -32,9 +32,12 @@ export interface QuoteTestApp {
 /**
  * Builds the full quote path over a catalogue and a snapshot folder (fixtures by default): a real
  * Piscina pricing pool, the in-memory quote store and the file API-key store in a fresh temporary
- * DATA_DIR. Redis is never used (REDIS_URL is not read from the environment). Call close() at the end.
+ * DATA_DIR. Redis is never used (REDIS_URL is not read from the environment). `now`: the quote service's clock
+ * (milliseconds; default Date.now). Call close() at the end.
  */
-export function buildQuoteTestApp(options: { catalogDir?: string; snapshotDir?: string; env?: NodeJS.ProcessEnv } = {}): QuoteTestApp {
+export function buildQuoteTestApp(
+  options: { catalogDir?: string; snapshotDir?: string; env?: NodeJS.ProcessEnv; now?: () => number } = {},
+): QuoteTestApp {
   const base = quoteAppBase(options, 'sqs-quote-data-', { WORKER_THREADS: '1' });
   const { config, catalog, store, keys, dataDir } = base;
   let graph = base.loadGraph();

@@ -453,6 +453,7 @@ t.test('every operation declares its security: [] on the public ones, an API key
     'get /quotes/{quoteId}': key,
     'post /quotes/{quoteId}/refresh': key,
     'post /quotes/{quoteId}/simulate': key,
+    'post /quotes/{quoteId}/swap': key,
     'get /quotes/{quoteId}/status': key,
     'get /healthz': [],
     'get /readyz': [],

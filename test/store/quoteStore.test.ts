@@ -76,6 +76,16 @@ function behaviour(t: Test, make: (ttlSeconds: number) => QuoteStore) {
     t.strictSame(await store.get('q-req'), { orgId: 'acme', quote: quoteBody('q-req'), request });
   });
 
+  t.test("a permit2 quote's held swap is saved beside it, never in its JSON, and reads back with it", async (t) => {
+    const store = make(86_400);
+    t.teardown(() => store.close());
+    const request = { amount: '1.5', approvalMode: 'permit2' };
+    const permit2Swap = { message: 'Swap 1.5 DAI for USDC on Uniswap V4', data: '0x3593564c', gasLimit: '250000' };
+    const json = await store.save({ orgId: 'acme', quote: quoteBody('q-held'), request, permit2Swap });
+    t.equal(json, JSON.stringify(quoteBody('q-held')), 'save returns the quote alone');
+    t.strictSame(await store.get('q-held'), { orgId: 'acme', quote: quoteBody('q-held'), request, permit2Swap });
+  });
+
   t.test('ids that cannot have been saved read as undefined without touching the store', async (t) => {
     const store = make(86_400);
     t.teardown(() => store.close());

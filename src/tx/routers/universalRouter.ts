@@ -1,4 +1,4 @@
-import { type AbiParameter, type Address, getAddress, type Hex } from 'viem';
+import { type AbiParameter, type Address, decodeFunctionData, getAddress, type Hex } from 'viem';
 import { abiEncode } from '../abiEncode.ts';
 import { universalRouterAbi } from '../abis.ts';
 import { encodeCall } from '../encodeCall.ts';
@@ -258,6 +258,33 @@ export const universalRouter: RouterEncoder = {
     return execute([commands, plan.inputs, ctx.deadline]);
   },
 };
+
+/**
+ * The calldata of a Universal Router transaction encoded without a permit (approvalMode "permit2": the swap held back
+ * until the wallet signs), with the signed permit put first as PERMIT2_PERMIT: the same bytes as `encode` with the
+ * context's `permit2Permit`. Throws StepBuildError on calldata that is not `execute(commands, inputs, deadline)` or
+ * already carries a permit.
+ */
+export function withPermit(data: Hex, signed: SignedPermit): Hex {
+  let args: readonly unknown[] | undefined;
+  try {
+    const call = decodeFunctionData({ abi: universalRouterAbi, data });
+    if (call.functionName === 'execute') args = call.args;
+  } catch {
+    args = undefined;
+  }
+  if (args?.length !== 3) throw new StepBuildError('calldata: not a UniversalRouter execute(commands, inputs, deadline)');
+  const [commands, inputs, deadline] = args as [Hex, readonly Hex[], bigint];
+  if (commands.slice(2, 4) === UR_COMMAND.PERMIT2_PERMIT.toString(16).padStart(2, '0'))
+    throw new StepBuildError('calldata: already carries a PERMIT2_PERMIT');
+  const plan = new Plan();
+  addPermit(plan, signed);
+  return execute([
+    `0x${plan.commands.map((c) => c.toString(16).padStart(2, '0')).join('')}${commands.slice(2)}`,
+    [...plan.inputs, ...inputs],
+    deadline,
+  ]);
+}
 
 function addPermit(plan: Plan, signed: SignedPermit): void {
   const { permit, signature } = signed;

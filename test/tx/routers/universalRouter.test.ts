@@ -13,7 +13,8 @@ import type { Leg, Route } from '../../../src/routing/Trade.ts';
 import { universalRouterAbi } from '../../../src/tx/abis.ts';
 import type { SignedPermit } from '../../../src/tx/permit2.ts';
 import type { RouterContext, RouterTransaction } from '../../../src/tx/routers/RouterEncoder.ts';
-import { UR_CONTRACT_BALANCE, universalRouter } from '../../../src/tx/routers/universalRouter.ts';
+import { UR_CONTRACT_BALANCE, universalRouter, withPermit } from '../../../src/tx/routers/universalRouter.ts';
+import { StepBuildError } from '../../../src/tx/StepBuildError.ts';
 
 const require = createRequire(import.meta.url);
 // The SDKs load as CommonJS (their ES builds use extensionless imports): typed here only as far as the test calls them.
@@ -207,8 +208,7 @@ function decoded(calldata: Hex): readonly unknown[] {
  * while its V2/V3 commands are UR 2.0's: each V4_SWAP input is compared with the SDK's 2.1.1 plan, every other
  * command's with its 2.0 plan.
  */
-function same(t: Test, spec: TradeSpec, name: string): void {
-  const a = ours(spec);
+function same(t: Test, spec: TradeSpec, name: string, a: Hex = ours(spec)): void {
   const [commands, v20, deadline] = decoded(sdks(spec)) as [Hex, Hex[], bigint];
   const [commands211, v211] = decoded(sdks(spec, urSdk.UniversalRouterVersion.V2_1_1)) as [Hex, Hex[], bigint];
   t.equal(commands211, commands, `${name}: the SDK plans the same commands for both versions`);
@@ -420,5 +420,57 @@ t.test('a signed permit comes first as PERMIT2_PERMIT, as the SDK encodes inputT
     t,
     { tradeType: 'exactIn', tokenIn: 'A', tokenOut: 'B', routes: [route([v3('A', 'B')], 5n * E18, 4n * E18)], permit },
     'permit + v3',
+  );
+});
+
+t.test('withPermit: a permit signed after the swap was encoded goes first, the bytes of encode with it and of the SDK', async (t) => {
+  // approvalMode "permit2": the quote's swap is encoded without the permit and held until POST /quotes/{id}/swap.
+  const permit: SignedPermit = {
+    permit: {
+      details: { token: ADDR.A, amount: 5n * E18, expiration: 1_900_000_000, nonce: 4 },
+      spender: ROUTER,
+      sigDeadline: 1_900_000_000n,
+    },
+    signature: `0x${'33'.repeat(32)}${'44'.repeat(32)}1c`,
+  };
+  // [name, spec, whether the SDK plans it as we do (a single v4 pool and a split differ deliberately, see above)]
+  const specs: [string, TradeSpec, boolean][] = [
+    ['v3 exact in', { tradeType: 'exactIn', tokenIn: 'A', tokenOut: 'B', routes: [route([v3('A', 'B')], 5n * E18, 4n * E18)] }, true],
+    [
+      'v4 multi-hop exact in',
+      { tradeType: 'exactIn', tokenIn: 'A', tokenOut: 'C', routes: [route([v4('A', 'B'), v4('B', 'C', 500, 10)], 5n * E18, 4n * E18)] },
+      true,
+    ],
+    [
+      'v4 multi-hop exact out',
+      { tradeType: 'exactOut', tokenIn: 'A', tokenOut: 'C', routes: [route([v4('A', 'B'), v4('B', 'C', 500, 10)], 5n * E18, 4n * E18)] },
+      true,
+    ],
+    [
+      'v4 one pool exact in',
+      { tradeType: 'exactIn', tokenIn: 'A', tokenOut: 'B', routes: [route([v4('A', 'B', 100, 1)], 5n * E18, 4n * E18)] },
+      false,
+    ],
+    [
+      'split v3 + v4 exact in',
+      {
+        tradeType: 'exactIn',
+        tokenIn: 'A',
+        tokenOut: 'B',
+        routes: [route([v3('A', 'B')], 3n * E18, 2n * E18), route([v4('A', 'B')], 2n * E18, 2n * E18)],
+      },
+      false,
+    ],
+  ];
+  for (const [name, spec, sdkPlansIt] of specs) {
+    const later = withPermit(ours(spec), permit);
+    t.equal(later, ours({ ...spec, permit }), `${name}: the bytes of encode with the permit`);
+    if (sdkPlansIt) same(t, { ...spec, permit }, `${name} + permit`, later);
+  }
+  const [, spec] = specs[0];
+  t.throws(() => withPermit(ours({ ...spec, permit }), permit), new StepBuildError('calldata: already carries a PERMIT2_PERMIT'));
+  t.throws(
+    () => withPermit('0x12345678', permit),
+    new StepBuildError('calldata: not a UniversalRouter execute(commands, inputs, deadline)'),
   );
 });
