@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -28,6 +28,8 @@ const KEY_SOURCES = ['seeds/devnet', 'src/amm', 'package-lock.json'];
 const SKIPPED = new Set(['node_modules', '.install-lock']);
 /** How long a process waits for another to build an entry before it deploys afresh without the cache. */
 const WAIT_MS = 10 * 60_000;
+/** Entries not used for this long are removed when a new entry is written (a changed key leaves its old entries). */
+const UNUSED_MS = 7 * 86_400_000;
 /** A lock folder with no PID file yet (its owner is between mkdir and write) is taken over after this long. */
 const PIDLESS_STALE_MS = 30_000;
 
@@ -95,6 +97,8 @@ export interface DevnetCacheBuild<T> {
 function readEntry<T>(entry: string): DevnetCacheHit<T> | undefined {
   const meta = join(entry, 'devnet.json');
   if (!existsSync(meta)) return undefined;
+  const now = new Date();
+  utimesSync(meta, now, now);
   return { stateFile: join(entry, 'state.json'), deployment: fromJson<T>(readFileSync(meta, 'utf8')) };
 }
 
@@ -167,9 +171,19 @@ function buildHandle<T>(dir: string, key: string, lock: string): DevnetCacheBuil
       writeFileSync(join(tmp, 'state.json'), gunzipSync(Buffer.from(dump.slice(2), 'hex')));
       writeFileSync(join(tmp, 'devnet.json'), toJson(deployment));
       renameSync(tmp, join(dir, key));
+      pruneUnused(dir);
     },
     release,
   };
+}
+
+/** Removes the entries whose devnet.json was last used (read or written) more than UNUSED_MS ago. */
+function pruneUnused(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (!/^[0-9a-f]{32}$/.test(name)) continue;
+    const used = statSync(join(dir, name, 'devnet.json'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    if (Date.now() - used > UNUSED_MS) rmSync(join(dir, name), { recursive: true, force: true });
+  }
 }
 
 /** Whether `x` is a hit (a complete entry) rather than the lock to build one. */

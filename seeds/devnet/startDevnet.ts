@@ -42,8 +42,8 @@ interface DevnetParts {
   readonly balancer?: boolean;
 }
 
-/** What the deployers return: the same for a devnet deployed afresh and one loaded from the cache. */
-type DevnetDeployment = Pick<Devnet, 'addresses' | 'across' | 'v4' | 'pancake' | 'balancer' | 'txCount'>;
+/** What the deployers return, and the accounts: the same for a devnet deployed afresh and one loaded from the cache. */
+type DevnetDeployment = Pick<Devnet, 'addresses' | 'across' | 'v4' | 'pancake' | 'balancer' | 'accounts' | 'txCount'>;
 
 async function deploy(rpcUrl: string, parts: DevnetParts): Promise<DevnetDeployment> {
   const { addresses, txCount } = await deployDevnet(rpcUrl);
@@ -57,6 +57,7 @@ async function deploy(rpcUrl: string, parts: DevnetParts): Promise<DevnetDeploym
     ...(v4 ? { v4 } : {}),
     ...(pancake ? { pancake } : {}),
     ...(balancer ? { balancer } : {}),
+    accounts: devnetAccounts(),
     txCount,
   };
 }
@@ -107,7 +108,6 @@ export async function startDevnet(options: { port?: number; chainId?: number } &
         chainId: anvil.chainId,
         pid: anvil.pid,
         ...deployment,
-        accounts: devnetAccounts(),
         startMs: Math.round(performance.now() - started),
         stop: anvil.stop,
       };
