@@ -113,12 +113,7 @@ function lockOwnerGone(lock: string): boolean {
       return true;
     }
   }
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return !alive(pid);
 }
 
 /**
@@ -177,9 +172,24 @@ function buildHandle<T>(dir: string, key: string, lock: string): DevnetCacheBuil
   };
 }
 
-/** Removes the entries whose devnet.json was last used (read or written) more than UNUSED_MS ago. */
+/** Whether process `pid` is running. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/**
+ * Removes the entries whose devnet.json was last used (read or written) more than UNUSED_MS ago, and the half-written
+ * folders of builders that are gone.
+ */
 function pruneUnused(dir: string): void {
   for (const name of readdirSync(dir)) {
+    const tmp = /^[0-9a-f]{32}\.tmp-(\d+)$/.exec(name);
+    if (tmp && !alive(Number(tmp[1]))) rmSync(join(dir, name), { recursive: true, force: true });
     if (!/^[0-9a-f]{32}$/.test(name)) continue;
     const used = statSync(join(dir, name, 'devnet.json'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
     if (Date.now() - used > UNUSED_MS) rmSync(join(dir, name), { recursive: true, force: true });
