@@ -14,12 +14,10 @@ import {
   toHex,
   zeroAddress,
 } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
 import { loadArtifact } from './artifacts.ts';
 import { DevnetSender } from './deployDevnet.ts';
-import { devnetAddresses } from './devnetAddresses.ts';
+import { devnetAccount, devnetAddresses } from './devnetAddresses.ts';
 import { jsonRpc } from './jsonRpc.ts';
-import { DEVNET_MNEMONIC } from './startAnvil.ts';
 
 /** npm paths of the Across artifacts (real published builds, never recompiled). */
 export const ACROSS_ARTIFACT_PATHS = {
@@ -47,7 +45,7 @@ export interface AcrossDevnetAddresses {
 
 /** The devnet Across addresses, computed without a node. */
 export function acrossDevnetAddresses(): AcrossDevnetAddresses {
-  const deployer = getAddress(mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: ACROSS_DEPLOYER_INDEX }).address);
+  const deployer = devnetAccount(ACROSS_DEPLOYER_INDEX).address;
   return {
     deployer,
     implementation: getContractAddress({ from: deployer, nonce: 0n }),

@@ -25,14 +25,12 @@ import {
   parseAbiParameters,
   toHex,
 } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
 import { loadArtifact } from './artifacts.ts';
 import { compileSolidity } from './compileSolidity.ts';
 import { DevnetSender, rawAmount, token } from './deployDevnet.ts';
-import { devnetAddresses } from './devnetAddresses.ts';
+import { devnetAccount, devnetAddresses } from './devnetAddresses.ts';
 import type { DevnetTokenSymbol } from './devnetPlan.ts';
 import { jsonRpc } from './jsonRpc.ts';
-import { DEVNET_MNEMONIC } from './startAnvil.ts';
 
 const TASKS = '@balancer-labs/v2-deployments/dist/tasks';
 
@@ -172,7 +170,7 @@ export function balancerPoolId(pool: Address, specialization: number, nonce: num
 
 /** The devnet Balancer addresses and pools, computed without a node. */
 export function balancerDevnetAddresses(): BalancerDevnetAddresses {
-  const deployer = getAddress(mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: BALANCER_DEPLOYER_INDEX }).address);
+  const deployer = devnetAccount(BALANCER_DEPLOYER_INDEX).address;
   const contracts = {} as Record<BalancerContract, Address>;
   BALANCER_DEPLOY_ORDER.forEach((name, nonce) => {
     contracts[name] = getContractAddress({ from: deployer, nonce: BigInt(nonce) });

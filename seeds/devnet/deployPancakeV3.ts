@@ -21,14 +21,12 @@ import {
   toHex,
   zeroAddress,
 } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
 import { loadArtifact } from './artifacts.ts';
 import { compileSolidity } from './compileSolidity.ts';
 import { createV3Pool, DevnetSender, liquiditySupply } from './deployDevnet.ts';
-import { devnetAddresses, sortTokens, v3PoolAddress } from './devnetAddresses.ts';
+import { devnetAccount, devnetAddresses, sortTokens, v3PoolAddress } from './devnetAddresses.ts';
 import { DEVNET_STABLE_POSITIONS, DEVNET_VOLATILE_POSITIONS, type DevnetTokenSymbol, type TickOffsets } from './devnetPlan.ts';
 import { jsonRpc } from './jsonRpc.ts';
-import { DEVNET_MNEMONIC } from './startAnvil.ts';
 
 /** npm paths of the PancakeSwap v3 artifacts (published builds, never recompiled; none needs library linking). */
 export const PANCAKE_ARTIFACT_PATHS = {
@@ -134,7 +132,7 @@ export interface PancakeDevnetAddresses {
 
 /** The devnet PancakeSwap v3 addresses and pools, computed without a node. */
 export function pancakeDevnetAddresses(): PancakeDevnetAddresses {
-  const deployer = getAddress(mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: PANCAKE_DEPLOYER_INDEX }).address);
+  const deployer = devnetAccount(PANCAKE_DEPLOYER_INDEX).address;
   const contracts = {} as Record<PancakeContract, Address>;
   for (const [name, nonce] of Object.entries(PANCAKE_DEPLOY_NONCES)) {
     contracts[name as PancakeContract] = getContractAddress({ from: deployer, nonce: BigInt(nonce) });

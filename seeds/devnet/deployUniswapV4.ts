@@ -21,16 +21,14 @@ import {
   toHex,
   zeroAddress,
 } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
 import { getSqrtRatioAtTick } from '../../src/amm/tickMath.ts';
 import { loadArtifact } from './artifacts.ts';
 import { acrossDevnetAddresses } from './deployAcross.ts';
 import { DevnetSender, initialPrice, liquiditySupply, rawAmount, token } from './deployDevnet.ts';
-import { devnetAddresses } from './devnetAddresses.ts';
+import { devnetAccount, devnetAddresses } from './devnetAddresses.ts';
 import type { DevnetTokenSymbol } from './devnetPlan.ts';
 import { DEVNET_V4_POOLS, type DevnetV4Currency, type DevnetV4PoolSpec } from './devnetV4Plan.ts';
 import { jsonRpc } from './jsonRpc.ts';
-import { DEVNET_MNEMONIC } from './startAnvil.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -170,7 +168,7 @@ function poolOf(p: DevnetV4PoolSpec): DevnetV4Pool & { readonly symbols: readonl
 
 /** The devnet v4 addresses and pools, computed without a node. */
 export function v4DevnetAddresses(): V4DevnetAddresses {
-  const deployer = getAddress(mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: V4_DEPLOYER_INDEX }).address);
+  const deployer = devnetAccount(V4_DEPLOYER_INDEX).address;
   const contracts = {} as Record<V4Contract, Address>;
   V4_DEPLOY_ORDER.forEach((name, nonce) => {
     contracts[name] = getContractAddress({ from: deployer, nonce: BigInt(nonce) });

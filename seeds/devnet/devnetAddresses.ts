@@ -1,5 +1,5 @@
-import { type Address, encodeAbiParameters, encodePacked, getAddress, getContractAddress, type Hex, keccak256 } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import { type Address, encodeAbiParameters, encodePacked, getAddress, getContractAddress, type Hex, keccak256, toHex } from 'viem';
+import { type HDKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { devnetArtifact } from './artifacts.ts';
 import { DEVNET_TOKENS, DEVNET_V2_PAIRS, DEVNET_V3_POOLS, type DevnetTokenSymbol, type DevnetV2Dex } from './devnetPlan.ts';
 import { DEVNET_MNEMONIC } from './startAnvil.ts';
@@ -69,16 +69,23 @@ export interface DevnetAddresses {
   readonly pools: readonly DevnetPool[];
 }
 
+let accountsNode: HDKey | undefined;
+
+/**
+ * Account `index` of anvil's default mnemonic (m/44'/60'/0'/0/index): its address and private key. The mnemonic's
+ * seed (2048 PBKDF2 rounds) is derived once per process, each account is a child of the node m/44'/60'/0'/0.
+ */
+export function devnetAccount(index: number): { address: Address; privateKey: Hex } {
+  accountsNode ??= mnemonicToAccount(DEVNET_MNEMONIC, { path: "m/44'/60'/0'/0" }).getHdKey();
+  const key = accountsNode.deriveChild(index).privateKey;
+  if (!key) throw new Error('devnetAccount: no private key');
+  const privateKey = toHex(key);
+  return { address: privateKeyToAccount(privateKey).address, privateKey };
+}
+
 /** Index 0..9 accounts of anvil's default mnemonic. */
 export function devnetAccounts(count = 10): { address: Address; privateKey: Hex }[] {
-  const accounts: { address: Address; privateKey: Hex }[] = [];
-  for (let i = 0; i < count; i++) {
-    const account = mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: i });
-    const key = account.getHdKey().privateKey;
-    if (!key) throw new Error('devnetAccounts: no private key');
-    accounts.push({ address: account.address, privateKey: `0x${Buffer.from(key).toString('hex')}` });
-  }
-  return accounts;
+  return Array.from({ length: count }, (_, i) => devnetAccount(i));
 }
 
 /** Sorts two token addresses the way Uniswap factories do (token0 < token1). */
@@ -110,7 +117,7 @@ export function devnetAddresses(): DevnetAddresses {
   DEPLOY_ORDER.forEach((name, nonce) => {
     contracts[name] = getContractAddress({ from: deployer, nonce: BigInt(nonce) });
   });
-  const routingDeployer = getAddress(mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: ROUTING_DEPLOYER_INDEX }).address);
+  const routingDeployer = devnetAccount(ROUTING_DEPLOYER_INDEX).address;
   ROUTING_DEPLOY_ORDER.forEach((name, nonce) => {
     contracts[name] = getContractAddress({ from: routingDeployer, nonce: BigInt(nonce) });
   });

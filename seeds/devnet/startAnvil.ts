@@ -52,12 +52,28 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** Starts anvil on 127.0.0.1 (a free port unless one is given; a taken port is refused) and waits until it answers. */
-export async function startAnvil(options: { port?: number; chainId?: number; env?: NodeJS.ProcessEnv } = {}): Promise<AnvilProcess> {
+/**
+ * Starts anvil on 127.0.0.1 (a free port unless one is given; a taken port is refused) and waits until it answers;
+ * `args` are added to its command line (e.g. --load-state).
+ */
+export async function startAnvil(
+  options: { port?: number; chainId?: number; env?: NodeJS.ProcessEnv; args?: readonly string[] } = {},
+): Promise<AnvilProcess> {
   const chainId = options.chainId ?? 31337;
   const port = options.port ?? (await freePort());
   await assertPortFree(port);
-  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--mnemonic', DEVNET_MNEMONIC, '--silent'];
+  const args = [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--chain-id',
+    String(chainId),
+    '--mnemonic',
+    DEVNET_MNEMONIC,
+    '--silent',
+    ...(options.args ?? []),
+  ];
   const child = spawn(anvilBinary(options.env), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   running.add(child);
   let stderr = '';
