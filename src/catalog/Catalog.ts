@@ -35,7 +35,7 @@ export interface CatalogDex {
   readonly chainId: number;
   readonly name: string;
   readonly slug: string;
-  readonly version: 'v2' | 'v3' | 'v4';
+  readonly version: 'v2' | 'v3' | 'v4' | 'balancerV2';
   readonly logo: string;
   readonly v2FactoryAddress: string;
   readonly v2RouterAddress: string;
@@ -85,6 +85,14 @@ export interface CatalogDex {
    * unknown, and its pools are found by pair lookups (catalogue tokens x base tokens).
    */
   readonly factoryDeploymentBlock?: number;
+  /** balancerV2: the Vault that holds every pool's tokens (its TokensRegistered logs find the pools). */
+  readonly balancerVaultAddress: string;
+  /** balancerV2: BalancerQueries (querySwap / queryBatchSwap, the on-chain oracle of Vault swaps). */
+  readonly balancerQueriesAddress: string;
+  /** balancerV2: the WeightedPoolFactory (v3, February 2023) deployments whose pools are priced as weighted. */
+  readonly balancerWeightedPoolFactories: readonly string[];
+  /** balancerV2: the ComposableStablePoolFactory (v3, February 2023) deployments whose pools are priced as stable. */
+  readonly balancerStablePoolFactories: readonly string[];
 }
 
 /**

@@ -32,8 +32,12 @@ interface RawToken {
 interface RawDex {
   name: string;
   slug: string;
-  version: 'v2' | 'v3' | 'v4';
+  version: 'v2' | 'v3' | 'v4' | 'balancerV2';
   logo?: string;
+  balancerVaultAddress?: string;
+  balancerQueriesAddress?: string;
+  balancerWeightedPoolFactories?: string[];
+  balancerStablePoolFactories?: string[];
   v2FactoryAddress?: string;
   v2RouterAddress?: string;
   v3FactoryAddress?: string;
@@ -242,6 +246,14 @@ function normalise(raw: RawChain, file: string, lists: readonly LoadedTokenList[
         poolInitCodeHash: d.poolInitCodeHash ?? '',
         v3PoolDeployerAddress: addr(d.v3PoolDeployerAddress, `/dexes/${i}/v3PoolDeployerAddress`),
         feeTiers: Object.freeze([...(d.feeTiers ?? [])]),
+        balancerVaultAddress: addr(d.balancerVaultAddress, `/dexes/${i}/balancerVaultAddress`),
+        balancerQueriesAddress: addr(d.balancerQueriesAddress, `/dexes/${i}/balancerQueriesAddress`),
+        balancerWeightedPoolFactories: Object.freeze(
+          (d.balancerWeightedPoolFactories ?? []).map((f, k) => addr(f, `/dexes/${i}/balancerWeightedPoolFactories/${k}`)),
+        ),
+        balancerStablePoolFactories: Object.freeze(
+          (d.balancerStablePoolFactories ?? []).map((f, k) => addr(f, `/dexes/${i}/balancerStablePoolFactories/${k}`)),
+        ),
         ...(d.factoryDeploymentBlock === undefined ? {} : { factoryDeploymentBlock: d.factoryDeploymentBlock }),
       }),
     )

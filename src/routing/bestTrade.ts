@@ -263,7 +263,8 @@ function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeR
     if (executors.length === 0) continue;
     const priced = toPricedPath(index, path);
     if (!priced) continue;
-    const key = priced.pools.map((p, h) => `${p.address}${path.tokens[h] === p.token0 ? '>' : '<'}`).join('');
+    // The pool and its tokens in and out: a pool of more than two tokens is priced per pair (PoolProtocol.pairViews).
+    const key = priced.pools.map((p, h) => `${p.address}:${path.tokens[h]}>${path.tokens[h + 1]}`).join('/');
     const nominal = nominalLegs(priced);
     const ticking = nominal.find((l) => protocolOf(l.kind).gas.tick > 0n);
     paths.push({

@@ -85,7 +85,8 @@ export function findRoutes(index: ChainPoolIndex, tokenIn: string, tokenOut: str
   const tokens: string[] = [tokenIn];
   const visit = (token: string, bottleneck: number, hops: number): void => {
     for (const e of byToken.get(token) ?? []) {
-      if (pools.includes(e)) continue;
+      // A pool is its address: two pair views of one Balancer pool are the same pool (PoolProtocol.pairViews).
+      if (pools.some((p) => p.address === e.address)) continue;
       const next = e.token0 === token ? e.token1 : e.token0;
       if (tokens.includes(next)) continue;
       pools.push(e);

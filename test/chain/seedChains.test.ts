@@ -193,6 +193,7 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
   });
   t.equal(latest, BigInt(moved.balance0) + 12345n, 'the chain has moved on since the snapshot');
   for (const p of snap.pools) {
+    if (p.version === 'balancerV2') continue; // this devnet has no Balancer
     const b0 = await client.readContract({
       address: p.token0 as Address,
       abi: erc20,
@@ -318,6 +319,7 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
   t.equal(r.snapshot!.tickWindowWords, 0);
   for (const p of r.snapshot!.pools) {
     const full = snap.pools.find((x) => x.address === p.address)!;
+    if (p.version === 'balancerV2' || full.version === 'balancerV2') continue; // this devnet has no Balancer
     if (p.version === 'v2' || full.version === 'v2') {
       // Balances may differ: tokens were sent to one pool after the first run.
       t.same({ ...p, balance0: '', balance1: '' }, { ...full, balance0: '', balance1: '' }, `${p.address}: same v2 state`);
