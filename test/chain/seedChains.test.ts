@@ -102,12 +102,14 @@ t.test('seedChains: devnet seeded, dead endpoint failed, missing one skipped, sn
   t.equal(snap.tickWindowWords, 20, 'default tick window: 20 words each side');
 
   // Discovery from the factories' creation logs (the devnet catalogue gives each factory's deployment block): one
-  // eth_getLogs from block 0 to the head covers the three factories and the v4 PoolManager; no pair lookup (test/chain/discoverPools.test.ts
+  // eth_getLogs from block 0 to the head covers the three factories, the v4 PoolManager and the Balancer Vault; no pair lookup (test/chain/discoverPools.test.ts
   // covers the logs against the chain and the pair-lookup fallback).
   t.equal(seeded.candidates, 0, 'no pair lookup');
   t.same(
     seeded.discovery.map((d) => [d.dex, d.version, d.method, d.fromBlock, d.toBlock]),
     [
+      // The devnet catalogue's Balancer Vault (deployed only by startDevnet({ balancer: true }): none here, no pools).
+      ['balancer', 'balancerV2', 'logs', 0, seeded.blockNumber],
       ['sushiswap', 'v2', 'logs', 0, seeded.blockNumber],
       ['uniswap', 'v2', 'logs', 0, seeded.blockNumber],
       ['uniswap', 'v3', 'logs', 0, seeded.blockNumber],
