@@ -107,7 +107,7 @@ export class DevnetTrader {
   async queue(state: Snapshot, count: number): Promise<void> {
     for (let i = 0; i < count; i++) {
       // v2 and v3 pools only: v4 swaps go through the PoolManager, not a pool contract.
-      const p = this.pick(state.pools.filter((x) => x.version !== 'v4'));
+      const p = this.pick(state.pools.filter((x) => x.version === 'v2' || x.version === 'v3'));
       if (!p) return;
       const from = this.pick(this.traders);
       const [t0, t1] = [getAddress(p.token0), getAddress(p.token1)];

@@ -68,8 +68,6 @@ export interface CatalogDex {
   readonly universalRouterV2FactoryAddress: string;
   readonly universalRouterV3FactoryAddress: string;
   readonly permit2Address: string;
-  /** balancerV2: the Vault that holds every pool of the deployment and executes their swaps (`swap` / `batchSwap`). */
-  readonly balancerVaultAddress: string;
   readonly settlementAddress: string;
   /** v2 swap fee in basis points; 0 for v3. */
   readonly feeBps: number;
@@ -87,6 +85,17 @@ export interface CatalogDex {
    * unknown, and its pools are found by pair lookups (catalogue tokens x base tokens).
    */
   readonly factoryDeploymentBlock?: number;
+  /**
+   * balancerV2: the Vault that holds every pool's tokens (its TokensRegistered logs find the pools) and executes their
+   * swaps (`swap` / `batchSwap`).
+   */
+  readonly balancerVaultAddress: string;
+  /** balancerV2: BalancerQueries (querySwap / queryBatchSwap, the on-chain oracle of Vault swaps). */
+  readonly balancerQueriesAddress: string;
+  /** balancerV2: the WeightedPoolFactory (v3, February 2023) deployments whose pools are priced as weighted. */
+  readonly balancerWeightedPoolFactories: readonly string[];
+  /** balancerV2: the ComposableStablePoolFactory (v3, February 2023) deployments whose pools are priced as stable. */
+  readonly balancerStablePoolFactories: readonly string[];
 }
 
 /**

@@ -34,6 +34,10 @@ interface RawDex {
   slug: string;
   version: 'v2' | 'v3' | 'v4' | 'balancerV2';
   logo?: string;
+  balancerVaultAddress?: string;
+  balancerQueriesAddress?: string;
+  balancerWeightedPoolFactories?: string[];
+  balancerStablePoolFactories?: string[];
   v2FactoryAddress?: string;
   v2RouterAddress?: string;
   v3FactoryAddress?: string;
@@ -51,7 +55,6 @@ interface RawDex {
   universalRouterV2FactoryAddress?: string;
   universalRouterV3FactoryAddress?: string;
   permit2Address?: string;
-  balancerVaultAddress?: string;
   settlementAddress?: string;
   feeBps?: number;
   pairInitCodeHash?: string;
@@ -237,13 +240,20 @@ function normalise(raw: RawChain, file: string, lists: readonly LoadedTokenList[
         universalRouterV2FactoryAddress: addr(d.universalRouterV2FactoryAddress, `/dexes/${i}/universalRouterV2FactoryAddress`),
         universalRouterV3FactoryAddress: addr(d.universalRouterV3FactoryAddress, `/dexes/${i}/universalRouterV3FactoryAddress`),
         permit2Address: addr(d.permit2Address, `/dexes/${i}/permit2Address`),
-        balancerVaultAddress: addr(d.balancerVaultAddress, `/dexes/${i}/balancerVaultAddress`),
         settlementAddress: addr(d.settlementAddress, `/dexes/${i}/settlementAddress`),
         feeBps: d.feeBps ?? 0,
         pairInitCodeHash: d.pairInitCodeHash ?? '',
         poolInitCodeHash: d.poolInitCodeHash ?? '',
         v3PoolDeployerAddress: addr(d.v3PoolDeployerAddress, `/dexes/${i}/v3PoolDeployerAddress`),
         feeTiers: Object.freeze([...(d.feeTiers ?? [])]),
+        balancerVaultAddress: addr(d.balancerVaultAddress, `/dexes/${i}/balancerVaultAddress`),
+        balancerQueriesAddress: addr(d.balancerQueriesAddress, `/dexes/${i}/balancerQueriesAddress`),
+        balancerWeightedPoolFactories: Object.freeze(
+          (d.balancerWeightedPoolFactories ?? []).map((f, k) => addr(f, `/dexes/${i}/balancerWeightedPoolFactories/${k}`)),
+        ),
+        balancerStablePoolFactories: Object.freeze(
+          (d.balancerStablePoolFactories ?? []).map((f, k) => addr(f, `/dexes/${i}/balancerStablePoolFactories/${k}`)),
+        ),
         ...(d.factoryDeploymentBlock === undefined ? {} : { factoryDeploymentBlock: d.factoryDeploymentBlock }),
       }),
     )

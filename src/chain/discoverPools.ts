@@ -2,7 +2,7 @@ import { type Address, getAddress, keccak256, stringToHex, zeroAddress } from 'v
 import type { CatalogChain } from '../catalog/Catalog.ts';
 import type { Snapshot, SnapshotDiscovery, SnapshotPoolIdentity } from '../graph/snapshot.ts';
 import type { PoolLog } from '../protocols/logWords.ts';
-import { type CreatedPool, type PoolToRead, poolAddress, type ReadCall } from '../protocols/PoolSource.ts';
+import { type CreatedPool, type PoolReadKey, type PoolToRead, poolAddress, type ReadCall } from '../protocols/PoolSource.ts';
 import { poolSource, type SnapshotPool } from '../protocols/registry.ts';
 import { discoveryCandidates, pairTokens } from './discoveryPairs.ts';
 import { type RangeLog, scanLogs } from './logRanges.ts';
@@ -107,6 +107,8 @@ export interface FactoryDex {
   readonly version: SnapshotPool['version'];
   readonly factory: Address;
   readonly fee: number;
+  /** What each of its pools needs read beyond its identity (PoolSource.discovery's key: Balancer's Vault and factories). */
+  readonly key?: PoolReadKey;
 }
 
 /** The chain's DEXes by factory address (lower case), each with its protocol's discovery (registry.poolSource). */
@@ -119,7 +121,7 @@ export function dexesByFactory(chain: CatalogChain): Map<string, FactoryDex[]> {
     const factory = getAddress(found.factory);
     out.set(lower(factory), [
       ...(out.get(lower(factory)) ?? []),
-      { dex: dex.slug, version: dex.version, factory, fee: found.fees[0] ?? 0 },
+      { dex: dex.slug, version: dex.version, factory, fee: found.fees[0] ?? 0, ...(found.key ? { key: found.key } : {}) },
     ]);
   }
   return out;
@@ -154,8 +156,25 @@ export function keptPool(
   tokens: ReadonlySet<string>,
 ): PoolToRead | undefined {
   const d = dexes.get(lower(factory))?.find((x) => x.version === version);
-  if (!d || !heldToken(tokens, created.token0) || !heldToken(tokens, created.token1)) return undefined;
-  return { ...created, dex: d.dex, version: d.version, fee: created.fee ?? d.fee };
+  if (!d) return undefined;
+  const key = created.key ?? d.key;
+  const { tokens: all, ...pool } = created;
+  if (all) {
+    // A pool of more than two tokens (Balancer): kept with two of them in `tokens`; its pair is its two lowest there.
+    const held = all.filter((t) => tokens.has(lower(t)));
+    if (held.length < 2) return undefined;
+    return {
+      ...pool,
+      token0: held[0],
+      token1: held[1],
+      dex: d.dex,
+      version: d.version,
+      fee: created.fee ?? d.fee,
+      ...(key ? { key } : {}),
+    };
+  }
+  if (!heldToken(tokens, created.token0) || !heldToken(tokens, created.token1)) return undefined;
+  return { ...pool, dex: d.dex, version: d.version, fee: created.fee ?? d.fee, ...(key ? { key } : {}) };
 }
 
 interface LogDex extends FactoryDex {
@@ -202,6 +221,7 @@ export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
       version: dex.version,
       factory,
       fee: found.fees[0] ?? 0,
+      ...(found.key ? { key: found.key } : {}),
       start: scanned ? Math.max(found.fromBlock, scanned.toBlock + 1 - REORG_OVERLAP) : found.fromBlock,
       ...(scanned ? { scannedTo: scanned.toBlock } : {}),
       known,

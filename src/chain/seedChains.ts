@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Address, getAddress, type PublicClient } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
 import { parseSnapshot, type Snapshot, type SnapshotExcludedToken } from '../graph/snapshot.ts';
-import type { ReadCall } from '../protocols/PoolSource.ts';
+import { DEFAULT_MULTICALL3, type ReadCall } from '../protocols/PoolSource.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
 import { type DexDiscovery, discoverPools, unlistedPools } from './discoverPools.ts';
@@ -19,7 +19,7 @@ import { createSeedRpc, RpcRequestError, type SeedRpc, type SeedRpcOptions, shor
 import { checkTokenMetadata, TOKEN_METADATA_READS, tokenMetadataCalls, totalSuppliesOf } from './tokenMetadata.ts';
 
 /** Multicall3's canonical address, used when a chain's catalogue file names none. */
-export const DEFAULT_MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
+export { DEFAULT_MULTICALL3 };
 
 /** Options of a seeding run. */
 export interface SeedOptions {

@@ -372,6 +372,12 @@ export class ChainFollower {
         for (const a of change.prev.keys()) changed.add(a);
         i = j;
       }
+      // Pools whose price moves without a log (PoolProtocol.rereadEachBlock) are read at the range's last block.
+      if (this.book.everyBlock().length > 0 && Number(logs.at(-1)?.blockNumber ?? -1) !== to) {
+        const change = await this.book.applyBlock([], this.runner(to), this.tickWindowWords, this.onReread);
+        this.count(change);
+        for (const a of change.prev.keys()) changed.add(a);
+      }
       const block = await this.blockAt(to);
       this.m.blocks += to - from + 1;
       await this.moveTo(block, changed, []);

@@ -46,12 +46,17 @@ export class PoolBook {
   private readonly factories: ReadonlyMap<string, readonly FactoryDex[]>;
   private readonly usable: ReadonlySet<string>;
   private readonly identifyTopics = new Set(POOL_SOURCES.flatMap((s) => (s.identify ? [s.identify.topic] : [])));
+  /**
+   * Pools named by another address than their contract's (Balancer: the poolId) by that contract's address (lower
+   * case): its own logs are the pool's (PoolSource.contractOf). Entries of pools no longer in the book are harmless.
+   */
+  private readonly contracts = new Map<string, string>();
 
   constructor(
     readonly chain: CatalogChain,
     snapshot: Snapshot,
   ) {
-    for (const p of snapshot.pools) this.pools.set(lower(p.address), p);
+    for (const p of snapshot.pools) this.track(lower(p.address), p);
     const excluded = new Set((snapshot.excludedTokens ?? []).map((e) => lower(e.address)));
     this.usable = new Set(
       pairTokens(chain)
@@ -76,13 +81,30 @@ export class PoolBook {
     );
   }
 
-  /** The pool a log names (lower case): its address, or the pool a singleton's log names (PoolSource.loggedPool). */
+  /** Sets a pool's state and notes its contract when the pool is named otherwise (PoolSource.contractOf). */
+  private track(a: string, p: SnapshotPool): void {
+    this.pools.set(a, p);
+    const contract = poolSource(p.version).contractOf?.(p);
+    if (contract !== undefined) this.contracts.set(contract, a);
+  }
+
+  /**
+   * The pool a log names (lower case): its address, the pool a singleton's log names (PoolSource.loggedPool), or the
+   * pool whose contract emitted it (PoolSource.contractOf).
+   */
   private poolOf(log: PoolLog): string {
     for (const d of this.factories.get(lower(log.address)) ?? []) {
       const pool = poolSource(d.version).loggedPool?.(log);
       if (pool) return pool;
     }
-    return lower(log.address);
+    return this.contracts.get(lower(log.address)) ?? lower(log.address);
+  }
+
+  /** The pools whose price moves without a log (PoolProtocol.rereadEachBlock): re-read at every block applied. */
+  everyBlock(): string[] {
+    const out: string[] = [];
+    for (const [a, p] of this.pools) if (snapshotProtocol(p.version).rereadEachBlock?.(p)) out.push(a);
+    return out;
   }
 
   /** Addresses of the pools the catalogued factories' creation logs among `logs` create (any pair). */
@@ -177,16 +199,7 @@ export class PoolBook {
             this.pools.set(a, outcome.state);
           } else {
             onReread(pool.address, outcome.reason);
-            const { key } = identityOf(pool);
-            toRead.set(a, {
-              address: poolAddress(pool.address),
-              dex: pool.dex,
-              version: pool.version,
-              token0: getAddress(pool.token0),
-              token1: getAddress(pool.token1),
-              fee: pool.fee,
-              ...(key ? { key } : {}),
-            });
+            toRead.set(a, rereadOf(pool));
           }
         } else if (this.pending.has(a)) {
           toRead.set(a, this.pending.get(a)!);
@@ -201,12 +214,14 @@ export class PoolBook {
           }
         }
       }
+      // Pools whose price moves without a log (a rate provider, an amplification ramp) are read at every block.
+      for (const a of this.everyBlock()) if (!toRead.has(a)) toRead.set(a, rereadOf(this.pools.get(a)!));
       if (toRead.size > 0) {
         const states = await readPoolStates(run, [...toRead.values()], tickWindowWords);
         for (const p of states.pools) {
           const a = lower(p.address);
           touch(a);
-          this.pools.set(a, p);
+          this.track(a, p);
           const was = this.pending.get(a);
           if (was) {
             this.pending.delete(a);
@@ -236,7 +251,7 @@ export class PoolBook {
   /** Undoes one block's change (newest first). Returns the addresses whose state changed. */
   undo(change: BlockChange): string[] {
     for (const [a, prev] of change.prev) {
-      if (prev) this.pools.set(a, prev);
+      if (prev) this.track(a, prev);
       else this.pools.delete(a);
     }
     for (const a of change.pendingAdded) this.pending.delete(a);
@@ -249,4 +264,18 @@ export class PoolBook {
     const list = addresses ? [...addresses].map((a) => this.pools.get(lower(a))).filter((p) => p !== undefined) : [...this.pools.values()];
     return list.map((p) => snapshotProtocol(p.version).fileState(p)).sort(comparePools);
   }
+}
+
+/** A tracked pool as a pool to read again (its identity and what its reads need beyond it, PoolSource.keyOf). */
+function rereadOf(pool: SnapshotPool): PoolToRead {
+  const { key } = identityOf(pool);
+  return {
+    address: poolAddress(pool.address),
+    dex: pool.dex,
+    version: pool.version,
+    token0: getAddress(pool.token0),
+    token1: getAddress(pool.token1),
+    fee: pool.fee,
+    ...(key ? { key } : {}),
+  };
 }

@@ -56,8 +56,8 @@ export class ChainPoolIndex {
   private readonly bases: ReadonlySet<string>;
   /** Priceable pools by entry, shared by every index derived from this one (an entry never changes state). */
   private readonly converted: WeakMap<PoolEntry, Pool | Error>;
-  /** Entries by pool address. */
-  private readonly entries: Map<string, PoolEntry>;
+  /** Entries by pool address (a pool of more than two tokens has one per token pair: PoolProtocol.pairViews). */
+  private readonly entries: Map<string, readonly PoolEntry[]>;
   /** The v4 hooks the catalogue lists for the chain (lower case): pools with them are priced (fromSnapshot's context). */
   private readonly allowedHooks: ReadonlySet<string>;
   private readonly memos = new Map<string, unknown>();
@@ -90,14 +90,14 @@ export class ChainPoolIndex {
     this.entries = new Map();
     this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
     this.prices = prices ?? usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
-    const entries = pools.map((state) => this.entryOf(state));
+    const entries = pools.flatMap((state) => this.entriesOf(state));
     this.baseTokensDerived = chain.baseTokens.length === 0;
     this.baseTokens = this.baseTokensDerived
       ? deriveBaseTokens(entries, (t) => this.tokens.has(t))
       : chain.baseTokens.map((t) => t.toLowerCase());
     this.bases = new Set(this.baseTokens);
     for (const entry of entries) {
-      this.entries.set(entry.address, entry);
+      this.entries.set(entry.address, [...(this.entries.get(entry.address) ?? []), entry]);
       for (const key of this.listKeys(entry)) this.lists.push(key, entry);
     }
     this.lists.sortAll();
@@ -115,12 +115,12 @@ export class ChainPoolIndex {
       const old = next.entries.get(address);
       if (!old) continue;
       next.entries.delete(address);
-      for (const key of next.listKeys(old)) next.lists.remove(key, old);
+      for (const entry of old) for (const key of next.listKeys(entry)) next.lists.remove(key, entry);
     }
     for (const state of pools) {
-      const entry = next.entryOf(state);
-      next.entries.set(entry.address, entry);
-      for (const key of next.listKeys(entry)) next.lists.insert(key, entry);
+      const entries = next.entriesOf(state);
+      if (entries.length > 0) next.entries.set(entries[0].address, entries);
+      for (const entry of entries) for (const key of next.listKeys(entry)) next.lists.insert(key, entry);
     }
     return next;
   }
@@ -131,6 +131,18 @@ export class ChainPoolIndex {
     if (this.bases.has(entry.token1)) keys.push(`b:${entry.token0}`);
     if (this.bases.has(entry.token0)) keys.push(`b:${entry.token1}`);
     return keys;
+  }
+
+  /**
+   * A pool's entries: itself, or for a pool of more than two tokens one per pair of catalogued tokens
+   * (PoolProtocol.pairViews), each with the pool's address.
+   */
+  private entriesOf(state: SnapshotPool): PoolEntry[] {
+    const views = snapshotProtocol(state.version).pairViews?.(state);
+    if (!views) return [this.entryOf(state)];
+    return views
+      .filter((v) => this.tokens.has(v.token0.toLowerCase()) && this.tokens.has(v.token1.toLowerCase()))
+      .map((v) => this.entryOf(v));
   }
 
   private entryOf(state: SnapshotPool): PoolEntry {

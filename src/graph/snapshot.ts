@@ -4,7 +4,7 @@ import { workerData } from 'node:worker_threads';
 import { Ajv, type ErrorObject } from 'ajv';
 import type { CatalogDex } from '../catalog/Catalog.ts';
 import { projectRoot } from '../config.ts';
-import type { PoolKeyExtras } from '../protocols/PoolSource.ts';
+import type { PoolReadKey } from '../protocols/PoolSource.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { parseSnapshotBytes, type ReducedValidator } from './parseSnapshotBytes.ts';
 
@@ -35,8 +35,8 @@ export interface SnapshotPoolIdentity {
   readonly token0: string;
   readonly token1: string;
   readonly fee: number;
-  /** v4: the PoolKey beyond currencies and fee, from its Initialize log (PoolToRead.key). */
-  readonly key?: PoolKeyExtras;
+  /** v4: the PoolKey beyond currencies and fee, from its Initialize log; Balancer: its Vault and factories (PoolToRead.key). */
+  readonly key?: PoolReadKey;
 }
 
 /**

@@ -131,6 +131,11 @@ export interface SnapshotContext {
 export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = never> {
   /** Its row in the registry, and the `kind` of its pools. */
   readonly kind: P['kind'];
+  /**
+   * Every pool kind it prices when there is more than one (Balancer v2: weighted and stable pools, one snapshot
+   * version): protocolOf answers this row for each. Absent: `kind` alone.
+   */
+  readonly kinds?: readonly P['kind'][];
   /** Gas of a swap through one of its pools (per hop, per tick crossed, the exact-output saving per further hop). */
   readonly gas: ProtocolGas;
   /** How its pools are found and read on a chain. */
@@ -174,4 +179,16 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
    * PoolKey fee, tick spacing and hooks. Absent for protocols whose pools are contracts of their own.
    */
   legKey?(pool: P): V4LegKey;
+  /**
+   * For pools of more than two tokens (Balancer v2): the pool's state once per token pair it can price, each with
+   * token0 / token1 (and balance0 / balance1) naming that pair and everything else shared, so the pricing graph, the
+   * route search and legs keep their pair shape. Every view keeps the pool's `address`: the route search treats them
+   * as one pool (never two views of it in one trade). Absent: the state is its own one pair.
+   */
+  pairViews?(state: S): readonly S[];
+  /**
+   * Whether a follower must re-read the pool at every block because its price moves without a log (Balancer: a rate
+   * provider's rate, an amplification ramp under way). Absent: never.
+   */
+  rereadEachBlock?(state: S): boolean;
 }

@@ -36,9 +36,33 @@ export interface PoolToRead {
   readonly token0: Address;
   readonly token1: Address;
   readonly fee: number;
-  /** What the pool's creation log said that its reads need and no read returns (v4: PoolKeyExtras); absent for v2/v3. */
-  readonly key?: PoolKeyExtras;
+  /**
+   * What its reads need beyond its identity and no read returns: v4's PoolKeyExtras (from the Initialize log),
+   * Balancer's BalancerPoolKey (from the catalogue); absent for v2/v3.
+   */
+  readonly key?: PoolReadKey;
 }
+
+/**
+ * A Balancer v2 pool's reads beyond its poolId: the Vault that holds it, and the catalogued factories that may have
+ * created it with the kind each creates (the read asks each isPoolFromFactory: a pool of no catalogued factory is
+ * dropped, and the factory that made it names its kind).
+ */
+export interface BalancerPoolKey {
+  readonly vault: Address;
+  readonly factories: readonly { readonly address: Address; readonly kind: 'balancerWeighted' | 'balancerStable' }[];
+}
+
+/** What a pool's reads need beyond its identity, per protocol (PoolToRead.key). */
+export type PoolReadKey = PoolKeyExtras | BalancerPoolKey;
+
+/** Whether a read key is v4's PoolKey extras. */
+export function isV4Key(key: PoolReadKey | undefined): key is PoolKeyExtras {
+  return key !== undefined && 'poolManager' in key;
+}
+
+/** Multicall3's address on every catalogued EVM chain (a chain's catalogue multicall3Address may name another). */
+export const DEFAULT_MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
 
 /**
  * A v4 pool's PoolKey beyond its currencies and fee: the PoolManager holds pools by poolId alone, so the tick spacing
@@ -82,7 +106,12 @@ export interface CreatedPool {
   readonly token0: Address;
   readonly token1: Address;
   readonly fee?: number;
-  readonly key?: PoolKeyExtras;
+  readonly key?: PoolReadKey;
+  /**
+   * A pool of more than two tokens (Balancer v2): every token it trades (its own BPT left out); token0 / token1 are
+   * then its two lowest, and discovery keeps it when at least two of them are catalogued (keptPool).
+   */
+  readonly tokens?: readonly Address[];
 }
 
 /**
@@ -94,9 +123,12 @@ export interface PoolSource<S extends SnapshotPoolBase> {
   /**
    * The factory a catalogue DEX of this version finds pools with, the fees it finds them by (undefined: none), and
    * the block its creation logs start at (the catalogue's factoryDeploymentBlock; undefined: unknown, pools are then
-   * found by pair lookups only).
+   * found by pair lookups only), and what every pool of the DEX needs read beyond its identity (`key`: Balancer's
+   * Vault and catalogued factories), which discovery gives each pool it keeps.
    */
-  discovery(dex: CatalogDex): { readonly factory: string; readonly fees: readonly number[]; readonly fromBlock?: number } | undefined;
+  discovery(
+    dex: CatalogDex,
+  ): { readonly factory: string; readonly fees: readonly number[]; readonly fromBlock?: number; readonly key?: PoolReadKey } | undefined;
   /** The factory read that returns the pool of a pair and fee (the zero address when there is none). */
   findPool(factory: Address, token0: Address, token1: Address, fee: number): ReadCall<Address>;
   /**
@@ -114,10 +146,15 @@ export interface PoolSource<S extends SnapshotPoolBase> {
    */
   loggedPool?(log: PoolLog): string | undefined;
   /**
+   * For pools whose identity is not the address of their contract (Balancer v2: the poolId), that contract's address
+   * (lower case): its own logs (fee and amplification changes) are the pool's. Absent: none.
+   */
+  contractOf?(state: S): string | undefined;
+  /**
    * What reading a pool of this state again needs beyond its identity (v4: its PoolKey's tick spacing, hooks and
    * PoolManager, PoolToRead.key); absent or undefined: nothing.
    */
-  keyOf?(state: S): PoolKeyExtras | undefined;
+  keyOf?(state: S): PoolReadKey | undefined;
   /**
    * For a protocol whose pools can exist before they are priceable (v3: created, then Initialize): the log that makes
    * a pool priceable, and the reads that say which factory made an unknown pool emitting it and for which pair. A

@@ -1,3 +1,4 @@
+import { balancerV2 } from './balancer/balancerV2.ts';
 import type { PoolProtocol } from './PoolProtocol.ts';
 import type { PoolSource } from './PoolSource.ts';
 import { uniswapV2 } from './uniswapV2/uniswapV2.ts';
@@ -11,14 +12,14 @@ import { uniswapV4 } from './uniswapV4/uniswapV4.ts';
  */
 
 /** Every pool protocol the service prices. */
-const PROTOCOLS = [uniswapV2, uniswapV3, uniswapV4] as const;
+const PROTOCOLS = [uniswapV2, uniswapV3, uniswapV4, balancerV2] as const;
 
 type Row = (typeof PROTOCOLS)[number];
 type PoolOf<R> = R extends PoolProtocol<infer P, infer _S> ? P : never;
 type StateOf<R> = R extends PoolProtocol<infer _P, infer S> ? S : never;
 
-/** The kind of a pool protocol: its row in the registry. */
-export type ProtocolKind = Row['kind'];
+/** The kind of a pool protocol: its row in the registry (Balancer v2's row prices two kinds, PoolProtocol.kinds). */
+export type ProtocolKind = PoolOf<Row>['kind'];
 
 /** Any priceable pool. */
 export type Pool = PoolOf<Row>;
@@ -26,16 +27,25 @@ export type Pool = PoolOf<Row>;
 /** Any pool's state as a snapshot file holds it; its `version` names its protocol (KIND_OF_VERSION). */
 export type SnapshotPool = StateOf<Row>;
 
-/** A snapshot pool's `version`: v2, v3 or v4 (seeds/snapshot.schema.json). */
+/** A snapshot pool's `version`: v2, v3, v4 or balancerV2 (seeds/snapshot.schema.json). */
 export type SnapshotVersion = SnapshotPool['version'];
 
 /** A row of the registry, for any pool and state of its kind. */
 export type AnyPoolProtocol = PoolProtocol<Pool, SnapshotPool>;
 
 /** The protocol of each snapshot `version` (the snapshot files' discriminant, unchanged in the file format). */
-const KIND_OF_VERSION: { readonly [V in SnapshotVersion]: ProtocolKind } = { v2: 'uniswapV2', v3: 'uniswapV3', v4: 'uniswapV4' };
+const KIND_OF_VERSION: { readonly [V in SnapshotVersion]: ProtocolKind } = {
+  v2: 'uniswapV2',
+  v3: 'uniswapV3',
+  v4: 'uniswapV4',
+  balancerV2: 'balancerWeighted',
+};
 
-const BY_KIND: ReadonlyMap<string, AnyPoolProtocol> = new Map(PROTOCOLS.map((p): [string, AnyPoolProtocol] => [p.kind, p]));
+const BY_KIND: ReadonlyMap<string, AnyPoolProtocol> = new Map(
+  PROTOCOLS.flatMap((p): [string, AnyPoolProtocol][] =>
+    ((p as { kinds?: readonly string[] }).kinds ?? [p.kind]).map((kind): [string, AnyPoolProtocol] => [kind, p as AnyPoolProtocol]),
+  ),
+);
 
 const BY_VERSION: ReadonlyMap<string, AnyPoolProtocol> = new Map(
   Object.entries(KIND_OF_VERSION).map(([version, kind]): [string, AnyPoolProtocol] => [version, protocolOf(kind)]),
@@ -75,4 +85,6 @@ export function poolSource(version: string): PoolSource<SnapshotPool> {
 export const POOL_SOURCES: readonly PoolSource<SnapshotPool>[] = SNAPSHOT_VERSIONS.map(poolSource);
 
 /** The kinds in the table (for tests and docs). */
-export const PROTOCOL_KINDS: readonly ProtocolKind[] = PROTOCOLS.map((p) => p.kind);
+export const PROTOCOL_KINDS: readonly ProtocolKind[] = PROTOCOLS.flatMap(
+  (p) => ((p as { kinds?: readonly ProtocolKind[] }).kinds ?? [p.kind]) as ProtocolKind[],
+);

@@ -397,7 +397,8 @@ function pricedCandidate(index: ChainPoolIndex, priced: PricedPath, tradeType: T
   const nominal = nominalLegs(priced);
   const executors = executorsFor(index.chain, path.pools, tradeType, crossesNative(nominal));
   if (executors.length === 0) return undefined;
-  const key = priced.pools.map((p, h) => `${p.address}${heldAt(p, path.tokens[h]) === p.token0 ? '>' : '<'}`).join('');
+  // The pool and its tokens in and out: a pool of more than two tokens is priced per pair (PoolProtocol.pairViews).
+  const key = priced.pools.map((p, h) => `${p.address}:${path.tokens[h]}>${path.tokens[h + 1]}`).join('/');
   const ticking = nominal.find((l) => protocolOf(l.kind).gas.tick > 0n);
   return {
     path: priced,

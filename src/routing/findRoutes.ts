@@ -124,7 +124,8 @@ export function findRoutes(index: ChainPoolIndex, tokenIn: string, tokenOut: str
   const native0 = (e: PoolEntry): boolean => e.token0 === POOL_NATIVE;
   const visit = (token: string, bottleneck: number, hops: number): void => {
     for (const e of byToken.get(token) ?? []) {
-      if (pools.includes(e)) continue;
+      // A pool is its address: two pair views of one Balancer pool are the same pool (PoolProtocol.pairViews).
+      if (pools.some((p) => p.address === e.address)) continue;
       const next = node(e.token0) === token ? node(e.token1) : node(e.token0);
       if (tokens.includes(next)) continue;
       if (native && native0(e)) {

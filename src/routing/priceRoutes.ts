@@ -51,7 +51,8 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
     const tokenOut = heldAt(pool, path.path.tokens[hop + 1]);
     const zeroForOne = tokenIn === pool.token0;
     let quotes: LadderQuote[];
-    prefix += `${pool.address}:${zeroForOne ? 1 : 0}/`;
+    // The pool with its tokens in and out: a pool of more than two tokens is priced per pair (PoolProtocol.pairViews).
+    prefix += `${pool.address}:${tokenIn}>${tokenOut}/`;
     // The amounts at this hop follow from the first amounts and the pools before it.
     const key = cache ? prefix : undefined;
     const cached = key === undefined ? undefined : cache!.get(key);

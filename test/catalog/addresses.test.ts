@@ -6,7 +6,9 @@
 // - chain fields (native symbol and name, explorer, Multicall3) against viem's chain definitions (EVM)
 //   and @across-protocol/constants PUBLIC_NETWORKS (TRON, Solana);
 // - address formats: EVM addresses are EIP-55 checksummed, TRON addresses pass base58check, Solana
-//   addresses decode to 32 bytes.
+//   addresses decode to 32 bytes;
+// - Balancer v2 entries (Vault, BalancerQueries, WeightedPoolFactory and ComposableStablePoolFactory v3) against the
+//   task outputs of @balancer-labs/v2-deployments, and each chain where that package deploys them lists them.
 // Addresses no package knows are listed with t.comment, and where Uniswap's own documentation is the
 // only source, it is transcribed below with its URL.
 
@@ -37,7 +39,11 @@ interface Token {
 interface Dex {
   name: string;
   slug: string;
-  version: 'v2' | 'v3' | 'v4';
+  version: 'v2' | 'v3' | 'v4' | 'balancerV2';
+  balancerVaultAddress?: string;
+  balancerQueriesAddress?: string;
+  balancerWeightedPoolFactories?: string[];
+  balancerStablePoolFactories?: string[];
   v2FactoryAddress?: string;
   v2RouterAddress?: string;
   v3FactoryAddress?: string;
@@ -298,10 +304,14 @@ for (const { file, chain } of evmChains) {
         'universalRouterV3FactoryAddress',
         'permit2Address',
         'settlementAddress',
+        'balancerVaultAddress',
+        'balancerQueriesAddress',
       ] as const) {
         const a = d[key];
         if (a) addresses.push([`${d.slug} ${d.version} ${key}`, a]);
       }
+      for (const a of [...(d.balancerWeightedPoolFactories ?? []), ...(d.balancerStablePoolFactories ?? [])])
+        addresses.push([`${d.slug} ${d.version} pool factory`, a]);
     }
     for (const [what, a] of addresses) t.equal(getAddress(a), a, what);
   });
@@ -377,7 +387,7 @@ for (const { file, chain } of evmChains) {
   });
 
   t.test(`${file}: other DEXes (no package oracle; shape only)`, async (t) => {
-    for (const d of chain.dexes.filter((x) => x.slug !== 'uniswap')) {
+    for (const d of chain.dexes.filter((x) => x.slug !== 'uniswap' && x.slug !== 'balancer')) {
       t.ok(['sushiswap', 'pancakeswap'].includes(d.slug), `${d.slug} is an expected DEX`);
       if (d.slug === 'sushiswap') {
         t.equal(d.version, 'v2');
@@ -394,6 +404,48 @@ for (const { file, chain } of evmChains) {
       noPackageOracle.push(`${file} ${d.slug} ${d.version}`);
       t.ok(addrs.length > 0, `${d.slug} ${d.version}: ${addrs.join(', ')}`);
     }
+  });
+}
+
+/** @balancer-labs/v2-deployments' network name of each chain id the catalogue ships (the package has no Base). */
+const BALANCER_NETWORK: Readonly<Record<number, string>> = {
+  1: 'mainnet',
+  10: 'optimism',
+  56: 'bsc',
+  137: 'polygon',
+  8453: 'base',
+  42161: 'arbitrum',
+  43114: 'avalanche',
+};
+
+/** A contract of a Balancer deployment task on a network, from the package's task output (undefined: not deployed there). */
+function balancerTaskAddress(task: string, network: string, name: string): string | undefined {
+  try {
+    return (require(`@balancer-labs/v2-deployments/dist/tasks/${task}/output/${network}.json`) as Record<string, string>)[name];
+  } catch {
+    return undefined;
+  }
+}
+
+for (const { file, chain } of evmChains) {
+  t.test(`${file}: Balancer v2 against @balancer-labs/v2-deployments`, async (t) => {
+    const network = BALANCER_NETWORK[chain.chainId];
+    const vault = network && balancerTaskAddress('20210418-vault', network, 'Vault');
+    const queries = network && balancerTaskAddress('20220721-balancer-queries', network, 'BalancerQueries');
+    const weighted = network && balancerTaskAddress('20230206-weighted-pool-v3', network, 'WeightedPoolFactory');
+    const stable = network && balancerTaskAddress('20230206-composable-stable-pool-v3', network, 'ComposableStablePoolFactory');
+    const listed = chain.dexes.find((d) => d.slug === 'balancer' && d.version === 'balancerV2');
+    // Every chain where the package deploys the Vault and a v3 pool factory is listed (BNB Smart Chain excepted:
+    // its catalogue is PancakeSwap's; Base: the package has no Base deployments).
+    const deployed = Boolean(vault && queries && (weighted || stable)) && chain.chainId !== 56;
+    t.equal(Boolean(listed), deployed, deployed ? 'Balancer v2 is listed' : 'Balancer v2 is not listed (not deployed by the package)');
+    if (!listed) return;
+    t.ok(eq(listed.balancerVaultAddress, vault), `Vault ${listed.balancerVaultAddress}`);
+    t.equal(listed.balancerVaultAddress, '0xBA12222222228d8Ba445958a75a0704d566BF2C8', 'the one Vault address of every chain');
+    t.ok(eq(listed.balancerQueriesAddress, queries), `BalancerQueries ${listed.balancerQueriesAddress}`);
+    t.same(listed.balancerWeightedPoolFactories, weighted ? [weighted] : [], 'WeightedPoolFactory v3');
+    t.same(listed.balancerStablePoolFactories, stable ? [stable] : [], 'ComposableStablePoolFactory v3');
+    t.equal(listed.factoryDeploymentBlock, undefined, 'no deployment block: the package states none (pools are then not found by logs)');
   });
 }
 

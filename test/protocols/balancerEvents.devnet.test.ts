@@ -4,6 +4,8 @@
 // exits, a swap fee change, an amplification ramp stopped and another started, time passing the rate cache's expiry) is followed block by
 // block with applyBalancerEvent (re-reading only the pools it asks to), and the followed state equals a fresh
 // readBalancerPools at every block.
+
+import { join } from 'node:path';
 import t from 'tap';
 import {
   type Address,
@@ -21,7 +23,11 @@ import { devnetAccounts, devnetAddresses, MULTICALL3_ADDRESS } from '../../seeds
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc, receiptOf } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { multicallBatched } from '../../src/chain/multicallBatched.ts';
+import { multicallRunner, readPoolStates } from '../../src/chain/readPoolStates.ts';
+import { PoolBook, type RpcLog } from '../../src/follow/poolBook.ts';
+import type { Snapshot } from '../../src/graph/snapshot.ts';
 import {
   applyBalancerEvent,
   BALANCER_EVENT_TOPICS,
@@ -32,9 +38,12 @@ import {
   TOKENS_REGISTERED,
   VAULT_SWAP,
 } from '../../src/protocols/balancer/balancerEvents.ts';
+import { balancerSource } from '../../src/protocols/balancer/balancerSource.ts';
 import type { BalancerPoolState } from '../../src/protocols/balancer/balancerState.ts';
 import { readBalancerPools } from '../../src/protocols/balancer/readBalancerPools.ts';
 import type { PoolLog } from '../../src/protocols/logWords.ts';
+import type { PoolToRead } from '../../src/protocols/PoolSource.ts';
+import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import { devnetWallet } from '../helpers/devnetWallet.ts';
 
 const devnet = await startDevnet({ balancer: true });
@@ -117,7 +126,47 @@ function random(seed: number): () => number {
   };
 }
 
+const bookAt = new WeakMap<PoolBook, bigint>();
+/** The last block a book was brought to (its start snapshot's at first). */
+const snapshotBlock = (book: PoolBook): bigint => bookAt.get(book) ?? startBlock;
+let startBlock = 0n;
+
+// The follower's own book (src/follow/poolBook.ts) beside applyBalancerEvent: the devnet catalogue's Balancer entry, the
+// pools as seeding reads them (balancerSource through readPoolStates), each block's logs of the book's topics applied
+// by PoolBook.applyBlock (pool-contract logs reach the pool through contractOf; rate-provided and ramping pools are
+// re-read every block); the book's Balancer records equal a fresh read at every block.
+const devnetChain = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog')).chain('devnet')!;
+const balancerKey = balancerSource.discovery(devnetChain.dexes.find((d) => d.version === 'balancerV2')!)!.key!;
+const toRead: PoolToRead[] = bal.pools.map((p) => ({
+  address: p.poolId.toLowerCase() as Address,
+  dex: 'balancer',
+  version: 'balancerV2',
+  token0: p.tokens[0],
+  token1: p.tokens[1],
+  fee: 0,
+  key: balancerKey,
+}));
+const runnerAt = (b: bigint) => multicallRunner(client, { multicall3: MULTICALL3_ADDRESS, blockNumber: b, batchSize: 100, concurrency: 1 });
+async function seedAt(b: bigint): Promise<SnapshotPool[]> {
+  const states = await readPoolStates(runnerAt(b), toRead, 0);
+  if (states.dropped.length > 0) throw new Error(`dropped: ${JSON.stringify(states.dropped)}`);
+  return states.pools.sort((x, y) => (x.address < y.address ? -1 : 1));
+}
+
 t.test('random traffic followed block by block equals a fresh read at every block', async (t) => {
+  const start = await client.getBlockNumber();
+  const snapshot: Snapshot = {
+    formatVersion: 1,
+    chainId: devnetChain.chainId,
+    blockNumber: Number(start),
+    blockTimestamp: 0,
+    seededAt: '',
+    tickWindowWords: 0,
+    pools: await seedAt(start),
+  };
+  const book = new PoolBook(devnetChain, snapshot);
+  startBlock = start;
+  let bookEvents = 0;
   const trader = getAddress(devnetAccounts(2)[1].address);
   const send = async (from: Address, to: Address, data: Hex): Promise<boolean> => {
     const hash = await jsonRpc<Hex>(devnet.rpcUrl, 'eth_sendTransaction', [{ from, to, data, gas: toHex(3_000_000n) }]);
@@ -255,7 +304,24 @@ t.test('random traffic followed block by block equals a fresh read at every bloc
       followed = followed.map((s, k) => (reread.has(k) ? fresh[k] : s));
     }
     t.same(followed, fresh, `round ${round}: followed state equals a fresh read at block ${block}`);
+    // The follower's book over the same blocks, one applyBlock per block (empty blocks too).
+    const bookLogs = await jsonRpc<RpcLog[]>(devnet.rpcUrl, 'eth_getLogs', [
+      { fromBlock: toHex(BigInt(snapshotBlock(book)) + 1n), toBlock: toHex(block), topics: [book.topics] },
+    ]);
+    for (let b = BigInt(snapshotBlock(book)) + 1n; b <= block; b++) {
+      const mine = book.relevant(bookLogs.filter((l) => BigInt(l.blockNumber) === b));
+      mine.sort((x, y) => Number(x.logIndex) - Number(y.logIndex));
+      const change = await book.applyBlock(mine, runnerAt(b), 0, () => {});
+      bookEvents += change.events;
+    }
+    bookAt.set(book, block);
+    const bookState = book
+      .snapshotPools()
+      .filter((p) => p.version === 'balancerV2')
+      .sort((x, y) => (x.address < y.address ? -1 : 1));
+    t.same(bookState, await seedAt(block), `round ${round}: the follower's book equals a fresh seed at block ${block}`);
   }
+  t.ok(bookEvents >= 40, `${bookEvents} logs through the book`);
   t.ok(exact >= 40, `${exact} logs applied exactly, ${rereads} pool re-reads, ${sent} transactions`);
   t.same(
     BALANCER_EVENT_TOPICS.map((topic) => (applied.get(topic) ?? 0) > 0),

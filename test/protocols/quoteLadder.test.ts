@@ -201,7 +201,9 @@ const CASES: Record<string, { readonly state: SnapshotPool; readonly ladders: re
   uniswapV4: { state: v4, ladders: V3_LADDERS, oracle: v3Oracle },
 };
 /** Kinds without a case: the wrap pseudo-pool (1:1, no state; issue 22 removes it). */
-const EXEMPT: ReadonlySet<string> = new Set(['wrap']);
+// Balancer v2: its ladders are checked against BalancerQueries.querySwap on the devnet
+// (test/protocols/balancerSeedRoute.devnet.test.ts, through pricePath's one walk per ladder).
+const EXEMPT: ReadonlySet<string> = new Set(['wrap', 'balancerWeighted', 'balancerStable']);
 
 const label = (l: Ladder): string => `${l.zeroForOne ? 'zeroForOne' : 'oneForZero'} ${l.tradeType}`;
 

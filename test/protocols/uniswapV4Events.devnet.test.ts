@@ -35,6 +35,7 @@ import { seedChains } from '../../src/chain/seedChains.ts';
 import { ChainFollower } from '../../src/follow/ChainFollower.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
 import type { PoolLog } from '../../src/protocols/logWords.ts';
+import type { PoolKeyExtras } from '../../src/protocols/PoolSource.ts';
 import { type PoolToRead, STATE_PHASES } from '../../src/protocols/PoolSource.ts';
 import { applyV4Event, type FollowedPoolV4, V4_EVENT_TOPICS } from '../../src/protocols/uniswapV4/uniswapV4Events.ts';
 import { uniswapV4Source } from '../../src/protocols/uniswapV4/uniswapV4Source.ts';
@@ -84,7 +85,7 @@ const pools: PoolToRead[] = (
   })) as PoolLog[]
 )
   .map((log) => uniswapV4Source.created(log)!)
-  .filter((c) => c.key!.hooks === zeroAddress)
+  .filter((c) => (c.key as PoolKeyExtras).hooks === zeroAddress)
   .map((c) => ({ ...c, dex: 'uniswap', version: 'v4', fee: c.fee! }));
 
 /** Every pool read afresh at `block` (seeding's phases). */
@@ -160,7 +161,13 @@ t.test('the followed v4 state equals a fresh read after every block', async (t) 
   for (let round = 0; round < ROUNDS; round++) {
     const pool = pools[Math.floor(random() * pools.length)];
     const state = followed.get(pool.address)!;
-    const key = { currency0: pool.token0, currency1: pool.token1, fee: pool.fee, tickSpacing: pool.key!.tickSpacing, hooks: zeroAddress };
+    const key = {
+      currency0: pool.token0,
+      currency1: pool.token1,
+      fee: pool.fee,
+      tickSpacing: (pool.key as PoolKeyExtras).tickSpacing,
+      hooks: zeroAddress,
+    };
     const op = random();
     let data: Hex;
     let touched: string = pool.address;
@@ -195,7 +202,13 @@ t.test('the followed v4 state equals a fresh read after every block', async (t) 
       const [p] = positions.splice(Math.floor(random() * positions.length), 1);
       touched = p.pool;
       const owner = pools.find((x) => x.address === p.pool)!;
-      const k = { ...key, currency0: owner.token0, currency1: owner.token1, fee: owner.fee, tickSpacing: owner.key!.tickSpacing };
+      const k = {
+        ...key,
+        currency0: owner.token0,
+        currency1: owner.token1,
+        fee: owner.fee,
+        tickSpacing: (owner.key as PoolKeyExtras).tickSpacing,
+      };
       const delta = random() < 0.5 ? p.liquidity : p.liquidity / 2n;
       if (delta !== p.liquidity) positions.push({ ...p, liquidity: p.liquidity - delta });
       data = encodeFunctionData({

@@ -43,7 +43,7 @@ type Amp = readonly [bigint, boolean, bigint];
 type RateCache = readonly [bigint, bigint, bigint, bigint];
 
 /** One pool's reads, phase by phase: 'pool' (Vault and pool getters), then 'tokens' (decimals, rate caches, rates). */
-class PoolRead {
+export class BalancerPoolRead {
   tokens: PoolTokens | undefined;
   swapFee: bigint | undefined;
   weights: readonly bigint[] | undefined;
@@ -174,8 +174,11 @@ export async function readBalancerPools(
   pools: readonly BalancerPoolRef[],
   multicall: BatchedReads,
 ): Promise<(BalancerPoolState | string)[]> {
-  const reads = pools.map((p) => new PoolRead(p, options.vault));
-  const phase = async (calls: (r: PoolRead) => ReadCall<unknown>[], take: (r: PoolRead, results: readonly unknown[]) => void) => {
+  const reads = pools.map((p) => new BalancerPoolRead(p, options.vault));
+  const phase = async (
+    calls: (r: BalancerPoolRead) => ReadCall<unknown>[],
+    take: (r: BalancerPoolRead, results: readonly unknown[]) => void,
+  ) => {
     const perPool = reads.map(calls);
     const results = await multicall(perPool.flat());
     let k = 0;

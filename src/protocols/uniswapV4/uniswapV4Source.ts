@@ -1,6 +1,6 @@
 import { type Address, encodeAbiParameters, getAddress, type Hex, keccak256, parseAbi, toHex } from 'viem';
 import { eventTopic, logWords, signedWord, topicAddress, wordAddress } from '../logWords.ts';
-import { type PoolSource, type ReadCall, viewCall } from '../PoolSource.ts';
+import { isV4Key, type PoolSource, type ReadCall, viewCall } from '../PoolSource.ts';
 import { tickWindow } from '../uniswapV3/uniswapV3Events.ts';
 import { type FollowedPoolV4, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
 import { v4Balances } from './v4Balances.ts';
@@ -74,7 +74,7 @@ export const uniswapV4Source: PoolSource<FollowedPoolV4> = {
   keyOf: (state) => ({ poolManager: getAddress(state.poolManager), tickSpacing: state.tickSpacing, hooks: getAddress(state.hooks) }),
   ownBalances: false,
   readState(pool, tickWindowWords) {
-    const { key } = pool;
+    const key = isV4Key(pool.key) ? pool.key : undefined;
     const poolId = pool.address as Hex;
     const stateSlot = v4PoolStateSlot(poolId);
     let basics: { slot0: bigint; liquidity: bigint; words: [number, number]; feeGrowth: [boolean, boolean] } | undefined;
