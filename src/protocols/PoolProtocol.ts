@@ -136,8 +136,13 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
    * version): protocolOf answers this row for each. Absent: `kind` alone.
    */
   readonly kinds?: readonly P['kind'][];
-  /** Gas of a swap through one of its pools (per hop, per tick crossed, the exact-output saving per further hop). */
+  /**
+   * Gas of a swap through one of its pools (per hop, per tick crossed, the exact-output saving per further hop); of
+   * its `kind` where `kindGas` gives another kind its own. Read through registry.ts protocolGas(kind).
+   */
   readonly gas: ProtocolGas;
+  /** The figures of each of its other `kinds` that are not `gas` (Balancer v2: the stable pools'). */
+  readonly kindGas?: { readonly [K in P['kind']]?: ProtocolGas };
   /** How its pools are found and read on a chain. */
   readonly source: PoolSource<S>;
   /**

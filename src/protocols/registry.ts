@@ -1,5 +1,5 @@
 import { balancerV2 } from './balancer/balancerV2.ts';
-import type { PoolProtocol } from './PoolProtocol.ts';
+import type { PoolProtocol, ProtocolGas } from './PoolProtocol.ts';
 import type { PoolSource } from './PoolSource.ts';
 import { uniswapV2 } from './uniswapV2/uniswapV2.ts';
 import { uniswapV3 } from './uniswapV3/uniswapV3.ts';
@@ -61,6 +61,15 @@ export function protocolOf(kind: string): AnyPoolProtocol {
   const protocol = BY_KIND.get(kind);
   if (!protocol) throw new UnknownProtocolError(`unknown pool protocol '${kind}' (no row in src/protocols/registry.ts)`);
   return protocol;
+}
+
+/**
+ * Gas figures of a swap through a pool of this kind (its row's `gas`, or the kind's own where the row prices several
+ * kinds, PoolProtocol.kindGas); throws UnknownProtocolError for a kind not in the table.
+ */
+export function protocolGas(kind: string): ProtocolGas {
+  const protocol = protocolOf(kind);
+  return (protocol.kindGas as Readonly<Record<string, ProtocolGas | undefined>> | undefined)?.[kind] ?? protocol.gas;
 }
 
 /** The protocol of a snapshot pool's `version`; throws UnknownProtocolError for a version not in the table. */

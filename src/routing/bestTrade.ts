@@ -1,7 +1,7 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
-import { protocolOf } from '../protocols/registry.ts';
+import { protocolGas } from '../protocols/registry.ts';
 import { chainMeetsNativePools, executorsFor } from './executors.ts';
 import { DEFAULT_MAX_ROUTES, findRoutes, type NativeNode, type PoolPath } from './findRoutes.ts';
 import { callGas, callNativeWork, leastRouteGas, routeGas } from './gasModel.ts';
@@ -399,7 +399,7 @@ function pricedCandidate(index: ChainPoolIndex, priced: PricedPath, tradeType: T
   if (executors.length === 0) return undefined;
   // The pool and its tokens in and out: a pool of more than two tokens is priced per pair (PoolProtocol.pairViews).
   const key = priced.pools.map((p, h) => `${p.address}:${path.tokens[h]}>${path.tokens[h + 1]}`).join('/');
-  const ticking = nominal.find((l) => protocolOf(l.kind).gas.tick > 0n);
+  const ticking = nominal.find((l) => protocolGas(l.kind).tick > 0n);
   return {
     path: priced,
     executors,
@@ -410,7 +410,7 @@ function pricedCandidate(index: ChainPoolIndex, priced: PricedPath, tradeType: T
       nominal.map((l) => (l.movesTick ? { ...l, movesTick: false } : l)),
       tradeType,
     ),
-    tickGas: ticking ? protocolOf(ticking.kind).gas.tick : 0n,
+    tickGas: ticking ? protocolGas(ticking.kind).tick : 0n,
     key,
   };
 }
@@ -429,7 +429,7 @@ function nominalLegs(path: PricedPath): Leg[] {
     amountOut: 0n,
     ticksCrossed: 0,
     coldSlots: 0,
-    movesTick: protocolOf(pool.kind).gas.tickMove > 0n,
+    movesTick: protocolGas(pool.kind).tickMove > 0n,
     ...legKey(pool),
   }));
 }

@@ -1,5 +1,5 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
-import { protocolOf } from '../protocols/registry.ts';
+import { protocolGas } from '../protocols/registry.ts';
 import { type NativeWork, nativeWork } from './nativePools.ts';
 import type { ExecutorKind, Leg } from './Trade.ts';
 
@@ -92,7 +92,7 @@ export function wrapGas(wrap: boolean): bigint {
 export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn'): bigint {
   let gas = 0n;
   legs.forEach((leg, i) => {
-    const figures = protocolOf(leg.kind).gas;
+    const figures = protocolGas(leg.kind);
     gas += figures.hop + BigInt(leg.ticksCrossed) * figures.tick + BigInt(leg.coldSlots) * figures.coldSlot;
     if (leg.movesTick) gas += figures.tickMove;
     if (tradeType === 'exactOut' && legs.findIndex((l) => l.kind === leg.kind) < i) gas -= figures.exactOutNextHop;
@@ -116,7 +116,7 @@ const NO_CROSSINGS: Crossings = { wraps: 0, unwraps: 0 };
 export function leastRouteGas(kinds: readonly string[], tradeType: TradeType = 'exactIn'): bigint {
   let gas = 0n;
   for (const kind of kinds) {
-    const figures = protocolOf(kind).gas;
+    const figures = protocolGas(kind);
     gas += figures.hop - (tradeType === 'exactOut' ? figures.exactOutNextHop : 0n);
   }
   return gas;

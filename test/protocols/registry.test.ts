@@ -8,6 +8,7 @@ import {
   POOL_SOURCES,
   PROTOCOL_KINDS,
   poolSource,
+  protocolGas,
   protocolOf,
   type SnapshotPool,
   snapshotProtocol,
@@ -86,6 +87,21 @@ t.test('each row is found under its own kind; the snapshot versions map to the U
     ['v2', 'v3', 'v4', 'balancerV2'],
   );
   for (const source of POOL_SOURCES) t.equal(snapshotProtocol(source.version).source, source, `the ${source.version} source is its row's`);
+});
+
+t.test("each Balancer kind is priced with its own measured gas, one row's kinds apart", async (t) => {
+  // src/protocols/balancer/balancerGas.ts: 30,200 per weighted hop, 80,300 per stable hop, 17,100 per cold slot.
+  t.equal(protocolGas('balancerWeighted').hop, 30_200n);
+  t.equal(protocolGas('balancerStable').hop, 80_300n);
+  t.equal(protocolGas('uniswapV2'), protocolOf('uniswapV2').gas, "a one-kind row's figures are its gas");
+  const leg = (kind: Leg['kind'], coldSlots: number) => ({ kind, ticksCrossed: 0, coldSlots, movesTick: false }) as Leg;
+  t.equal(routeGas([leg('balancerWeighted', 0), leg('balancerStable', 1)]), 30_200n + 80_300n + 17_100n);
+  t.equal(routeGas([leg('balancerStable', 0), leg('balancerStable', 0)], 'exactOut'), 2n * 80_300n, 'no exact-output saving');
+  refusedWith(
+    t,
+    thrown(() => protocolGas('balancerLinear')),
+    "unknown pool protocol 'balancerLinear' (no row in src/protocols/registry.ts)",
+  );
 });
 
 t.test('each snapshot protocol round-trips a pool of the fixture: snapshot -> pool -> its row, and back to file state', async (t) => {

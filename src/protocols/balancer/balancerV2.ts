@@ -17,6 +17,7 @@ import { AmmError } from '../../amm/ammError.ts';
 import { ammRefusal } from '../ammRefusal.ts';
 import type { CurveSegment, EventOutcome, Fraction, LadderQuote, PoolBase, PoolProtocol, TradeType } from '../PoolProtocol.ts';
 import { AMP_UPDATE_STOPPED, applyBalancerEvent, BALANCER_EVENT_TOPICS, BALANCER_REREAD_TOPICS } from './balancerEvents.ts';
+import { BALANCER_STABLE_GAS, BALANCER_WEIGHTED_GAS } from './balancerGas.ts';
 import { balancerSource } from './balancerSource.ts';
 import { type BalancerPoolState, balancerSwap } from './balancerState.ts';
 import { AMP_UPDATE_STARTED } from './readBalancerPools.ts';
@@ -188,12 +189,9 @@ export const balancerV2: PoolProtocol<BalancerPool, SnapshotPoolBalancer> = {
   source: balancerSource,
   eventTopics: [...BALANCER_EVENT_TOPICS, ...BALANCER_REREAD_TOPICS],
   applyEvent,
-  /**
-   * PLACEHOLDERS, not measured: a Vault.swap (the Vault's accounting, the pool's onSwap, two token transfers) is taken
-   * as 90,000 gas per hop, the stable math's Newton iterations included; to be calibrated on executed Vault trades with
-   * the Vault executor. No ticks, no oracle, no cold-slot model (coldSlots is always 0).
-   */
-  gas: { hop: 90_000n, tick: 0n, exactOutNextHop: 0n, coldSlot: 0n, tickMove: 0n },
+  /** Measured on the devnet's Vault (balancerGas.ts): weighted pools' figures, the stable pools' own in kindGas. */
+  gas: BALANCER_WEIGHTED_GAS,
+  kindGas: { balancerStable: BALANCER_STABLE_GAS },
   fromSnapshot,
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
     return amounts.map((a) => quoteOne(pool, zeroForOne, tradeType, a));

@@ -16,38 +16,16 @@ import { jsonRpc } from '../../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../../seeds/devnet/startDevnet.ts';
 import { type CatalogChain, type CatalogDex, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../../src/catalog/loadCatalog.ts';
-import { BALANCER_STABLE_GAS, BALANCER_WEIGHTED_GAS } from '../../../src/protocols/balancer/balancerGas.ts';
 import { type BalancerPoolState, balancerSwap } from '../../../src/protocols/balancer/balancerState.ts';
 import type { TradeType } from '../../../src/protocols/PoolProtocol.ts';
-import * as registry from '../../../src/protocols/registry.ts';
+import { GAS, routeGas, transactionGas } from '../../../src/routing/gasModel.ts';
 import type { Leg, Route } from '../../../src/routing/Trade.ts';
 import { erc20Abi } from '../../../src/tx/abis.ts';
+import { buildTradeSteps } from '../../../src/tx/buildTradeSteps.ts';
 import type { Step } from '../../../src/tx/Step.ts';
 import { readDevnetBalancerPools } from '../../helpers/balancerDevnet.ts';
 import { artifactAbi, devnetWallet, freshAddress, gasPaid } from '../../helpers/devnetWallet.ts';
 import { executorOf, tokenOf, tradeOf } from '../../helpers/handTrades.ts';
-
-// The registry has no Balancer rows on this branch (they come with the pool registry's branch, whose rows take the
-// figures of src/protocols/balancer/balancerGas.ts): until the merge, the gas model and the step builder are loaded
-// with a registry that knows them. The merge removes this mock.
-const BALANCER_ROWS: Record<string, { gas: typeof BALANCER_WEIGHTED_GAS }> = {
-  balancerWeighted: { gas: BALANCER_WEIGHTED_GAS },
-  balancerStable: { gas: BALANCER_STABLE_GAS },
-};
-const mockedRegistry = {
-  '../../../src/protocols/registry.ts': {
-    ...registry,
-    protocolOf: (kind: string) => BALANCER_ROWS[kind] ?? registry.protocolOf(kind),
-  },
-};
-const { buildTradeSteps } = await t.mockImport<typeof import('../../../src/tx/buildTradeSteps.ts')>(
-  '../../../src/tx/buildTradeSteps.ts',
-  mockedRegistry,
-);
-const { GAS, routeGas, transactionGas } = await t.mockImport<typeof import('../../../src/routing/gasModel.ts')>(
-  '../../../src/routing/gasModel.ts',
-  mockedRegistry,
-);
 
 const devnet = await startDevnet({ balancer: true });
 t.teardown(() => devnet.stop());
@@ -100,8 +78,7 @@ function legsOf(
   return priced.map(
     (p): Leg => ({
       pool: p.state.poolId,
-      // The registry's Balancer kinds come with the pool registry's branch: the merge removes this cast.
-      kind: p.state.kind as Leg['kind'],
+      kind: p.state.kind,
       dex: 'balancer',
       version: 'balancerV2',
       fee: Number(p.state.swapFee / 10n ** 12n),

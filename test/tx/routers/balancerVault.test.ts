@@ -28,8 +28,7 @@ const poolId = (n: number): Hex => `0x${n.toString(16).padStart(40, '0')}0002${'
 function leg(pool: Hex, tokenIn: Address, tokenOut: Address, amountIn: bigint, amountOut: bigint): Leg {
   return {
     pool,
-    // The registry's Balancer kinds come with the pool registry's branch: the merge removes this cast.
-    kind: 'balancerWeighted' as Leg['kind'],
+    kind: 'balancerWeighted',
     dex: 'balancer',
     version: 'balancerV2',
     fee: 3000,
