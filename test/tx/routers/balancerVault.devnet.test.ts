@@ -14,7 +14,7 @@ import { BALANCER_ARTIFACT_PATHS, type DevnetBalancerPool } from '../../../seeds
 import { fundAccount } from '../../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../../seeds/devnet/startDevnet.ts';
-import { type CatalogChain, type CatalogDex, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../../src/catalog/Catalog.ts';
+import { type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../../src/catalog/loadCatalog.ts';
 import { type BalancerPoolState, balancerSwap } from '../../../src/protocols/balancer/balancerState.ts';
 import type { TradeType } from '../../../src/protocols/PoolProtocol.ts';
