@@ -6,15 +6,23 @@
 //   ordered token pair of every pool, exact input and exact output at several sizes, the amount
 //   BalancerQueries.querySwap gives at that block, to the wei;
 // - two pair views of one pool are one pool: no path uses the same poolId twice;
-// - no executor on this branch runs Balancer pools (the Vault executor is another change): bestTrade returns no route
-//   through them, alone or mixed with Uniswap pools.
+// - the Vault executor (src/tx/routers/balancerVault.ts) runs Balancer-only routes: bestTrade returns them, and where
+//   a Balancer route gives more than the Uniswap pools the best trade goes through Balancer; a path mixing Balancer and
+//   Uniswap pools still has no executor;
+// - POST /quotes end to end on a snapshot seeded from the devnet, the Uniswap DEXes excluded: single hop, exact input
+//   and exact output, on a weighted and a stable pool; amountOut (exact input) / amountIn (exact output) equal
+//   BalancerQueries.querySwap on chain, and the steps sent exactly as returned (each with its gasLimit) spend exactly
+//   amountIn, deliver exactly amountOut and leave nothing in the Vault's internal balances.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, zeroAddress } from 'viem';
+import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseUnits, zeroAddress } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { BALANCER_ARTIFACT_PATHS } from '../../seeds/devnet/deployBalancer.ts';
 import { MULTICALL3_ADDRESS } from '../../seeds/devnet/devnetAddresses.ts';
+import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
+import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { multicallBatched } from '../../src/chain/multicallBatched.ts';
@@ -26,17 +34,21 @@ import { readBalancerPools } from '../../src/protocols/balancer/readBalancerPool
 import { balancerRecord, type SnapshotPoolBalancer, tradeableIndices } from '../../src/protocols/balancer/SnapshotPoolBalancer.ts';
 import { ampAt } from '../../src/protocols/balancerStable/stableMath.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
+import type { Quote } from '../../src/quote/quoteService.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { executorsFor } from '../../src/routing/executors.ts';
 import { findRoutes } from '../../src/routing/findRoutes.ts';
 import { pricePath, toPricedPath } from '../../src/routing/priceRoutes.ts';
-import { artifactAbi, devnetWallet } from '../helpers/devnetWallet.ts';
+import { artifactAbi, devnetWallet, freshAddress } from '../helpers/devnetWallet.ts';
+import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
+import type { Answer } from '../helpers/testApp.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const devnet = await startDevnet({ balancer: true });
 t.teardown(() => devnet.stop());
 const bal = devnet.balancer!;
-const { client } = devnetWallet(devnet);
+const wallet = devnetWallet(devnet);
+const { client } = wallet;
 const catalog = loadCatalog(join(ROOT, 'catalog'));
 const chain = catalog.chain('devnet')!;
 const QUERIES_ABI = artifactAbi(BALANCER_ARTIFACT_PATHS.BalancerQueries);
@@ -157,7 +169,7 @@ t.test('two pair views of one pool are one pool in a path', async (t) => {
   }
 });
 
-t.test('no executor runs Balancer pools on this branch: no route through them', async (t) => {
+t.test('Balancer-only routes run on the Vault: bestTrade returns them, the best trade takes them where they give more', async (t) => {
   const usdc = chain.tokens.find((x) => x.symbol === 'USDC')!.address.toLowerCase();
   const dai = chain.tokens.find((x) => x.symbol === 'DAI')!.address.toLowerCase();
   const request = {
@@ -169,7 +181,17 @@ t.test('no executor runs Balancer pools on this branch: no route through them', 
     maxSplits: 3,
     gasPriceWei: 0n,
   };
-  t.same(bestTrade(index, { ...request, allow: (e) => e.version === 'balancerV2' }), { ok: false, code: 'NO_ROUTE' }, 'Balancer only');
+  const balancerOnly = bestTrade(index, { ...request, allow: (e) => e.version === 'balancerV2' });
+  t.ok(balancerOnly.ok, 'a route through the Balancer pools alone');
+  if (!balancerOnly.ok) return;
+  const legs = balancerOnly.trade.splits.flatMap((s) => s.route.legs);
+  t.ok(legs.length > 0 && legs.every((l) => l.version === 'balancerV2'), 'every leg is Balancer');
+  t.ok(
+    balancerOnly.trade.splits.every((s) => s.route.executor.kind === 'BalancerVault'),
+    'each route is run by the Vault',
+  );
+  // A path mixing Balancer and Uniswap pools has no executor: the Vault runs Balancer pools only, and a trade made of
+  // separate steps per leg (a Vault step, then a Uniswap router step) is not built yet.
   t.same(
     executorsFor(chain, [
       { dex: 'balancer', version: 'balancerV2' },
@@ -178,11 +200,136 @@ t.test('no executor runs Balancer pools on this branch: no route through them', 
     [],
     'mixed path: no executor',
   );
+  const uniswapOnly = bestTrade(index, { ...request, allow: (e) => e.version !== 'balancerV2' });
   const all = bestTrade(index, { ...request, allow: () => true });
-  t.ok(all.ok, 'a route through the Uniswap pools');
-  if (all.ok)
-    t.notOk(
-      all.trade.splits.flatMap((s) => s.route.legs).some((l) => l.version === 'balancerV2'),
-      'none of its legs is Balancer',
+  t.ok(uniswapOnly.ok && all.ok, 'routes through the Uniswap pools, and through all pools');
+  if (!uniswapOnly.ok || !all.ok) return;
+  const balancerOut = balancerOnly.trade.amountOut;
+  const uniswapOut = uniswapOnly.trade.amountOut;
+  t.ok(all.trade.amountOut >= (balancerOut > uniswapOut ? balancerOut : uniswapOut), 'all pools give at least either alone');
+  const allLegs = all.trade.splits.flatMap((s) => s.route.legs);
+  t.equal(
+    allLegs.some((l) => l.version === 'balancerV2'),
+    balancerOut > uniswapOut || all.trade.amountOut > uniswapOut,
+    `Balancer ${balancerOut}, Uniswap ${uniswapOut}, all ${all.trade.amountOut}: Balancer legs exactly when they add output`,
+  );
+  for (const split of all.trade.splits) {
+    const versions = new Set(split.route.legs.map((l) => l.version === 'balancerV2'));
+    t.equal(versions.size, 1, 'no route mixes Balancer and Uniswap pools');
+  }
+});
+
+t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chain, steps sent as returned', async (t) => {
+  // Past the stable pool's amplification ramp (two days from deployment): a quote priced at the snapshot's block and
+  // its swap in a later block then see the same amplification.
+  await jsonRpc(devnet.rpcUrl, 'evm_increaseTime', [3 * 86_400]);
+  await jsonRpc(devnet.rpcUrl, 'evm_mine', []);
+  const catalogDir = join(ROOT, 'catalog');
+  const quoteDir = mkdtempSync(join(tmpdir(), 'balancer-quotes-'));
+  t.teardown(() => rmSync(quoteDir, { recursive: true, force: true }));
+  const reseed = () =>
+    seedChains({
+      chains: [chain],
+      rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
+      snapshotDir: quoteDir,
+      write: true,
+      progress: 'none',
+      log: () => {},
+    });
+  await reseed();
+  const q = buildQuoteTestApp({ catalogDir, snapshotDir: quoteDir, env: { RPC_URL_31337: devnet.rpcUrl } });
+  t.teardown(() => q.close());
+  const AUTH = { authorization: `Bearer ${(await q.keys.create('balancer')).key}` };
+  const sender = privateKeyToAccount(devnet.accounts[3].privateKey);
+  const symbol = (s: string) => chain.tokens.find((x) => x.symbol === s)!;
+  const VAULT_ABI = artifactAbi(BALANCER_ARTIFACT_PATHS.Vault);
+  const internal = async (owner: Address): Promise<bigint[]> =>
+    (await client.readContract({
+      address: bal.contracts.vault,
+      abi: VAULT_ABI,
+      functionName: 'getInternalBalance',
+      args: [owner, [...new Set(bal.pools.flatMap((p) => p.tokens))]],
+    })) as bigint[];
+  const cases = [
+    { pool: '50WBTC-50USDC', from: 'WBTC', to: 'USDC', tradeType: 'exactIn', amount: '0.05' },
+    { pool: '50WBTC-50USDC', from: 'USDC', to: 'WBTC', tradeType: 'exactOut', amount: '0.02' },
+    { pool: 'USDC-USDT-DAI', from: 'USDC', to: 'DAI', tradeType: 'exactIn', amount: '1234.5' },
+    { pool: 'USDC-USDT-DAI', from: 'DAI', to: 'USDT', tradeType: 'exactOut', amount: '777' },
+  ] as const;
+  for (const c of cases) {
+    // The snapshot as the chain is now (the previous case traded the pool).
+    await reseed();
+    q.reload();
+    const tokenIn = symbol(c.from);
+    const tokenOut = symbol(c.to);
+    const recipient = freshAddress(`balancer quote ${c.pool} ${c.tradeType}`);
+    const res = await q.request<Answer<Quote>>('POST', '/quotes', {
+      body: {
+        originChainId: 31337,
+        destinationChainId: 31337,
+        tokenIn: tokenIn.address,
+        tokenOut: tokenOut.address,
+        amount: c.amount,
+        tradeType: c.tradeType,
+        recipientAddress: recipient,
+        sender: sender.address,
+        maxHops: 1,
+        maxSplits: 1,
+        excludeDexes: ['uniswap', 'sushiswap'],
+      },
+      headers: AUTH,
+    });
+    t.equal(res.status, 200, `${c.pool} ${c.tradeType}: ${res.status === 200 ? 'quoted' : JSON.stringify(res.body)}`);
+    if (res.status !== 200) continue;
+    const quote = res.body.data as Quote;
+    const pool = bal.pools.find((p) => p.name === c.pool)!;
+    const amountIn = BigInt(quote.amountIn);
+    const amountOut = BigInt(quote.amountOut);
+    const head = (await client.getBlockNumber()) as bigint;
+    const onChain = await (async () => {
+      const data = encodeFunctionData({
+        abi: QUERIES_ABI,
+        functionName: 'querySwap',
+        args: [
+          {
+            poolId: pool.poolId,
+            kind: c.tradeType === 'exactIn' ? 0 : 1,
+            assetIn: tokenIn.address as Address,
+            assetOut: tokenOut.address as Address,
+            amount: c.tradeType === 'exactIn' ? amountIn : amountOut,
+            userData: '0x',
+          },
+          { sender: zeroAddress, fromInternalBalance: false, recipient: zeroAddress, toInternalBalance: false },
+        ],
+      });
+      const { data: ret } = await client.call({ to: bal.contracts.balancerQueries, data, blockNumber: head });
+      return decodeFunctionResult({ abi: QUERIES_ABI, functionName: 'querySwap', data: ret as Hex }) as bigint;
+    })();
+    t.equal(c.tradeType === 'exactIn' ? amountOut : amountIn, onChain, `${c.pool} ${c.tradeType}: the quote = querySwap`);
+    const given = parseUnits(c.amount, (c.tradeType === 'exactIn' ? tokenIn : tokenOut).decimals);
+    t.equal(c.tradeType === 'exactIn' ? amountIn : amountOut, given, 'the amount asked');
+    const swap = quote.steps.at(-1)!;
+    t.equal(swap.to.toLowerCase(), bal.contracts.vault.toLowerCase(), 'the swap step calls the Vault');
+    t.ok(
+      quote.steps.every((s) => s.gasLimit !== undefined),
+      'every step carries its gasLimit',
     );
+    await fundAccount(devnet.rpcUrl, sender.address, tokenIn.address as Address, BigInt(quote.amountInMaximum));
+    const before = await wallet.balanceOf(tokenIn.address, sender.address);
+    const receipts = await wallet.sendSteps(sender, quote.steps);
+    t.ok(
+      receipts.every((r) => r.status === 'success'),
+      'every step succeeds',
+    );
+    t.equal(before - (await wallet.balanceOf(tokenIn.address, sender.address)), amountIn, 'the sender spent exactly amountIn');
+    t.equal(await wallet.balanceOf(tokenOut.address, recipient), amountOut, 'the recipient received exactly amountOut');
+    t.ok(
+      (await internal(sender.address)).every((b) => b === 0n),
+      'no internal balance left to the sender',
+    );
+    t.ok(
+      (await internal(recipient)).every((b) => b === 0n),
+      'no internal balance left to the recipient',
+    );
+  }
 });
