@@ -23,7 +23,7 @@ const addressOrEmpty = (description: string): Schema => str(description, { patte
 /** A pool: its contract address, or for a Uniswap v4 pool (no contract of its own) its poolId, 32 bytes of lower-case hex. */
 const POOL_PATTERN = `^(${unanchored(EVM_ADDRESS_PATTERN)}|0x[0-9a-f]{64})$`;
 const pool = (description: string): Schema =>
-  str(`${description} A v4 pool is named by its poolId (32 bytes, lower-case hex).`, { pattern: POOL_PATTERN });
+  str(`${description} A v4 or Balancer v2 pool is named by its poolId (32 bytes, lower-case hex).`, { pattern: POOL_PATTERN });
 /** Chain ids in responses: the same bounds as in requests. */
 const chainId = (description?: string): Schema => int(description, { minimum: CHAIN_ID_SCHEMA.minimum, maximum: CHAIN_ID_SCHEMA.maximum });
 
@@ -267,7 +267,7 @@ const schemas: Record<string, Schema> = {
     chainId: chainId('Extension: the chain of this deployment.'),
     name: str(),
     slug: str('Unique within a chain.'),
-    version: { type: 'string', enum: ['v2', 'v3', 'v4'] },
+    version: { type: 'string', enum: ['v2', 'v3', 'v4', 'balancerV2'] },
     v2FactoryAddress: addressOrEmpty('"" when not applicable (so are the other addresses).'),
     v2RouterAddress: addressOrEmpty('UniswapV2Router02.'),
     v3FactoryAddress: addressOrEmpty('UniswapV3Factory.'),
@@ -298,9 +298,9 @@ const schemas: Record<string, Schema> = {
     symbol: str('BASE/QUOTE symbols.'),
     dexName: str(),
     dexSlug: str('Extension.'),
-    version: { type: 'string', enum: ['v2', 'v3', 'v4'], description: 'Extension.' },
+    version: { type: 'string', enum: ['v2', 'v3', 'v4', 'balancerV2'], description: 'Extension.' },
     pairAddress: pool('The pool contract.'),
-    poolType: { type: 'string', enum: ['v2', 'v3', 'v4'] },
+    poolType: { type: 'string', enum: ['v2', 'v3', 'v4', 'balancerV2'] },
     poolFee: int('Fee in pips (3000 = 0.3%).', { minimum: 0 }),
     tickSpacing: int('0 for v2.'),
     isActivePool: { type: 'boolean' },
@@ -329,7 +329,7 @@ const schemas: Record<string, Schema> = {
     name: str(),
     fees: intString('Fee paid, smallest units of tokenIn.'),
     logo: str(),
-    version: { type: 'string', enum: ['v2', 'v3', 'v4', ''], description: 'Extension: DEX version ("" for wrap/unwrap).' },
+    version: { type: 'string', enum: ['v2', 'v3', 'v4', 'balancerV2', ''], description: 'Extension: DEX version ("" for wrap/unwrap).' },
     poolFee: int('Extension: pool fee in pips (0 for wrap/unwrap).', { minimum: 0 }),
   }),
   SnapshotInfo: {
@@ -346,7 +346,7 @@ const schemas: Record<string, Schema> = {
   Hop: object(
     {
       dex: str('DEX slug, or "wrap" for a wrap/unwrap of the native asset.'),
-      version: { type: 'string', enum: ['v2', 'v3', 'v4', ''], description: '"" for wrap/unwrap.' },
+      version: { type: 'string', enum: ['v2', 'v3', 'v4', 'balancerV2', ''], description: '"" for wrap/unwrap.' },
       pool: pool('The pool swapped through (the wrapped native token for wrap/unwrap).'),
       fee: int('Pool fee in pips (3000 = 0.3%); 0 for wrap/unwrap.', { minimum: 0 }),
       tokenIn: address(),
@@ -695,9 +695,9 @@ const schemas: Record<string, Schema> = {
       chainId: chainId(),
       dex: str('DEX slug, or "wrap".'),
       name: str(),
-      version: { type: 'string', enum: ['v2', 'v3', 'v4', ''] },
+      version: { type: 'string', enum: ['v2', 'v3', 'v4', 'balancerV2', ''] },
       poolFee: int('Pips; 0 for a wrap.', { minimum: 0 }),
-      pool: str('The first pool of the largest split ("" for a wrap); a v4 pool is named by its poolId (32 bytes, lower-case hex).', {
+      pool: str('The first pool of the largest split ("" for a wrap); a v4 or Balancer v2 pool is named by its poolId (32 bytes, lower-case hex).', {
         pattern: `^(${unanchored(EVM_ADDRESS_PATTERN)}|0x[0-9a-f]{64})?$`,
       }),
       paths: { type: 'array', items: ref('Path'), description: 'Every split with its hops (empty for a wrap).' },
