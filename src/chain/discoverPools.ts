@@ -115,7 +115,6 @@ export interface FactoryDex {
 export function dexesByFactory(chain: CatalogChain): Map<string, FactoryDex[]> {
   const out = new Map<string, FactoryDex[]>();
   for (const dex of chain.dexes) {
-    if (dex.version === 'balancerV2') continue; // no factory logs: a Vault's pools (src/protocols/balancer/balancerEvents.ts)
     const found = poolSource(dex.version).discovery(dex);
     if (!found) continue;
     const factory = getAddress(found.factory);
@@ -201,7 +200,6 @@ export async function discoverPools(o: DiscoverOptions): Promise<Discovered> {
   const logDexes: LogDex[] = [];
   const pairDexes = new Map<string, { reason: string; factory: Address; version: SnapshotPool['version'] }>();
   for (const dex of chain.dexes) {
-    if (dex.version === 'balancerV2') continue; // no factory logs: a Vault's pools (src/protocols/balancer/balancerEvents.ts)
     const found = poolSource(dex.version).discovery(dex);
     if (!found) continue;
     const factory = getAddress(found.factory);

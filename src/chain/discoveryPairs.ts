@@ -62,7 +62,6 @@ export function discoveryCandidates(chain: CatalogChain, usable?: ReadonlySet<st
   const pairs = discoveryPairs(chain, usable);
   const out: Candidate[] = [];
   for (const dex of chain.dexes) {
-    if (dex.version === 'balancerV2') continue; // no pair lookups: a Vault's pools (src/protocols/balancer/balancerEvents.ts)
     const found = poolSource(dex.version).discovery(dex);
     if (!found) continue;
     const factory = getAddress(found.factory);
