@@ -200,23 +200,44 @@ t.test('Balancer-only routes run on the Vault: bestTrade returns them, the best 
     [],
     'mixed path: no executor',
   );
-  const uniswapOnly = bestTrade(index, { ...request, allow: (e) => e.version !== 'balancerV2' });
-  const all = bestTrade(index, { ...request, allow: () => true });
-  t.ok(uniswapOnly.ok && all.ok, 'routes through the Uniswap pools, and through all pools');
-  if (!uniswapOnly.ok || !all.ok) return;
-  const balancerOut = balancerOnly.trade.amountOut;
-  const uniswapOut = uniswapOnly.trade.amountOut;
-  t.ok(all.trade.amountOut >= (balancerOut > uniswapOut ? balancerOut : uniswapOut), 'all pools give at least either alone');
-  const allLegs = all.trade.splits.flatMap((s) => s.route.legs);
-  t.equal(
-    allLegs.some((l) => l.version === 'balancerV2'),
-    balancerOut > uniswapOut || all.trade.amountOut > uniswapOut,
-    `Balancer ${balancerOut}, Uniswap ${uniswapOut}, all ${all.trade.amountOut}: Balancer legs exactly when they add output`,
-  );
-  for (const split of all.trade.splits) {
-    const versions = new Set(split.route.legs.map((l) => l.version === 'balancerV2'));
-    t.equal(versions.size, 1, 'no route mixes Balancer and Uniswap pools');
+  // Per pair: the best trade over all pools gives at least the Balancer-only and the Uniswap-only trades, takes
+  // Balancer legs where Balancer alone gives more than Uniswap alone, and never mixes the two in one route.
+  let balancerBest = 0;
+  for (const [from, to, amount] of [
+    ['USDC', 'DAI', 10n ** 9n],
+    ['WBTC', 'USDC', 5n * 10n ** 6n],
+    ['USDC', 'USDT', 10n ** 10n],
+    ['UNI', 'WETH', 10n ** 20n],
+  ] as const) {
+    const pair = {
+      ...request,
+      tokenIn: chain.tokens.find((x) => x.symbol === from)!.address.toLowerCase(),
+      tokenOut: chain.tokens.find((x) => x.symbol === to)!.address.toLowerCase(),
+      amount,
+    };
+    const b = bestTrade(index, { ...pair, allow: (e) => e.version === 'balancerV2' });
+    const u = bestTrade(index, { ...pair, allow: (e) => e.version !== 'balancerV2' });
+    const all = bestTrade(index, { ...pair, allow: () => true });
+    t.ok(b.ok && all.ok, `${from} -> ${to}: a Balancer-only trade and a trade over all pools`);
+    if (!b.ok || !all.ok) continue;
+    const uniswapOut = u.ok ? u.trade.amountOut : 0n;
+    const best = b.trade.amountOut > uniswapOut ? b.trade.amountOut : uniswapOut;
+    t.ok(
+      all.trade.amountOut >= best,
+      `${from} -> ${to}: all ${all.trade.amountOut} >= Balancer ${b.trade.amountOut}, Uniswap ${uniswapOut}`,
+    );
+    const legs = all.trade.splits.flatMap((s) => s.route.legs);
+    if (b.trade.amountOut > uniswapOut) {
+      balancerBest++;
+      t.ok(
+        legs.some((l) => l.version === 'balancerV2'),
+        `${from} -> ${to}: Balancer gives more, the best trade goes through it`,
+      );
+    }
+    for (const split of all.trade.splits)
+      t.equal(new Set(split.route.legs.map((l) => l.version === 'balancerV2')).size, 1, `${from} -> ${to}: no route mixes them`);
   }
+  t.ok(balancerBest >= 1, `${balancerBest} pairs where Balancer gives more than Uniswap`);
 });
 
 t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chain, steps sent as returned', async (t) => {
@@ -237,7 +258,9 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
       log: () => {},
     });
   await reseed();
-  const q = buildQuoteTestApp({ catalogDir, snapshotDir: quoteDir, env: { RPC_URL_31337: devnet.rpcUrl } });
+  // The service's clock is the chain's (three days ahead of the host's here): the steps' deadline is the chain's time.
+  let chainNow = 0;
+  const q = buildQuoteTestApp({ catalogDir, snapshotDir: quoteDir, env: { RPC_URL_31337: devnet.rpcUrl }, now: () => chainNow });
   t.teardown(() => q.close());
   const AUTH = { authorization: `Bearer ${(await q.keys.create('balancer')).key}` };
   const sender = privateKeyToAccount(devnet.accounts[3].privateKey);
@@ -260,6 +283,7 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
     // The snapshot as the chain is now (the previous case traded the pool).
     await reseed();
     q.reload();
+    chainNow = Number((await client.getBlock()).timestamp) * 1000;
     const tokenIn = symbol(c.from);
     const tokenOut = symbol(c.to);
     const recipient = freshAddress(`balancer quote ${c.pool} ${c.tradeType}`);
