@@ -277,7 +277,9 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
     { pool: '50WBTC-50USDC', from: 'WBTC', to: 'USDC', tradeType: 'exactIn', amount: '0.05' },
     { pool: '50WBTC-50USDC', from: 'USDC', to: 'WBTC', tradeType: 'exactOut', amount: '0.02' },
     { pool: 'USDC-USDT-DAI', from: 'USDC', to: 'DAI', tradeType: 'exactIn', amount: '1234.5' },
-    { pool: 'USDC-USDT-DAI', from: 'DAI', to: 'USDT', tradeType: 'exactOut', amount: '777' },
+    { pool: 'USDC-USDT-DAI', from: 'USDC', to: 'USDT', tradeType: 'exactOut', amount: '777' },
+    // DAI is worth more in the rate-provided pool (its provider's rate above 1): of the two stable pools, the quote takes it.
+    { pool: 'USDT-rDAI', from: 'DAI', to: 'USDT', tradeType: 'exactOut', amount: '777' },
   ] as const;
   for (const c of cases) {
     // The snapshot as the chain is now (the previous case traded the pool).
@@ -307,6 +309,7 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
     if (res.status !== 200) continue;
     const quote = res.body.data as Quote;
     const pool = bal.pools.find((p) => p.name === c.pool)!;
+    t.equal(quote.pairAddress, pool.poolId.toLowerCase(), `${c.pool} ${c.tradeType}: through that pool`);
     const amountIn = BigInt(quote.amountIn);
     const amountOut = BigInt(quote.amountOut);
     const head = (await client.getBlockNumber()) as bigint;
