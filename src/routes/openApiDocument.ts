@@ -697,9 +697,12 @@ const schemas: Record<string, Schema> = {
       name: str(),
       version: { type: 'string', enum: ['v2', 'v3', 'v4', 'balancerV2', ''] },
       poolFee: int('Pips; 0 for a wrap.', { minimum: 0 }),
-      pool: str('The first pool of the largest split ("" for a wrap); a v4 or Balancer v2 pool is named by its poolId (32 bytes, lower-case hex).', {
-        pattern: `^(${unanchored(EVM_ADDRESS_PATTERN)}|0x[0-9a-f]{64})?$`,
-      }),
+      pool: str(
+        'The first pool of the largest split ("" for a wrap); a v4 or Balancer v2 pool is named by its poolId (32 bytes, lower-case hex).',
+        {
+          pattern: `^(${unanchored(EVM_ADDRESS_PATTERN)}|0x[0-9a-f]{64})?$`,
+        },
+      ),
       paths: { type: 'array', items: ref('Path'), description: 'Every split with its hops (empty for a wrap).' },
       tokenIn: ref('Token'),
       tokenOut: ref('Token'),
