@@ -1,4 +1,5 @@
 import { devnetAcrossBridge } from './deployAcross.ts';
+import { balancerDevnetAddresses } from './deployBalancer.ts';
 import { PERMIT2_ADDRESS, v4DevnetAddresses } from './deployUniswapV4.ts';
 import { devnetAddresses, NATIVE_TOKEN_ADDRESS } from './devnetAddresses.ts';
 import { DEVNET_FEE_TIERS, DEVNET_TOKENS, type DevnetTokenSymbol } from './devnetPlan.ts';
@@ -19,8 +20,8 @@ const GENESIS = 0;
 
 /**
  * The catalogue file of a devnet instance (catalog/devnet.json or catalog/devnet-b.json), built from the deterministic
- * addresses. `v4`: the devnet has Uniswap v4 (startDevnet({ v4: true }), as `npm run devnet` starts it), so the file
- * lists its v4 entry; by default the first devnet has it and devnet-b does not.
+ * addresses. `v4`: the devnet has Uniswap v4 and Balancer v2 (startDevnet({ v4: true, balancer: true }), as
+ * `npm run devnet` starts it), so the file lists their entries; by default the first devnet has them and devnet-b does not.
  */
 export function devnetCatalog(variant: 'devnet' | 'devnet-b', options: { readonly v4?: boolean } = {}): Record<string, unknown> {
   const a = devnetAddresses();
@@ -92,6 +93,7 @@ export function devnetCatalog(variant: 'devnet' | 'devnet-b', options: { readonl
         factoryDeploymentBlock: GENESIS,
       },
       ...(v4 ? [devnetV4Dex()] : []),
+      ...(v4 ? [devnetBalancerDex()] : []),
     ],
     bridges: [devnetAcrossBridge(variant)],
   };
@@ -115,6 +117,25 @@ function devnetV4Dex(): Record<string, unknown> {
     universalRouterV3FactoryAddress: c.uniswapV3Factory,
     permit2Address: PERMIT2_ADDRESS,
     allowedHooks: [],
+    factoryDeploymentBlock: GENESIS,
+  };
+}
+
+/**
+ * The devnet's Balancer v2 entry (seeds/devnet/deployBalancer.ts; `npm run devnet` deploys it beside v4): its Vault,
+ * BalancerQueries and the two pool factories whose pools are priced.
+ */
+function devnetBalancerDex(): Record<string, unknown> {
+  const c = balancerDevnetAddresses().contracts;
+  return {
+    name: 'Balancer V2',
+    slug: 'balancer',
+    version: 'balancerV2',
+    logo: '',
+    balancerVaultAddress: c.vault,
+    balancerQueriesAddress: c.balancerQueries,
+    balancerWeightedPoolFactories: [c.weightedPoolFactory],
+    balancerStablePoolFactories: [c.composableStablePoolFactory],
     factoryDeploymentBlock: GENESIS,
   };
 }

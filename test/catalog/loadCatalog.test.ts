@@ -60,13 +60,41 @@ t.test('a Balancer v2 DEX names its Vault, which the catalogue keeps checksummed
   const balancer = { name: 'Balancer V2', slug: 'balancer', version: 'balancerV2' };
   t.throws(
     () => loadCatalog(catalogWith(t, JSON.stringify({ ...good, dexes: [balancer] }))),
-    new CatalogError("testchain.json: /dexes/0: must have required property 'balancerVaultAddress'"),
+    new CatalogError(
+      "testchain.json: /dexes/0: must have required property 'balancerVaultAddress'; /dexes/0: must have required property 'balancerQueriesAddress'; /dexes/0: must have required property 'balancerWeightedPoolFactories'; /dexes/0: must have required property 'balancerStablePoolFactories'; /dexes/0: must match \"then\" schema",
+    ),
   );
   const vault = '0xba12222222228d8ba445958a75a0704d566bf2c8';
-  const chain = loadCatalog(catalogWith(t, JSON.stringify({ ...good, dexes: [{ ...balancer, balancerVaultAddress: vault }] }))).chain(1001);
+  const queries = '0xe39b5e3b6d74016b2f6a9673d7d7493b6df549d5';
+  const weighted = '0x897888115ada5773e02aa29f775430bfb5f34c51';
+  const stable = '0xdb8d758bcb971e482b2c45f7f8a7740283a1bd3a';
+  const full = {
+    ...balancer,
+    balancerVaultAddress: vault,
+    balancerQueriesAddress: queries,
+    balancerWeightedPoolFactories: [weighted],
+    balancerStablePoolFactories: [stable],
+  };
+  const chain = loadCatalog(catalogWith(t, JSON.stringify({ ...good, dexes: [full] }))).chain(1001);
   t.strictSame(
-    chain?.dexes.map((d) => [d.version, d.balancerVaultAddress, d.v2RouterAddress]),
-    [['balancerV2', '0xBA12222222228d8Ba445958a75a0704d566BF2C8', '']],
+    chain?.dexes.map((d) => [
+      d.version,
+      d.balancerVaultAddress,
+      d.balancerQueriesAddress,
+      d.balancerWeightedPoolFactories,
+      d.balancerStablePoolFactories,
+      d.v2RouterAddress,
+    ]),
+    [
+      [
+        'balancerV2',
+        '0xBA12222222228d8Ba445958a75a0704d566BF2C8',
+        '0xE39B5e3B6D74016b2F6A9673D7d7493B6DF549d5',
+        ['0x897888115Ada5773E02aA29F775430BFB5F34c51'],
+        ['0xDB8d758BCb971e482B2C45f7F8a7740283A1bd3A'],
+        '',
+      ],
+    ],
   );
 });
 

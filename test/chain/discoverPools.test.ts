@@ -21,6 +21,7 @@ import {
   toHex,
   zeroAddress,
 } from 'viem';
+import { balancerDevnetAddresses } from '../../seeds/devnet/deployBalancer.ts';
 import { v4DevnetAddresses } from '../../seeds/devnet/deployUniswapV4.ts';
 import { devnetAddresses } from '../../seeds/devnet/devnetAddresses.ts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
@@ -167,6 +168,7 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
     [
       {
         address: [
+          balancerDevnetAddresses().contracts.vault,
           contracts.sushiswapV2Factory,
           contracts.uniswapV2Factory,
           contracts.uniswapV3Factory,
@@ -174,6 +176,7 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
         ].map((a) => a.toLowerCase()),
         topics: [
           [
+            keccak256(stringToHex('TokensRegistered(bytes32,address[],address[])')),
             keccak256(stringToHex('PairCreated(address,address,address,uint256)')),
             keccak256(stringToHex('PoolCreated(address,address,uint24,int24,address)')),
             keccak256(stringToHex('Initialize(bytes32,address,address,uint24,int24,address,uint160,int24)')),
@@ -183,12 +186,13 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
         toBlock: toHex(first.blockNumber!),
       },
     ],
-    'one eth_getLogs over the three factories and the v4 PoolManager (the catalogue names it; this devnet has no v4), every creation topic, blocks 0 to the head',
+    'one eth_getLogs over the Balancer Vault, the three factories and the v4 PoolManager (the catalogue names them; this devnet has neither), every creation topic, blocks 0 to the head',
   );
   t.equal(first.logRequests, 1);
   t.same(
     first.discovery.map((d) => [d.dex, d.version, d.method, d.fromBlock, d.toBlock, d.pools]),
     [
+      ['balancer', 'balancerV2', 'logs', 0, first.blockNumber, 0],
       ['sushiswap', 'v2', 'logs', 0, first.blockNumber, expected.filter((p) => p.dex === 'sushiswap').length],
       ['uniswap', 'v2', 'logs', 0, first.blockNumber, expected.filter((p) => p.dex === 'uniswap' && p.version === 'v2').length],
       ['uniswap', 'v3', 'logs', 0, first.blockNumber, expected.filter((p) => p.version === 'v3').length],
@@ -234,6 +238,7 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
   t.same(
     second.discovery.map((d) => [d.dex, d.version, d.fromBlock, d.newPools]),
     [
+      ['balancer', 'balancerV2', first.blockNumber! + 1 - 64, 0],
       ['sushiswap', 'v2', first.blockNumber! + 1 - 64, 1],
       ['uniswap', 'v2', first.blockNumber! + 1 - 64, 0],
       ['uniswap', 'v3', first.blockNumber! + 1 - 64, 0],
@@ -258,8 +263,9 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
   t.equal(fallback.candidates, 150, '150 pair lookups');
   t.same(
     fallback.discovery.map((d) => [d.dex, d.version, d.method, d.reason]),
-    // v4 too, though it has no pair lookup (a poolId needs the whole PoolKey): its pools wait for logs.
-    ['sushiswap/v2', 'uniswap/v2', 'uniswap/v3', 'uniswap/v4'].map((k) => [
+    // v4 and Balancer too, though they have no pair lookup (a poolId needs the whole PoolKey, or the Vault's
+    // registration): their pools wait for logs.
+    ['balancer/balancerV2', 'sushiswap/v2', 'uniswap/v2', 'uniswap/v3', 'uniswap/v4'].map((k) => [
       ...k.split('/'),
       'pairs',
       `eth_getLogs refused (eth_getLogs: history pruned: logs before block ${fallback.blockNumber! - 8} are not served)`,
@@ -276,10 +282,11 @@ t.test('discovery from creation logs: exactly the pools on chain, incremental, a
   t.same(
     kept.discovery.map((d) => [d.dex, d.version, d.method, d.pools, d.carried]),
     [
+      // No Balancer or v4 pools on this devnet: none found, none kept.
+      ['balancer', 'balancerV2', 'pairs', 0, undefined],
       ['sushiswap', 'v2', 'pairs', ofDex('sushiswap', 'v2'), ofDex('sushiswap', 'v2')],
       ['uniswap', 'v2', 'pairs', ofDex('uniswap', 'v2'), ofDex('uniswap', 'v2')],
       ['uniswap', 'v3', 'pairs', ofDex('uniswap', 'v3'), ofDex('uniswap', 'v3')],
-      // No v4 pools on this devnet: none found, none kept.
       ['uniswap', 'v4', 'pairs', 0, undefined],
     ],
     'the report: pair lookups, and the pools kept from the earlier scans',

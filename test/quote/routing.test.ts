@@ -39,7 +39,7 @@ t.test('routing options: every problem reported at once, exact messages', async 
     [{ gasPriceWei: 7 }, 'gasPriceWei: must be a string'],
     [{ includeDexes: ['uniswap', 'curve'] }, 'includeDexes: "curve" is not a DEX of devnet (31337)'],
     [{ excludeDexes: ['a', 'b'] }, 'excludeDexes: "a", "b" are not DEXes of devnet (31337)'],
-    [{ excludeDexes: ['uniswap', 'sushiswap'] }, 'excludeDexes: leaves no DEX of devnet (31337) to route through'],
+    [{ excludeDexes: ['uniswap', 'sushiswap', 'balancer'] }, 'excludeDexes: leaves no DEX of devnet (31337) to route through'],
     [{ includeDexes: 'uniswap' }, 'includeDexes: must be an array'],
     [{ includeDexes: [1] }, 'includeDexes: must be a string'],
     [

@@ -38,6 +38,21 @@ function randomValue(param: AbiParameter, next: () => number): unknown {
     const value = BigInt(bytes(Math.ceil(bits / 8))) & ((1n << BigInt(bits)) - 1n);
     return bits <= 48 ? Number(value) : value;
   }
+  const signed = /^int(\d+)$/.exec(param.type);
+  if (signed) {
+    // Two's complement edges (the least, the greatest, -1) and random values of the whole range.
+    const bits = BigInt(signed[1]);
+    const edge = next();
+    const value =
+      edge < 0.15
+        ? -(1n << (bits - 1n))
+        : edge < 0.3
+          ? (1n << (bits - 1n)) - 1n
+          : edge < 0.4
+            ? -1n
+            : BigInt.asIntN(Number(bits), BigInt(bytes(Number(bits) / 8)));
+    return bits <= 48n ? Number(value) : value;
+  }
   throw new Error(`no generator for ABI type ${param.type}`);
 }
 
