@@ -1,4 +1,4 @@
-import { type Address, erc20Abi } from 'viem';
+import { type Address, erc20Abi, type PublicClient } from 'viem';
 import { allowanceKey } from '../bridge/buildBridgeRouteSteps.ts';
 import type { ChainClients } from '../chain/chainClients.ts';
 import { permit2Abi } from '../tx/abis.ts';
@@ -30,24 +30,14 @@ export class AllowanceReader {
   }
 
   async read(chainId: number, token: string, owner: string, spenders: readonly string[]): Promise<AllowanceRead> {
-    const client = this.clients.client(chainId);
-    if (!client) return { unread: allowancesUnread(owner, `no RPC URL for chain ${chainId} (RPC_URL_${chainId})`) };
-    const unique = [...new Set(spenders.map((s) => s.toLowerCase()))];
-    try {
-      const values = await Promise.all(
-        unique.map((spender) =>
-          client.readContract({
-            address: token as Address,
-            abi: erc20Abi,
-            functionName: 'allowance',
-            args: [owner as Address, spender as Address],
-          }),
-        ),
-      );
-      return { allowances: new Map(unique.map((spender, i) => [spender, values[i]])) };
-    } catch {
-      return { unread: allowancesUnread(owner, `chain ${chainId} could not be read`) };
-    }
+    return this.perSpender(chainId, owner, spenders, (client, spender) =>
+      client.readContract({
+        address: token as Address,
+        abi: erc20Abi,
+        functionName: 'allowance',
+        args: [owner as Address, spender as Address],
+      }),
+    );
   }
 
   /**
@@ -61,23 +51,30 @@ export class AllowanceReader {
     owner: string,
     spenders: readonly string[],
   ): Promise<Permit2AllowanceRead> {
+    return this.perSpender(chainId, owner, spenders, async (client, spender) => {
+      const [amount, expiration, nonce] = await client.readContract({
+        address: permit2 as Address,
+        abi: permit2Abi,
+        functionName: 'allowance',
+        args: [owner as Address, token as Address, spender as Address],
+      });
+      return { amount, expiration, nonce };
+    });
+  }
+
+  /** One read per distinct spender (lower case) through the chain's client, or why none could be made. */
+  private async perSpender<T>(
+    chainId: number,
+    owner: string,
+    spenders: readonly string[],
+    readOne: (client: PublicClient, spender: string) => Promise<T>,
+  ): Promise<{ readonly allowances: ReadonlyMap<string, T> } | { readonly unread: string }> {
     const client = this.clients.client(chainId);
     if (!client) return { unread: allowancesUnread(owner, `no RPC URL for chain ${chainId} (RPC_URL_${chainId})`) };
     const unique = [...new Set(spenders.map((s) => s.toLowerCase()))];
     try {
-      const values = await Promise.all(
-        unique.map((spender) =>
-          client.readContract({
-            address: permit2 as Address,
-            abi: permit2Abi,
-            functionName: 'allowance',
-            args: [owner as Address, token as Address, spender as Address],
-          }),
-        ),
-      );
-      return {
-        allowances: new Map(unique.map((spender, i) => [spender, { amount: values[i][0], expiration: values[i][1], nonce: values[i][2] }])),
-      };
+      const values = await Promise.all(unique.map((spender) => readOne(client, spender)));
+      return { allowances: new Map(unique.map((spender, i) => [spender, values[i]])) };
     } catch {
       return { unread: allowancesUnread(owner, `chain ${chainId} could not be read`) };
     }
