@@ -1,6 +1,7 @@
 /**
- * FixedPoint.powUp for an exponent fixed in advance (a weighted pool's weight ratio is fixed per pool and direction),
- * returning exactly what balancerFixedPoint's powUp returns, faster: the exponent's special cases (1, 2, 4) are chosen
+ * Balancer's LogExpMath and FixedPoint.powUp (the service's one pow), for an exponent fixed in advance (a weighted
+ * pool's weight ratio is fixed per pool and direction), returning exactly what the Solidity returns (its line-by-line
+ * transliteration is test/helpers/balancerLogExp.ts), faster: the exponent's special cases (1, 2, 4) are chosen
  * once, and LogExpMath's ln/exp run unrolled with fewer bigint operations. The rewrites that change the operations
  * but not a single result: successive divisions are taken as one, floor(floor(t * x / 1e20) / n) as
  * floor(t * x / (1e20 * n)) in exp's Taylor series and at its end (floor(floor(a / b) / c) = floor(a / (b * c)) for
@@ -9,12 +10,11 @@
  * it is (1e20 * a / 1e20 = a). test/protocols/balancerQuoter.test.ts checks it against pow/powUp over random inputs.
  */
 import { AmmError } from './ammError.ts';
-import { add, mulUp, ONE } from './balancerFixedPoint.ts';
+import { add, MAX_POW_RELATIVE_ERROR, mulUp, ONE } from './balancerFixedPoint.ts';
 
 const ONE_18 = ONE;
 const ONE_20 = 10n ** 20n;
 const ONE_36 = 10n ** 36n;
-const MAX_POW_RELATIVE_ERROR = 10_000n;
 const MAX_NATURAL_EXPONENT = 130n * ONE_18;
 const MIN_NATURAL_EXPONENT = -41n * ONE_18;
 const LN_36_LOWER_BOUND = ONE_18 - 10n ** 17n;

@@ -15,7 +15,6 @@ import {
   mulDown,
   mulUp,
   ONE,
-  powUp,
   sub,
   subtractSwapFee,
   upscale,
@@ -44,7 +43,7 @@ export function calcOutGivenIn(balanceIn: bigint, weightIn: bigint, balanceOut: 
     throw new AmmError('INSUFFICIENT_RESERVES', 'amount in exceeds 30% of the balance (MAX_IN_RATIO)');
   const base = divUp(balanceIn, add(balanceIn, amountIn));
   const exponent = divDown(weightIn, weightOut);
-  const power = powUp(base, exponent);
+  const power = powUpBy(exponent)(base);
   return mulDown(balanceOut, complement(power));
 }
 
@@ -55,7 +54,7 @@ export function calcInGivenOut(balanceIn: bigint, weightIn: bigint, balanceOut: 
   }
   const base = divUp(balanceOut, sub(balanceOut, amountOut));
   const exponent = divUp(weightOut, weightIn);
-  const power = powUp(base, exponent);
+  const power = powUpBy(exponent)(base);
   return mulUp(balanceIn, sub(power, ONE));
 }
 
