@@ -188,6 +188,20 @@ export function permit2RuntimeCode(): Hex {
   return `0x${literal[1]}`;
 }
 
+/**
+ * The code the devnet places at PERMIT2_ADDRESS: permit2RuntimeCode with its cached chain id (an immutable, PUSH32
+ * 31337, beside a domain separator cached for the address it was first deployed at) set to 0, which no chain has. So
+ * Permit2 builds its separator from block.chainid and its own address, as it does on every real chain where it lives
+ * at that address, and the typed data a wallet signs (POST /quotes permitData) is the contract's own.
+ */
+export function devnetPermit2Code(): Hex {
+  const code = permit2RuntimeCode();
+  const cached = `7f${(31337).toString(16).padStart(64, '0')}`;
+  const at = code.toLowerCase().indexOf(cached);
+  if (at < 0 || code.toLowerCase().indexOf(cached, at + 1) >= 0) throw new Error('Permit2 code: not exactly one cached chain id');
+  return `${code.slice(0, at)}7f${'0'.repeat(64)}${code.slice(at + cached.length)}` as Hex;
+}
+
 /** LiquidityAmounts.getLiquidityForAmounts: the most liquidity amount0 and amount1 pay for in [sqrtA, sqrtB] at sqrtP. */
 function liquidityForAmounts(sqrtP: bigint, sqrtA: bigint, sqrtB: bigint, amount0: bigint, amount1: bigint): bigint {
   const from0 = (lo: bigint): bigint => (amount0 * ((lo * sqrtB) / Q96)) / (sqrtB - lo);
@@ -213,7 +227,7 @@ export async function deployUniswapV4(rpcUrl: string): Promise<V4DevnetAddresses
   if (PRE_CANCUN.has(hardFork.toLowerCase().replace(/[^a-z]/g, ''))) {
     throw new Error(`deployUniswapV4: anvil runs ${hardFork}; v4 needs Cancun or later (transient storage)`);
   }
-  await jsonRpc(rpcUrl, 'anvil_setCode', [PERMIT2_ADDRESS, permit2RuntimeCode()]);
+  await jsonRpc(rpcUrl, 'anvil_setCode', [PERMIT2_ADDRESS, devnetPermit2Code()]);
   await jsonRpc(rpcUrl, 'anvil_setBalance', [deployer, toHex(10n ** 9n * 10n ** 18n)]);
   await jsonRpc(rpcUrl, 'anvil_impersonateAccount', [deployer]);
   try {

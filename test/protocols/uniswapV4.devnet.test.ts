@@ -12,6 +12,7 @@ import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
 import {
   DEVNET_V4_HOOKS,
   type DevnetV4Pool,
+  devnetPermit2Code,
   PERMIT2_ADDRESS,
   permit2RuntimeCode,
   V4_ARTIFACT_PATHS,
@@ -45,7 +46,15 @@ const block = await client.getBlockNumber();
 
 t.test('the v4 contracts are the published builds at their addresses, beside an unchanged devnet', async (t) => {
   const code = async (address: Address): Promise<Hex> => (await client.getCode({ address })) ?? '0x';
-  t.equal(await code(PERMIT2_ADDRESS), permit2RuntimeCode(), "Permit2's runtime code is DeployPermit2's literal");
+  const placed = await code(PERMIT2_ADDRESS);
+  t.equal(placed, devnetPermit2Code(), "Permit2's runtime code is DeployPermit2's literal, its cached chain id zeroed");
+  const literal = permit2RuntimeCode();
+  t.equal(placed.length, literal.length, 'the same length as the literal');
+  t.equal(
+    [...placed].filter((ch, i) => ch !== literal[i]).length,
+    (31337).toString(16).length,
+    'it differs from the literal in the cached chain id (0x7a69) only',
+  );
   for (const [name, address] of Object.entries(v4.contracts)) t.not(await code(address), '0x', `${name} has code at ${address}`);
   const pm = v4.contracts.poolManager;
   t.equal(await client.readContract({ address: pm, abi: OWNER_ABI, functionName: 'owner' }), v4.deployer, 'PoolManager owner');

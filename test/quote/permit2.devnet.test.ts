@@ -5,15 +5,13 @@
 // (exact in; exact out with the permit for amountInMaximum), leaving nothing in the Universal Router. Refusals are
 // exact 400 bodies. Approve mode with both allowances already on chain gets no approval step.
 //
-// The devnet's Permit2 is runtime code placed at the canonical address (deployUniswapV4.ts); its cached domain
-// separator names the address it was first deployed at, for chain id 31337. Here that cached chain id is replaced
-// (ownDomainPermit2) so that Permit2 builds its separator from block.chainid and its own address, as it does on every
-// real chain where it lives at that address: the typed data a wallet signs is then the contract's own.
+// The devnet's Permit2 builds its domain separator from the chain id and its own address, as on a real chain
+// (devnetPermit2Code in seeds/devnet/deployUniswapV4.ts): the first test checks it answers the typed data's domain.
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { type Address, encodeFunctionData, formatUnits, type Hex, hashDomain, parseAbi, recoverTypedDataAddress } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import { PERMIT2_ADDRESS, permit2RuntimeCode } from '../../seeds/devnet/deployUniswapV4.ts';
+import { PERMIT2_ADDRESS } from '../../seeds/devnet/deployUniswapV4.ts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import type { PermitData } from '../../src/quote/quotePermit2.ts';
@@ -26,16 +24,6 @@ import type { Answer } from '../helpers/testApp.ts';
 
 const { devnet, chain, seedNow, snapshotDir } = await startSeededDevnet(t.teardown, 'sqs-permit2-', { v4: true });
 await seedNow(true);
-
-/** Permit2's runtime code with its cached chain id (an immutable, PUSH32 31337) set to 0: it never matches. */
-function ownDomainPermit2(): Hex {
-  const code = permit2RuntimeCode();
-  const cached = `7f${(31337).toString(16).padStart(64, '0')}`;
-  const at = code.toLowerCase().indexOf(cached);
-  if (at < 0 || code.toLowerCase().indexOf(cached, at + 1) >= 0) throw new Error('Permit2 code: not exactly one cached chain id');
-  return `${code.slice(0, at)}7f${'0'.repeat(64)}${code.slice(at + cached.length)}` as Hex;
-}
-await jsonRpc(devnet.rpcUrl, 'anvil_setCode', [PERMIT2_ADDRESS, ownDomainPermit2()]);
 
 const wallet = devnetWallet(devnet);
 const ROUTER = chain.dexes.find((d) => d.version === 'v4')!.universalRouterAddress as Address;

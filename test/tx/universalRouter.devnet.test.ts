@@ -10,7 +10,7 @@
 // gasEstimate with each leg's ticks crossed and slots written from zero (calibration of GAS.call.UniversalRouter and
 // the v4 figures), and both the swap step's estimate and the whole trade's must be within ±10% of the gas used.
 import t from 'tap';
-import { type Address, concat, type Hex, hashDomain, hashStruct, keccak256, parseAbi, parseUnits, type TransactionReceipt } from 'viem';
+import { type Address, parseUnits, type TransactionReceipt } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
@@ -34,12 +34,6 @@ const wallet = devnetWallet(devnet);
 let baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
 const ROUTER = chain.dexes.find((d) => d.version === 'v4')!.universalRouterAddress as Address;
 const PERMIT2 = permit2Of(chain, ROUTER);
-const DOMAIN_ABI = parseAbi(['function DOMAIN_SEPARATOR() view returns (bytes32)']);
-const EIP712_DOMAIN = [
-  { name: 'name', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'address' },
-] as const;
 
 async function freshState(): Promise<void> {
   if (!(await jsonRpc<boolean>(devnet.rpcUrl, 'evm_revert', [baseline]))) throw new Error('evm_revert failed');
@@ -117,17 +111,8 @@ async function stepsFor(c: Case, trade: Trade, account: PrivateKeyAccount, recip
       sigDeadline: BigInt(end),
     };
     const typed = permitTypedData(chain.chainId, PERMIT2, permit);
-    // The devnet's Permit2 is runtime code placed at the canonical address (deployUniswapV4.ts): on chain id 31337 it
-    // answers the domain separator cached in that code, which names the address it was first deployed at; a wallet
-    // signs over the separator the contract reports (on a real chain it is the typed data's own, asserted below).
-    const separator = (await wallet.client.readContract({ address: PERMIT2, abi: DOMAIN_ABI, functionName: 'DOMAIN_SEPARATOR' })) as Hex;
-    const ours = hashDomain({ domain: { ...typed.domain, chainId: BigInt(chain.chainId) }, types: { EIP712Domain: EIP712_DOMAIN } });
-    const signature =
-      separator === ours
-        ? await account.signTypedData(typed)
-        : await account.sign({
-            hash: keccak256(concat(['0x1901', separator, hashStruct({ data: permit, primaryType: 'PermitSingle', types: typed.types })])),
-          });
+    // A wallet signs the typed data as given: the devnet's Permit2 answers its domain (devnetPermit2Code).
+    const signature = await account.signTypedData(typed);
     permit2Permit = { permit, signature };
   }
   return buildTradeSteps({
