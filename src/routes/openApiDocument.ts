@@ -7,7 +7,7 @@
  */
 import { CHAIN_ID_SCHEMA, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN, UUID_PATTERN, unanchored } from '../http/formats.ts';
 import { AUTO_SLIPPAGE_BOUNDS } from '../quote/autoSlippage.ts';
-import { quoteRequestSchema, TRADE_TYPES } from '../quote/quoteRequest.ts';
+import { quoteRequestSchema, TRADE_TYPES } from '../quote/quoteRequestSchema.ts';
 import { HIGH_PRICE_IMPACT_BPS } from '../quote/quoteWarnings.ts';
 import { ROUTES_RANKED_BY } from '../routing/compareNetOfGas.ts';
 

@@ -14,7 +14,7 @@ import type { Snapshot } from '../../src/graph/snapshot.ts';
 import type { Envelope } from '../../src/http/envelope.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
 import { createMemoryRateLimitStore } from '../../src/http/rateLimit.ts';
-import { quoteRequestSchema } from '../../src/quote/quoteRequest.ts';
+import { quoteRequestSchema } from '../../src/quote/quoteRequestSchema.ts';
 import type { Quote, RouteQuote } from '../../src/quote/quoteService.ts';
 import { blockchainsRouter } from '../../src/routes/blockchains.ts';
 import { healthRouter } from '../../src/routes/health.ts';
