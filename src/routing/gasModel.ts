@@ -36,23 +36,37 @@ export const GAS = {
   approve: 46_000n,
   /** A `Permit2.approve(token, UniversalRouter, amount, expiration)` step (a fresh Permit2 allowance). */
   permit2Approve: 48_000n,
-  /** A signed PermitSingle submitted in the swap itself (the Universal Router's PERMIT2_PERMIT command), devnet gasUsed. */
-  permit2Permit: 37_000n,
+  /**
+   * A signed PermitSingle submitted in the swap itself (the Universal Router's PERMIT2_PERMIT command): by difference,
+   * the swap's gasUsed in approvalMode "permit2" less the same trade's swap in "approve" on the same devnet state, six
+   * shapes (v4 one and two pools, v3 -> v4, native out, both crossings): 31,402..31,486
+   * (test/fixtures/gas/devnetUniversalRouter*GasUsed.json, `permit: true` against its twin).
+   */
+  permit2Permit: 31_400n,
   /** A router wrapping native input or unwrapping native output. */
   wrapIn: 6_100n,
   unwrapOut: 24_300n,
   /**
-   * The Universal Router's WRAP_ETH and UNWRAP_WETH commands beside those, fitted with its call figure: its WETH
-   * deposit (~23,800) replaces the Permit2 pull the call figure counts (~24,000), so nothing more; its unwrap takes
-   * the WETH to the router first, then pays the recipient from it.
+   * The Universal Router's native ends beside the figures above, fitted with its call figure (which counts one
+   * Permit2 pull of an ERC-20 input and one ERC-20 payment of the output). `wrapIn`: its WRAP_ETH (the WETH deposit,
+   * ~23,800) replaces the Permit2 pull (~24,000), so nothing more; `unwrapOut`: its unwrap takes the WETH to the
+   * router first, then pays the recipient from it. `poolIn` (negative): a native ETH pool settled from the value sent
+   * costs less than the Permit2 pull it replaces, by difference the mean residual of the four value-settled cases
+   * without it (one pool exact in and out, two pools, a split beside a wrapped route: -14,276..-20,691 against
+   * the model without it; test/fixtures/gas/devnetUniversalRouterNativeGasUsed.json). `poolOut`: a native ETH pool
+   * paying the recipient ether (a call with value to an address that held none) instead of a token, by difference
+   * the mean residual of the five native-out cases without it (one and two pools, exact in and out, permit2:
+   * 4,010..8,466).
    */
-  universalRouterNative: { wrapIn: 0n, unwrapOut: 3_400n },
+  universalRouterNative: { wrapIn: 0n, unwrapOut: 3_400n, poolIn: -14_300n, poolOut: 6_000n },
   /**
    * The Universal Router wrapping between two pools of a route (ETH out of a native v4 pool into a WETH pool:
-   * WRAP_ETH of its balance) or unwrapping (UNWRAP_WETH to itself before a native pool settles), as its wrap and
-   * unwrap at the ends cost (wrapIn + universalRouterNative.wrapIn, unwrapOut + universalRouterNative.unwrapOut).
+   * WRAP_ETH of its balance) or unwrapping (UNWRAP_WETH to itself before a native pool settles from it): by
+   * difference, the mean residual of the devnet's crossing trades against the model without the figure, each
+   * direction through a v3 pool (approve and permit2 modes) and through a v2 pair (wrap 10,700..16,800; unwrap
+   * 8,300..14,800; test/fixtures/gas/devnetUniversalRouterNativeGasUsed.json).
    */
-  universalRouterCross: { wrap: 6_100n, unwrap: 27_700n },
+  universalRouterCross: { wrap: 12_700n, unwrap: 10_500n },
   /** Several routes in one call ending at the router (sweep/unwrap of the sum). */
   sweep: 6_000n,
   /** Exact output, beside the figures above (calibrated on the same devnet cases). */
@@ -100,10 +114,15 @@ export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn')
   return gas;
 }
 
-/** Wraps and unwraps between the pools of a call's routes (nativePools.nativeWork), none by default. */
+/**
+ * Wraps and unwraps between the pools of a call's routes, and native ETH pools at a native end (nativePools.nativeWork:
+ * settled from the value sent, `poolIn`; paying ether out, `poolOut`), none by default.
+ */
 export interface Crossings {
   readonly wraps: number;
   readonly unwraps: number;
+  readonly poolIn?: boolean;
+  readonly poolOut?: boolean;
 }
 
 const NO_CROSSINGS: Crossings = { wraps: 0, unwraps: 0 };
@@ -141,8 +160,11 @@ function callOverhead(
   const exactOut = tradeType === 'exactOut';
   const pull = exactOut ? (valueIn ? GAS.exactOut.refund : GAS.exactOut.erc20Pull) : 0n;
   let native = (wrapIn ? GAS.wrapIn : 0n) + (unwrapOut ? GAS.unwrapOut : 0n);
-  if (kind === 'UniversalRouter')
-    native += (wrapIn ? GAS.universalRouterNative.wrapIn : 0n) + (unwrapOut ? GAS.universalRouterNative.unwrapOut : 0n);
+  if (kind === 'UniversalRouter') {
+    const ur = GAS.universalRouterNative;
+    native += (wrapIn ? ur.wrapIn : 0n) + (unwrapOut ? ur.unwrapOut : 0n);
+    native += (crossings.poolIn ? ur.poolIn : 0n) + (crossings.poolOut ? ur.poolOut : 0n);
+  }
   native += BigInt(crossings.wraps) * GAS.universalRouterCross.wrap + BigInt(crossings.unwraps) * GAS.universalRouterCross.unwrap;
   const sweep = routes > 1 && (!exactOut || unwrapOut) ? GAS.sweep : 0n;
   return GAS.call[kind] + native + pull + sweep;
@@ -177,22 +199,27 @@ export function callGas(
 export function callNativeWork(routes: readonly (readonly Leg[])[], nativeIn: boolean, nativeOut: boolean): NativeWork {
   let wrapIn = false;
   let unwrapOut = false;
+  let poolIn = false;
+  let poolOut = false;
   let wraps = 0;
   let unwraps = 0;
   for (const legs of routes) {
     const w = nativeWork(legs, nativeIn, nativeOut);
     wrapIn ||= w.wrapIn;
     unwrapOut ||= w.unwrapOut;
+    poolIn ||= w.poolIn;
+    poolOut ||= w.poolOut;
     wraps += w.wraps;
     unwraps += w.unwraps;
   }
-  return { wrapIn, unwrapOut, wraps, unwraps };
+  return { wrapIn, unwrapOut, poolIn, poolOut, wraps, unwraps };
 }
 
 /**
  * Gas of one transaction to an executor swapping these routes (given by their legs) of a trade whose input or output
  * is native (`nativeIn`, `nativeOut`), its approval aside: the parts callGas adds up for a trade, per transaction
- * (src/tx/buildTradeSteps.ts sets each step's gasLimit from it); the native work from the legs (callNativeWork).
+ * (src/tx/buildTradeSteps.ts sets each step's gasLimit from it); the native work from the legs (callNativeWork);
+ * `permit`: the swap carries a signed PermitSingle (the Universal Router's PERMIT2_PERMIT).
  */
 export function transactionGas(
   kind: ExecutorKind,
@@ -200,11 +227,12 @@ export function transactionGas(
   nativeIn: boolean,
   nativeOut: boolean,
   tradeType: TradeType = 'exactIn',
+  permit = false,
 ): bigint {
   const work = callNativeWork(routes, nativeIn, nativeOut);
   return routes.reduce(
     (gas, legs) => gas + routeGas(legs, tradeType),
-    callOverhead(kind, routes.length, work.wrapIn, work.unwrapOut, nativeIn, tradeType, work),
+    (permit ? GAS.permit2Permit : 0n) + callOverhead(kind, routes.length, work.wrapIn, work.unwrapOut, nativeIn, tradeType, work),
   );
 }
 

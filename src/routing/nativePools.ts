@@ -30,6 +30,10 @@ export interface NativeWork {
   readonly wrapIn: boolean;
   /** The trade's output is native and the last pool holds the wrapped token: the executor unwraps it last. */
   readonly unwrapOut: boolean;
+  /** The trade's input is native and the first pool holds native ETH: it settles from the value sent. */
+  readonly poolIn: boolean;
+  /** The trade's output is native and the last pool holds native ETH: it pays the ether out itself. */
+  readonly poolOut: boolean;
   /** Between pools: ETH out of one pool into a WETH pool (wrap), WETH into a native pool (unwrap). */
   readonly wraps: number;
   readonly unwraps: number;
@@ -50,9 +54,13 @@ export function nativeWork(legs: readonly LegTokens[], nativeIn: boolean, native
     if (legs[i - 1].tokenOut === POOL_NATIVE) wraps++;
     else if (legs[i].tokenIn === POOL_NATIVE) unwraps++;
   }
+  const startsNative = legs.length > 0 && legs[0].tokenIn === POOL_NATIVE;
+  const endsNative = legs.length > 0 && legs[legs.length - 1].tokenOut === POOL_NATIVE;
   return {
-    wrapIn: nativeIn && legs.length > 0 && legs[0].tokenIn !== POOL_NATIVE,
-    unwrapOut: nativeOut && legs.length > 0 && legs[legs.length - 1].tokenOut !== POOL_NATIVE,
+    wrapIn: nativeIn && legs.length > 0 && !startsNative,
+    unwrapOut: nativeOut && legs.length > 0 && !endsNative,
+    poolIn: nativeIn && startsNative,
+    poolOut: nativeOut && endsNative,
     wraps,
     unwraps,
   };

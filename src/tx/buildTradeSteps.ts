@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { chainExecutors, executorsFor, meetsNativePools } from '../routing/executors.ts';
-import { GAS, gasLimit, transactionGas } from '../routing/gasModel.ts';
+import { gasLimit, transactionGas } from '../routing/gasModel.ts';
 import { POOL_NATIVE, crossesNative as routeCrossesNative } from '../routing/nativePools.ts';
 import type { Executor, ExecutorKind, Route, Trade } from '../routing/Trade.ts';
 import { approveSteps, type Permit2Allowance, permit2ApproveSteps } from './approveStep.ts';
@@ -262,14 +262,14 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
         chainId: chain.chainId,
         ...(nativeIn ? { value: amount } : {}),
         gasLimit: gasLimit(
-          (signs ? GAS.permit2Permit : 0n) +
-            transactionGas(
-              batch.kind,
-              txRoutes.map((r) => r.legs),
-              nativeIn,
-              nativeOut,
-              trade.tradeType,
-            ),
+          transactionGas(
+            batch.kind,
+            txRoutes.map((r) => r.legs),
+            nativeIn,
+            nativeOut,
+            trade.tradeType,
+            signs,
+          ),
         ).toString(),
       });
     }

@@ -4,10 +4,12 @@
 // under every step's gasLimit; and the relations any correct model satisfies (more hops, more ticks, native
 // handling, splits, exact output's pool-to-pool payments cost what the contracts make them cost, relative to each
 // other). The per-transaction estimates must add up to what the model charges a trade (callGas + routeGas).
-import t from 'tap';
-import { callGas, gasLimit, routeGas, transactionGas, wrapGas } from '../../src/routing/gasModel.ts';
+import t, { type Test } from 'tap';
+import { callGas, callNativeWork, gasLimit, routeGas, transactionGas, wrapGas } from '../../src/routing/gasModel.ts';
+import { POOL_NATIVE } from '../../src/routing/nativePools.ts';
 import type { ExecutorKind, Leg } from '../../src/routing/Trade.ts';
-import { readDevnetGasFixture } from '../helpers/devnetGas.ts';
+import { type DevnetGasLeg, FIXTURE_NATIVE, readTradeGasFixture, type TradeGasFixture } from '../helpers/devnetGas.ts';
+import { UR_GAS_TOLERANCE } from '../helpers/universalRouterGas.ts';
 
 const leg = (kind: Leg['kind'], ticksCrossed = 0, coldSlots = 0, movesTick = kind === 'uniswapV3'): Leg => ({
   pool: '0x0',
@@ -33,48 +35,132 @@ t.test('gasLimit: the estimate plus a quarter (rounded up) plus 50,000 (hand-com
   t.equal(gasLimit(0n), 50_000n);
 });
 
-t.test(
-  "the devnet's gasUsed: each trade within 5% of the model, on never-traded and traded pools, each step under its gasLimit",
-  async (t) => {
-    const { provenance, cases } = readDevnetGasFixture();
-    t.comment(`${cases.length} trades recorded ${provenance.recordedAt} at ${provenance.commit} (${provenance.anvil})`);
-    t.ok(cases.length >= 20, `${cases.length} recorded trades`);
-    const kinds = new Set<string>();
-    const pools = new Set<string>();
-    for (const c of cases) {
-      let estimate = 0n;
-      let used = 0n;
-      for (const [i, s] of c.steps.entries()) {
-        const gasUsed = BigInt(s.gasUsed);
-        used += gasUsed;
-        if (s.step === 'send') continue; // a wrap's hand-over is beyond the trade's estimate (buildWrapSteps sizes it)
-        const stepEstimate =
-          s.step === 'approve'
-            ? APPROVE
+/** A recorded leg as the model reads it: the fixture's symbols as tokens, FIXTURE_NATIVE as native ETH in a pool. */
+const fixtureLeg = (l: DevnetGasLeg): Leg => {
+  const token = (symbol: string | undefined, fallback: string) => (symbol === FIXTURE_NATIVE ? POOL_NATIVE : (symbol ?? fallback));
+  return {
+    ...leg(l.kind as Leg['kind'], l.ticksCrossed, l.coldSlots, l.movesTick),
+    tokenIn: token(l.tokenIn, 'a'),
+    tokenOut: token(l.tokenOut, 'b'),
+  };
+};
+
+/** One Permit2 approval's estimate, as the model charges it to a Universal Router trade with an ERC-20 input. */
+const PERMIT2_APPROVE = callGas('UniversalRouter', 1, false, false, true) - callGas('UniversalRouter', 1, false, false, false) - APPROVE;
+
+/**
+ * Every recorded trade of a fixture against the model: each step under its gasLimit, each swap step's estimate within
+ * `swapTolerance` percent of its gasUsed (when given), the trade's steps together within `tradeTolerance` percent.
+ * Returns the executors and pool states seen.
+ */
+function checkFixture(
+  t: Test,
+  name: TradeGasFixture,
+  tradeTolerance: number,
+  swapTolerance?: number,
+): { kinds: Set<string>; pools: Set<string>; cases: number } {
+  const { provenance, cases } = readTradeGasFixture(name);
+  t.comment(`${name}: ${cases.length} trades recorded ${provenance.recordedAt} at ${provenance.commit} (${provenance.anvil})`);
+  const kinds = new Set<string>();
+  const pools = new Set<string>();
+  for (const c of cases) {
+    let estimate = 0n;
+    let used = 0n;
+    for (const [i, s] of c.steps.entries()) {
+      const gasUsed = BigInt(s.gasUsed);
+      used += gasUsed;
+      if (s.step === 'send') continue; // a wrap's hand-over is beyond the trade's estimate (buildWrapSteps sizes it)
+      const stepEstimate =
+        s.step === 'approve'
+          ? APPROVE
+          : s.step === 'permit2Approve'
+            ? PERMIT2_APPROVE
             : s.executor === 'WETH9'
               ? wrapGas(c.nativeIn)
               : transactionGas(
                   s.executor as ExecutorKind,
-                  s.routes.map((r) => r.map((l) => leg(l.kind as Leg['kind'], l.ticksCrossed, l.coldSlots, l.movesTick))),
+                  s.routes.map((r) => r.map(fixtureLeg)),
                   c.nativeIn,
                   c.nativeOut,
                   c.tradeType,
+                  s.permit === true,
                 );
-        kinds.add(s.step === 'approve' ? 'approve' : s.executor);
-        estimate += stepEstimate;
-        t.ok(gasLimit(stepEstimate) >= gasUsed, `${c.case}, step ${i + 1}: gasLimit ${gasLimit(stepEstimate)} >= gasUsed ${gasUsed}`);
+      kinds.add(s.step === 'swap' ? s.executor : s.step);
+      estimate += stepEstimate;
+      t.ok(gasLimit(stepEstimate) >= gasUsed, `${c.case}, step ${i + 1}: gasLimit ${gasLimit(stepEstimate)} >= gasUsed ${gasUsed}`);
+      if (s.step === 'swap' && swapTolerance !== undefined) {
+        const off = Number(((stepEstimate - gasUsed) * 1000n) / gasUsed) / 10;
+        t.ok(
+          Math.abs(off) <= swapTolerance,
+          `${c.case}: swap estimate ${stepEstimate} within ${swapTolerance}% of its ${gasUsed} used (${off}%)`,
+        );
       }
-      const sends = c.steps.filter((s) => s.step === 'send').reduce((x, s) => x + BigInt(s.gasUsed), 0n);
-      const off = Number(((estimate - (used - sends)) * 10_000n) / (used - sends)) / 100;
-      t.ok(Math.abs(off) <= 5, `${c.case}: estimate ${estimate} within 5% of the ${used - sends} used (${off}%)`);
-      pools.add(c.pools);
     }
+    const sends = c.steps.filter((s) => s.step === 'send').reduce((x, s) => x + BigInt(s.gasUsed), 0n);
+    const off = Number(((estimate - (used - sends)) * 10_000n) / (used - sends)) / 100;
+    t.ok(
+      Math.abs(off) <= tradeTolerance,
+      `${c.case}: estimate ${estimate} within ${tradeTolerance}% of the ${used - sends} used (${off}%)`,
+    );
+    pools.add(c.pools);
+  }
+  return { kinds, pools, cases: cases.length };
+}
+
+t.test(
+  "the devnet's gasUsed: each trade within 5% of the model, on never-traded and traded pools, each step under its gasLimit",
+  async (t) => {
+    const { kinds, pools, cases } = checkFixture(t, 'trades', 5);
+    t.ok(cases >= 20, `${cases} recorded trades`);
     t.strictSame(
       [...kinds].sort(),
       ['SwapRouter', 'SwapRouter02', 'UniswapV2Router02', 'WETH9', 'approve'],
       'every executor and the approval measured',
     );
     t.strictSame([...pools].sort(), ['cold', 'warm'], 'measured on never-traded and on traded pools');
+  },
+);
+
+t.test(
+  "the devnet's Universal Router trades (v4, native ETH pools, crossings, splits, exact output, approve and permit2): each swap within 4%, each trade's steps within 5%",
+  async (t) => {
+    const erc20 = checkFixture(t, 'universalRouter', 5, UR_GAS_TOLERANCE.swap);
+    const native = checkFixture(t, 'universalRouterNative', 5, UR_GAS_TOLERANCE.swap);
+    t.ok(erc20.cases >= 14 && native.cases >= 16, `${erc20.cases} + ${native.cases} recorded trades`);
+    t.strictSame([...new Set([...erc20.kinds, ...native.kinds])].sort(), ['UniversalRouter', 'approve', 'permit2Approve']);
+  },
+);
+
+t.test(
+  'the Universal Router fixtures cover every shape: native pool in and out, both crossings, v2/v3/v4 mixes, splits, exact output, permits',
+  async (t) => {
+    const cases = [...readTradeGasFixture('universalRouter').cases, ...readTradeGasFixture('universalRouterNative').cases];
+    const swaps = cases.map((c) => ({ c, s: c.steps.find((s) => s.step === 'swap')! })).filter((x) => x.s.step === 'swap');
+    const has = (what: string, test: (x: (typeof swaps)[number]) => boolean) => t.ok(swaps.some(test), what);
+    const routes = (x: (typeof swaps)[number]) => (x.s.step === 'swap' ? x.s.routes : []);
+    const legs = (x: (typeof swaps)[number]) => routes(x).flat();
+    const work = (x: (typeof swaps)[number]) =>
+      callNativeWork(
+        routes(x).map((r) => r.map(fixtureLeg)),
+        x.c.nativeIn,
+        x.c.nativeOut,
+      );
+    has('a native ETH pool settled from the value', (x) => work(x).poolIn);
+    has('a native ETH pool paying ether out', (x) => work(x).poolOut);
+    has('native in wrapped for a WETH pool', (x) => work(x).wrapIn);
+    has('native out unwrapped from a WETH pool', (x) => work(x).unwrapOut);
+    has('a wrap between pools (ETH -> WETH) before a v3 pool', (x) => work(x).wraps > 0 && legs(x).some((l) => l.kind === 'uniswapV3'));
+    has('a wrap between pools before a v2 pair', (x) => work(x).wraps > 0 && legs(x).some((l) => l.kind === 'uniswapV2'));
+    has('an unwrap between pools (WETH -> ETH) after a v3 pool', (x) => work(x).unwraps > 0 && legs(x).some((l) => l.kind === 'uniswapV3'));
+    has('an unwrap between pools after a v2 pair', (x) => work(x).unwraps > 0 && legs(x).some((l) => l.kind === 'uniswapV2'));
+    has('v4 multi-hop', (x) => routes(x).some((r) => r.length > 1 && r.every((l) => l.kind === 'uniswapV4')));
+    has('v3 -> v4', (x) => routes(x).some((r) => r[0].kind === 'uniswapV3' && r[1]?.kind === 'uniswapV4'));
+    has('v4 -> v2', (x) => routes(x).some((r) => r[0].kind === 'uniswapV4' && r[1]?.kind === 'uniswapV2'));
+    has('a split across v3 and v4', (x) => routes(x).length > 1 && new Set(legs(x).map((l) => l.kind)).size > 1);
+    has('exact output, native in', (x) => x.c.tradeType === 'exactOut' && x.c.nativeIn);
+    has('exact output, native out', (x) => x.c.tradeType === 'exactOut' && x.c.nativeOut);
+    has('a signed permit (approvalMode permit2)', (x) => x.s.step === 'swap' && x.s.permit === true);
+    has('a native end with a signed permit', (x) => x.s.step === 'swap' && x.s.permit === true && x.c.nativeOut);
   },
 );
 
@@ -212,9 +298,21 @@ t.test('transactionGas: a native ETH pool at a native end wraps nothing; a route
   const wrappedIn = transactionGas('UniversalRouter', [[v4('weth', 'usdc')]], true, false);
   const nativeIn = transactionGas('UniversalRouter', [[v4(ETH, 'usdc')]], true, false);
   t.ok(nativeIn < wrappedIn, 'native in from a native pool costs less than wrapping for a WETH pool');
-  t.equal(nativeIn, transactionGas('UniversalRouter', [[v4('dai', 'usdc')]], false, false), 'as much as an ERC-20 input’s swap');
+  t.ok(
+    nativeIn < transactionGas('UniversalRouter', [[v4('dai', 'usdc')]], false, false),
+    'less than an ERC-20 input’s swap: the value settles the pool, no Permit2 pull',
+  );
   const nativeOut = transactionGas('UniversalRouter', [[v4('usdc', ETH)]], false, true);
   t.ok(nativeOut < transactionGas('UniversalRouter', [[v4('usdc', 'weth')]], false, true), 'native out to a native pool unwraps nothing');
+  t.ok(
+    nativeOut > transactionGas('UniversalRouter', [[v4('usdc', 'dai')]], false, false),
+    'paying ether to a recipient that held none costs more than paying it a token',
+  );
+  t.ok(
+    transactionGas('UniversalRouter', [[v4('usdc', 'dai')]], false, false, 'exactIn', true) >
+      transactionGas('UniversalRouter', [[v4('usdc', 'dai')]], false, false),
+    'a signed permit in the swap costs more',
+  );
   const plain = transactionGas('UniversalRouter', [[v3('link', 'weth'), v4('weth', 'usdc')]], false, false);
   t.ok(
     transactionGas('UniversalRouter', [[v3('link', 'weth'), v4(ETH, 'usdc')]], false, false) > plain,
@@ -223,7 +321,9 @@ t.test('transactionGas: a native ETH pool at a native end wraps nothing; a route
   t.ok(transactionGas('UniversalRouter', [[v4('usdc', ETH), v3('weth', 'link')]], false, false) > plain, 'a wrap between pools costs more');
   t.equal(
     transactionGas('UniversalRouter', [[v4(ETH, 'usdc')], [v4('weth', 'usdc')]], true, false),
-    callGas('UniversalRouter', 2, true, false, false) + routeGas([v4(ETH, 'usdc')]) + routeGas([v4('weth', 'usdc')]),
-    'a split mixing a native and a wrapped route wraps once, as callGas charges it',
+    callGas('UniversalRouter', 2, true, false, false, 'exactIn', false, { wraps: 0, unwraps: 0, poolIn: true }) +
+      routeGas([v4(ETH, 'usdc')]) +
+      routeGas([v4('weth', 'usdc')]),
+    'a split mixing a native and a wrapped route wraps once and settles the native pool from the value, as callGas charges it',
   );
 });

@@ -39,7 +39,7 @@ import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
 import type { Route, Trade } from '../../src/routing/Trade.ts';
 import { buildTradeSteps } from '../../src/tx/buildTradeSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
-import { type DevnetGasCase, writeDevnetGasFixture } from '../helpers/devnetGas.ts';
+import { type DevnetGasCase, tradeGasCase, writeDevnetGasFixture } from '../helpers/devnetGas.ts';
 import { freshAddress as addressFor, artifactAbi, type DevnetWallet, devnetWallet, gasPaid } from '../helpers/devnetWallet.ts';
 import { poolSwapSteps } from '../helpers/poolSwapSteps.ts';
 import { warmPools } from '../helpers/warmPools.ts';
@@ -209,43 +209,6 @@ const gasRows: { name: string; ticks: number; perStep: bigint[]; estimate: bigin
 /** The same cases as test/fixtures/gas/devnetGasUsed.json records them (RECORD_GAS_FIXTURE=1): shapes and gasUsed. */
 const gasFixture: DevnetGasCase[] = [];
 
-/** Each step of a trade with the part of the trade it executes, and the gas the chain used for it. */
-function gasCase(
-  name: string,
-  pools: 'cold' | 'warm',
-  trade: Trade,
-  steps: readonly Step[],
-  receipts: readonly TransactionReceipt[],
-): DevnetGasCase {
-  const nativeIn = trade.tokenIn === NATIVE_TOKEN_ADDRESS.toLowerCase();
-  const nativeOut = trade.tokenOut === NATIVE_TOKEN_ADDRESS.toLowerCase();
-  const routesOf = new Map<string, Route[]>();
-  for (const { route } of trade.splits) routesOf.set(route.executor.address, [...(routesOf.get(route.executor.address) ?? []), route]);
-  const legs = (r: Route) =>
-    r.legs.map((l) => ({ kind: l.kind, ticksCrossed: l.ticksCrossed, coldSlots: l.coldSlots, movesTick: l.movesTick }));
-  return {
-    case: name,
-    pools,
-    tradeType: trade.tradeType,
-    nativeIn,
-    nativeOut,
-    steps: steps.map((s, i) => {
-      const gasUsed = receipts[i].gasUsed.toString();
-      if (s.spender) return { step: 'approve', gasUsed };
-      // A wrap's hand-over of its result to another recipient: a native transfer or the wrapped token's transfer().
-      if (s.message.startsWith('Send ')) return { step: 'send', native: s.data === '0x' || s.data === undefined, gasUsed };
-      // A bare wrap or unwrap: a trade without pools, executed by the wrapped native token itself.
-      if (trade.splits.length === 0) return { step: 'swap', executor: 'WETH9', routes: [], gasUsed };
-      const executor = trade.splits.find((x) => getAddress(x.route.executor.address) === getAddress(s.to))?.route.executor;
-      if (!executor) throw new Error(`step ${i + 1} (${s.message}) goes to no executor of the trade`);
-      const all = routesOf.get(executor.address)!;
-      const txs = steps.filter((x) => !x.spender && getAddress(x.to) === getAddress(s.to));
-      // One transaction per route (UniswapV2Router02), or one for all of the router's routes.
-      const routes = txs.length === 1 ? all : [all[txs.indexOf(s)]];
-      return { step: 'swap', executor: executor.kind, routes: routes.map(legs), gasUsed };
-    }),
-  };
-}
 const V2 = ['uniswap/v2'];
 const V3 = ['uniswap/v3'];
 const UNISWAP = ['uniswap/v2', 'uniswap/v3'];
@@ -921,7 +884,7 @@ function tradeCase(c: TradeCase, pools: 'cold' | 'warm'): void {
     const estimate = trade.gasEstimate + handOver;
     const name = `${c.name} (${net.name}, ${pools})`;
     gasRows.push({ name, ticks: ticksCrossed, perStep: receipts.map((r) => r.gasUsed), estimate, used });
-    gasFixture.push(gasCase(name, pools, trade, steps, receipts));
+    gasFixture.push(tradeGasCase(name, pools, net.chain, trade, steps, receipts));
     for (const [i, r] of receipts.entries())
       t.ok(r.gasUsed <= BigInt(steps[i].gasLimit!), `step ${i + 1} used ${r.gasUsed} <= its gasLimit ${steps[i].gasLimit}`);
     // The slots the model charges as written from zero are the ones the chain's trace shows written from zero.

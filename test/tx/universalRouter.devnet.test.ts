@@ -21,11 +21,11 @@ import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
 import type { Trade } from '../../src/routing/Trade.ts';
-import { type ApprovalMode, buildTradeSteps, permit2Of } from '../../src/tx/buildTradeSteps.ts';
-import { type PermitSingle, permitTypedData } from '../../src/tx/permit2.ts';
+import type { ApprovalMode } from '../../src/tx/buildTradeSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { devnetWallet, freshAddress, gasPaid } from '../helpers/devnetWallet.ts';
 import { startSeededDevnet } from '../helpers/followDevnet.ts';
+import { UniversalRouterGasRecord, type UniversalRouterTradeParams, universalRouterSteps } from '../helpers/universalRouterGas.ts';
 
 const { devnet, catalog, chain, seedNow } = await startSeededDevnet(t.teardown, 'sqs-ur-', { v4: true });
 // The seeding run's snapshot itself, priced as the service prices it.
@@ -33,7 +33,6 @@ const index = new PricingGraph(new PoolGraph([await seedNow()], catalog), catalo
 const wallet = devnetWallet(devnet);
 let baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
 const ROUTER = chain.dexes.find((d) => d.version === 'v4')!.universalRouterAddress as Address;
-const PERMIT2 = permit2Of(chain, ROUTER);
 
 async function freshState(): Promise<void> {
   if (!(await jsonRpc<boolean>(devnet.rpcUrl, 'evm_revert', [baseline]))) throw new Error('evm_revert failed');
@@ -92,43 +91,22 @@ function tradeFor(c: Case): Trade {
   return outcome.trade;
 }
 
-async function deadline(): Promise<number> {
-  return Number((await wallet.client.getBlock()).timestamp) + 300;
-}
-
-/** The steps of a trade for `account`, paying `recipient`; approvalMode "permit2" signs the permit with the account's key. */
-async function stepsFor(c: Case, trade: Trade, account: PrivateKeyAccount, recipient: Address): Promise<Step[]> {
-  const exactOut = trade.tradeType === 'exactOut';
-  const amountInMaximum = exactOut ? maximumAmountIn(trade.amountIn, 50) : trade.amountIn;
-  const end = await deadline();
-  const mode = c.approvalMode ?? 'approve';
-  const nativeIn = token(c.tokenIn).address === NATIVE_TOKEN_ADDRESS;
-  let permit2Permit: { permit: PermitSingle; signature: `0x${string}` } | undefined;
-  if (mode === 'permit2' && !nativeIn) {
-    const permit: PermitSingle = {
-      details: { token: token(c.tokenIn).address as Address, amount: amountInMaximum, expiration: end, nonce: 0 },
-      spender: ROUTER,
-      sigDeadline: BigInt(end),
-    };
-    const typed = permitTypedData(chain.chainId, PERMIT2, permit);
-    // A wallet signs the typed data as given: the devnet's Permit2 answers its domain (devnetPermit2Code).
-    const signature = await account.signTypedData(typed);
-    permit2Permit = { permit, signature };
-  }
-  return buildTradeSteps({
+/** The steps of a case's trade for `account`, paying `recipient`, in the case's approval mode. */
+function paramsFor(c: Case, trade: Trade, account: PrivateKeyAccount, recipient: Address): UniversalRouterTradeParams {
+  return {
     chain,
+    wallet,
     trade,
     tokenIn: token(c.tokenIn),
     tokenOut: token(c.tokenOut),
-    amountOutMinimum: trade.amountOut,
-    ...(exactOut ? { amountInMaximum } : {}),
+    account,
     recipient,
-    wallet: account.address,
-    deadline: end,
-    approvalMode: mode,
-    ...(permit2Permit ? { permit2Permit } : {}),
-  });
+    ...(c.approvalMode ? { approvalMode: c.approvalMode } : {}),
+  };
 }
+
+const stepsFor = (c: Case, trade: Trade, account: PrivateKeyAccount, recipient: Address): Promise<Step[]> =>
+  universalRouterSteps(paramsFor(c, trade, account, recipient));
 
 async function send(steps: readonly Step[], account: PrivateKeyAccount): Promise<TransactionReceipt[]> {
   const receipts: TransactionReceipt[] = [];
@@ -140,7 +118,7 @@ async function send(steps: readonly Step[], account: PrivateKeyAccount): Promise
   return receipts;
 }
 
-const gasRows: string[] = [];
+const gas = new UniversalRouterGasRecord('universalRouter', 'test/tx/universalRouter.devnet.test.ts');
 
 const CASES: readonly Case[] = [
   {
@@ -260,6 +238,15 @@ const CASES: readonly Case[] = [
     shape: ['UniversalRouter: DAI -uniswap/v4 0-> USDC -uniswap/v4 100-> USDT'],
     approvalMode: 'permit2',
   },
+  {
+    name: 'mixed v3 -> v4, approvalMode permit2',
+    tokenIn: 'LINK',
+    tokenOut: 'USDC',
+    amount: '3000',
+    pools: ['uniswap/v3 LINK/WETH 3000', 'uniswap/v4 USDC/WETH 3000'],
+    shape: ['UniversalRouter: LINK -uniswap/v3 3000-> WETH -uniswap/v4 3000-> USDC'],
+    approvalMode: 'permit2',
+  },
 ];
 
 /** Balances the UniversalRouter must not keep: every token of the chain and ether. */
@@ -302,23 +289,7 @@ for (const c of CASES) {
     t.equal(spent, trade.amountIn, 'the wallet spends exactly amountIn');
     t.strictSame(await routerHoldings(), {}, 'nothing is left in the UniversalRouter');
     t.equal(await wallet.client.getBalance({ address: ROUTER }), 0n, 'no ether is left in the UniversalRouter');
-    const swapReceipt = receipts[receipts.length - 1];
-    // The swap step's own estimate, from its gasLimit (gasModel.gasLimit: estimate x 5/4 + 50,000).
-    const swapEstimate = ((BigInt(steps[steps.length - 1].gasLimit!) - 50_000n) * 4n) / 5n;
-    const used = receipts.reduce((s, r) => s + r.gasUsed, 0n);
-    const pct = (a: bigint, b: bigint) => ((Number(a) / Number(b) - 1) * 100).toFixed(1);
-    const legs = trade.splits.map(({ route }) =>
-      route.legs.map((l) => `${l.version} ticks ${l.ticksCrossed} cold ${l.coldSlots}${l.movesTick ? ' moves' : ''}`).join(' + '),
-    );
-    const row = `${c.name}: swap estimate ${swapEstimate} gasUsed ${swapReceipt.gasUsed} (${pct(swapReceipt.gasUsed, swapEstimate)}%); all steps estimate ${trade.gasEstimate} gasUsed ${used} (${pct(used, trade.gasEstimate)}%) [${legs.join(' | ')}]`;
-    gasRows.push(row);
-    t.comment(row);
-    const within = (estimate: bigint, gasUsed: bigint) => estimate * 100n >= gasUsed * 90n && estimate * 100n <= gasUsed * 110n;
-    t.ok(
-      within(swapEstimate, swapReceipt.gasUsed),
-      `the swap step's estimate ${swapEstimate} is within ±10% of gasUsed ${swapReceipt.gasUsed}`,
-    );
-    t.ok(within(trade.gasEstimate, used), `the trade's estimate ${trade.gasEstimate} is within ±10% of the steps' gasUsed ${used}`);
+    gas.check(t, c.name, paramsFor(c, trade, sender, recipient), steps, receipts);
   });
 }
 
@@ -344,6 +315,9 @@ t.test('a price moved by another account first: the swap reverts, nothing is del
 });
 
 t.test('gas: estimate vs gasUsed', async (t) => {
-  t.comment(gasRows.join('\n'));
-  t.equal(gasRows.length, CASES.length, 'every case executed and measured');
+  gas.finish(
+    t,
+    CASES.length,
+    "receipts of universalRouter.devnet's trades, each from the seeded devnet (evm_revert; its v4 pools never traded), every step sent with its own gasLimit by an account that never held the input token; gasUsed per step as the receipt reports it",
+  );
 });

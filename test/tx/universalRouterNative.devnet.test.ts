@@ -25,10 +25,11 @@ import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
 import type { Trade } from '../../src/routing/Trade.ts';
-import { buildTradeSteps } from '../../src/tx/buildTradeSteps.ts';
+import type { ApprovalMode } from '../../src/tx/buildTradeSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { artifactAbi, devnetWallet, freshAddress, gasPaid } from '../helpers/devnetWallet.ts';
 import { startSeededDevnet } from '../helpers/followDevnet.ts';
+import { UniversalRouterGasRecord, type UniversalRouterTradeParams, universalRouterSteps } from '../helpers/universalRouterGas.ts';
 
 const { devnet, catalog, chain, seedNow } = await startSeededDevnet(t.teardown, 'sqs-ur-native-', { v4: true });
 if (!devnet.v4) throw new Error('startSeededDevnet({ v4: true }) returned no v4 deployment');
@@ -82,6 +83,7 @@ interface Case {
   /** The pools the trade may use (poolKey). */
   readonly pools: readonly string[];
   readonly shape: readonly string[];
+  readonly approvalMode?: ApprovalMode;
 }
 
 function tradeFor(c: Case, on: ChainPoolIndex = index): Trade {
@@ -101,20 +103,22 @@ function tradeFor(c: Case, on: ChainPoolIndex = index): Trade {
   return outcome.trade;
 }
 
-async function stepsFor(c: Case, trade: Trade, account: PrivateKeyAccount, recipient: Address): Promise<Step[]> {
-  const exactOut = trade.tradeType === 'exactOut';
-  return buildTradeSteps({
+/** The steps of a case's trade for `account`, paying `recipient`, in the case's approval mode. */
+function paramsFor(c: Case, trade: Trade, account: PrivateKeyAccount, recipient: Address): UniversalRouterTradeParams {
+  return {
     chain,
+    wallet,
     trade,
     tokenIn: token(c.tokenIn),
     tokenOut: token(c.tokenOut),
-    amountOutMinimum: trade.amountOut,
-    ...(exactOut ? { amountInMaximum: maximumAmountIn(trade.amountIn, 50) } : {}),
+    account,
     recipient,
-    wallet: account.address,
-    deadline: Number((await wallet.client.getBlock()).timestamp) + 300,
-  });
+    ...(c.approvalMode ? { approvalMode: c.approvalMode } : {}),
+  };
 }
+
+const stepsFor = (c: Case, trade: Trade, account: PrivateKeyAccount, recipient: Address): Promise<Step[]> =>
+  universalRouterSteps(paramsFor(c, trade, account, recipient));
 
 async function send(steps: readonly Step[], account: PrivateKeyAccount): Promise<TransactionReceipt[]> {
   const receipts: TransactionReceipt[] = [];
@@ -132,6 +136,8 @@ const currencyBalance = (currency: string, owner: Address): Promise<bigint> =>
 
 const ETH_USDC = 'uniswap/v4 ETH/USDC 500';
 const WETH_USDC_V4 = 'uniswap/v4 USDC/WETH 3000';
+const USDC_USDT_V4 = 'uniswap/v4 USDC/USDT 100';
+const gas = new UniversalRouterGasRecord('universalRouterNative', 'test/tx/universalRouterNative.devnet.test.ts');
 
 const CASES: readonly Case[] = [
   {
@@ -209,6 +215,75 @@ const CASES: readonly Case[] = [
     pools: [ETH_USDC, WETH_USDC_V4],
     shape: ['UniversalRouter: USDC -uniswap/v4 500-> ETH', 'UniversalRouter: USDC -uniswap/v4 3000-> WETH'],
   },
+  {
+    name: 'native in, v4 two pools: the native ETH pool then a token pool',
+    tokenIn: 'ETH',
+    tokenOut: 'USDT',
+    amount: '20',
+    pools: [ETH_USDC, USDC_USDT_V4],
+    shape: ['UniversalRouter: ETH -uniswap/v4 500-> USDC -uniswap/v4 100-> USDT'],
+  },
+  {
+    name: 'native out, v4 two pools: a token pool then the native ETH pool',
+    tokenIn: 'USDT',
+    tokenOut: 'ETH',
+    amount: '40000',
+    pools: [ETH_USDC, USDC_USDT_V4],
+    shape: ['UniversalRouter: USDT -uniswap/v4 100-> USDC -uniswap/v4 500-> ETH'],
+  },
+  {
+    name: 'native out, v4 two pools, exact out',
+    tokenIn: 'USDT',
+    tokenOut: 'ETH',
+    tradeType: 'exactOut',
+    amount: '10',
+    pools: [ETH_USDC, USDC_USDT_V4],
+    shape: ['UniversalRouter: USDT -uniswap/v4 100-> USDC -uniswap/v4 500-> ETH'],
+  },
+  {
+    name: 'a path crossing WETH -> ETH: v2 WETH pair, unwrap, v4 native pool',
+    tokenIn: 'DAI',
+    tokenOut: 'USDC',
+    amount: '30000',
+    pools: ['uniswap/v2 DAI/WETH', ETH_USDC],
+    shape: ['UniversalRouter: DAI -uniswap/v2-> WETH | ETH -uniswap/v4 500-> USDC'],
+  },
+  {
+    name: 'a path crossing ETH -> WETH: v4 native pool, wrap, v2 WETH pair',
+    tokenIn: 'USDC',
+    tokenOut: 'DAI',
+    amount: '30000',
+    pools: ['uniswap/v2 DAI/WETH', ETH_USDC],
+    shape: ['UniversalRouter: USDC -uniswap/v4 500-> ETH | WETH -uniswap/v2-> DAI'],
+  },
+  {
+    name: 'native out, exact in, approvalMode permit2',
+    tokenIn: 'USDC',
+    tokenOut: 'ETH',
+    amount: '40000',
+    maxHops: 1,
+    pools: [ETH_USDC],
+    shape: ['UniversalRouter: USDC -uniswap/v4 500-> ETH'],
+    approvalMode: 'permit2',
+  },
+  {
+    name: 'a path crossing WETH -> ETH, approvalMode permit2',
+    tokenIn: 'LINK',
+    tokenOut: 'USDC',
+    amount: '3000',
+    pools: ['uniswap/v3 LINK/WETH 3000', ETH_USDC],
+    shape: ['UniversalRouter: LINK -uniswap/v3 3000-> WETH | ETH -uniswap/v4 500-> USDC'],
+    approvalMode: 'permit2',
+  },
+  {
+    name: 'a path crossing ETH -> WETH, approvalMode permit2',
+    tokenIn: 'USDC',
+    tokenOut: 'LINK',
+    amount: '5000',
+    pools: ['uniswap/v3 LINK/WETH 3000', ETH_USDC],
+    shape: ['UniversalRouter: USDC -uniswap/v4 500-> ETH | WETH -uniswap/v3 3000-> LINK'],
+    approvalMode: 'permit2',
+  },
 ];
 
 for (const c of CASES) {
@@ -249,9 +324,17 @@ for (const c of CASES) {
         v4Legs.reduce((s, l) => s + (l.tokenIn === x ? l.amountIn : 0n) - (l.tokenOut === x ? l.amountOut : 0n), 0n) + pmBefore[i];
       t.equal(await currencyBalance(x, POOL_MANAGER), delta, `the PoolManager's ${symbolOf(x)} moves by exactly its pools' amounts`);
     }
-    t.comment(`${c.name}: swap gasLimit ${swap.gasLimit}, gasUsed ${receipts[receipts.length - 1].gasUsed}`);
+    gas.check(t, c.name, paramsFor(c, trade, sender, recipient), steps, receipts);
   });
 }
+
+t.test('gas: estimate vs gasUsed', async (t) => {
+  gas.finish(
+    t,
+    CASES.length,
+    "receipts of universalRouterNative.devnet's trades, each from the seeded devnet (evm_revert; its v4 pools never traded), every step sent with its own gasLimit by an account that never held the input token; gasUsed per step as the receipt reports it",
+  );
+});
 
 /** V4Quoter's exact-input quote of one pool of the devnet plan, at the devnet's head. */
 async function v4Quote(currency0: Address, currency1: Address, fee: number, zeroForOne: boolean, amount: bigint): Promise<bigint> {

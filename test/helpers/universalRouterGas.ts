@@ -1,0 +1,133 @@
+import type { Test } from 'tap';
+import type { Address, TransactionReceipt } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
+import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
+import type { Trade } from '../../src/routing/Trade.ts';
+import { type ApprovalMode, buildTradeSteps, permit2Of } from '../../src/tx/buildTradeSteps.ts';
+import { type PermitSingle, permitTypedData } from '../../src/tx/permit2.ts';
+import type { Step } from '../../src/tx/Step.ts';
+import { type DevnetGasCase, type TradeGasFixture, tradeGasCase, writeTradeGasFixture } from './devnetGas.ts';
+import type { DevnetWallet } from './devnetWallet.ts';
+
+// Test support (not a test): Universal Router trades of the devnet built as a wallet would send them (approve or
+// Permit2 mode, the permit signed by the account's key), and their gas held to the gas model: each swap step's
+// estimate (read back from its gasLimit) and the trade's gasEstimate within UR_GAS_TOLERANCE of what the chain used;
+// the measurements recorded, with the route shapes, for the chain-free fixture (RECORD_GAS_FIXTURE=1).
+
+/** How far (percent) an estimate may be from the gasUsed of a Universal Router trade: the swap step, the trade's steps. */
+export const UR_GAS_TOLERANCE = { swap: 4, trade: 10 } as const;
+
+/** A trade to build steps for: its tokens, the account that sends it, its recipient, the approval mode. */
+export interface UniversalRouterTradeParams {
+  readonly chain: CatalogChain;
+  readonly wallet: DevnetWallet;
+  readonly trade: Trade;
+  readonly tokenIn: CatalogToken;
+  readonly tokenOut: CatalogToken;
+  readonly account: PrivateKeyAccount;
+  readonly recipient: Address;
+  readonly approvalMode?: ApprovalMode;
+}
+
+/**
+ * The steps of a Universal Router trade for `account`, paying `recipient` at least amountOut (exact output: at most
+ * amountIn + 0.5%), with a deadline 5 minutes after the devnet's head; approvalMode "permit2" with an ERC-20 input
+ * signs the PermitSingle with the account's key (the devnet's Permit2 answers the domain as on real chains).
+ */
+export async function universalRouterSteps(p: UniversalRouterTradeParams): Promise<Step[]> {
+  const { chain, trade } = p;
+  const exactOut = trade.tradeType === 'exactOut';
+  const amountInMaximum = exactOut ? maximumAmountIn(trade.amountIn, 50) : trade.amountIn;
+  const end = Number((await p.wallet.client.getBlock()).timestamp) + 300;
+  const mode = p.approvalMode ?? 'approve';
+  const router = trade.splits[0].route.executor.address as Address;
+  let permit2Permit: { permit: PermitSingle; signature: `0x${string}` } | undefined;
+  if (mode === 'permit2' && p.tokenIn.address !== NATIVE_TOKEN_ADDRESS) {
+    const permit: PermitSingle = {
+      details: { token: p.tokenIn.address as Address, amount: amountInMaximum, expiration: end, nonce: 0 },
+      spender: router,
+      sigDeadline: BigInt(end),
+    };
+    const signature = await p.account.signTypedData(permitTypedData(chain.chainId, permit2Of(chain, router), permit));
+    permit2Permit = { permit, signature };
+  }
+  return buildTradeSteps({
+    chain,
+    trade,
+    tokenIn: p.tokenIn,
+    tokenOut: p.tokenOut,
+    amountOutMinimum: trade.amountOut,
+    ...(exactOut ? { amountInMaximum } : {}),
+    recipient: p.recipient,
+    wallet: p.account.address,
+    deadline: end,
+    approvalMode: mode,
+    ...(permit2Permit ? { permit2Permit } : {}),
+  });
+}
+
+/** The estimate a gasLimit was made from (gasModel.gasLimit: estimate x 5/4 rounded up, + 50,000), to the unit. */
+export function estimateOfLimit(limit: string): bigint {
+  return ((BigInt(limit) - 50_000n) * 4n) / 5n;
+}
+
+/** (estimate - gasUsed) / gasUsed in percent, to 0.1. */
+export function errorPercent(estimate: bigint, gasUsed: bigint): number {
+  return Number(((estimate - gasUsed) * 1000n) / gasUsed) / 10;
+}
+
+/** The executed trades of one devnet test, their table and (RECORD_GAS_FIXTURE=1) their fixture. */
+export class UniversalRouterGasRecord {
+  readonly rows: string[] = [];
+  readonly cases: DevnetGasCase[] = [];
+
+  constructor(
+    private readonly fixture: TradeGasFixture,
+    private readonly test: string,
+  ) {}
+
+  /**
+   * Holds an executed trade's gas to the model and keeps it: the swap step's estimate (from its gasLimit) within
+   * UR_GAS_TOLERANCE.swap of its gasUsed and under its gasLimit, the trade's gasEstimate within UR_GAS_TOLERANCE.trade
+   * of all its steps' gasUsed.
+   */
+  check(t: Test, name: string, p: UniversalRouterTradeParams, steps: readonly Step[], receipts: readonly TransactionReceipt[]): void {
+    const permit = (p.approvalMode ?? 'approve') === 'permit2' && p.tokenIn.address !== NATIVE_TOKEN_ADDRESS;
+    const gasCase = tradeGasCase(name, 'cold', p.chain, p.trade, steps, receipts, permit);
+    this.cases.push(gasCase);
+    const swap = receipts[receipts.length - 1].gasUsed;
+    const limit = steps[steps.length - 1].gasLimit!;
+    const estimate = estimateOfLimit(limit);
+    const used = receipts.reduce((s, r) => s + r.gasUsed, 0n);
+    const legs = gasCase.steps.flatMap((s) =>
+      s.step === 'swap'
+        ? s.routes.map((r) =>
+            r.map((l) => `${l.tokenIn}>${l.tokenOut} ${l.kind.replace('uniswap', '')} t${l.ticksCrossed} c${l.coldSlots}`).join(' + '),
+          )
+        : [],
+    );
+    const row = `${name}: swap ${estimate} / ${swap} (${errorPercent(estimate, swap)}%); trade ${p.trade.gasEstimate} / ${used} (${errorPercent(p.trade.gasEstimate, used)}%) [${legs.join(' | ')}]`;
+    this.rows.push(row);
+    t.comment(row);
+    t.ok(swap <= BigInt(limit), `the swap used ${swap} <= its gasLimit ${limit}`);
+    t.ok(
+      Math.abs(errorPercent(estimate, swap)) <= UR_GAS_TOLERANCE.swap,
+      `the swap step's estimate ${estimate} is within ±${UR_GAS_TOLERANCE.swap}% of its gasUsed ${swap}`,
+    );
+    t.ok(
+      Math.abs(errorPercent(p.trade.gasEstimate, used)) <= UR_GAS_TOLERANCE.trade,
+      `the trade's gasEstimate ${p.trade.gasEstimate} is within ±${UR_GAS_TOLERANCE.trade}% of its steps' gasUsed ${used}`,
+    );
+  }
+
+  /** The table; with RECORD_GAS_FIXTURE=1 also writes the fixture (every case must have run). */
+  finish(t: Test, expected: number, conditions: string): void {
+    t.comment(`estimate / gasUsed (error):\n${this.rows.join('\n')}`);
+    t.equal(this.cases.length, expected, 'every case executed and measured');
+    if (process.env.RECORD_GAS_FIXTURE === '1' && this.cases.length === expected) {
+      writeTradeGasFixture(this.fixture, this.test, conditions, this.cases);
+      t.comment(`recorded ${this.cases.length} cases in test/fixtures/gas/`);
+    }
+  }
+}
