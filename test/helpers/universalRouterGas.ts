@@ -15,8 +15,15 @@ import type { DevnetWallet } from './devnetWallet.ts';
 // estimate (read back from its gasLimit) and the trade's gasEstimate within UR_GAS_TOLERANCE of what the chain used;
 // the measurements recorded, with the route shapes, for the chain-free fixture (RECORD_GAS_FIXTURE=1).
 
-/** How far (percent) an estimate may be from the gasUsed of a Universal Router trade: the swap step, the trade's steps. */
-export const UR_GAS_TOLERANCE = { swap: 4, trade: 10 } as const;
+/**
+ * How far (percent) an estimate may be from the gasUsed of a Universal Router trade. The swap step: ±4% on pools
+ * never traded (the fit's cases, all within ±3.4%), ±10% on pools traded before (up to +9.2%: a v4 pool charging a
+ * protocol fee is charged the PoolManager's protocolFeesAccrued slot as written from zero, which it is only until its
+ * first swap; the snapshot does not hold that slot). The trade's gasEstimate against all its steps: ±10%; ±12% with
+ * a signed permit (routing counts the `Permit2.approve` step, 48,000, where the swap carries the permit, 31,400: the
+ * trade search does not know the approval mode).
+ */
+export const UR_GAS_TOLERANCE = { swap: { cold: 4, warm: 10 }, trade: 10, permitTrade: 12 } as const;
 
 /** A trade to build steps for: its tokens, the account that sends it, its recipient, the approval mode. */
 export interface UniversalRouterTradeParams {
@@ -90,11 +97,18 @@ export class UniversalRouterGasRecord {
   /**
    * Holds an executed trade's gas to the model and keeps it: the swap step's estimate (from its gasLimit) within
    * UR_GAS_TOLERANCE.swap of its gasUsed and under its gasLimit, the trade's gasEstimate within UR_GAS_TOLERANCE.trade
-   * of all its steps' gasUsed.
+   * (permitTrade with a signed permit) of all its steps' gasUsed.
    */
-  check(t: Test, name: string, p: UniversalRouterTradeParams, steps: readonly Step[], receipts: readonly TransactionReceipt[]): void {
+  check(
+    t: Test,
+    name: string,
+    pools: 'cold' | 'warm',
+    p: UniversalRouterTradeParams,
+    steps: readonly Step[],
+    receipts: readonly TransactionReceipt[],
+  ): void {
     const permit = (p.approvalMode ?? 'approve') === 'permit2' && p.tokenIn.address !== NATIVE_TOKEN_ADDRESS;
-    const gasCase = tradeGasCase(name, 'cold', p.chain, p.trade, steps, receipts, permit);
+    const gasCase = tradeGasCase(name, pools, p.chain, p.trade, steps, receipts, permit);
     this.cases.push(gasCase);
     const swap = receipts[receipts.length - 1].gasUsed;
     const limit = steps[steps.length - 1].gasLimit!;
@@ -111,13 +125,15 @@ export class UniversalRouterGasRecord {
     this.rows.push(row);
     t.comment(row);
     t.ok(swap <= BigInt(limit), `the swap used ${swap} <= its gasLimit ${limit}`);
+    const swapTolerance = UR_GAS_TOLERANCE.swap[pools];
     t.ok(
-      Math.abs(errorPercent(estimate, swap)) <= UR_GAS_TOLERANCE.swap,
-      `the swap step's estimate ${estimate} is within ±${UR_GAS_TOLERANCE.swap}% of its gasUsed ${swap}`,
+      Math.abs(errorPercent(estimate, swap)) <= swapTolerance,
+      `the swap step's estimate ${estimate} is within ±${swapTolerance}% of its gasUsed ${swap}`,
     );
+    const tradeTolerance = permit ? UR_GAS_TOLERANCE.permitTrade : UR_GAS_TOLERANCE.trade;
     t.ok(
-      Math.abs(errorPercent(p.trade.gasEstimate, used)) <= UR_GAS_TOLERANCE.trade,
-      `the trade's gasEstimate ${p.trade.gasEstimate} is within ±${UR_GAS_TOLERANCE.trade}% of its steps' gasUsed ${used}`,
+      Math.abs(errorPercent(p.trade.gasEstimate, used)) <= tradeTolerance,
+      `the trade's gasEstimate ${p.trade.gasEstimate} is within ±${tradeTolerance}% of its steps' gasUsed ${used}`,
     );
   }
 

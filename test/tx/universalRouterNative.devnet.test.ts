@@ -7,10 +7,12 @@
 // recipient must receive exactly amountOut (ether for a native output), the wallet spend exactly amountIn (native
 // input: exactly amountIn plus gas; exact output refunds the unspent value in the same call), the UniversalRouter
 // hold no token and no ether, and the PoolManager's balance of each currency move by exactly what its pools took in
-// and paid out (nothing left in it). Then routing: on the seeded state the native pool gives more than the WETH pool
+// and paid out (nothing left in it); each case runs again, priced on the new state, from another account on the pools
+// the first run traded, and its gas is held to the model as in universalRouter.devnet.test.ts (RECORD_GAS_FIXTURE=1:
+// test/fixtures/gas/devnetUniversalRouterNativeGasUsed.json). Then routing: on the seeded state the native pool gives more than the WETH pool
 // for ETH -> USDC and is chosen; after another account moves the native pool's price, the WETH pool gives more and is
 // chosen; each chosen amount equals V4Quoter's on chain.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { type Address, type Hex, parseUnits, type TransactionReceipt, zeroAddress } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { V4_ARTIFACT_PATHS } from '../../seeds/devnet/deployUniswapV4.ts';
@@ -49,6 +51,7 @@ async function freshState(): Promise<void> {
 
 const sender = privateKeyToAccount(devnet.accounts[1].privateKey);
 const mover = privateKeyToAccount(devnet.accounts[2].privateKey);
+const warmSender = privateKeyToAccount(devnet.accounts[3].privateKey);
 const token = (symbol: string): CatalogToken => chain.tokens.find((x) => x.symbol === symbol)!;
 /** Native ETH as a v4 pool holds it shows as 'ETH', the catalogue's native asset too. */
 const symbolOf = (address: string): string =>
@@ -286,53 +289,63 @@ const CASES: readonly Case[] = [
   },
 ];
 
+/**
+ * Executes a case's trade priced on `on` from `account` and checks it: the shape, the steps, the amounts, nothing left
+ * in the router, the PoolManager's balances, the gas (`pools`: whether the trade's pools were traded before).
+ */
+async function execute(t: Test, c: Case, on: ChainPoolIndex, account: PrivateKeyAccount, pools: 'cold' | 'warm'): Promise<void> {
+  const trade = tradeFor(c, on);
+  t.strictSame(shape(trade), c.shape, 'the trade has the shape the case names');
+  const recipient = freshAddress(`ur native ${pools} ${c.name}`);
+  const tIn = token(c.tokenIn);
+  const tOut = token(c.tokenOut);
+  const nativeIn = tIn.address === NATIVE_TOKEN_ADDRESS;
+  const exactOut = trade.tradeType === 'exactOut';
+  const most = exactOut ? maximumAmountIn(trade.amountIn, 50) : trade.amountIn;
+  if (!nativeIn) await fundAccount(devnet.rpcUrl, account.address, tIn.address as Address, most);
+  const steps = await stepsFor(c, trade, account, recipient);
+  const swap = steps[steps.length - 1];
+  t.equal(swap.to, ROUTER, 'the swap goes to the Universal Router');
+  if (nativeIn) {
+    t.equal(steps.length, 1, 'native input: no approval, the swap alone');
+    t.equal(swap.value, most.toString(), 'native input: the swap sends its most as value');
+  } else t.equal(swap.value, undefined, 'ERC-20 input: no value');
+  // The PoolManager's balance of every currency its pools touch, before.
+  const v4Legs = trade.splits.flatMap((s) => s.route.legs).filter((l) => l.kind === 'uniswapV4');
+  const currencies = [...new Set(v4Legs.flatMap((l) => [l.tokenIn, l.tokenOut]))];
+  const pmBefore = await Promise.all(currencies.map((x) => currencyBalance(x, POOL_MANAGER)));
+  const inBefore = await wallet.balanceOf(tIn.address, account.address);
+  const receipts = await send(steps, account);
+  const spent = inBefore - (await wallet.balanceOf(tIn.address, account.address)) - (nativeIn ? gasPaid(receipts) : 0n);
+  t.equal(await wallet.balanceOf(tOut.address, recipient), trade.amountOut, 'the recipient receives exactly amountOut');
+  t.equal(spent, trade.amountIn, 'the wallet spends exactly amountIn');
+  for (const x of chain.tokens) {
+    if (x.address === NATIVE_TOKEN_ADDRESS) continue;
+    t.equal(await wallet.balanceOf(x.address, ROUTER), 0n, `no ${x.symbol} is left in the UniversalRouter`);
+  }
+  t.equal(await wallet.client.getBalance({ address: ROUTER }), 0n, 'no ether is left in the UniversalRouter');
+  for (const [i, x] of currencies.entries()) {
+    const delta =
+      v4Legs.reduce((s, l) => s + (l.tokenIn === x ? l.amountIn : 0n) - (l.tokenOut === x ? l.amountOut : 0n), 0n) + pmBefore[i];
+    t.equal(await currencyBalance(x, POOL_MANAGER), delta, `the PoolManager's ${symbolOf(x)} moves by exactly its pools' amounts`);
+  }
+  gas.check(t, `${c.name} (${pools})`, pools, paramsFor(c, trade, account, recipient), steps, receipts);
+}
+
 for (const c of CASES) {
   t.test(c.name, async (t) => {
     await freshState();
-    const trade = tradeFor(c);
-    t.strictSame(shape(trade), c.shape, 'the trade has the shape the case names');
-    const recipient = freshAddress(`ur native ${c.name}`);
-    const tIn = token(c.tokenIn);
-    const tOut = token(c.tokenOut);
-    const nativeIn = tIn.address === NATIVE_TOKEN_ADDRESS;
-    const exactOut = trade.tradeType === 'exactOut';
-    const most = exactOut ? maximumAmountIn(trade.amountIn, 50) : trade.amountIn;
-    if (!nativeIn) await fundAccount(devnet.rpcUrl, sender.address, tIn.address as Address, most);
-    const steps = await stepsFor(c, trade, sender, recipient);
-    const swap = steps[steps.length - 1];
-    t.equal(swap.to, ROUTER, 'the swap goes to the Universal Router');
-    if (nativeIn) {
-      t.equal(steps.length, 1, 'native input: no approval, the swap alone');
-      t.equal(swap.value, most.toString(), 'native input: the swap sends its most as value');
-    } else t.equal(swap.value, undefined, 'ERC-20 input: no value');
-    // The PoolManager's balance of every currency its pools touch, before.
-    const v4Legs = trade.splits.flatMap((s) => s.route.legs).filter((l) => l.kind === 'uniswapV4');
-    const currencies = [...new Set(v4Legs.flatMap((l) => [l.tokenIn, l.tokenOut]))];
-    const pmBefore = await Promise.all(currencies.map((x) => currencyBalance(x, POOL_MANAGER)));
-    const inBefore = await wallet.balanceOf(tIn.address, sender.address);
-    const receipts = await send(steps, sender);
-    const spent = inBefore - (await wallet.balanceOf(tIn.address, sender.address)) - (nativeIn ? gasPaid(receipts) : 0n);
-    t.equal(await wallet.balanceOf(tOut.address, recipient), trade.amountOut, 'the recipient receives exactly amountOut');
-    t.equal(spent, trade.amountIn, 'the wallet spends exactly amountIn');
-    for (const x of chain.tokens) {
-      if (x.address === NATIVE_TOKEN_ADDRESS) continue;
-      t.equal(await wallet.balanceOf(x.address, ROUTER), 0n, `no ${x.symbol} is left in the UniversalRouter`);
-    }
-    t.equal(await wallet.client.getBalance({ address: ROUTER }), 0n, 'no ether is left in the UniversalRouter');
-    for (const [i, x] of currencies.entries()) {
-      const delta =
-        v4Legs.reduce((s, l) => s + (l.tokenIn === x ? l.amountIn : 0n) - (l.tokenOut === x ? l.amountOut : 0n), 0n) + pmBefore[i];
-      t.equal(await currencyBalance(x, POOL_MANAGER), delta, `the PoolManager's ${symbolOf(x)} moves by exactly its pools' amounts`);
-    }
-    gas.check(t, c.name, paramsFor(c, trade, sender, recipient), steps, receipts);
+    await execute(t, c, index, sender, 'cold');
+    // The same trade again from a wallet that never held the token, on the pools the first one traded.
+    await execute(t, c, pricing(await seedNow()), warmSender, 'warm');
   });
 }
 
 t.test('gas: estimate vs gasUsed', async (t) => {
   gas.finish(
     t,
-    CASES.length,
-    "receipts of universalRouterNative.devnet's trades, each from the seeded devnet (evm_revert; its v4 pools never traded), every step sent with its own gasLimit by an account that never held the input token; gasUsed per step as the receipt reports it",
+    2 * CASES.length,
+    "receipts of universalRouterNative.devnet's trades, each case from the seeded devnet (evm_revert; its v4 pools never traded: pools cold), then again, priced on the new state, from another account on the pools the first run traded (pools warm); every step sent with its own gasLimit by an account that never held the input token; gasUsed per step as the receipt reports it",
   );
 });
 
