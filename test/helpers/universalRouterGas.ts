@@ -1,6 +1,7 @@
 import type { Test } from 'tap';
 import type { Address, TransactionReceipt } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
+import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import { type CatalogChain, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
 import type { Trade } from '../../src/routing/Trade.ts';
@@ -72,6 +73,15 @@ export async function universalRouterSteps(p: UniversalRouterTradeParams): Promi
     approvalMode: mode,
     ...(permit2Permit ? { permit2Permit } : {}),
   });
+}
+
+/**
+ * Moves the devnet's clock on by a block's time and mines, so the next trade runs in a later block than the last one,
+ * as on a live chain (a v2 pair writes its price accumulators and a v3 pool its oracle only when time has passed).
+ */
+export async function nextBlockLater(rpcUrl: string, seconds = 12): Promise<void> {
+  await jsonRpc(rpcUrl, 'evm_increaseTime', [seconds]);
+  await jsonRpc(rpcUrl, 'evm_mine', []);
 }
 
 /** The estimate a gasLimit was made from (gasModel.gasLimit: estimate x 5/4 rounded up, + 50,000), to the unit. */

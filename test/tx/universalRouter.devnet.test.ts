@@ -29,7 +29,12 @@ import type { ApprovalMode } from '../../src/tx/buildTradeSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { devnetWallet, freshAddress, gasPaid } from '../helpers/devnetWallet.ts';
 import { startSeededDevnet } from '../helpers/followDevnet.ts';
-import { UniversalRouterGasRecord, type UniversalRouterTradeParams, universalRouterSteps } from '../helpers/universalRouterGas.ts';
+import {
+  nextBlockLater,
+  UniversalRouterGasRecord,
+  type UniversalRouterTradeParams,
+  universalRouterSteps,
+} from '../helpers/universalRouterGas.ts';
 
 const { devnet, catalog, chain, seedNow } = await startSeededDevnet(t.teardown, 'sqs-ur-', { v4: true });
 // The seeding run's snapshot itself, priced as the service prices it.
@@ -304,7 +309,8 @@ for (const c of CASES) {
   t.test(c.name, async (t) => {
     await freshState();
     await execute(t, c, index, sender, 'cold');
-    // The same trade again from a wallet that never held the token, on the pools the first one traded.
+    // The same trade again from a wallet that never held the token, on the pools the first one traded, a block later.
+    await nextBlockLater(devnet.rpcUrl);
     await execute(t, c, pricing(await seedNow()), warmSender, 'warm');
   });
 }
