@@ -11,8 +11,9 @@
  * this process). Quote amounts vary per request (variedQuoteBodies), so no cache of identical answers can serve.
  * The targets (issue 14) are judged at c=50 as ratios to the bare-Koa ceiling of the same run.
  *
- * Each result also gives the CPU time of the service's API (main) thread per response (Linux /proc), which load from
- * other jobs on the shared VM moves far less than req/s: the figure to compare before/after a change by.
+ * Each result also gives the CPU time of the service's API (main) thread per response and of the whole process (the
+ * pricing workers too) per response (Linux /proc), which load from other jobs on the shared VM moves far less than
+ * req/s: the figures to compare before/after a change by.
  *
  * BENCH_BEFORE=<git ref>: the same cases also run against that commit (checked out in a temporary worktree beside
  * this one), interleaved in the same rounds, so before and after are measured under the same load.
@@ -186,7 +187,9 @@ const cases: Case[] = [
 const wanted = (c: Case): boolean => CASES.has(c.id.replace('@before', ''));
 
 /** The API thread's CPU time per response (see threadCpuMs), for same-run before/after comparisons. */
-const cpu = (r: LoadResult): string => (r.apiCpuUs === undefined ? '' : `, API thread ${r.apiCpuUs.toFixed(0)} µs/req`);
+const cpu = (r: LoadResult): string =>
+  (r.apiCpuUs === undefined ? '' : `, API thread ${r.apiCpuUs.toFixed(0)} µs/req`) +
+  (r.processCpuUs === undefined ? '' : `, process ${r.processCpuUs.toFixed(0)} µs/req`);
 
 const rows: BenchRow[] = [];
 try {
@@ -221,7 +224,7 @@ try {
         continue;
       }
       // A cluster's pid is its primary, which serves no requests: no API-thread figure for those cases.
-      const result = c.id.startsWith('cluster-') ? { ...run.median, apiCpuUs: undefined } : run.median;
+      const result = c.id.startsWith('cluster-') ? { ...run.median, apiCpuUs: undefined, processCpuUs: undefined } : run.median;
       const ratio = ceiling ? result.rps / ceiling.rps : Number.NaN;
       const judged = c.target && connections === 50 ? c.target(result, ratio) : undefined;
       const failed = result.failures > 0 ? `, ${result.failures} failed (${result.failureCodes})` : '';
@@ -234,7 +237,9 @@ try {
         met: judged ? judged.met && result.failures === 0 : null,
       });
       const rounds = run.rounds
-        .map((r) => `${num(r.rps)}${result.apiCpuUs === undefined ? '' : ` (${r.apiCpuUs!.toFixed(0)} µs)`}`)
+        .map(
+          (r) => `${num(r.rps)}${result.apiCpuUs === undefined ? '' : ` (${r.apiCpuUs!.toFixed(0)} / ${r.processCpuUs?.toFixed(0)} µs)`}`,
+        )
         .join(', ');
       process.stdout.write(`  ${name}: ${rows[rows.length - 1].result} ${rows[rows.length - 1].ratio} [rounds: ${rounds}]\n`);
     }

@@ -10,6 +10,7 @@ import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { derivePricingGraph, type PricingGraph, pricingGraphOf } from '../src/graph/PricingGraph.ts';
 import { loadServedSnapshots } from '../src/graph/snapshot.ts';
 import * as tradeTask from '../src/quote/TradeTask.ts';
+import { encodeTrades } from '../src/quote/tradeCodec.ts';
 
 interface PricingWorkerData {
   catalogDir: string;
@@ -102,7 +103,7 @@ export function findTrades(task: tradeTask.TradeTask): tradeTask.TradeTaskResult
         ok: false,
         error: { code: 'STATE_BEHIND', message: `the worker is not at generation ${task.generation}, block update ${task.updates}` },
       };
-    return { ok: true, trades: tradeTask.findTrades(graph, task) };
+    return { ok: true, trades: encodeTrades(tradeTask.findTrades(graph, task)) };
   } catch (error) {
     return { ok: false, error: { code: 'WORKER_FAILURE', message: error instanceof Error ? error.message : String(error) } };
   }

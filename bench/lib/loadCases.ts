@@ -67,6 +67,17 @@ export async function checkRequests(url: string, requests: readonly LoadRequest[
   }
 }
 
+/** User + system CPU time (ms) in a /proc stat file (clock ticks of 10 ms); NaN where /proc is not available. */
+function statCpuMs(file: string): number {
+  try {
+    const stat = readFileSync(file, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /**
  * CPU time (user + system, ms) the main thread of a process has used: the API thread of a service, without its
  * pricing workers (/proc/<pid>/task/<pid>/stat, clock ticks of 10 ms). NaN where /proc is not available.
@@ -74,13 +85,12 @@ export async function checkRequests(url: string, requests: readonly LoadRequest[
  * less than throughput.
  */
 export function threadCpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+}
+
+/** CPU time (ms) of the whole process, every thread (API thread, pricing workers, GC and I/O threads): /proc/<pid>/stat. */
+export function processCpuMs(pid: number): number {
+  return statCpuMs(`/proc/${pid}/stat`);
 }
 
 function median(values: number[]): number {
@@ -97,6 +107,7 @@ export function medianResult(list: readonly LoadResult[]): LoadResult {
     p50: median(list.map((r) => r.p50)),
     p99: median(list.map((r) => r.p99)),
     ...(list.every((r) => r.apiCpuUs !== undefined) ? { apiCpuUs: median(list.map((r) => r.apiCpuUs!)) } : {}),
+    ...(list.every((r) => r.processCpuUs !== undefined) ? { processCpuUs: median(list.map((r) => r.processCpuUs!)) } : {}),
     responses: list.reduce((n, r) => n + r.responses, 0),
     failures: list.reduce((n, r) => n + r.failures, 0),
     failureCodes: list
@@ -123,11 +134,16 @@ export async function runLoadCases(
       const load = { url: s.url, requests: c.requests(), connections: options.connections, status: c.status };
       await runLoad({ ...load, seconds: 1, warmupSeconds: 0 });
       const cpuBefore = threadCpuMs(s.pid);
+      const processBefore = processCpuMs(s.pid);
       const result = await runLoad({ ...load, seconds: options.seconds, warmupSeconds: 0 });
       const cpuMs = threadCpuMs(s.pid) - cpuBefore;
-      runs
-        .get(c.id)!
-        .push(Number.isNaN(cpuMs) ? result : { ...result, apiCpuUs: (cpuMs * 1000) / Math.max(1, result.responses + result.failures) });
+      const processMs = processCpuMs(s.pid) - processBefore;
+      const perResponse = (ms: number): number => (ms * 1000) / Math.max(1, result.responses + result.failures);
+      runs.get(c.id)!.push({
+        ...result,
+        ...(Number.isNaN(cpuMs) ? {} : { apiCpuUs: perResponse(cpuMs) }),
+        ...(Number.isNaN(processMs) ? {} : { processCpuUs: perResponse(processMs) }),
+      });
     }
   }
   return new Map(cases.map((c) => [c.id, { median: medianResult(runs.get(c.id)!), rounds: runs.get(c.id)! }]));

@@ -42,6 +42,8 @@ export interface LoadResult {
   readonly seconds: number;
   /** CPU time of the server's main (API) thread per response, µs, when measured (runLoadCases, Linux). */
   readonly apiCpuUs?: number;
+  /** CPU time of the whole server process (every thread: pricing workers too) per response, µs, when measured. */
+  readonly processCpuUs?: number;
 }
 
 interface AutocannonResult {

@@ -10,6 +10,7 @@ import { snapshotProtocol } from '../protocols/registry.ts';
 import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
 import type { TradeFinder, TradeSearch } from '../routing/TradeFinder.ts';
 import { findTrades, type TradeTask, type TradeTaskResult } from './TradeTask.ts';
+import { decodeTrades } from './tradeCodec.ts';
 
 /** The pricing side of the quote path: finds trades on the state being served (in a worker, or in this thread). */
 export interface Pricer extends TradeFinder {
@@ -133,7 +134,7 @@ export function createPricer(
       return inline.runHere(task);
     }
     if (!result.ok) throw new InternalError(`pricing worker: ${result.error.code}: ${result.error.message}`);
-    return result.trades;
+    return decodeTrades(result.trades);
   }
 
   return {

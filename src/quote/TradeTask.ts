@@ -4,6 +4,7 @@ import { snapshotGasPriceWei } from '../graph/snapshot.ts';
 import { bestTradesByDeployment, type DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
 import { defaultLimits } from '../routing/RoutingLimits.ts';
 import type { TradeSearch } from '../routing/TradeFinder.ts';
+import type { EncodedTrades } from './tradeCodec.ts';
 
 /** What the API sends a pricing worker: the search only, never pool state, and the state version to run it on. */
 export interface TradeTask extends TradeSearch {
@@ -13,8 +14,11 @@ export interface TradeTask extends TradeSearch {
   readonly updates: number;
 }
 
-/** What a worker returns: outcomes, or a plain error value (class identity does not survive the thread hop). */
-export type TradeTaskResult = { ok: true; trades: DeploymentTrade[] } | { ok: false; error: { code: string; message: string } };
+/**
+ * What a worker returns: outcomes in their flat form (decodeTrades rebuilds them), or a plain error value (class
+ * identity does not survive the thread hop).
+ */
+export type TradeTaskResult = { ok: true; trades: EncodedTrades } | { ok: false; error: { code: string; message: string } };
 
 /**
  * Finds a search's trades on a pricing graph (Pricer.findTrades): the same code in a worker and in the API thread.

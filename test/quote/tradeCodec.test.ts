@@ -1,0 +1,91 @@
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import t from 'tap';
+import { deploymentId } from '../../src/catalog/Catalog.ts';
+import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import { PoolGraph } from '../../src/graph/PoolGraph.ts';
+import { pricingGraphOf } from '../../src/graph/PricingGraph.ts';
+import { loadSnapshots } from '../../src/graph/snapshot.ts';
+import { findTrades } from '../../src/quote/TradeTask.ts';
+import { decodeTrades, encodeTrades } from '../../src/quote/tradeCodec.ts';
+import type { DeploymentTrade } from '../../src/routing/bestTradesByDeployment.ts';
+import { defaultLimits } from '../../src/routing/RoutingLimits.ts';
+
+// The oracle is the worker's own outcomes: what crosses the thread boundary must come back exactly as it was priced,
+// over every devnet pair (the native asset too), both trade types, small to large amounts, default routing and one
+// pool per deployment, so that every field shape occurs (refusals, splits, multi-hop legs, v4 pool keys, wraps).
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const catalog = loadCatalog(`${root}catalog`);
+const graph = pricingGraphOf(new PoolGraph(loadSnapshots(`${root}seeds/snapshots`).snapshots, catalog), catalog);
+const chain = catalog.chain(31337)!;
+const deployments = chain.dexes.map((d) => deploymentId(d.slug, d.version));
+const tokens = chain.tokens.map((tk) => tk.address.toLowerCase());
+
+/** The trades as JSON text, bigints tagged: equal texts mean equal values in the same key order. */
+const text = (trades: readonly DeploymentTrade[]): string =>
+  JSON.stringify(trades, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+
+t.test(
+  'decodeTrades(structuredClone(encodeTrades(trades))) is the trades, key order included, for every shape the search gives',
+  async (t) => {
+    const seen = { searches: 0, ok: 0, refused: 0, splits: 0, hops: 0, wraps: 0, exactOut: 0 };
+    let sample: DeploymentTrade | undefined;
+    const mismatches: string[] = [];
+    for (const tokenIn of tokens)
+      for (const tokenOut of tokens) {
+        if (tokenIn === tokenOut) continue;
+        for (const tradeType of ['exactIn', 'exactOut'] as const)
+          for (const amount of [10n ** 3n, 10n ** 15n, 10n ** 21n])
+            for (const limits of [defaultLimits(deployments), { ...defaultLimits(deployments), maxHops: 1, maxSplits: 1 }]) {
+              const trades = findTrades(graph, { chainId: 31337, tokenIn, tokenOut, tradeType, amount, limits, perDeployment: true });
+              const encoded = encodeTrades(trades);
+              if (!encoded.every((v) => v === null || ['string', 'number', 'bigint'].includes(typeof v)))
+                mismatches.push(`${tokenIn}->${tokenOut}: encoded form holds an object`);
+              const decoded = decodeTrades(structuredClone(encoded));
+              if (!isDeepStrictEqual(decoded, trades) || text(decoded) !== text(trades))
+                mismatches.push(`${tokenIn}->${tokenOut} ${tradeType} ${amount}: ${text(decoded)} != ${text(trades)}`);
+              seen.searches++;
+              for (const { outcome } of trades) {
+                if (!outcome.ok) {
+                  seen.refused++;
+                  continue;
+                }
+                seen.ok++;
+                const tr = outcome.trade;
+                if (tr.splits.length > 1 && tr.splits.some((s) => s.route.legs.length > 1))
+                  sample ??= trades.find((d) => d.outcome === outcome);
+                if (tr.tradeType === 'exactOut') seen.exactOut++;
+                if (tr.splits.length > 1) seen.splits++;
+                if (tr.nativeIn === 'wrapped' || tr.nativeOut === 'wrapped') seen.wraps++;
+                if (tr.splits.some((s) => s.route.legs.length > 1)) seen.hops++;
+              }
+            }
+      }
+    t.strictSame(mismatches, [], 'every search round-trips exactly');
+    for (const [shape, count] of Object.entries(seen)) t.ok(count > 0, `the searches include ${shape} (${count})`);
+
+    // The devnet snapshot's searches give no Uniswap v4 leg: one with a pool key (a hook's address), and a network fee
+    // with no conversion into either token, set on a split trade found above.
+    if (!sample?.outcome.ok) throw new Error('no split multi-hop trade among the searches');
+    const trade = sample.outcome.trade;
+    const [first, ...rest] = trade.splits;
+    const poolKey = { fee: 8_388_608, tickSpacing: 60, hooks: '0x00000000000000000000000000000000000000c0' };
+    const withKey: DeploymentTrade = {
+      deployment: 'uniswap/v4',
+      outcome: {
+        ok: true,
+        trade: {
+          ...trade,
+          gasCost: { tokenIn: null, tokenOut: null },
+          splits: [
+            { ...first, route: { ...first.route, legs: [{ ...first.route.legs[0], poolKey }, ...first.route.legs.slice(1)] } },
+            ...rest,
+          ],
+        },
+      },
+    };
+    const decoded = decodeTrades(structuredClone(encodeTrades([withKey, sample])));
+    t.strictSame(decoded, [withKey, sample], 'a leg with a pool key and a fee without conversion round-trip');
+    t.equal(text(decoded), text([withKey, sample]), 'in the same key order');
+  },
+);
