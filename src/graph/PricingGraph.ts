@@ -98,9 +98,11 @@ export class ChainPoolIndex {
     this.bases = new Set(this.baseTokens);
     for (const entry of entries) {
       this.entries.set(entry.address, [...(this.entries.get(entry.address) ?? []), entry]);
-      for (const key of this.listKeys(entry)) this.lists.push(key, entry);
+      for (const key of this.listKeys(entry, false)) this.lists.push(key, entry);
     }
     this.lists.sortAll();
+    // Each token list split by deployment, in order: no second sort.
+    this.lists.split((key, entry) => (key.startsWith('p:') ? undefined : byDeployment(key, entry.deployment)));
   }
 
   /**
@@ -125,11 +127,15 @@ export class ChainPoolIndex {
     return next;
   }
 
-  /** The lists a pool is in: each token's, the pair's, and a token's to base tokens when the other is one. */
-  private listKeys(entry: PoolEntry): string[] {
+  /**
+   * The lists a pool is in: each token's, the pair's, and a token's to base tokens when the other is one; with
+   * `perDeployment`, also the token lists of its deployment (byDeployment).
+   */
+  private listKeys(entry: PoolEntry, perDeployment = true): string[] {
     const keys = [`t:${entry.token0}`, `t:${entry.token1}`, pairKey(entry.token0, entry.token1)];
     if (this.bases.has(entry.token1)) keys.push(`b:${entry.token0}`);
     if (this.bases.has(entry.token0)) keys.push(`b:${entry.token1}`);
+    if (perDeployment) for (const key of keys.slice()) if (!key.startsWith('p:')) keys.push(byDeployment(key, entry.deployment));
     return keys;
   }
 
@@ -163,9 +169,9 @@ export class ChainPoolIndex {
     return this.tokens.get(address);
   }
 
-  /** The pools of a token (lower-case address), deepest first. */
-  poolsOf(token: string): readonly PoolEntry[] {
-    return this.lists.get(`t:${token}`);
+  /** The pools of a token (lower-case address), deepest first; with `deployment`, only that deployment's. */
+  poolsOf(token: string, deployment?: DeploymentId): readonly PoolEntry[] {
+    return this.lists.get(deployment === undefined ? `t:${token}` : byDeployment(`t:${token}`, deployment));
   }
 
   /** The pools between two tokens (lower-case addresses), deepest first. */
@@ -173,9 +179,12 @@ export class ChainPoolIndex {
     return this.lists.get(pairKey(a, b));
   }
 
-  /** The pools of a token (lower-case address) whose other token is a base token, deepest first. */
-  basePoolsOf(token: string): readonly PoolEntry[] {
-    return this.lists.get(`b:${token}`);
+  /**
+   * The pools of a token (lower-case address) whose other token is a base token, deepest first; with `deployment`,
+   * only that deployment's.
+   */
+  basePoolsOf(token: string, deployment?: DeploymentId): readonly PoolEntry[] {
+    return this.lists.get(deployment === undefined ? `b:${token}` : byDeployment(`b:${token}`, deployment));
   }
 
   /**
@@ -214,6 +223,14 @@ export class ChainPoolIndex {
 /** The list key of a pair, whichever order its tokens are given in. */
 function pairKey(a: string, b: string): string {
   return a < b ? `p:${a}:${b}` : `p:${b}:${a}`;
+}
+
+/**
+ * The key of a token list's pools of one deployment (a hub token's pools of one DEX, read without walking its other
+ * DEXes' pools when a search is kept to that DEX: findRoutes' PoolFilter).
+ */
+function byDeployment(key: string, deployment: DeploymentId): string {
+  return `${key}@${deployment}`;
 }
 
 /** List order: deepest first, then by address. */

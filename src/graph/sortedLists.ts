@@ -32,6 +32,19 @@ export class SortedLists<T> {
     for (const list of this.lists.values()) list.sort(this.order);
   }
 
+  /**
+   * Adds each value of the lists there are now to the list `to` names for it (none: undefined), in its list's order:
+   * sorted lists give sorted lists without a sort of their own. Only while building, after sortAll().
+   */
+  split(to: (key: string, value: T) => string | undefined): void {
+    for (const [key, list] of [...this.lists]) {
+      for (const value of list) {
+        const target = to(key, value);
+        if (target !== undefined) this.push(target, value);
+      }
+    }
+  }
+
   /** Inserts a value at its place in its list. */
   insert(key: string, value: T): void {
     const list = this.own(key);
