@@ -10,6 +10,7 @@ import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/reg
 import { deriveBaseTokens } from './baseTokens.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import type { PoolGraph } from './PoolGraph.ts';
+import { PairMemos } from './pairMemos.ts';
 import { servedChain } from './servedChain.ts';
 import { SortedLists } from './sortedLists.ts';
 import { reportUnconvertiblePool } from './unconvertiblePools.ts';
@@ -61,6 +62,8 @@ export class ChainPoolIndex {
   /** The v4 hooks the catalogue lists for the chain (lower case): pools with them are priced (fromSnapshot's context). */
   private readonly allowedHooks: ReadonlySet<string>;
   private readonly memos = new Map<string, unknown>();
+  /** A pair's candidate paths, kept across followed blocks that leave the list heads they were selected from (pairMemo). */
+  private readonly pairs = new PairMemos();
   /** Chain tokens by lower-case address, and USD prices (pruning scores) as of the index's first state. */
   private readonly tokens: ReadonlyMap<string, CatalogToken>;
   private readonly prices: ReadonlyMap<string, UsdPrice>;
@@ -108,22 +111,36 @@ export class ChainPoolIndex {
   /**
    * The index after some pools changed (a followed block): their entries replaced, removed pools dropped, each at its
    * place in the lists that hold it (no list is re-sorted); every other list, entry and converted pool is shared
-   * with this index. The new index has its own memos (nothing derived from the old state carries over). Scores use
+   * with this index. The new index has its own memos (nothing derived from the old state carries over), except the
+   * pair values (pairMemo) whose list heads the change left as they were. Scores use
    * this index's USD prices.
    */
   withChanges(pools: readonly SnapshotPool[], removed: readonly string[]): ChainPoolIndex {
     const next = new ChainPoolIndex(this.chain, [], this);
+    // Per list, the first place where the old and the new list may differ: what a kept pair value may have read.
+    const changedAt = new Map<string, number>();
+    const changed = (key: string, at: number): void => {
+      if (!((changedAt.get(key) ?? Number.POSITIVE_INFINITY) <= at)) changedAt.set(key, at);
+    };
     for (const address of [...removed, ...pools.map((p) => p.address)]) {
       const old = next.entries.get(address);
       if (!old) continue;
       next.entries.delete(address);
-      for (const entry of old) for (const key of next.listKeys(entry)) next.lists.remove(key, entry);
+      for (const entry of old)
+        for (const key of next.listKeys(entry)) {
+          changed(key, this.lists.positionOf(key, entry));
+          next.lists.remove(key, entry);
+        }
     }
+    const inserted: PoolEntry[] = [];
     for (const state of pools) {
       const entries = next.entriesOf(state);
       if (entries.length > 0) next.entries.set(entries[0].address, entries);
       for (const entry of entries) for (const key of next.listKeys(entry)) next.lists.insert(key, entry);
+      inserted.push(...entries);
     }
+    for (const entry of inserted) for (const key of next.listKeys(entry)) changed(key, next.lists.positionOf(key, entry));
+    next.pairs.carry(this.pairs, changedAt);
     return next;
   }
 
@@ -171,12 +188,12 @@ export class ChainPoolIndex {
 
   /** The pools of a token (lower-case address), deepest first; with `deployment`, only that deployment's. */
   poolsOf(token: string, deployment?: DeploymentId): readonly PoolEntry[] {
-    return this.lists.get(deployment === undefined ? `t:${token}` : byDeployment(`t:${token}`, deployment));
+    return this.list(deployment === undefined ? `t:${token}` : byDeployment(`t:${token}`, deployment));
   }
 
   /** The pools between two tokens (lower-case addresses), deepest first. */
   pairPools(a: string, b: string): readonly PoolEntry[] {
-    return this.lists.get(pairKey(a, b));
+    return this.list(pairKey(a, b));
   }
 
   /**
@@ -184,7 +201,33 @@ export class ChainPoolIndex {
    * only that deployment's.
    */
   basePoolsOf(token: string, deployment?: DeploymentId): readonly PoolEntry[] {
-    return this.lists.get(deployment === undefined ? `b:${token}` : byDeployment(`b:${token}`, deployment));
+    return this.list(deployment === undefined ? `b:${token}` : byDeployment(`b:${token}`, deployment));
+  }
+
+  /** A list by key, noted as read when a pair value is being made (pairMemo). */
+  private list(key: string): readonly PoolEntry[] {
+    const list = this.lists.get(key);
+    this.pairs.read(key, list);
+    return list;
+  }
+
+  /**
+   * A pair's value derived from the heads of the lists it reads (its candidate paths: findRoutes), computed once per
+   * key and kept with this index and every index a followed block derives from it, unless the block changed a list it
+   * read within the entries it looked at (readTo; a list read without readTo counts whole). At most 4096 keys.
+   */
+  pairMemo<T>(key: string, make: () => T): T {
+    return this.pairs.get(key, make);
+  }
+
+  /** While a pair value is made: only the first `depth` entries of `list` (from this index) were looked at (Infinity: all). */
+  readTo(list: readonly PoolEntry[], depth: number): void {
+    this.pairs.readTo(list, depth);
+  }
+
+  /** Whether a pair value of the key is kept (tests). */
+  hasPairMemo(key: string): boolean {
+    return this.pairs.has(key);
   }
 
   /**

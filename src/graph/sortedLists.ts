@@ -65,6 +65,11 @@ export class SortedLists<T> {
     }
   }
 
+  /** Where a value is (or would be inserted) in the list of a key: the first place whose value does not come before it. */
+  positionOf(key: string, value: T): number {
+    return this.position(this.get(key), value);
+  }
+
   /** The first index whose value does not come before `value`. */
   private position(list: readonly T[], value: T): number {
     let low = 0;

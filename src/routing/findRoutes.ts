@@ -58,10 +58,14 @@ export function selectCandidates(index: ChainPoolIndex, tokenIn: string, tokenOu
   /** The first `limit` usable pools of a list (deepest first). */
   const top = (list: readonly PoolEntry[], limit: number): PoolEntry[] => {
     const out: PoolEntry[] = [];
+    let read = 0;
     for (const e of list) {
       if (out.length >= limit) break;
+      read++;
       if (options.allow(e)) out.push(e);
     }
+    // What the selection depends on (ChainPoolIndex.pairMemo keeps it across blocks that change only deeper entries).
+    index.readTo(list, read < list.length ? read : Number.POSITIVE_INFINITY);
     return out;
   };
   const only = options.allow.deployment;
