@@ -9,6 +9,7 @@ import {
 import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { deriveBaseTokens } from './baseTokens.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
+import { LayeredMap } from './layeredMap.ts';
 import type { PoolGraph } from './PoolGraph.ts';
 import { PairMemos } from './pairMemos.ts';
 import { servedChain } from './servedChain.ts';
@@ -58,7 +59,7 @@ export class ChainPoolIndex {
   /** Priceable pools by entry, shared by every index derived from this one (an entry never changes state). */
   private readonly converted: WeakMap<PoolEntry, Pool | Error>;
   /** Entries by pool address (a pool of more than two tokens has one per token pair: PoolProtocol.pairViews). */
-  private readonly entries: Map<string, readonly PoolEntry[]>;
+  private readonly entries: LayeredMap<string, readonly PoolEntry[]>;
   /** The v4 hooks the catalogue lists for the chain (lower case): pools with them are priced (fromSnapshot's context). */
   private readonly allowedHooks: ReadonlySet<string>;
   private readonly memos = new Map<string, unknown>();
@@ -84,13 +85,13 @@ export class ChainPoolIndex {
       this.baseTokensDerived = derived.baseTokensDerived;
       this.bases = derived.bases;
       this.converted = derived.converted;
-      this.entries = new Map(derived.entries);
+      this.entries = new LayeredMap(derived.entries);
       this.tokens = derived.tokens;
       this.prices = derived.prices;
       return;
     }
     this.converted = new WeakMap();
-    this.entries = new Map();
+    this.entries = new LayeredMap();
     this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
     this.prices = prices ?? usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
     const entries = pools.flatMap((state) => this.entriesOf(state));
