@@ -5,7 +5,7 @@ const GONE: unique symbol = Symbol('gone');
  * A map derived from another without copying it: a base shared with the maps it came from (never changed) and a layer
  * of this map's own changes. Deriving copies only the layer, so a followed block pays for the keys changed since the
  * base was made, not for every key; when the layer outgrows a quarter of the base, the derived map starts from a new
- * base (both merged, once).
+ * base (both merged, once). A map is not changed once another is derived from it (the indexes using it are immutable).
  */
 export class LayeredMap<K, V> {
   private readonly base: ReadonlyMap<K, V>;
@@ -15,6 +15,10 @@ export class LayeredMap<K, V> {
   constructor(from?: LayeredMap<K, V>) {
     if (!from) {
       this.base = new Map();
+      this.layer = new Map();
+    } else if (from.base.size === 0) {
+      // A map built from nothing (a load): its layer holds no deletion, and it is not changed once derived from.
+      this.base = from.layer as Map<K, V>;
       this.layer = new Map();
     } else if (from.layer.size * 4 > from.base.size) {
       this.base = new Map(from.entries());
