@@ -5,17 +5,26 @@
  * server's start-up alongside for the part that is not the graph), RSS of the whole process with 2 workers and
  * with 1 (the difference is one worker), and POST /quotes/routes latency on the devnet quote mix against the
  * small devnet graph and the 100,000-pool graph, interleaved rounds, medians; and the first quote after /readyz says
- * ready on each (a pair the start-up warm-up does not search).
+ * ready on each (a pair the start-up warm-up does not search), then the first quote of each other pair of the mix.
+ * Where a first quote's time goes in a pricing worker: bench/lib/firstQuoteStages.ts in a child process on the same
+ * generated graph (CPU time by stage: load, index, warm-up before ready; per pair its candidate paths, pool
+ * conversions, first search and the same search again).
  *
- * Environment: BENCH_SCALE_POOLS (default 100000), BENCH_SECONDS (default 3), BENCH_ROUNDS (default 3).
+ * Environment: BENCH_SCALE_POOLS (default 100000), BENCH_SECONDS (default 3), BENCH_ROUNDS (default 3),
+ * BENCH_BEFORE=<git ref>: that commit's service is started on the same 100k graph right after this one's for the first
+ * quotes after ready, and its worker stages measured the same way (firstQuoteStages.ts copied into its checkout).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { projectRoot as ROOT, type ServerProcess, startServer } from '../test/helpers/serverProcess.ts';
+import { beforeCheckout, removeCheckout } from './lib/beforeCheckout.ts';
 import { type BenchRow, ms, num, reportRows } from './lib/benchRows.ts';
+import type { FirstQuoteStages } from './lib/firstQuoteStages.ts';
 import { DEFAULT_SCALE, generateScale } from './lib/generateScale.ts';
-import { BENCH_RECIPIENT, devnetQuoteBodies, quoteRequests } from './lib/quoteMix.ts';
+import { BENCH_RECIPIENT, DEVNET_TOKENS, devnetQuoteBodies, quoteRequests } from './lib/quoteMix.ts';
 import { type LoadRequest, type LoadResult, runLoad } from './lib/runLoad.ts';
 
 const POOLS = Number(process.env.BENCH_SCALE_POOLS ?? DEFAULT_SCALE.pools);
@@ -23,6 +32,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 10;
 const MB = 2 ** 20;
+const BEFORE = process.env.BENCH_BEFORE;
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -45,10 +55,12 @@ async function start(
   label: string,
   env: Record<string, string>,
   probe: LoadRequest,
+  root = ROOT,
 ): Promise<{ server: ServerProcess; quoteMs: number; readyzMs: number; firstAfterReady: { status: number; ms: number } }> {
   const t0 = performance.now();
   const server = await startServer({
     entry: 'src/index.ts',
+    root,
     env: { LOG_LEVEL: 'warn', REDIS_URL: '', ...env },
     timeoutMs: 120_000,
     readyPath: '/healthz',
@@ -70,6 +82,52 @@ async function start(
     quoteMs = performance.now() - t0;
   }
   return { server, quoteMs, readyzMs, firstAfterReady };
+}
+
+/** Each request once, in order (the first quote of each pair after start-up): wall ms of those that answered 200. */
+async function firstQuotes(url: string, requests: readonly LoadRequest[]): Promise<number[]> {
+  const times: number[] = [];
+  for (const r of requests) {
+    const { status, ms } = await timedPost(url, r);
+    if (status === 200) times.push(ms);
+  }
+  return times;
+}
+
+/** firstQuoteStages.ts of a checkout (this one, or BENCH_BEFORE's with the file copied in) in a child process. */
+function workerStages(root: string, folders: { catalogDir: string; snapshotDir: string }): FirstQuoteStages {
+  const file = join(root, 'bench/lib/firstQuoteStages.ts');
+  if (root !== ROOT) copyFileSync(join(ROOT, 'bench/lib/firstQuoteStages.ts'), file);
+  const pairs = stagePairs.map(([a, b, amount]) => [DEVNET_TOKENS[a], DEVNET_TOKENS[b], String(amount)]);
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', file, folders.catalogDir, folders.snapshotDir, '31337', JSON.stringify(pairs)],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
+  return JSON.parse(out) as FirstQuoteStages;
+}
+
+/** A devnet token's decimals (catalog/devnet.json). */
+function devnetDecimals(address: string): number {
+  return loadCatalog(join(ROOT, 'catalog')).token(31337, address)!.decimals;
+}
+
+/** Every ordered pair of the mix's ERC-20 tokens, one whole token in: the stages' pairs (the probe's pair second). */
+const stageTokens = ['WBTC', 'USDC', 'WETH', 'DAI', 'USDT'] as const;
+const stagePairs = stageTokens
+  .flatMap((a) => stageTokens.filter((b) => b !== a).map((b) => [a, b] as const))
+  .map(([a, b]) => [a, b, 10n ** BigInt(devnetDecimals(DEVNET_TOKENS[a]))] as const);
+
+const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+
+/** The pairs' first quotes, the same again, and after a block: total CPU ms of each pass. */
+function stageSummary(stages: FirstQuoteStages): string {
+  const first = sum(stages.pairs.map((p) => p.routes + p.convert + p.search));
+  return `first ${ms(first)}, again ${ms(sum(stages.pairs.map((p) => p.again)))}, after a block of ${stages.blockPools} pools ${ms(sum(stages.afterBlock))} (applied in ${ms(stages.apply)})`;
 }
 
 /** Keeps the requests that answer 200 (generated amounts that a pool cannot fill are dropped). */
@@ -109,6 +167,25 @@ try {
   const bigEnv = { SNAPSHOT_DIR: fixture.snapshotDir, SHIPPED_SNAPSHOT_DIR: 'none', CATALOG_DIR: fixture.catalogDir };
   const big = await start('100k', { ...bigEnv, WORKER_THREADS: '2' }, firstProbe);
   servers.push(big.server);
+  // The first quote of each other pair of the mix (each once, in the mix's order), on both graphs.
+  const firstOfPairs = [
+    ...new Map(mix.map((r) => [JSON.stringify([JSON.parse(r.body!).tokenIn, JSON.parse(r.body!).tokenOut]), r])).values(),
+  ].filter((r) => r !== firstProbe);
+  const bigFirsts = await firstQuotes(big.server.url, firstOfPairs);
+  const smallFirsts = await firstQuotes(small.server.url, firstOfPairs);
+  // BENCH_BEFORE's service on the same graph, right after: its first quotes under the same load.
+  const beforeRoot = BEFORE ? beforeCheckout(BEFORE) : undefined;
+  let before: { first: Awaited<ReturnType<typeof start>>['firstAfterReady']; firsts: number[]; stages: FirstQuoteStages } | undefined;
+  if (beforeRoot) {
+    try {
+      const old = await start('100k before', { ...bigEnv, WORKER_THREADS: '2' }, firstProbe, beforeRoot);
+      const firsts = await firstQuotes(old.server.url, firstOfPairs);
+      await old.server.stop();
+      before = { first: old.firstAfterReady, firsts, stages: workerStages(beforeRoot, fixture) };
+    } finally {
+      removeCheckout(beforeRoot);
+    }
+  }
   process.stdout.write(`start-up: devnet ready ${ms(small.server.readyMs)}, 100k ready ${ms(big.server.readyMs)}\n`);
 
   const heavyCandidates: LoadRequest[] = [];
@@ -156,6 +233,7 @@ try {
   await one.server.stop();
   const perWorker = rssAfterOneRound - rss1;
 
+  const stages = workerStages(ROOT, fixture);
   const p50Small = median(smallRuns.map((r) => r.p50));
   const p50Big = median(bigRuns.map((r) => r.p50));
   const failures = [...smallRuns, ...bigRuns].reduce((n, r) => n + r.failures, 0);
@@ -184,6 +262,32 @@ try {
       ratio: '',
       target: '200 within 200 ms on 100k',
       met: big.firstAfterReady.status === 200 && big.firstAfterReady.ms <= 200,
+    },
+    {
+      part: 'scale',
+      case: `first quote of each other pair of the mix after ready (${firstOfPairs.length} pairs, default routing)`,
+      result: `100k graph median ${ms(median(bigFirsts))}, max ${ms(Math.max(...bigFirsts))} (${bigFirsts.length} answered) vs devnet graph median ${ms(median(smallFirsts))}, max ${ms(Math.max(...smallFirsts))}`,
+      ratio: before
+        ? `before (${BEFORE}): probe ${ms(before.first.ms)} (${before.first.status}), pairs median ${ms(median(before.firsts))}, max ${ms(Math.max(...before.firsts))}`
+        : '',
+      target: '',
+      met: null,
+    },
+    {
+      part: 'scale',
+      case: 'pricing worker on 100k pools before ready (CPU, firstQuoteStages.ts): load, index, warm-up',
+      result: `${ms(stages.load)}, ${ms(stages.index)}, ${ms(stages.warmUp)}`,
+      ratio: before ? `before: ${ms(before.stages.load)}, ${ms(before.stages.index)}, ${ms(before.stages.warmUp)}` : '',
+      target: '',
+      met: null,
+    },
+    {
+      part: 'scale',
+      case: `pricing worker, ${stagePairs.length} pairs' default quotes: first after ready, again, after a block (total CPU)`,
+      result: `${stageSummary(stages)}; ${stagePairs[0][0]}->${stagePairs[0][1]} first: paths ${ms(stages.pairs[0].routes)}, pools ${ms(stages.pairs[0].convert)}, search ${ms(stages.pairs[0].search)}, again ${ms(stages.pairs[0].again)}`,
+      ratio: before ? `before: ${stageSummary(before.stages)}` : '',
+      target: '',
+      met: null,
     },
     {
       part: 'scale',

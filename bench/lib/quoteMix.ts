@@ -4,7 +4,7 @@ import type { LoadRequest } from './runLoad.ts';
 export const BENCH_RECIPIENT = '0x1111111111111111111111111111111111111111';
 
 /** Devnet token addresses (catalog/devnet.json, chain 31337). */
-const T = {
+export const DEVNET_TOKENS = {
   ETH: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
   WETH: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
   USDC: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
@@ -12,6 +12,7 @@ const T = {
   WBTC: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
   DAI: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
 } as const;
+const T = DEVNET_TOKENS;
 
 /**
  * The devnet quote mix: v2 and v3 pairs (every request has both), amounts from "nothing crossed" to about

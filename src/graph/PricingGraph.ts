@@ -9,7 +9,9 @@ import {
 import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { deriveBaseTokens } from './baseTokens.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
+import { LayeredMap } from './layeredMap.ts';
 import type { PoolGraph } from './PoolGraph.ts';
+import { PairMemos } from './pairMemos.ts';
 import { servedChain } from './servedChain.ts';
 import { SortedLists } from './sortedLists.ts';
 import { reportUnconvertiblePool } from './unconvertiblePools.ts';
@@ -57,10 +59,12 @@ export class ChainPoolIndex {
   /** Priceable pools by entry, shared by every index derived from this one (an entry never changes state). */
   private readonly converted: WeakMap<PoolEntry, Pool | Error>;
   /** Entries by pool address (a pool of more than two tokens has one per token pair: PoolProtocol.pairViews). */
-  private readonly entries: Map<string, readonly PoolEntry[]>;
+  private readonly entries: LayeredMap<string, readonly PoolEntry[]>;
   /** The v4 hooks the catalogue lists for the chain (lower case): pools with them are priced (fromSnapshot's context). */
   private readonly allowedHooks: ReadonlySet<string>;
   private readonly memos = new Map<string, unknown>();
+  /** A pair's candidate paths, kept across followed blocks that leave the list heads they were selected from (pairMemo). */
+  private readonly pairs = new PairMemos();
   /** Chain tokens by lower-case address, and USD prices (pruning scores) as of the index's first state. */
   private readonly tokens: ReadonlyMap<string, CatalogToken>;
   private readonly prices: ReadonlyMap<string, UsdPrice>;
@@ -81,13 +85,13 @@ export class ChainPoolIndex {
       this.baseTokensDerived = derived.baseTokensDerived;
       this.bases = derived.bases;
       this.converted = derived.converted;
-      this.entries = new Map(derived.entries);
+      this.entries = new LayeredMap(derived.entries);
       this.tokens = derived.tokens;
       this.prices = derived.prices;
       return;
     }
     this.converted = new WeakMap();
-    this.entries = new Map();
+    this.entries = new LayeredMap();
     this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
     this.prices = prices ?? usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
     const entries = pools.flatMap((state) => this.entriesOf(state));
@@ -98,38 +102,58 @@ export class ChainPoolIndex {
     this.bases = new Set(this.baseTokens);
     for (const entry of entries) {
       this.entries.set(entry.address, [...(this.entries.get(entry.address) ?? []), entry]);
-      for (const key of this.listKeys(entry)) this.lists.push(key, entry);
+      for (const key of this.listKeys(entry, false)) this.lists.push(key, entry);
     }
     this.lists.sortAll();
+    // Each token list split by deployment, in order: no second sort.
+    this.lists.split((key, entry) => (key.startsWith('p:') ? undefined : byDeployment(key, entry.deployment)));
   }
 
   /**
    * The index after some pools changed (a followed block): their entries replaced, removed pools dropped, each at its
    * place in the lists that hold it (no list is re-sorted); every other list, entry and converted pool is shared
-   * with this index. The new index has its own memos (nothing derived from the old state carries over). Scores use
+   * with this index. The new index has its own memos (nothing derived from the old state carries over), except the
+   * pair values (pairMemo) whose list heads the change left as they were. Scores use
    * this index's USD prices.
    */
   withChanges(pools: readonly SnapshotPool[], removed: readonly string[]): ChainPoolIndex {
     const next = new ChainPoolIndex(this.chain, [], this);
+    // Per list, the first place where the old and the new list may differ: what a kept pair value may have read.
+    const changedAt = new Map<string, number>();
+    const changed = (key: string, at: number): void => {
+      if (!((changedAt.get(key) ?? Number.POSITIVE_INFINITY) <= at)) changedAt.set(key, at);
+    };
     for (const address of [...removed, ...pools.map((p) => p.address)]) {
       const old = next.entries.get(address);
       if (!old) continue;
       next.entries.delete(address);
-      for (const entry of old) for (const key of next.listKeys(entry)) next.lists.remove(key, entry);
+      for (const entry of old)
+        for (const key of next.listKeys(entry)) {
+          changed(key, this.lists.positionOf(key, entry));
+          next.lists.remove(key, entry);
+        }
     }
+    const inserted: PoolEntry[] = [];
     for (const state of pools) {
       const entries = next.entriesOf(state);
       if (entries.length > 0) next.entries.set(entries[0].address, entries);
       for (const entry of entries) for (const key of next.listKeys(entry)) next.lists.insert(key, entry);
+      inserted.push(...entries);
     }
+    for (const entry of inserted) for (const key of next.listKeys(entry)) changed(key, next.lists.positionOf(key, entry));
+    next.pairs.carry(this.pairs, changedAt);
     return next;
   }
 
-  /** The lists a pool is in: each token's, the pair's, and a token's to base tokens when the other is one. */
-  private listKeys(entry: PoolEntry): string[] {
+  /**
+   * The lists a pool is in: each token's, the pair's, and a token's to base tokens when the other is one; with
+   * `perDeployment`, also the token lists of its deployment (byDeployment).
+   */
+  private listKeys(entry: PoolEntry, perDeployment = true): string[] {
     const keys = [`t:${entry.token0}`, `t:${entry.token1}`, pairKey(entry.token0, entry.token1)];
     if (this.bases.has(entry.token1)) keys.push(`b:${entry.token0}`);
     if (this.bases.has(entry.token0)) keys.push(`b:${entry.token1}`);
+    if (perDeployment) for (const key of keys.slice()) if (!key.startsWith('p:')) keys.push(byDeployment(key, entry.deployment));
     return keys;
   }
 
@@ -163,19 +187,48 @@ export class ChainPoolIndex {
     return this.tokens.get(address);
   }
 
-  /** The pools of a token (lower-case address), deepest first. */
-  poolsOf(token: string): readonly PoolEntry[] {
-    return this.lists.get(`t:${token}`);
+  /** The pools of a token (lower-case address), deepest first; with `deployment`, only that deployment's. */
+  poolsOf(token: string, deployment?: DeploymentId): readonly PoolEntry[] {
+    return this.list(deployment === undefined ? `t:${token}` : byDeployment(`t:${token}`, deployment));
   }
 
   /** The pools between two tokens (lower-case addresses), deepest first. */
   pairPools(a: string, b: string): readonly PoolEntry[] {
-    return this.lists.get(pairKey(a, b));
+    return this.list(pairKey(a, b));
   }
 
-  /** The pools of a token (lower-case address) whose other token is a base token, deepest first. */
-  basePoolsOf(token: string): readonly PoolEntry[] {
-    return this.lists.get(`b:${token}`);
+  /**
+   * The pools of a token (lower-case address) whose other token is a base token, deepest first; with `deployment`,
+   * only that deployment's.
+   */
+  basePoolsOf(token: string, deployment?: DeploymentId): readonly PoolEntry[] {
+    return this.list(deployment === undefined ? `b:${token}` : byDeployment(`b:${token}`, deployment));
+  }
+
+  /** A list by key, noted as read when a pair value is being made (pairMemo). */
+  private list(key: string): readonly PoolEntry[] {
+    const list = this.lists.get(key);
+    this.pairs.read(key, list);
+    return list;
+  }
+
+  /**
+   * A pair's value derived from the heads of the lists it reads (its candidate paths: findRoutes), computed once per
+   * key and kept with this index and every index a followed block derives from it, unless the block changed a list it
+   * read within the entries it looked at (readTo; a list read without readTo counts whole). At most 4096 keys.
+   */
+  pairMemo<T>(key: string, make: () => T): T {
+    return this.pairs.get(key, make);
+  }
+
+  /** While a pair value is made: only the first `depth` entries of `list` (from this index) were looked at (Infinity: all). */
+  readTo(list: readonly PoolEntry[], depth: number): void {
+    this.pairs.readTo(list, depth);
+  }
+
+  /** Whether a pair value of the key is kept (tests). */
+  hasPairMemo(key: string): boolean {
+    return this.pairs.has(key);
   }
 
   /**
@@ -214,6 +267,14 @@ export class ChainPoolIndex {
 /** The list key of a pair, whichever order its tokens are given in. */
 function pairKey(a: string, b: string): string {
   return a < b ? `p:${a}:${b}` : `p:${b}:${a}`;
+}
+
+/**
+ * The key of a token list's pools of one deployment (a hub token's pools of one DEX, read without walking its other
+ * DEXes' pools when a search is kept to that DEX: findRoutes' PoolFilter).
+ */
+function byDeployment(key: string, deployment: DeploymentId): string {
+  return `${key}@${deployment}`;
 }
 
 /** List order: deepest first, then by address. */

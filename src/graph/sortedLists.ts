@@ -1,10 +1,13 @@
+import { LayeredMap } from './layeredMap.ts';
+
 /**
  * Lists of values by key, each kept in one order: built by pushing and sorting once, then changed one value at a
  * time by binary search (no re-sort). A list shared with the lists this one was derived from is copied before its
  * first change (copy-on-write), so the older lists never change.
  */
 export class SortedLists<T> {
-  private readonly lists: Map<string, T[]>;
+  /** Derived lists share the map of the lists they came from: a followed block copies only what changed (LayeredMap). */
+  private readonly lists: LayeredMap<string, T[]>;
   /** Keys whose list this instance owns (copied or created since it was derived): changed in place. */
   private readonly owned = new Set<string>();
 
@@ -12,7 +15,7 @@ export class SortedLists<T> {
     private readonly order: (a: T, b: T) => number,
     from?: SortedLists<T>,
   ) {
-    this.lists = new Map(from?.lists);
+    this.lists = new LayeredMap(from?.lists);
   }
 
   /** The list of a key (empty when none), in order. */
@@ -29,7 +32,20 @@ export class SortedLists<T> {
 
   /** Sorts every list (once, after the pushes that build them). */
   sortAll(): void {
-    for (const list of this.lists.values()) list.sort(this.order);
+    for (const [, list] of this.lists.entries()) list.sort(this.order);
+  }
+
+  /**
+   * Adds each value of the lists there are now to the list `to` names for it (none: undefined), in its list's order:
+   * sorted lists give sorted lists without a sort of their own. Only while building, after sortAll().
+   */
+  split(to: (key: string, value: T) => string | undefined): void {
+    for (const [key, list] of [...this.lists.entries()]) {
+      for (const value of list) {
+        const target = to(key, value);
+        if (target !== undefined) this.push(target, value);
+      }
+    }
   }
 
   /** Inserts a value at its place in its list. */
@@ -50,6 +66,11 @@ export class SortedLists<T> {
       this.lists.delete(key);
       this.owned.delete(key);
     }
+  }
+
+  /** Where a value is (or would be inserted) in the list of a key: the first place whose value does not come before it. */
+  positionOf(key: string, value: T): number {
+    return this.position(this.get(key), value);
   }
 
   /** The first index whose value does not come before `value`. */

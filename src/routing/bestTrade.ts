@@ -107,7 +107,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   const found =
     request.allowKey === undefined
       ? executablePaths(index, ends, request, options)
-      : index.memo(
+      : index.pairMemo(
           `paths:${ends.poolTokenIn}:${ends.poolTokenOut}:${ends.nativeIn}:${ends.nativeOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.allowKey}`,
           () => executablePaths(index, ends, request, options),
         );

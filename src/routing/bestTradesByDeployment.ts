@@ -69,7 +69,10 @@ function bestTradeThrough(
   const allow = index.memo(`allow:${allowKey}`, () => {
     const allowed = new Set(deployments);
     const hooksAllowed = new Set(allowedHooks.map((h) => h.toLowerCase()));
-    return (e: PoolEntry): boolean => allowed.has(e.deployment) && (e.state.version !== 'v4' || v4HookAdmits(e.state, hooks, hooksAllowed));
+    const allow = (e: PoolEntry): boolean =>
+      allowed.has(e.deployment) && (e.state.version !== 'v4' || v4HookAdmits(e.state, hooks, hooksAllowed));
+    // One deployment: candidate selection reads its own lists (findRoutes' PoolFilter).
+    return deployments.length === 1 ? Object.assign(allow, { deployment: deployments[0] }) : allow;
   });
   const { tokenIn, tokenOut, tradeType, amount } = subject;
   const { maxHops, maxSplits, gasPriceWei } = limits;

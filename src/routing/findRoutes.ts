@@ -1,3 +1,4 @@
+import type { DeploymentId } from '../catalog/Catalog.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import { POOL_NATIVE } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
@@ -8,10 +9,15 @@ export interface PoolPath {
   readonly tokens: readonly string[];
 }
 
+/**
+ * Which pools a search may use (DEX filters). `deployment`: the one deployment it admits pools of, when it admits
+ * only one: selection then reads that deployment's lists (ChainPoolIndex.poolsOf), not every pool of a hub token.
+ */
+export type PoolFilter = ((entry: PoolEntry) => boolean) & { readonly deployment?: DeploymentId };
+
 /** Limits of a route search. */
 export interface RouteSearchOptions extends Pick<RoutingLimits, 'maxHops'> {
-  /** Which pools may be used (DEX filters). */
-  readonly allow: (entry: PoolEntry) => boolean;
+  readonly allow: PoolFilter;
   /** Most paths returned (direct paths are always kept). */
   readonly maxRoutes?: number;
   /** Pools kept per token when selecting candidates. */
@@ -52,12 +58,19 @@ export function selectCandidates(index: ChainPoolIndex, tokenIn: string, tokenOu
   /** The first `limit` usable pools of a list (deepest first). */
   const top = (list: readonly PoolEntry[], limit: number): PoolEntry[] => {
     const out: PoolEntry[] = [];
+    let read = 0;
     for (const e of list) {
       if (out.length >= limit) break;
+      read++;
       if (options.allow(e)) out.push(e);
     }
+    // What the selection depends on (ChainPoolIndex.pairMemo keeps it across blocks that change only deeper entries).
+    index.readTo(list, read < list.length ? read : Number.POSITIVE_INFINITY);
     return out;
   };
+  const only = options.allow.deployment;
+  const poolsOf = (t: string): readonly PoolEntry[] => index.poolsOf(t, only);
+  const basePoolsOf = (t: string): readonly PoolEntry[] => index.basePoolsOf(t, only);
   const bases = new Set(index.baseTokens);
   const native = options.nativeNode;
   // Lists read at the wrapped native token's node: its own, and native ETH's where ETH pools join the node.
@@ -71,24 +84,24 @@ export function selectCandidates(index: ChainPoolIndex, tokenIn: string, tokenOu
   for (const e of top(pairPools(tokenIn, tokenOut), Number.MAX_SAFE_INTEGER)) chosen.add(e);
   for (const end of new Set([tokenIn, tokenOut])) {
     for (const t of twins(end)) {
-      for (const e of top(index.poolsOf(t), k)) chosen.add(e);
-      for (const e of top(index.basePoolsOf(t), 2 * bases.size + 2)) chosen.add(e);
+      for (const e of top(poolsOf(t), k)) chosen.add(e);
+      for (const e of top(basePoolsOf(t), 2 * bases.size + 2)) chosen.add(e);
     }
     // An end's pools to native ETH, which is no base token but shares the wrapped token's node.
     if (native && end !== native.wrapped && bases.has(native.wrapped))
       for (const e of top(index.pairPools(end, POOL_NATIVE), 2)) chosen.add(e);
   }
-  for (const base of bases) for (const t of twins(base)) for (const e of top(index.basePoolsOf(t), 3)) chosen.add(e);
+  for (const base of bases) for (const t of twins(base)) for (const e of top(basePoolsOf(t), 3)) chosen.add(e);
   if (options.maxHops >= 2) {
     for (const [end, far] of [
       [tokenIn, tokenOut],
       [tokenOut, tokenIn],
     ] as const) {
       for (const t of twins(end)) {
-        const neighbours = [...new Set(top(index.poolsOf(t), k).map((e) => other(e, t)))].slice(0, 4);
+        const neighbours = [...new Set(top(poolsOf(t), k).map((e) => other(e, t)))].slice(0, 4);
         for (const n of neighbours) {
           for (const e of top(pairPools(n, far), 2)) chosen.add(e);
-          for (const e of top(index.basePoolsOf(n), 2)) chosen.add(e);
+          for (const e of top(basePoolsOf(n), 2)) chosen.add(e);
         }
       }
     }
