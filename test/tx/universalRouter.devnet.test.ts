@@ -10,135 +10,13 @@
 // gasEstimate with each leg's ticks crossed and slots written from zero (calibration of GAS.call.UniversalRouter and
 // the v4 figures), and both the swap step's estimate and the whole trade's must be within ±10% of the gas used.
 import t from 'tap';
-import { type Address, parseUnits, type TransactionReceipt } from 'viem';
-import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import type { Address } from 'viem';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
-import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
-import { type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
-import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
-import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
-import { bestTrade } from '../../src/routing/bestTrade.ts';
-import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
-import type { Trade } from '../../src/routing/Trade.ts';
-import { type ApprovalMode, buildTradeSteps, permit2Of } from '../../src/tx/buildTradeSteps.ts';
-import { type PermitSingle, permitTypedData } from '../../src/tx/permit2.ts';
-import type { Step } from '../../src/tx/Step.ts';
-import { devnetWallet, freshAddress, gasPaid } from '../helpers/devnetWallet.ts';
-import { startSeededDevnet } from '../helpers/followDevnet.ts';
+import { freshAddress, gasPaid } from '../helpers/devnetWallet.ts';
+import { type RouterCase as Case, startRouterDevnet } from '../helpers/universalRouterDevnet.ts';
 
-const { devnet, catalog, chain, seedNow } = await startSeededDevnet(t.teardown, 'sqs-ur-', { v4: true });
-// The seeding run's snapshot itself, priced as the service prices it.
-const index = new PricingGraph(new PoolGraph([await seedNow()], catalog), catalog).chain(chain.chainId)!;
-const wallet = devnetWallet(devnet);
-let baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
-const ROUTER = chain.dexes.find((d) => d.version === 'v4')!.universalRouterAddress as Address;
-const PERMIT2 = permit2Of(chain, ROUTER);
-
-async function freshState(): Promise<void> {
-  if (!(await jsonRpc<boolean>(devnet.rpcUrl, 'evm_revert', [baseline]))) throw new Error('evm_revert failed');
-  baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
-}
-
-const sender = privateKeyToAccount(devnet.accounts[1].privateKey);
-const mover = privateKeyToAccount(devnet.accounts[2].privateKey);
-const token = (symbol: string): CatalogToken => chain.tokens.find((x) => x.symbol === symbol)!;
-const ZERO = '0x0000000000000000000000000000000000000000';
-const symbolOf = (address: string): string =>
-  address === ZERO ? 'ETH*' : chain.tokens.find((x) => x.address.toLowerCase() === address.toLowerCase())!.symbol;
-
-/** A pool as `uniswap/v4 USDC/USDT 100` (v2 without a fee). */
-function poolKey(e: PoolEntry): string {
-  const pair = [symbolOf(e.token0), symbolOf(e.token1)].sort().join('/');
-  return `${e.dex}/${e.version} ${pair}${e.version === 'v2' ? '' : ` ${e.state.fee}`}`;
-}
-
-/** The trade's routes as `executor: TOKEN -dex/version fee-> TOKEN …`. */
-function shape(trade: Trade): string[] {
-  return trade.splits.map(({ route }) => {
-    const hops = route.legs.map((l) => ` -${l.dex}/${l.version}${l.version === 'v2' ? '' : ` ${l.fee}`}-> ${symbolOf(l.tokenOut)}`);
-    return `${route.executor.kind}: ${symbolOf(route.legs[0].tokenIn)}${hops.join('')}`;
-  });
-}
-
-interface Case {
-  readonly name: string;
-  readonly tokenIn: string;
-  readonly tokenOut: string;
-  readonly tradeType?: TradeType;
-  readonly amount: string;
-  readonly maxHops?: number;
-  readonly maxSplits?: number;
-  /** The pools the trade may use (poolKey). */
-  readonly pools: readonly string[];
-  readonly shape: readonly string[];
-  readonly approvalMode?: ApprovalMode;
-}
-
-function tradeFor(c: Case): Trade {
-  const tradeType = c.tradeType ?? 'exactIn';
-  const fixed = token(tradeType === 'exactIn' ? c.tokenIn : c.tokenOut);
-  const outcome = bestTrade(index, {
-    tokenIn: token(c.tokenIn).address.toLowerCase(),
-    tokenOut: token(c.tokenOut).address.toLowerCase(),
-    tradeType,
-    amount: parseUnits(c.amount, fixed.decimals),
-    maxHops: c.maxHops ?? 2,
-    maxSplits: c.maxSplits ?? 1,
-    gasPriceWei: 0n,
-    allow: (e) => c.pools.includes(poolKey(e)),
-  });
-  if (!outcome.ok) throw new Error(`no trade: ${outcome.code}`);
-  return outcome.trade;
-}
-
-async function deadline(): Promise<number> {
-  return Number((await wallet.client.getBlock()).timestamp) + 300;
-}
-
-/** The steps of a trade for `account`, paying `recipient`; approvalMode "permit2" signs the permit with the account's key. */
-async function stepsFor(c: Case, trade: Trade, account: PrivateKeyAccount, recipient: Address): Promise<Step[]> {
-  const exactOut = trade.tradeType === 'exactOut';
-  const amountInMaximum = exactOut ? maximumAmountIn(trade.amountIn, 50) : trade.amountIn;
-  const end = await deadline();
-  const mode = c.approvalMode ?? 'approve';
-  const nativeIn = token(c.tokenIn).address === NATIVE_TOKEN_ADDRESS;
-  let permit2Permit: { permit: PermitSingle; signature: `0x${string}` } | undefined;
-  if (mode === 'permit2' && !nativeIn) {
-    const permit: PermitSingle = {
-      details: { token: token(c.tokenIn).address as Address, amount: amountInMaximum, expiration: end, nonce: 0 },
-      spender: ROUTER,
-      sigDeadline: BigInt(end),
-    };
-    const typed = permitTypedData(chain.chainId, PERMIT2, permit);
-    // A wallet signs the typed data as given: the devnet's Permit2 answers its domain (devnetPermit2Code).
-    const signature = await account.signTypedData(typed);
-    permit2Permit = { permit, signature };
-  }
-  return buildTradeSteps({
-    chain,
-    trade,
-    tokenIn: token(c.tokenIn),
-    tokenOut: token(c.tokenOut),
-    amountOutMinimum: trade.amountOut,
-    ...(exactOut ? { amountInMaximum } : {}),
-    recipient,
-    wallet: account.address,
-    deadline: end,
-    approvalMode: mode,
-    ...(permit2Permit ? { permit2Permit } : {}),
-  });
-}
-
-async function send(steps: readonly Step[], account: PrivateKeyAccount): Promise<TransactionReceipt[]> {
-  const receipts: TransactionReceipt[] = [];
-  for (const step of steps) {
-    const receipt = await wallet.sendStep(account, step, BigInt(step.gasLimit!));
-    if (receipt.status !== 'success') throw new Error(`step "${step.message}" reverted (gasUsed ${receipt.gasUsed} of ${step.gasLimit})`);
-    receipts.push(receipt);
-  }
-  return receipts;
-}
+const ur = await startRouterDevnet(t.teardown, 'sqs-ur-');
+const { devnet, chain, wallet, router: ROUTER, sender, mover, token, shape, tradeFor, stepsFor, send, freshState } = ur;
 
 const gasRows: string[] = [];
 
@@ -275,16 +153,8 @@ async function routerHoldings(): Promise<Record<string, bigint>> {
 for (const c of CASES) {
   t.test(c.name, async (t) => {
     await freshState();
-    const trade = tradeFor(c);
+    const { trade, steps, recipient, tokenIn: tIn, tokenOut: tOut, nativeIn } = await ur.prepare(c, `ur ${c.name}`);
     t.strictSame(shape(trade), c.shape, 'the trade has the shape the case names');
-    const recipient = freshAddress(`ur ${c.name}`);
-    const tIn = token(c.tokenIn);
-    const tOut = token(c.tokenOut);
-    const nativeIn = tIn.address === NATIVE_TOKEN_ADDRESS;
-    const exactOut = trade.tradeType === 'exactOut';
-    const most = exactOut ? maximumAmountIn(trade.amountIn, 50) : trade.amountIn;
-    if (!nativeIn) await fundAccount(devnet.rpcUrl, sender.address, tIn.address as Address, most);
-    const steps = await stepsFor(c, trade, sender, recipient);
     const approvals = steps.filter((s) => s.to !== ROUTER).map((s) => s.message);
     if (!nativeIn) {
       const permitSteps = c.approvalMode === 'permit2' ? [] : [`Allow ${trade.splits[0].route.executor.name} to spend`];

@@ -11,120 +11,19 @@
 // for ETH -> USDC and is chosen; after another account moves the native pool's price, the WETH pool gives more and is
 // chosen; each chosen amount equals V4Quoter's on chain.
 import t from 'tap';
-import { type Address, type Hex, parseUnits, type TransactionReceipt, zeroAddress } from 'viem';
-import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import { type Address, type Hex, parseUnits, zeroAddress } from 'viem';
 import { V4_ARTIFACT_PATHS } from '../../seeds/devnet/deployUniswapV4.ts';
-import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
-import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
-import { type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
+import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
-import type { Snapshot } from '../../src/graph/snapshot.ts';
-import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
-import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
-import { bestTrade } from '../../src/routing/bestTrade.ts';
-import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
-import type { Trade } from '../../src/routing/Trade.ts';
-import { buildTradeSteps } from '../../src/tx/buildTradeSteps.ts';
-import type { Step } from '../../src/tx/Step.ts';
-import { artifactAbi, devnetWallet, freshAddress, gasPaid } from '../helpers/devnetWallet.ts';
-import { startSeededDevnet } from '../helpers/followDevnet.ts';
+import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
+import { artifactAbi, freshAddress, gasPaid } from '../helpers/devnetWallet.ts';
+import { type RouterCase as Case, startRouterDevnet } from '../helpers/universalRouterDevnet.ts';
 
-const { devnet, catalog, chain, seedNow } = await startSeededDevnet(t.teardown, 'sqs-ur-native-', { v4: true });
-if (!devnet.v4) throw new Error('startSeededDevnet({ v4: true }) returned no v4 deployment');
-const V4 = devnet.v4;
-const pricing = (s: Snapshot): ChainPoolIndex => new PricingGraph(new PoolGraph([s], catalog), catalog).chain(chain.chainId)!;
-const index = pricing(await seedNow());
-const wallet = devnetWallet(devnet);
-let baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
-const ROUTER = chain.dexes.find((d) => d.version === 'v4')!.universalRouterAddress as Address;
+const ur = await startRouterDevnet(t.teardown, 'sqs-ur-native-');
+const { catalog, chain, seedNow, v4: V4, pricing, wallet, router: ROUTER, sender, mover, token, symbolOf } = ur;
+const { shape, tradeFor, stepsFor, send, freshState } = ur;
 const POOL_MANAGER = V4.contracts.poolManager;
 const V4_QUOTER_ABI = artifactAbi(V4_ARTIFACT_PATHS.V4Quoter);
-
-async function freshState(): Promise<void> {
-  if (!(await jsonRpc<boolean>(devnet.rpcUrl, 'evm_revert', [baseline]))) throw new Error('evm_revert failed');
-  baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
-}
-
-const sender = privateKeyToAccount(devnet.accounts[1].privateKey);
-const mover = privateKeyToAccount(devnet.accounts[2].privateKey);
-const token = (symbol: string): CatalogToken => chain.tokens.find((x) => x.symbol === symbol)!;
-/** Native ETH as a v4 pool holds it shows as 'ETH', the catalogue's native asset too. */
-const symbolOf = (address: string): string =>
-  address === zeroAddress ? 'ETH' : chain.tokens.find((x) => x.address.toLowerCase() === address.toLowerCase())!.symbol;
-
-/** A pool as `uniswap/v4 ETH/USDC 500` (v2 without a fee). */
-function poolKey(e: PoolEntry): string {
-  const pair = [symbolOf(e.token0), symbolOf(e.token1)].sort().join('/');
-  const hooked = e.version === 'v4' && BigInt((e.state as SnapshotPoolV4).hooks) !== 0n ? ' hooked' : '';
-  return `${e.dex}/${e.version} ${pair}${e.version === 'v2' ? '' : ` ${e.state.fee}`}${hooked}`;
-}
-
-/** The trade's routes as `executor: TOKEN -dex/version fee-> TOKEN …`, ` | TOKEN` where the next pool holds the other of ETH/WETH. */
-function shape(trade: Trade): string[] {
-  return trade.splits.map(({ route }) => {
-    const hops = route.legs.map((l, i) => {
-      const cross = i > 0 && route.legs[i - 1].tokenOut !== l.tokenIn ? ` | ${symbolOf(l.tokenIn)}` : '';
-      return `${cross} -${l.dex}/${l.version}${l.version === 'v2' ? '' : ` ${l.fee}`}-> ${symbolOf(l.tokenOut)}`;
-    });
-    return `${route.executor.kind}: ${symbolOf(route.legs[0].tokenIn)}${hops.join('')}`;
-  });
-}
-
-interface Case {
-  readonly name: string;
-  readonly tokenIn: string;
-  readonly tokenOut: string;
-  readonly tradeType?: TradeType;
-  readonly amount: string;
-  readonly maxHops?: number;
-  readonly maxSplits?: number;
-  /** The pools the trade may use (poolKey). */
-  readonly pools: readonly string[];
-  readonly shape: readonly string[];
-}
-
-function tradeFor(c: Case, on: ChainPoolIndex = index): Trade {
-  const tradeType = c.tradeType ?? 'exactIn';
-  const fixed = token(tradeType === 'exactIn' ? c.tokenIn : c.tokenOut);
-  const outcome = bestTrade(on, {
-    tokenIn: token(c.tokenIn).address.toLowerCase(),
-    tokenOut: token(c.tokenOut).address.toLowerCase(),
-    tradeType,
-    amount: parseUnits(c.amount, fixed.decimals),
-    maxHops: c.maxHops ?? 2,
-    maxSplits: c.maxSplits ?? 1,
-    gasPriceWei: 0n,
-    allow: (e) => c.pools.includes(poolKey(e)),
-  });
-  if (!outcome.ok) throw new Error(`no trade: ${outcome.code}`);
-  return outcome.trade;
-}
-
-async function stepsFor(c: Case, trade: Trade, account: PrivateKeyAccount, recipient: Address): Promise<Step[]> {
-  const exactOut = trade.tradeType === 'exactOut';
-  return buildTradeSteps({
-    chain,
-    trade,
-    tokenIn: token(c.tokenIn),
-    tokenOut: token(c.tokenOut),
-    amountOutMinimum: trade.amountOut,
-    ...(exactOut ? { amountInMaximum: maximumAmountIn(trade.amountIn, 50) } : {}),
-    recipient,
-    wallet: account.address,
-    deadline: Number((await wallet.client.getBlock()).timestamp) + 300,
-  });
-}
-
-async function send(steps: readonly Step[], account: PrivateKeyAccount): Promise<TransactionReceipt[]> {
-  const receipts: TransactionReceipt[] = [];
-  for (const step of steps) {
-    const receipt = await wallet.sendStep(account, step, BigInt(step.gasLimit!));
-    if (receipt.status !== 'success') throw new Error(`step "${step.message}" reverted (gasUsed ${receipt.gasUsed} of ${step.gasLimit})`);
-    receipts.push(receipt);
-  }
-  return receipts;
-}
 
 /** A v4 currency's balance: ether for native ETH, else the token's. */
 const currencyBalance = (currency: string, owner: Address): Promise<bigint> =>
@@ -214,16 +113,8 @@ const CASES: readonly Case[] = [
 for (const c of CASES) {
   t.test(c.name, async (t) => {
     await freshState();
-    const trade = tradeFor(c);
+    const { trade, steps, recipient, tokenIn: tIn, tokenOut: tOut, nativeIn, most } = await ur.prepare(c, `ur native ${c.name}`);
     t.strictSame(shape(trade), c.shape, 'the trade has the shape the case names');
-    const recipient = freshAddress(`ur native ${c.name}`);
-    const tIn = token(c.tokenIn);
-    const tOut = token(c.tokenOut);
-    const nativeIn = tIn.address === NATIVE_TOKEN_ADDRESS;
-    const exactOut = trade.tradeType === 'exactOut';
-    const most = exactOut ? maximumAmountIn(trade.amountIn, 50) : trade.amountIn;
-    if (!nativeIn) await fundAccount(devnet.rpcUrl, sender.address, tIn.address as Address, most);
-    const steps = await stepsFor(c, trade, sender, recipient);
     const swap = steps[steps.length - 1];
     t.equal(swap.to, ROUTER, 'the swap goes to the Universal Router');
     if (nativeIn) {
