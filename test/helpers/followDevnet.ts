@@ -114,6 +114,14 @@ export async function startFollowDevnet(cleanup: (fn: () => unknown) => void, se
   };
 }
 
+/** The server process following a devnet, with its one API key. */
+export interface FollowingServer {
+  readonly server: ServerProcess;
+  readonly key: string;
+  /** One request to the server with the key (and `body` as JSON): the status and the parsed JSON answer. */
+  call<T>(method: string, path: string, body?: Record<string, unknown>): Promise<{ status: number; body: { message: string; data: T } }>;
+}
+
 /**
  * The API as a server process following the devnet itself (FOLLOW=true, polling every 100 ms, one worker, no Redis),
  * from the snapshot folder, with one API key of organization `org`; resolves once it follows the chain.
@@ -122,7 +130,7 @@ export async function startFollowingServer(
   cleanup: (fn: () => unknown) => void,
   net: Pick<FollowDevnet, 'devnet' | 'snapshotDir'>,
   org: string,
-): Promise<{ server: ServerProcess; key: string }> {
+): Promise<FollowingServer> {
   const dataDir = mkdtempSync(join(tmpdir(), `sqs-${org}-data-`));
   cleanup(() => rmSync(dataDir, { recursive: true, force: true }));
   const keys = createApiKeyStore({ redisUrl: undefined, dataDir });
@@ -143,7 +151,18 @@ export async function startFollowingServer(
   });
   cleanup(() => server.stop());
   await server.waitForLog((l) => l.msg === 'following chains', 60_000);
-  return { server, key };
+  return {
+    server,
+    key,
+    async call(method, path, body) {
+      const res = await fetch(server.url + path, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+  };
 }
 
 /** One POST /quotes/routes answer, as far as untilPricedAt reads it. */

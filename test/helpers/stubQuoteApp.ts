@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
 import { type AppDeps, createApp } from '../../src/app.ts';
 import type { Catalog } from '../../src/catalog/Catalog.ts';
@@ -102,4 +103,31 @@ export async function buildStubQuoteApp(
     request: (method, url, o) => request(app, method, url, o),
     close: () => base.close(options.rateLimitStore?.close()),
   };
+}
+
+/**
+ * The status and body answering POST /quotes for 100 USDC from the devnet (31337) to the second devnet (31338) with
+ * the `extra` fields, from a stub app on the shipped catalogue and snapshots (closed after): the cross-chain
+ * refusals of options that are same-chain only.
+ */
+export async function shippedCrossChainQuote(extra: Record<string, unknown>): Promise<[number, unknown]> {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const shipped = await buildStubQuoteApp({ catalogDir: `${root}catalog`, snapshotDir: `${root}seeds/snapshots` });
+  try {
+    const res = await shipped.request('POST', '/quotes', {
+      body: {
+        originChainId: 31337,
+        destinationChainId: 31338,
+        tokenIn: 'USDC',
+        tokenOut: 'USDC',
+        amount: '100',
+        recipientAddress: '0x00000000000000000000000000000000000000aa',
+        ...extra,
+      },
+      headers: { authorization: `Bearer ${shipped.apiKey}` },
+    });
+    return [res.status, res.body];
+  } finally {
+    await shipped.close();
+  }
 }

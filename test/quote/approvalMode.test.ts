@@ -14,7 +14,7 @@ import { permit2Refusal, type Quote, type QuoteSwap } from '../../src/quote/quot
 import type { Trade } from '../../src/routing/Trade.ts';
 import { universalRouterAbi } from '../../src/tx/abis.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
-import { buildStubQuoteApp } from '../helpers/stubQuoteApp.ts';
+import { shippedCrossChainQuote } from '../helpers/stubQuoteApp.ts';
 import type { Answer } from '../helpers/testApp.ts';
 
 const q = buildQuoteTestApp({ snapshotDir: fileURLToPath(new URL('../fixtures/quote-snapshots', import.meta.url)) });
@@ -110,25 +110,10 @@ t.test('"permit2" with the native asset as tokenIn is a 400', async (t) => {
 });
 
 t.test('"permit2" is same-chain only', async (t) => {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
-  const shipped = await buildStubQuoteApp({ catalogDir: `${root}catalog`, snapshotDir: `${root}seeds/snapshots` });
-  t.teardown(() => shipped.close());
-  const res = await shipped.request('POST', '/quotes', {
-    body: {
-      originChainId: 31337,
-      destinationChainId: 31338,
-      tokenIn: 'USDC',
-      tokenOut: 'USDC',
-      amount: '100',
-      recipientAddress: RECIPIENT,
-      approvalMode: 'permit2',
-    },
-    headers: { authorization: `Bearer ${shipped.apiKey}` },
-  });
-  t.strictSame(
-    [res.status, res.body],
-    [400, { code: 400, message: 'approvalMode: "permit2" is same-chain only: originChainId and destinationChainId must be equal' }],
-  );
+  t.strictSame(await shippedCrossChainQuote({ approvalMode: 'permit2' }), [
+    400,
+    { code: 400, message: 'approvalMode: "permit2" is same-chain only: originChainId and destinationChainId must be equal' },
+  ]);
 });
 
 t.test('"permit2" on a Universal Router route with an ERC-20 tokenIn is answered (no refusal)', async (t) => {

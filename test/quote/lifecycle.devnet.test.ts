@@ -16,21 +16,7 @@ const net = await startFollowDevnet((fn) => t.teardown(fn), 31);
 const { devnet, chain, trader, token, chainQuote } = net;
 const { client, wallet, balanceOf, sendStep, sendSteps } = net.wallet;
 
-const { server, key } = await startFollowingServer((fn) => t.teardown(fn), net, 'lifecycle');
-const auth = { authorization: `Bearer ${key}` };
-
-async function call<T>(
-  method: string,
-  path: string,
-  body?: Record<string, unknown>,
-): Promise<{ status: number; body: { message: string; data: T } }> {
-  const res = await fetch(server.url + path, {
-    method,
-    headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status, body: (await res.json()) as { message: string; data: T } };
-}
+const { call } = await startFollowingServer((fn) => t.teardown(fn), net, 'lifecycle');
 
 const request = (amount: string, extra: Record<string, unknown>) => ({
   originChainId: chain.chainId,

@@ -8,7 +8,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
@@ -17,7 +16,7 @@ import { MISSING_KEY_MESSAGE } from '../../src/http/auth.ts';
 import type { Pricer } from '../../src/quote/Pricer.ts';
 import type { Quote, RouteQuote } from '../../src/quote/quoteService.ts';
 import type { TradeSearch } from '../../src/routing/TradeFinder.ts';
-import { buildStubQuoteApp, InProcessPricer } from '../helpers/stubQuoteApp.ts';
+import { buildStubQuoteApp, InProcessPricer, shippedCrossChainQuote } from '../helpers/stubQuoteApp.ts';
 import { type Answer, fixtureCatalogDir, fixtureSnapshotDir } from '../helpers/testApp.ts';
 
 const core = createRequire(import.meta.url)('@uniswap/sdk-core');
@@ -147,25 +146,10 @@ t.test('slippageBps "auto": the network fee over the output, at least the price 
 });
 
 t.test('slippageBps "auto" is same-chain only', async (t) => {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
-  const shipped = await buildStubQuoteApp({ catalogDir: `${root}catalog`, snapshotDir: `${root}seeds/snapshots` });
-  t.teardown(() => shipped.close());
-  const res = await shipped.request('POST', '/quotes', {
-    body: {
-      originChainId: 31337,
-      destinationChainId: 31338,
-      tokenIn: 'USDC',
-      tokenOut: 'USDC',
-      amount: '100',
-      recipientAddress: RECIPIENT,
-      slippageBps: 'auto',
-    },
-    headers: { authorization: `Bearer ${shipped.apiKey}` },
-  });
-  t.strictSame(
-    [res.status, res.body],
-    [400, { code: 400, message: 'slippageBps: "auto" is same-chain only: originChainId and destinationChainId must be equal' }],
-  );
+  t.strictSame(await shippedCrossChainQuote({ slippageBps: 'auto' }), [
+    400,
+    { code: 400, message: 'slippageBps: "auto" is same-chain only: originChainId and destinationChainId must be equal' },
+  ]);
 });
 
 t.test('POST /quotes/{id}/refresh: a new quote on the state served now, naming the old one', async (t) => {

@@ -21,27 +21,13 @@ import { rpcProxy } from '../helpers/rpcProxy.ts';
 const net = await startFollowDevnet((fn) => t.teardown(fn), 37);
 const { devnet, chain, trader, token } = net;
 const { client, balanceOf, sendStep, sendSteps } = net.wallet;
-const { server, key } = await startFollowingServer((fn) => t.teardown(fn), net, 'simulate');
-const auth = { authorization: `Bearer ${key}` };
+const { server, call } = await startFollowingServer((fn) => t.teardown(fn), net, 'simulate');
 // The served OpenAPI document: every simulation answered here must match its QuoteSimulation schema.
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
 ajv.addSchema({ ...(await (await fetch(`${server.url}/openapi.json`)).json()), $id: 'openapi.json' });
 const matchesDocument = ajv.compile({ $ref: 'openapi.json#/components/schemas/QuoteSimulation' });
 const documented = (t: Test, sim: unknown) =>
   t.ok(matchesDocument(sim), `matches the document's QuoteSimulation ${ajv.errorsText(matchesDocument.errors)}`);
-
-async function call<T>(
-  method: string,
-  path: string,
-  body?: Record<string, unknown>,
-): Promise<{ status: number; body: { message: string; data: T } }> {
-  const res = await fetch(server.url + path, {
-    method,
-    headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status, body: (await res.json()) as { message: string; data: T } };
-}
 
 const request = (tokenIn: string, tokenOut: string, amount: string, extra: Record<string, unknown>) => ({
   originChainId: chain.chainId,

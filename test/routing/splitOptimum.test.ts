@@ -17,7 +17,7 @@ import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV
 import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';
 import { bestTrade, type TradeRequest } from '../../src/routing/bestTrade.ts';
 import { DAI, handChain, USDC, WETH, XYZ } from '../helpers/handGraph.ts';
-import { type SdkToken, sdkAmount, sdkCore, sdkRaw, sdkV2Pair, sdkV3Pool } from '../helpers/sdkPools.ts';
+import { type SdkToken, type SdkV2Pair, type SdkV3Pool, sdkAmount, sdkCore, sdkRaw, sdkV2Pair, sdkV3Pool } from '../helpers/sdkPools.ts';
 
 const E18 = 10n ** 18n;
 const E6 = 10n ** 6n;
@@ -117,15 +117,25 @@ const paths: Hop[][] = [
   hops([pools.small, WETH]),
 ];
 
+/** The SDK pool or pair of a snapshot pool, built once: the oracle prices the same pools many thousand times. */
+const sdkPools = new WeakMap<Hop['pool'], SdkV2Pair | SdkV3Pool>();
+function sdkPool(pool: Hop['pool']): SdkV2Pair | SdkV3Pool {
+  let sdk = sdkPools.get(pool);
+  if (!sdk) {
+    const [t0, t1] = [sdkToken(pool.token0), sdkToken(pool.token1)];
+    sdk = pool.version === 'v2' ? sdkV2Pair(pool, t0, t1) : sdkV3Pool(pool, t0, t1)!;
+    sdkPools.set(pool, sdk);
+  }
+  return sdk;
+}
+
 /** The SDK's exact output of a path for an input (0 when a pool refuses it). */
 async function outputOf(path: Hop[], amountIn: bigint): Promise<bigint> {
   let amount = amountIn;
   for (const { pool, tokenIn } of path) {
     if (amount <= 0n) return 0n;
-    const [t0, t1] = [sdkToken(pool.token0), sdkToken(pool.token1)];
-    const sdk = pool.version === 'v2' ? sdkV2Pair(pool, t0, t1) : sdkV3Pool(pool, t0, t1)!;
     try {
-      amount = sdkRaw((await sdk.getOutputAmount(sdkAmount(sdkToken(tokenIn), amount)))[0]);
+      amount = sdkRaw((await sdkPool(pool).getOutputAmount(sdkAmount(sdkToken(tokenIn), amount)))[0]);
     } catch {
       return 0n;
     }
@@ -137,8 +147,7 @@ async function outputOf(path: Hop[], amountIn: bigint): Promise<bigint> {
 async function inputOf(path: Hop[], amountOut: bigint): Promise<bigint | undefined> {
   let amount = amountOut;
   for (const { pool, tokenIn } of [...path].reverse()) {
-    const [t0, t1] = [sdkToken(pool.token0), sdkToken(pool.token1)];
-    const sdk = pool.version === 'v2' ? sdkV2Pair(pool, t0, t1) : sdkV3Pool(pool, t0, t1)!;
+    const sdk = sdkPool(pool);
     const tokenOut = tokenIn === pool.token0 ? pool.token1 : pool.token0;
     try {
       const input = sdkRaw((await sdk.getInputAmount(sdkAmount(sdkToken(tokenOut), amount)))[0]);
@@ -152,6 +161,25 @@ async function inputOf(path: Hop[], amountOut: bigint): Promise<bigint | undefin
   return amount;
 }
 
+/** A path's value for an amount (an output, or minus an input). */
+type Value = (path: Hop[], x: bigint) => Promise<bigint | undefined>;
+/**
+ * `value` remembering what it returned for each path and amount: the bisections below revisit the same amounts (the
+ * first halvings of every λ's search, and all of them once λ has converged), and the same SDK answer is not worked
+ * out again. The optimum is the same as without; only the repeated pricing goes.
+ */
+function remembered(value: Value): Value {
+  const seen = new WeakMap<Hop[], Map<bigint, Promise<bigint | undefined>>>();
+  return (path, x) => {
+    const values = seen.get(path) ?? new Map<bigint, Promise<bigint | undefined>>();
+    seen.set(path, values);
+    const v = values.get(x) ?? value(path, x);
+    values.set(x, v);
+    return v;
+  };
+}
+const output = remembered(outputOf);
+
 /**
  * The independent optimum of a concave value per path over the fixed amount: for exact input the value of x is the
  * output, for exact output (x an output) minus the input. Bisection on λ; each path's x at λ by bisection on its
@@ -159,7 +187,7 @@ async function inputOf(path: Hop[], amountOut: bigint): Promise<bigint | undefin
  * intermediate token with few units per step does not make the steps' rounding look like a rate); the remainder of the sum to the
  * largest share; a value the paths cannot reach (undefined) has rate -Infinity. Returns the shares and the total value, priced by the SDKs.
  */
-async function optimum(value: (path: Hop[], x: bigint) => Promise<bigint | undefined>, over: Hop[][], amount: bigint) {
+async function optimum(value: Value, over: Hop[][], amount: bigint) {
   const h = amount / 200_000n;
   const marginal = async (path: Hop[], x: bigint) => {
     const [a, b] = [await value(path, x), await value(path, x + h)];
@@ -215,7 +243,7 @@ const pct = (shares: bigint[], amount: bigint) => shares.map((s) => Number((s * 
 t.test('exact input over six pool-disjoint paths: within 0.1 bps of the independent optimum', async (t) => {
   for (const weth of [800n, 2_500n, 6_000n]) {
     const amount = weth * E18;
-    const best = await optimum(outputOf, paths, amount);
+    const best = await optimum(output, paths, amount);
     const outcome = bestTrade(index(all), request({ amount }));
     if (!outcome.ok) throw new Error(outcome.code);
     const below = bpsBelow(outcome.trade.amountOut, best.total, true);
@@ -236,11 +264,11 @@ t.test('exact input over six pool-disjoint paths: within 0.1 bps of the independ
 });
 
 t.test('exact output over the same paths: within 0.1 bps of the independent optimum', async (t) => {
-  const minusInput = async (path: Hop[], y: bigint) => {
+  const minusInput = remembered(async (path, y) => {
     if (y === 0n) return 0n;
     const x = await inputOf(path, y);
     return x === undefined ? undefined : -x;
-  };
+  });
   for (const usdc of [3_000_000n, 12_000_000n]) {
     const amount = usdc * E6;
     const best = await optimum(minusInput, paths, amount);
@@ -257,8 +285,8 @@ t.test('exact output over the same paths: within 0.1 bps of the independent opti
 
 t.test('with a network fee, a path that does not pay for its gas is left out', async (t) => {
   const amount = 2_500n * E18;
-  const without = await optimum(outputOf, paths.slice(0, 5), amount);
-  const withSmall = await optimum(outputOf, paths, amount);
+  const without = await optimum(output, paths.slice(0, 5), amount);
+  const withSmall = await optimum(output, paths, amount);
   // What the small pair adds at the optimum, in USDC; its swap costs at least 62,000 gas (a v2 hop) plus the split's.
   const adds = withSmall.total - without.total;
   // A gas price at which 62,000 gas cost three times what it adds (WETH at 3,000 USDC: 1e-12 USDC units per wei).
@@ -297,7 +325,7 @@ t.test('the devnet snapshot: the shares of a large split at the optimum of its p
       chosen.every((p) => p.every((h) => h.pool.version === 'v3' || h.pool.fee === 3000)),
       'every v2 pair of the split charges 0.3%',
     );
-    const best = await optimum(outputOf, chosen, amount);
+    const best = await optimum(output, chosen, amount);
     const below = bpsBelow(outcome.trade.amountOut, best.total, true);
     t.ok(
       Math.abs(below) <= 0.1,
