@@ -22,15 +22,15 @@
  * routes-default, and with WEB_CONCURRENCY=2: cluster-routes, cluster-quotes),
  * BENCH_CONNECTIONS (default "50"), BENCH_BEFORE, BENCH_CPU_PROF (a folder: service processes run with --cpu-prof there).
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
 import { createApiKeyStore } from '../src/store/apiKeyStore.ts';
 import { redisAnswers } from '../test/helpers/redis.ts';
-import { projectRoot, type ServerProcess, startServer } from '../test/helpers/serverProcess.ts';
+import { type ServerProcess, startServer } from '../test/helpers/serverProcess.ts';
+import { beforeCheckout, removeCheckout } from './lib/beforeCheckout.ts';
 import { type BenchRow, ms, num, reportRows } from './lib/benchRows.ts';
 import { BENCH_SERVER, type LoadCase, lazyServer, runLoadCases, startService } from './lib/loadCases.ts';
 import { describeMachine } from './lib/machine.ts';
@@ -62,14 +62,6 @@ function server(start: () => Promise<ServerProcess>): () => Promise<ServerProces
     servers.push(s);
     return s;
   });
-}
-
-/** A detached worktree of BENCH_BEFORE beside this checkout, sharing its node_modules; removed at the end. */
-function beforeCheckout(ref: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-before-'));
-  execFileSync('git', ['worktree', 'add', '--detach', dir, ref], { cwd: projectRoot, stdio: 'ignore' });
-  symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
 }
 
 // The mix's large amounts move prices far beyond the default maxPriceImpactBps (15%, since issue 23): this checkout's
@@ -242,7 +234,7 @@ try {
 } finally {
   for (const s of servers) await (await s.catch(() => undefined))?.stop();
   rmSync(dataDir, { recursive: true, force: true });
-  if (beforeRoot) execFileSync('git', ['worktree', 'remove', '--force', beforeRoot], { cwd: projectRoot, stdio: 'ignore' });
+  if (beforeRoot) removeCheckout(beforeRoot);
   if (redisUp) {
     const client = createClient({ url: REDIS_URL });
     client.on('error', () => undefined);
