@@ -385,11 +385,33 @@ function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeR
   return { paths, others, othersFloorGas: othersFloorGas ?? 0n, pathsFound: found.length > 0 };
 }
 
-/** A path as a search candidate, or undefined when no router executes it or a pool does not convert. */
+/**
+ * A path as a search candidate, or undefined when no router executes it or a pool does not convert. A candidate
+ * depends only on the index's pools, the path and the side, so it is kept per index (CANDIDATES_KEPT at most): the
+ * searches of other pairs, amounts and filters on the same state that meet the path reuse it.
+ */
 function candidateOf(index: ChainPoolIndex, path: PoolPath, tradeType: TradeType): Candidate | undefined {
+  let kept = keptCandidates.get(index);
+  if (!kept) {
+    kept = new Map();
+    keptCandidates.set(index, kept);
+  }
+  let key = tradeType as string;
+  for (let h = 0; h < path.pools.length; h++) key += `|${path.pools[h].address}:${path.tokens[h]}`;
+  key += `|${path.tokens[path.tokens.length - 1]}`;
+  const found = kept.get(key);
+  if (found !== undefined) return found ?? undefined;
   const priced = toPricedPath(index, path);
-  return priced && pricedCandidate(index, priced, tradeType);
+  const c = priced && pricedCandidate(index, priced, tradeType);
+  if (kept.size >= CANDIDATES_KEPT) kept.clear();
+  kept.set(key, c ?? null);
+  return c;
 }
+
+/** Candidates by index and path (candidateOf); null: the path has none. */
+const keptCandidates = new WeakMap<ChainPoolIndex, Map<string, Candidate | null>>();
+/** Most candidates kept per index: past it they are found afresh. */
+const CANDIDATES_KEPT = 100_000;
 
 /** A priceable path as a search candidate, or undefined when no router executes it. */
 function pricedCandidate(index: ChainPoolIndex, priced: PricedPath, tradeType: TradeType): Candidate | undefined {
