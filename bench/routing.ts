@@ -3,9 +3,10 @@
  * shipped devnet files and a generated chain of 10,000 pools over 500 tokens (bench/lib/routingGraphs.ts), and the
  * service over HTTP. One file per part under bench/routing/ (what each measures is in its header and in
  * bench/README.md): search, sdk, splits, exactout, http, and v4 (the search with Uniswap v4 pools against without,
- * on a freshly seeded v4 devnet and the generated graph with v4 pools added; needs anvil).
+ * on a freshly seeded v4 devnet and the generated graph with v4 pools added; needs anvil), and balancer (the same with
+ * Balancer v2 weighted and stable pools added to the generated graph).
  *
- * Environment: BENCH_ROUTING_PARTS (comma list, default "search,sdk,splits,exactout,http,v4"), BENCH_ROUTING_ROUNDS (search
+ * Environment: BENCH_ROUTING_PARTS (comma list, default "search,sdk,splits,exactout,http,v4,balancer"), BENCH_ROUTING_ROUNDS (search
  * rounds, default 10), BENCH_SECONDS / BENCH_ROUNDS / BENCH_CONNECTIONS (http part, as bench:http; defaults 3, 3,
  * "10,50"). `npm run bench:routing -- --write-readme` writes the table into bench/README.md.
  */
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { type BenchRow, formatTable, reportRows, writeReadmeBlock } from './lib/benchRows.ts';
 import { describeMachine } from './lib/machine.ts';
 import { loadRoutingGraphs, type RoutingGraphs } from './lib/routingGraphs.ts';
+import { balancerPart } from './routing/balancerPart.ts';
 import { exactOutputPart } from './routing/exactOutputPart.ts';
 import { httpPart } from './routing/httpPart.ts';
 import { sdkPart } from './routing/sdkPart.ts';
@@ -30,7 +32,7 @@ const IN_PROCESS: readonly (readonly [string, (graphs: RoutingGraphs) => BenchRo
   ['exactout', exactOutputPart],
 ];
 
-const PARTS = new Set((process.env.BENCH_ROUTING_PARTS ?? 'search,sdk,splits,exactout,http,v4').split(','));
+const PARTS = new Set((process.env.BENCH_ROUTING_PARTS ?? 'search,sdk,splits,exactout,http,v4,balancer').split(','));
 
 const rows: BenchRow[] = [];
 const started = new Date();
@@ -44,6 +46,7 @@ try {
     for (const [, part] of parts) rows.push(...(await part(graphs)));
   }
   if (PARTS.has('v4')) rows.push(...(await v4Part()));
+  if (PARTS.has('balancer')) rows.push(...(await balancerPart()));
   if (PARTS.has('http')) rows.push(...(await httpPart()));
 } finally {
   rmSync(dir, { recursive: true, force: true });

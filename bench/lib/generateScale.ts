@@ -249,6 +249,13 @@ export interface RoutingGraphOptions {
    * ones are, after them, so the v2/v3 pools are the same with and without them.
    */
   readonly v4Pools?: number;
+  /**
+   * Balancer v2 pools added after those (0: none), on the catalogue's Vault, from their own random stream: composable
+   * stable pools on the stablecoin base tokens (two and three tokens, amplification 50-1,000, fee 1-10 bps), weighted
+   * pools on the base tokens (50/50, 80/20, three tokens), and the rest weighted pools of a token drawn by popularity
+   * against one or two base tokens (80/20, 50/50, 1/3 each; fee 0.1-1%), priced at the tokens' USD prices.
+   */
+  readonly balancerPools?: number;
 }
 
 export const ROUTING_GRAPH: RoutingGraphOptions = { pools: 10_000, tokens: 500, seed: 11 };
@@ -263,6 +270,8 @@ export interface RoutingGraphFixture extends GeneratedFixture {
   readonly baseTokens: number;
   /** Uniswap v4 pools among the pools (RoutingGraphOptions.v4Pools). */
   readonly v4Pools: number;
+  /** Balancer v2 pools among the pools (RoutingGraphOptions.balancerPools): weighted and stable. */
+  readonly balancerPools: { readonly weighted: number; readonly stable: number };
 }
 
 /** Devnet base tokens by symbol with the USD prices their devnet pools imply. */
@@ -297,9 +306,16 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
   const { catalogDir, snapshotDir } = fixtureFolders(dir);
   const chain = JSON.parse(readFileSync(join(ROOT, 'catalog/devnet.json'), 'utf8')) as {
     tokens: { address: string; symbol: string; decimals: number }[];
-    dexes: { version: string; v4PoolManagerAddress?: string }[];
+    dexes: {
+      version: string;
+      v4PoolManagerAddress?: string;
+      balancerVaultAddress?: string;
+      balancerWeightedPoolFactories?: string[];
+      balancerStablePoolFactories?: string[];
+    }[];
   };
   const poolManager = chain.dexes.find((d) => d.version === 'v4')?.v4PoolManagerAddress ?? '';
+  const balancerDex = chain.dexes.find((d) => d.version === 'balancerV2');
   const gaussian = (): number => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const lognormal = (sigma: number): number => Math.exp(sigma * gaussian());
 
@@ -526,6 +542,47 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
       );
     }
   }
+  const balancerPools = { weighted: 0, stable: 0 };
+  if ((options.balancerPools ?? 0) > 0) {
+    if (!balancerDex?.balancerVaultAddress) throw new Error('generateRoutingGraph: the devnet catalogue has no Balancer v2 Vault');
+    const balancerRandom = rng(options.seed + 2);
+    const add = (pool: BalancerRecordPlan): void => {
+      const n = balancerPools.weighted + balancerPools.stable;
+      const record = balancerRecordOf(pool, n, balancerDex, balancerRandom);
+      if (!record) return;
+      out.pool(`${written === 0 ? '' : ','}${record}`);
+      written++;
+      if (pool.kind === 'stable') balancerPools.stable++;
+      else balancerPools.weighted++;
+    };
+    const left = (): number => (options.balancerPools ?? 0) - balancerPools.weighted - balancerPools.stable;
+    const [weth, usdc, usdt, dai, wbtc] = bases;
+    const lognormalB = (sigma: number): number =>
+      Math.exp(sigma * Math.sqrt(-2 * Math.log(1 - balancerRandom())) * Math.cos(2 * Math.PI * balancerRandom()));
+    const planned: BalancerRecordPlan[] = [
+      { kind: 'stable', tokens: [usdc, usdt, dai], tvl: 60e6, fee: 1, amp: 1000 },
+      { kind: 'stable', tokens: [usdc, usdt], tvl: 20e6, fee: 4, amp: 200 },
+      { kind: 'stable', tokens: [usdc, dai], tvl: 10e6, fee: 4, amp: 200 },
+      { kind: 'stable', tokens: [usdt, dai], tvl: 5e6, fee: 10, amp: 50 },
+      { kind: 'weighted', tokens: [weth, usdc], weights: [0.5, 0.5], tvl: 40e6, fee: 30 },
+      { kind: 'weighted', tokens: [wbtc, weth], weights: [0.8, 0.2], tvl: 30e6, fee: 30 },
+      { kind: 'weighted', tokens: [weth, dai], weights: [0.8, 0.2], tvl: 10e6, fee: 50 },
+      { kind: 'weighted', tokens: [weth, wbtc, usdc], weights: [1 / 3, 1 / 3, 1 / 3], tvl: 25e6, fee: 20 },
+    ];
+    for (const pool of planned) if (left() > 0) add({ ...pool, tvl: pool.tvl * lognormalB(0.5) });
+    const pickPopular = (): GeneratedToken => generated[Math.floor(generated.length * balancerRandom() ** 3)];
+    while (left() > 0) {
+      const t = pickPopular();
+      const r = balancerRandom();
+      const other = r < 0.6 ? weth : r < 0.85 ? usdc : wbtc;
+      const shape = balancerRandom();
+      const fee = [10, 30, 30, 100][Math.floor(balancerRandom() * 4)];
+      const tvl = Math.max(2_000, t.depth * 0.3 * lognormalB(1));
+      if (shape < 0.45) add({ kind: 'weighted', tokens: [t, other], weights: [0.8, 0.2], tvl, fee });
+      else if (shape < 0.85) add({ kind: 'weighted', tokens: [t, other], weights: [0.5, 0.5], tvl, fee });
+      else add({ kind: 'weighted', tokens: [t, weth, usdc], weights: [1 / 3, 1 / 3, 1 / 3], tvl, fee });
+    }
+  }
   const bytes = out.close();
   return {
     catalogDir,
@@ -534,6 +591,7 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
     v2Pools,
     v3Pools,
     v4Pools,
+    balancerPools,
     ticks: stats.ticks,
     tickBuckets: stats.tickBuckets,
     largestTickCount: stats.largestTickCount,
@@ -541,4 +599,77 @@ export function generateRoutingGraph(dir: string, options: RoutingGraphOptions =
     tokens: [...bases, ...generated].map((t) => t.address),
     baseTokens: bases.length,
   };
+}
+
+/** A Balancer pool to write: its tokens (distinct), their weights (weighted), its value in USD, fee in bps, amplification (stable). */
+interface BalancerRecordPlan {
+  readonly kind: 'weighted' | 'stable';
+  readonly tokens: readonly GeneratedToken[];
+  readonly weights?: readonly number[];
+  readonly tvl: number;
+  readonly fee: number;
+  readonly amp?: number;
+}
+
+const E18 = 10n ** 18n;
+
+/**
+ * The snapshot record (JSON) of a Balancer v2 pool as seeding writes it (SnapshotPoolBalancer): the n-th pool's
+ * contract and poolId made up, its tokens in the Vault's sorted order (a stable pool's own BPT among them, with a
+ * preminted balance), balances worth `tvl` USD split by weight at the tokens' prices; undefined when two tokens are the same.
+ */
+function balancerRecordOf(
+  plan: BalancerRecordPlan,
+  n: number,
+  dex: { balancerVaultAddress?: string; balancerWeightedPoolFactories?: string[]; balancerStablePoolFactories?: string[] },
+  random: () => number,
+): string | undefined {
+  if (new Set(plan.tokens).size !== plan.tokens.length) return undefined;
+  const pool = hexAddress(`routing-balancer-pool-${n}`);
+  const poolId = `${pool}0002${n.toString(16).padStart(20, '0')}`;
+  const stable = plan.kind === 'stable';
+  const weights = plan.weights ?? plan.tokens.map(() => 1 / plan.tokens.length);
+  // 18-decimal normalized weights summing to exactly 1e18 (the first takes the rounding).
+  const raw = weights.map((w) => BigInt(Math.floor(w * 1e18)));
+  raw[0] += E18 - raw.reduce((a, b) => a + b, 0n);
+  const members = plan.tokens.map((t, i) => ({
+    address: t.address,
+    decimals: t.decimals,
+    // Off the fair price by a little (arbitrage keeps it within the fee).
+    balance: BigInt(Math.floor(((plan.tvl * weights[i]) / t.usd) * 10 ** t.decimals * (1 + (random() - 0.5) * (plan.fee / 1e4)))),
+    weight: raw[i],
+  }));
+  if (stable) members.push({ address: pool, decimals: 18, balance: 2n ** 111n, weight: 0n });
+  members.sort((a, b) => (a.address < b.address ? -1 : 1));
+  const tradeable = members.filter((m) => m.address !== pool);
+  const [m0, m1] = tradeable;
+  const swapFee = BigInt(plan.fee) * 10n ** 14n;
+  const factory = (stable ? dex.balancerStablePoolFactories : dex.balancerWeightedPoolFactories)?.[0] ?? '';
+  const record = {
+    address: poolId,
+    dex: 'balancer',
+    version: 'balancerV2',
+    token0: m0.address,
+    token1: m1.address,
+    fee: Number(swapFee / 10n ** 12n),
+    balance0: m0.balance.toString(),
+    balance1: m1.balance.toString(),
+    poolKind: stable ? 'balancerStable' : 'balancerWeighted',
+    pool,
+    vault: dex.balancerVaultAddress,
+    factory,
+    tokens: members.map((m) => m.address),
+    balances: members.map((m) => m.balance.toString()),
+    decimals: members.map((m) => m.decimals),
+    swapFee: swapFee.toString(),
+    ...(stable
+      ? {
+          bptIndex: members.findIndex((m) => m.address === pool),
+          amp: String((plan.amp ?? 200) * 1000),
+          ampUpdating: false,
+          rates: members.map(() => null),
+        }
+      : { weights: members.map((m) => m.weight.toString()) }),
+  };
+  return JSON.stringify(record);
 }

@@ -51,6 +51,8 @@ export interface RoutingGraphs {
   readonly devnet: Graph;
   /** Every ordered devnet pair with pools, at 0.01%, 1% and 20% of its depth. */
   readonly devnetCases: readonly Case[];
+  /** The devnet graph's files (the shipped catalogue and snapshots). */
+  readonly devnetDirs: { readonly catalogDir: string; readonly snapshotDir: string };
   readonly generated: Graph;
   readonly fixture: RoutingGraphFixture;
   /** 40 generated pairs (5 of each of 8 kinds) at 0.01%, 1% and 20% of their depth. */
@@ -77,7 +79,8 @@ export function loadGraph(name: string, catalogDir: string, snapshotDir: string,
  * their search cases.
  */
 export function loadRoutingGraphs(dir: string): RoutingGraphs {
-  const devnet = loadGraph('devnet', join(ROOT, 'catalog'), join(ROOT, 'seeds/snapshots'));
+  const devnetDirs = { catalogDir: join(ROOT, 'catalog'), snapshotDir: join(ROOT, 'seeds/snapshots') };
+  const devnet = loadGraph('devnet', devnetDirs.catalogDir, devnetDirs.snapshotDir);
   const devnetCases = devnetPairs(devnet).flatMap(([a, b]) => pairCases(devnet.index, a, b));
   const [fixture, generateMs] = timed(() => generateRoutingGraph(dir));
   const [generated, loadMs] = timed(() =>
@@ -98,7 +101,7 @@ export function loadRoutingGraphs(dir: string): RoutingGraphs {
     target: '',
     met: null,
   };
-  return { devnet, devnetCases, generated, fixture, generatedCases, row };
+  return { devnet, devnetCases, devnetDirs, generated, fixture, generatedCases, row };
 }
 
 /** The native asset trades as its wrapped token in pools. */

@@ -366,30 +366,108 @@ function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeR
   const paths: Candidate[] = [];
   const others: OtherPath[] = [];
   let othersFloorGas: bigint | undefined;
+  const native = nativeNode !== undefined;
   for (const path of found) {
+    const kept = keptPath(index, path, request.tradeType, native);
     if (paths.length < steered) {
-      const c = candidateOf(index, path, request.tradeType);
+      const c = candidateOf(index, kept, path, request.tradeType);
       if (c) paths.push(c);
       continue;
     }
-    const priced = toPricedPath(index, path);
-    if (!priced) continue;
-    const leastGas = leastRouteGas(
-      priced.pools.map((p) => p.kind),
-      request.tradeType,
-    );
-    others.push({ path: priced, rate: pathRateAtZero(priced), leastGas, order: others.length });
-    if (othersFloorGas === undefined || leastGas < othersFloorGas) othersFloorGas = leastGas;
+    const facts = otherFacts(index, kept, path, request.tradeType);
+    if (!facts) continue;
+    others.push({ ...facts, order: others.length });
+    if (othersFloorGas === undefined || facts.leastGas < othersFloorGas) othersFloorGas = facts.leastGas;
   }
   others.sort((a, b) => b.rate - a.rate || a.order - b.order);
   return { paths, others, othersFloorGas: othersFloorGas ?? 0n, pathsFound: found.length > 0 };
 }
 
-/** A path as a search candidate, or undefined when no router executes it or a pool does not convert. */
-function candidateOf(index: ChainPoolIndex, path: PoolPath, tradeType: TradeType): Candidate | undefined {
-  const priced = toPricedPath(index, path);
-  return priced && pricedCandidate(index, priced, tradeType);
+/**
+ * A path's place in the paths kept per index (CANDIDATES_KEPT at most), a tree of their pools: what a search learns
+ * of a path before pricing (its candidate, or its rate at zero and least gas) depends only on the index's pools, the
+ * path (its pools and directions; node names differ only with a nativeNode) and the side, so the searches of other
+ * pairs, amounts and filters on the same state that meet the path reuse it.
+ */
+function keptPath(index: ChainPoolIndex, path: PoolPath, tradeType: TradeType, native: boolean): CandidateNode {
+  let kept = keptCandidates.get(index);
+  if (!kept || kept.size >= CANDIDATES_KEPT) {
+    kept = { roots: new Map(), size: 0 };
+    keptCandidates.set(index, kept);
+  }
+  const rootKey = `${tradeType}:${native}`;
+  let node: CandidateNode | undefined = kept.roots.get(rootKey);
+  if (!node) {
+    node = { next: [undefined, undefined] };
+    kept.roots.set(rootKey, node);
+  }
+  for (let h = 0; h < path.pools.length; h++) {
+    const e = path.pools[h];
+    // Its direction: whether it pays out its token1 (a native pool's ETH end is named by the wrapped token's node).
+    const out = path.tokens[h + 1];
+    const side = out === e.token1 || (out !== e.token0 && path.tokens[h] === e.token0) ? 1 : 0;
+    let children: Map<PoolEntry, CandidateNode> | undefined = node.next[side];
+    if (!children) {
+      children = new Map();
+      node.next[side] = children;
+    }
+    let child: CandidateNode | undefined = children.get(e);
+    if (!child) {
+      child = { next: [undefined, undefined] };
+      children.set(e, child);
+      kept.size++;
+    }
+    node = child;
+  }
+  return node;
 }
+
+/** A path as a search candidate (kept at its node), or undefined when no router executes it or a pool does not convert. */
+function candidateOf(index: ChainPoolIndex, node: CandidateNode, path: PoolPath, tradeType: TradeType): Candidate | undefined {
+  if (node.candidate === undefined) {
+    const priced = node.other?.path ?? toPricedPath(index, path);
+    node.candidate = (priced && pricedCandidate(index, priced, tradeType)) ?? null;
+  }
+  return node.candidate ?? undefined;
+}
+
+/** A path beyond the steered ones before pricing (kept at its node): undefined when a pool does not convert. */
+function otherFacts(
+  index: ChainPoolIndex,
+  node: CandidateNode,
+  path: PoolPath,
+  tradeType: TradeType,
+): Pick<OtherPath, 'path' | 'rate' | 'leastGas'> | undefined {
+  if (node.other === undefined) {
+    const priced = toPricedPath(index, path);
+    node.other = priced
+      ? {
+          path: priced,
+          rate: pathRateAtZero(priced),
+          leastGas: leastRouteGas(
+            priced.pools.map((p) => p.kind),
+            tradeType,
+          ),
+        }
+      : null;
+  }
+  return node.other ?? undefined;
+}
+
+/** A path's place in the tree of kept candidates: the paths one more pool longer (by its direction), its candidate once built. */
+interface CandidateNode {
+  /** The paths one pool longer, by that pool's direction (0: it pays out its token0), made on first use. */
+  readonly next: [Map<PoolEntry, CandidateNode> | undefined, Map<PoolEntry, CandidateNode> | undefined];
+  /** Its candidate (candidateOf); null: the path has none. */
+  candidate?: Candidate | null;
+  /** Its facts as a path beyond the steered ones (otherFacts); null: a pool does not convert. */
+  other?: Pick<OtherPath, 'path' | 'rate' | 'leastGas'> | null;
+}
+
+/** Paths kept per index (keptPath), by side and whether native ETH pools join the wrapped token's node. */
+const keptCandidates = new WeakMap<ChainPoolIndex, { readonly roots: Map<string, CandidateNode>; size: number }>();
+/** Most candidates kept per index: past it they are found afresh. */
+const CANDIDATES_KEPT = 50_000;
 
 /** A priceable path as a search candidate, or undefined when no router executes it. */
 function pricedCandidate(index: ChainPoolIndex, priced: PricedPath, tradeType: TradeType): Candidate | undefined {

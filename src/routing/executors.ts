@@ -133,9 +133,29 @@ export function executorsFor(
   pools: readonly RoutePoolRef[],
   tradeType: TradeType = 'exactIn',
   crossesNative = false,
-): Executor[] {
+): readonly Executor[] {
   if (pools.length === 0) return [];
   if (crossesNative && tradeType === 'exactOut') return [];
+  // The answer depends only on the pools' deployments: kept per chain (the search asks it once per candidate path).
+  let known = answers.get(chain);
+  if (!known) {
+    known = new Map();
+    answers.set(chain, known);
+  }
+  let key = `${tradeType}:${crossesNative}`;
+  for (const p of pools) key += `|${p.dex}/${p.version}`;
+  let found = known.get(key);
+  if (!found) {
+    found = Object.freeze(ableExecutors(chain, pools, tradeType, crossesNative));
+    known.set(key, found);
+  }
+  return found;
+}
+
+/** executorsFor's answers per chain, by trade type, native crossing and the route's deployments in order. */
+const answers = new WeakMap<CatalogChain, Map<string, readonly Executor[]>>();
+
+function ableExecutors(chain: CatalogChain, pools: readonly RoutePoolRef[], tradeType: TradeType, crossesNative: boolean): Executor[] {
   const covered = (e: ChainExecutor): ReadonlySet<DeploymentId> => (tradeType === 'exactOut' ? e.exactOutDeployments : e.deployments);
   const able = chainExecutors(chain).filter(
     (e) => (!crossesNative || meetsNativePools(e.kind)) && pools.every((p) => covered(e).has(deploymentId(p.dex, p.version))),

@@ -135,10 +135,16 @@ export function findRoutes(index: ChainPoolIndex, tokenIn: string, tokenOut: str
   const tokens: string[] = [tokenIn];
   // An ERC-20 end that is the wrapped token is held by the pool at that end, never converted from native ETH.
   const native0 = (e: PoolEntry): boolean => e.token0 === POOL_NATIVE;
+  const used = (e: PoolEntry): boolean => {
+    // A pool is its address: two pair views of one Balancer pool are the same pool (PoolProtocol.pairViews).
+    for (let i = 0; i < pools.length; i++) if (pools[i] === e || pools[i].address === e.address) return true;
+    return false;
+  };
   const visit = (token: string, bottleneck: number, hops: number): void => {
-    for (const e of byToken.get(token) ?? []) {
-      // A pool is its address: two pair views of one Balancer pool are the same pool (PoolProtocol.pairViews).
-      if (pools.some((p) => p.address === e.address)) continue;
+    const list = byToken.get(token);
+    if (!list) return;
+    for (const e of list) {
+      if (used(e)) continue;
       const next = node(e.token0) === token ? node(e.token1) : node(e.token0);
       if (tokens.includes(next)) continue;
       if (native && native0(e)) {

@@ -1,6 +1,6 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { type Equalised, equalise } from './equalise.ts';
-import { type PathCurve, pathCurve, rateAtZero, ticksAt } from './pathCurve.ts';
+import { type PathCurve, pathCurve, rateAtZero, surplusAt, ticksAt } from './pathCurve.ts';
 import { type PathQuote, type PricedPath, pricePath } from './priceRoutes.ts';
 
 /** A priced path quote that went through. */
@@ -45,6 +45,8 @@ export interface PricedSplit<P extends SplitPath> {
 
 /** A share smaller than this part of the amount is not worth a path (millionths: percent's precision). */
 const MIN_SHARE_PPM = 1n;
+/** Relative slack of the greedy's float bound (mayReach) over the float solves it stands for. */
+const BOUND_SLACK = 1e-9;
 /** Most exact moves of the integer polish. */
 const MAX_POLISH_MOVES = 8;
 
@@ -100,6 +102,26 @@ export function optimalSplit<P extends SplitPath>(
     );
     return { members, split, net: split.feasible ? value - fee : Number.NEGATIVE_INFINITY, reach, fee };
   };
+  /**
+   * Whether adding candidate j to a feasible set can give a net value above `toBeat`: its value is at most the set's
+   * plus j's surplus at the set's marginal rate (surplusAt), and its fee at least the estimate with no tick crossed.
+   */
+  const mayReach = (set: Solved, j: number, toBeat: number): boolean => {
+    const lambda = set.split.lambda;
+    const surplus = surplusAt(curves[j], lambda);
+    const value = set.net + set.fee;
+    const bound = value + (tradeType === 'exactIn' ? surplus : surplus / lambda) + BOUND_SLACK * (Math.abs(value) + 1);
+    if (!(bound <= toBeat)) {
+      if (!context.ranksFees) return true;
+      const members = [...set.members, j];
+      const floor = context.feeEstimate(
+        members.map((i) => candidates[i]),
+        members.map(() => 0),
+      );
+      return !(bound - floor <= toBeat);
+    }
+    return false;
+  };
   let current: Solved | undefined;
   for (let round = 0; round < context.maxSplits; round++) {
     let best: Solved | undefined;
@@ -108,6 +130,8 @@ export function optimalSplit<P extends SplitPath>(
       if (curves[j].x.length === 0 || taken.includes(j)) continue;
       if (current?.split.feasible && rateAtZero(curves[j]) <= current.split.lambda) continue;
       if (taken.some((i) => shares(candidates[i], candidates[j]))) continue;
+      // A set that cannot beat the current one nor this round's best so far is not solved: it would not be chosen.
+      if (current?.split.feasible && !mayReach(current, j, best ? Math.max(best.net, current.net) : current.net)) continue;
       const next = solve([...taken, j]);
       if (better(next, best)) best = next;
     }

@@ -185,6 +185,22 @@ export function pieceAt(c: PathCurve, lambda: number): number {
   return lo;
 }
 
+/**
+ * The most a path can add at a common marginal rate λ: max over inputs t of (output(t) - λ t), reached where its
+ * marginal rate falls to λ (or at its end). A set of paths whose optimum has marginal rate λ, given this path as well,
+ * gains at most this much output for the same input (its value is concave: the input taken from it loses at least λ
+ * per unit); for the same output, it saves at most this over λ of input.
+ */
+export function surplusAt(c: PathCurve, lambda: number): number {
+  const k = pieceAt(c, lambda);
+  if (k < 0) return 0;
+  const alpha = c.alpha[k];
+  const beta = c.beta[k];
+  const t = Math.min(Math.max(0, Math.sqrt((alpha * beta) / lambda) - beta), c.len[k]);
+  const x = c.x[k] + t;
+  return x === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : c.y[k] + (alpha * t) / (beta + t) - lambda * x;
+}
+
 /** The piece an input falls in (the last piece beyond the curve's end; 0 for input 0). */
 function pieceOf(c: PathCurve, input: number): number {
   let lo = 0;
