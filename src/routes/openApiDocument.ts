@@ -292,6 +292,22 @@ const schemas: Record<string, Schema> = {
       items: int(undefined, { minimum: 0 }),
       description: 'Extension: v3 fee tiers in pips; [] for v2 and v4 (a v4 pool has any fee).',
     },
+    balancerVaultAddress: addressOrEmpty(
+      'Extension, balancerV2: the Vault that holds every pool of the deployment and executes its swaps (`swap` / `batchSwap`); the spender approved for its quotes. "" for other versions.',
+    ),
+    balancerQueriesAddress: addressOrEmpty('Extension, balancerV2: BalancerQueries (querySwap / queryBatchSwap). "" for other versions.'),
+    balancerWeightedPoolFactories: {
+      type: 'array',
+      items: address(),
+      description:
+        'Extension, balancerV2: the WeightedPoolFactory deployments whose pools are priced (as weighted pools). [] for other versions.',
+    },
+    balancerStablePoolFactories: {
+      type: 'array',
+      items: address(),
+      description:
+        'Extension, balancerV2: the ComposableStablePoolFactory deployments whose pools are priced (as composable stable pools). [] for other versions.',
+    },
   }),
   Pool: object({
     name: str(),
