@@ -217,7 +217,7 @@ export class QuoteService {
     return trades.map((trade) => {
       const { slippageBps, slippageSource } = chosenSlippage(request.slippageBps, trade);
       const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippageBps);
-      const view = describeTrade(chain, trade, token);
+      const view = describeTrade(chain, trade, token, amountOutMinimum);
       // Field order is the response's (README examples, recorded responses): amounts, deadline, tokens, the trade view.
       return {
         tradeType: trade.tradeType,
@@ -265,7 +265,7 @@ export class QuoteService {
       );
     const slippage = chosenSlippage(request.slippageBps, trade);
     const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippage.slippageBps);
-    const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
+    const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain), amountOutMinimum);
     const build = (allowances?: ReadonlyMap<string, bigint>, permit2Allowances?: ReadonlyMap<string, Permit2Allowance>) =>
       buildTradeSteps({
         chain,

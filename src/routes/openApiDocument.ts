@@ -391,9 +391,35 @@ const schemas: Record<string, Schema> = {
         items: ref('Hop'),
         description: 'In swap order: the first takes tokenIn, the last gives tokenOut.',
       },
+      stages: {
+        type: 'array',
+        minItems: 2,
+        items: ref('Stage'),
+        description:
+          'Only on a path no single router runs (e.g. a Uniswap pool, then a Balancer pool; exact input only): its steps in order, one per router. Each step but the last pays the wallet and the next spends exactly its amountOutMinimum, so a later step never spends more than the earlier one is bound to have delivered; the hop after a hand-over shows that minimum as its amountIn.',
+      },
+    },
+    ['stages'],
+    'Routing extension: one split of the amount and the pools it goes through.',
+  ),
+  Stage: object(
+    {
+      name: str('The router (or Balancer Vault) that runs these hops, e.g. "Balancer V2 Vault".'),
+      router: address("Its address: the swap step's `to`."),
+      hops: int("How many of the path's hops this step swaps, from where the previous step ended.", { minimum: 1 }),
+      tokenIn: address('What the step spends.'),
+      tokenOut: address('What it delivers (to the wallet; the last step: to the recipient).'),
+      amountIn: intString("What the step spends: the path's amountIn, or the previous step's amountOutMinimum."),
+      amountOut: intString('What it delivers at the quoted state.'),
+      amountOutMinimum: intString(
+        "The least it accepts on chain: amountOut less the slippage (the request's slippageBps; with \"auto\", the default), the last step's the quote's amountOutMinimum.",
+      ),
+      kept: intString(
+        'amountOut less amountOutMinimum for a step before the last: stays with the wallet in tokenOut when the market holds ("0" for the last).',
+      ),
     },
     [],
-    'Routing extension: one split of the amount and the pools it goes through.',
+    'Routing extension: one step of a path executed as consecutive steps.',
   ),
   NetworkFee: object(
     {

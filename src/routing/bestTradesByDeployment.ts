@@ -72,6 +72,10 @@ function bestTradeThrough(
     return (e: PoolEntry): boolean => allowed.has(e.deployment) && (e.state.version !== 'v4' || v4HookAdmits(e.state, hooks, hooksAllowed));
   });
   const { tokenIn, tokenOut, tradeType, amount } = subject;
-  const { maxHops, maxSplits, gasPriceWei } = limits;
-  return bestTrade(index, { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, allow, allowKey }, caches);
+  const { maxHops, maxSplits, gasPriceWei, handoverSlippageBps } = limits;
+  return bestTrade(
+    index,
+    { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, handoverSlippageBps, allow, allowKey },
+    caches,
+  );
 }

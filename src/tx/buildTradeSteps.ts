@@ -3,6 +3,7 @@ import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRES
 import { chainExecutors, executorsFor, meetsNativePools } from '../routing/executors.ts';
 import { GAS, gasLimit, transactionGas } from '../routing/gasModel.ts';
 import { POOL_NATIVE, crossesNative as routeCrossesNative } from '../routing/nativePools.ts';
+import { stageCalls } from '../routing/stagedRoutes.ts';
 import type { Executor, ExecutorKind, Route, Trade } from '../routing/Trade.ts';
 import { approveSteps, type Permit2Allowance, permit2ApproveSteps } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
@@ -14,7 +15,7 @@ import { swapRouter } from './routers/swapRouter.ts';
 import { swapRouter02 } from './routers/swapRouter02.ts';
 import { uniswapV2Router02 } from './routers/uniswapV2Router02.ts';
 import { universalRouter } from './routers/universalRouter.ts';
-import { checkUint256, displayAmount, type Step, stepAddress } from './Step.ts';
+import { checkUint256, displayAmount, type Step, type StepToken, stepAddress } from './Step.ts';
 import { StepBuildError } from './StepBuildError.ts';
 
 /** Parameters of {@link buildTradeSteps}. */
@@ -171,6 +172,9 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   };
   const routes = trade.splits.map((s, i) => checkRoute(chain, trade.tradeType, ends, s.route, `trade.splits[${i}].route`));
 
+  const staged = routes.find((r) => r.stages);
+  if (staged) return stagedSteps(p, staged, { wallet, recipient, tokenOut, wrapped, nativeIn, nativeOut });
+
   // Each route's most input (exact input: its amountIn); routers in the order of their first split; their
   // transactions; each transaction's minimum.
   const shares = exactOut
@@ -187,94 +191,200 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     else groups.set(route.executor.address, { executor: route.executor, routes: [route] });
   }
   const batches = [...groups.values()].map((g) => {
-    return { ...g, kind: g.executor.kind, txs: ENCODERS[g.executor.kind].batch(g.routes) };
+    return { ...g, txs: ENCODERS[g.executor.kind].batch(g.routes) };
   });
   const amountsOut = batches.flatMap((b) => b.txs.map((tx) => sum(tx, 'amountOut')));
   const minimums = exactOut ? amountsOut : partMinimums(p.amountOutMinimum, amountsOut);
-
-  const steps: Step[] = [];
   let part = 0;
-  for (const batch of batches) {
-    const router = stepAddress(batch.executor.address, 'executor.address');
-    const viaPermit2 = ENCODERS[batch.kind].pullsThroughPermit2 === true;
-    const permit2 = viaPermit2 ? permit2Of(chain, router) : undefined;
-    if (!nativeIn) {
-      const pulls = batch.routes.reduce((s, r) => s + maximums.get(r)!, 0n);
-      const spender = permit2 ?? router;
-      steps.push(
-        ...approveSteps({
-          chainId: chain.chainId,
-          token: p.tokenIn,
-          spender,
-          spenderName: permit2 ? 'Permit2' : batch.executor.name,
-          amount: pulls,
-          wallet,
-          allowance: p.allowances?.get(spender.toLowerCase()),
-        }),
-      );
-      if (permit2 && (p.approvalMode ?? 'approve') === 'approve') {
-        steps.push(
-          ...permit2ApproveSteps({
-            chainId: chain.chainId,
-            permit2,
-            token: p.tokenIn,
-            spender: router,
-            spenderName: batch.executor.name,
-            amount: pulls,
-            expiration: p.deadline,
-            wallet,
-            allowance: p.permit2Allowances?.get(router.toLowerCase()),
-          }),
-        );
-      }
-    }
-    const ctx: RouterContext = {
-      router,
+  return batches.flatMap((batch) =>
+    executorSteps(p, {
+      ...batch,
+      tokenIn: p.tokenIn,
+      tokenOut: p.tokenOut,
       nativeIn,
       nativeOut,
       poolTokenOut: nativeOut ? wrapped : tokenOut,
       recipient,
-      sender: wallet,
-      deadline: BigInt(p.deadline),
-      ...(viaPermit2 && p.permit2Permit ? { permit2Permit: p.permit2Permit } : {}),
-    };
-    // The swap carries the wallet's signed permit: given now, or (approvalMode 'permit2' without it) put in later
-    // (universalRouter.withPermit, POST /quotes/{quoteId}/swap); its gasLimit counts the permit either way.
-    const signs = viaPermit2 && !nativeIn && (ctx.permit2Permit !== undefined || p.approvalMode === 'permit2');
-    for (const txRoutes of batch.txs) {
-      const tx = {
-        tradeType: trade.tradeType,
-        routes: txRoutes,
-        amountOutMinimum: minimums[part++],
-        amountInMaximums: txRoutes.map((r) => maximums.get(r)!),
-      };
-      const most = transactionMaximum(tx);
-      const amount = most.toString();
-      const swap = exactOut
-        ? `Swap at most ${displayAmount(most, p.tokenIn)} ${p.tokenIn.symbol} for ${displayAmount(sum(txRoutes, 'amountOut'), p.tokenOut)} ${p.tokenOut.symbol}`
-        : `Swap ${displayAmount(most, p.tokenIn)} ${p.tokenIn.symbol} for ${p.tokenOut.symbol}`;
-      steps.push({
-        message: `${swap} on ${dexNames(chain, txRoutes)}`,
-        from: wallet,
-        to: router,
-        data: ENCODERS[batch.kind].encode(ctx, tx),
-        amount,
+      wallet,
+      maximums,
+      minimums: batch.txs.map(() => minimums[part++]),
+    }),
+  );
+}
+
+/** One executor's transactions of a trade, with what they take, pay out and to whom. */
+interface ExecutorCalls {
+  readonly executor: Executor;
+  readonly routes: readonly Route[];
+  readonly txs: readonly Route[][];
+  /** What the calls spend and pay out (a stage of a route: the tokens handed over). */
+  readonly tokenIn: StepToken;
+  readonly tokenOut: StepToken;
+  readonly nativeIn: boolean;
+  readonly nativeOut: boolean;
+  readonly poolTokenOut: Address;
+  readonly recipient: Address;
+  readonly wallet: Address;
+  /** Each route's most input. */
+  readonly maximums: ReadonlyMap<Route, bigint>;
+  /** Each transaction's minimum, parallel to txs. */
+  readonly minimums: readonly bigint[];
+  /** Appended to each swap message (a stage's minimum and hand-over). */
+  readonly note?: string;
+}
+
+/** The approval steps (where the input is a token) and swap steps of one executor's calls. */
+function executorSteps(p: TradeStepsParams, g: ExecutorCalls): Step[] {
+  const { chain, trade } = p;
+  const exactOut = trade.tradeType === 'exactOut';
+  const kind = g.executor.kind;
+  const steps: Step[] = [];
+  const router = stepAddress(g.executor.address, 'executor.address');
+  const viaPermit2 = ENCODERS[kind].pullsThroughPermit2 === true;
+  const permit2 = viaPermit2 ? permit2Of(chain, router) : undefined;
+  // Allowances read from the chain are the trade's input token's.
+  const ownToken = g.tokenIn.address.toLowerCase() === p.tokenIn.address.toLowerCase();
+  if (!g.nativeIn) {
+    const pulls = g.routes.reduce((s, r) => s + g.maximums.get(r)!, 0n);
+    const spender = permit2 ?? router;
+    steps.push(
+      ...approveSteps({
         chainId: chain.chainId,
-        ...(nativeIn ? { value: amount } : {}),
-        gasLimit: gasLimit(
-          (signs ? GAS.permit2Permit : 0n) +
-            transactionGas(
-              batch.kind,
-              txRoutes.map((r) => r.legs),
-              nativeIn,
-              nativeOut,
-              trade.tradeType,
-            ),
-        ).toString(),
-      });
+        token: g.tokenIn,
+        spender,
+        spenderName: permit2 ? 'Permit2' : g.executor.name,
+        amount: pulls,
+        wallet: g.wallet,
+        allowance: ownToken ? p.allowances?.get(spender.toLowerCase()) : undefined,
+      }),
+    );
+    if (permit2 && (p.approvalMode ?? 'approve') === 'approve') {
+      steps.push(
+        ...permit2ApproveSteps({
+          chainId: chain.chainId,
+          permit2,
+          token: g.tokenIn,
+          spender: router,
+          spenderName: g.executor.name,
+          amount: pulls,
+          expiration: p.deadline,
+          wallet: g.wallet,
+          allowance: ownToken ? p.permit2Allowances?.get(router.toLowerCase()) : undefined,
+        }),
+      );
     }
   }
+  const ctx: RouterContext = {
+    router,
+    nativeIn: g.nativeIn,
+    nativeOut: g.nativeOut,
+    poolTokenOut: g.poolTokenOut,
+    recipient: g.recipient,
+    sender: g.wallet,
+    deadline: BigInt(p.deadline),
+    ...(viaPermit2 && p.permit2Permit ? { permit2Permit: p.permit2Permit } : {}),
+  };
+  // The swap carries the wallet's signed permit: given now, or (approvalMode 'permit2' without it) put in later
+  // (universalRouter.withPermit, POST /quotes/{quoteId}/swap); its gasLimit counts the permit either way.
+  const signs = viaPermit2 && !g.nativeIn && (ctx.permit2Permit !== undefined || p.approvalMode === 'permit2');
+  g.txs.forEach((txRoutes, i) => {
+    const tx = {
+      tradeType: trade.tradeType,
+      routes: txRoutes,
+      amountOutMinimum: g.minimums[i],
+      amountInMaximums: txRoutes.map((r) => g.maximums.get(r)!),
+    };
+    const most = transactionMaximum(tx);
+    const amount = most.toString();
+    const swap = exactOut
+      ? `Swap at most ${displayAmount(most, g.tokenIn)} ${g.tokenIn.symbol} for ${displayAmount(sum(txRoutes, 'amountOut'), g.tokenOut)} ${g.tokenOut.symbol}`
+      : `Swap ${displayAmount(most, g.tokenIn)} ${g.tokenIn.symbol} for ${g.tokenOut.symbol}`;
+    steps.push({
+      message: `${swap} on ${dexNames(chain, txRoutes)}${g.note ?? ''}`,
+      from: g.wallet,
+      to: router,
+      data: ENCODERS[kind].encode(ctx, tx),
+      amount,
+      chainId: chain.chainId,
+      ...(g.nativeIn ? { value: amount } : {}),
+      gasLimit: gasLimit(
+        (signs ? GAS.permit2Permit : 0n) +
+          transactionGas(
+            kind,
+            txRoutes.map((r) => r.legs),
+            g.nativeIn,
+            g.nativeOut,
+            trade.tradeType,
+          ),
+      ).toString(),
+    });
+  });
   return steps;
+}
+
+/**
+ * The steps of a trade whose one route runs as consecutive stages (Route.stages, exact input): per stage its
+ * approval and its swap, each through its own executor. Every stage but the last pays the wallet and accepts no less
+ * than its amountOutMinimum, which is exactly what the next stage spends (its first leg's amountIn); the last stage
+ * pays the recipient and enforces the trade's amountOutMinimum. So no step spends more than the steps before it are
+ * bound to have delivered; what a stage delivers beyond its minimum stays with the wallet (in the token handed over).
+ */
+function stagedSteps(
+  p: TradeStepsParams,
+  route: Route,
+  ends: { wallet: Address; recipient: Address; tokenOut: Address; wrapped: Address; nativeIn: boolean; nativeOut: boolean },
+): Step[] {
+  const { chain, trade } = p;
+  if (trade.tradeType !== 'exactIn') throw new StepBuildError('trade: a route of stages is exact input only');
+  if (trade.splits.length !== 1) throw new StepBuildError("trade.splits: a route of stages must be the trade's only route");
+  if (p.approvalMode === 'permit2') throw new StepBuildError('approvalMode: "permit2" is not offered for a route of stages');
+  const calls = stageCalls(route);
+  if (calls.reduce((n, c) => n + c.legs.length, 0) !== route.legs.length || calls.some((c) => c.legs.length === 0))
+    throw new StepBuildError("trade.splits[0].route.stages: their legs do not add up to the route's");
+  const tokenOf = (address: string, field: string): StepToken => {
+    const token = chain.tokens.find((t) => t.address.toLowerCase() === address);
+    if (!token) throw new StepBuildError(`${field}: ${address} is not a token of ${chain.slug}`);
+    return token;
+  };
+  return calls.flatMap((c, i) => {
+    const field = `trade.splits[0].route.stages[${i}]`;
+    const known = chainExecutors(chain).find((e) => e.kind === c.executor.kind && e.address === c.executor.address);
+    const foreign = c.legs.find((l) => !known?.deployments.has(deploymentId(l.dex, l.version)));
+    if (!known || foreign) throw new StepBuildError(`${field}.executor: ${c.executor.name} does not swap every pool of the stage`);
+    const stageIn = c.legs[0].amountIn;
+    const next = calls[i + 1];
+    if (next && next.legs[0].amountIn !== c.amountOutMinimum)
+      throw new StepBuildError(`${field}: the next stage spends ${next.legs[0].amountIn}, not this stage's minimum ${c.amountOutMinimum}`);
+    if (next && c.amountOutMinimum > c.legs[c.legs.length - 1].amountOut)
+      throw new StepBuildError(`${field}: amountOutMinimum ${c.amountOutMinimum} is more than its output`);
+    const stage: Route = {
+      legs: c.legs,
+      amountIn: stageIn,
+      amountOut: c.legs[c.legs.length - 1].amountOut,
+      executor: c.executor,
+      gas: 0n,
+    };
+    const tokenIn = c.first ? p.tokenIn : tokenOf(c.legs[0].tokenIn, `${field}.legs[0].tokenIn`);
+    const tokenOut = c.last ? p.tokenOut : tokenOf(c.legs[c.legs.length - 1].tokenOut, `${field}.tokenOut`);
+    const note = c.last
+      ? ''
+      : ` (at least ${displayAmount(c.amountOutMinimum, tokenOut)} ${tokenOut.symbol}, expected ${displayAmount(stage.amountOut, tokenOut)}, to the wallet: the next step spends ${displayAmount(c.amountOutMinimum, tokenOut)}, the rest stays with the wallet)`;
+    return executorSteps(p, {
+      executor: c.executor,
+      routes: [stage],
+      txs: ENCODERS[c.executor.kind].batch([stage]),
+      tokenIn,
+      tokenOut,
+      nativeIn: ends.nativeIn && c.first,
+      nativeOut: ends.nativeOut && c.last,
+      poolTokenOut: c.last ? (ends.nativeOut ? ends.wrapped : ends.tokenOut) : stepAddress(tokenOut.address, `${field}.tokenOut`),
+      recipient: c.last ? ends.recipient : ends.wallet,
+      wallet: ends.wallet,
+      maximums: new Map([[stage, stageIn]]),
+      minimums: [c.last ? p.amountOutMinimum : c.amountOutMinimum],
+      note,
+    });
+  });
 }
 
 /**
@@ -378,6 +488,8 @@ function checkRoute(
   checkUint256(route.amountIn, `${field}.amountIn`);
   if (route.amountIn !== legs[0].amountIn)
     throw new StepBuildError(`${field}: amountIn ${route.amountIn} is not its first leg's ${legs[0].amountIn}`);
+  // A route of stages: each stage's executor is checked with its legs (stagedSteps).
+  if (route.stages) return route;
   const { executor } = route;
   const known = chainExecutors(chain).find((e) => e.kind === executor.kind && e.address === executor.address);
   if (!known) throw new StepBuildError(`${field}.executor: ${executor.kind} ${executor.address} is not a router of ${chain.slug}`);
