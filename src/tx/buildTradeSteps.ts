@@ -112,6 +112,10 @@ const ENCODERS: Readonly<Record<ExecutorKind, RouterEncoder>> = {
  *   V2 + Uniswap V3`
  * - exact output: `Swap at most <amountInMaximum> <tokenIn> for <amountOut> <tokenOut> on <DEX names>`, e.g.
  *   `Swap at most 1515.5 USDC for 0.5 WETH on Uniswap V3`
+ * - a route of stages (stagedSteps): each stage's approval of its input and its swap, the tokens of the stage; a
+ *   stage before the last adds ` (at least <minimum> <token>, expected <amountOut>, to the wallet: the next step
+ *   spends <minimum>, the rest stays with the wallet)`, e.g. `Swap 1000 UNI for WETH on Balancer V2 (at least 0.297
+ *   WETH, expected 0.3, to the wallet: the next step spends 0.297, the rest stays with the wallet)`
  * `amount` is what the step approves or may spend (exact input: swaps; exact output: at most); `value` (= amount)
  * only on native-input swap steps.
  */
