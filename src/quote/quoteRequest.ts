@@ -381,8 +381,11 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
       deployments,
       hooks: b.hooks ?? HOOKS_OPTIONS[0],
       allowedHooks: origin!.dexes.flatMap((d) => d.allowedHooks.map((h) => h.toLowerCase())),
-      // A path of consecutive steps hands over at the request's slippage ("auto" is chosen from the trade: the default).
-      handoverSlippageBps: typeof b.slippageBps === 'number' ? b.slippageBps : defaultSlippageBps,
+      // A path of consecutive steps (same chain, approvalMode "approve") hands over at the request's slippage ("auto" is
+      // chosen from the trade: the default there).
+      ...(crossChain || b.approvalMode === 'permit2'
+        ? {}
+        : { handoverSlippageBps: typeof b.slippageBps === 'number' ? b.slippageBps : defaultSlippageBps }),
     },
     maxPriceImpactBps: b.maxPriceImpactBps ?? DEFAULT_MAX_PRICE_IMPACT_BPS,
     simulate: b.simulate === true,

@@ -8,11 +8,14 @@
 // - two pair views of one pool are one pool: no path uses the same poolId twice;
 // - the Vault executor (src/tx/routers/balancerVault.ts) runs Balancer-only routes: bestTrade returns them, and where
 //   a Balancer route gives more than the Uniswap pools the best trade goes through Balancer; a path mixing Balancer and
-//   Uniswap pools still has no executor;
+//   Uniswap pools has no single executor: it is a route of stages (exact input only; UNI trades only on Balancer, so
+//   UNI -> USDC for an exact output is NO_EXACT_OUTPUT_ROUTE);
 // - POST /quotes end to end on a snapshot seeded from the devnet, the Uniswap DEXes excluded: single hop, exact input
 //   and exact output, on a weighted and a stable pool; amountOut (exact input) / amountIn (exact output) equal
 //   BalancerQueries.querySwap on chain, and the steps sent exactly as returned (each with its gasLimit) spend exactly
-//   amountIn, deliver exactly amountOut and leave nothing in the Vault's internal balances.
+//   amountIn, deliver exactly amountOut and leave nothing in the Vault's internal balances; splits across the Vault and
+//   a Uniswap router (exact input and output) and a path of stages (the Vault, then the Uniswap V3 router: the second
+//   step spends the first's minimum, the wallet keeps the rest) likewise, exactly, with nothing left with the routers.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -190,8 +193,31 @@ t.test('Balancer-only routes run on the Vault: bestTrade returns them, the best 
     balancerOnly.trade.splits.every((s) => s.route.executor.kind === 'BalancerVault'),
     'each route is run by the Vault',
   );
-  // A path mixing Balancer and Uniswap pools has no executor: the Vault runs Balancer pools only, and a trade made of
-  // separate steps per leg (a Vault step, then a Uniswap router step) is not built yet.
+  // A path mixing Balancer and Uniswap pools has no single executor (the Vault runs Balancer pools only): it runs as
+  // stages, exact input only.
+  const uni = chain.tokens.find((x) => x.symbol === 'UNI')!.address.toLowerCase();
+  const mixed = {
+    ...request,
+    tokenIn: uni,
+    tokenOut: usdc,
+    amount: 10n ** 21n,
+    maxHops: 3,
+    maxSplits: 1,
+    handoverSlippageBps: 50,
+    allow: () => true,
+  };
+  const staged = bestTrade(index, mixed);
+  t.strictSame(
+    staged.ok && staged.trade.splits.map((s) => s.route.stages?.map((x) => [x.executor.kind, x.legs])),
+    [
+      [
+        ['BalancerVault', 1],
+        ['SwapRouter02', 1],
+      ],
+    ],
+    'UNI -> USDC: the Vault, then SwapRouter02',
+  );
+  t.strictSame(bestTrade(index, { ...mixed, tradeType: 'exactOut' }), { ok: false, code: 'NO_EXACT_OUTPUT_ROUTE' }, 'no exact output');
   t.same(
     executorsFor(chain, [
       { dex: 'balancer', version: 'balancerV2' },
