@@ -115,7 +115,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           `paths:${ends.poolTokenIn}:${ends.poolTokenOut}:${ends.nativeIn}:${ends.nativeOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.handoverSlippageBps ?? ''}:${request.allowKey}`,
           () => executablePaths(index, ends, request, options),
         );
-  if (found.paths.length === 0)
+  if (found.paths.length === 0 && found.others.length === 0)
     return { ok: false, code: found.pathsFound && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };
   const rate = gasRate(index, request.tradeType === 'exactIn' ? request.tokenOut : request.tokenIn);
   const search: Search = {
@@ -375,7 +375,16 @@ function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeR
   for (const path of found) {
     if (paths.length < steered) {
       const c = candidateOf(index, path, request);
-      if (c) paths.push(c);
+      // A path of stages is a single-path trade only: it joins the others (priced where its bound can win), never
+      // taking the place of a path the split search steers over.
+      if (c?.stages) {
+        const leastGas = leastRouteGas(
+          c.path.pools.map((p) => p.kind),
+          request.tradeType,
+        );
+        others.push({ path: c.path, rate: pathRateAtZero(c.path), leastGas, order: others.length, candidate: c });
+        if (othersFloorGas === undefined || leastGas < othersFloorGas) othersFloorGas = leastGas;
+      } else if (c) paths.push(c);
       continue;
     }
     const priced = toPricedPath(index, path);
