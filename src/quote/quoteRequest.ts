@@ -5,8 +5,8 @@ import { DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, hasValidChecksum, TOKEN_PA
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { HOOKS_OPTIONS } from '../protocols/uniswapV4/v4Fees.ts';
 import { type RequestedLimits, ROUTING_BOUNDS } from '../routing/RoutingLimits.ts';
-import type { ApprovalMode } from '../tx/buildTradeSteps.ts';
 import { checksumAddress } from '../tx/checksumAddress.ts';
+import type { ApprovalMode } from '../tx/executorSteps.ts';
 
 import {
   APPROVAL_MODES,

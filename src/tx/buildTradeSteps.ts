@@ -1,22 +1,14 @@
-import type { Address } from 'viem';
 import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { chainExecutors, executorsFor, meetsNativePools } from '../routing/executors.ts';
-import { GAS, gasLimit, transactionGas } from '../routing/gasModel.ts';
 import { POOL_NATIVE, crossesNative as routeCrossesNative } from '../routing/nativePools.ts';
-import { stageCalls } from '../routing/stagedRoutes.ts';
-import type { Executor, ExecutorKind, Route, Trade } from '../routing/Trade.ts';
-import { approveSteps, type Permit2Allowance, permit2ApproveSteps } from './approveStep.ts';
+import type { Executor, Route, Trade } from '../routing/Trade.ts';
+import type { Permit2Allowance } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
+import { type ApprovalMode, ENCODERS, executorSteps, sum } from './executorSteps.ts';
 import type { SignedPermit } from './permit2.ts';
-import { balancerVault } from './routers/balancerVault.ts';
-import { pancakeSmartRouter } from './routers/pancakeSmartRouter.ts';
-import { type RouterContext, type RouterEncoder, transactionMaximum } from './routers/RouterEncoder.ts';
-import { swapRouter } from './routers/swapRouter.ts';
-import { swapRouter02 } from './routers/swapRouter02.ts';
-import { uniswapV2Router02 } from './routers/uniswapV2Router02.ts';
-import { universalRouter } from './routers/universalRouter.ts';
-import { checkUint256, displayAmount, type Step, type StepToken, stepAddress } from './Step.ts';
+import { checkUint256, type Step, stepAddress } from './Step.ts';
 import { StepBuildError } from './StepBuildError.ts';
+import { stagedSteps } from './stagedSteps.ts';
 
 /** Parameters of {@link buildTradeSteps}. */
 export interface TradeStepsParams {
@@ -65,19 +57,6 @@ export interface TradeStepsParams {
    */
   readonly permit2Permit?: SignedPermit;
 }
-
-/** How the Universal Router's Permit2 allowance is given (request `approvalMode`). */
-export type ApprovalMode = 'approve' | 'permit2';
-
-/** The encoder of each router contract (src/tx/routers/). */
-const ENCODERS: Readonly<Record<ExecutorKind, RouterEncoder>> = {
-  UniswapV2Router02: uniswapV2Router02,
-  SwapRouter: swapRouter,
-  SwapRouter02: swapRouter02,
-  PancakeSmartRouter: pancakeSmartRouter,
-  UniversalRouter: universalRouter,
-  BalancerVault: balancerVault,
-};
 
 /**
  * The ordered steps of a trade. A trade without splits (a bare wrap or unwrap) is buildWrapSteps'. Otherwise the
@@ -216,181 +195,6 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   );
 }
 
-/** One executor's transactions of a trade, with what they take, pay out and to whom. */
-interface ExecutorCalls {
-  readonly executor: Executor;
-  readonly routes: readonly Route[];
-  readonly txs: readonly Route[][];
-  /** What the calls spend and pay out (a stage of a route: the tokens handed over). */
-  readonly tokenIn: StepToken;
-  readonly tokenOut: StepToken;
-  readonly nativeIn: boolean;
-  readonly nativeOut: boolean;
-  readonly poolTokenOut: Address;
-  readonly recipient: Address;
-  readonly wallet: Address;
-  /** Each route's most input. */
-  readonly maximums: ReadonlyMap<Route, bigint>;
-  /** Each transaction's minimum, parallel to txs. */
-  readonly minimums: readonly bigint[];
-  /** Appended to each swap message (a stage's minimum and hand-over). */
-  readonly note?: string;
-}
-
-/** The approval steps (where the input is a token) and swap steps of one executor's calls. */
-function executorSteps(p: TradeStepsParams, g: ExecutorCalls): Step[] {
-  const { chain, trade } = p;
-  const exactOut = trade.tradeType === 'exactOut';
-  const kind = g.executor.kind;
-  const steps: Step[] = [];
-  const router = stepAddress(g.executor.address, 'executor.address');
-  const viaPermit2 = ENCODERS[kind].pullsThroughPermit2 === true;
-  const permit2 = viaPermit2 ? permit2Of(chain, router) : undefined;
-  // Allowances read from the chain are the trade's input token's.
-  const ownToken = g.tokenIn.address.toLowerCase() === p.tokenIn.address.toLowerCase();
-  if (!g.nativeIn) {
-    const pulls = g.routes.reduce((s, r) => s + g.maximums.get(r)!, 0n);
-    const spender = permit2 ?? router;
-    steps.push(
-      ...approveSteps({
-        chainId: chain.chainId,
-        token: g.tokenIn,
-        spender,
-        spenderName: permit2 ? 'Permit2' : g.executor.name,
-        amount: pulls,
-        wallet: g.wallet,
-        allowance: ownToken ? p.allowances?.get(spender.toLowerCase()) : undefined,
-      }),
-    );
-    if (permit2 && (p.approvalMode ?? 'approve') === 'approve') {
-      steps.push(
-        ...permit2ApproveSteps({
-          chainId: chain.chainId,
-          permit2,
-          token: g.tokenIn,
-          spender: router,
-          spenderName: g.executor.name,
-          amount: pulls,
-          expiration: p.deadline,
-          wallet: g.wallet,
-          allowance: ownToken ? p.permit2Allowances?.get(router.toLowerCase()) : undefined,
-        }),
-      );
-    }
-  }
-  const ctx: RouterContext = {
-    router,
-    nativeIn: g.nativeIn,
-    nativeOut: g.nativeOut,
-    poolTokenOut: g.poolTokenOut,
-    recipient: g.recipient,
-    sender: g.wallet,
-    deadline: BigInt(p.deadline),
-    ...(viaPermit2 && p.permit2Permit ? { permit2Permit: p.permit2Permit } : {}),
-  };
-  // The swap carries the wallet's signed permit: given now, or (approvalMode 'permit2' without it) put in later
-  // (universalRouter.withPermit, POST /quotes/{quoteId}/swap); its gasLimit counts the permit either way.
-  const signs = viaPermit2 && !g.nativeIn && (ctx.permit2Permit !== undefined || p.approvalMode === 'permit2');
-  g.txs.forEach((txRoutes, i) => {
-    const tx = {
-      tradeType: trade.tradeType,
-      routes: txRoutes,
-      amountOutMinimum: g.minimums[i],
-      amountInMaximums: txRoutes.map((r) => g.maximums.get(r)!),
-    };
-    const most = transactionMaximum(tx);
-    const amount = most.toString();
-    const swap = exactOut
-      ? `Swap at most ${displayAmount(most, g.tokenIn)} ${g.tokenIn.symbol} for ${displayAmount(sum(txRoutes, 'amountOut'), g.tokenOut)} ${g.tokenOut.symbol}`
-      : `Swap ${displayAmount(most, g.tokenIn)} ${g.tokenIn.symbol} for ${g.tokenOut.symbol}`;
-    steps.push({
-      message: `${swap} on ${dexNames(chain, txRoutes)}${g.note ?? ''}`,
-      from: g.wallet,
-      to: router,
-      data: ENCODERS[kind].encode(ctx, tx),
-      amount,
-      chainId: chain.chainId,
-      ...(g.nativeIn ? { value: amount } : {}),
-      gasLimit: gasLimit(
-        (signs ? GAS.permit2Permit : 0n) +
-          transactionGas(
-            kind,
-            txRoutes.map((r) => r.legs),
-            g.nativeIn,
-            g.nativeOut,
-            trade.tradeType,
-          ),
-      ).toString(),
-    });
-  });
-  return steps;
-}
-
-/**
- * The steps of a trade whose one route runs as consecutive stages (Route.stages, exact input): per stage its
- * approval and its swap, each through its own executor. Every stage but the last pays the wallet and accepts no less
- * than its amountOutMinimum, which is exactly what the next stage spends (its first leg's amountIn); the last stage
- * pays the recipient and enforces the trade's amountOutMinimum. So no step spends more than the steps before it are
- * bound to have delivered; what a stage delivers beyond its minimum stays with the wallet (in the token handed over).
- */
-function stagedSteps(
-  p: TradeStepsParams,
-  route: Route,
-  ends: { wallet: Address; recipient: Address; tokenOut: Address; wrapped: Address; nativeIn: boolean; nativeOut: boolean },
-): Step[] {
-  const { chain, trade } = p;
-  if (trade.tradeType !== 'exactIn') throw new StepBuildError('trade: a route of stages is exact input only');
-  if (trade.splits.length !== 1) throw new StepBuildError("trade.splits: a route of stages must be the trade's only route");
-  if (p.approvalMode === 'permit2') throw new StepBuildError('approvalMode: "permit2" is not offered for a route of stages');
-  const calls = stageCalls(route);
-  if (calls.reduce((n, c) => n + c.legs.length, 0) !== route.legs.length || calls.some((c) => c.legs.length === 0))
-    throw new StepBuildError("trade.splits[0].route.stages: their legs do not add up to the route's");
-  const tokenOf = (address: string, field: string): StepToken => {
-    const token = chain.tokens.find((t) => t.address.toLowerCase() === address);
-    if (!token) throw new StepBuildError(`${field}: ${address} is not a token of ${chain.slug}`);
-    return token;
-  };
-  return calls.flatMap((c, i) => {
-    const field = `trade.splits[0].route.stages[${i}]`;
-    const known = chainExecutors(chain).find((e) => e.kind === c.executor.kind && e.address === c.executor.address);
-    const foreign = c.legs.find((l) => !known?.deployments.has(deploymentId(l.dex, l.version)));
-    if (!known || foreign) throw new StepBuildError(`${field}.executor: ${c.executor.name} does not swap every pool of the stage`);
-    const stageIn = c.legs[0].amountIn;
-    const next = calls[i + 1];
-    if (next && next.legs[0].amountIn !== c.amountOutMinimum)
-      throw new StepBuildError(`${field}: the next stage spends ${next.legs[0].amountIn}, not this stage's minimum ${c.amountOutMinimum}`);
-    if (next && c.amountOutMinimum > c.legs[c.legs.length - 1].amountOut)
-      throw new StepBuildError(`${field}: amountOutMinimum ${c.amountOutMinimum} is more than its output`);
-    const stage: Route = {
-      legs: c.legs,
-      amountIn: stageIn,
-      amountOut: c.legs[c.legs.length - 1].amountOut,
-      executor: c.executor,
-      gas: 0n,
-    };
-    const tokenIn = c.first ? p.tokenIn : tokenOf(c.legs[0].tokenIn, `${field}.legs[0].tokenIn`);
-    const tokenOut = c.last ? p.tokenOut : tokenOf(c.legs[c.legs.length - 1].tokenOut, `${field}.tokenOut`);
-    const note = c.last
-      ? ''
-      : ` (at least ${displayAmount(c.amountOutMinimum, tokenOut)} ${tokenOut.symbol}, expected ${displayAmount(stage.amountOut, tokenOut)}, to the wallet: the next step spends ${displayAmount(c.amountOutMinimum, tokenOut)}, the rest stays with the wallet)`;
-    return executorSteps(p, {
-      executor: c.executor,
-      routes: [stage],
-      txs: ENCODERS[c.executor.kind].batch([stage]),
-      tokenIn,
-      tokenOut,
-      nativeIn: ends.nativeIn && c.first,
-      nativeOut: ends.nativeOut && c.last,
-      poolTokenOut: c.last ? (ends.nativeOut ? ends.wrapped : ends.tokenOut) : stepAddress(tokenOut.address, `${field}.tokenOut`),
-      recipient: c.last ? ends.recipient : ends.wallet,
-      wallet: ends.wallet,
-      maximums: new Map([[stage, stageIn]]),
-      minimums: [c.last ? p.amountOutMinimum : c.amountOutMinimum],
-      note,
-    });
-  });
-}
-
 /**
  * `total` shared over parts in proportion to `weights`: each part gets its floor share, then the remainder goes to
  * the largest weight (then the next largest, …), never beyond a part's cap (`caps`; none by default).
@@ -435,27 +239,6 @@ export function partMaximums(amountInMaximum: bigint, amountsIn: readonly bigint
     throw new StepBuildError(`amountInMaximum: ${amountInMaximum} is less than the inputs ${amountsIn.join(' + ')}`);
   }
   return proportionalShares(amountInMaximum - total, amountsIn).map((slack, i) => amountsIn[i] + slack);
-}
-
-function sum(routes: readonly Route[], field: 'amountIn' | 'amountOut'): bigint {
-  return routes.reduce((s, r) => s + r[field], 0n);
-}
-
-/** Permit2's address for a Universal Router of the chain: its DEX entry's `permit2Address`. */
-export function permit2Of(chain: CatalogChain, router: string): Address {
-  const dex = chain.dexes.find((d) => d.universalRouterAddress !== '' && d.universalRouterAddress.toLowerCase() === router.toLowerCase());
-  if (!dex?.permit2Address) throw new StepBuildError(`executor: the catalogue names no Permit2 for Universal Router ${router}`);
-  return stepAddress(dex.permit2Address, 'permit2Address');
-}
-
-/** The catalogue names of the DEXes of some routes' pools, in route order, each once, joined by ' + '. */
-function dexNames(chain: CatalogChain, routes: readonly Route[]): string {
-  const names: string[] = [];
-  for (const leg of routes.flatMap((r) => r.legs)) {
-    const name = chain.dexes.find((d) => d.slug === leg.dex && d.version === leg.version)!.name;
-    if (!names.includes(name)) names.push(name);
-  }
-  return names.join(' + ');
 }
 
 /**
