@@ -5,8 +5,8 @@ import { DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, hasValidChecksum, TOKEN_PA
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { HOOKS_OPTIONS } from '../protocols/uniswapV4/v4Fees.ts';
 import { type RequestedLimits, ROUTING_BOUNDS } from '../routing/RoutingLimits.ts';
-import type { ApprovalMode } from '../tx/buildTradeSteps.ts';
 import { checksumAddress } from '../tx/checksumAddress.ts';
+import type { ApprovalMode } from '../tx/executorSteps.ts';
 
 import {
   APPROVAL_MODES,
@@ -381,6 +381,11 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
       deployments,
       hooks: b.hooks ?? HOOKS_OPTIONS[0],
       allowedHooks: origin!.dexes.flatMap((d) => d.allowedHooks.map((h) => h.toLowerCase())),
+      // A path of consecutive steps (same chain, approvalMode "approve") hands over at the request's slippage ("auto" is
+      // chosen from the trade: the default there).
+      ...(crossChain || b.approvalMode === 'permit2'
+        ? {}
+        : { handoverSlippageBps: typeof b.slippageBps === 'number' ? b.slippageBps : defaultSlippageBps }),
     },
     maxPriceImpactBps: b.maxPriceImpactBps ?? DEFAULT_MAX_PRICE_IMPACT_BPS,
     simulate: b.simulate === true,

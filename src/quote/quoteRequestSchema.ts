@@ -7,7 +7,7 @@ import { CHAIN_ID_SCHEMA, DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, INTEGER_S
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { HOOKS_OPTIONS, type HooksOption } from '../protocols/uniswapV4/v4Fees.ts';
 import { ROUTING_BOUNDS } from '../routing/RoutingLimits.ts';
-import type { ApprovalMode } from '../tx/buildTradeSteps.ts';
+import type { ApprovalMode } from '../tx/executorSteps.ts';
 
 /** Body of POST /quotes and POST /quotes/routes (SPEC section 2, Quote request). */
 export interface QuoteRequestBody {

@@ -15,8 +15,9 @@ import type { Trade } from '../routing/Trade.ts';
 import { findBestTrade, type TradeFinder, tradeRefusal, tradeSearch } from '../routing/TradeFinder.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
 import type { Permit2Allowance } from '../tx/approveStep.ts';
-import { buildTradeSteps, permit2Of } from '../tx/buildTradeSteps.ts';
+import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import { checksumAddress } from '../tx/checksumAddress.ts';
+import { permit2Of } from '../tx/executorSteps.ts';
 import type { Step } from '../tx/Step.ts';
 import { chosenSlippage, type SlippageSource } from './autoSlippage.ts';
 import type { Pricer } from './Pricer.ts';
@@ -217,7 +218,7 @@ export class QuoteService {
     return trades.map((trade) => {
       const { slippageBps, slippageSource } = chosenSlippage(request.slippageBps, trade);
       const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippageBps);
-      const view = describeTrade(chain, trade, token);
+      const view = describeTrade(chain, trade, token, amountOutMinimum);
       // Field order is the response's (README examples, recorded responses): amounts, deadline, tokens, the trade view.
       return {
         tradeType: trade.tradeType,
@@ -265,7 +266,7 @@ export class QuoteService {
       );
     const slippage = chosenSlippage(request.slippageBps, trade);
     const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippage.slippageBps);
-    const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain));
+    const { route, pairAddress, ...view } = describeTrade(chain, trade, this.token(chain), amountOutMinimum);
     const build = (allowances?: ReadonlyMap<string, bigint>, permit2Allowances?: ReadonlyMap<string, Permit2Allowance>) =>
       buildTradeSteps({
         chain,

@@ -31,6 +31,10 @@ function dexView(dex: CatalogDex) {
     settlementAddress,
     feeBps,
     feeTiers,
+    balancerVaultAddress,
+    balancerQueriesAddress,
+    balancerWeightedPoolFactories,
+    balancerStablePoolFactories,
   } = dex;
   return {
     chainId,
@@ -52,6 +56,10 @@ function dexView(dex: CatalogDex) {
     settlementAddress,
     feeBps,
     feeTiers,
+    balancerVaultAddress,
+    balancerQueriesAddress,
+    balancerWeightedPoolFactories,
+    balancerStablePoolFactories,
   };
 }
 

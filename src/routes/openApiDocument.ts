@@ -292,6 +292,22 @@ const schemas: Record<string, Schema> = {
       items: int(undefined, { minimum: 0 }),
       description: 'Extension: v3 fee tiers in pips; [] for v2 and v4 (a v4 pool has any fee).',
     },
+    balancerVaultAddress: addressOrEmpty(
+      'Extension, balancerV2: the Vault that holds every pool of the deployment and executes its swaps (`swap` / `batchSwap`); the spender approved for its quotes. "" for other versions.',
+    ),
+    balancerQueriesAddress: addressOrEmpty('Extension, balancerV2: BalancerQueries (querySwap / queryBatchSwap). "" for other versions.'),
+    balancerWeightedPoolFactories: {
+      type: 'array',
+      items: address(),
+      description:
+        'Extension, balancerV2: the WeightedPoolFactory deployments whose pools are priced (as weighted pools). [] for other versions.',
+    },
+    balancerStablePoolFactories: {
+      type: 'array',
+      items: address(),
+      description:
+        'Extension, balancerV2: the ComposableStablePoolFactory deployments whose pools are priced (as composable stable pools). [] for other versions.',
+    },
   }),
   Pool: object({
     name: str(),
@@ -375,9 +391,35 @@ const schemas: Record<string, Schema> = {
         items: ref('Hop'),
         description: 'In swap order: the first takes tokenIn, the last gives tokenOut.',
       },
+      stages: {
+        type: 'array',
+        minItems: 2,
+        items: ref('Stage'),
+        description:
+          'Only on a path no single router runs (e.g. a Uniswap pool, then a Balancer pool; exact input only): its steps in order, one per router. Each step but the last pays the wallet and the next spends exactly its amountOutMinimum, so a later step never spends more than the earlier one is bound to have delivered; the hop after a hand-over shows that minimum as its amountIn.',
+      },
+    },
+    ['stages'],
+    'Routing extension: one split of the amount and the pools it goes through.',
+  ),
+  Stage: object(
+    {
+      name: str('The router (or Balancer Vault) that runs these hops, e.g. "Balancer V2 Vault".'),
+      router: address("Its address: the swap step's `to`."),
+      hops: int("How many of the path's hops this step swaps, from where the previous step ended.", { minimum: 1 }),
+      tokenIn: address('What the step spends.'),
+      tokenOut: address('What it delivers (to the wallet; the last step: to the recipient).'),
+      amountIn: intString("What the step spends: the path's amountIn, or the previous step's amountOutMinimum."),
+      amountOut: intString('What it delivers at the quoted state.'),
+      amountOutMinimum: intString(
+        "The least it accepts on chain: amountOut less the slippage (the request's slippageBps; with \"auto\", the default), the last step's the quote's amountOutMinimum.",
+      ),
+      kept: intString(
+        'amountOut less amountOutMinimum for a step before the last: stays with the wallet in tokenOut when the market holds ("0" for the last).',
+      ),
     },
     [],
-    'Routing extension: one split of the amount and the pools it goes through.',
+    'Routing extension: one step of a path executed as consecutive steps.',
   ),
   NetworkFee: object(
     {

@@ -18,6 +18,11 @@ export interface RoutingLimits {
   readonly hooks?: HooksOption;
   /** The chain catalogue's allowed v4 hooks (lower-case), admitted under "safe". */
   readonly allowedHooks?: readonly string[];
+  /**
+   * The slippage (basis points) each stage but the last of a path executed as consecutive steps keeps to (Route.stages):
+   * the next stage spends that minimum. Undefined: such paths are not searched.
+   */
+  readonly handoverSlippageBps?: number;
 }
 
 /** Routing limits as a request states them: the gas price may be left to the chain's pool state (undefined). */

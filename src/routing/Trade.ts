@@ -49,12 +49,40 @@ export interface Executor {
   readonly name: string;
 }
 
+/**
+ * One executor call of a route executed as consecutive steps (Route.stages): the next `legs` legs of the route, their
+ * output paid to the wallet, which the next stage spends.
+ */
+export interface RouteStage {
+  readonly executor: Executor;
+  /** How many of the route's legs, from where the previous stage ended. */
+  readonly legs: number;
+  /**
+   * The least output the stage's call accepts (on chain: its minimum): for every stage but the last, its expected
+   * output less the hand-over slippage (slippageLimits.ts minimumAmountOut), which is exactly what the next stage
+   * spends, so a later step never spends more than an earlier one is bound to have delivered; the expected output
+   * beyond it stays with the wallet. For the last stage, its expected output (buildTradeSteps enforces the trade's
+   * minimum there).
+   */
+  readonly amountOutMinimum: bigint;
+}
+
 /** A path through pools from the trade's tokenIn to its tokenOut (as the pools hold them), priced for one amount. */
 export interface Route {
+  /**
+   * The swaps in path order. In a route of stages, the first leg of a later stage takes the previous stage's
+   * amountOutMinimum (what the wallet is sure to hold), not the previous leg's amountOut.
+   */
   readonly legs: readonly Leg[];
   readonly amountIn: bigint;
   readonly amountOut: bigint;
+  /** The executor of the route (a route of stages: its first stage's). */
   readonly executor: Executor;
+  /**
+   * A path no single executor runs (e.g. a Uniswap pool, then Balancer pools): consecutive stages, each its own call
+   * of its own executor, exact input only (src/routing/executors.ts routeStages). Absent for a route of one call.
+   */
+  readonly stages?: readonly RouteStage[];
   /** Gas of this route's swaps inside its executor's call (legs and ticks; no per-transaction costs). */
   readonly gas: bigint;
 }

@@ -2,7 +2,7 @@ import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolGas } from '../protocols/registry.ts';
-import { chainMeetsNativePools, executorsFor } from './executors.ts';
+import { chainMeetsNativePools, executorsFor, routeStages, type StagePlan } from './executors.ts';
 import { DEFAULT_MAX_ROUTES, findRoutes, type NativeNode, type PoolPath } from './findRoutes.ts';
 import { callGas, callNativeWork, leastRouteGas, routeGas } from './gasModel.ts';
 import { crossesNative, heldAt } from './nativePools.ts';
@@ -10,13 +10,14 @@ import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue, type SplitPat
 import { inputFor, outputAt, type PathCurve, pathRateAtZero } from './pathCurve.ts';
 import { type LadderCache, legKey, type PathQuote, type PricedPath, pricePath, toPricedPath } from './priceRoutes.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
-import type { Executor, Leg, Route, Split, Trade } from './Trade.ts';
+import { stageCalls, stagesGas } from './stagedRoutes.ts';
+import type { Executor, Leg, Route, RouteStage, Split, Trade } from './Trade.ts';
 import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
 import { gasRate, lpFees, priceImpactBps } from './tradeMetrics.ts';
 import { wrapTrade } from './wrapTrade.ts';
 
 /** What to trade, on one chain, within which limits (the deployments as a pool filter). */
-export interface TradeRequest extends Pick<RoutingLimits, 'maxHops' | 'maxSplits' | 'gasPriceWei'> {
+export interface TradeRequest extends Pick<RoutingLimits, 'maxHops' | 'maxSplits' | 'gasPriceWei' | 'handoverSlippageBps'> {
   /** Lower-case token addresses (the native asset as its pseudo-address). */
   readonly tokenIn: string;
   readonly tokenOut: string;
@@ -61,9 +62,12 @@ export type CurveCache = Map<string, PathCurve>;
  */
 export type TradeOutcome = { readonly ok: true; readonly trade: Trade } | { readonly ok: false; readonly code: RefusalCode };
 
-/** A path that some router can execute. */
+/** A path that some router can execute, or (stages) some routers one after the other. */
 interface Candidate extends SplitPath {
+  /** The executors of the whole path (a path of stages: of its first stage). */
   readonly executors: readonly Executor[];
+  /** A path no single executor runs, executed as consecutive stages (executors.ts routeStages); single-path trades only. */
+  readonly stages?: readonly StagePlan[];
   /** Its legs before pricing (no ticks, no cold slots): the network fee the split search estimates. */
   readonly nominal: readonly Leg[];
   /** Gas of its nominal legs' swaps (routeGas), and what each initialized tick crossed adds (the first leg that charges for ticks). */
@@ -108,10 +112,10 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     request.allowKey === undefined
       ? executablePaths(index, ends, request, options)
       : index.pairMemo(
-          `paths:${ends.poolTokenIn}:${ends.poolTokenOut}:${ends.nativeIn}:${ends.nativeOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.allowKey}`,
+          `paths:${ends.poolTokenIn}:${ends.poolTokenOut}:${ends.nativeIn}:${ends.nativeOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.handoverSlippageBps ?? ''}:${request.allowKey}`,
           () => executablePaths(index, ends, request, options),
         );
-  if (found.paths.length === 0)
+  if (found.paths.length === 0 && found.others.length === 0)
     return { ok: false, code: found.pathsFound && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };
   const rate = gasRate(index, request.tradeType === 'exactIn' ? request.tokenOut : request.tokenIn);
   const search: Search = {
@@ -133,7 +137,9 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options.curves, cache);
   let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined =
     single.best;
-  if (request.maxSplits > 1) {
+  // A path of stages is a trade on its own: the split search steers over the paths one executor call runs.
+  const splittable = candidates.flatMap((c, i) => (c.stages ? [] : [i]));
+  if (request.maxSplits > 1 && splittable.length > 0) {
     const split = optimalSplit(
       {
         tradeType: request.tradeType,
@@ -157,8 +163,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           return Number(gasCost(search, gas));
         },
       },
-      candidates,
-      curves,
+      splittable.length === candidates.length ? candidates : splittable.map((i) => candidates[i]),
+      curves && splittable.length !== candidates.length ? splittable.map((i) => curves[i]) : curves,
     );
     if (split && (!best || split.score > best.score)) best = split;
   }
@@ -296,7 +302,7 @@ function bestOtherPath(
     const toBeat = single.best === undefined ? undefined : Number(single.best.score);
     if (toBeat !== undefined && rateBound(other.rate, 0n) - leastFee < toBeat) break;
     if (toBeat !== undefined && rateBound(other.rate, other.leastGas) < toBeat) continue;
-    if (other.candidate === undefined) other.candidate = pricedCandidate(search.index, other.path, tradeType) ?? null;
+    if (other.candidate === undefined) other.candidate = pricedCandidate(search.index, other.path, search.request) ?? null;
     const c = other.candidate;
     if (!c) continue;
     if (
@@ -368,10 +374,19 @@ function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeR
   let othersFloorGas: bigint | undefined;
   const native = nativeNode !== undefined;
   for (const path of found) {
-    const kept = keptPath(index, path, request.tradeType, native);
+    const kept = keptPath(index, path, request, native);
     if (paths.length < steered) {
-      const c = candidateOf(index, kept, path, request.tradeType);
-      if (c) paths.push(c);
+      const c = candidateOf(index, kept, path, request);
+      // A path of stages is a single-path trade only: it joins the others (priced where its bound can win), never
+      // taking the place of a path the split search steers over.
+      if (c?.stages) {
+        const leastGas = leastRouteGas(
+          c.path.pools.map((p) => p.kind),
+          request.tradeType,
+        );
+        others.push({ path: c.path, rate: pathRateAtZero(c.path), leastGas, order: others.length, candidate: c });
+        if (othersFloorGas === undefined || leastGas < othersFloorGas) othersFloorGas = leastGas;
+      } else if (c) paths.push(c);
       continue;
     }
     const facts = otherFacts(index, kept, path, request.tradeType);
@@ -383,19 +398,23 @@ function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeR
   return { paths, others, othersFloorGas: othersFloorGas ?? 0n, pathsFound: found.length > 0 };
 }
 
+/** How a request's paths are made candidates: its side and the slippage of hand-overs between stages. */
+type CandidateTerms = Pick<TradeRequest, 'tradeType' | 'handoverSlippageBps'>;
+
 /**
  * A path's place in the paths kept per index (CANDIDATES_KEPT at most), a tree of their pools: what a search learns
  * of a path before pricing (its candidate, or its rate at zero and least gas) depends only on the index's pools, the
- * path (its pools and directions; node names differ only with a nativeNode) and the side, so the searches of other
+ * path (its pools and directions; node names differ only with a nativeNode), the side and the hand-over slippage of
+ * stages, so the searches of other
  * pairs, amounts and filters on the same state that meet the path reuse it.
  */
-function keptPath(index: ChainPoolIndex, path: PoolPath, tradeType: TradeType, native: boolean): CandidateNode {
+function keptPath(index: ChainPoolIndex, path: PoolPath, terms: CandidateTerms, native: boolean): CandidateNode {
   let kept = keptCandidates.get(index);
   if (!kept || kept.size >= CANDIDATES_KEPT) {
     kept = { roots: new Map(), size: 0 };
     keptCandidates.set(index, kept);
   }
-  const rootKey = `${tradeType}:${native}`;
+  const rootKey = `${terms.tradeType}:${terms.handoverSlippageBps ?? ''}:${native}`;
   let node: CandidateNode | undefined = kept.roots.get(rootKey);
   if (!node) {
     node = { next: [undefined, undefined] };
@@ -423,10 +442,10 @@ function keptPath(index: ChainPoolIndex, path: PoolPath, tradeType: TradeType, n
 }
 
 /** A path as a search candidate (kept at its node), or undefined when no router executes it or a pool does not convert. */
-function candidateOf(index: ChainPoolIndex, node: CandidateNode, path: PoolPath, tradeType: TradeType): Candidate | undefined {
+function candidateOf(index: ChainPoolIndex, node: CandidateNode, path: PoolPath, terms: CandidateTerms): Candidate | undefined {
   if (node.candidate === undefined) {
     const priced = node.other?.path ?? toPricedPath(index, path);
-    node.candidate = (priced && pricedCandidate(index, priced, tradeType)) ?? null;
+    node.candidate = (priced && pricedCandidate(index, priced, terms)) ?? null;
   }
   return node.candidate ?? undefined;
 }
@@ -469,11 +488,31 @@ const keptCandidates = new WeakMap<ChainPoolIndex, { readonly roots: Map<string,
 /** Most candidates kept per index: past it they are found afresh. */
 const CANDIDATES_KEPT = 50_000;
 
-/** A priceable path as a search candidate, or undefined when no router executes it. */
-function pricedCandidate(index: ChainPoolIndex, priced: PricedPath, tradeType: TradeType): Candidate | undefined {
-  const path = priced.path;
-  const nominal = nominalLegs(priced);
-  const executors = executorsFor(index.chain, path.pools, tradeType, crossesNative(nominal));
+/**
+ * A priceable path as a search candidate, or undefined when no router executes it: one executor call where one runs
+ * the whole path, else (with a hand-over slippage) consecutive stages (routeStages), priced with each hand-over at
+ * the previous stage's minimum.
+ */
+function pricedCandidate(index: ChainPoolIndex, unstaged: PricedPath, terms: CandidateTerms): Candidate | undefined {
+  const { tradeType } = terms;
+  const path = unstaged.path;
+  const nominal = nominalLegs(unstaged);
+  const crosses = crossesNative(nominal);
+  let executors = executorsFor(index.chain, path.pools, tradeType, crosses);
+  let stages: StagePlan[] | undefined;
+  let priced = unstaged;
+  if (executors.length === 0 && terms.handoverSlippageBps !== undefined) {
+    stages = routeStages(index.chain, nominal, tradeType, crosses);
+    if (!stages) return undefined;
+    executors = [...stages[0].executors];
+    const at: number[] = [];
+    let hop = 0;
+    for (const stage of stages.slice(0, -1)) {
+      hop += stage.legs;
+      at.push(hop);
+    }
+    priced = { ...unstaged, handovers: { at, slippageBps: terms.handoverSlippageBps } };
+  }
   if (executors.length === 0) return undefined;
   // The pool and its tokens in and out: a pool of more than two tokens is priced per pair (PoolProtocol.pairViews).
   const key = priced.pools.map((p, h) => `${p.address}:${path.tokens[h]}>${path.tokens[h + 1]}`).join('/');
@@ -481,6 +520,7 @@ function pricedCandidate(index: ChainPoolIndex, priced: PricedPath, tradeType: T
   return {
     path: priced,
     executors,
+    ...(stages ? { stages } : {}),
     pools: new Set(priced.pools.map((p) => p.address)),
     nominal,
     nominalGas: routeGas(nominal, tradeType),
@@ -518,11 +558,43 @@ function assignExecutors(members: readonly { executors: readonly Executor[] }[])
   return members.map((m) => common ?? m.executors[0]);
 }
 
-/** Gas of the steps of a set of routes with their executors. */
-function tradeGas(search: Search, routes: readonly { legs: readonly Leg[]; executor: Executor }[]): bigint {
+/** A route's executor call(s) as the gas model reads them: a route of stages is one call per stage. */
+type GasRoute = { readonly legs: readonly Leg[]; readonly executor: Executor; readonly stages?: readonly RouteStage[] };
+
+/** Gas of the steps of a set of routes with their executors (a route of stages: each stage's steps, stagesGas). */
+function tradeGas(search: Search, routes: readonly GasRoute[]): bigint {
   let gas = 0n;
-  for (const r of routes) gas += routeGas(r.legs, search.request.tradeType);
-  return gas + callsGas(search, routes);
+  const calls: GasRoute[] = [];
+  for (const r of routes) {
+    if (r.stages) {
+      const token = (t: string): boolean => search.index.token(t)?.approvalReset === true;
+      const staged = stageCalls({ ...r, stages: r.stages, amountOut: 0n });
+      gas += stagesGas(staged, search.nativeIn, search.nativeOut, search.request.tradeType, search.approvalReset, token);
+      continue;
+    }
+    gas += routeGas(r.legs, search.request.tradeType);
+    calls.push(r);
+  }
+  return gas + callsGas(search, calls);
+}
+
+/**
+ * The stages of a priced candidate's route (Route.stages), undefined for a route of one call: each with its
+ * executor (the first that runs it) and, but for the last, the amount the next stage's first leg spends as its least
+ * output (pricePath priced that leg at the hand-over minimum).
+ */
+function routeStagesOf(c: Candidate, legs: readonly Leg[]): RouteStage[] | undefined {
+  if (!c.stages) return undefined;
+  let end = 0;
+  return c.stages.map((s, i) => {
+    end += s.legs;
+    const last = i === c.stages!.length - 1;
+    return {
+      executor: plainExecutor(s.executors[0]),
+      legs: s.legs,
+      amountOutMinimum: last ? legs[legs.length - 1].amountOut : legs[end].amountIn,
+    };
+  });
 }
 
 /**
@@ -555,9 +627,10 @@ function callsGas(search: Search, routes: readonly { executor: Executor; legs: r
 function score(search: Search, members: readonly Candidate[], quotes: readonly OkQuote[]): bigint {
   const executors = assignExecutors(members);
   let gross = 0n;
-  const routes = quotes.map((q, i) => {
+  const routes = quotes.map((q, i): GasRoute => {
     gross += quoteValue(q, search.request.tradeType);
-    return { legs: q.legs, executor: executors[i] };
+    const stages = routeStagesOf(members[i], q.legs);
+    return { legs: q.legs, executor: executors[i], ...(stages ? { stages } : {}) };
   });
   return gross - gasCost(search, tradeGas(search, routes));
 }
@@ -581,11 +654,13 @@ function exactTrade(search: Search, members: readonly Candidate[], shares: reado
   const percents = sharePercents(order.map((i) => shares[i]));
   const splits: Split[] = order.map((i, j) => {
     const legs = quotes[i].legs;
+    const stages = routeStagesOf(members[i], legs);
     const route: Route = {
       legs,
       amountIn: legs[0].amountIn,
       amountOut: legs[legs.length - 1].amountOut,
       executor: plainExecutor(executors[j]),
+      ...(stages ? { stages } : {}),
       gas: routeGas(legs, request.tradeType),
     };
     return { percent: percents[j], route };

@@ -75,6 +75,10 @@ function bestTradeThrough(
     return deployments.length === 1 ? Object.assign(allow, { deployment: deployments[0] }) : allow;
   });
   const { tokenIn, tokenOut, tradeType, amount } = subject;
-  const { maxHops, maxSplits, gasPriceWei } = limits;
-  return bestTrade(index, { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, allow, allowKey }, caches);
+  const { maxHops, maxSplits, gasPriceWei, handoverSlippageBps } = limits;
+  return bestTrade(
+    index,
+    { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, handoverSlippageBps, allow, allowKey },
+    caches,
+  );
 }

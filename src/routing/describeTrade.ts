@@ -1,5 +1,6 @@
 import { type CatalogChain, type CatalogToken, type DeploymentId, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { nativeWork, POOL_NATIVE } from './nativePools.ts';
+import { stageCalls } from './stagedRoutes.ts';
 import type { Split, Trade } from './Trade.ts';
 
 /**
@@ -32,12 +33,35 @@ export interface HopView {
   amountOut: string;
 }
 
+/**
+ * One step of a path executed as consecutive steps (extension field `paths[].stages[]`, Route.stages): the
+ * executor that runs its hops, what it spends, what it is expected to deliver, the least it accepts (on chain), and
+ * what the wallet keeps of its output: the next stage spends exactly `amountOutMinimum`, so `kept` (expected less
+ * minimum) stays with the wallet in that token when the market holds; the last stage pays the recipient, its
+ * minimum the quote's amountOutMinimum.
+ */
+export interface StageView {
+  /** The executor's name, e.g. `Balancer V2 Vault`. */
+  name: string;
+  router: string;
+  /** How many of the path's hops (pools) this step swaps, from where the previous one ended. */
+  hops: number;
+  tokenIn: string;
+  tokenOut: string;
+  amountIn: string;
+  amountOut: string;
+  amountOutMinimum: string;
+  kept: string;
+}
+
 /** One split of a trade (extension field `paths[]`). */
 export interface PathView {
   percent: number;
   amountIn: string;
   amountOut: string;
   hops: HopView[];
+  /** A path no single router runs: its steps, one per executor (absent for a path of one call). */
+  stages?: StageView[];
 }
 
 /** What a trade adds to a quote or route quote (README, "Routing"). */
@@ -75,7 +99,12 @@ function splitDexes(chain: CatalogChain, split: Split): string {
  * WETH pool; a bare wrap or unwrap is one such hop. A pool that holds native ETH (v4, currency 0x0) shows it as the
  * chain's native asset. `token` finds a chain token by lower-case address (for symbols and checksummed addresses).
  */
-export function describeTrade(chain: CatalogChain, trade: Trade, tokenOf: (address: string) => CatalogToken): TradeView {
+export function describeTrade(
+  chain: CatalogChain,
+  trade: Trade,
+  tokenOf: (address: string) => CatalogToken,
+  minimumOut?: bigint,
+): TradeView {
   const native = NATIVE_TOKEN_ADDRESS.toLowerCase();
   const token = (address: string): CatalogToken => tokenOf(address === POOL_NATIVE ? native : address);
   const wrapHop = (tokenIn: string, tokenOut: string, amount: bigint): HopView => ({
@@ -150,7 +179,9 @@ export function describeTrade(chain: CatalogChain, trade: Trade, tokenOf: (addre
       const work = nativeWork(legs, trade.nativeIn === 'wrapped', trade.nativeOut === 'wrapped');
       if (work.wrapIn) hops.unshift(wrapHop(trade.tokenIn, legs[0].tokenIn, s.route.amountIn));
       if (work.unwrapOut) hops.push(wrapHop(legs[legs.length - 1].tokenOut, trade.tokenOut, s.route.amountOut));
-      return { percent: s.percent, amountIn: s.route.amountIn.toString(), amountOut: s.route.amountOut.toString(), hops };
+      const view: PathView = { percent: s.percent, amountIn: s.route.amountIn.toString(), amountOut: s.route.amountOut.toString(), hops };
+      if (s.route.stages) view.stages = stageViews(s, token, minimumOut);
+      return view;
     });
   }
   return {
@@ -166,6 +197,28 @@ export function describeTrade(chain: CatalogChain, trade: Trade, tokenOf: (addre
     },
     priceImpactBps: trade.priceImpactBps,
   };
+}
+
+/**
+ * The stages of a split's route as the API shows them; the last stage's minimum is the trade's (`minimumOut`, the
+ * quote's amountOutMinimum; its expected output without it).
+ */
+function stageViews(split: Split, token: (address: string) => CatalogToken, minimumOut: bigint | undefined): StageView[] {
+  return stageCalls(split.route).map((c) => {
+    const out = c.legs[c.legs.length - 1].amountOut;
+    const least = c.last && minimumOut !== undefined ? minimumOut : c.amountOutMinimum;
+    return {
+      name: c.executor.name,
+      router: c.executor.address,
+      hops: c.legs.length,
+      tokenIn: token(c.legs[0].tokenIn).address,
+      tokenOut: token(c.legs[c.legs.length - 1].tokenOut).address,
+      amountIn: c.legs[0].amountIn.toString(),
+      amountOut: out.toString(),
+      amountOutMinimum: least.toString(),
+      kept: (c.last ? 0n : out - least).toString(),
+    };
+  });
 }
 
 /** A share as the route's name gives it: percent to two decimals, trailing zeros trimmed (under 0.01: "<0.01%"). */

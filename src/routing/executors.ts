@@ -162,3 +162,46 @@ function ableExecutors(chain: CatalogChain, pools: readonly RoutePoolRef[], trad
   );
   return [...able.filter((e) => e.kind === 'UniswapV2Router02'), ...able.filter((e) => e.kind !== 'UniswapV2Router02')];
 }
+
+/** What routeStages needs to know of each pool along a route: its deployment and the token it pays out (as held). */
+export interface StagePoolRef extends RoutePoolRef {
+  readonly tokenOut: string;
+}
+
+/** The executors of a route executed as consecutive stages (Route.stages): how many legs each stage takes. */
+export interface StagePlan {
+  readonly legs: number;
+  readonly executors: readonly Executor[];
+}
+
+/**
+ * A route no single executor runs (executorsFor is empty) cut into consecutive stages, each run by one executor:
+ * from the first leg on, each stage the longest run of legs some executor covers (executorsFor). Each stage but the
+ * last pays its output to the wallet and the next spends it, so the plan is for exact input only: an exact output
+ * would have to fix every hand-over amount before the earlier stage ran, and a later stage could not be bound to what
+ * an earlier one delivered (refused, NO_EXACT_OUTPUT_ROUTE). Undefined too when some leg has no executor at all, when
+ * the route crosses between native ETH and WETH pools, or where a hand-over would be native ETH (a v4 pool's
+ * currency 0): the wallet hands over ERC-20 tokens only.
+ */
+export function routeStages(
+  chain: CatalogChain,
+  pools: readonly StagePoolRef[],
+  tradeType: TradeType,
+  crossesNative: boolean,
+): StagePlan[] | undefined {
+  if (tradeType !== 'exactIn' || crossesNative || pools.length < 2) return undefined;
+  const plan: StagePlan[] = [];
+  for (let start = 0; start < pools.length; ) {
+    let end = pools.length;
+    let executors: readonly Executor[] = [];
+    for (; end > start; end--) {
+      executors = executorsFor(chain, pools.slice(start, end), tradeType);
+      if (executors.length > 0) break;
+    }
+    if (end === start) return undefined;
+    if (end < pools.length && BigInt(pools[end - 1].tokenOut) === 0n) return undefined;
+    plan.push({ legs: end - start, executors });
+    start = end;
+  }
+  return plan.length > 1 ? plan : undefined;
+}

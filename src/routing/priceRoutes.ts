@@ -4,12 +4,18 @@ import type { LadderQuote, TradeType, V4LegKey } from '../protocols/PoolProtocol
 import { type Pool, protocolOf } from '../protocols/registry.ts';
 import type { PoolPath } from './findRoutes.ts';
 import { heldAt } from './nativePools.ts';
+import { minimumAmountOut } from './slippageLimits.ts';
 import type { Leg } from './Trade.ts';
 
 /** A path whose pools all convert, ready to price. */
 export interface PricedPath {
   readonly path: PoolPath;
   readonly pools: readonly Pool[];
+  /**
+   * A path executed as consecutive stages (Route.stages, exact input): the hops at which a new stage starts, which
+   * take the previous hop's output less `slippageBps` (minimumAmountOut), as the steps hand it over.
+   */
+  readonly handovers?: { readonly at: readonly number[]; readonly slippageBps: number };
 }
 
 /** One amount of a ladder through a whole path: the legs, or why it cannot be served. */
@@ -46,6 +52,11 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
   for (let step = 0; step < n && alive.length > 0; step++) {
     const hop = tradeType === 'exactIn' ? step : n - 1 - step;
     const pool = path.pools[hop];
+    if (path.handovers && tradeType === 'exactIn' && path.handovers.at.includes(hop)) {
+      const bps = path.handovers.slippageBps;
+      current = current.map((a) => minimumAmountOut(a, bps));
+      prefix += `~${bps}/`;
+    }
     // What this pool holds at the path's nodes (native ETH where a v4 pool holds it at the wrapped token's node).
     const tokenIn = heldAt(pool, path.path.tokens[hop]);
     const tokenOut = heldAt(pool, path.path.tokens[hop + 1]);

@@ -1,21 +1,14 @@
-import type { Address } from 'viem';
 import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { chainExecutors, executorsFor, meetsNativePools } from '../routing/executors.ts';
-import { gasLimit, transactionGas } from '../routing/gasModel.ts';
 import { POOL_NATIVE, crossesNative as routeCrossesNative } from '../routing/nativePools.ts';
-import type { Executor, ExecutorKind, Route, Trade } from '../routing/Trade.ts';
-import { approveSteps, type Permit2Allowance, permit2ApproveSteps } from './approveStep.ts';
+import type { Executor, Route, Trade } from '../routing/Trade.ts';
+import type { Permit2Allowance } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
+import { type ApprovalMode, ENCODERS, executorSteps, sum } from './executorSteps.ts';
 import type { SignedPermit } from './permit2.ts';
-import { balancerVault } from './routers/balancerVault.ts';
-import { pancakeSmartRouter } from './routers/pancakeSmartRouter.ts';
-import { type RouterContext, type RouterEncoder, transactionMaximum } from './routers/RouterEncoder.ts';
-import { swapRouter } from './routers/swapRouter.ts';
-import { swapRouter02 } from './routers/swapRouter02.ts';
-import { uniswapV2Router02 } from './routers/uniswapV2Router02.ts';
-import { universalRouter } from './routers/universalRouter.ts';
-import { checkUint256, displayAmount, type Step, stepAddress } from './Step.ts';
+import { checkUint256, type Step, stepAddress } from './Step.ts';
 import { StepBuildError } from './StepBuildError.ts';
+import { stagedSteps } from './stagedSteps.ts';
 
 /** Parameters of {@link buildTradeSteps}. */
 export interface TradeStepsParams {
@@ -65,19 +58,6 @@ export interface TradeStepsParams {
   readonly permit2Permit?: SignedPermit;
 }
 
-/** How the Universal Router's Permit2 allowance is given (request `approvalMode`). */
-export type ApprovalMode = 'approve' | 'permit2';
-
-/** The encoder of each router contract (src/tx/routers/). */
-const ENCODERS: Readonly<Record<ExecutorKind, RouterEncoder>> = {
-  UniswapV2Router02: uniswapV2Router02,
-  SwapRouter: swapRouter,
-  SwapRouter02: swapRouter02,
-  PancakeSmartRouter: pancakeSmartRouter,
-  UniversalRouter: universalRouter,
-  BalancerVault: balancerVault,
-};
-
 /**
  * The ordered steps of a trade. A trade without splits (a bare wrap or unwrap) is buildWrapSteps'. Otherwise the
  * routes run between the tokens the pools hold (the wrapped native token at a native end, which the router wraps
@@ -111,6 +91,10 @@ const ENCODERS: Readonly<Record<ExecutorKind, RouterEncoder>> = {
  *   V2 + Uniswap V3`
  * - exact output: `Swap at most <amountInMaximum> <tokenIn> for <amountOut> <tokenOut> on <DEX names>`, e.g.
  *   `Swap at most 1515.5 USDC for 0.5 WETH on Uniswap V3`
+ * - a route of stages (stagedSteps): each stage's approval of its input and its swap, the tokens of the stage; a
+ *   stage before the last adds ` (at least <minimum> <token>, expected <amountOut>, to the wallet: the next step
+ *   spends <minimum>, the rest stays with the wallet)`, e.g. `Swap 1000 UNI for WETH on Balancer V2 (at least 0.297
+ *   WETH, expected 0.3, to the wallet: the next step spends 0.297, the rest stays with the wallet)`
  * `amount` is what the step approves or may spend (exact input: swaps; exact output: at most); `value` (= amount)
  * only on native-input swap steps.
  */
@@ -171,6 +155,9 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   };
   const routes = trade.splits.map((s, i) => checkRoute(chain, trade.tradeType, ends, s.route, `trade.splits[${i}].route`));
 
+  const staged = routes.find((r) => r.stages);
+  if (staged) return stagedSteps(p, staged, { wallet, recipient, tokenOut, wrapped, nativeIn, nativeOut });
+
   // Each route's most input (exact input: its amountIn); routers in the order of their first split; their
   // transactions; each transaction's minimum.
   const shares = exactOut
@@ -187,94 +174,25 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     else groups.set(route.executor.address, { executor: route.executor, routes: [route] });
   }
   const batches = [...groups.values()].map((g) => {
-    return { ...g, kind: g.executor.kind, txs: ENCODERS[g.executor.kind].batch(g.routes) };
+    return { ...g, txs: ENCODERS[g.executor.kind].batch(g.routes) };
   });
   const amountsOut = batches.flatMap((b) => b.txs.map((tx) => sum(tx, 'amountOut')));
   const minimums = exactOut ? amountsOut : partMinimums(p.amountOutMinimum, amountsOut);
-
-  const steps: Step[] = [];
   let part = 0;
-  for (const batch of batches) {
-    const router = stepAddress(batch.executor.address, 'executor.address');
-    const viaPermit2 = ENCODERS[batch.kind].pullsThroughPermit2 === true;
-    const permit2 = viaPermit2 ? permit2Of(chain, router) : undefined;
-    if (!nativeIn) {
-      const pulls = batch.routes.reduce((s, r) => s + maximums.get(r)!, 0n);
-      const spender = permit2 ?? router;
-      steps.push(
-        ...approveSteps({
-          chainId: chain.chainId,
-          token: p.tokenIn,
-          spender,
-          spenderName: permit2 ? 'Permit2' : batch.executor.name,
-          amount: pulls,
-          wallet,
-          allowance: p.allowances?.get(spender.toLowerCase()),
-        }),
-      );
-      if (permit2 && (p.approvalMode ?? 'approve') === 'approve') {
-        steps.push(
-          ...permit2ApproveSteps({
-            chainId: chain.chainId,
-            permit2,
-            token: p.tokenIn,
-            spender: router,
-            spenderName: batch.executor.name,
-            amount: pulls,
-            expiration: p.deadline,
-            wallet,
-            allowance: p.permit2Allowances?.get(router.toLowerCase()),
-          }),
-        );
-      }
-    }
-    const ctx: RouterContext = {
-      router,
+  return batches.flatMap((batch) =>
+    executorSteps(p, {
+      ...batch,
+      tokenIn: p.tokenIn,
+      tokenOut: p.tokenOut,
       nativeIn,
       nativeOut,
       poolTokenOut: nativeOut ? wrapped : tokenOut,
       recipient,
-      sender: wallet,
-      deadline: BigInt(p.deadline),
-      ...(viaPermit2 && p.permit2Permit ? { permit2Permit: p.permit2Permit } : {}),
-    };
-    // The swap carries the wallet's signed permit: given now, or (approvalMode 'permit2' without it) put in later
-    // (universalRouter.withPermit, POST /quotes/{quoteId}/swap); its gasLimit counts the permit either way.
-    const signs = viaPermit2 && !nativeIn && (ctx.permit2Permit !== undefined || p.approvalMode === 'permit2');
-    for (const txRoutes of batch.txs) {
-      const tx = {
-        tradeType: trade.tradeType,
-        routes: txRoutes,
-        amountOutMinimum: minimums[part++],
-        amountInMaximums: txRoutes.map((r) => maximums.get(r)!),
-      };
-      const most = transactionMaximum(tx);
-      const amount = most.toString();
-      const swap = exactOut
-        ? `Swap at most ${displayAmount(most, p.tokenIn)} ${p.tokenIn.symbol} for ${displayAmount(sum(txRoutes, 'amountOut'), p.tokenOut)} ${p.tokenOut.symbol}`
-        : `Swap ${displayAmount(most, p.tokenIn)} ${p.tokenIn.symbol} for ${p.tokenOut.symbol}`;
-      steps.push({
-        message: `${swap} on ${dexNames(chain, txRoutes)}`,
-        from: wallet,
-        to: router,
-        data: ENCODERS[batch.kind].encode(ctx, tx),
-        amount,
-        chainId: chain.chainId,
-        ...(nativeIn ? { value: amount } : {}),
-        gasLimit: gasLimit(
-          transactionGas(
-            batch.kind,
-            txRoutes.map((r) => r.legs),
-            nativeIn,
-            nativeOut,
-            trade.tradeType,
-            signs,
-          ),
-        ).toString(),
-      });
-    }
-  }
-  return steps;
+      wallet,
+      maximums,
+      minimums: batch.txs.map(() => minimums[part++]),
+    }),
+  );
 }
 
 /**
@@ -323,27 +241,6 @@ export function partMaximums(amountInMaximum: bigint, amountsIn: readonly bigint
   return proportionalShares(amountInMaximum - total, amountsIn).map((slack, i) => amountsIn[i] + slack);
 }
 
-function sum(routes: readonly Route[], field: 'amountIn' | 'amountOut'): bigint {
-  return routes.reduce((s, r) => s + r[field], 0n);
-}
-
-/** Permit2's address for a Universal Router of the chain: its DEX entry's `permit2Address`. */
-export function permit2Of(chain: CatalogChain, router: string): Address {
-  const dex = chain.dexes.find((d) => d.universalRouterAddress !== '' && d.universalRouterAddress.toLowerCase() === router.toLowerCase());
-  if (!dex?.permit2Address) throw new StepBuildError(`executor: the catalogue names no Permit2 for Universal Router ${router}`);
-  return stepAddress(dex.permit2Address, 'permit2Address');
-}
-
-/** The catalogue names of the DEXes of some routes' pools, in route order, each once, joined by ' + '. */
-function dexNames(chain: CatalogChain, routes: readonly Route[]): string {
-  const names: string[] = [];
-  for (const leg of routes.flatMap((r) => r.legs)) {
-    const name = chain.dexes.find((d) => d.slug === leg.dex && d.version === leg.version)!.name;
-    if (!names.includes(name)) names.push(name);
-  }
-  return names.join(' + ');
-}
-
 /**
  * Two legs that meet across native ETH and its wrapped token (one pool holds ETH, the other WETH): the Universal
  * Router wraps or unwraps between them (src/tx/routers/universalRouter.ts).
@@ -378,6 +275,8 @@ function checkRoute(
   checkUint256(route.amountIn, `${field}.amountIn`);
   if (route.amountIn !== legs[0].amountIn)
     throw new StepBuildError(`${field}: amountIn ${route.amountIn} is not its first leg's ${legs[0].amountIn}`);
+  // A route of stages: each stage's executor is checked with its legs (stagedSteps).
+  if (route.stages) return route;
   const { executor } = route;
   const known = chainExecutors(chain).find((e) => e.kind === executor.kind && e.address === executor.address);
   if (!known) throw new StepBuildError(`${field}.executor: ${executor.kind} ${executor.address} is not a router of ${chain.slug}`);

@@ -8,16 +8,19 @@
 // - two pair views of one pool are one pool: no path uses the same poolId twice;
 // - the Vault executor (src/tx/routers/balancerVault.ts) runs Balancer-only routes: bestTrade returns them, and where
 //   a Balancer route gives more than the Uniswap pools the best trade goes through Balancer; a path mixing Balancer and
-//   Uniswap pools still has no executor;
+//   Uniswap pools has no single executor: it is a route of stages (exact input only; UNI trades only on Balancer, so
+//   UNI -> USDC for an exact output is NO_EXACT_OUTPUT_ROUTE);
 // - POST /quotes end to end on a snapshot seeded from the devnet, the Uniswap DEXes excluded: single hop, exact input
 //   and exact output, on a weighted and a stable pool; amountOut (exact input) / amountIn (exact output) equal
 //   BalancerQueries.querySwap on chain, and the steps sent exactly as returned (each with its gasLimit) spend exactly
-//   amountIn, deliver exactly amountOut and leave nothing in the Vault's internal balances.
+//   amountIn, deliver exactly amountOut and leave nothing in the Vault's internal balances; splits across the Vault and
+//   a Uniswap router (exact input and output) and a path of stages (the Vault, then the Uniswap V3 router: the second
+//   step spends the first's minimum, the wallet keeps the rest) likewise, exactly, with nothing left with the routers.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseUnits, zeroAddress } from 'viem';
+import { type Address, decodeFunctionResult, encodeFunctionData, getAddress, type Hex, parseUnits, zeroAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { BALANCER_ARTIFACT_PATHS } from '../../seeds/devnet/deployBalancer.ts';
 import { MULTICALL3_ADDRESS } from '../../seeds/devnet/devnetAddresses.ts';
@@ -190,8 +193,31 @@ t.test('Balancer-only routes run on the Vault: bestTrade returns them, the best 
     balancerOnly.trade.splits.every((s) => s.route.executor.kind === 'BalancerVault'),
     'each route is run by the Vault',
   );
-  // A path mixing Balancer and Uniswap pools has no executor: the Vault runs Balancer pools only, and a trade made of
-  // separate steps per leg (a Vault step, then a Uniswap router step) is not built yet.
+  // A path mixing Balancer and Uniswap pools has no single executor (the Vault runs Balancer pools only): it runs as
+  // stages, exact input only.
+  const uni = chain.tokens.find((x) => x.symbol === 'UNI')!.address.toLowerCase();
+  const mixed = {
+    ...request,
+    tokenIn: uni,
+    tokenOut: usdc,
+    amount: 10n ** 21n,
+    maxHops: 3,
+    maxSplits: 1,
+    handoverSlippageBps: 50,
+    allow: () => true,
+  };
+  const staged = bestTrade(index, mixed);
+  t.strictSame(
+    staged.ok && staged.trade.splits.map((s) => s.route.stages?.map((x) => [x.executor.kind, x.legs])),
+    [
+      [
+        ['BalancerVault', 1],
+        ['SwapRouter02', 1],
+      ],
+    ],
+    'UNI -> USDC: the Vault, then SwapRouter02',
+  );
+  t.strictSame(bestTrade(index, { ...mixed, tradeType: 'exactOut' }), { ok: false, code: 'NO_EXACT_OUTPUT_ROUTE' }, 'no exact output');
   t.same(
     executorsFor(chain, [
       { dex: 'balancer', version: 'balancerV2' },
@@ -265,6 +291,7 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
   const AUTH = { authorization: `Bearer ${(await q.keys.create('balancer')).key}` };
   const sender = privateKeyToAccount(devnet.accounts[3].privateKey);
   const symbol = (s: string) => chain.tokens.find((x) => x.symbol === s)!;
+  const tokenOf = (address: string) => chain.tokens.find((x) => x.address === address)!;
   const VAULT_ABI = artifactAbi(BALANCER_ARTIFACT_PATHS.Vault);
   const internal = async (owner: Address): Promise<bigint[]> =>
     (await client.readContract({
@@ -280,9 +307,21 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
     { pool: 'USDC-USDT-DAI', from: 'USDC', to: 'USDT', tradeType: 'exactOut', amount: '777' },
     // DAI is worth more in the rate-provided pool (its provider's rate above 1): of the two stable pools, the quote takes it.
     { pool: 'USDT-rDAI', from: 'DAI', to: 'USDT', tradeType: 'exactOut', amount: '777' },
+    // Splits across the Balancer pool and the Uniswap pools of one pair: a Vault step and a Uniswap router step, each
+    // with its own approval and its share of the minimum (the chain is the oracle: exact balances after the steps).
+    { pool: undefined, from: 'USDC', to: 'DAI', tradeType: 'exactIn', amount: '300000' },
+    { pool: undefined, from: 'USDC', to: 'DAI', tradeType: 'exactOut', amount: '300000' },
+    // A path no single router runs: UNI -> WETH on the Balancer 80/20 pool (the Vault), then WETH -> USDC on Uniswap
+    // (its router), two steps in one trade, the second spending the first's minimum at the request's slippage.
+    { pool: undefined, from: 'UNI', to: 'USDC', tradeType: 'exactIn', amount: '1000', staged: true },
   ] as const;
+  // Each case on the state the test started from (the split and staged cases are found on it).
+  let start = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot', []);
   for (const c of cases) {
-    // The snapshot as the chain is now (the previous case traded the pool).
+    await jsonRpc(devnet.rpcUrl, 'evm_revert', [start]);
+    start = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot', []);
+    const staged = 'staged' in c;
+    // The snapshot as the chain is now.
     await reseed();
     q.reload();
     chainNow = Number((await client.getBlock()).timestamp) * 1000;
@@ -300,19 +339,91 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
         recipientAddress: recipient,
         sender: sender.address,
         maxHops: 1,
-        maxSplits: 1,
-        excludeDexes: ['uniswap', 'sushiswap'],
+        ...(c.pool ? { maxSplits: 1, excludeDexes: ['uniswap', 'sushiswap'] } : { maxSplits: 3 }),
+        ...(staged ? { maxHops: 3, maxSplits: 1, slippageBps: 100 } : {}),
       },
       headers: AUTH,
     });
     t.equal(res.status, 200, `${c.pool} ${c.tradeType}: ${res.status === 200 ? 'quoted' : JSON.stringify(res.body)}`);
     if (res.status !== 200) continue;
     const quote = res.body.data as Quote;
-    const pool = bal.pools.find((p) => p.name === c.pool)!;
-    t.equal(quote.pairAddress, pool.poolId.toLowerCase(), `${c.pool} ${c.tradeType}: through that pool`);
     const amountIn = BigInt(quote.amountIn);
     const amountOut = BigInt(quote.amountOut);
+    const given = parseUnits(c.amount, (c.tradeType === 'exactIn' ? tokenIn : tokenOut).decimals);
+    t.equal(c.tradeType === 'exactIn' ? amountIn : amountOut, given, 'the amount asked');
+    const swaps = quote.steps.filter((s) => s.spender === undefined);
+    const routers = [...new Set(swaps.map((s) => s.to))];
+    const path = quote.paths![0];
+    const handover = staged ? tokenOf(path.stages![0].tokenOut) : undefined;
+    if (staged) {
+      t.strictSame(
+        path.stages!.map((s) => [s.name, s.router, s.hops, s.tokenIn, s.tokenOut]),
+        [
+          ['Balancer V2 Vault', getAddress(bal.contracts.vault), 1, tokenIn.address, symbol('WETH').address],
+          ['Uniswap V3 router', routers[1], 1, symbol('WETH').address, tokenOut.address],
+        ],
+        'staged: the Vault swaps UNI for WETH, then the Uniswap V3 router WETH for USDC',
+      );
+      const [first, second] = path.stages!;
+      t.equal(BigInt(first.amountOutMinimum), (BigInt(first.amountOut) * 9_900n) / 10_000n, 'staged: the first step keeps to 1% slippage');
+      t.equal(BigInt(first.kept), BigInt(first.amountOut) - BigInt(first.amountOutMinimum), 'staged: the wallet keeps the rest');
+      t.equal(second.amountIn, first.amountOutMinimum, "staged: the second step spends the first one's minimum");
+      t.equal(path.hops[1].amountIn, first.amountOutMinimum, 'staged: the second hop shows what it spends');
+      t.equal(second.amountOutMinimum, quote.amountOutMinimum, "staged: the last step's minimum is the quote's");
+      t.equal(routers.length, 2, 'staged: one swap step per stage');
+    } else if (!c.pool) {
+      const versions = new Set(quote.paths!.flatMap((p) => p.hops.map((h) => h.version)));
+      t.ok(versions.has('balancerV2') && versions.size > 1, `${c.tradeType} split: Balancer and Uniswap pools (${[...versions]})`);
+      t.ok(
+        routers.length >= 2 && routers.some((r) => r.toLowerCase() === bal.contracts.vault.toLowerCase()),
+        `${c.tradeType} split: one swap step per executor (${routers.join(', ')})`,
+      );
+    }
+    // The Vault holds its pools' tokens (what it keeps for the sender is its internal balance, checked below).
+    const held = async (): Promise<bigint[]> =>
+      Promise.all(
+        routers
+          .filter((r) => r.toLowerCase() !== bal.contracts.vault.toLowerCase())
+          .flatMap((r) => [tokenIn, tokenOut].map((x) => wallet.balanceOf(x.address, r))),
+      );
+    const heldBefore = await held();
     const head = (await client.getBlockNumber()) as bigint;
+    t.ok(
+      quote.steps.every((s) => s.gasLimit !== undefined),
+      'every step carries its gasLimit',
+    );
+    await fundAccount(devnet.rpcUrl, sender.address, tokenIn.address as Address, BigInt(quote.amountInMaximum));
+    const before = await wallet.balanceOf(tokenIn.address, sender.address);
+    const handoverBefore = handover ? await wallet.balanceOf(handover.address, sender.address) : 0n;
+    const receipts = await wallet.sendSteps(sender, quote.steps);
+    t.ok(
+      receipts.every((r) => r.status === 'success'),
+      'every step succeeds',
+    );
+    const name = `${c.pool ?? (staged ? 'staged' : 'split')} ${c.tradeType}`;
+    t.equal(before - (await wallet.balanceOf(tokenIn.address, sender.address)), amountIn, `${name}: the sender spent exactly amountIn`);
+    t.equal(await wallet.balanceOf(tokenOut.address, recipient), amountOut, `${name}: the recipient received exactly amountOut`);
+    t.strictSame(await held(), heldBefore, `${name}: no token left with the routers`);
+    if (handover)
+      t.equal(
+        (await wallet.balanceOf(handover.address, sender.address)) - handoverBefore,
+        BigInt(path.stages![0].kept),
+        `${name}: the wallet keeps exactly the first step's output beyond its minimum`,
+      );
+    const gasUsed = receipts.reduce((g, r) => g + r.gasUsed, 0n);
+    t.comment(`${name}: gasEstimate ${quote.gasEstimate}, gasUsed ${gasUsed} over ${receipts.length} steps`);
+    t.ok(
+      (await internal(sender.address)).every((b) => b === 0n),
+      'no internal balance left to the sender',
+    );
+    t.ok(
+      (await internal(recipient)).every((b) => b === 0n),
+      'no internal balance left to the recipient',
+    );
+    if (!c.pool) continue;
+    const pool = bal.pools.find((p) => p.name === c.pool)!;
+    t.equal(quote.pairAddress, pool.poolId.toLowerCase(), `${c.pool} ${c.tradeType}: through that pool`);
+    t.strictSame(routers, [getAddress(bal.contracts.vault)], 'the swap step calls the Vault');
     const onChain = await (async () => {
       const data = encodeFunctionData({
         abi: QUERIES_ABI,
@@ -333,30 +444,5 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
       return decodeFunctionResult({ abi: QUERIES_ABI, functionName: 'querySwap', data: ret as Hex }) as bigint;
     })();
     t.equal(c.tradeType === 'exactIn' ? amountOut : amountIn, onChain, `${c.pool} ${c.tradeType}: the quote = querySwap`);
-    const given = parseUnits(c.amount, (c.tradeType === 'exactIn' ? tokenIn : tokenOut).decimals);
-    t.equal(c.tradeType === 'exactIn' ? amountIn : amountOut, given, 'the amount asked');
-    const swap = quote.steps.at(-1)!;
-    t.equal(swap.to.toLowerCase(), bal.contracts.vault.toLowerCase(), 'the swap step calls the Vault');
-    t.ok(
-      quote.steps.every((s) => s.gasLimit !== undefined),
-      'every step carries its gasLimit',
-    );
-    await fundAccount(devnet.rpcUrl, sender.address, tokenIn.address as Address, BigInt(quote.amountInMaximum));
-    const before = await wallet.balanceOf(tokenIn.address, sender.address);
-    const receipts = await wallet.sendSteps(sender, quote.steps);
-    t.ok(
-      receipts.every((r) => r.status === 'success'),
-      'every step succeeds',
-    );
-    t.equal(before - (await wallet.balanceOf(tokenIn.address, sender.address)), amountIn, 'the sender spent exactly amountIn');
-    t.equal(await wallet.balanceOf(tokenOut.address, recipient), amountOut, 'the recipient received exactly amountOut');
-    t.ok(
-      (await internal(sender.address)).every((b) => b === 0n),
-      'no internal balance left to the sender',
-    );
-    t.ok(
-      (await internal(recipient)).every((b) => b === 0n),
-      'no internal balance left to the recipient',
-    );
   }
 });

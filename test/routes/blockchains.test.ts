@@ -1,6 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { inject } from 'light-my-request';
 import { pino } from 'pino';
@@ -128,6 +129,10 @@ const UNI_V2 = {
   settlementAddress: '',
   feeBps: 30,
   feeTiers: [],
+  balancerVaultAddress: '',
+  balancerQueriesAddress: '',
+  balancerWeightedPoolFactories: [],
+  balancerStablePoolFactories: [],
 };
 const UNI_V3 = {
   chainId: 1001,
@@ -149,6 +154,10 @@ const UNI_V3 = {
   settlementAddress: '',
   feeBps: 0,
   feeTiers: [500, 3000],
+  balancerVaultAddress: '',
+  balancerQueriesAddress: '',
+  balancerWeightedPoolFactories: [],
+  balancerStablePoolFactories: [],
 };
 const V2_POOL = {
   name: 'Uniswap V2 WETH/USDC 0.3%',
@@ -415,4 +424,41 @@ t.test('GET /blockchains: the pool-state fields sit between blockChainLogo and t
       '"symbol":"EMP","nativeToken":"Empty","ecosystem":"evm","blockExplorer":"https://empty.test","rpcUrl":"","blockChainLogo":"",' +
       '"hasPoolState":false,"snapshotBlock":null,"baseTokens":[],"baseTokensFrom":"pools","tokens":[]}]}',
   );
+});
+
+t.test('GET /blockchains/dex serves a Balancer v2 DEX with its Vault, BalancerQueries and factories (shipped catalogue)', async (t) => {
+  const empty = mkdtempSync(join(tmpdir(), 'dex-snapshots-'));
+  t.teardown(() => rmSync(empty, { recursive: true, force: true }));
+  const shipped = buildTestApp({ catalogDir: fileURLToPath(new URL('../../catalog', import.meta.url)), snapshotDir: empty });
+  // catalog/ethereum.json's entry, the addresses of @balancer-labs/v2-deployments (test/catalog/addresses.test.ts).
+  const balancer = {
+    chainId: 1,
+    name: 'Balancer V2',
+    slug: 'balancer',
+    version: 'balancerV2',
+    v2FactoryAddress: '',
+    v2RouterAddress: '',
+    v3FactoryAddress: '',
+    v3RouterAddress: '',
+    v3QuoterAddress: '',
+    v4PoolManagerAddress: '',
+    v4StateViewAddress: '',
+    v4QuoterAddress: '',
+    v4PositionManagerAddress: '',
+    allowedHooks: [],
+    universalRouterAddress: '',
+    permit2Address: '',
+    settlementAddress: '',
+    feeBps: 0,
+    feeTiers: [],
+    balancerVaultAddress: '0xBA12222222228d8Ba445958a75a0704d566BF2C8',
+    balancerQueriesAddress: '0xE39B5e3B6D74016b2F6A9673D7d7493B6DF549d5',
+    balancerWeightedPoolFactories: ['0x5Dd94Da3644DDD055fcf6B3E1aa310Bb7801EB8b'],
+    balancerStablePoolFactories: ['0xdba127fBc23fb20F5929C546af220A991b5C6e01'],
+  };
+  t.strictSame((await shipped.request('GET', '/blockchains/dex?chainId=1&slug=balancer')).body, {
+    code: 200,
+    message: 'dexes fetched successfully',
+    data: [balancer],
+  });
 });

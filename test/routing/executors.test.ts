@@ -6,7 +6,7 @@
 import t from 'tap';
 import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { chainExecutors, chainMeetsNativePools, executorsFor, meetsNativePools } from '../../src/routing/executors.ts';
+import { chainExecutors, chainMeetsNativePools, executorsFor, meetsNativePools, routeStages } from '../../src/routing/executors.ts';
 
 const chain = loadCatalog().chain('ethereum') as CatalogChain;
 const SR02 = '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45';
@@ -77,4 +77,43 @@ t.test('meetsNativePools: the Universal Router only; Ethereum has one', async (t
     ['UniversalRouter'],
   );
   t.equal(chainMeetsNativePools(chain), true);
+});
+
+t.test('routeStages: a path no single executor runs, cut into the longest runs one executor covers; exact input only', async (t) => {
+  const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+  const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+  const legs = (...hops: [string, string][]) => hops.map(([id, tokenOut]) => ({ ...pools(id)[0], tokenOut }));
+  const plan = (p: ReturnType<typeof routeStages>) => p?.map((s) => [s.legs, addresses(s.executors)]);
+  t.strictSame(
+    plan(routeStages(chain, legs(['balancer/balancerV2', WETH], ['uniswap/v3', USDC]), 'exactIn', false)),
+    [
+      [1, [VAULT]],
+      [1, [SR02, UR]],
+    ],
+    'Balancer, then Uniswap V3: the Vault, then the V3 routers',
+  );
+  t.strictSame(
+    plan(routeStages(chain, legs(['uniswap/v2', WETH], ['uniswap/v3', USDC], ['balancer/balancerV2', WETH]), 'exactIn', false)),
+    [
+      [2, [SR02, UR]],
+      [1, [VAULT]],
+    ],
+    'Uniswap V2 + V3 in one stage (SwapRouter02 runs both), then the Vault',
+  );
+  t.equal(
+    routeStages(chain, legs(['balancer/balancerV2', WETH], ['uniswap/v3', USDC]), 'exactOut', false),
+    undefined,
+    'exact output: none',
+  );
+  t.equal(routeStages(chain, legs(['uniswap/v3', WETH], ['uniswap/v3', USDC]), 'exactIn', false), undefined, 'one executor runs it: none');
+  t.equal(
+    routeStages(chain, legs(['uniswap/v4', '0x0000000000000000000000000000000000000000'], ['balancer/balancerV2', USDC]), 'exactIn', false),
+    undefined,
+    'a hand-over in native ETH: none',
+  );
+  t.equal(
+    routeStages(chain, legs(['curve/v1', WETH], ['uniswap/v3', USDC]), 'exactIn', false),
+    undefined,
+    'a pool no executor swaps: none',
+  );
 });

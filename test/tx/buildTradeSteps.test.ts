@@ -3,13 +3,16 @@
 // buildWrapSteps, gas limits add up to the trade's gas model, and malformed trades are refused. Calldata decoded
 // with the compiled contracts' ABIs.
 import t from 'tap';
+import { decodeFunctionData } from 'viem';
+import { BALANCER_ARTIFACT_PATHS } from '../../seeds/devnet/deployBalancer.ts';
 import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { callGas, gasLimit, routeGas, transactionGas } from '../../src/routing/gasModel.ts';
-import type { Trade } from '../../src/routing/Trade.ts';
+import type { Leg, Route, Trade } from '../../src/routing/Trade.ts';
 import { buildTradeSteps, partMaximums, partMinimums, type TradeStepsParams } from '../../src/tx/buildTradeSteps.ts';
 import { buildWrapSteps } from '../../src/tx/buildWrapSteps.ts';
-import { executorOf, routeOf, tokenOf, tradeOf } from '../helpers/handTrades.ts';
+import { artifactAbi } from '../helpers/devnetWallet.ts';
+import { executorOf, legOf, routeOf, tokenOf, tradeOf } from '../helpers/handTrades.ts';
 import { decode, decodeMulticall, ERC20_ABI, SWAP_ROUTER02_ABI, V2_ROUTER_ABI } from '../helpers/routerCalldata.ts';
 import { swapLimit } from '../helpers/stepGas.ts';
 
@@ -341,4 +344,75 @@ t.test('refuses trades the quote layer must never produce', async (t) => {
   for (const [params, message] of cases) {
     t.throws(() => buildTradeSteps(params), { name: 'StepBuildError', code: 'STEP_BUILD_FAILED', status: 500, message }, message);
   }
+});
+
+t.test('a route of stages: per stage its approval and swap, each paying the next exactly its minimum; refusals', async (t) => {
+  const vault = executorOf(chain, 'BalancerVault');
+  const POOL_ID = `0x${'ab'.repeat(32)}`;
+  const uni = legOf(chain, { dex: 'uniswap/v3', from: 'WETH', to: 'USDC', amountIn: E18, amountOut: 3_000_000_000n, ticksCrossed: 1 });
+  // Priced at the first stage's minimum (1% below its 3000 USDC), as the search prices a hand-over.
+  const bal: Leg = {
+    ...legOf(chain, { dex: 'uniswap/v3', from: 'USDC', to: 'DAI', amountIn: 2_970_000_000n, amountOut: 2_969_000n * 10n ** 15n }),
+    pool: POOL_ID,
+    kind: 'balancerStable',
+    dex: 'balancer',
+    version: 'balancerV2',
+    fee: 100,
+    movesTick: false,
+  };
+  const stages = [
+    { executor: sr02, legs: 1, amountOutMinimum: 2_970_000_000n },
+    { executor: vault, legs: 1, amountOutMinimum: bal.amountOut },
+  ];
+  const route: Route = { legs: [uni, bal], amountIn: E18, amountOut: bal.amountOut, executor: sr02, stages, gas: 0n };
+  const DAI_TOKEN = tokenOf(chain, 'DAI');
+  const least = 2_950n * E18;
+  const steps = buildTradeSteps(base(tradeOf([route]), { tokenOut: DAI_TOKEN, amountOutMinimum: least }));
+  t.strictSame(
+    steps.map((s) => [s.message, s.to, s.amount, s.spender]),
+    [
+      [`Approve 1 WETH for Uniswap V3 router`, WETH, E18.toString(), SR02],
+      [
+        'Swap 1 WETH for USDC on Uniswap V3 (at least 2970 USDC, expected 3000, to the wallet: the next step spends 2970, the rest stays with the wallet)',
+        SR02,
+        E18.toString(),
+        undefined,
+      ],
+      ['Approve 2970 USDC for Balancer V2 Vault', USDC, '2970000000', vault.address],
+      ['Swap 2970 USDC for DAI on Balancer V2', vault.address, '2970000000', undefined],
+    ],
+  );
+  const first = decodeMulticall(SWAP_ROUTER02_ABI, steps[1].data).calls[0];
+  t.match(
+    first.args[0],
+    { tokenIn: WETH, tokenOut: USDC, recipient: WALLET, amountIn: E18, amountOutMinimum: 2_970_000_000n },
+    'the first pays the wallet, its minimum enforced',
+  );
+  const [single, funds, limit] = decodeFunctionData({ abi: artifactAbi(BALANCER_ARTIFACT_PATHS.Vault), data: steps[3].data }).args as [
+    { poolId: string; amount: bigint; assetIn: string; assetOut: string },
+    { sender: string; recipient: string },
+    bigint,
+  ];
+  t.match(single, { poolId: POOL_ID, amount: 2_970_000_000n, assetIn: USDC, assetOut: DAI }, 'the second spends exactly the first minimum');
+  t.match(funds, { sender: WALLET, recipient: RECIPIENT }, 'from the wallet to the recipient');
+  t.equal(limit, least, "the trade's minimum on the last");
+  t.strictSame(
+    steps.filter((s) => s.spender === undefined).map((s) => s.gasLimit),
+    [
+      gasLimit(transactionGas('SwapRouter02', [[uni]], false, false)).toString(),
+      gasLimit(transactionGas('BalancerVault', [[bal]], false, false)).toString(),
+    ],
+    "each swap's gasLimit is its own call's",
+  );
+  const wrong = { ...route, stages: [{ ...stages[0], amountOutMinimum: 2_969_999_999n }, stages[1]] };
+  t.throws(() => buildTradeSteps(base(tradeOf([wrong]), { tokenOut: DAI_TOKEN, amountOutMinimum: least })), {
+    message: "trade.splits[0].route.stages[0]: the next stage spends 2970000000, not this stage's minimum 2969999999",
+  });
+  t.throws(() => buildTradeSteps(base(tradeOf([route]), { tokenOut: DAI_TOKEN, amountOutMinimum: least, approvalMode: 'permit2' })), {
+    message: 'approvalMode: "permit2" is not offered for a route of stages',
+  });
+  const foreign = { ...route, stages: [stages[0], { ...stages[1], executor: sr02 }] };
+  t.throws(() => buildTradeSteps(base(tradeOf([foreign]), { tokenOut: DAI_TOKEN, amountOutMinimum: least })), {
+    message: 'trade.splits[0].route.stages[1].executor: Uniswap V3 router does not swap every pool of the stage',
+  });
 });

@@ -25,7 +25,7 @@ import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
 import type { Trade } from '../../src/routing/Trade.ts';
-import type { ApprovalMode } from '../../src/tx/buildTradeSteps.ts';
+import type { ApprovalMode } from '../../src/tx/executorSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { devnetWallet, freshAddress, gasPaid } from '../helpers/devnetWallet.ts';
 import { startSeededDevnet } from '../helpers/followDevnet.ts';

@@ -27,7 +27,7 @@ import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
 import type { Trade } from '../../src/routing/Trade.ts';
-import type { ApprovalMode } from '../../src/tx/buildTradeSteps.ts';
+import type { ApprovalMode } from '../../src/tx/executorSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { artifactAbi, devnetWallet, freshAddress, gasPaid } from '../helpers/devnetWallet.ts';
 import { startSeededDevnet } from '../helpers/followDevnet.ts';
