@@ -12,126 +12,36 @@
 // the v4 figures) and held to the model (test/helpers/universalRouterGas.ts UR_GAS_TOLERANCE: the swap step within
 // ±4% on never-traded pools, ±10% on traded ones; the trade within ±10%); RECORD_GAS_FIXTURE=1 records the receipts
 // with the route shapes into test/fixtures/gas/devnetUniversalRouterGasUsed.json (test/routing/gasModel.test.ts).
-import t, { type Test } from 'tap';
-import { type Address, parseUnits, type TransactionReceipt } from 'viem';
-import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+// The devnet, the trade, the steps, the runs and the amount and gas checks are shared with
+// universalRouterNative.devnet.test.ts (test/helpers/universalRouterDevnet.ts); the approval checks are this file's.
+import t from 'tap';
+import type { Address } from 'viem';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
-import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
-import { type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
-import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { type ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
-import type { Snapshot } from '../../src/graph/snapshot.ts';
-import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
-import { bestTrade } from '../../src/routing/bestTrade.ts';
-import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
-import type { Trade } from '../../src/routing/Trade.ts';
-import type { ApprovalMode } from '../../src/tx/executorSteps.ts';
-import type { Step } from '../../src/tx/Step.ts';
-import { devnetWallet, freshAddress, gasPaid } from '../helpers/devnetWallet.ts';
-import { startSeededDevnet } from '../helpers/followDevnet.ts';
-import {
-  nextBlockLater,
-  UniversalRouterGasRecord,
-  type UniversalRouterTradeParams,
-  universalRouterSteps,
-} from '../helpers/universalRouterGas.ts';
+import { freshAddress } from '../helpers/devnetWallet.ts';
+import { type RouterCase, startUniversalRouterDevnet } from '../helpers/universalRouterDevnet.ts';
 
-const { devnet, catalog, chain, seedNow } = await startSeededDevnet(t.teardown, 'sqs-ur-', { v4: true });
-// The seeding run's snapshot itself, priced as the service prices it.
-const pricing = (s: Snapshot): ChainPoolIndex => new PricingGraph(new PoolGraph([s], catalog), catalog).chain(chain.chainId)!;
-const index = pricing(await seedNow());
-const wallet = devnetWallet(devnet);
-let baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
-const ROUTER = chain.dexes.find((d) => d.version === 'v4')!.universalRouterAddress as Address;
+const {
+  devnet,
+  chain,
+  wallet,
+  router: ROUTER,
+  sender,
+  mover,
+  token,
+  tradeFor,
+  stepsFor,
+  send,
+  freshState,
+  testCases,
+  testGas,
+} = await startUniversalRouterDevnet(t, {
+  prefix: 'sqs-ur-',
+  recipients: 'ur',
+  fixture: 'universalRouter',
+  test: 'test/tx/universalRouter.devnet.test.ts',
+});
 
-async function freshState(): Promise<void> {
-  if (!(await jsonRpc<boolean>(devnet.rpcUrl, 'evm_revert', [baseline]))) throw new Error('evm_revert failed');
-  baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
-}
-
-const sender = privateKeyToAccount(devnet.accounts[1].privateKey);
-const mover = privateKeyToAccount(devnet.accounts[2].privateKey);
-const warmSender = privateKeyToAccount(devnet.accounts[3].privateKey);
-const token = (symbol: string): CatalogToken => chain.tokens.find((x) => x.symbol === symbol)!;
-const ZERO = '0x0000000000000000000000000000000000000000';
-const symbolOf = (address: string): string =>
-  address === ZERO ? 'ETH*' : chain.tokens.find((x) => x.address.toLowerCase() === address.toLowerCase())!.symbol;
-
-/** A pool as `uniswap/v4 USDC/USDT 100` (v2 without a fee). */
-function poolKey(e: PoolEntry): string {
-  const pair = [symbolOf(e.token0), symbolOf(e.token1)].sort().join('/');
-  return `${e.dex}/${e.version} ${pair}${e.version === 'v2' ? '' : ` ${e.state.fee}`}`;
-}
-
-/** The trade's routes as `executor: TOKEN -dex/version fee-> TOKEN …`. */
-function shape(trade: Trade): string[] {
-  return trade.splits.map(({ route }) => {
-    const hops = route.legs.map((l) => ` -${l.dex}/${l.version}${l.version === 'v2' ? '' : ` ${l.fee}`}-> ${symbolOf(l.tokenOut)}`);
-    return `${route.executor.kind}: ${symbolOf(route.legs[0].tokenIn)}${hops.join('')}`;
-  });
-}
-
-interface Case {
-  readonly name: string;
-  readonly tokenIn: string;
-  readonly tokenOut: string;
-  readonly tradeType?: TradeType;
-  readonly amount: string;
-  readonly maxHops?: number;
-  readonly maxSplits?: number;
-  /** The pools the trade may use (poolKey). */
-  readonly pools: readonly string[];
-  readonly shape: readonly string[];
-  readonly approvalMode?: ApprovalMode;
-}
-
-function tradeFor(c: Case, on: ChainPoolIndex = index): Trade {
-  const tradeType = c.tradeType ?? 'exactIn';
-  const fixed = token(tradeType === 'exactIn' ? c.tokenIn : c.tokenOut);
-  const outcome = bestTrade(on, {
-    tokenIn: token(c.tokenIn).address.toLowerCase(),
-    tokenOut: token(c.tokenOut).address.toLowerCase(),
-    tradeType,
-    amount: parseUnits(c.amount, fixed.decimals),
-    maxHops: c.maxHops ?? 2,
-    maxSplits: c.maxSplits ?? 1,
-    gasPriceWei: 0n,
-    allow: (e) => c.pools.includes(poolKey(e)),
-  });
-  if (!outcome.ok) throw new Error(`no trade: ${outcome.code}`);
-  return outcome.trade;
-}
-
-/** The steps of a case's trade for `account`, paying `recipient`, in the case's approval mode. */
-function paramsFor(c: Case, trade: Trade, account: PrivateKeyAccount, recipient: Address): UniversalRouterTradeParams {
-  return {
-    chain,
-    wallet,
-    trade,
-    tokenIn: token(c.tokenIn),
-    tokenOut: token(c.tokenOut),
-    account,
-    recipient,
-    ...(c.approvalMode ? { approvalMode: c.approvalMode } : {}),
-  };
-}
-
-const stepsFor = (c: Case, trade: Trade, account: PrivateKeyAccount, recipient: Address): Promise<Step[]> =>
-  universalRouterSteps(paramsFor(c, trade, account, recipient));
-
-async function send(steps: readonly Step[], account: PrivateKeyAccount): Promise<TransactionReceipt[]> {
-  const receipts: TransactionReceipt[] = [];
-  for (const step of steps) {
-    const receipt = await wallet.sendStep(account, step, BigInt(step.gasLimit!));
-    if (receipt.status !== 'success') throw new Error(`step "${step.message}" reverted (gasUsed ${receipt.gasUsed} of ${step.gasLimit})`);
-    receipts.push(receipt);
-  }
-  return receipts;
-}
-
-const gas = new UniversalRouterGasRecord('universalRouter', 'test/tx/universalRouter.devnet.test.ts');
-
-const CASES: readonly Case[] = [
+const CASES: readonly RouterCase[] = [
   {
     name: 'v4 one pool without fee (DAI/USDC, tick spacing 1)',
     tokenIn: 'DAI',
@@ -270,21 +180,8 @@ async function routerHoldings(): Promise<Record<string, bigint>> {
   return out;
 }
 
-/**
- * Executes a case's trade priced on `on` from `account` and checks it: the shape, the approvals, the amounts, nothing
- * left in the router, the gas (`pools`: whether the trade's pools were traded before).
- */
-async function execute(t: Test, c: Case, on: ChainPoolIndex, account: PrivateKeyAccount, pools: 'cold' | 'warm'): Promise<void> {
-  const trade = tradeFor(c, on);
-  t.strictSame(shape(trade), c.shape, 'the trade has the shape the case names');
-  const recipient = freshAddress(`ur ${pools} ${c.name}`);
-  const tIn = token(c.tokenIn);
-  const tOut = token(c.tokenOut);
-  const nativeIn = tIn.address === NATIVE_TOKEN_ADDRESS;
-  const exactOut = trade.tradeType === 'exactOut';
-  const most = exactOut ? maximumAmountIn(trade.amountIn, 50) : trade.amountIn;
-  if (!nativeIn) await fundAccount(devnet.rpcUrl, account.address, tIn.address as Address, most);
-  const steps = await stepsFor(c, trade, account, recipient);
+// Beside the shape and the amounts: the approvals, then nothing left in the router.
+testCases(t, CASES, async (t, { case: c, trade, nativeIn, steps }) => {
   const approvals = steps.filter((s) => s.to !== ROUTER).map((s) => s.message);
   if (!nativeIn) {
     const permitSteps = c.approvalMode === 'permit2' ? [] : [`Allow ${trade.splits[0].route.executor.name} to spend`];
@@ -294,26 +191,11 @@ async function execute(t: Test, c: Case, on: ChainPoolIndex, account: PrivateKey
       'approvals: the token to Permit2, then (approve mode) Permit2 to the router',
     );
   }
-  const inBefore = await wallet.balanceOf(tIn.address, account.address);
-  const receipts = await send(steps, account);
-  const spent = inBefore - (await wallet.balanceOf(tIn.address, account.address)) - (nativeIn ? gasPaid(receipts) : 0n);
-  t.equal(await wallet.balanceOf(tOut.address, recipient), trade.amountOut, 'the recipient receives exactly amountOut');
-  // Exact output spends what the pools asked on the unmoved state: the trade's amountIn.
-  t.equal(spent, trade.amountIn, 'the wallet spends exactly amountIn');
-  t.strictSame(await routerHoldings(), {}, 'nothing is left in the UniversalRouter');
-  t.equal(await wallet.client.getBalance({ address: ROUTER }), 0n, 'no ether is left in the UniversalRouter');
-  gas.check(t, `${c.name} (${pools})`, pools, paramsFor(c, trade, account, recipient), steps, receipts);
-}
-
-for (const c of CASES) {
-  t.test(c.name, async (t) => {
-    await freshState();
-    await execute(t, c, index, sender, 'cold');
-    // The same trade again from a wallet that never held the token, on the pools the first one traded, a block later.
-    await nextBlockLater(devnet.rpcUrl);
-    await execute(t, c, pricing(await seedNow()), warmSender, 'warm');
-  });
-}
+  return async () => {
+    t.strictSame(await routerHoldings(), {}, 'nothing is left in the UniversalRouter');
+    t.equal(await wallet.client.getBalance({ address: ROUTER }), 0n, 'no ether is left in the UniversalRouter');
+  };
+});
 
 t.test('a price moved by another account first: the swap reverts, nothing is delivered', async (t) => {
   await freshState();
@@ -336,10 +218,4 @@ t.test('a price moved by another account first: the swap reverts, nothing is del
   t.equal(await wallet.balanceOf(token('USDC').address, sender.address), before, 'nothing spent');
 });
 
-t.test('gas: estimate vs gasUsed', async (t) => {
-  gas.finish(
-    t,
-    2 * CASES.length,
-    "receipts of universalRouter.devnet's trades, each case from the seeded devnet (evm_revert; its v4 pools never traded: pools cold), then again, priced on the new state, from another account on the pools the first run traded (pools warm); every step sent with its own gasLimit by an account that never held the input token; gasUsed per step as the receipt reports it",
-  );
-});
+testGas(t, CASES);

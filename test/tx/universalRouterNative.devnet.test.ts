@@ -12,131 +12,41 @@
 // test/fixtures/gas/devnetUniversalRouterNativeGasUsed.json). Then routing: on the seeded state the native pool gives more than the WETH pool
 // for ETH -> USDC and is chosen; after another account moves the native pool's price, the WETH pool gives more and is
 // chosen; each chosen amount equals V4Quoter's on chain.
-import t, { type Test } from 'tap';
-import { type Address, type Hex, parseUnits, type TransactionReceipt, zeroAddress } from 'viem';
-import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+// The set-up and the runs are shared with universalRouter.devnet.test.ts (test/helpers/universalRouterDevnet.ts).
+import t from 'tap';
+import { type Address, type Hex, parseUnits, zeroAddress } from 'viem';
 import { V4_ARTIFACT_PATHS } from '../../seeds/devnet/deployUniswapV4.ts';
-import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
-import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
-import { type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
+import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
-import type { Snapshot } from '../../src/graph/snapshot.ts';
-import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
-import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
-import { bestTrade } from '../../src/routing/bestTrade.ts';
-import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
-import type { Trade } from '../../src/routing/Trade.ts';
-import type { ApprovalMode } from '../../src/tx/executorSteps.ts';
-import type { Step } from '../../src/tx/Step.ts';
-import { artifactAbi, devnetWallet, freshAddress, gasPaid } from '../helpers/devnetWallet.ts';
-import { startSeededDevnet } from '../helpers/followDevnet.ts';
-import {
-  nextBlockLater,
-  UniversalRouterGasRecord,
-  type UniversalRouterTradeParams,
-  universalRouterSteps,
-} from '../helpers/universalRouterGas.ts';
+import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
+import { artifactAbi, freshAddress } from '../helpers/devnetWallet.ts';
+import { type RouterCase, startUniversalRouterDevnet } from '../helpers/universalRouterDevnet.ts';
 
-const { devnet, catalog, chain, seedNow } = await startSeededDevnet(t.teardown, 'sqs-ur-native-', { v4: true });
-if (!devnet.v4) throw new Error('startSeededDevnet({ v4: true }) returned no v4 deployment');
-const V4 = devnet.v4;
-const pricing = (s: Snapshot): ChainPoolIndex => new PricingGraph(new PoolGraph([s], catalog), catalog).chain(chain.chainId)!;
-const index = pricing(await seedNow());
-const wallet = devnetWallet(devnet);
-let baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
-const ROUTER = chain.dexes.find((d) => d.version === 'v4')!.universalRouterAddress as Address;
+const ur = await startUniversalRouterDevnet(t, {
+  prefix: 'sqs-ur-native-',
+  recipients: 'ur native',
+  fixture: 'universalRouterNative',
+  test: 'test/tx/universalRouterNative.devnet.test.ts',
+});
+const {
+  catalog,
+  chain,
+  seedNow,
+  v4: V4,
+  pricing,
+  wallet,
+  router: ROUTER,
+  mover,
+  token,
+  symbolOf,
+  shape,
+  tradeFor,
+  stepsFor,
+  send,
+  freshState,
+} = ur;
 const POOL_MANAGER = V4.contracts.poolManager;
 const V4_QUOTER_ABI = artifactAbi(V4_ARTIFACT_PATHS.V4Quoter);
-
-async function freshState(): Promise<void> {
-  if (!(await jsonRpc<boolean>(devnet.rpcUrl, 'evm_revert', [baseline]))) throw new Error('evm_revert failed');
-  baseline = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot');
-}
-
-const sender = privateKeyToAccount(devnet.accounts[1].privateKey);
-const mover = privateKeyToAccount(devnet.accounts[2].privateKey);
-const warmSender = privateKeyToAccount(devnet.accounts[3].privateKey);
-const token = (symbol: string): CatalogToken => chain.tokens.find((x) => x.symbol === symbol)!;
-/** Native ETH as a v4 pool holds it shows as 'ETH', the catalogue's native asset too. */
-const symbolOf = (address: string): string =>
-  address === zeroAddress ? 'ETH' : chain.tokens.find((x) => x.address.toLowerCase() === address.toLowerCase())!.symbol;
-
-/** A pool as `uniswap/v4 ETH/USDC 500` (v2 without a fee). */
-function poolKey(e: PoolEntry): string {
-  const pair = [symbolOf(e.token0), symbolOf(e.token1)].sort().join('/');
-  const hooked = e.version === 'v4' && BigInt((e.state as SnapshotPoolV4).hooks) !== 0n ? ' hooked' : '';
-  return `${e.dex}/${e.version} ${pair}${e.version === 'v2' ? '' : ` ${e.state.fee}`}${hooked}`;
-}
-
-/** The trade's routes as `executor: TOKEN -dex/version fee-> TOKEN …`, ` | TOKEN` where the next pool holds the other of ETH/WETH. */
-function shape(trade: Trade): string[] {
-  return trade.splits.map(({ route }) => {
-    const hops = route.legs.map((l, i) => {
-      const cross = i > 0 && route.legs[i - 1].tokenOut !== l.tokenIn ? ` | ${symbolOf(l.tokenIn)}` : '';
-      return `${cross} -${l.dex}/${l.version}${l.version === 'v2' ? '' : ` ${l.fee}`}-> ${symbolOf(l.tokenOut)}`;
-    });
-    return `${route.executor.kind}: ${symbolOf(route.legs[0].tokenIn)}${hops.join('')}`;
-  });
-}
-
-interface Case {
-  readonly name: string;
-  readonly tokenIn: string;
-  readonly tokenOut: string;
-  readonly tradeType?: TradeType;
-  readonly amount: string;
-  readonly maxHops?: number;
-  readonly maxSplits?: number;
-  /** The pools the trade may use (poolKey). */
-  readonly pools: readonly string[];
-  readonly shape: readonly string[];
-  readonly approvalMode?: ApprovalMode;
-}
-
-function tradeFor(c: Case, on: ChainPoolIndex = index): Trade {
-  const tradeType = c.tradeType ?? 'exactIn';
-  const fixed = token(tradeType === 'exactIn' ? c.tokenIn : c.tokenOut);
-  const outcome = bestTrade(on, {
-    tokenIn: token(c.tokenIn).address.toLowerCase(),
-    tokenOut: token(c.tokenOut).address.toLowerCase(),
-    tradeType,
-    amount: parseUnits(c.amount, fixed.decimals),
-    maxHops: c.maxHops ?? 2,
-    maxSplits: c.maxSplits ?? 1,
-    gasPriceWei: 0n,
-    allow: (e) => c.pools.includes(poolKey(e)),
-  });
-  if (!outcome.ok) throw new Error(`no trade: ${outcome.code}`);
-  return outcome.trade;
-}
-
-/** The steps of a case's trade for `account`, paying `recipient`, in the case's approval mode. */
-function paramsFor(c: Case, trade: Trade, account: PrivateKeyAccount, recipient: Address): UniversalRouterTradeParams {
-  return {
-    chain,
-    wallet,
-    trade,
-    tokenIn: token(c.tokenIn),
-    tokenOut: token(c.tokenOut),
-    account,
-    recipient,
-    ...(c.approvalMode ? { approvalMode: c.approvalMode } : {}),
-  };
-}
-
-const stepsFor = (c: Case, trade: Trade, account: PrivateKeyAccount, recipient: Address): Promise<Step[]> =>
-  universalRouterSteps(paramsFor(c, trade, account, recipient));
-
-async function send(steps: readonly Step[], account: PrivateKeyAccount): Promise<TransactionReceipt[]> {
-  const receipts: TransactionReceipt[] = [];
-  for (const step of steps) {
-    const receipt = await wallet.sendStep(account, step, BigInt(step.gasLimit!));
-    if (receipt.status !== 'success') throw new Error(`step "${step.message}" reverted (gasUsed ${receipt.gasUsed} of ${step.gasLimit})`);
-    receipts.push(receipt);
-  }
-  return receipts;
-}
 
 /** A v4 currency's balance: ether for native ETH, else the token's. */
 const currencyBalance = (currency: string, owner: Address): Promise<bigint> =>
@@ -145,9 +55,8 @@ const currencyBalance = (currency: string, owner: Address): Promise<bigint> =>
 const ETH_USDC = 'uniswap/v4 ETH/USDC 500';
 const WETH_USDC_V4 = 'uniswap/v4 USDC/WETH 3000';
 const USDC_USDT_V4 = 'uniswap/v4 USDC/USDT 100';
-const gas = new UniversalRouterGasRecord('universalRouterNative', 'test/tx/universalRouterNative.devnet.test.ts');
 
-const CASES: readonly Case[] = [
+const CASES: readonly RouterCase[] = [
   {
     name: 'native in, exact in: the native ETH pool paid from the value, nothing wrapped',
     tokenIn: 'ETH',
@@ -294,21 +203,9 @@ const CASES: readonly Case[] = [
   },
 ];
 
-/**
- * Executes a case's trade priced on `on` from `account` and checks it: the shape, the steps, the amounts, nothing left
- * in the router, the PoolManager's balances, the gas (`pools`: whether the trade's pools were traded before).
- */
-async function execute(t: Test, c: Case, on: ChainPoolIndex, account: PrivateKeyAccount, pools: 'cold' | 'warm'): Promise<void> {
-  const trade = tradeFor(c, on);
-  t.strictSame(shape(trade), c.shape, 'the trade has the shape the case names');
-  const recipient = freshAddress(`ur native ${pools} ${c.name}`);
-  const tIn = token(c.tokenIn);
-  const tOut = token(c.tokenOut);
-  const nativeIn = tIn.address === NATIVE_TOKEN_ADDRESS;
-  const exactOut = trade.tradeType === 'exactOut';
-  const most = exactOut ? maximumAmountIn(trade.amountIn, 50) : trade.amountIn;
-  if (!nativeIn) await fundAccount(devnet.rpcUrl, account.address, tIn.address as Address, most);
-  const steps = await stepsFor(c, trade, account, recipient);
+// Beside the shape and the amounts: the swap's target and value, then nothing left in the router and the PoolManager's
+// balances moved by exactly what its pools took in and paid out.
+ur.testCases(t, CASES, async (t, { trade, nativeIn, most, steps }) => {
   const swap = steps[steps.length - 1];
   t.equal(swap.to, ROUTER, 'the swap goes to the Universal Router');
   if (nativeIn) {
@@ -319,41 +216,21 @@ async function execute(t: Test, c: Case, on: ChainPoolIndex, account: PrivateKey
   const v4Legs = trade.splits.flatMap((s) => s.route.legs).filter((l) => l.kind === 'uniswapV4');
   const currencies = [...new Set(v4Legs.flatMap((l) => [l.tokenIn, l.tokenOut]))];
   const pmBefore = await Promise.all(currencies.map((x) => currencyBalance(x, POOL_MANAGER)));
-  const inBefore = await wallet.balanceOf(tIn.address, account.address);
-  const receipts = await send(steps, account);
-  const spent = inBefore - (await wallet.balanceOf(tIn.address, account.address)) - (nativeIn ? gasPaid(receipts) : 0n);
-  t.equal(await wallet.balanceOf(tOut.address, recipient), trade.amountOut, 'the recipient receives exactly amountOut');
-  t.equal(spent, trade.amountIn, 'the wallet spends exactly amountIn');
-  for (const x of chain.tokens) {
-    if (x.address === NATIVE_TOKEN_ADDRESS) continue;
-    t.equal(await wallet.balanceOf(x.address, ROUTER), 0n, `no ${x.symbol} is left in the UniversalRouter`);
-  }
-  t.equal(await wallet.client.getBalance({ address: ROUTER }), 0n, 'no ether is left in the UniversalRouter');
-  for (const [i, x] of currencies.entries()) {
-    const delta =
-      v4Legs.reduce((s, l) => s + (l.tokenIn === x ? l.amountIn : 0n) - (l.tokenOut === x ? l.amountOut : 0n), 0n) + pmBefore[i];
-    t.equal(await currencyBalance(x, POOL_MANAGER), delta, `the PoolManager's ${symbolOf(x)} moves by exactly its pools' amounts`);
-  }
-  gas.check(t, `${c.name} (${pools})`, pools, paramsFor(c, trade, account, recipient), steps, receipts);
-}
-
-for (const c of CASES) {
-  t.test(c.name, async (t) => {
-    await freshState();
-    await execute(t, c, index, sender, 'cold');
-    // The same trade again from a wallet that never held the token, on the pools the first one traded, a block later.
-    await nextBlockLater(devnet.rpcUrl);
-    await execute(t, c, pricing(await seedNow()), warmSender, 'warm');
-  });
-}
-
-t.test('gas: estimate vs gasUsed', async (t) => {
-  gas.finish(
-    t,
-    2 * CASES.length,
-    "receipts of universalRouterNative.devnet's trades, each case from the seeded devnet (evm_revert; its v4 pools never traded: pools cold), then again, priced on the new state, from another account on the pools the first run traded (pools warm); every step sent with its own gasLimit by an account that never held the input token; gasUsed per step as the receipt reports it",
-  );
+  return async () => {
+    for (const x of chain.tokens) {
+      if (x.address === NATIVE_TOKEN_ADDRESS) continue;
+      t.equal(await wallet.balanceOf(x.address, ROUTER), 0n, `no ${x.symbol} is left in the UniversalRouter`);
+    }
+    t.equal(await wallet.client.getBalance({ address: ROUTER }), 0n, 'no ether is left in the UniversalRouter');
+    for (const [i, x] of currencies.entries()) {
+      const delta =
+        v4Legs.reduce((s, l) => s + (l.tokenIn === x ? l.amountIn : 0n) - (l.tokenOut === x ? l.amountOut : 0n), 0n) + pmBefore[i];
+      t.equal(await currencyBalance(x, POOL_MANAGER), delta, `the PoolManager's ${symbolOf(x)} moves by exactly its pools' amounts`);
+    }
+  };
 });
+
+ur.testGas(t, CASES);
 
 /** V4Quoter's exact-input quote of one pool of the devnet plan, at the devnet's head. */
 async function v4Quote(currency0: Address, currency1: Address, fee: number, zeroForOne: boolean, amount: bigint): Promise<bigint> {
@@ -384,7 +261,7 @@ t.test('bestTrade picks the native ETH pool when it gives more, the WETH pool wh
     native: await v4Quote(zeroAddress, usdc, 500, true, amount),
     wrapped: await v4Quote(w0, w1, 3000, w0 === weth, amount),
   });
-  const c: Case = {
+  const c: RouterCase = {
     name: 'ETH -> USDC',
     tokenIn: 'ETH',
     tokenOut: 'USDC',
@@ -401,7 +278,7 @@ t.test('bestTrade picks the native ETH pool when it gives more, the WETH pool wh
   t.equal(first.amountOut, before.native, "its amountOut is V4Quoter's for the native pool");
 
   // Another account sells ether into the native pool until the WETH pool gives more for 1 ETH.
-  const move: Case = { name: 'move', tokenIn: 'ETH', tokenOut: 'USDC', amount: '100', maxHops: 1, pools: [ETH_USDC], shape: [] };
+  const move: RouterCase = { name: 'move', tokenIn: 'ETH', tokenOut: 'USDC', amount: '100', maxHops: 1, pools: [ETH_USDC], shape: [] };
   let after = before;
   for (let i = 0; i < 20 && after.native >= after.wrapped; i++) {
     const moved = tradeFor(move, pricing(await seedNow()));
@@ -418,7 +295,7 @@ t.test('a hook with swap permissions: refused as today, priced as V4Quoter price
   await freshState();
   const snapshot = await seedNow();
   const hooked = V4.pools.find((p) => p.currency0 === zeroAddress && p.fee === 3000 && BigInt(p.hooks) !== 0n)!;
-  const c: Case = {
+  const c: RouterCase = {
     name: 'hooked',
     tokenIn: 'ETH',
     tokenOut: 'USDC',
@@ -465,6 +342,6 @@ t.test('a hook with swap permissions: refused as today, priced as V4Quoter price
 });
 
 t.test('a WETH (ERC-20) input never starts at the native ETH pool', async (t) => {
-  const c: Case = { name: 'WETH -> USDC', tokenIn: 'WETH', tokenOut: 'USDC', amount: '1', maxHops: 1, pools: [ETH_USDC], shape: [] };
+  const c: RouterCase = { name: 'WETH -> USDC', tokenIn: 'WETH', tokenOut: 'USDC', amount: '1', maxHops: 1, pools: [ETH_USDC], shape: [] };
   t.throws(() => tradeFor(c), { message: 'no trade: NO_ROUTE' });
 });
