@@ -75,6 +75,6 @@ function bestTradeThrough(
     return deployments.length === 1 ? Object.assign(allow, { deployment: deployments[0] }) : allow;
   });
   const { tokenIn, tokenOut, tradeType, amount } = subject;
-  const { maxHops, maxSplits, gasPriceWei } = limits;
-  return bestTrade(index, { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, allow, allowKey }, caches);
+  const { maxHops, maxSplits, gasPriceWei, approvalMode } = limits;
+  return bestTrade(index, { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, approvalMode, allow, allowKey }, caches);
 }

@@ -3,6 +3,7 @@ import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRES
 import { chainExecutors, executorsFor, meetsNativePools } from '../routing/executors.ts';
 import { gasLimit, transactionGas } from '../routing/gasModel.ts';
 import { POOL_NATIVE, crossesNative as routeCrossesNative } from '../routing/nativePools.ts';
+import type { ApprovalMode } from '../routing/RoutingLimits.ts';
 import type { Executor, ExecutorKind, Route, Trade } from '../routing/Trade.ts';
 import { approveSteps, type Permit2Allowance, permit2ApproveSteps } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
@@ -65,8 +66,7 @@ export interface TradeStepsParams {
   readonly permit2Permit?: SignedPermit;
 }
 
-/** How the Universal Router's Permit2 allowance is given (request `approvalMode`). */
-export type ApprovalMode = 'approve' | 'permit2';
+export type { ApprovalMode };
 
 /** The encoder of each router contract (src/tx/routers/). */
 const ENCODERS: Readonly<Record<ExecutorKind, RouterEncoder>> = {

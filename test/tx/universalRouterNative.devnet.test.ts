@@ -105,6 +105,7 @@ function tradeFor(c: Case, on: ChainPoolIndex = index): Trade {
     maxHops: c.maxHops ?? 2,
     maxSplits: c.maxSplits ?? 1,
     gasPriceWei: 0n,
+    approvalMode: c.approvalMode,
     allow: (e) => c.pools.includes(poolKey(e)),
   });
   if (!outcome.ok) throw new Error(`no trade: ${outcome.code}`);
