@@ -4,9 +4,9 @@ import { ValidationError } from '../errors/BaseError.ts';
 import { DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, hasValidChecksum, TOKEN_PATTERN } from '../http/formats.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { HOOKS_OPTIONS } from '../protocols/uniswapV4/v4Fees.ts';
+import type { ApprovalMode } from '../routing/RoutingLimits.ts';
 import { type RequestedLimits, ROUTING_BOUNDS } from '../routing/RoutingLimits.ts';
 import { checksumAddress } from '../tx/checksumAddress.ts';
-import type { ApprovalMode } from '../tx/executorSteps.ts';
 
 import {
   APPROVAL_MODES,

@@ -6,8 +6,8 @@ import type { JSONSchemaType } from 'ajv';
 import { CHAIN_ID_SCHEMA, DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, INTEGER_STRING_PATTERN, TOKEN_PATTERN } from '../http/formats.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { HOOKS_OPTIONS, type HooksOption } from '../protocols/uniswapV4/v4Fees.ts';
+import type { ApprovalMode } from '../routing/RoutingLimits.ts';
 import { ROUTING_BOUNDS } from '../routing/RoutingLimits.ts';
-import type { ApprovalMode } from '../tx/executorSteps.ts';
 
 /** Body of POST /quotes and POST /quotes/routes (SPEC section 2, Quote request). */
 export interface QuoteRequestBody {

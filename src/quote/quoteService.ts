@@ -254,7 +254,8 @@ export class QuoteService {
     const deadline = Math.floor(createdMs / 1000) + QUOTE_VALIDITY_SECONDS;
     const chain = request.originChain;
     const permitMode = request.approvalMode === 'permit2';
-    const trade = await findBestTrade(this.deps.pricer, chain, request, request.limits);
+    // The approval mode prices the trade's Permit2 allowance as its steps give it (gasModel.callGas `permit`).
+    const trade = await findBestTrade(this.deps.pricer, chain, request, { ...request.limits, approvalMode: request.approvalMode });
     const tooHigh = priceImpactRefusal({ trade }, request.maxPriceImpactBps);
     if (tooHigh) throw tooHigh;
     const permitRefusal = permit2Refusal(request, trade);

@@ -23,7 +23,16 @@ export interface RoutingLimits {
    * the next stage spends that minimum. Undefined: such paths are not searched.
    */
   readonly handoverSlippageBps?: number;
+  /**
+   * How a Universal Router route's Permit2 allowance is given (request `approvalMode`, POST /quotes); default
+   * "approve". Priced into the trade's gas (gasModel.callGas): "permit2" has no `Permit2.approve` step, the swap
+   * carries the signed permit instead.
+   */
+  readonly approvalMode?: ApprovalMode;
 }
+
+/** How the Universal Router's Permit2 allowance is given (request `approvalMode`; steps: src/tx/executorSteps.ts). */
+export type ApprovalMode = 'approve' | 'permit2';
 
 /** Routing limits as a request states them: the gas price may be left to the chain's pool state (undefined). */
 export type RequestedLimits = Omit<RoutingLimits, 'gasPriceWei'> & { readonly gasPriceWei: bigint | undefined };

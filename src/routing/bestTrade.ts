@@ -17,7 +17,8 @@ import { gasRate, lpFees, priceImpactBps } from './tradeMetrics.ts';
 import { wrapTrade } from './wrapTrade.ts';
 
 /** What to trade, on one chain, within which limits (the deployments as a pool filter). */
-export interface TradeRequest extends Pick<RoutingLimits, 'maxHops' | 'maxSplits' | 'gasPriceWei' | 'handoverSlippageBps'> {
+export interface TradeRequest
+  extends Pick<RoutingLimits, 'maxHops' | 'maxSplits' | 'gasPriceWei' | 'handoverSlippageBps' | 'approvalMode'> {
   /** Lower-case token addresses (the native asset as its pseudo-address). */
   readonly tokenIn: string;
   readonly tokenOut: string;
@@ -618,6 +619,7 @@ function callsGas(search: Search, routes: readonly { executor: Executor; legs: r
       search.request.tradeType,
       search.approvalReset,
       work,
+      search.request.approvalMode === 'permit2',
     );
   }
   return gas;

@@ -75,10 +75,10 @@ function bestTradeThrough(
     return deployments.length === 1 ? Object.assign(allow, { deployment: deployments[0] }) : allow;
   });
   const { tokenIn, tokenOut, tradeType, amount } = subject;
-  const { maxHops, maxSplits, gasPriceWei, handoverSlippageBps } = limits;
+  const { maxHops, maxSplits, gasPriceWei, handoverSlippageBps, approvalMode } = limits;
   return bestTrade(
     index,
-    { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, handoverSlippageBps, allow, allowKey },
+    { tokenIn, tokenOut, tradeType, amount, maxHops, maxSplits, gasPriceWei, handoverSlippageBps, approvalMode, allow, allowKey },
     caches,
   );
 }

@@ -176,7 +176,9 @@ function callOverhead(
  * flagged `approvalReset`: the reset to 0 first, src/tx/approveStep.ts; the Universal Router's Permit2 approval
  * besides), its call(s), native handling, the sweep of several routes. `wrapIn` / `unwrapOut`: the executor wraps
  * the native input before a WETH pool / unwraps the native output after one (nativeWork); an input that is not
- * `erc20In` is native, sent as value; `crossings`: its routes' wraps and unwraps between pools.
+ * `erc20In` is native, sent as value; `crossings`: its routes' wraps and unwraps between pools. `permit` (approvalMode
+ * "permit2"): a Universal Router's Permit2 allowance is the signed permit its swap carries (`permit2Permit`, as
+ * transactionGas charges it), not a `Permit2.approve` step; the steps src/tx/buildTradeSteps.ts builds either way.
  */
 export function callGas(
   kind: ExecutorKind,
@@ -187,9 +189,12 @@ export function callGas(
   tradeType: TradeType = 'exactIn',
   approvalReset = false,
   crossings: Crossings = NO_CROSSINGS,
+  permit = false,
 ): bigint {
-  // The Universal Router pulls through Permit2: the token's approval of Permit2, then Permit2's of the router.
-  const approve = erc20In ? (approvalReset ? 2n : 1n) * GAS.approve + (kind === 'UniversalRouter' ? GAS.permit2Approve : 0n) : 0n;
+  // The Universal Router pulls through Permit2: the token's approval of Permit2, then Permit2's of the router (a
+  // step, or the permit in the swap).
+  const permit2 = permit ? GAS.permit2Permit : GAS.permit2Approve;
+  const approve = erc20In ? (approvalReset ? 2n : 1n) * GAS.approve + (kind === 'UniversalRouter' ? permit2 : 0n) : 0n;
   // UniswapV2Router02 executes one route per transaction (one approval covers them all).
   if (kind === 'UniswapV2Router02')
     return approve + BigInt(routes) * callOverhead(kind, 1, wrapIn, unwrapOut, !erc20In, tradeType, crossings);

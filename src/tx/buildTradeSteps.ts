@@ -1,10 +1,11 @@
 import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { chainExecutors, executorsFor, meetsNativePools } from '../routing/executors.ts';
 import { POOL_NATIVE, crossesNative as routeCrossesNative } from '../routing/nativePools.ts';
+import type { ApprovalMode } from '../routing/RoutingLimits.ts';
 import type { Executor, Route, Trade } from '../routing/Trade.ts';
 import type { Permit2Allowance } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
-import { type ApprovalMode, ENCODERS, executorSteps, sum } from './executorSteps.ts';
+import { ENCODERS, executorSteps, sum } from './executorSteps.ts';
 import type { SignedPermit } from './permit2.ts';
 import { checkUint256, type Step, stepAddress } from './Step.ts';
 import { StepBuildError } from './StepBuildError.ts';

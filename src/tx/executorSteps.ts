@@ -1,6 +1,7 @@
 import type { Address } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
 import { gasLimit, transactionGas } from '../routing/gasModel.ts';
+import type { ApprovalMode } from '../routing/RoutingLimits.ts';
 import type { Executor, ExecutorKind, Route, Trade } from '../routing/Trade.ts';
 import { approveSteps, type Permit2Allowance, permit2ApproveSteps } from './approveStep.ts';
 import type { SignedPermit } from './permit2.ts';
@@ -26,9 +27,6 @@ export interface StepsContext {
   readonly permit2Allowances?: ReadonlyMap<string, Permit2Allowance>;
   readonly permit2Permit?: SignedPermit;
 }
-
-/** How the Universal Router's Permit2 allowance is given (request `approvalMode`). */
-export type ApprovalMode = 'approve' | 'permit2';
 
 /** The encoder of each router contract (src/tx/routers/). */
 export const ENCODERS: Readonly<Record<ExecutorKind, RouterEncoder>> = {

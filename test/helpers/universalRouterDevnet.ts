@@ -11,9 +11,9 @@ import type { Snapshot } from '../../src/graph/snapshot.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
 import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
+import type { ApprovalMode } from '../../src/routing/RoutingLimits.ts';
 import { maximumAmountIn } from '../../src/routing/slippageLimits.ts';
 import type { Trade } from '../../src/routing/Trade.ts';
-import type { ApprovalMode } from '../../src/tx/executorSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import type { TradeGasFixture } from './devnetGas.ts';
 import { devnetWallet, freshAddress, gasPaid } from './devnetWallet.ts';
@@ -129,6 +129,7 @@ export async function startUniversalRouterDevnet(t: Test, options: UniversalRout
       maxHops: c.maxHops ?? 2,
       maxSplits: c.maxSplits ?? 1,
       gasPriceWei: 0n,
+      approvalMode: c.approvalMode,
       allow: (e) => c.pools.includes(poolKey(e)),
     });
     if (!outcome.ok) throw new Error(`no trade: ${outcome.code}`);

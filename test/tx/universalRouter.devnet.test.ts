@@ -10,7 +10,8 @@
 // by another account first makes the swap revert with nothing delivered. The gas used is printed beside the trade's
 // gasEstimate with each leg's ticks crossed and slots written from zero (calibration of GAS.call.UniversalRouter and
 // the v4 figures) and held to the model (test/helpers/universalRouterGas.ts UR_GAS_TOLERANCE: the swap step within
-// ±4% on never-traded pools, ±10% on traded ones; the trade within ±10%); RECORD_GAS_FIXTURE=1 records the receipts
+// ±4% on never-traded pools, ±10% on traded ones; the trade within ±10%, ±5% in approvalMode "permit2", and the sum of
+// its steps' estimates); RECORD_GAS_FIXTURE=1 records the receipts
 // with the route shapes into test/fixtures/gas/devnetUniversalRouterGasUsed.json (test/routing/gasModel.test.ts).
 // The devnet, the trade, the steps, the runs and the amount and gas checks are shared with
 // universalRouterNative.devnet.test.ts (test/helpers/universalRouterDevnet.ts); the approval checks are this file's.
