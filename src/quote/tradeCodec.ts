@@ -3,7 +3,7 @@ import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { ProtocolKind } from '../protocols/registry.ts';
 import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
-import type { ExecutorKind, Leg, NativeEnd, Split, Trade } from '../routing/Trade.ts';
+import type { ExecutorKind, Leg, NativeEnd, Route, RouteStage, Split, Trade } from '../routing/Trade.ts';
 
 /**
  * A worker's trades as one flat array of primitives (strings, numbers, bigints, null), the form they cross the thread
@@ -35,6 +35,8 @@ export function encodeTrades(trades: readonly DeploymentTrade[]): EncodedTrades 
         if (l.poolKey) out.push(1, l.poolKey.fee, l.poolKey.tickSpacing, l.poolKey.hooks);
         else out.push(0);
       }
+      out.push(route.stages?.length ?? 0);
+      for (const st of route.stages ?? []) out.push(st.executor.kind, st.executor.address, st.executor.name, st.legs, st.amountOutMinimum);
     }
   }
   return out;
@@ -73,7 +75,22 @@ export function decodeTrades(data: EncodedTrades): DeploymentTrade[] {
       const gas = next<bigint>();
       const legs: Leg[] = [];
       for (let l = next<number>(); l > 0; l--) legs.push(decodeLeg(next));
-      splits.push({ percent, route: { legs, amountIn: routeIn, amountOut: routeOut, executor, gas } });
+      const stages: RouteStage[] = [];
+      for (let st = next<number>(); st > 0; st--)
+        stages.push({
+          executor: { kind: next<ExecutorKind>(), address: next<string>(), name: next<string>() },
+          legs: next<number>(),
+          amountOutMinimum: next<bigint>(),
+        });
+      const route: Route = {
+        legs,
+        amountIn: routeIn,
+        amountOut: routeOut,
+        executor,
+        ...(stages.length > 0 ? { stages } : {}),
+        gas,
+      };
+      splits.push({ percent, route });
     }
     const trade: Trade = {
       tradeType,

@@ -87,5 +87,38 @@ t.test(
     const decoded = decodeTrades(structuredClone(encodeTrades([withKey, sample])));
     t.strictSame(decoded, [withKey, sample], 'a leg with a pool key and a fee without conversion round-trip');
     t.equal(text(decoded), text([withKey, sample]), 'in the same key order');
+
+    // A route of stages (Route.stages, a path no single router runs), in the key order bestTrade builds it.
+    const r = first.route;
+    const vault = { kind: 'BalancerVault' as const, address: '0x00000000000000000000000000000000000000ba', name: 'Balancer Vault' };
+    const staged: DeploymentTrade = {
+      deployment: '',
+      outcome: {
+        ok: true,
+        trade: {
+          ...trade,
+          splits: [
+            {
+              ...first,
+              route: {
+                legs: r.legs,
+                amountIn: r.amountIn,
+                amountOut: r.amountOut,
+                executor: r.executor,
+                stages: [
+                  { executor: r.executor, legs: 1, amountOutMinimum: r.legs[1].amountIn },
+                  { executor: vault, legs: r.legs.length - 1, amountOutMinimum: r.amountOut },
+                ],
+                gas: r.gas,
+              },
+            },
+            ...rest,
+          ],
+        },
+      },
+    };
+    const decodedStages = decodeTrades(structuredClone(encodeTrades([staged])));
+    t.strictSame(decodedStages, [staged], 'a route of stages round-trips');
+    t.equal(text(decodedStages), text([staged]), 'in the same key order');
   },
 );
