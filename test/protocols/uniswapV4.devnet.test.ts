@@ -262,11 +262,41 @@ t.test('refusals and checks of v4 state', async (t) => {
     uniswapV4.quoteLadder(uniswapV4.fromSnapshot(state), true, 'exactIn', [10n ** 15n]),
     'a hook without swap permissions on a static fee is priced as the pool',
   );
-  const dynamic = uniswapV4.fromSnapshot({ ...state, hooks: hooked(1 << 12), fee: 0x800000 });
-  t.match(uniswapV4.quoteLadder(dynamic, true, 'exactIn', [10n ** 15n])[0], {
-    ok: false,
-    reason: `v4 pool ${state.address} has a dynamic fee its hook can change without an event`,
-  });
+  // A dynamic fee: priced from slot0.lpFee only with a listed hook without beforeSwap, then re-read at every block.
+  const dynamicState = { ...state, hooks: hooked(1 << 12), fee: 0x800000 };
+  const dynamic = uniswapV4.fromSnapshot(dynamicState);
+  t.same(uniswapV4.quoteLadder(dynamic, true, 'exactIn', [10n ** 15n]), [
+    {
+      ok: false,
+      code: 'INSUFFICIENT_LIQUIDITY',
+      reason: `v4 pool ${state.address} has a dynamic fee and its hook is not in the chain's allowedHooks`,
+    },
+  ]);
+  const listed = (hooks: string) => ({ allowedHooks: new Set([hooks.toLowerCase()]) });
+  t.same(
+    uniswapV4.quoteLadder(uniswapV4.fromSnapshot(dynamicState, listed(dynamicState.hooks)), true, 'exactIn', [10n ** 15n]),
+    uniswapV4.quoteLadder(uniswapV4.fromSnapshot(state), true, 'exactIn', [10n ** 15n]),
+    "a listed hook without beforeSwap on a dynamic fee: priced with slot0.lpFee (here the static pool's fee)",
+  );
+  t.equal(
+    uniswapV4.rereadEachBlock!(dynamicState, listed(dynamicState.hooks)),
+    true,
+    'a priced dynamic-fee pool is re-read at every block',
+  );
+  t.equal(uniswapV4.rereadEachBlock!(dynamicState), false, 'a refused one is not');
+  t.equal(uniswapV4.rereadEachBlock!(state, listed(state.hooks)), false, 'nor a static-fee pool');
+  const overriding = { ...state, hooks: hooked((1 << 12) | (1 << 7)), fee: 0x800000 };
+  t.equal(
+    uniswapV4.fromSnapshot(overriding, listed(overriding.hooks)).refusal,
+    `v4 pool ${state.address} has a dynamic fee its hook can override at each swap (beforeSwap)`,
+    'a listed hook with beforeSwap on a dynamic fee is refused (OVERRIDE_FEE_FLAG)',
+  );
+  t.equal(uniswapV4.rereadEachBlock!(overriding, listed(overriding.hooks)), false);
+  t.equal(
+    uniswapV4.fromSnapshot(dynamicFee, listed(dynamicFee.hooks)).refusal,
+    `v4 pool ${dynamicFee.address} has a dynamic fee its hook can override at each swap (beforeSwap)`,
+    'the devnet DynamicFeesTestHook pool, even listed, is refused',
+  );
   t.equal(uniswapV4.describe({ ...state, hooks: hooked(1 << 7) }).isActive, false, 'a refused pool is not described as active');
   t.equal(
     uniswapV4.checkSnapshot({ ...state, address: keccak256('0x01').toUpperCase() }),
