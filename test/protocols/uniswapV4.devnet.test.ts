@@ -15,18 +15,16 @@ import {
   devnetPermit2Code,
   PERMIT2_ADDRESS,
   permit2RuntimeCode,
-  V4_ARTIFACT_PATHS,
 } from '../../seeds/devnet/deployUniswapV4.ts';
 import { devnetAddresses, ROUTING_DEPLOY_ORDER } from '../../seeds/devnet/devnetAddresses.ts';
 import { DEVNET_V4_POOLS } from '../../seeds/devnet/devnetV4Plan.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import type { LadderQuote, TradeType } from '../../src/protocols/PoolProtocol.ts';
 import { uniswapV4 } from '../../src/protocols/uniswapV4/uniswapV4.ts';
-import { artifactAbi, devnetWallet } from '../helpers/devnetWallet.ts';
-import { readV4State, STATE_VIEW_ABI } from '../helpers/v4State.ts';
+import { devnetWallet } from '../helpers/devnetWallet.ts';
+import { readV4State, STATE_VIEW_ABI, v4QuoterQuote } from '../helpers/v4State.ts';
 
 const SEED = Number(process.env.V4_LADDER_SEED ?? 20261125);
-const V4_QUOTER_ABI = artifactAbi(V4_ARTIFACT_PATHS.V4Quoter);
 const DECIMALS_ABI = parseAbi(['function decimals() view returns (uint8)']);
 const OWNER_ABI = parseAbi(['function owner() view returns (address)', 'function poolManager() view returns (address)']);
 const ROUTER_ABI = parseAbi([
@@ -148,32 +146,9 @@ async function decimalsOf(currency: Address): Promise<number> {
   return client.readContract({ address: currency, abi: DECIMALS_ABI, functionName: 'decimals' });
 }
 
-/** V4Quoter's quote of one amount: the other side's amount and gas estimate, or undefined when it reverts. */
-async function chainQuote(
-  pool: DevnetV4Pool,
-  zeroForOne: boolean,
-  tradeType: TradeType,
-  amount: bigint,
-): Promise<{ amount: bigint; gas: bigint } | undefined> {
-  const params = {
-    poolKey: { currency0: pool.currency0, currency1: pool.currency1, fee: pool.fee, tickSpacing: pool.tickSpacing, hooks: pool.hooks },
-    zeroForOne,
-    exactAmount: amount,
-    hookData: '0x' as Hex,
-  };
-  try {
-    const result = (await client.readContract({
-      address: v4.contracts.v4Quoter,
-      abi: V4_QUOTER_ABI,
-      functionName: tradeType === 'exactIn' ? 'quoteExactInputSingle' : 'quoteExactOutputSingle',
-      args: [params],
-      blockNumber: block,
-    })) as readonly [bigint, bigint];
-    return { amount: result[0], gas: result[1] };
-  } catch {
-    return undefined;
-  }
-}
+/** V4Quoter's quote of one amount at the test's block (v4QuoterQuote). */
+const chainQuote = (pool: DevnetV4Pool, zeroForOne: boolean, tradeType: TradeType, amount: bigint) =>
+  v4QuoterQuote(client, v4.contracts.v4Quoter, pool, zeroForOne, tradeType, amount, block);
 
 t.test('the v4 ladder equals V4Quoter to the wei', async (t) => {
   const random = rng(SEED);
