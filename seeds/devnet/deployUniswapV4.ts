@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import {
   type Address,
   encodeAbiParameters,
@@ -23,6 +24,7 @@ import {
 } from 'viem';
 import { getSqrtRatioAtTick } from '../../src/amm/tickMath.ts';
 import { loadArtifact } from './artifacts.ts';
+import { compileSolidity } from './compileSolidity.ts';
 import { acrossDevnetAddresses } from './deployAcross.ts';
 import { DevnetSender, initialPrice, liquiditySupply, rawAmount, token } from './deployDevnet.ts';
 import { devnetAccount, devnetAddresses } from './devnetAddresses.ts';
@@ -50,7 +52,7 @@ const DEPLOY_PERMIT2_SOURCE = '@uniswap/v4-periphery/lib/permit2/test/utils/Depl
 export const PERMIT2_ADDRESS: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3';
 
 /** HD index (anvil's default mnemonic) of the account that deploys and owns the devnet's v4; not Across's 100 nor routing's 101. */
-const V4_DEPLOYER_INDEX = 102;
+export const V4_DEPLOYER_INDEX = 102;
 
 /** The contracts it deploys, in its nonce order (nonce = index). */
 const V4_DEPLOY_ORDER = ['poolManager', 'positionManager', 'stateView', 'v4Quoter', 'universalRouter'] as const;
@@ -84,12 +86,21 @@ const DYNAMIC_FEE_FLAG = 0x800000;
 /**
  * Where the test hooks live: addresses whose low 14 bits are their permissions (Hooks.sol), code placed with
  * anvil_setCode as Foundry's deployCodeTo does (no salt to mine). MockHooks: beforeSwap (bit 7) | afterSwap (bit 6);
- * DynamicFeesTestHook: afterInitialize (bit 12) | beforeSwap (bit 7).
+ * DynamicFeesTestHook: afterInitialize (bit 12) | beforeSwap (bit 7); DevnetDynamicFeeHook
+ * (contracts/DevnetDynamicFeeHook.sol): none, its owner sets the fee with PoolManager.updateDynamicLPFee.
  */
 export const DEVNET_V4_HOOKS = {
   swap: getAddress('0x44440000000000000000000000000000000000c0'),
   dynamicFee: getAddress('0x4444000000000000000000000000000000001080'),
+  ownerFee: getAddress('0x4444000000000000000000000000000000004000'),
 } as const;
+
+/** DevnetDynamicFeeHook's owner: the v4 deployer (it calls init), who sets the pool's LP fee. */
+export const devnetOwnerFeeHookAbi = parseAbi([
+  'function init(address poolManager)',
+  'struct PoolKey { address currency0; address currency1; uint24 fee; int24 tickSpacing; address hooks; }',
+  'function setFee(PoolKey key, uint24 fee)',
+]);
 
 /** One v4 pool of the devnet, as its PoolKey says it (currency0 < currency1; native ETH is the zero address). */
 export interface DevnetV4Pool {
@@ -152,7 +163,7 @@ function poolOf(p: DevnetV4PoolSpec): DevnetV4Pool & { readonly symbols: readonl
   const key = {
     currency0: swap ? b : a,
     currency1: swap ? a : b,
-    fee: p.hook === 'dynamicFee' ? DYNAMIC_FEE_FLAG : p.fee,
+    fee: p.hook === 'dynamicFee' || p.hook === 'ownerFee' ? DYNAMIC_FEE_FLAG : p.fee,
     tickSpacing: p.tickSpacing,
     hooks: p.hook ? DEVNET_V4_HOOKS[p.hook] : zeroAddress,
   };
@@ -281,7 +292,10 @@ export async function deployUniswapV4(rpcUrl: string): Promise<V4DevnetAddresses
   return expected;
 }
 
-/** Puts the test hooks' runtime code (their creation code run in an eth_call) at DEVNET_V4_HOOKS; points DynamicFeesTestHook at the PoolManager. */
+/**
+ * Puts the test hooks' runtime code (their creation code run in an eth_call; DevnetDynamicFeeHook's compiled runtime)
+ * at DEVNET_V4_HOOKS; points DynamicFeesTestHook and DevnetDynamicFeeHook at the PoolManager (the deployer owns the latter).
+ */
 async function placeHooks(rpcUrl: string, sender: DevnetSender): Promise<void> {
   const { contracts: c } = v4DevnetAddresses();
   for (const [kind, path] of [
@@ -291,6 +305,14 @@ async function placeHooks(rpcUrl: string, sender: DevnetSender): Promise<void> {
     const runtime = await jsonRpc<Hex>(rpcUrl, 'eth_call', [{ from: sender.from, data: loadArtifact(path).bytecode }, 'latest']);
     await jsonRpc(rpcUrl, 'anvil_setCode', [DEVNET_V4_HOOKS[kind], runtime]);
   }
+  const ownerFee = compileSolidity(join(import.meta.dirname, 'contracts', 'DevnetDynamicFeeHook.sol'), 'DevnetDynamicFeeHook');
+  await jsonRpc(rpcUrl, 'anvil_setCode', [DEVNET_V4_HOOKS.ownerFee, ownerFee.deployedBytecode]);
+  await sender.send(
+    DEVNET_V4_HOOKS.ownerFee,
+    encodeFunctionData({ abi: devnetOwnerFeeHookAbi, functionName: 'init', args: [c.poolManager] }),
+    0n,
+    'DevnetDynamicFeeHook.init',
+  );
   await sender.send(
     DEVNET_V4_HOOKS.dynamicFee,
     encodeFunctionData({ abi: dynamicFeeHookAbi, functionName: 'setManager', args: [c.poolManager] }),
@@ -339,6 +361,15 @@ async function createPool(sender: DevnetSender, spec: DevnetV4PoolSpec): Promise
     0n,
     `initialize ${label}`,
   );
+  if (spec.hook === 'ownerFee') {
+    // A dynamic fee starts at 0 (no afterInitialize sets it): the owner sets it once the pool exists.
+    await sender.send(
+      DEVNET_V4_HOOKS.ownerFee,
+      encodeFunctionData({ abi: devnetOwnerFeeHookAbi, functionName: 'setFee', args: [key, spec.fee] }),
+      0n,
+      `setFee ${label}`,
+    );
+  }
   if (protocolFee !== 0) {
     await sender.send(
       c.poolManager,

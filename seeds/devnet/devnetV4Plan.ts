@@ -22,9 +22,11 @@ export interface DevnetV4PoolSpec {
    * A hook (deployUniswapV4.ts places it at an address whose low bits are its permissions): 'swap', v4-core's
    * MockHooks with beforeSwap and afterSwap (it changes nothing, but could: the service must refuse the pool);
    * 'dynamicFee', v4-core's DynamicFeesTestHook (afterInitialize and beforeSwap set the LP fee to `fee`) on a pool
-   * whose key fee is the dynamic-fee flag.
+   * whose key fee is the dynamic-fee flag; 'ownerFee', DevnetDynamicFeeHook (no permission: its owner sets the LP fee
+   * to `fee` after initialize, and later through setFee, without an event) on a dynamic-fee pool, priced only where
+   * the catalogue lists the hook (v4Refusal).
    */
-  readonly hook?: 'swap' | 'dynamicFee';
+  readonly hook?: 'swap' | 'dynamicFee' | 'ownerFee';
   /** Protocol fee in pips per direction (ProtocolFeeLibrary: at most 1000 each), set through the fee controller. */
   readonly protocolFee?: { readonly zeroForOne: number; readonly oneForZero: number };
 }
@@ -73,4 +75,14 @@ export const DEVNET_V4_POOLS: readonly DevnetV4PoolSpec[] = [
   },
   // The highest fee v4 allows (100%): exact input pays everything as fee, exact output reverts (InvalidFeeForExactOut).
   { a: 'DAI', b: 'USDT', fee: 1_000_000, tickSpacing: 10, usdPerPosition: 10_000n, positions: DEVNET_STABLE_POSITIONS.slice(0, 3) },
+  // A dynamic fee (0.3% at first) its hook's owner changes without an event: priced when the hook is listed, re-read each block.
+  {
+    a: 'WBTC',
+    b: 'DAI',
+    fee: 3000,
+    tickSpacing: 60,
+    usdPerPosition: 100_000n,
+    positions: DEVNET_VOLATILE_POSITIONS,
+    hook: 'ownerFee',
+  },
 ];

@@ -57,7 +57,10 @@ export interface CatalogDex {
   readonly v4QuoterAddress: string;
   /** v4: PositionManager (liquidity positions; the devnet mints through it). */
   readonly v4PositionManagerAddress: string;
-  /** v4: the hooks contracts (checksummed) whose pools may be priced besides hookless ones; empty by default. */
+  /**
+   * v4: the hooks contracts (checksummed) whose pools may be priced besides hookless ones; empty by default. A listed
+   * hook without beforeSwap also admits its dynamic-fee pools, re-read at every block (v4Fees.ts, v4Refusal).
+   */
   readonly allowedHooks: readonly string[];
   readonly universalRouterAddress: string;
   /**

@@ -6,8 +6,10 @@ import { type PhaseRunner, readPoolStates } from '../chain/readPoolStates.ts';
 import { comparePools } from '../chain/seedChains.ts';
 import type { Snapshot } from '../graph/snapshot.ts';
 import type { PoolLog } from '../protocols/logWords.ts';
+import type { SnapshotContext } from '../protocols/PoolProtocol.ts';
 import { type CreatedPool, type PoolToRead, poolAddress } from '../protocols/PoolSource.ts';
 import { POOL_SOURCES, poolSource, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
+import { chainAllowedHooks } from '../protocols/uniswapV4/v4Fees.ts';
 
 /** A log as eth_getLogs returns it. */
 export interface RpcLog extends PoolLog {
@@ -51,6 +53,8 @@ export class PoolBook {
    * case): its own logs are the pool's (PoolSource.contractOf). Entries of pools no longer in the book are harmless.
    */
   private readonly contracts = new Map<string, string>();
+  /** The chain's catalogue facts pricing depends on (v4's allowedHooks), as the pricing graph passes them. */
+  private readonly context: SnapshotContext;
 
   constructor(
     readonly chain: CatalogChain,
@@ -64,6 +68,7 @@ export class PoolBook {
         .filter((a) => !excluded.has(a)),
     );
     this.factories = dexesByFactory(chain);
+    this.context = { allowedHooks: chainAllowedHooks(chain) };
     this.topics = [...new Set(POOL_SOURCES.flatMap((s) => [...snapshotProtocol(s.version).eventTopics, ...s.discoveryTopics]))];
   }
 
@@ -103,7 +108,7 @@ export class PoolBook {
   /** The pools whose price moves without a log (PoolProtocol.rereadEachBlock): re-read at every block applied. */
   everyBlock(): string[] {
     const out: string[] = [];
-    for (const [a, p] of this.pools) if (snapshotProtocol(p.version).rereadEachBlock?.(p)) out.push(a);
+    for (const [a, p] of this.pools) if (snapshotProtocol(p.version).rereadEachBlock?.(p, this.context)) out.push(a);
     return out;
   }
 

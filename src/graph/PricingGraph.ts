@@ -7,6 +7,7 @@ import {
   NATIVE_TOKEN_ADDRESS,
 } from '../catalog/Catalog.ts';
 import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
+import { chainAllowedHooks } from '../protocols/uniswapV4/v4Fees.ts';
 import { deriveBaseTokens } from './baseTokens.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import { LayeredMap } from './layeredMap.ts';
@@ -79,7 +80,7 @@ export class ChainPoolIndex {
     this.native = NATIVE_TOKEN_ADDRESS.toLowerCase();
     this.wrappedNative = chain.wrappedNativeToken.toLowerCase();
     this.lists = new SortedLists(deepestFirst, derived?.lists);
-    this.allowedHooks = new Set(chain.dexes.flatMap((d) => d.allowedHooks.map((h) => h.toLowerCase())));
+    this.allowedHooks = chainAllowedHooks(chain);
     if (derived) {
       this.baseTokens = derived.baseTokens;
       this.baseTokensDerived = derived.baseTokensDerived;

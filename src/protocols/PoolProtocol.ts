@@ -123,7 +123,8 @@ export interface EventContext {
 export interface SnapshotContext {
   /**
    * Uniswap v4 hook addresses (lower case) the operator lists for the chain (CatalogDex.allowedHooks): a pool with
-   * such a hook is priced from its state alone even when the hook has swap permissions (its fee still has to be known).
+   * such a hook is priced from its state alone even when the hook has swap permissions; a dynamic-fee pool is priced
+   * only with a listed hook without beforeSwap (v4Fees.ts, v4Refusal), and then re-read at every block.
    */
   readonly allowedHooks?: ReadonlySet<string>;
 }
@@ -193,7 +194,8 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
   pairViews?(state: S): readonly S[];
   /**
    * Whether a follower must re-read the pool at every block because its price moves without a log (Balancer: a rate
-   * provider's rate, an amplification ramp under way). Absent: never.
+   * provider's rate, an amplification ramp under way; a priced Uniswap v4 dynamic-fee pool, whose fee its hook sets
+   * without an event). `context` is the chain's, as fromSnapshot's. Absent: never.
    */
-  rereadEachBlock?(state: S): boolean;
+  rereadEachBlock?(state: S, context?: SnapshotContext): boolean;
 }

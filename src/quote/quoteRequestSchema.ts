@@ -128,7 +128,7 @@ export const quoteRequestSchema: JSONSchemaType<QuoteRequestBody> = {
       enum: HOOKS_OPTIONS,
       nullable: true,
       description:
-        'Routing: which Uniswap v4 pools with a hook may be used. "safe" (default): hookless pools, pools whose hook cannot change swap amounts (no before/after-swap or *ReturnDelta permission) on a static fee, and the hooks the chain\'s catalogue allows; "none": hookless pools only. Pools whose hook can change swap amounts, and dynamic-fee pools, are never priced as if the hook were absent.',
+        'Routing: which Uniswap v4 pools with a hook may be used. "safe" (default): hookless pools, pools whose hook cannot change swap amounts (no before/after-swap or *ReturnDelta permission) on a static fee, and the hooks the chain\'s catalogue allows; "none": hookless pools only. Pools whose hook can change swap amounts are never priced as if the hook were absent; a dynamic-fee pool is priced only when the catalogue allows its hook and the hook has no beforeSwap permission (its fee is slot0.lpFee, re-read every block).',
     },
     tradeType: {
       type: 'string',

@@ -281,7 +281,7 @@ const schemas: Record<string, Schema> = {
       type: 'array',
       items: address(),
       description:
-        'Extension, v4: hooks contracts whose pools may be priced besides hookless ones (catalogue data, empty by default; a listed hook must still leave swaps priceable from pool state). [] for v2 and v3.',
+        'Extension, v4: hooks contracts whose pools may be priced besides hookless ones (catalogue data, empty by default; a listed hook must still leave swaps priceable from pool state). A dynamic-fee pool (fee 0x800000) is priced only when its hook is listed here and has no beforeSwap permission (which could override the fee per swap); its LP fee is slot0.lpFee, re-read every block. [] for v2 and v3.',
     },
     universalRouterAddress: addressOrEmpty('UniversalRouter (on a v4 entry: the executor of its pools).'),
     permit2Address: addressOrEmpty('Permit2.'),

@@ -2,9 +2,12 @@
 // pool, independent of the service's seeding): slot0, the in-range liquidity, every set bit of the tick bitmap in a
 // window of words around the current tick, and each initialized tick's liquidityNet.
 import { type Address, type Hex, type PublicClient, parseAbi } from 'viem';
-import type { DevnetV4Pool } from '../../seeds/devnet/deployUniswapV4.ts';
+import { type DevnetV4Pool, V4_ARTIFACT_PATHS } from '../../seeds/devnet/deployUniswapV4.ts';
 import { MULTICALL3_ADDRESS } from '../../seeds/devnet/devnetAddresses.ts';
 import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
+import { artifactAbi } from './devnetWallet.ts';
+
+const V4_QUOTER_ABI = artifactAbi(V4_ARTIFACT_PATHS.V4Quoter);
 
 export const STATE_VIEW_ABI = parseAbi([
   'function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)',
@@ -72,4 +75,37 @@ export async function readV4State(
     bitmapWords: [first, last],
     ticks: initialized.map((t, i) => [t, String(nets[i][1])] as const),
   };
+}
+
+/**
+ * V4Quoter's quote of one amount on one pool at `blockNumber` (quoteExactInputSingle / quoteExactOutputSingle): the
+ * other side's amount and its gas estimate, or undefined when it reverts (NotEnoughLiquidity and the like).
+ */
+export async function v4QuoterQuote(
+  client: PublicClient,
+  quoter: Address,
+  pool: DevnetV4Pool,
+  zeroForOne: boolean,
+  tradeType: 'exactIn' | 'exactOut',
+  amount: bigint,
+  blockNumber: bigint,
+): Promise<{ amount: bigint; gas: bigint } | undefined> {
+  const params = {
+    poolKey: { currency0: pool.currency0, currency1: pool.currency1, fee: pool.fee, tickSpacing: pool.tickSpacing, hooks: pool.hooks },
+    zeroForOne,
+    exactAmount: amount,
+    hookData: '0x' as Hex,
+  };
+  try {
+    const result = (await client.readContract({
+      address: quoter,
+      abi: V4_QUOTER_ABI,
+      functionName: tradeType === 'exactIn' ? 'quoteExactInputSingle' : 'quoteExactOutputSingle',
+      args: [params],
+      blockNumber,
+    })) as readonly [bigint, bigint];
+    return { amount: result[0], gas: result[1] };
+  } catch {
+    return undefined;
+  }
 }

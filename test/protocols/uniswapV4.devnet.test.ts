@@ -15,18 +15,16 @@ import {
   devnetPermit2Code,
   PERMIT2_ADDRESS,
   permit2RuntimeCode,
-  V4_ARTIFACT_PATHS,
 } from '../../seeds/devnet/deployUniswapV4.ts';
 import { devnetAddresses, ROUTING_DEPLOY_ORDER } from '../../seeds/devnet/devnetAddresses.ts';
 import { DEVNET_V4_POOLS } from '../../seeds/devnet/devnetV4Plan.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import type { LadderQuote, TradeType } from '../../src/protocols/PoolProtocol.ts';
 import { uniswapV4 } from '../../src/protocols/uniswapV4/uniswapV4.ts';
-import { artifactAbi, devnetWallet } from '../helpers/devnetWallet.ts';
-import { readV4State, STATE_VIEW_ABI } from '../helpers/v4State.ts';
+import { devnetWallet } from '../helpers/devnetWallet.ts';
+import { readV4State, STATE_VIEW_ABI, v4QuoterQuote } from '../helpers/v4State.ts';
 
 const SEED = Number(process.env.V4_LADDER_SEED ?? 20261125);
-const V4_QUOTER_ABI = artifactAbi(V4_ARTIFACT_PATHS.V4Quoter);
 const DECIMALS_ABI = parseAbi(['function decimals() view returns (uint8)']);
 const OWNER_ABI = parseAbi(['function owner() view returns (address)', 'function poolManager() view returns (address)']);
 const ROUTER_ABI = parseAbi([
@@ -148,32 +146,9 @@ async function decimalsOf(currency: Address): Promise<number> {
   return client.readContract({ address: currency, abi: DECIMALS_ABI, functionName: 'decimals' });
 }
 
-/** V4Quoter's quote of one amount: the other side's amount and gas estimate, or undefined when it reverts. */
-async function chainQuote(
-  pool: DevnetV4Pool,
-  zeroForOne: boolean,
-  tradeType: TradeType,
-  amount: bigint,
-): Promise<{ amount: bigint; gas: bigint } | undefined> {
-  const params = {
-    poolKey: { currency0: pool.currency0, currency1: pool.currency1, fee: pool.fee, tickSpacing: pool.tickSpacing, hooks: pool.hooks },
-    zeroForOne,
-    exactAmount: amount,
-    hookData: '0x' as Hex,
-  };
-  try {
-    const result = (await client.readContract({
-      address: v4.contracts.v4Quoter,
-      abi: V4_QUOTER_ABI,
-      functionName: tradeType === 'exactIn' ? 'quoteExactInputSingle' : 'quoteExactOutputSingle',
-      args: [params],
-      blockNumber: block,
-    })) as readonly [bigint, bigint];
-    return { amount: result[0], gas: result[1] };
-  } catch {
-    return undefined;
-  }
-}
+/** V4Quoter's quote of one amount at the test's block (v4QuoterQuote). */
+const chainQuote = (pool: DevnetV4Pool, zeroForOne: boolean, tradeType: TradeType, amount: bigint) =>
+  v4QuoterQuote(client, v4.contracts.v4Quoter, pool, zeroForOne, tradeType, amount, block);
 
 t.test('the v4 ladder equals V4Quoter to the wei', async (t) => {
   const random = rng(SEED);
@@ -262,11 +237,41 @@ t.test('refusals and checks of v4 state', async (t) => {
     uniswapV4.quoteLadder(uniswapV4.fromSnapshot(state), true, 'exactIn', [10n ** 15n]),
     'a hook without swap permissions on a static fee is priced as the pool',
   );
-  const dynamic = uniswapV4.fromSnapshot({ ...state, hooks: hooked(1 << 12), fee: 0x800000 });
-  t.match(uniswapV4.quoteLadder(dynamic, true, 'exactIn', [10n ** 15n])[0], {
-    ok: false,
-    reason: `v4 pool ${state.address} has a dynamic fee its hook can change without an event`,
-  });
+  // A dynamic fee: priced from slot0.lpFee only with a listed hook without beforeSwap, then re-read at every block.
+  const dynamicState = { ...state, hooks: hooked(1 << 12), fee: 0x800000 };
+  const dynamic = uniswapV4.fromSnapshot(dynamicState);
+  t.same(uniswapV4.quoteLadder(dynamic, true, 'exactIn', [10n ** 15n]), [
+    {
+      ok: false,
+      code: 'INSUFFICIENT_LIQUIDITY',
+      reason: `v4 pool ${state.address} has a dynamic fee and its hook is not in the chain's allowedHooks`,
+    },
+  ]);
+  const listed = (hooks: string) => ({ allowedHooks: new Set([hooks.toLowerCase()]) });
+  t.same(
+    uniswapV4.quoteLadder(uniswapV4.fromSnapshot(dynamicState, listed(dynamicState.hooks)), true, 'exactIn', [10n ** 15n]),
+    uniswapV4.quoteLadder(uniswapV4.fromSnapshot(state), true, 'exactIn', [10n ** 15n]),
+    "a listed hook without beforeSwap on a dynamic fee: priced with slot0.lpFee (here the static pool's fee)",
+  );
+  t.equal(
+    uniswapV4.rereadEachBlock!(dynamicState, listed(dynamicState.hooks)),
+    true,
+    'a priced dynamic-fee pool is re-read at every block',
+  );
+  t.equal(uniswapV4.rereadEachBlock!(dynamicState), false, 'a refused one is not');
+  t.equal(uniswapV4.rereadEachBlock!(state, listed(state.hooks)), false, 'nor a static-fee pool');
+  const overriding = { ...state, hooks: hooked((1 << 12) | (1 << 7)), fee: 0x800000 };
+  t.equal(
+    uniswapV4.fromSnapshot(overriding, listed(overriding.hooks)).refusal,
+    `v4 pool ${state.address} has a dynamic fee its hook can override at each swap (beforeSwap)`,
+    'a listed hook with beforeSwap on a dynamic fee is refused (OVERRIDE_FEE_FLAG)',
+  );
+  t.equal(uniswapV4.rereadEachBlock!(overriding, listed(overriding.hooks)), false);
+  t.equal(
+    uniswapV4.fromSnapshot(dynamicFee, listed(dynamicFee.hooks)).refusal,
+    `v4 pool ${dynamicFee.address} has a dynamic fee its hook can override at each swap (beforeSwap)`,
+    'the devnet DynamicFeesTestHook pool, even listed, is refused',
+  );
   t.equal(uniswapV4.describe({ ...state, hooks: hooked(1 << 7) }).isActive, false, 'a refused pool is not described as active');
   t.equal(
     uniswapV4.checkSnapshot({ ...state, address: keccak256('0x01').toUpperCase() }),

@@ -9,7 +9,16 @@ import { sqrtPriceMid, walkRefusal } from '../uniswapV3/tickWalkPool.ts';
 import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
 import { applyV4Event, type FollowedPoolV4, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
 import { uniswapV4Source } from './uniswapV4Source.ts';
-import { DYNAMIC_FEE_FLAG, MAX_LP_FEE, MAX_PROTOCOL_FEE, MAX_TICK_SPACING, protocolFeeOf, swapFee, v4Refusal } from './v4Fees.ts';
+import {
+  DYNAMIC_FEE_FLAG,
+  MAX_LP_FEE,
+  MAX_PROTOCOL_FEE,
+  MAX_TICK_SPACING,
+  protocolFeeOf,
+  swapFee,
+  v4DynamicFeeFollowed,
+  v4Refusal,
+} from './v4Fees.ts';
 
 /** A Uniswap v4 pool ready for the tick walk: v3's walk, once per direction when the protocol fee differs by direction. */
 export interface UniswapV4Pool extends PoolBase {
@@ -65,7 +74,8 @@ function refuseAll(amounts: readonly bigint[], refused: LadderQuote): LadderQuot
 }
 
 /**
- * Uniswap v4 pools (hookless, or with a hook that cannot change swap amounts, on a static fee): the PoolManager's
+ * Uniswap v4 pools (hookless, or with a hook that cannot change swap amounts, on a static fee, or on a dynamic fee
+ * whose listed hook cannot override it per swap: v4Refusal): the PoolManager's
  * Pool.swap walk over the snapshot's known ticks, which is v3's (src/amm/swap.ts) with Pool.swap's fee for the
  * direction, V4Quoter semantics; found and read by uniswapV4Source, followed by applyV4Event. A pool's `address` is
  * its poolId (32 bytes, lower-case hex); executed through the catalogue's UniversalRouter (src/routing/executors.ts).
@@ -75,6 +85,8 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
   source: uniswapV4Source,
   eventTopics: V4_EVENT_TOPICS,
   applyEvent: applyV4Event,
+  // A priced dynamic-fee pool's LP fee changes without an event (PoolManager.updateDynamicLPFee).
+  rereadEachBlock: (p, context) => v4DynamicFeeFollowed(p, context?.allowedHooks),
   /**
    * Fitted on the Universal Router trades executed on the devnet (test/tx/universalRouter.devnet.test.ts prints the
    * table and holds every swap step within ±4%; a minimax fit with GAS.call.UniversalRouter, every case within ±3.5%).

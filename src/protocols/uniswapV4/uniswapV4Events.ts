@@ -4,6 +4,7 @@ import type { EventContext, EventOutcome } from '../PoolProtocol.ts';
 import { feeGrowthAfterSwap, modifyPosition, type TickedPool, tickWindow } from '../uniswapV3/uniswapV3Events.ts';
 import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
 import { v4Balances } from './v4Balances.ts';
+import { swapFee } from './v4Fees.ts';
 
 /** v4 state as a follower keeps it: with liquidityGross per known tick (FollowedPoolV3's reason). */
 export type FollowedPoolV4 = SnapshotPoolV4 & TickedPool;
@@ -32,7 +33,9 @@ function restated(p: FollowedPoolV4): FollowedPoolV4 {
  * as the event states them, the fee-growth state (a fee paid to LPs when lpFee > 0); a tick whose window moves is a
  * re-read. ModifyLiquidity: v3's position change (both ticks inside the window, in-range liquidity). Donate: the fee
  * growth of each donated currency. ProtocolFeeUpdated: the protocol fee. Balances are restated from the liquidity
- * after each (the PoolManager holds no per-pool balance). A dynamic fee's change emits no event: such pools are refused.
+ * after each (the PoolManager holds no per-pool balance). The Swap's fee (Pool.swap's swapFee) confirms the followed
+ * fee: one that differs from swapFee(lpFee, protocolFee, direction) is a re-read (a dynamic fee changed by its hook,
+ * which emits no event; a priced dynamic-fee pool is also re-read at every block: v4DynamicFeeFollowed).
  */
 export function applyV4Event(state: SnapshotPoolV4, log: PoolLog, context: EventContext): EventOutcome<SnapshotPoolV4> {
   const p = state as FollowedPoolV4;
@@ -52,6 +55,8 @@ export function applyV4Event(state: SnapshotPoolV4, log: PoolLog, context: Event
       const amount1 = BigInt.asIntN(128, w[1]);
       const inBit = amount0 < 0n ? 0 : 1;
       const paid = inBit === 0 ? amount0 < 0n : amount1 < 0n;
+      const charged = swapFee(p.lpFee, p.protocolFee, inBit === 0);
+      if (paid && w[5] !== BigInt(charged)) return reread(`swap fee ${w[5]} is not the followed fee ${charged}`);
       const growth = feeGrowthAfterSwap(p, tick, inBit, p.lpFee > 0 && paid);
       return { ok: true, state: restated({ ...p, ...growth, sqrtPriceX96: w[2].toString(), tick, liquidity: w[3].toString() }) };
     }

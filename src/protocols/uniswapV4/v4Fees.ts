@@ -47,10 +47,15 @@ export function hookPermissions(hooks: string): number {
 
 /**
  * Why a v4 pool cannot be priced from its state alone, or undefined when it can: a pool without hooks, or with a hook
- * that has none of the swap-changing permissions on a static fee. A dynamic-fee pool's fee is whatever its hook
- * sets (before a swap or at any time, without an event; no fee source is known here), so it is refused too. `id` names the pool in the reason.
- * A hook in `allowedHooks` (the catalogue's CatalogDex.allowedHooks, lower case) is trusted by the operator not to
- * change swap amounts, so its swap permissions do not refuse the pool (a dynamic fee still does).
+ * that has none of the swap-changing permissions on a static fee. A hook in `allowedHooks` (the catalogue's
+ * CatalogDex.allowedHooks, lower case) is trusted by the operator not to change swap amounts, so its swap permissions
+ * do not refuse the pool. `id` names the pool in the reason.
+ *
+ * A dynamic-fee pool (key fee DYNAMIC_FEE_FLAG) is priced only when its fee is exactly slot0.lpFee, followed as it
+ * changes: its hook is listed in `allowedHooks` (the catalogue's statement that this hook's fee source is followed:
+ * such pools are re-read at every block, since PoolManager.updateDynamicLPFee emits no event, and the list bounds that
+ * cost) and has no beforeSwap permission (beforeSwap may return a per-swap fee with OVERRIDE_FEE_FLAG that no state
+ * shows, whatever the operator trusts). Otherwise it is refused.
  */
 export function v4Refusal(
   pool: { readonly address: string; readonly hooks: string; readonly fee: number },
@@ -60,8 +65,27 @@ export function v4Refusal(
   const listed = allowedHooks?.has(pool.hooks.toLowerCase()) === true;
   if (!listed && (hookPermissions(pool.hooks) & SWAP_CHANGING) !== 0)
     return `v4 pool ${pool.address} has a hook that can change swap amounts`;
-  if (pool.fee === DYNAMIC_FEE_FLAG) return `v4 pool ${pool.address} has a dynamic fee its hook can change without an event`;
+  if (pool.fee !== DYNAMIC_FEE_FLAG) return undefined;
+  if ((hookPermissions(pool.hooks) & HOOK_FLAGS.beforeSwap) !== 0)
+    return `v4 pool ${pool.address} has a dynamic fee its hook can override at each swap (beforeSwap)`;
+  if (!listed) return `v4 pool ${pool.address} has a dynamic fee and its hook is not in the chain's allowedHooks`;
   return undefined;
+}
+
+/**
+ * Whether a follower re-reads a v4 pool at every block: a dynamic-fee pool v4Refusal prices (its hook listed, without
+ * beforeSwap), whose LP fee the hook can change through PoolManager.updateDynamicLPFee, which emits no event.
+ */
+export function v4DynamicFeeFollowed(
+  pool: { readonly address: string; readonly hooks: string; readonly fee: number },
+  allowedHooks?: ReadonlySet<string>,
+): boolean {
+  return pool.fee === DYNAMIC_FEE_FLAG && BigInt(pool.hooks) !== 0n && v4Refusal(pool, allowedHooks) === undefined;
+}
+
+/** The hooks a chain's catalogue lists (CatalogDex.allowedHooks of every DEX), lower case: SnapshotContext.allowedHooks. */
+export function chainAllowedHooks(chain: { readonly dexes: readonly { readonly allowedHooks: readonly string[] }[] }): ReadonlySet<string> {
+  return new Set(chain.dexes.flatMap((d) => d.allowedHooks.map((h) => h.toLowerCase())));
 }
 
 /** ProtocolFeeLibrary.getZeroForOneFee / getOneForZeroFee: the protocol fee of one direction, in pips. */
