@@ -94,8 +94,11 @@ t.test('after every block of trading, quotes at the head equal the chain at that
         `block ${block}: ${hop.dex} ${hop.version} ${hop.fee} equals the chain`,
       );
     }
-    // LINK has only its WETH pool: LINK -> USDC is two hops, searched by a pricing worker on its own replica.
-    const [twoHop] = await routesAt(block, request('LINK', 'USDC', '40', { maxSplits: 1 }));
+    // LINK has only its WETH pool: LINK -> USDC is two hops, searched by a pricing worker on its own replica. Kept to
+    // Uniswap's pools, which one router runs in one call and MixedRouteQuoterV1 prices whole: a path that goes on
+    // through SushiSwap's or Balancer's pools is executed as stages (Route.stages), its hand-over priced at the first
+    // stage's minimum.
+    const [twoHop] = await routesAt(block, request('LINK', 'USDC', '40', { maxSplits: 1, excludeDexes: ['sushiswap', 'balancer'] }));
     const hops = twoHop!.paths[0].hops;
     t.ok(hops.length >= 2, `block ${block}: LINK -> USDC through ${hops.length} pools`);
     t.equal(
