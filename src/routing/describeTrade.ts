@@ -92,6 +92,49 @@ function splitDexes(chain: CatalogChain, split: Split): string {
   return names.join(' + ');
 }
 
+const NATIVE = NATIVE_TOKEN_ADDRESS.toLowerCase();
+
+/** A chain token by lower-case address; a pool's native currency (POOL_NATIVE) is the chain's native asset. */
+function chainToken(tokenOf: (address: string) => CatalogToken, address: string): CatalogToken {
+  return tokenOf(address === POOL_NATIVE ? NATIVE : address);
+}
+
+let lastAmount = -1n;
+let lastAmountText = '-1';
+
+/**
+ * An amount as decimal text; the same amount as the call before is not written again (a hop's input is the previous
+ * hop's output, a path's ends its first input and last output: bigint toString is most of a trade's view).
+ */
+function amountText(amount: bigint): string {
+  if (amount !== lastAmount) {
+    lastAmount = amount;
+    lastAmountText = amount.toString();
+  }
+  return lastAmountText;
+}
+
+/** The native asset's wrap or unwrap as a hop of its own: the wrapped token as its pool, no fee, amount in = out. */
+function wrapHop(
+  chain: CatalogChain,
+  tokenOf: (address: string) => CatalogToken,
+  tokenIn: string,
+  tokenOut: string,
+  amount: bigint,
+): HopView {
+  const text = amount.toString();
+  return {
+    dex: 'wrap',
+    version: '',
+    pool: chain.wrappedNativeToken,
+    fee: 0,
+    tokenIn: chainToken(tokenOf, tokenIn).address,
+    tokenOut: chainToken(tokenOf, tokenOut).address,
+    amountIn: text,
+    amountOut: text,
+  };
+}
+
 /**
  * The API view of a trade: the SPEC's route fields summarised over the splits, the paths with every hop, and the
  * gas figures. The native asset's wrap before the first pool or unwrap after the last is shown as a hop of its own
@@ -105,23 +148,12 @@ export function describeTrade(
   tokenOf: (address: string) => CatalogToken,
   minimumOut?: bigint,
 ): TradeView {
-  const native = NATIVE_TOKEN_ADDRESS.toLowerCase();
-  const token = (address: string): CatalogToken => tokenOf(address === POOL_NATIVE ? native : address);
-  const wrapHop = (tokenIn: string, tokenOut: string, amount: bigint): HopView => ({
-    dex: 'wrap',
-    version: '',
-    pool: chain.wrappedNativeToken,
-    fee: 0,
-    tokenIn: token(tokenIn).address,
-    tokenOut: token(tokenOut).address,
-    amountIn: amount.toString(),
-    amountOut: amount.toString(),
-  });
+  // No named closures here: tsx compiles with keepNames, a defineProperty per closure made (bench/HISTORY.md).
   const largest = trade.splits[0];
   let route: RouteSummary;
   let paths: PathView[];
   if (!largest) {
-    const wrapped = token(chain.wrappedNativeToken.toLowerCase());
+    const wrapped = chainToken(tokenOf, chain.wrappedNativeToken.toLowerCase());
     route = {
       dex: 'wrap',
       name: `${wrapped.symbol} ${trade.nativeIn === 'wrapped' ? 'wrap' : 'unwrap'}`,
@@ -135,52 +167,59 @@ export function describeTrade(
         percent: 100,
         amountIn: trade.amountIn.toString(),
         amountOut: trade.amountOut.toString(),
-        hops: [wrapHop(trade.tokenIn, trade.tokenOut, trade.amountIn)],
+        hops: [wrapHop(chain, tokenOf, trade.tokenIn, trade.tokenOut, trade.amountIn)],
       },
     ];
   } else {
     const swaps = largest.route.legs;
     // The DEX carrying the largest share: each split's percent spread evenly over its swaps.
-    const shares = new Map<DeploymentId, number>();
+    const shares = new Map<DeploymentId, { slug: string; version: string; share: number }>();
     for (const split of trade.splits) {
       const legs = split.route.legs;
       for (const leg of legs) {
         const id = deploymentId(leg.dex, leg.version);
-        shares.set(id, (shares.get(id) ?? 0) + split.percent / legs.length);
+        const entry = shares.get(id);
+        if (entry) entry.share += split.percent / legs.length;
+        else shares.set(id, { slug: leg.dex, version: leg.version, share: split.percent / legs.length });
       }
     }
-    const [top] = [...shares.entries()].sort((a, b) => b[1] - a[1]);
-    const [slug, version] = top![0].split('/') as [string, string];
+    // The first in swap order among equal shares.
+    let top = { slug: '', version: '', share: Number.NEGATIVE_INFINITY };
+    for (const entry of shares.values()) if (entry.share > top.share) top = entry;
+    const { slug, version } = top;
     const dex = chain.dexes.find((d) => d.slug === slug && d.version === version);
     let name: string;
     if (trade.splits.length > 1) name = trade.splits.map((s) => `${splitDexes(chain, s)} ${namePercent(s.percent)}`).join(' + ');
     else if (swaps.length === 1) name = splitDexes(chain, largest);
     else
-      name = `${[swaps[0].tokenIn, ...swaps.map((l) => l.tokenOut)].map((t) => token(t).symbol).join(' → ')} on ${splitDexes(chain, largest)}`;
+      name = `${[swaps[0].tokenIn, ...swaps.map((l) => l.tokenOut)].map((t) => chainToken(tokenOf, t).symbol).join(' → ')} on ${splitDexes(chain, largest)}`;
     route = { dex: slug, name, fees: trade.fees.toString(), logo: dex?.logo ?? '', version, poolFee: swaps[0].fee };
     paths = trade.splits.map((s) => {
       const legs = s.route.legs;
+      // In this order, each amount a hop takes from the one before (and the path's ends) is written once: amountText.
+      const amountIn = amountText(s.route.amountIn);
       const hops = legs.map(
         (l): HopView => ({
           dex: l.dex,
           version: l.version,
           pool: l.pool,
           fee: l.fee,
-          tokenIn: token(l.tokenIn).address,
-          tokenOut: token(l.tokenOut).address,
-          amountIn: l.amountIn.toString(),
-          amountOut: l.amountOut.toString(),
+          tokenIn: chainToken(tokenOf, l.tokenIn).address,
+          tokenOut: chainToken(tokenOf, l.tokenOut).address,
+          amountIn: amountText(l.amountIn),
+          amountOut: amountText(l.amountOut),
         }),
       );
+      const amountOut = amountText(s.route.amountOut);
       // Wraps and unwraps between pools, from the last so the indexes hold.
       for (let i = legs.length - 1; i > 0; i--)
         if (legs[i - 1].tokenOut !== legs[i].tokenIn)
-          hops.splice(i, 0, wrapHop(legs[i - 1].tokenOut, legs[i].tokenIn, legs[i - 1].amountOut));
+          hops.splice(i, 0, wrapHop(chain, tokenOf, legs[i - 1].tokenOut, legs[i].tokenIn, legs[i - 1].amountOut));
       const work = nativeWork(legs, trade.nativeIn === 'wrapped', trade.nativeOut === 'wrapped');
-      if (work.wrapIn) hops.unshift(wrapHop(trade.tokenIn, legs[0].tokenIn, s.route.amountIn));
-      if (work.unwrapOut) hops.push(wrapHop(legs[legs.length - 1].tokenOut, trade.tokenOut, s.route.amountOut));
-      const view: PathView = { percent: s.percent, amountIn: s.route.amountIn.toString(), amountOut: s.route.amountOut.toString(), hops };
-      if (s.route.stages) view.stages = stageViews(s, token, minimumOut);
+      if (work.wrapIn) hops.unshift(wrapHop(chain, tokenOf, trade.tokenIn, legs[0].tokenIn, s.route.amountIn));
+      if (work.unwrapOut) hops.push(wrapHop(chain, tokenOf, legs[legs.length - 1].tokenOut, trade.tokenOut, s.route.amountOut));
+      const view: PathView = { percent: s.percent, amountIn, amountOut, hops };
+      if (s.route.stages) view.stages = stageViews(s, tokenOf, minimumOut);
       return view;
     });
   }
@@ -203,7 +242,7 @@ export function describeTrade(
  * The stages of a split's route as the API shows them; the last stage's minimum is the trade's (`minimumOut`, the
  * quote's amountOutMinimum; its expected output without it).
  */
-function stageViews(split: Split, token: (address: string) => CatalogToken, minimumOut: bigint | undefined): StageView[] {
+function stageViews(split: Split, tokenOf: (address: string) => CatalogToken, minimumOut: bigint | undefined): StageView[] {
   return stageCalls(split.route).map((c) => {
     const out = c.legs[c.legs.length - 1].amountOut;
     const least = c.last && minimumOut !== undefined ? minimumOut : c.amountOutMinimum;
@@ -211,8 +250,8 @@ function stageViews(split: Split, token: (address: string) => CatalogToken, mini
       name: c.executor.name,
       router: c.executor.address,
       hops: c.legs.length,
-      tokenIn: token(c.legs[0].tokenIn).address,
-      tokenOut: token(c.legs[c.legs.length - 1].tokenOut).address,
+      tokenIn: chainToken(tokenOf, c.legs[0].tokenIn).address,
+      tokenOut: chainToken(tokenOf, c.legs[c.legs.length - 1].tokenOut).address,
       amountIn: c.legs[0].amountIn.toString(),
       amountOut: out.toString(),
       amountOutMinimum: least.toString(),
