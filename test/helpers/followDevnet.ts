@@ -52,14 +52,27 @@ export async function startSeededDevnet(
 ): Promise<SeededDevnet> {
   const devnet = await startDevnet(options);
   cleanup(() => devnet.stop());
-  const snapshotDir = mkdtempSync(join(tmpdir(), prefix));
-  cleanup(() => rmSync(snapshotDir, { recursive: true, force: true }));
   const catalog = loadCatalog(join(import.meta.dirname, '..', '..', 'catalog'));
   const chain = catalog.chain(devnet.chainId)!;
+  return { devnet, catalog, chain, ...chainSeeder(cleanup, devnet.rpcUrl, chain, prefix) };
+}
+
+/**
+ * A temporary snapshot folder (`prefix` names it; `cleanup` registers its removal) and the seeding run of `chain`
+ * through `rpcUrl` at its head, written into the folder only with `write`.
+ */
+export function chainSeeder(
+  cleanup: (fn: () => unknown) => void,
+  rpcUrl: string,
+  chain: CatalogChain,
+  prefix: string,
+): Pick<SeededDevnet, 'snapshotDir' | 'seedNow'> {
+  const snapshotDir = mkdtempSync(join(tmpdir(), prefix));
+  cleanup(() => rmSync(snapshotDir, { recursive: true, force: true }));
   async function seedNow(write = false): Promise<Snapshot> {
     const report = await seedChains({
       chains: [chain],
-      rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
+      rpcUrls: new Map([[chain.chainId, rpcUrl]]),
       snapshotDir,
       write,
       progress: 'none',
@@ -67,7 +80,7 @@ export async function startSeededDevnet(
     });
     return report.chains[0].snapshot!;
   }
-  return { devnet, snapshotDir, catalog, chain, seedNow };
+  return { snapshotDir, seedNow };
 }
 
 /** Starts the devnet, seeds its snapshot into a temporary folder and sets up the traders; `cleanup` registers teardown. */

@@ -1,13 +1,3 @@
-// A Uniswap v4 dynamic-fee pool priced exactly (src/protocols/uniswapV4/v4Fees.ts, v4Refusal): the devnet's WBTC/DAI
-// pool whose hook (seeds/devnet/contracts/DevnetDynamicFeeHook.sol) has no permission at all and whose owner sets the
-// LP fee through PoolManager.updateDynamicLPFee, which emits no event. With the hook listed in the chain's
-// allowedHooks: the ladder on the followed state equals V4Quoter to the wei (both directions, exact in and out) before
-// and after the owner changes the fee; the live follower re-reads the pool at every block (rereadEachBlock), so after
-// a fee change with no pool event the followed state equals a fresh seed; a Swap whose fee is not the followed one is
-// a re-read. Unlisted, or listed with a beforeSwap hook (DynamicFeesTestHook), the pool is refused with the reason.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import t, { type Test } from 'tap';
 import { encodeAbiParameters, encodeFunctionData, type Hex, pad, zeroAddress } from 'viem';
@@ -17,7 +7,6 @@ import { devnetAccount } from '../../seeds/devnet/devnetAddresses.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { seedChains } from '../../src/chain/seedChains.ts';
 import { ChainFollower } from '../../src/follow/ChainFollower.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
@@ -25,6 +14,7 @@ import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV
 import { uniswapV4 } from '../../src/protocols/uniswapV4/uniswapV4.ts';
 import { applyV4Event, V4_SWAP } from '../../src/protocols/uniswapV4/uniswapV4Events.ts';
 import { devnetWallet } from '../helpers/devnetWallet.ts';
+import { chainSeeder } from '../helpers/followDevnet.ts';
 import { v4QuoterQuote } from '../helpers/v4State.ts';
 
 const devnet = await startDevnet({ v4: true });
@@ -44,19 +34,7 @@ const chain: CatalogChain = {
   dexes: shipped.dexes.map((d) => (d.version === 'v4' ? { ...d, allowedHooks: [DEVNET_V4_HOOKS.ownerFee] } : d)),
 };
 const listed = { allowedHooks: new Set([hook]) };
-const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-dynfee-'));
-t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
-const seedNow = async (write = false): Promise<Snapshot> =>
-  (
-    await seedChains({
-      chains: [chain],
-      rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
-      snapshotDir,
-      write,
-      progress: 'none',
-      log: () => undefined,
-    })
-  ).chains[0].snapshot!;
+const { snapshotDir, seedNow } = chainSeeder((fn) => t.teardown(fn), devnet.rpcUrl, chain, 'sqs-dynfee-');
 const stateIn = (s: Snapshot) => s.pools.find((p) => p.address === poolId) as SnapshotPoolV4;
 
 /** Amounts of a side with `decimals`: 1, 3 and 7 per decade from 10^(decimals-4) to past the pool's liquidity. */

@@ -1,13 +1,3 @@
-// applyV4Event on the devnet's Uniswap v4: random swaps (crossing ticks, both directions, native ETH included) and
-// liquidity added and removed (ticks appearing and clearing) on the hookless pools, through v4-core's PoolSwapTest
-// and PoolModifyLiquidityTest; after every block the state followed from the PoolManager's logs (the pool named by
-// topic1) equals a fresh read of the pool at that block (uniswapV4Source, whose reads equal StateView:
-// uniswapV4Source.devnet.test.ts), re-reading a pool only where applyV4Event says so. Beside it the live follower
-// (ChainFollower over the devnet catalogue's v4 entry, logs keyed by topic1) equals a fresh seeding run after every
-// block, including a pool initialized mid-run (found by its Initialize log). Seeded: V4_EVENTS_SEED.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import t from 'tap';
 import {
@@ -31,15 +21,14 @@ import { getSqrtRatioAtTick, MAX_SQRT_RATIO, MIN_SQRT_RATIO } from '../../src/am
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { multicallBatched } from '../../src/chain/multicallBatched.ts';
-import { seedChains } from '../../src/chain/seedChains.ts';
 import { ChainFollower } from '../../src/follow/ChainFollower.ts';
-import type { Snapshot } from '../../src/graph/snapshot.ts';
 import type { PoolLog } from '../../src/protocols/logWords.ts';
 import type { PoolKeyExtras } from '../../src/protocols/PoolSource.ts';
 import { type PoolToRead, STATE_PHASES } from '../../src/protocols/PoolSource.ts';
 import { applyV4Event, type FollowedPoolV4, V4_EVENT_TOPICS } from '../../src/protocols/uniswapV4/uniswapV4Events.ts';
 import { uniswapV4Source } from '../../src/protocols/uniswapV4/uniswapV4Source.ts';
 import { devnetWallet } from '../helpers/devnetWallet.ts';
+import { chainSeeder } from '../helpers/followDevnet.ts';
 
 const SEED = Number(process.env.V4_EVENTS_SEED ?? 20261126);
 const WINDOW_WORDS = 16;
@@ -123,21 +112,9 @@ t.test('the followed v4 state equals a fresh read after every block', async (t) 
       await send(account, { to: c, data: encodeFunctionData({ abi: ERC20, functionName: 'approve', args: [spender, maxUint256] }) });
   }
   // The live follower, from a seeding run written now; compared with a fresh seeding run after every block.
-  const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-follow-v4-'));
-  t.teardown(() => rmSync(snapshotDir, { recursive: true, force: true }));
   const catalog = loadCatalog();
   const chain = catalog.chain(devnet.chainId)!;
-  const seedNow = async (write = false): Promise<Snapshot> =>
-    (
-      await seedChains({
-        chains: [chain],
-        rpcUrls: new Map([[chain.chainId, devnet.rpcUrl]]),
-        snapshotDir,
-        write,
-        progress: 'none',
-        log: () => undefined,
-      })
-    ).chains[0].snapshot!;
+  const { snapshotDir, seedNow } = chainSeeder((fn) => t.teardown(fn), devnet.rpcUrl, chain, 'sqs-follow-v4-');
   await seedNow(true);
   const follower = new ChainFollower(
     { chain, rpcUrl: devnet.rpcUrl, snapshotDir, catalog, logger: pino({ level: 'silent' }), follow: false, undoDepth: 8 },
