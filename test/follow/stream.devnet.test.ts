@@ -9,7 +9,7 @@
 // pool's balances are the chain's.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { type Address, getAddress, parseAbi } from 'viem';
 import { v3PoolAddress } from '../../seeds/devnet/devnetAddresses.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
@@ -60,6 +60,7 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
   });
   interface Route {
     amountOut: string;
+    deadline: number;
     snapshot: { blockNumber: number; ageSeconds: number };
     paths: { hops: { dex: string; version: string; fee: number; tokenIn: string; tokenOut: string }[] }[];
   }
@@ -83,7 +84,21 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
   };
   const chainQuote = (hop: Route['paths'][number]['hops'][number], blockNumber: bigint) => net.chainQuote(hop, AMOUNT_IN, blockNumber);
   const tradeBlock = () => net.tradeBlock(5);
-  const strip = (r: Route[]) => r.map((x) => ({ ...x, snapshot: { blockNumber: x.snapshot.blockNumber } }));
+  const strip = (r: Route[]) => r.map((x) => ({ ...x, deadline: 0, snapshot: { blockNumber: x.snapshot.blockNumber } }));
+  /**
+   * The two instances' routes at a block, asked one after the other: identical but for the deadline, which each takes
+   * from its own clock at answering (now + validity), so the second's is the first's or a second or two later.
+   */
+  const sameAt = async (t: Test, one: ServerProcess, other: ServerProcess, block: number, name: string): Promise<Route[]> => {
+    const first = await at(one, block);
+    const second = await at(other, block);
+    t.same(strip(first), strip(second), name);
+    t.ok(
+      first.every((r, i) => second[i] !== undefined && second[i].deadline - r.deadline >= 0 && second[i].deadline - r.deadline <= 2),
+      `${name}: deadlines taken at answering (${first.map((r) => r.deadline)} then ${second.map((r) => r.deadline)})`,
+    );
+    return first;
+  };
 
   let block = 0;
   for (let i = 0; i < 3; i++) {
@@ -137,9 +152,9 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
   // A second instance started now reads the stream from its snapshot's block and reaches the head.
   const b = await startInstance();
   t.teardown(() => b.stop());
-  t.same(strip(await at(b, block)), strip(await at(a, block)), `a late instance catches up: identical quotes at block ${block}`);
+  await sameAt(t, b, a, block, `a late instance catches up: identical quotes at block ${block}`);
   block = await tradeBlock();
-  t.same(strip(await at(b, block)), strip(await at(a, block)), `both serve identical quotes at block ${block}`);
+  await sameAt(t, b, a, block, `both serve identical quotes at block ${block}`);
 
   // Issue 25: a catalogued v3 pool the seed does not have (WBTC/WETH 0.05%) is created and traded while the follower
   // runs, and traded again while it is down (below).
@@ -193,8 +208,7 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
   follower = await startFollower();
   const head = await tradeBlock();
   t.ok(head > stalled, 'blocks were mined while the follower was down');
-  const [ra, rb] = [await at(a, head), await at(b, head)];
-  t.same(strip(ra), strip(rb), `identical quotes at block ${head} after the restart`);
+  const ra = await sameAt(t, a, b, head, `identical quotes at block ${head} after the restart`);
   for (const r of ra)
     t.equal(
       BigInt(r.amountOut),
