@@ -1,18 +1,15 @@
 import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { chainExecutors, executorsFor, meetsNativePools } from '../routing/executors.ts';
 import { POOL_NATIVE, crossesNative as routeCrossesNative } from '../routing/nativePools.ts';
-import type { ApprovalMode } from '../routing/RoutingLimits.ts';
 import type { Executor, Route, Trade } from '../routing/Trade.ts';
-import type { Permit2Allowance } from './approveStep.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
-import { ENCODERS, executorSteps, sum } from './executorSteps.ts';
-import type { SignedPermit } from './permit2.ts';
+import { ENCODERS, executorSteps, type StepsContext, sum } from './executorSteps.ts';
 import { checkUint256, type Step, stepAddress } from './Step.ts';
 import { StepBuildError } from './StepBuildError.ts';
 import { stagedSteps } from './stagedSteps.ts';
 
 /** Parameters of {@link buildTradeSteps}. */
-export interface TradeStepsParams {
+export interface TradeStepsParams extends StepsContext {
   readonly chain: CatalogChain;
   /**
    * A trade of this chain (bestTrade), exact input or exact output, each split carrying the executor of its route;
@@ -36,27 +33,6 @@ export interface TradeStepsParams {
   readonly recipient: string;
   /** Sends every step (SPEC `walletAddress`). */
   readonly wallet: string;
-  /** Unix seconds; the routers revert once `block.timestamp` is past it. */
-  readonly deadline: number;
-  /**
-   * The wallet's current allowance of tokenIn per router (spender address, lower case), read from the chain; a router
-   * missing from it (or no map) is approved as if the allowance were unknown (approveSteps).
-   */
-  readonly allowances?: ReadonlyMap<string, bigint>;
-  /**
-   * How a router that pulls through Permit2 (the Universal Router) is allowed to: 'approve' (default) with the plain
-   * transaction `Permit2.approve(token, router, amount, deadline)`; 'permit2' with a PermitSingle the wallet signs
-   * (`permit2Permit`, submitted by the swap itself). Either way after the token's approval of Permit2.
-   */
-  readonly approvalMode?: ApprovalMode;
-  /** The wallet's Permit2 allowances of tokenIn per router (lower case), read from the chain (Permit2.allowance). */
-  readonly permit2Allowances?: ReadonlyMap<string, Permit2Allowance>;
-  /**
-   * approvalMode 'permit2': the wallet's signed PermitSingle, put first in the Universal Router's call. Without it the
-   * swap is built without the permit (its gasLimit counting the permit's gas) for universalRouter.withPermit to add
-   * it once signed.
-   */
-  readonly permit2Permit?: SignedPermit;
 }
 
 /**

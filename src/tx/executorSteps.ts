@@ -15,16 +15,32 @@ import { universalRouter } from './routers/universalRouter.ts';
 import { displayAmount, type Step, type StepToken, stepAddress } from './Step.ts';
 import { StepBuildError } from './StepBuildError.ts';
 
-/** What the steps of every executor of a trade share (buildTradeSteps' parameters fit). */
+/** What the steps of every executor of a trade share (buildTradeSteps' parameters extend it). */
 export interface StepsContext {
   readonly chain: CatalogChain;
   readonly trade: Pick<Trade, 'tradeType'>;
   /** The trade's input token: the allowances below are its own. */
   readonly tokenIn: StepToken;
+  /** Unix seconds; the routers revert once `block.timestamp` is past it. */
   readonly deadline: number;
+  /**
+   * The wallet's current allowance of tokenIn per router (spender address, lower case), read from the chain; a router
+   * missing from it (or no map) is approved as if the allowance were unknown (approveSteps).
+   */
   readonly allowances?: ReadonlyMap<string, bigint>;
+  /**
+   * How a router that pulls through Permit2 (the Universal Router) is allowed to: 'approve' (default) with the plain
+   * transaction `Permit2.approve(token, router, amount, deadline)`; 'permit2' with a PermitSingle the wallet signs
+   * (`permit2Permit`, submitted by the swap itself). Either way after the token's approval of Permit2.
+   */
   readonly approvalMode?: ApprovalMode;
+  /** The wallet's Permit2 allowances of tokenIn per router (lower case), read from the chain (Permit2.allowance). */
   readonly permit2Allowances?: ReadonlyMap<string, Permit2Allowance>;
+  /**
+   * approvalMode 'permit2': the wallet's signed PermitSingle, put first in the Universal Router's call. Without it the
+   * swap is built without the permit (its gasLimit counting the permit's gas) for universalRouter.withPermit to add
+   * it once signed.
+   */
   readonly permit2Permit?: SignedPermit;
 }
 
