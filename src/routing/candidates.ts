@@ -1,0 +1,260 @@
+import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
+import type { TradeType } from '../protocols/PoolProtocol.ts';
+import { protocolGas } from '../protocols/registry.ts';
+import type { BestTradeOptions, TradeRequest } from './bestTrade.ts';
+import { chainMeetsNativePools, executorsFor, routeStages, type StagePlan } from './executors.ts';
+import { DEFAULT_MAX_ROUTES, findRoutes, type NativeNode, type PoolPath } from './findRoutes.ts';
+import { leastRouteGas, routeGas } from './gasModel.ts';
+import { crossesNative, heldAt } from './nativePools.ts';
+import type { SplitPath } from './optimalSplit.ts';
+import { pathRateAtZero } from './pathCurve.ts';
+import { legKey, type PricedPath, toPricedPath } from './priceRoutes.ts';
+import type { Executor, Leg } from './Trade.ts';
+import type { TradeEnds } from './tradeEnds.ts';
+
+/**
+ * A search's candidate paths: the paths findRoutes finds between a request's pool tokens that a router (or routers,
+ * as stages) can execute, each with what the search needs before pricing (executors, nominal legs and gas), kept per
+ * index in a tree of pool entries so that later searches on the same state reuse them (bestTrade.ts prices and
+ * ranks them).
+ */
+/** A path that some router can execute, or (stages) some routers one after the other. */
+export interface Candidate extends SplitPath {
+  /** The executors of the whole path (a path of stages: of its first stage). */
+  readonly executors: readonly Executor[];
+  /** A path no single executor runs, executed as consecutive stages (executors.ts routeStages); single-path trades only. */
+  readonly stages?: readonly StagePlan[];
+  /** Its legs before pricing (no ticks, no cold slots): the network fee the split search estimates. */
+  readonly nominal: readonly Leg[];
+  /** Gas of its nominal legs' swaps (routeGas), and what each initialized tick crossed adds (the first leg that charges for ticks). */
+  readonly nominalGas: bigint;
+  readonly tickGas: bigint;
+  /** The least gas of its swaps priced: its nominal legs moving no tick (pricing only adds ticks, cold slots, tick moves). */
+  readonly floorGas: bigint;
+  /** Its pools and directions: names its curve in a CurveCache. */
+  readonly key: string;
+}
+
+/** A pair's paths that some router can execute, with what a search needs to know of each before pricing. */
+export interface ExecutablePaths {
+  /** The paths the search steers over (curves, splits): findRoutes' first maxRoutes that a router executes. */
+  readonly paths: readonly Candidate[];
+  /** The other executable paths findRoutes found, by descending rate at zero: single-path candidates (bestOtherPath). */
+  readonly others: readonly OtherPath[];
+  /** The least leastGas of `others` (0 when none). */
+  readonly othersFloorGas: bigint;
+  /** Whether findRoutes found any path within the hop limit (executable or not). */
+  readonly pathsFound: boolean;
+}
+
+/**
+ * A path beyond the steered ones: its pools, its rate at zero (pathRateAtZero), a floor of its swaps' gas (leastRouteGas),
+ * its place among them in findRoutes' order; its candidate is built when a search first needs it (null: no router
+ * executes it).
+ */
+export interface OtherPath {
+  readonly path: PricedPath;
+  readonly rate: number;
+  readonly leastGas: bigint;
+  readonly order: number;
+  candidate?: Candidate | null;
+}
+
+/**
+ * The candidate paths of a request between the tokens its pools hold (every path findRoutes finds) that convert and
+ * that a router can execute: the first maxRoutes of them (direct paths always) steered, the others by rate at zero.
+ */
+export function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeRequest, options: BestTradeOptions): ExecutablePaths {
+  const nativeNode: NativeNode | undefined = chainMeetsNativePools(index.chain)
+    ? { wrapped: index.wrappedNative, atIn: ends.nativeIn === 'wrapped', atOut: ends.nativeOut === 'wrapped' }
+    : undefined;
+  const found = findRoutes(index, ends.poolTokenIn, ends.poolTokenOut, {
+    maxHops: request.maxHops,
+    allow: request.allow,
+    maxRoutes: Number.MAX_SAFE_INTEGER,
+    ...(nativeNode ? { nativeNode } : {}),
+  });
+  const direct = found.filter((p) => p.pools.length <= 1).length;
+  const steered = Math.max(direct, options.maxRoutes ?? DEFAULT_MAX_ROUTES);
+  const paths: Candidate[] = [];
+  const others: OtherPath[] = [];
+  let othersFloorGas: bigint | undefined;
+  const native = nativeNode !== undefined;
+  for (const path of found) {
+    const kept = keptPath(index, path, request, native);
+    if (paths.length < steered) {
+      const c = candidateOf(index, kept, path, request);
+      // A path of stages is a single-path trade only: it joins the others (priced where its bound can win), never
+      // taking the place of a path the split search steers over.
+      if (c?.stages) {
+        const leastGas = leastRouteGas(
+          c.path.pools.map((p) => p.kind),
+          request.tradeType,
+        );
+        others.push({ path: c.path, rate: pathRateAtZero(c.path), leastGas, order: others.length, candidate: c });
+        if (othersFloorGas === undefined || leastGas < othersFloorGas) othersFloorGas = leastGas;
+      } else if (c) paths.push(c);
+      continue;
+    }
+    const facts = otherFacts(index, kept, path, request.tradeType);
+    if (!facts) continue;
+    others.push({ ...facts, order: others.length });
+    if (othersFloorGas === undefined || facts.leastGas < othersFloorGas) othersFloorGas = facts.leastGas;
+  }
+  others.sort((a, b) => b.rate - a.rate || a.order - b.order);
+  return { paths, others, othersFloorGas: othersFloorGas ?? 0n, pathsFound: found.length > 0 };
+}
+
+/** How a request's paths are made candidates: its side and the slippage of hand-overs between stages. */
+type CandidateTerms = Pick<TradeRequest, 'tradeType' | 'handoverSlippageBps'>;
+
+/**
+ * A path's place in the paths kept per index (CANDIDATES_KEPT at most), a tree of their pools: what a search learns
+ * of a path before pricing (its candidate, or its rate at zero and least gas) depends only on the index's pools, the
+ * path (its pools and directions; node names differ only with a nativeNode), the side and the hand-over slippage of
+ * stages, so the searches of other
+ * pairs, amounts and filters on the same state that meet the path reuse it.
+ */
+function keptPath(index: ChainPoolIndex, path: PoolPath, terms: CandidateTerms, native: boolean): CandidateNode {
+  let kept = keptCandidates.get(index);
+  if (!kept || kept.size >= CANDIDATES_KEPT) {
+    kept = { roots: new Map(), size: 0 };
+    keptCandidates.set(index, kept);
+  }
+  const rootKey = `${terms.tradeType}:${terms.handoverSlippageBps ?? ''}:${native}`;
+  let node: CandidateNode | undefined = kept.roots.get(rootKey);
+  if (!node) {
+    node = { next: [undefined, undefined] };
+    kept.roots.set(rootKey, node);
+  }
+  for (let h = 0; h < path.pools.length; h++) {
+    const e = path.pools[h];
+    // Its direction: whether it pays out its token1 (a native pool's ETH end is named by the wrapped token's node).
+    const out = path.tokens[h + 1];
+    const side = out === e.token1 || (out !== e.token0 && path.tokens[h] === e.token0) ? 1 : 0;
+    let children: Map<PoolEntry, CandidateNode> | undefined = node.next[side];
+    if (!children) {
+      children = new Map();
+      node.next[side] = children;
+    }
+    let child: CandidateNode | undefined = children.get(e);
+    if (!child) {
+      child = { next: [undefined, undefined] };
+      children.set(e, child);
+      kept.size++;
+    }
+    node = child;
+  }
+  return node;
+}
+
+/** A path as a search candidate (kept at its node), or undefined when no router executes it or a pool does not convert. */
+function candidateOf(index: ChainPoolIndex, node: CandidateNode, path: PoolPath, terms: CandidateTerms): Candidate | undefined {
+  if (node.candidate === undefined) {
+    const priced = node.other?.path ?? toPricedPath(index, path);
+    node.candidate = (priced && pricedCandidate(index, priced, terms)) ?? null;
+  }
+  return node.candidate ?? undefined;
+}
+
+/** A path beyond the steered ones before pricing (kept at its node): undefined when a pool does not convert. */
+function otherFacts(
+  index: ChainPoolIndex,
+  node: CandidateNode,
+  path: PoolPath,
+  tradeType: TradeType,
+): Pick<OtherPath, 'path' | 'rate' | 'leastGas'> | undefined {
+  if (node.other === undefined) {
+    const priced = toPricedPath(index, path);
+    node.other = priced
+      ? {
+          path: priced,
+          rate: pathRateAtZero(priced),
+          leastGas: leastRouteGas(
+            priced.pools.map((p) => p.kind),
+            tradeType,
+          ),
+        }
+      : null;
+  }
+  return node.other ?? undefined;
+}
+
+/** A path's place in the tree of kept candidates: the paths one more pool longer (by its direction), its candidate once built. */
+interface CandidateNode {
+  /** The paths one pool longer, by that pool's direction (0: it pays out its token0), made on first use. */
+  readonly next: [Map<PoolEntry, CandidateNode> | undefined, Map<PoolEntry, CandidateNode> | undefined];
+  /** Its candidate (candidateOf); null: the path has none. */
+  candidate?: Candidate | null;
+  /** Its facts as a path beyond the steered ones (otherFacts); null: a pool does not convert. */
+  other?: Pick<OtherPath, 'path' | 'rate' | 'leastGas'> | null;
+}
+
+/** Paths kept per index (keptPath), by side and whether native ETH pools join the wrapped token's node. */
+const keptCandidates = new WeakMap<ChainPoolIndex, { readonly roots: Map<string, CandidateNode>; size: number }>();
+/** Most candidates kept per index: past it they are found afresh. */
+const CANDIDATES_KEPT = 50_000;
+
+/**
+ * A priceable path as a search candidate, or undefined when no router executes it: one executor call where one runs
+ * the whole path, else (with a hand-over slippage) consecutive stages (routeStages), priced with each hand-over at
+ * the previous stage's minimum.
+ */
+export function pricedCandidate(index: ChainPoolIndex, unstaged: PricedPath, terms: CandidateTerms): Candidate | undefined {
+  const { tradeType } = terms;
+  const path = unstaged.path;
+  const nominal = nominalLegs(unstaged);
+  const crosses = crossesNative(nominal);
+  let executors = executorsFor(index.chain, path.pools, tradeType, crosses);
+  let stages: StagePlan[] | undefined;
+  let priced = unstaged;
+  if (executors.length === 0 && terms.handoverSlippageBps !== undefined) {
+    stages = routeStages(index.chain, nominal, tradeType, crosses);
+    if (!stages) return undefined;
+    executors = [...stages[0].executors];
+    const at: number[] = [];
+    let hop = 0;
+    for (const stage of stages.slice(0, -1)) {
+      hop += stage.legs;
+      at.push(hop);
+    }
+    priced = { ...unstaged, handovers: { at, slippageBps: terms.handoverSlippageBps } };
+  }
+  if (executors.length === 0) return undefined;
+  // The pool and its tokens in and out: a pool of more than two tokens is priced per pair (PoolProtocol.pairViews).
+  const key = priced.pools.map((p, h) => `${p.address}:${path.tokens[h]}>${path.tokens[h + 1]}`).join('/');
+  const ticking = nominal.find((l) => protocolGas(l.kind).tick > 0n);
+  return {
+    path: priced,
+    executors,
+    ...(stages ? { stages } : {}),
+    pools: new Set(priced.pools.map((p) => p.address)),
+    nominal,
+    nominalGas: routeGas(nominal, tradeType),
+    floorGas: routeGas(
+      nominal.map((l) => (l.movesTick ? { ...l, movesTick: false } : l)),
+      tradeType,
+    ),
+    tickGas: ticking ? protocolGas(ticking.kind).tick : 0n,
+    key,
+  };
+}
+
+/** A path's legs before pricing: no amounts, no ticks crossed, no cold slots; a swap moves the tick where its protocol charges that (gas.tickMove). */
+function nominalLegs(path: PricedPath): Leg[] {
+  return path.pools.map((pool, h) => ({
+    pool: pool.address,
+    kind: pool.kind,
+    dex: pool.dex,
+    version: pool.version,
+    fee: pool.fee,
+    tokenIn: heldAt(pool, path.path.tokens[h]),
+    tokenOut: heldAt(pool, path.path.tokens[h + 1]),
+    amountIn: 0n,
+    amountOut: 0n,
+    ticksCrossed: 0,
+    coldSlots: 0,
+    movesTick: protocolGas(pool.kind).tickMove > 0n,
+    ...legKey(pool),
+  }));
+}
