@@ -20,7 +20,7 @@
  *
  * Environment: BENCH_SECONDS, BENCH_ROUNDS, REDIS_URL (default redis://127.0.0.1:6379), BENCH_CASES (comma list of case ids
  * to run: ceiling, tokens, blockchains, tokens-eth, routes-single, routes-refused, quotes-redis, quotes-memory,
- * routes-default, and with WEB_CONCURRENCY=2: cluster-routes, cluster-quotes),
+ * routes-default, routes-default-w2 (WORKER_THREADS=2), quotes-redis-default, and with WEB_CONCURRENCY=2: cluster-routes, cluster-quotes),
  * BENCH_CONNECTIONS (default "50"), BENCH_BEFORE, BENCH_CPU_PROF (a folder: service processes run with --cpu-prof there).
  */
 import { randomBytes } from 'node:crypto';
@@ -41,7 +41,9 @@ import type { LoadResult } from './lib/runLoad.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '50').split(',').map(Number);
-const CASES = new Set((process.env.BENCH_CASES ?? 'ceiling,tokens,routes-single,quotes-redis,routes-default').split(','));
+const CASES = new Set(
+  (process.env.BENCH_CASES ?? 'ceiling,tokens,routes-single,quotes-redis,routes-default,quotes-redis-default').split(','),
+);
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const BEFORE = process.env.BENCH_BEFORE;
@@ -77,7 +79,8 @@ const routingBefore = variedQuoteBodies(200);
 const refused = variedQuoteBodies(200, { maxHops: 1, maxSplits: 1, originChainId: 999 });
 const keys = { memory: '', redis: '' };
 const redisUp =
-  (CASES.has('quotes-redis') || CASES.has('cluster-quotes') || CASES.has('cluster-routes')) && (await redisAnswers(REDIS_URL));
+  (CASES.has('quotes-redis') || CASES.has('quotes-redis-default') || CASES.has('cluster-quotes') || CASES.has('cluster-routes')) &&
+  (await redisAnswers(REDIS_URL));
 const beforeRoot = BEFORE ? beforeCheckout(BEFORE) : undefined;
 
 const bare = server(() => startServer({ entry: 'bench/lib/bareKoaServer.ts', ...BENCH_SERVER }));
@@ -88,6 +91,8 @@ function serviceCases(root: string | undefined): Case[] {
   const label = (l: string): string => (root ? `${l} [before: ${BEFORE}]` : l);
   const service = server(() => startService(serviceEnv, profileArgs, root));
   const serviceRedis = server(() => startService({ ...serviceEnv, REDIS_URL, REDIS_KEY_PREFIX: redisPrefix }, profileArgs, root));
+  // Two pricing workers beside the API thread (WORKER_THREADS=2; the default on 2 cores is 1).
+  const serviceTwoWorkers = server(() => startService({ ...serviceEnv, WORKER_THREADS: '2' }, profileArgs, root));
   // A checkout that knows maxPriceImpactBps gets the same bodies as this one.
   const knowsImpact = !root || readFileSync(join(root, 'src/quote/quoteRequest.ts'), 'utf8').includes('maxPriceImpactBps');
   const bodies = knowsImpact ? { single, routing } : { single: singleBefore, routing: routingBefore };
@@ -145,6 +150,20 @@ function serviceCases(root: string | undefined): Case[] {
       label: label('POST /quotes/routes, default routing'),
       server: service,
       requests: () => quoteRequests('/quotes/routes', bodies.routing),
+      target: (r, ratio) => ({ target: '>= 25%, p99 <= 100 ms', met: ratio >= 0.25 && r.p99 <= 100 }),
+    },
+    {
+      id: `routes-default-w2${suffix}`,
+      label: label('POST /quotes/routes, default routing, WORKER_THREADS=2'),
+      server: serviceTwoWorkers,
+      requests: () => quoteRequests('/quotes/routes', bodies.routing),
+    },
+    {
+      id: `quotes-redis-default${suffix}`,
+      label: label('POST /quotes (Redis), default routing'),
+      server: serviceRedis,
+      requests: () => quoteRequests('/quotes', bodies.routing, { 'x-api-key': keys.redis }),
+      target: (_r, ratio) => ({ target: '>= 20%', met: ratio >= 0.2 }),
     },
     ...clusterCases(root, suffix, label),
   ];
@@ -210,7 +229,7 @@ try {
           case: name,
           result: `not measured: no Redis answers at ${REDIS_URL}`,
           ratio: '',
-          target: c.target && connections === 50 ? '>= 35%' : '',
+          target: c.target && connections === 50 ? c.target({ p99: Number.POSITIVE_INFINITY } as LoadResult, 0).target : '',
           met: c.target && connections === 50 ? false : null,
         });
         continue;

@@ -132,8 +132,11 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         maxSplits: request.maxSplits,
         ranksFees: search.rate !== undefined && request.gasPriceWei > 0n,
         singlesKnown: true,
-        score: (members, quotes) => score(search, members, quotes),
-        feeEstimate: (members, ticks) => {
+        // Methods, not arrow properties: tsx names every named closure it creates (a defineProperty per search).
+        score(members, quotes) {
+          return score(search, members, quotes);
+        },
+        feeEstimate(members, ticks) {
           if (!search.rate || request.gasPriceWei <= 0n) return 0;
           // The nominal legs' gas with `ticks` crossed (routeGas is linear in a leg's ticks), and the calls'.
           const executors = assignExecutors(members);
@@ -213,35 +216,45 @@ function bestSinglePath(
   curves: readonly PathCurve[] | undefined,
   cache: LadderCache | undefined,
 ): SinglePath {
-  const { request } = search;
   const whole: PathQuote[] = new Array(candidates.length);
-  let best: PricedSingle | undefined;
-  let bestAt = -1;
-  const price = (i: number): void => {
-    const q = pricePath(candidates[i].path, request.tradeType, [request.amount], cache)[0];
-    whole[i] = q;
-    if (!q.ok) return;
-    const s = score(search, [candidates[i]], [q]);
-    if (!best || s > best.score || (s === best.score && i < bestAt)) {
-      best = { members: [candidates[i]], shares: [request.amount], quotes: [q], score: s };
-      bestAt = i;
-    }
-  };
+  const single: SinglePath = { best: undefined, bestAt: -1, whole };
   if (!curves || candidates.length <= PRUNE_FROM) {
-    for (let i = 0; i < candidates.length; i++) price(i);
-    return { best, bestAt, whole };
+    for (let i = 0; i < candidates.length; i++) priceSingle(search, candidates, i, cache, single);
+    return single;
   }
   const bounds = candidates.map((c, i) => scoreBound(search, c, curves[i]));
   const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
 
   for (const i of order) {
-    if (best && bounds[i] < Number((best as { score: bigint }).score)) break;
+    if (single.best && bounds[i] < Number(single.best.score)) break;
 
     if (bounds[i] === Number.NEGATIVE_INFINITY) break;
-    price(i);
+    priceSingle(search, candidates, i, cache, single);
   }
-  if (!best) for (let i = 0; i < candidates.length; i++) if (!whole[i]) price(i);
-  return { best, bestAt, whole };
+  if (!single.best) for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);
+  return single;
+}
+
+/**
+ * Prices candidate i for the whole amount into `single` (its quote, and the best so far: ties to the earlier path).
+ * A module-level function, not a closure per search: tsx names every named closure it creates (a defineProperty).
+ */
+function priceSingle(
+  search: Search,
+  candidates: readonly Candidate[],
+  i: number,
+  cache: LadderCache | undefined,
+  single: SinglePath,
+): void {
+  const { request } = search;
+  const q = pricePath(candidates[i].path, request.tradeType, [request.amount], cache)[0];
+  single.whole[i] = q;
+  if (!q.ok) return;
+  const s = score(search, [candidates[i]], [q]);
+  if (!single.best || s > single.best.score || (s === single.best.score && i < single.bestAt)) {
+    single.best = { members: [candidates[i]], shares: [request.amount], quotes: [q], score: s };
+    single.bestAt = i;
+  }
 }
 
 /** A single path priced for the whole amount, scored. */
@@ -367,8 +380,12 @@ function callsGas(search: Search, routes: readonly { executor: Executor; legs: r
   let gas = 0n;
   for (let i = 0; i < routes.length; i++) {
     const executor = routes[i].executor;
-    if (routes.findIndex((r) => r.executor.address === executor.address) < i) continue;
-    const own = routes.filter((r) => r.executor.address === executor.address).map((r) => r.legs);
+    let first = true;
+    for (let k = 0; k < i && first; k++) first = routes[k].executor.address !== executor.address;
+    if (!first) continue;
+    // This executor's routes, in order (loops, not filter/findIndex closures: this runs for every set the search weighs).
+    const own: (readonly Leg[])[] = [];
+    for (let k = i; k < routes.length; k++) if (routes[k].executor.address === executor.address) own.push(routes[k].legs);
     const work = callNativeWork(own, search.nativeIn, search.nativeOut);
     gas += callGas(
       executor.kind,

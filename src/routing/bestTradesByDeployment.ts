@@ -28,18 +28,19 @@ export function bestTradesByDeployment(
 ): DeploymentTrade[] {
   // One ladder cache for every search of the request: a path the search over all deployments priced at some amounts
   // is not priced again by the search kept to its deployment (same index, side and grid: the same quotes).
-  const ladders: LadderCache = new Map();
   // And one curve cache: the searches kept to one deployment steer their splits by the curves the first one built.
-  const curves: CurveCache = new Map();
-  const through = (deployments: readonly DeploymentId[]): TradeOutcome =>
-    bestTradeThrough(index, subject, limits, deployments, { ladders, curves });
+  const caches = { ladders: new Map() as LadderCache, curves: new Map() as CurveCache };
+  // (bestTradeThrough is called directly, not through a closure: tsx names every named closure it creates.)
   if (!perDeployment || tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut).bareWrap)
-    return [{ deployment: '', outcome: through(limits.deployments) }];
+    return [{ deployment: '', outcome: bestTradeThrough(index, subject, limits, limits.deployments, caches) }];
   // One pool per trade: the best over all deployments is one of theirs, never a mix, and a refusal of all of them
   // says what each says.
   if (limits.maxHops === 1 && limits.maxSplits === 1)
-    return limits.deployments.map((deployment) => ({ deployment, outcome: through([deployment]) }));
-  const all: DeploymentTrade = { deployment: '', outcome: through(limits.deployments) };
+    return limits.deployments.map((deployment) => ({
+      deployment,
+      outcome: bestTradeThrough(index, subject, limits, [deployment], caches),
+    }));
+  const all: DeploymentTrade = { deployment: '', outcome: bestTradeThrough(index, subject, limits, limits.deployments, caches) };
   // The best trade over all of them, when it goes through more than one deployment, is an entry of its own; when
   // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
   const used = all.outcome.ok
@@ -49,7 +50,10 @@ export function bestTradesByDeployment(
   // POST /quotes returns, so the route list ranks exactly that trade (a search kept to one deployment may settle on
   // other shares).
   const own = used?.size === 1 ? [...used][0] : undefined;
-  const each = limits.deployments.map((deployment) => ({ deployment, outcome: deployment === own ? all.outcome : through([deployment]) }));
+  const each = limits.deployments.map((deployment) => ({
+    deployment,
+    outcome: deployment === own ? all.outcome : bestTradeThrough(index, subject, limits, [deployment], caches),
+  }));
   return own === undefined ? [...each, all] : each;
 }
 

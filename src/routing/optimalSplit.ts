@@ -86,42 +86,6 @@ export function optimalSplit<P extends SplitPath>(
   candidates: readonly P[],
   curves: readonly PathCurve[] = candidates.map((c) => fixedAmountCurve(c.path, context.tradeType, context.amount)),
 ): PricedSplit<P> | undefined {
-  const { tradeType, amount } = context;
-  const fixed = Number(amount);
-  const solve = (members: readonly number[]): Solved => {
-    const split = equalise(
-      members.map((i) => curves[i]),
-      tradeType,
-      fixed,
-    );
-    const value = tradeType === 'exactIn' ? sum(split.outputs) : -sum(split.inputs);
-    const reach = tradeType === 'exactIn' ? sum(split.inputs) : sum(split.outputs);
-    const fee = context.feeEstimate(
-      members.map((i) => candidates[i]),
-      members.map((i, j) => ticksAt(curves[i], split.inputs[j])),
-    );
-    return { members, split, net: split.feasible ? value - fee : Number.NEGATIVE_INFINITY, reach, fee };
-  };
-  /**
-   * Whether adding candidate j to a feasible set can give a net value above `toBeat`: its value is at most the set's
-   * plus j's surplus at the set's marginal rate (surplusAt), and its fee at least the estimate with no tick crossed.
-   */
-  const mayReach = (set: Solved, j: number, toBeat: number): boolean => {
-    const lambda = set.split.lambda;
-    const surplus = surplusAt(curves[j], lambda);
-    const value = set.net + set.fee;
-    const bound = value + (tradeType === 'exactIn' ? surplus : surplus / lambda) + BOUND_SLACK * (Math.abs(value) + 1);
-    if (!(bound <= toBeat)) {
-      if (!context.ranksFees) return true;
-      const members = [...set.members, j];
-      const floor = context.feeEstimate(
-        members.map((i) => candidates[i]),
-        members.map(() => 0),
-      );
-      return !(bound - floor <= toBeat);
-    }
-    return false;
-  };
   let current: Solved | undefined;
   for (let round = 0; round < context.maxSplits; round++) {
     let best: Solved | undefined;
@@ -131,8 +95,12 @@ export function optimalSplit<P extends SplitPath>(
       if (current?.split.feasible && rateAtZero(curves[j]) <= current.split.lambda) continue;
       if (taken.some((i) => shares(candidates[i], candidates[j]))) continue;
       // A set that cannot beat the current one nor this round's best so far is not solved: it would not be chosen.
-      if (current?.split.feasible && !mayReach(current, j, best ? Math.max(best.net, current.net) : current.net)) continue;
-      const next = solve([...taken, j]);
+      if (
+        current?.split.feasible &&
+        !mayReach(context, candidates, curves, current, j, best ? Math.max(best.net, current.net) : current.net)
+      )
+        continue;
+      const next = solve(context, candidates, curves, [...taken, j]);
       if (better(next, best)) best = next;
     }
     if (!best || (current && !better(best, current))) break;
@@ -140,7 +108,60 @@ export function optimalSplit<P extends SplitPath>(
   }
   if (!current?.split.feasible) return undefined;
   if (context.singlesKnown && current.members.length < 2) return undefined;
-  return priceSolved(context, candidates, curves, current, solve);
+  return priceSolved(context, candidates, curves, current);
+}
+
+// The set's solve and its bound are module-level functions, not closures per search: tsx names every named closure it
+// creates (esbuild keepNames: a defineProperty per call), which the hot path paid on every search.
+
+/** A set of candidates (positions in `candidates`) solved in floating point, with its estimated fee. */
+function solve<P extends SplitPath>(
+  context: SplitContext<P>,
+  candidates: readonly P[],
+  curves: readonly PathCurve[],
+  members: readonly number[],
+): Solved {
+  const { tradeType } = context;
+  const split = equalise(
+    members.map((i) => curves[i]),
+    tradeType,
+    Number(context.amount),
+  );
+  const value = tradeType === 'exactIn' ? sum(split.outputs) : -sum(split.inputs);
+  const reach = tradeType === 'exactIn' ? sum(split.inputs) : sum(split.outputs);
+  const fee = context.feeEstimate(
+    members.map((i) => candidates[i]),
+    members.map((i, j) => ticksAt(curves[i], split.inputs[j])),
+  );
+  return { members, split, net: split.feasible ? value - fee : Number.NEGATIVE_INFINITY, reach, fee };
+}
+
+/**
+ * Whether adding candidate j to a feasible set can give a net value above `toBeat`: its value is at most the set's
+ * plus j's surplus at the set's marginal rate (surplusAt), and its fee at least the estimate with no tick crossed.
+ */
+function mayReach<P extends SplitPath>(
+  context: SplitContext<P>,
+  candidates: readonly P[],
+  curves: readonly PathCurve[],
+  set: Solved,
+  j: number,
+  toBeat: number,
+): boolean {
+  const lambda = set.split.lambda;
+  const surplus = surplusAt(curves[j], lambda);
+  const value = set.net + set.fee;
+  const bound = value + (context.tradeType === 'exactIn' ? surplus : surplus / lambda) + BOUND_SLACK * (Math.abs(value) + 1);
+  if (!(bound <= toBeat)) {
+    if (!context.ranksFees) return true;
+    const members = [...set.members, j];
+    const floor = context.feeEstimate(
+      members.map((i) => candidates[i]),
+      members.map(() => 0),
+    );
+    return !(bound - floor <= toBeat);
+  }
+  return false;
 }
 
 /** A path's curve built as far as a trade of `amount` on its fixed side can reach. */
@@ -168,7 +189,6 @@ function priceSolved<P extends SplitPath>(
   candidates: readonly P[],
   curves: readonly PathCurve[],
   solved: Solved,
-  solve: (members: readonly number[]) => Solved,
 ): PricedSplit<P> | undefined {
   let set = solved;
   for (let attempt = 0; attempt < candidates.length && set.split.feasible; attempt++) {
@@ -176,10 +196,15 @@ function priceSolved<P extends SplitPath>(
     const priced = priceShares(context, candidates, set);
     if (priced === undefined) return undefined;
     if (typeof priced === 'number') {
-      set = solve(set.members.filter((_, i) => i !== priced));
+      set = solve(
+        context,
+        candidates,
+        curves,
+        set.members.filter((_, i) => i !== priced),
+      );
       continue;
     }
-    return dropUnpaid(context, candidates, curves, priced, solve);
+    return dropUnpaid(context, candidates, curves, priced);
   }
   return undefined;
 }
@@ -244,26 +269,8 @@ function polishStep(amount: bigint): bigint {
  */
 function polish<P extends SplitPath>(context: SplitContext<P>, candidates: readonly P[], s: Share[], sides: readonly PathQuote[][]): void {
   if (s.length < 2) return;
-  const { tradeType, amount } = context;
-  const step = polishStep(amount);
-  /** A member's gains one step up and down; `near`: its quotes one step below and above when already priced. */
-  const gains = (
-    x: Share,
-    near?: readonly PathQuote[],
-  ): { up: bigint | undefined; down: bigint | undefined; q: (OkQuote | undefined)[] } => {
-    const amounts = x.share > step ? [x.share - step, x.share + step] : [x.share + step];
-    const priced = near ? (amounts.length === 2 ? near : [near[1]]) : pricePath(candidates[x.member].path, tradeType, amounts);
-    const q = priced.map((p) => (p.ok ? p : undefined));
-    const v = quoteValue(x.quote, tradeType);
-    const upQ = q[q.length - 1];
-    const downQ = amounts.length === 2 ? q[0] : undefined;
-    return {
-      up: upQ && quoteValue(upQ, tradeType) - v,
-      down: downQ && v - quoteValue(downQ, tradeType),
-      q: amounts.length === 2 ? q : [undefined, q[0]],
-    };
-  };
-  const marginal = s.map((x, i) => gains(x, sides[i]));
+  const step = polishStep(context.amount);
+  const marginal = s.map((x, i) => gains(context, candidates, step, x, sides[i]));
   for (let move = 0; move < MAX_POLISH_MOVES; move++) {
     let to = -1;
     let from = -1;
@@ -280,9 +287,31 @@ function polish<P extends SplitPath>(context: SplitContext<P>, candidates: reado
     s[to].quote = marginal[to].q[1]!;
     s[from].share -= step;
     s[from].quote = marginal[from].q[0]!;
-    marginal[to] = gains(s[to]);
-    marginal[from] = gains(s[from]);
+    marginal[to] = gains(context, candidates, step, s[to]);
+    marginal[from] = gains(context, candidates, step, s[from]);
   }
+}
+
+/** A member's gains one step up and down; `near`: its quotes one step below and above when already priced. */
+function gains<P extends SplitPath>(
+  context: SplitContext<P>,
+  candidates: readonly P[],
+  step: bigint,
+  x: Share,
+  near?: readonly PathQuote[],
+): { up: bigint | undefined; down: bigint | undefined; q: (OkQuote | undefined)[] } {
+  const { tradeType } = context;
+  const amounts = x.share > step ? [x.share - step, x.share + step] : [x.share + step];
+  const priced = near ? (amounts.length === 2 ? near : [near[1]]) : pricePath(candidates[x.member].path, tradeType, amounts);
+  const q = priced.map((p) => (p.ok ? p : undefined));
+  const v = quoteValue(x.quote, tradeType);
+  const upQ = q[q.length - 1];
+  const downQ = amounts.length === 2 ? q[0] : undefined;
+  return {
+    up: upQ && quoteValue(upQ, tradeType) - v,
+    down: downQ && v - quoteValue(downQ, tradeType),
+    q: amounts.length === 2 ? q : [undefined, q[0]],
+  };
 }
 
 /**
@@ -295,20 +324,24 @@ function dropUnpaid<P extends SplitPath>(
   candidates: readonly P[],
   curves: readonly PathCurve[],
   priced: { shares: Share[]; score: bigint },
-  solve: (members: readonly number[]) => Solved,
 ): PricedSplit<P> | undefined {
   let best = priced;
   if (!context.ranksFees) return result(candidates, best);
   for (let dropped = true; dropped && best.shares.length > 1; ) {
     dropped = false;
-    const whole = solve(best.shares.map((x) => x.member));
+    const whole = solve(
+      context,
+      candidates,
+      curves,
+      best.shares.map((x) => x.member),
+    );
     const order = [...best.shares].sort((a, b) => (a.share < b.share ? -1 : a.share > b.share ? 1 : 0));
     for (const leave of order) {
       const rest = best.shares.filter((x) => x !== leave).map((x) => x.member);
       if (rest.some((i) => curves[i].x.length === 0)) continue;
       // Without a member of two, the other alone: the caller's best single path is at least as good.
       if (context.singlesKnown && rest.length < 2) continue;
-      const set = solve(rest);
+      const set = solve(context, candidates, curves, rest);
       if (!set.split.feasible) continue;
       const ownFee = whole.fee - set.fee;
       if (whole.net + whole.fee - (set.net + set.fee) > 3 * ownFee) continue;

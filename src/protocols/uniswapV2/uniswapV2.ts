@@ -39,6 +39,17 @@ const TOO_LARGE: LadderQuote = {
 /** The larger of two amounts. */
 const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 
+/**
+ * A swap of the pair priced: refused when the balances after it would not fit uint112 (the pair's swap ends in
+ * _update(balance0, balance1), which reverts when either exceeds it). Module-level, not a closure per ladder: tsx
+ * names every named closure it creates (esbuild keepNames: a defineProperty per call).
+ */
+function pricedSwap(balanceIn: bigint, balanceOut: bigint, amountIn: bigint, amountOut: bigint, coldSlots: number): LadderQuote {
+  return balanceIn + amountIn > MAX_UINT112 || balanceOut - amountOut > MAX_UINT112
+    ? TOO_LARGE
+    : { ok: true, amountIn, amountOut, ticksCrossed: 0, coldSlots, movesTick: false };
+}
+
 /** Uniswap v2-style pairs: UniswapV2Library.getAmountOut / getAmountIn with the DEX's fee. */
 export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
   kind: 'uniswapV2',
@@ -70,18 +81,13 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
     const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0];
     const [balanceIn, balanceOut] = zeroForOne ? [pool.balance0, pool.balance1] : [pool.balance1, pool.balance0];
-    // The pair's swap ends in _update(balance0, balance1), which reverts when either exceeds uint112.
-    const priced = (amountIn: bigint, amountOut: bigint): LadderQuote =>
-      balanceIn + amountIn > MAX_UINT112 || balanceOut - amountOut > MAX_UINT112
-        ? TOO_LARGE
-        : { ok: true, amountIn, amountOut, ticksCrossed: 0, coldSlots: pool.coldSlots, movesTick: false };
     return amounts.map((amount): LadderQuote => {
       try {
         if (tradeType === 'exactIn') {
           const amountOut = getAmountOut(amount, reserveIn, reserveOut, pool.feeBps);
-          return amountOut === 0n ? TOO_SMALL : priced(amount, amountOut);
+          return amountOut === 0n ? TOO_SMALL : pricedSwap(balanceIn, balanceOut, amount, amountOut, pool.coldSlots);
         }
-        return priced(getAmountIn(amount, reserveIn, reserveOut, pool.feeBps), amount);
+        return pricedSwap(balanceIn, balanceOut, getAmountIn(amount, reserveIn, reserveOut, pool.feeBps), amount, pool.coldSlots);
       } catch (error) {
         return ammRefusal(error);
       }
