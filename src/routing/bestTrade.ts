@@ -70,6 +70,8 @@ interface Search {
   readonly request: TradeRequest;
   /** Wei -> the priced token (tokenOut for exactIn, tokenIn for exactOut) at the mid price; undefined when unpriced. */
   readonly rate: Fraction | undefined;
+  /** The gas price times the rate's numerator when fees are ranked (a rate and a gas price above 0), for gasCost. */
+  readonly feeNum: bigint | undefined;
   readonly ends: TradeEnds;
   /** Whether the input or output is the native asset (its routes start or end at WETH pools, wrapped by the executor, or at native ETH pools). */
   readonly nativeIn: boolean;
@@ -107,6 +109,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     index,
     request,
     rate: rate ?? undefined,
+    feeNum: rate && request.gasPriceWei > 0n ? request.gasPriceWei * rate.num : undefined,
     ends,
     nativeIn: ends.nativeIn === 'wrapped',
     nativeOut: ends.nativeOut === 'wrapped',
@@ -328,8 +331,23 @@ function bestOtherPath(
 
 /** Groups active routes by the executor they will use: a common one when every route can use it. */
 function assignExecutors(members: readonly { executors: readonly Executor[] }[]): Executor[] {
-  const common = members[0]?.executors.find((e) => members.every((m) => m.executors.some((x) => x.address === e.address)));
-  return members.map((m) => common ?? m.executors[0]);
+  // Loops rather than find/every/some closures: the split search calls this for every set it weighs.
+  let common: Executor | undefined;
+  for (const e of members[0]?.executors ?? []) {
+    let everyOne = true;
+    for (let m = 1; m < members.length && everyOne; m++) {
+      let has = false;
+      for (const x of members[m].executors) if (x.address === e.address) has = true;
+      everyOne = has;
+    }
+    if (everyOne) {
+      common = e;
+      break;
+    }
+  }
+  const executors: Executor[] = new Array(members.length);
+  for (let i = 0; i < members.length; i++) executors[i] = common ?? members[i].executors[0];
+  return executors;
 }
 
 /** A route's executor call(s) as the gas model reads them: a route of stages is one call per stage. */
@@ -500,8 +518,8 @@ function sharePercents(shares: readonly bigint[]): number[] {
 
 /** Network fee of `gas` units in the search's priced token; 0 when unpriced. */
 function gasCost(search: Search, gas: bigint): bigint {
-  const { rate, request } = search;
-  return rate && request.gasPriceWei > 0n ? (gas * request.gasPriceWei * rate.num) / rate.den : 0n;
+  // gas × gasPriceWei × num / den, with the first product made once per search (Search.feeNum).
+  return search.feeNum === undefined ? 0n : (gas * search.feeNum) / search.rate!.den;
 }
 
 /** A network fee of `wei` in `token` at the mid price; null where no pool path prices it. */
