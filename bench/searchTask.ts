@@ -4,7 +4,8 @@
  * main before a change), in one process: both load the shipped catalogue and devnet snapshot, run the varied one-pool
  * quote mix (bench/lib/quoteMix.ts, 20 amounts per pair, maxHops 1, maxSplits 1, one search per DEX deployment)
  * for a 2 s warm-up each, then 15 alternating rounds of 300 ms; prints the median CPU µs per task of each.
- * BENCH_SPLITS / BENCH_HOPS change the routing limits (default 1 / 1).
+ * BENCH_SPLITS / BENCH_HOPS change the routing limits (default 1 / 1). First it checks that both checkouts find the same
+ * trades for every task (the outcomes serialized, bigints included) and prints how many are identical.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -17,7 +18,7 @@ if (!other) throw new Error('usage: npx tsx bench/searchTask.ts <other checkout 
 const limits = { maxHops: Number(process.env.BENCH_HOPS ?? 1), maxSplits: Number(process.env.BENCH_SPLITS ?? 1) };
 
 /** Loads a checkout's modules and state; returns one pass over the task mix. */
-async function setup(root: string): Promise<{ run: () => void; tasks: number }> {
+async function setup(root: string): Promise<{ run: () => void; outcomes: () => string[]; tasks: number }> {
   const { loadCatalog } = await import(`${root}/src/catalog/loadCatalog.ts`);
   const { loadSnapshots, snapshotGasPriceWei } = await import(`${root}/src/graph/snapshot.ts`);
   const { PoolGraph } = await import(`${root}/src/graph/PoolGraph.ts`);
@@ -54,10 +55,17 @@ async function setup(root: string): Promise<{ run: () => void; tasks: number }> 
   const run = (): void => {
     for (const t of tasks) findTrades(pricing, t);
   };
-  return { run, tasks: tasks.length };
+  // Every task's outcomes as text (bigints marked), to check both checkouts find the same trades before timing them.
+  const outcomes = (): string[] =>
+    tasks.map((t) => JSON.stringify(findTrades(pricing, t), (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)));
+  return { run, outcomes, tasks: tasks.length };
 }
 
 const sides = { this: await setup(projectRoot), other: await setup(resolve(other)) };
+const mine = sides.this.outcomes();
+const theirs = sides.other.outcomes();
+const differing = mine.filter((o, i) => o !== theirs[i]).length;
+process.stdout.write(`outcomes: ${mine.length - differing} of ${mine.length} tasks identical in both checkouts\n`);
 const perTask: Record<keyof typeof sides, number[]> = { this: [], other: [] };
 const spin = (side: keyof typeof sides, ms: number): number => {
   let n = 0;
