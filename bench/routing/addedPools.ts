@@ -2,7 +2,9 @@
  * The measure of bench:routing's parts "v4" and "balancer": the route search per quote (as part "search": API
  * defaults, the snapshot's gas price) on a graph with pools of one kind added against the same graph without them,
  * same cases, rounds alternating between the two graphs (with, without, with, ...) in one process, so that load from
- * other processes falls on both alike. Target: p99 with the added pools at most 10% above p99 without.
+ * other processes falls on both alike. Target: p99 with the added pools at most 10% above p99 without. With a
+ * control (the same pools added as another kind, e.g. v4 pools as v3 pools of the same state), a third graph joins
+ * the rounds and a second row compares the added pools with it: what their kind costs beyond the paths they add.
  */
 import { type BenchRow, ms, num } from '../lib/benchRows.ts';
 import { rng } from '../lib/generateScale.ts';
@@ -24,9 +26,26 @@ interface Latencies {
   readonly cpu: LatencyRecorder;
 }
 
-/** Search p50/p99 of the same cases on both graphs, rounds alternating between them: one row. */
-export function compareAddedPools(name: string, withAdded: Graph, without: Graph, cases: readonly Case[], added: AddedPools): BenchRow {
-  const graphs = [withAdded, without] as const;
+/** The same pools added as another kind (the control), and what the rows call it. */
+export interface ControlPools {
+  readonly graph: Graph;
+  /** e.g. "as v3 pools". */
+  readonly label: string;
+}
+
+/**
+ * Search p50/p99 of the same cases on both graphs (and the control's, when given), rounds alternating between them:
+ * one row, and one more against the control.
+ */
+export function compareAddedPools(
+  name: string,
+  withAdded: Graph,
+  without: Graph,
+  cases: readonly Case[],
+  added: AddedPools,
+  control?: ControlPools,
+): BenchRow[] {
+  const graphs = control ? [withAdded, without, control.graph] : [withAdded, without];
   // A first pass converts the pools the quotes touch, on both.
   for (const g of graphs) for (const c of cases) bestTradeOfCase(g, c, g.gasPriceWei);
   const rec: Latencies[] = graphs.map(() => ({ wall: new LatencyRecorder(), cpu: new LatencyRecorder() }));
@@ -45,11 +64,10 @@ export function compareAddedPools(name: string, withAdded: Graph, without: Graph
   }
   const [[w50, w99], [o50, o99]] = rec.map((r) => r.wall.percentiles([50, 99]));
   const [[c50, c99], [d50, d99]] = rec.map((r) => r.cpu.percentiles([50, 99]));
-  const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${((a / b - 1) * 100).toFixed(1)}%`;
   const pools = `${num(added.count)} ${added.label} pools${added.detail ? ` ${added.detail}` : ''}`;
   const line = `${added.label} ${name}: with ${pools} p50 ${ms(w50)} p99 ${ms(w99)} (CPU ${ms(c50)} / ${ms(c99)}); without p50 ${ms(o50)} p99 ${ms(o99)} (CPU ${ms(d50)} / ${ms(d99)}); p99 ${pct(w99, o99)}, CPU p99 ${pct(c99, d99)}; ${using} of ${cases.length} trades use a ${added.label} pool`;
   process.stdout.write(`${line}\n`);
-  return {
+  const row: BenchRow = {
     part: 'routing',
     case: `search per quote with ${added.label} pools vs without, ${name}, defaults, alternating rounds`,
     result: `with ${pools}: p50 ${ms(w50)}, p99 ${ms(w99)} (CPU p50 ${ms(c50)}, p99 ${ms(c99)}); without: p50 ${ms(o50)}, p99 ${ms(o99)} (CPU p50 ${ms(d50)}, p99 ${ms(d99)}); ${num(rec[0].wall.count)} quotes each; ${using}/${cases.length} best trades use ${added.label}`,
@@ -57,4 +75,26 @@ export function compareAddedPools(name: string, withAdded: Graph, without: Graph
     target: 'p99 <= +10%',
     met: w99 <= o99 * 1.1,
   };
+  if (!control) return [row];
+  const [[k50, k99], [e50, e99]] = [rec[2].wall.percentiles([50, 99]), rec[2].cpu.percentiles([50, 99])];
+  const same = `the same ${num(added.count)} pools ${control.label}`;
+  process.stdout.write(
+    `${added.label} ${name}: ${same} p50 ${ms(k50)} p99 ${ms(k99)} (CPU ${ms(e50)} / ${ms(e99)}); ${added.label} against them: p99 ${pct(w99, k99)}, CPU p50 ${pct(c50, e50)}, CPU p99 ${pct(c99, e99)}\n`,
+  );
+  return [
+    row,
+    {
+      part: 'routing',
+      case: `search per quote with ${added.label} pools vs ${same}, ${name}, same rounds (control: the cost of the kind, not of the paths added)`,
+      result: `${same}: p50 ${ms(k50)}, p99 ${ms(k99)} (CPU p50 ${ms(e50)}, p99 ${ms(e99)}); ${num(rec[2].wall.count)} quotes`,
+      ratio: `p50 ${pct(w50, k50)}, p99 ${pct(w99, k99)}; CPU p50 ${pct(c50, e50)}, p99 ${pct(c99, e99)}`,
+      target: '',
+      met: null,
+    },
+  ];
+}
+
+/** a against b as a signed percentage. */
+function pct(a: number, b: number): string {
+  return `${a >= b ? '+' : ''}${((a / b - 1) * 100).toFixed(1)}%`;
 }

@@ -39,14 +39,12 @@ export async function balancerPart(): Promise<BenchRow[]> {
       [usdc, weth],
     ];
     const cases = [...generatedPairs(fixture), ...basePairs].flatMap(([a, b]) => pairCases(without.index, a, b));
-    return [
-      compareAddedPools(name, withBalancer, without, cases, {
-        label: 'Balancer',
-        count: weighted + stable,
-        detail: `(${num(weighted)} weighted, ${num(stable)} stable)`,
-        version: 'balancerV2',
-      }),
-    ];
+    return compareAddedPools(name, withBalancer, without, cases, {
+      label: 'Balancer',
+      count: weighted + stable,
+      detail: `(${num(weighted)} weighted, ${num(stable)} stable)`,
+      version: 'balancerV2',
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -5,20 +5,32 @@
  * seeds/devnet/devnetV4Plan.ts) and the generated 10,000-pool graph with ROUTING_V4_POOLS v4 pools added
  * (generateRoutingGraph's v4Pools option: the 10,000 v2/v3 pools are the same). "Without" is the same snapshot with
  * its v4 pools dropped before indexing, and the cases are the same (their amounts from the graph without v4). Target: p99 with
- * v4 at most 10% above p99 without.
+ * v4 at most 10% above p99 without. "With v4" holds the v4 pools the API searches by default (hooks "safe" with the
+ * catalogue's allowedHooks: v4HookAdmits), not the refused ones, which no request's search reads.
+ *
+ * The devnet row has a control: the same v4 pools as v3 pools of the same state (price, liquidity, ticks, balances,
+ * fee; native ETH as the wrapped token, whose node native ETH pools join), in the same rounds. More pools on the same
+ * few tokens mean more paths whatever their kind; the control row says what being v4 costs beyond that.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getAddress } from 'viem';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { seedChains } from '../../src/chain/seedChains.ts';
-import { loadSnapshots } from '../../src/graph/snapshot.ts';
+import type { SnapshotPool } from '../../src/protocols/registry.ts';
+import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';
+import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
+import { chainAllowedHooks, v4HookAdmits } from '../../src/protocols/uniswapV4/v4Fees.ts';
 import { projectRoot as ROOT } from '../../test/helpers/serverProcess.ts';
 import { type BenchRow, num } from '../lib/benchRows.ts';
 import { generateRoutingGraph, ROUTING_GRAPH } from '../lib/generateScale.ts';
 import { devnetPairs, type Graph, generatedPairs, loadGraph, pairCases } from '../lib/routingGraphs.ts';
 import { type AddedPools, compareAddedPools } from './addedPools.ts';
+
+/** v3's highest fee (V3_POOL_LIMITS): a 100% fee v4 pool's control. */
+const V3_MAX_FEE = 999_999;
 
 /** v4 pools added to the generated graph (BENCH_ROUTING_V4_POOLS, default 1,000: a tenth of its pools). */
 const ROUTING_V4_POOLS = Number(process.env.BENCH_ROUTING_V4_POOLS ?? 1_000);
@@ -26,13 +38,30 @@ const ROUTING_V4_POOLS = Number(process.env.BENCH_ROUTING_V4_POOLS ?? 1_000);
 const withoutV4 = (p: { version: string }): boolean => p.version !== 'v4';
 const v4Added = (count: number): AddedPools => ({ label: 'v4', count, version: 'v4' });
 
-/** The devnet with v4, seeded now into `dir`. */
-async function devnetWithV4(dir: string): Promise<{ withV4: Graph; without: Graph; v4Pools: number }> {
+/** A v4 pool as a v3 pool of the same state: its poolId's first 20 bytes as address, native ETH as `wrapped`. */
+function asV3(p: SnapshotPoolV4, wrapped: string): SnapshotPoolV3 {
+  const { poolManager: _m, hooks: _h, lpFee, protocolFee: _p, ...state } = p;
+  const token = (t: string) => (BigInt(t) === 0n ? wrapped : t);
+  // The wrapped token sorts where 0x0 did on the devnet (below every token a native pool pairs with): checked.
+  if (BigInt(p.token0) === 0n && BigInt(wrapped) >= BigInt(p.token1))
+    throw new Error(`${p.address}: the wrapped token sorts after ${p.token1}`);
+  return {
+    ...state,
+    version: 'v3',
+    address: getAddress(p.address.slice(0, 42)),
+    token0: token(p.token0),
+    token1: token(p.token1),
+    fee: Math.min(lpFee, V3_MAX_FEE),
+  };
+}
+
+/** The devnet with v4, seeded now into `dir`: with the v4 pools the API admits, without them, and with them as v3. */
+async function devnetWithV4(dir: string): Promise<{ withV4: Graph; without: Graph; asV3: Graph; v4Pools: number }> {
   mkdirSync(dir, { recursive: true });
   const catalogDir = join(ROOT, 'catalog');
   const devnet = await startDevnet({ v4: true });
+  const chain = loadCatalog(catalogDir).chain(devnet.chainId)!;
   try {
-    const chain = loadCatalog(catalogDir).chain(devnet.chainId)!;
     const report = await seedChains({
       chains: [chain],
       rpcUrls: new Map([[devnet.chainId, devnet.rpcUrl]]),
@@ -44,26 +73,43 @@ async function devnetWithV4(dir: string): Promise<{ withV4: Graph; without: Grap
   } finally {
     await devnet.stop();
   }
-  const withV4 = loadGraph('devnet with v4', catalogDir, dir);
+  // What the API's default search admits (bestTradesByDeployment's filter, hooks "safe").
+  const allowed = chainAllowedHooks(chain);
+  const admitted = (p: SnapshotPool): boolean => p.version !== 'v4' || v4HookAdmits(p, 'safe', allowed);
+  const withV4 = loadGraph('devnet with v4', catalogDir, dir, admitted);
   const without = loadGraph('devnet without v4', catalogDir, dir, withoutV4);
-  const v4Pools = loadSnapshots(dir).snapshots.reduce((n, x) => n + x.pools.filter((p) => !withoutV4(p)).length, 0);
-  return { withV4, without, v4Pools };
+  // The control: the same file with the admitted v4 pools rewritten as v3 pools.
+  const controlDir = join(dir, 'as-v3');
+  mkdirSync(controlDir);
+  let v4Pools = 0;
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const file = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pools: SnapshotPool[] };
+    file.pools = file.pools.filter(admitted);
+    v4Pools += file.pools.filter((p) => p.version === 'v4').length;
+    file.pools = file.pools.map((p) => (p.version === 'v4' ? asV3(p, chain.wrappedNativeToken) : p));
+    writeFileSync(join(controlDir, name), JSON.stringify(file));
+  }
+  const asV3Graph = loadGraph('devnet with the v4 pools as v3', catalogDir, controlDir);
+  return { withV4, without, asV3: asV3Graph, v4Pools };
 }
 
-/** The v4 part: one row per graph. */
+/** The v4 part: one row per graph, and the devnet's control row. */
 export async function v4Part(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-routing-v4-'));
   try {
     const devnetDir = join(dir, 'devnet');
     const devnet = await devnetWithV4(devnetDir);
     const devnetCases = devnetPairs(devnet.without).flatMap(([a, b]) => pairCases(devnet.without.index, a, b));
-    const rows = [compareAddedPools('devnet', devnet.withV4, devnet.without, devnetCases, v4Added(devnet.v4Pools))];
+    const rows = compareAddedPools('devnet', devnet.withV4, devnet.without, devnetCases, v4Added(devnet.v4Pools), {
+      graph: devnet.asV3,
+      label: 'as v3 pools',
+    });
     const fixture = generateRoutingGraph(join(dir, 'generated'), { ...ROUTING_GRAPH, v4Pools: ROUTING_V4_POOLS });
     const name = `generated ${num(ROUTING_GRAPH.pools)} pools`;
     const withV4 = loadGraph(`${name} + ${num(fixture.v4Pools)} v4`, fixture.catalogDir, fixture.snapshotDir);
     const without = loadGraph(name, fixture.catalogDir, fixture.snapshotDir, withoutV4);
     const cases = generatedPairs(fixture).flatMap(([a, b]) => pairCases(without.index, a, b));
-    rows.push(compareAddedPools(name, withV4, without, cases, v4Added(fixture.v4Pools)));
+    rows.push(...compareAddedPools(name, withV4, without, cases, v4Added(fixture.v4Pools)));
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });

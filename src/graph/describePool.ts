@@ -1,5 +1,6 @@
 import { formatUnits } from 'viem';
 import type { CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
+import type { SnapshotContext } from '../protocols/PoolProtocol.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { formatCents, type UsdPrice, usdCents, usdValue } from './usdPrices.ts';
 
@@ -36,7 +37,8 @@ export function feePercent(pips: number): string {
  * Describes one snapshot pool for the API: base = token0, quote = token1; balances in smallest units at the top
  * level and in display units under `liquidity`; USD figures (usdPrices.ts: `prices` by lower-case address) or ''
  * where a price is unknown: each balance's value, their sum, and `marketCap`, the base token's fully diluted market
- * capitalisation (its totalSupply() in `supplies`, times its price).
+ * capitalisation (its totalSupply() in `supplies`, times its price). `context` is the chain's (fromSnapshot's: the
+ * catalogue's allowed v4 hooks): a pool is described active where the service prices it.
  */
 export function describePool(
   pool: SnapshotPool,
@@ -45,6 +47,7 @@ export function describePool(
   quote: CatalogToken,
   prices: ReadonlyMap<string, UsdPrice>,
   supplies: ReadonlyMap<string, bigint>,
+  context?: SnapshotContext,
 ): PoolView {
   const dex = chain.dexes.find((d) => d.slug === pool.dex && d.version === pool.version);
   const balance0 = BigInt(pool.balance0);
@@ -54,7 +57,7 @@ export function describePool(
   const usd0 = usdValue(balance0, price0);
   const usd1 = usdValue(balance1, price1);
   const total = price0 && price1 ? formatCents(usdCents(balance0, price0) + usdCents(balance1, price1)) : '';
-  const { isActive, tickSpacing } = snapshotProtocol(pool.version).describe(pool);
+  const { isActive, tickSpacing } = snapshotProtocol(pool.version).describe(pool, context);
   return {
     name: `${dex?.name ?? pool.dex} ${base.symbol}/${quote.symbol} ${feePercent(pool.fee)}`,
     symbol: `${base.symbol}/${quote.symbol}`,

@@ -165,8 +165,11 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
   midPrice(pool: P): Fraction;
   /** Fee-free price of token0 in token1 read straight from snapshot state (display figures, no conversion). */
   snapshotMidPrice(state: S): Fraction;
-  /** The snapshot pool as the catalogue API describes it. */
-  describe(state: S): PoolDescription;
+  /**
+   * The snapshot pool as the catalogue API describes it; `context` is its chain's, as fromSnapshot's (a pool is
+   * active only where it would be priced).
+   */
+  describe(state: S, context?: SnapshotContext): PoolDescription;
   /** A measure of the work one walk through the pool can take (initialized ticks; 0 for constant product). */
   stateSize(state: S): number;
   /** A problem with the snapshot state beyond its schema (e.g. unordered ticks), or undefined. */

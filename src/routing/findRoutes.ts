@@ -54,7 +54,6 @@ const DEFAULT_POOLS_PER_TOKEN = 8;
 export function selectCandidates(index: ChainPoolIndex, tokenIn: string, tokenOut: string, options: RouteSearchOptions): Set<PoolEntry> {
   const k = options.poolsPerToken ?? DEFAULT_POOLS_PER_TOKEN;
   const chosen = new Set<PoolEntry>();
-  const other = (e: PoolEntry, token: string): string => (e.token0 === token ? e.token1 : e.token0);
   /** The first `limit` usable pools of a list (deepest first). */
   const top = (list: readonly PoolEntry[], limit: number): PoolEntry[] => {
     const out: PoolEntry[] = [];
@@ -79,30 +78,42 @@ export function selectCandidates(index: ChainPoolIndex, tokenIn: string, tokenOu
     const lists = twins(a).flatMap((x) => twins(b).map((y) => index.pairPools(x, y)));
     return lists.length === 1 ? lists[0] : lists.flat().sort((x, y) => y.score - x.score);
   };
+  /**
+   * The first `limit` usable pools of a node, deepest first: one budget for the wrapped native token's node, whose
+   * pools are its own and native ETH's (each list's first `limit` hold them, and each is read only that far), as
+   * they would be were they all pools of the wrapped token.
+   */
+  const nodeTop = (token: string, of: (t: string) => readonly PoolEntry[], limit: number): PoolEntry[] => {
+    const lists = twins(token).map((t) => top(of(t), limit));
+    return lists.length === 1
+      ? lists[0]
+      : lists
+          .flat()
+          .sort((x, y) => y.score - x.score)
+          .slice(0, limit);
+  };
+  /** A pool's other token than the node it is read at (native ETH's pools at the wrapped token's node). */
+  const otherAt = (e: PoolEntry, node: string): string => (twins(node).includes(e.token0) ? e.token1 : e.token0);
   // Each list read holds only the pools that may be chosen from it (a pair's, a token's to the bases), so the
   // selection reads a bounded number of pools whatever the size of the graph.
   for (const e of top(pairPools(tokenIn, tokenOut), Number.MAX_SAFE_INTEGER)) chosen.add(e);
   for (const end of new Set([tokenIn, tokenOut])) {
-    for (const t of twins(end)) {
-      for (const e of top(poolsOf(t), k)) chosen.add(e);
-      for (const e of top(basePoolsOf(t), 2 * bases.size + 2)) chosen.add(e);
-    }
+    for (const e of nodeTop(end, poolsOf, k)) chosen.add(e);
+    for (const e of nodeTop(end, basePoolsOf, 2 * bases.size + 2)) chosen.add(e);
     // An end's pools to native ETH, which is no base token but shares the wrapped token's node.
     if (native && end !== native.wrapped && bases.has(native.wrapped))
       for (const e of top(index.pairPools(end, POOL_NATIVE), 2)) chosen.add(e);
   }
-  for (const base of bases) for (const t of twins(base)) for (const e of top(basePoolsOf(t), 3)) chosen.add(e);
+  for (const base of bases) for (const e of nodeTop(base, basePoolsOf, 3)) chosen.add(e);
   if (options.maxHops >= 2) {
     for (const [end, far] of [
       [tokenIn, tokenOut],
       [tokenOut, tokenIn],
     ] as const) {
-      for (const t of twins(end)) {
-        const neighbours = [...new Set(top(poolsOf(t), k).map((e) => other(e, t)))].slice(0, 4);
-        for (const n of neighbours) {
-          for (const e of top(pairPools(n, far), 2)) chosen.add(e);
-          for (const e of top(basePoolsOf(n), 2)) chosen.add(e);
-        }
+      const neighbours = [...new Set(nodeTop(end, poolsOf, k).map((e) => otherAt(e, end)))].slice(0, 4);
+      for (const n of neighbours) {
+        for (const e of top(pairPools(n, far), 2)) chosen.add(e);
+        for (const e of top(basePoolsOf(n), 2)) chosen.add(e);
       }
     }
   }

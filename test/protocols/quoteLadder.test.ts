@@ -297,3 +297,27 @@ for (const [kind, { state, ladders, oracle }] of Object.entries(CASES)) {
     }
   });
 }
+
+// A 100% fee (v4 allows it) pays nothing out whatever the input: its exact walk refuses every amount as buying nothing
+// (AMOUNT_TOO_SMALL), and its curve says so (one
+// segment of no output, not "unknown", which would leave every path through it unbounded and priced first).
+t.test('uniswapV4: a 100% fee pool pays nothing out, and its curve says so', async (t) => {
+  const protocol = protocolOf('uniswapV4');
+  const pool = protocol.fromSnapshot({ ...v4, fee: 1_000_000, lpFee: 1_000_000 });
+  const amounts = [1n, e(15), e(18)];
+  for (const zeroForOne of [true, false]) {
+    const walk = protocol.quoteLadder(pool, zeroForOne, 'exactIn', amounts);
+    t.same(
+      walk.map((q) => (q.ok ? q.amountOut : q.code)),
+      amounts.map(() => 'AMOUNT_TOO_SMALL'),
+      `zeroForOne ${zeroForOne}: buys nothing`,
+    );
+    const next = protocol.curveSegments(pool, zeroForOne);
+    const first = next();
+    t.ok(
+      first !== undefined && first.a === 0 && first.len === Number.POSITIVE_INFINITY,
+      `zeroForOne ${zeroForOne}: one segment of no output`,
+    );
+    t.equal(next(), undefined, `zeroForOne ${zeroForOne}: and nothing after it`);
+  }
+});

@@ -19,12 +19,21 @@ export function v3CurveSegments(pool: V3Pool, zeroForOne: boolean): () => CurveS
   let price = pool.sqrtPriceX96;
   let tick = pool.tick;
   let liquidity = pool.liquidity;
+  // A 100% fee (v4) pays nothing out, whatever the input: one segment of no output, so that a path through it is
+  // bounded by nothing paid out (and left unpriced where another path pays more) rather than unbounded.
+  if (gamma <= 0) {
+    let told = false;
+    return () => {
+      if (told) return undefined;
+      told = true;
+      return { len: Number.POSITIVE_INFINITY, a: 0, b: 1, ticks: 0 };
+    };
+  }
   // Initialized ticks crossed since the last segment returned (at its end, or in stretches without liquidity).
   let crossed = 0;
   return () => {
     for (;;) {
-      // A 100% fee (v4) pays nothing out: no curve.
-      if (price === limit || liquidity < 0n || gamma <= 0) return undefined;
+      if (price === limit || liquidity < 0n) return undefined;
       const boundary = pool.ticks.nextInitializedTickWithinOneWord(tick, zeroForOne);
       if (boundary === undefined) return undefined;
       const tickNext = Math.min(MAX_TICK, Math.max(MIN_TICK, boundary.tick));

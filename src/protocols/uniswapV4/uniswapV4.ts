@@ -160,8 +160,8 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
   snapshotMidPrice(p) {
     return sqrtPriceMid(BigInt(p.sqrtPriceX96));
   },
-  describe(p) {
-    return { isActive: BigInt(p.liquidity) > 0n && v4Refusal(p) === undefined, tickSpacing: p.tickSpacing };
+  describe(p, context) {
+    return { isActive: BigInt(p.liquidity) > 0n && v4Refusal(p, context?.allowedHooks) === undefined, tickSpacing: p.tickSpacing };
   },
   stateSize(p) {
     return tickCount(p);
