@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { type Address, createPublicClient, http, parseAbi } from 'viem';
+import { type Address, parseAbi } from 'viem';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { quoteExactInputSingle } from '../../src/amm/quoter.ts';
 import { getAmountOut } from '../../src/amm/v2.ts';
@@ -15,6 +15,7 @@ import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { seedChains } from '../../src/chain/seedChains.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
 import { snapshotProtocol } from '../../src/protocols/registry.ts';
+import { batchingClient } from '../helpers/devnetWallet.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const quoterAbi = parseAbi([
@@ -63,7 +64,8 @@ t.test('src/amm equals QuoterV2 and Router02.getAmountsOut on every devnet pool'
   t.equal(shipped.blockNumber, snap.blockNumber, 'shipped snapshot: same block number');
   t.same(shipped.pools, snap.pools, 'shipped snapshot: same pools and state as a fresh run');
 
-  const client = createPublicClient({ transport: http(devnet.rpcUrl) });
+  // A ladder's quotes are independent reads at one block: asked together, one JSON-RPC batch per 100.
+  const client = batchingClient(devnet);
   const blockNumber = BigInt(snap.blockNumber);
   const a = devnet.addresses.contracts;
   let v2Cases = 0;
@@ -81,14 +83,20 @@ t.test('src/amm equals QuoterV2 and Router02.getAmountsOut on every devnet pool'
         const [tokenIn, tokenOut] = zeroForOne ? [token0, token1] : [token1, token0];
         const [reserveIn, reserveOut] = zeroForOne ? [BigInt(p.reserve0), BigInt(p.reserve1)] : [BigInt(p.reserve1), BigInt(p.reserve0)];
         const mismatches: string[] = [];
-        for (const amountIn of ladder(reserveIn)) {
-          const amounts = await client.readContract({
-            address: router,
-            abi: routerAbi,
-            functionName: 'getAmountsOut',
-            args: [amountIn, [tokenIn, tokenOut]],
-            blockNumber,
-          });
+        const amountsIn = ladder(reserveIn);
+        const quoted = await Promise.all(
+          amountsIn.map((amountIn) =>
+            client.readContract({
+              address: router,
+              abi: routerAbi,
+              functionName: 'getAmountsOut',
+              args: [amountIn, [tokenIn, tokenOut]],
+              blockNumber,
+            }),
+          ),
+        );
+        for (const [i, amountIn] of amountsIn.entries()) {
+          const amounts = quoted[i];
           const mine = getAmountOut(amountIn, reserveIn, reserveOut, dex.feeBps);
           v2Cases++;
           if (mine !== amounts[1]) mismatches.push(`amountIn ${amountIn}: chain ${amounts[1]}, src/amm ${mine}`);
@@ -106,16 +114,22 @@ t.test('src/amm equals QuoterV2 and Router02.getAmountsOut on every devnet pool'
       const balanceIn = BigInt(zeroForOne ? p.balance0 : p.balance1);
       const mismatches: string[] = [];
       let unknown = 0;
-      for (const amountIn of ladder(balanceIn)) {
-        const { result } = await client.simulateContract({
-          address: a.quoterV2,
-          abi: quoterAbi,
-          functionName: 'quoteExactInputSingle',
-          args: [{ tokenIn, tokenOut, amountIn, fee: p.fee, sqrtPriceLimitX96: 0n }],
-          blockNumber,
-          // Walking a tick-spacing-1 pool to MIN/MAX_TICK reads thousands of empty bitmap words.
-          gas: 1_000_000_000n,
-        });
+      const amountsIn = ladder(balanceIn);
+      const simulated = await Promise.all(
+        amountsIn.map((amountIn) =>
+          client.simulateContract({
+            address: a.quoterV2,
+            abi: quoterAbi,
+            functionName: 'quoteExactInputSingle',
+            args: [{ tokenIn, tokenOut, amountIn, fee: p.fee, sqrtPriceLimitX96: 0n }],
+            blockNumber,
+            // Walking a tick-spacing-1 pool to MIN/MAX_TICK reads thousands of empty bitmap words.
+            gas: 1_000_000_000n,
+          }),
+        ),
+      );
+      for (const [i, amountIn] of amountsIn.entries()) {
+        const { result } = simulated[i];
         const [amountOut, sqrtPriceX96After, crossed] = result;
         const q = quoteExactInputSingle(pool, zeroForOne, amountIn);
         v3Cases++;

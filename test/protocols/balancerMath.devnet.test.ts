@@ -24,12 +24,14 @@ import {
 } from '../../src/protocols/balancerWeighted/weightedMath.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
 import { readDevnetBalancerPools } from '../helpers/balancerDevnet.ts';
-import { artifactAbi, devnetWallet } from '../helpers/devnetWallet.ts';
+import { artifactAbi, batchingClient, devnetWallet } from '../helpers/devnetWallet.ts';
 
 const devnet = await startDevnet({ balancer: true });
 t.teardown(() => devnet.stop());
 const bal = devnet.balancer!;
 const { client } = devnetWallet(devnet);
+/** A ladder's queries are independent reads at one block: asked together, one JSON-RPC batch per 100. */
+const batching = batchingClient(devnet);
 const QUERIES_ABI = artifactAbi(BALANCER_ARTIFACT_PATHS.BalancerQueries);
 const MULTICALL_ABI = parseAbi([
   'struct Call3 { address target; bool allowFailure; bytes callData; }',
@@ -73,7 +75,7 @@ async function querySwap(
       ],
     ],
   });
-  const { data: ret } = await client.call({ to: MULTICALL3_ADDRESS, data, blockNumber: block });
+  const { data: ret } = await batching.call({ to: MULTICALL3_ADDRESS, data, blockNumber: block });
   const [ts, q] = decodeFunctionResult({ abi: MULTICALL_ABI, functionName: 'aggregate3', data: ret as Hex });
   const timestamp = BigInt(ts.returnData);
   if (!q.success) return { amount: undefined, timestamp };
@@ -113,8 +115,12 @@ async function compareAll(block: bigint, states: readonly BalancerPoolState[], k
           const balance = tradeType === 'exactIn' ? state.balances[i] : state.balances[o];
           // weighted: 30% of a balance is the limit; stable: up to 5x the input balance, or the whole output balance
           const max = kind === 'weighted' ? (balance * 3n) / 10n : tradeType === 'exactIn' ? balance * 5n : balance - 1n;
-          for (const amount of ladder(max, kind === 'weighted' ? 30 : 18)) {
-            const chain = await querySwap(block, pool, state.tokens[i] as Address, state.tokens[o] as Address, tradeType, amount);
+          const amounts = ladder(max, kind === 'weighted' ? 30 : 18);
+          const chains = await Promise.all(
+            amounts.map((amount) => querySwap(block, pool, state.tokens[i] as Address, state.tokens[o] as Address, tradeType, amount)),
+          );
+          for (const [a, amount] of amounts.entries()) {
+            const chain = chains[a];
             let ours: bigint | undefined;
             try {
               ours = balancerSwap(state, i, o, tradeType, amount, chain.timestamp);

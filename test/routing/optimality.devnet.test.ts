@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { type Address, createPublicClient, encodePacked, type Hex, http, parseUnits, zeroAddress } from 'viem';
+import { type Address, encodePacked, type Hex, parseUnits, zeroAddress } from 'viem';
 import { V4_ARTIFACT_PATHS } from '../../seeds/devnet/deployUniswapV4.ts';
 import { devnetAddresses } from '../../seeds/devnet/devnetAddresses.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
@@ -30,7 +30,7 @@ import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { isContractRevert } from '../helpers/contractRevert.ts';
-import { artifactAbi } from '../helpers/devnetWallet.ts';
+import { artifactAbi, batchingClient } from '../helpers/devnetWallet.ts';
 
 const QUOTER_V2_ABI = artifactAbi('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json');
 const MIXED_QUOTER_ABI = artifactAbi(
@@ -59,7 +59,8 @@ const report = await seedChains({
 if (report.chains[0]?.status !== 'seeded') throw new Error('seeding failed');
 const [snapshot] = loadSnapshots(snapshotDir).snapshots;
 const index = new PricingGraph(new PoolGraph([snapshot!], catalog), catalog).chain(devnet.chainId)!;
-const client = createPublicClient({ transport: http(devnet.rpcUrl) });
+// Only reads follow (no transaction): every path of a case is priced by the chain at once, in JSON-RPC batches.
+const client = batchingClient(devnet);
 const addresses = devnetAddresses();
 const token = (symbol: string): CatalogToken => chain.tokens.find((x) => x.symbol === symbol)!;
 
@@ -256,8 +257,9 @@ for (const [a, b, amount] of EXACT_OUTPUT_CASES) {
     let cheapest: bigint | undefined;
     let cheapestV4 = false;
     let priced = 0;
-    for (const path of paths) {
-      const input = await chainInput(path, amountOut);
+    const inputs = await Promise.all(paths.map((path) => chainInput(path, amountOut)));
+    for (const [i, path] of paths.entries()) {
+      const input = inputs[i];
       if (input === undefined) continue;
       priced++;
       if (input !== null && (cheapest === undefined || input < cheapest)) {
@@ -329,8 +331,9 @@ for (const [a, b, amount] of CASES) {
     let best = 0n;
     let bestV4 = false;
     let priced = 0;
-    for (const path of paths) {
-      const out = await chainOutput(path, amountIn);
+    const outs = await Promise.all(paths.map((path) => chainOutput(path, amountIn)));
+    for (const [i, path] of paths.entries()) {
+      const out = outs[i];
       if (out === undefined) continue;
       priced++;
       if (out > best) {

@@ -2,8 +2,9 @@
 // against the SmartRouter's own ABI as @pancakeswap/smart-router ships it (SwapRouter.ABI), not src/tx/abis.ts: every
 // transaction decodes with it into the expected calls, and re-encoding the decoded calls with it gives the same bytes.
 // The catalogue's router, quoter, pool deployer and init code hash are PancakeSwap's SDK constants for chain 56.
-import { ADDRESS_THIS, SMART_ROUTER_ADDRESSES, SwapRouter, V3_QUOTER_ADDRESSES } from '@pancakeswap/smart-router';
-import { DEPLOYER_ADDRESSES, FACTORY_ADDRESSES, POOL_INIT_CODE_HASHES } from '@pancakeswap/v3-sdk';
+import { createRequire } from 'node:module';
+import type * as SmartRouter from '@pancakeswap/smart-router';
+import type * as V3Sdk from '@pancakeswap/v3-sdk';
 import t, { type Test } from 'tap';
 import { type Abi, decodeFunctionData, encodeFunctionData, type Hex, keccak256 } from 'viem';
 import { loadArtifact } from '../../../seeds/devnet/artifacts.ts';
@@ -16,6 +17,12 @@ import { executorOf, routeOf, tokenOf, tradeOf } from '../../helpers/handTrades.
 import { parsePackedPath } from '../../helpers/routerCalldata.ts';
 import { swapLimit } from '../../helpers/stepGas.ts';
 
+// The SDKs' CommonJS builds (same packages, same constants): their ES builds pull in hundreds of modules, each through
+// the TypeScript loader's hooks, which costs this file several CPU-seconds at start.
+const require = createRequire(import.meta.url);
+const { ADDRESS_THIS, SMART_ROUTER_ADDRESSES, SwapRouter, V3_QUOTER_ADDRESSES } =
+  require('@pancakeswap/smart-router') as typeof SmartRouter;
+const { DEPLOYER_ADDRESSES, FACTORY_ADDRESSES, POOL_INIT_CODE_HASHES } = require('@pancakeswap/v3-sdk') as typeof V3Sdk;
 const SMART_ROUTER_ABI = SwapRouter.ABI as unknown as Abi;
 const chain = loadCatalog().chain(56) as CatalogChain;
 const dex = chain.dexes.find((d) => d.slug === 'pancakeswap' && d.version === 'v3')!;
