@@ -2,8 +2,9 @@
  * What a followed block costs a process holding a large graph (the API process and each pricing worker apply every
  * block: GraphHolder.apply, workers/pricing.ts), in one process: load the graph, build the chain's index, warm up and
  * quote the given pairs once (what a served instance has kept when a block arrives), then a chain of blocks, each
- * changing a different set of v2 pools (every 1,000th, shifted per block: a swap-free liquidity change, deeper),
- * and per block: PoolGraph.withUpdate, the pricing index derived for it (derivePricingGraph), and the pairs' first
+ * changing a different set of v2 pools (every 1,000th, shifted per block: a swap-free liquidity change, deeper) and
+ * two of the deepest v2 pools between the pairs' tokens (as swaps through hub pools do in most blocks: the pairs
+ * whose kept paths read them select their paths again), and per block: PoolGraph.withUpdate, the pricing index derived for it (derivePricingGraph), and the pairs' first
  * quotes on the new state (default routing, POST /quotes/routes' searches). bench/blocks.ts runs it as a child
  * process for this checkout and for BENCH_BEFORE's (the file is copied there: it reads only src/ modules both have):
  * `npx tsx bench/lib/blockStages.ts <catalogDir> <snapshotDir> <chainId> <blocks> '<[[tokenIn, tokenOut, amount], ...]>'`
@@ -75,10 +76,16 @@ export function blockStages(
   const again = quotes(graph);
   // The v2 pools by their place in the loaded graph: block k changes every 1,000th from position 13k on.
   const v2 = poolGraph.pools(chainId).filter((p) => p.version === 'v2');
+  // The deepest v2 pool of each pair of the pairs' tokens.
+  const ends = [...new Set(pairs.flatMap(([a, b]) => [a.toLowerCase(), b.toLowerCase()]))];
+  const hubs = ends
+    .flatMap((a) => ends.filter((b) => a < b).map((b) => index.pairPools(a, b).find((e) => e.version === 'v2')?.address))
+    .filter((a): a is string => a !== undefined);
   const costs: BlockCost[] = [];
   for (let k = 1; k <= blocks; k++) {
+    const hot = new Set([hubs[(2 * k) % hubs.length], hubs[(2 * k + 1) % hubs.length]]);
     const changed = v2
-      .filter((_, i) => (i + 13 * k) % 1000 === 0)
+      .filter((p, i) => (i + 13 * k) % 1000 === 0 || hot.has(p.address))
       .map((p) => poolGraph.pool(chainId, p.address) ?? p)
       .map((p) =>
         p.version === 'v2'
