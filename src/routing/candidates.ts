@@ -14,9 +14,10 @@ import type { TradeEnds } from './tradeEnds.ts';
 
 /**
  * A search's candidate paths: the paths findRoutes finds between a request's pool tokens that a router (or routers,
- * as stages) can execute, each with what the search needs before pricing (executors, nominal legs and gas), kept per
- * index in a tree of pool entries so that later searches on the same state reuse them (bestTrade.ts prices and
- * ranks them).
+ * as stages) can execute, each with what the search needs before pricing (executors, nominal legs and gas), kept in
+ * the index's tree of pool entries (ChainPoolIndex.paths) so that later searches reuse them, on the same state and on
+ * the states later blocks derive for the paths through none of the pools they change (bestTrade.ts prices and ranks
+ * them).
  */
 /** A path that some router can execute, or (stages) some routers one after the other. */
 export interface Candidate extends SplitPath {
