@@ -1,14 +1,18 @@
 import { type Catalog, type CatalogChain, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import type { SnapshotPool } from '../protocols/registry.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
+import { LayeredMap } from './layeredMap.ts';
 import type { Snapshot } from './snapshot.ts';
 
 interface ChainPools {
   /** The snapshot the chain's state started from, with its block metadata moved to the last applied update. */
   readonly snapshot: Snapshot;
-  /** Pools by address (as written in the snapshot). */
-  readonly byAddress: ReadonlyMap<string, SnapshotPool>;
-  /** byAddress's values, built on first use. */
+  /**
+   * Pools by address (as written in the snapshot): a followed block derives the next chain's from it, copying only the
+   * pools changed since its base (LayeredMap), not every pool of the chain.
+   */
+  readonly byAddress: LayeredMap<string, SnapshotPool>;
+  /** byAddress's values, built on first use (by what reads every pool: prices, the pool list, a full index). */
   list?: readonly SnapshotPool[];
 }
 
@@ -38,7 +42,7 @@ export class PoolGraph {
         continue;
       }
       const accepts = poolFilter(catalog, chain);
-      const byAddress = new Map<string, SnapshotPool>();
+      const byAddress = new LayeredMap<string, SnapshotPool>();
       for (const pool of snapshot.pools) {
         const problem = accepts(pool);
         if (problem) this.ignored.push(`${chain.slug} ${pool.address}: ${problem}`);
@@ -57,7 +61,7 @@ export class PoolGraph {
   pools(chainId: number): readonly SnapshotPool[] {
     const chain = this.chains.get(chainId);
     if (!chain) return [];
-    chain.list ??= [...chain.byAddress.values()];
+    chain.list ??= Array.from(chain.byAddress.entries(), ([, pool]) => pool);
     return chain.list;
   }
 
@@ -74,7 +78,8 @@ export class PoolGraph {
   /**
    * The graph after one followed block: the chain's changed and new pools replaced (those outside the catalogue left
    * out, as at load), removed pools dropped, its block metadata (and token supplies, when it carries them) moved to
-   * the update's; every other chain and pool is shared with this graph; a `full` update replaces the chain's pools.
+   * the update's; every other chain and pool is shared with this graph (the chain's pools by address derived, not
+   * copied: the work is the block's pools, not the chain's); a `full` update replaces the chain's pools.
    * Returns this graph unchanged when the chain has no snapshot or the update is not newer than the chain's state
    * (e.g. after a reload to a later snapshot) and is neither a reorg nor full.
    */
@@ -82,7 +87,7 @@ export class PoolGraph {
     const current = this.chains.get(update.chainId);
     const chain = this.catalog.chain(update.chainId);
     if (!current || !chain || (update.blockNumber <= current.snapshot.blockNumber && !update.reorg && !update.full)) return this;
-    const byAddress = update.full ? new Map<string, SnapshotPool>() : new Map(current.byAddress);
+    const byAddress = update.full ? new LayeredMap<string, SnapshotPool>() : new LayeredMap(current.byAddress);
     const accepts = poolFilter(this.catalog, chain);
     for (const address of update.removed) byAddress.delete(address);
     for (const pool of update.pools) if (!accepts(pool)) byAddress.set(pool.address, pool);

@@ -13,6 +13,7 @@ import type { BlockUpdate } from './blockUpdate.ts';
 import { LayeredMap } from './layeredMap.ts';
 import type { PoolGraph } from './PoolGraph.ts';
 import { PairMemos } from './pairMemos.ts';
+import { PathTree } from './pathTree.ts';
 import { servedChain } from './servedChain.ts';
 import { SortedLists } from './sortedLists.ts';
 import { reportUnconvertiblePool } from './unconvertiblePools.ts';
@@ -66,6 +67,11 @@ export class ChainPoolIndex {
   private readonly memos = new Map<string, unknown>();
   /** A pair's candidate paths, kept across followed blocks that leave the list heads they were selected from (pairMemo). */
   private readonly pairs = new PairMemos();
+  /**
+   * What searches keep per path of pools (routing/candidates.ts: each path's candidate), shared with the indexes
+   * derived from this one, which drop the paths through the pools their block changed (withChanges).
+   */
+  readonly paths: PathTree;
   /** Chain tokens by lower-case address, and USD prices (pruning scores) as of the index's first state. */
   private readonly tokens: ReadonlyMap<string, CatalogToken>;
   private readonly prices: ReadonlyMap<string, UsdPrice>;
@@ -82,6 +88,7 @@ export class ChainPoolIndex {
     this.lists = new SortedLists(deepestFirst, derived?.lists);
     this.allowedHooks = chainAllowedHooks(chain);
     if (derived) {
+      this.paths = derived.paths;
       this.baseTokens = derived.baseTokens;
       this.baseTokensDerived = derived.baseTokensDerived;
       this.bases = derived.bases;
@@ -91,6 +98,7 @@ export class ChainPoolIndex {
       this.prices = derived.prices;
       return;
     }
+    this.paths = new PathTree();
     this.converted = new WeakMap();
     this.entries = new LayeredMap();
     this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
@@ -114,8 +122,8 @@ export class ChainPoolIndex {
    * The index after some pools changed (a followed block): their entries replaced, removed pools dropped, each at its
    * place in the lists that hold it (no list is re-sorted); every other list, entry and converted pool is shared
    * with this index. The new index has its own memos (nothing derived from the old state carries over), except the
-   * pair values (pairMemo) whose list heads the change left as they were. Scores use
-   * this index's USD prices.
+   * pair values (pairMemo) whose list heads the change left as they were, and the paths kept per pools (paths) through
+   * none of the changed pools. Scores use this index's USD prices.
    */
   withChanges(pools: readonly SnapshotPool[], removed: readonly string[]): ChainPoolIndex {
     const next = new ChainPoolIndex(this.chain, [], this);
@@ -124,9 +132,11 @@ export class ChainPoolIndex {
     const changed = (key: string, at: number): void => {
       if (!((changedAt.get(key) ?? Number.POSITIVE_INFINITY) <= at)) changedAt.set(key, at);
     };
+    const replaced: PoolEntry[] = [];
     for (const address of [...removed, ...pools.map((p) => p.address)]) {
       const old = next.entries.get(address);
       if (!old) continue;
+      replaced.push(...old);
       next.entries.delete(address);
       for (const entry of old)
         for (const key of next.listKeys(entry)) {
@@ -143,6 +153,7 @@ export class ChainPoolIndex {
     }
     for (const entry of inserted) for (const key of next.listKeys(entry)) changed(key, next.lists.positionOf(key, entry));
     next.pairs.carry(this.pairs, changedAt);
+    next.paths.drop(replaced);
     return next;
   }
 

@@ -1,4 +1,4 @@
-import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
+import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolGas } from '../protocols/registry.ts';
 import type { BestTradeOptions, TradeRequest } from './bestTrade.ts';
@@ -14,9 +14,10 @@ import type { TradeEnds } from './tradeEnds.ts';
 
 /**
  * A search's candidate paths: the paths findRoutes finds between a request's pool tokens that a router (or routers,
- * as stages) can execute, each with what the search needs before pricing (executors, nominal legs and gas), kept per
- * index in a tree of pool entries so that later searches on the same state reuse them (bestTrade.ts prices and
- * ranks them).
+ * as stages) can execute, each with what the search needs before pricing (executors, nominal legs and gas), kept in
+ * the index's tree of pool entries (ChainPoolIndex.paths) so that later searches reuse them, on the same state and on
+ * the states later blocks derive for the paths through none of the pools they change (bestTrade.ts prices and ranks
+ * them).
  */
 /** A path that some router can execute, or (stages) some routers one after the other. */
 export interface Candidate extends SplitPath {
@@ -109,47 +110,26 @@ export function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request:
 type CandidateTerms = Pick<TradeRequest, 'tradeType' | 'handoverSlippageBps'>;
 
 /**
- * A path's place in the paths kept per index (CANDIDATES_KEPT at most), a tree of their pools: what a search learns
- * of a path before pricing (its candidate, or its rate at zero and least gas) depends only on the index's pools, the
- * path (its pools and directions; node names differ only with a nativeNode), the side and the hand-over slippage of
- * stages, so the searches of other
- * pairs, amounts and filters on the same state that meet the path reuse it.
+ * A path's facts kept in the index's tree of paths (ChainPoolIndex.paths): what a search learns of a path before
+ * pricing (its candidate, or its rate at zero and least gas) depends only on its pools' states (an entry's), the path
+ * (its pools and directions; node names differ only with a nativeNode), the side and the hand-over slippage of
+ * stages, so the searches of other pairs, amounts and filters that meet the path reuse it, on this state and on the
+ * states later blocks derive (which drop the paths through the pools they change).
  */
-function keptPath(index: ChainPoolIndex, path: PoolPath, terms: CandidateTerms, native: boolean): CandidateNode {
-  let kept = keptCandidates.get(index);
-  if (!kept || kept.size >= CANDIDATES_KEPT) {
-    kept = { roots: new Map(), size: 0 };
-    keptCandidates.set(index, kept);
-  }
-  const rootKey = `${terms.tradeType}:${terms.handoverSlippageBps ?? ''}:${native}`;
-  let node: CandidateNode | undefined = kept.roots.get(rootKey);
-  if (!node) {
-    node = { next: [undefined, undefined] };
-    kept.roots.set(rootKey, node);
-  }
+function keptPath(index: ChainPoolIndex, path: PoolPath, terms: CandidateTerms, native: boolean): KeptFacts {
+  let node = index.paths.root(`candidates:${terms.tradeType}:${terms.handoverSlippageBps ?? ''}:${native}`);
   for (let h = 0; h < path.pools.length; h++) {
     const e = path.pools[h];
     // Its direction: whether it pays out its token1 (a native pool's ETH end is named by the wrapped token's node).
     const out = path.tokens[h + 1];
-    const side = out === e.token1 || (out !== e.token0 && path.tokens[h] === e.token0) ? 1 : 0;
-    let children: Map<PoolEntry, CandidateNode> | undefined = node.next[side];
-    if (!children) {
-      children = new Map();
-      node.next[side] = children;
-    }
-    let child: CandidateNode | undefined = children.get(e);
-    if (!child) {
-      child = { next: [undefined, undefined] };
-      children.set(e, child);
-      kept.size++;
-    }
-    node = child;
+    node = index.paths.child(node, e, out === e.token1 || (out !== e.token0 && path.tokens[h] === e.token0) ? 1 : 0);
   }
-  return node;
+  node.value ??= {};
+  return node.value as KeptFacts;
 }
 
 /** A path as a search candidate (kept at its node), or undefined when no router executes it or a pool does not convert. */
-function candidateOf(index: ChainPoolIndex, node: CandidateNode, path: PoolPath, terms: CandidateTerms): Candidate | undefined {
+function candidateOf(index: ChainPoolIndex, node: KeptFacts, path: PoolPath, terms: CandidateTerms): Candidate | undefined {
   if (node.candidate === undefined) {
     const priced = node.other?.path ?? toPricedPath(index, path);
     node.candidate = (priced && pricedCandidate(index, priced, terms)) ?? null;
@@ -160,7 +140,7 @@ function candidateOf(index: ChainPoolIndex, node: CandidateNode, path: PoolPath,
 /** A path beyond the steered ones before pricing (kept at its node): undefined when a pool does not convert. */
 function otherFacts(
   index: ChainPoolIndex,
-  node: CandidateNode,
+  node: KeptFacts,
   path: PoolPath,
   tradeType: TradeType,
 ): Pick<OtherPath, 'path' | 'rate' | 'leastGas'> | undefined {
@@ -180,20 +160,13 @@ function otherFacts(
   return node.other ?? undefined;
 }
 
-/** A path's place in the tree of kept candidates: the paths one more pool longer (by its direction), its candidate once built. */
-interface CandidateNode {
-  /** The paths one pool longer, by that pool's direction (0: it pays out its token0), made on first use. */
-  readonly next: [Map<PoolEntry, CandidateNode> | undefined, Map<PoolEntry, CandidateNode> | undefined];
+/** What is kept of a path at its node (keptPath). */
+interface KeptFacts {
   /** Its candidate (candidateOf); null: the path has none. */
   candidate?: Candidate | null;
   /** Its facts as a path beyond the steered ones (otherFacts); null: a pool does not convert. */
   other?: Pick<OtherPath, 'path' | 'rate' | 'leastGas'> | null;
 }
-
-/** Paths kept per index (keptPath), by side and whether native ETH pools join the wrapped token's node. */
-const keptCandidates = new WeakMap<ChainPoolIndex, { readonly roots: Map<string, CandidateNode>; size: number }>();
-/** Most candidates kept per index: past it they are found afresh. */
-const CANDIDATES_KEPT = 50_000;
 
 /**
  * A priceable path as a search candidate, or undefined when no router executes it: one executor call where one runs

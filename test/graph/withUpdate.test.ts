@@ -9,6 +9,8 @@ import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { ChainPoolIndex, derivePricingGraph, pricingGraphOf } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
+import { usdPrices } from '../../src/graph/usdPrices.ts';
+import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
@@ -166,4 +168,99 @@ t.test('a derived index keeps every pool list in the order a fresh index sorts i
     }
   }
   t.ok(scaled.length > 5 && lists > 20, `${lists} lists compared after ${scaled.length} pools changed`);
+});
+
+t.test('a long chain of blocks gives the graph and index a fresh load of the same pools gives', async (t) => {
+  // 200 blocks of 1-3 changed pools each, now and then one removed (and later created again) or one outside the
+  // catalogue: enough for the layered maps to fold and merge their tiers many times over 20 pools. After each block
+  // the graph reads exactly as one built from a snapshot of the same pools; every 20 blocks the derived pricing index
+  // lists exactly what an index built afresh over them (with the same USD prices: a derived index keeps its first
+  // state's) lists, each list in the same order with the same entries' scores.
+  const chain = catalog.chain(chainId)!;
+  const prices = usdPrices(chain, pools, (a) => chain.tokens.find((x) => x.address.toLowerCase() === a.toLowerCase()));
+  const tokens = [...new Set(pools.flatMap((p) => [p.token0.toLowerCase(), p.token1.toLowerCase()]))];
+  const oracle = new Map(pools.map((p) => [p.address, p]));
+  const removed = new Map<string, SnapshotPool>();
+  let current = graph;
+  let index = new ChainPoolIndex(chain, pools, undefined, prices);
+  let seed = 5;
+  const random = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  let graphProblems = 0;
+  let indexProblems = 0;
+  let lists = 0;
+  for (let block = 1; block <= 200; block++) {
+    const changed: SnapshotPool[] = [];
+    const gone: string[] = [];
+    for (let i = 0, n = 1 + random(3); i < n; i++) {
+      const p = [...oracle.values()][random(oracle.size)];
+      if (changed.some((c) => c.address === p.address)) continue;
+      // Deeper or shallower (balances move the pool's place in its lists), and a state change of its own.
+      const balance0 = String((BigInt(p.balance0) * BigInt(900 + random(200))) / 1000n);
+      changed.push(
+        p.version === 'v2'
+          ? { ...p, balance0, reserve0: balance0, reserve1: String((BigInt(p.reserve1) * 999n) / 1000n) }
+          : p.version === 'v3'
+            ? { ...p, balance0, liquidity: String(BigInt(p.liquidity) + BigInt(block)) }
+            : { ...p, balance0 },
+      );
+    }
+    if (block % 7 === 0) {
+      const p = [...oracle.values()].find((x) => !changed.some((c) => c.address === x.address))!;
+      gone.push(p.address);
+      removed.set(p.address, p);
+    } else if (block % 7 === 3 && removed.size > 0) {
+      const [address, p] = [...removed][0];
+      removed.delete(address);
+      changed.push(p);
+    }
+    // A pool of a DEX the catalogue does not list: left out, as at load.
+    const outside = block % 11 === 0 ? [{ ...v2, address: `0x${block.toString(16).padStart(40, 'f')}`, dex: 'not-listed' }] : [];
+    const snapshot = current.snapshot(chainId)!;
+    const next = current.withUpdate({
+      ...update,
+      blockNumber: snapshot.blockNumber + 1,
+      blockTimestamp: snapshot.blockTimestamp + 12,
+      pools: [...changed, ...outside],
+      removed: gone,
+    });
+    for (const p of changed) oracle.set(p.address, p);
+    for (const a of gone) oracle.delete(a);
+    index = index.withChanges(changed, gone);
+    current = next;
+    const fresh = new PoolGraph([{ ...base, ...next.snapshot(chainId)!, pools: [...oracle.values()] }], catalog);
+    const byAddress = new Map(next.pools(chainId).map((p) => [p.address, p]));
+    const everyAddress = [...new Set([...pools.map((p) => p.address), ...oracle.keys(), ...outside.map((p) => p.address)])];
+    if (
+      byAddress.size !== next.pools(chainId).length ||
+      byAddress.size !== fresh.pools(chainId).length ||
+      !fresh.pools(chainId).every((p) => byAddress.get(p.address) === p) ||
+      !everyAddress.every((a) => next.pool(chainId, a) === fresh.pool(chainId, a))
+    ) {
+      graphProblems++;
+      t.fail(`block ${block}: the graph reads otherwise than a fresh load of its pools`);
+    }
+    if (block % 20 !== 0) continue;
+    const freshIndex = new ChainPoolIndex(chain, fresh.pools(chainId), undefined, prices);
+    const names = (list: readonly { address: string; score: number }[]) => list.map((e) => `${e.address}@${e.score}`).join(' ');
+    for (const a of tokens) {
+      const pairs = tokens.filter((b) => b !== a).map((b) => [index.pairPools(a, b), freshIndex.pairPools(a, b)] as const);
+      for (const [x, y] of [
+        [index.poolsOf(a), freshIndex.poolsOf(a)] as const,
+        [index.basePoolsOf(a), freshIndex.basePoolsOf(a)] as const,
+        ...pairs,
+      ]) {
+        lists++;
+        if (names(x) !== names(y)) {
+          indexProblems++;
+          t.fail(`block ${block}, ${a}: a derived list differs from the fresh index's`);
+        }
+      }
+    }
+  }
+  t.equal(graphProblems, 0, 'after each of 200 blocks the graph reads as a fresh load of the same pools');
+  t.equal(indexProblems, 0, `the derived index's ${lists} lists (every 20 blocks) equal a fresh index's`);
+  t.equal(current.pools(chainId).length, oracle.size, `${oracle.size} pools at the end (${removed.size} removed)`);
 });
