@@ -20,12 +20,20 @@ import {
   subtractSwapFee,
   upscale,
 } from '../../amm/balancerFixedPoint.ts';
-import { AMP_PRECISION, calculateInvariant, type StableSwapState, stableSwapGivenIn, stableSwapGivenOut } from './stableMath.ts';
+import {
+  AMP_PRECISION,
+  balanceIteration,
+  calculateInvariant,
+  type StableSwapState,
+  stableSwapGivenIn,
+  stableSwapGivenOut,
+} from './stableMath.ts';
 
 /** Below this every sum of a pool's balances (at most 6 tokens) fits in uint256, so only products can overflow. */
 const SMALL = 1n << 250n;
 const BIG = 1n << 254n;
 const SQRT_BIG = 1n << 126n;
+const TWO_200 = 1n << 200n;
 
 interface Prepared {
   readonly balances: readonly bigint[];
@@ -115,14 +123,26 @@ function solvedBalance(p: Prepared, newBalance: bigint): bigint {
     pD = divDownInt(mul(mul(pD, j === changed ? newBalance : balances[j]), n), invariant);
   }
   const c = mul(mul(divUpInt(p.inv2, mul(p.ampTimesTotal, pD)), AMP_PRECISION), p.solvedBefore);
-  const b = p.sumOthers + newBalance + p.bTerm;
-  let tokenBalance = divUpInt(add(p.inv2, c), add(invariant, b));
-  if (c >= BIG) return newton(tokenBalance, c, b, invariant, 0);
-  // While the balance is below 2^126 nothing overflows (y^2 + c < 2^255, 2y + b < 2^255): plain bigint operations.
-  const bMinusInvariant = b - invariant;
+  return solveBalance(c, p.sumOthers + newBalance + p.bTerm, invariant, p.inv2);
+}
+
+/**
+ * StableMath's balance given c, b and the invariant D (inv2 = D^2): what balanceIteration returns from the contract's
+ * initial guess ceil((D^2 + c) / (D + b)), and the same errors, taken directly where provably equal (convergedBalance),
+ * otherwise by that iteration: below 2^126 nothing overflows (y^2 + c < 2^255, 2y + b < 2^255), so its steps run on
+ * plain bigint operations, the checked iteration taking over past that.
+ */
+export function solveBalance(c: bigint, b: bigint, invariant: bigint, inv2: bigint = mul(invariant, invariant)): bigint {
+  if (c < BIG && invariant < SQRT_BIG) {
+    const end = convergedBalance(c, b, invariant);
+    if (end !== undefined) return end;
+  }
+  let tokenBalance = divUpInt(add(inv2, c), add(invariant, b));
+  if (c >= BIG) return balanceIteration(tokenBalance, c, b, invariant);
+  const beta = b - invariant;
   for (let i = 0; i < 255; i++) {
-    const denominator = 2n * tokenBalance + bMinusInvariant;
-    if (tokenBalance >= SQRT_BIG || denominator <= 0n) return newton(tokenBalance, c, b, invariant, i);
+    const denominator = 2n * tokenBalance + beta;
+    if (tokenBalance >= SQRT_BIG || denominator <= 0n) return balanceIteration(tokenBalance, c, b, invariant, i);
     const prev = tokenBalance;
     const numerator = tokenBalance * tokenBalance + c;
     tokenBalance = numerator === 0n ? 0n : (numerator - 1n) / denominator + 1n;
@@ -131,14 +151,36 @@ function solvedBalance(p: Prepared, newBalance: bigint): bigint {
   throw new AmmError('INVALID_POOL_STATE', 'stable balance did not converge');
 }
 
-/** The balance iteration from step `from` on with every operation checked (its reverts as in the contract). */
-function newton(tokenBalance: bigint, c: bigint, b: bigint, invariant: bigint, from: number): bigint {
-  for (let i = from; i < 255; i++) {
-    const prev = tokenBalance;
-    tokenBalance = divUpInt(add(mul(tokenBalance, tokenBalance), c), sub(add(mul(tokenBalance, 2n), b), invariant));
-    if (tokenBalance > prev ? tokenBalance - prev <= 1n : prev - tokenBalance <= 1n) return tokenBalance;
+/**
+ * The balance StableMath's iteration ends on, for c < 2^254 and D < 2^126, when it is provably R = ceil(r), r the
+ * positive root of h(y) = y^2 + beta*y - c (beta = b - D); undefined when not proven (the caller iterates then).
+ *
+ * A step is f(y) = ceil((y^2 + c) / d(y)) with d(y) = 2y + beta = h'(y), and (y^2 + c) / d(y) = r + (y - r)^2 / d(y)
+ * >= r where d(y) > 0, so f(y) >= R there. The contract starts from f(D) (d(D) = D + b > 0) and stops at the first
+ * value y_k with |f(y_k) - y_k| <= 1, returning f(y_k). For y >= R, f(y) = y - floor(h(y) / d(y)) <= y and h / d
+ * increases with y, so from f(D) on the values are integers >= R that decrease until the first one with
+ * floor(h / d) <= 1 (those form an interval R, R + 1, ..). With H = h(R) and d = d(R): h(R - 1) = H - d + 1,
+ * h(R + 1) = H + d + 1 with d(R + 1) = d + 2, h(R + 2) = H + 2d + 4 with d(R + 2) = d + 4. So when 4 <= H < d - 1:
+ * h(R - 1) < 0 <= h(R) (R is ceil(r)), f(R) = R, f(R + 1) = R (1 <= h / d < 2 there) and R + 2 is past the interval:
+ * whichever of R, R + 1 the iteration reaches first, it returns R. When also R <= D, every value is at most f(D) <= D <
+ * 2^126, so no step overflows, and the error of a value at least halves each step (e' <= e^2 / (2e + r - r') + 1), so
+ * it gets there in far fewer than the contract's 255 steps. R comes from an integer square root of beta^2 + 4c (a float
+ * estimate, Newton steps and a correction); a wrong estimate would only fail the check.
+ */
+export function convergedBalance(c: bigint, b: bigint, invariant: bigint): bigint | undefined {
+  const beta = b - invariant;
+  const disc = beta * beta + 4n * c;
+  let s = BigInt(Math.floor(Math.sqrt(Number(disc))));
+  if (s > 0n) {
+    // Each step gives >= floor(sqrt(disc)); from a float estimate (53 bits) one step is within 1 below 2^200, two above.
+    s = (s + disc / s) >> 1n;
+    if (disc >= TWO_200) s = (s + disc / s) >> 1n;
+    if (s * s > disc) s -= 1n;
   }
-  throw new AmmError('INVALID_POOL_STATE', 'stable balance did not converge');
+  const root = ((s - beta) >> 1n) + 1n;
+  if (root > invariant) return undefined;
+  const h = root * (root + beta) - c;
+  return h >= 4n && h + 1n < 2n * root + beta ? root : undefined;
 }
 
 /**
