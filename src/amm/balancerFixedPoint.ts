@@ -10,6 +10,11 @@ export const ONE = 10n ** 18n;
 const MAX_UINT256 = (1n << 256n) - 1n;
 /** FixedPoint.MAX_POW_RELATIVE_ERROR: 1e-14 (src/amm/balancerPow.ts applies it). */
 export const MAX_POW_RELATIVE_ERROR = 10_000n;
+/**
+ * The largest a with a * ONE in uint256: up to it, scaling by a factor of exactly ONE (18-decimal tokens without a rate)
+ * is the identity, upscale, downscaleDown and downscaleUp alike, so fast paths skip the product and the quotient.
+ */
+export const MAX_UNSCALED = MAX_UINT256 / ONE;
 
 function checked(value: bigint, what: string): bigint {
   if (value > MAX_UINT256) throw new AmmError('OVERFLOW', `${what} overflows uint256`);

@@ -15,7 +15,9 @@ import {
   divUpInt,
   downscaleDown,
   downscaleUp,
+  MAX_UNSCALED,
   mul,
+  ONE,
   sub,
   subtractSwapFee,
   upscale,
@@ -37,21 +39,23 @@ const TWO_200 = 1n << 200n;
 
 interface Prepared {
   readonly balances: readonly bigint[];
+  /** Each balance times n (pD * x * n overflows exactly when pD * (x * n) does). */
+  readonly balancesTimesN: readonly bigint[];
   readonly n: bigint;
   readonly invariant: bigint;
   readonly ampTimesTotal: bigint;
   readonly inv2: bigint;
-  /** divDown(invariant, ampTimesTotal) * AMP_PRECISION: b without the sum. */
-  readonly bTerm: bigint;
+  /** b - D without the changed balance: the sum of the others + divDown(invariant, ampTimesTotal) * AMP_PRECISION - D. */
+  readonly betaRest: bigint;
   /** The changed balance's index, the solved balance's index. */
   readonly changed: number;
   readonly solved: number;
   /** P_D after the balances before `changed` (unused when changed is 0). */
   readonly prefixPD: bigint;
-  /** Sum of the balances other than the changed and the solved one. */
-  readonly sumOthers: bigint;
   /** The solved token's balance before the swap (c is ceil(D^2 / (A n P_D)) * AMP_PRECISION times it). */
   readonly solvedBefore: bigint;
+  /** AMP_PRECISION * solvedBefore when solvedBefore > 0 (q * 1000 * s overflows exactly when q * (1000 * s) does). */
+  readonly cFactor: bigint | undefined;
 }
 
 /** StableMath._calculateInvariant of upscaled balances at an amplification; a memo may stand in for it. */
@@ -92,54 +96,58 @@ function prepare(
   for (let j = 1; j < changed; j++) prefixPD = divDownInt(mul(mul(prefixPD, balances[j]), n), invariant);
   let sumOthers = 0n;
   for (let j = 0; j < balances.length; j++) if (j !== changed && j !== solved) sumOthers += balances[j];
+  const solvedBefore = balances[solved];
   return {
     balances,
+    balancesTimesN: balances.map((b) => b * n),
     n,
     invariant,
     ampTimesTotal,
     inv2: mul(invariant, invariant),
-    bTerm: mul(divDownInt(invariant, ampTimesTotal), AMP_PRECISION),
+    betaRest: sumOthers + mul(divDownInt(invariant, ampTimesTotal), AMP_PRECISION) - invariant,
     changed,
     solved,
     prefixPD,
-    sumOthers,
-    solvedBefore: balances[solved],
+    solvedBefore,
+    cFactor: solvedBefore > 0n ? AMP_PRECISION * solvedBefore : undefined,
   };
 }
 
 /** StableMath._getTokenBalanceGivenInvariantAndAllOtherBalances with the changed balance at `newBalance`. */
 function solvedBalance(p: Prepared, newBalance: bigint): bigint {
-  const { balances, n, invariant, changed } = p;
+  const { balancesTimesN, invariant, changed } = p;
+  const newTimesN = newBalance * p.n;
   let pD: bigint;
   let j: number;
   if (changed === 0) {
-    pD = newBalance * n;
+    pD = newTimesN;
     j = 1;
   } else {
     pD = p.prefixPD;
     j = changed;
   }
-  for (; j < balances.length; j++) {
-    pD = divDownInt(mul(mul(pD, j === changed ? newBalance : balances[j]), n), invariant);
+  for (; j < balancesTimesN.length; j++) {
+    pD = divDownInt(mul(pD, j === changed ? newTimesN : balancesTimesN[j]), invariant);
   }
-  const c = mul(mul(divUpInt(p.inv2, mul(p.ampTimesTotal, pD)), AMP_PRECISION), p.solvedBefore);
-  return solveBalance(c, p.sumOthers + newBalance + p.bTerm, invariant, p.inv2);
+  const q = divUpInt(p.inv2, mul(p.ampTimesTotal, pD));
+  const c = p.cFactor === undefined ? mul(mul(q, AMP_PRECISION), p.solvedBefore) : mul(q, p.cFactor);
+  return solveBalance(c, newBalance + p.betaRest, invariant, p.inv2);
 }
 
 /**
- * StableMath's balance given c, b and the invariant D (inv2 = D^2): what balanceIteration returns from the contract's
+ * StableMath's balance given c, beta = b - D and the invariant D (inv2 = D^2): what balanceIteration returns from the contract's
  * initial guess ceil((D^2 + c) / (D + b)), and the same errors, taken directly where provably equal (convergedBalance),
  * otherwise by that iteration: below 2^126 nothing overflows (y^2 + c < 2^255, 2y + b < 2^255), so its steps run on
  * plain bigint operations, the checked iteration taking over past that.
  */
-export function solveBalance(c: bigint, b: bigint, invariant: bigint, inv2: bigint = mul(invariant, invariant)): bigint {
+export function solveBalance(c: bigint, beta: bigint, invariant: bigint, inv2: bigint = mul(invariant, invariant)): bigint {
   if (c < BIG && invariant < SQRT_BIG) {
-    const end = convergedBalance(c, b, invariant);
+    const end = convergedBalance(c, beta, invariant);
     if (end !== undefined) return end;
   }
+  const b = beta + invariant;
   let tokenBalance = divUpInt(add(inv2, c), add(invariant, b));
   if (c >= BIG) return balanceIteration(tokenBalance, c, b, invariant);
-  const beta = b - invariant;
   for (let i = 0; i < 255; i++) {
     const denominator = 2n * tokenBalance + beta;
     if (tokenBalance >= SQRT_BIG || denominator <= 0n) return balanceIteration(tokenBalance, c, b, invariant, i);
@@ -167,8 +175,7 @@ export function solveBalance(c: bigint, b: bigint, invariant: bigint, inv2: bigi
  * it gets there in far fewer than the contract's 255 steps. R comes from an integer square root of beta^2 + 4c (a float
  * estimate, Newton steps and a correction); a wrong estimate would only fail the check.
  */
-export function convergedBalance(c: bigint, b: bigint, invariant: bigint): bigint | undefined {
-  const beta = b - invariant;
+export function convergedBalance(c: bigint, beta: bigint, invariant: bigint): bigint | undefined {
   const disc = beta * beta + 4n * c;
   let s = BigInt(Math.floor(Math.sqrt(Number(disc))));
   if (s > 0n) {
@@ -211,20 +218,22 @@ export function stableQuoter(
   const { swapFee, scalingFactors } = state;
   const balanceIn = prepared.balances[indexIn];
   const balanceOut = prepared.balances[indexOut];
-  if (exactIn) {
-    const scaleIn = scalingFactors[indexIn];
-    const scaleOut = scalingFactors[indexOut];
-    return (amountIn) => {
-      const amount = upscale(subtractSwapFee(amountIn, swapFee), scaleIn);
-      if (amount >= SMALL) return general(amountIn);
-      const finalOut = solvedBalance(prepared, balanceIn + amount);
-      return downscaleDown(sub(sub(balanceOut, finalOut), 1n), scaleOut);
-    };
-  }
   const scaleIn = scalingFactors[indexIn];
   const scaleOut = scalingFactors[indexOut];
+  const inIsOne = scaleIn === ONE;
+  const outIsOne = scaleOut === ONE;
+  if (exactIn) {
+    return (amountIn) => {
+      const net = subtractSwapFee(amountIn, swapFee);
+      const amount = inIsOne && net <= MAX_UNSCALED ? net : upscale(net, scaleIn);
+      if (amount >= SMALL) return general(amountIn);
+      const out = sub(sub(balanceOut, solvedBalance(prepared, balanceIn + amount)), 1n);
+      return outIsOne && out <= MAX_UNSCALED ? out : downscaleDown(out, scaleOut);
+    };
+  }
   return (amountOut) => {
-    const finalIn = solvedBalance(prepared, sub(balanceOut, upscale(amountOut, scaleOut)));
-    return addSwapFee(downscaleUp(add(sub(finalIn, balanceIn), 1n), scaleIn), swapFee);
+    const amount = outIsOne && amountOut <= MAX_UNSCALED ? amountOut : upscale(amountOut, scaleOut);
+    const amountIn = add(sub(solvedBalance(prepared, sub(balanceOut, amount)), balanceIn), 1n);
+    return addSwapFee(inIsOne && amountIn <= MAX_UNSCALED ? amountIn : downscaleUp(amountIn, scaleIn), swapFee);
   };
 }
