@@ -20,6 +20,9 @@ const MIN_NATURAL_EXPONENT = -41n * ONE_18;
 const LN_36_LOWER_BOUND = ONE_18 - 10n ** 17n;
 const LN_36_UPPER_BOUND = ONE_18 + 10n ** 17n;
 const MILD_EXPONENT_BOUND = 2n ** 254n / ONE_20;
+/** ONE / MAX_POW_RELATIVE_ERROR, and a bound below which raw * MAX_POW_RELATIVE_ERROR fits in uint256 with room. */
+const POW_ERROR_DIVISOR = ONE / MAX_POW_RELATIVE_ERROR;
+const RAW_BOUND = 1n << 240n;
 
 const X0 = 128n * ONE_18;
 const A0 = 38877084059945950922200000000000000000000000000000000000n;
@@ -219,6 +222,8 @@ export function powUpBy(y: bigint): (x: bigint) => bigint {
     };
   return (x) => {
     const raw = powFast(x, y);
+    // mulUp(raw, 1e4) is ceil(raw / 1e14) where raw * 1e4 cannot overflow (and the sums then cannot either).
+    if (raw < RAW_BOUND) return raw + (raw + POW_ERROR_DIVISOR - 1n) / POW_ERROR_DIVISOR + 1n;
     return add(raw, add(mulUp(raw, MAX_POW_RELATIVE_ERROR), 1n));
   };
 }
