@@ -108,7 +108,7 @@ export function expFast(x: bigint): bigint {
     term = (term * x) / TAYLOR[i];
     seriesSum += term;
   }
-  if (product === undefined) return (seriesSum * firstAN) / 100n;
+  if (product === undefined) return firstAN === 1n ? seriesSum / 100n : (seriesSum * firstAN) / 100n;
   if (firstAN === 1n) return (product * seriesSum) / (ONE_20 * 100n);
   return (((product * seriesSum) / ONE_20) * firstAN) / 100n;
 }
@@ -178,8 +178,8 @@ function lnFast(a: bigint): bigint {
   return (sum + seriesSum * 2n) / 100n;
 }
 
-/** LogExpMath._ln_36, same result. */
-function ln36Fast(x: bigint): bigint {
+/** LogExpMath._ln_36 without its final doubling (the caller folds it into a product), same result otherwise. */
+function halfLn36Fast(x: bigint): bigint {
   // ((x * 1e18 - 1e36) * 1e36) / (x * 1e18 + 1e36), the common factor 1e18 taken out of the quotient.
   const z = ((x - ONE_18) * ONE_36) / (x + ONE_18);
   const zSquared = (z * z) / ONE_36;
@@ -189,7 +189,7 @@ function ln36Fast(x: bigint): bigint {
     num = (num * zSquared) / ONE_36;
     seriesSum += num / ODD[i];
   }
-  return seriesSum * 2n;
+  return seriesSum;
 }
 
 /** LogExpMath.pow, same result and the same reverts. */
@@ -200,8 +200,10 @@ export function powFast(x: bigint, y: bigint): bigint {
   if (y >= MILD_EXPONENT_BOUND) throw new AmmError('OVERFLOW', 'pow: y out of bounds');
   let logxTimesY: bigint;
   if (LN_36_LOWER_BOUND < x && x < LN_36_UPPER_BOUND) {
-    const ln36 = ln36Fast(x);
-    logxTimesY = ((ln36 / ONE_18) * y + ((ln36 % ONE_18) * y) / ONE_18) / ONE_18;
+    // The contract's ((ln36 / 1e18) * y + ((ln36 % 1e18) * y) / 1e18) / 1e18 (split against overflow) is ln36 * y / 1e36:
+    // with ln36 = q * 1e18 + r (r of ln36's sign, as both truncate toward zero), q * y is an integer of the sign of
+    // r * y / 1e18, so the inner sum is trunc(ln36 * y / 1e18), and truncating twice by positive divisors is truncating once.
+    logxTimesY = (halfLn36Fast(x) * (2n * y)) / ONE_36;
   } else {
     logxTimesY = (lnFast(x) * y) / ONE_18;
   }
