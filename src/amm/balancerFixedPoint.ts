@@ -99,6 +99,17 @@ export function subtractSwapFee(amount: bigint, swapFee: bigint): bigint {
   return sub(amount, mulUp(amount, swapFee));
 }
 
+/**
+ * x ↦ subtractSwapFee(x, swapFee) for many amounts, same values and reverts: for 0 <= fee <= ONE and 0 <= x <=
+ * MAX_UNSCALED nothing overflows or underflows, and x - ceil(x * fee / ONE) = floor(x * (ONE - fee) / ONE) (x is an
+ * integer), one product and one quotient.
+ */
+export function swapFeeSubtractor(swapFee: bigint): (amount: bigint) => bigint {
+  if (swapFee < 0n || swapFee > ONE) return (amount) => subtractSwapFee(amount, swapFee);
+  const kept = ONE - swapFee;
+  return (amount) => (amount >= 0n && amount <= MAX_UNSCALED ? (amount * kept) / ONE : subtractSwapFee(amount, swapFee));
+}
+
 /** The input including the swap fee (BasePool._addSwapFeeAmount: divided by 1 - fee, rounding up). */
 export function addSwapFee(amount: bigint, swapFee: bigint): bigint {
   return divUp(amount, complement(swapFee));

@@ -19,7 +19,7 @@ import {
   mul,
   ONE,
   sub,
-  subtractSwapFee,
+  swapFeeSubtractor,
   upscale,
 } from '../../amm/balancerFixedPoint.ts';
 import {
@@ -45,6 +45,8 @@ interface Prepared {
   readonly invariant: bigint;
   readonly ampTimesTotal: bigint;
   readonly inv2: bigint;
+  /** inv2 - 1: ceil(inv2 / x) is (inv2 - 1) / x + 1 for inv2, x > 0. */
+  readonly inv2Minus1: bigint;
   /** b - D without the changed balance: the sum of the others + divDown(invariant, ampTimesTotal) * AMP_PRECISION - D. */
   readonly betaRest: bigint;
   /** The changed balance's index, the solved balance's index. */
@@ -97,13 +99,15 @@ function prepare(
   let sumOthers = 0n;
   for (let j = 0; j < balances.length; j++) if (j !== changed && j !== solved) sumOthers += balances[j];
   const solvedBefore = balances[solved];
+  const inv2 = mul(invariant, invariant);
   return {
     balances,
     balancesTimesN: balances.map((b) => b * n),
     n,
     invariant,
     ampTimesTotal,
-    inv2: mul(invariant, invariant),
+    inv2,
+    inv2Minus1: inv2 - 1n,
     betaRest: sumOthers + mul(divDownInt(invariant, ampTimesTotal), AMP_PRECISION) - invariant,
     changed,
     solved,
@@ -129,7 +133,8 @@ function solvedBalance(p: Prepared, newBalance: bigint): bigint {
   for (; j < balancesTimesN.length; j++) {
     pD = divDownInt(mul(pD, j === changed ? newTimesN : balancesTimesN[j]), invariant);
   }
-  const q = divUpInt(p.inv2, mul(p.ampTimesTotal, pD));
+  const den = mul(p.ampTimesTotal, pD);
+  const q = den === 0n || p.inv2 === 0n ? divUpInt(p.inv2, den) : p.inv2Minus1 / den + 1n;
   const c = p.cFactor === undefined ? mul(mul(q, AMP_PRECISION), p.solvedBefore) : mul(q, p.cFactor);
   return solveBalance(c, newBalance + p.betaRest, invariant, p.inv2);
 }
@@ -223,8 +228,9 @@ export function stableQuoter(
   const inIsOne = scaleIn === ONE;
   const outIsOne = scaleOut === ONE;
   if (exactIn) {
+    const takeFee = swapFeeSubtractor(swapFee);
     return (amountIn) => {
-      const net = subtractSwapFee(amountIn, swapFee);
+      const net = takeFee(amountIn);
       const amount = inIsOne && net <= MAX_UNSCALED ? net : upscale(net, scaleIn);
       if (amount >= SMALL) return general(amountIn);
       const out = sub(sub(balanceOut, solvedBalance(prepared, balanceIn + amount)), 1n);

@@ -19,6 +19,7 @@ import {
   ONE,
   sub,
   subtractSwapFee,
+  swapFeeSubtractor,
   upscale,
 } from '../../amm/balancerFixedPoint.ts';
 import { powUpBy } from '../../amm/balancerPow.ts';
@@ -104,8 +105,9 @@ function prepareWeighted(side: WeightedSide, exactIn: boolean): (amount: bigint)
     const maxIn = mulDown(balanceIn, MAX_IN_RATIO);
     const inflatedMinus1 = mul(balanceIn, ONE) - 1n;
     const powUpExp = powUpBy(divDown(side.weightIn, side.weightOut));
+    const takeFee = swapFeeSubtractor(swapFee);
     return (amountIn) => {
-      const net = subtractSwapFee(amountIn, swapFee);
+      const net = takeFee(amountIn);
       const amount = inIsOne && net <= MAX_UNSCALED ? net : upscale(net, scalingFactorIn);
       if (amount > maxIn) throw new AmmError('INSUFFICIENT_RESERVES', 'amount in exceeds 30% of the balance (MAX_IN_RATIO)');
       const power = powUpExp(inflatedMinus1 / (balanceIn + amount) + 1n);
