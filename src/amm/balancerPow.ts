@@ -5,7 +5,8 @@
  * once, and LogExpMath's ln/exp run unrolled with fewer bigint operations. The rewrites that change the operations
  * but not a single result: successive divisions are taken as one, floor(floor(t * x / 1e20) / n) as
  * floor(t * x / (1e20 * n)) in exp's Taylor series and at its end (floor(floor(a / b) / c) = floor(a / (b * c)) for
- * positive b and c, truncation toward zero alike), a common factor leaves ln_36's first quotient, a series stops as soon
+ * positive b and c, truncation toward zero alike; so is pow's ln_36 * y, which the contract splits only against uint256
+ * overflow), a common factor leaves ln_36's first quotient, a series stops as soon
  * as its term is 0 (every later term is 0 too), and the product of the a_n starting at one takes its first factor as
  * it is (1e20 * a / 1e20 = a). test/protocols/balancerQuoter.test.ts checks it against pow/powUp over random inputs.
  */

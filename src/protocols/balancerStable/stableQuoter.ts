@@ -2,8 +2,9 @@
  * A composable stable pool's swap between two tokens prepared for many amounts: what does not depend on the amount is
  * computed once per pool state and direction (upscaled balances, the invariant and its square, the amplification
  * terms, the running product of the balances before the one the amount changes, the sum of the untouched balances),
- * and each amount runs only StableMath's balance iteration with the same operations in the same order as
- * stableSwapGivenIn / stableSwapGivenOut, so results and errors are the same (test/protocols/balancerQuoter.test.ts).
+ * and each amount runs only StableMath's balance computation: the same operations as stableSwapGivenIn /
+ * stableSwapGivenOut up to the Newton iteration, whose end is then taken directly where it is provably the rounded-up
+ * root (convergedBalance), so results and errors are the same (test/protocols/balancerQuoter.test.ts).
  * A state the preparation would revert on, or balances near 2^256 (where the order of two overflow errors could
  * differ), is quoted by the general path.
  */
