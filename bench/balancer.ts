@@ -13,6 +13,7 @@
 //   sor pool    WeightedPool/ComposableStablePool parsePoolPairData once per ladder, then _exactTokenInForTokenOut /
 //               _tokenInForExactTokenOut per amount (human-unit bignumber.js in and out: what sor's router calls)
 //   v3 maths    balancer-maths _computeOutGivenExactIn/_computeInGivenExactOut, Stable.onSwap (fee taken off by us)
+//   before      with BENCH_BEFORE=<git ref>: that commit's balancerQuoter, checked out in a temporary worktree, same ladder
 // Before timing, every contender's 16 results are compared with ours (balancerSwap, equal to BalancerQueries.querySwap
 // on the devnet: test/protocols/balancerMath.devnet.test.ts) and the count that differ is printed with the reason.
 import { _computeInGivenExactOut, _computeOutGivenExactIn, Stable } from '@balancer-labs/balancer-maths';
@@ -28,7 +29,14 @@ import {
 } from '../src/protocols/balancer/balancerState.ts';
 import { stableSwapGivenIn, stableSwapGivenOut } from '../src/protocols/balancerStable/stableMath.ts';
 import { weightedSwapGivenIn, weightedSwapGivenOut } from '../src/protocols/balancerWeighted/weightedMath.ts';
+import { beforeCheckout, removeCheckout } from './lib/beforeCheckout.ts';
 import { machine, measureAlternating } from './lib/measure.ts';
+
+const BEFORE = process.env.BENCH_BEFORE;
+const beforeRoot = BEFORE ? beforeCheckout(BEFORE) : undefined;
+const beforeQuoter: typeof balancerQuoter | undefined = beforeRoot
+  ? (await import(`${beforeRoot}/src/protocols/balancer/balancerState.ts`)).balancerQuoter
+  : undefined;
 
 const E18 = 10n ** 18n;
 const FEE = 3n * 10n ** 15n;
@@ -198,7 +206,7 @@ function contenders(c: Case): [string, Ladder][] {
       fromHuman(exactIn ? pool._exactTokenInForTokenOut(pair, bnum(human(a))) : pool._tokenInForExactTokenOut(pair, bnum(human(a)))),
     );
   };
-  return [
+  const list: [string, Ladder][] = [
     ['ours', ours],
     ['ours 1-shot', oneShot],
     ['general', general],
@@ -206,6 +214,11 @@ function contenders(c: Case): [string, Ladder][] {
     ['sor pool', sorPoolLadder],
     ['v3 maths', v3],
   ];
+  if (beforeQuoter !== undefined) {
+    const quoter = beforeQuoter;
+    list.push([`before (${BEFORE})`, (amounts) => amounts.map(quoter(state, 0, 1, kind, 0n))]);
+  }
+  return list;
 }
 
 console.log(`balancer v2 math, cost per quote (ladders of 16 amounts), ${machine()}`);
@@ -217,9 +230,11 @@ const header = [
   'sor math',
   'sor pool',
   'v3 maths',
+  ...(beforeQuoter ? [`before (${BEFORE})`] : []),
   'general / ours',
   'sor math / ours',
   'sor pool / ours',
+  ...(beforeQuoter ? ['before / ours'] : []),
 ];
 console.log(`${header.join(' | ')}\n${header.map(() => '---').join(' | ')}`);
 const notes: string[] = [];
@@ -244,7 +259,9 @@ for (const c of cases) {
     { rounds: 5, roundMs: 200 },
   );
   const us = ms.map((m) => m.usPerOp / amounts.length);
-  console.log([c.name, ...us.map((u) => `${u.toFixed(2)} µs`), ...[2, 3, 4].map((k) => `${(us[k] / us[0]).toFixed(1)}x`)].join(' | '));
+  const ratios = beforeQuoter ? [2, 3, 4, 6] : [2, 3, 4];
+  console.log([c.name, ...us.map((u) => `${u.toFixed(2)} µs`), ...ratios.map((k) => `${(us[k] / us[0]).toFixed(1)}x`)].join(' | '));
 }
+if (beforeRoot !== undefined) removeCheckout(beforeRoot);
 console.log(notes.length === 0 ? 'every contender equals ours on every amount' : notes.join('\n'));
 console.log('(µs per quote: the median of 5 alternating rounds of each ladder, divided by 16)');

@@ -10,6 +10,11 @@ export const ONE = 10n ** 18n;
 const MAX_UINT256 = (1n << 256n) - 1n;
 /** FixedPoint.MAX_POW_RELATIVE_ERROR: 1e-14 (src/amm/balancerPow.ts applies it). */
 export const MAX_POW_RELATIVE_ERROR = 10_000n;
+/**
+ * The largest a with a * ONE in uint256: up to it, scaling by a factor of exactly ONE (18-decimal tokens without a rate)
+ * is the identity, upscale, downscaleDown and downscaleUp alike, so fast paths skip the product and the quotient.
+ */
+export const MAX_UNSCALED = MAX_UINT256 / ONE;
 
 function checked(value: bigint, what: string): bigint {
   if (value > MAX_UINT256) throw new AmmError('OVERFLOW', `${what} overflows uint256`);
@@ -92,6 +97,17 @@ export function downscaleUp(amount: bigint, scalingFactor: bigint): bigint {
 /** The input left after the swap fee (BasePool._subtractSwapFeeAmount: the fee rounds up). */
 export function subtractSwapFee(amount: bigint, swapFee: bigint): bigint {
   return sub(amount, mulUp(amount, swapFee));
+}
+
+/**
+ * x ↦ subtractSwapFee(x, swapFee) for many amounts, same values and reverts: for 0 <= fee <= ONE and 0 <= x <=
+ * MAX_UNSCALED nothing overflows or underflows, and x - ceil(x * fee / ONE) = floor(x * (ONE - fee) / ONE) (x is an
+ * integer), one product and one quotient.
+ */
+export function swapFeeSubtractor(swapFee: bigint): (amount: bigint) => bigint {
+  if (swapFee < 0n || swapFee > ONE) return (amount) => subtractSwapFee(amount, swapFee);
+  const kept = ONE - swapFee;
+  return (amount) => (amount >= 0n && amount <= MAX_UNSCALED ? (amount * kept) / ONE : subtractSwapFee(amount, swapFee));
 }
 
 /** The input including the swap fee (BasePool._addSwapFeeAmount: divided by 1 - fee, rounding up). */

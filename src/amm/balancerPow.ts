@@ -5,7 +5,8 @@
  * once, and LogExpMath's ln/exp run unrolled with fewer bigint operations. The rewrites that change the operations
  * but not a single result: successive divisions are taken as one, floor(floor(t * x / 1e20) / n) as
  * floor(t * x / (1e20 * n)) in exp's Taylor series and at its end (floor(floor(a / b) / c) = floor(a / (b * c)) for
- * positive b and c, truncation toward zero alike), a common factor leaves ln_36's first quotient, a series stops as soon
+ * positive b and c, truncation toward zero alike; so is pow's ln_36 * y, which the contract splits only against uint256
+ * overflow), a common factor leaves ln_36's first quotient, a series stops as soon
  * as its term is 0 (every later term is 0 too), and the product of the a_n starting at one takes its first factor as
  * it is (1e20 * a / 1e20 = a). test/protocols/balancerQuoter.test.ts checks it against pow/powUp over random inputs.
  */
@@ -20,6 +21,9 @@ const MIN_NATURAL_EXPONENT = -41n * ONE_18;
 const LN_36_LOWER_BOUND = ONE_18 - 10n ** 17n;
 const LN_36_UPPER_BOUND = ONE_18 + 10n ** 17n;
 const MILD_EXPONENT_BOUND = 2n ** 254n / ONE_20;
+/** ONE / MAX_POW_RELATIVE_ERROR, and a bound below which raw * MAX_POW_RELATIVE_ERROR fits in uint256 with room. */
+const POW_ERROR_DIVISOR = ONE / MAX_POW_RELATIVE_ERROR;
+const RAW_BOUND = 1n << 240n;
 
 const X0 = 128n * ONE_18;
 const A0 = 38877084059945950922200000000000000000000000000000000000n;
@@ -105,7 +109,7 @@ export function expFast(x: bigint): bigint {
     term = (term * x) / TAYLOR[i];
     seriesSum += term;
   }
-  if (product === undefined) return (seriesSum * firstAN) / 100n;
+  if (product === undefined) return firstAN === 1n ? seriesSum / 100n : (seriesSum * firstAN) / 100n;
   if (firstAN === 1n) return (product * seriesSum) / (ONE_20 * 100n);
   return (((product * seriesSum) / ONE_20) * firstAN) / 100n;
 }
@@ -175,8 +179,8 @@ function lnFast(a: bigint): bigint {
   return (sum + seriesSum * 2n) / 100n;
 }
 
-/** LogExpMath._ln_36, same result. */
-function ln36Fast(x: bigint): bigint {
+/** LogExpMath._ln_36 without its final doubling (the caller folds it into a product), same result otherwise. */
+function halfLn36Fast(x: bigint): bigint {
   // ((x * 1e18 - 1e36) * 1e36) / (x * 1e18 + 1e36), the common factor 1e18 taken out of the quotient.
   const z = ((x - ONE_18) * ONE_36) / (x + ONE_18);
   const zSquared = (z * z) / ONE_36;
@@ -186,7 +190,7 @@ function ln36Fast(x: bigint): bigint {
     num = (num * zSquared) / ONE_36;
     seriesSum += num / ODD[i];
   }
-  return seriesSum * 2n;
+  return seriesSum;
 }
 
 /** LogExpMath.pow, same result and the same reverts. */
@@ -197,8 +201,10 @@ export function powFast(x: bigint, y: bigint): bigint {
   if (y >= MILD_EXPONENT_BOUND) throw new AmmError('OVERFLOW', 'pow: y out of bounds');
   let logxTimesY: bigint;
   if (LN_36_LOWER_BOUND < x && x < LN_36_UPPER_BOUND) {
-    const ln36 = ln36Fast(x);
-    logxTimesY = ((ln36 / ONE_18) * y + ((ln36 % ONE_18) * y) / ONE_18) / ONE_18;
+    // The contract's ((ln36 / 1e18) * y + ((ln36 % 1e18) * y) / 1e18) / 1e18 (split against overflow) is ln36 * y / 1e36:
+    // with ln36 = q * 1e18 + r (r of ln36's sign, as both truncate toward zero), q * y is an integer of the sign of
+    // r * y / 1e18, so the inner sum is trunc(ln36 * y / 1e18), and truncating twice by positive divisors is truncating once.
+    logxTimesY = (halfLn36Fast(x) * (2n * y)) / ONE_36;
   } else {
     logxTimesY = (lnFast(x) * y) / ONE_18;
   }
@@ -219,6 +225,8 @@ export function powUpBy(y: bigint): (x: bigint) => bigint {
     };
   return (x) => {
     const raw = powFast(x, y);
+    // mulUp(raw, 1e4) is ceil(raw / 1e14) where raw * 1e4 cannot overflow (and the sums then cannot either).
+    if (raw < RAW_BOUND) return raw + (raw + POW_ERROR_DIVISOR - 1n) / POW_ERROR_DIVISOR + 1n;
     return add(raw, add(mulUp(raw, MAX_POW_RELATIVE_ERROR), 1n));
   };
 }

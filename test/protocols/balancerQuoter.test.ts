@@ -5,15 +5,16 @@
 // balances too large for the prepared path). The general path itself equals the chain (balancerMath.devnet.test.ts).
 import fc from 'fast-check';
 import t from 'tap';
-import { ONE } from '../../src/amm/balancerFixedPoint.ts';
+import { add, divUpInt, mul, ONE } from '../../src/amm/balancerFixedPoint.ts';
 import { expFast, powFast, powUpBy } from '../../src/amm/balancerPow.ts';
 import {
+  balanceIteration,
   calculateInvariant,
   type StableSwapState,
   stableSwapGivenIn,
   stableSwapGivenOut,
 } from '../../src/protocols/balancerStable/stableMath.ts';
-import { invariantMemo, stableQuoter } from '../../src/protocols/balancerStable/stableQuoter.ts';
+import { convergedBalance, invariantMemo, solveBalance, stableQuoter } from '../../src/protocols/balancerStable/stableQuoter.ts';
 import {
   type WeightedSide,
   weightedQuoter,
@@ -222,4 +223,49 @@ t.test('stableQuoter where the balance iteration passes 2^126 (its checked itera
       `out ${a}`,
     );
   }
+});
+
+t.test('solveBalance equals the checked balance iteration, roots at and near integers included', async (t) => {
+  // The contract: its initial guess ceil((D^2 + c) / (D + b)), then the checked iteration.
+  const contract = (c: bigint, b: bigint, d: bigint) => balanceIteration(divUpInt(add(mul(d, d), c), add(d, b)), c, b, d);
+  const same = (c: bigint, b: bigint, d: bigint) => outcome(() => solveBalance(c, b - d, d)) === outcome(() => contract(c, b, d));
+  // Any c, b and invariant: values and errors alike (past 2^126, overflow, zero).
+  fc.assert(fc.property(magnitude(256), magnitude(130), magnitude(130), same), { numRuns: RUNS });
+  // Pool-like: c up to D^2-ish, b and D of similar size.
+  const poolLike = fc.tuple(magnitude(220), fc.bigInt({ min: 1n, max: 10n ** 35n }), fc.bigInt({ min: 10n ** 6n, max: 10n ** 35n }));
+  fc.assert(
+    fc.property(poolLike, ([c, b, d]) => same(c, b, d)),
+    { numRuns: RUNS },
+  );
+  // The root r of y^2 + (b - D) y - c just below, at or just above an integer R: h(R) = k, the direct answer taken only
+  // for k >= 4 or k < 0 (k in 0..3: the iteration's last steps are followed instead).
+  let direct = 0;
+  const nearInteger = fc
+    .tuple(
+      fc.bigInt({ min: 2n, max: 1n << 120n }),
+      fc.bigInt({ min: 1n, max: 1n << 125n }),
+      fc.bigInt({ min: -1n << 120n, max: 1n << 120n }),
+    )
+    .chain(([root, d, beta]) => fc.bigInt({ min: -3n, max: 8n }).map((k) => [root * (root + beta) - k, d + beta, d] as const))
+    .filter(([c, b]) => c >= 0n && b >= 0n);
+  fc.assert(
+    fc.property(nearInteger, ([c, b, d]) => {
+      if (convergedBalance(c, b - d, d) !== undefined) direct++;
+      return same(c, b, d);
+    }),
+    { numRuns: RUNS },
+  );
+  t.ok(direct > RUNS / 10, `the direct answer was taken (${direct} cases)`);
+  const root = 10n ** 24n + 7n;
+  const beta = -(3n * 10n ** 23n);
+  const d = 10n ** 25n;
+  for (const k of [-1n, 0n, 1n, 2n, 3n, 4n]) {
+    // h(R) = k: k < 0 puts r just above R (ceil is R + 1, taken), 0 <= k < 4 just below or at it (not taken).
+    const c = root * (root + beta) - k;
+    t.equal(convergedBalance(c, beta, d), k < 0n ? root + 1n : k >= 4n ? root : undefined, `h(R) = ${k}`);
+    t.ok(same(c, d + beta, d), `h(R) = ${k}: same as the iteration`);
+  }
+  // R above the invariant: not taken (the iteration could pass 2^126), and still the same.
+  t.equal(convergedBalance(root * (root + beta) - 5n, beta, root - 10n), undefined, 'R > D');
+  t.ok(same(root * (root + beta) - 5n, root - 10n + beta, root - 10n), 'R > D: same as the iteration');
 });

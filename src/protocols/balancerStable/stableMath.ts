@@ -74,8 +74,15 @@ export function balanceGivenInvariant(amp: bigint, balances: readonly bigint[], 
   const inv2 = mul(invariant, invariant);
   const c = mul(mul(divUpInt(inv2, mul(ampTimesTotal, pD)), AMP_PRECISION), balances[index]);
   const b = add(sum, mul(divDownInt(invariant, ampTimesTotal), AMP_PRECISION));
-  let tokenBalance = divUpInt(add(inv2, c), add(invariant, b));
-  for (let i = 0; i < 255; i++) {
+  return balanceIteration(divUpInt(add(inv2, c), add(invariant, b)), c, b, invariant);
+}
+
+/**
+ * StableMath's Newton iteration for a token balance, y <- ceil((y^2 + c) / (2y + b - D)) until two successive values
+ * are within 1, from `tokenBalance` as step `from` (0: the contract's initial guess), every operation checked.
+ */
+export function balanceIteration(tokenBalance: bigint, c: bigint, b: bigint, invariant: bigint, from = 0): bigint {
+  for (let i = from; i < 255; i++) {
     const prev = tokenBalance;
     tokenBalance = divUpInt(add(mul(tokenBalance, tokenBalance), c), sub(add(mul(tokenBalance, 2n), b), invariant));
     if (tokenBalance > prev ? tokenBalance - prev <= 1n : prev - tokenBalance <= 1n) return tokenBalance;

@@ -2,8 +2,9 @@
  * A composable stable pool's swap between two tokens prepared for many amounts: what does not depend on the amount is
  * computed once per pool state and direction (upscaled balances, the invariant and its square, the amplification
  * terms, the running product of the balances before the one the amount changes, the sum of the untouched balances),
- * and each amount runs only StableMath's balance iteration with the same operations in the same order as
- * stableSwapGivenIn / stableSwapGivenOut, so results and errors are the same (test/protocols/balancerQuoter.test.ts).
+ * and each amount runs only StableMath's balance computation: the same operations as stableSwapGivenIn /
+ * stableSwapGivenOut up to the Newton iteration, whose end is then taken directly where it is provably the rounded-up
+ * root (convergedBalance), so results and errors are the same (test/protocols/balancerQuoter.test.ts).
  * A state the preparation would revert on, or balances near 2^256 (where the order of two overflow errors could
  * differ), is quoted by the general path.
  */
@@ -15,35 +16,49 @@ import {
   divUpInt,
   downscaleDown,
   downscaleUp,
+  MAX_UNSCALED,
   mul,
+  ONE,
   sub,
-  subtractSwapFee,
+  swapFeeSubtractor,
   upscale,
 } from '../../amm/balancerFixedPoint.ts';
-import { AMP_PRECISION, calculateInvariant, type StableSwapState, stableSwapGivenIn, stableSwapGivenOut } from './stableMath.ts';
+import {
+  AMP_PRECISION,
+  balanceIteration,
+  calculateInvariant,
+  type StableSwapState,
+  stableSwapGivenIn,
+  stableSwapGivenOut,
+} from './stableMath.ts';
 
 /** Below this every sum of a pool's balances (at most 6 tokens) fits in uint256, so only products can overflow. */
 const SMALL = 1n << 250n;
 const BIG = 1n << 254n;
 const SQRT_BIG = 1n << 126n;
+const TWO_200 = 1n << 200n;
 
 interface Prepared {
   readonly balances: readonly bigint[];
+  /** Each balance times n (pD * x * n overflows exactly when pD * (x * n) does). */
+  readonly balancesTimesN: readonly bigint[];
   readonly n: bigint;
   readonly invariant: bigint;
   readonly ampTimesTotal: bigint;
   readonly inv2: bigint;
-  /** divDown(invariant, ampTimesTotal) * AMP_PRECISION: b without the sum. */
-  readonly bTerm: bigint;
+  /** inv2 - 1: ceil(inv2 / x) is (inv2 - 1) / x + 1 for inv2, x > 0. */
+  readonly inv2Minus1: bigint;
+  /** b - D without the changed balance: the sum of the others + divDown(invariant, ampTimesTotal) * AMP_PRECISION - D. */
+  readonly betaRest: bigint;
   /** The changed balance's index, the solved balance's index. */
   readonly changed: number;
   readonly solved: number;
   /** P_D after the balances before `changed` (unused when changed is 0). */
   readonly prefixPD: bigint;
-  /** Sum of the balances other than the changed and the solved one. */
-  readonly sumOthers: bigint;
   /** The solved token's balance before the swap (c is ceil(D^2 / (A n P_D)) * AMP_PRECISION times it). */
   readonly solvedBefore: bigint;
+  /** AMP_PRECISION * solvedBefore when solvedBefore > 0 (q * 1000 * s overflows exactly when q * (1000 * s) does). */
+  readonly cFactor: bigint | undefined;
 }
 
 /** StableMath._calculateInvariant of upscaled balances at an amplification; a memo may stand in for it. */
@@ -84,45 +99,64 @@ function prepare(
   for (let j = 1; j < changed; j++) prefixPD = divDownInt(mul(mul(prefixPD, balances[j]), n), invariant);
   let sumOthers = 0n;
   for (let j = 0; j < balances.length; j++) if (j !== changed && j !== solved) sumOthers += balances[j];
+  const solvedBefore = balances[solved];
+  const inv2 = mul(invariant, invariant);
   return {
     balances,
+    balancesTimesN: balances.map((b) => b * n),
     n,
     invariant,
     ampTimesTotal,
-    inv2: mul(invariant, invariant),
-    bTerm: mul(divDownInt(invariant, ampTimesTotal), AMP_PRECISION),
+    inv2,
+    inv2Minus1: inv2 - 1n,
+    betaRest: sumOthers + mul(divDownInt(invariant, ampTimesTotal), AMP_PRECISION) - invariant,
     changed,
     solved,
     prefixPD,
-    sumOthers,
-    solvedBefore: balances[solved],
+    solvedBefore,
+    cFactor: solvedBefore > 0n ? AMP_PRECISION * solvedBefore : undefined,
   };
 }
 
 /** StableMath._getTokenBalanceGivenInvariantAndAllOtherBalances with the changed balance at `newBalance`. */
 function solvedBalance(p: Prepared, newBalance: bigint): bigint {
-  const { balances, n, invariant, changed } = p;
+  const { balancesTimesN, invariant, changed } = p;
+  const newTimesN = newBalance * p.n;
   let pD: bigint;
   let j: number;
   if (changed === 0) {
-    pD = newBalance * n;
+    pD = newTimesN;
     j = 1;
   } else {
     pD = p.prefixPD;
     j = changed;
   }
-  for (; j < balances.length; j++) {
-    pD = divDownInt(mul(mul(pD, j === changed ? newBalance : balances[j]), n), invariant);
+  for (; j < balancesTimesN.length; j++) {
+    pD = divDownInt(mul(pD, j === changed ? newTimesN : balancesTimesN[j]), invariant);
   }
-  const c = mul(mul(divUpInt(p.inv2, mul(p.ampTimesTotal, pD)), AMP_PRECISION), p.solvedBefore);
-  const b = p.sumOthers + newBalance + p.bTerm;
-  let tokenBalance = divUpInt(add(p.inv2, c), add(invariant, b));
-  if (c >= BIG) return newton(tokenBalance, c, b, invariant, 0);
-  // While the balance is below 2^126 nothing overflows (y^2 + c < 2^255, 2y + b < 2^255): plain bigint operations.
-  const bMinusInvariant = b - invariant;
+  const den = mul(p.ampTimesTotal, pD);
+  const q = den === 0n || p.inv2 === 0n ? divUpInt(p.inv2, den) : p.inv2Minus1 / den + 1n;
+  const c = p.cFactor === undefined ? mul(mul(q, AMP_PRECISION), p.solvedBefore) : mul(q, p.cFactor);
+  return solveBalance(c, newBalance + p.betaRest, invariant, p.inv2);
+}
+
+/**
+ * StableMath's balance given c, beta = b - D and the invariant D (inv2 = D^2): what balanceIteration returns from the contract's
+ * initial guess ceil((D^2 + c) / (D + b)), and the same errors, taken directly where provably equal (convergedBalance),
+ * otherwise by that iteration: below 2^126 nothing overflows (y^2 + c < 2^255, 2y + b < 2^255), so its steps run on
+ * plain bigint operations, the checked iteration taking over past that.
+ */
+export function solveBalance(c: bigint, beta: bigint, invariant: bigint, inv2: bigint = mul(invariant, invariant)): bigint {
+  if (c < BIG && invariant < SQRT_BIG) {
+    const end = convergedBalance(c, beta, invariant);
+    if (end !== undefined) return end;
+  }
+  const b = beta + invariant;
+  let tokenBalance = divUpInt(add(inv2, c), add(invariant, b));
+  if (c >= BIG) return balanceIteration(tokenBalance, c, b, invariant);
   for (let i = 0; i < 255; i++) {
-    const denominator = 2n * tokenBalance + bMinusInvariant;
-    if (tokenBalance >= SQRT_BIG || denominator <= 0n) return newton(tokenBalance, c, b, invariant, i);
+    const denominator = 2n * tokenBalance + beta;
+    if (tokenBalance >= SQRT_BIG || denominator <= 0n) return balanceIteration(tokenBalance, c, b, invariant, i);
     const prev = tokenBalance;
     const numerator = tokenBalance * tokenBalance + c;
     tokenBalance = numerator === 0n ? 0n : (numerator - 1n) / denominator + 1n;
@@ -131,14 +165,35 @@ function solvedBalance(p: Prepared, newBalance: bigint): bigint {
   throw new AmmError('INVALID_POOL_STATE', 'stable balance did not converge');
 }
 
-/** The balance iteration from step `from` on with every operation checked (its reverts as in the contract). */
-function newton(tokenBalance: bigint, c: bigint, b: bigint, invariant: bigint, from: number): bigint {
-  for (let i = from; i < 255; i++) {
-    const prev = tokenBalance;
-    tokenBalance = divUpInt(add(mul(tokenBalance, tokenBalance), c), sub(add(mul(tokenBalance, 2n), b), invariant));
-    if (tokenBalance > prev ? tokenBalance - prev <= 1n : prev - tokenBalance <= 1n) return tokenBalance;
+/**
+ * The balance StableMath's iteration ends on, for c < 2^254 and D < 2^126, when it is provably R = ceil(r), r the
+ * positive root of h(y) = y^2 + beta*y - c (beta = b - D); undefined when not proven (the caller iterates then).
+ *
+ * A step is f(y) = ceil((y^2 + c) / d(y)) with d(y) = 2y + beta = h'(y), and (y^2 + c) / d(y) = r + (y - r)^2 / d(y)
+ * >= r where d(y) > 0, so f(y) >= R there. The contract starts from f(D) (d(D) = D + b > 0) and stops at the first
+ * value y_k with |f(y_k) - y_k| <= 1, returning f(y_k). For y >= R, f(y) = y - floor(h(y) / d(y)) <= y and h / d
+ * increases with y, so from f(D) on the values are integers >= R that decrease until the first one with
+ * floor(h / d) <= 1 (those form an interval R, R + 1, ..). With H = h(R) and d = d(R): h(R - 1) = H - d + 1,
+ * h(R + 1) = H + d + 1 with d(R + 1) = d + 2, h(R + 2) = H + 2d + 4 with d(R + 2) = d + 4. So when 4 <= H < d - 1:
+ * h(R - 1) < 0 <= h(R) (R is ceil(r)), f(R) = R, f(R + 1) = R (1 <= h / d < 2 there) and R + 2 is past the interval:
+ * whichever of R, R + 1 the iteration reaches first, it returns R. When also R <= D, every value is at most f(D) <= D <
+ * 2^126, so no step overflows, and the error of a value at least halves each step (e' <= e^2 / (2e + r - r') + 1), so
+ * it gets there in far fewer than the contract's 255 steps. R comes from an integer square root of beta^2 + 4c (a float
+ * estimate, Newton steps and a correction); a wrong estimate would only fail the check.
+ */
+export function convergedBalance(c: bigint, beta: bigint, invariant: bigint): bigint | undefined {
+  const disc = beta * beta + 4n * c;
+  let s = BigInt(Math.floor(Math.sqrt(Number(disc))));
+  if (s > 0n) {
+    // Each step gives >= floor(sqrt(disc)); from a float estimate (53 bits) one step is within 1 below 2^200, two above.
+    s = (s + disc / s) >> 1n;
+    if (disc >= TWO_200) s = (s + disc / s) >> 1n;
+    if (s * s > disc) s -= 1n;
   }
-  throw new AmmError('INVALID_POOL_STATE', 'stable balance did not converge');
+  const root = ((s - beta) >> 1n) + 1n;
+  if (root > invariant) return undefined;
+  const h = root * (root + beta) - c;
+  return h >= 4n && h + 1n < 2n * root + beta ? root : undefined;
 }
 
 /**
@@ -169,20 +224,23 @@ export function stableQuoter(
   const { swapFee, scalingFactors } = state;
   const balanceIn = prepared.balances[indexIn];
   const balanceOut = prepared.balances[indexOut];
-  if (exactIn) {
-    const scaleIn = scalingFactors[indexIn];
-    const scaleOut = scalingFactors[indexOut];
-    return (amountIn) => {
-      const amount = upscale(subtractSwapFee(amountIn, swapFee), scaleIn);
-      if (amount >= SMALL) return general(amountIn);
-      const finalOut = solvedBalance(prepared, balanceIn + amount);
-      return downscaleDown(sub(sub(balanceOut, finalOut), 1n), scaleOut);
-    };
-  }
   const scaleIn = scalingFactors[indexIn];
   const scaleOut = scalingFactors[indexOut];
+  const inIsOne = scaleIn === ONE;
+  const outIsOne = scaleOut === ONE;
+  if (exactIn) {
+    const takeFee = swapFeeSubtractor(swapFee);
+    return (amountIn) => {
+      const net = takeFee(amountIn);
+      const amount = inIsOne && net <= MAX_UNSCALED ? net : upscale(net, scaleIn);
+      if (amount >= SMALL) return general(amountIn);
+      const out = sub(sub(balanceOut, solvedBalance(prepared, balanceIn + amount)), 1n);
+      return outIsOne && out <= MAX_UNSCALED ? out : downscaleDown(out, scaleOut);
+    };
+  }
   return (amountOut) => {
-    const finalIn = solvedBalance(prepared, sub(balanceOut, upscale(amountOut, scaleOut)));
-    return addSwapFee(downscaleUp(add(sub(finalIn, balanceIn), 1n), scaleIn), swapFee);
+    const amount = outIsOne && amountOut <= MAX_UNSCALED ? amountOut : upscale(amountOut, scaleOut);
+    const amountIn = add(sub(solvedBalance(prepared, sub(balanceOut, amount)), balanceIn), 1n);
+    return addSwapFee(inIsOne && amountIn <= MAX_UNSCALED ? amountIn : downscaleUp(amountIn, scaleIn), swapFee);
   };
 }

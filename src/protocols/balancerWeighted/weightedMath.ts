@@ -12,11 +12,14 @@ import {
   divUp,
   downscaleDown,
   downscaleUp,
+  MAX_UNSCALED,
+  mul,
   mulDown,
   mulUp,
   ONE,
   sub,
   subtractSwapFee,
+  swapFeeSubtractor,
   upscale,
 } from '../../amm/balancerFixedPoint.ts';
 import { powUpBy } from '../../amm/balancerPow.ts';
@@ -92,23 +95,34 @@ export function weightedQuoter(side: WeightedSide, exactIn: boolean): (amount: b
 function prepareWeighted(side: WeightedSide, exactIn: boolean): (amount: bigint) => bigint {
   const balanceIn = upscale(side.balanceIn, side.scalingFactorIn);
   const balanceOut = upscale(side.balanceOut, side.scalingFactorOut);
+  // Empty balances (their reverts) stay with the general path; otherwise base = divUp(balance, x) for 0 < x < 2^256 is
+  // (balance * ONE - 1) / x + 1 with the product (which must not overflow) taken here.
+  if (balanceIn === 0n || balanceOut === 0n) throw new RangeError('empty balance');
   const { scalingFactorIn, scalingFactorOut, swapFee } = side;
+  const inIsOne = scalingFactorIn === ONE;
+  const outIsOne = scalingFactorOut === ONE;
   if (exactIn) {
     const maxIn = mulDown(balanceIn, MAX_IN_RATIO);
+    const inflatedMinus1 = mul(balanceIn, ONE) - 1n;
     const powUpExp = powUpBy(divDown(side.weightIn, side.weightOut));
+    const takeFee = swapFeeSubtractor(swapFee);
     return (amountIn) => {
-      const amount = upscale(subtractSwapFee(amountIn, swapFee), scalingFactorIn);
+      const net = takeFee(amountIn);
+      const amount = inIsOne && net <= MAX_UNSCALED ? net : upscale(net, scalingFactorIn);
       if (amount > maxIn) throw new AmmError('INSUFFICIENT_RESERVES', 'amount in exceeds 30% of the balance (MAX_IN_RATIO)');
-      const power = powUpExp(divUp(balanceIn, add(balanceIn, amount)));
-      return downscaleDown(mulDown(balanceOut, complement(power)), scalingFactorOut);
+      const power = powUpExp(inflatedMinus1 / (balanceIn + amount) + 1n);
+      const out = mulDown(balanceOut, complement(power));
+      return outIsOne && out <= MAX_UNSCALED ? out : downscaleDown(out, scalingFactorOut);
     };
   }
   const maxOut = mulDown(balanceOut, MAX_OUT_RATIO);
+  const inflatedMinus1 = mul(balanceOut, ONE) - 1n;
   const powUpExp = powUpBy(divUp(side.weightOut, side.weightIn));
   return (amountOut) => {
-    const amount = upscale(amountOut, scalingFactorOut);
+    const amount = outIsOne && amountOut <= MAX_UNSCALED ? amountOut : upscale(amountOut, scalingFactorOut);
     if (amount > maxOut) throw new AmmError('INSUFFICIENT_RESERVES', 'amount out exceeds 30% of the balance (MAX_OUT_RATIO)');
-    const power = powUpExp(divUp(balanceOut, sub(balanceOut, amount)));
-    return addSwapFee(downscaleUp(mulUp(balanceIn, sub(power, ONE)), scalingFactorIn), swapFee);
+    const power = powUpExp(inflatedMinus1 / (balanceOut - amount) + 1n);
+    const amountIn = mulUp(balanceIn, sub(power, ONE));
+    return addSwapFee(inIsOne && amountIn <= MAX_UNSCALED ? amountIn : downscaleUp(amountIn, scalingFactorIn), swapFee);
   };
 }
