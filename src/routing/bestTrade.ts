@@ -122,9 +122,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options.curves, cache);
   let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined =
     single.best;
-  // A path of stages is a trade on its own: the split search steers over the paths one executor call runs.
-  const splittable = candidates.flatMap((c, i) => (c.stages ? [] : [i]));
-  if (request.maxSplits > 1 && splittable.length > 0) {
+  if (request.maxSplits > 1 && candidates.length > 0) {
     const split = optimalSplit(
       {
         tradeType: request.tradeType,
@@ -135,21 +133,26 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         score: (members, quotes) => score(search, members, quotes),
         feeEstimate: (members, ticks) => {
           if (!search.rate || request.gasPriceWei <= 0n) return 0;
-          // The nominal legs' gas with `ticks` crossed (routeGas is linear in a leg's ticks), and the calls'.
+          // The nominal legs' gas with `ticks` crossed (routeGas is linear in a leg's ticks), and the calls' (a path
+          // of stages: its stages' steps, stagesGas, its nominal legs' gas included).
           const executors = assignExecutors(members);
-          let gas = callsGas(
-            search,
-            members.map((m, i) => ({ executor: executors[i], legs: m.nominal })),
-          );
+          let gas = 0n;
+          const calls: { executor: Executor; legs: readonly Leg[] }[] = [];
           for (let i = 0; i < members.length; i++) {
-            gas += members[i].nominalGas;
-            if (ticks[i] > 0) gas += BigInt(ticks[i]) * members[i].tickGas;
+            const m = members[i];
+            if (m.stages) gas += tradeGas(search, [{ executor: executors[i], legs: m.nominal, stages: nominalStages(m) }]);
+            else {
+              gas += m.nominalGas;
+              calls.push({ executor: executors[i], legs: m.nominal });
+            }
+            if (ticks[i] > 0) gas += BigInt(ticks[i]) * m.tickGas;
           }
+          gas += callsGas(search, calls);
           return Number(gasCost(search, gas));
         },
       },
-      splittable.length === candidates.length ? candidates : splittable.map((i) => candidates[i]),
-      curves && splittable.length !== candidates.length ? splittable.map((i) => curves[i]) : curves,
+      candidates,
+      curves,
     );
     if (split && (!best || split.score > best.score)) best = split;
   }
@@ -313,10 +316,19 @@ function bestOtherPath(
   }
 }
 
-/** Groups active routes by the executor they will use: a common one when every route can use it. */
-function assignExecutors(members: readonly { executors: readonly Executor[] }[]): Executor[] {
-  const common = members[0]?.executors.find((e) => members.every((m) => m.executors.some((x) => x.address === e.address)));
-  return members.map((m) => common ?? m.executors[0]);
+/**
+ * Groups active routes by the executor they will use: a common one when every route run in one call can use it. A
+ * path of stages keeps its first stage's executor: its stages are steps of their own, never in another route's call.
+ */
+function assignExecutors(members: readonly { executors: readonly Executor[]; stages?: readonly StagePlan[] }[]): Executor[] {
+  const calls = members.filter((m) => !m.stages);
+  const common = calls[0]?.executors.find((e) => calls.every((m) => m.executors.some((x) => x.address === e.address)));
+  return members.map((m) => (m.stages ? m.executors[0] : (common ?? m.executors[0])));
+}
+
+/** A candidate's stages for the gas model before pricing (no minimums: stagesGas reads executors and legs only). */
+function nominalStages(c: Candidate): RouteStage[] | undefined {
+  return c.stages?.map((s) => ({ executor: s.executors[0], legs: s.legs, amountOutMinimum: 0n }));
 }
 
 /** A route's executor call(s) as the gas model reads them: a route of stages is one call per stage. */

@@ -321,6 +321,11 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
     // router's stage unwraps its WETH to the recipient as ETH.
     { pool: undefined, from: 'ETH', to: 'USDT', tradeType: 'exactIn', amount: '10', staged: ['Uniswap V3 router', 'Balancer V2 Vault'] },
     { pool: undefined, from: 'DAI', to: 'ETH', tradeType: 'exactIn', amount: '1000', staged: ['Balancer V2 Vault', 'Uniswap V3 router'] },
+    // Paths of stages as parts of a split (found on this state): beside routes of one call, each its own steps, its
+    // last step enforcing its share of the quote's minimum; ETH in, ETH out and ERC-20 ends.
+    { pool: undefined, from: 'ETH', to: 'USDT', tradeType: 'exactIn', amount: '1000', stagedSplit: true },
+    { pool: undefined, from: 'DAI', to: 'ETH', tradeType: 'exactIn', amount: '1000000', stagedSplit: true },
+    { pool: undefined, from: 'WBTC', to: 'DAI', tradeType: 'exactIn', amount: '10', stagedSplit: true },
   ] as const;
   /**
    * What the routers a quote's steps call hold: ETH, and (the Vault aside: it holds its pools' tokens, and what it
@@ -339,6 +344,7 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
     await jsonRpc(devnet.rpcUrl, 'evm_revert', [start]);
     start = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot', []);
     const staged = 'staged' in c ? c.staged : undefined;
+    const stagedSplit = 'stagedSplit' in c;
     // The snapshot as the chain is now.
     await reseed();
     q.reload();
@@ -359,6 +365,7 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
         maxHops: 1,
         ...(c.pool ? { maxSplits: 1, excludeDexes: ['uniswap', 'sushiswap'] } : { maxSplits: 3 }),
         ...(staged ? { maxHops: 3, maxSplits: 1, slippageBps: 100 } : {}),
+        ...(stagedSplit ? { maxHops: 3, maxSplits: 3, slippageBps: 100 } : {}),
       },
       headers: AUTH,
     });
@@ -373,6 +380,47 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
     const routers = [...new Set(swaps.map((s) => s.to))];
     const path = quote.paths![0];
     const stages = path.stages ?? [];
+    const minimum = BigInt(quote.amountOutMinimum);
+    // Every path of stages: each step spends the one before's minimum; the last one's minimum is the path's share of
+    // the quote's (the whole of it for a path alone: floor(minimum x path output / amountOut), the rounding's few wei to
+    // the largest).
+    for (const [k, p] of quote.paths!.entries()) {
+      if (!p.stages) continue;
+      t.equal(
+        p.stages.reduce((n, s) => n + s.hops, 0),
+        p.hops.filter((h) => h.dex !== 'wrap').length,
+        `staged path ${k}: the stages take every hop`,
+      );
+      for (const [i, s] of p.stages.entries()) {
+        const next = p.stages[i + 1];
+        if (!next) {
+          const share = (minimum * BigInt(p.amountOut)) / amountOut;
+          const least = BigInt(s.amountOutMinimum);
+          t.ok(
+            least >= share && least - share < BigInt(quote.paths!.length),
+            `staged path ${k}: the last step's minimum ${least} is its share of the quote's (${share})`,
+          );
+          if (quote.paths!.length === 1) t.equal(least, minimum, "staged: the last step's minimum is the quote's");
+          continue;
+        }
+        t.equal(BigInt(s.amountOutMinimum), (BigInt(s.amountOut) * 9_900n) / 10_000n, `staged path ${k}: step ${i} keeps to 1% slippage`);
+        t.equal(
+          BigInt(s.kept),
+          BigInt(s.amountOut) - BigInt(s.amountOutMinimum),
+          `staged path ${k}: the wallet keeps the rest of step ${i}`,
+        );
+        t.equal(next.tokenIn, s.tokenOut, `staged path ${k}: step ${i + 1} spends what step ${i} delivers`);
+        t.equal(next.amountIn, s.amountOutMinimum, `staged path ${k}: step ${i + 1} spends step ${i}'s minimum`);
+      }
+    }
+    if (stagedSplit) {
+      const staging = quote.paths!.filter((p) => p.stages);
+      t.ok(
+        staging.length >= 1 && quote.paths!.length > staging.length,
+        `split ${c.from} -> ${c.to}: ${staging.length} of ${quote.paths!.length} paths in stages`,
+      );
+      t.ok(swaps.length > staging.reduce((n, p) => n + p.stages!.length, 0), 'split: a swap step per stage, and the other paths their own');
+    }
     if (staged) {
       t.strictSame(
         stages.map((s) => [s.name, s.router]),
@@ -380,22 +428,6 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
         `staged ${c.from} -> ${c.to}: ${staged.join(', then ')}, one swap step each`,
       );
       t.equal(routers.length, staged.length, 'staged: one swap step per stage');
-      t.equal(
-        stages.reduce((n, s) => n + s.hops, 0),
-        path.hops.filter((h) => h.dex !== 'wrap').length,
-        'staged: the stages take every hop',
-      );
-      for (const [i, s] of stages.entries()) {
-        const next = stages[i + 1];
-        if (!next) {
-          t.equal(s.amountOutMinimum, quote.amountOutMinimum, "staged: the last step's minimum is the quote's");
-          continue;
-        }
-        t.equal(BigInt(s.amountOutMinimum), (BigInt(s.amountOut) * 9_900n) / 10_000n, `staged: step ${i} keeps to 1% slippage`);
-        t.equal(BigInt(s.kept), BigInt(s.amountOut) - BigInt(s.amountOutMinimum), `staged: the wallet keeps the rest of step ${i}`);
-        t.equal(next.tokenIn, s.tokenOut, `staged: step ${i + 1} spends what step ${i} delivers`);
-        t.equal(next.amountIn, s.amountOutMinimum, `staged: step ${i + 1} spends step ${i}'s minimum`);
-      }
       if (c.from === 'UNI')
         t.strictSame(
           stages.map((s) => [s.hops, s.tokenIn, s.tokenOut]),
@@ -421,8 +453,12 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
       quote.steps.every((s) => s.gasLimit !== undefined),
       'every step carries its gasLimit',
     );
-    const name = `${c.pool ?? (staged ? 'staged' : 'split')} ${c.from} -> ${c.to} ${c.tradeType}`;
-    const handovers = stages.slice(0, -1).map((s) => ({ token: s.tokenOut, kept: BigInt(s.kept) }));
+    const name = `${c.pool ?? (staged ? 'staged' : stagedSplit ? 'staged split' : 'split')} ${c.from} -> ${c.to} ${c.tradeType}`;
+    // What the wallet keeps of each token handed over between stages, over every path.
+    const kept = new Map<string, bigint>();
+    for (const p of quote.paths!)
+      for (const s of p.stages?.slice(0, -1) ?? []) kept.set(s.tokenOut, (kept.get(s.tokenOut) ?? 0n) + BigInt(s.kept));
+    const handovers = [...kept].map(([token, k]) => ({ token, kept: k }));
     const handoverBefore = await Promise.all(handovers.map((h) => wallet.balanceOf(h.token, sender.address)));
     await fundAccount(devnet.rpcUrl, sender.address, tokenIn.address as Address, BigInt(quote.amountInMaximum));
     const { receipts, spent, received } = await wallet.sendTrade(sender, quote.steps, {
@@ -443,7 +479,7 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
       t.equal(
         (await wallet.balanceOf(h.token, sender.address)) - handoverBefore[i],
         h.kept,
-        `${name}: the wallet keeps exactly step ${i}'s output beyond its minimum`,
+        `${name}: the wallet keeps exactly the stages' output of ${h.token} beyond their minimums`,
       );
     const gasUsed = receipts.reduce((g, r) => g + r.gasUsed, 0n);
     t.comment(`${name}: gasEstimate ${quote.gasEstimate}, gasUsed ${gasUsed} over ${receipts.length} steps`);
