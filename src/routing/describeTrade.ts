@@ -196,7 +196,13 @@ export function describeTrade(
       name = `${[swaps[0].tokenIn, ...swaps.map((l) => l.tokenOut)].map((t) => chainToken(tokenOf, t).symbol).join(' → ')} on ${splitDexes(chain, largest)}`;
     route = { dex: slug, name, fees: trade.fees.toString(), logo: dex?.logo ?? '', version, poolFee: swaps[0].fee };
     // The least output of each route, where one runs as stages (its last stage enforces it): routeMinimums.
-    let routeShares: bigint[] | undefined;
+    const routeShares =
+      minimumOut !== undefined && trade.splits.some((s) => s.route.stages)
+        ? routeMinimums(
+            minimumOut,
+            trade.splits.map((s) => s.route.amountOut),
+          )
+        : undefined;
     paths = trade.splits.map((s, i) => {
       const legs = s.route.legs;
       // In this order, each amount a hop takes from the one before (and the path's ends) is written once: amountText.
@@ -222,17 +228,7 @@ export function describeTrade(
       if (work.wrapIn) hops.unshift(wrapHop(chain, tokenOf, trade.tokenIn, legs[0].tokenIn, s.route.amountIn));
       if (work.unwrapOut) hops.push(wrapHop(chain, tokenOf, legs[legs.length - 1].tokenOut, trade.tokenOut, s.route.amountOut));
       const view: PathView = { percent: s.percent, amountIn, amountOut, hops };
-      if (s.route.stages)
-        view.stages = stageViews(
-          s,
-          tokenOf,
-          minimumOut === undefined
-            ? undefined
-            : (routeShares ??= routeMinimums(
-                minimumOut,
-                trade.splits.map((x) => x.route.amountOut),
-              ))[i],
-        );
+      if (s.route.stages) view.stages = stageViews(s, tokenOf, routeShares?.[i]);
       return view;
     });
   }
