@@ -80,15 +80,19 @@ export function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request:
   const direct = found.filter((p) => p.pools.length <= 1).length;
   const steered = Math.max(direct, options.maxRoutes ?? DEFAULT_MAX_ROUTES);
   const paths: Candidate[] = [];
+  /** Steered paths run in one call. */
+  let calls = 0;
   const others: OtherPath[] = [];
   let othersFloorGas: bigint | undefined;
   const native = nativeNode !== undefined;
   for (const path of found) {
     const kept = keptPath(index, path, request, native);
-    if (paths.length < steered) {
-      // A path of stages is steered like any other: the split search may give it a share (its own steps).
+    if (calls < steered) {
+      // A path of stages is steered too (the split search may give it a share: its own steps), beside the paths run in
+      // one call rather than in the place of one of them.
       const c = candidateOf(index, kept, path, request);
       if (c) paths.push(c);
+      if (c && !c.stages) calls++;
       continue;
     }
     const facts = otherFacts(index, kept, path, request.tradeType);
