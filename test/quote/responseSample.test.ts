@@ -111,7 +111,10 @@ function handoverHops(p: QuotedRoute['paths'][number]): Set<number> {
   if (!p.stages) return at;
   const starts = new Set<number>();
   let pools = 0;
-  for (const s of p.stages.slice(0, -1)) starts.add((pools += s.hops));
+  for (const s of p.stages.slice(0, -1)) {
+    pools += s.hops;
+    starts.add(pools);
+  }
   let pool = 0;
   p.hops.forEach((h, i) => {
     if (h.dex === 'wrap') return;
