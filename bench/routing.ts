@@ -4,7 +4,8 @@
  * service over HTTP. One file per part under bench/routing/ (what each measures is in its header and in
  * bench/README.md): search, sdk, splits, exactout, http, and v4 (the search with Uniswap v4 pools against without,
  * on a freshly seeded v4 devnet and the generated graph with v4 pools added; needs anvil), and balancer (the same with
- * Balancer v2 weighted and stable pools added to the generated graph).
+ * Balancer v2 weighted and stable pools added to the generated graph), and stages (the search with paths of stages
+ * on that graph; with BENCH_BEFORE, against that commit's in alternating rounds; not in the default list).
  *
  * Environment: BENCH_ROUTING_PARTS (comma list, default "search,sdk,splits,exactout,http,v4,balancer"), BENCH_ROUTING_ROUNDS (search
  * rounds, default 10), BENCH_SECONDS / BENCH_ROUNDS / BENCH_CONNECTIONS (http part, as bench:http; defaults 3, 3,
@@ -22,6 +23,7 @@ import { httpPart } from './routing/httpPart.ts';
 import { sdkPart } from './routing/sdkPart.ts';
 import { searchPart } from './routing/searchPart.ts';
 import { splitsPart } from './routing/splitsPart.ts';
+import { stagesPart } from './routing/stagesPart.ts';
 import { v4Part } from './routing/v4Part.ts';
 
 /** The in-process parts, in the order they run; each measures both graphs. */
@@ -47,6 +49,7 @@ try {
   }
   if (PARTS.has('v4')) rows.push(...(await v4Part()));
   if (PARTS.has('balancer')) rows.push(...(await balancerPart()));
+  if (PARTS.has('stages')) rows.push(...(await stagesPart()));
   if (PARTS.has('http')) rows.push(...(await httpPart()));
 } finally {
   rmSync(dir, { recursive: true, force: true });

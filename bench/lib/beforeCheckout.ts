@@ -35,9 +35,16 @@ export type CheckoutSearch = (
 
 /**
  * Loads a catalogue and snapshot folder with the modules of the checkout at `root` (as routingGraphs.loadGraph
- * loads them with this one's) and returns its search at the API's defaults (maxHops 3, maxSplits 5, every pool).
+ * loads them with this one's) and returns its search at the API's defaults (maxHops 3, maxSplits 5, every pool; paths
+ * of stages searched with `handoverSlippageBps`, as POST /quotes searches them at the request's slippage).
  */
-export async function checkoutSearch(root: string, catalogDir: string, snapshotDir: string, chainId: number): Promise<CheckoutSearch> {
+export async function checkoutSearch(
+  root: string,
+  catalogDir: string,
+  snapshotDir: string,
+  chainId: number,
+  handoverSlippageBps?: number,
+): Promise<CheckoutSearch> {
   const { loadCatalog } = await import(`${root}/src/catalog/loadCatalog.ts`);
   const { loadSnapshots } = await import(`${root}/src/graph/snapshot.ts`);
   const { PoolGraph } = await import(`${root}/src/graph/PoolGraph.ts`);
@@ -55,5 +62,6 @@ export async function checkoutSearch(root: string, catalogDir: string, snapshotD
       maxSplits: MAX_SPLITS,
       gasPriceWei,
       allow: () => true,
+      ...(handoverSlippageBps === undefined ? {} : { handoverSlippageBps }),
     });
 }

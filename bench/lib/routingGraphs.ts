@@ -188,7 +188,10 @@ export function generatedPairs(fixture: RoutingGraphFixture): [string, string][]
 /** A pool filter that admits every pool. */
 export const ALL = (): boolean => true;
 
-/** The best trade (bestTrade) of one case at the API's defaults (maxHops 3, maxSplits 5) and the given gas price. */
+/**
+ * The best trade (bestTrade) of one case at the API's defaults (maxHops 3, maxSplits 5) and the given gas price; paths
+ * of stages searched only with `handoverSlippageBps`.
+ */
 export function bestTradeOfCase(
   graph: Graph,
   c: Case,
@@ -196,6 +199,7 @@ export function bestTradeOfCase(
   allow: (e: PoolEntry) => boolean = ALL,
   options?: BestTradeOptions,
   maxSplits = MAX_SPLITS,
+  handoverSlippageBps?: number,
 ): TradeOutcome {
   return bestTrade(
     graph.index,
@@ -208,6 +212,7 @@ export function bestTradeOfCase(
       maxSplits,
       gasPriceWei,
       allow,
+      ...(handoverSlippageBps === undefined ? {} : { handoverSlippageBps }),
     },
     options,
   );

@@ -17,7 +17,7 @@ import { generatedPairs, loadGraph, pairCases } from '../lib/routingGraphs.ts';
 import { compareAddedPools } from './addedPools.ts';
 
 /** Balancer pools added to the generated graph (BENCH_ROUTING_BALANCER_POOLS, default 500: a twentieth of its pools). */
-const ROUTING_BALANCER_POOLS = Number(process.env.BENCH_ROUTING_BALANCER_POOLS ?? 500);
+export const ROUTING_BALANCER_POOLS = Number(process.env.BENCH_ROUTING_BALANCER_POOLS ?? 500);
 
 const withoutBalancer = (p: { version: string }): boolean => p.version !== 'balancerV2';
 

@@ -412,7 +412,7 @@ const schemas: Record<string, Schema> = {
       amountIn: intString("What the step spends: the path's amountIn, or the previous step's amountOutMinimum."),
       amountOut: intString('What it delivers at the quoted state.'),
       amountOutMinimum: intString(
-        "The least it accepts on chain: amountOut less the slippage (the request's slippageBps; with \"auto\", the default), the last step's the quote's amountOutMinimum.",
+        "The least it accepts on chain: amountOut less the slippage (the request's slippageBps; with \"auto\", the default), the last step's the quote's amountOutMinimum, or this path's share of it when the quote splits over several paths (in proportion to their amountOut).",
       ),
       kept: intString(
         'amountOut less amountOutMinimum for a step before the last: stays with the wallet in tokenOut when the market holds ("0" for the last).',

@@ -1,15 +1,12 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
-import { protocolGas } from '../protocols/registry.ts';
 import { type Candidate, type ExecutablePaths, executablePaths, pricedCandidate } from './candidates.ts';
-import { chainMeetsNativePools, executorsFor, routeStages, type StagePlan } from './executors.ts';
-import { DEFAULT_MAX_ROUTES, findRoutes, type NativeNode, type PoolPath } from './findRoutes.ts';
-import { callGas, callNativeWork, leastRouteGas, routeGas } from './gasModel.ts';
-import { crossesNative, heldAt } from './nativePools.ts';
-import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue, type SplitPath } from './optimalSplit.ts';
-import { inputFor, outputAt, type PathCurve, pathRateAtZero } from './pathCurve.ts';
-import { type LadderCache, legKey, type PathQuote, type PricedPath, pricePath, toPricedPath } from './priceRoutes.ts';
+import type { StagePlan } from './executors.ts';
+import { callGas, callNativeWork, routeGas } from './gasModel.ts';
+import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue } from './optimalSplit.ts';
+import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
+import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import { stageCalls, stagesGas } from './stagedRoutes.ts';
 import type { Executor, Leg, Route, RouteStage, Split, Trade } from './Trade.ts';
@@ -125,9 +122,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options.curves, cache);
   let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined =
     single.best;
-  // A path of stages is a trade on its own: the split search steers over the paths one executor call runs.
-  const splittable = candidates.flatMap((c, i) => (c.stages ? [] : [i]));
-  if (request.maxSplits > 1 && splittable.length > 0) {
+  if (request.maxSplits > 1 && candidates.length > 0) {
     const split = optimalSplit(
       {
         tradeType: request.tradeType,
@@ -141,21 +136,26 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         },
         feeEstimate(members, ticks) {
           if (!search.rate || request.gasPriceWei <= 0n) return 0;
-          // The nominal legs' gas with `ticks` crossed (routeGas is linear in a leg's ticks), and the calls'.
+          // The nominal legs' gas with `ticks` crossed (routeGas is linear in a leg's ticks), and the calls' (a path
+          // of stages: its stages' steps, stagesGas, its nominal legs' gas included).
           const executors = assignExecutors(members);
-          let gas = callsGas(
-            search,
-            members.map((m, i) => ({ executor: executors[i], legs: m.nominal })),
-          );
+          let gas = 0n;
+          const calls: { executor: Executor; legs: readonly Leg[] }[] = [];
           for (let i = 0; i < members.length; i++) {
-            gas += members[i].nominalGas;
-            if (ticks[i] > 0) gas += BigInt(ticks[i]) * members[i].tickGas;
+            const m = members[i];
+            if (m.stages) gas += tradeGas(search, [{ executor: executors[i], legs: m.nominal, stages: nominalStages(m) }]);
+            else {
+              gas += m.nominalGas;
+              calls.push({ executor: executors[i], legs: m.nominal });
+            }
+            if (ticks[i] > 0) gas += BigInt(ticks[i]) * m.tickGas;
           }
+          gas += callsGas(search, calls);
           return Number(gasCost(search, gas));
         },
       },
-      splittable.length === candidates.length ? candidates : splittable.map((i) => candidates[i]),
-      curves && splittable.length !== candidates.length ? splittable.map((i) => curves[i]) : curves,
+      candidates,
+      curves,
     );
     if (split && (!best || split.score > best.score)) best = split;
   }
@@ -329,13 +329,19 @@ function bestOtherPath(
   }
 }
 
-/** Groups active routes by the executor they will use: a common one when every route can use it. */
-function assignExecutors(members: readonly { executors: readonly Executor[] }[]): Executor[] {
+/**
+ * Groups active routes by the executor they will use: a common one when every route run in one call can use it. A
+ * path of stages keeps its first stage's executor: its stages are steps of their own, never in another route's call.
+ */
+function assignExecutors(members: readonly { executors: readonly Executor[]; stages?: readonly StagePlan[] }[]): Executor[] {
   // Loops rather than find/every/some closures: the split search calls this for every set it weighs.
+  let first = 0;
+  while (first < members.length && members[first].stages) first++;
   let common: Executor | undefined;
-  for (const e of members[0]?.executors ?? []) {
+  for (const e of members[first]?.executors ?? []) {
     let everyOne = true;
-    for (let m = 1; m < members.length && everyOne; m++) {
+    for (let m = first + 1; m < members.length && everyOne; m++) {
+      if (members[m].stages) continue;
       let has = false;
       for (const x of members[m].executors) if (x.address === e.address) has = true;
       everyOne = has;
@@ -346,8 +352,13 @@ function assignExecutors(members: readonly { executors: readonly Executor[] }[])
     }
   }
   const executors: Executor[] = new Array(members.length);
-  for (let i = 0; i < members.length; i++) executors[i] = common ?? members[i].executors[0];
+  for (let i = 0; i < members.length; i++) executors[i] = members[i].stages ? members[i].executors[0] : (common ?? members[i].executors[0]);
   return executors;
+}
+
+/** A candidate's stages for the gas model before pricing (no minimums: stagesGas reads executors and legs only). */
+function nominalStages(c: Candidate): RouteStage[] | undefined {
+  return c.stages?.map((s) => ({ executor: s.executors[0], legs: s.legs, amountOutMinimum: 0n }));
 }
 
 /** A route's executor call(s) as the gas model reads them: a route of stages is one call per stage. */

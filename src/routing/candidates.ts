@@ -23,7 +23,10 @@ import type { TradeEnds } from './tradeEnds.ts';
 export interface Candidate extends SplitPath {
   /** The executors of the whole path (a path of stages: of its first stage). */
   readonly executors: readonly Executor[];
-  /** A path no single executor runs, executed as consecutive stages (executors.ts routeStages); single-path trades only. */
+  /**
+   * A path no single executor runs, executed as consecutive stages (executors.ts routeStages): alone or as one part
+   * of a split, its own steps either way.
+   */
   readonly stages?: readonly StagePlan[];
   /** Its legs before pricing (no ticks, no cold slots): the network fee the split search estimates. */
   readonly nominal: readonly Leg[];
@@ -78,23 +81,19 @@ export function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request:
   const direct = found.filter((p) => p.pools.length <= 1).length;
   const steered = Math.max(direct, options.maxRoutes ?? DEFAULT_MAX_ROUTES);
   const paths: Candidate[] = [];
+  /** Steered paths run in one call. */
+  let calls = 0;
   const others: OtherPath[] = [];
   let othersFloorGas: bigint | undefined;
   const native = nativeNode !== undefined;
   for (const path of found) {
     const kept = keptPath(index, path, request, native);
-    if (paths.length < steered) {
+    if (calls < steered) {
+      // A path of stages is steered too (the split search may give it a share: its own steps), beside the paths run in
+      // one call rather than in the place of one of them.
       const c = candidateOf(index, kept, path, request);
-      // A path of stages is a single-path trade only: it joins the others (priced where its bound can win), never
-      // taking the place of a path the split search steers over.
-      if (c?.stages) {
-        const leastGas = leastRouteGas(
-          c.path.pools.map((p) => p.kind),
-          request.tradeType,
-        );
-        others.push({ path: c.path, rate: pathRateAtZero(c.path), leastGas, order: others.length, candidate: c });
-        if (othersFloorGas === undefined || leastGas < othersFloorGas) othersFloorGas = leastGas;
-      } else if (c) paths.push(c);
+      if (c) paths.push(c);
+      if (c && !c.stages) calls++;
       continue;
     }
     const facts = otherFacts(index, kept, path, request.tradeType);

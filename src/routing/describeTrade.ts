@@ -1,5 +1,6 @@
 import { type CatalogChain, type CatalogToken, type DeploymentId, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { nativeWork, POOL_NATIVE } from './nativePools.ts';
+import { routeMinimums } from './slippageLimits.ts';
 import { stageCalls } from './stagedRoutes.ts';
 import type { Split, Trade } from './Trade.ts';
 
@@ -194,7 +195,15 @@ export function describeTrade(
     else
       name = `${[swaps[0].tokenIn, ...swaps.map((l) => l.tokenOut)].map((t) => chainToken(tokenOf, t).symbol).join(' → ')} on ${splitDexes(chain, largest)}`;
     route = { dex: slug, name, fees: trade.fees.toString(), logo: dex?.logo ?? '', version, poolFee: swaps[0].fee };
-    paths = trade.splits.map((s) => {
+    // The least output of each route, where one runs as stages (its last stage enforces it): routeMinimums.
+    const routeShares =
+      minimumOut !== undefined && trade.splits.some((s) => s.route.stages)
+        ? routeMinimums(
+            minimumOut,
+            trade.splits.map((s) => s.route.amountOut),
+          )
+        : undefined;
+    paths = trade.splits.map((s, i) => {
       const legs = s.route.legs;
       // In this order, each amount a hop takes from the one before (and the path's ends) is written once: amountText.
       const amountIn = amountText(s.route.amountIn);
@@ -219,7 +228,7 @@ export function describeTrade(
       if (work.wrapIn) hops.unshift(wrapHop(chain, tokenOf, trade.tokenIn, legs[0].tokenIn, s.route.amountIn));
       if (work.unwrapOut) hops.push(wrapHop(chain, tokenOf, legs[legs.length - 1].tokenOut, trade.tokenOut, s.route.amountOut));
       const view: PathView = { percent: s.percent, amountIn, amountOut, hops };
-      if (s.route.stages) view.stages = stageViews(s, tokenOf, minimumOut);
+      if (s.route.stages) view.stages = stageViews(s, tokenOf, routeShares?.[i]);
       return view;
     });
   }
@@ -239,13 +248,13 @@ export function describeTrade(
 }
 
 /**
- * The stages of a split's route as the API shows them; the last stage's minimum is the trade's (`minimumOut`, the
- * quote's amountOutMinimum; its expected output without it).
+ * The stages of a split's route as the API shows them; the last stage's minimum is the route's share of the quote's
+ * amountOutMinimum (`routeMinimum`: the whole of it for a trade of one route, routeMinimums; its expected output without it).
  */
-function stageViews(split: Split, tokenOf: (address: string) => CatalogToken, minimumOut: bigint | undefined): StageView[] {
+function stageViews(split: Split, tokenOf: (address: string) => CatalogToken, routeMinimum: bigint | undefined): StageView[] {
   return stageCalls(split.route).map((c) => {
     const out = c.legs[c.legs.length - 1].amountOut;
-    const least = c.last && minimumOut !== undefined ? minimumOut : c.amountOutMinimum;
+    const least = c.last && routeMinimum !== undefined ? routeMinimum : c.amountOutMinimum;
     return {
       name: c.executor.name,
       router: c.executor.address,

@@ -77,6 +77,8 @@ const CAPACITY_MARGIN = 1e-9;
  */
 export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): PathCurve {
   const n = path.pools.length;
+  // A path of stages: a hop that takes the previous stage's minimum takes its output times (1 - slippage) (pricePath).
+  const kept = handoverShares(path);
   const curves = path.pools.map((pool, h) => poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0));
   const k = new Array<number>(n).fill(0);
   const o = new Array<number>(n).fill(0);
@@ -94,6 +96,7 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
     let limiting = -1;
     for (let h = 0; h < n; h++) {
       const s = curves[h].segment(k[h])!;
+      if (kept && kept[h] !== 1) alpha *= kept[h];
       const a = (s.a * s.b) / (s.b + o[h]);
       const b = s.b + o[h];
       const left = s.len - o[h];
@@ -159,13 +162,25 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
  */
 export function pathRateAtZero(path: PricedPath): number {
   let rate = 1;
+  const kept = handoverShares(path);
   for (let h = 0; h < path.pools.length; h++) {
     const pool = path.pools[h];
     const s = poolCurve(pool, path.path.tokens[h] === pool.token0).segment(0);
     if (!s) return 0;
-    rate *= s.a / s.b;
+    rate *= (s.a / s.b) * (kept ? kept[h] : 1);
   }
   return rate;
+}
+
+/**
+ * Per hop, the share of the previous hop's output it takes: 1 - slippage where a path of stages hands over at the
+ * previous stage's minimum (PricedPath.handovers: pricePath floors the output times that), else 1; undefined for a
+ * path without hand-overs.
+ */
+function handoverShares(path: PricedPath): number[] | undefined {
+  if (!path.handovers) return undefined;
+  const share = 1 - path.handovers.slippageBps / 10_000;
+  return path.pools.map((_p, h) => (path.handovers!.at.includes(h) ? share : 1));
 }
 
 /** The marginal rate of the curve at input 0 (0 for a curve without pieces). */

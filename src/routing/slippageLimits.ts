@@ -23,3 +23,32 @@ export function slippageLimits(
     ? { amountInMaximum: maximumAmountIn(trade.amountIn, slippageBps), amountOutMinimum: trade.amountOut }
     : { amountInMaximum: trade.amountIn, amountOutMinimum: minimumAmountOut(trade.amountOut, slippageBps) };
 }
+
+/**
+ * `total` shared over parts in proportion to `weights`: each part gets its floor share, then the remainder goes to
+ * the largest weight (then the next largest, …), never beyond a part's cap (`caps`; none by default).
+ */
+export function proportionalShares(total: bigint, weights: readonly bigint[], caps?: readonly bigint[]): bigint[] {
+  const whole = weights.reduce((s, x) => s + x, 0n);
+  const shares = weights.map((x) => (total * x) / whole);
+  let rest = total - shares.reduce((s, x) => s + x, 0n);
+  const bySize = weights.map((_, i) => i).sort((a, b) => (weights[b] > weights[a] ? 1 : weights[b] < weights[a] ? -1 : a - b));
+  for (const i of bySize) {
+    if (rest === 0n) break;
+    const room = caps ? caps[i] - shares[i] : rest;
+    const add = room < rest ? room : rest;
+    shares[i] += add;
+    rest -= add;
+  }
+  return shares;
+}
+
+/**
+ * Each route's share of an exact-input trade's amountOutMinimum, in proportion to the routes' amountOut, never above
+ * a route's own (proportionalShares; they add up to amountOutMinimum, at most the trade's amountOut): what the last
+ * stage of a route of stages enforces when the trade has other routes (stated in the quote's `paths[].stages[]`,
+ * encoded by src/tx/stagedSteps.ts); the routes run in one call share the rest per transaction.
+ */
+export function routeMinimums(amountOutMinimum: bigint, amountsOut: readonly bigint[]): bigint[] {
+  return proportionalShares(amountOutMinimum, amountsOut, amountsOut);
+}

@@ -1,6 +1,7 @@
 import { type CatalogChain, type CatalogToken, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { chainExecutors, executorsFor, meetsNativePools } from '../routing/executors.ts';
 import { POOL_NATIVE, crossesNative as routeCrossesNative } from '../routing/nativePools.ts';
+import { proportionalShares, routeMinimums } from '../routing/slippageLimits.ts';
 import type { Executor, Route, Trade } from '../routing/Trade.ts';
 import { buildWrapSteps } from './buildWrapSteps.ts';
 import { ENCODERS, executorSteps, type StepsContext, sum } from './executorSteps.ts';
@@ -132,8 +133,22 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   };
   const routes = trade.splits.map((s, i) => checkRoute(chain, trade.tradeType, ends, s.route, `trade.splits[${i}].route`));
 
-  const staged = routes.find((r) => r.stages);
-  if (staged) return stagedSteps(p, staged, { wallet, recipient, tokenOut, wrapped, nativeIn, nativeOut });
+  // Routes of stages (exact input only): each its own steps, its last stage enforcing its share of the minimum
+  // (routeMinimums, as the quote states it); the other routes' transactions share the rest.
+  const stagedAt = routes.flatMap((r, i) => (r.stages ? [i] : []));
+  if (stagedAt.length > 0 && exactOut) throw new StepBuildError('trade: a route of stages is exact input only');
+  const stagedMinimums =
+    stagedAt.length > 0
+      ? routeMinimums(
+          p.amountOutMinimum,
+          routes.map((r) => r.amountOut),
+        )
+      : [];
+  const callsMinimum = stagedAt.reduce((m, i) => m - stagedMinimums[i], p.amountOutMinimum);
+  const calls = routes.filter((r) => !r.stages);
+  // Several calls may then approve one spender for the same token, one after the other: each approves exactly its own
+  // amount (an allowance read from the chain would let each skip its approval though it covers only one of them).
+  const q: TradeStepsParams = stagedAt.length > 0 && routes.length > 1 ? { ...p, allowances: undefined, permit2Allowances: undefined } : p;
 
   // Each route's most input (exact input: its amountIn); routers in the order of their first split; their
   // transactions; each transaction's minimum.
@@ -145,7 +160,7 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     : routes.map((r) => r.amountIn);
   const maximums = new Map(routes.map((route, i) => [route, shares[i]]));
   const groups = new Map<string, { executor: Executor; routes: Route[] }>();
-  for (const route of routes) {
+  for (const route of calls) {
     const group = groups.get(route.executor.address);
     if (group) group.routes.push(route);
     else groups.set(route.executor.address, { executor: route.executor, routes: [route] });
@@ -154,41 +169,31 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     return { ...g, txs: ENCODERS[g.executor.kind].batch(g.routes) };
   });
   const amountsOut = batches.flatMap((b) => b.txs.map((tx) => sum(tx, 'amountOut')));
-  const minimums = exactOut ? amountsOut : partMinimums(p.amountOutMinimum, amountsOut);
+  const minimums = exactOut || amountsOut.length === 0 ? amountsOut : partMinimums(callsMinimum, amountsOut);
   let part = 0;
-  return batches.flatMap((batch) =>
-    executorSteps(p, {
-      ...batch,
-      tokenIn: p.tokenIn,
-      tokenOut: p.tokenOut,
-      nativeIn,
-      nativeOut,
-      poolTokenOut: nativeOut ? wrapped : tokenOut,
-      recipient,
-      wallet,
-      maximums,
-      minimums: batch.txs.map(() => minimums[part++]),
-    }),
+  const batchSteps = new Map(
+    batches.map((batch) => [
+      batch.routes[0],
+      executorSteps(q, {
+        ...batch,
+        tokenIn: p.tokenIn,
+        tokenOut: p.tokenOut,
+        nativeIn,
+        nativeOut,
+        poolTokenOut: nativeOut ? wrapped : tokenOut,
+        recipient,
+        wallet,
+        maximums,
+        minimums: batch.txs.map(() => minimums[part++]),
+      }),
+    ]),
   );
-}
-
-/**
- * `total` shared over parts in proportion to `weights`: each part gets its floor share, then the remainder goes to
- * the largest weight (then the next largest, …), never beyond a part's cap (`caps`; none by default).
- */
-function proportionalShares(total: bigint, weights: readonly bigint[], caps?: readonly bigint[]): bigint[] {
-  const whole = weights.reduce((s, x) => s + x, 0n);
-  const shares = weights.map((x) => (total * x) / whole);
-  let rest = total - shares.reduce((s, x) => s + x, 0n);
-  const bySize = weights.map((_, i) => i).sort((a, b) => (weights[b] > weights[a] ? 1 : weights[b] < weights[a] ? -1 : a - b));
-  for (const i of bySize) {
-    if (rest === 0n) break;
-    const room = caps ? caps[i] - shares[i] : rest;
-    const add = room < rest ? room : rest;
-    shares[i] += add;
-    rest -= add;
-  }
-  return shares;
+  // In the trade's order: a router's steps where its first route is, a route of stages where it is.
+  return routes.flatMap((route, i) =>
+    route.stages
+      ? stagedSteps(q, route, { wallet, recipient, tokenOut, wrapped, nativeIn, nativeOut }, stagedMinimums[i], `trade.splits[${i}].route`)
+      : (batchSteps.get(route) ?? []),
+  );
 }
 
 /**

@@ -8,35 +8,36 @@ import { displayAmount, type Step, type StepToken, stepAddress } from './Step.ts
 import { StepBuildError } from './StepBuildError.ts';
 
 /**
- * The steps of a trade whose one route runs as consecutive stages (Route.stages, exact input): per stage its
+ * The steps of a route of a trade that runs as consecutive stages (Route.stages, exact input): per stage its
  * approval and its swap, each through its own executor. Every stage but the last pays the wallet and accepts no less
  * than its amountOutMinimum, which is exactly what the next stage spends (its first leg's amountIn); the last stage
- * pays the recipient and enforces the trade's amountOutMinimum. So no step spends more than the steps before it are
- * bound to have delivered; what a stage delivers beyond its minimum stays with the wallet (in the token handed over).
+ * pays the recipient and enforces `lastMinimum` (the trade's amountOutMinimum, or the route's share of it when the
+ * trade has other routes: routeMinimums). So no step spends more than the steps before it are bound to have
+ * delivered; what a stage delivers beyond its minimum stays with the wallet (in the token handed over).
  */
 export function stagedSteps(
   p: StepsContext & {
-    readonly trade: Pick<Trade, 'tradeType' | 'splits'>;
+    readonly trade: Pick<Trade, 'tradeType'>;
     readonly tokenOut: StepToken;
-    readonly amountOutMinimum: bigint;
   },
   route: Route,
   ends: { wallet: Address; recipient: Address; tokenOut: Address; wrapped: Address; nativeIn: boolean; nativeOut: boolean },
+  lastMinimum: bigint,
+  routeField: string,
 ): Step[] {
   const { chain, trade } = p;
   if (trade.tradeType !== 'exactIn') throw new StepBuildError('trade: a route of stages is exact input only');
-  if (trade.splits.length !== 1) throw new StepBuildError("trade.splits: a route of stages must be the trade's only route");
   if (p.approvalMode === 'permit2') throw new StepBuildError('approvalMode: "permit2" is not offered for a route of stages');
   const calls = stageCalls(route);
   if (calls.reduce((n, c) => n + c.legs.length, 0) !== route.legs.length || calls.some((c) => c.legs.length === 0))
-    throw new StepBuildError("trade.splits[0].route.stages: their legs do not add up to the route's");
+    throw new StepBuildError(`${routeField}.stages: their legs do not add up to the route's`);
   const tokenOf = (address: string, field: string): StepToken => {
     const token = chain.tokens.find((t) => t.address.toLowerCase() === address);
     if (!token) throw new StepBuildError(`${field}: ${address} is not a token of ${chain.slug}`);
     return token;
   };
   return calls.flatMap((c, i) => {
-    const field = `trade.splits[0].route.stages[${i}]`;
+    const field = `${routeField}.stages[${i}]`;
     const known = chainExecutors(chain).find((e) => e.kind === c.executor.kind && e.address === c.executor.address);
     const foreign = c.legs.find((l) => !known?.deployments.has(deploymentId(l.dex, l.version)));
     if (!known || foreign) throw new StepBuildError(`${field}.executor: ${c.executor.name} does not swap every pool of the stage`);
@@ -70,7 +71,7 @@ export function stagedSteps(
       recipient: c.last ? ends.recipient : ends.wallet,
       wallet: ends.wallet,
       maximums: new Map([[stage, stageIn]]),
-      minimums: [c.last ? p.amountOutMinimum : c.amountOutMinimum],
+      minimums: [c.last ? lastMinimum : c.amountOutMinimum],
       note,
     });
   });

@@ -49,6 +49,15 @@ export interface DevnetWallet {
   sendStep(account: PrivateKeyAccount, step: Step, gas?: bigint): Promise<TransactionReceipt>;
   /** Sends the steps in order; throws on the first that reverts. */
   sendSteps(account: PrivateKeyAccount, steps: readonly Step[]): Promise<TransactionReceipt[]>;
+  /**
+   * Sends a trade's steps in order (sendSteps) and measures it: what the sender spent of `tokenIn` (ETH: less the
+   * gas its steps paid, so the steps' value and what the swaps took) and what `recipient` received of `tokenOut`.
+   */
+  sendTrade(
+    account: PrivateKeyAccount,
+    steps: readonly Step[],
+    ends: { readonly tokenIn: string; readonly tokenOut: string; readonly recipient: Address },
+  ): Promise<{ receipts: TransactionReceipt[]; spent: bigint; received: bigint }>;
 }
 
 /** Public and wallet clients over a devnet's RPC (20 ms polling) with balance reads and step sending. */
@@ -76,26 +85,35 @@ export function devnetWallet(devnet: { readonly chainId: number; readonly rpcUrl
     const limit = gas ?? (step.gasLimit === undefined ? undefined : BigInt(step.gasLimit));
     return send(account, { to: step.to, data: step.data, value: step.value === undefined ? undefined : BigInt(step.value) }, limit);
   }
+  async function balanceOf(token: string, owner: Address): Promise<bigint> {
+    if (token === NATIVE_TOKEN_ADDRESS) return client.getBalance({ address: owner });
+    return (await client.readContract({ address: token as Address, abi: ERC20_ABI, functionName: 'balanceOf', args: [owner] })) as bigint;
+  }
+  async function sendSteps(account: PrivateKeyAccount, steps: readonly Step[]): Promise<TransactionReceipt[]> {
+    const receipts: TransactionReceipt[] = [];
+    for (const step of steps) {
+      const receipt = await sendStep(account, step);
+      if (receipt.status !== 'success')
+        throw new Error(`step "${step.message}" reverted (gasUsed ${receipt.gasUsed} of its gasLimit ${step.gasLimit ?? 'estimated'})`);
+      receipts.push(receipt);
+    }
+    return receipts;
+  }
   return {
     chainId: devnet.chainId,
     chain,
     client,
     wallet,
-    async balanceOf(token, owner) {
-      if (token === NATIVE_TOKEN_ADDRESS) return client.getBalance({ address: owner });
-      return (await client.readContract({ address: token as Address, abi: ERC20_ABI, functionName: 'balanceOf', args: [owner] })) as bigint;
-    },
+    balanceOf,
     send,
     sendStep,
-    async sendSteps(account, steps) {
-      const receipts: TransactionReceipt[] = [];
-      for (const step of steps) {
-        const receipt = await sendStep(account, step);
-        if (receipt.status !== 'success')
-          throw new Error(`step "${step.message}" reverted (gasUsed ${receipt.gasUsed} of its gasLimit ${step.gasLimit ?? 'estimated'})`);
-        receipts.push(receipt);
-      }
-      return receipts;
+    sendSteps,
+    async sendTrade(account, steps, { tokenIn, tokenOut, recipient }) {
+      const [inBefore, outBefore] = await Promise.all([balanceOf(tokenIn, account.address), balanceOf(tokenOut, recipient)]);
+      const receipts = await sendSteps(account, steps);
+      const [inAfter, outAfter] = await Promise.all([balanceOf(tokenIn, account.address), balanceOf(tokenOut, recipient)]);
+      const paid = tokenIn === NATIVE_TOKEN_ADDRESS ? gasPaid(receipts) : 0n;
+      return { receipts, spent: inBefore - inAfter - paid, received: outAfter - outBefore };
     },
   };
 }

@@ -15,7 +15,9 @@
 //   BalancerQueries.querySwap on chain, and the steps sent exactly as returned (each with its gasLimit) spend exactly
 //   amountIn, deliver exactly amountOut and leave nothing in the Vault's internal balances; splits across the Vault and
 //   a Uniswap router (exact input and output) and a path of stages (the Vault, then the Uniswap V3 router: the second
-//   step spends the first's minimum, the wallet keeps the rest) likewise, exactly, with nothing left with the routers.
+//   step spends the first's minimum, the wallet keeps the rest) likewise, exactly, with nothing left with the routers;
+//   paths of stages with a native end too: ETH in (the first stage's Uniswap router wraps the step's value, exactly
+//   amountIn) and ETH out (the last stage's router unwraps to the recipient), the sender's ETH spent net of gas.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +29,7 @@ import { MULTICALL3_ADDRESS } from '../../seeds/devnet/devnetAddresses.ts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
+import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { multicallBatched } from '../../src/chain/multicallBatched.ts';
 import { seedChains } from '../../src/chain/seedChains.ts';
@@ -291,7 +294,6 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
   const AUTH = { authorization: `Bearer ${(await q.keys.create('balancer')).key}` };
   const sender = privateKeyToAccount(devnet.accounts[3].privateKey);
   const symbol = (s: string) => chain.tokens.find((x) => x.symbol === s)!;
-  const tokenOf = (address: string) => chain.tokens.find((x) => x.address === address)!;
   const VAULT_ABI = artifactAbi(BALANCER_ARTIFACT_PATHS.Vault);
   const internal = async (owner: Address): Promise<bigint[]> =>
     (await client.readContract({
@@ -313,21 +315,43 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
     { pool: undefined, from: 'USDC', to: 'DAI', tradeType: 'exactOut', amount: '300000' },
     // A path no single router runs: UNI -> WETH on the Balancer 80/20 pool (the Vault), then WETH -> USDC on Uniswap
     // (its router), two steps in one trade, the second spending the first's minimum at the request's slippage.
-    { pool: undefined, from: 'UNI', to: 'USDC', tradeType: 'exactIn', amount: '1000', staged: true },
+    { pool: undefined, from: 'UNI', to: 'USDC', tradeType: 'exactIn', amount: '1000', staged: ['Balancer V2 Vault', 'Uniswap V3 router'] },
+    // Native ends of a path of stages: ETH in, wrapped by the Uniswap router that runs the first stage (the step's
+    // value is the amount), the Vault then swaps the token handed over for USDT; DAI in on the Vault, then the Uniswap
+    // router's stage unwraps its WETH to the recipient as ETH.
+    { pool: undefined, from: 'ETH', to: 'USDT', tradeType: 'exactIn', amount: '10', staged: ['Uniswap V3 router', 'Balancer V2 Vault'] },
+    { pool: undefined, from: 'DAI', to: 'ETH', tradeType: 'exactIn', amount: '1000', staged: ['Balancer V2 Vault', 'Uniswap V3 router'] },
+    // Paths of stages as parts of a split (found on this state): beside routes of one call, each its own steps, its
+    // last step enforcing its share of the quote's minimum; ETH in, ETH out and ERC-20 ends.
+    { pool: undefined, from: 'ETH', to: 'USDT', tradeType: 'exactIn', amount: '1000', stagedSplit: true },
+    { pool: undefined, from: 'DAI', to: 'ETH', tradeType: 'exactIn', amount: '1000000', stagedSplit: true },
+    { pool: undefined, from: 'WBTC', to: 'DAI', tradeType: 'exactIn', amount: '10', stagedSplit: true },
   ] as const;
+  /**
+   * What the routers a quote's steps call hold: ETH, and (the Vault aside: it holds its pools' tokens, and what it
+   * keeps for the sender is its internal balance, checked apart) every token along the quote's paths.
+   */
+  const heldBy = (routers: readonly string[], quote: Quote) => async (): Promise<bigint[]> => {
+    const tokens = [...new Set(quote.paths!.flatMap((p) => p.hops.flatMap((h) => [h.tokenIn, h.tokenOut])))];
+    const vault = (r: string) => r.toLowerCase() === bal.contracts.vault.toLowerCase();
+    return Promise.all(
+      routers.flatMap((r) => [NATIVE_TOKEN_ADDRESS, ...(vault(r) ? [] : tokens)].map((x) => wallet.balanceOf(x, r as Address))),
+    );
+  };
   // Each case on the state the test started from (the split and staged cases are found on it).
   let start = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot', []);
   for (const c of cases) {
     await jsonRpc(devnet.rpcUrl, 'evm_revert', [start]);
     start = await jsonRpc<string>(devnet.rpcUrl, 'evm_snapshot', []);
-    const staged = 'staged' in c;
+    const staged = 'staged' in c ? c.staged : undefined;
+    const stagedSplit = 'stagedSplit' in c;
     // The snapshot as the chain is now.
     await reseed();
     q.reload();
     chainNow = Number((await client.getBlock()).timestamp) * 1000;
     const tokenIn = symbol(c.from);
     const tokenOut = symbol(c.to);
-    const recipient = freshAddress(`balancer quote ${c.pool} ${c.tradeType}`);
+    const recipient = freshAddress(`balancer quote ${c.pool} ${c.from} ${c.to} ${c.tradeType}`);
     const res = await q.request<Answer<Quote>>('POST', '/quotes', {
       body: {
         originChainId: 31337,
@@ -341,6 +365,7 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
         maxHops: 1,
         ...(c.pool ? { maxSplits: 1, excludeDexes: ['uniswap', 'sushiswap'] } : { maxSplits: 3 }),
         ...(staged ? { maxHops: 3, maxSplits: 1, slippageBps: 100 } : {}),
+        ...(stagedSplit ? { maxHops: 3, maxSplits: 3, slippageBps: 100 } : {}),
       },
       headers: AUTH,
     });
@@ -354,23 +379,65 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
     const swaps = quote.steps.filter((s) => s.spender === undefined);
     const routers = [...new Set(swaps.map((s) => s.to))];
     const path = quote.paths![0];
-    const handover = staged ? tokenOf(path.stages![0].tokenOut) : undefined;
+    const stages = path.stages ?? [];
+    const minimum = BigInt(quote.amountOutMinimum);
+    // Every path of stages: each step spends the one before's minimum; the last one's minimum is the path's share of
+    // the quote's (the whole of it for a path alone: floor(minimum x path output / amountOut), the rounding's few wei to
+    // the largest).
+    for (const [k, p] of quote.paths!.entries()) {
+      if (!p.stages) continue;
+      t.equal(
+        p.stages.reduce((n, s) => n + s.hops, 0),
+        p.hops.filter((h) => h.dex !== 'wrap').length,
+        `staged path ${k}: the stages take every hop`,
+      );
+      for (const [i, s] of p.stages.entries()) {
+        const next = p.stages[i + 1];
+        if (!next) {
+          const share = (minimum * BigInt(p.amountOut)) / amountOut;
+          const least = BigInt(s.amountOutMinimum);
+          t.ok(
+            least >= share && least - share < BigInt(quote.paths!.length),
+            `staged path ${k}: the last step's minimum ${least} is its share of the quote's (${share})`,
+          );
+          if (quote.paths!.length === 1) t.equal(least, minimum, "staged: the last step's minimum is the quote's");
+          continue;
+        }
+        t.equal(BigInt(s.amountOutMinimum), (BigInt(s.amountOut) * 9_900n) / 10_000n, `staged path ${k}: step ${i} keeps to 1% slippage`);
+        t.equal(
+          BigInt(s.kept),
+          BigInt(s.amountOut) - BigInt(s.amountOutMinimum),
+          `staged path ${k}: the wallet keeps the rest of step ${i}`,
+        );
+        t.equal(next.tokenIn, s.tokenOut, `staged path ${k}: step ${i + 1} spends what step ${i} delivers`);
+        t.equal(next.amountIn, s.amountOutMinimum, `staged path ${k}: step ${i + 1} spends step ${i}'s minimum`);
+      }
+    }
+    if (stagedSplit) {
+      const staging = quote.paths!.filter((p) => p.stages);
+      t.ok(
+        staging.length >= 1 && quote.paths!.length > staging.length,
+        `split ${c.from} -> ${c.to}: ${staging.length} of ${quote.paths!.length} paths in stages`,
+      );
+      t.ok(swaps.length > staging.reduce((n, p) => n + p.stages!.length, 0), 'split: a swap step per stage, and the other paths their own');
+    }
     if (staged) {
       t.strictSame(
-        path.stages!.map((s) => [s.name, s.router, s.hops, s.tokenIn, s.tokenOut]),
-        [
-          ['Balancer V2 Vault', getAddress(bal.contracts.vault), 1, tokenIn.address, symbol('WETH').address],
-          ['Uniswap V3 router', routers[1], 1, symbol('WETH').address, tokenOut.address],
-        ],
-        'staged: the Vault swaps UNI for WETH, then the Uniswap V3 router WETH for USDC',
+        stages.map((s) => [s.name, s.router]),
+        staged.map((name, i) => [name, routers[i]]),
+        `staged ${c.from} -> ${c.to}: ${staged.join(', then ')}, one swap step each`,
       );
-      const [first, second] = path.stages!;
-      t.equal(BigInt(first.amountOutMinimum), (BigInt(first.amountOut) * 9_900n) / 10_000n, 'staged: the first step keeps to 1% slippage');
-      t.equal(BigInt(first.kept), BigInt(first.amountOut) - BigInt(first.amountOutMinimum), 'staged: the wallet keeps the rest');
-      t.equal(second.amountIn, first.amountOutMinimum, "staged: the second step spends the first one's minimum");
-      t.equal(path.hops[1].amountIn, first.amountOutMinimum, 'staged: the second hop shows what it spends');
-      t.equal(second.amountOutMinimum, quote.amountOutMinimum, "staged: the last step's minimum is the quote's");
-      t.equal(routers.length, 2, 'staged: one swap step per stage');
+      t.equal(routers.length, staged.length, 'staged: one swap step per stage');
+      if (c.from === 'UNI')
+        t.strictSame(
+          stages.map((s) => [s.hops, s.tokenIn, s.tokenOut]),
+          [
+            [1, tokenIn.address, symbol('WETH').address],
+            [1, symbol('WETH').address, tokenOut.address],
+          ],
+          'staged: the Vault swaps UNI for WETH, then the Uniswap V3 router WETH for USDC',
+        );
+      if (c.from === 'UNI') t.equal(path.hops[1].amountIn, stages[0].amountOutMinimum, 'staged: the second hop shows what it spends');
     } else if (!c.pool) {
       const versions = new Set(quote.paths!.flatMap((p) => p.hops.map((h) => h.version)));
       t.ok(versions.has('balancerV2') && versions.size > 1, `${c.tradeType} split: Balancer and Uniswap pools (${[...versions]})`);
@@ -379,36 +446,40 @@ t.test('POST /quotes through Balancer pools on the devnet: exact amounts on chai
         `${c.tradeType} split: one swap step per executor (${routers.join(', ')})`,
       );
     }
-    // The Vault holds its pools' tokens (what it keeps for the sender is its internal balance, checked below).
-    const held = async (): Promise<bigint[]> =>
-      Promise.all(
-        routers
-          .filter((r) => r.toLowerCase() !== bal.contracts.vault.toLowerCase())
-          .flatMap((r) => [tokenIn, tokenOut].map((x) => wallet.balanceOf(x.address, r))),
-      );
+    const held = heldBy(routers, quote);
     const heldBefore = await held();
     const head = (await client.getBlockNumber()) as bigint;
     t.ok(
       quote.steps.every((s) => s.gasLimit !== undefined),
       'every step carries its gasLimit',
     );
+    const name = `${c.pool ?? (staged ? 'staged' : stagedSplit ? 'staged split' : 'split')} ${c.from} -> ${c.to} ${c.tradeType}`;
+    // What the wallet keeps of each token handed over between stages, over every path.
+    const kept = new Map<string, bigint>();
+    for (const p of quote.paths!)
+      for (const s of p.stages?.slice(0, -1) ?? []) kept.set(s.tokenOut, (kept.get(s.tokenOut) ?? 0n) + BigInt(s.kept));
+    const handovers = [...kept].map(([token, k]) => ({ token, kept: k }));
+    const handoverBefore = await Promise.all(handovers.map((h) => wallet.balanceOf(h.token, sender.address)));
     await fundAccount(devnet.rpcUrl, sender.address, tokenIn.address as Address, BigInt(quote.amountInMaximum));
-    const before = await wallet.balanceOf(tokenIn.address, sender.address);
-    const handoverBefore = handover ? await wallet.balanceOf(handover.address, sender.address) : 0n;
-    const receipts = await wallet.sendSteps(sender, quote.steps);
-    t.ok(
-      receipts.every((r) => r.status === 'success'),
-      'every step succeeds',
+    const { receipts, spent, received } = await wallet.sendTrade(sender, quote.steps, {
+      tokenIn: tokenIn.address,
+      tokenOut: tokenOut.address,
+      recipient,
+    });
+    t.equal(spent, amountIn, `${name}: the sender spent exactly amountIn (gas aside)`);
+    t.equal(received, amountOut, `${name}: the recipient received exactly amountOut`);
+    t.ok(received >= BigInt(quote.amountOutMinimum), `${name}: at least the quote's minimum`);
+    t.equal(
+      quote.steps.reduce((v, s) => v + BigInt(s.value ?? 0), 0n),
+      tokenIn.address === NATIVE_TOKEN_ADDRESS ? amountIn : 0n,
+      `${name}: the steps send amountIn as value exactly when the input is ETH`,
     );
-    const name = `${c.pool ?? (staged ? 'staged' : 'split')} ${c.tradeType}`;
-    t.equal(before - (await wallet.balanceOf(tokenIn.address, sender.address)), amountIn, `${name}: the sender spent exactly amountIn`);
-    t.equal(await wallet.balanceOf(tokenOut.address, recipient), amountOut, `${name}: the recipient received exactly amountOut`);
-    t.strictSame(await held(), heldBefore, `${name}: no token left with the routers`);
-    if (handover)
+    t.strictSame(await held(), heldBefore, `${name}: no token left with the routers or the Vault`);
+    for (const [i, h] of handovers.entries())
       t.equal(
-        (await wallet.balanceOf(handover.address, sender.address)) - handoverBefore,
-        BigInt(path.stages![0].kept),
-        `${name}: the wallet keeps exactly the first step's output beyond its minimum`,
+        (await wallet.balanceOf(h.token, sender.address)) - handoverBefore[i],
+        h.kept,
+        `${name}: the wallet keeps exactly the stages' output of ${h.token} beyond their minimums`,
       );
     const gasUsed = receipts.reduce((g, r) => g + r.gasUsed, 0n);
     t.comment(`${name}: gasEstimate ${quote.gasEstimate}, gasUsed ${gasUsed} over ${receipts.length} steps`);

@@ -105,7 +105,7 @@ const sdkToken = (a: string): SdkToken => {
   return x;
 };
 /** A hop of the v2/v3 devnet paths this test prices with the SDKs. */
-type Hop = { pool: SnapshotPoolV2 | SnapshotPoolV3; tokenIn: string };
+type Hop = { pool: SnapshotPoolV2 | SnapshotPoolV3; tokenIn: string; handover?: boolean };
 const hops = (...path: [Hop['pool'], string][]): Hop[] => path.map(([pool, tokenIn]) => ({ pool, tokenIn }));
 /** The six paths WETH -> USDC, pool-disjoint: every path of at most two pools the graph has. */
 const paths: Hop[][] = [
@@ -129,10 +129,15 @@ function sdkPool(pool: Hop['pool']): SdkV2Pair | SdkV3Pool {
   return sdk;
 }
 
+/** The hand-over slippage of the paths of stages below (basis points). */
+const HANDOVER_BPS = 100n;
+
 /** The SDK's exact output of a path for an input (0 when a pool refuses it). */
 async function outputOf(path: Hop[], amountIn: bigint): Promise<bigint> {
   let amount = amountIn;
-  for (const { pool, tokenIn } of path) {
+  for (const { pool, tokenIn, handover } of path) {
+    // A later stage of a path of stages spends the earlier one's minimum: its output less 1% (HANDOVER_BPS), floored.
+    if (handover) amount = (amount * (10_000n - HANDOVER_BPS)) / 10_000n;
     if (amount <= 0n) return 0n;
     try {
       amount = sdkRaw((await sdkPool(pool).getOutputAmount(sdkAmount(sdkToken(tokenIn), amount)))[0]);
@@ -298,6 +303,43 @@ t.test('with a network fee, a path that does not pay for its gas is left out', a
     `at ${gasPriceWei} wei per gas (it adds ${adds} USDC units): the small pair is left out`,
   );
   t.ok(outcome.trade.splits.length >= 2, 'the other paths still split the amount');
+});
+
+t.test('a path of stages as a part of a split: within 0.1 bps of the independent optimum, never below one path', async (t) => {
+  // DAI -> USDC on a v3 pool (DAI at 1.01 USDC) instead of the v2 pair: WETH -> DAI (v2, Router02) then DAI -> USDC (v3,
+  // SwapRouter02) is a path no router of the test chain runs whole, so it runs as two stages, the second spending the
+  // first's minimum (the oracle floors its hand-over at 1%, as the quote's steps do).
+  const daiUsdcV3 = v3(USDC, DAI, 500, 10, 276_420, [[271_320, 281_320, 20_000_000_000_000_000_000n]]);
+  const staged = hops([pools.wethDai, WETH], [daiUsdcV3, DAI]);
+  staged[1].handover = true;
+  const over = [...paths.slice(0, 3), staged, ...paths.slice(4)];
+  const set: SnapshotPool[] = [...Object.values(pools).filter((p) => p !== pools.daiUsdc), daiUsdcV3];
+  for (const weth of [800n, 2_500n]) {
+    const amount = weth * E18;
+    const best = await optimum(output, over, amount);
+    const outcome = bestTrade(index(set), request({ amount, handoverSlippageBps: Number(HANDOVER_BPS) }));
+    if (!outcome.ok) throw new Error(outcome.code);
+    const below = bpsBelow(outcome.trade.amountOut, best.total, true);
+    t.ok(
+      Math.abs(below) <= 0.1,
+      `${weth} WETH: ${outcome.trade.amountOut} vs optimum ${best.total} (${below.toFixed(4)} bps below; optimum shares ${pct(best.shares, amount)}%)`,
+    );
+    t.ok(best.shares[3] * 100n > amount, `the path of stages has an optimal share (${pct([best.shares[3]], amount)}%)`);
+    const part = outcome.trade.splits.find((s) => s.route.stages);
+    t.strictSame(
+      part?.route.stages?.map((x) => [x.executor.kind, x.legs]),
+      [
+        ['UniswapV2Router02', 1],
+        ['SwapRouter02', 1],
+      ],
+      'it takes part, in two stages',
+    );
+    t.ok(outcome.trade.splits.length > 1, `beside ${outcome.trade.splits.length - 1} other paths`);
+    const single = bestTrade(index(set), request({ amount, handoverSlippageBps: Number(HANDOVER_BPS), maxSplits: 1 }));
+    const unstaged = bestTrade(index(set), request({ amount }));
+    t.ok(single.ok && outcome.trade.amountOut >= single.trade.amountOut, 'never below the best single path');
+    t.ok(unstaged.ok && outcome.trade.amountOut > unstaged.trade.amountOut, 'more than the split without paths of stages');
+  }
 });
 
 t.test('the devnet snapshot: the shares of a large split at the optimum of its paths', async (t) => {

@@ -415,4 +415,38 @@ t.test('a route of stages: per stage its approval and swap, each paying the next
   t.throws(() => buildTradeSteps(base(tradeOf([foreign]), { tokenOut: DAI_TOKEN, amountOutMinimum: least })), {
     message: 'trade.splits[0].route.stages[1].executor: Uniswap V3 router does not swap every pool of the stage',
   });
+
+  // One part of a split: the other route's call first (the larger share), then the stages; the minimum shared by the
+  // routes' outputs (8900 DAI over 5990 and 2969: floor 5950.55.. and 2949.44.., the remainder wei to the larger), the
+  // stages' last call enforcing the staged route's share; read allowances are not used (two calls approve the router).
+  const direct: Route = {
+    legs: [legOf(chain, { dex: 'uniswap/v3', from: 'WETH', to: 'DAI', amountIn: 2n * E18, amountOut: 5_990n * E18 })],
+    amountIn: 2n * E18,
+    amountOut: 5_990n * E18,
+    executor: sr02,
+    gas: 0n,
+  };
+  const split = buildTradeSteps(
+    base(tradeOf([direct, route]), {
+      tokenOut: DAI_TOKEN,
+      amountOutMinimum: 8_900n * E18,
+      allowances: new Map([[SR02.toLowerCase(), 10n * E18]]),
+    }),
+  );
+  t.strictSame(
+    split.map((s) => [s.message, s.to, s.amount]),
+    [
+      ['Approve 2 WETH for Uniswap V3 router', WETH, (2n * E18).toString()],
+      ['Swap 2 WETH for DAI on Uniswap V3', SR02, (2n * E18).toString()],
+      ...steps.map((s) => [s.message, s.to, s.amount]),
+    ],
+    'split: the direct route, then the stages, each call with its own approval',
+  );
+  t.match(
+    decodeMulticall(SWAP_ROUTER02_ABI, split[1].data).calls[0].args[0],
+    { tokenIn: WETH, tokenOut: DAI, recipient: RECIPIENT, amountIn: 2n * E18, amountOutMinimum: 5_950_552_517_021_989_061_280n },
+    "split: the direct route's call enforces its share",
+  );
+  const splitLimit = decodeFunctionData({ abi: artifactAbi(BALANCER_ARTIFACT_PATHS.Vault), data: split[5].data }).args?.[2];
+  t.equal(splitLimit, 2_949_447_482_978_010_938_720n, "split: the stages' last call enforces the staged route's share");
 });
