@@ -71,7 +71,7 @@ export class ChainPoolIndex {
    * What searches keep per path of pools (routing/candidates.ts: each path's candidate), shared with the indexes
    * derived from this one, which drop the paths through the pools their block changed (withChanges).
    */
-  readonly paths: PathTree;
+  readonly paths: PathTree<PoolEntry>;
   /** Chain tokens by lower-case address, and USD prices (pruning scores) as of the index's first state. */
   private readonly tokens: ReadonlyMap<string, CatalogToken>;
   private readonly prices: ReadonlyMap<string, UsdPrice>;
@@ -98,7 +98,7 @@ export class ChainPoolIndex {
       this.prices = derived.prices;
       return;
     }
-    this.paths = new PathTree();
+    this.paths = new PathTree<PoolEntry>();
     this.converted = new WeakMap();
     this.entries = new LayeredMap();
     this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));

@@ -94,10 +94,10 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   if (ends.bareWrap) return { ok: true, trade: wrapTrade({ ...request, nativeIn: ends.nativeIn }) };
   const found =
     request.allowKey === undefined
-      ? executablePaths(index, ends, request, options)
+      ? executablePaths(index, ends, request, options.maxRoutes)
       : index.pairMemo(
           `paths:${ends.poolTokenIn}:${ends.poolTokenOut}:${ends.nativeIn}:${ends.nativeOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.handoverSlippageBps ?? ''}:${request.allowKey}`,
-          () => executablePaths(index, ends, request, options),
+          () => executablePaths(index, ends, request, options.maxRoutes),
         );
   if (found.paths.length === 0 && found.others.length === 0)
     return { ok: false, code: found.pathsFound && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };

@@ -1,7 +1,6 @@
-import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
+import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolGas } from '../protocols/registry.ts';
-import type { BestTradeOptions, TradeRequest } from './bestTrade.ts';
 import { chainMeetsNativePools, executorsFor, routeStages, type StagePlan } from './executors.ts';
 import { DEFAULT_MAX_ROUTES, findRoutes, type NativeNode, type PoolPath } from './findRoutes.ts';
 import { leastRouteGas, routeGas } from './gasModel.ts';
@@ -9,6 +8,7 @@ import { crossesNative, heldAt } from './nativePools.ts';
 import type { SplitPath } from './optimalSplit.ts';
 import { pathRateAtZero } from './pathCurve.ts';
 import { legKey, type PricedPath, toPricedPath } from './priceRoutes.ts';
+import type { RoutingLimits } from './RoutingLimits.ts';
 import type { Executor, Leg } from './Trade.ts';
 import type { TradeEnds } from './tradeEnds.ts';
 
@@ -37,6 +37,13 @@ export interface Candidate extends SplitPath {
   readonly floorGas: bigint;
   /** Its pools and directions: names its curve in a CurveCache. */
   readonly key: string;
+}
+
+/** What of a trade request decides its candidate paths (bestTrade's TradeRequest is one). */
+export interface PathRequest extends Pick<RoutingLimits, 'maxHops' | 'handoverSlippageBps'> {
+  readonly tradeType: TradeType;
+  /** Which pools may be used (DEX filters). */
+  readonly allow: (entry: PoolEntry) => boolean;
 }
 
 /** A pair's paths that some router can execute, with what a search needs to know of each before pricing. */
@@ -68,7 +75,12 @@ export interface OtherPath {
  * The candidate paths of a request between the tokens its pools hold (every path findRoutes finds) that convert and
  * that a router can execute: the first maxRoutes of them (direct paths always) steered, the others by rate at zero.
  */
-export function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request: TradeRequest, options: BestTradeOptions): ExecutablePaths {
+export function executablePaths(
+  index: ChainPoolIndex,
+  ends: TradeEnds,
+  request: PathRequest,
+  maxRoutes: number | undefined,
+): ExecutablePaths {
   const nativeNode: NativeNode | undefined = chainMeetsNativePools(index.chain)
     ? { wrapped: index.wrappedNative, atIn: ends.nativeIn === 'wrapped', atOut: ends.nativeOut === 'wrapped' }
     : undefined;
@@ -79,7 +91,7 @@ export function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request:
     ...(nativeNode ? { nativeNode } : {}),
   });
   const direct = found.filter((p) => p.pools.length <= 1).length;
-  const steered = Math.max(direct, options.maxRoutes ?? DEFAULT_MAX_ROUTES);
+  const steered = Math.max(direct, maxRoutes ?? DEFAULT_MAX_ROUTES);
   const paths: Candidate[] = [];
   /** Steered paths run in one call. */
   let calls = 0;
@@ -106,7 +118,7 @@ export function executablePaths(index: ChainPoolIndex, ends: TradeEnds, request:
 }
 
 /** How a request's paths are made candidates: its side and the slippage of hand-overs between stages. */
-type CandidateTerms = Pick<TradeRequest, 'tradeType' | 'handoverSlippageBps'>;
+type CandidateTerms = Pick<PathRequest, 'tradeType' | 'handoverSlippageBps'>;
 
 /**
  * A path's facts kept in the index's tree of paths (ChainPoolIndex.paths): what a search learns of a path before

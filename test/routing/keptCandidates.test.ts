@@ -47,7 +47,7 @@ const requests: TradeRequest[] = tokens.flatMap((tokenIn) =>
     ),
 );
 const candidates = (index: ChainPoolIndex, request: TradeRequest): ExecutablePaths =>
-  executablePaths(index, tradeEnds(index.wrappedNative, request.tokenIn, request.tokenOut), request, { maxRoutes: 4 });
+  executablePaths(index, tradeEnds(index.wrappedNative, request.tokenIn, request.tokenOut), request, 4);
 
 /** Everything a request's candidates hold, as text: bigints, sets and maps spelt out, no field left out. */
 function spelt(paths: ExecutablePaths): string {
