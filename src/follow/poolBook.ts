@@ -8,7 +8,7 @@ import type { Snapshot } from '../graph/snapshot.ts';
 import type { PoolLog } from '../protocols/logWords.ts';
 import type { SnapshotContext } from '../protocols/PoolProtocol.ts';
 import { type CreatedPool, type PoolToRead, poolAddress } from '../protocols/PoolSource.ts';
-import { POOL_SOURCES, poolSource, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
+import { type AnyPoolProtocol, POOL_SOURCES, poolSource, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { chainAllowedHooks } from '../protocols/uniswapV4/v4Fees.ts';
 
 /** A log as eth_getLogs returns it. */
@@ -246,11 +246,39 @@ export class PoolBook {
           }
         }
       }
+      this.spreadShared(change, touch);
     } catch (err) {
       this.undo(change);
       throw err;
     }
     return { ...change, events, rereads: toRead.size };
+  }
+
+  /**
+   * Gives the state a block changed that pools share (PoolProtocol.spreadShared: v4's protocolFeesAccrued per
+   * currency) to the other pools that record it, as part of the block's change.
+   */
+  private spreadShared(change: BlockChange, touch: (a: string) => void): void {
+    const byProtocol = new Map<AnyPoolProtocol, [SnapshotPool | undefined, SnapshotPool][]>();
+    for (const [a, before] of change.prev) {
+      const after = this.pools.get(a);
+      if (after === undefined || !snapshotProtocol(after.version).spreadShared) continue;
+      const protocol = snapshotProtocol(after.version);
+      const list = byProtocol.get(protocol) ?? [];
+      list.push([before, after]);
+      byProtocol.set(protocol, list);
+    }
+    for (const [protocol, changed] of byProtocol) {
+      // Iterated only when the change is to be spread (lazily: a block's change is most often nothing shared).
+      const pools = this.pools;
+      const own = (function* () {
+        for (const entry of pools) if (snapshotProtocol(entry[1].version) === protocol) yield entry;
+      })();
+      for (const [a, state] of protocol.spreadShared!(changed, own)) {
+        touch(a);
+        this.track(a, state);
+      }
+    }
   }
 
   /** Undoes one block's change (newest first). Returns the addresses whose state changed. */

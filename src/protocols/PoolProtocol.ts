@@ -184,6 +184,12 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
    */
   applyEvent(state: S, log: PoolLog, context: EventContext): EventOutcome<S>;
   /**
+   * State its pools share beyond their own, which each pool's state records (Uniswap v4: the PoolManager's
+   * protocolFeesAccrued per currency): given the pools a block changed (state before, after) and every pool of the
+   * protocol on the chain, the other pools whose states change with them (address → new state). Absent: none shared.
+   */
+  spreadShared?(changed: ReadonlyArray<readonly [before: S | undefined, after: S]>, pools: Iterable<readonly [string, S]>): Map<string, S>;
+  /**
    * What an executor needs besides a leg's pool address, tokens and fee to name the pool (Leg.poolKey): Uniswap v4's
    * PoolKey fee, tick spacing and hooks. Absent for protocols whose pools are contracts of their own.
    */
