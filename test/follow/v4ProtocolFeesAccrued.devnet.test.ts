@@ -16,6 +16,7 @@ import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { ChainFollower } from '../../src/follow/ChainFollower.ts';
 import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
+import { protocolFeeOf } from '../../src/protocols/uniswapV4/v4Fees.ts';
 import { devnetWallet } from '../helpers/devnetWallet.ts';
 import { chainSeeder } from '../helpers/followDevnet.ts';
 
@@ -127,4 +128,37 @@ t.test('protocolFeesAccrued followed across the pools of a currency equals a fre
     true,
     'the native ETH/USDC pool, which no log of the block names, records USDC as accrued',
   );
+
+  // WETH in, small amounts: the protocol fee owed is floor(paid x fee / 1e6) per step. Below 1e6 nothing accrues; from
+  // 1e6 to 1e6 x (most steps) the event cannot tell (a re-read); each time the chain says what accrued.
+  const wethIn = wethPool.currency0 === weth;
+  const pips = BigInt(protocolFeeOf(wethPool.protocolFee, wethIn));
+  await fundAccount(devnet.rpcUrl, trader.address, weth, 10n ** 20n);
+  await send(trader, { to: weth, data: encodeFunctionData({ abi: ERC20, functionName: 'approve', args: [swapper, maxUint256] }) });
+  const swapWeth = async (amount: bigint): Promise<void> => {
+    const receipt = await send(trader, {
+      to: swapper,
+      data: encodeFunctionData({
+        abi: SWAP,
+        functionName: 'swap',
+        args: [
+          keyOf(wethPool),
+          { zeroForOne: wethIn, amountSpecified: -amount, sqrtPriceLimitX96: wethIn ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n },
+          { takeClaims: false, settleUsingBurn: false },
+          '0x',
+        ],
+      }),
+    });
+    t.equal(receipt.status, 'success', `${amount} wei of WETH swapped in`);
+  };
+  const rereadsBefore = follower.metrics.rereads;
+  await swapWeth(999_999n / pips);
+  t.equal(await accrued(weth), false, 'the chain: paid x fee below 1e6 accrues nothing');
+  await stepAndCompare('a swap too small to owe a protocol fee');
+  t.equal(follower.metrics.rereads, rereadsBefore, 'known from the event alone (no re-read)');
+  await swapWeth(1_500_000n / pips);
+  t.equal(await accrued(weth), true, 'the chain: a one-step swap with paid x fee = 1.5e6 accrues one wei');
+  await stepAndCompare('a small swap the event cannot tell about');
+  t.equal(follower.metrics.rereads, rereadsBefore + 1, 'the pool was re-read');
+  t.same(followedPool(wethPool.poolId).protocolFeesAccruedSet, [true, true], 'both WETH/USDC currencies are recorded as accrued');
 });
