@@ -11,6 +11,9 @@ import { type CreatedPool, type PoolToRead, poolAddress } from '../protocols/Poo
 import { type AnyPoolProtocol, POOL_SOURCES, poolSource, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { chainAllowedHooks } from '../protocols/uniswapV4/v4Fees.ts';
 
+/** The protocols with shared state no event follows, read at every block (PoolProtocol.sharedReread). */
+const SHARED_REREADS = [...new Set(POOL_SOURCES.map((s) => snapshotProtocol(s.version)))].filter((p) => p.sharedReread);
+
 /** A log as eth_getLogs returns it. */
 export interface RpcLog extends PoolLog {
   readonly blockNumber: string;
@@ -247,6 +250,7 @@ export class PoolBook {
         }
       }
       this.spreadShared(change, touch);
+      await this.rereadShared(run, touch);
     } catch (err) {
       this.undo(change);
       throw err;
@@ -275,6 +279,23 @@ export class PoolBook {
         for (const entry of pools) if (snapshotProtocol(entry[1].version) === protocol) yield entry;
       })();
       for (const [a, state] of protocol.spreadShared!(changed, own)) {
+        touch(a);
+        this.track(a, state);
+      }
+    }
+  }
+
+  /** Reads, at the block, the shared state no event follows (PoolProtocol.sharedReread: v4's protocolFeesAccrued). */
+  private async rereadShared(run: PhaseRunner, touch: (a: string) => void): Promise<void> {
+    for (const protocol of SHARED_REREADS) {
+      const pools = this.pools;
+      const own = (function* () {
+        for (const entry of pools) if (snapshotProtocol(entry[1].version) === protocol) yield entry;
+      })();
+      const read = protocol.sharedReread!(own);
+      if (!read) continue;
+      const results = await run('state', read.calls, (r) => `${r.filter((v) => v === undefined).length} failed reads`);
+      for (const [a, state] of read.apply(results)) {
         touch(a);
         this.track(a, state);
       }

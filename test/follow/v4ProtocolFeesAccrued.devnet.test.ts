@@ -1,7 +1,8 @@
 // The PoolManager's protocolFeesAccrued is per currency: a swap paying a protocol fee into USDC on the devnet's
 // WETH/USDC pool makes it non-zero for every pool of USDC. The followed record (SnapshotPoolV4.protocolFeesAccruedSet)
 // must equal a fresh seed after each block, the chain's protocolFeesAccrued(currency) the oracle, including on a pool
-// no log of the block names (the native ETH/USDC pool, given a protocol fee here): PoolBook's spread (v4AccruedSpread).
+// no log of the block names (the native ETH/USDC pool, given a protocol fee here): PoolBook's spread (v4AccruedSpread);
+// and a collectProtocolFees, which emits no event, through the follower's read at every block (v4AccruedReread).
 import { pino } from 'pino';
 import t from 'tap';
 import { type Address, encodeFunctionData, maxUint256, parseAbi, zeroAddress } from 'viem';
@@ -25,6 +26,7 @@ const PM = parseAbi([
   KEY,
   'function setProtocolFee(PoolKey key, uint24 newProtocolFee)',
   'function protocolFeesAccrued(address currency) view returns (uint256)',
+  'function collectProtocolFees(address recipient, address currency, uint256 amount) returns (uint256)',
 ]);
 const SWAP = parseAbi([
   KEY,
@@ -161,4 +163,16 @@ t.test('protocolFeesAccrued followed across the pools of a currency equals a fre
   await stepAndCompare('a small swap the event cannot tell about');
   t.equal(follower.metrics.rereads, rereadsBefore + 1, 'the pool was re-read');
   t.same(followedPool(wethPool.poolId).protocolFeesAccruedSet, [true, true], 'both WETH/USDC currencies are recorded as accrued');
+
+  // The controller collects every USDC accrued: no event says so; the follower reads the recorded currencies each block.
+  const collect = await send(controller, {
+    to: pm,
+    data: encodeFunctionData({ abi: PM, functionName: 'collectProtocolFees', args: [controller.address, usdc, 0n] }),
+  });
+  t.equal(collect.status, 'success', 'the controller collects the USDC protocol fees');
+  t.equal(await accrued(usdc), false, 'the chain: protocolFeesAccrued[USDC] is zero again');
+  await stepAndCompare('protocol fees collected');
+  const usdcSide = (p: (typeof pools)[number]): boolean | undefined =>
+    followedPool(p.poolId).protocolFeesAccruedSet?.[p.currency0 === usdc ? 0 : 1];
+  t.same([usdcSide(wethPool), usdcSide(nativePool)], [false, false], 'both pools record USDC as not accrued');
 });

@@ -3,12 +3,11 @@ import { eventTopic, logWords, signedWord, topicAddress, wordAddress } from '../
 import { isV4Key, type PoolSource, type ReadCall, viewCall } from '../PoolSource.ts';
 import { tickWindow } from '../uniswapV3/uniswapV3Events.ts';
 import { type FollowedPoolV4, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
+import { protocolFeesAccruedAbi } from './v4AccruedSpread.ts';
 import { v4Balances } from './v4Balances.ts';
 
 const rangeAbi = parseAbi(['function extsload(bytes32 startSlot, uint256 nSlots) view returns (bytes32[])']);
 const slotsAbi = parseAbi(['function extsload(bytes32[] slots) view returns (bytes32[])']);
-/** ProtocolFees' public mapping (per currency, PoolManager-wide): read by its getter, no storage layout assumed. */
-const accruedAbi = parseAbi(['function protocolFeesAccrued(address currency) view returns (uint256)']);
 
 /** IPoolManager's Initialize: id, currency0, currency1 indexed; fee, tickSpacing, hooks, sqrtPriceX96, tick in data. */
 const INITIALIZE = eventTopic('Initialize(bytes32,address,address,uint24,int24,address,uint160,int24)');
@@ -111,7 +110,9 @@ export const uniswapV4Source: PoolSource<FollowedPoolV4> = {
           const slots: bigint[] = [];
           for (let w = basics.words[0]; w <= basics.words[1]; w++) slots.push(entrySlot(BigInt(w), stateSlot + TICK_BITMAP_OFFSET));
           const accruedCalls = chargesProtocolFee()
-            ? [pool.token0, pool.token1].map((c) => viewCall(key.poolManager, accruedAbi, 'protocolFeesAccrued', [getAddress(c)]))
+            ? [pool.token0, pool.token1].map((c) =>
+                viewCall(key.poolManager, protocolFeesAccruedAbi, 'protocolFeesAccrued', [getAddress(c)]),
+              )
             : [];
           return [...slotCalls(slots), ...accruedCalls];
         }

@@ -1,4 +1,10 @@
+import { type Address, getAddress, parseAbi } from 'viem';
+import type { SharedReread } from '../PoolProtocol.ts';
+import { viewCall } from '../PoolSource.ts';
 import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
+
+/** ProtocolFees' public mapping (per currency, PoolManager-wide), read through its getter. */
+export const protocolFeesAccruedAbi = parseAbi(['function protocolFeesAccrued(address currency) view returns (uint256)']);
 
 /** One PoolManager's currency: protocolFeesAccrued's key on the chain. */
 const keyOf = (p: SnapshotPoolV4, currency: string): string => `${p.poolManager.toLowerCase()}:${currency.toLowerCase()}`;
@@ -33,4 +39,39 @@ export function v4AccruedSpread(
     if (next[0] !== set[0] || next[1] !== set[1]) out.set(address, { ...p, protocolFeesAccruedSet: next });
   }
   return out;
+}
+
+/**
+ * collectProtocolFees empties a currency's protocolFeesAccrued without an event: at every block the follower reads
+ * protocolFeesAccrued of each currency some pool records as non-zero (one call per PoolManager and currency), and a
+ * zero sets that side false in every pool recording it. Undefined when no pool records a non-zero accrual.
+ */
+export function v4AccruedReread(pools: Iterable<readonly [string, SnapshotPoolV4]>): SharedReread<SnapshotPoolV4> | undefined {
+  const recording: (readonly [string, SnapshotPoolV4])[] = [];
+  const asked = new Map<string, { manager: Address; currency: Address }>();
+  for (const entry of pools) {
+    const p = entry[1];
+    const set = p.protocolFeesAccruedSet;
+    if (set === undefined) continue;
+    recording.push(entry);
+    [p.token0, p.token1].forEach((currency, i) => {
+      if (set[i]) asked.set(keyOf(p, currency), { manager: getAddress(p.poolManager), currency: getAddress(currency) });
+    });
+  }
+  if (asked.size === 0) return undefined;
+  const keys = [...asked.keys()];
+  return {
+    calls: [...asked.values()].map(({ manager, currency }) => viewCall(manager, protocolFeesAccruedAbi, 'protocolFeesAccrued', [currency])),
+    apply(results) {
+      const emptied = new Set(keys.filter((_, i) => results[i] === 0n));
+      const out = new Map<string, SnapshotPoolV4>();
+      if (emptied.size === 0) return out;
+      for (const [address, p] of recording) {
+        const set = p.protocolFeesAccruedSet!;
+        const next = [set[0] && !emptied.has(keyOf(p, p.token0)), set[1] && !emptied.has(keyOf(p, p.token1))] as const;
+        if (next[0] !== set[0] || next[1] !== set[1]) out.set(address, { ...p, protocolFeesAccruedSet: next });
+      }
+      return out;
+    },
+  };
 }
