@@ -8,8 +8,11 @@ import type { Snapshot } from '../graph/snapshot.ts';
 import type { PoolLog } from '../protocols/logWords.ts';
 import type { SnapshotContext } from '../protocols/PoolProtocol.ts';
 import { type CreatedPool, type PoolToRead, poolAddress } from '../protocols/PoolSource.ts';
-import { POOL_SOURCES, poolSource, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
+import { type AnyPoolProtocol, POOL_SOURCES, poolSource, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { chainAllowedHooks } from '../protocols/uniswapV4/v4Fees.ts';
+
+/** The protocols with shared state no event follows, read at every block (PoolProtocol.sharedReread). */
+const SHARED_REREADS = [...new Set(POOL_SOURCES.map((s) => snapshotProtocol(s.version)))].filter((p) => p.sharedReread);
 
 /** A log as eth_getLogs returns it. */
 export interface RpcLog extends PoolLog {
@@ -246,11 +249,57 @@ export class PoolBook {
           }
         }
       }
+      this.spreadShared(change, touch);
+      await this.rereadShared(run, touch);
     } catch (err) {
       this.undo(change);
       throw err;
     }
     return { ...change, events, rereads: toRead.size };
+  }
+
+  /**
+   * Gives the state a block changed that pools share (PoolProtocol.spreadShared: v4's protocolFeesAccrued per
+   * currency) to the other pools that record it, as part of the block's change.
+   */
+  private spreadShared(change: BlockChange, touch: (a: string) => void): void {
+    const byProtocol = new Map<AnyPoolProtocol, [SnapshotPool | undefined, SnapshotPool][]>();
+    for (const [a, before] of change.prev) {
+      const after = this.pools.get(a);
+      if (after === undefined || !snapshotProtocol(after.version).spreadShared) continue;
+      const protocol = snapshotProtocol(after.version);
+      const list = byProtocol.get(protocol) ?? [];
+      list.push([before, after]);
+      byProtocol.set(protocol, list);
+    }
+    for (const [protocol, changed] of byProtocol) {
+      // Iterated only when the change is to be spread (lazily: a block's change is most often nothing shared).
+      const pools = this.pools;
+      const own = (function* () {
+        for (const entry of pools) if (snapshotProtocol(entry[1].version) === protocol) yield entry;
+      })();
+      for (const [a, state] of protocol.spreadShared!(changed, own)) {
+        touch(a);
+        this.track(a, state);
+      }
+    }
+  }
+
+  /** Reads, at the block, the shared state no event follows (PoolProtocol.sharedReread: v4's protocolFeesAccrued). */
+  private async rereadShared(run: PhaseRunner, touch: (a: string) => void): Promise<void> {
+    for (const protocol of SHARED_REREADS) {
+      const pools = this.pools;
+      const own = (function* () {
+        for (const entry of pools) if (snapshotProtocol(entry[1].version) === protocol) yield entry;
+      })();
+      const read = protocol.sharedReread!(own);
+      if (!read) continue;
+      const results = await run('state', read.calls, (r) => `${r.filter((v) => v === undefined).length} failed reads`);
+      for (const [a, state] of read.apply(results)) {
+        touch(a);
+        this.track(a, state);
+      }
+    }
   }
 
   /** Undoes one block's change (newest first). Returns the addresses whose state changed. */

@@ -1,6 +1,6 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { PoolLog } from './logWords.ts';
-import type { PoolSource } from './PoolSource.ts';
+import type { PoolSource, ReadCall } from './PoolSource.ts';
 import type { SnapshotPoolBase } from './SnapshotPoolBase.ts';
 
 /** What a v4 leg adds of its PoolKey beside the pool's tokens (src/routing/Trade.ts Leg.poolKey; PoolProtocol.legKey). */
@@ -8,6 +8,13 @@ export interface V4LegKey {
   readonly fee: number;
   readonly tickSpacing: number;
   readonly hooks: string;
+}
+
+/** Reads of state a protocol's pools share (PoolProtocol.sharedReread) and what their results change. */
+export interface SharedReread<S> {
+  readonly calls: ReadCall<unknown>[];
+  /** The pools whose states change (address → new state); a failed read (undefined) changes nothing. */
+  apply(results: readonly unknown[]): Map<string, S>;
 }
 
 /** Which side of a trade is fixed: the input (exactIn) or the output (exactOut). */
@@ -183,6 +190,18 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
    * never modified) or a re-read outcome. A log whose topic0 is not in eventTopics is a re-read.
    */
   applyEvent(state: S, log: PoolLog, context: EventContext): EventOutcome<S>;
+  /**
+   * State its pools share beyond their own, which each pool's state records (Uniswap v4: the PoolManager's
+   * protocolFeesAccrued per currency): given the pools a block changed (state before, after) and every pool of the
+   * protocol on the chain, the other pools whose states change with them (address → new state). Absent: none shared.
+   */
+  spreadShared?(changed: ReadonlyArray<readonly [before: S | undefined, after: S]>, pools: Iterable<readonly [string, S]>): Map<string, S>;
+  /**
+   * Shared state its pools record that no event follows (v4: protocolFeesAccrued, which collectProtocolFees empties
+   * without an event): the reads a follower makes at every block applied (after the block's events and spread), and
+   * the pools whose states change by their results; undefined when there is nothing to read.
+   */
+  sharedReread?(pools: Iterable<readonly [string, S]>): SharedReread<S> | undefined;
   /**
    * What an executor needs besides a leg's pool address, tokens and fee to name the pool (Leg.poolKey): Uniswap v4's
    * PoolKey fee, tick spacing and hooks. Absent for protocols whose pools are contracts of their own.

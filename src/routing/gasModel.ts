@@ -28,7 +28,7 @@ export const GAS = {
     // Beside the v3 routers' call: the PoolManager's unlock and its callback, the settle (the pull through Permit2)
     // and the take; fitted with the v4 figures (src/protocols/uniswapV4/uniswapV4.ts) on the Universal Router trades
     // executed on the devnet (test/tx/universalRouter.devnet.test.ts and universalRouterNative.devnet.test.ts print
-    // them and hold each swap step within ±4%; test/fixtures/gas/devnetUniversalRouter*GasUsed.json).
+    // them and hold each swap step within ±4% never traded, ±5% traded; test/fixtures/gas/devnetUniversalRouter*GasUsed.json).
     UniversalRouter: 91_000n,
     // Balancer v2's Vault called directly (swap / batchSwap): devnet gasUsed, src/protocols/balancer/balancerGas.ts.
     BalancerVault: 71_400n,

@@ -20,13 +20,13 @@ import type { DevnetWallet } from './devnetWallet.ts';
 
 /**
  * How far (percent) an estimate may be from the gasUsed of a Universal Router trade. The swap step: ±4% on pools
- * never traded (the fit's cases, all within ±3.4%), ±10% on pools traded before (up to +9.2%: a v4 pool charging a
- * protocol fee is charged the PoolManager's protocolFeesAccrued slot as written from zero, which it is only until its
- * first swap; the snapshot does not hold that slot). The trade's gasEstimate against all its steps: ±10% in
- * approvalMode "approve" (−3.6% … +9.2%: that native-in case has no approval, its swap is the whole trade); ±5% in
- * "permit2" (−1.8% … +4.0%: the search prices the approval mode, the permit in the swap and no `Permit2.approve`).
+ * never traded (the fit's cases, all within ±3.4%), ±5% on pools traded before (−4.6% … +4.2%: a v4 pool charging a
+ * protocol fee pays protocolFeesAccrued[currency] as a write from zero only while it is zero, which the snapshot
+ * records, SnapshotPoolV4.protocolFeesAccruedSet; charged from zero always, those trades read up to +9.2%). The
+ * trade's gasEstimate against all its steps: ±5% in either approval mode (approve −3.6% … +4.2%, permit2 −1.9% …
+ * +1.1%: the search prices the approval mode, the permit in the swap and no `Permit2.approve`).
  */
-export const UR_GAS_TOLERANCE = { swap: { cold: 4, warm: 10 }, trade: { approve: 10, permit2: 5 } } as const;
+export const UR_GAS_TOLERANCE = { swap: { cold: 4, warm: 5 }, trade: { approve: 5, permit2: 5 } } as const;
 
 /** A trade to build steps for: its tokens, the account that sends it, its recipient, the approval mode. */
 export interface UniversalRouterTradeParams {

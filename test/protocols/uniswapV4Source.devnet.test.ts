@@ -23,6 +23,7 @@ const FEE_GROWTH_ABI = parseAbi([
   'function getFeeGrowthGlobals(bytes32 poolId) view returns (uint256, uint256)',
   'function getTickFeeGrowthOutside(bytes32 poolId, int24 tick) view returns (uint256, uint256)',
 ]);
+const ACCRUED_ABI = parseAbi(['function protocolFeesAccrued(address currency) view returns (uint256)']);
 const BALANCE_ABI = parseAbi(['function balanceOf(address) view returns (uint256)']);
 const V4_QUOTER_ABI = artifactAbi(V4_ARTIFACT_PATHS.V4Quoter);
 
@@ -100,7 +101,7 @@ t.test('seeded v4 state equals StateView at the block', async (t) => {
     const p = v4.pools.find((x) => poolIdOf(x) === kept[i].address)!;
     t.equal(uniswapV4.checkSnapshot(s), undefined, `${s.address}: passes the snapshot checks`);
     const oracle = await readV4State(client, v4.contracts.stateView, pm, p, WINDOW_WORDS, block);
-    const { balance0, balance1, feeGrowthGlobalSet, feeGrowthOutsideSet, grossByTick: _gross, ...rest } = s;
+    const { balance0, balance1, feeGrowthGlobalSet, feeGrowthOutsideSet, protocolFeesAccruedSet, grossByTick: _gross, ...rest } = s;
     const { balance0: _0, balance1: _1, ...want } = oracle;
     t.same(rest, want, `${s.address}: state`);
     const sv = { address: v4.contracts.stateView, abi: FEE_GROWTH_ABI, blockNumber: block } as const;
@@ -113,6 +114,20 @@ t.test('seeded v4 state equals StateView at the block', async (t) => {
       if (set) outside[tick] = set;
     }
     t.same(feeGrowthOutsideSet, outside, `${s.address}: fee growth outside set`);
+    // The PoolManager's per-currency protocolFeesAccrued, through its public getter: recorded only with a protocol fee.
+    const accrued = async (c: string): Promise<boolean> =>
+      (await client.readContract({
+        address: pm,
+        abi: ACCRUED_ABI,
+        functionName: 'protocolFeesAccrued',
+        args: [getAddress(c)],
+        blockNumber: block,
+      })) !== 0n;
+    t.same(
+      protocolFeesAccruedSet,
+      s.protocolFee === 0 ? undefined : [await accrued(s.token0), await accrued(s.token1)],
+      `${s.address}: protocolFeesAccrued recorded (protocol fee ${s.protocolFee})`,
+    );
     t.ok(BigInt(balance0) + BigInt(balance1) > 0n, `${s.address}: its liquidity holds tokens`);
     held.set(s.token0, (held.get(s.token0) ?? 0n) + BigInt(balance0));
     held.set(s.token1, (held.get(s.token1) ?? 0n) + BigInt(balance1));

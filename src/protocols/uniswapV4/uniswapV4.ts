@@ -9,6 +9,7 @@ import { sqrtPriceMid, walkRefusal } from '../uniswapV3/tickWalkPool.ts';
 import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
 import { applyV4Event, type FollowedPoolV4, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
 import { uniswapV4Source } from './uniswapV4Source.ts';
+import { v4AccruedReread, v4AccruedSpread } from './v4AccruedSpread.ts';
 import {
   DYNAMIC_FEE_FLAG,
   MAX_LP_FEE,
@@ -36,6 +37,8 @@ export interface UniswapV4Pool extends PoolBase {
   readonly slots: V3SlotState;
   /** slot0.protocolFee (oneForZero << 12 | zeroForOne, pips): a direction that pays one writes protocolFeesAccrued. */
   readonly protocolFee: number;
+  /** SnapshotPoolV4.protocolFeesAccruedSet: whether that write finds the currency's slot already non-zero. */
+  readonly protocolFeesAccruedSet: readonly [boolean, boolean] | undefined;
 }
 
 /** v4's bounds: fees up to 100% (LPFeeLibrary.MAX_LP_FEE plus a protocol fee stays within it) and spacings up to 32767. */
@@ -60,10 +63,9 @@ function ladderQuote(
   if (amountIn > INT128_MAX || amountOut > INT128_MAX) {
     return { ok: false, code: 'AMOUNT_TOO_LARGE', reason: 'the swap amounts exceed int128 (the PoolManager balance delta)' };
   }
-  // A direction paying a protocol fee adds it to the PoolManager's protocolFeesAccrued[currency in]: the snapshot does
-  // not read that slot, so it is counted as written from zero (as it is until the fees are first collected, and on
-  // the devnet), the safe side where it already holds a value (5,000 then).
-  const accrues = protocolFeeOf(pool.protocolFee, zeroForOne) > 0 ? 1 : 0;
+  // A direction paying a protocol fee adds it to the PoolManager's protocolFeesAccrued[currency in]: a write from zero
+  // while that currency's is zero (protocolFeesAccruedSet; unknown counts as zero, the safe side).
+  const accrues = protocolFeeOf(pool.protocolFee, zeroForOne) > 0 && pool.protocolFeesAccruedSet?.[zeroForOne ? 0 : 1] !== true ? 1 : 0;
   const coldSlots = v3ColdSlots(walk, pool.slots, zeroForOne, amountIn, tickAfter, liquidityAfter) + accrues;
   // v4 pools keep no oracle: moving the tick writes nothing more.
   return { ok: true, amountIn, amountOut, ticksCrossed: result.initializedTicksCrossed, coldSlots, movesTick: false };
@@ -85,11 +87,14 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
   source: uniswapV4Source,
   eventTopics: V4_EVENT_TOPICS,
   applyEvent: applyV4Event,
+  spreadShared: v4AccruedSpread,
+  sharedReread: v4AccruedReread,
   // A priced dynamic-fee pool's LP fee changes without an event (PoolManager.updateDynamicLPFee).
   rereadEachBlock: (p, context) => v4DynamicFeeFollowed(p, context?.allowedHooks),
   /**
    * Fitted on the Universal Router trades executed on the devnet (test/tx/universalRouter.devnet.test.ts prints the
-   * table and holds every swap step within ±4%; a minimax fit with GAS.call.UniversalRouter, every case within ±3.5%).
+   * table and holds every swap step within ±4% on never-traded pools, ±5% on traded ones; a minimax fit with
+   * GAS.call.UniversalRouter, every never-traded case within ±3.5%).
    * A hop is PoolManager.swap on warm-written slots and its step in the router's unlock callback; the unlock, the
    * settle (the Permit2 pull) and the take are the call's (GAS.call.UniversalRouter). Each initialized tick crossed:
    * 17,000, from the devnet's 3-tick swap (a call trace: PoolManager.swap 164,846 against 45,377 with no tick, five
@@ -125,6 +130,7 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
       keyFee: p.fee,
       refusal: v4Refusal(p, context?.allowedHooks),
       protocolFee: p.protocolFee,
+      protocolFeesAccruedSet: p.protocolFeesAccruedSet,
       slots: {
         feeGrowthSet: p.feeGrowthGlobalSet,
         outsideSet: new Map(Object.entries(p.feeGrowthOutsideSet ?? {}).map(([tick, set]) => [Number(tick), set])),

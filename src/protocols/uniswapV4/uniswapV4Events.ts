@@ -4,7 +4,7 @@ import type { EventContext, EventOutcome } from '../PoolProtocol.ts';
 import { feeGrowthAfterSwap, modifyPosition, type TickedPool, tickWindow } from '../uniswapV3/uniswapV3Events.ts';
 import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
 import { v4Balances } from './v4Balances.ts';
-import { swapFee } from './v4Fees.ts';
+import { protocolFeeOf, swapFee } from './v4Fees.ts';
 
 /** v4 state as a follower keeps it: with liquidityGross per known tick (FollowedPoolV3's reason). */
 export type FollowedPoolV4 = SnapshotPoolV4 & TickedPool;
@@ -29,10 +29,31 @@ function restated(p: FollowedPoolV4): FollowedPoolV4 {
 }
 
 /**
+ * Whether a swap that paid `paid` of its input currency added to the PoolManager's protocolFeesAccrued for it
+ * (Pool.swap: each step owes floor((amountIn + feeAmount) * protocolFee / 1e6), or the whole step fee when the LP fee
+ * is 0, which is at least 1 when the step takes any input), or undefined when the event cannot tell (a small swap over
+ * several steps). A step ends at an initialized tick or a bitmap word's edge: at most the known ticks between start and
+ * end, the words spanned, and one more; some step took at least paid / steps, so paid * fee >= 1e6 * steps accrues.
+ */
+function accruesProtocolFee(p: SnapshotPoolV4, paid: bigint, zeroForOne: boolean, tickAfter: number): boolean | undefined {
+  const fee = BigInt(protocolFeeOf(p.protocolFee, zeroForOne));
+  if (fee === 0n || paid <= 0n) return false;
+  if (p.lpFee === 0) return true;
+  if (paid * fee < 1_000_000n) return false;
+  const [lo, hi] = p.tick <= tickAfter ? [p.tick, tickAfter] : [tickAfter, p.tick];
+  const word = (tick: number): number => Math.floor(Math.floor(tick / p.tickSpacing) / 256);
+  const known = p.ticks.filter(([t]) => t >= lo && t <= hi).length;
+  const steps = BigInt(known + word(hi) - word(lo) + 2);
+  return paid * fee >= 1_000_000n * steps ? true : undefined;
+}
+
+/**
  * Applies one PoolManager log of the pool (topic1 its poolId) to its snapshot state. Swap: price, tick and liquidity
  * as the event states them, the fee-growth state (a fee paid to LPs when lpFee > 0); a tick whose window moves is a
  * re-read. ModifyLiquidity: v3's position change (both ticks inside the window, in-range liquidity). Donate: the fee
- * growth of each donated currency. ProtocolFeeUpdated: the protocol fee. Balances are restated from the liquidity
+ * growth of each donated currency. ProtocolFeeUpdated: the protocol fee (turned on: a re-read, which reads protocolFeesAccrued). A Swap paying a
+ * protocol fee makes protocolFeesAccruedSet's input side true (accruesProtocolFee; v4AccruedSpread gives it to the
+ * chain's other pools of the currency). Balances are restated from the liquidity
  * after each (the PoolManager holds no per-pool balance). The Swap's fee (Pool.swap's swapFee) confirms the followed
  * fee: one that differs from swapFee(lpFee, protocolFee, direction) is a re-read (a dynamic fee changed by its hook,
  * which emits no event; a priced dynamic-fee pool is also re-read at every block: v4DynamicFeeFollowed).
@@ -58,7 +79,15 @@ export function applyV4Event(state: SnapshotPoolV4, log: PoolLog, context: Event
       const charged = swapFee(p.lpFee, p.protocolFee, inBit === 0);
       if (paid && w[5] !== BigInt(charged)) return reread(`swap fee ${w[5]} is not the followed fee ${charged}`);
       const growth = feeGrowthAfterSwap(p, tick, inBit, p.lpFee > 0 && paid);
-      return { ok: true, state: restated({ ...p, ...growth, sqrtPriceX96: w[2].toString(), tick, liquidity: w[3].toString() }) };
+      const accrued = p.protocolFeesAccruedSet;
+      let protocolFees = {};
+      if (accrued !== undefined && !accrued[inBit]) {
+        const accrues = accruesProtocolFee(p, inBit === 0 ? -amount0 : -amount1, inBit === 0, tick);
+        if (accrues === undefined) return reread('a small swap over several steps may or may not have accrued a protocol fee');
+        if (accrues) protocolFees = { protocolFeesAccruedSet: inBit === 0 ? [true, accrued[1]] : [accrued[0], true] };
+      }
+      const moved = { ...p, ...growth, ...protocolFees, sqrtPriceX96: w[2].toString(), tick, liquidity: w[3].toString() };
+      return { ok: true, state: restated(moved) };
     }
     case V4_MODIFY_LIQUIDITY: {
       const w = logWords(log, 3, 4);
@@ -77,7 +106,15 @@ export function applyV4Event(state: SnapshotPoolV4, log: PoolLog, context: Event
     case V4_PROTOCOL_FEE_UPDATED: {
       const w = logWords(log, 2, 1);
       if (!w || w[0] >= 1n << 24n) return fail();
-      return { ok: true, state: { ...p, protocolFee: Number(w[0]) } };
+      const protocolFee = Number(w[0]);
+      if (protocolFee === 0) {
+        const { protocolFeesAccruedSet: _, ...rest } = p;
+        return { ok: true, state: { ...rest, protocolFee } };
+      }
+      // The currencies' protocolFeesAccrued are read with a pool charging a protocol fee (uniswapV4Source).
+      if (p.protocolFeesAccruedSet === undefined)
+        return reread("a protocol fee was turned on: its currencies' protocolFeesAccrued are unread");
+      return { ok: true, state: { ...p, protocolFee } };
     }
     default:
       return reread(`unexpected v4 event ${topic ?? '(no topic)'}`);

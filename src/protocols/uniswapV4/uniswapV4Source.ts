@@ -3,6 +3,7 @@ import { eventTopic, logWords, signedWord, topicAddress, wordAddress } from '../
 import { isV4Key, type PoolSource, type ReadCall, viewCall } from '../PoolSource.ts';
 import { tickWindow } from '../uniswapV3/uniswapV3Events.ts';
 import { type FollowedPoolV4, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
+import { protocolFeesAccruedAbi } from './v4AccruedSpread.ts';
 import { v4Balances } from './v4Balances.ts';
 
 const rangeAbi = parseAbi(['function extsload(bytes32 startSlot, uint256 nSlots) view returns (bytes32[])']);
@@ -82,6 +83,9 @@ export const uniswapV4Source: PoolSource<FollowedPoolV4> = {
       ? undefined
       : { reason: 'no PoolKey (tick spacing, hooks) from an Initialize log' };
     const initialized: number[] = [];
+    /** protocolFeesAccrued of currency0 and currency1 ≠ 0: read (with the bitmap) only for a pool charging a protocol fee. */
+    let accrued: [boolean, boolean] | undefined;
+    const chargesProtocolFee = (): boolean => basics !== undefined && ((basics.slot0 >> 184n) & 0xffffffn) !== 0n;
     const ticks: [number, bigint][] = [];
     const outside: Record<string, number> = {};
     const gross: Record<string, string> = {};
@@ -105,7 +109,12 @@ export const uniswapV4Source: PoolSource<FollowedPoolV4> = {
         if (phase === 'bitmap') {
           const slots: bigint[] = [];
           for (let w = basics.words[0]; w <= basics.words[1]; w++) slots.push(entrySlot(BigInt(w), stateSlot + TICK_BITMAP_OFFSET));
-          return slotCalls(slots);
+          const accruedCalls = chargesProtocolFee()
+            ? [pool.token0, pool.token1].map((c) =>
+                viewCall(key.poolManager, protocolFeesAccruedAbi, 'protocolFeesAccrued', [getAddress(c)]),
+              )
+            : [];
+          return [...slotCalls(slots), ...accruedCalls];
         }
         return slotCalls(initialized.flatMap((t) => [tickSlot(t), tickSlot(t) + 1n, tickSlot(t) + 2n]));
       },
@@ -125,7 +134,12 @@ export const uniswapV4Source: PoolSource<FollowedPoolV4> = {
             }
           }
         } else if (phase === 'bitmap' && basics) {
-          values(results, 'the tick bitmap').forEach((bits, i) => {
+          const fees = chargesProtocolFee() ? results.slice(-2) : [];
+          if (fees.length > 0) {
+            if (fees.some((r) => typeof r !== 'bigint')) throw new Error(`protocolFeesAccrued of v4 pool ${poolId}'s currencies failed`);
+            accrued = [fees[0] !== 0n, fees[1] !== 0n];
+          }
+          values(results.slice(0, results.length - fees.length), 'the tick bitmap').forEach((bits, i) => {
             const w = basics!.words[0] + i;
             for (let bit = 0; bits !== 0n && bit < 256; bit++)
               if ((bits >> BigInt(bit)) & 1n) initialized.push((w * 256 + bit) * key.tickSpacing);
@@ -168,6 +182,7 @@ export const uniswapV4Source: PoolSource<FollowedPoolV4> = {
           ticks: ticks.map(([t, net]) => [t, net.toString()] as const),
           feeGrowthGlobalSet: basics.feeGrowth,
           feeGrowthOutsideSet: outside,
+          ...(accrued ? { protocolFeesAccruedSet: accrued } : {}),
           grossByTick: gross,
         };
         return { ok: true, state };
