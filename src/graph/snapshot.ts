@@ -332,6 +332,14 @@ export function sharedSnapshotFiles(dir: string): SharedSnapshotFile[] {
   return [...sharedFiles.values()].filter((f) => f.path.startsWith(prefix));
 }
 
+/**
+ * Reads one snapshot file as a folder load does (the fast path, else the full path's message), so that a process
+ * that both seeds and serves compiles one snapshot schema, not two.
+ */
+export function readSnapshotFile(path: string): Snapshot | string {
+  return parseSnapshotFile(readFileSync(path), false);
+}
+
 /** Fast path for the bytes (see parseSnapshotBytes.ts), else the full JSON.parse + ajv path with its message. */
 function parseSnapshotFile(bytes: Buffer, validated: boolean): Snapshot | string {
   const fast = parseSnapshotBytes(bytes, validated ? null : reducedSnapshotValidator());
