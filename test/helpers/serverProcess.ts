@@ -75,7 +75,7 @@ export function withoutTapProcessInfo(nodeOptions: string | undefined): string |
  * to the NODE_OPTIONS of every process spawned (whatever env is given), so the command goes through env(1), which
  * sets NODE_OPTIONS for node itself (exec: same pid). Outside tap: node, unchanged.
  */
-function untrackedNode(args: readonly string[]): [string, string[]] {
+export function untrackedNode(args: readonly string[]): [string, string[]] {
   const options = process.env.NODE_OPTIONS;
   const kept = withoutTapProcessInfo(options);
   if (kept === options) return [process.execPath, [...args]];
