@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { getAddress } from 'viem';
+import { newAjv } from '../ajv.ts';
 import { projectRoot } from '../config.ts';
 import {
   type BridgeFeeTermsConfig,
@@ -348,10 +349,17 @@ function normaliseBridge(
 /** The catalogue format: one schema, shipped with the code, whatever folder the chain files come from. */
 export const CHAIN_SCHEMA_PATH = join(projectRoot, 'catalog', 'chain.schema.json');
 
+let chainValidator: ValidateFunction<RawChain> | undefined;
+
+/** The catalogue schema, compiled once per process however many catalogues it loads. */
+function validateChain(): ValidateFunction<RawChain> {
+  chainValidator ??= newAjv(true).compile<RawChain>(JSON.parse(readFileSync(CHAIN_SCHEMA_PATH, 'utf8')) as object);
+  return chainValidator;
+}
+
 /** Loads and validates every `*.json` chain file of a catalogue folder; throws CatalogError naming the file and field. */
 export function loadCatalog(dir: string = join(projectRoot, 'catalog')): Catalog {
-  const schema = JSON.parse(readFileSync(CHAIN_SCHEMA_PATH, 'utf8')) as object;
-  const validate = new Ajv({ allErrors: true, strict: false }).compile<RawChain>(schema);
+  const validate = validateChain();
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json'))
     .sort();

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { newAjv } from '../ajv.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -45,7 +46,7 @@ let validator: ValidateFunction<TokenList> | undefined;
 function validateTokenList(): ValidateFunction<TokenList> {
   if (!validator) {
     const schema = JSON.parse(readFileSync(require.resolve('@uniswap/token-lists/src/tokenlist.schema.json'), 'utf8')) as object;
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    const ajv = newAjv(true);
     // The schema's two formats, checked without another dependency: an absolute URI and an RFC 3339 date-time.
     ajv.addFormat('uri', /^[a-z][a-z0-9+.-]*:[^\s]*$/i);
     ajv.addFormat('date-time', (value: string) => /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)));

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Address, getAddress, type PublicClient } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
-import { parseSnapshot, type Snapshot, type SnapshotExcludedToken } from '../graph/snapshot.ts';
+import { readSnapshotFile, type Snapshot, type SnapshotExcludedToken } from '../graph/snapshot.ts';
 import { DEFAULT_MULTICALL3, type ReadCall } from '../protocols/PoolSource.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
@@ -386,7 +386,7 @@ async function seedOne(
 function previousSnapshot(dir: string, chain: CatalogChain): Snapshot | undefined {
   const file = join(dir, `${chain.slug}.json`);
   if (!existsSync(file)) return undefined;
-  const parsed = parseSnapshot(readFileSync(file, 'utf8'));
+  const parsed = readSnapshotFile(file);
   return typeof parsed === 'string' || parsed.chainId !== chain.chainId ? undefined : parsed;
 }
 

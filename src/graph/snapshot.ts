@@ -1,7 +1,8 @@
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { workerData } from 'node:worker_threads';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { newAjv } from '../ajv.ts';
 import type { CatalogDex } from '../catalog/Catalog.ts';
 import { projectRoot } from '../config.ts';
 import type { PoolReadKey } from '../protocols/PoolSource.ts';
@@ -142,13 +143,13 @@ function reducedSnapshotValidator(): ReducedValidator {
   if (!reducedValidator) {
     const schema = readSchema();
     schema.definitions.pool.properties.ticks = { type: 'string' };
-    reducedValidator = new Ajv({ allErrors: false, strict: false }).compile(schema);
+    reducedValidator = newAjv(false).compile(schema);
   }
   return reducedValidator;
 }
 
 function validateSnapshot(data: unknown): string | undefined {
-  if (!validator) validator = new Ajv({ allErrors: false, strict: false }).compile(readSchema());
+  if (!validator) validator = newAjv(false).compile(readSchema());
   if (validator(data)) return undefined;
   const e = validator.errors?.[0];
   return e ? `${e.instancePath || '(root)'}: ${e.message ?? 'is invalid'}` : 'is invalid';
@@ -329,6 +330,14 @@ function readShared(path: string): { bytes: Buffer; validated: boolean } {
 export function sharedSnapshotFiles(dir: string): SharedSnapshotFile[] {
   const prefix = join(dir, '/');
   return [...sharedFiles.values()].filter((f) => f.path.startsWith(prefix));
+}
+
+/**
+ * Reads one snapshot file as a folder load does (the fast path, else the full path's message), so that a process
+ * that both seeds and serves compiles one snapshot schema, not two.
+ */
+export function readSnapshotFile(path: string): Snapshot | string {
+  return parseSnapshotFile(readFileSync(path), false);
 }
 
 /** Fast path for the bytes (see parseSnapshotBytes.ts), else the full JSON.parse + ajv path with its message. */

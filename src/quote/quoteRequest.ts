@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { newAjv } from '../ajv.ts';
 import { type Catalog, type CatalogChain, type CatalogToken, type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import { ValidationError } from '../errors/BaseError.ts';
 import { DECIMAL_AMOUNT_PATTERN, EVM_ADDRESS_PATTERN, hasValidChecksum, TOKEN_PATTERN } from '../http/formats.ts';
@@ -16,7 +17,13 @@ import {
   TRADE_TYPES,
 } from './quoteRequestSchema.ts';
 
-const validateShape = new Ajv({ allErrors: true, strict: false }).compile(quoteRequestSchema);
+let shapeValidator: ValidateFunction<QuoteRequestBody> | undefined;
+
+/** The request body schema, compiled on the first request (a process that never parses one never compiles it). */
+function validateShape(): ValidateFunction<QuoteRequestBody> {
+  shapeValidator ??= newAjv(true).compile(quoteRequestSchema);
+  return shapeValidator;
+}
 
 /** A validated quote request with its catalogue objects and integer amount. */
 export interface QuoteRequest {
@@ -260,9 +267,10 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     throw new ValidationError('request body must be a JSON object');
   }
   const problems = new Map<string, string>();
-  if (!validateShape(body)) {
+  const validate = validateShape();
+  if (!validate(body)) {
     let unknown = 0;
-    for (const error of validateShape.errors ?? []) {
+    for (const error of validate.errors ?? []) {
       if (error.keyword === 'additionalProperties' && ++unknown > MAX_UNKNOWN_NAMED) continue;
       const [field, text] = shapeMessage(error);
       if (!problems.has(field)) problems.set(field, text);

@@ -59,6 +59,30 @@ export interface StartServerOptions {
 
 const TAIL_CHARS = 8_000;
 
+/**
+ * NODE_OPTIONS without the module hooks of tap's process tracking (@tapjs/processinfo), which tap puts in every test
+ * process's NODE_OPTIONS: in a server process they cost about half a CPU-second of start-up (every module load
+ * passes through them) and record nothing a test reads.
+ */
+export function withoutTapProcessInfo(nodeOptions: string | undefined): string | undefined {
+  if (nodeOptions === undefined) return undefined;
+  const kept = nodeOptions.replace(/"?--(?:import|loader|require)[= ]"?[^"\s]*@tapjs[\\/]processinfo[^"\s]*"?/g, '').trim();
+  return kept === '' ? undefined : kept;
+}
+
+/**
+ * The command that runs `node args` without tap's process tracking. Under tap, @tapjs/processinfo adds its hooks
+ * to the NODE_OPTIONS of every process spawned (whatever env is given), so the command goes through env(1), which
+ * sets NODE_OPTIONS for node itself (exec: same pid). Outside tap: node, unchanged.
+ */
+export function untrackedNode(args: readonly string[]): [string, string[]] {
+  const options = process.env.NODE_OPTIONS;
+  const kept = withoutTapProcessInfo(options);
+  if (kept === options) return [process.execPath, [...args]];
+  const set = kept === undefined ? ['-u', 'NODE_OPTIONS'] : [`NODE_OPTIONS=${kept}`];
+  return ['/usr/bin/env', [...set, process.execPath, ...args]];
+}
+
 function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -78,7 +102,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   const port = await freePort();
   const started = performance.now();
   const root = options.root ?? projectRoot;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', join(root, entry)], {
+  const [command, args] = untrackedNode([...(options.nodeArgs ?? []), '--import', 'tsx', join(root, entry)]);
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -44,12 +44,17 @@ function writeAtomic(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
+// One server process for both tests (starting one costs seconds of CPU): it serves a copy of the shipped snapshots
+// from a watched folder of its own; the reload test leaves that folder as it found it, and the SIGTERM test ends it.
+const dir = mkdtempSync(join(tmpdir(), 'sqs-snap-'));
+cpSync(join(projectRoot, 'seeds/snapshots'), dir, { recursive: true });
+const server = await startServer({ SNAPSHOT_DIR: dir, DATA_DIR: join(dir, '.data') });
+t.teardown(async () => {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
 t.test('snapshots reload under load without a failed request; a corrupt one is refused; SIGHUP reloads', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'sqs-snap-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  cpSync(join(projectRoot, 'seeds/snapshots'), dir, { recursive: true });
-  const server = await startServer({ SNAPSHOT_DIR: dir, DATA_DIR: join(dir, '.data') });
-  t.teardown(() => server.stop());
   const url = `http://127.0.0.1:${server.port}/quotes/routes`;
   const v2Amount = async (): Promise<string> => {
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -116,12 +121,7 @@ t.test('snapshots reload under load without a failed request; a corrupt one is r
   t.equal(await v2Amount(), v2Out(amountIn, BigInt(pool.reserve0 as string), BigInt(pool.reserve1 as string)).toString());
 });
 
-t.test('SIGTERM: stops accepting, finishes the in-flight request, exits 0', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'sqs-term-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const server = await startServer({ DATA_DIR: dir, SNAPSHOT_WATCH: 'false' });
-  t.teardown(() => server.stop());
-
+t.test('SIGTERM (snapshot folder watched): stops accepting, finishes the in-flight request, exits 0', async (t) => {
   // An in-flight request: headers and half of the body sent before SIGTERM, the rest after.
   const socket = connect(server.port, '127.0.0.1');
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
