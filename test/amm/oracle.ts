@@ -1,5 +1,6 @@
 // Test support (not a test): the Uniswap SDKs as oracles, a seeded PRNG and random pool generation.
 import { createRequire } from 'node:module';
+import { seededRandom } from '../helpers/seededRandom.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -84,18 +85,11 @@ export const TOKEN_B = new sdkCore.Token(1, '0x000000000000000000000000000000000
 export const j = (x: bigint | number): Jsbi => JSBI.BigInt(x.toString());
 export const b = (x: Jsbi): bigint => BigInt(x.toString());
 
-/** mulberry32 PRNG: reproducible from its seed. */
+/** A seeded pseudo-random generator (seededRandom) with integer and pick helpers: reproducible from its seed. */
 export class Rng {
-  private state: number;
+  readonly next: () => number;
   constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = seededRandom(seed);
   }
   int(lo: number, hi: number): number {
     return lo + Math.floor(this.next() * (hi - lo + 1));

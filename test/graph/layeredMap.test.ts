@@ -5,17 +5,7 @@
 // changes, new keys come after), and the maps derived from earlier never change.
 import t from 'tap';
 import { LayeredMap } from '../../src/graph/layeredMap.ts';
-
-/** A deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../helpers/seededRandom.ts';
 
 /** How a derived map reads otherwise than its copy (a key or entries()), or undefined when it reads the same. */
 function mismatch(layered: LayeredMap<number, string>, oracle: Map<number, string>, keys: number): string | undefined {
@@ -34,7 +24,7 @@ t.test('a chain of derived maps reads as maps copied at each derivation', async 
     [3, 500, 200],
     [4, 10_000, 1],
   ] as const) {
-    const random = rng(seed);
+    const random = seededRandom(seed);
     const first = new LayeredMap<number, string>();
     const oracle = new Map<number, string>();
     for (let k = 0; k < keys; k += 2) {

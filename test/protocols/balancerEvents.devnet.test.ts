@@ -45,6 +45,7 @@ import type { PoolLog } from '../../src/protocols/logWords.ts';
 import type { PoolToRead } from '../../src/protocols/PoolSource.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import { devnetWallet } from '../helpers/devnetWallet.ts';
+import { seededRandom } from '../helpers/seededRandom.ts';
 
 const devnet = await startDevnet({ balancer: true });
 t.teardown(() => devnet.stop());
@@ -115,17 +116,6 @@ const ownerAbi = parseAbi([
   'function startAmplificationParameterUpdate(uint256 rawEndValue, uint256 endTime)',
 ]);
 
-/** A seeded pseudo-random generator (mulberry32): the same traffic on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const bookAt = new WeakMap<PoolBook, bigint>();
 /** The last block a book was brought to (its start snapshot's at first). */
 const snapshotBlock = (book: PoolBook): bigint => bookAt.get(book) ?? startBlock;
@@ -182,7 +172,7 @@ t.test('random traffic followed block by block equals a fresh read at every bloc
   }
   let block = await client.getBlockNumber();
   let followed = await read(block, bal.pools);
-  const rand = random(27);
+  const rand = seededRandom(27);
   let exact = 0;
   const applied = new Map<string, number>();
   const rereadBy = new Set<string>();

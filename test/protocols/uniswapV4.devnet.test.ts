@@ -22,6 +22,7 @@ import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import type { LadderQuote, TradeType } from '../../src/protocols/PoolProtocol.ts';
 import { uniswapV4 } from '../../src/protocols/uniswapV4/uniswapV4.ts';
 import { batchingClient, devnetWallet } from '../helpers/devnetWallet.ts';
+import { seededRandom } from '../helpers/seededRandom.ts';
 import { readV4State, STATE_VIEW_ABI, v4QuoterQuote } from '../helpers/v4State.ts';
 
 const SEED = Number(process.env.V4_LADDER_SEED ?? 20261125);
@@ -118,17 +119,6 @@ t.test('every planned v4 pool is initialised with its key, protocol fee and liqu
   }
 });
 
-/** A small seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Amounts from 1 unit to 10^(decimals + 7): 1, 2, 5 per decade and three random amounts in each, ascending. */
 function amountLadder(decimals: number, random: () => number): bigint[] {
   const out: bigint[] = [];
@@ -153,7 +143,7 @@ const chainQuote = (pool: DevnetV4Pool, zeroForOne: boolean, tradeType: TradeTyp
   v4QuoterQuote(batching, v4.contracts.v4Quoter, pool, zeroForOne, tradeType, amount, block);
 
 t.test('the v4 ladder equals V4Quoter to the wei', async (t) => {
-  const random = rng(SEED);
+  const random = seededRandom(SEED);
   const crossed = new Map<number, number>();
   const gasPoints: [number, bigint][] = [];
   let cases = 0;

@@ -29,6 +29,7 @@ import { applyV4Event, type FollowedPoolV4, V4_EVENT_TOPICS } from '../../src/pr
 import { uniswapV4Source } from '../../src/protocols/uniswapV4/uniswapV4Source.ts';
 import { devnetWallet } from '../helpers/devnetWallet.ts';
 import { chainSeeder } from '../helpers/followDevnet.ts';
+import { seededRandom } from '../helpers/seededRandom.ts';
 
 const SEED = Number(process.env.V4_EVENTS_SEED ?? 20261126);
 const WINDOW_WORDS = 16;
@@ -54,17 +55,6 @@ async function deploy(path: string): Promise<Address> {
   const { abi, bytecode } = loadArtifact(path);
   const hash = await wallet.deployContract({ account, chain: wallet.chain, abi, bytecode, args: [pm] });
   return (await client.waitForTransactionReceipt({ hash })).contractAddress!;
-}
-
-/** A small seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const pools: PoolToRead[] = (
@@ -125,7 +115,7 @@ t.test('the followed v4 state equals a fresh read after every block', async (t) 
   // A pool no one has created yet (native ETH / DAI, hookless): initialized mid-run by a plain PoolManager call.
   const lateKey = { currency0: zeroAddress, currency1: devnetAddresses().tokens.DAI, fee: 3000, tickSpacing: 60, hooks: zeroAddress };
   let followerFailures = 0;
-  const random = rng(SEED);
+  const random = seededRandom(SEED);
   let block = await client.getBlockNumber();
   let followed = await seed(block);
   const positions: { pool: string; lower: number; upper: number; liquidity: bigint; salt: Hex }[] = [];

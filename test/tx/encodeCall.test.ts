@@ -3,17 +3,7 @@ import { type Abi, type AbiFunction, type AbiParameter, bytesToHex, encodeAbiPar
 import { abiEncode } from '../../src/tx/abiEncode.ts';
 import * as abis from '../../src/tx/abis.ts';
 import { encodeCall } from '../../src/tx/encodeCall.ts';
-
-/** A deterministic pseudo-random source (mulberry32), so a failure names a reproducible case. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../helpers/seededRandom.ts';
 
 /** A random value of an ABI parameter's type (the types our ABIs use). */
 function randomValue(param: AbiParameter, next: () => number): unknown {
@@ -62,7 +52,7 @@ const functions = Object.entries(abis as Record<string, unknown>)
 
 t.test('encodeCall writes the bytes viem encodeFunctionData writes, for every function of every ABI we encode', async (t) => {
   t.ok(functions.length >= 20, `${functions.length} functions`);
-  const next = random(14);
+  const next = seededRandom(14);
   const differing: string[] = [];
   let compared = 0;
   for (const { abiName, abi, item } of functions) {
