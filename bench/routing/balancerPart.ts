@@ -21,6 +21,18 @@ export const ROUTING_BALANCER_POOLS = Number(process.env.BENCH_ROUTING_BALANCER_
 
 const withoutBalancer = (p: { version: string }): boolean => p.version !== 'balancerV2';
 
+/** The pairs between base tokens the Balancer graph's stable and weighted pools serve, beside the generated pairs. */
+export function balancerBasePairs(tokens: readonly string[]): [string, string][] {
+  const [weth, usdc, usdt, dai, wbtc] = tokens;
+  return [
+    [usdc, usdt],
+    [usdt, dai],
+    [dai, usdc],
+    [weth, wbtc],
+    [usdc, weth],
+  ];
+}
+
 /** The balancer part: one row. */
 export async function balancerPart(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-routing-balancer-'));
@@ -30,14 +42,7 @@ export async function balancerPart(): Promise<BenchRow[]> {
     const name = `generated ${num(ROUTING_GRAPH.pools)} pools`;
     const withBalancer = loadGraph(`${name} + ${num(weighted + stable)} Balancer`, fixture.catalogDir, fixture.snapshotDir);
     const without = loadGraph(name, fixture.catalogDir, fixture.snapshotDir, withoutBalancer);
-    const [weth, usdc, usdt, dai, wbtc] = fixture.tokens;
-    const basePairs: [string, string][] = [
-      [usdc, usdt],
-      [usdt, dai],
-      [dai, usdc],
-      [weth, wbtc],
-      [usdc, weth],
-    ];
+    const basePairs = balancerBasePairs(fixture.tokens);
     const cases = [...generatedPairs(fixture), ...basePairs].flatMap(([a, b]) => pairCases(without.index, a, b));
     return compareAddedPools(name, withBalancer, without, cases, {
       label: 'Balancer',

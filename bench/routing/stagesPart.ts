@@ -16,7 +16,7 @@ import { generateRoutingGraph, ROUTING_GRAPH, rng } from '../lib/generateScale.t
 import { LatencyRecorder } from '../lib/percentiles.ts';
 import { bestTradeOfCase, type Case, CHAIN_ID, generatedPairs, loadGraph, pairCases, SEARCH_ROUNDS } from '../lib/routingGraphs.ts';
 import { shuffled, timedCpu } from '../lib/timing.ts';
-import { ROUTING_BALANCER_POOLS } from './balancerPart.ts';
+import { balancerBasePairs, ROUTING_BALANCER_POOLS } from './balancerPart.ts';
 
 const BEFORE = process.env.BENCH_BEFORE;
 /** The hand-over slippage searched: the service's default slippage (DEFAULT_SLIPPAGE_BPS). */
@@ -48,14 +48,7 @@ export async function stagesPart(): Promise<BenchRow[]> {
       fixture.catalogDir,
       fixture.snapshotDir,
     );
-    const [weth, usdc, usdt, dai, wbtc] = fixture.tokens;
-    const basePairs: [string, string][] = [
-      [usdc, usdt],
-      [usdt, dai],
-      [dai, usdc],
-      [weth, wbtc],
-      [usdc, weth],
-    ];
+    const basePairs = balancerBasePairs(fixture.tokens);
     const cases: Case[] = [...generatedPairs(fixture), ...basePairs].flatMap(([a, b]) => pairCases(graph.index, a, b));
     const searches: ((c: Case) => TradeOutcome | CheckoutOutcome)[] = [
       (c) => bestTradeOfCase(graph, c, graph.gasPriceWei, undefined, undefined, undefined, HANDOVER_BPS),
