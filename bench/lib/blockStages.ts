@@ -16,8 +16,9 @@ import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { derivePricingGraph, type PricingGraph, pricingGraphOf } from '../../src/graph/PricingGraph.ts';
 import { loadServedSnapshots } from '../../src/graph/snapshot.ts';
-import { findTrades, warmUp } from '../../src/quote/TradeTask.ts';
+import { warmUp } from '../../src/quote/TradeTask.ts';
 import { defaultLimits } from '../../src/routing/RoutingLimits.ts';
+import { quotePair } from './firstQuoteStages.ts';
 
 /** One block's costs, wall ms. */
 export interface BlockCost {
@@ -56,22 +57,7 @@ export function blockStages(
   warmUp(graph);
   const limits = defaultLimits(index.chain.dexes.map((d) => deploymentId(d.slug, d.version)));
   const quotes = (on: PricingGraph): number =>
-    pairs
-      .map(
-        ([a, b, amount]) =>
-          time(() =>
-            findTrades(on, {
-              chainId,
-              tokenIn: a.toLowerCase(),
-              tokenOut: b.toLowerCase(),
-              tradeType: 'exactIn',
-              amount,
-              limits,
-              perDeployment: true,
-            }),
-          )[1],
-      )
-      .reduce((x, y) => x + y, 0);
+    pairs.map((pair) => time(() => quotePair(on, chainId, limits, pair))[1]).reduce((x, y) => x + y, 0);
   const first = quotes(graph);
   const again = quotes(graph);
   // The v2 pools by their place in the loaded graph: block k changes every 1,000th from position 13k on.

@@ -15,7 +15,7 @@ import { derivePricingGraph, type PricingGraph, pricingGraphOf } from '../../src
 import { loadServedSnapshots } from '../../src/graph/snapshot.ts';
 import { findTrades, warmUp } from '../../src/quote/TradeTask.ts';
 import { findRoutes } from '../../src/routing/findRoutes.ts';
-import { defaultLimits } from '../../src/routing/RoutingLimits.ts';
+import { defaultLimits, type RequestedLimits } from '../../src/routing/RoutingLimits.ts';
 
 /** One pair's first quote after ready, by stage (ms of CPU). */
 export interface PairStages {
@@ -67,16 +67,7 @@ export function firstQuoteStages(
   const deployments = index.chain.dexes.map((d) => deploymentId(d.slug, d.version));
   const limits = defaultLimits(deployments);
   const allowed = new Set(deployments);
-  const quote = (on: PricingGraph, [a, b, amount]: readonly [string, string, bigint]) =>
-    findTrades(on, {
-      chainId,
-      tokenIn: a.toLowerCase(),
-      tokenOut: b.toLowerCase(),
-      tradeType: 'exactIn',
-      amount,
-      limits,
-      perDeployment: true,
-    });
+  const quote = (on: PricingGraph, pair: readonly [string, string, bigint]) => quotePair(on, chainId, limits, pair);
   const stages = pairs.map((pair): PairStages => {
     const [tokenIn, tokenOut] = [pair[0].toLowerCase(), pair[1].toLowerCase()];
     const search = () => quote(graph, pair);
@@ -129,4 +120,22 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\/be
   const [catalogDir, snapshotDir, chainId, pairs] = process.argv.slice(2);
   const parsed = (JSON.parse(pairs) as [string, string, string][]).map(([a, b, n]) => [a, b, BigInt(n)] as const);
   process.stdout.write(`${JSON.stringify(firstQuoteStages({ catalogDir, snapshotDir }, Number(chainId), parsed))}\n`);
+}
+
+/** One exactIn quote of a pair at default routing with the per-deployment bests, as POST /quotes/routes asks it. */
+export function quotePair(
+  on: PricingGraph,
+  chainId: number,
+  limits: RequestedLimits,
+  [a, b, amount]: readonly [string, string, bigint],
+): ReturnType<typeof findTrades> {
+  return findTrades(on, {
+    chainId,
+    tokenIn: a.toLowerCase(),
+    tokenOut: b.toLowerCase(),
+    tradeType: 'exactIn',
+    amount,
+    limits,
+    perDeployment: true,
+  });
 }

@@ -105,23 +105,22 @@ t.test('protocolFeesAccrued followed across the pools of a currency equals a fre
   await fundAccount(devnet.rpcUrl, trader.address, NATIVE_TOKEN_ADDRESS, 10n ** 21n);
   await fundAccount(devnet.rpcUrl, trader.address, usdc, 10n ** 12n);
   await send(trader, { to: usdc, data: encodeFunctionData({ abi: ERC20, functionName: 'approve', args: [swapper, maxUint256] }) });
-  const swap = await send(trader, {
-    to: swapper,
-    data: encodeFunctionData({
-      abi: SWAP,
-      functionName: 'swap',
-      args: [
-        keyOf(wethPool),
-        {
-          zeroForOne: wethUsdcIn,
-          amountSpecified: -(10n ** 9n),
-          sqrtPriceLimitX96: wethUsdcIn ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n,
-        },
-        { takeClaims: false, settleUsingBurn: false },
-        '0x',
-      ],
-    }),
-  });
+  /** An exact-input swap of `amount` on the WETH/USDC pool through PoolSwapTest. */
+  const swapExactIn = (zeroForOne: boolean, amount: bigint) =>
+    send(trader, {
+      to: swapper,
+      data: encodeFunctionData({
+        abi: SWAP,
+        functionName: 'swap',
+        args: [
+          keyOf(wethPool),
+          { zeroForOne, amountSpecified: -amount, sqrtPriceLimitX96: zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n },
+          { takeClaims: false, settleUsingBurn: false },
+          '0x',
+        ],
+      }),
+    });
+  const swap = await swapExactIn(wethUsdcIn, 10n ** 9n);
   t.equal(swap.status, 'success', '1,000 USDC swapped into the WETH/USDC pool');
   t.equal(await accrued(usdc), true, 'the chain: protocolFeesAccrued[USDC] is non-zero');
   await stepAndCompare('a swap accrued a protocol fee in USDC');
@@ -138,19 +137,7 @@ t.test('protocolFeesAccrued followed across the pools of a currency equals a fre
   await fundAccount(devnet.rpcUrl, trader.address, weth, 10n ** 20n);
   await send(trader, { to: weth, data: encodeFunctionData({ abi: ERC20, functionName: 'approve', args: [swapper, maxUint256] }) });
   const swapWeth = async (amount: bigint): Promise<void> => {
-    const receipt = await send(trader, {
-      to: swapper,
-      data: encodeFunctionData({
-        abi: SWAP,
-        functionName: 'swap',
-        args: [
-          keyOf(wethPool),
-          { zeroForOne: wethIn, amountSpecified: -amount, sqrtPriceLimitX96: wethIn ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n },
-          { takeClaims: false, settleUsingBurn: false },
-          '0x',
-        ],
-      }),
-    });
+    const receipt = await swapExactIn(wethIn, amount);
     t.equal(receipt.status, 'success', `${amount} wei of WETH swapped in`);
   };
   const rereadsBefore = follower.metrics.rereads;
