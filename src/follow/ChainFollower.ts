@@ -373,7 +373,7 @@ export class ChainFollower {
         i = j;
       }
       // Pools whose price moves without a log (PoolProtocol.rereadEachBlock) are read at the range's last block.
-      if (this.book.everyBlock().length > 0 && Number(logs.at(-1)?.blockNumber ?? -1) !== to) {
+      if (this.book.everyBlock().size > 0 && Number(logs.at(-1)?.blockNumber ?? -1) !== to) {
         const change = await this.book.applyBlock([], this.runner(to), this.tickWindowWords, this.onReread);
         this.count(change);
         for (const a of change.prev.keys()) changed.add(a);

@@ -5,14 +5,12 @@ import { pairTokens } from '../chain/discoveryPairs.ts';
 import { type PhaseRunner, readPoolStates } from '../chain/readPoolStates.ts';
 import { comparePools } from '../chain/seedChains.ts';
 import type { Snapshot } from '../graph/snapshot.ts';
+import { chainContext } from '../protocols/chainContext.ts';
 import type { PoolLog } from '../protocols/logWords.ts';
-import type { SnapshotContext } from '../protocols/PoolProtocol.ts';
+import type { SharedState } from '../protocols/PoolProtocol.ts';
 import { type CreatedPool, type PoolToRead, poolAddress } from '../protocols/PoolSource.ts';
-import { type AnyPoolProtocol, POOL_SOURCES, poolSource, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
-import { chainAllowedHooks } from '../protocols/uniswapV4/v4Fees.ts';
-
-/** The protocols with shared state no event follows, read at every block (PoolProtocol.sharedReread). */
-const SHARED_REREADS = [...new Set(POOL_SOURCES.map((s) => snapshotProtocol(s.version)))].filter((p) => p.sharedReread);
+import { POOL_SOURCES, poolSource, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
+import { FollowedPools } from './followedPools.ts';
 
 /** A log as eth_getLogs returns it. */
 export interface RpcLog extends PoolLog {
@@ -43,7 +41,8 @@ const lower = (a: string): string => a.toLowerCase();
  * PoolManager: PoolSource.loggedPool), by its topic1 poolId.
  */
 export class PoolBook {
-  readonly pools = new Map<string, SnapshotPool>();
+  /** By address (lower case); what a block re-reads and shares among them kept with them (FollowedPools). */
+  readonly pools: FollowedPools;
   readonly pending = new Map<string, PoolToRead>();
   /** topic0 of every event the follower asks for. */
   readonly topics: string[];
@@ -56,13 +55,12 @@ export class PoolBook {
    * case): its own logs are the pool's (PoolSource.contractOf). Entries of pools no longer in the book are harmless.
    */
   private readonly contracts = new Map<string, string>();
-  /** The chain's catalogue facts pricing depends on (v4's allowedHooks), as the pricing graph passes them. */
-  private readonly context: SnapshotContext;
 
   constructor(
     readonly chain: CatalogChain,
     snapshot: Snapshot,
   ) {
+    this.pools = new FollowedPools(chainContext(chain));
     for (const p of snapshot.pools) this.track(lower(p.address), p);
     const excluded = new Set((snapshot.excludedTokens ?? []).map((e) => lower(e.address)));
     this.usable = new Set(
@@ -71,7 +69,6 @@ export class PoolBook {
         .filter((a) => !excluded.has(a)),
     );
     this.factories = dexesByFactory(chain);
-    this.context = { allowedHooks: chainAllowedHooks(chain) };
     this.topics = [...new Set(POOL_SOURCES.flatMap((s) => [...snapshotProtocol(s.version).eventTopics, ...s.discoveryTopics]))];
   }
 
@@ -109,10 +106,8 @@ export class PoolBook {
   }
 
   /** The pools whose price moves without a log (PoolProtocol.rereadEachBlock): re-read at every block applied. */
-  everyBlock(): string[] {
-    const out: string[] = [];
-    for (const [a, p] of this.pools) if (snapshotProtocol(p.version).rereadEachBlock?.(p, this.context)) out.push(a);
-    return out;
+  everyBlock(): ReadonlySet<string> {
+    return this.pools.everyBlock();
   }
 
   /** Addresses of the pools the catalogued factories' creation logs among `logs` create (any pair). */
@@ -259,40 +254,31 @@ export class PoolBook {
   }
 
   /**
-   * Gives the state a block changed that pools share (PoolProtocol.spreadShared: v4's protocolFeesAccrued per
-   * currency) to the other pools that record it, as part of the block's change.
+   * Gives the state a block changed that pools share (PoolProtocol.sharedState: v4's protocolFeesAccrued per currency)
+   * to the other pools that record it, as part of the block's change.
    */
   private spreadShared(change: BlockChange, touch: (a: string) => void): void {
-    const byProtocol = new Map<AnyPoolProtocol, [SnapshotPool | undefined, SnapshotPool][]>();
+    const byProtocol = new Map<SharedState<SnapshotPool>, [SnapshotPool | undefined, SnapshotPool][]>();
     for (const [a, before] of change.prev) {
       const after = this.pools.get(a);
-      if (after === undefined || !snapshotProtocol(after.version).spreadShared) continue;
-      const protocol = snapshotProtocol(after.version);
-      const list = byProtocol.get(protocol) ?? [];
+      const shared = after && this.pools.sharedOf(snapshotProtocol(after.version));
+      if (!shared) continue;
+      const list = byProtocol.get(shared) ?? [];
       list.push([before, after]);
-      byProtocol.set(protocol, list);
+      byProtocol.set(shared, list);
     }
-    for (const [protocol, changed] of byProtocol) {
-      // Iterated only when the change is to be spread (lazily: a block's change is most often nothing shared).
-      const pools = this.pools;
-      const own = (function* () {
-        for (const entry of pools) if (snapshotProtocol(entry[1].version) === protocol) yield entry;
-      })();
-      for (const [a, state] of protocol.spreadShared!(changed, own)) {
+    for (const [shared, changed] of byProtocol) {
+      for (const [a, state] of shared.spread(changed)) {
         touch(a);
         this.track(a, state);
       }
     }
   }
 
-  /** Reads, at the block, the shared state no event follows (PoolProtocol.sharedReread: v4's protocolFeesAccrued). */
+  /** Reads, at the block, the shared state no event follows (SharedState.reread: v4's protocolFeesAccrued). */
   private async rereadShared(run: PhaseRunner, touch: (a: string) => void): Promise<void> {
-    for (const protocol of SHARED_REREADS) {
-      const pools = this.pools;
-      const own = (function* () {
-        for (const entry of pools) if (snapshotProtocol(entry[1].version) === protocol) yield entry;
-      })();
-      const read = protocol.sharedReread!(own);
+    for (const shared of this.pools.sharedStates().values()) {
+      const read = shared.reread();
       if (!read) continue;
       const results = await run('state', read.calls, (r) => `${r.filter((v) => v === undefined).length} failed reads`);
       for (const [a, state] of read.apply(results)) {

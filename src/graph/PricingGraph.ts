@@ -6,8 +6,9 @@ import {
   deploymentId,
   NATIVE_TOKEN_ADDRESS,
 } from '../catalog/Catalog.ts';
+import { chainContext } from '../protocols/chainContext.ts';
+import type { SnapshotContext } from '../protocols/PoolProtocol.ts';
 import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
-import { chainAllowedHooks } from '../protocols/uniswapV4/v4Fees.ts';
 import { deriveBaseTokens } from './baseTokens.ts';
 import type { BlockUpdate } from './blockUpdate.ts';
 import { LayeredMap } from './layeredMap.ts';
@@ -62,8 +63,8 @@ export class ChainPoolIndex {
   private readonly converted: WeakMap<PoolEntry, Pool | Error>;
   /** Entries by pool address (a pool of more than two tokens has one per token pair: PoolProtocol.pairViews). */
   private readonly entries: LayeredMap<string, readonly PoolEntry[]>;
-  /** The v4 hooks the catalogue lists for the chain (lower case): pools with them are priced (fromSnapshot's context). */
-  private readonly allowedHooks: ReadonlySet<string>;
+  /** The chain's catalogue facts its pools' pricing depends on (fromSnapshot's context: the v4 hooks it lists). */
+  private readonly context: SnapshotContext;
   private readonly memos = new Map<string, unknown>();
   /** A pair's candidate paths, kept across followed blocks that leave the list heads they were selected from (pairMemo). */
   private readonly pairs = new PairMemos();
@@ -86,7 +87,7 @@ export class ChainPoolIndex {
     this.native = NATIVE_TOKEN_ADDRESS.toLowerCase();
     this.wrappedNative = chain.wrappedNativeToken.toLowerCase();
     this.lists = new SortedLists(deepestFirst, derived?.lists);
-    this.allowedHooks = chainAllowedHooks(chain);
+    this.context = chainContext(chain);
     if (derived) {
       this.paths = derived.paths;
       this.baseTokens = derived.baseTokens;
@@ -265,7 +266,7 @@ export class ChainPoolIndex {
     let pool = this.converted.get(entry);
     if (pool === undefined) {
       try {
-        pool = snapshotProtocol(entry.state.version).fromSnapshot(entry.state, { allowedHooks: this.allowedHooks });
+        pool = snapshotProtocol(entry.state.version).fromSnapshot(entry.state, this.context);
       } catch (error) {
         pool = error instanceof Error ? error : new Error(String(error));
         reportUnconvertiblePool({ chainId: this.chain.chainId, address: entry.address, reason: pool.message });

@@ -10,11 +10,35 @@ export interface V4LegKey {
   readonly hooks: string;
 }
 
-/** Reads of state a protocol's pools share (PoolProtocol.sharedReread) and what their results change. */
+/** Reads of state a protocol's pools share (SharedState.reread) and what their results change. */
 export interface SharedReread<S> {
   readonly calls: ReadCall<unknown>[];
   /** The pools whose states change (address → new state); a failed read (undefined) changes nothing. */
   apply(results: readonly unknown[]): Map<string, S>;
+}
+
+/**
+ * State a protocol's pools share beyond their own, as one chain's followed pools record it (PoolProtocol.sharedState:
+ * v4's protocolFeesAccrued per currency). Told of every pool of the protocol that enters the book, changes state or
+ * leaves it, it knows which pools record what, so a block's spread and re-read visit only the pools concerned (never
+ * every pool of the chain).
+ */
+export interface SharedState<S> {
+  /** A pool entered the book, or its state in the book is now `state`. */
+  set(address: string, state: S): void;
+  /** A pool left the book (a pool it does not hold: nothing). */
+  delete(address: string): void;
+  /**
+   * Given the pools a block changed (state before, after; each already set here), the other pools whose states change
+   * with them (address → new state).
+   */
+  spread(changed: ReadonlyArray<readonly [before: S | undefined, after: S]>): Map<string, S>;
+  /**
+   * The shared state no event follows (v4: protocolFeesAccrued, which collectProtocolFees empties without an event):
+   * the reads a follower makes at every block applied (after the block's events and spread), and the pools whose
+   * states change by their results; undefined when there is nothing to read.
+   */
+  reread(): SharedReread<S> | undefined;
 }
 
 /** Which side of a trade is fixed: the input (exactIn) or the output (exactOut). */
@@ -192,16 +216,10 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
   applyEvent(state: S, log: PoolLog, context: EventContext): EventOutcome<S>;
   /**
    * State its pools share beyond their own, which each pool's state records (Uniswap v4: the PoolManager's
-   * protocolFeesAccrued per currency): given the pools a block changed (state before, after) and every pool of the
-   * protocol on the chain, the other pools whose states change with them (address → new state). Absent: none shared.
+   * protocolFeesAccrued per currency): a new, empty record of it for one chain's followed pools (SharedState), which
+   * the follower keeps told of every pool of the protocol entering, changing or leaving its book. Absent: none shared.
    */
-  spreadShared?(changed: ReadonlyArray<readonly [before: S | undefined, after: S]>, pools: Iterable<readonly [string, S]>): Map<string, S>;
-  /**
-   * Shared state its pools record that no event follows (v4: protocolFeesAccrued, which collectProtocolFees empties
-   * without an event): the reads a follower makes at every block applied (after the block's events and spread), and
-   * the pools whose states change by their results; undefined when there is nothing to read.
-   */
-  sharedReread?(pools: Iterable<readonly [string, S]>): SharedReread<S> | undefined;
+  sharedState?(): SharedState<S>;
   /**
    * What an executor needs besides a leg's pool address, tokens and fee to name the pool (Leg.poolKey): Uniswap v4's
    * PoolKey fee, tick spacing and hooks. Absent for protocols whose pools are contracts of their own.

@@ -8,7 +8,7 @@ import { type ServedToken, servedTokens, type TokenFacts, tokenFacts } from '../
 import { chainUsdPrices, tokenSupplies } from '../graph/usdPrices.ts';
 import { type PrecomputedEnvelope, precomputeData, precomputeDataJson, sendData, sendPrecomputed } from '../http/envelope.ts';
 import { parseChainIdQuery, queryValue } from '../http/query.ts';
-import { chainAllowedHooks } from '../protocols/uniswapV4/v4Fees.ts';
+import { chainContext } from '../protocols/chainContext.ts';
 
 /** The DEX fields the API returns (SPEC section 2, DEX, plus chainId and the pricing data). */
 function dexView(dex: CatalogDex) {
@@ -207,9 +207,8 @@ export function blockchainsRouter(catalog: Catalog, graph: () => PoolGraph): Rou
       const token = (address: string) => catalog.token(chain.chainId, BigInt(address) === 0n ? NATIVE_TOKEN_ADDRESS : address);
       const prices = chainUsdPrices(current, catalog, chain.chainId);
       const supplies = tokenSupplies(current.snapshot(chain.chainId));
-      const context = { allowedHooks: chainAllowedHooks(chain) };
       views = pools
-        .map((pool) => describePool(pool, chain, token(pool.token0)!, token(pool.token1)!, prices, supplies, context))
+        .map((pool) => describePool(pool, chain, token(pool.token0)!, token(pool.token1)!, prices, supplies, chainContext(chain)))
         .sort((a, b) =>
           a.dexSlug < b.dexSlug
             ? -1

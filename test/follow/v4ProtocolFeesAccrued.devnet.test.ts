@@ -1,8 +1,8 @@
 // The PoolManager's protocolFeesAccrued is per currency: a swap paying a protocol fee into USDC on the devnet's
 // WETH/USDC pool makes it non-zero for every pool of USDC. The followed record (SnapshotPoolV4.protocolFeesAccruedSet)
 // must equal a fresh seed after each block, the chain's protocolFeesAccrued(currency) the oracle, including on a pool
-// no log of the block names (the native ETH/USDC pool, given a protocol fee here): PoolBook's spread (v4AccruedSpread);
-// and a collectProtocolFees, which emits no event, through the follower's read at every block (v4AccruedReread).
+// no log of the block names (the native ETH/USDC pool, given a protocol fee here): PoolBook's spread (v4AccruedState.spread);
+// and a collectProtocolFees, which emits no event, through the follower's read at every block (v4AccruedState.reread).
 import { pino } from 'pino';
 import t from 'tap';
 import { type Address, encodeFunctionData, maxUint256, parseAbi, zeroAddress } from 'viem';

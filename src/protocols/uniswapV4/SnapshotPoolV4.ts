@@ -31,8 +31,8 @@ export interface SnapshotPoolV4 extends SnapshotPoolBase {
   /**
    * The PoolManager's protocolFeesAccrued[currency0] ≠ 0, protocolFeesAccrued[currency1] ≠ 0 at the block: a swap
    * paying a protocol fee adds to the input currency's, a write from zero while it is zero. Per currency, so shared by
-   * every pool of the currency (the follower spreads a change, v4AccruedSpread, and reads the currencies recorded
-   * as non-zero at every block, v4AccruedReread: collectProtocolFees empties one without an event). Present only on a pool whose
+   * every pool of the currency (the follower's v4AccruedState spreads a change, and reads the currencies recorded as
+   * non-zero at every block: collectProtocolFees empties one without an event). Present only on a pool whose
    * protocolFee is non-zero (absent: no protocol fee, or unknown, which the gas model counts as written from zero).
    */
   readonly protocolFeesAccruedSet?: readonly [boolean, boolean];

@@ -9,7 +9,7 @@ import { sqrtPriceMid, walkRefusal } from '../uniswapV3/tickWalkPool.ts';
 import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
 import { applyV4Event, type FollowedPoolV4, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
 import { uniswapV4Source } from './uniswapV4Source.ts';
-import { v4AccruedReread, v4AccruedSpread } from './v4AccruedSpread.ts';
+import { v4AccruedState } from './v4AccruedState.ts';
 import {
   DYNAMIC_FEE_FLAG,
   MAX_LP_FEE,
@@ -87,8 +87,7 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
   source: uniswapV4Source,
   eventTopics: V4_EVENT_TOPICS,
   applyEvent: applyV4Event,
-  spreadShared: v4AccruedSpread,
-  sharedReread: v4AccruedReread,
+  sharedState: v4AccruedState,
   // A priced dynamic-fee pool's LP fee changes without an event (PoolManager.updateDynamicLPFee).
   rereadEachBlock: (p, context) => v4DynamicFeeFollowed(p, context?.allowedHooks),
   /**

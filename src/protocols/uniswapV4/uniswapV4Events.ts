@@ -52,7 +52,7 @@ function accruesProtocolFee(p: SnapshotPoolV4, paid: bigint, zeroForOne: boolean
  * as the event states them, the fee-growth state (a fee paid to LPs when lpFee > 0); a tick whose window moves is a
  * re-read. ModifyLiquidity: v3's position change (both ticks inside the window, in-range liquidity). Donate: the fee
  * growth of each donated currency. ProtocolFeeUpdated: the protocol fee (turned on: a re-read, which reads protocolFeesAccrued). A Swap paying a
- * protocol fee makes protocolFeesAccruedSet's input side true (accruesProtocolFee; v4AccruedSpread gives it to the
+ * protocol fee makes protocolFeesAccruedSet's input side true (accruesProtocolFee; the follower's v4AccruedState spreads it to the
  * chain's other pools of the currency). Balances are restated from the liquidity
  * after each (the PoolManager holds no per-pool balance). The Swap's fee (Pool.swap's swapFee) confirms the followed
  * fee: one that differs from swapFee(lpFee, protocolFee, direction) is a re-read (a dynamic fee changed by its hook,

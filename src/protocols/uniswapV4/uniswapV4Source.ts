@@ -3,7 +3,7 @@ import { eventTopic, logWords, signedWord, topicAddress, wordAddress } from '../
 import { isV4Key, type PoolSource, type ReadCall, viewCall } from '../PoolSource.ts';
 import { tickWindow } from '../uniswapV3/uniswapV3Events.ts';
 import { type FollowedPoolV4, V4_EVENT_TOPICS } from './uniswapV4Events.ts';
-import { protocolFeesAccruedAbi } from './v4AccruedSpread.ts';
+import { protocolFeesAccruedAbi } from './v4AccruedState.ts';
 import { v4Balances } from './v4Balances.ts';
 
 const rangeAbi = parseAbi(['function extsload(bytes32 startSlot, uint256 nSlots) view returns (bytes32[])']);
