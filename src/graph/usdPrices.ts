@@ -1,4 +1,6 @@
 import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
+import { chainContext } from '../protocols/chainContext.ts';
+import type { SnapshotContext } from '../protocols/PoolProtocol.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import type { PoolGraph } from './PoolGraph.ts';
 import type { Snapshot } from './snapshot.ts';
@@ -125,16 +127,25 @@ interface PricingFacts {
   readonly den: bigint;
 }
 
-const factsByPool = new WeakMap<SnapshotPool, PricingFacts | null>();
+/** Per chain context (chainContext: one per catalogue chain), the pools' facts. */
+const factsByContext = new WeakMap<SnapshotContext, WeakMap<SnapshotPool, PricingFacts | null>>();
 
-/** A pool's pricing facts, or null when it prices nothing (inactive, or no mid price). */
-function pricingFacts(pool: SnapshotPool): PricingFacts | null {
+/**
+ * A pool's pricing facts, or null when it prices nothing (inactive as its chain's `context` has it, the one rule
+ * quotes apply: PoolProtocol.describe; or no mid price).
+ */
+function pricingFacts(pool: SnapshotPool, context: SnapshotContext): PricingFacts | null {
+  let factsByPool = factsByContext.get(context);
+  if (!factsByPool) {
+    factsByPool = new WeakMap();
+    factsByContext.set(context, factsByPool);
+  }
   let facts = factsByPool.get(pool);
   if (facts === undefined) {
     const protocol = snapshotProtocol(pool.version);
     const { num, den } = protocol.snapshotMidPrice(pool);
     facts =
-      protocol.describe(pool).isActive && num > 0n && den > 0n
+      protocol.describe(pool, context).isActive && num > 0n && den > 0n
         ? {
             token0: pool.token0.toLowerCase(),
             token1: pool.token1.toLowerCase(),
@@ -154,7 +165,8 @@ function pricingFacts(pool: SnapshotPool): PricingFacts | null {
  * ranking, never for quotes. Stablecoins (USD_STABLECOINS) are $1. Every other token takes the mid price of its
  * deepest path from a stablecoin: the path whose shallowest pool holds the most USD of the token it prices from
  * (widest path, grown from the stablecoins outwards), the price being the product of the pools' mid prices along it.
- * A pool prices only when it is active (v2 reserves, v3 in-range liquidity) and holds at least MIN_PRICE_DEPTH_USD of
+ * A pool prices only when it is active (v2 reserves, v3 in-range liquidity; a v4 pool only where quotes price it,
+ * with the chain's context: chainContext, its listed hooks) and holds at least MIN_PRICE_DEPTH_USD of
  * the priced side; ties go to the pool with the lower address. A token with no such path has no price.
  */
 export function usdPrices(
@@ -180,8 +192,9 @@ export function usdPrices(
     if (list) list.push(edge);
     else edges.set(from, [edge]);
   };
+  const context = chainContext(chain);
   for (const pool of pools) {
-    const facts = pricingFacts(pool);
+    const facts = pricingFacts(pool, context);
     if (!facts || !token(facts.token0) || !token(facts.token1)) continue;
     // mid = num/den token1 units per token0 unit (so den/num token0 units per token1 unit).
     addEdge(facts.token0, { pool, other: facts.token1, balance: facts.balance0, num: facts.num, den: facts.den });

@@ -1,15 +1,19 @@
 // USD prices, pool values and market caps of GET /blockchains/pools against figures computed here, by hand, from the
 // shipped devnet snapshot's raw reserves, sqrtPriceX96 and totalSupplies (exact fractions, floored to cents once), never
 // through src/graph/usdPrices.ts: each token's price path is chosen below from the pools' balances, with the reason.
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { DEVNET_V4_HOOKS } from '../../seeds/devnet/deployUniswapV4.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import type { Snapshot } from '../../src/graph/snapshot.ts';
 import { chainUsdPrices } from '../../src/graph/usdPrices.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
+import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
 import { buildTestApp } from '../helpers/testApp.ts';
 
 const catalogDir = fileURLToPath(new URL('../../catalog', import.meta.url));
@@ -264,4 +268,70 @@ t.test('a followed block reprices from the new state and carries new supplies; t
   t.same(next.snapshot(chainId)!.totalSupplies, supplies, 'the update carries the supplies');
   const withoutSupplies = next.withUpdate({ ...update, blockNumber: update.blockNumber + 1, pools: [], totalSupplies: undefined });
   t.equal(withoutSupplies.snapshot(chainId)!.totalSupplies, supplies, 'an update without supplies keeps them');
+});
+
+t.test('a dynamic-fee v4 pool prices in USD only where the chain lists its hook, as quotes price it (chainContext)', async (t) => {
+  const E18 = 10n ** 18n;
+  // UNI has no pool on the devnet: a WETH/UNI dynamic-fee v4 pool (WETH < UNI: token0 WETH) at exactly 400 UNI a WETH
+  // (sqrtPriceX96 = 20·2^96), 100 WETH deep, whose fee the devnet's owner-fee hook sets (no permission bit).
+  const dynamic: SnapshotPoolV4 = {
+    address: `0x${'d4'.repeat(32)}`,
+    dex: 'uniswap',
+    version: 'v4',
+    token0: addr('WETH').toLowerCase(),
+    token1: addr('UNI').toLowerCase(),
+    fee: 0x800000,
+    balance0: (100n * E18).toString(),
+    balance1: (40_000n * E18).toString(),
+    poolManager: '0x000000000000000000000000000000000000aa01',
+    hooks: DEVNET_V4_HOOKS.ownerFee,
+    tickSpacing: 60,
+    lpFee: 3000,
+    protocolFee: 0,
+    sqrtPriceX96: (20n << 96n).toString(),
+    tick: 59_914,
+    liquidity: (2000n * E18).toString(),
+    bitmapWords: [3, 4],
+    ticks: [],
+  };
+  const snapshot: Snapshot = { ...raw, pools: [...raw.pools, dynamic] };
+  // The shipped catalogue lists no hook; a copy lists the owner-fee hook on the devnet's v4 entry.
+  const listedDir = mkdtempSync(join(tmpdir(), 'usd-prices-listed-'));
+  t.teardown(() => rmSync(listedDir, { recursive: true, force: true }));
+  cpSync(catalogDir, listedDir, { recursive: true });
+  const file = JSON.parse(readFileSync(join(listedDir, 'devnet.json'), 'utf8')) as {
+    dexes: { version: string; allowedHooks?: string[] }[];
+  };
+  for (const d of file.dexes) if (d.version === 'v4') d.allowedHooks = [DEVNET_V4_HOOKS.ownerFee];
+  writeFileSync(join(listedDir, 'devnet.json'), JSON.stringify(file));
+  const listedCatalog = loadCatalog(listedDir);
+
+  const uni = addr('UNI').toLowerCase();
+  // One UNI unit is worth 1/400 of a WETH unit.
+  const want: Q = mul([1n, 400n], price.get('WETH')!);
+  const others = (prices: ReadonlyMap<string, { num: bigint; den: bigint }>) =>
+    Object.fromEntries([...prices].filter(([a]) => a !== uni).map(([a, q]) => [symbolOf(a), `${q.num}/${q.den}`]));
+  const without = chainUsdPrices(new PoolGraph([raw], catalog), catalog, chainId);
+
+  // Unlisted first, then listed, then unlisted again on the same pool objects: no answer carries to the other catalogue.
+  for (const [label, cat, listed] of [
+    ['shipped catalogue', catalog, false],
+    ['hook listed', listedCatalog, true],
+    ['shipped catalogue again', catalog, false],
+  ] as const) {
+    const prices = chainUsdPrices(new PoolGraph([snapshot], cat), cat, chainId);
+    const got = prices.get(uni);
+    if (listed) {
+      t.ok(got, `${label}: UNI priced`);
+      t.equal(got!.num * want[1], want[0] * got!.den, `${label}: UNI exactly WETH's price / 400`);
+      t.equal(usd(cents(E18, want)), '7.49', 'a UNI at $2,999.99... / 400');
+    } else {
+      t.equal(got, undefined, `${label}: the refused pool prices nothing, UNI has no price`);
+    }
+    t.strictSame(others(prices), others(without), `${label}: every other price as without the pool`);
+  }
+  // The same pool hookless on a static fee is priced whatever the catalogue lists: the hook rule decides, not v4.
+  const hookless = { ...dynamic, fee: 3000, hooks: '0x0000000000000000000000000000000000000000' };
+  const plain = chainUsdPrices(new PoolGraph([{ ...raw, pools: [...raw.pools, hookless] }], catalog), catalog, chainId).get(uni)!;
+  t.equal(plain.num * want[1], want[0] * plain.den, 'hookless: UNI exactly WETH / 400');
 });
