@@ -1,6 +1,6 @@
 import { getAddress, parseAbi } from 'viem';
 import type { SharedReread, SharedState } from '../PoolProtocol.ts';
-import { viewCall } from '../PoolSource.ts';
+import { type ReadCall, viewCall } from '../PoolSource.ts';
 import type { SnapshotPoolV4 } from './SnapshotPoolV4.ts';
 
 /** ProtocolFees' public mapping (per currency, PoolManager-wide), read through its getter. */
@@ -35,6 +35,8 @@ class V4AccruedState implements SharedState<SnapshotPoolV4> {
   /** Per key, the pools recording it; and those recording it non-zero (absent when none). */
   private readonly byKey = new Map<string, Set<string>>();
   private readonly accrued = new Map<string, Set<string>>();
+  /** Each key's read, encoded once (a key recorded non-zero is read at every block). */
+  private readonly reads = new Map<string, ReadCall<unknown>>();
 
   set(address: string, state: SnapshotPoolV4): void {
     const was = this.recording.get(address);
@@ -96,8 +98,13 @@ class V4AccruedState implements SharedState<SnapshotPoolV4> {
     if (this.accrued.size === 0) return undefined;
     const keys = [...this.accrued.keys()];
     const calls = keys.map((key) => {
-      const [manager, currency] = key.split(':');
-      return viewCall(getAddress(manager), protocolFeesAccruedAbi, 'protocolFeesAccrued', [getAddress(currency)]);
+      let call = this.reads.get(key);
+      if (!call) {
+        const [manager, currency] = key.split(':');
+        call = viewCall(getAddress(manager), protocolFeesAccruedAbi, 'protocolFeesAccrued', [getAddress(currency)]);
+        this.reads.set(key, call);
+      }
+      return call;
     });
     return {
       calls,

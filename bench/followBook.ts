@@ -1,0 +1,76 @@
+/**
+ * `npx tsx bench/followBook.ts`: what the live follower's book costs per block on a 100,000-pool chain beyond the
+ * block's logs (bench/lib/bookStages.ts, a child process per run: PoolBook.applyBlock of an empty block, with the
+ * generated graph's pools and BENCH_V4_POOLS v4 pools recording protocol fees): the pools re-read at every block and
+ * v4's protocolFeesAccrued read, found by a walk over every pool before FollowedPools kept them.
+ *
+ * Environment: BENCH_SCALE_POOLS (default 100000), BENCH_BLOCKS (default 200), BENCH_ROUNDS (default 3),
+ * BENCH_V4_POOLS (default 1000), BENCH_BEFORE=<git ref>: that commit is checked out beside this one and run in
+ * alternating rounds (bookStages.ts copied into its checkout).
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot as ROOT } from '../test/helpers/serverProcess.ts';
+import { beforeCheckout, removeCheckout } from './lib/beforeCheckout.ts';
+import { type BenchRow, ms, reportRows } from './lib/benchRows.ts';
+import type { BookStages } from './lib/bookStages.ts';
+import { DEFAULT_SCALE, generateScale } from './lib/generateScale.ts';
+import { median } from './lib/timing.ts';
+
+const POOLS = Number(process.env.BENCH_SCALE_POOLS ?? DEFAULT_SCALE.pools);
+const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 200);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const V4_POOLS = Number(process.env.BENCH_V4_POOLS ?? 1000);
+const BEFORE = process.env.BENCH_BEFORE;
+
+function stages(root: string, folders: { catalogDir: string; snapshotDir: string }): BookStages {
+  const file = join(root, 'bench/lib/bookStages.ts');
+  if (root !== ROOT) copyFileSync(join(ROOT, 'bench/lib/bookStages.ts'), file);
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', file, folders.catalogDir, folders.snapshotDir, '31337', String(BLOCKS), String(V4_POOLS)],
+    { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 },
+  );
+  return JSON.parse(out) as BookStages;
+}
+
+/** Median and p99 of a figure over every block after the first 10 of every run (warm-up left out). */
+function summary(runs: readonly BookStages[], pick: (b: BookStages['blocks'][number]) => number): string {
+  const values = runs.flatMap((r) => r.blocks.slice(10).map(pick)).sort((a, b) => a - b);
+  return `p50 ${ms(median(values))}, p99 ${ms(values[Math.min(values.length - 1, Math.floor(values.length * 0.99))])}`;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-book-'));
+const beforeRoot = BEFORE ? beforeCheckout(BEFORE) : undefined;
+const load: number[] = [];
+try {
+  const fixture = generateScale(dir, { ...DEFAULT_SCALE, pools: POOLS });
+  const after: BookStages[] = [];
+  const before: BookStages[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    load.push(loadavg()[0]);
+    after.push(stages(ROOT, fixture));
+    if (beforeRoot) before.push(stages(beforeRoot, fixture));
+    process.stdout.write(`round ${round + 1}/${ROUNDS} done (load average ${loadavg()[0].toFixed(1)})\n`);
+  }
+  load.push(loadavg()[0]);
+  const figures: [string, (b: BookStages['blocks'][number]) => number][] = [
+    ['wall', (b) => b.wall],
+    ['CPU', (b) => b.cpu],
+  ];
+  const rows: BenchRow[] = figures.map(([name, pick]) => ({
+    part: 'follow book',
+    case: `empty block applied (PoolBook.applyBlock), ${name}, ${after[0].pools.toLocaleString('en-US')} pools (${V4_POOLS} v4), ${after[0].reads} protocolFeesAccrued reads a block, ${BLOCKS} blocks x ${ROUNDS} runs`,
+    result: summary(after, pick),
+    ratio: before.length > 0 ? `before (${BEFORE}): ${summary(before, pick)}` : '',
+    target: '',
+    met: null,
+  }));
+  reportRows(rows);
+  process.stdout.write(`load average (1 min) per round: ${load.map((l) => l.toFixed(1)).join(', ')}\n`);
+} finally {
+  if (beforeRoot) removeCheckout(beforeRoot);
+  rmSync(dir, { recursive: true, force: true });
+}
