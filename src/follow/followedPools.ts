@@ -64,7 +64,7 @@ export class FollowedPools {
     this.shared.get(snapshotProtocol(was.version))?.delete(address);
   }
 
-  /** The pools whose price moves without a log (PoolProtocol.rereadEachBlock), re-read at every block. */
+  /** The pools whose price moves without a log (PoolProtocol.rereadEachBlock), re-read at every block (the live set). */
   everyBlock(): ReadonlySet<string> {
     return this.rereads;
   }
