@@ -2,22 +2,14 @@
 // list kept to that deployment, in its order, in a freshly built index and in one derived by a followed block; and a
 // search kept to one deployment (findRoutes' PoolFilter naming it) selects and orders exactly the paths the same
 // filter finds without naming it, which reads every pool of each token.
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { ChainPoolIndex, type PoolEntry } from '../../src/graph/PricingGraph.ts';
-import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import { findRoutes, type PoolFilter, selectCandidates } from '../../src/routing/findRoutes.ts';
+import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';
 
-const catalog = loadCatalog(fileURLToPath(new URL('../../catalog', import.meta.url)));
-const snapshots = loadSnapshots(fileURLToPath(new URL('../../seeds/snapshots', import.meta.url))).snapshots;
-const chainId = 31337;
-const pools = new PoolGraph(snapshots, catalog).pools(chainId);
-const chain = catalog.chain(chainId)!;
+const { chain, pools, tokens } = shippedDevnetGraph();
 const fresh = new ChainPoolIndex(chain, pools);
-const tokens = [...new Set(pools.flatMap((p) => [p.token0.toLowerCase(), p.token1.toLowerCase()]))];
 const deployments = [...new Set(tokens.flatMap((a) => fresh.poolsOf(a).map((e) => e.deployment)))];
 const names = (list: readonly PoolEntry[]) => list.map((e) => `${e.address}:${e.token0}/${e.token1}`);
 

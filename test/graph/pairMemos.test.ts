@@ -2,23 +2,13 @@
 // re-made paths equal findRoutes' on an index built afresh over the new pools (same USD prices: a derived index keeps
 // its first state's), exactly; the pairs whose selection read none of the changed list entries keep their value (the
 // same object, not made again), and the others are made again.
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
-import { loadSnapshots } from '../../src/graph/snapshot.ts';
-import { usdPrices } from '../../src/graph/usdPrices.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import { findRoutes, type PoolPath } from '../../src/routing/findRoutes.ts';
+import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';
 
-const catalog = loadCatalog(fileURLToPath(new URL('../../catalog', import.meta.url)));
-const snapshots = loadSnapshots(fileURLToPath(new URL('../../seeds/snapshots', import.meta.url))).snapshots;
-const chainId = 31337;
-const chain = catalog.chain(chainId)!;
-const pools = new PoolGraph(snapshots, catalog).pools(chainId);
-const prices = usdPrices(chain, pools, (a) => chain.tokens.find((x) => x.address.toLowerCase() === a.toLowerCase()));
-const tokens = [...new Set(pools.flatMap((p) => [p.token0.toLowerCase(), p.token1.toLowerCase()]))];
+const { chain, pools, prices, tokens } = shippedDevnetGraph();
 const bases = new Set(new ChainPoolIndex(chain, pools).baseTokens);
 const all = (): boolean => true;
 const names = (paths: readonly PoolPath[]) => paths.map((p) => p.pools.map((e) => `${e.address}@${e.score}`).join(' '));

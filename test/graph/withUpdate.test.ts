@@ -2,24 +2,18 @@
 // replaced, a removed pool disappears, everything else is shared (same objects), and the derived pricing index
 // prices exactly as an index built from scratch over the same pools. A full update (a follower's first after a start)
 // replaces the chain's pools, applied even when not newer.
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { ChainPoolIndex, derivePricingGraph, pricingGraphOf } from '../../src/graph/PricingGraph.ts';
-import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import { usdPrices } from '../../src/graph/usdPrices.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
+import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';
 
-const catalog = loadCatalog(fileURLToPath(new URL('../../catalog', import.meta.url)));
-const snapshots = loadSnapshots(fileURLToPath(new URL('../../seeds/snapshots', import.meta.url))).snapshots;
-const graph = new PoolGraph(snapshots, catalog);
-const chainId = 31337;
-const pools = graph.pools(chainId);
+const { catalog, graph, chainId, pools } = shippedDevnetGraph();
 const v2 = pools.find((p): p is SnapshotPoolV2 => p.version === 'v2')!;
 const v3 = pools.find((p): p is SnapshotPoolV3 => p.version === 'v3' && p.ticks.length > 2)!;
 const gone = pools.find((p) => p !== v2 && p !== v3 && p.version === 'v2')!;

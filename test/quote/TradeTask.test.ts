@@ -3,16 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
-import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import { findTrades } from '../../src/quote/TradeTask.ts';
 import type { TradeSearch } from '../../src/routing/TradeFinder.ts';
+import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const catalog = loadCatalog(`${root}/catalog`);
-const graph = new PricingGraph(new PoolGraph(loadSnapshots(`${root}/seeds/snapshots`).snapshots, catalog), catalog);
+const { catalog, graph: pools } = shippedDevnetGraph();
+const graph = new PricingGraph(pools, catalog);
 const recorded = (JSON.parse(readFileSync(`${root}/seeds/snapshots/devnet.json`, 'utf8')) as { gasPriceWei: string }).gasPriceWei;
 const devnet = catalog.chain(31337)!;
 

@@ -1,23 +1,18 @@
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import t from 'tap';
 import { deploymentId } from '../../src/catalog/Catalog.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { pricingGraphOf } from '../../src/graph/PricingGraph.ts';
-import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import { findTrades } from '../../src/quote/TradeTask.ts';
 import { decodeTrades, encodeTrades } from '../../src/quote/tradeCodec.ts';
 import type { DeploymentTrade } from '../../src/routing/bestTradesByDeployment.ts';
 import { defaultLimits } from '../../src/routing/RoutingLimits.ts';
+import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';
 
 // The oracle is the worker's own outcomes: what crosses the thread boundary must come back exactly as it was priced,
 // over every devnet pair (the native asset too), both trade types, small to large amounts, default routing and one
 // pool per deployment, so that every field shape occurs (refusals, splits, multi-hop legs, v4 pool keys, wraps).
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const catalog = loadCatalog(`${root}catalog`);
-const graph = pricingGraphOf(new PoolGraph(loadSnapshots(`${root}seeds/snapshots`).snapshots, catalog), catalog);
-const chain = catalog.chain(31337)!;
+const { catalog, graph: pools, chain } = shippedDevnetGraph();
+const graph = pricingGraphOf(pools, catalog);
 const deployments = chain.dexes.map((d) => deploymentId(d.slug, d.version));
 const tokens = chain.tokens.map((tk) => tk.address.toLowerCase());
 

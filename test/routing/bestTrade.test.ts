@@ -1,25 +1,20 @@
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
-import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { callGas } from '../../src/routing/gasModel.ts';
 import { SdkPools } from '../helpers/sdkPools.ts';
+import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';
 
 // bestTrade on the shipped devnet snapshot against the Uniswap SDKs' own route search over the same pools
 // (Trade.bestTradeExactIn): with one split, restricted to one protocol, the best path is the same to the wei; with
 // splits over every pool, never less.
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const catalog = loadCatalog(`${root}catalog`);
-const [snapshot] = loadSnapshots(`${root}seeds/snapshots`).snapshots.filter((s) => s.chainId === 31337);
-const chain = catalog.chain(31337)!;
-const index = new PricingGraph(new PoolGraph([snapshot!], catalog), catalog).chain(31337)!;
+const { catalog, snapshot, chain } = shippedDevnetGraph();
+const index = new PricingGraph(new PoolGraph([snapshot], catalog), catalog).chain(31337)!;
 const token = (symbol: string) => chain.tokens.find((x) => x.symbol === symbol)!;
 const decimals = (address: string) => catalog.token(31337, address)!.decimals;
-const v3Only = new SdkPools(snapshot!, decimals, (p) => p.dex === 'uniswap' && p.version === 'v3');
-const v2Only = new SdkPools(snapshot!, decimals, (p) => p.dex === 'uniswap' && p.version === 'v2');
+const v3Only = new SdkPools(snapshot, decimals, (p) => p.dex === 'uniswap' && p.version === 'v3');
+const v2Only = new SdkPools(snapshot, decimals, (p) => p.dex === 'uniswap' && p.version === 'v2');
 const only = (deployment: string) => (e: PoolEntry) => `${e.dex}/${e.version}` === deployment;
 
 /** USD value of one whole token on the devnet plan (prices of seeds/devnet/devnetPlan.ts). */
@@ -199,7 +194,7 @@ t.test('an input token flagged approvalReset: the same trade, its gasEstimate on
   // The devnet's USDT flagged as Ethereum's is (src/tx/approveStep.ts: reset to 0, then approve the amount).
   const flagged = new ChainPoolIndex(
     { ...chain, tokens: chain.tokens.map((x) => (x.symbol === 'USDT' ? { ...x, approvalReset: true as const } : x)) },
-    new PoolGraph([snapshot!], catalog).pools(31337),
+    new PoolGraph([snapshot], catalog).pools(31337),
   );
   let compared = 0;
   for (const [a, b, maxSplits] of [

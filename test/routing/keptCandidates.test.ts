@@ -4,27 +4,18 @@
 // the converted pools and their states included); the paths through none of the changed pools keep their candidate
 // (the very object made before the block), those through a changed pool are made again, and the tree holds no path
 // through the old state of a changed pool.
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
-import { loadSnapshots } from '../../src/graph/snapshot.ts';
-import { usdPrices } from '../../src/graph/usdPrices.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import type { TradeRequest } from '../../src/routing/bestTrade.ts';
 import { type ExecutablePaths, executablePaths } from '../../src/routing/candidates.ts';
 import { tradeEnds } from '../../src/routing/tradeEnds.ts';
+import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';
 
-const catalog = loadCatalog(fileURLToPath(new URL('../../catalog', import.meta.url)));
-const snapshots = loadSnapshots(fileURLToPath(new URL('../../seeds/snapshots', import.meta.url))).snapshots;
-const chainId = 31337;
-const chain = catalog.chain(chainId)!;
-const pools = new PoolGraph(snapshots, catalog).pools(chainId);
-const prices = usdPrices(chain, pools, (a) => chain.tokens.find((x) => x.address.toLowerCase() === a.toLowerCase()));
+const { chain, pools, prices, tokens: poolTokens } = shippedDevnetGraph();
 const native = NATIVE_TOKEN_ADDRESS.toLowerCase();
-const tokens = [native, ...new Set(pools.flatMap((p) => [p.token0.toLowerCase(), p.token1.toLowerCase()]))];
+const tokens = [native, ...poolTokens];
 const requests: TradeRequest[] = tokens.flatMap((tokenIn) =>
   tokens
     .filter((tokenOut) => tokenOut !== tokenIn)

@@ -5,19 +5,17 @@
 // amount at λ found by bisection on its discrete marginal rate. Paths that share no pool and concave curves: the
 // allocation where every path that takes part has the same marginal rate is the optimum over all of them. With a
 // network fee, a path that does not pay for its own gas is left out.
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { getSqrtRatioAtTick } from '../../src/amm/tickMath.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { ChainPoolIndex, PricingGraph } from '../../src/graph/PricingGraph.ts';
-import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';
 import { bestTrade, type TradeRequest } from '../../src/routing/bestTrade.ts';
 import { DAI, handChain, USDC, WETH, XYZ } from '../helpers/handGraph.ts';
 import { type SdkToken, type SdkV2Pair, type SdkV3Pool, sdkAmount, sdkCore, sdkRaw, sdkV2Pair, sdkV3Pool } from '../helpers/sdkPools.ts';
+import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';
 
 const E18 = 10n ** 18n;
 const E6 = 10n ** 6n;
@@ -345,14 +343,11 @@ t.test('a path of stages as a part of a split: within 0.1 bps of the independent
 t.test('the devnet snapshot: the shares of a large split at the optimum of its paths', async (t) => {
   // The paths are the ones bestTrade chose (pool-disjoint, every v2 pair at Uniswap v2's 0.3%, as the v2 SDK
   // prices); their independent optimum checks the shares.
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  const catalog = loadCatalog(`${root}catalog`);
-  const [snapshot] = loadSnapshots(`${root}seeds/snapshots`).snapshots.filter((s) => s.chainId === 31337);
-  const devnet = new PricingGraph(new PoolGraph([snapshot!], catalog), catalog).chain(31337)!;
-  const chain = catalog.chain(31337)!;
+  const { catalog, snapshot, chain } = shippedDevnetGraph();
+  const devnet = new PricingGraph(new PoolGraph([snapshot], catalog), catalog).chain(31337)!;
   for (const x of chain.tokens) decimalsOf.set(x.address.toLowerCase(), x.decimals);
   const token = (symbol: string) => chain.tokens.find((x) => x.symbol === symbol)!.address.toLowerCase();
-  const byAddress = new Map(snapshot!.pools.map((p) => [p.address, p]));
+  const byAddress = new Map(snapshot.pools.map((p) => [p.address, p]));
   for (const [from, to, amount] of [
     ['WETH', 'USDC', 300n * E18],
     ['USDC', 'WETH', 1_000_000n * E6],

@@ -1,10 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
-import type { CatalogChain } from '../../src/catalog/Catalog.ts';
-import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { ChainPoolIndex, PricingGraph } from '../../src/graph/PricingGraph.ts';
-import { loadSnapshots } from '../../src/graph/snapshot.ts';
 import type { Fraction } from '../../src/protocols/PoolProtocol.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
@@ -25,6 +21,7 @@ import {
   v2Sdk,
   v3Sdk,
 } from '../helpers/sdkPools.ts';
+import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';
 
 // The figures a trade reports beside its amounts (src/routing/tradeMetrics.ts), against independent oracles: mid
 // prices of the Uniswap SDKs' routes (Route.midPrice) and by hand from pool state (v2: reserve1 / reserve0; v3:
@@ -32,11 +29,7 @@ import {
 // fees by hand from the definition on the Trade type (ceil(amountIn x (1 - prod(1 - fee)))), gas rates by hand on a
 // small pool set whose depths are chosen so that one path is the deepest.
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const catalog = loadCatalog(`${root}catalog`);
-const [snapshot] = loadSnapshots(`${root}seeds/snapshots`).snapshots.filter((s) => s.chainId === 31337);
-if (!snapshot) throw new Error('the devnet snapshot (chain 31337) is missing from seeds/snapshots');
-const chain = catalog.chain(31337) as CatalogChain;
+const { catalog, snapshot, chain } = shippedDevnetGraph();
 const index = new PricingGraph(new PoolGraph([snapshot], catalog), catalog).chain(31337) as ChainPoolIndex;
 const Q192 = 2n ** 192n;
 

@@ -17,6 +17,8 @@ import { sharedRedisPrefix, sharedRedisUrl } from '../helpers/redis.ts';
 import { type ServerProcess, startServer } from '../helpers/serverProcess.ts';
 
 const PER_KEY = 10;
+/** Requests sent after a process was killed and replaced. */
+const AFTER_CRASH = 6;
 const BODY = JSON.stringify({
   originChainId: 31337,
   destinationChainId: 31337,
@@ -132,13 +134,16 @@ t.test('two API processes under one port share saved quotes and rate limits, rep
   const now = await listening(3);
   t.equal(now.length, 3, 'a third process started listening in place of the killed one');
   const replacement = now.find((p) => !workers.includes(p))!;
+  // A fixed number of requests (the primary hands connections out in turn, so both processes get some), each
+  // asserted: the assertion count does not depend on which process the primary picks first.
   const seen = new Set<number>();
-  for (let i = 0; i < 12 && !seen.has(replacement); i++) {
+  for (let i = 0; i < AFTER_CRASH; i++) {
     const res = await call(server, 'POST', '/quotes/routes', { 'x-request-id': `cluster-after-${i}` }, BODY);
     t.equal(res.status, 200, `routes ${i} after the crash answered 200`);
     seen.add(await servedBy(server, `cluster-after-${i}`));
   }
   t.ok(seen.has(replacement), 'the replacement process serves');
+  t.ok(seen.has(workers[1]), 'the surviving process serves');
   t.notOk(seen.has(victim), 'the killed process serves nothing');
 
   // SIGTERM while a request is still arriving: it completes, then everything exits 0.
