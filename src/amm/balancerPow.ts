@@ -29,6 +29,8 @@ const LN_36_UPPER_BOUND = ONE_18 + 10n ** 17n;
 const MILD_EXPONENT_BOUND = 2n ** 254n / ONE_20;
 /** ONE / MAX_POW_RELATIVE_ERROR, and a bound below which raw * MAX_POW_RELATIVE_ERROR fits in uint256 with room. */
 const POW_ERROR_DIVISOR = ONE / MAX_POW_RELATIVE_ERROR;
+/** 2 * POW_ERROR_DIVISOR - 1: raw + ceil(raw / P) + 1 = raw + floor((raw + P - 1) / P) + 1 = raw + floor((raw + 2P - 1) / P). */
+const POW_ERROR_CEIL_PLUS_ONE = 2n * POW_ERROR_DIVISOR - 1n;
 const RAW_BOUND = 1n << 240n;
 
 const X0 = 128n * ONE_18;
@@ -201,6 +203,11 @@ function halfLn36Fast(x: bigint): bigint {
 
 /** LogExpMath.pow, same result and the same reverts. */
 export function powFast(x: bigint, y: bigint): bigint {
+  return powWith(x, y, 2n * y);
+}
+
+/** powFast with 2y taken once per exponent. */
+function powWith(x: bigint, y: bigint, doubleY: bigint): bigint {
   if (y === 0n) return ONE_18;
   if (x === 0n) return 0n;
   if (x >> 255n !== 0n) throw new AmmError('OVERFLOW', 'pow: x out of bounds');
@@ -210,7 +217,7 @@ export function powFast(x: bigint, y: bigint): bigint {
     // The contract's ((ln36 / 1e18) * y + ((ln36 % 1e18) * y) / 1e18) / 1e18 (split against overflow) is ln36 * y / 1e36:
     // with ln36 = q * 1e18 + r (r of ln36's sign, as both truncate toward zero), q * y is an integer of the sign of
     // r * y / 1e18, so the inner sum is trunc(ln36 * y / 1e18), and truncating twice by positive divisors is truncating once.
-    logxTimesY = (halfLn36Fast(x) * (2n * y)) / ONE_18 / ONE_18;
+    logxTimesY = (halfLn36Fast(x) * doubleY) / ONE_18 / ONE_18;
   } else {
     logxTimesY = (lnFast(x) * y) / ONE_18;
   }
@@ -229,10 +236,11 @@ export function powUpBy(y: bigint): (x: bigint) => bigint {
       const square = mulUp(x, x);
       return mulUp(square, square);
     };
+  const doubleY = 2n * y;
   return (x) => {
-    const raw = powFast(x, y);
+    const raw = powWith(x, y, doubleY);
     // mulUp(raw, 1e4) is ceil(raw / 1e14) where raw * 1e4 cannot overflow (and the sums then cannot either).
-    if (raw < RAW_BOUND) return raw + (raw + POW_ERROR_DIVISOR - 1n) / POW_ERROR_DIVISOR + 1n;
+    if (raw < RAW_BOUND) return raw + (raw + POW_ERROR_CEIL_PLUS_ONE) / POW_ERROR_DIVISOR;
     return add(raw, add(mulUp(raw, MAX_POW_RELATIVE_ERROR), 1n));
   };
 }
