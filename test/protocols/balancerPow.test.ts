@@ -3,7 +3,7 @@
 // revert, over seeded random inputs drawn around every range branch: ln_36's window (0.9, 1.1) and its two bounds, ln's
 // reductions (bases from 1e-18 to past e^128 and 2^255), exp's decomposition thresholds (x_0 .. x_9, the number path's
 // |x| < 2 bound, the natural exponent bounds -41 and 130), negative exponents (bases below 1), exponents from 1e-18 to
-// past the mild exponent bound. The seed is fixed, so a failure reproduces; POW_CASES=<n> runs a larger one-off sweep.
+// past the mild exponent bound. The seed is fixed, so a failure reproduces; POW_CASES=<n> (and POW_SEED=<n>) run a larger one-off sweep.
 import t from 'tap';
 import { expFast, powFast, powUpBy } from '../../src/amm/balancerPow.ts';
 import { exp, pow, powUp } from '../helpers/balancerLogExp.ts';
@@ -11,7 +11,7 @@ import { seededRandom } from '../helpers/seededRandom.ts';
 
 const ONE = 10n ** 18n;
 const CASES = Number(process.env.POW_CASES ?? 20000);
-const random = seededRandom(0x27b41);
+const random = seededRandom(Number(process.env.POW_SEED ?? 0x27b41));
 
 /** A uniform bigint in [0, n) for n >= 1 (53 random bits at a time). */
 function below(n: bigint): bigint {
