@@ -14,6 +14,7 @@
 //               _tokenInForExactTokenOut per amount (human-unit bignumber.js in and out: what sor's router calls)
 //   v3 maths    balancer-maths _computeOutGivenExactIn/_computeInGivenExactOut, Stable.onSwap (fee taken off by us)
 //   before      with BENCH_BEFORE=<git ref>: that commit's balancerQuoter, checked out in a temporary worktree, same ladder
+// Times are process CPU time (user + system), medians of BENCH_ROUNDS (default 5) alternating rounds of 200 ms.
 // Before timing, every contender's 16 results are compared with ours (balancerSwap, equal to BalancerQueries.querySwap
 // on the devnet: test/protocols/balancerMath.devnet.test.ts) and the count that differ is printed with the reason.
 import { _computeInGivenExactOut, _computeOutGivenExactIn, Stable } from '@balancer-labs/balancer-maths';
@@ -33,6 +34,7 @@ import { beforeCheckout, removeCheckout } from './lib/beforeCheckout.ts';
 import { machine, measureAlternating } from './lib/measure.ts';
 
 const BEFORE = process.env.BENCH_BEFORE;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const beforeRoot = BEFORE ? beforeCheckout(BEFORE) : undefined;
 const beforeQuoter: typeof balancerQuoter | undefined = beforeRoot
   ? (await import(`${beforeRoot}/src/protocols/balancer/balancerState.ts`)).balancerQuoter
@@ -256,7 +258,7 @@ for (const c of cases) {
         () =>
           run(amounts),
     ),
-    { rounds: 5, roundMs: 200 },
+    { rounds: ROUNDS, roundMs: 200, cpu: true },
   );
   const us = ms.map((m) => m.usPerOp / amounts.length);
   const ratios = beforeQuoter ? [2, 3, 4, 6] : [2, 3, 4];
@@ -264,4 +266,4 @@ for (const c of cases) {
 }
 if (beforeRoot !== undefined) removeCheckout(beforeRoot);
 console.log(notes.length === 0 ? 'every contender equals ours on every amount' : notes.join('\n'));
-console.log('(µs per quote: the median of 5 alternating rounds of each ladder, divided by 16)');
+console.log(`(µs of process CPU time per quote: the median of ${ROUNDS} alternating rounds of each ladder, divided by 16)`);

@@ -22,6 +22,7 @@ import {
   weightedSwapGivenOut,
 } from '../../src/protocols/balancerWeighted/weightedMath.ts';
 import { exp, pow, powUp } from '../helpers/balancerLogExp.ts';
+import { seededRandom } from '../helpers/seededRandom.ts';
 
 const RUNS = 3000;
 
@@ -269,3 +270,55 @@ t.test('solveBalance equals the checked balance iteration, roots at and near int
   t.equal(convergedBalance(root * (root + beta) - 5n, beta, root - 10n), undefined, 'R > D');
   t.ok(same(root * (root + beta) - 5n, root - 10n + beta, root - 10n), 'R > D: same as the iteration');
 });
+
+t.test(
+  'solveBalance equals the checked balance iteration on seeded pool-like and extreme inputs (float candidate, its fallback)',
+  async (t) => {
+    const random = seededRandom(Number(process.env.SOLVE_SEED ?? 0x5ab1e));
+    const bits = (n: number) => {
+      let v = 0n;
+      for (let k = 0; k < n; k += 48) v = (v << 48n) | BigInt(Math.floor(random() * 2 ** 48));
+      return v >> BigInt(Math.ceil(n / 48) * 48 - n);
+    };
+    const contract = (c: bigint, b: bigint, d: bigint) => balanceIteration(divUpInt(add(mul(d, d), c), add(d, b)), c, b, d);
+    let differ = 0;
+    let direct = 0;
+    const cases = Number(process.env.SOLVE_CASES ?? 6000);
+    for (let i = 0; i < cases; i++) {
+      let c: bigint;
+      let b: bigint;
+      let d: bigint;
+      const kind = i % 4;
+      if (kind === 0) {
+        // A root constructed at an integer R with h(R) = k, from 2 to 2^120, beta of either sign.
+        const root = bits(2 + Math.floor(random() * 119)) + 2n;
+        const beta = (random() < 0.5 ? -1n : 1n) * bits(1 + Math.floor(random() * 120));
+        c = root * (root + beta) - BigInt(Math.floor(random() * 12) - 3);
+        d = root + bits(1 + Math.floor(random() * 125));
+        b = d + beta;
+      } else if (kind === 1) {
+        // Pool-like: balances 1e15 .. 1e33, c up to about D^2.
+        d = bits(50 + Math.floor(random() * 60)) + 1n;
+        b = d + (random() < 0.5 ? -1n : 1n) * (bits(1 + Math.floor(random() * 100)) % d);
+        c = bits(1 + Math.floor(random() * 220));
+      } else if (kind === 2) {
+        // Extremes: c near 2^254, beta past what floats square, zeros.
+        c = random() < 0.3 ? 0n : bits(200 + Math.floor(random() * 54));
+        d = random() < 0.2 ? 0n : bits(1 + Math.floor(random() * 126));
+        b = random() < 0.2 ? d : d + bits(1 + Math.floor(random() * 250));
+      } else {
+        c = bits(1 + Math.floor(random() * 256));
+        d = bits(1 + Math.floor(random() * 130));
+        b = bits(1 + Math.floor(random() * 130));
+      }
+      if (b < 0n || c < 0n) continue;
+      if (convergedBalance(c, b - d, d) !== undefined) direct++;
+      if (outcome(() => solveBalance(c, b - d, d)) !== outcome(() => contract(c, b, d))) {
+        differ++;
+        if (differ <= 5) t.fail(`c ${c} b ${b} d ${d}`);
+      }
+    }
+    t.equal(differ, 0, `${cases} cases`);
+    t.ok(direct > cases / 5, `the direct answer was taken (${direct})`);
+  },
+);

@@ -179,9 +179,35 @@ export function solveBalance(c: bigint, beta: bigint, invariant: bigint, inv2: b
  * whichever of R, R + 1 the iteration reaches first, it returns R. When also R <= D, every value is at most f(D) <= D <
  * 2^126, so no step overflows, and the error of a value at least halves each step (e' <= e^2 / (2e + r - r') + 1), so
  * it gets there in far fewer than the contract's 255 steps. R comes from an integer square root of beta^2 + 4c (a float
- * estimate, Newton steps and a correction); a wrong estimate would only fail the check.
+ * estimate, Newton steps and a correction), or first from floats (floatRoot); a wrong candidate would only fail the
+ * check, which alone proves the answer.
  */
 export function convergedBalance(c: bigint, beta: bigint, invariant: bigint): bigint | undefined {
+  const candidate = floatRoot(c, beta);
+  return (
+    (candidate !== undefined ? provenRoot(candidate, c, beta, invariant) : undefined) ?? provenRoot(sqrtRoot(c, beta), c, beta, invariant)
+  );
+}
+
+/** The candidate R when the checks above prove it is where the iteration ends, else undefined. */
+function provenRoot(root: bigint, c: bigint, beta: bigint, invariant: bigint): bigint | undefined {
+  if (root > invariant) return undefined;
+  const h = root * (root + beta) - c;
+  if (h < 4n) return undefined;
+  // h + 1 < d = 2 root + beta decided in floats where they are apart by more than the floats' error: each conversion
+  // and the sum are within 2^-53 of their values, so |hf - h| + |df - d| < (|hf| + 2|root| + |beta|) * 2^-51, below
+  // the slack; only a near tie is decided in bigint.
+  const hf = Number(h);
+  const rootf = Number(root);
+  const betaf = Number(beta);
+  const df = 2 * rootf + betaf;
+  const slack = (Math.abs(hf) + 2 * Math.abs(rootf) + Math.abs(betaf)) * 2 ** -50 + 2;
+  if (hf + slack < df) return root;
+  return h + 1n < 2n * root + beta ? root : undefined;
+}
+
+/** ceil(r) from the integer square root of beta^2 + 4c: r = (sqrt(beta^2 + 4c) - beta) / 2. */
+function sqrtRoot(c: bigint, beta: bigint): bigint {
   const disc = beta * beta + 4n * c;
   let s = BigInt(Math.floor(Math.sqrt(Number(disc))));
   if (s > 0n) {
@@ -190,10 +216,27 @@ export function convergedBalance(c: bigint, beta: bigint, invariant: bigint): bi
     if (disc >= TWO_200) s = (s + disc / s) >> 1n;
     if (s * s > disc) s -= 1n;
   }
-  const root = ((s - beta) >> 1n) + 1n;
-  if (root > invariant) return undefined;
-  const h = root * (root + beta) - c;
-  return h >= 4n && h + 1n < 2n * root + beta ? root : undefined;
+  return ((s - beta) >> 1n) + 1n;
+}
+
+/**
+ * ceil(r) as a float estimate corrected by one Newton step taken in floats: r0 from the float quadratic formula (no
+ * cancellation either way: 2c / (beta + sqrt) for beta >= 0), R0 = ceil(r0) in bigint and h(R0) exactly, then
+ * R0 - r = h(R0) / (R0 - r'), about h(R0) / sqrt(beta^2 + 4c) (r' the other root), in floats to ~1e-15 of itself: so
+ * ceil(r) = R0 - floor(R0 - r) unless R0 - r is within ~1e-6 of an integer (then provenRoot's check fails and the
+ * integer square root is taken). Fewer bigint operations than the integer square root (no 4c, beta^2, quotient, its
+ * square). Undefined when the floats overflow.
+ */
+function floatRoot(c: bigint, beta: bigint): bigint | undefined {
+  const cf = Number(c);
+  const bf = Number(beta);
+  const sq = Math.sqrt(bf * bf + 4 * cf);
+  const r0 = Math.ceil(bf >= 0 ? (2 * cf) / (bf + sq) : (sq - bf) / 2);
+  if (!(r0 < Number.MAX_VALUE && sq > 0)) return undefined;
+  const root0 = BigInt(r0);
+  const delta = Math.floor(Number(root0 * (root0 + beta) - c) / sq);
+  if (delta === 0) return root0;
+  return Number.isFinite(delta) ? root0 - BigInt(delta) : undefined;
 }
 
 /**
@@ -224,6 +267,7 @@ export function stableQuoter(
   const { swapFee, scalingFactors } = state;
   const balanceIn = prepared.balances[indexIn];
   const balanceOut = prepared.balances[indexOut];
+  const balanceOutMinus1 = balanceOut - 1n;
   const scaleIn = scalingFactors[indexIn];
   const scaleOut = scalingFactors[indexOut];
   const inIsOne = scaleIn === ONE;
@@ -234,7 +278,10 @@ export function stableQuoter(
       const net = takeFee(amountIn);
       const amount = inIsOne && net <= MAX_UNSCALED ? net : upscale(net, scaleIn);
       if (amount >= SMALL) return general(amountIn);
-      const out = sub(sub(balanceOut, solvedBalance(prepared, balanceIn + amount)), 1n);
+      // sub(sub(balanceOut, solved), 1n) in one subtraction: either step underflows exactly when solved >= balanceOut.
+      const solved = solvedBalance(prepared, balanceIn + amount);
+      if (solved >= balanceOut) throw new AmmError('OVERFLOW', 'sub underflows');
+      const out = balanceOutMinus1 - solved;
       return outIsOne && out <= MAX_UNSCALED ? out : downscaleDown(out, scaleOut);
     };
   }
