@@ -138,20 +138,23 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           if (!search.rate || request.gasPriceWei <= 0n) return 0;
           // The nominal legs' gas with `ticks` crossed (routeGas is linear in a leg's ticks), and the calls' (a path
           // of stages: its stages' steps, stagesGas, its nominal legs' gas included).
+          // Gas units summed as numbers (integers far below 2^53, so exact), one BigInt for the fee: this runs for
+          // every set the split search weighs, and each BigInt addition is a heap allocation.
           const executors = assignExecutors(members);
-          let gas = 0n;
+          let gas = 0;
           const calls: { executor: Executor; legs: readonly Leg[] }[] = [];
           for (let i = 0; i < members.length; i++) {
             const m = members[i];
-            if (m.stages) gas += tradeGas(search, [{ executor: executors[i], legs: m.nominal, stages: nominalStages(m) }]);
+            if (m.stages) gas += Number(tradeGas(search, [{ executor: executors[i], legs: m.nominal, stages: nominalStages(m) }]));
             else {
-              gas += m.nominalGas;
+              gas += Number(m.nominalGas);
               calls.push({ executor: executors[i], legs: m.nominal });
             }
-            if (ticks[i] > 0) gas += BigInt(ticks[i]) * m.tickGas;
+            if (ticks[i] > 0) gas += ticks[i] * Number(m.tickGas);
           }
-          gas += callsGas(search, calls);
-          return Number(gasCost(search, gas));
+          gas += Number(callsGas(search, calls));
+          if (!Number.isSafeInteger(gas)) throw new Error(`feeEstimate: ${gas} gas is not an exact integer`);
+          return Number(gasCost(search, BigInt(gas)));
         },
       },
       candidates,

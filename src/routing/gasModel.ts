@@ -191,6 +191,47 @@ export function callGas(
   crossings: Crossings = NO_CROSSINGS,
   permit = false,
 ): bigint {
+  // The split search weighs this for every set it solves, with few distinct arguments: each figure is summed once
+  // (a dozen BigInt additions, each a heap allocation) and then read from CALL_GAS.
+  const kindAt = EXECUTOR_KINDS.indexOf(kind);
+  const { wraps, unwraps } = crossings;
+  if (kindAt < 0 || routes > 255 || wraps > 255 || unwraps > 255)
+    return computeCallGas(kind, routes, wrapIn, unwrapOut, erc20In, tradeType, approvalReset, crossings, permit);
+  const flags =
+    (wrapIn ? 1 : 0) |
+    (unwrapOut ? 2 : 0) |
+    (erc20In ? 4 : 0) |
+    (tradeType === 'exactOut' ? 8 : 0) |
+    (approvalReset ? 16 : 0) |
+    (permit ? 32 : 0) |
+    (crossings.poolIn ? 64 : 0) |
+    (crossings.poolOut ? 128 : 0);
+  const key = ((kindAt * 256 + routes) * 256 + wraps) * 65_536 + unwraps * 256 + flags;
+  let gas = CALL_GAS.get(key);
+  if (gas === undefined) {
+    gas = computeCallGas(kind, routes, wrapIn, unwrapOut, erc20In, tradeType, approvalReset, crossings, permit);
+    CALL_GAS.set(key, gas);
+  }
+  return gas;
+}
+
+/** The executor kinds callGas keys its memo by (GAS.call's). */
+const EXECUTOR_KINDS = Object.keys(GAS.call) as ExecutorKind[];
+/** callGas's figures by its arguments (a number made of them): a few hundred at most. */
+const CALL_GAS = new Map<number, bigint>();
+
+/** callGas, summed. */
+function computeCallGas(
+  kind: ExecutorKind,
+  routes: number,
+  wrapIn: boolean,
+  unwrapOut: boolean,
+  erc20In: boolean,
+  tradeType: TradeType = 'exactIn',
+  approvalReset = false,
+  crossings: Crossings = NO_CROSSINGS,
+  permit = false,
+): bigint {
   // The Universal Router pulls through Permit2: the token's approval of Permit2, then Permit2's of the router (a
   // step, or the permit in the swap).
   const permit2 = permit ? GAS.permit2Permit : GAS.permit2Approve;
