@@ -3,7 +3,8 @@ import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import { type Candidate, type ExecutablePaths, executablePaths, pricedCandidate } from './candidates.ts';
 import type { StagePlan } from './executors.ts';
-import { callGas, callNativeWork, routeGas } from './gasModel.ts';
+import { callGas, routeGas } from './gasModel.ts';
+import { addNativeWork, noNativeWork } from './nativePools.ts';
 import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue } from './optimalSplit.ts';
 import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
@@ -415,13 +416,18 @@ function callsGas(search: Search, routes: readonly { executor: Executor; legs: r
     let first = true;
     for (let k = 0; k < i && first; k++) first = routes[k].executor.address !== executor.address;
     if (!first) continue;
-    // This executor's routes, in order (loops, not filter/findIndex closures: this runs for every set the search weighs).
-    const own: (readonly Leg[])[] = [];
-    for (let k = i; k < routes.length; k++) if (routes[k].executor.address === executor.address) own.push(routes[k].legs);
-    const work = callNativeWork(own, search.nativeIn, search.nativeOut);
+    // This executor's routes and their native work together (callNativeWork's, without an array and an object per
+    // route: loops, not filter/findIndex closures, as this runs for every set the search weighs).
+    const work = noNativeWork();
+    let own = 0;
+    for (let k = i; k < routes.length; k++) {
+      if (routes[k].executor.address !== executor.address) continue;
+      addNativeWork(work, routes[k].legs, search.nativeIn, search.nativeOut);
+      own++;
+    }
     gas += callGas(
       executor.kind,
-      own.length,
+      own,
       work.wrapIn,
       work.unwrapOut,
       !search.nativeIn,

@@ -1,6 +1,6 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolGas } from '../protocols/registry.ts';
-import { type NativeWork, nativeWork } from './nativePools.ts';
+import { addNativeWork, type NativeWork, noNativeWork } from './nativePools.ts';
 import type { ExecutorKind, Leg } from './Trade.ts';
 
 /**
@@ -244,22 +244,9 @@ function computeCallGas(
 
 /** The native work of one executor call's routes together: any wrap or unwrap at an end, every crossing between pools. */
 export function callNativeWork(routes: readonly (readonly Leg[])[], nativeIn: boolean, nativeOut: boolean): NativeWork {
-  let wrapIn = false;
-  let unwrapOut = false;
-  let poolIn = false;
-  let poolOut = false;
-  let wraps = 0;
-  let unwraps = 0;
-  for (const legs of routes) {
-    const w = nativeWork(legs, nativeIn, nativeOut);
-    wrapIn ||= w.wrapIn;
-    unwrapOut ||= w.unwrapOut;
-    poolIn ||= w.poolIn;
-    poolOut ||= w.poolOut;
-    wraps += w.wraps;
-    unwraps += w.unwraps;
-  }
-  return { wrapIn, unwrapOut, poolIn, poolOut, wraps, unwraps };
+  const sum = noNativeWork();
+  for (const legs of routes) addNativeWork(sum, legs, nativeIn, nativeOut);
+  return sum;
 }
 
 /**
