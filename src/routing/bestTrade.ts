@@ -4,7 +4,7 @@ import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import { type Candidate, type ExecutablePaths, executablePaths, pricedCandidate } from './candidates.ts';
 import type { StagePlan } from './executors.ts';
 import { callGas, routeGas } from './gasModel.ts';
-import { addNativeWork, noNativeWork } from './nativePools.ts';
+import { addNativeWork, type NativeWork, noNativeWork } from './nativePools.ts';
 import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue } from './optimalSplit.ts';
 import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
@@ -208,7 +208,7 @@ function scoreBound(search: Search, c: Candidate, curve: PathCurve): number {
     if (curve.endY < fixed * (1 - FLOAT_MARGIN)) return Number.NEGATIVE_INFINITY;
     gross = -(inputFor(curve, fixed) * (1 - FLOAT_MARGIN)) + 1;
   }
-  return gross - Number(gasCost(search, c.floorGas + callsGas(search, [{ executor: c.executors[0], legs: c.nominal }])));
+  return gross - Number(gasCost(search, c.floorGas + routeCallGas(search, c.executors[0], c.nominal)));
 }
 
 /**
@@ -310,11 +310,7 @@ function bestOtherPath(
     if (other.candidate === undefined) other.candidate = pricedCandidate(search.index, other.path, search.request) ?? null;
     const c = other.candidate;
     if (!c) continue;
-    if (
-      toBeat !== undefined &&
-      rateBound(other.rate, c.floorGas + callsGas(search, [{ executor: c.executors[0], legs: c.nominal }])) < toBeat
-    )
-      continue;
+    if (toBeat !== undefined && rateBound(other.rate, c.floorGas + routeCallGas(search, c.executors[0], c.nominal)) < toBeat) continue;
     let curve = curveCache?.get(c.key);
     if (!curve) {
       curve = fixedAmountCurve(c.path, tradeType, amount);
@@ -425,19 +421,29 @@ function callsGas(search: Search, routes: readonly { executor: Executor; legs: r
       addNativeWork(work, routes[k].legs, search.nativeIn, search.nativeOut);
       own++;
     }
-    gas += callGas(
-      executor.kind,
-      own,
-      work.wrapIn,
-      work.unwrapOut,
-      !search.nativeIn,
-      search.request.tradeType,
-      search.approvalReset,
-      work,
-      search.request.approvalMode === 'permit2',
-    );
+    gas += executorCallGas(search, executor, own, work);
   }
   return gas;
+}
+
+/** callsGas of one route (its executor and legs), without the list and record callsGas reads: per candidate bound. */
+function routeCallGas(search: Search, executor: Executor, legs: readonly Leg[]): bigint {
+  return executorCallGas(search, executor, 1, addNativeWork(noNativeWork(), legs, search.nativeIn, search.nativeOut));
+}
+
+/** The gas of one executor's call carrying `routes` routes whose native work together is `work`. */
+function executorCallGas(search: Search, executor: Executor, routes: number, work: NativeWork): bigint {
+  return callGas(
+    executor.kind,
+    routes,
+    work.wrapIn,
+    work.unwrapOut,
+    !search.nativeIn,
+    search.request.tradeType,
+    search.approvalReset,
+    work,
+    search.request.approvalMode === 'permit2',
+  );
 }
 
 /** Value of priced routes net of their network fee (in the priced token, signed as quoteValue). */
@@ -447,7 +453,7 @@ function score(search: Search, members: readonly Candidate[], quotes: readonly O
   const routes = quotes.map((q, i): GasRoute => {
     gross += quoteValue(q, search.request.tradeType);
     const stages = routeStagesOf(members[i], q.legs);
-    return { legs: q.legs, executor: executors[i], ...(stages ? { stages } : {}) };
+    return stages ? { legs: q.legs, executor: executors[i], stages } : { legs: q.legs, executor: executors[i] };
   });
   return gross - gasCost(search, tradeGas(search, routes));
 }
