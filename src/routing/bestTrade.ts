@@ -3,7 +3,8 @@ import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import { type Candidate, type ExecutablePaths, executablePaths, pricedCandidate } from './candidates.ts';
 import type { StagePlan } from './executors.ts';
-import { callGas, callNativeWork, routeGas } from './gasModel.ts';
+import { callGas, routeGas } from './gasModel.ts';
+import { addNativeWork, type NativeWork, noNativeWork } from './nativePools.ts';
 import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue } from './optimalSplit.ts';
 import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
@@ -138,20 +139,23 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           if (!search.rate || request.gasPriceWei <= 0n) return 0;
           // The nominal legs' gas with `ticks` crossed (routeGas is linear in a leg's ticks), and the calls' (a path
           // of stages: its stages' steps, stagesGas, its nominal legs' gas included).
+          // Gas units summed as numbers (integers far below 2^53, so exact), one BigInt for the fee: this runs for
+          // every set the split search weighs, and each BigInt addition is a heap allocation.
           const executors = assignExecutors(members);
-          let gas = 0n;
+          let gas = 0;
           const calls: { executor: Executor; legs: readonly Leg[] }[] = [];
           for (let i = 0; i < members.length; i++) {
             const m = members[i];
-            if (m.stages) gas += tradeGas(search, [{ executor: executors[i], legs: m.nominal, stages: nominalStages(m) }]);
+            if (m.stages) gas += Number(tradeGas(search, [{ executor: executors[i], legs: m.nominal, stages: nominalStages(m) }]));
             else {
-              gas += m.nominalGas;
+              gas += Number(m.nominalGas);
               calls.push({ executor: executors[i], legs: m.nominal });
             }
-            if (ticks[i] > 0) gas += BigInt(ticks[i]) * m.tickGas;
+            if (ticks[i] > 0) gas += ticks[i] * Number(m.tickGas);
           }
-          gas += callsGas(search, calls);
-          return Number(gasCost(search, gas));
+          gas += Number(callsGas(search, calls));
+          if (!Number.isSafeInteger(gas)) throw new Error(`feeEstimate: ${gas} gas is not an exact integer`);
+          return Number(gasCost(search, BigInt(gas)));
         },
       },
       candidates,
@@ -204,7 +208,7 @@ function scoreBound(search: Search, c: Candidate, curve: PathCurve): number {
     if (curve.endY < fixed * (1 - FLOAT_MARGIN)) return Number.NEGATIVE_INFINITY;
     gross = -(inputFor(curve, fixed) * (1 - FLOAT_MARGIN)) + 1;
   }
-  return gross - Number(gasCost(search, c.floorGas + callsGas(search, [{ executor: c.executors[0], legs: c.nominal }])));
+  return gross - Number(gasCost(search, c.floorGas + routeCallGas(search, c.executors[0], c.nominal)));
 }
 
 /**
@@ -306,11 +310,7 @@ function bestOtherPath(
     if (other.candidate === undefined) other.candidate = pricedCandidate(search.index, other.path, search.request) ?? null;
     const c = other.candidate;
     if (!c) continue;
-    if (
-      toBeat !== undefined &&
-      rateBound(other.rate, c.floorGas + callsGas(search, [{ executor: c.executors[0], legs: c.nominal }])) < toBeat
-    )
-      continue;
+    if (toBeat !== undefined && rateBound(other.rate, c.floorGas + routeCallGas(search, c.executors[0], c.nominal)) < toBeat) continue;
     let curve = curveCache?.get(c.key);
     if (!curve) {
       curve = fixedAmountCurve(c.path, tradeType, amount);
@@ -412,23 +412,38 @@ function callsGas(search: Search, routes: readonly { executor: Executor; legs: r
     let first = true;
     for (let k = 0; k < i && first; k++) first = routes[k].executor.address !== executor.address;
     if (!first) continue;
-    // This executor's routes, in order (loops, not filter/findIndex closures: this runs for every set the search weighs).
-    const own: (readonly Leg[])[] = [];
-    for (let k = i; k < routes.length; k++) if (routes[k].executor.address === executor.address) own.push(routes[k].legs);
-    const work = callNativeWork(own, search.nativeIn, search.nativeOut);
-    gas += callGas(
-      executor.kind,
-      own.length,
-      work.wrapIn,
-      work.unwrapOut,
-      !search.nativeIn,
-      search.request.tradeType,
-      search.approvalReset,
-      work,
-      search.request.approvalMode === 'permit2',
-    );
+    // This executor's routes and their native work together (callNativeWork's, without an array and an object per
+    // route: loops, not filter/findIndex closures, as this runs for every set the search weighs).
+    const work = noNativeWork();
+    let own = 0;
+    for (let k = i; k < routes.length; k++) {
+      if (routes[k].executor.address !== executor.address) continue;
+      addNativeWork(work, routes[k].legs, search.nativeIn, search.nativeOut);
+      own++;
+    }
+    gas += executorCallGas(search, executor, own, work);
   }
   return gas;
+}
+
+/** callsGas of one route (its executor and legs), without the list and record callsGas reads: per candidate bound. */
+function routeCallGas(search: Search, executor: Executor, legs: readonly Leg[]): bigint {
+  return executorCallGas(search, executor, 1, addNativeWork(noNativeWork(), legs, search.nativeIn, search.nativeOut));
+}
+
+/** The gas of one executor's call carrying `routes` routes whose native work together is `work`. */
+function executorCallGas(search: Search, executor: Executor, routes: number, work: NativeWork): bigint {
+  return callGas(
+    executor.kind,
+    routes,
+    work.wrapIn,
+    work.unwrapOut,
+    !search.nativeIn,
+    search.request.tradeType,
+    search.approvalReset,
+    work,
+    search.request.approvalMode === 'permit2',
+  );
 }
 
 /** Value of priced routes net of their network fee (in the priced token, signed as quoteValue). */
@@ -438,7 +453,7 @@ function score(search: Search, members: readonly Candidate[], quotes: readonly O
   const routes = quotes.map((q, i): GasRoute => {
     gross += quoteValue(q, search.request.tradeType);
     const stages = routeStagesOf(members[i], q.legs);
-    return { legs: q.legs, executor: executors[i], ...(stages ? { stages } : {}) };
+    return stages ? { legs: q.legs, executor: executors[i], stages } : { legs: q.legs, executor: executors[i] };
   });
   return gross - gasCost(search, tradeGas(search, routes));
 }

@@ -67,13 +67,20 @@ const MAX_STEPS = 200;
  */
 export function equalise(curves: readonly PathCurve[], tradeType: TradeType, amount: number): Equalised {
   const exactIn = tradeType === 'exactIn';
-  const ends = curves.map((c) => (exactIn ? lastX(c) : lastY(c)));
-  const reach = ends.reduce((a, b) => a + b, 0);
+  // Loops, not map/reduce/spread, and AtRate records reused across calls: the split search solves many sets per search.
+  let reach = 0;
+  for (let i = 0; i < curves.length; i++) reach += exactIn ? lastX(curves[i]) : lastY(curves[i]);
   if (!(reach >= amount)) {
     return { inputs: curves.map(lastX), outputs: curves.map(lastY), lambda: 0, feasible: false };
   }
-  const at: AtRate[] = curves.map(() => ({ x: 0, y: 0, interior: false, cx: 0, cy: 0, d: 0 }));
-  let uLo = 1 / Math.sqrt(Math.max(...curves.map(rateAtZero)));
+  const at = atRecords(curves.length);
+  // Math.max over the rates at zero (NaN if one is).
+  let maxRate = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < curves.length && !Number.isNaN(maxRate); i++) {
+    const r = rateAtZero(curves[i]);
+    if (Number.isNaN(r) || r > maxRate) maxRate = r;
+  }
+  let uLo = 1 / Math.sqrt(maxRate);
   let uHi = Number.POSITIVE_INFINITY;
   let u = uLo;
   for (let step = 0; step < MAX_STEPS; step++) {
@@ -98,7 +105,21 @@ export function equalise(curves: readonly PathCurve[], tradeType: TradeType, amo
     if (next === u) break;
     u = next;
   }
-  return { inputs: at.map((a) => a.x), outputs: at.map((a) => a.y), lambda: 1 / (u * u), feasible: true };
+  const inputs = new Array<number>(curves.length);
+  const outputs = new Array<number>(curves.length);
+  for (let i = 0; i < curves.length; i++) {
+    inputs[i] = at[i].x;
+    outputs[i] = at[i].y;
+  }
+  return { inputs, outputs, lambda: 1 / (u * u), feasible: true };
+}
+
+/** equalise's AtRate records, reused by every call (it is synchronous and not re-entered): at least `n` of them. */
+const records: AtRate[] = [];
+
+function atRecords(n: number): AtRate[] {
+  while (records.length < n) records.push({ x: 0, y: 0, interior: false, cx: 0, cy: 0, d: 0 });
+  return records;
 }
 
 /** Input where a curve ends (finite: an unbounded last piece stops at the limit it was built for). */

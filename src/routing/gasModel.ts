@@ -1,6 +1,6 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolGas } from '../protocols/registry.ts';
-import { type NativeWork, nativeWork } from './nativePools.ts';
+import { addNativeWork, type NativeWork, noNativeWork } from './nativePools.ts';
 import type { ExecutorKind, Leg } from './Trade.ts';
 
 /**
@@ -191,6 +191,47 @@ export function callGas(
   crossings: Crossings = NO_CROSSINGS,
   permit = false,
 ): bigint {
+  // The split search weighs this for every set it solves, with few distinct arguments: each figure is summed once
+  // (a dozen BigInt additions, each a heap allocation) and then read from CALL_GAS.
+  const kindAt = EXECUTOR_KINDS.indexOf(kind);
+  const { wraps, unwraps } = crossings;
+  if (kindAt < 0 || routes > 255 || wraps > 255 || unwraps > 255)
+    return computeCallGas(kind, routes, wrapIn, unwrapOut, erc20In, tradeType, approvalReset, crossings, permit);
+  const flags =
+    (wrapIn ? 1 : 0) |
+    (unwrapOut ? 2 : 0) |
+    (erc20In ? 4 : 0) |
+    (tradeType === 'exactOut' ? 8 : 0) |
+    (approvalReset ? 16 : 0) |
+    (permit ? 32 : 0) |
+    (crossings.poolIn ? 64 : 0) |
+    (crossings.poolOut ? 128 : 0);
+  const key = ((kindAt * 256 + routes) * 256 + wraps) * 65_536 + unwraps * 256 + flags;
+  let gas = CALL_GAS.get(key);
+  if (gas === undefined) {
+    gas = computeCallGas(kind, routes, wrapIn, unwrapOut, erc20In, tradeType, approvalReset, crossings, permit);
+    CALL_GAS.set(key, gas);
+  }
+  return gas;
+}
+
+/** The executor kinds callGas keys its memo by (GAS.call's). */
+const EXECUTOR_KINDS = Object.keys(GAS.call) as ExecutorKind[];
+/** callGas's figures by its arguments (a number made of them): a few hundred at most. */
+const CALL_GAS = new Map<number, bigint>();
+
+/** callGas, summed. */
+function computeCallGas(
+  kind: ExecutorKind,
+  routes: number,
+  wrapIn: boolean,
+  unwrapOut: boolean,
+  erc20In: boolean,
+  tradeType: TradeType = 'exactIn',
+  approvalReset = false,
+  crossings: Crossings = NO_CROSSINGS,
+  permit = false,
+): bigint {
   // The Universal Router pulls through Permit2: the token's approval of Permit2, then Permit2's of the router (a
   // step, or the permit in the swap).
   const permit2 = permit ? GAS.permit2Permit : GAS.permit2Approve;
@@ -203,22 +244,9 @@ export function callGas(
 
 /** The native work of one executor call's routes together: any wrap or unwrap at an end, every crossing between pools. */
 export function callNativeWork(routes: readonly (readonly Leg[])[], nativeIn: boolean, nativeOut: boolean): NativeWork {
-  let wrapIn = false;
-  let unwrapOut = false;
-  let poolIn = false;
-  let poolOut = false;
-  let wraps = 0;
-  let unwraps = 0;
-  for (const legs of routes) {
-    const w = nativeWork(legs, nativeIn, nativeOut);
-    wrapIn ||= w.wrapIn;
-    unwrapOut ||= w.unwrapOut;
-    poolIn ||= w.poolIn;
-    poolOut ||= w.poolOut;
-    wraps += w.wraps;
-    unwraps += w.unwraps;
-  }
-  return { wrapIn, unwrapOut, poolIn, poolOut, wraps, unwraps };
+  const sum = noNativeWork();
+  for (const legs of routes) addNativeWork(sum, legs, nativeIn, nativeOut);
+  return sum;
 }
 
 /**

@@ -47,23 +47,35 @@ export interface LegTokens {
 
 /** The native work of one route's legs, whose trade has a native input (`nativeIn`) or output (`nativeOut`). */
 export function nativeWork(legs: readonly LegTokens[], nativeIn: boolean, nativeOut: boolean): NativeWork {
-  let wraps = 0;
-  let unwraps = 0;
+  return addNativeWork(noNativeWork(), legs, nativeIn, nativeOut);
+}
+
+/** NativeWork summed over the routes of one executor call (addNativeWork). */
+export type NativeWorkSum = { -readonly [K in keyof NativeWork]: NativeWork[K] };
+
+/** No native work: what addNativeWork adds routes to. */
+export function noNativeWork(): NativeWorkSum {
+  return { wrapIn: false, unwrapOut: false, poolIn: false, poolOut: false, wraps: 0, unwraps: 0 };
+}
+
+/**
+ * Adds one route's native work to `sum` (its native ends, its crossings between pools): over a call's routes, the
+ * call's (any wrap or unwrap at an end, every crossing), without an object per route (the split search weighs the
+ * calls of every set it solves).
+ */
+export function addNativeWork(sum: NativeWorkSum, legs: readonly LegTokens[], nativeIn: boolean, nativeOut: boolean): NativeWorkSum {
   for (let i = 1; i < legs.length; i++) {
     if (legs[i - 1].tokenOut === legs[i].tokenIn) continue;
-    if (legs[i - 1].tokenOut === POOL_NATIVE) wraps++;
-    else if (legs[i].tokenIn === POOL_NATIVE) unwraps++;
+    if (legs[i - 1].tokenOut === POOL_NATIVE) sum.wraps++;
+    else if (legs[i].tokenIn === POOL_NATIVE) sum.unwraps++;
   }
   const startsNative = legs.length > 0 && legs[0].tokenIn === POOL_NATIVE;
   const endsNative = legs.length > 0 && legs[legs.length - 1].tokenOut === POOL_NATIVE;
-  return {
-    wrapIn: nativeIn && legs.length > 0 && !startsNative,
-    unwrapOut: nativeOut && legs.length > 0 && !endsNative,
-    poolIn: nativeIn && startsNative,
-    poolOut: nativeOut && endsNative,
-    wraps,
-    unwraps,
-  };
+  sum.wrapIn ||= nativeIn && legs.length > 0 && !startsNative;
+  sum.unwrapOut ||= nativeOut && legs.length > 0 && !endsNative;
+  sum.poolIn ||= nativeIn && startsNative;
+  sum.poolOut ||= nativeOut && endsNative;
+  return sum;
 }
 
 /** Whether a route's legs wrap or unwrap between its pools (crossing from ETH pools to WETH pools or back). */

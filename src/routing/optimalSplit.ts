@@ -93,7 +93,9 @@ export function optimalSplit<P extends SplitPath>(
     for (let j = 0; j < candidates.length; j++) {
       if (curves[j].x.length === 0 || taken.includes(j)) continue;
       if (current?.split.feasible && rateAtZero(curves[j]) <= current.split.lambda) continue;
-      if (taken.some((i) => shares(candidates[i], candidates[j]))) continue;
+      let disjoint = true;
+      for (let t = 0; t < taken.length && disjoint; t++) disjoint = !shares(candidates[taken[t]], candidates[j]);
+      if (!disjoint) continue;
       // A set that cannot beat the current one nor this round's best so far is not solved: it would not be chosen.
       if (
         current?.split.feasible &&
@@ -114,6 +116,21 @@ export function optimalSplit<P extends SplitPath>(
 // The set's solve and its bound are module-level functions, not closures per search: tsx names every named closure it
 // creates (esbuild keepNames: a defineProperty per call), which the hot path paid on every search.
 
+/**
+ * The working arrays solve and mayReach hand to equalise and feeEstimate, reused (the split search is synchronous, and
+ * neither keeps the arrays it is given): a set's curves, paths and ticks, instead of three arrays per set weighed.
+ */
+const setCurves: PathCurve[] = [];
+const setPaths: SplitPath[] = [];
+const setTicks: number[] = [];
+
+/** `into`, emptied, holding the `members` (positions in `all`) of `all`. */
+function setOf<T>(into: T[], all: readonly T[], members: readonly number[]): T[] {
+  into.length = members.length;
+  for (let j = 0; j < members.length; j++) into[j] = all[members[j]];
+  return into;
+}
+
 /** A set of candidates (positions in `candidates`) solved in floating point, with its estimated fee. */
 function solve<P extends SplitPath>(
   context: SplitContext<P>,
@@ -122,17 +139,12 @@ function solve<P extends SplitPath>(
   members: readonly number[],
 ): Solved {
   const { tradeType } = context;
-  const split = equalise(
-    members.map((i) => curves[i]),
-    tradeType,
-    Number(context.amount),
-  );
+  const split = equalise(setOf(setCurves, curves, members), tradeType, Number(context.amount));
   const value = tradeType === 'exactIn' ? sum(split.outputs) : -sum(split.inputs);
   const reach = tradeType === 'exactIn' ? sum(split.inputs) : sum(split.outputs);
-  const fee = context.feeEstimate(
-    members.map((i) => candidates[i]),
-    members.map((i, j) => ticksAt(curves[i], split.inputs[j])),
-  );
+  setTicks.length = members.length;
+  for (let j = 0; j < members.length; j++) setTicks[j] = ticksAt(curves[members[j]], split.inputs[j]);
+  const fee = context.feeEstimate(setOf(setPaths as P[], candidates, members), setTicks);
   return { members, split, net: split.feasible ? value - fee : Number.NEGATIVE_INFINITY, reach, fee };
 }
 
@@ -154,11 +166,11 @@ function mayReach<P extends SplitPath>(
   const bound = value + (context.tradeType === 'exactIn' ? surplus : surplus / lambda) + BOUND_SLACK * (Math.abs(value) + 1);
   if (!(bound <= toBeat)) {
     if (!context.ranksFees) return true;
-    const members = [...set.members, j];
-    const floor = context.feeEstimate(
-      members.map((i) => candidates[i]),
-      members.map(() => 0),
-    );
+    const members = setOf(setPaths as P[], candidates, set.members);
+    members.push(candidates[j]);
+    setTicks.length = members.length;
+    setTicks.fill(0);
+    const floor = context.feeEstimate(members, setTicks);
     return !(bound - floor <= toBeat);
   }
   return false;

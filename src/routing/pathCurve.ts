@@ -72,6 +72,28 @@ const MAX_PIECES = 4096;
 const CAPACITY_MARGIN = 1e-9;
 
 /**
+ * pathCurve's working arrays, reused by every call (it is synchronous and not re-entered): a curve's pieces are written
+ * here and copied once into arrays of their final length, and the per-hop state lives here too, instead of arrays
+ * grown piece by piece and made afresh per call, whose garbage was a fifth of what a search allocates (collections in
+ * the middle of a search are its wall-time tail).
+ */
+const work = {
+  x: [0],
+  y: [0],
+  alpha: [0],
+  beta: [0],
+  len: [0],
+  rate: [0],
+  ticks: [0],
+  /** Per hop: its pool's curve, the segment it is in, the input into that segment, the path's curve before it. */
+  curves: [] as (PoolCurve | undefined)[],
+  k: [0],
+  o: [0],
+  pa: [0],
+  pb: [0],
+};
+
+/**
  * The curve of a path (tokens in swap order) from its pools' current state, built until its input reaches `limitIn`
  * or its output `limitOut` (the trade's fixed amount on its side), or its pools' known state ends.
  */
@@ -79,23 +101,29 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
   const n = path.pools.length;
   // A path of stages: a hop that takes the previous stage's minimum takes its output times (1 - slippage) (pricePath).
   const kept = handoverShares(path);
-  const curves = path.pools.map((pool, h) => poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0));
-  const k = new Array<number>(n).fill(0);
-  const o = new Array<number>(n).fill(0);
-  const pa = new Array<number>(n).fill(0);
-  const pb = new Array<number>(n).fill(0);
-  const c: PathCurve = { x: [], y: [], alpha: [], beta: [], len: [], rate: [], ticks: [], endX: 0, endY: 0, capped: true };
+  const { curves, k, o, pa, pb } = work;
+  let capped = false;
+  for (let h = 0; h < n; h++) {
+    const pool = path.pools[h];
+    const curve = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0);
+    curves[h] = curve;
+    k[h] = 0;
+    o[h] = 0;
+    pa[h] = 0;
+    pb[h] = 0;
+    if (curve.segment(0) === undefined) capped = true;
+  }
+  let pieces = 0;
   let ticks = 0;
   let x = 0;
   let y = 0;
-  let capped = curves.some((curve) => curve.segment(0) === undefined);
-  while (!capped && c.x.length < MAX_PIECES) {
+  while (!capped && pieces < MAX_PIECES) {
     let alpha = 0;
     let beta = 0;
     let t = Number.POSITIVE_INFINITY;
     let limiting = -1;
     for (let h = 0; h < n; h++) {
-      const s = curves[h].segment(k[h])!;
+      const s = curves[h]!.segment(k[h])!;
       if (kept && kept[h] !== 1) alpha *= kept[h];
       const a = (s.a * s.b) / (s.b + o[h]);
       const b = s.b + o[h];
@@ -118,13 +146,14 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
       }
     }
     if (t > 0) {
-      c.x.push(x);
-      c.y.push(y);
-      c.alpha.push(alpha);
-      c.beta.push(beta);
-      c.len.push(t);
-      c.rate.push(alpha / beta);
-      c.ticks.push(ticks);
+      work.x[pieces] = x;
+      work.y[pieces] = y;
+      work.alpha[pieces] = alpha;
+      work.beta[pieces] = beta;
+      work.len[pieces] = t;
+      work.rate[pieces] = alpha / beta;
+      work.ticks[pieces] = ticks;
+      pieces++;
     }
     if (!Number.isFinite(t)) {
       x = t;
@@ -132,26 +161,40 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
       break;
     }
     for (let h = 0; h < n; h++) {
+      const curve = curves[h]!;
       o[h] += h === 0 ? t : (pa[h] * t) / (pb[h] + t);
-      if (h === limiting || o[h] >= curves[h].segment(k[h])!.len) {
-        ticks += curves[h].segment(k[h])!.ticks;
+      if (h === limiting || o[h] >= curve.segment(k[h])!.len) {
+        ticks += curve.segment(k[h])!.ticks;
         k[h]++;
         o[h] = 0;
-        if (curves[h].segment(k[h]) === undefined) capped = true;
+        if (curve.segment(k[h]) === undefined) capped = true;
       }
     }
     x += t;
     y += (alpha * t) / (beta + t);
     if (x >= limitIn || y >= limitOut) break;
   }
-  if (capped && c.len.length > 0) {
+  // The pool curves stay reachable from their pools only.
+  curves.fill(undefined, 0, n);
+  if (capped && pieces > 0) {
     // Kept a billionth short of where the float walk says the known state ends, so exact prices stay inside it.
-    const k = c.len.length - 1;
-    c.len[k] = Math.max(0, c.len[k] - x * CAPACITY_MARGIN);
-    x = c.x[k] + c.len[k];
-    y = c.y[k] + (c.alpha[k] * c.len[k]) / (c.beta[k] + c.len[k]);
+    const last = pieces - 1;
+    work.len[last] = Math.max(0, work.len[last] - x * CAPACITY_MARGIN);
+    x = work.x[last] + work.len[last];
+    y = work.y[last] + (work.alpha[last] * work.len[last]) / (work.beta[last] + work.len[last]);
   }
-  return { ...c, endX: x, endY: y, capped };
+  return {
+    x: work.x.slice(0, pieces),
+    y: work.y.slice(0, pieces),
+    alpha: work.alpha.slice(0, pieces),
+    beta: work.beta.slice(0, pieces),
+    len: work.len.slice(0, pieces),
+    rate: work.rate.slice(0, pieces),
+    ticks: work.ticks.slice(0, pieces),
+    endX: x,
+    endY: y,
+    capped,
+  };
 }
 
 /**
