@@ -15,7 +15,7 @@
  * Environment: BENCH_WARM, BENCH_SECONDS, BENCH_ROUTING (`default`, or `single`: maxHops 1 / maxSplits 1),
  * BENCH_PERF, WORKER_THREADS (passed to the service).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,12 +59,19 @@ try {
   const requests = quoteRequests('/quotes/routes', variedQuoteBodies(200, { ...limits, maxPriceImpactBps: 10_000 }));
   const load = { url: service.url, requests, connections: 50, warmupSeconds: 0 };
   await runLoad({ ...load, seconds: WARM });
-  let perf: ChildProcess | undefined;
-  if (PERF) perf = spawn('perf', ['record', '-F', '999', '-g', '-p', String(service.pid), '-o', PERF, '--', 'sleep', String(SECONDS)]);
+  // Its end is awaited after the load, which may end later than perf does: the promise is made at once.
+  const perfDone = PERF
+    ? new Promise((resolve) =>
+        spawn('perf', ['record', '-F', '999', '-g', '-p', String(service.pid), '-o', PERF, '--', 'sleep', String(SECONDS)]).once(
+          'exit',
+          resolve,
+        ),
+      )
+    : undefined;
   const before = threads(service.pid);
   const result = await runLoad({ ...load, seconds: SECONDS });
   const after = threads(service.pid);
-  if (perf) await new Promise((resolve) => perf.once('exit', resolve));
+  await perfDone;
   const n = Math.max(1, result.responses);
   process.stdout.write(
     `${SINGLE ? 'one-pool' : 'default'} routing, c=50, ${SECONDS} s after ${WARM} s of load: ${result.rps.toFixed(0)} req/s, ` +
