@@ -21,7 +21,7 @@
  * Environment: BENCH_SECONDS, BENCH_ROUNDS, REDIS_URL (default redis://127.0.0.1:6379), BENCH_CASES (comma list of case ids
  * to run: ceiling, tokens, blockchains, tokens-eth, routes-single, routes-refused, quotes-redis, quotes-memory,
  * routes-default, routes-default-w2 (WORKER_THREADS=2), quotes-redis-default, and with WEB_CONCURRENCY=2: cluster-routes, cluster-quotes),
- * BENCH_CONNECTIONS (default "50"), BENCH_BEFORE, BENCH_CPU_PROF (a folder: service processes run with --cpu-prof there).
+ * BENCH_CONNECTIONS (default "50"), BENCH_BEFORE, BENCH_CPU_PROF (a folder: service processes run with --cpu-prof there, their pricing workers too).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -21,6 +21,23 @@ export interface Pricer extends TradeFinder {
 
 const WORKER = fileURLToPath(new URL('../../workers/pricing.ts', import.meta.url));
 
+/**
+ * The node flags a pricing worker runs with: tsx, plus the process's own CPU-profile flags (`--cpu-prof`,
+ * `--cpu-prof-dir=...`, ...), so a service started with them profiles its workers too (bench:http's BENCH_CPU_PROF);
+ * a worker's execArgv replaces the process's, so they would otherwise be lost.
+ */
+export function workerExecArgv(processArgs: readonly string[] = process.execArgv): string[] {
+  const profile: string[] = [];
+  for (let i = 0; i < processArgs.length; i++) {
+    const arg = processArgs[i];
+    if (!arg.startsWith('--cpu-prof')) continue;
+    profile.push(arg);
+    // `--cpu-prof-dir <dir>` (and -name, -interval) in two words: the value comes along.
+    if (arg !== '--cpu-prof' && !arg.includes('=') && i + 1 < processArgs.length) profile.push(processArgs[++i]);
+  }
+  return [...profile, '--import', 'tsx'];
+}
+
 /** How createPricer is set up beyond the config. */
 export interface PricerOptions {
   /** Worker entry file; tests substitute one that can be made to crash. */
@@ -94,7 +111,7 @@ export function createPricer(
     maxThreads: config.workerThreads,
     maxQueue: config.workerMaxQueue,
     concurrentTasksPerWorker: 1,
-    execArgv: ['--import', 'tsx'],
+    execArgv: workerExecArgv(),
     // The snapshot bytes the API process read, shared: workers parse them without a copy of their own.
     workerData: {
       catalogDir: config.catalogDir,
