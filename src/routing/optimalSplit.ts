@@ -11,6 +11,8 @@ export interface SplitPath {
   readonly path: PricedPath;
   /** Pool addresses (the paths of a split share none). */
   readonly pools: ReadonlySet<string>;
+  /** Its pools and directions: names its curve in a CurveCache. */
+  readonly key: string;
 }
 
 /** What the split search needs from the trade search. */
@@ -33,6 +35,21 @@ export interface SplitContext<P extends SplitPath> {
    * a set of one path cannot beat it, so none is priced (undefined instead of a split of one).
    */
   readonly singlesKnown?: boolean;
+  /**
+   * Sets already solved by earlier searches of the same request (bestTradesByDeployment: same side, amount and fee
+   * terms, so the same float solve and fee estimate for the same paths in the same order).
+   */
+  readonly solves?: SolveCache;
+}
+
+/**
+ * Float solves of a request's searches (SplitContext.solves): a tree by the members in order (the float sums add in
+ * that order), each path by identity (a request's searches share their candidates: the index's tree of kept paths),
+ * whatever its position in a search's list.
+ */
+export interface SolveCache {
+  solved?: Omit<Solved, 'members'>;
+  next?: Map<SplitPath, SolveCache>;
 }
 
 /** A split priced exactly: each member's share of the fixed amount and its quote. */
@@ -121,6 +138,18 @@ function solve<P extends SplitPath>(
   curves: readonly PathCurve[],
   members: readonly number[],
 ): Solved {
+  let node = context.solves;
+  for (let m = 0; node && m < members.length; m++) {
+    node.next ??= new Map();
+    let child = node.next.get(candidates[members[m]]);
+    if (!child) {
+      child = {};
+      node.next.set(candidates[members[m]], child);
+    }
+    node = child;
+  }
+  const known = node?.solved;
+  if (known) return { members, split: known.split, net: known.net, reach: known.reach, fee: known.fee };
   const { tradeType } = context;
   const split = equalise(
     members.map((i) => curves[i]),
@@ -133,7 +162,9 @@ function solve<P extends SplitPath>(
     members.map((i) => candidates[i]),
     members.map((i, j) => ticksAt(curves[i], split.inputs[j])),
   );
-  return { members, split, net: split.feasible ? value - fee : Number.NEGATIVE_INFINITY, reach, fee };
+  const net = split.feasible ? value - fee : Number.NEGATIVE_INFINITY;
+  if (node) node.solved = { split, net, reach, fee };
+  return { members, split, net, reach, fee };
 }
 
 /**
