@@ -54,6 +54,12 @@ export interface BestTradeOptions {
   readonly solves?: SolveCache;
   /** Single paths bounded and priced for the whole amount by earlier searches for the same request, by Candidate.key. */
   readonly singles?: SingleCache;
+  /**
+   * Whether this search adds to `solves` and `singles` (the first of the request's searches, over all deployments:
+   * what it learns of the paths and sets kept to one deployment, the only ones the later searches can meet), or only
+   * reads them.
+   */
+  readonly records?: boolean;
 }
 
 /** Path curves of one request's searches (same side and amount), by Candidate.key. */
@@ -129,7 +135,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   // Curves steer the split search; without splits they are built only where pruning saves more exact walks than they cost.
   const curves =
     request.maxSplits > 1 || candidates.length > PRUNE_SINGLE_FROM ? candidateCurves(search, candidates, options.curves) : undefined;
-  const single = bestSinglePath(search, candidates, curves, cache, options.singles);
+  const single = bestSinglePath(search, candidates, curves, cache, options.singles, options.records === true);
   if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options, cache);
   let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined =
     single.best;
@@ -141,7 +147,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         maxSplits: request.maxSplits,
         ranksFees: search.rate !== undefined && request.gasPriceWei > 0n,
         singlesKnown: true,
-        ...(options.solves ? { solves: options.solves } : {}),
+        ...(options.solves ? { solves: { tree: options.solves, record: options.records === true } } : {}),
         // Methods, not arrow properties: tsx names every named closure it creates (a defineProperty per search).
         score(members, quotes) {
           return score(search, members, quotes);
@@ -231,9 +237,10 @@ function bestSinglePath(
   curves: readonly PathCurve[] | undefined,
   cache: LadderCache | undefined,
   singles: SingleCache | undefined,
+  records: boolean,
 ): SinglePath {
   const whole: PathQuote[] = new Array(candidates.length);
-  const single: SinglePath = { best: undefined, bestAt: -1, whole, singles };
+  const single: SinglePath = { best: undefined, bestAt: -1, whole, singles, records: records && singles !== undefined };
   if (!curves || candidates.length <= PRUNE_FROM) {
     for (let i = 0; i < candidates.length; i++) priceSingle(search, candidates, i, cache, single);
     return single;
@@ -242,8 +249,7 @@ function bestSinglePath(
     const known = singles?.get(c.key);
     if (known?.bound !== undefined) return known.bound;
     const bound = scoreBound(search, c, curves[i]);
-    if (known) known.bound = bound;
-    else singles?.set(c.key, { bound });
+    if (single.records && c.deployment !== undefined) singles!.set(c.key, { bound });
     return bound;
   });
   const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
@@ -270,7 +276,7 @@ function priceSingle(
   single: SinglePath,
 ): void {
   const { request } = search;
-  const priced = pricedWhole(search, candidates[i], cache, single.singles);
+  const priced = pricedWhole(search, candidates[i], cache, single);
   const q = priced.quote;
   single.whole[i] = q;
   if (!q.ok || priced.score === undefined) return;
@@ -282,23 +288,27 @@ function priceSingle(
 }
 
 /**
- * A path priced exactly for the whole amount and, where it goes through, scored; known to `singles` when an earlier
- * search of the request priced it.
+ * A path priced exactly for the whole amount and, where it goes through, scored; known to the search's singles when an
+ * earlier search of the request priced it (added there by a search that records, for a path kept to one deployment).
  */
 function pricedWhole(
   search: Search,
   c: Candidate,
   cache: LadderCache | undefined,
-  singles: SingleCache | undefined,
+  { singles, records }: SinglePath,
 ): { readonly quote: PathQuote; readonly score?: bigint } {
   const known = singles?.get(c.key);
   if (known?.quote) return known as { quote: PathQuote; score?: bigint };
   const { tradeType, amount } = search.request;
   const quote = pricePath(c.path, tradeType, [amount], cache)[0];
-  const priced = quote.ok ? { quote, score: score(search, [c], [quote]) } : { quote };
-  if (known) Object.assign(known, priced);
-  else singles?.set(c.key, priced);
-  return priced;
+  const scored = quote.ok ? score(search, [c], [quote]) : undefined;
+  if (records && c.deployment !== undefined) {
+    if (known) {
+      known.quote = quote;
+      known.score = scored;
+    } else singles!.set(c.key, { quote, score: scored });
+  }
+  return { quote, score: scored };
 }
 
 /** A single path priced for the whole amount, scored. */
@@ -309,8 +319,9 @@ interface SinglePath {
   best: PricedSingle | undefined;
   bestAt: number;
   whole: PathQuote[];
-  /** What the request's earlier searches learnt of single paths (BestTradeOptions.singles). */
+  /** What the request's earlier searches learnt of single paths (BestTradeOptions.singles), and whether this one adds to it. */
   readonly singles: SingleCache | undefined;
+  readonly records: boolean;
 }
 
 /**
@@ -361,7 +372,7 @@ function bestOtherPath(
     }
     const bound = scoreBound(search, c, curve);
     if (bound === Number.NEGATIVE_INFINITY || (toBeat !== undefined && bound < toBeat)) continue;
-    const { quote: q, score: s } = pricedWhole(search, c, cache, single.singles);
+    const { quote: q, score: s } = pricedWhole(search, c, cache, single);
     if (!q.ok || s === undefined) continue;
     const at = steered + other.order;
     if (!single.best || s > single.best.score || (s === single.best.score && at < single.bestAt)) {

@@ -35,7 +35,7 @@ export function bestTradesByDeployment(
   // priced again by the search kept to its deployment (same index, side and grid: the same quotes). One curve cache:
   // the searches kept to one deployment steer their splits by the curves the first one built. The single paths' bounds,
   // quotes and scores for the whole amount, and the split sets' float solves: a search kept to one deployment meets
-  // mostly paths and sets the search over all of them already weighed.
+  // mostly paths and sets the search over all of them already weighed (and only those kept to its deployment).
   const caches: BestTradeOptions = { ladders: new Map(), curves: new Map(), singles: new Map(), solves: {} };
   // One pool per trade: the best over all deployments is one of theirs, never a mix, and a refusal of all of them
   // says what each says.
@@ -44,7 +44,11 @@ export function bestTradesByDeployment(
       deployment,
       outcome: bestTradeThrough(index, subject, limits, [deployment], caches),
     }));
-  const all: DeploymentTrade = { deployment: '', outcome: bestTradeThrough(index, subject, limits, limits.deployments, caches) };
+  // The search over all deployments records what it learns of the paths and sets kept to one; the others read it.
+  const all: DeploymentTrade = {
+    deployment: '',
+    outcome: bestTradeThrough(index, subject, limits, limits.deployments, { ...caches, records: true }),
+  };
   // The best trade over all of them, when it goes through more than one deployment, is an entry of its own; when
   // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
   const used = all.outcome.ok

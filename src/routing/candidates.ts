@@ -219,6 +219,7 @@ export function pricedCandidate(index: ChainPoolIndex, unstaged: PricedPath, ter
     ),
     tickGas: ticking ? protocolGas(ticking.kind).tick : 0n,
     key,
+    deployment: path.pools.every((e) => e.deployment === path.pools[0].deployment) ? path.pools[0].deployment : undefined,
   };
 }
 

@@ -13,6 +13,8 @@ export interface SplitPath {
   readonly pools: ReadonlySet<string>;
   /** Its pools and directions: names its curve in a CurveCache. */
   readonly key: string;
+  /** The one DEX deployment whose pools it goes through; undefined when it mixes deployments. */
+  readonly deployment: string | undefined;
 }
 
 /** What the split search needs from the trade search. */
@@ -37,9 +39,11 @@ export interface SplitContext<P extends SplitPath> {
   readonly singlesKnown?: boolean;
   /**
    * Sets already solved by earlier searches of the same request (bestTradesByDeployment: same side, amount and fee
-   * terms, so the same float solve and fee estimate for the same paths in the same order).
+   * terms, so the same float solve and fee estimate for the same paths in the same order): with `record` (the search
+   * over all deployments), the sets kept to one deployment are added, the only ones a search kept to one can meet;
+   * without, they are only read.
    */
-  readonly solves?: SolveCache;
+  readonly solves?: { readonly tree: SolveCache; readonly record: boolean };
 }
 
 /**
@@ -138,12 +142,13 @@ function solve<P extends SplitPath>(
   curves: readonly PathCurve[],
   members: readonly number[],
 ): Solved {
-  let node = context.solves;
+  let node = context.solves && keptToOne(candidates, members) ? context.solves.tree : undefined;
+  const record = context.solves?.record === true;
   for (let m = 0; node && m < members.length; m++) {
-    node.next ??= new Map();
-    let child = node.next.get(candidates[members[m]]);
-    if (!child) {
+    let child = node.next?.get(candidates[members[m]]);
+    if (!child && record) {
       child = {};
+      node.next ??= new Map();
       node.next.set(candidates[members[m]], child);
     }
     node = child;
@@ -163,8 +168,16 @@ function solve<P extends SplitPath>(
     members.map((i, j) => ticksAt(curves[i], split.inputs[j])),
   );
   const net = split.feasible ? value - fee : Number.NEGATIVE_INFINITY;
-  if (node) node.solved = { split, net, reach, fee };
+  if (node && record) node.solved = { split, net, reach, fee };
   return { members, split, net, reach, fee };
+}
+
+/** Whether a set's paths all go through one deployment's pools. */
+function keptToOne<P extends SplitPath>(candidates: readonly P[], members: readonly number[]): boolean {
+  const deployment = candidates[members[0]].deployment;
+  if (deployment === undefined) return false;
+  for (let m = 1; m < members.length; m++) if (candidates[members[m]].deployment !== deployment) return false;
+  return true;
 }
 
 /**
