@@ -6,16 +6,60 @@
  * for a 2 s warm-up each, then 15 alternating rounds of 300 ms; prints the median CPU µs per task of each.
  * BENCH_SPLITS / BENCH_HOPS change the routing limits (default 1 / 1). First it checks that both checkouts find the same
  * trades for every task (the outcomes serialized, bigints included) and prints how many are identical.
+ *
+ * BENCH_TASKS=cases: instead of the quote mix, bench:routing's search cases (bench/lib/routingGraphs.ts: every devnet
+ * pair, and on BENCH_GRAPH=generated 40 pairs of a generated 10,000-pool graph with 500 v4 and 200 Balancer pools, five
+ * deployments), each at 0.01%, 1% and 20% of its depth, exact input and exact output. BENCH_PER_DEPLOYMENT=0: the
+ * tasks without the per-deployment searches (POST /quotes' task: one search over all deployments).
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseUnits } from 'viem';
 import { projectRoot } from '../test/helpers/serverProcess.ts';
+import { generateRoutingGraph, ROUTING_GRAPH } from './lib/generateScale.ts';
 import { variedQuoteBodies } from './lib/quoteMix.ts';
+import { devnetPairs, generatedPairs, loadGraph, pairCases } from './lib/routingGraphs.ts';
 
 const other = process.argv[2];
 if (!other) throw new Error('usage: npx tsx bench/searchTask.ts <other checkout of the project>');
 const limits = { maxHops: Number(process.env.BENCH_HOPS ?? 1), maxSplits: Number(process.env.BENCH_SPLITS ?? 1) };
+
+/** A task's trade: the pair, side and fixed amount. */
+type Subject = { tokenIn: string; tokenOut: string; tradeType: 'exactIn' | 'exactOut'; amount: bigint };
+
+/** The graph's files and its tasks' trades (BENCH_TASKS, BENCH_GRAPH); `cleanup` removes a generated graph. */
+function taskMix(): { catalogDir: string; snapshotDir: string; subjects: Subject[]; cleanup: () => void } {
+  const shipped = { catalogDir: join(projectRoot, 'catalog'), snapshotDir: join(projectRoot, 'seeds/snapshots') };
+  if (process.env.BENCH_TASKS !== 'cases') {
+    const catalog = loadGraph('devnet', shipped.catalogDir, shipped.snapshotDir);
+    const subjects = variedQuoteBodies(20, limits).map((body): Subject => {
+      const b = JSON.parse(body) as { tokenIn: string; tokenOut: string; amount: string };
+      const tokenIn = b.tokenIn.toLowerCase();
+      return { tokenIn, tokenOut: b.tokenOut.toLowerCase(), tradeType: 'exactIn', amount: parseUnits(b.amount, catalog.decimals(tokenIn)) };
+    });
+    return { ...shipped, subjects, cleanup: () => {} };
+  }
+  const bothSides = (cases: readonly { tokenIn: string; tokenOut: string; amount: bigint }[]): Subject[] =>
+    cases.flatMap((c) => (['exactIn', 'exactOut'] as const).map((tradeType) => ({ ...c, tradeType })));
+  if (process.env.BENCH_GRAPH !== 'generated') {
+    const graph = loadGraph('devnet', shipped.catalogDir, shipped.snapshotDir);
+    return { ...shipped, subjects: bothSides(devnetPairs(graph).flatMap(([a, b]) => pairCases(graph.index, a, b))), cleanup: () => {} };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'search-task-'));
+  const fixture = generateRoutingGraph(dir, { ...ROUTING_GRAPH, v4Pools: 500, balancerPools: 200 });
+  const graph = loadGraph('generated', fixture.catalogDir, fixture.snapshotDir);
+  const subjects = bothSides(generatedPairs(fixture).flatMap(([a, b]) => pairCases(graph.index, a, b)));
+  return {
+    catalogDir: fixture.catalogDir,
+    snapshotDir: fixture.snapshotDir,
+    subjects,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+const mix = taskMix();
+/** BENCH_PER_DEPLOYMENT=0: the search over all deployments only (POST /quotes' task), to tell what the others cost. */
+const perDeployment = process.env.BENCH_PER_DEPLOYMENT !== '0';
 
 /** Loads a checkout's modules and state; returns one pass over the task mix. */
 async function setup(root: string): Promise<{ run: () => void; outcomes: () => string[]; tasks: number }> {
@@ -27,28 +71,25 @@ async function setup(root: string): Promise<{ run: () => void; outcomes: () => s
   const findTrades: (graph: unknown, task: unknown) => unknown = existsSync(`${root}/src/quote/TradeTask.ts`)
     ? (await import(`${root}/src/quote/TradeTask.ts`)).findTrades
     : (await import(`${root}/src/quote/runTradeTask.ts`)).runTradeTask;
-  const catalog = loadCatalog(`${root}/catalog`);
-  const graph = new PoolGraph(loadSnapshots(`${root}/seeds/snapshots`).snapshots, catalog);
+  const catalog = loadCatalog(mix.catalogDir);
+  const graph = new PoolGraph(loadSnapshots(mix.snapshotDir).snapshots, catalog);
   const pricing = new PricingGraph(graph, catalog);
   const chain = catalog.chain(31337);
   const gasPriceWei: bigint = snapshotGasPriceWei(graph.snapshot(31337));
   const deployments: string[] = chain.dexes.map((d: { slug: string; version: string }) => `${d.slug}/${d.version}`);
-  const tasks = variedQuoteBodies(20, limits).map((body) => {
-    const b = JSON.parse(body) as { tokenIn: string; tokenOut: string; amount: string };
-    const tokenIn = b.tokenIn.toLowerCase();
-    const amount = parseUnits(b.amount, catalog.token(31337, tokenIn).decimals as number);
+  const tasks = mix.subjects.map(({ tokenIn, tokenOut, tradeType, amount }) => {
     return {
       chainId: 31337,
       tokenIn,
-      tokenOut: b.tokenOut.toLowerCase(),
-      tradeType: 'exactIn',
+      tokenOut,
+      tradeType,
       amount,
       // Both task shapes: the routing limits nested (RoutingLimits) and flat (checkouts from before they were).
       limits: { ...limits, gasPriceWei, deployments },
       ...limits,
       gasPriceWei,
       deployments,
-      perDeployment: true,
+      perDeployment,
       generation: 0,
     };
   });
@@ -84,6 +125,11 @@ for (let round = 0; round < 15; round++) {
 }
 const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1];
 const rounds = (a: number[]): string => a.map((x) => x.toFixed(0)).join(' ');
-process.stdout.write(`trade task, maxHops ${limits.maxHops}, maxSplits ${limits.maxSplits}, ${sides.this.tasks} varied devnet tasks:\n`);
+mix.cleanup();
+const kind =
+  process.env.BENCH_TASKS === 'cases'
+    ? `${process.env.BENCH_GRAPH === 'generated' ? 'generated' : 'devnet'} search cases`
+    : 'varied devnet';
+process.stdout.write(`trade task, maxHops ${limits.maxHops}, maxSplits ${limits.maxSplits}, ${sides.this.tasks} ${kind} tasks:\n`);
 process.stdout.write(`  this checkout:  ${median(perTask.this).toFixed(1)} µs CPU per task (rounds: ${rounds(perTask.this)})\n`);
 process.stdout.write(`  ${other}: ${median(perTask.other).toFixed(1)} µs CPU per task (rounds: ${rounds(perTask.other)})\n`);

@@ -5,7 +5,7 @@ import { type Candidate, type ExecutablePaths, executablePaths, pricedCandidate 
 import type { StagePlan } from './executors.ts';
 import { callGas, routeGas } from './gasModel.ts';
 import { addNativeWork, type NativeWork, noNativeWork } from './nativePools.ts';
-import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue } from './optimalSplit.ts';
+import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue, type SolveCache } from './optimalSplit.ts';
 import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
@@ -51,10 +51,27 @@ export interface BestTradeOptions {
    * directions (Candidate.key): bestTradesByDeployment shares one between its searches.
    */
   readonly curves?: CurveCache;
+  /** Split sets solved in floating point by earlier searches for the same request (optimalSplit's SplitContext.solves). */
+  readonly solves?: SolveCache;
+  /** Single paths bounded and priced for the whole amount by earlier searches for the same request, by Candidate.key. */
+  readonly singles?: SingleCache;
+  /**
+   * Whether this search adds to `solves` and `singles` (the first of the request's searches, over all deployments:
+   * what it learns of the paths and sets kept to one deployment, the only ones the later searches can meet), or only
+   * reads them.
+   */
+  readonly records?: boolean;
 }
 
 /** Path curves of one request's searches (same side and amount), by Candidate.key. */
 export type CurveCache = Map<string, PathCurve>;
+
+/**
+ * What one request's searches (same index, side, amount, gas price and fee rate: the same bound, quote and score of a
+ * path) learnt of a single path for the whole amount, by Candidate.key: its float bound (scoreBound), its exact quote
+ * and, where it went through, its score.
+ */
+export type SingleCache = Map<string, { bound?: number; quote?: PathQuote; score?: bigint }>;
 
 /**
  * The best trade, or why none was found (NO_EXACT_OUTPUT_ROUTE: see src/routing/executors.ts, one protocol per path,
@@ -119,8 +136,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   // Curves steer the split search; without splits they are built only where pruning saves more exact walks than they cost.
   const curves =
     request.maxSplits > 1 || candidates.length > PRUNE_SINGLE_FROM ? candidateCurves(search, candidates, options.curves) : undefined;
-  const single = bestSinglePath(search, candidates, curves, cache);
-  if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options.curves, cache);
+  const single = bestSinglePath(search, candidates, curves, cache, options.singles, options.records === true);
+  if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options, cache);
   let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined =
     single.best;
   if (request.maxSplits > 1 && candidates.length > 0) {
@@ -131,6 +148,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         maxSplits: request.maxSplits,
         ranksFees: search.rate !== undefined && request.gasPriceWei > 0n,
         singlesKnown: true,
+        ...(options.solves ? { solves: { tree: options.solves, record: options.records === true } } : {}),
         // Methods, not arrow properties: tsx names every named closure it creates (a defineProperty per search).
         score(members, quotes) {
           return score(search, members, quotes);
@@ -222,14 +240,22 @@ function bestSinglePath(
   candidates: readonly Candidate[],
   curves: readonly PathCurve[] | undefined,
   cache: LadderCache | undefined,
+  singles: SingleCache | undefined,
+  records: boolean,
 ): SinglePath {
   const whole: PathQuote[] = new Array(candidates.length);
-  const single: SinglePath = { best: undefined, bestAt: -1, whole };
+  const single: SinglePath = { best: undefined, bestAt: -1, whole, singles, records: records && singles !== undefined };
   if (!curves || candidates.length <= PRUNE_FROM) {
     for (let i = 0; i < candidates.length; i++) priceSingle(search, candidates, i, cache, single);
     return single;
   }
-  const bounds = candidates.map((c, i) => scoreBound(search, c, curves[i]));
+  const bounds = candidates.map((c, i) => {
+    const known = singles?.get(c.key);
+    if (known?.bound !== undefined) return known.bound;
+    const bound = scoreBound(search, c, curves[i]);
+    if (single.records && c.deployment !== undefined) singles!.set(c.key, { bound });
+    return bound;
+  });
   const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
 
   for (const i of order) {
@@ -254,14 +280,39 @@ function priceSingle(
   single: SinglePath,
 ): void {
   const { request } = search;
-  const q = pricePath(candidates[i].path, request.tradeType, [request.amount], cache)[0];
+  const priced = pricedWhole(search, candidates[i], cache, single);
+  const q = priced.quote;
   single.whole[i] = q;
-  if (!q.ok) return;
-  const s = score(search, [candidates[i]], [q]);
+  if (!q.ok || priced.score === undefined) return;
+  const s = priced.score;
   if (!single.best || s > single.best.score || (s === single.best.score && i < single.bestAt)) {
     single.best = { members: [candidates[i]], shares: [request.amount], quotes: [q], score: s };
     single.bestAt = i;
   }
+}
+
+/**
+ * A path priced exactly for the whole amount and, where it goes through, scored; known to the search's singles when an
+ * earlier search of the request priced it (added there by a search that records, for a path kept to one deployment).
+ */
+function pricedWhole(
+  search: Search,
+  c: Candidate,
+  cache: LadderCache | undefined,
+  { singles, records }: SinglePath,
+): { readonly quote: PathQuote; readonly score?: bigint } {
+  const known = singles?.get(c.key);
+  if (known?.quote) return known as { quote: PathQuote; score?: bigint };
+  const { tradeType, amount } = search.request;
+  const quote = pricePath(c.path, tradeType, [amount], cache)[0];
+  const scored = quote.ok ? score(search, [c], [quote]) : undefined;
+  if (records && c.deployment !== undefined) {
+    if (known) {
+      known.quote = quote;
+      known.score = scored;
+    } else singles!.set(c.key, { quote, score: scored });
+  }
+  return { quote, score: scored };
 }
 
 /** A single path priced for the whole amount, scored. */
@@ -272,6 +323,9 @@ interface SinglePath {
   best: PricedSingle | undefined;
   bestAt: number;
   whole: PathQuote[];
+  /** What the request's earlier searches learnt of single paths (BestTradeOptions.singles), and whether this one adds to it. */
+  readonly singles: SingleCache | undefined;
+  readonly records: boolean;
 }
 
 /**
@@ -287,7 +341,7 @@ function bestOtherPath(
   found: ExecutablePaths,
   single: SinglePath,
   steered: number,
-  curveCache: CurveCache | undefined,
+  { curves: curveCache }: BestTradeOptions,
   cache: LadderCache | undefined,
 ): void {
   const { tradeType, amount } = search.request;
@@ -318,9 +372,8 @@ function bestOtherPath(
     }
     const bound = scoreBound(search, c, curve);
     if (bound === Number.NEGATIVE_INFINITY || (toBeat !== undefined && bound < toBeat)) continue;
-    const q = pricePath(c.path, tradeType, [amount], cache)[0];
-    if (!q.ok) continue;
-    const s = score(search, [c], [q]);
+    const { quote: q, score: s } = pricedWhole(search, c, cache, single);
+    if (!q.ok || s === undefined) continue;
     const at = steered + other.order;
     if (!single.best || s > single.best.score || (s === single.best.score && at < single.bestAt)) {
       single.best = { members: [c], shares: [amount], quotes: [q], score: s };

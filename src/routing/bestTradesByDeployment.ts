@@ -1,8 +1,8 @@
 import { type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import { v4HookAdmits } from '../protocols/uniswapV4/v4Fees.ts';
-import { bestTrade, type CurveCache, type TradeOutcome, type TradeRequest } from './bestTrade.ts';
-import type { LadderCache } from './priceRoutes.ts';
+import { type BestTradeOptions, bestTrade, type TradeOutcome, type TradeRequest } from './bestTrade.ts';
+import { POOL_NATIVE } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import { tradeEnds } from './tradeEnds.ts';
 
@@ -26,13 +26,17 @@ export function bestTradesByDeployment(
   limits: RoutingLimits,
   perDeployment: boolean,
 ): DeploymentTrade[] {
-  // One ladder cache for every search of the request: a path the search over all deployments priced at some amounts
-  // is not priced again by the search kept to its deployment (same index, side and grid: the same quotes).
-  // And one curve cache: the searches kept to one deployment steer their splits by the curves the first one built.
-  const caches = { ladders: new Map() as LadderCache, curves: new Map() as CurveCache };
   // (bestTradeThrough is called directly, not through a closure: tsx names every named closure it creates.)
+  // One search (POST /quotes) shares with none: it keeps what it shares with itself (bestTrade's own ladder cache).
   if (!perDeployment || tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut).bareWrap)
-    return [{ deployment: '', outcome: bestTradeThrough(index, subject, limits, limits.deployments, caches) }];
+    return [{ deployment: '', outcome: bestTradeThrough(index, subject, limits, limits.deployments, {}) }];
+  // What the request's searches share: they differ only in the deployments they admit, so a path (or a set of paths)
+  // is worth the same to each. One ladder cache: a path the search over all deployments priced at some amounts is not
+  // priced again by the search kept to its deployment (same index, side and grid: the same quotes). One curve cache:
+  // the searches kept to one deployment steer their splits by the curves the first one built. The single paths' bounds,
+  // quotes and scores for the whole amount, and the split sets' float solves: a search kept to one deployment meets
+  // mostly paths and sets the search over all of them already weighed (and only those kept to its deployment).
+  const caches: BestTradeOptions = { ladders: new Map(), curves: new Map(), singles: new Map(), solves: {} };
   // One pool per trade: the best over all deployments is one of theirs, never a mix, and a refusal of all of them
   // says what each says.
   if (limits.maxHops === 1 && limits.maxSplits === 1)
@@ -40,7 +44,11 @@ export function bestTradesByDeployment(
       deployment,
       outcome: bestTradeThrough(index, subject, limits, [deployment], caches),
     }));
-  const all: DeploymentTrade = { deployment: '', outcome: bestTradeThrough(index, subject, limits, limits.deployments, caches) };
+  // The search over all deployments records what it learns of the paths and sets kept to one; the others read it.
+  const all: DeploymentTrade = {
+    deployment: '',
+    outcome: bestTradeThrough(index, subject, limits, limits.deployments, { ...caches, records: true }),
+  };
   // The best trade over all of them, when it goes through more than one deployment, is an entry of its own; when
   // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
   const used = all.outcome.ok
@@ -52,9 +60,31 @@ export function bestTradesByDeployment(
   const own = used?.size === 1 ? [...used][0] : undefined;
   const each = limits.deployments.map((deployment) => ({
     deployment,
-    outcome: deployment === own ? all.outcome : bestTradeThrough(index, subject, limits, [deployment], caches),
+    outcome:
+      deployment === own
+        ? all.outcome
+        : unreachable(index, subject, deployment)
+          ? NO_ROUTE
+          : bestTradeThrough(index, subject, limits, [deployment], caches),
   }));
   return own === undefined ? [...each, all] : each;
+}
+
+const NO_ROUTE: TradeOutcome = { ok: false, code: 'NO_ROUTE' };
+
+/**
+ * Whether a deployment has no pool at one end of the trade (at the wrapped native token's node, at native ETH's
+ * either): then no path within it joins the ends, and its search would find none (NO_ROUTE) whatever it admits.
+ */
+function unreachable(index: ChainPoolIndex, subject: TradeSubject, deployment: DeploymentId): boolean {
+  const { poolTokenIn, poolTokenOut } = tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut);
+  return noPoolAt(index, poolTokenIn, deployment) || noPoolAt(index, poolTokenOut, deployment);
+}
+
+/** Whether a deployment has no pool at a token's node (a function, not a closure: tsx names every named closure it creates). */
+function noPoolAt(index: ChainPoolIndex, token: string, deployment: DeploymentId): boolean {
+  if (index.poolsOf(token, deployment).length > 0) return false;
+  return token !== index.wrappedNative || index.poolsOf(POOL_NATIVE, deployment).length === 0;
 }
 
 /** The best trade through the given deployments' pools. */
@@ -63,7 +93,7 @@ function bestTradeThrough(
   subject: TradeSubject,
   limits: RoutingLimits,
   deployments: readonly DeploymentId[],
-  caches: { ladders: LadderCache; curves: CurveCache },
+  caches: BestTradeOptions,
 ): TradeOutcome {
   const hooks = limits.hooks ?? 'safe';
   const allowedHooks = limits.allowedHooks ?? [];

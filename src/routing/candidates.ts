@@ -35,8 +35,6 @@ export interface Candidate extends SplitPath {
   readonly tickGas: bigint;
   /** The least gas of its swaps priced: its nominal legs moving no tick (pricing only adds ticks, cold slots, tick moves). */
   readonly floorGas: bigint;
-  /** Its pools and directions: names its curve in a CurveCache. */
-  readonly key: string;
 }
 
 /** What of a trade request decides its candidate paths (bestTrade's TradeRequest is one). */
@@ -221,6 +219,7 @@ export function pricedCandidate(index: ChainPoolIndex, unstaged: PricedPath, ter
     ),
     tickGas: ticking ? protocolGas(ticking.kind).tick : 0n,
     key,
+    deployment: path.pools.every((e) => e.deployment === path.pools[0].deployment) ? path.pools[0].deployment : undefined,
   };
 }
 

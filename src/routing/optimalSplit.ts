@@ -11,6 +11,10 @@ export interface SplitPath {
   readonly path: PricedPath;
   /** Pool addresses (the paths of a split share none). */
   readonly pools: ReadonlySet<string>;
+  /** Its pools and directions: names its curve in a CurveCache. */
+  readonly key: string;
+  /** The one DEX deployment whose pools it goes through; undefined when it mixes deployments. */
+  readonly deployment: string | undefined;
 }
 
 /** What the split search needs from the trade search. */
@@ -33,6 +37,23 @@ export interface SplitContext<P extends SplitPath> {
    * a set of one path cannot beat it, so none is priced (undefined instead of a split of one).
    */
   readonly singlesKnown?: boolean;
+  /**
+   * Sets already solved by earlier searches of the same request (bestTradesByDeployment: same side, amount and fee
+   * terms, so the same float solve and fee estimate for the same paths in the same order): with `record` (the search
+   * over all deployments), the sets kept to one deployment are added, the only ones a search kept to one can meet;
+   * without, they are only read.
+   */
+  readonly solves?: { readonly tree: SolveCache; readonly record: boolean };
+}
+
+/**
+ * Float solves of a request's searches (SplitContext.solves): a tree by the members in order (the float sums add in
+ * that order), each path by identity (a request's searches share their candidates: the index's tree of kept paths),
+ * whatever its position in a search's list.
+ */
+export interface SolveCache {
+  solved?: Omit<Solved, 'members'>;
+  next?: Map<SplitPath, SolveCache>;
 }
 
 /** A split priced exactly: each member's share of the fixed amount and its quote. */
@@ -138,6 +159,19 @@ function solve<P extends SplitPath>(
   curves: readonly PathCurve[],
   members: readonly number[],
 ): Solved {
+  let node = context.solves && keptToOne(candidates, members) ? context.solves.tree : undefined;
+  const record = context.solves?.record === true;
+  for (let m = 0; node && m < members.length; m++) {
+    let child = node.next?.get(candidates[members[m]]);
+    if (!child && record) {
+      child = {};
+      node.next ??= new Map();
+      node.next.set(candidates[members[m]], child);
+    }
+    node = child;
+  }
+  const known = node?.solved;
+  if (known) return { members, split: known.split, net: known.net, reach: known.reach, fee: known.fee };
   const { tradeType } = context;
   const split = equalise(setOf(setCurves, curves, members), tradeType, Number(context.amount));
   const value = tradeType === 'exactIn' ? sum(split.outputs) : -sum(split.inputs);
@@ -145,7 +179,17 @@ function solve<P extends SplitPath>(
   setTicks.length = members.length;
   for (let j = 0; j < members.length; j++) setTicks[j] = ticksAt(curves[members[j]], split.inputs[j]);
   const fee = context.feeEstimate(setOf(setPaths as P[], candidates, members), setTicks);
-  return { members, split, net: split.feasible ? value - fee : Number.NEGATIVE_INFINITY, reach, fee };
+  const net = split.feasible ? value - fee : Number.NEGATIVE_INFINITY;
+  if (node && record) node.solved = { split, net, reach, fee };
+  return { members, split, net, reach, fee };
+}
+
+/** Whether a set's paths all go through one deployment's pools. */
+function keptToOne<P extends SplitPath>(candidates: readonly P[], members: readonly number[]): boolean {
+  const deployment = candidates[members[0]].deployment;
+  if (deployment === undefined) return false;
+  for (let m = 1; m < members.length; m++) if (candidates[members[m]].deployment !== deployment) return false;
+  return true;
 }
 
 /**
