@@ -4,11 +4,11 @@ import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import { type Candidate, type ExecutablePaths, executablePaths, pricedCandidate } from './candidates.ts';
 import type { StagePlan } from './executors.ts';
 import { callGas, callNativeWork, routeGas } from './gasModel.ts';
-import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue } from './optimalSplit.ts';
+import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue, type SetAtRate, type SplitContext } from './optimalSplit.ts';
 import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
-import { stageCalls, stagesGas } from './stagedRoutes.ts';
+import { aloneBound, mayAdd, type OutputBound, outputBound, stageCalls, stagesGas } from './stagedRoutes.ts';
 import type { Executor, Leg, Route, RouteStage, Split, Trade } from './Trade.ts';
 import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
 import { gasRate, lpFees, priceImpactBps } from './tradeMetrics.ts';
@@ -118,11 +118,13 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   // Curves steer the split search; without splits they are built only where pruning saves more exact walks than they cost.
   const curves =
     request.maxSplits > 1 || candidates.length > PRUNE_SINGLE_FROM ? candidateCurves(search, candidates, options.curves) : undefined;
-  const single = bestSinglePath(search, candidates, curves, cache);
+  const single = bestSinglePath(search, candidates, curves, cache, options.curves);
+  const built = curves?.all;
   if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options.curves, cache);
   let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined =
     single.best;
   if (request.maxSplits > 1 && candidates.length > 0) {
+    const floors: StagedFloors = { own: [], set: undefined, fee: 0 };
     const split = optimalSplit(
       {
         tradeType: request.tradeType,
@@ -133,6 +135,28 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         // Methods, not arrow properties: tsx names every named closure it creates (a defineProperty per search).
         score(members, quotes) {
           return score(search, members, quotes);
+        },
+        admit(j, set, toBeat) {
+          // A path of stages gets its curve only where its output bound says it may be chosen (stagedRoutes.ts mayAdd).
+          const pending = curves!.pending[j];
+          if (!pending) return true;
+          if (toBeat !== undefined) {
+            const fees = search.rate !== undefined && request.gasPriceWei > 0n;
+            const fixed = Number(request.amount);
+            if (
+              !mayAdd(
+                pending,
+                set,
+                toBeat,
+                request.tradeType,
+                fixed,
+                fees ? () => stagedFloor(this, candidates, floors, set, j) : undefined,
+              )
+            )
+              return false;
+          }
+          buildCurve(search, candidates, j, curves!, options.curves);
+          return true;
         },
         feeEstimate(members, ticks) {
           if (!search.rate || request.gasPriceWei <= 0n) return 0;
@@ -155,7 +179,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         },
       },
       candidates,
-      curves,
+      built,
     );
     if (split && (!best || split.score > best.score)) best = split;
   }
@@ -174,16 +198,77 @@ const PRUNE_SINGLE_FROM = 8;
  */
 const FLOAT_MARGIN = 1e-6;
 
-/** The curves of a search's candidates, shared through `cache` with the request's other searches. */
-function candidateCurves(search: Search, candidates: readonly Candidate[], cache: CurveCache | undefined): PathCurve[] {
+/**
+ * A search's candidate curves: `all[i]` is candidate i's curve, except where `pending[i]` is set: a path of stages
+ * whose curve is built only when a bound on what it can deliver (its OutputBound) says it may matter (buildCurve), its
+ * place in `all` held by an empty curve until then.
+ */
+interface Curves {
+  readonly all: PathCurve[];
+  readonly pending: (OutputBound | undefined)[];
+}
+
+/** What stagedFloor keeps during one split search: each path of stages' own fee, and the last set's. */
+interface StagedFloors {
+  readonly own: number[];
+  set: readonly number[] | undefined;
+  fee: number;
+}
+
+/**
+ * The split search's fee estimate with no tick crossed (SplitContext.feeEstimate) of `set` with path of stages j
+ * added, from below: the set's estimate (kept while the round's set is the same) plus j's alone (kept per path). A
+ * path of stages' steps add to the others' gas without changing their calls (assignExecutors), and gasCost rounds
+ * down, so the sum is never above the estimate of the whole.
+ */
+function stagedFloor(
+  context: Pick<SplitContext<Candidate>, 'feeEstimate'>,
+  candidates: readonly Candidate[],
+  floors: StagedFloors,
+  set: SetAtRate | undefined,
+  j: number,
+): number {
+  floors.own[j] ??= context.feeEstimate([candidates[j]], [0]);
+  if (!set) return floors.own[j];
+  if (floors.set !== set.members) {
+    floors.set = set.members;
+    floors.fee = context.feeEstimate(
+      set.members.map((i) => candidates[i]),
+      set.members.map(() => 0),
+    );
+  }
+  return floors.fee + floors.own[j];
+}
+
+/** A curve without pieces: the place of a curve not built yet. */
+const UNBUILT: PathCurve = { x: [], y: [], alpha: [], beta: [], len: [], rate: [], ticks: [], endX: 0, endY: 0, capped: true };
+
+/** The curves of a search's candidates, shared through `cache` with the request's other searches (paths of stages: pending). */
+function candidateCurves(search: Search, candidates: readonly Candidate[], cache: CurveCache | undefined): Curves {
   const { tradeType, amount } = search.request;
-  return candidates.map((c) => {
+  const pending: (OutputBound | undefined)[] = new Array(candidates.length);
+  const all = candidates.map((c, i) => {
     const cached = cache?.get(c.key);
     if (cached) return cached;
+    if (c.stages) {
+      pending[i] = outputBound(c.path);
+      return UNBUILT;
+    }
     const curve = fixedAmountCurve(c.path, tradeType, amount);
     cache?.set(c.key, curve);
     return curve;
   });
+  return { all, pending };
+}
+
+/** Builds candidate j's pending curve (Curves). */
+function buildCurve(search: Search, candidates: readonly Candidate[], j: number, curves: Curves, cache: CurveCache | undefined): PathCurve {
+  const c = candidates[j];
+  const curve = fixedAmountCurve(c.path, search.request.tradeType, search.request.amount);
+  cache?.set(c.key, curve);
+  curves.all[j] = curve;
+  curves.pending[j] = undefined;
+  return curve;
 }
 
 /**
@@ -204,7 +289,25 @@ function scoreBound(search: Search, c: Candidate, curve: PathCurve): number {
     if (curve.endY < fixed * (1 - FLOAT_MARGIN)) return Number.NEGATIVE_INFINITY;
     gross = -(inputFor(curve, fixed) * (1 - FLOAT_MARGIN)) + 1;
   }
-  return gross - Number(gasCost(search, c.floorGas + callsGas(search, [{ executor: c.executors[0], legs: c.nominal }])));
+  return gross - leastSingleFee(search, c);
+}
+
+/** The least network fee scoreBound takes off a single path's bound. */
+function leastSingleFee(search: Search, c: Candidate): number {
+  return Number(gasCost(search, c.floorGas + callsGas(search, [{ executor: c.executors[0], legs: c.nominal }])));
+}
+
+/**
+ * scoreBound before a path's curve is built, from its OutputBound (aloneBound): never below scoreBound's (its
+ * FLOAT_MARGIN taken on top of the output bound's own slack).
+ */
+function pendingScoreBound(search: Search, c: Candidate, b: OutputBound): number {
+  // As scoreBound where the curve would have no pieces (a pool without a segment): it cannot say.
+  if (!(b.rate > 0)) return Number.POSITIVE_INFINITY;
+  const { tradeType, amount } = search.request;
+  const gross = aloneBound(b, tradeType, Number(amount));
+  if (gross === Number.NEGATIVE_INFINITY) return gross;
+  return (tradeType === 'exactIn' ? gross * (1 + FLOAT_MARGIN) : (gross - 1) * (1 - FLOAT_MARGIN) + 1) - leastSingleFee(search, c);
 }
 
 /**
@@ -216,8 +319,9 @@ function scoreBound(search: Search, c: Candidate, curve: PathCurve): number {
 function bestSinglePath(
   search: Search,
   candidates: readonly Candidate[],
-  curves: readonly PathCurve[] | undefined,
+  curves: Curves | undefined,
   cache: LadderCache | undefined,
+  curveCache: CurveCache | undefined,
 ): SinglePath {
   const whole: PathQuote[] = new Array(candidates.length);
   const single: SinglePath = { best: undefined, bestAt: -1, whole };
@@ -225,13 +329,21 @@ function bestSinglePath(
     for (let i = 0; i < candidates.length; i++) priceSingle(search, candidates, i, cache, single);
     return single;
   }
-  const bounds = candidates.map((c, i) => scoreBound(search, c, curves[i]));
+  // A path of stages without its curve yet: bounded from its OutputBound first, its curve built only if that may win.
+  const bounds = candidates.map((c, i) => {
+    const pending = curves.pending[i];
+    return pending ? pendingScoreBound(search, c, pending) : scoreBound(search, c, curves.all[i]);
+  });
   const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
 
   for (const i of order) {
     if (single.best && bounds[i] < Number(single.best.score)) break;
 
     if (bounds[i] === Number.NEGATIVE_INFINITY) break;
+    if (curves.pending[i]) {
+      const bound = scoreBound(search, candidates[i], buildCurve(search, candidates, i, curves, curveCache));
+      if (bound === Number.NEGATIVE_INFINITY || (single.best && bound < Number(single.best.score))) continue;
+    }
     priceSingle(search, candidates, i, cache, single);
   }
   if (!single.best) for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);
