@@ -150,7 +150,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
                 toBeat,
                 request.tradeType,
                 fixed,
-                fees ? () => stagedFloor(this, candidates, floors, set, j) : undefined,
+                fees ? () => stagedFloor(search, this, candidates, floors, set, j) : undefined,
               )
             )
               return false;
@@ -167,7 +167,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           const calls: { executor: Executor; legs: readonly Leg[] }[] = [];
           for (let i = 0; i < members.length; i++) {
             const m = members[i];
-            if (m.stages) gas += tradeGas(search, [{ executor: executors[i], legs: m.nominal, stages: nominalStages(m) }]);
+            if (m.stages) gas += kept(search, m, 'stages');
             else {
               gas += m.nominalGas;
               calls.push({ executor: executors[i], legs: m.nominal });
@@ -222,13 +222,15 @@ interface StagedFloors {
  * down, so the sum is never above the estimate of the whole.
  */
 function stagedFloor(
+  search: Search,
   context: Pick<SplitContext<Candidate>, 'feeEstimate'>,
   candidates: readonly Candidate[],
   floors: StagedFloors,
   set: SetAtRate | undefined,
   j: number,
 ): number {
-  floors.own[j] ??= context.feeEstimate([candidates[j]], [0]);
+  // feeEstimate([j], [0]): its stages' steps with its nominal legs (no call shared with others).
+  floors.own[j] ??= Number(gasCost(search, kept(search, candidates[j], 'stages')));
   if (!set) return floors.own[j];
   if (floors.set !== set.members) {
     floors.set = set.members;
@@ -294,8 +296,36 @@ function scoreBound(search: Search, c: Candidate, curve: PathCurve): number {
 
 /** The least network fee scoreBound takes off a single path's bound. */
 function leastSingleFee(search: Search, c: Candidate): number {
-  return Number(gasCost(search, c.floorGas + callsGas(search, [{ executor: c.executors[0], legs: c.nominal }])));
+  return Number(gasCost(search, c.floorGas + kept(search, c, 'call')));
 }
+
+/**
+ * Gas of a path's own call(s) that depends only on the search's flags, kept per path of stages (their bounds ask it
+ * in every search): 'call', its first executor's call alone (callsGas); 'stages', the steps of its stages with its
+ * nominal legs (tradeGas). Computed each time for other paths.
+ */
+function kept(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
+  const compute = (): bigint =>
+    what === 'call'
+      ? callsGas(search, [{ executor: c.executors[0], legs: c.nominal }])
+      : tradeGas(search, [{ executor: c.executors[0], legs: c.nominal, stages: nominalStages(c) }]);
+  if (!c.stages) return compute();
+  const key = `${what}:${search.nativeIn}:${search.nativeOut}:${search.approvalReset}:${search.request.approvalMode}`;
+  let gas = keptGas.get(c);
+  if (!gas) {
+    gas = new Map();
+    keptGas.set(c, gas);
+  }
+  let g = gas.get(key);
+  if (g === undefined) {
+    g = compute();
+    gas.set(key, g);
+  }
+  return g;
+}
+
+/** kept's gas per path of stages and key. */
+const keptGas = new WeakMap<Candidate, Map<string, bigint>>();
 
 /**
  * scoreBound before a path's curve is built, from its OutputBound (aloneBound): never below scoreBound's (its
