@@ -305,11 +305,7 @@ function leastSingleFee(search: Search, c: Candidate): number {
  * nominal legs (tradeGas). Computed each time for other paths.
  */
 function kept(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
-  const compute = (): bigint =>
-    what === 'call'
-      ? callsGas(search, [{ executor: c.executors[0], legs: c.nominal }])
-      : tradeGas(search, [{ executor: c.executors[0], legs: c.nominal, stages: nominalStages(c) }]);
-  if (!c.stages) return compute();
+  if (!c.stages) return ownGas(search, c, what);
   const key = `${what}:${search.nativeIn}:${search.nativeOut}:${search.approvalReset}:${search.request.approvalMode}`;
   let gas = keptGas.get(c);
   if (!gas) {
@@ -318,10 +314,17 @@ function kept(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
   }
   let g = gas.get(key);
   if (g === undefined) {
-    g = compute();
+    g = ownGas(search, c, what);
     gas.set(key, g);
   }
   return g;
+}
+
+/** The gas kept keeps (a module-level function, not a closure per call: tsx names every named closure it creates). */
+function ownGas(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
+  return what === 'call'
+    ? callsGas(search, [{ executor: c.executors[0], legs: c.nominal }])
+    : tradeGas(search, [{ executor: c.executors[0], legs: c.nominal, stages: nominalStages(c) }]);
 }
 
 /** kept's gas per path of stages and key. */
