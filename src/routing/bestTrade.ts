@@ -138,7 +138,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         },
         admit(j, set, toBeat) {
           // A path of stages gets its curve only where its output bound says it may be chosen (stagedRoutes.ts mayAdd).
-          const pending = curves!.pending[j];
+          const pending = curves?.pending[j];
           if (!pending) return true;
           if (toBeat !== undefined) {
             const fees = search.rate !== undefined && request.gasPriceWei > 0n;
