@@ -3,8 +3,8 @@
  * router runs, e.g. Balancer then Uniswap pools, cut into consecutive steps: handoverSlippageBps, as POST /quotes
  * searches at the request's slippage, default 50 bps), on the generated 10,000-pool graph with
  * BENCH_ROUTING_BALANCER_POOLS (default 500) Balancer pools added (the balancer part's graph and cases). With
- * BENCH_BEFORE=<git ref>, that commit's search on the same graph and cases in alternating rounds (this, before; before,
- * this; ...): p50/p99 of both, and how many best trades take a path of stages, alone or beside other paths.
+ * BENCH_BEFORE=<git ref>[,<git ref>...], each commit's search on the same graph and cases in alternating rounds (this,
+ * before; before, this; ...): p50/p99 of both, and how many best trades take a path of stages, alone or beside other paths.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,8 @@ import { bestTradeOfCase, type Case, CHAIN_ID, generatedPairs, loadGraph, pairCa
 import { shuffled, timedCpu } from '../lib/timing.ts';
 import { balancerBasePairs, ROUTING_BALANCER_POOLS } from './balancerPart.ts';
 
-const BEFORE = process.env.BENCH_BEFORE;
+/** BENCH_BEFORE: one commit, or several separated by commas (each its own side in the alternating rounds). */
+const BEFORE = process.env.BENCH_BEFORE?.split(',').filter((r) => r !== '') ?? [];
 /** The hand-over slippage searched: the service's default slippage (DEFAULT_SLIPPAGE_BPS). */
 const HANDOVER_BPS = 50;
 
@@ -39,7 +40,7 @@ function stagedCounts(outcomes: readonly (TradeOutcome | CheckoutOutcome)[]): { 
 /** The stages part: one row (two with BENCH_BEFORE). */
 export async function stagesPart(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-routing-stages-'));
-  const root = BEFORE ? beforeCheckout(BEFORE) : undefined;
+  const roots = BEFORE.map((ref) => beforeCheckout(ref));
   try {
     const fixture = generateRoutingGraph(dir, { ...ROUTING_GRAPH, balancerPools: ROUTING_BALANCER_POOLS });
     const { weighted, stable } = fixture.balancerPools;
@@ -53,7 +54,7 @@ export async function stagesPart(): Promise<BenchRow[]> {
     const searches: ((c: Case) => TradeOutcome | CheckoutOutcome)[] = [
       (c) => bestTradeOfCase(graph, c, graph.gasPriceWei, undefined, undefined, undefined, HANDOVER_BPS),
     ];
-    if (root) {
+    for (const root of roots) {
       const before = await checkoutSearch(root, fixture.catalogDir, fixture.snapshotDir, CHAIN_ID, HANDOVER_BPS);
       searches.push((c) => before(c, graph.gasPriceWei));
     }
@@ -76,7 +77,7 @@ export async function stagesPart(): Promise<BenchRow[]> {
       const [w50, w99, c50, c99] = figures[k];
       return `p50 ${ms(w50)}, p99 ${ms(w99)} (CPU p50 ${ms(c50)}, p99 ${ms(c99)}); paths of stages in ${staged[k].alone} trades alone, ${staged[k].inSplits} in splits`;
     };
-    const line = `stages ${graph.name}, handover ${HANDOVER_BPS} bps: ${said(0)}${root ? `; ${BEFORE}: ${said(1)}` : ''}`;
+    const line = `stages ${graph.name}, handover ${HANDOVER_BPS} bps: ${said(0)}${BEFORE.map((ref, b) => `; ${ref}: ${said(b + 1)}`).join('')}`;
     process.stdout.write(`${line}\n`);
     const rows: BenchRow[] = [
       {
@@ -88,23 +89,23 @@ export async function stagesPart(): Promise<BenchRow[]> {
         met: null,
       },
     ];
-    if (root) {
+    for (const [b, ref] of BEFORE.entries()) {
       let higher = 0;
       let lower = 0;
       for (let i = 0; i < cases.length; i++) {
-        const [a, b] = [outcomes[0][i], outcomes[1][i]];
-        if (!a.ok || !b.ok) continue;
+        const [a, o] = [outcomes[0][i], outcomes[b + 1][i]];
+        if (!a.ok || !o.ok) continue;
         // As the search ranks them: net of the network fee in tokenOut.
-        const net = (o: typeof a) => o.trade.amountOut - (('gasCost' in o.trade ? o.trade.gasCost.tokenOut : null) ?? 0n);
-        if (net(a) > net(b)) higher++;
-        else if (net(a) < net(b)) lower++;
+        const net = (x: typeof a) => x.trade.amountOut - (('gasCost' in x.trade ? x.trade.gasCost.tokenOut : null) ?? 0n);
+        if (net(a) > net(o)) higher++;
+        else if (net(a) < net(o)) lower++;
       }
-      const x = (a: number, b: number): string => `x${(a / b).toFixed(2)}`;
-      const [now, then] = figures;
+      const x = (p: number, q: number): string => `x${(p / q).toFixed(2)}`;
+      const [now, then] = [figures[0], figures[b + 1]];
       rows.push({
         part: 'routing',
-        case: `search per quote with paths of stages, ${graph.name}, against ${BEFORE}, alternating rounds`,
-        result: `before: ${said(1)}`,
+        case: `search per quote with paths of stages, ${graph.name}, against ${ref}, alternating rounds`,
+        result: `before: ${said(b + 1)}`,
         ratio: `p50 ${x(now[0], then[0])}, p99 ${x(now[1], then[1])}; CPU p50 ${x(now[2], then[2])}, p99 ${x(now[3], then[3])}; output net of gas vs before: ${higher} higher, ${lower} lower of ${cases.length}`,
         target: '',
         met: null,
@@ -112,7 +113,7 @@ export async function stagesPart(): Promise<BenchRow[]> {
     }
     return rows;
   } finally {
-    if (root) removeCheckout(root);
+    for (const root of roots) removeCheckout(root);
     rmSync(dir, { recursive: true, force: true });
   }
 }

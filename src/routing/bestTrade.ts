@@ -5,11 +5,19 @@ import { type Candidate, type ExecutablePaths, executablePaths, pricedCandidate 
 import type { StagePlan } from './executors.ts';
 import { callGas, routeGas } from './gasModel.ts';
 import { addNativeWork, type NativeWork, noNativeWork } from './nativePools.ts';
-import { fixedAmountCurve, type OkQuote, optimalSplit, quoteValue, type SolveCache } from './optimalSplit.ts';
+import {
+  fixedAmountCurve,
+  type OkQuote,
+  optimalSplit,
+  quoteValue,
+  type SetAtRate,
+  type SolveCache,
+  type SplitContext,
+} from './optimalSplit.ts';
 import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
-import { stageCalls, stagesGas } from './stagedRoutes.ts';
+import { aloneBound, mayAdd, type OutputBound, outputBound, stageCalls, stagesGas } from './stagedRoutes.ts';
 import type { Executor, Leg, Route, RouteStage, Split, Trade } from './Trade.ts';
 import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
 import { gasRate, lpFees, priceImpactBps } from './tradeMetrics.ts';
@@ -136,11 +144,13 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   // Curves steer the split search; without splits they are built only where pruning saves more exact walks than they cost.
   const curves =
     request.maxSplits > 1 || candidates.length > PRUNE_SINGLE_FROM ? candidateCurves(search, candidates, options.curves) : undefined;
-  const single = bestSinglePath(search, candidates, curves, cache, options.singles, options.records === true);
+  const single = bestSinglePath(search, candidates, curves, cache, options);
+  const built = curves?.all;
   if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options, cache);
   let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined =
     single.best;
   if (request.maxSplits > 1 && candidates.length > 0) {
+    const floors: StagedFloors = { own: [], set: undefined, fee: 0 };
     const split = optimalSplit(
       {
         tradeType: request.tradeType,
@@ -153,6 +163,28 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         score(members, quotes) {
           return score(search, members, quotes);
         },
+        admit(j, set, toBeat) {
+          // A path of stages gets its curve only where its output bound says it may be chosen (stagedRoutes.ts mayAdd).
+          const pending = curves?.pending[j];
+          if (!pending) return true;
+          if (toBeat !== undefined) {
+            const fees = search.rate !== undefined && request.gasPriceWei > 0n;
+            const fixed = Number(request.amount);
+            if (
+              !mayAdd(
+                pending,
+                set,
+                toBeat,
+                request.tradeType,
+                fixed,
+                fees ? () => stagedFloor(search, this, candidates, floors, set, j) : undefined,
+              )
+            )
+              return false;
+          }
+          buildCurve(search, candidates, j, curves!, options.curves);
+          return true;
+        },
         feeEstimate(members, ticks) {
           if (!search.rate || request.gasPriceWei <= 0n) return 0;
           // The nominal legs' gas with `ticks` crossed (routeGas is linear in a leg's ticks), and the calls' (a path
@@ -164,7 +196,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           const calls: { executor: Executor; legs: readonly Leg[] }[] = [];
           for (let i = 0; i < members.length; i++) {
             const m = members[i];
-            if (m.stages) gas += Number(tradeGas(search, [{ executor: executors[i], legs: m.nominal, stages: nominalStages(m) }]));
+            if (m.stages) gas += Number(kept(search, m, 'stages'));
             else {
               gas += Number(m.nominalGas);
               calls.push({ executor: executors[i], legs: m.nominal });
@@ -177,7 +209,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         },
       },
       candidates,
-      curves,
+      built,
     );
     if (split && (!best || split.score > best.score)) best = split;
   }
@@ -196,16 +228,79 @@ const PRUNE_SINGLE_FROM = 8;
  */
 const FLOAT_MARGIN = 1e-6;
 
-/** The curves of a search's candidates, shared through `cache` with the request's other searches. */
-function candidateCurves(search: Search, candidates: readonly Candidate[], cache: CurveCache | undefined): PathCurve[] {
+/**
+ * A search's candidate curves: `all[i]` is candidate i's curve, except where `pending[i]` is set: a path of stages
+ * whose curve is built only when a bound on what it can deliver (its OutputBound) says it may matter (buildCurve), its
+ * place in `all` held by an empty curve until then.
+ */
+interface Curves {
+  readonly all: PathCurve[];
+  readonly pending: (OutputBound | undefined)[];
+}
+
+/** What stagedFloor keeps during one split search: each path of stages' own fee, and the last set's. */
+interface StagedFloors {
+  readonly own: number[];
+  set: readonly number[] | undefined;
+  fee: number;
+}
+
+/**
+ * The split search's fee estimate with no tick crossed (SplitContext.feeEstimate) of `set` with path of stages j
+ * added, from below: the set's estimate (kept while the round's set is the same) plus j's alone (kept per path). A
+ * path of stages' steps add to the others' gas without changing their calls (assignExecutors), and gasCost rounds
+ * down, so the sum is never above the estimate of the whole.
+ */
+function stagedFloor(
+  search: Search,
+  context: Pick<SplitContext<Candidate>, 'feeEstimate'>,
+  candidates: readonly Candidate[],
+  floors: StagedFloors,
+  set: SetAtRate | undefined,
+  j: number,
+): number {
+  // feeEstimate([j], [0]): its stages' steps with its nominal legs (no call shared with others).
+  floors.own[j] ??= Number(gasCost(search, kept(search, candidates[j], 'stages')));
+  if (!set) return floors.own[j];
+  if (floors.set !== set.members) {
+    floors.set = set.members;
+    floors.fee = context.feeEstimate(
+      set.members.map((i) => candidates[i]),
+      set.members.map(() => 0),
+    );
+  }
+  return floors.fee + floors.own[j];
+}
+
+/** A curve without pieces: the place of a curve not built yet. */
+const UNBUILT: PathCurve = { x: [], y: [], alpha: [], beta: [], len: [], rate: [], ticks: [], endX: 0, endY: 0, capped: true };
+
+/** The curves of a search's candidates, shared through `cache` with the request's other searches (paths of stages: pending). */
+function candidateCurves(search: Search, candidates: readonly Candidate[], cache: CurveCache | undefined): Curves {
   const { tradeType, amount } = search.request;
-  return candidates.map((c) => {
+  const pending: (OutputBound | undefined)[] = new Array(candidates.length);
+  const all = candidates.map((c, i) => {
     const cached = cache?.get(c.key);
     if (cached) return cached;
+    if (c.stages) {
+      pending[i] = outputBound(c.path);
+      return UNBUILT;
+    }
     const curve = fixedAmountCurve(c.path, tradeType, amount);
     cache?.set(c.key, curve);
     return curve;
   });
+  return { all, pending };
+}
+
+/** Builds candidate j's pending curve (Curves). */
+function buildCurve(search: Search, candidates: readonly Candidate[], j: number, curves: Curves, cache: CurveCache | undefined): PathCurve {
+  const c = candidates[j];
+  const curve = fixedAmountCurve(c.path, search.request.tradeType, search.request.amount);
+  cache?.set(c.key, curve);
+  curves.all[j] = curve;
+  curves.pending[j] = undefined;
+  return curve;
 }
 
 /**
@@ -226,7 +321,56 @@ function scoreBound(search: Search, c: Candidate, curve: PathCurve): number {
     if (curve.endY < fixed * (1 - FLOAT_MARGIN)) return Number.NEGATIVE_INFINITY;
     gross = -(inputFor(curve, fixed) * (1 - FLOAT_MARGIN)) + 1;
   }
-  return gross - Number(gasCost(search, c.floorGas + routeCallGas(search, c.executors[0], c.nominal)));
+  return gross - leastSingleFee(search, c);
+}
+
+/** The least network fee scoreBound takes off a single path's bound. */
+function leastSingleFee(search: Search, c: Candidate): number {
+  return Number(gasCost(search, c.floorGas + kept(search, c, 'call')));
+}
+
+/**
+ * Gas of a path's own call(s) that depends only on the search's flags, kept per path of stages (their bounds ask it
+ * in every search): 'call', its first executor's call alone (callsGas); 'stages', the steps of its stages with its
+ * nominal legs (tradeGas). Computed each time for other paths.
+ */
+function kept(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
+  if (!c.stages) return ownGas(search, c, what);
+  const key = `${what}:${search.nativeIn}:${search.nativeOut}:${search.approvalReset}:${search.request.approvalMode}`;
+  let gas = keptGas.get(c);
+  if (!gas) {
+    gas = new Map();
+    keptGas.set(c, gas);
+  }
+  let g = gas.get(key);
+  if (g === undefined) {
+    g = ownGas(search, c, what);
+    gas.set(key, g);
+  }
+  return g;
+}
+
+/** The gas kept keeps (a module-level function, not a closure per call: tsx names every named closure it creates). */
+function ownGas(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
+  return what === 'call'
+    ? routeCallGas(search, c.executors[0], c.nominal)
+    : tradeGas(search, [{ executor: c.executors[0], legs: c.nominal, stages: nominalStages(c) }]);
+}
+
+/** kept's gas per path of stages and key. */
+const keptGas = new WeakMap<Candidate, Map<string, bigint>>();
+
+/**
+ * scoreBound before a path's curve is built, from its OutputBound (aloneBound): never below scoreBound's (its
+ * FLOAT_MARGIN taken on top of the output bound's own slack).
+ */
+function pendingScoreBound(search: Search, c: Candidate, b: OutputBound): number {
+  // As scoreBound where the curve would have no pieces (a pool without a segment): it cannot say.
+  if (!(b.rate > 0)) return Number.POSITIVE_INFINITY;
+  const { tradeType, amount } = search.request;
+  const gross = aloneBound(b, tradeType, Number(amount));
+  if (gross === Number.NEGATIVE_INFINITY) return gross;
+  return (tradeType === 'exactIn' ? gross * (1 + FLOAT_MARGIN) : (gross - 1) * (1 - FLOAT_MARGIN) + 1) - leastSingleFee(search, c);
 }
 
 /**
@@ -238,21 +382,23 @@ function scoreBound(search: Search, c: Candidate, curve: PathCurve): number {
 function bestSinglePath(
   search: Search,
   candidates: readonly Candidate[],
-  curves: readonly PathCurve[] | undefined,
+  curves: Curves | undefined,
   cache: LadderCache | undefined,
-  singles: SingleCache | undefined,
-  records: boolean,
+  { singles, records, curves: curveCache }: BestTradeOptions,
 ): SinglePath {
   const whole: PathQuote[] = new Array(candidates.length);
-  const single: SinglePath = { best: undefined, bestAt: -1, whole, singles, records: records && singles !== undefined };
+  const single: SinglePath = { best: undefined, bestAt: -1, whole, singles, records: records === true && singles !== undefined };
   if (!curves || candidates.length <= PRUNE_FROM) {
     for (let i = 0; i < candidates.length; i++) priceSingle(search, candidates, i, cache, single);
     return single;
   }
+  // A path of stages without its curve yet: bounded from its OutputBound first, its curve built only if that may win.
   const bounds = candidates.map((c, i) => {
+    const pending = curves.pending[i];
+    if (pending) return pendingScoreBound(search, c, pending);
     const known = singles?.get(c.key);
     if (known?.bound !== undefined) return known.bound;
-    const bound = scoreBound(search, c, curves[i]);
+    const bound = scoreBound(search, c, curves.all[i]);
     if (single.records && c.deployment !== undefined) singles!.set(c.key, { bound });
     return bound;
   });
@@ -262,6 +408,10 @@ function bestSinglePath(
     if (single.best && bounds[i] < Number(single.best.score)) break;
 
     if (bounds[i] === Number.NEGATIVE_INFINITY) break;
+    if (curves.pending[i]) {
+      const bound = scoreBound(search, candidates[i], buildCurve(search, candidates, i, curves, curveCache));
+      if (bound === Number.NEGATIVE_INFINITY || (single.best && bound < Number(single.best.score))) continue;
+    }
     priceSingle(search, candidates, i, cache, single);
   }
   if (!single.best) for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);

@@ -44,6 +44,13 @@ export interface SplitContext<P extends SplitPath> {
    * without, they are only read.
    */
   readonly solves?: { readonly tree: SolveCache; readonly record: boolean };
+  /**
+   * Candidates whose curve is built only when a round may take them (paths of stages: bestTrade): called before
+   * candidate j is weighed, with the round's set (undefined in the first round or while no set carries the amount)
+   * and the net value a set with j must exceed to be chosen (undefined: any). False when a bound says it cannot (the
+   * search would not choose it either); else true, once `curves[j]` is its curve.
+   */
+  admit?(j: number, set: SetAtRate | undefined, toBeat: number | undefined): boolean;
 }
 
 /**
@@ -54,6 +61,13 @@ export interface SplitContext<P extends SplitPath> {
 export interface SolveCache {
   solved?: Omit<Solved, 'members'>;
   next?: Map<SplitPath, SolveCache>;
+}
+
+/** A feasible set of the split search as admit sees it: its members, common marginal rate and value before fees. */
+export interface SetAtRate {
+  readonly members: readonly number[];
+  readonly lambda: number;
+  readonly value: number;
 }
 
 /** A split priced exactly: each member's share of the fixed amount and its quote. */
@@ -67,7 +81,7 @@ export interface PricedSplit<P extends SplitPath> {
 /** A share smaller than this part of the amount is not worth a path (millionths: percent's precision). */
 const MIN_SHARE_PPM = 1n;
 /** Relative slack of the greedy's float bound (mayReach) over the float solves it stands for. */
-const BOUND_SLACK = 1e-9;
+export const BOUND_SLACK = 1e-9;
 /** Most exact moves of the integer polish. */
 const MAX_POLISH_MOVES = 8;
 
@@ -111,12 +125,24 @@ export function optimalSplit<P extends SplitPath>(
   for (let round = 0; round < context.maxSplits; round++) {
     let best: Solved | undefined;
     const taken = current?.members ?? [];
+    const feasible = current?.split.feasible ? current : undefined;
+    const atRate = feasible && { members: taken, lambda: feasible.split.lambda, value: feasible.net + feasible.fee };
     for (let j = 0; j < candidates.length; j++) {
-      if (curves[j].x.length === 0 || taken.includes(j)) continue;
-      if (current?.split.feasible && rateAtZero(curves[j]) <= current.split.lambda) continue;
+      if (taken.includes(j)) continue;
       let disjoint = true;
       for (let t = 0; t < taken.length && disjoint; t++) disjoint = !shares(candidates[taken[t]], candidates[j]);
       if (!disjoint) continue;
+      if (context.admit) {
+        // As mayReach's: what the set with j must exceed (in the first round, the best set of one so far).
+        const toBeat = feasible
+          ? Math.max(best?.net ?? feasible.net, feasible.net)
+          : !current && best?.split.feasible
+            ? best.net
+            : undefined;
+        if (!context.admit(j, atRate || undefined, toBeat)) continue;
+      }
+      if (curves[j].x.length === 0) continue;
+      if (current?.split.feasible && rateAtZero(curves[j]) <= current.split.lambda) continue;
       // A set that cannot beat the current one nor this round's best so far is not solved: it would not be chosen.
       if (
         current?.split.feasible &&

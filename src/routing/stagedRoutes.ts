@@ -1,5 +1,9 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
+import { type Pool, protocolOf } from '../protocols/registry.ts';
 import { callGas, callNativeWork, routeGas } from './gasModel.ts';
+import { heldAt } from './nativePools.ts';
+import { BOUND_SLACK, type SetAtRate } from './optimalSplit.ts';
+import type { PricedPath } from './priceRoutes.ts';
 import type { Executor, Leg, Route, RouteStage } from './Trade.ts';
 
 /** One stage of a route (Route.stages) with its own legs: what one executor call swaps. */
@@ -47,4 +51,109 @@ export function stagesGas(
     gas += callGas(c.executor.kind, 1, work.wrapIn, work.unwrapOut, erc20In, tradeType, reset, work) + routeGas(c.legs, tradeType);
   }
   return gas;
+}
+
+/**
+ * What a path can deliver, known before its curve is built (pathCurve.ts): its marginal rate at zero (the product of its pools' first segments' rates, as pathCurve's first piece:
+ * its output for an input t is at most t times it) and a cap of its output at any input (`cap`, tokenOut units). The
+ * cap is the least, over its hops, of a hop's pool's whole output in that direction (the outputs of all its curve
+ * segments: what the pool pays when exhausted) carried through the hops after it at their rates at zero and hand-over
+ * shares: each hop's output is concave through the origin, so it passes on at most its rate at zero times its input.
+ * Both bound the path's float curve (and so every set the split search solves with it) up to float rounding.
+ */
+export interface OutputBound {
+  readonly rate: number;
+  readonly cap: number;
+}
+
+/** A pool's marginal rate at zero and whole output in one direction (PoolFacts), per direction (pools are immutable). */
+const poolFacts = new WeakMap<Pool, [OutputBound | undefined, OutputBound | undefined]>();
+
+/**
+ * A pool's rate at zero (its first curve segment's a / b; 0 without one) and whole output in one direction: the sum
+ * of its curve segments' outputs, a segment paying a d / (b + d) for d of its input (a where it has no end).
+ */
+function poolBound(pool: Pool, zeroForOne: boolean): OutputBound {
+  let both = poolFacts.get(pool);
+  if (!both) {
+    both = [undefined, undefined];
+    poolFacts.set(pool, both);
+  }
+  const side = zeroForOne ? 0 : 1;
+  let facts = both[side];
+  if (!facts) {
+    const next = protocolOf(pool.kind).curveSegments(pool, zeroForOne);
+    let rate = Number.NaN;
+    let cap = 0;
+    for (let s = next(); s; s = next()) {
+      if (Number.isNaN(rate)) rate = s.a / s.b;
+      cap += s.len === Number.POSITIVE_INFINITY ? s.a : (s.a * s.len) / (s.b + s.len);
+    }
+    facts = { rate: Number.isNaN(rate) ? 0 : rate, cap };
+    both[side] = facts;
+  }
+  return facts;
+}
+
+/** The output bound of a path (OutputBound), from its pools' (cached per pool and direction). */
+export function outputBound(path: PricedPath): OutputBound {
+  const share = path.handovers ? 1 - path.handovers.slippageBps / 10_000 : 1;
+  let rate = 1;
+  let cap = Number.POSITIVE_INFINITY;
+  for (let h = 0; h < path.pools.length; h++) {
+    const pool = path.pools[h];
+    const kept = path.handovers?.at.includes(h) ? share : 1;
+    const own = poolBound(pool, heldAt(pool, path.path.tokens[h]) === pool.token0);
+    rate *= kept * own.rate;
+    // What the hops before can pass on, kept and carried through this hop at its rate at zero, or this pool's whole output.
+    cap = h === 0 ? own.cap : Math.min(cap * kept * own.rate, own.cap);
+  }
+  return { rate, cap };
+}
+
+/** Relative slack of a bound from OutputBound over the float curves it stands for (their rounding). */
+const OUTPUT_BOUND_SLACK = 1e-6;
+
+/**
+ * An upper bound of what a path adds to a set of paths whose optimum has common marginal rate λ (pathCurve's
+ * surplusAt: max over inputs t of output(t) - λ t) from its OutputBound alone: output(t) <= min(rate t, cap), so the
+ * surplus is at most cap (1 - λ / rate) where rate > λ, else 0.
+ */
+export function surplusBound(b: OutputBound, lambda: number): number {
+  if (!(b.rate > lambda)) return 0;
+  return b.cap * (1 - lambda / b.rate) * (1 + OUTPUT_BOUND_SLACK);
+}
+
+/**
+ * An upper bound of the value of a path alone for a trade's fixed amount (output for exactIn, minus the input for
+ * exactOut, as the split search values it) from its OutputBound; -Infinity where it cannot carry an exact output.
+ */
+export function aloneBound(b: OutputBound, tradeType: TradeType, fixed: number): number {
+  if (tradeType === 'exactIn') return Math.min(b.rate * fixed, b.cap) * (1 + OUTPUT_BOUND_SLACK) + 1;
+  if (b.cap * (1 + OUTPUT_BOUND_SLACK) < fixed * (1 - OUTPUT_BOUND_SLACK) || !(b.rate > 0)) return Number.NEGATIVE_INFINITY;
+  return -(fixed / b.rate) * (1 - OUTPUT_BOUND_SLACK) + 1;
+}
+
+/**
+ * Whether a path of OutputBound `b` may be chosen by a round of the split search (optimalSplit's admit): added to
+ * `set` (or alone in the first round), can its net value exceed `toBeat`? As the search's own test (mayReach) with
+ * the path's surplus bounded from `b` instead of its curve (surplusBound, aloneBound: never below what the curve
+ * gives), and, when fees are ranked, less the set's estimated fee with no tick crossed (`floorFee`, asked only when
+ * the gross bound does not settle it). So a path it rules out is one the search would not have chosen.
+ */
+export function mayAdd(
+  b: OutputBound,
+  set: SetAtRate | undefined,
+  toBeat: number,
+  tradeType: TradeType,
+  fixed: number,
+  floorFee: (() => number) | undefined,
+): boolean {
+  let bound: number;
+  if (set) {
+    const surplus = surplusBound(b, set.lambda);
+    bound = set.value + (tradeType === 'exactIn' ? surplus : surplus / set.lambda) + BOUND_SLACK * (Math.abs(set.value) + 1);
+  } else bound = aloneBound(b, tradeType, fixed);
+  if (!(bound <= toBeat)) return floorFee === undefined || !(bound - floorFee() <= toBeat);
+  return false;
 }
