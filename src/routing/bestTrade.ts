@@ -573,7 +573,14 @@ function tradeGas(search: Search, routes: readonly GasRoute[]): bigint {
   const calls: GasRoute[] = [];
   for (const r of routes) {
     if (r.stages) {
-      const token = (t: string): boolean => search.index.token(t)?.approvalReset === true;
+      // One predicate per index (memo), not a named closure per call: tsx names every named closure it creates.
+      const { index } = search;
+      const token = index.memo(
+        'approvalResetToken',
+        () =>
+          (t: string): boolean =>
+            index.token(t)?.approvalReset === true,
+      );
       const staged = stageCalls({ ...r, stages: r.stages, amountOut: 0n });
       gas += stagesGas(staged, search.nativeIn, search.nativeOut, search.request.tradeType, search.approvalReset, token);
       continue;
