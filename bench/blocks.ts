@@ -9,9 +9,8 @@
  * BENCH_BEFORE=<git ref>: that commit is checked out beside this one and run in alternating rounds (blockStages.ts
  * copied into its checkout).
  */
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { projectRoot as ROOT } from '../test/helpers/serverProcess.ts';
@@ -20,6 +19,7 @@ import { type BenchRow, ms, reportRows } from './lib/benchRows.ts';
 import type { BlockStages } from './lib/blockStages.ts';
 import { DEFAULT_SCALE, generateScale } from './lib/generateScale.ts';
 import { DEVNET_TOKENS } from './lib/quoteMix.ts';
+import { alternatingRounds, runStage } from './lib/stageRounds.ts';
 
 const POOLS = Number(process.env.BENCH_SCALE_POOLS ?? DEFAULT_SCALE.pools);
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 20);
@@ -33,14 +33,13 @@ const pairs = tokens
   .map(([a, b]) => [DEVNET_TOKENS[a], DEVNET_TOKENS[b], String(10n ** BigInt(catalog.token(31337, DEVNET_TOKENS[a])!.decimals))]);
 
 function stages(root: string, folders: { catalogDir: string; snapshotDir: string }): BlockStages {
-  const file = join(root, 'bench/lib/blockStages.ts');
-  if (root !== ROOT) copyFileSync(join(ROOT, 'bench/lib/blockStages.ts'), file);
-  const out = execFileSync(
-    process.execPath,
-    ['--import', 'tsx', file, folders.catalogDir, folders.snapshotDir, '31337', String(BLOCKS), JSON.stringify(pairs)],
-    { cwd: root, encoding: 'utf8', maxBuffer: 1 << 22 },
-  );
-  return JSON.parse(out) as BlockStages;
+  return runStage<BlockStages>(root, 'bench/lib/blockStages.ts', [
+    folders.catalogDir,
+    folders.snapshotDir,
+    '31337',
+    String(BLOCKS),
+    JSON.stringify(pairs),
+  ]);
 }
 
 const sorted = (values: readonly number[]): number[] => [...values].sort((a, b) => a - b);
@@ -58,18 +57,9 @@ function summary(runs: readonly BlockStages[], pick: (b: BlockStages['blocks'][n
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-blocks-'));
 const beforeRoot = BEFORE ? beforeCheckout(BEFORE) : undefined;
-const load: number[] = [];
 try {
   const fixture = generateScale(dir, { ...DEFAULT_SCALE, pools: POOLS });
-  const after: BlockStages[] = [];
-  const before: BlockStages[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    load.push(loadavg()[0]);
-    after.push(stages(ROOT, fixture));
-    if (beforeRoot) before.push(stages(beforeRoot, fixture));
-    process.stdout.write(`round ${round + 1}/${ROUNDS} done (load average ${loadavg()[0].toFixed(1)})\n`);
-  }
-  load.push(loadavg()[0]);
+  const { after, before, load } = alternatingRounds(ROUNDS, beforeRoot, (root) => stages(root, fixture));
   const figures: [string, (b: BlockStages['blocks'][number]) => number][] = [
     ['PoolGraph.withUpdate', (b) => b.graph],
     ['pricing index derived (derivePricingGraph)', (b) => b.index],

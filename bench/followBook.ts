@@ -8,15 +8,14 @@
  * BENCH_V4_POOLS (default 1000), BENCH_BEFORE=<git ref>: that commit is checked out beside this one and run in
  * alternating rounds (bookStages.ts copied into its checkout).
  */
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot as ROOT } from '../test/helpers/serverProcess.ts';
 import { beforeCheckout, removeCheckout } from './lib/beforeCheckout.ts';
 import { type BenchRow, ms, reportRows } from './lib/benchRows.ts';
 import type { BookStages } from './lib/bookStages.ts';
 import { DEFAULT_SCALE, generateScale } from './lib/generateScale.ts';
+import { alternatingRounds, runStage } from './lib/stageRounds.ts';
 import { median } from './lib/timing.ts';
 
 const POOLS = Number(process.env.BENCH_SCALE_POOLS ?? DEFAULT_SCALE.pools);
@@ -26,14 +25,13 @@ const V4_POOLS = Number(process.env.BENCH_V4_POOLS ?? 1000);
 const BEFORE = process.env.BENCH_BEFORE;
 
 function stages(root: string, folders: { catalogDir: string; snapshotDir: string }): BookStages {
-  const file = join(root, 'bench/lib/bookStages.ts');
-  if (root !== ROOT) copyFileSync(join(ROOT, 'bench/lib/bookStages.ts'), file);
-  const out = execFileSync(
-    process.execPath,
-    ['--import', 'tsx', file, folders.catalogDir, folders.snapshotDir, '31337', String(BLOCKS), String(V4_POOLS)],
-    { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 },
-  );
-  return JSON.parse(out) as BookStages;
+  return runStage<BookStages>(root, 'bench/lib/bookStages.ts', [
+    folders.catalogDir,
+    folders.snapshotDir,
+    '31337',
+    String(BLOCKS),
+    String(V4_POOLS),
+  ]);
 }
 
 /** Median and p99 of a figure over every block after the first 10 of every run (warm-up left out). */
@@ -44,18 +42,9 @@ function summary(runs: readonly BookStages[], pick: (b: BookStages['blocks'][num
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-book-'));
 const beforeRoot = BEFORE ? beforeCheckout(BEFORE) : undefined;
-const load: number[] = [];
 try {
   const fixture = generateScale(dir, { ...DEFAULT_SCALE, pools: POOLS });
-  const after: BookStages[] = [];
-  const before: BookStages[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    load.push(loadavg()[0]);
-    after.push(stages(ROOT, fixture));
-    if (beforeRoot) before.push(stages(beforeRoot, fixture));
-    process.stdout.write(`round ${round + 1}/${ROUNDS} done (load average ${loadavg()[0].toFixed(1)})\n`);
-  }
-  load.push(loadavg()[0]);
+  const { after, before, load } = alternatingRounds(ROUNDS, beforeRoot, (root) => stages(root, fixture));
   const figures: [string, (b: BookStages['blocks'][number]) => number][] = [
     ['wall', (b) => b.wall],
     ['CPU', (b) => b.cpu],
