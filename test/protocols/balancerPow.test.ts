@@ -7,6 +7,7 @@
 import t from 'tap';
 import { expFast, powFast, powUpBy } from '../../src/amm/balancerPow.ts';
 import { exp, pow, powUp } from '../helpers/balancerLogExp.ts';
+import { outcome } from '../helpers/callOutcome.ts';
 import { seededRandom } from '../helpers/seededRandom.ts';
 
 const ONE = 10n ** 18n;
@@ -45,15 +46,6 @@ const EXP_EDGES = [
   0n,
 ];
 const LN36_EDGES = [ONE - 10n ** 17n, ONE + 10n ** 17n, ONE];
-
-function outcome(f: () => bigint): bigint | string {
-  try {
-    return f();
-  } catch (e) {
-    const err = e as Error & { code?: string };
-    return `${err.name}:${err.code ?? ''}:${err.message}`;
-  }
-}
 
 function base(): bigint {
   switch (Math.floor(random() * 6)) {

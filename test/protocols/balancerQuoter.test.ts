@@ -22,19 +22,10 @@ import {
   weightedSwapGivenOut,
 } from '../../src/protocols/balancerWeighted/weightedMath.ts';
 import { exp, pow, powUp } from '../helpers/balancerLogExp.ts';
+import { outcome } from '../helpers/callOutcome.ts';
 import { seededRandom } from '../helpers/seededRandom.ts';
 
 const RUNS = 3000;
-
-/** A value, or the error a call threw (class, code, message), so that results and reverts compare alike. */
-function outcome(f: () => bigint): bigint | string {
-  try {
-    return f();
-  } catch (e) {
-    const err = e as Error & { code?: string };
-    return `${err.name}:${err.code ?? ''}:${err.message}`;
-  }
-}
 
 const big = (max: bigint) => fc.bigInt({ min: 0n, max });
 /** Numbers of every magnitude up to 2^bits, more of them small. */
