@@ -1,47 +1,39 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
-import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
-import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
+import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
 import { type Candidate, type ExecutablePaths, executablePaths, pricedCandidate } from './candidates.ts';
-import type { StagePlan } from './executors.ts';
-import { callGas, routeGas } from './gasModel.ts';
-import { addNativeWork, type NativeWork, noNativeWork } from './nativePools.ts';
-import {
-  fixedAmountCurve,
-  type OkQuote,
-  optimalSplit,
-  quoteValue,
-  type SetAtRate,
-  type SolveCache,
-  type SplitContext,
-} from './optimalSplit.ts';
-import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
+import { routeGas } from './gasModel.ts';
+import { fixedAmountCurve, type OkQuote, optimalSplit, type SolveCache } from './optimalSplit.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
-import type { RoutingLimits } from './RoutingLimits.ts';
-import { aloneBound, mayAdd, type OutputBound, outputBound, stageCalls, stagesGas } from './stagedRoutes.ts';
-import type { Executor, Leg, Route, RouteStage, Split, Trade } from './Trade.ts';
-import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
+import {
+  buildCurve,
+  type CurveCache,
+  type Curves,
+  candidateCurves,
+  FLOAT_MARGIN,
+  kept,
+  pendingScoreBound,
+  type StagedFloors,
+  scoreBound,
+  stagedFloor,
+} from './searchCurves.ts';
+import {
+  assignExecutors,
+  callsGas,
+  gasCost,
+  plainExecutor,
+  routeCallGas,
+  routeStagesOf,
+  type Search,
+  score,
+  type TradeRequest,
+  tradeGas,
+} from './searchGas.ts';
+import { mayAdd } from './stagedRoutes.ts';
+import type { Executor, Leg, Route, Split, Trade } from './Trade.ts';
+import { tradeEnds } from './tradeEnds.ts';
 import { gasRate, lpFees, priceImpactBps } from './tradeMetrics.ts';
 import { wrapTrade } from './wrapTrade.ts';
 
-/** What to trade, on one chain, within which limits (the deployments as a pool filter). */
-export interface TradeRequest
-  extends Pick<RoutingLimits, 'maxHops' | 'maxSplits' | 'gasPriceWei' | 'handoverSlippageBps' | 'approvalMode'> {
-  /** Lower-case token addresses (the native asset as its pseudo-address). */
-  readonly tokenIn: string;
-  readonly tokenOut: string;
-  readonly tradeType: TradeType;
-  /** The fixed amount: tokenIn's for exactIn, tokenOut's for exactOut (smallest units). */
-  readonly amount: bigint;
-  /** Which pools may be used (DEX filters). */
-  readonly allow: (entry: PoolEntry) => boolean;
-  /**
-   * A name for `allow` (e.g. its deployments) under which the pair's candidate paths are kept with the index and
-   * reused by later searches of the same pair, hop limit, side and filter; without it they are found anew.
-   */
-  readonly allowKey?: string;
-}
-
-/** How hard bestTrade searches. */
 export interface BestTradeOptions {
   /**
    * Most paths the split search steers over (findRoutes' first, DEFAULT_MAX_ROUTES by default). The best single path
@@ -71,9 +63,6 @@ export interface BestTradeOptions {
   readonly records?: boolean;
 }
 
-/** Path curves of one request's searches (same side and amount), by Candidate.key. */
-export type CurveCache = Map<string, PathCurve>;
-
 /**
  * What one request's searches (same index, side, amount, gas price and fee rate: the same bound, quote and score of a
  * path) learnt of a single path for the whole amount, by Candidate.key: its float bound (scoreBound), its exact quote
@@ -86,22 +75,6 @@ export type SingleCache = Map<string, { bound?: number; quote?: PathQuote; score
  * v2 through the DEX's Router02).
  */
 export type TradeOutcome = { readonly ok: true; readonly trade: Trade } | { readonly ok: false; readonly code: RefusalCode };
-
-/** Everything one search shares. */
-interface Search {
-  readonly index: ChainPoolIndex;
-  readonly request: TradeRequest;
-  /** Wei -> the priced token (tokenOut for exactIn, tokenIn for exactOut) at the mid price; undefined when unpriced. */
-  readonly rate: Fraction | undefined;
-  /** The gas price times the rate's numerator when fees are ranked (a rate and a gas price above 0), for gasCost. */
-  readonly feeNum: bigint | undefined;
-  readonly ends: TradeEnds;
-  /** Whether the input or output is the native asset (its routes start or end at WETH pools, wrapped by the executor, or at native ETH pools). */
-  readonly nativeIn: boolean;
-  readonly nativeOut: boolean;
-  /** tokenIn is flagged approvalReset in the catalogue: each router's approval is two steps. */
-  readonly approvalReset: boolean;
-}
 
 /**
  * The best executable trade for a request over a chain's pools. The native asset is an end of the trade: routes are
@@ -221,158 +194,6 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
 const PRUNE_FROM = 2;
 /** Without splits, curves are built for that pruning only with more candidates than this (a few direct pools price faster than their curves build). */
 const PRUNE_SINGLE_FROM = 8;
-/**
- * Relative margin of a float curve's value over the exact price of the same amount (the exact walk rounds in the
- * pool's favour, so its output is at most the real-valued one and its input at least; floats add relative errors
- * around 1e-12): a path is left unpriced only when even this much better than its float value would lose.
- */
-const FLOAT_MARGIN = 1e-6;
-
-/**
- * A search's candidate curves: `all[i]` is candidate i's curve, except where `pending[i]` is set: a path of stages
- * whose curve is built only when a bound on what it can deliver (its OutputBound) says it may matter (buildCurve), its
- * place in `all` held by an empty curve until then.
- */
-interface Curves {
-  readonly all: PathCurve[];
-  readonly pending: (OutputBound | undefined)[];
-}
-
-/** What stagedFloor keeps during one split search: each path of stages' own fee, and the last set's. */
-interface StagedFloors {
-  readonly own: number[];
-  set: readonly number[] | undefined;
-  fee: number;
-}
-
-/**
- * The split search's fee estimate with no tick crossed (SplitContext.feeEstimate) of `set` with path of stages j
- * added, from below: the set's estimate (kept while the round's set is the same) plus j's alone (kept per path). A
- * path of stages' steps add to the others' gas without changing their calls (assignExecutors), and gasCost rounds
- * down, so the sum is never above the estimate of the whole.
- */
-function stagedFloor(
-  search: Search,
-  context: Pick<SplitContext<Candidate>, 'feeEstimate'>,
-  candidates: readonly Candidate[],
-  floors: StagedFloors,
-  set: SetAtRate | undefined,
-  j: number,
-): number {
-  // feeEstimate([j], [0]): its stages' steps with its nominal legs (no call shared with others).
-  floors.own[j] ??= Number(gasCost(search, kept(search, candidates[j], 'stages')));
-  if (!set) return floors.own[j];
-  if (floors.set !== set.members) {
-    floors.set = set.members;
-    floors.fee = context.feeEstimate(
-      set.members.map((i) => candidates[i]),
-      set.members.map(() => 0),
-    );
-  }
-  return floors.fee + floors.own[j];
-}
-
-/** A curve without pieces: the place of a curve not built yet. */
-const UNBUILT: PathCurve = { x: [], y: [], alpha: [], beta: [], len: [], rate: [], ticks: [], endX: 0, endY: 0, capped: true };
-
-/** The curves of a search's candidates, shared through `cache` with the request's other searches (paths of stages: pending). */
-function candidateCurves(search: Search, candidates: readonly Candidate[], cache: CurveCache | undefined): Curves {
-  const { tradeType, amount } = search.request;
-  const pending: (OutputBound | undefined)[] = new Array(candidates.length);
-  const all = candidates.map((c, i) => {
-    const cached = cache?.get(c.key);
-    if (cached) return cached;
-    if (c.stages) {
-      pending[i] = outputBound(c.path);
-      return UNBUILT;
-    }
-    const curve = fixedAmountCurve(c.path, tradeType, amount);
-    cache?.set(c.key, curve);
-    return curve;
-  });
-  return { all, pending };
-}
-
-/** Builds candidate j's pending curve (Curves). */
-function buildCurve(search: Search, candidates: readonly Candidate[], j: number, curves: Curves, cache: CurveCache | undefined): PathCurve {
-  const c = candidates[j];
-  const curve = fixedAmountCurve(c.path, search.request.tradeType, search.request.amount);
-  cache?.set(c.key, curve);
-  curves.all[j] = curve;
-  curves.pending[j] = undefined;
-  return curve;
-}
-
-/**
- * An upper bound of a single path's exact score for the whole amount from its float curve: its value with
- * FLOAT_MARGIN to spare, less the least network fee its route can cost (its nominal legs crossing no tick, writing
- * no cold slot and moving no tick: pricing only adds to that). Infinity where the curve cannot say (no pieces);
- * -Infinity where the curve cannot carry the amount (priced only when no path carries it, for the refusal code).
- */
-function scoreBound(search: Search, c: Candidate, curve: PathCurve): number {
-  if (curve.x.length === 0) return Number.POSITIVE_INFINITY;
-  const { tradeType, amount } = search.request;
-  const fixed = Number(amount);
-  let gross: number;
-  if (tradeType === 'exactIn') {
-    if (curve.endX < fixed * (1 - FLOAT_MARGIN)) return Number.NEGATIVE_INFINITY;
-    gross = outputAt(curve, fixed) * (1 + FLOAT_MARGIN) + 1;
-  } else {
-    if (curve.endY < fixed * (1 - FLOAT_MARGIN)) return Number.NEGATIVE_INFINITY;
-    gross = -(inputFor(curve, fixed) * (1 - FLOAT_MARGIN)) + 1;
-  }
-  return gross - leastSingleFee(search, c);
-}
-
-/** The least network fee scoreBound takes off a single path's bound. */
-function leastSingleFee(search: Search, c: Candidate): number {
-  return Number(gasCost(search, c.floorGas + kept(search, c, 'call')));
-}
-
-/**
- * Gas of a path's own call(s) that depends only on the search's flags, kept per path of stages (their bounds ask it
- * in every search): 'call', its first executor's call alone (callsGas); 'stages', the steps of its stages with its
- * nominal legs (tradeGas). Computed each time for other paths.
- */
-function kept(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
-  if (!c.stages) return ownGas(search, c, what);
-  const key = `${what}:${search.nativeIn}:${search.nativeOut}:${search.approvalReset}:${search.request.approvalMode}`;
-  let gas = keptGas.get(c);
-  if (!gas) {
-    gas = new Map();
-    keptGas.set(c, gas);
-  }
-  let g = gas.get(key);
-  if (g === undefined) {
-    g = ownGas(search, c, what);
-    gas.set(key, g);
-  }
-  return g;
-}
-
-/** The gas kept keeps (a module-level function, not a closure per call: tsx names every named closure it creates). */
-function ownGas(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
-  return what === 'call'
-    ? routeCallGas(search, c.executors[0], c.nominal)
-    : tradeGas(search, [{ executor: c.executors[0], legs: c.nominal, stages: nominalStages(c) }]);
-}
-
-/** kept's gas per path of stages and key. */
-const keptGas = new WeakMap<Candidate, Map<string, bigint>>();
-
-/**
- * scoreBound before a path's curve is built, from its OutputBound (aloneBound): never below scoreBound's (its
- * FLOAT_MARGIN taken on top of the output bound's own slack).
- */
-function pendingScoreBound(search: Search, c: Candidate, b: OutputBound): number {
-  // As scoreBound where the curve would have no pieces (a pool without a segment): it cannot say.
-  if (!(b.rate > 0)) return Number.POSITIVE_INFINITY;
-  const { tradeType, amount } = search.request;
-  const gross = aloneBound(b, tradeType, Number(amount));
-  if (gross === Number.NEGATIVE_INFINITY) return gross;
-  return (tradeType === 'exactIn' ? gross * (1 + FLOAT_MARGIN) : (gross - 1) * (1 - FLOAT_MARGIN) + 1) - leastSingleFee(search, c);
-}
-
 /**
  * The best single path for the whole amount, net of its network fee (ties: the earlier path, as findRoutes orders
  * them), and each path's quote of the whole amount where it was priced. With curves, paths are priced exactly in the
@@ -533,142 +354,6 @@ function bestOtherPath(
 }
 
 /**
- * Groups active routes by the executor they will use: a common one when every route run in one call can use it. A
- * path of stages keeps its first stage's executor: its stages are steps of their own, never in another route's call.
- */
-function assignExecutors(members: readonly { executors: readonly Executor[]; stages?: readonly StagePlan[] }[]): Executor[] {
-  // Loops rather than find/every/some closures: the split search calls this for every set it weighs.
-  let first = 0;
-  while (first < members.length && members[first].stages) first++;
-  let common: Executor | undefined;
-  for (const e of members[first]?.executors ?? []) {
-    let everyOne = true;
-    for (let m = first + 1; m < members.length && everyOne; m++) {
-      if (members[m].stages) continue;
-      let has = false;
-      for (const x of members[m].executors) if (x.address === e.address) has = true;
-      everyOne = has;
-    }
-    if (everyOne) {
-      common = e;
-      break;
-    }
-  }
-  const executors: Executor[] = new Array(members.length);
-  for (let i = 0; i < members.length; i++) executors[i] = members[i].stages ? members[i].executors[0] : (common ?? members[i].executors[0]);
-  return executors;
-}
-
-/** A candidate's stages for the gas model before pricing (no minimums: stagesGas reads executors and legs only). */
-function nominalStages(c: Candidate): RouteStage[] | undefined {
-  return c.stages?.map((s) => ({ executor: s.executors[0], legs: s.legs, amountOutMinimum: 0n }));
-}
-
-/** A route's executor call(s) as the gas model reads them: a route of stages is one call per stage. */
-type GasRoute = { readonly legs: readonly Leg[]; readonly executor: Executor; readonly stages?: readonly RouteStage[] };
-
-/** Gas of the steps of a set of routes with their executors (a route of stages: each stage's steps, stagesGas). */
-function tradeGas(search: Search, routes: readonly GasRoute[]): bigint {
-  let gas = 0n;
-  const calls: GasRoute[] = [];
-  for (const r of routes) {
-    if (r.stages) {
-      // One predicate per index (memo), not a named closure per call: tsx names every named closure it creates.
-      const { index } = search;
-      const token = index.memo(
-        'approvalResetToken',
-        () =>
-          (t: string): boolean =>
-            index.token(t)?.approvalReset === true,
-      );
-      const staged = stageCalls({ ...r, stages: r.stages, amountOut: 0n });
-      gas += stagesGas(staged, search.nativeIn, search.nativeOut, search.request.tradeType, search.approvalReset, token);
-      continue;
-    }
-    gas += routeGas(r.legs, search.request.tradeType);
-    calls.push(r);
-  }
-  return gas + callsGas(search, calls);
-}
-
-/**
- * The stages of a priced candidate's route (Route.stages), undefined for a route of one call: each with its
- * executor (the first that runs it) and, but for the last, the amount the next stage's first leg spends as its least
- * output (pricePath priced that leg at the hand-over minimum).
- */
-function routeStagesOf(c: Candidate, legs: readonly Leg[]): RouteStage[] | undefined {
-  if (!c.stages) return undefined;
-  let end = 0;
-  return c.stages.map((s, i) => {
-    end += s.legs;
-    const last = i === c.stages!.length - 1;
-    return {
-      executor: plainExecutor(s.executors[0]),
-      legs: s.legs,
-      amountOutMinimum: last ? legs[legs.length - 1].amountOut : legs[end].amountIn,
-    };
-  });
-}
-
-/**
- * Gas of the executor calls of routes (with their legs, priced or nominal) and executors: one call per distinct
- * executor, with its route count and the native work of its routes (callNativeWork: wraps only where a route's end
- * pool holds the wrapped token, and its crossings between ETH and WETH pools).
- */
-function callsGas(search: Search, routes: readonly { executor: Executor; legs: readonly Leg[] }[]): bigint {
-  let gas = 0n;
-  for (let i = 0; i < routes.length; i++) {
-    const executor = routes[i].executor;
-    let first = true;
-    for (let k = 0; k < i && first; k++) first = routes[k].executor.address !== executor.address;
-    if (!first) continue;
-    // This executor's routes and their native work together (callNativeWork's, without an array and an object per
-    // route: loops, not filter/findIndex closures, as this runs for every set the search weighs).
-    const work = noNativeWork();
-    let own = 0;
-    for (let k = i; k < routes.length; k++) {
-      if (routes[k].executor.address !== executor.address) continue;
-      addNativeWork(work, routes[k].legs, search.nativeIn, search.nativeOut);
-      own++;
-    }
-    gas += executorCallGas(search, executor, own, work);
-  }
-  return gas;
-}
-
-/** callsGas of one route (its executor and legs), without the list and record callsGas reads: per candidate bound. */
-function routeCallGas(search: Search, executor: Executor, legs: readonly Leg[]): bigint {
-  return executorCallGas(search, executor, 1, addNativeWork(noNativeWork(), legs, search.nativeIn, search.nativeOut));
-}
-
-/** The gas of one executor's call carrying `routes` routes whose native work together is `work`. */
-function executorCallGas(search: Search, executor: Executor, routes: number, work: NativeWork): bigint {
-  return callGas(
-    executor.kind,
-    routes,
-    work.wrapIn,
-    work.unwrapOut,
-    !search.nativeIn,
-    search.request.tradeType,
-    search.approvalReset,
-    work,
-    search.request.approvalMode === 'permit2',
-  );
-}
-
-/** Value of priced routes net of their network fee (in the priced token, signed as quoteValue). */
-function score(search: Search, members: readonly Candidate[], quotes: readonly OkQuote[]): bigint {
-  const executors = assignExecutors(members);
-  let gross = 0n;
-  const routes = quotes.map((q, i): GasRoute => {
-    gross += quoteValue(q, search.request.tradeType);
-    const stages = routeStagesOf(members[i], q.legs);
-    return stages ? { legs: q.legs, executor: executors[i], stages } : { legs: q.legs, executor: executors[i] };
-  });
-  return gross - gasCost(search, tradeGas(search, routes));
-}
-
-/**
  * Refusal code of a search that found paths but no trade, from the paths' refusals of the whole amount:
  * AMOUNT_TOO_SMALL when some path rounds it to nothing (a larger amount may be served), else AMOUNT_TOO_LARGE when
  * some path overflows on it (a smaller amount may be served), INSUFFICIENT_LIQUIDITY otherwise.
@@ -726,15 +411,6 @@ function exactTrade(search: Search, members: readonly Candidate[], shares: reado
 }
 
 /**
- * A route's executor as a trade holds it: its kind, address and name only. The chain's executors also carry the
- * sets of deployments they swap (ChainExecutor), which nothing reads from a trade and which a worker's result would
- * otherwise copy across the thread boundary with every route.
- */
-function plainExecutor(e: Executor): Executor {
-  return { kind: e.kind, address: e.address, name: e.name };
-}
-
-/**
  * Each share of the fixed amount in percent to four decimals (millionths of the amount), largest remainders rounded
  * up so the parts add up to exactly 100.
  */
@@ -750,12 +426,6 @@ function sharePercents(shares: readonly bigint[]): number[] {
     missing--;
   }
   return ppm.map((p) => Number(p) / 10_000);
-}
-
-/** Network fee of `gas` units in the search's priced token; 0 when unpriced. */
-function gasCost(search: Search, gas: bigint): bigint {
-  // gas × gasPriceWei × num / den, with the first product made once per search (Search.feeNum).
-  return search.feeNum === undefined ? 0n : (gas * search.feeNum) / search.rate!.den;
 }
 
 /** A network fee of `wei` in `token` at the mid price; null where no pool path prices it. */

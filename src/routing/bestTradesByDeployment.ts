@@ -1,9 +1,10 @@
 import { type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import { v4HookAdmits } from '../protocols/uniswapV4/v4Fees.ts';
-import { type BestTradeOptions, bestTrade, type TradeOutcome, type TradeRequest } from './bestTrade.ts';
+import { type BestTradeOptions, bestTrade, type TradeOutcome } from './bestTrade.ts';
 import { POOL_NATIVE } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
+import type { TradeRequest } from './searchGas.ts';
 import { tradeEnds } from './tradeEnds.ts';
 
 /** One trade outcome; `deployment`: the deployment a trade is kept to, '' for one over all of them. */

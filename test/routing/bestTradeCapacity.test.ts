@@ -3,7 +3,8 @@
 // out by hand (UniswapV2Library, 0.3% fee); the uint112 bound from UniswapV2Pair._update.
 import t from 'tap';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
-import { bestTrade, type TradeRequest } from '../../src/routing/bestTrade.ts';
+import { bestTrade } from '../../src/routing/bestTrade.ts';
+import type { TradeRequest } from '../../src/routing/searchGas.ts';
 import { handIndex, handPairs, P, USDC, WETH } from '../helpers/handGraph.ts';
 
 const E18 = 10n ** 18n;

@@ -2,7 +2,8 @@
 // between the wrapped tokens and the trade records the native end; native <-> wrapped alone is a trade without
 // splits. Amounts from Uniswap V2's getAmountOut / getAmountIn written out by hand (UniswapV2Library, 0.3% fee).
 import t from 'tap';
-import { bestTrade, type TradeRequest } from '../../src/routing/bestTrade.ts';
+import { bestTrade } from '../../src/routing/bestTrade.ts';
+import type { TradeRequest } from '../../src/routing/searchGas.ts';
 import { DAI, ETH, handIndex, P, WETH, XYZ } from '../helpers/handGraph.ts';
 
 const E18 = 10n ** 18n;

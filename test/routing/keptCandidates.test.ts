@@ -8,8 +8,8 @@ import t from 'tap';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
-import type { TradeRequest } from '../../src/routing/bestTrade.ts';
 import { type ExecutablePaths, executablePaths } from '../../src/routing/candidates.ts';
+import type { TradeRequest } from '../../src/routing/searchGas.ts';
 import { tradeEnds } from '../../src/routing/tradeEnds.ts';
 import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';
 

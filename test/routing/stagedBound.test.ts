@@ -10,10 +10,12 @@ import t from 'tap';
 import { generateRoutingGraph } from '../../bench/lib/generateScale.ts';
 import { type Case, generatedPairs, loadGraph, MAX_HOPS, MAX_SPLITS, pairCases } from '../../bench/lib/routingGraphs.ts';
 import { balancerBasePairs } from '../../bench/routing/balancerPart.ts';
-import { bestTrade, type CurveCache, type TradeRequest } from '../../src/routing/bestTrade.ts';
+import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { executablePaths } from '../../src/routing/candidates.ts';
 import { fixedAmountCurve } from '../../src/routing/optimalSplit.ts';
 import { outputAt, rateAtZero } from '../../src/routing/pathCurve.ts';
+import type { CurveCache } from '../../src/routing/searchCurves.ts';
+import type { TradeRequest } from '../../src/routing/searchGas.ts';
 import { outputBound } from '../../src/routing/stagedRoutes.ts';
 import { tradeEnds } from '../../src/routing/tradeEnds.ts';
 

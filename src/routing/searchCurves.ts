@@ -1,0 +1,171 @@
+import type { Candidate } from './candidates.ts';
+import { fixedAmountCurve, type SetAtRate, type SplitContext } from './optimalSplit.ts';
+import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
+import { gasCost, nominalStages, routeCallGas, type Search, tradeGas } from './searchGas.ts';
+import { aloneBound, type OutputBound, outputBound } from './stagedRoutes.ts';
+
+/*
+ * The search's candidate curves (a path of stages' curve built only when its output bound says it may matter) and
+ * the float bounds by which bestTrade.ts decides which paths it prices exactly.
+ */
+
+/** Path curves of one request's searches (same side and amount), by Candidate.key. */
+export type CurveCache = Map<string, PathCurve>;
+
+/**
+ * Relative margin of a float curve's value over the exact price of the same amount (the exact walk rounds in the
+ * pool's favour, so its output is at most the real-valued one and its input at least; floats add relative errors
+ * around 1e-12): a path is left unpriced only when even this much better than its float value would lose.
+ */
+export const FLOAT_MARGIN = 1e-6;
+
+/**
+ * A search's candidate curves: `all[i]` is candidate i's curve, except where `pending[i]` is set: a path of stages
+ * whose curve is built only when a bound on what it can deliver (its OutputBound) says it may matter (buildCurve), its
+ * place in `all` held by an empty curve until then.
+ */
+export interface Curves {
+  readonly all: PathCurve[];
+  readonly pending: (OutputBound | undefined)[];
+}
+
+/** What stagedFloor keeps during one split search: each path of stages' own fee, and the last set's. */
+export interface StagedFloors {
+  readonly own: number[];
+  set: readonly number[] | undefined;
+  fee: number;
+}
+
+/**
+ * The split search's fee estimate with no tick crossed (SplitContext.feeEstimate) of `set` with path of stages j
+ * added, from below: the set's estimate (kept while the round's set is the same) plus j's alone (kept per path). A
+ * path of stages' steps add to the others' gas without changing their calls (assignExecutors), and gasCost rounds
+ * down, so the sum is never above the estimate of the whole.
+ */
+export function stagedFloor(
+  search: Search,
+  context: Pick<SplitContext<Candidate>, 'feeEstimate'>,
+  candidates: readonly Candidate[],
+  floors: StagedFloors,
+  set: SetAtRate | undefined,
+  j: number,
+): number {
+  // feeEstimate([j], [0]): its stages' steps with its nominal legs (no call shared with others).
+  floors.own[j] ??= Number(gasCost(search, kept(search, candidates[j], 'stages')));
+  if (!set) return floors.own[j];
+  if (floors.set !== set.members) {
+    floors.set = set.members;
+    floors.fee = context.feeEstimate(
+      set.members.map((i) => candidates[i]),
+      set.members.map(() => 0),
+    );
+  }
+  return floors.fee + floors.own[j];
+}
+
+/** A curve without pieces: the place of a curve not built yet. */
+export const UNBUILT: PathCurve = { x: [], y: [], alpha: [], beta: [], len: [], rate: [], ticks: [], endX: 0, endY: 0, capped: true };
+
+/** The curves of a search's candidates, shared through `cache` with the request's other searches (paths of stages: pending). */
+export function candidateCurves(search: Search, candidates: readonly Candidate[], cache: CurveCache | undefined): Curves {
+  const { tradeType, amount } = search.request;
+  const pending: (OutputBound | undefined)[] = new Array(candidates.length);
+  const all = candidates.map((c, i) => {
+    const cached = cache?.get(c.key);
+    if (cached) return cached;
+    if (c.stages) {
+      pending[i] = outputBound(c.path);
+      return UNBUILT;
+    }
+    const curve = fixedAmountCurve(c.path, tradeType, amount);
+    cache?.set(c.key, curve);
+    return curve;
+  });
+  return { all, pending };
+}
+
+/** Builds candidate j's pending curve (Curves). */
+export function buildCurve(
+  search: Search,
+  candidates: readonly Candidate[],
+  j: number,
+  curves: Curves,
+  cache: CurveCache | undefined,
+): PathCurve {
+  const c = candidates[j];
+  const curve = fixedAmountCurve(c.path, search.request.tradeType, search.request.amount);
+  cache?.set(c.key, curve);
+  curves.all[j] = curve;
+  curves.pending[j] = undefined;
+  return curve;
+}
+
+/**
+ * An upper bound of a single path's exact score for the whole amount from its float curve: its value with
+ * FLOAT_MARGIN to spare, less the least network fee its route can cost (its nominal legs crossing no tick, writing
+ * no cold slot and moving no tick: pricing only adds to that). Infinity where the curve cannot say (no pieces);
+ * -Infinity where the curve cannot carry the amount (priced only when no path carries it, for the refusal code).
+ */
+export function scoreBound(search: Search, c: Candidate, curve: PathCurve): number {
+  if (curve.x.length === 0) return Number.POSITIVE_INFINITY;
+  const { tradeType, amount } = search.request;
+  const fixed = Number(amount);
+  let gross: number;
+  if (tradeType === 'exactIn') {
+    if (curve.endX < fixed * (1 - FLOAT_MARGIN)) return Number.NEGATIVE_INFINITY;
+    gross = outputAt(curve, fixed) * (1 + FLOAT_MARGIN) + 1;
+  } else {
+    if (curve.endY < fixed * (1 - FLOAT_MARGIN)) return Number.NEGATIVE_INFINITY;
+    gross = -(inputFor(curve, fixed) * (1 - FLOAT_MARGIN)) + 1;
+  }
+  return gross - leastSingleFee(search, c);
+}
+
+/** The least network fee scoreBound takes off a single path's bound. */
+export function leastSingleFee(search: Search, c: Candidate): number {
+  return Number(gasCost(search, c.floorGas + kept(search, c, 'call')));
+}
+
+/**
+ * Gas of a path's own call(s) that depends only on the search's flags, kept per path of stages (their bounds ask it
+ * in every search): 'call', its first executor's call alone (callsGas); 'stages', the steps of its stages with its
+ * nominal legs (tradeGas). Computed each time for other paths.
+ */
+export function kept(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
+  if (!c.stages) return ownGas(search, c, what);
+  const key = `${what}:${search.nativeIn}:${search.nativeOut}:${search.approvalReset}:${search.request.approvalMode}`;
+  let gas = keptGas.get(c);
+  if (!gas) {
+    gas = new Map();
+    keptGas.set(c, gas);
+  }
+  let g = gas.get(key);
+  if (g === undefined) {
+    g = ownGas(search, c, what);
+    gas.set(key, g);
+  }
+  return g;
+}
+
+/** The gas kept keeps (a module-level function, not a closure per call: tsx names every named closure it creates). */
+export function ownGas(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
+  return what === 'call'
+    ? routeCallGas(search, c.executors[0], c.nominal)
+    : tradeGas(search, [{ executor: c.executors[0], legs: c.nominal, stages: nominalStages(c) }]);
+}
+
+/** kept's gas per path of stages and key. */
+export const keptGas = new WeakMap<Candidate, Map<string, bigint>>();
+
+/**
+ * scoreBound before a path's curve is built, from its OutputBound (aloneBound): never below scoreBound's (its
+ * FLOAT_MARGIN taken on top of the output bound's own slack).
+ */
+export function pendingScoreBound(search: Search, c: Candidate, b: OutputBound): number {
+  // As scoreBound where the curve would have no pieces (a pool without a segment): it cannot say.
+  if (!(b.rate > 0)) return Number.POSITIVE_INFINITY;
+  const { tradeType, amount } = search.request;
+  const gross = aloneBound(b, tradeType, Number(amount));
+  if (gross === Number.NEGATIVE_INFINITY) return gross;
+  return (tradeType === 'exactIn' ? gross * (1 + FLOAT_MARGIN) : (gross - 1) * (1 - FLOAT_MARGIN) + 1) - leastSingleFee(search, c);
+}
