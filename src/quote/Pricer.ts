@@ -111,6 +111,9 @@ export function createPricer(
     maxThreads: config.workerThreads,
     maxQueue: config.workerMaxQueue,
     concurrentTasksPerWorker: 1,
+    // Tasks in arrival order: by default Piscina puts a task it shifted but could not hand to a busy worker back at the
+    // end of its queue, so under load some requests were overtaken by a hundred later ones (p99 ~10x the median).
+    stricterFIFO: true,
     execArgv: workerExecArgv(),
     // The snapshot bytes the API process read, shared: workers parse them without a copy of their own.
     workerData: {

@@ -53,6 +53,41 @@ t.test('a worker that crashes fails only its own task; the pool replaces it', as
   for (const trades of after) t.equal(amountOut(trades), expectedOut);
 });
 
+t.test('tasks waiting for a worker are answered in the order they were sent, under sustained load', async (t) => {
+  // Piscina puts a task it could not hand to a busy worker back at the end of its queue unless stricterFIFO is set:
+  // under load, requests were then overtaken by a hundred later ones (bench/HISTORY.md, 2026-11-26 12:30).
+  const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1' });
+  const pricer = createPricer(config, { workerFile: crashingWorker });
+  t.teardown(() => pricer.close());
+  const task: TradeSearch = {
+    ...probeTask,
+    chainId: 1001,
+    tokenIn: WETH,
+    tokenOut: USDC,
+    amount: 10n ** 18n,
+    limits: { ...probeTask.limits, deployments: ['uniswap/v2', 'uniswap/v3'] },
+  };
+  await pricer.findTrades(task);
+  // 30 clients, each sending its next task when the last is answered: the queue never empties.
+  let sent = 0;
+  const answered: number[] = [];
+  await Promise.all(
+    Array.from({ length: 30 }, async () => {
+      for (let k = 0; k < 20; k++) {
+        const id = sent++;
+        const trades = await pricer.findTrades(task);
+        if (amountOut(trades) === expectedOut) answered.push(id);
+      }
+    }),
+  );
+  t.equal(answered.length, 600, 'every task priced');
+  t.same(
+    answered,
+    Array.from({ length: 600 }, (_v, i) => i),
+    'answered in the order sent',
+  );
+});
+
 t.test('a full queue is a 503, not an unbounded wait', async (t) => {
   const config = loadConfig({
     CATALOG_DIR: fixtureCatalogDir,
