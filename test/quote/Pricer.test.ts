@@ -23,6 +23,16 @@ const USDC = '0x2222222222222222222222222222222222222222';
 const expectedOut =
   (1_000_000_000_000_000_000n * 9970n * 30_000_000_000n) / (10_000_000_000_000_000_000n * 10000n + 1_000_000_000_000_000_000n * 9970n);
 
+/** 1 WETH -> USDC on the fixture chain (1001), through its v2 and v3 deployments unless `limits` says otherwise. */
+const wethToUsdc = (limits: Partial<TradeSearch['limits']> = {}): TradeSearch => ({
+  ...probeTask,
+  chainId: 1001,
+  tokenIn: WETH,
+  tokenOut: USDC,
+  amount: 10n ** 18n,
+  limits: { ...probeTask.limits, deployments: ['uniswap/v2', 'uniswap/v3'], ...limits },
+});
+
 /** The output of a task's one trade. */
 const amountOut = (trades: DeploymentTrade[]): bigint | undefined =>
   trades[0]?.outcome.ok ? trades[0].outcome.trade.amountOut : undefined;
@@ -31,14 +41,7 @@ t.test('a worker that crashes fails only its own task; the pool replaces it', as
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '2' });
   const pricer = createPricer(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task: TradeSearch = {
-    ...probeTask,
-    chainId: 1001,
-    tokenIn: WETH,
-    tokenOut: USDC,
-    amount: 10n ** 18n,
-    limits: { ...probeTask.limits, deployments: ['uniswap/v2', 'uniswap/v3'] },
-  };
+  const task = wethToUsdc();
   t.equal(expectedOut, getAmountOut(10n ** 18n, 10n ** 19n, 30_000_000_000n, 30), 'oracle formula agrees with v2.getAmountOut');
 
   const crash = pricer.findTrades({ ...task, chainId: 666 });
@@ -59,14 +62,7 @@ t.test('tasks waiting for a worker are answered in the order they were sent, und
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1' });
   const pricer = createPricer(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task: TradeSearch = {
-    ...probeTask,
-    chainId: 1001,
-    tokenIn: WETH,
-    tokenOut: USDC,
-    amount: 10n ** 18n,
-    limits: { ...probeTask.limits, deployments: ['uniswap/v2', 'uniswap/v3'] },
-  };
+  const task = wethToUsdc();
   await pricer.findTrades(task);
   // 30 clients, each sending its next task when the last is answered: the queue never empties.
   let sent = 0;
@@ -97,14 +93,7 @@ t.test('a full queue is a 503, not an unbounded wait', async (t) => {
   });
   const pricer = createPricer(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task: TradeSearch = {
-    ...probeTask,
-    chainId: 1001,
-    tokenIn: WETH,
-    tokenOut: USDC,
-    amount: 10n ** 18n,
-    limits: { ...probeTask.limits, deployments: ['uniswap/v2', 'uniswap/v3'] },
-  };
+  const task = wethToUsdc();
   const settled = await Promise.allSettled(Array.from({ length: 50 }, () => pricer.findTrades(task)));
   const rejected = settled.filter((s) => s.status === 'rejected');
   t.ok(rejected.length > 0, 'some requests are refused when the queue is full');
@@ -127,14 +116,7 @@ t.test('without a queue (WORKER_MAX_QUEUE=0) a task no worker can take at once i
   });
   const pricer = createPricer(config, { workerFile: crashingWorker });
   t.teardown(() => pricer.close());
-  const task: TradeSearch = {
-    ...probeTask,
-    chainId: 1001,
-    tokenIn: WETH,
-    tokenOut: USDC,
-    amount: 10n ** 18n,
-    limits: { ...probeTask.limits, deployments: ['uniswap/v2'] },
-  };
+  const task = wethToUsdc({ deployments: ['uniswap/v2'] });
   const settled = await Promise.allSettled(Array.from({ length: 5 }, () => pricer.findTrades(task)));
   t.strictSame(
     settled.map((s) => (s.status === 'fulfilled' ? amountOut(s.value) : `${(s.reason as Error).name}: ${(s.reason as Error).message}`)),
@@ -148,14 +130,7 @@ t.test('one-pool tasks are priced in the API thread unless a direct pool has mor
   const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1' });
   const catalog = loadCatalog(fixtureCatalogDir);
   const poolGraph = new PoolGraph(loadSnapshots(fixtureSnapshotDir).snapshots, catalog);
-  const task: TradeSearch = {
-    ...probeTask,
-    chainId: 1001,
-    tokenIn: WETH,
-    tokenOut: USDC,
-    amount: 10n ** 18n,
-    limits: { ...probeTask.limits, maxHops: 1, maxSplits: 1, deployments: ['uniswap/v2'] },
-  };
+  const task = wethToUsdc({ maxHops: 1, maxSplits: 1, deployments: ['uniswap/v2'] });
   const shallow = createPricer(config, { graph: () => poolGraph, catalog });
   // The fixture's pools have no initialized ticks (state size 0): a limit below that makes every direct pool too deep.
   const deep = createPricer(config, { graph: () => poolGraph, catalog, inlineMaxTicks: -1 });
