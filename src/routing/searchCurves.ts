@@ -64,7 +64,7 @@ export function stagedFloor(
 }
 
 /** A curve without pieces: the place of a curve not built yet. */
-export const UNBUILT: PathCurve = { x: [], y: [], alpha: [], beta: [], len: [], rate: [], ticks: [], endX: 0, endY: 0, capped: true };
+const UNBUILT: PathCurve = { x: [], y: [], alpha: [], beta: [], len: [], rate: [], ticks: [], endX: 0, endY: 0, capped: true };
 
 /** The curves of a search's candidates, shared through `cache` with the request's other searches (paths of stages: pending). */
 export function candidateCurves(search: Search, candidates: readonly Candidate[], cache: CurveCache | undefined): Curves {
@@ -122,7 +122,7 @@ export function scoreBound(search: Search, c: Candidate, curve: PathCurve): numb
 }
 
 /** The least network fee scoreBound takes off a single path's bound. */
-export function leastSingleFee(search: Search, c: Candidate): number {
+function leastSingleFee(search: Search, c: Candidate): number {
   return Number(gasCost(search, c.floorGas + kept(search, c, 'call')));
 }
 
@@ -133,29 +133,36 @@ export function leastSingleFee(search: Search, c: Candidate): number {
  */
 export function kept(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
   if (!c.stages) return ownGas(search, c, what);
-  const key = `${what}:${search.nativeIn}:${search.nativeOut}:${search.approvalReset}:${search.request.approvalMode}`;
+  // The flags the gas depends on beyond the path, as an index (no key string per call on this per-set path). The
+  // trade side is not among them: a candidate belongs to one side (candidate paths are kept per side).
+  const at =
+    (what === 'stages' ? 1 : 0) |
+    (search.nativeIn ? 2 : 0) |
+    (search.nativeOut ? 4 : 0) |
+    (search.approvalReset ? 8 : 0) |
+    (search.request.approvalMode === 'permit2' ? 16 : 0);
   let gas = keptGas.get(c);
   if (!gas) {
-    gas = new Map();
+    gas = new Array<bigint | undefined>(32);
     keptGas.set(c, gas);
   }
-  let g = gas.get(key);
+  let g = gas[at];
   if (g === undefined) {
     g = ownGas(search, c, what);
-    gas.set(key, g);
+    gas[at] = g;
   }
   return g;
 }
 
 /** The gas kept keeps (a module-level function, not a closure per call: tsx names every named closure it creates). */
-export function ownGas(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
+function ownGas(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
   return what === 'call'
     ? routeCallGas(search, c.executors[0], c.nominal)
     : tradeGas(search, [{ executor: c.executors[0], legs: c.nominal, stages: nominalStages(c) }]);
 }
 
 /** kept's gas per path of stages and key. */
-export const keptGas = new WeakMap<Candidate, Map<string, bigint>>();
+const keptGas = new WeakMap<Candidate, (bigint | undefined)[]>();
 
 /**
  * scoreBound before a path's curve is built, from its OutputBound (aloneBound): never below scoreBound's (its

@@ -159,7 +159,7 @@ export function routeCallGas(search: Search, executor: Executor, legs: readonly 
 }
 
 /** The gas of one executor's call carrying `routes` routes whose native work together is `work`. */
-export function executorCallGas(search: Search, executor: Executor, routes: number, work: NativeWork): bigint {
+function executorCallGas(search: Search, executor: Executor, routes: number, work: NativeWork): bigint {
   return callGas(
     executor.kind,
     routes,
