@@ -6,8 +6,8 @@
  * the paths they add.
  *
  * How (p99 of a few thousand searches pooled over rounds moved by ±20% from run to run on a 2-core VM shared with
- * other jobs): every case is searched on every graph back to back (A B C, then B C A, C A B, ...: each graph takes
- * each place in turn), so load and cache state fall on all alike; a round is one pass over the shuffled cases; the
+ * other jobs): every case is searched on every graph back to back (A B C, then A C B, B A C, ...: every order in
+ * turn, so each graph takes each place after each other graph equally often), so load and cache state fall on all alike; a round is one pass over the shuffled cases; the
  * time is the process's CPU time per search (timedCpu: other jobs' turns left out). Per round and graph the mean
  * CPU per search; per block of BLOCK rounds and graph the p99 over cases of each case's median CPU in the block;
  * their ratios between graphs, round by round and block by block; reported: the median of those ratios with their
@@ -62,7 +62,13 @@ function percentileOf(values: readonly number[], p: number): number {
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
 
-/** Runs the rounds: every case on every graph back to back, the graphs' order rotating. */
+/** Every order of a list's items. */
+function permutations(items: readonly number[]): number[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((x, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((p) => [x, ...p]));
+}
+
+/** Runs the rounds: every case on every graph back to back, in every order of the graphs in turn. */
 function measure(graphs: readonly Graph[], cases: readonly Case[], added: AddedPools): { sides: Side[]; using: number } {
   // A first pass converts the pools the quotes touch, on all; it also counts the trades that use an added pool.
   let using = 0;
@@ -80,13 +86,13 @@ function measure(graphs: readonly Graph[], cases: readonly Case[], added: AddedP
   }));
   const random = rng(23);
   const order = cases.map((_, i) => i);
+  // Every order of the graphs in turn: each graph takes each place, after each other graph, equally often.
+  const orders = permutations(graphs.map((_, k) => k));
   let turn = 0;
   for (let round = 0; round < PAIRED_ROUNDS; round++) {
     for (const side of sides) side.rounds.push([]);
     for (const i of shuffled(order, random)) {
-      turn++;
-      for (let j = 0; j < graphs.length; j++) {
-        const k = (turn + j) % graphs.length;
+      for (const k of orders[turn++ % orders.length]) {
         const g = graphs[k];
         const [, wall, cpu] = timedCpu(() => bestTradeOfCase(g, cases[i], g.gasPriceWei));
         const side = sides[k];
