@@ -148,3 +148,21 @@ t.test("a Swap whose fee is not the followed one is a re-read; the followed one'
   });
   t.match(applyV4Event(state, swapLog(12_345), { tickWindowWords: follower.snapshot().tickWindowWords }), { ok: true });
 });
+
+t.test('the re-read-each-block pool is read at every block: a new fee in each of consecutive blocks, none with its events', async (t) => {
+  const key = { currency0: pool.currency0, currency1: pool.currency1, fee: pool.fee, tickSpacing: pool.tickSpacing, hooks: pool.hooks };
+  t.equal(uniswapV4.rereadEachBlock!(stateIn(follower.snapshot()), listed), true, 'the pool is marked');
+  for (const fee of [500, 0, 77_777]) {
+    const receipt = await send(owner, {
+      to: DEVNET_V4_HOOKS.ownerFee,
+      data: encodeFunctionData({ abi: devnetOwnerFeeHookAbi, functionName: 'setFee', args: [key, fee] }),
+    });
+    t.equal(receipt.logs.length, 0, `fee ${fee}: set with no event`);
+    await follower.step();
+    const live = follower.snapshot();
+    t.equal(BigInt(live.blockNumber), receipt.blockNumber, `fee ${fee}: the follower applied that block alone`);
+    t.equal(stateIn(live).lpFee, fee, `fee ${fee}: the followed lpFee is the block's`);
+  }
+  const seeded = await seedNow();
+  t.same(follower.snapshot().pools, seeded.pools, 'every pool equals a fresh seed after the three blocks');
+});
