@@ -15,7 +15,8 @@ import { startDevnet } from '../seeds/devnet/startDevnet.ts';
 import type { CatalogChain } from '../src/catalog/Catalog.ts';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { discoveryCandidates } from '../src/chain/discoveryPairs.ts';
-import { type ChainSeedReport, seedChains } from '../src/chain/seedChains.ts';
+import type { ChainSeedReport } from '../src/chain/SeedOptions.ts';
+import { seedChains } from '../src/chain/seedChains.ts';
 import { deployBenchTokens, withTokens } from './lib/deployBenchTokens.ts';
 
 const ROOT = join(import.meta.dirname, '..');

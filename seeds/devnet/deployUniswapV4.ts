@@ -5,8 +5,6 @@
  * address (as v4-periphery's DeployPermit2 helper does under Foundry), then the pools of devnetV4Plan.ts initialised
  * and minted into through the PositionManager. Every address is deterministic (that account's nonces 0 to 4).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import {
   type Address,
@@ -28,11 +26,10 @@ import { compileSolidity } from './compileSolidity.ts';
 import { acrossDevnetAddresses } from './deployAcross.ts';
 import { DevnetSender, initialPrice, liquiditySupply, rawAmount, token } from './deployDevnet.ts';
 import { devnetAccount, devnetAddresses } from './devnetAddresses.ts';
+import { devnetPermit2Code, PERMIT2_ADDRESS } from './devnetPermit2.ts';
 import type { DevnetTokenSymbol } from './devnetPlan.ts';
 import { DEVNET_V4_POOLS, type DevnetV4Currency, type DevnetV4PoolSpec } from './devnetV4Plan.ts';
 import { jsonRpc } from './jsonRpc.ts';
-
-const require = createRequire(import.meta.url);
 
 /** npm paths of the v4 artifacts (real published builds, never recompiled; none needs library linking). */
 export const V4_ARTIFACT_PATHS = {
@@ -44,12 +41,6 @@ export const V4_ARTIFACT_PATHS = {
   DynamicFeesTestHook: '@uniswap/v4-core/out/DynamicFeesTestHook.sol/DynamicFeesTestHook.json',
   UniversalRouter: '@uniswap/universal-router/artifacts/contracts/UniversalRouter.sol/UniversalRouter.json',
 } as const;
-
-/** The Solidity helper whose hex literal is Permit2's runtime code (Permit2's creation code ships in no npm package). */
-const DEPLOY_PERMIT2_SOURCE = '@uniswap/v4-periphery/lib/permit2/test/utils/DeployPermit2.sol';
-
-/** Permit2's canonical address (the same on every chain). */
-export const PERMIT2_ADDRESS: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3';
 
 /** HD index (anvil's default mnemonic) of the account that deploys and owns the devnet's v4; not Across's 100 nor routing's 101. */
 export const V4_DEPLOYER_INDEX = 102;
@@ -189,28 +180,6 @@ export function v4DevnetAddresses(): V4DevnetAddresses {
     return pool;
   });
   return { deployer, permit2: PERMIT2_ADDRESS, contracts, pools };
-}
-
-/** Permit2's runtime code: the hex literal of v4-periphery's DeployPermit2 helper. */
-export function permit2RuntimeCode(): Hex {
-  const source = readFileSync(require.resolve(DEPLOY_PERMIT2_SOURCE), 'utf8');
-  const literal = /hex"([0-9a-fA-F]+)"/.exec(source);
-  if (!literal) throw new Error(`no bytecode literal in ${DEPLOY_PERMIT2_SOURCE}`);
-  return `0x${literal[1]}`;
-}
-
-/**
- * The code the devnet places at PERMIT2_ADDRESS: permit2RuntimeCode with its cached chain id (an immutable, PUSH32
- * 31337, beside a domain separator cached for the address it was first deployed at) set to 0, which no chain has. So
- * Permit2 builds its separator from block.chainid and its own address, as it does on every real chain where it lives
- * at that address, and the typed data a wallet signs (POST /quotes permitData) is the contract's own.
- */
-export function devnetPermit2Code(): Hex {
-  const code = permit2RuntimeCode();
-  const cached = `7f${(31337).toString(16).padStart(64, '0')}`;
-  const at = code.toLowerCase().indexOf(cached);
-  if (at < 0 || code.toLowerCase().indexOf(cached, at + 1) >= 0) throw new Error('Permit2 code: not exactly one cached chain id');
-  return `${code.slice(0, at)}7f${'0'.repeat(64)}${code.slice(at + cached.length)}` as Hex;
 }
 
 /** LiquidityAmounts.getLiquidityForAmounts: the most liquidity amount0 and amount1 pay for in [sqrtA, sqrtB] at sqrtP. */

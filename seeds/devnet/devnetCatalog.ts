@@ -1,7 +1,8 @@
 import { devnetAcrossBridge } from './deployAcross.ts';
 import { balancerDevnetAddresses } from './deployBalancer.ts';
-import { PERMIT2_ADDRESS, v4DevnetAddresses } from './deployUniswapV4.ts';
+import { v4DevnetAddresses } from './deployUniswapV4.ts';
 import { devnetAddresses, NATIVE_TOKEN_ADDRESS } from './devnetAddresses.ts';
+import { PERMIT2_ADDRESS } from './devnetPermit2.ts';
 import { DEVNET_FEE_TIERS, DEVNET_TOKENS, type DevnetTokenSymbol } from './devnetPlan.ts';
 
 const TOKEN_SLUGS: Record<DevnetTokenSymbol, string> = {

@@ -1,4 +1,4 @@
-import type { ChainSeedReport, SeedReport } from './seedChains.ts';
+import type { ChainSeedReport, SeedReport } from './SeedOptions.ts';
 
 /** Formats the end-of-run report: a totals line, then one line per chain (seeded, FAILED or skipped, and why). */
 export function formatReport(r: SeedReport): string {

@@ -1,17 +1,12 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { getAddress, type PublicClient } from 'viem';
 import type { Catalog, CatalogChain } from '../catalog/Catalog.ts';
-import { refusedRange } from '../chain/logRanges.ts';
-import type { MulticallOptions } from '../chain/multicallBatched.ts';
-import { multicallRunner, type PhaseRunner } from '../chain/readPoolStates.ts';
-import { DEFAULT_MULTICALL3, gasPriceAt, seedChains } from '../chain/seedChains.ts';
-import { createSeedRpc, type SeedRpc, socketRpc } from '../chain/seedRpc.ts';
 import type { BlockUpdate, BlockUpdateSink } from '../graph/blockUpdate.ts';
 import { loadServedSnapshots, type Snapshot } from '../graph/snapshot.ts';
 import { poolAddress } from '../protocols/PoolSource.ts';
 import { writeFileAtomic } from '../store/writeFileAtomic.ts';
-import { followSchedule, type HeadSubscription, subscribeNewHeads } from './heads.ts';
+import { FollowerRpc, hex, type RpcBlock } from './FollowerRpc.ts';
+import { HeadLoop } from './HeadLoop.ts';
 import { type BlockChange, PoolBook, type RpcLog } from './poolBook.ts';
 import { FollowedSupplies } from './tokenSupplies.ts';
 
@@ -63,14 +58,6 @@ export interface FollowerStatus {
   readonly errors: number;
 }
 
-interface RpcBlock {
-  readonly number: string;
-  readonly hash: string;
-  readonly parentHash: string;
-  readonly timestamp: string;
-  readonly baseFeePerGas?: string;
-}
-
 interface Applied {
   readonly number: number;
   readonly hash: string;
@@ -81,8 +68,6 @@ interface Applied {
 
 type Optional = 'startFrom' | 'shippedSnapshotDir' | 'wsUrl' | 'pollIntervalMs' | 'snapshotEveryBlocks';
 
-const hex = (n: number): string => `0x${n.toString(16)}`;
-
 /**
  * Follows one chain: from a snapshot, catches up to the head with eth_getLogs over block ranges, then per new block
  * its header (by hash when a newHeads subscription announced it, else eth_getBlockByNumber 'latest' or the next
@@ -91,8 +76,7 @@ const hex = (n: number): string => `0x${n.toString(16)}`;
  */
 export class ChainFollower {
   private readonly m = { blocks: 0, events: 0, reorgs: 0, rereads: 0 };
-  private readonly rpc: SeedRpc;
-  private readonly client: PublicClient;
+  private readonly rpc: FollowerRpc;
   private book!: PoolBook;
   private tickWindowWords = 20;
   private excludedTokens: Snapshot['excludedTokens'];
@@ -105,22 +89,13 @@ export class ChainFollower {
   private lastBlockAt = 0;
   private lastHeadAt = 0;
   private errors = 0;
-  private priorityFee: { wei: bigint; at: number } | undefined;
   private lastSnapshotBlock = 0;
   /** The next update delivers every pool (`full`): the first after a start or a re-seed. */
   private resync = true;
-  private range: number;
   private readonly supplies: FollowedSupplies;
   private stopped = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-  /** Effective head poll and snapshot interval (the options', else from the block time measured at start). */
-  private pollMs = 1000;
-  private snapshotEvery = 0;
-  /** Heads announced by the subscription, not yet stepped to (newest last); whether it is live. */
-  private announced: string | undefined;
-  private subscription: HeadSubscription | undefined;
-  private subscribed = false;
+  /** When it steps: the schedule, the newHeads subscription, the background loop. */
+  private readonly heads: HeadLoop;
   private readonly o: Required<Omit<FollowerOptions, Optional>> & Pick<FollowerOptions, Optional>;
 
   constructor(
@@ -135,20 +110,13 @@ export class ChainFollower {
       follow: true,
       ...opts,
     };
-    this.range = this.o.catchUpRange;
     this.supplies = new FollowedSupplies(opts.chain, this.o.supplyEverySeconds);
-    this.rpc = /^wss?:\/\//i.test(opts.rpcUrl)
-      ? socketRpc(opts.rpcUrl)
-      : createSeedRpc({ url: opts.rpcUrl, retries: 2, backoffMs: 200, timeoutMs: 10_000 });
-    this.client = this.rpc.client;
+    this.rpc = new FollowerRpc(opts.rpcUrl, opts.chain, this.o.catchUpRange, this.o.priorityFeeEveryBlocks);
+    this.heads = new HeadLoop(opts.chain.chainId, opts.logger);
   }
 
   private get chainId(): number {
     return this.o.chain.chainId;
-  }
-
-  private request<T>(method: string, params: unknown[]): Promise<T> {
-    return this.client.request({ method, params } as never) as Promise<T>;
   }
 
   /** Counters since start: blocks and events applied, reorgs, pool re-reads, HTTP requests to the endpoint (retries included). */
@@ -205,90 +173,33 @@ export class ChainFollower {
         "the start snapshot's block is no longer on the chain (reorg): seeding afresh",
       );
     if (!started) await this.reseedBook();
-    await this.tune();
+    await this.heads.tune(this.rpc, this.o);
     await this.catchUp();
-    if (this.resync && !this.stopped) await this.moveTo(await this.blockAt(this.applied.number), [], []);
+    if (this.resync && !this.stopped) await this.moveTo(await this.rpc.blockAt(this.applied.number), [], []);
     if (this.o.follow) {
-      if (this.o.wsUrl) await this.subscribe(this.o.wsUrl);
-      this.loop = this.follow();
+      if (this.o.wsUrl) await this.heads.subscribe(this.o.wsUrl);
+      this.heads.run(
+        () => this.step(),
+        () => this.errors++,
+      );
     }
   }
 
   /** The effective head poll (ms) and snapshot interval (blocks): the options', else from the chain's block time. */
   get schedule(): { pollIntervalMs: number; snapshotEveryBlocks: number; subscribed: boolean } {
-    return { pollIntervalMs: this.pollMs, snapshotEveryBlocks: this.snapshotEvery, subscribed: this.subscribed };
-  }
-
-  /**
-   * Sets the head poll and snapshot interval the options leave open from the chain's block time (followSchedule): the
-   * mean over its last 64 blocks (timestamps are whole seconds, so never below 1 ms).
-   */
-  private async tune(): Promise<void> {
-    let blockMs = 1000;
-    if (this.o.pollIntervalMs === undefined || this.o.snapshotEveryBlocks === undefined) {
-      const head = Number(await this.request<string>('eth_blockNumber', []));
-      const span = Math.min(64, head);
-      if (span > 0) {
-        const [now, then] = await Promise.all([this.blockAt(head), this.blockAt(head - span)]);
-        blockMs = Math.max(1, ((Number(now.timestamp) - Number(then.timestamp)) * 1000) / span);
-      }
-    }
-    ({ pollIntervalMs: this.pollMs, snapshotEveryBlocks: this.snapshotEvery } = followSchedule(blockMs, this.o));
-    this.o.logger.info(
-      { chainId: this.chainId, blockMs: Math.round(blockMs), pollIntervalMs: this.pollMs, snapshotEveryBlocks: this.snapshotEvery },
-      'follower schedule',
-    );
-  }
-
-  /** Subscribes to new heads (heads.ts): each announced head wakes the follow loop; a refusal leaves polling in charge. */
-  private async subscribe(url: string): Promise<void> {
-    const log = (msg: string) => (err: unknown) => this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, msg);
-    this.subscription = await subscribeNewHeads(url, {
-      onHead: (hash) => {
-        this.subscribed = true;
-        this.announced = hash;
-        this.wake?.();
-      },
-      onError: (err) => {
-        this.subscribed = false;
-        log('newHeads subscription failed; polling')(err);
-      },
-    }).catch((err: unknown) => {
-      log('newHeads subscription refused; polling')(err);
-      return undefined;
-    });
-    this.subscribed = this.subscription !== undefined;
+    return { pollIntervalMs: this.heads.pollMs, snapshotEveryBlocks: this.heads.snapshotEvery, subscribed: this.heads.subscribed };
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wake?.();
-    await this.loop;
-    await this.subscription?.close();
-    if ('close' in this.rpc) (this.rpc as { close(): void }).close();
-  }
-
-  private async seed(): Promise<Snapshot> {
-    const report = await seedChains({
-      chains: [this.o.chain],
-      rpcUrls: new Map([[this.chainId, this.o.rpcUrl]]),
-      snapshotDir: this.o.snapshotDir,
-      progress: 'none',
-      log: () => {},
-    });
-    const snapshot = report.chains[0]?.snapshot;
-    if (!snapshot) throw new Error(`chain ${this.chainId}: seeding failed (${report.chains[0]?.reason ?? 'no report'})`);
-    return snapshot;
+    await this.heads.stop();
+    this.rpc.close();
   }
 
   /** Starts from a fresh seed at the head. */
   private async reseedBook(): Promise<void> {
-    const seeded = await this.seed();
+    const seeded = await this.rpc.seed(this.o.snapshotDir);
     if (!(await this.reset(seeded))) throw new Error(`chain ${this.chainId}: block ${seeded.blockNumber} of a fresh seed not found`);
-  }
-
-  private async blockAt(number: number): Promise<RpcBlock> {
-    return this.request<RpcBlock>('eth_getBlockByNumber', [hex(number), false]);
   }
 
   /**
@@ -296,7 +207,7 @@ export class ChainFollower {
    * chain) or, when the snapshot names its block's hash, another block there.
    */
   private async reset(snapshot: Snapshot): Promise<boolean> {
-    const block = await this.request<RpcBlock | null>('eth_getBlockByNumber', [hex(snapshot.blockNumber), false]);
+    const block = await this.rpc.request<RpcBlock | null>('eth_getBlockByNumber', [hex(snapshot.blockNumber), false]);
     if (!block || (snapshot.blockHash !== undefined && snapshot.blockHash.toLowerCase() !== block.hash.toLowerCase())) return false;
     this.book = new PoolBook(this.o.chain, snapshot);
     this.tickWindowWords = snapshot.tickWindowWords;
@@ -318,67 +229,36 @@ export class ChainFollower {
     return true;
   }
 
-  private multicall(blockNumber: number): MulticallOptions {
-    const multicall3 = getAddress(this.o.chain.multicall3Address || DEFAULT_MULTICALL3);
-    return { multicall3, blockNumber: BigInt(blockNumber), batchSize: 500, concurrency: 4 };
-  }
-
-  private runner(blockNumber: number): PhaseRunner {
-    return multicallRunner(this.client, this.multicall(blockNumber));
-  }
-
   private onReread = (address: string, reason: string): void => {
     this.o.logger.warn({ chainId: this.chainId, pool: address, reason }, 'pool re-read');
   };
 
-  private async gasPrice(block: RpcBlock): Promise<string> {
-    const number = Number(block.number);
-    const base = block.baseFeePerGas === undefined ? undefined : BigInt(block.baseFeePerGas);
-    if (!this.priorityFee || number - this.priorityFee.at >= this.o.priorityFeeEveryBlocks || number < this.priorityFee.at) {
-      const total = await gasPriceAt(this.client, base);
-      this.priorityFee = { wei: total - (base ?? 0n), at: number };
-    }
-    return ((base ?? 0n) + this.priorityFee.wei).toString();
-  }
-
-  /** eth_getLogs over [from, to] for the book's topics, halving the range while the endpoint refuses it. */
-  private async logsInRange(from: number, to: number): Promise<RpcLog[]> {
-    try {
-      return await this.request<RpcLog[]>('eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(to), topics: [this.book.topics] }]);
-    } catch (err) {
-      if (from === to || !refusedRange(err)) throw err;
-      const mid = from + Math.floor((to - from) / 2);
-      this.range = Math.max(1, mid - from + 1);
-      return [...(await this.logsInRange(from, mid)), ...(await this.logsInRange(mid + 1, to))];
-    }
-  }
-
   /** Applies ranges of blocks up to the head; one update per range (no undo history: a reorg below it re-seeds). */
   async catchUp(): Promise<void> {
-    this.head = Number(await this.request<string>('eth_blockNumber', []));
+    this.head = Number(await this.rpc.request<string>('eth_blockNumber', []));
     this.lastHeadAt = Date.now();
     while (!this.stopped && this.applied.number < this.head) {
       const from = this.applied.number + 1;
-      const to = Math.min(this.head, from + this.range - 1);
-      const logs = this.book.relevant(await this.logsInRange(from, to));
+      const to = Math.min(this.head, from + this.rpc.range - 1);
+      const logs = this.book.relevant(await this.rpc.logsInRange(from, to, this.book.topics));
       logs.sort((a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex));
       const changed = new Set<string>();
       for (let i = 0; i < logs.length; ) {
         const n = logs[i].blockNumber;
         let j = i;
         while (j < logs.length && logs[j].blockNumber === n) j++;
-        const change = await this.book.applyBlock(logs.slice(i, j), this.runner(Number(n)), this.tickWindowWords, this.onReread);
+        const change = await this.book.applyBlock(logs.slice(i, j), this.rpc.runner(Number(n)), this.tickWindowWords, this.onReread);
         this.count(change);
         for (const a of change.prev.keys()) changed.add(a);
         i = j;
       }
       // Pools whose price moves without a log (PoolProtocol.rereadEachBlock) are read at the range's last block.
       if (this.book.everyBlock().size > 0 && Number(logs.at(-1)?.blockNumber ?? -1) !== to) {
-        const change = await this.book.applyBlock([], this.runner(to), this.tickWindowWords, this.onReread);
+        const change = await this.book.applyBlock([], this.rpc.runner(to), this.tickWindowWords, this.onReread);
         this.count(change);
         for (const a of change.prev.keys()) changed.add(a);
       }
-      const block = await this.blockAt(to);
+      const block = await this.rpc.blockAt(to);
       this.m.blocks += to - from + 1;
       await this.moveTo(block, changed, []);
       this.history.length = 0;
@@ -397,13 +277,13 @@ export class ChainFollower {
       hash: block.hash,
       parentHash: block.parentHash,
       timestamp: Number(block.timestamp),
-      gasPriceWei: await this.gasPrice(block),
+      gasPriceWei: await this.rpc.gasPrice(block),
     };
     const totalSupplies = await this.supplies.forBlock(
       this.applied.number >= this.head,
       this.applied.timestamp,
-      this.client,
-      this.multicall(this.applied.number),
+      this.rpc.client,
+      this.rpc.multicall(this.applied.number),
       (err) => this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, 'token supplies not read; kept'),
     );
     this.lastBlockAt = Date.now();
@@ -423,35 +303,9 @@ export class ChainFollower {
       ...(full ? { full } : {}),
     };
     await this.sink(update);
-    if (this.snapshotEvery > 0 && this.applied.number - this.lastSnapshotBlock >= this.snapshotEvery) {
+    if (this.heads.snapshotEvery > 0 && this.applied.number - this.lastSnapshotBlock >= this.heads.snapshotEvery) {
       writeFileAtomic(join(this.o.snapshotDir, `${this.o.chain.slug}.json`), `${JSON.stringify(this.snapshot(), null, 1)}\n`);
       this.lastSnapshotBlock = this.applied.number;
-    }
-  }
-
-  private async follow(): Promise<void> {
-    let failures = 0;
-    while (!this.stopped) {
-      try {
-        await this.step();
-        failures = 0;
-      } catch (err) {
-        this.errors++;
-        failures++;
-        this.o.logger.warn({ chainId: this.chainId, err: (err as Error).message }, 'follower step failed; retrying');
-      }
-      if (this.stopped) break;
-      // Subscribed: a head wakes the loop at once; the poll is a safety net for a missed notification.
-      const every = this.subscribed ? Math.max(this.pollMs, 5000) : this.pollMs;
-      const delay = failures === 0 ? every : Math.min(30_000, this.pollMs * 2 ** Math.min(failures, 10));
-      if (this.announced !== undefined && failures === 0) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
     }
   }
 
@@ -460,11 +314,10 @@ export class ChainFollower {
    * (rolling back first on a reorg).
    */
   async step(): Promise<void> {
-    const hash = this.announced;
-    this.announced = undefined;
+    const hash = this.heads.takeAnnounced();
     const latest =
-      (hash && (await this.request<RpcBlock | null>('eth_getBlockByHash', [hash, false]))) ||
-      (await this.request<RpcBlock>('eth_getBlockByNumber', ['latest', false]));
+      (hash && (await this.rpc.request<RpcBlock | null>('eth_getBlockByHash', [hash, false]))) ||
+      (await this.rpc.request<RpcBlock>('eth_getBlockByNumber', ['latest', false]));
     this.head = Number(latest.number);
     this.lastHeadAt = Date.now();
     let reorg: { changed: Set<string>; existed: Set<string> } | undefined;
@@ -475,7 +328,7 @@ export class ChainFollower {
         : this.head === this.applied.number + 1
           ? latest
           : this.head > this.applied.number
-            ? await this.request<RpcBlock>('eth_getBlockByNumber', [hex(this.applied.number + 1), false])
+            ? await this.rpc.request<RpcBlock>('eth_getBlockByNumber', [hex(this.applied.number + 1), false])
             : undefined;
       if (!diverged && !next) break;
       if (diverged || next!.parentHash !== this.applied.hash) {
@@ -487,10 +340,10 @@ export class ChainFollower {
         if (!this.rollBack(reorg.changed)) return this.reseed();
         continue;
       }
-      const logs = await this.request<RpcLog[]>('eth_getLogs', [{ blockHash: next!.hash, topics: [this.book.topics] }]);
+      const logs = await this.rpc.request<RpcLog[]>('eth_getLogs', [{ blockHash: next!.hash, topics: [this.book.topics] }]);
       const change = await this.book.applyBlock(
         this.book.relevant(logs),
-        this.runner(Number(next!.number)),
+        this.rpc.runner(Number(next!.number)),
         this.tickWindowWords,
         this.onReread,
       );
@@ -513,7 +366,7 @@ export class ChainFollower {
       reorg = undefined;
     }
     if (reorg) {
-      const block = await this.blockAt(this.applied.number);
+      const block = await this.rpc.blockAt(this.applied.number);
       await this.moveTo(block, reorg.changed, this.removedSince(reorg), true);
     }
   }
@@ -535,6 +388,6 @@ export class ChainFollower {
   private async reseed(): Promise<void> {
     this.o.logger.warn({ chainId: this.chainId, undoDepth: this.o.undoDepth }, 'reorg deeper than the undo history: re-seeding');
     await this.reseedBook();
-    await this.moveTo(await this.blockAt(this.applied.number), [], [], true);
+    await this.moveTo(await this.rpc.blockAt(this.applied.number), [], [], true);
   }
 }

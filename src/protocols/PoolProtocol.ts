@@ -1,3 +1,4 @@
+import type { CatalogDex } from '../catalog/Catalog.ts';
 import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { PoolLog } from './logWords.ts';
 import type { PoolSource, ReadCall } from './PoolSource.ts';
@@ -160,6 +161,21 @@ export interface SnapshotContext {
   readonly allowedHooks?: ReadonlySet<string>;
 }
 
+/**
+ * The contract of a catalogue DEX that swaps its pools itself, apart from the v2/v3 periphery routers the catalogue
+ * names by kind (v2RouterAddress, v3RouterAddress): Uniswap v4's UniversalRouter, Balancer v2's Vault.
+ */
+export interface DexExecutor {
+  readonly router: 'UniversalRouter' | 'BalancerVault';
+  /** Its address (the catalogue's, checksummed). */
+  readonly address: string;
+  /**
+   * The factories (as the other DEX entries' PoolSource.discovery names them) whose pools it also swaps, mixed with
+   * its own in one path: the Universal Router's v2Factory and v3Factory. Empty: its own pools only.
+   */
+  readonly alsoSwapsFactories: readonly string[];
+}
+
 export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = never> {
   /** Its row in the registry, and the `kind` of its pools. */
   readonly kind: P['kind'];
@@ -177,6 +193,11 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
   readonly kindGas?: { readonly [K in P['kind']]?: ProtocolGas };
   /** How its pools are found and read on a chain. */
   readonly source: PoolSource<S>;
+  /**
+   * The contract that swaps a catalogue DEX entry's pools of this protocol besides the v2/v3 periphery routers
+   * (src/routing/executors.ts), or undefined where the entry names none. Absent: those routers alone.
+   */
+  executor?(dex: CatalogDex): DexExecutor | undefined;
   /**
    * Builds the priceable pool from its snapshot state and what the catalogue says about its chain (`context`);
    * throws on inconsistent state.

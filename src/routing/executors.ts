@@ -1,5 +1,6 @@
 import { type CatalogChain, type DeploymentId, deploymentId, swapsV2Pairs } from '../catalog/Catalog.ts';
-import type { TradeType } from '../protocols/PoolProtocol.ts';
+import type { DexExecutor, TradeType } from '../protocols/PoolProtocol.ts';
+import { poolSource, snapshotProtocol } from '../protocols/registry.ts';
 import type { Executor, ExecutorKind } from './Trade.ts';
 
 /** An executor of a chain with the DEX deployments whose pools it can swap. */
@@ -15,13 +16,19 @@ export interface ChainExecutor extends Executor {
 
 const cache = new WeakMap<CatalogChain, readonly ChainExecutor[]>();
 
+/** How steps name the executor a DEX entry's protocol names, from the entry's name. */
+const EXECUTOR_NAME: { readonly [R in DexExecutor['router']]: (dexName: string) => string } = {
+  UniversalRouter: (name) => `${name.replace(/ V4$/, '')} Universal Router`,
+  BalancerVault: (name) => `${name} Vault`,
+};
+
 /**
  * A chain's executors in order of preference: SwapRouter02 first (v3 pools and, where the chain names its v2
  * factory, that DEX's v2 pairs, mixed in one call), then PancakeSwap's SmartRouter (the same), then SwapRouter (v3
- * only), then each v4 DEX's UniversalRouter (its v4 pools, with the v2 and v3 DEXes whose factories the catalogue
- * names as the router's own, universalRouterV2FactoryAddress / universalRouterV3FactoryAddress, mixed in one path),
- * then each Balancer v2 DEX's Vault (its own pools only, exact input and output: `swap` / `batchSwap`), then each v2
- * DEX's Router02. Give it the chain as served (src/graph/servedChain.ts), whose
+ * only), then the contracts the DEX entries' protocols name (PoolProtocol.executor): each v4 DEX's UniversalRouter (its
+ * v4 pools, with those of the DEX entries whose factories it was deployed with, mixed in one path), then each
+ * Balancer v2 DEX's Vault (its own pools only, exact input and output: `swap` / `batchSwap`), then each v2 DEX's
+ * Router02. Give it the chain as served (src/graph/servedChain.ts), whose
  * `v3RouterV2FactoryAddress` is the router's own factoryV2() where the catalogue file names none.
  * Exact output through the UniversalRouter: v4 pools only (its V2_SWAP_EXACT_OUT pays out what the first pair's
  * input buys, as SwapRouter02's does, and one exact-output path cannot hand over between its v3 and v4 commands).
@@ -43,33 +50,19 @@ export function chainExecutors(chain: CatalogChain): readonly ChainExecutor[] {
       out.push({ kind, address: dex.v3RouterAddress, name: `${dex.name} router`, deployments, exactOutDeployments: own });
     }
   }
-  for (const dex of chain.dexes) {
-    if (dex.version !== 'v4' || !dex.universalRouterAddress) continue;
-    const own = new Set([deploymentId(dex.slug, dex.version)]);
-    const deployments = new Set(own);
-    for (const other of chain.dexes) {
-      const v2 = dex.universalRouterV2FactoryAddress !== '' && other.v2FactoryAddress === dex.universalRouterV2FactoryAddress;
-      const v3 = dex.universalRouterV3FactoryAddress !== '' && other.v3FactoryAddress === dex.universalRouterV3FactoryAddress;
-      if ((other.version === 'v2' && v2) || (other.version === 'v3' && v3)) deployments.add(deploymentId(other.slug, other.version));
+  for (const router of ['UniversalRouter', 'BalancerVault'] as const) {
+    for (const dex of chain.dexes) {
+      const executor = snapshotProtocol(dex.version).executor?.(dex);
+      if (executor?.router !== router) continue;
+      const own = new Set([deploymentId(dex.slug, dex.version)]);
+      const deployments = new Set(own);
+      const also = new Set(executor.alsoSwapsFactories);
+      for (const other of also.size > 0 ? chain.dexes : []) {
+        const factory = poolSource(other.version).discovery(other)?.factory;
+        if (factory !== undefined && also.has(factory)) deployments.add(deploymentId(other.slug, other.version));
+      }
+      out.push({ kind: router, address: executor.address, name: EXECUTOR_NAME[router](dex.name), deployments, exactOutDeployments: own });
     }
-    out.push({
-      kind: 'UniversalRouter',
-      address: dex.universalRouterAddress,
-      name: `${dex.name.replace(/ V4$/, '')} Universal Router`,
-      deployments,
-      exactOutDeployments: own,
-    });
-  }
-  for (const dex of chain.dexes) {
-    if (dex.version !== 'balancerV2' || !dex.balancerVaultAddress) continue;
-    const own = new Set([deploymentId(dex.slug, dex.version)]);
-    out.push({
-      kind: 'BalancerVault',
-      address: dex.balancerVaultAddress,
-      name: `${dex.name} Vault`,
-      deployments: own,
-      exactOutDeployments: own,
-    });
   }
   for (const dex of chain.dexes) {
     const deployments = new Set([deploymentId(dex.slug, dex.version)]);

@@ -29,7 +29,8 @@ import { jsonRpc, receiptOf } from '../../seeds/devnet/jsonRpc.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { type SeedOptions, seedChains } from '../../src/chain/seedChains.ts';
+import type { SeedOptions } from '../../src/chain/SeedOptions.ts';
+import { seedChains } from '../../src/chain/seedChains.ts';
 import { rpcProxy } from '../helpers/rpcProxy.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -9,14 +9,9 @@
 import t from 'tap';
 import { type Address, getAddress, type Hex, keccak256, parseAbi, zeroAddress } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
-import {
-  DEVNET_V4_HOOKS,
-  type DevnetV4Pool,
-  devnetPermit2Code,
-  PERMIT2_ADDRESS,
-  permit2RuntimeCode,
-} from '../../seeds/devnet/deployUniswapV4.ts';
+import { DEVNET_V4_HOOKS, type DevnetV4Pool } from '../../seeds/devnet/deployUniswapV4.ts';
 import { devnetAddresses, ROUTING_DEPLOY_ORDER } from '../../seeds/devnet/devnetAddresses.ts';
+import { devnetPermit2Code, PERMIT2_ADDRESS, permit2RuntimeCode } from '../../seeds/devnet/devnetPermit2.ts';
 import { DEVNET_V4_POOLS } from '../../seeds/devnet/devnetV4Plan.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import type { LadderQuote, TradeType } from '../../src/protocols/PoolProtocol.ts';

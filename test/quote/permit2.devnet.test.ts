@@ -6,12 +6,12 @@
 // exact 400 bodies. Approve mode with both allowances already on chain gets no approval step.
 //
 // The devnet's Permit2 builds its domain separator from the chain id and its own address, as on a real chain
-// (devnetPermit2Code in seeds/devnet/deployUniswapV4.ts): the first test checks it answers the typed data's domain.
+// (devnetPermit2Code in seeds/devnet/devnetPermit2.ts): the first test checks it answers the typed data's domain.
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { type Address, encodeFunctionData, formatUnits, type Hex, hashDomain, parseAbi, recoverTypedDataAddress } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import { PERMIT2_ADDRESS } from '../../seeds/devnet/deployUniswapV4.ts';
+import { PERMIT2_ADDRESS } from '../../seeds/devnet/devnetPermit2.ts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import type { PermitData } from '../../src/quote/quotePermit2.ts';

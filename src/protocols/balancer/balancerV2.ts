@@ -187,6 +187,11 @@ export const balancerV2: PoolProtocol<BalancerPool, SnapshotPoolBalancer> = {
   kind: 'balancerWeighted',
   kinds: ['balancerWeighted', 'balancerStable'],
   source: balancerSource,
+  // The Vault swaps its own pools only (`swap` / `batchSwap`).
+  executor: (dex) =>
+    dex.version === 'balancerV2' && dex.balancerVaultAddress
+      ? { router: 'BalancerVault', address: dex.balancerVaultAddress, alsoSwapsFactories: [] }
+      : undefined,
   eventTopics: [...BALANCER_EVENT_TOPICS, ...BALANCER_REREAD_TOPICS],
   applyEvent,
   /** Measured on the devnet's Vault (balancerGas.ts): weighted pools' figures, the stable pools' own in kindGas. */

@@ -88,6 +88,15 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
   eventTopics: V4_EVENT_TOPICS,
   applyEvent: applyV4Event,
   sharedState: v4AccruedState,
+  // The Universal Router swaps v4 pools, and in the same path the v2/v3 pools of the factories it was deployed with.
+  executor: (dex) =>
+    dex.version === 'v4' && dex.universalRouterAddress
+      ? {
+          router: 'UniversalRouter',
+          address: dex.universalRouterAddress,
+          alsoSwapsFactories: [dex.universalRouterV2FactoryAddress, dex.universalRouterV3FactoryAddress].filter((f) => f !== ''),
+        }
+      : undefined,
   // A priced dynamic-fee pool's LP fee changes without an event (PoolManager.updateDynamicLPFee).
   rereadEachBlock: (p, context) => v4DynamicFeeFollowed(p, context?.allowedHooks),
   /**
