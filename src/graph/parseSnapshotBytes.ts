@@ -11,6 +11,7 @@
  * JSON.parse + ajv path, which also produces the refusal message. It never accepts a file that path refuses.
  */
 import type { ErrorObject } from 'ajv';
+import { snapshotHasTickList } from '../protocols/registry.ts';
 import { noteLazyTicks } from '../protocols/uniswapV3/tickCount.ts';
 
 /** Where a pool's tick list lives in the file's bytes, and how many ticks it holds. */
@@ -168,7 +169,7 @@ export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | n
   let next = 0;
   for (const pool of pools as Record<string, unknown>[]) {
     if (!Object.hasOwn(pool, 'ticks')) continue;
-    if (pool.ticks !== `${PLACEHOLDER_PREFIX}${next}` || (pool.version !== 'v3' && pool.version !== 'v4')) return undefined;
+    if (pool.ticks !== `${PLACEHOLDER_PREFIX}${next}` || !snapshotHasTickList(pool.version)) return undefined;
     regions.set(pool, found[next]);
     noteLazyTicks(pool, found[next++].count);
     Object.defineProperty(pool, 'ticks', { get: ticksGetter, enumerable: true, configurable: false });

@@ -3,6 +3,7 @@ import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { PoolLog } from './logWords.ts';
 import type { PoolSource, ReadCall } from './PoolSource.ts';
 import type { SnapshotPoolBase } from './SnapshotPoolBase.ts';
+import type { HooksOption } from './uniswapV4/v4Fees.ts';
 
 /** What a v4 leg adds of its PoolKey beside the pool's tokens (src/routing/Trade.ts Leg.poolKey; PoolProtocol.legKey). */
 export interface V4LegKey {
@@ -193,6 +194,16 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
   readonly kindGas?: { readonly [K in P['kind']]?: ProtocolGas };
   /** How its pools are found and read on a chain. */
   readonly source: PoolSource<S>;
+  /**
+   * Whether its snapshot state holds a `ticks` list in v3's grammar (ascending ticks with liquidityNet), which the
+   * snapshot loader's fast path (src/graph/parseSnapshotBytes.ts) may leave in the file's bytes until first read.
+   */
+  readonly tickListSnapshot?: true;
+  /**
+   * Whether one of its pools may be a route candidate under a request's `hooks` option and the chain's allowed hooks
+   * (lower-case addresses): Uniswap v4's hook rules. Absent: always.
+   */
+  admits?(state: S, hooks: HooksOption, allowedHooks: ReadonlySet<string>): boolean;
   /**
    * The contract that swaps a catalogue DEX entry's pools of this protocol besides the v2/v3 periphery routers
    * (src/routing/executors.ts), or undefined where the entry names none. Absent: those routers alone.

@@ -97,3 +97,8 @@ export const POOL_SOURCES: readonly PoolSource<SnapshotPool>[] = SNAPSHOT_VERSIO
 export const PROTOCOL_KINDS: readonly ProtocolKind[] = PROTOCOLS.flatMap(
   (p) => ((p as { kinds?: readonly ProtocolKind[] }).kinds ?? [p.kind]) as ProtocolKind[],
 );
+
+/** Whether a snapshot pool of this `version` holds a tick list the fast loader may leave unparsed (PoolProtocol.tickListSnapshot). */
+export function snapshotHasTickList(version: unknown): boolean {
+  return typeof version === 'string' && BY_VERSION.get(version)?.tickListSnapshot === true;
+}

@@ -1,6 +1,6 @@
 import { type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
-import { v4HookAdmits } from '../protocols/uniswapV4/v4Fees.ts';
+import { snapshotProtocol } from '../protocols/registry.ts';
 import { type BestTradeOptions, bestTrade, type TradeOutcome } from './bestTrade.ts';
 import { POOL_NATIVE } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
@@ -104,8 +104,11 @@ function bestTradeThrough(
   const allow = index.memo(`allow:${allowKey}`, () => {
     const allowed = new Set(deployments);
     const hooksAllowed = new Set(allowedHooks.map((h) => h.toLowerCase()));
-    const allow = (e: PoolEntry): boolean =>
-      allowed.has(e.deployment) && (e.state.version !== 'v4' || v4HookAdmits(e.state, hooks, hooksAllowed));
+    const allow = (e: PoolEntry): boolean => {
+      if (!allowed.has(e.deployment)) return false;
+      const admits = snapshotProtocol(e.state.version).admits;
+      return admits === undefined || admits(e.state, hooks, hooksAllowed);
+    };
     // One deployment: candidate selection reads its own lists (findRoutes' PoolFilter).
     return deployments.length === 1 ? Object.assign(allow, { deployment: deployments[0] }) : allow;
   });

@@ -56,6 +56,7 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
    */
   gas: { hop: 64_300n, tick: 23_800n, exactOutNextHop: 5_400n, coldSlot: 17_100n, tickMove: 10_000n },
   source: uniswapV3Source,
+  tickListSnapshot: true,
   fromSnapshot(p) {
     const pool = createV3Pool({
       sqrtPriceX96: BigInt(p.sqrtPriceX96),

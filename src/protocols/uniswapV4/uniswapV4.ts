@@ -18,6 +18,7 @@ import {
   protocolFeeOf,
   swapFee,
   v4DynamicFeeFollowed,
+  v4HookAdmits,
   v4Refusal,
 } from './v4Fees.ts';
 
@@ -85,6 +86,8 @@ function refuseAll(amounts: readonly bigint[], refused: LadderQuote): LadderQuot
 export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
   kind: 'uniswapV4',
   source: uniswapV4Source,
+  tickListSnapshot: true,
+  admits: v4HookAdmits,
   eventTopics: V4_EVENT_TOPICS,
   applyEvent: applyV4Event,
   sharedState: v4AccruedState,
