@@ -259,7 +259,9 @@ function shares(a: SplitPath, b: SplitPath): boolean {
 }
 
 function sum(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a + b, 0);
+  let total = 0;
+  for (let i = 0; i < xs.length; i++) total += xs[i];
+  return total;
 }
 
 /**
