@@ -70,6 +70,9 @@ export function swapLadder(
   let tick = pool.tick;
   let liquidity = pool.liquidity;
   let step: SwapStep | undefined;
+  // Whether the walk is where the last computed step started (an amount ended inside it, the next starts again):
+  // that step's amount to its target is the same for this one.
+  let again = false;
   for (;;) {
     if (remaining === 0n || price === limit) {
       results[j] = {
@@ -105,13 +108,10 @@ export function swapLadder(
     const sqrtPriceNext = boundary.sqrtPriceX96;
     const target = (zeroForOne ? sqrtPriceNext < limit : sqrtPriceNext > limit) ? limit : sqrtPriceNext;
     const pre = boundary.step;
-    if (
-      pre !== null &&
-      target === sqrtPriceNext &&
-      price === pre.sqrtPriceStartX96 &&
-      liquidity === pre.liquidity &&
-      (exactInput ? remaining >= pre.minAmountRemaining : remaining + pre.amountOut <= 0n)
-    ) {
+    // The tick source computed this range's step from the price the walk is at: its amounts to the boundary are the
+    // contract's for this step.
+    const preHere = pre !== null && target === sqrtPriceNext && price === pre.sqrtPriceStartX96 && liquidity === pre.liquidity;
+    if (preHere && (exactInput ? remaining >= pre.minAmountRemaining : remaining + pre.amountOut <= 0n)) {
       // computeSwapStep would reach the boundary with exactly these amounts, for this amount and every larger one.
       if (exactInput) {
         remaining -= pre.amountInPlusFee;
@@ -123,9 +123,12 @@ export function swapLadder(
       price = sqrtPriceNext;
       liquidity = pre.liquidityAfter;
       tick = zeroForOne ? tickNext - 1 : tickNext;
+      again = false;
       continue;
     }
-    step = computeSwapStep(price, target, liquidity, remaining, fee, step);
+    const toTarget = preHere ? (exactInput ? pre.amountIn : pre.amountOut) : again ? step!.amountToTarget : undefined;
+    step = computeSwapStep(price, target, liquidity, remaining, fee, step, toTarget);
+    again = false;
     const priceAfter = step.sqrtRatioNextX96;
     const remainingAfter = exactInput ? remaining - (step.amountIn + step.feeAmount) : remaining + step.amountOut;
     const calculatedAfter = exactInput ? calculated - step.amountOut : calculated + step.amountIn + step.feeAmount;
@@ -147,6 +150,7 @@ export function swapLadder(
       continue;
     }
     // This amount ends inside the step; the next one starts again from the state before it.
+    again = true;
     results[j++] = {
       complete: true,
       amountSpecifiedRemaining: 0n,

@@ -9,11 +9,17 @@ export interface SwapStep {
   amountIn: bigint;
   amountOut: bigint;
   feeAmount: bigint;
+  /**
+   * What the step would take to reach its target, as the contract computes it first (exact input: the input, fee
+   * excluded, rounded up; exact output: the output, rounded down): the same for every amount stepped from the same
+   * price and liquidity to the same target (toTarget).
+   */
+  amountToTarget: bigint;
 }
 
 /** A fresh SwapStep record to pass to computeSwapStep. */
 export function createSwapStep(): SwapStep {
-  return { sqrtRatioNextX96: 0n, amountIn: 0n, amountOut: 0n, feeAmount: 0n };
+  return { sqrtRatioNextX96: 0n, amountIn: 0n, amountOut: 0n, feeAmount: 0n, amountToTarget: 0n };
 }
 
 /**
@@ -21,7 +27,9 @@ export function createSwapStep(): SwapStep {
  * results are the same: where v4 takes amountIn = the remainder less fee and amountOut = the remaining output
  * instead of recomputing them, the swapper's totals do not change; v4 adds the 100% fee): the price reached,
  * the input consumed (fee excluded), the output and the fee. amountRemaining > 0 is exact input, < 0 exact output.
- * feePips is the fee in hundredths of a bip (3000 = 0.3%). Writes into `out` and returns it.
+ * feePips is the fee in hundredths of a bip (3000 = 0.3%). Writes into `out` and returns it. `toTarget`, when given,
+ * is the step's amountToTarget as an earlier step from the same price and liquidity to the same target computed it
+ * (a ladder's next amount, a tick source's precomputed range): not computed again.
  */
 export function computeSwapStep(
   sqrtRatioCurrentX96: bigint,
@@ -30,6 +38,7 @@ export function computeSwapStep(
   amountRemaining: bigint,
   feePips: bigint,
   out: SwapStep = createSwapStep(),
+  toTarget?: bigint,
 ): SwapStep {
   const zeroForOne = sqrtRatioCurrentX96 >= sqrtRatioTargetX96;
   const exactIn = amountRemaining >= 0n;
@@ -38,17 +47,23 @@ export function computeSwapStep(
   let amountOut = 0n;
   if (exactIn) {
     const amountRemainingLessFee = (amountRemaining * (MAX_FEE - feePips)) / MAX_FEE;
-    amountIn = zeroForOne
-      ? getAmount0Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, true)
-      : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true);
+    amountIn =
+      toTarget ??
+      (zeroForOne
+        ? getAmount0Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, true)
+        : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true));
+    out.amountToTarget = amountIn;
     sqrtRatioNextX96 =
       amountRemainingLessFee >= amountIn
         ? sqrtRatioTargetX96
         : getNextSqrtPriceFromInput(sqrtRatioCurrentX96, liquidity, amountRemainingLessFee, zeroForOne);
   } else {
-    amountOut = zeroForOne
-      ? getAmount1Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, false)
-      : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false);
+    amountOut =
+      toTarget ??
+      (zeroForOne
+        ? getAmount1Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, false)
+        : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false));
+    out.amountToTarget = amountOut;
     sqrtRatioNextX96 =
       -amountRemaining >= amountOut
         ? sqrtRatioTargetX96

@@ -124,6 +124,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     single.best;
   if (request.maxSplits > 1 && candidates.length > 0) {
     const floors: StagedFloors = { own: [], set: undefined, fee: 0 };
+    const feeOfGas = new Map<number, number>();
     const split = optimalSplit(
       {
         tradeType: request.tradeType,
@@ -166,7 +167,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           // every set the split search weighs, and each BigInt addition is a heap allocation.
           const executors = assignExecutors(members);
           let gas = 0;
-          const calls: { executor: Executor; legs: readonly Leg[] }[] = [];
+          const calls = feeCalls;
+          calls.length = 0;
           for (let i = 0; i < members.length; i++) {
             const m = members[i];
             if (m.stages) gas += Number(kept(search, m, 'stages'));
@@ -177,8 +179,15 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
             if (ticks[i] > 0) gas += ticks[i] * Number(m.tickGas);
           }
           gas += Number(callsGas(search, calls));
+          calls.length = 0;
           if (!Number.isSafeInteger(gas)) throw new Error(`feeEstimate: ${gas} gas is not an exact integer`);
-          return Number(gasCost(search, BigInt(gas)));
+          // The sets weighed share few gas totals: each is converted (two BigInt products) once per search.
+          let fee = feeOfGas.get(gas);
+          if (fee === undefined) {
+            fee = Number(gasCost(search, BigInt(gas)));
+            feeOfGas.set(gas, fee);
+          }
+          return fee;
         },
       },
       candidates,
@@ -189,6 +198,12 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   if (!best) return { ok: false, code: refusalCode(single.whole) };
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };
 }
+
+/**
+ * The executor calls a fee estimate hands to callsGas, one list reused by every estimate (the search is synchronous and
+ * callsGas keeps nothing): the split search estimates the fee of every set it weighs.
+ */
+const feeCalls: { executor: Executor; legs: readonly Leg[] }[] = [];
 
 /** With more candidates than this, the single-path search prices exactly only those whose float bound can still win. */
 const PRUNE_FROM = 2;

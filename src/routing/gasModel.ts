@@ -105,14 +105,22 @@ export function wrapGas(wrap: boolean): bigint {
  * exact-output saving on each hop after the first of its protocol (native ends are priced by the call).
  */
 export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn'): bigint {
-  let gas = 0n;
-  legs.forEach((leg, i) => {
+  // Summed as numbers (integers far below 2^53, so exact) and made a BigInt once: every priced path is scored with
+  // this, and each BigInt product or sum is a heap allocation.
+  let gas = 0;
+  for (let i = 0; i < legs.length; i++) {
+    const leg = legs[i];
     const figures = protocolGas(leg.kind);
-    gas += figures.hop + BigInt(leg.ticksCrossed) * figures.tick + BigInt(leg.coldSlots) * figures.coldSlot;
-    if (leg.movesTick) gas += figures.tickMove;
-    if (tradeType === 'exactOut' && legs.findIndex((l) => l.kind === leg.kind) < i) gas -= figures.exactOutNextHop;
-  });
-  return gas;
+    gas += Number(figures.hop) + leg.ticksCrossed * Number(figures.tick) + leg.coldSlots * Number(figures.coldSlot);
+    if (leg.movesTick) gas += Number(figures.tickMove);
+    if (tradeType === 'exactOut') {
+      let first = 0;
+      while (legs[first].kind !== leg.kind) first++;
+      if (first < i) gas -= Number(figures.exactOutNextHop);
+    }
+  }
+  if (!Number.isSafeInteger(gas)) throw new Error(`routeGas: ${gas} gas is not an exact integer`);
+  return BigInt(gas);
 }
 
 /**

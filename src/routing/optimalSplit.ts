@@ -9,7 +9,7 @@ export type OkQuote = PathQuote & { ok: true };
 /** A path the split search may use. */
 export interface SplitPath {
   readonly path: PricedPath;
-  /** Pool addresses (the paths of a split share none). */
+  /** Pool addresses (the paths of a split share none): those of `path.pools`. */
   readonly pools: ReadonlySet<string>;
   /** Its pools and directions: names its curve in a CurveCache. */
   readonly key: string;
@@ -252,14 +252,17 @@ export function fixedAmountCurve(path: PricedPath, tradeType: TradeType, amount:
   return tradeType === 'exactIn' ? pathCurve(path, fixed, Number.POSITIVE_INFINITY) : pathCurve(path, Number.POSITIVE_INFINITY, fixed);
 }
 
-/** Whether two paths share a pool. */
+/** Whether two paths share a pool (a's pools read from its array: iterating a Set allocates an iterator per call). */
 function shares(a: SplitPath, b: SplitPath): boolean {
-  for (const p of a.pools) if (b.pools.has(p)) return true;
+  const pools = a.path.pools;
+  for (let i = 0; i < pools.length; i++) if (b.pools.has(pools[i].address)) return true;
   return false;
 }
 
 function sum(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a + b, 0);
+  let total = 0;
+  for (let i = 0; i < xs.length; i++) total += xs[i];
+  return total;
 }
 
 /**

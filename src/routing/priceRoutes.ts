@@ -74,6 +74,8 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
     }
     const nextAlive: number[] = [];
     const next: bigint[] = [];
+    // The pool's key (a v4 pool's) once per hop, not an object spread into every amount's leg.
+    const poolKey = protocolOf(pool.kind).legKey?.(pool);
     for (let j = 0; j < alive.length; j++) {
       const i = alive[j];
       const q = quotes[j];
@@ -81,21 +83,7 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
         results[i] = { ok: false, code: q.code };
         continue;
       }
-      legs[i][hop] = {
-        pool: pool.address,
-        kind: pool.kind,
-        dex: pool.dex,
-        version: pool.version,
-        fee: pool.fee,
-        tokenIn,
-        tokenOut,
-        amountIn: q.amountIn,
-        amountOut: q.amountOut,
-        ticksCrossed: q.ticksCrossed,
-        coldSlots: q.coldSlots,
-        movesTick: q.movesTick,
-        ...legKey(pool),
-      };
+      legs[i][hop] = poolKey ? { ...pricedLeg(pool, tokenIn, tokenOut, q), poolKey } : pricedLeg(pool, tokenIn, tokenOut, q);
       nextAlive.push(i);
       next.push(tradeType === 'exactIn' ? q.amountOut : q.amountIn);
     }
@@ -104,6 +92,24 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
   }
   for (const i of alive) results[i] = { ok: true, legs: legs[i] };
   return results;
+}
+
+/** A pool's leg priced by a ladder quote that went through (without its Leg.poolKey). */
+function pricedLeg(pool: Pool, tokenIn: string, tokenOut: string, q: LadderQuote & { ok: true }): Leg {
+  return {
+    pool: pool.address,
+    kind: pool.kind,
+    dex: pool.dex,
+    version: pool.version,
+    fee: pool.fee,
+    tokenIn,
+    tokenOut,
+    amountIn: q.amountIn,
+    amountOut: q.amountOut,
+    ticksCrossed: q.ticksCrossed,
+    coldSlots: q.coldSlots,
+    movesTick: q.movesTick,
+  };
 }
 
 /** A leg's Leg.poolKey where its protocol names pools by a key (PoolProtocol.legKey: Uniswap v4), else nothing. */

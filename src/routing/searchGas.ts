@@ -58,12 +58,16 @@ export function assignExecutors(members: readonly { executors: readonly Executor
   let first = 0;
   while (first < members.length && members[first].stages) first++;
   let common: Executor | undefined;
-  for (const e of members[first]?.executors ?? []) {
+  // Indexed loops, not for-of: each for-of over an array allocates an iterator.
+  const firstExecutors = first < members.length ? members[first].executors : [];
+  for (let f = 0; f < firstExecutors.length; f++) {
+    const e = firstExecutors[f];
     let everyOne = true;
     for (let m = first + 1; m < members.length && everyOne; m++) {
       if (members[m].stages) continue;
+      const executors = members[m].executors;
       let has = false;
-      for (const x of members[m].executors) if (x.address === e.address) has = true;
+      for (let x = 0; x < executors.length && !has; x++) has = executors[x].address === e.address;
       everyOne = has;
     }
     if (everyOne) {

@@ -9,17 +9,28 @@ import type { Route, Split } from './Trade.ts';
 // What a trade reports beside its amounts: mid prices, price impact, LP fees, and the rate that converts its network
 // fee into a token. Pure functions of pools and priced routes, used by bestTrade.
 
+/**
+ * Mid prices of the paths already asked (a path's pools are frozen state of one index, so its mid price never
+ * changes): every trade a search returns reports its price impact, mostly over paths the index keeps.
+ */
+const midPrices = new WeakMap<PricedPath, Fraction>();
+
 /** Fee-free mid price of a path (tokenOut per tokenIn, smallest units) as one fraction. */
 export function pathMidPrice(path: PricedPath): Fraction {
+  const known = midPrices.get(path);
+  if (known) return known;
   let num = 1n;
   let den = 1n;
-  path.pools.forEach((pool, i) => {
+  for (let i = 0; i < path.pools.length; i++) {
+    const pool = path.pools[i];
     const mid = protocolOf(pool.kind).midPrice(pool);
     const zeroForOne = heldAt(pool, path.path.tokens[i]) === pool.token0;
     num *= zeroForOne ? mid.num : mid.den;
     den *= zeroForOne ? mid.den : mid.num;
-  });
-  return { num, den };
+  }
+  const mid = { num, den };
+  midPrices.set(path, mid);
+  return mid;
 }
 
 const IMPACT_SCALE = 10n ** 12n;
@@ -28,7 +39,8 @@ const IMPACT_SCALE = 10n ** 12n;
 export function priceImpactBps(splits: readonly Split[], paths: readonly PricedPath[]): number {
   let expected = 0n;
   let actual = 0n;
-  for (const [i, s] of splits.entries()) {
+  for (let i = 0; i < splits.length; i++) {
+    const s = splits[i];
     const mid = pathMidPrice(paths[i]);
     if (mid.den === 0n) return 0;
     expected += (s.route.amountIn * mid.num * IMPACT_SCALE) / mid.den;
