@@ -47,16 +47,16 @@ const CURVE_STEPS = [0.002, 0.01, 0.03, 0.07, 0.14, 0.22, 0.29];
 function quoteAmounts(pool: BalancerPool, zeroForOne: boolean, tradeType: TradeType, amounts: readonly bigint[]): LadderQuote[] {
   const [iIn, iOut] = zeroForOne ? [pool.index0, pool.index1] : [pool.index1, pool.index0];
   const balanceOut = pool.state.balances[iOut];
+  const exactIn = tradeType === 'exactIn';
   let quote: ((amount: bigint) => bigint) | undefined;
   return amounts.map((amount): LadderQuote => {
     try {
-      if (tradeType === 'exactOut' && amount >= balanceOut)
-        throw new AmmError('INSUFFICIENT_RESERVES', 'the output exceeds the pool balance');
+      if (!exactIn && amount >= balanceOut) throw new AmmError('INSUFFICIENT_RESERVES', 'the output exceeds the pool balance');
       quote ??= balancerQuoter(pool.state, iIn, iOut, tradeType, 0n);
       const other = quote(amount);
-      const [amountIn, amountOut] = tradeType === 'exactIn' ? [amount, other] : [other, amount];
+      const amountOut = exactIn ? other : amount;
       if (amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the swap gives nothing' };
-      return { ok: true, amountIn, amountOut, ticksCrossed: 0, coldSlots: 0, movesTick: false };
+      return { ok: true, amountIn: exactIn ? amount : other, amountOut, ticksCrossed: 0, coldSlots: 0, movesTick: false };
     } catch (error) {
       return ammRefusal(error);
     }
