@@ -202,7 +202,8 @@ export function solveBalance(c: bigint, beta: bigint, invariant: bigint, inv2: b
  * so ceil(r) = R0 - floor(R0 - r) unless R0 - r is within ~1e-6 of an integer (fewer bigint operations than an integer
  * square root: no 4c, beta^2, quotient or its square). Where that fails the check or the floats overflow, R comes from
  * an integer square root of beta^2 + 4c (a float estimate, Newton steps and a correction). A wrong candidate would only
- * fail the check, which alone proves the answer.
+ * fail the check, which alone proves the answer: 4 <= h(R) < d(R) - 1 from h(R) exactly, or, for the corrected float
+ * candidate, from bounds on R - r in floats (floatProven) that skip h(R) where R - r is clear of 0 and 1.
  */
 export function convergedBalance(c: bigint, beta: bigint, invariant: bigint): bigint | undefined {
   // The float candidate, with h at it and the floats of beta, R and h carried into the check.
@@ -214,12 +215,14 @@ export function convergedBalance(c: bigint, beta: bigint, invariant: bigint): bi
     let root = BigInt(r0);
     let h = root * (root + beta) - c;
     let hf = Number(h);
-    const delta = Math.floor(hf / sq);
+    const t = hf / sq;
+    const delta = Math.floor(t);
     if (Number.isFinite(delta)) {
       // r0 and delta are integers in floats, so r0 - delta is root's value rounded once, as Number(root) would be.
       let rootf = r0;
       if (delta !== 0) {
         root -= BigInt(delta);
+        if (floatProven(t, delta, sq) && root <= invariant) return root;
         rootf = r0 - delta;
         h = root * (root + beta) - c;
         hf = Number(h);
@@ -230,6 +233,25 @@ export function convergedBalance(c: bigint, beta: bigint, invariant: bigint): bi
   const root = sqrtRoot(c, beta);
   const h = root * (root + beta) - c;
   return proven(root, h, Number(h), Number(root), beta, betaf, invariant) ? root : undefined;
+}
+
+/**
+ * Whether R = R0 - delta provably has 4 <= h(R) < d(R) - 1 (R <= D is the caller's to check), without h(R): t is
+ * the float h(R0) / sq, sq the float sqrt(beta^2 + 4c), delta = floor(t). With r > r' the roots and S = r - r' =
+ * sqrt(beta^2 + 4c), h(y) = (y - r)(y - r'), so the exact T = R0 - r has h(R0) = T (T + S), and with u = R - r = T - delta:
+ * h(R) = u (u + S) and d(R) = 2R + beta = 2u + S, so h(R) < d(R) - 1 is (u - 1)(u + S - 1) < 0, true for 0 < u < 1 and
+ * S > 1, and h(R) >= 4 holds once u S >= 4. In floats: sq is within 3 * 2^-53 of S relatively (c, beta and beta^2
+ * rounded once each, a sum of two non-negative terms, a square root), h(R0) within 2^-53, the quotient too, and
+ * h(R0) / S = T (1 + T / S), so t is within |T| / S + 5.1 * 2^-53 of T relatively. With |t| <= sq * 2^-20 that is below
+ * err = |t| (2 |t| / sq + 2^-48) absolutely, 2^-50 more covering t - delta's rounding; so u is in t - delta +- err, and
+ * the checks below give 0 < u < 1 (delta is floor(T)) and u S > (t - delta - err) sq / 2 >= 4.
+ */
+function floatProven(t: number, delta: number, sq: number): boolean {
+  const at = Math.abs(t);
+  if (!(at <= sq * 2 ** -20)) return false;
+  const frac = t - delta;
+  const err = at * ((2 * at) / sq + 2 ** -48) + 2 ** -50;
+  return frac - err > 0 && frac + err < 1 && (frac - err) * sq >= 8;
 }
 
 /**
