@@ -4,22 +4,30 @@
 //
 // Each case is a ladder of 16 amounts (1e-6 of a balance up to ~25%) over one pool state of 18-decimal tokens with a
 // swap fee, as a route search asks it. Per quote = the ladder's time / 16:
-//   ours        balancerQuoter once per ladder (upscaled balances, exponent, stable invariant shared), then 16 amounts
-//   ours 1-shot balancerSwap for each amount (everything recomputed per call, as a lone quote)
-//   general     weightedSwapGivenIn/Out, stableSwapGivenIn/Out: the line-by-line transliteration of the contracts
-//               (the code before the fast paths, which the fast paths are tested against)
-//   sor math    WeightedMaths._calcOutGivenIn/_calcInGivenOut, StableMathBigInt._calcOutGivenIn/_calcInGivenOut
-//               (upscaled bigint, fee included; the stable ones recompute the invariant on every call)
-//   sor pool    WeightedPool/ComposableStablePool parsePoolPairData once per ladder, then _exactTokenInForTokenOut /
-//               _tokenInForExactTokenOut per amount (human-unit bignumber.js in and out: what sor's router calls)
-//   v3 maths    balancer-maths _computeOutGivenExactIn/_computeInGivenExactOut, Stable.onSwap (fee taken off by us)
-//   before      with BENCH_BEFORE=<git ref>: that commit's balancerQuoter, checked out in a temporary worktree, same ladder
+//   ours          balancerQuoter per ladder, then 16 amounts; the quoter is kept per state object, so every ladder
+//                 after the first on a state costs only its amounts (a route search prices many ladders per state)
+//   ours new st.  the same on a copy of the state made per ladder: everything computed per ladder, the stable
+//                 invariant included (the first ladder after a state change)
+//   route search  balancerV2.quoteLadder on a pair view of the pool, what src/routing/priceRoutes.ts calls per ladder
+//                 (LadderQuote objects, refusals caught)
+//   general       weightedSwapGivenIn/Out, stableSwapGivenIn/Out: the line-by-line transliteration of the contracts
+//                 (the code before the fast paths, which the fast paths are tested against)
+//   general D1    stable only: the transliteration's calcOutGivenIn/calcInGivenOut with the invariant computed once per
+//                 ladder (the contract's algorithm, sor's too, with the same sharing of D as ours)
+//   sor math      WeightedMaths._calcOutGivenIn/_calcInGivenOut, StableMathBigInt._calcOutGivenIn/_calcInGivenOut
+//                 (upscaled bigint, fee included; the stable ones recompute the invariant on every call: sor exports
+//                 no call that takes it, and its pool classes below call these per amount too)
+//   sor pool      WeightedPool/ComposableStablePool parsePoolPairData once per ladder, then _exactTokenInForTokenOut /
+//                 _tokenInForExactTokenOut per amount (human-unit bignumber.js in and out: what sor's router calls)
+//   v3 maths      balancer-maths _computeOutGivenExactIn/_computeInGivenExactOut, Stable.onSwap (fee taken off by us)
+//   before        with BENCH_BEFORE=<git ref>: that commit's balancerQuoter, checked out in a temporary worktree, same
+//                 ladder; and "before route" its balancerV2.quoteLadder
 // Times are process CPU time (user + system), medians of BENCH_ROUNDS (default 5) alternating rounds of 200 ms.
 // Before timing, every contender's 16 results are compared with ours (balancerSwap, equal to BalancerQueries.querySwap
 // on the devnet: test/protocols/balancerMath.devnet.test.ts) and the count that differ is printed with the reason.
 import { _computeInGivenExactOut, _computeOutGivenExactIn, Stable } from '@balancer-labs/balancer-maths';
 import { bnum, ComposableStablePool, StableMathBigInt, WeightedMaths, WeightedPool } from '@balancer-labs/sor';
-import { addSwapFee, mulUp } from '../src/amm/balancerFixedPoint.ts';
+import { addSwapFee, mulUp, subtractSwapFee } from '../src/amm/balancerFixedPoint.ts';
 import {
   type BalancerPoolState,
   type BalancerStableState,
@@ -28,7 +36,14 @@ import {
   balancerSwap,
   stableSwapState,
 } from '../src/protocols/balancer/balancerState.ts';
-import { stableSwapGivenIn, stableSwapGivenOut } from '../src/protocols/balancerStable/stableMath.ts';
+import { type BalancerPool, balancerV2 } from '../src/protocols/balancer/balancerV2.ts';
+import {
+  calcInGivenOut,
+  calcOutGivenIn,
+  calculateInvariant,
+  stableSwapGivenIn,
+  stableSwapGivenOut,
+} from '../src/protocols/balancerStable/stableMath.ts';
 import { weightedSwapGivenIn, weightedSwapGivenOut } from '../src/protocols/balancerWeighted/weightedMath.ts';
 import { beforeCheckout, removeCheckout } from './lib/beforeCheckout.ts';
 import { machine, measureAlternating } from './lib/measure.ts';
@@ -38,6 +53,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const beforeRoot = BEFORE ? beforeCheckout(BEFORE) : undefined;
 const beforeQuoter: typeof balancerQuoter | undefined = beforeRoot
   ? (await import(`${beforeRoot}/src/protocols/balancer/balancerState.ts`)).balancerQuoter
+  : undefined;
+const beforeProtocol: typeof balancerV2 | undefined = beforeRoot
+  ? (await import(`${beforeRoot}/src/protocols/balancer/balancerV2.ts`)).balancerV2
   : undefined;
 
 const E18 = 10n ** 18n;
@@ -145,15 +163,41 @@ function sorPool(state: BalancerPoolState): WeightedPool | ComposableStablePool 
 
 type Ladder = (amounts: readonly bigint[]) => bigint[];
 
-function contenders(c: Case): [string, Ladder][] {
+/** A pair view of the pool (tokens 0 and 1), as the pricing graph holds one. */
+function poolView(state: BalancerPoolState): BalancerPool {
+  const [token0, token1] = state.tokens;
+  return {
+    kind: state.kind,
+    address: state.poolId,
+    dex: 'balancer',
+    version: 'balancerV2',
+    token0,
+    token1,
+    fee: 3000,
+    state,
+    index0: 0,
+    index1: 1,
+    pool: state.address,
+  };
+}
+
+/** A ladder through a protocol's quoteLadder, refusals as -1. */
+function viaQuoteLadder(protocol: typeof balancerV2, view: BalancerPool, exactIn: boolean): Ladder {
+  return (amounts) =>
+    protocol
+      .quoteLadder(view, true, exactIn ? 'exactIn' : 'exactOut', amounts)
+      .map((q) => (q.ok ? (exactIn ? q.amountOut : q.amountIn) : -1n));
+}
+
+/** The contenders of a case by column; undefined where a column does not apply. */
+function contenders(c: Case): (Ladder | undefined)[] {
   const { state, exactIn } = c;
   const kind = exactIn ? 'exactIn' : 'exactOut';
-  const ours: Ladder = (amounts) => {
-    const quote = balancerQuoter(state, 0, 1, kind, 0n);
-    return amounts.map(quote);
-  };
-  const oneShot: Ladder = (amounts) => amounts.map((a) => balancerSwap(state, 0, 1, kind, a, 0n));
+  const ours: Ladder = (amounts) => amounts.map(balancerQuoter(state, 0, 1, kind, 0n));
+  const oursNewState: Ladder = (amounts) => amounts.map(balancerQuoter({ ...state }, 0, 1, kind, 0n));
+  const view = poolView(state);
   let general: Ladder;
+  let generalD1: Ladder | undefined;
   if (state.kind === 'balancerWeighted') {
     const side = {
       balanceIn: state.balances[0],
@@ -168,6 +212,15 @@ function contenders(c: Case): [string, Ladder][] {
   } else {
     const s = stableSwapState(state, 0n);
     general = (amounts) => amounts.map((a) => (exactIn ? stableSwapGivenIn(s, 0, 1, a) : stableSwapGivenOut(s, 0, 1, a)));
+    // 18-decimal tokens without a rate: no scaling.
+    generalD1 = (amounts) => {
+      const d = calculateInvariant(s.amp, s.balances);
+      return amounts.map((a) =>
+        exactIn
+          ? calcOutGivenIn(s.amp, s.balances, 0, 1, subtractSwapFee(a, FEE), d)
+          : addSwapFee(calcInGivenOut(s.amp, s.balances, 0, 1, a, d), FEE),
+      );
+    };
   }
   const [b0, b1] = state.balances;
   let sorMath: Ladder;
@@ -208,61 +261,65 @@ function contenders(c: Case): [string, Ladder][] {
       fromHuman(exactIn ? pool._exactTokenInForTokenOut(pair, bnum(human(a))) : pool._tokenInForExactTokenOut(pair, bnum(human(a)))),
     );
   };
-  const list: [string, Ladder][] = [
-    ['ours', ours],
-    ['ours 1-shot', oneShot],
-    ['general', general],
-    ['sor math', sorMath],
-    ['sor pool', sorPoolLadder],
-    ['v3 maths', v3],
-  ];
-  if (beforeQuoter !== undefined) {
+  const list = [ours, oursNewState, viaQuoteLadder(balancerV2, view, exactIn), general, generalD1, sorMath, sorPoolLadder, v3];
+  if (beforeQuoter !== undefined && beforeProtocol !== undefined) {
     const quoter = beforeQuoter;
-    list.push([`before (${BEFORE})`, (amounts) => amounts.map(quoter(state, 0, 1, kind, 0n))]);
+    list.push((amounts) => amounts.map(quoter(state, 0, 1, kind, 0n)), viaQuoteLadder(beforeProtocol, view, exactIn));
   }
   return list;
 }
 
-console.log(`balancer v2 math, cost per quote (ladders of 16 amounts), ${machine()}`);
-const header = [
-  'case',
-  'ours',
-  'ours 1-shot',
-  'general',
-  'sor math',
-  'sor pool',
-  'v3 maths',
-  ...(beforeQuoter ? [`before (${BEFORE})`] : []),
-  'general / ours',
-  'sor math / ours',
-  'sor pool / ours',
-  ...(beforeQuoter ? ['before / ours'] : []),
+const NAMES = ['ours', 'ours new state', 'route search', 'general', 'general D1', 'sor math', 'sor pool', 'v3 maths'];
+if (beforeQuoter) NAMES.push(`before (${BEFORE})`, 'before route');
+const [OURS, ROUTE, GENERAL, GENERAL_D1, SOR_MATH, SOR_POOL, BEFORE_OURS, BEFORE_ROUTE] = [0, 2, 3, 4, 5, 6, 8, 9];
+/** Ratio columns: name, numerator, denominator. */
+const RATIOS: [string, number, number][] = [
+  ['general / ours', GENERAL, OURS],
+  ['general D1 / ours', GENERAL_D1, OURS],
+  ['sor math / ours', SOR_MATH, OURS],
+  ['sor math / route search', SOR_MATH, ROUTE],
+  ['sor pool / ours', SOR_POOL, OURS],
+  ...(beforeQuoter
+    ? ([
+        ['before / ours', BEFORE_OURS, OURS],
+        ['before route / route search', BEFORE_ROUTE, ROUTE],
+      ] as [string, number, number][])
+    : []),
 ];
+
+console.log(`balancer v2 math, cost per quote (ladders of 16 amounts), ${machine()}`);
+const header = ['case', ...NAMES, ...RATIOS.map(([name]) => name)];
 console.log(`${header.join(' | ')}\n${header.map(() => '---').join(' | ')}`);
 const notes: string[] = [];
 for (const c of cases) {
   const list = contenders(c);
   const amounts = ladder(c.state.balances[c.exactIn ? 0 : 1]);
   const reference = amounts.map((a) => balancerSwap(c.state, 0, 1, c.exactIn ? 'exactIn' : 'exactOut', a, 0n));
-  for (const [name, run] of list) {
-    const got = run(amounts);
-    const differ = got.filter((x, k) => x !== reference[k]).length;
+  list.forEach((run, i) => {
+    if (run === undefined) return;
+    const name = NAMES[i];
+    const differ = run(amounts).filter((x, k) => x !== reference[k]).length;
     if (differ > 0) {
       const why = name.startsWith('sor') ? (c.sorNote ?? '?') : name === 'v3 maths' ? 'v3 rounds differently (see the devnet test)' : '?';
       notes.push(`${c.name}: ${name} differs from ours on ${differ}/16 amounts (${why})`);
     }
-  }
+  });
+  const timed = list.flatMap((run, i) => (run === undefined ? [] : [i]));
   const ms = await measureAlternating(
-    list.map(
-      ([, run]) =>
-        () =>
-          run(amounts),
-    ),
+    timed.map((i) => () => list[i]?.(amounts)),
     { rounds: ROUNDS, roundMs: 200, cpu: true },
   );
-  const us = ms.map((m) => m.usPerOp / amounts.length);
-  const ratios = beforeQuoter ? [2, 3, 4, 6] : [2, 3, 4];
-  console.log([c.name, ...us.map((u) => `${u.toFixed(2)} µs`), ...ratios.map((k) => `${(us[k] / us[0]).toFixed(1)}x`)].join(' | '));
+  const us: (number | undefined)[] = list.map(() => undefined);
+  timed.forEach((i, k) => {
+    us[i] = ms[k].usPerOp / amounts.length;
+  });
+  const ratio = (a: number, b: number) => {
+    const [x, y] = [us[a], us[b]];
+    return x === undefined || y === undefined ? '—' : `${(x / y).toFixed(1)}x`;
+  };
+  console.log(
+    [c.name, ...us.map((u) => (u === undefined ? '—' : `${u.toFixed(2)} µs`)), ...RATIOS.map(([, a, b]) => ratio(a, b))].join(' | '),
+  );
 }
 if (beforeRoot !== undefined) removeCheckout(beforeRoot);
 console.log(notes.length === 0 ? 'every contender equals ours on every amount' : notes.join('\n'));

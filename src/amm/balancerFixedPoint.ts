@@ -7,7 +7,8 @@
 import { AmmError } from './ammError.ts';
 
 export const ONE = 10n ** 18n;
-const MAX_UINT256 = (1n << 256n) - 1n;
+/** 2^256 - 1: what a Solidity uint256 holds. */
+export const MAX_UINT256 = (1n << 256n) - 1n;
 /** FixedPoint.MAX_POW_RELATIVE_ERROR: 1e-14 (src/amm/balancerPow.ts applies it). */
 export const MAX_POW_RELATIVE_ERROR = 10_000n;
 /**
@@ -102,12 +103,32 @@ export function subtractSwapFee(amount: bigint, swapFee: bigint): bigint {
 /**
  * x ↦ subtractSwapFee(x, swapFee) for many amounts, same values and reverts: for 0 <= fee <= ONE and 0 <= x <=
  * MAX_UNSCALED nothing overflows or underflows, and x - ceil(x * fee / ONE) = floor(x * (ONE - fee) / ONE) (x is an
- * integer), one product and one quotient.
+ * integer), one product and one quotient (netOfFee).
  */
 export function swapFeeSubtractor(swapFee: bigint): (amount: bigint) => bigint {
-  if (swapFee < 0n || swapFee > ONE) return (amount) => subtractSwapFee(amount, swapFee);
-  const kept = ONE - swapFee;
-  return (amount) => (amount >= 0n && amount <= MAX_UNSCALED ? (amount * kept) / ONE : subtractSwapFee(amount, swapFee));
+  const kept = feeKept(swapFee);
+  if (kept === undefined) return (amount) => subtractSwapFee(amount, swapFee);
+  return (amount) => (amount >= 0n && amount <= MAX_UNSCALED ? netOfFee(amount, kept) : subtractSwapFee(amount, swapFee));
+}
+
+/** ONE - swapFee where netOfFee applies (0 <= swapFee <= ONE), else undefined. */
+export function feeKept(swapFee: bigint): bigint | undefined {
+  return swapFee >= 0n && swapFee <= ONE ? ONE - swapFee : undefined;
+}
+
+/** subtractSwapFee(amount, swapFee) for 0 <= amount <= MAX_UNSCALED, kept = feeKept(swapFee) (see swapFeeSubtractor). */
+export function netOfFee(amount: bigint, kept: bigint): bigint {
+  return (amount * kept) / ONE;
+}
+
+/**
+ * x ↦ addSwapFee(x, swapFee) for many amounts, same values and reverts: 1 - fee taken once, and for 0 < x <=
+ * MAX_UNSCALED divUp's product cannot overflow and its dividend is not zero, so it is (x * ONE - 1) / (1 - fee) + 1.
+ */
+export function swapFeeAdder(swapFee: bigint): (amount: bigint) => bigint {
+  const kept = complement(swapFee);
+  if (kept === 0n) return (amount) => addSwapFee(amount, swapFee);
+  return (amount) => (amount > 0n && amount <= MAX_UNSCALED ? (amount * ONE - 1n) / kept + 1n : addSwapFee(amount, swapFee));
 }
 
 /** The input including the swap fee (BasePool._addSwapFeeAmount: divided by 1 - fee, rounding up). */

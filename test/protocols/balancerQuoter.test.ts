@@ -155,6 +155,41 @@ t.test('stableQuoter equals stableSwapGivenIn / stableSwapGivenOut for 2 to 5 to
   );
 });
 
+t.test(
+  'stableQuoter for 18-decimal tokens without a rate (no scaling) equals the general path, amounts to and past the limits',
+  async () => {
+    const MAX_UNSCALED = ((1n << 256n) - 1n) / ONE;
+    const plainState = fc.integer({ min: 2, max: 4 }).chain((n) =>
+      fc.record({
+        balances: fc.array(fc.oneof(fc.bigInt({ min: 10n ** 18n, max: 10n ** 30n }), magnitude(200)), { minLength: n, maxLength: n }),
+        scalingFactors: fc.constant(Array.from({ length: n }, () => ONE)),
+        amp: fc.oneof(fc.constantFrom(1000n, 200_000n, 5_000_000n), fc.bigInt({ min: 1000n, max: 5_000_000n })),
+        swapFee: fee,
+      }),
+    );
+    fc.assert(
+      fc.property(plainState, fc.array(magnitude(200), { minLength: 1, maxLength: 4 }), (state: StableSwapState, picked) => {
+        const n = state.balances.length;
+        for (let i = 0; i < n; i++) {
+          for (let o = 0; o < n; o++) {
+            if (i === o) continue;
+            const exactIn = stableQuoter(state, i, o, true);
+            const exactOut = stableQuoter(state, i, o, false);
+            const out = state.balances[o];
+            const amounts = [...picked, 0n, 1n, out / 3n, out - 1n, out, out + 1n, MAX_UNSCALED, MAX_UNSCALED + 1n, -1n];
+            for (const a of amounts) {
+              if (outcome(() => exactIn(a)) !== outcome(() => stableSwapGivenIn(state, i, o, a))) return false;
+              if (outcome(() => exactOut(a)) !== outcome(() => stableSwapGivenOut(state, i, o, a))) return false;
+            }
+          }
+        }
+        return true;
+      }),
+      { numRuns: RUNS / 15 },
+    );
+  },
+);
+
 t.test('invariantMemo answers from memory only for the same amplification and balances', async (t) => {
   const memo = invariantMemo();
   const a = [10n ** 24n, 2n * 10n ** 24n];

@@ -86,14 +86,51 @@ function stateInvariant(state: BalancerStableState): InvariantOf {
   return memo;
 }
 
+/** A quoter balancerQuoter made, with the timestamp it was made for. */
+interface MadeQuoter {
+  readonly timestamp: bigint;
+  readonly quote: (amount: bigint) => bigint;
+}
+
+/** Per pool state object, the quoters made for it, by pair and direction (quoterKey). */
+const quoters = new WeakMap<BalancerPoolState, Map<number, MadeQuoter>>();
+
+const quoterKey = (indexIn: number, indexOut: number, tradeType: TradeType) =>
+  (indexIn * 256 + indexOut) * 2 + (tradeType === 'exactIn' ? 1 : 0);
+
 /**
  * A quoter for Vault swaps between two registered tokens (by index) at `timestamp`: amount (raw input for exactIn, raw
  * output for exactOut) to the exact amount the swap gives or takes; throws AmmError where the pool reverts. What does
- * not depend on the amount (upscaled balances, the weighted exponent, the stable invariant) is computed once, so a
- * ladder of amounts over one pool state shares it; a stable state's quoters also share its invariant (a memo per state
- * object that answers only for the same amplification and upscaled balances).
+ * not depend on the amount (upscaled balances, the weighted exponent, the stable invariant and amplification terms) is
+ * computed once per quoter, and the quoter is kept per state object, pair and direction (and made again for another
+ * timestamp): a route search prices many ladders on one state, and each after the first costs only its amounts. A
+ * state is an immutable snapshot (readonly throughout; the follower makes a new object for each change:
+ * applyBalancerEvent copies, fromSnapshot builds anew), so a quoter kept for it stays exact while the object lives;
+ * the map holds states weakly. A stable state's quoters also share its invariant (a memo per state object that
+ * answers only for the same amplification and upscaled balances).
  */
 export function balancerQuoter(
+  state: BalancerPoolState,
+  indexIn: number,
+  indexOut: number,
+  tradeType: TradeType,
+  timestamp: bigint,
+): (amount: bigint) => bigint {
+  let made = quoters.get(state);
+  const key = quoterKey(indexIn, indexOut, tradeType);
+  const kept = made?.get(key);
+  if (kept !== undefined && kept.timestamp === timestamp) return kept.quote;
+  const quote = makeQuoter(state, indexIn, indexOut, tradeType, timestamp);
+  if (made === undefined) {
+    made = new Map();
+    quoters.set(state, made);
+  }
+  made.set(key, { timestamp, quote });
+  return quote;
+}
+
+/** balancerQuoter's quoter, made anew. */
+function makeQuoter(
   state: BalancerPoolState,
   indexIn: number,
   indexOut: number,

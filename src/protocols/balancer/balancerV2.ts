@@ -11,7 +11,7 @@
  * its `address`, and the route search takes the address as the pool: two views of one pool are never two hops of a
  * path nor two splits of a trade (each would be priced on the untouched state, which is not what the Vault does).
  * A leg through one has `pool` = the poolId, `version` 'balancerV2', `kind` its kind. Amounts are always the exact
- * integer math (balancerState.ts balancerSwap); floats only shape the curve the split search steers by.
+ * integer math (balancerState.ts balancerQuoter); floats only shape the curve the split search steers by.
  */
 import { AmmError } from '../../amm/ammError.ts';
 import { ammRefusal } from '../ammRefusal.ts';
@@ -19,7 +19,7 @@ import type { CurveSegment, EventOutcome, Fraction, LadderQuote, PoolBase, PoolP
 import { AMP_UPDATE_STOPPED, applyBalancerEvent, BALANCER_EVENT_TOPICS, BALANCER_REREAD_TOPICS } from './balancerEvents.ts';
 import { BALANCER_STABLE_GAS, BALANCER_WEIGHTED_GAS } from './balancerGas.ts';
 import { balancerSource } from './balancerSource.ts';
-import { type BalancerPoolState, balancerSwap } from './balancerState.ts';
+import { type BalancerPoolState, balancerQuoter, balancerSwap } from './balancerState.ts';
 import { AMP_UPDATE_STARTED } from './readBalancerPools.ts';
 import { balancerRecord, balancerStateOf, type SnapshotPoolBalancer, tradeableIndices } from './SnapshotPoolBalancer.ts';
 
@@ -40,24 +40,32 @@ const ONE = 10n ** 18n;
 /** Input steps (fractions of the input balance, cumulative) the float curve is sampled at. */
 const CURVE_STEPS = [0.002, 0.01, 0.03, 0.07, 0.14, 0.22, 0.29];
 
-/** The exact amount or a refusal; an output of nothing is AMOUNT_TOO_SMALL. */
-function quoteOne(pool: BalancerPool, zeroForOne: boolean, tradeType: TradeType, amount: bigint): LadderQuote {
+/**
+ * Each amount's exact quote or refusal (an output of nothing is AMOUNT_TOO_SMALL), through one quoter for the pool's
+ * state, pair and direction (balancerQuoter keeps it per state: later ladders on the same state reuse it).
+ */
+function quoteAmounts(pool: BalancerPool, zeroForOne: boolean, tradeType: TradeType, amounts: readonly bigint[]): LadderQuote[] {
   const [iIn, iOut] = zeroForOne ? [pool.index0, pool.index1] : [pool.index1, pool.index0];
-  try {
-    if (tradeType === 'exactOut' && amount >= pool.state.balances[iOut])
-      throw new AmmError('INSUFFICIENT_RESERVES', 'the output exceeds the pool balance');
-    const other = balancerSwap(pool.state, iIn, iOut, tradeType, amount, 0n);
-    const [amountIn, amountOut] = tradeType === 'exactIn' ? [amount, other] : [other, amount];
-    if (amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the swap gives nothing' };
-    return { ok: true, amountIn, amountOut, ticksCrossed: 0, coldSlots: 0, movesTick: false };
-  } catch (error) {
-    return ammRefusal(error);
-  }
+  const balanceOut = pool.state.balances[iOut];
+  const exactIn = tradeType === 'exactIn';
+  let quote: ((amount: bigint) => bigint) | undefined;
+  return amounts.map((amount): LadderQuote => {
+    try {
+      if (!exactIn && amount >= balanceOut) throw new AmmError('INSUFFICIENT_RESERVES', 'the output exceeds the pool balance');
+      quote ??= balancerQuoter(pool.state, iIn, iOut, tradeType, 0n);
+      const other = quote(amount);
+      const amountOut = exactIn ? other : amount;
+      if (amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the swap gives nothing' };
+      return { ok: true, amountIn: exactIn ? amount : other, amountOut, ticksCrossed: 0, coldSlots: 0, movesTick: false };
+    } catch (error) {
+      return ammRefusal(error);
+    }
+  });
 }
 
 /** Exact output of an input, or undefined where the pool refuses it (curve sampling only). */
 function outputOf(pool: BalancerPool, zeroForOne: boolean, amountIn: bigint): bigint | undefined {
-  const q = quoteOne(pool, zeroForOne, 'exactIn', amountIn);
+  const q = quoteAmounts(pool, zeroForOne, 'exactIn', [amountIn])[0];
   return q.ok ? q.amountOut : undefined;
 }
 
@@ -181,7 +189,7 @@ function applyEvent(
 
 /**
  * Balancer v2 weighted and composable stable pools (see the header): exact WeightedMath / StableMath through
- * balancerSwap, found and read by balancerSource, followed by applyBalancerEvent.
+ * balancerQuoter, found and read by balancerSource, followed by applyBalancerEvent.
  */
 export const balancerV2: PoolProtocol<BalancerPool, SnapshotPoolBalancer> = {
   kind: 'balancerWeighted',
@@ -199,7 +207,7 @@ export const balancerV2: PoolProtocol<BalancerPool, SnapshotPoolBalancer> = {
   kindGas: { balancerStable: BALANCER_STABLE_GAS },
   fromSnapshot,
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
-    return amounts.map((a) => quoteOne(pool, zeroForOne, tradeType, a));
+    return quoteAmounts(pool, zeroForOne, tradeType, amounts);
   },
   curveSegments: balancerCurve,
   midPrice: mid,

@@ -11,15 +11,18 @@
 import { AmmError } from '../../amm/ammError.ts';
 import {
   add,
-  addSwapFee,
   divDownInt,
   divUpInt,
   downscaleDown,
   downscaleUp,
+  feeKept,
+  MAX_UINT256,
   MAX_UNSCALED,
   mul,
+  netOfFee,
   ONE,
   sub,
+  swapFeeAdder,
   swapFeeSubtractor,
   upscale,
 } from '../../amm/balancerFixedPoint.ts';
@@ -42,23 +45,33 @@ interface Prepared {
   readonly balances: readonly bigint[];
   /** Each balance times n (pD * x * n overflows exactly when pD * (x * n) does). */
   readonly balancesTimesN: readonly bigint[];
-  readonly n: bigint;
+  /** The invariant D (positive: a zero one is left to the general path). */
   readonly invariant: bigint;
   readonly ampTimesTotal: bigint;
   readonly inv2: bigint;
-  /** inv2 - 1: ceil(inv2 / x) is (inv2 - 1) / x + 1 for inv2, x > 0. */
-  readonly inv2Minus1: bigint;
+  /**
+   * floor((D^2 - 1) / A n): ceil(D^2 / (A n P_D)) is floor((D^2 - 1) / (A n P_D)) + 1 for P_D > 0, and
+   * floor(floor(u / v) / w) = floor(u / (v w)), so each quote divides once and skips the product A n P_D.
+   */
+  readonly inv2Minus1OverAn: bigint;
+  /** The largest P_D with A n P_D in uint256 (above it the contract's product reverts). */
+  readonly maxPD: bigint;
   /** b - D without the changed balance: the sum of the others + divDown(invariant, ampTimesTotal) * AMP_PRECISION - D. */
   readonly betaRest: bigint;
-  /** The changed balance's index, the solved balance's index. */
-  readonly changed: number;
-  readonly solved: number;
-  /** P_D after the balances before `changed` (unused when changed is 0). */
-  readonly prefixPD: bigint;
+  /**
+   * P_D's factor besides the changed balance at the changed index: n * (n * balances[1]) when the changed index is 0
+   * (P_D starts at x * n, then times balances[1] * n), else the P_D of the balances before it times n. The contract's
+   * checked mul(mul(P_D, x), n) overflows exactly when x * changedFactor does (every partial product is at most it).
+   */
+  readonly changedFactor: bigint;
+  /** The index after the last balance changedFactor covers (P_D's loop goes on from it). */
+  readonly next: number;
   /** The solved token's balance before the swap (c is ceil(D^2 / (A n P_D)) * AMP_PRECISION times it). */
   readonly solvedBefore: bigint;
   /** AMP_PRECISION * solvedBefore when solvedBefore > 0 (q * 1000 * s overflows exactly when q * (1000 * s) does). */
   readonly cFactor: bigint | undefined;
+  /** Whether q * cFactor fits in uint256 for every q a quote can reach (q <= inv2Minus1OverAn + 1): no check then. */
+  readonly cFits: boolean;
 }
 
 /** StableMath._calculateInvariant of upscaled balances at an amplification; a memo may stand in for it. */
@@ -95,48 +108,51 @@ function prepare(
   const n = BigInt(balances.length);
   const invariant = invariantOf(amp, balances);
   const ampTimesTotal = amp * n;
-  let prefixPD = balances[0] * n;
-  for (let j = 1; j < changed; j++) prefixPD = divDownInt(mul(mul(prefixPD, balances[j]), n), invariant);
+  if (invariant === 0n || ampTimesTotal <= 0n) return undefined;
+  const balancesTimesN = balances.map((b) => b * n);
+  let changedFactor: bigint;
+  if (changed === 0) changedFactor = n * balancesTimesN[1];
+  else {
+    let prefixPD = balances[0] * n;
+    for (let j = 1; j < changed; j++) prefixPD = divDownInt(mul(mul(prefixPD, balances[j]), n), invariant);
+    changedFactor = prefixPD * n;
+  }
   let sumOthers = 0n;
   for (let j = 0; j < balances.length; j++) if (j !== changed && j !== solved) sumOthers += balances[j];
   const solvedBefore = balances[solved];
   const inv2 = mul(invariant, invariant);
+  const inv2Minus1OverAn = (inv2 - 1n) / ampTimesTotal;
+  const cFactor = solvedBefore > 0n ? AMP_PRECISION * solvedBefore : undefined;
   return {
     balances,
-    balancesTimesN: balances.map((b) => b * n),
-    n,
+    balancesTimesN,
     invariant,
     ampTimesTotal,
     inv2,
-    inv2Minus1: inv2 - 1n,
+    inv2Minus1OverAn,
+    maxPD: MAX_UINT256 / ampTimesTotal,
     betaRest: sumOthers + mul(divDownInt(invariant, ampTimesTotal), AMP_PRECISION) - invariant,
-    changed,
-    solved,
-    prefixPD,
+    changedFactor,
+    next: changed === 0 ? 2 : changed + 1,
     solvedBefore,
-    cFactor: solvedBefore > 0n ? AMP_PRECISION * solvedBefore : undefined,
+    cFactor,
+    cFits: cFactor !== undefined && (inv2Minus1OverAn + 1n) * cFactor <= MAX_UINT256,
   };
 }
 
 /** StableMath._getTokenBalanceGivenInvariantAndAllOtherBalances with the changed balance at `newBalance`. */
 function solvedBalance(p: Prepared, newBalance: bigint): bigint {
-  const { balancesTimesN, invariant, changed } = p;
-  const newTimesN = newBalance * p.n;
-  let pD: bigint;
-  let j: number;
-  if (changed === 0) {
-    pD = newTimesN;
-    j = 1;
+  const { balancesTimesN, invariant } = p;
+  let pD = mul(newBalance, p.changedFactor) / invariant;
+  for (let j = p.next; j < balancesTimesN.length; j++) pD = mul(pD, balancesTimesN[j]) / invariant;
+  let c: bigint;
+  if (pD > 0n && pD <= p.maxPD) {
+    const q = p.inv2Minus1OverAn / pD + 1n;
+    c = p.cFits ? q * (p.cFactor as bigint) : p.cFactor === undefined ? mul(mul(q, AMP_PRECISION), p.solvedBefore) : mul(q, p.cFactor);
   } else {
-    pD = p.prefixPD;
-    j = changed;
+    // The contract's divUp(D^2, mul(A n, P_D)) reverts here: the product overflows, or it is zero.
+    c = divUpInt(p.inv2, mul(p.ampTimesTotal, pD));
   }
-  for (; j < balancesTimesN.length; j++) {
-    pD = divDownInt(mul(pD, j === changed ? newTimesN : balancesTimesN[j]), invariant);
-  }
-  const den = mul(p.ampTimesTotal, pD);
-  const q = den === 0n || p.inv2 === 0n ? divUpInt(p.inv2, den) : p.inv2Minus1 / den + 1n;
-  const c = p.cFactor === undefined ? mul(mul(q, AMP_PRECISION), p.solvedBefore) : mul(q, p.cFactor);
   return solveBalance(c, newBalance + p.betaRest, invariant, p.inv2);
 }
 
@@ -178,32 +194,79 @@ export function solveBalance(c: bigint, beta: bigint, invariant: bigint, inv2: b
  * h(R - 1) < 0 <= h(R) (R is ceil(r)), f(R) = R, f(R + 1) = R (1 <= h / d < 2 there) and R + 2 is past the interval:
  * whichever of R, R + 1 the iteration reaches first, it returns R. When also R <= D, every value is at most f(D) <= D <
  * 2^126, so no step overflows, and the error of a value at least halves each step (e' <= e^2 / (2e + r - r') + 1), so
- * it gets there in far fewer than the contract's 255 steps. R comes from an integer square root of beta^2 + 4c (a float
- * estimate, Newton steps and a correction), or first from floats (floatRoot); a wrong candidate would only fail the
- * check, which alone proves the answer.
+ * it gets there in far fewer than the contract's 255 steps.
+ *
+ * The candidate R: first a float estimate corrected by one Newton step taken in floats: r0 from the float quadratic
+ * formula (no cancellation either way: 2c / (beta + sqrt) for beta >= 0), R0 = ceil(r0) in bigint and h(R0) exactly,
+ * then R0 - r = h(R0) / (R0 - r'), about h(R0) / sqrt(beta^2 + 4c) (r' the other root), in floats to ~1e-15 of itself:
+ * so ceil(r) = R0 - floor(R0 - r) unless R0 - r is within ~1e-6 of an integer (fewer bigint operations than an integer
+ * square root: no 4c, beta^2, quotient or its square). Where that fails the check or the floats overflow, R comes from
+ * an integer square root of beta^2 + 4c (a float estimate, Newton steps and a correction). A wrong candidate would only
+ * fail the check, which alone proves the answer: 4 <= h(R) < d(R) - 1 from h(R) exactly, or, for the corrected float
+ * candidate, from bounds on R - r in floats (floatProven) that skip h(R) where R - r is clear of 0 and 1.
  */
 export function convergedBalance(c: bigint, beta: bigint, invariant: bigint): bigint | undefined {
-  const candidate = floatRoot(c, beta);
-  return (
-    (candidate !== undefined ? provenRoot(candidate, c, beta, invariant) : undefined) ?? provenRoot(sqrtRoot(c, beta), c, beta, invariant)
-  );
+  // The float candidate, with h at it and the floats of beta, R and h carried into the check.
+  const cf = Number(c);
+  const betaf = Number(beta);
+  const sq = Math.sqrt(betaf * betaf + 4 * cf);
+  const r0 = Math.ceil(betaf >= 0 ? (2 * cf) / (betaf + sq) : (sq - betaf) / 2);
+  if (r0 < Number.MAX_VALUE && sq > 0) {
+    let root = BigInt(r0);
+    let h = root * (root + beta) - c;
+    let hf = Number(h);
+    const t = hf / sq;
+    const delta = Math.floor(t);
+    if (Number.isFinite(delta)) {
+      // r0 and delta are integers in floats, so r0 - delta is root's value rounded once, as Number(root) would be.
+      let rootf = r0;
+      if (delta !== 0) {
+        root -= BigInt(delta);
+        if (floatProven(t, delta, sq) && root <= invariant) return root;
+        rootf = r0 - delta;
+        h = root * (root + beta) - c;
+        hf = Number(h);
+      }
+      if (proven(root, h, hf, rootf, beta, betaf, invariant)) return root;
+    }
+  }
+  const root = sqrtRoot(c, beta);
+  const h = root * (root + beta) - c;
+  return proven(root, h, Number(h), Number(root), beta, betaf, invariant) ? root : undefined;
 }
 
-/** The candidate R when the checks above prove it is where the iteration ends, else undefined. */
-function provenRoot(root: bigint, c: bigint, beta: bigint, invariant: bigint): bigint | undefined {
-  if (root > invariant) return undefined;
-  const h = root * (root + beta) - c;
-  if (h < 4n) return undefined;
+/**
+ * Whether R = R0 - delta provably has 4 <= h(R) < d(R) - 1 (R <= D is the caller's to check), without h(R): t is
+ * the float h(R0) / sq, sq the float sqrt(beta^2 + 4c), delta = floor(t). With r > r' the roots and S = r - r' =
+ * sqrt(beta^2 + 4c), h(y) = (y - r)(y - r'), so the exact T = R0 - r has h(R0) = T (T + S), and with u = R - r = T - delta:
+ * h(R) = u (u + S) and d(R) = 2R + beta = 2u + S, so h(R) < d(R) - 1 is (u - 1)(u + S - 1) < 0, true for 0 < u < 1 and
+ * S > 1, and h(R) >= 4 holds once u S >= 4. In floats: sq is within 3 * 2^-53 of S relatively (c, beta and beta^2
+ * rounded once each, a sum of two non-negative terms, a square root), h(R0) within 2^-53, the quotient too, and
+ * h(R0) / S = T (1 + T / S), so t is within |T| / S + 5.1 * 2^-53 of T relatively. With |t| <= sq * 2^-20 that is below
+ * err = |t| (2 |t| / sq + 2^-48) absolutely, 2^-50 more covering t - delta's rounding; so u is in t - delta +- err, and
+ * the checks below give 0 < u < 1 (delta is floor(T)) and u S > (t - delta - err) sq / 2 >= 4.
+ */
+function floatProven(t: number, delta: number, sq: number): boolean {
+  const at = Math.abs(t);
+  if (!(at <= sq * 2 ** -20)) return false;
+  const frac = t - delta;
+  const err = at * ((2 * at) / sq + 2 ** -48) + 2 ** -50;
+  return frac - err > 0 && frac + err < 1 && (frac - err) * sq >= 8;
+}
+
+/**
+ * Whether the checks above prove the candidate R is where the iteration ends: h = h(R) exactly, hf, rootf and betaf
+ * the floats of h, R and beta (each within 2^-53 of its value, relatively).
+ */
+function proven(root: bigint, h: bigint, hf: number, rootf: number, beta: bigint, betaf: number, invariant: bigint): boolean {
+  if (root > invariant || h < 4n) return false;
   // h + 1 < d = 2 root + beta decided in floats where they are apart by more than the floats' error: each conversion
   // and the sum are within 2^-53 of their values, so |hf - h| + |df - d| < (|hf| + 2|root| + |beta|) * 2^-51, below
   // the slack; only a near tie is decided in bigint.
-  const hf = Number(h);
-  const rootf = Number(root);
-  const betaf = Number(beta);
   const df = 2 * rootf + betaf;
   const slack = (Math.abs(hf) + 2 * Math.abs(rootf) + Math.abs(betaf)) * 2 ** -50 + 2;
-  if (hf + slack < df) return root;
-  return h + 1n < 2n * root + beta ? root : undefined;
+  if (hf + slack < df) return true;
+  return h + 1n < 2n * root + beta;
 }
 
 /** ceil(r) from the integer square root of beta^2 + 4c: r = (sqrt(beta^2 + 4c) - beta) / 2. */
@@ -217,26 +280,6 @@ function sqrtRoot(c: bigint, beta: bigint): bigint {
     if (s * s > disc) s -= 1n;
   }
   return ((s - beta) >> 1n) + 1n;
-}
-
-/**
- * ceil(r) as a float estimate corrected by one Newton step taken in floats: r0 from the float quadratic formula (no
- * cancellation either way: 2c / (beta + sqrt) for beta >= 0), R0 = ceil(r0) in bigint and h(R0) exactly, then
- * R0 - r = h(R0) / (R0 - r'), about h(R0) / sqrt(beta^2 + 4c) (r' the other root), in floats to ~1e-15 of itself: so
- * ceil(r) = R0 - floor(R0 - r) unless R0 - r is within ~1e-6 of an integer (then provenRoot's check fails and the
- * integer square root is taken). Fewer bigint operations than the integer square root (no 4c, beta^2, quotient, its
- * square). Undefined when the floats overflow.
- */
-function floatRoot(c: bigint, beta: bigint): bigint | undefined {
-  const cf = Number(c);
-  const bf = Number(beta);
-  const sq = Math.sqrt(bf * bf + 4 * cf);
-  const r0 = Math.ceil(bf >= 0 ? (2 * cf) / (bf + sq) : (sq - bf) / 2);
-  if (!(r0 < Number.MAX_VALUE && sq > 0)) return undefined;
-  const root0 = BigInt(r0);
-  const delta = Math.floor(Number(root0 * (root0 + beta) - c) / sq);
-  if (delta === 0) return root0;
-  return Number.isFinite(delta) ? root0 - BigInt(delta) : undefined;
 }
 
 /**
@@ -272,9 +315,13 @@ export function stableQuoter(
   const scaleOut = scalingFactors[indexOut];
   const inIsOne = scaleIn === ONE;
   const outIsOne = scaleOut === ONE;
+  // Tokens of 18 decimals without a rate (scaling is the identity up to MAX_UNSCALED) and a balance out up to
+  // MAX_UNSCALED: amounts in [0, MAX_UNSCALED] (exact in) or [0, balance out] (exact out) take only what can happen to
+  // them (an amount and a balance below SMALL, an output up to the balance out), the rest the checked closures below.
+  const plain = inIsOne && outIsOne && balanceOut <= MAX_UNSCALED;
   if (exactIn) {
     const takeFee = swapFeeSubtractor(swapFee);
-    return (amountIn) => {
+    const checked = (amountIn: bigint) => {
       const net = takeFee(amountIn);
       const amount = inIsOne && net <= MAX_UNSCALED ? net : upscale(net, scaleIn);
       if (amount >= SMALL) return general(amountIn);
@@ -284,10 +331,26 @@ export function stableQuoter(
       const out = balanceOutMinus1 - solved;
       return outIsOne && out <= MAX_UNSCALED ? out : downscaleDown(out, scaleOut);
     };
+    const kept = feeKept(swapFee);
+    if (!plain || kept === undefined) return checked;
+    return (amountIn) => {
+      if (amountIn < 0n || amountIn > MAX_UNSCALED) return checked(amountIn);
+      const solved = solvedBalance(prepared, balanceIn + netOfFee(amountIn, kept));
+      if (solved >= balanceOut) throw new AmmError('OVERFLOW', 'sub underflows');
+      return balanceOutMinus1 - solved;
+    };
   }
-  return (amountOut) => {
+  const addFee = swapFeeAdder(swapFee);
+  const checked = (amountOut: bigint) => {
     const amount = outIsOne && amountOut <= MAX_UNSCALED ? amountOut : upscale(amountOut, scaleOut);
     const amountIn = add(sub(solvedBalance(prepared, sub(balanceOut, amount)), balanceIn), 1n);
-    return addSwapFee(inIsOne && amountIn <= MAX_UNSCALED ? amountIn : downscaleUp(amountIn, scaleIn), swapFee);
+    return addFee(inIsOne && amountIn <= MAX_UNSCALED ? amountIn : downscaleUp(amountIn, scaleIn));
+  };
+  if (!plain) return checked;
+  return (amountOut) => {
+    if (amountOut < 0n || amountOut > balanceOut) return checked(amountOut);
+    const amountIn = sub(solvedBalance(prepared, balanceOut - amountOut), balanceIn) + 1n;
+    // Past MAX_UNSCALED (or 2^256, where add reverts) the checked closure computes it again and scales or reverts.
+    return amountIn <= MAX_UNSCALED ? addFee(amountIn) : checked(amountOut);
   };
 }

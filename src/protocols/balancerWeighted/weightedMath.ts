@@ -19,6 +19,7 @@ import {
   ONE,
   sub,
   subtractSwapFee,
+  swapFeeAdder,
   swapFeeSubtractor,
   upscale,
 } from '../../amm/balancerFixedPoint.ts';
@@ -118,11 +119,12 @@ function prepareWeighted(side: WeightedSide, exactIn: boolean): (amount: bigint)
   const maxOut = mulDown(balanceOut, MAX_OUT_RATIO);
   const inflatedMinus1 = mul(balanceOut, ONE) - 1n;
   const powUpExp = powUpBy(divUp(side.weightOut, side.weightIn));
+  const addFee = swapFeeAdder(swapFee);
   return (amountOut) => {
     const amount = outIsOne && amountOut <= MAX_UNSCALED ? amountOut : upscale(amountOut, scalingFactorOut);
     if (amount > maxOut) throw new AmmError('INSUFFICIENT_RESERVES', 'amount out exceeds 30% of the balance (MAX_OUT_RATIO)');
     const power = powUpExp(inflatedMinus1 / (balanceOut - amount) + 1n);
     const amountIn = mulUp(balanceIn, sub(power, ONE));
-    return addSwapFee(inIsOne && amountIn <= MAX_UNSCALED ? amountIn : downscaleUp(amountIn, scalingFactorIn), swapFee);
+    return addFee(inIsOne && amountIn <= MAX_UNSCALED ? amountIn : downscaleUp(amountIn, scalingFactorIn));
   };
 }
