@@ -200,6 +200,7 @@ export function bestTradeOfCase(
   options?: BestTradeOptions,
   maxSplits = MAX_SPLITS,
   handoverSlippageBps?: number,
+  allowKey?: string,
 ): TradeOutcome {
   return bestTrade(
     graph.index,
@@ -213,9 +214,18 @@ export function bestTradeOfCase(
       gasPriceWei,
       allow,
       ...(handoverSlippageBps === undefined ? {} : { handoverSlippageBps }),
+      ...(allowKey === undefined ? {} : { allowKey }),
     },
     options,
   );
+}
+
+/**
+ * A case searched as the service searches it: over every pool, with an allowKey, so the pair's candidate paths are
+ * found once per index and kept (ChainPoolIndex.pairMemo; src/routing/bestTradesByDeployment.ts), not on every search.
+ */
+export function servedTradeOfCase(graph: Graph, c: Case, gasPriceWei: bigint): TradeOutcome {
+  return bestTradeOfCase(graph, c, gasPriceWei, ALL, undefined, MAX_SPLITS, undefined, 'bench:all');
 }
 
 /** How many outcomes answered (with splits, with several hops) and which refusal codes the others got. */
