@@ -1,4 +1,5 @@
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
+import type { PathNode } from '../graph/pathTree.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolGas } from '../protocols/registry.ts';
 import { chainMeetsNativePools, executorsFor, routeStages, type StagePlan } from './executors.ts';
@@ -88,16 +89,17 @@ export function executablePaths(
     maxRoutes: Number.MAX_SAFE_INTEGER,
     ...(nativeNode ? { nativeNode } : {}),
   });
-  const direct = found.filter((p) => p.pools.length <= 1).length;
+  let direct = 0;
+  for (const p of found) if (p.pools.length <= 1) direct++;
   const steered = Math.max(direct, maxRoutes ?? DEFAULT_MAX_ROUTES);
   const paths: Candidate[] = [];
   /** Steered paths run in one call. */
   let calls = 0;
   const others: OtherPath[] = [];
   let othersFloorGas: bigint | undefined;
-  const native = nativeNode !== undefined;
+  const root = pathsRoot(index, request, nativeNode !== undefined);
   for (const path of found) {
-    const kept = keptPath(index, path, request, native);
+    const kept = keptPath(index, root, path);
     if (calls < steered) {
       // A path of stages is steered too (the split search may give it a share: its own steps), beside the paths run in
       // one call rather than in the place of one of them.
@@ -108,7 +110,7 @@ export function executablePaths(
     }
     const facts = otherFacts(index, kept, path, request.tradeType);
     if (!facts) continue;
-    others.push({ ...facts, order: others.length });
+    others.push({ path: facts.path, rate: facts.rate, leastGas: facts.leastGas, order: others.length });
     if (othersFloorGas === undefined || facts.leastGas < othersFloorGas) othersFloorGas = facts.leastGas;
   }
   others.sort((a, b) => b.rate - a.rate || a.order - b.order);
@@ -125,8 +127,8 @@ type CandidateTerms = Pick<PathRequest, 'tradeType' | 'handoverSlippageBps'>;
  * stages, so the searches of other pairs, amounts and filters that meet the path reuse it, on this state and on the
  * states later blocks derive (which drop the paths through the pools they change).
  */
-function keptPath(index: ChainPoolIndex, path: PoolPath, terms: CandidateTerms, native: boolean): KeptFacts {
-  let node = index.paths.root(`candidates:${terms.tradeType}:${terms.handoverSlippageBps ?? ''}:${native}`);
+function keptPath(index: ChainPoolIndex, root: PathNode<PoolEntry>, path: PoolPath): KeptFacts {
+  let node = root;
   for (let h = 0; h < path.pools.length; h++) {
     const e = path.pools[h];
     // Its direction: whether it pays out its token1 (a native pool's ETH end is named by the wrapped token's node).
@@ -135,6 +137,11 @@ function keptPath(index: ChainPoolIndex, path: PoolPath, terms: CandidateTerms, 
   }
   node.value ??= {};
   return node.value as KeptFacts;
+}
+
+/** The root of a search's kept paths (keptPath): one per side, hand-over slippage and whether ETH pools join the wrapped node. */
+function pathsRoot(index: ChainPoolIndex, terms: CandidateTerms, native: boolean): PathNode<PoolEntry> {
+  return index.paths.root(`candidates:${terms.tradeType}:${terms.handoverSlippageBps ?? ''}:${native}`);
 }
 
 /** A path as a search candidate (kept at its node), or undefined when no router executes it or a pool does not convert. */

@@ -1,6 +1,10 @@
 import type { DeploymentId } from '../catalog/Catalog.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import { POOL_NATIVE } from './nativePools.ts';
+
+/** Read once: the DFS compares against it per pool. */
+const NATIVE = POOL_NATIVE;
+
 import type { RoutingLimits } from './RoutingLimits.ts';
 
 /** An unpriced path: pools and the tokens between them (tokens.length = pools.length + 1), lower-case. */
@@ -39,6 +43,12 @@ export interface NativeNode {
    */
   readonly atIn: boolean;
   readonly atOut: boolean;
+}
+
+/** A candidate pool read at a node of the search: the node it leads to. */
+interface Step {
+  readonly entry: PoolEntry;
+  readonly next: string;
 }
 
 /** Default number of paths priced per search. */
@@ -131,47 +141,67 @@ export function selectCandidates(index: ChainPoolIndex, tokenIn: string, tokenOu
 export function findRoutes(index: ChainPoolIndex, tokenIn: string, tokenOut: string, options: RouteSearchOptions): PoolPath[] {
   const candidates = selectCandidates(index, tokenIn, tokenOut, options);
   const native = options.nativeNode;
-  const node = (t: string): string => (native && t === POOL_NATIVE ? native.wrapped : t);
-  const byToken = new Map<string, PoolEntry[]>();
+  const wrapped = native?.wrapped;
+  const node = (t: string): string => (native && t === NATIVE ? (wrapped as string) : t);
+  /**
+   * Each node's candidate pools with the node each leads to, in the candidates' order; and of those, the ones that
+   * lead to tokenOut (the only ones a path's last hop may take: the same pools in the same order, without reading the
+   * others).
+   */
+  const byToken = new Map<string, Step[]>();
+  const toOut = new Map<string, Step[]>();
+  const add = (map: Map<string, Step[]>, t: string, step: Step): void => {
+    const list = map.get(t);
+    if (list) list.push(step);
+    else map.set(t, [step]);
+  };
   for (const e of candidates) {
-    if (node(e.token0) === node(e.token1)) continue;
-    for (const t of [node(e.token0), node(e.token1)]) {
-      const list = byToken.get(t);
-      if (list) list.push(e);
-      else byToken.set(t, [e]);
-    }
+    const n0 = node(e.token0);
+    const n1 = node(e.token1);
+    if (n0 === n1) continue;
+    add(byToken, n0, { entry: e, next: n1 });
+    add(byToken, n1, { entry: e, next: n0 });
+    if (n1 === tokenOut) add(toOut, n0, { entry: e, next: n1 });
+    if (n0 === tokenOut) add(toOut, n1, { entry: e, next: n0 });
   }
   const found: { path: PoolPath; bottleneck: number }[] = [];
   const pools: PoolEntry[] = [];
   const tokens: string[] = [tokenIn];
-  // An ERC-20 end that is the wrapped token is held by the pool at that end, never converted from native ETH.
-  const native0 = (e: PoolEntry): boolean => e.token0 === POOL_NATIVE;
+  const maxHops = options.maxHops;
   const used = (e: PoolEntry): boolean => {
     // A pool is its address: two pair views of one Balancer pool are the same pool (PoolProtocol.pairViews).
     for (let i = 0; i < pools.length; i++) if (pools[i] === e || pools[i].address === e.address) return true;
     return false;
   };
   const visit = (token: string, bottleneck: number, hops: number): void => {
-    const list = byToken.get(token);
+    // The last hop a path may take reaches tokenOut or is no path: only the pools that lead there.
+    const h = hops + 1;
+    if (h > maxHops) return;
+    const list = h < maxHops ? byToken.get(token) : toOut.get(token);
     if (!list) return;
-    for (const e of list) {
+    for (let i = 0; i < list.length; i++) {
+      const { entry: e, next } = list[i];
       if (used(e)) continue;
-      const next = node(e.token0) === token ? node(e.token1) : node(e.token0);
       if (tokens.includes(next)) continue;
-      if (native && native0(e)) {
-        if (pools.length === 0 && token === native.wrapped && !native.atIn) continue;
-        if (next === tokenOut && next === native.wrapped && !native.atOut) continue;
+      // An ERC-20 end that is the wrapped token is held by the pool at that end, never converted from native ETH.
+      if (native && e.token0 === NATIVE) {
+        if (pools.length === 0 && token === wrapped && !native.atIn) continue;
+        if (next === tokenOut && next === wrapped && !native.atOut) continue;
       }
-      pools.push(e);
-      tokens.push(next);
       const b = Math.min(bottleneck, e.score);
-      const h = hops + 1;
-      if (h <= options.maxHops) {
-        if (next === tokenOut) found.push({ path: { pools: [...pools], tokens: [...tokens] }, bottleneck: b });
-        else visit(next, b, h);
+      if (next === tokenOut) {
+        pools.push(e);
+        tokens.push(next);
+        found.push({ path: { pools: [...pools], tokens: [...tokens] }, bottleneck: b });
+        pools.pop();
+        tokens.pop();
+      } else if (h < maxHops) {
+        pools.push(e);
+        tokens.push(next);
+        visit(next, b, h);
+        pools.pop();
+        tokens.pop();
       }
-      pools.pop();
-      tokens.pop();
     }
   };
   visit(tokenIn, Number.MAX_VALUE, 0);

@@ -50,6 +50,7 @@ t.test('findRoutes: the hop limit', async (t) => {
   ]);
   t.strictSame(findRoutes(index, WETH, XYZ, { maxHops: 1, allow: all }), [], 'no pool joins WETH and XYZ');
   t.strictSame(pools(findRoutes(index, WETH, USDC, { maxHops: 1, allow: all })), [[P(1)]]);
+  t.strictSame(findRoutes(index, WETH, USDC, { maxHops: 0, allow: all }), [], 'no hop, no path, not even the direct pool');
 });
 
 t.test('findRoutes: at most maxRoutes, direct paths always, the rest by their shallowest pool', async (t) => {
