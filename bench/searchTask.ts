@@ -9,7 +9,8 @@
  *
  * BENCH_TASKS=cases: instead of the quote mix, bench:routing's search cases (bench/lib/routingGraphs.ts: every devnet
  * pair, and on BENCH_GRAPH=generated 40 pairs of a generated 10,000-pool graph with 500 v4 and 200 Balancer pools, five
- * deployments), each at 0.01%, 1% and 20% of its depth, exact input and exact output. BENCH_PER_DEPLOYMENT=0: the
+ * deployments), each at 0.01%, 1% and 20% of its depth, exact input and exact output. BENCH_SNAPSHOT_DIR: the devnet
+ * graph from another snapshot folder (a devnet seeded with v4 pools, say). BENCH_PER_DEPLOYMENT=0: the
  * tasks without the per-deployment searches (POST /quotes' task: one search over all deployments).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -30,7 +31,11 @@ type Subject = { tokenIn: string; tokenOut: string; tradeType: 'exactIn' | 'exac
 
 /** The graph's files and its tasks' trades (BENCH_TASKS, BENCH_GRAPH); `cleanup` removes a generated graph. */
 function taskMix(): { catalogDir: string; snapshotDir: string; subjects: Subject[]; cleanup: () => void } {
-  const shipped = { catalogDir: join(projectRoot, 'catalog'), snapshotDir: join(projectRoot, 'seeds/snapshots') };
+  // BENCH_SNAPSHOT_DIR: another devnet snapshot folder (e.g. one seeded from `startDevnet({ v4: true })`, with v4 pools).
+  const shipped = {
+    catalogDir: join(projectRoot, 'catalog'),
+    snapshotDir: process.env.BENCH_SNAPSHOT_DIR ?? join(projectRoot, 'seeds/snapshots'),
+  };
   if (process.env.BENCH_TASKS !== 'cases') {
     const catalog = loadGraph('devnet', shipped.catalogDir, shipped.snapshotDir);
     const subjects = variedQuoteBodies(20, limits).map((body): Subject => {

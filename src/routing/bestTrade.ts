@@ -1,6 +1,6 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
-import { type Candidate, type ExecutablePaths, executablePaths, pricedCandidate } from './candidates.ts';
+import { type Candidate, type ExecutablePaths, executablePaths, otherCandidate } from './candidates.ts';
 import { routeGas } from './gasModel.ts';
 import { fixedAmountCurve, type OkQuote, optimalSplit, type SolveCache } from './optimalSplit.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
@@ -347,8 +347,7 @@ function bestOtherPath(
     const toBeat = single.best === undefined ? undefined : Number(single.best.score);
     if (toBeat !== undefined && rateBound(other.rate, 0n) - leastFee < toBeat) break;
     if (toBeat !== undefined && rateBound(other.rate, other.leastGas) < toBeat) continue;
-    if (other.candidate === undefined) other.candidate = pricedCandidate(search.index, other.path, search.request) ?? null;
-    const c = other.candidate;
+    const c = otherCandidate(search.index, other, search.request);
     if (!c) continue;
     if (toBeat !== undefined && rateBound(other.rate, c.floorGas + routeCallGas(search, c.executors[0], c.nominal)) < toBeat) continue;
     let curve = curveCache?.get(c.key);

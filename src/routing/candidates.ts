@@ -59,15 +59,15 @@ export interface ExecutablePaths {
 
 /**
  * A path beyond the steered ones: its pools, its rate at zero (pathRateAtZero), a floor of its swaps' gas (leastRouteGas),
- * its place among them in findRoutes' order; its candidate is built when a search first needs it (null: no router
- * executes it).
+ * its place among them in findRoutes' order, and where its facts are kept (keptPath): its candidate is built when a
+ * search first needs it (otherCandidate) and kept there for the later searches that meet the path.
  */
 export interface OtherPath {
   readonly path: PricedPath;
   readonly rate: number;
   readonly leastGas: bigint;
   readonly order: number;
-  candidate?: Candidate | null;
+  readonly kept: KeptFacts;
 }
 
 /**
@@ -110,7 +110,7 @@ export function executablePaths(
     }
     const facts = otherFacts(index, kept, path, request.tradeType);
     if (!facts) continue;
-    others.push({ path: facts.path, rate: facts.rate, leastGas: facts.leastGas, order: others.length });
+    others.push({ path: facts.path, rate: facts.rate, leastGas: facts.leastGas, order: others.length, kept });
     if (othersFloorGas === undefined || facts.leastGas < othersFloorGas) othersFloorGas = facts.leastGas;
   }
   others.sort((a, b) => b.rate - a.rate || a.order - b.order);
@@ -142,6 +142,14 @@ function keptPath(index: ChainPoolIndex, root: PathNode<PoolEntry>, path: PoolPa
 /** The root of a search's kept paths (keptPath): one per side, hand-over slippage and whether ETH pools join the wrapped node. */
 function pathsRoot(index: ChainPoolIndex, terms: CandidateTerms, native: boolean): PathNode<PoolEntry> {
   return index.paths.root(`candidates:${terms.tradeType}:${terms.handoverSlippageBps ?? ''}:${native}`);
+}
+
+/**
+ * A path beyond the steered ones as a search candidate (kept at its node, as candidateOf keeps a steered path's), or
+ * undefined when no router executes it: built once per state and side, not in every search that weighs the path.
+ */
+export function otherCandidate(index: ChainPoolIndex, other: OtherPath, terms: CandidateTerms): Candidate | undefined {
+  return candidateOf(index, other.kept, other.path.path, terms);
 }
 
 /** A path as a search candidate (kept at its node), or undefined when no router executes it or a pool does not convert. */
@@ -177,7 +185,7 @@ function otherFacts(
 }
 
 /** What is kept of a path at its node (keptPath). */
-interface KeptFacts {
+export interface KeptFacts {
   /** Its candidate (candidateOf); null: the path has none. */
   candidate?: Candidate | null;
   /** Its facts as a path beyond the steered ones (otherFacts); null: a pool does not convert. */

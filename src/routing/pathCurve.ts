@@ -208,7 +208,8 @@ export function pathRateAtZero(path: PricedPath): number {
   const kept = handoverShares(path);
   for (let h = 0; h < path.pools.length; h++) {
     const pool = path.pools[h];
-    const s = poolCurve(pool, path.path.tokens[h] === pool.token0).segment(0);
+    // The direction as pathCurve takes it: a native ETH pool at the wrapped token's node holds ETH there (heldAt).
+    const s = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0).segment(0);
     if (!s) return 0;
     rate *= (s.a / s.b) * (kept ? kept[h] : 1);
   }

@@ -8,7 +8,8 @@ import t from 'tap';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
-import { type ExecutablePaths, executablePaths } from '../../src/routing/candidates.ts';
+import { bestTrade } from '../../src/routing/bestTrade.ts';
+import { type ExecutablePaths, executablePaths, otherCandidate, pricedCandidate } from '../../src/routing/candidates.ts';
 import type { TradeRequest } from '../../src/routing/searchGas.ts';
 import { tradeEnds } from '../../src/routing/tradeEnds.ts';
 import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';
@@ -41,7 +42,7 @@ const candidates = (index: ChainPoolIndex, request: TradeRequest): ExecutablePat
   executablePaths(index, tradeEnds(index.wrappedNative, request.tokenIn, request.tokenOut), request, 4);
 
 /** Everything a request's candidates hold, as text: bigints, sets and maps spelt out, no field left out. */
-function spelt(paths: ExecutablePaths): string {
+function spelt(paths: ExecutablePaths | { c: unknown }): string {
   return JSON.stringify(paths, (_key, value: unknown) =>
     typeof value === 'bigint'
       ? `${value}n`
@@ -94,7 +95,9 @@ t.test('candidates after a block equal a fresh index’s, and those through unch
       );
     }
     compared += derived.paths.length + derived.others.length;
-    const old = new Map([...made[i].paths, ...made[i].others.flatMap((o) => (o.candidate ? [o.candidate] : []))].map((c) => [c.key, c]));
+    const old = new Map(
+      [...made[i].paths, ...made[i].others.flatMap((o) => (o.kept.candidate ? [o.kept.candidate] : []))].map((c) => [c.key, c]),
+    );
     for (const c of derived.paths) {
       const previous = old.get(c.key);
       if (!previous) continue;
@@ -109,4 +112,23 @@ t.test('candidates after a block equal a fresh index’s, and those through unch
   t.equal(differ, 0, `${requests.length} requests’ candidates (${compared} paths) equal a fresh index’s exactly`);
   t.ok(kept > 50, `${kept} candidates through unchanged pools kept (the same objects)`);
   t.ok(remade > 10, `${remade} candidates through a changed pool made again`);
+});
+
+t.test('a path beyond the steered ones a search built a candidate for keeps it for the next search', async (t) => {
+  const index = new ChainPoolIndex(chain, pools, undefined, prices);
+  let built = 0;
+  for (const request of requests.filter((r) => r.handoverSlippageBps === undefined)) {
+    // Two steered paths: the others are weighed by bestOtherPath, which builds the candidates of those that may win.
+    bestTrade(index, { ...request, amount: 10n ** 18n, gasPriceWei: 10n ** 9n }, { maxRoutes: 2 });
+    const found = executablePaths(index, tradeEnds(index.wrappedNative, request.tokenIn, request.tokenOut), request, 2);
+    for (const other of found.others) {
+      if (other.kept.candidate === undefined) continue;
+      built++;
+      const fresh = pricedCandidate(index, other.path, request) ?? null;
+      if (spelt({ c: other.kept.candidate }) !== spelt({ c: fresh })) t.fail(`${other.path.path.tokens.join('>')}: kept candidate differs`);
+      if (otherCandidate(index, other, request) !== (other.kept.candidate ?? undefined))
+        t.fail('otherCandidate does not read the kept one');
+    }
+  }
+  t.ok(built > 10, `${built} candidates of other paths kept at their nodes, each equal to one built afresh`);
 });
