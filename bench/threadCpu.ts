@@ -13,12 +13,15 @@
  * `--perf-basic-prof` so JavaScript frames have names (`perf report -i <file> --tid <tid> --children --sort sym`).
  *
  * Environment: BENCH_WARM, BENCH_SECONDS, BENCH_ROUTING (`default`, or `single`: maxHops 1 / maxSplits 1),
- * BENCH_PERF, WORKER_THREADS (passed to the service).
+ * BENCH_PERF, WORKER_THREADS (passed to the service), BENCH_PATH (`routes`, the default: `POST /quotes/routes`; or
+ * `quotes`: `POST /quotes` saved in Redis at REDIS_URL, default redis://127.0.0.1:6379, under a key prefix of its own).
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createApiKeyStore } from '../src/store/apiKeyStore.ts';
 import { startService } from './lib/loadCases.ts';
 import { quoteRequests, variedQuoteBodies } from './lib/quoteMix.ts';
 import { runLoad } from './lib/runLoad.ts';
@@ -27,6 +30,8 @@ const WARM = Number(process.env.BENCH_WARM ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const SINGLE = process.env.BENCH_ROUTING === 'single';
 const PERF = process.env.BENCH_PERF;
+const SAVED = process.env.BENCH_PATH === 'quotes';
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 interface ThreadCpu {
   readonly tid: number;
@@ -53,10 +58,18 @@ const env = {
   LOG_LEVEL: 'info',
   ...(process.env.WORKER_THREADS ? { WORKER_THREADS: process.env.WORKER_THREADS } : {}),
 };
-const service = await startService(env, PERF ? ['--perf-basic-prof'] : []);
+const redisPrefix = `bench:${process.pid}:${randomBytes(4).toString('hex')}`;
+const redisEnv = SAVED ? { REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : {};
+const service = await startService({ ...env, ...redisEnv }, PERF ? ['--perf-basic-prof'] : []);
 try {
   const limits = SINGLE ? { maxHops: 1, maxSplits: 1 } : {};
-  const requests = quoteRequests('/quotes/routes', variedQuoteBodies(200, { ...limits, maxPriceImpactBps: 10_000 }));
+  const bodies = variedQuoteBodies(200, { ...limits, maxPriceImpactBps: 10_000 });
+  let requests = quoteRequests('/quotes/routes', bodies);
+  if (SAVED) {
+    const keys = createApiKeyStore({ redisUrl: REDIS_URL, dataDir, redisKeyPrefix: redisPrefix });
+    requests = quoteRequests('/quotes', bodies, { 'x-api-key': (await keys.create('bench')).key });
+    await keys.close();
+  }
   const load = { url: service.url, requests, connections: 50, warmupSeconds: 0 };
   await runLoad({ ...load, seconds: WARM });
   // Its end is awaited after the load, which may end later than perf does: the promise is made at once.
@@ -74,7 +87,7 @@ try {
   await perfDone;
   const n = Math.max(1, result.responses);
   process.stdout.write(
-    `${SINGLE ? 'one-pool' : 'default'} routing, c=50, ${SECONDS} s after ${WARM} s of load: ${result.rps.toFixed(0)} req/s, ` +
+    `${SAVED ? 'POST /quotes (Redis)' : 'POST /quotes/routes'}, ${SINGLE ? 'one-pool' : 'default'} routing, c=50, ${SECONDS} s after ${WARM} s of load: ${result.rps.toFixed(0)} req/s, ` +
       `p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.failures} failed\n`,
   );
   const rows = [...after.values()]

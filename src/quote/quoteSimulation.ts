@@ -20,7 +20,7 @@ import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { Step } from '../tx/Step.ts';
 
 /**
- * What a simulation reads of a saved quote (src/quote/quoteService.ts Quote has these fields; named here so that this
+ * What a simulation reads of a saved quote (src/quote/Quote.ts Quote has these fields; named here so that this
  * file, whose result the Quote carries, does not import the service back).
  */
 export interface SimulatedQuote {

@@ -16,8 +16,8 @@ import { ChainClients } from '../chain/chainClients.ts';
 import { firstBlockAtOrAfter } from '../chain/firstBlockAtOrAfter.ts';
 import { logsInRange, topicOf } from '../chain/logsInRange.ts';
 import { ServiceUnavailableError, ValidationError } from '../errors/BaseError.ts';
+import type { Quote } from './Quote.ts';
 import { isExpired } from './quoteLifecycle.ts';
-import type { Quote } from './quoteService.ts';
 
 /** What GET /quotes/{id}/status says of a transaction. */
 export type TxStatus = 'pending' | 'success' | 'failed' | 'not_found' | 'expired';

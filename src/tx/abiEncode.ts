@@ -6,23 +6,57 @@ import type { AbiParameter, Hex } from 'viem';
  * path (viem's encodeAbiParameters dispatches generically and re-validates addresses through an LRU on every call);
  * test/tx/encodeCall.test.ts checks it against viem on random arguments of every function we encode. Values are
  * what viem accepts: addresses as 0x hex (any case), integers as bigint or number, tuples as objects keyed by
- * component name (or arrays). A value that does not fit its type throws.
+ * component name (or arrays). A value that does not fit its type throws. A parameter list's encoder is built on its
+ * first use and kept (per list object: the ABIs' lists are constants), so a call reads no type name again.
  */
 export function abiEncode(params: readonly AbiParameter[], values: readonly unknown[]): Hex {
-  return `0x${encodeTuple(params, values)}`;
+  let tuple = tuples.get(params);
+  if (tuple === undefined) {
+    tuple = tupleCoder(params);
+    tuples.set(params, tuple);
+  }
+  return `0x${tuple.encode(values)}`;
 }
 
+/** How one parameter is encoded: its head size when static, and its encoding (hex, no 0x) of a value. */
+interface Coder {
+  readonly dynamic: boolean;
+  /** Bytes of the encoding in the head: 32 (an offset) when dynamic, else the static size. */
+  readonly headBytes: number;
+  readonly encode: (value: unknown) => string;
+}
+
+/** A tuple's (or parameter list's) encoder: its members' coders, and its encoding of a list of values. */
+interface TupleCoder {
+  readonly coders: readonly Coder[];
+  readonly encode: (values: readonly unknown[]) => string;
+}
+
+const tuples = new WeakMap<readonly AbiParameter[], TupleCoder>();
+
 /** Hex of a tuple's encoding (no 0x): the static parts in order, each dynamic part as an offset to its tail. */
-function encodeTuple(params: readonly AbiParameter[], values: readonly unknown[]): string {
-  if (values.length !== params.length) throw new Error(`abiEncode: ${params.length} values expected, got ${values.length}`);
+function tupleCoder(params: readonly AbiParameter[]): TupleCoder {
+  const coders = params.map(coderOf);
+  const coderAt = (i: number) => coders[i];
+  return {
+    coders,
+    encode: (values) => {
+      if (values.length !== coders.length) throw new Error(`abiEncode: ${coders.length} values expected, got ${values.length}`);
+      return layout(values, coderAt);
+    },
+  };
+}
+
+/** The head/tail layout of values, the i-th encoded by coderAt(i). */
+function layout(values: readonly unknown[], coderAt: (i: number) => Coder): string {
   let headBytes = 0;
-  for (const p of params) headBytes += isDynamic(p) ? 32 : staticSize(p);
+  for (let i = 0; i < values.length; i++) headBytes += coderAt(i).headBytes;
   let head = '';
   let tail = '';
-  for (let i = 0; i < params.length; i++) {
-    const p = params[i];
-    const encoded = encodeValue(p, values[i]);
-    if (isDynamic(p)) {
+  for (let i = 0; i < values.length; i++) {
+    const coder = coderAt(i);
+    const encoded = coder.encode(values[i]);
+    if (coder.dynamic) {
       head += word((headBytes + tail.length / 2).toString(16));
       tail += encoded;
     } else {
@@ -32,71 +66,110 @@ function encodeTuple(params: readonly AbiParameter[], values: readonly unknown[]
   return head + tail;
 }
 
-function encodeValue(p: AbiParameter, value: unknown): string {
+const STATIC_WORD = { dynamic: false, headBytes: 32 } as const;
+
+function coderOf(p: AbiParameter): Coder {
   const type = p.type;
   if (type.endsWith('[]')) {
-    if (!Array.isArray(value)) throw new Error(`abiEncode: ${type} expects an array`);
-    const item = { ...p, type: type.slice(0, -2) } as AbiParameter;
-    return (
-      word(value.length.toString(16)) +
-      encodeTuple(
-        value.map(() => item),
-        value,
-      )
-    );
+    const item = coderOf({ ...p, type: type.slice(0, -2) } as AbiParameter);
+    const itemAt = () => item;
+    return {
+      dynamic: true,
+      headBytes: 32,
+      encode: (value) => {
+        if (!Array.isArray(value)) throw new Error(`abiEncode: ${type} expects an array`);
+        return word(value.length.toString(16)) + layout(value, itemAt);
+      },
+    };
   }
   if (type === 'tuple') {
     const components = (p as { components: readonly AbiParameter[] }).components;
-    const list = Array.isArray(value) ? value : components.map((c) => (value as Record<string, unknown>)[c.name ?? '']);
-    return encodeTuple(components, list);
+    const tuple = tupleCoder(components);
+    const dynamic = tuple.coders.some((c) => c.dynamic);
+    return {
+      dynamic,
+      headBytes: dynamic ? 32 : tuple.coders.reduce((sum, c) => sum + c.headBytes, 0),
+      encode: (value) =>
+        tuple.encode(Array.isArray(value) ? value : components.map((c) => (value as Record<string, unknown>)[c.name ?? ''])),
+    };
   }
-  if (type === 'address') {
-    if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw new Error(`abiEncode: invalid address ${String(value)}`);
-    return `000000000000000000000000${value.slice(2).toLowerCase()}`;
-  }
-  if (type === 'bool') {
-    if (typeof value !== 'boolean') throw new Error('abiEncode: bool expects a boolean');
-    return word(value ? '1' : '0');
-  }
-  if (type === 'bytes') {
-    const data = hexBody(value, type);
-    return word((data.length / 2).toString(16)) + padRight(data);
-  }
+  if (type === 'address')
+    return {
+      ...STATIC_WORD,
+      encode: (value) => {
+        if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw new Error(`abiEncode: invalid address ${String(value)}`);
+        return `000000000000000000000000${value.slice(2).toLowerCase()}`;
+      },
+    };
+  if (type === 'bool')
+    return {
+      ...STATIC_WORD,
+      encode: (value) => {
+        if (typeof value !== 'boolean') throw new Error('abiEncode: bool expects a boolean');
+        return word(value ? '1' : '0');
+      },
+    };
+  if (type === 'bytes')
+    return {
+      dynamic: true,
+      headBytes: 32,
+      encode: (value) => {
+        const data = hexBody(value, type);
+        return word((data.length / 2).toString(16)) + padRight(data);
+      },
+    };
   const fixed = /^bytes([1-9]|[12][0-9]|3[0-2])$/.exec(type);
   if (fixed) {
-    const data = hexBody(value, type);
-    if (data.length !== Number(fixed[1]) * 2) throw new Error(`abiEncode: ${type} expects ${fixed[1]} bytes`);
-    return padRight(data);
+    const size = Number(fixed[1]);
+    return {
+      ...STATIC_WORD,
+      encode: (value) => {
+        const data = hexBody(value, type);
+        if (data.length !== size * 2) throw new Error(`abiEncode: ${type} expects ${size} bytes`);
+        return padRight(data);
+      },
+    };
   }
   const uint = /^uint(\d+)$/.exec(type);
   if (uint) {
     const bits = BigInt(uint[1]);
-    const n = typeof value === 'bigint' ? value : typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : undefined;
-    if (n === undefined || n < 0n || n >> bits !== 0n) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
-    return word(n.toString(16));
+    return {
+      ...STATIC_WORD,
+      encode: (value) => {
+        const n = integer(value);
+        if (n === undefined || n < 0n || n >> bits !== 0n) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
+        return word(n.toString(16));
+      },
+    };
   }
   const int = /^int(\d+)$/.exec(type);
   if (int) {
-    const bits = BigInt(int[1]);
-    const n = typeof value === 'bigint' ? value : typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : undefined;
-    const half = 1n << (bits - 1n);
-    if (n === undefined || n < -half || n >= half) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
-    // Two's complement over the whole word.
-    return word((n < 0n ? (1n << 256n) + n : n).toString(16));
+    const half = 1n << (BigInt(int[1]) - 1n);
+    return {
+      ...STATIC_WORD,
+      encode: (value) => {
+        const n = integer(value);
+        if (n === undefined || n < -half || n >= half) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
+        // Two's complement over the whole word.
+        return word((n < 0n ? (1n << 256n) + n : n).toString(16));
+      },
+    };
   }
-  throw new Error(`abiEncode: unsupported type ${type}`);
+  // Refused when a value is encoded, not when the encoder is built (an ABI may hold functions we never call).
+  const dynamic = type === 'string';
+  return {
+    dynamic,
+    headBytes: 32,
+    encode: () => {
+      throw new Error(`abiEncode: unsupported type ${type}`);
+    },
+  };
 }
 
-function isDynamic(p: AbiParameter): boolean {
-  if (p.type === 'bytes' || p.type === 'string' || p.type.endsWith('[]')) return true;
-  if (p.type === 'tuple') return (p as { components: readonly AbiParameter[] }).components.some(isDynamic);
-  return false;
-}
-
-/** Bytes of a static parameter's encoding (a static tuple is its members inline). */
-function staticSize(p: AbiParameter): number {
-  if (p.type === 'tuple') return (p as { components: readonly AbiParameter[] }).components.reduce((sum, c) => sum + staticSize(c), 0);
-  return 32;
+/** An integer value as viem takes it (bigint, or a safe-integer number); undefined for anything else. */
+function integer(value: unknown): bigint | undefined {
+  if (typeof value === 'bigint') return value;
+  return typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : undefined;
 }
 
 function word(hex: string): string {
@@ -109,8 +182,9 @@ function padRight(hex: string): string {
   return rest === 0 ? hex : hex + '0'.repeat(64 - rest);
 }
 
+/** The hex digits of 0x hex of whole bytes, lower case (one test over the string: no per-byte capture group). */
 function hexBody(value: unknown, type: string): string {
-  if (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value))
+  if (typeof value !== 'string' || value.length % 2 !== 0 || !/^0x[0-9a-fA-F]*$/.test(value))
     throw new Error(`abiEncode: ${type} expects 0x hex of whole bytes`);
   return value.slice(2).toLowerCase();
 }

@@ -11,7 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
-import type { Quote } from '../../src/quote/quoteService.ts';
+import type { Quote } from '../../src/quote/Quote.ts';
 import { gasLimit } from '../../src/routing/gasModel.ts';
 import type { Step } from '../../src/tx/Step.ts';
 import { b32, SPOKE_POOL_ABI, startBridgeDevnets } from '../helpers/bridgeDevnets.ts';

@@ -10,7 +10,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { jsonRpc } from '../../seeds/devnet/jsonRpc.ts';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
-import type { Quote } from '../../src/quote/quoteService.ts';
+import type { Quote } from '../../src/quote/Quote.ts';
 import { type QuoteTxStatus, QuoteTxStatusReader } from '../../src/quote/quoteTxStatus.ts';
 import { startBridgeDevnets } from '../helpers/bridgeDevnets.ts';
 import { freshAddress } from '../helpers/devnetWallet.ts';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { decodeFunctionData, erc20Abi, getAddress, type Hex, pad } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
-import type { Quote } from '../../src/quote/quoteService.ts';
+import type { Quote } from '../../src/quote/Quote.ts';
 import { artifactAbi } from '../helpers/devnetWallet.ts';
 import { checkMeasuredLimit, withoutGasLimit } from '../helpers/measuredLimit.ts';
 import { buildQuoteTestApp, type QuoteTestApp } from '../helpers/quoteTestApp.ts';

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import t from 'tap';
-import type { RouteQuote } from '../../src/quote/quoteService.ts';
+import type { RouteQuote } from '../../src/quote/routeQuotes.ts';
 import { buildStubQuoteApp } from '../helpers/stubQuoteApp.ts';
 import type { Answer } from '../helpers/testApp.ts';
 

@@ -40,7 +40,7 @@ import { readBalancerPools } from '../../src/protocols/balancer/readBalancerPool
 import { balancerRecord, type SnapshotPoolBalancer, tradeableIndices } from '../../src/protocols/balancer/SnapshotPoolBalancer.ts';
 import { ampAt } from '../../src/protocols/balancerStable/stableMath.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
-import type { Quote } from '../../src/quote/quoteService.ts';
+import type { Quote } from '../../src/quote/Quote.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { executorsFor } from '../../src/routing/executors.ts';
 import { findRoutes } from '../../src/routing/findRoutes.ts';

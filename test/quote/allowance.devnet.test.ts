@@ -12,7 +12,7 @@ import { deployQuirkTokens, quirkCatalog } from '../../seeds/devnet/deployQuirkT
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { seedChains } from '../../src/chain/seedChains.ts';
-import type { Quote } from '../../src/quote/quoteService.ts';
+import type { Quote } from '../../src/quote/Quote.ts';
 import { devnetWallet, freshAddress } from '../helpers/devnetWallet.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 import type { Answer } from '../helpers/testApp.ts';

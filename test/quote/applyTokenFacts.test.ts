@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { encodeFunctionData, parseAbi } from 'viem';
-import type { RouteQuote } from '../../src/quote/quoteService.ts';
+import type { RouteQuote } from '../../src/quote/routeQuotes.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 import { fixtureQuoteRequest } from '../helpers/stubQuoteApp.ts';
 import { type Answer, fixtureCatalogDir } from '../helpers/testApp.ts';

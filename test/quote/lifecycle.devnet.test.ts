@@ -7,7 +7,7 @@ import t from 'tap';
 import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
-import type { Quote } from '../../src/quote/quoteService.ts';
+import type { Quote } from '../../src/quote/Quote.ts';
 import { type QuoteTxStatus, QuoteTxStatusReader } from '../../src/quote/quoteTxStatus.ts';
 import { freshAddress } from '../helpers/devnetWallet.ts';
 import { startFollowDevnet, startFollowingServer, untilPricedAt } from '../helpers/followDevnet.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import type { Quote } from '../../src/quote/quoteService.ts';
+import type { Quote } from '../../src/quote/Quote.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 import type { Answer } from '../helpers/testApp.ts';
 

@@ -3,7 +3,7 @@
 // ALLOWANCE_NOT_READ naming why. The allowance reads themselves: test/quote/allowance.devnet.test.ts.
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import type { Quote } from '../../src/quote/quoteService.ts';
+import type { Quote } from '../../src/quote/Quote.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 import type { Answer } from '../helpers/testApp.ts';
 

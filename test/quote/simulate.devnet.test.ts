@@ -11,7 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { fundAccount } from '../../seeds/devnet/fundAccount.ts';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import { ChainClients } from '../../src/chain/chainClients.ts';
-import type { Quote } from '../../src/quote/quoteService.ts';
+import type { Quote } from '../../src/quote/Quote.ts';
 import type { QuoteSimulation } from '../../src/quote/quoteSimulation.ts';
 import { QuoteSimulator } from '../../src/quote/quoteSimulation.ts';
 import { freshAddress } from '../helpers/devnetWallet.ts';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { encodeErrorResult, parseAbi } from 'viem';
 import { decodeRevert } from '../../src/chain/decodeRevert.ts';
-import type { Quote } from '../../src/quote/quoteService.ts';
+import type { Quote } from '../../src/quote/Quote.ts';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 import type { Answer } from '../helpers/testApp.ts';
 

@@ -4,7 +4,8 @@
 // catalogue files' and, for Ethereum's USDC, Circle's published contract address.
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
-import type { Quote, RouteQuote } from '../../src/quote/quoteService.ts';
+import type { Quote } from '../../src/quote/Quote.ts';
+import type { RouteQuote } from '../../src/quote/routeQuotes.ts';
 import { fixtureCatalogWith } from '../helpers/fixtureCatalogWith.ts';
 import { buildQuoteTestApp, type QuoteTestApp } from '../helpers/quoteTestApp.ts';
 import type { Answer } from '../helpers/testApp.ts';

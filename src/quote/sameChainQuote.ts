@@ -1,0 +1,117 @@
+import { NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
+import { ServiceUnavailableError, ValidationError } from '../errors/BaseError.ts';
+import { describeTrade } from '../routing/describeTrade.ts';
+import { slippageLimits } from '../routing/slippageLimits.ts';
+import type { Trade } from '../routing/Trade.ts';
+import { findBestTrade } from '../routing/TradeFinder.ts';
+import type { Permit2Allowance } from '../tx/approveStep.ts';
+import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
+import { checksumAddress } from '../tx/checksumAddress.ts';
+import { permit2Of } from '../tx/executorSteps.ts';
+import type { Step } from '../tx/Step.ts';
+import { chosenSlippage } from './autoSlippage.ts';
+import { permit2Refusal } from './permit2Refusal.ts';
+import { catalogToken, type QuoteContext } from './quoteContext.ts';
+import { type PermitData, quotePermit } from './quotePermit2.ts';
+import type { QuoteRequest } from './quoteRequest.ts';
+import { priceImpactRefusal } from './quoteWarnings.ts';
+import type { PricedQuote } from './saveQuote.ts';
+
+/** The Universal Routers (lower case) a trade's routes run through, in the order of their first split. */
+function universalRouters(trade: Trade): string[] {
+  return [...new Set(trade.splits.filter((s) => s.route.executor.kind === 'UniversalRouter').map((s) => s.route.executor.address))];
+}
+
+/**
+ * The best trade overall on the request's chain, with its steps (to `deadline`, seconds since the epoch): with a
+ * sender, built on the allowances read; with approvalMode "permit2", the permit to sign and the swap held back.
+ */
+export async function sameChainQuote(ctx: QuoteContext, request: QuoteRequest, deadline: number): Promise<PricedQuote> {
+  const chain = request.originChain;
+  const permitMode = request.approvalMode === 'permit2';
+  // The approval mode prices the trade's Permit2 allowance as its steps give it (gasModel.callGas `permit`).
+  const trade = await findBestTrade(ctx.pricer, chain, request, { ...request.limits, approvalMode: request.approvalMode });
+  const tooHigh = priceImpactRefusal({ trade }, request.maxPriceImpactBps);
+  if (tooHigh) throw tooHigh;
+  const permitRefusal = permit2Refusal(request, trade);
+  if (permitRefusal) throw permitRefusal;
+  // parseQuoteRequest requires a sender with "permit2"; the permit's nonce is read on chain.
+  if (permitMode && !ctx.allowances.canRead(chain.chainId))
+    throw new ValidationError(
+      `approvalMode: "permit2" needs an RPC URL for chain ${chain.chainId} (RPC_URL_${chain.chainId}) to read the sender's Permit2 nonce`,
+    );
+  const slippage = chosenSlippage(request.slippageBps, trade);
+  const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippage.slippageBps);
+  const { route, pairAddress, ...view } = describeTrade(chain, trade, catalogToken(ctx, chain), amountOutMinimum);
+  const build = (allowances?: ReadonlyMap<string, bigint>, permit2Allowances?: ReadonlyMap<string, Permit2Allowance>) =>
+    buildTradeSteps({
+      chain,
+      trade,
+      tokenIn: request.tokenIn,
+      tokenOut: request.tokenOut,
+      amountOutMinimum,
+      ...(trade.tradeType === 'exactOut' ? { amountInMaximum } : {}),
+      recipient: request.recipientAddress,
+      wallet: request.walletAddress,
+      deadline,
+      allowances,
+      approvalMode: request.approvalMode,
+      permit2Allowances,
+    });
+  let steps = build();
+  // With a sender, the approvals of the steps built without allowances are read (the ERC-20 allowance of each
+  // spender; through a Universal Router also Permit2's allowance of it, with the nonce a permit takes) and the steps
+  // built again with them.
+  const spenders = steps.flatMap((s) => (s.spender ? [s.spender] : []));
+  const viaPermit2 = universalRouters(trade);
+  const erc20In = request.tokenIn.address.toLowerCase() !== NATIVE_TOKEN_ADDRESS.toLowerCase();
+  let allowanceUnread: string | undefined;
+  let permit2Read: ReadonlyMap<string, Permit2Allowance> | undefined;
+  if (request.sender && erc20In && (spenders.length > 0 || viaPermit2.length > 0)) {
+    // One Permit2 per chain's Universal Router deployment (catalogue permit2Address).
+    const permit2 = viaPermit2.length > 0 ? permit2Of(chain, viaPermit2[0]) : undefined;
+    const [read, p2] = await Promise.all([
+      spenders.length > 0 ? ctx.allowances.read(chain.chainId, request.tokenIn.address, request.sender, spenders) : undefined,
+      permit2 ? ctx.allowances.readPermit2(chain.chainId, permit2, request.tokenIn.address, request.sender, viaPermit2) : undefined,
+    ]);
+    if (read && 'unread' in read) allowanceUnread = read.unread;
+    if (p2 && 'unread' in p2) allowanceUnread ??= p2.unread;
+    else if (p2) permit2Read = p2.allowances;
+    steps = build(read && 'allowances' in read ? read.allowances : undefined, permit2Read);
+  }
+  let permitData: PermitData | undefined;
+  let heldSwap: Step | undefined;
+  if (permitMode) {
+    // permit2Refusal: every route runs through one Universal Router (one transaction: the last step).
+    const router = viaPermit2[0];
+    const nonce = permit2Read?.get(router.toLowerCase())?.nonce;
+    if (nonce === undefined)
+      throw new ServiceUnavailableError(`chain ${chain.chainId} could not be read: the sender's Permit2 nonce is unknown; try again`);
+    permitData = quotePermit({
+      chainId: chain.chainId,
+      permit2: permit2Of(chain, router),
+      token: checksumAddress(request.tokenIn.address),
+      router: checksumAddress(router),
+      amount: trade.tradeType === 'exactOut' ? amountInMaximum : trade.amountIn,
+      deadline,
+      nonce,
+    });
+    heldSwap = steps[steps.length - 1];
+    steps = steps.slice(0, -1);
+  }
+  return {
+    permitData,
+    heldSwap,
+    allowanceUnread,
+    slippage,
+    amountIn: trade.amountIn,
+    amountInMaximum,
+    amountOut: trade.amountOut,
+    amountOutMinimum,
+    pairAddress,
+    route,
+    steps,
+    extension: view,
+    swaps: [{ trade }],
+  };
+}

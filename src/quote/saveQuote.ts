@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { formatUnits } from 'viem';
+import type { RouteSummary } from '../routing/describeTrade.ts';
+import { checksumAddress } from '../tx/checksumAddress.ts';
+import type { Step } from '../tx/Step.ts';
+import type { SlippageSource } from './autoSlippage.ts';
+import type { Quote, SavedQuote } from './Quote.ts';
+import { type QuoteContext, snapshotInfo } from './quoteContext.ts';
+import { quoteChanges } from './quoteLifecycle.ts';
+import type { PermitData } from './quotePermit2.ts';
+import type { QuoteRequest } from './quoteRequest.ts';
+import { type QuotedSwap, quoteWarnings } from './quoteWarnings.ts';
+
+/** A priced route with its steps (sameChainQuote, crossChainQuote): what saveQuote builds the Quote around. */
+export interface PricedQuote {
+  slippage: { slippageBps: number; slippageSource: SlippageSource };
+  amountIn: bigint;
+  amountInMaximum: bigint;
+  amountOut: bigint;
+  amountOutMinimum: bigint;
+  pairAddress: string;
+  route: RouteSummary;
+  steps: Step[];
+  extension?: object;
+  /** The quote's swaps, for its warnings. */
+  swaps: readonly QuotedSwap[];
+  /** Why the request's sender allowances were not read (warning ALLOWANCE_NOT_READ). */
+  allowanceUnread?: string;
+  /** approvalMode "permit2": the permit to sign, and the swap held back until it is signed (saved beside the quote). */
+  permitData?: PermitData;
+  heldSwap?: Step;
+}
+
+/** Who asked, when, and which quote is refreshed: the rest of what a saved quote holds beside its priced route. */
+export interface QuoteOrigin {
+  readonly request: QuoteRequest;
+  readonly orgId: string;
+  /** Milliseconds since the epoch: createdAt. */
+  readonly createdMs: number;
+  /** Seconds since the epoch: the steps' deadline. */
+  readonly deadline: number;
+  /** POST /quotes/{id}/refresh: the quote refreshed. */
+  readonly previous?: Quote;
+}
+
+/**
+ * Builds the Quote (SPEC section 2) around a priced route, simulates its steps when the request asks, and saves it;
+ * throws 503 if it cannot be saved (QuoteStore.save).
+ */
+export async function saveQuote(ctx: QuoteContext, origin: QuoteOrigin, priced: PricedQuote): Promise<SavedQuote> {
+  const { request, orgId, createdMs, deadline, previous } = origin;
+  const created = new Date(createdMs).toISOString();
+  const quote: Quote = {
+    quoteId: randomUUID(),
+    status: 'pending',
+    tradeType: request.tradeType,
+    amountIn: priced.amountIn.toString(),
+    amountInFloat: formatUnits(priced.amountIn, request.tokenIn.decimals),
+    amountInMaximum: priced.amountInMaximum.toString(),
+    amountOut: priced.amountOut.toString(),
+    amountOutFloat: formatUnits(priced.amountOut, request.tokenOut.decimals),
+    amountOutMinimum: priced.amountOutMinimum.toString(),
+    ...priced.slippage,
+    deadline,
+    expiresAt: new Date(deadline * 1000).toISOString(),
+    originChain: request.originChain.slug,
+    originChainId: request.originChain.chainId,
+    destinationChain: request.destinationChain.slug,
+    destinationChainId: request.destinationChain.chainId,
+    tokenIn: request.tokenIn,
+    tokenOut: request.tokenOut,
+    recipientAddress: request.recipientAddress,
+    walletAddress: request.walletAddress,
+    pairAddress: priced.pairAddress,
+    hash: '',
+    explorerUrl: '',
+    createdAt: created,
+    updatedAt: created,
+    route: priced.route,
+    steps: priced.steps,
+    ...(priced.permitData ? { permitData: priced.permitData } : {}),
+    snapshot: snapshotInfo(ctx, request.originChain.chainId),
+    ...priced.extension,
+    warnings: quoteWarnings({
+      swaps: priced.swaps,
+      allowanceUnread: priced.allowanceUnread,
+      refresh: previous && {
+        previous,
+        amountIn: priced.amountIn,
+        amountOut: priced.amountOut,
+        tokenIn: request.tokenIn,
+        tokenOut: request.tokenOut,
+      },
+    }),
+  };
+  if (previous) Object.assign(quote, { refreshedFrom: previous.quoteId, changes: quoteChanges(previous, quote) });
+  if (request.simulate && request.sender) {
+    // The steps as built, run before the quote is answered; a step that succeeded takes its gasLimit from the run.
+    const simulation = await ctx.simulator.simulate(quote, checksumAddress(request.sender));
+    quote.steps = quote.steps.map((step, i) => {
+      const limit = simulation.steps[i].gasLimit;
+      return limit === null ? step : { ...step, gasLimit: limit };
+    });
+    quote.simulation = simulation;
+  }
+  const json = await ctx.store.save({
+    orgId,
+    quote: quote as unknown as Record<string, unknown>,
+    request: request.body as unknown as Record<string, unknown>,
+    ...(priced.heldSwap ? { permit2Swap: priced.heldSwap as unknown as Record<string, unknown> } : {}),
+  });
+  return { quote, json };
+}
