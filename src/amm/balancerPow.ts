@@ -15,6 +15,7 @@
  */
 import { AmmError } from './ammError.ts';
 import { add, MAX_POW_RELATIVE_ERROR, mulUp, ONE } from './balancerFixedPoint.ts';
+import { powFloatExponent, powUpFloat } from './balancerPowFloat.ts';
 
 const ONE_18 = ONE;
 const ONE_20 = 10n ** 20n;
@@ -237,10 +238,15 @@ export function powUpBy(y: bigint): (x: bigint) => bigint {
       return mulUp(square, square);
     };
   const doubleY = 2n * y;
-  return (x) => {
-    const raw = powWith(x, y, doubleY);
-    // mulUp(raw, 1e4) is ceil(raw / 1e14) where raw * 1e4 cannot overflow (and the sums then cannot either).
-    if (raw < RAW_BOUND) return raw + (raw + POW_ERROR_CEIL_PLUS_ONE) / POW_ERROR_DIVISOR;
-    return add(raw, add(mulUp(raw, MAX_POW_RELATIVE_ERROR), 1n));
-  };
+  const floatY = powFloatExponent(y);
+  if (floatY !== undefined) return (x) => powUpFloat(x, floatY) ?? powUpWith(x, y, doubleY);
+  return (x) => powUpWith(x, y, doubleY);
+}
+
+/** FixedPoint.powUp(x, y) through powWith. */
+function powUpWith(x: bigint, y: bigint, doubleY: bigint): bigint {
+  const raw = powWith(x, y, doubleY);
+  // mulUp(raw, 1e4) is ceil(raw / 1e14) where raw * 1e4 cannot overflow (and the sums then cannot either).
+  if (raw < RAW_BOUND) return raw + (raw + POW_ERROR_CEIL_PLUS_ONE) / POW_ERROR_DIVISOR;
+  return add(raw, add(mulUp(raw, MAX_POW_RELATIVE_ERROR), 1n));
 }
