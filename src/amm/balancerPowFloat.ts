@@ -158,6 +158,9 @@ const EXP_PRODUCTS = Array.from({ length: 64 }, (_, mask) => {
   return product === undefined ? ([0, 0] as const) : dd(product);
 });
 const TAYLOR_DIVISORS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+/** exp's Taylor terms below this are computed in plain doubles. */
+const SMALL_TERM = 2 ** 30;
+const U2_48 = 2 ** -48;
 const LN_ODD = [3, 5, 7, 9, 11];
 const X_MAX = 2 ** 64;
 const Y_MAX = 2 ** 70;
@@ -349,7 +352,8 @@ function expOf(vh: number, vl: number): boolean {
   let sumL = R[1];
   let termH = xh;
   let termL = xl;
-  for (let i = 0; i < 11 && termH !== 0; i++) {
+  let i = 0;
+  for (; i < 11 && termH >= SMALL_TERM; i++) {
     mul(termH, termL, fh, fl);
     div(R[0], R[1], TAYLOR_DIVISORS[i], 0);
     if (!floorOf(R[0], R[1])) return false;
@@ -359,6 +363,21 @@ function expOf(vh: number, vl: number): boolean {
     sumH = R[0];
     sumL = R[1];
   }
+  // Terms below 2^30 in plain doubles: term * (x / 1e20) / n with three roundings (x / 1e20's high part, the product,
+  // the quotient) is within 2^-51 relative of the real quotient, so its floor is proven 2^-48 relative away from an
+  // integer; the terms and their sum (below 2^31) are exact doubles.
+  let small = 0;
+  for (let term = termH; i < 11 && term !== 0; i++) {
+    const q = (term * fh) / TAYLOR_DIVISORS[i];
+    term = Math.floor(q);
+    const frac = q - term;
+    const eps = q * U2_48;
+    if (frac < eps || frac > 1 - eps) return false;
+    small += term;
+  }
+  add(sumH, sumL, small, 0);
+  sumH = R[0];
+  sumL = R[1];
   if (mask === 0) {
     div(sumH, sumL, 100, 0);
     if (!floorOfRatio(R[0], R[1], 100)) return false;
