@@ -16,6 +16,7 @@
 
 const U2_30 = 2 ** -30;
 const U2_92 = 2 ** -92;
+const U2_50 = 2 ** -50;
 const SPLITTER = 134217729; // 2^27 + 1 (Veltkamp's split)
 const E18 = 1e18;
 const E20 = 1e20;
@@ -116,8 +117,8 @@ function truncOf(qh: number, ql: number, slack = 0): boolean {
 }
 
 const ONE_36 = dd(10n ** 36n);
-/** 1 / (2k + 1) for k = 7 .. 0 (ln_36's series, Horner order). */
-const ODD_INVERSES = [15, 13, 11, 9, 7, 5, 3, 1].map((n) => {
+/** 1 / (2k + 1) for k = 0 .. 7 (ln_36's series). */
+const ODD_INVERSES = [1, 3, 5, 7, 9, 11, 13, 15].map((n) => {
   div(1, 0, n, 0);
   return [R[0], R[1]] as const;
 });
@@ -158,6 +159,11 @@ const EXP_PRODUCTS = Array.from({ length: 64 }, (_, mask) => {
   return product === undefined ? ([0, 0] as const) : dd(product);
 });
 const TAYLOR_DIVISORS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+/** 1 / n for those divisors as double-doubles (within 2^-106 relative). */
+const TAYLOR_INVERSES = TAYLOR_DIVISORS.map((n) => {
+  div(1, 0, n, 0);
+  return [R[0], R[1]] as const;
+});
 /** exp's Taylor terms below this are computed in plain doubles. */
 const SMALL_TERM = 2 ** 30;
 const U2_48 = 2 ** -48;
@@ -228,14 +234,28 @@ function lnTimesY36(xh: number, xl: number, yh: number, yl: number): boolean {
   mul(zh, zl, zh, zl);
   const wh = R[0];
   const wl = R[1];
-  let ah = ODD_INVERSES[0][0];
-  let al = ODD_INVERSES[0][1];
-  for (let k = 1; k < 8; k++) {
+  // Horner in w over the coefficients 1 / (2k + 1), k = 7 .. 0. The levels k >= kd, whose sum is multiplied by
+  // w^kd <= 2^-50, run in plain doubles (their relative error, under 2^-50, moves the series by under 2^-100).
+  let kd = 1;
+  for (let p = wh; p > U2_50 && kd < 8; kd++) p *= wh;
+  let ah: number;
+  let al = 0;
+  let k: number;
+  if (kd < 8) {
+    ah = ODD_INVERSES[7][0];
+    for (k = 6; k >= kd; k--) ah = ah * wh + ODD_INVERSES[k][0];
+  } else {
+    ah = ODD_INVERSES[7][0];
+    al = ODD_INVERSES[7][1];
+    k = 6;
+  }
+  for (; k >= 0; k--) {
     mul(ah, al, wh, wl);
-    const [ch, cl] = ODD_INVERSES[k];
+    const c = ODD_INVERSES[k];
+    const ch = c[0];
     const s = R[0] + ch;
     const v = s - R[0];
-    const e = R[0] - (s - v) + (ch - v) + R[1] + cl;
+    const e = R[0] - (s - v) + (ch - v) + R[1] + c[1];
     ah = s + e;
     al = e - (ah - s);
   }
@@ -355,7 +375,7 @@ function expOf(vh: number, vl: number): boolean {
   let i = 0;
   for (; i < 11 && termH >= SMALL_TERM; i++) {
     mul(termH, termL, fh, fl);
-    div(R[0], R[1], TAYLOR_DIVISORS[i], 0);
+    mul(R[0], R[1], TAYLOR_INVERSES[i][0], TAYLOR_INVERSES[i][1]);
     if (!floorOf(R[0], R[1])) return false;
     termH = R[0];
     termL = R[1];
