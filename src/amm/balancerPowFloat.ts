@@ -168,7 +168,6 @@ const TAYLOR_INVERSES = TAYLOR_DIVISORS.map((n) => {
 const SMALL_TERM = 2 ** 30;
 const U2_48 = 2 ** -48;
 const LN_ODD = [3, 5, 7, 9, 11];
-const X_MAX = 2 ** 64;
 const Y_MAX = 2 ** 70;
 const LOG_MAX = 16e18;
 
