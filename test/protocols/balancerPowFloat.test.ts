@@ -10,23 +10,13 @@ import { powFloatExponent, powUpFloat } from '../../src/amm/balancerPowFloat.ts'
 import { calcInGivenOut, calcOutGivenIn } from '../../src/protocols/balancerWeighted/weightedMath.ts';
 import { powUp } from '../helpers/balancerLogExp.ts';
 import { outcome } from '../helpers/callOutcome.ts';
+import { seededDraws } from '../helpers/seededDraws.ts';
 import { seededRandom } from '../helpers/seededRandom.ts';
 
 const CASES = Number(process.env.POW_FLOAT_CASES ?? 60000);
 const random = seededRandom(Number(process.env.POW_FLOAT_SEED ?? 0x27f10a7));
 
-/** A uniform bigint in [0, n) for n >= 1 (48 random bits at a time). */
-function below(n: bigint): bigint {
-  let v = 0n;
-  let range = 1n;
-  while (range < n * 1024n) {
-    v = v * 2n ** 48n + BigInt(Math.floor(random() * 2 ** 48));
-    range *= 2n ** 48n;
-  }
-  return v % n;
-}
-const between = (lo: bigint, hi: bigint) => lo + below(hi - lo + 1n);
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+const { below, between, pick } = seededDraws(random);
 /** A float from lo to hi, uniform in its logarithm. */
 const logUniform = (lo: number, hi: number) => lo * (hi / lo) ** random();
 const toFixed18 = (v: number) => BigInt(Math.round(v * 1e6)) * 10n ** 12n + between(0n, 10n ** 12n - 1n);
