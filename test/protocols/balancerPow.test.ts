@@ -8,24 +8,14 @@ import t from 'tap';
 import { expFast, powFast, powUpBy } from '../../src/amm/balancerPow.ts';
 import { exp, pow, powUp } from '../helpers/balancerLogExp.ts';
 import { outcome } from '../helpers/callOutcome.ts';
+import { seededDraws } from '../helpers/seededDraws.ts';
 import { seededRandom } from '../helpers/seededRandom.ts';
 
 const ONE = 10n ** 18n;
 const CASES = Number(process.env.POW_CASES ?? 20000);
 const random = seededRandom(Number(process.env.POW_SEED ?? 0x27b41));
 
-/** A uniform bigint in [0, n) for n >= 1 (53 random bits at a time). */
-function below(n: bigint): bigint {
-  let v = 0n;
-  let range = 1n;
-  while (range < n * 1024n) {
-    v = v * 2n ** 48n + BigInt(Math.floor(random() * 2 ** 48));
-    range *= 2n ** 48n;
-  }
-  return v % n;
-}
-const between = (lo: bigint, hi: bigint) => lo + below(hi - lo + 1n);
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+const { below, between, pick } = seededDraws(random);
 /** A value of a random magnitude up to 2^bits. */
 const magnitude = (bits: number) => below(1n << BigInt(1 + Math.floor(random() * bits)));
 

@@ -1,0 +1,412 @@
+/**
+ * FixedPoint.powUp(x, y) (LogExpMath.pow with the pow error added) computed in double-double floats, returning exactly
+ * what the Solidity returns or `undefined` when this path cannot prove its answer (the caller then runs the bigint
+ * path, src/amm/balancerPow.ts). Every integer the contract keeps (exp's Taylor terms and sum, ln's reduced argument
+ * and series, logx_times_y, the result) is held exactly as a pair of doubles (hi + lo, integers below 2^90 here); each
+ * of the contract's truncating divisions floor(a * b / c) is computed as a double-double quotient q with a relative
+ * error below 2^-98 (each double-double product or quotient errs by at most 15u^2 = 15 * 2^-106: Joldes, Muller and
+ * Popescu, "Tight and rigorous error bounds for basic building blocks of double-word arithmetic", 2017; at most 4 of
+ * them stand between exact integers here) and its floor taken only where q is farther than 2^-30 + |q| * 2^-92 from an
+ * integer, so the floor of the real quotient is the floor of q. Within ln_36's window the contract's ln_36 series is
+ * evaluated without its truncations: they move its 36-decimal sum by under 100 units, which moves ln_36 * y / 1e36 by
+ * under 2^-30 for y < 2^70, inside the same margin. Range proven: 1e17 <= x < 2^64, 0 < y < 2^70, |ln(x) * y| < 16e18
+ * (results below e^16); outside it, or within a margin (about once per 10^8 quotients, and where a quotient is an exact
+ * integer), `undefined`. test/protocols/balancerPowFloat.test.ts compares it with LogExpMath's transliteration.
+ */
+
+const U2_30 = 2 ** -30;
+const U2_92 = 2 ** -92;
+const U2_50 = 2 ** -50;
+const SPLITTER = 134217729; // 2^27 + 1 (Veltkamp's split)
+const E18 = 1e18;
+const E20 = 1e20;
+const E14 = 1e14;
+
+/**
+ * The result registers of the double-double operations below (hi, lo): a Float64Array, as doubles written to module
+ * variables would each be boxed.
+ */
+const R = new Float64Array(2);
+
+/** An exact bigint below 2^106 as a normalized double-double. */
+function dd(v: bigint): [number, number] {
+  const h = Number(v);
+  return [h, Number(v - BigInt(h))];
+}
+
+/** (ah + al) * (bh + bl), Dekker's product (no fused multiply-add in JavaScript), relative error below 8u^2. */
+function mul(ah: number, al: number, bh: number, bl: number): void {
+  const p = ah * bh;
+  let t = SPLITTER * ah;
+  const ahh = t - (t - ah);
+  const ahl = ah - ahh;
+  t = SPLITTER * bh;
+  const bhh = t - (t - bh);
+  const bhl = bh - bhh;
+  const e = ahh * bhh - p + ahh * bhl + ahl * bhh + ahl * bhl;
+  const c = e + (ah * bl + al * bh);
+  R[0] = p + c;
+  R[1] = c - (R[0] - p);
+}
+
+/** (ah + al) / (bh + bl), Joldes et al.'s DWDivDW2, relative error below 15u^2. */
+function div(ah: number, al: number, bh: number, bl: number): void {
+  const th = ah / bh;
+  mul(bh, bl, th, 0);
+  const d = ah - R[0] + (al - R[1]);
+  const tl = d / bh;
+  R[0] = th + tl;
+  R[1] = tl - (R[0] - th);
+}
+
+/** Exact sum of two double-double integers whose sum is below 2^100 (every rounding below is of an exact integer). */
+function add(ah: number, al: number, bh: number, bl: number): void {
+  const s = ah + bh;
+  const v = s - ah;
+  const sl = ah - (s - v) + (bh - v);
+  const c = sl + al + bl;
+  R[0] = s + c;
+  R[1] = c - (R[0] - s);
+}
+
+/**
+ * The floor of a double-double quotient (hi, lo) within 2^-92 relative (plus `slack`) of the real quotient, as an exact
+ * integer in (R[0], R[1]); false where the real quotient may lie on the other side of an integer. A quotient of 0 is exact
+ * (a zero operand), so its floor is 0.
+ */
+function floorOf(qh: number, ql: number, slack = 0): boolean {
+  let fh = Math.floor(qh);
+  let fl = 0;
+  let frac: number;
+  if (fh === qh) {
+    fl = Math.floor(ql);
+    frac = ql - fl;
+  } else {
+    frac = qh - fh + ql;
+    if (frac < 0) {
+      fh -= 1;
+      frac += 1;
+    } else if (frac >= 1) {
+      fh += 1;
+      frac -= 1;
+    }
+  }
+  const eps = slack + Math.abs(qh) * U2_92;
+  if (frac < eps || frac > 1 - eps) return false;
+  R[0] = fh + fl;
+  R[1] = fl - (R[0] - fh);
+  return true;
+}
+
+/**
+ * floor(k / d) for an integer k and a positive integer d from a quotient within 2^-92 relative of k / d, where that error
+ * is below 1 / (4d): k / d lies on an integer or at least 1 / d above one, so k / d + 1 / (2d) is at least 1 / (2d) from
+ * every integer and its floor is floor(k / d). (floorOf would give up on every exact quotient.)
+ */
+function floorOfRatio(qh: number, ql: number, d: number): boolean {
+  return floorOf(qh, ql + 0.5 / d);
+}
+
+/** Truncation toward zero (Solidity's signed division) of a quotient, as floorOf. */
+function truncOf(qh: number, ql: number, slack = 0): boolean {
+  if (qh >= 0) return floorOf(qh, ql, slack);
+  if (!floorOf(-qh, -ql, slack)) return false;
+  R[0] = -R[0];
+  R[1] = -R[1];
+  return true;
+}
+
+const ONE_36 = dd(10n ** 36n);
+/** 1 / (2k + 1) for k = 0 .. 7 (ln_36's series). */
+const ODD_INVERSES = [1, 3, 5, 7, 9, 11, 13, 15].map((n) => {
+  div(1, 0, n, 0);
+  return [R[0], R[1]] as const;
+});
+/** ln's reductions this range reaches: a_k (e^(x_k / 1e20), 20 decimals), 1e20 / a_k, x_k (k = 6 .. 11). */
+const LN_STEPS = (
+  [
+    [738905609893065022723n, 200000000000000000000],
+    [271828182845904523536n, 100000000000000000000],
+    [164872127070012814685n, 50000000000000000000],
+    [128402541668774148407n, 25000000000000000000],
+    [113314845306682631683n, 12500000000000000000],
+    [106449445891785942956n, 6250000000000000000],
+  ] as const
+).map(([a, x]) => {
+  const [ah, al] = dd(a);
+  div(E20, 0, ah, al);
+  return { ah, al, rh: R[0], rl: R[1], x };
+});
+/** exp's reductions x_4 .. x_9 (20 decimals) this range reaches, and their a_k. */
+const EXP_X = [8e20, 4e20, 2e20, 1e20, 5e19, 2.5e19];
+const EXP_A = [
+  298095798704172827474000n,
+  5459815003314423907810n,
+  738905609893065022723n,
+  271828182845904523536n,
+  164872127070012814685n,
+  128402541668774148407n,
+];
+/**
+ * exp's product of the a_k taken, for each subset (bit 5 - i for x_(4+i)), as the contract truncates it step by step
+ * (the first factor as it is); [0, 0] for none (the contract's product stays 1e20 and the result is seriesSum / 100).
+ */
+const EXP_PRODUCTS = Array.from({ length: 64 }, (_, mask) => {
+  let product: bigint | undefined;
+  for (let i = 0; i < 6; i++) {
+    if ((mask >> (5 - i)) & 1) product = product === undefined ? EXP_A[i] : (product * EXP_A[i]) / 10n ** 20n;
+  }
+  return product === undefined ? ([0, 0] as const) : dd(product);
+});
+const TAYLOR_DIVISORS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+/** 1 / n for those divisors as double-doubles (within 2^-106 relative). */
+const TAYLOR_INVERSES = TAYLOR_DIVISORS.map((n) => {
+  div(1, 0, n, 0);
+  return [R[0], R[1]] as const;
+});
+/** exp's Taylor terms below this are computed in plain doubles. */
+const SMALL_TERM = 2 ** 30;
+const U2_48 = 2 ** -48;
+const LN_ODD = [3, 5, 7, 9, 11];
+const Y_MAX = 2 ** 70;
+const LOG_MAX = 16e18;
+
+/**
+ * An exponent y as powUpFloat takes it: y and y / 1e18 in lowest terms (n / d), so that ln(x) * y / 1e18 is an exact
+ * ratio of integers whose floor floorOfRatio decides where d is small (weight ratios such as 3, 1/4 or 3/2).
+ */
+export interface PowFloatExponent {
+  readonly yh: number;
+  readonly yl: number;
+  readonly nh: number;
+  readonly nl: number;
+  readonly d: number;
+}
+
+/** y prepared for powUpFloat, or undefined outside 0 < y < 2^70. */
+export function powFloatExponent(y: bigint): PowFloatExponent | undefined {
+  if (y <= 0n || y >= BigInt(Y_MAX)) return undefined;
+  let a = y;
+  let b = 10n ** 18n;
+  while (b !== 0n) [a, b] = [b, a % b];
+  const [yh, yl] = dd(y);
+  const [nh, nl] = dd(y / a);
+  return { yh, yl, nh, nl, d: Number(10n ** 18n / a) };
+}
+
+/** FixedPoint.powUp(x, y) for y prepared by powFloatExponent, or undefined where the bigint path must decide. */
+export function powUpFloat(x: bigint, y: PowFloatExponent): bigint | undefined {
+  if (x < 100000000000000000n || x >= 18446744073709551616n) return undefined;
+  // x < 2^64 as an exact double-double: its top 53 bits and the 11 below.
+  const xh = Number(x >> 11n) * 2048;
+  const xl = Number(x & 2047n);
+  const sh = xh + xl;
+  const sl = xl - (sh - xh);
+  const inWindow = (sh > 0.9e18 || (sh === 0.9e18 && sl > 0)) && (sh < 1.1e18 || (sh === 1.1e18 && sl < 0));
+  if (!(inWindow ? lnTimesY36(sh, sl, y.yh, y.yl) : lnTimesY(sh, sl, y))) return undefined;
+  const lh = R[0];
+  const ll = R[1];
+  if (!(Math.abs(lh) < LOG_MAX)) return undefined;
+  if (!expOf(lh, ll)) return undefined;
+  // powUp: raw + ceil(raw * 1e-14) + 1 = raw + floor((raw + 2e14 - 1) / 1e14).
+  const raw0 = R[0];
+  const raw1 = R[1];
+  add(raw0, raw1, 2e14 - 1, 0);
+  div(R[0], R[1], E14, 0);
+  if (!floorOfRatio(R[0], R[1], E14)) return undefined;
+  add(raw0, raw1, R[0], R[1]);
+  return BigInt(R[0]) + BigInt(R[1]);
+}
+
+/**
+ * trunc(ln_36(x) * y / 1e18) into (R[0], R[1]) for 0.9e18 < x < 1.1e18: ((seriesSum * 2) * y) / 1e36 with the series
+ * z + z^3/3 + .. + z^15/15 of z = (x - 1) / (x + 1) evaluated without the contract's truncations (see the header).
+ */
+function lnTimesY36(xh: number, xl: number, yh: number, yl: number): boolean {
+  add(xh, xl, -E18, 0);
+  const nh = R[0];
+  const nl = R[1];
+  add(xh, xl, E18, 0);
+  div(nh, nl, R[0], R[1]);
+  const zh = R[0];
+  const zl = R[1];
+  mul(zh, zl, zh, zl);
+  const wh = R[0];
+  const wl = R[1];
+  // Horner in w over the coefficients 1 / (2k + 1), k = 7 .. 0. The levels k >= kd, whose sum is multiplied by
+  // w^kd <= 2^-50, run in plain doubles (their relative error, under 2^-50, moves the series by under 2^-100).
+  let kd = 1;
+  for (let p = wh; p > U2_50 && kd < 8; kd++) p *= wh;
+  let ah: number;
+  let al = 0;
+  let k: number;
+  if (kd < 8) {
+    ah = ODD_INVERSES[7][0];
+    for (k = 6; k >= kd; k--) ah = ah * wh + ODD_INVERSES[k][0];
+  } else {
+    ah = ODD_INVERSES[7][0];
+    al = ODD_INVERSES[7][1];
+    k = 6;
+  }
+  for (; k >= 0; k--) {
+    mul(ah, al, wh, wl);
+    const c = ODD_INVERSES[k];
+    const ch = c[0];
+    const s = R[0] + ch;
+    const v = s - R[0];
+    const e = R[0] - (s - v) + (ch - v) + R[1] + c[1];
+    ah = s + e;
+    al = e - (ah - s);
+  }
+  mul(ah, al, zh, zl);
+  mul(R[0], R[1], 2 * yh, 2 * yl);
+  return truncOf(R[0], R[1], U2_30);
+}
+
+/** trunc(ln(x) * y / 1e18) into (R[0], R[1]) outside ln_36's window, LogExpMath._ln's truncations each taken exactly. */
+function lnTimesY(xh: number, xl: number, y: PowFloatExponent): boolean {
+  const inverted = xh < E18;
+  let ah = xh;
+  let al = xl;
+  if (inverted) {
+    div(ONE_36[0], ONE_36[1], xh, xl);
+    if (!floorOf(R[0], R[1])) return false;
+    ah = R[0];
+    al = R[1];
+  }
+  // a * 100, exact (a < 2^64).
+  let p = ah * 100;
+  let t = SPLITTER * ah;
+  const ahh = t - (t - ah);
+  const e = ahh * 100 - p + (ah - ahh) * 100 + al * 100;
+  ah = p + e;
+  al = e - (ah - p);
+  let sum = 0;
+  for (const step of LN_STEPS) {
+    if (ah > step.ah || (ah === step.ah && al >= step.al)) {
+      mul(ah, al, step.rh, step.rl);
+      if (!floorOf(R[0], R[1])) return false;
+      ah = R[0];
+      al = R[1];
+      sum += step.x;
+    }
+  }
+  add(ah, al, -E20, 0);
+  const nh = R[0];
+  const nl = R[1];
+  add(ah, al, E20, 0);
+  div(nh, nl, R[0], R[1]);
+  mul(R[0], R[1], E20, 0);
+  if (!floorOf(R[0], R[1])) return false;
+  const zh = R[0];
+  const zl = R[1];
+  mul(zh, zl, zh, zl);
+  div(R[0], R[1], E20, 0);
+  if (!floorOf(R[0], R[1])) return false;
+  const wh = R[0];
+  const wl = R[1];
+  let numH = zh;
+  let numL = zl;
+  let sumH = zh;
+  let sumL = zl;
+  for (let i = 0; i < 5 && numH !== 0; i++) {
+    mul(numH, numL, wh, wl);
+    div(R[0], R[1], E20, 0);
+    if (!floorOf(R[0], R[1])) return false;
+    numH = R[0];
+    numL = R[1];
+    div(numH, numL, LN_ODD[i], 0);
+    if (!floorOfRatio(R[0], R[1], LN_ODD[i])) return false;
+    add(sumH, sumL, R[0], R[1]);
+    sumH = R[0];
+    sumL = R[1];
+  }
+  // ln = (sum + seriesSum * 2) / 100, then ln * y / 1e18, both truncated toward zero.
+  add(sum, 0, 2 * sumH, 2 * sumL);
+  div(R[0], R[1], 100, 0);
+  if (!floorOfRatio(R[0], R[1], 100)) return false;
+  p = inverted ? -R[0] : R[0];
+  t = inverted ? -R[1] : R[1];
+  // ln * n / d; below d = 2^20 its error (|ln * y / 1e18| < 2^66 here, so under 2^-32) is within floorOfRatio's 1 / (4d).
+  mul(p, t, y.nh, y.nl);
+  div(R[0], R[1], y.d, 0);
+  if (y.d > 1048576) return truncOf(R[0], R[1]);
+  if (R[0] >= 0) return floorOfRatio(R[0], R[1], y.d);
+  if (!floorOfRatio(-R[0], -R[1], y.d)) return false;
+  R[0] = -R[0];
+  R[1] = -R[1];
+  return true;
+}
+
+/** LogExpMath.exp(v) into (R[0], R[1]) for an exact integer |v| < 16e18. */
+function expOf(vh: number, vl: number): boolean {
+  const negative = vh < 0;
+  if (negative) {
+    vh = -vh;
+    vl = -vl;
+  }
+  // x = v * 100, exact (v < 2^64).
+  const p = vh * 100;
+  const t = SPLITTER * vh;
+  const vhh = t - (t - vh);
+  const e = vhh * 100 - p + (vh - vhh) * 100 + vl * 100;
+  let xh = p + e;
+  let xl = e - (xh - p);
+  let mask = 0;
+  for (let i = 0; i < 6; i++) {
+    const c = EXP_X[i];
+    mask <<= 1;
+    if (xh > c || (xh === c && xl >= 0)) {
+      add(xh, xl, -c, 0);
+      xh = R[0];
+      xl = R[1];
+      mask |= 1;
+    }
+  }
+  div(xh, xl, E20, 0);
+  const fh = R[0];
+  const fl = R[1];
+  add(E20, 0, xh, xl);
+  let sumH = R[0];
+  let sumL = R[1];
+  let termH = xh;
+  let termL = xl;
+  let i = 0;
+  for (; i < 11 && termH >= SMALL_TERM; i++) {
+    mul(termH, termL, fh, fl);
+    mul(R[0], R[1], TAYLOR_INVERSES[i][0], TAYLOR_INVERSES[i][1]);
+    if (!floorOf(R[0], R[1])) return false;
+    termH = R[0];
+    termL = R[1];
+    add(sumH, sumL, termH, termL);
+    sumH = R[0];
+    sumL = R[1];
+  }
+  // Terms below 2^30 in plain doubles: term * (x / 1e20) / n with three roundings (x / 1e20's high part, the product,
+  // the quotient) is within 2^-51 relative of the real quotient, so its floor is proven 2^-48 relative away from an
+  // integer; the terms and their sum (below 2^31) are exact doubles.
+  let small = 0;
+  for (let term = termH; i < 11 && term !== 0; i++) {
+    const q = (term * fh) / TAYLOR_DIVISORS[i];
+    term = Math.floor(q);
+    const frac = q - term;
+    const eps = q * U2_48;
+    if (frac < eps || frac > 1 - eps) return false;
+    small += term;
+  }
+  add(sumH, sumL, small, 0);
+  sumH = R[0];
+  sumL = R[1];
+  if (mask === 0) {
+    div(sumH, sumL, 100, 0);
+    if (!floorOfRatio(R[0], R[1], 100)) return false;
+  } else {
+    const [ph, pl] = EXP_PRODUCTS[mask];
+    mul(ph, pl, sumH, sumL);
+    div(R[0], R[1], 1e22, 0);
+    if (!floorOf(R[0], R[1])) return false;
+  }
+  if (!negative) return true;
+  div(ONE_36[0], ONE_36[1], R[0], R[1]);
+  return floorOf(R[0], R[1]);
+}
