@@ -2,7 +2,7 @@ import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
 import { type Candidate, type ExecutablePaths, executablePaths, pricedCandidate } from './candidates.ts';
 import { routeGas } from './gasModel.ts';
-import { fixedAmountCurve, type OkQuote, optimalSplit, type SolveCache } from './optimalSplit.ts';
+import { fixedAmountCurve, optimalSplit } from './optimalSplit.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import {
   buildCurve,
@@ -28,6 +28,7 @@ import {
   type TradeRequest,
   tradeGas,
 } from './searchGas.ts';
+import type { OkQuote, SolveCache } from './splitContext.ts';
 import { mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Route, Split, Trade } from './Trade.ts';
 import { tradeEnds } from './tradeEnds.ts';
