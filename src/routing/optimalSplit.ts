@@ -2,7 +2,7 @@ import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { type PathCurve, pathCurve, rateAtZero } from './pathCurve.ts';
 import type { PricedPath } from './priceRoutes.ts';
 import { priceSolved } from './priceSolved.ts';
-import { mayReach, solveSet } from './solveSet.ts';
+import { mayReach, setMemo, solveSet } from './solveSet.ts';
 import type { PricedSplit, Solved, SplitContext, SplitPath } from './splitContext.ts';
 
 /** Whether `a` is a better set than `b`: one that carries the amount beats one that does not, then by value net of fees. */
@@ -24,6 +24,7 @@ export function optimalSplit<P extends SplitPath>(
   candidates: readonly P[],
   curves: readonly PathCurve[] = candidates.map((c) => fixedAmountCurve(c.path, context.tradeType, context.amount)),
 ): PricedSplit<P> | undefined {
+  const memo = setMemo(candidates.length, context.maxSplits);
   let current: Solved | undefined;
   for (let round = 0; round < context.maxSplits; round++) {
     let best: Solved | undefined;
@@ -52,7 +53,7 @@ export function optimalSplit<P extends SplitPath>(
         !mayReach(context, candidates, curves, current, j, best ? Math.max(best.net, current.net) : current.net)
       )
         continue;
-      const next = solveSet(context, candidates, curves, [...taken, j]);
+      const next = solveSet(context, candidates, curves, [...taken, j], memo);
       if (better(next, best)) best = next;
     }
     if (!best || (current && !better(best, current))) break;
@@ -60,7 +61,7 @@ export function optimalSplit<P extends SplitPath>(
   }
   if (!current?.split.feasible) return undefined;
   if (context.singlesKnown && current.members.length < 2) return undefined;
-  return priceSolved(context, candidates, curves, current);
+  return priceSolved(context, candidates, curves, current, memo);
 }
 
 /** A path's curve built as far as a trade of `amount` on its fixed side can reach. */

@@ -1,6 +1,6 @@
 import type { PathCurve } from './pathCurve.ts';
 import { type PathQuote, pricePath } from './priceRoutes.ts';
-import { solveSet } from './solveSet.ts';
+import { type SetMemo, solveSet } from './solveSet.ts';
 import { type OkQuote, type PricedSplit, quoteValue, type Solved, type SplitContext, type SplitPath } from './splitContext.ts';
 
 /** A share smaller than this part of the amount is not worth a path (millionths: percent's precision). */
@@ -17,6 +17,7 @@ export function priceSolved<P extends SplitPath>(
   candidates: readonly P[],
   curves: readonly PathCurve[],
   solved: Solved,
+  memo?: SetMemo,
 ): PricedSplit<P> | undefined {
   let set = solved;
   for (let attempt = 0; attempt < candidates.length && set.split.feasible; attempt++) {
@@ -29,10 +30,11 @@ export function priceSolved<P extends SplitPath>(
         candidates,
         curves,
         set.members.filter((_, i) => i !== priced),
+        memo,
       );
       continue;
     }
-    return dropUnpaid(context, candidates, curves, priced);
+    return dropUnpaid(context, candidates, curves, priced, memo);
   }
   return undefined;
 }
@@ -98,7 +100,7 @@ function polishStep(amount: bigint): bigint {
 function polish<P extends SplitPath>(context: SplitContext<P>, candidates: readonly P[], s: Share[], sides: readonly PathQuote[][]): void {
   if (s.length < 2) return;
   const step = polishStep(context.amount);
-  const marginal = s.map((x, i) => gains(context, candidates, step, x, sides[i]));
+  const marginal = s.map((x, i) => gains(context, candidates, step, x, sides[i][0], sides[i][1]));
   for (let move = 0; move < MAX_POLISH_MOVES; move++) {
     let to = -1;
     let from = -1;
@@ -111,34 +113,50 @@ function polish<P extends SplitPath>(context: SplitContext<P>, candidates: reado
       if (i !== to && m.down !== undefined && (from < 0 || m.down < marginal[from].down!)) from = i;
     }
     if (to < 0 || from < 0 || marginal[to].up! <= marginal[from].down!) return;
+    // Each moved member's former quote is now its quote one step below (to) or above (from).
+    const formerTo = s[to].quote;
+    const formerFrom = s[from].quote;
     s[to].share += step;
     s[to].quote = marginal[to].q[1]!;
     s[from].share -= step;
     s[from].quote = marginal[from].q[0]!;
-    marginal[to] = gains(context, candidates, step, s[to]);
-    marginal[from] = gains(context, candidates, step, s[from]);
+    marginal[to] = gains(context, candidates, step, s[to], formerTo);
+    marginal[from] = gains(context, candidates, step, s[from], undefined, formerFrom);
   }
 }
 
-/** A member's gains one step up and down; `near`: its quotes one step below and above when already priced. */
+/**
+ * A member's gains one step up and down, and its quotes there (undefined where refused, or below when the share is
+ * not above a step). `below` and `above`: its quotes one step below and above where already priced (a priced amount
+ * is the same quote in any ladder); only the others are priced.
+ */
 function gains<P extends SplitPath>(
   context: SplitContext<P>,
   candidates: readonly P[],
   step: bigint,
   x: Share,
-  near?: readonly PathQuote[],
+  below?: PathQuote,
+  above?: PathQuote,
 ): { up: bigint | undefined; down: bigint | undefined; q: (OkQuote | undefined)[] } {
   const { tradeType } = context;
-  const amounts = x.share > step ? [x.share - step, x.share + step] : [x.share + step];
-  const priced = near ? (amounts.length === 2 ? near : [near[1]]) : pricePath(candidates[x.member].path, tradeType, amounts);
-  const q = priced.map((p) => (p.ok ? p : undefined));
+  const hasDown = x.share > step;
+  let down = hasDown ? below : undefined;
+  let up = above;
+  if ((hasDown && !down) || !up) {
+    const path = candidates[x.member].path;
+    if (hasDown && !down) {
+      const priced = pricePath(path, tradeType, up ? [x.share - step] : [x.share - step, x.share + step]);
+      down = priced[0];
+      up ??= priced[1];
+    } else up = pricePath(path, tradeType, [x.share + step])[0];
+  }
   const v = quoteValue(x.quote, tradeType);
-  const upQ = q[q.length - 1];
-  const downQ = amounts.length === 2 ? q[0] : undefined;
+  const downQ = down?.ok ? down : undefined;
+  const upQ = up?.ok ? up : undefined;
   return {
     up: upQ && quoteValue(upQ, tradeType) - v,
     down: downQ && v - quoteValue(downQ, tradeType),
-    q: amounts.length === 2 ? q : [undefined, q[0]],
+    q: [downQ, upQ],
   };
 }
 
@@ -152,6 +170,7 @@ function dropUnpaid<P extends SplitPath>(
   candidates: readonly P[],
   curves: readonly PathCurve[],
   priced: { shares: Share[]; score: bigint },
+  memo: SetMemo | undefined,
 ): PricedSplit<P> | undefined {
   let best = priced;
   if (!context.ranksFees) return result(candidates, best);
@@ -162,6 +181,7 @@ function dropUnpaid<P extends SplitPath>(
       candidates,
       curves,
       best.shares.map((x) => x.member),
+      memo,
     );
     const order = [...best.shares].sort((a, b) => (a.share < b.share ? -1 : a.share > b.share ? 1 : 0));
     for (const leave of order) {
@@ -169,7 +189,7 @@ function dropUnpaid<P extends SplitPath>(
       if (rest.some((i) => curves[i].x.length === 0)) continue;
       // Without a member of two, the other alone: the caller's best single path is at least as good.
       if (context.singlesKnown && rest.length < 2) continue;
-      const set = solveSet(context, candidates, curves, rest);
+      const set = solveSet(context, candidates, curves, rest, memo);
       if (!set.split.feasible) continue;
       const ownFee = whole.fee - set.fee;
       if (whole.net + whole.fee - (set.net + set.fee) > 3 * ownFee) continue;

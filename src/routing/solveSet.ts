@@ -20,8 +20,45 @@ function setOf<T>(into: T[], all: readonly T[], members: readonly number[]): T[]
   return into;
 }
 
+/**
+ * The sets one split search solved, by their members in order (a number: each position plus one, a digit in base
+ * `base`, exact below 2^53). The search meets some sets again: dropUnpaid solves the set it was given and the set
+ * without each member, and the greedy's rounds had solved the set without its last member (and mostly without the one
+ * before). The solve is a pure function of the members in order (the same curves, sums in the same order, the same
+ * fee estimate), so a set met again takes its first solve.
+ */
+export interface SetMemo {
+  readonly base: number;
+  readonly solved: Map<number, Solved>;
+}
+
+/** A SetMemo for a search over `candidates` paths with sets of up to `maxSplits`; undefined where the key would not be exact. */
+export function setMemo(candidates: number, maxSplits: number): SetMemo | undefined {
+  const base = candidates + 1;
+  return base ** maxSplits <= Number.MAX_SAFE_INTEGER ? { base, solved: new Map() } : undefined;
+}
+
 /** A set of candidates (positions in `candidates`) solved in floating point, with its estimated fee. */
 export function solveSet<P extends SplitPath>(
+  context: SplitContext<P>,
+  candidates: readonly P[],
+  curves: readonly PathCurve[],
+  members: readonly number[],
+  memo?: SetMemo,
+): Solved {
+  let key = 0;
+  if (memo) {
+    for (let m = 0; m < members.length; m++) key = key * memo.base + members[m] + 1;
+    const seen = memo.solved.get(key);
+    if (seen) return seen;
+  }
+  const solved = solveAnew(context, candidates, curves, members);
+  memo?.solved.set(key, solved);
+  return solved;
+}
+
+/** solveSet without the search's memo: from the request's SolveCache where an earlier search solved the set, else solved. */
+function solveAnew<P extends SplitPath>(
   context: SplitContext<P>,
   candidates: readonly P[],
   curves: readonly PathCurve[],
