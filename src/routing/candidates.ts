@@ -6,10 +6,10 @@ import { chainMeetsNativePools, executorsFor, routeStages, type StagePlan } from
 import { DEFAULT_MAX_ROUTES, findRoutes, type NativeNode, type PoolPath } from './findRoutes.ts';
 import { leastRouteGas, routeGas } from './gasModel.ts';
 import { crossesNative, heldAt } from './nativePools.ts';
-import type { SplitPath } from './optimalSplit.ts';
 import { pathRateAtZero } from './pathCurve.ts';
 import { legKey, type PricedPath, toPricedPath } from './priceRoutes.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
+import type { SplitPath } from './splitContext.ts';
 import type { Executor, Leg } from './Trade.ts';
 import type { TradeEnds } from './tradeEnds.ts';
 

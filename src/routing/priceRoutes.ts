@@ -43,11 +43,18 @@ export type LadderCache = Map<string, LadderQuote[]>;
  */
 export function pricePath(path: PricedPath, tradeType: TradeType, amounts: readonly bigint[], cache?: LadderCache): PathQuote[] {
   const n = path.pools.length;
-  const results: PathQuote[] = new Array(amounts.length);
-  // For each amount still alive: its index and the legs so far (in hop order once complete).
-  let alive = amounts.map((_, i) => i);
-  let current = [...amounts];
-  const legs: Leg[][] = amounts.map(() => new Array<Leg>(n));
+  const count = amounts.length;
+  const results: PathQuote[] = new Array(count);
+  // For each amount still alive: its index, its amount at the next hop and the legs so far (in hop order once
+  // complete). Kept in place, the amounts a hop refuses taken out (one set of arrays per call, not per hop).
+  const alive: number[] = new Array(count);
+  let current: bigint[] = new Array(count);
+  const legs: Leg[][] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    alive[i] = i;
+    current[i] = amounts[i];
+    legs[i] = new Array<Leg>(n);
+  }
   let prefix = cache ? `${tradeType}:${amounts.join(',')}|` : '';
   for (let step = 0; step < n && alive.length > 0; step++) {
     const hop = tradeType === 'exactIn' ? step : n - 1 - step;
@@ -72,10 +79,9 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
       quotes = protocolOf(pool.kind).quoteLadder(pool, zeroForOne, tradeType, current);
       if (key !== undefined) cache!.set(key, quotes);
     }
-    const nextAlive: number[] = [];
-    const next: bigint[] = [];
     // The pool's key (a v4 pool's) once per hop, not an object spread into every amount's leg.
     const poolKey = protocolOf(pool.kind).legKey?.(pool);
+    let kept = 0;
     for (let j = 0; j < alive.length; j++) {
       const i = alive[j];
       const q = quotes[j];
@@ -84,11 +90,14 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
         continue;
       }
       legs[i][hop] = poolKey ? { ...pricedLeg(pool, tokenIn, tokenOut, q), poolKey } : pricedLeg(pool, tokenIn, tokenOut, q);
-      nextAlive.push(i);
-      next.push(tradeType === 'exactIn' ? q.amountOut : q.amountIn);
+      alive[kept] = i;
+      current[kept] = tradeType === 'exactIn' ? q.amountOut : q.amountIn;
+      kept++;
     }
-    alive = nextAlive;
-    current = next;
+    if (kept < alive.length) {
+      alive.length = kept;
+      current.length = kept;
+    }
   }
   for (const i of alive) results[i] = { ok: true, legs: legs[i] };
   return results;

@@ -1,7 +1,8 @@
 import type { Candidate } from './candidates.ts';
-import { fixedAmountCurve, type SetAtRate, type SplitContext } from './optimalSplit.ts';
+import { fixedAmountCurve } from './optimalSplit.ts';
 import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
 import { gasCost, nominalStages, routeCallGas, type Search, tradeGas } from './searchGas.ts';
+import type { SetAtRate, SplitContext } from './splitContext.ts';
 import { aloneBound, type OutputBound, outputBound } from './stagedRoutes.ts';
 
 /*

@@ -2,8 +2,8 @@ import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { type Pool, protocolOf } from '../protocols/registry.ts';
 import { callGas, callNativeWork, routeGas } from './gasModel.ts';
 import { heldAt } from './nativePools.ts';
-import { BOUND_SLACK, type SetAtRate } from './optimalSplit.ts';
 import type { PricedPath } from './priceRoutes.ts';
+import { BOUND_SLACK, type SetAtRate } from './splitContext.ts';
 import type { Executor, Leg, Route, RouteStage } from './Trade.ts';
 
 /** One stage of a route (Route.stages) with its own legs: what one executor call swaps. */

@@ -1,0 +1,213 @@
+import type { PathCurve } from './pathCurve.ts';
+import { type PathQuote, pricePath } from './priceRoutes.ts';
+import { type SetMemo, solveSet } from './solveSet.ts';
+import { type OkQuote, type PricedSplit, quoteValue, type Solved, type SplitContext, type SplitPath } from './splitContext.ts';
+
+/** A share smaller than this part of the amount is not worth a path (millionths: percent's precision). */
+const MIN_SHARE_PPM = 1n;
+/** Most exact moves of the integer polish. */
+const MAX_POLISH_MOVES = 8;
+
+/**
+ * Prices a solved set exactly: members whose share rounds below a millionth of the amount, or whose exact price
+ * refuses its share, are left out and the rest solved again; then the integer polish and the fee check.
+ */
+export function priceSolved<P extends SplitPath>(
+  context: SplitContext<P>,
+  candidates: readonly P[],
+  curves: readonly PathCurve[],
+  solved: Solved,
+  memo?: SetMemo,
+): PricedSplit<P> | undefined {
+  let set = solved;
+  for (let attempt = 0; attempt < candidates.length && set.split.feasible; attempt++) {
+    if (context.singlesKnown && set.members.length < 2) return undefined;
+    const priced = priceShares(context, candidates, set);
+    if (priced === undefined) return undefined;
+    if (typeof priced === 'number') {
+      set = solveSet(
+        context,
+        candidates,
+        curves,
+        set.members.filter((_, i) => i !== priced),
+        memo,
+      );
+      continue;
+    }
+    return dropUnpaid(context, candidates, curves, priced, memo);
+  }
+  return undefined;
+}
+
+/** A member's exact share and its quote. */
+interface Share {
+  readonly member: number;
+  share: bigint;
+  quote: OkQuote;
+}
+
+/**
+ * Integer shares of a solved set priced exactly, or the position of a member to leave out (its share too small or
+ * refused), or undefined when the set is a single path its exact price refuses.
+ */
+function priceShares<P extends SplitPath>(
+  context: SplitContext<P>,
+  candidates: readonly P[],
+  set: Solved,
+): { shares: Share[]; score: bigint } | number | undefined {
+  const { tradeType, amount } = context;
+  const floats = tradeType === 'exactIn' ? set.split.inputs : set.split.outputs;
+  const wanted = floats.map((v) => BigInt(Math.max(0, Math.round(v))));
+  const tiny = wanted.findIndex((v) => v * 1_000_000n < amount * MIN_SHARE_PPM);
+  if (tiny >= 0 && set.members.length > 1) return tiny;
+  // The rounding remainder goes to the largest share.
+  let largest = 0;
+  for (let i = 1; i < wanted.length; i++) if (wanted[i] > wanted[largest]) largest = i;
+  wanted[largest] += amount - wanted.reduce((a, b) => a + b, 0n);
+  if (wanted[largest] <= 0n) return set.members.length > 1 ? largest : undefined;
+  const result: Share[] = [];
+  // With several members, each is priced in one walk at its share and one polish step either side (polish's moves).
+  const step = polishStep(amount);
+  const sides: PathQuote[][] = [];
+  for (let i = 0; i < set.members.length; i++) {
+    const w = wanted[i];
+    const polished = set.members.length > 1;
+    const amounts = !polished ? [w] : w > step ? [w - step, w, w + step] : [w, w + step];
+    const priced = pricePath(candidates[set.members[i]].path, tradeType, amounts);
+    const q = priced[amounts.length === 3 ? 1 : 0];
+    if (!q.ok) return set.members.length > 1 ? i : undefined;
+    result.push({ member: set.members[i], share: w, quote: q });
+    sides.push(
+      amounts.length === 3 ? [priced[0], priced[2]] : amounts.length === 2 ? [{ ok: false, code: 'AMOUNT_TOO_SMALL' }, priced[1]] : [],
+    );
+  }
+  polish(context, candidates, result, sides);
+  return { shares: result, score: context.score(members(candidates, result), quotes(result)) };
+}
+
+const members = <P>(candidates: readonly P[], s: readonly Share[]): P[] => s.map((x) => candidates[x.member]);
+const quotes = (s: readonly Share[]): OkQuote[] => s.map((x) => x.quote);
+
+/** The integer polish's step: a millionth of the amount, at least 1. */
+function polishStep(amount: bigint): bigint {
+  return amount / 1_000_000n > 0n ? amount / 1_000_000n : 1n;
+}
+
+/**
+ * Moves of one millionth of the amount between members while the exact value gained by one exceeds what the other
+ * loses (the float optimum is already within rounding of the exact one: this corrects what floats cannot see).
+ */
+function polish<P extends SplitPath>(context: SplitContext<P>, candidates: readonly P[], s: Share[], sides: readonly PathQuote[][]): void {
+  if (s.length < 2) return;
+  const step = polishStep(context.amount);
+  const marginal = s.map((x, i) => gains(context, candidates, step, x, sides[i][0], sides[i][1]));
+  for (let move = 0; move < MAX_POLISH_MOVES; move++) {
+    let to = -1;
+    let from = -1;
+    for (let i = 0; i < s.length; i++) {
+      const m = marginal[i];
+      if (m.up !== undefined && (to < 0 || m.up > marginal[to].up!)) to = i;
+    }
+    for (let i = 0; i < s.length; i++) {
+      const m = marginal[i];
+      if (i !== to && m.down !== undefined && (from < 0 || m.down < marginal[from].down!)) from = i;
+    }
+    if (to < 0 || from < 0 || marginal[to].up! <= marginal[from].down!) return;
+    // Each moved member's former quote is now its quote one step below (to) or above (from).
+    const formerTo = s[to].quote;
+    const formerFrom = s[from].quote;
+    s[to].share += step;
+    s[to].quote = marginal[to].q[1]!;
+    s[from].share -= step;
+    s[from].quote = marginal[from].q[0]!;
+    marginal[to] = gains(context, candidates, step, s[to], formerTo);
+    marginal[from] = gains(context, candidates, step, s[from], undefined, formerFrom);
+  }
+}
+
+/**
+ * A member's gains one step up and down, and its quotes there (undefined where refused, or below when the share is
+ * not above a step). `below` and `above`: its quotes one step below and above where already priced (a priced amount
+ * is the same quote in any ladder); only the others are priced.
+ */
+function gains<P extends SplitPath>(
+  context: SplitContext<P>,
+  candidates: readonly P[],
+  step: bigint,
+  x: Share,
+  below?: PathQuote,
+  above?: PathQuote,
+): { up: bigint | undefined; down: bigint | undefined; q: (OkQuote | undefined)[] } {
+  const { tradeType } = context;
+  const hasDown = x.share > step;
+  let down = hasDown ? below : undefined;
+  let up = above;
+  if ((hasDown && !down) || !up) {
+    const path = candidates[x.member].path;
+    if (hasDown && !down) {
+      const priced = pricePath(path, tradeType, up ? [x.share - step] : [x.share - step, x.share + step]);
+      down = priced[0];
+      up ??= priced[1];
+    } else up = pricePath(path, tradeType, [x.share + step])[0];
+  }
+  const v = quoteValue(x.quote, tradeType);
+  const downQ = down?.ok ? down : undefined;
+  const upQ = up?.ok ? up : undefined;
+  return {
+    up: upQ && quoteValue(upQ, tradeType) - v,
+    down: downQ && v - quoteValue(downQ, tradeType),
+    q: [downQ, upQ],
+  };
+}
+
+/**
+ * With the network fee ranked: each member, the smallest share first, is dropped when the others, solved again and
+ * priced without it, score better exactly (it did not pay for its own fee). Only members whose estimated gross gain
+ * is within three times their estimated fee are checked: the others pay for theirs with room to spare.
+ */
+function dropUnpaid<P extends SplitPath>(
+  context: SplitContext<P>,
+  candidates: readonly P[],
+  curves: readonly PathCurve[],
+  priced: { shares: Share[]; score: bigint },
+  memo: SetMemo | undefined,
+): PricedSplit<P> | undefined {
+  let best = priced;
+  if (!context.ranksFees) return result(candidates, best);
+  for (let dropped = true; dropped && best.shares.length > 1; ) {
+    dropped = false;
+    const whole = solveSet(
+      context,
+      candidates,
+      curves,
+      best.shares.map((x) => x.member),
+      memo,
+    );
+    const order = [...best.shares].sort((a, b) => (a.share < b.share ? -1 : a.share > b.share ? 1 : 0));
+    for (const leave of order) {
+      const rest = best.shares.filter((x) => x !== leave).map((x) => x.member);
+      if (rest.some((i) => curves[i].x.length === 0)) continue;
+      // Without a member of two, the other alone: the caller's best single path is at least as good.
+      if (context.singlesKnown && rest.length < 2) continue;
+      const set = solveSet(context, candidates, curves, rest, memo);
+      if (!set.split.feasible) continue;
+      const ownFee = whole.fee - set.fee;
+      if (whole.net + whole.fee - (set.net + set.fee) > 3 * ownFee) continue;
+      const other = priceShares(context, candidates, set);
+      if (other === undefined || typeof other === 'number' || other.score <= best.score) continue;
+      best = other;
+      dropped = true;
+      break;
+    }
+  }
+  return result(candidates, best);
+}
+
+function result<P extends SplitPath>(candidates: readonly P[], priced: { shares: Share[]; score: bigint }): PricedSplit<P> {
+  return {
+    members: members(candidates, priced.shares),
+    shares: priced.shares.map((x) => x.share),
+    quotes: quotes(priced.shares),
+    score: priced.score,
+  };
+}
