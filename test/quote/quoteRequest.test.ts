@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { buildQuoteTestApp } from '../helpers/quoteTestApp.ts';
 
-const q = buildQuoteTestApp({ snapshotDir: fileURLToPath(new URL('../fixtures/quote-snapshots', import.meta.url)) });
+// A fixed clock: the `hooks` test compares whole answers made moments apart, whose deadlines and snapshot ages follow
+// the service's clock (two answers straddling a second differed by 1 s in a fresh-clone CI run).
+const NOW_MS = 1_795_718_000_000;
+const q = buildQuoteTestApp({
+  snapshotDir: fileURLToPath(new URL('../fixtures/quote-snapshots', import.meta.url)),
+  now: () => NOW_MS,
+});
 t.teardown(() => q.close());
 const BASE = {
   originChainId: 1001,
