@@ -59,6 +59,16 @@ function div(ah: number, al: number, bh: number, bl: number): void {
   R[1] = tl - (R[0] - th);
 }
 
+/** (h + l) * 100 into (R[0], R[1]), exact for an integer below 2^64 (LogExpMath's 18 -> 20 decimal step). */
+function times100(h: number, l: number): void {
+  const p = h * 100;
+  const t = SPLITTER * h;
+  const hh = t - (t - h);
+  const e = hh * 100 - p + (h - hh) * 100 + l * 100;
+  R[0] = p + e;
+  R[1] = e - (R[0] - p);
+}
+
 /** Exact sum of two double-double integers whose sum is below 2^100 (every rounding below is of an exact integer). */
 function add(ah: number, al: number, bh: number, bl: number): void {
   const s = ah + bh;
@@ -274,13 +284,9 @@ function lnTimesY(xh: number, xl: number, y: PowFloatExponent): boolean {
     ah = R[0];
     al = R[1];
   }
-  // a * 100, exact (a < 2^64).
-  let p = ah * 100;
-  let t = SPLITTER * ah;
-  const ahh = t - (t - ah);
-  const e = ahh * 100 - p + (ah - ahh) * 100 + al * 100;
-  ah = p + e;
-  al = e - (ah - p);
+  times100(ah, al);
+  ah = R[0];
+  al = R[1];
   let sum = 0;
   for (const step of LN_STEPS) {
     if (ah > step.ah || (ah === step.ah && al >= step.al)) {
@@ -325,8 +331,8 @@ function lnTimesY(xh: number, xl: number, y: PowFloatExponent): boolean {
   add(sum, 0, 2 * sumH, 2 * sumL);
   div(R[0], R[1], 100, 0);
   if (!floorOfRatio(R[0], R[1], 100)) return false;
-  p = inverted ? -R[0] : R[0];
-  t = inverted ? -R[1] : R[1];
+  const p = inverted ? -R[0] : R[0];
+  const t = inverted ? -R[1] : R[1];
   // ln * n / d; below d = 2^20 its error (|ln * y / 1e18| < 2^66 here, so under 2^-32) is within floorOfRatio's 1 / (4d).
   mul(p, t, y.nh, y.nl);
   div(R[0], R[1], y.d, 0);
@@ -345,13 +351,9 @@ function expOf(vh: number, vl: number): boolean {
     vh = -vh;
     vl = -vl;
   }
-  // x = v * 100, exact (v < 2^64).
-  const p = vh * 100;
-  const t = SPLITTER * vh;
-  const vhh = t - (t - vh);
-  const e = vhh * 100 - p + (vh - vhh) * 100 + vl * 100;
-  let xh = p + e;
-  let xl = e - (xh - p);
+  times100(vh, vl);
+  let xh = R[0];
+  let xl = R[1];
   let mask = 0;
   for (let i = 0; i < 6; i++) {
     const c = EXP_X[i];
