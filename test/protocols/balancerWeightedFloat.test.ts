@@ -191,3 +191,49 @@ t.test('exact quotients at each step: decided as exact ratios or declined, never
   t.equal(floatQuoter({ ...s, weightIn: 8n * 10n ** 17n, weightOut: 2n * 10n ** 17n }, true), undefined, 'exponent 4: none');
   t.equal(floatQuoter({ ...s, swapFee: ONE }, true), undefined, 'fee of 100%: none');
 });
+
+t.test('seeded quotes built on exact quotients (base, fee, result): the float path never answers them wrong', async (t) => {
+  let differ = 0;
+  let declined = 0;
+  const n = Math.max(2000, CASES / 10);
+  for (let i = 0; i < n; i++) {
+    // sum = balance + amount a power-of-ten divisor (2^i 5^j) times m, balance p of its parts: base = p / (p + q) * 1e18
+    // is an exact integer (exact in, no fee); exact out the other way round. Fees of 1 wei to 1e-6 on whole-token
+    // amounts make the fee quotient an exact integer with no small denominator.
+    const parts = 2n ** BigInt(Math.floor(random() * 8)) * 5n ** BigInt(Math.floor(random() * 8));
+    const m = between(1n, 10n ** 12n) * (random() < 0.5 ? ONE : 1n);
+    const q = between(1n, (parts * 3n) / 13n > 0n ? (parts * 3n) / 13n : 1n);
+    const p = parts - q;
+    const [weightIn, weightOut] = pick(WEIGHTS);
+    const fee = random() < 0.5 ? 0n : between(1n, 10n ** 12n);
+    const s: WeightedSide = {
+      balanceIn: p * m,
+      balanceOut: random() < 0.5 ? between(10n ** 15n, 10n ** 28n) : p * m,
+      weightIn,
+      weightOut,
+      scalingFactorIn: ONE,
+      scalingFactorOut: ONE,
+      swapFee: fee,
+    };
+    const cases: [boolean, bigint][] = [
+      [true, fee === 0n ? q * m : between(1n, 10n ** 6n) * ONE],
+      [false, s.balanceOut === p * m ? (q * m * p) / parts : between(1n, 10n ** 6n) * ONE],
+    ];
+    for (const [exactIn, a] of cases) {
+      const expected = outcome(() => (exactIn ? contractGivenIn(s, a) : contractGivenOut(s, a)));
+      const got = floatQuoter(s, exactIn)?.(a);
+      const viaQuoter = outcome(() => weightedQuoter(s, exactIn)(a));
+      if (got === undefined) declined++;
+      const bad =
+        (got !== undefined && got !== expected) || (typeof expected === 'string' ? typeof viaQuoter !== 'string' : viaQuoter !== expected);
+      if (bad) {
+        differ++;
+        if (differ <= 5)
+          t.fail(
+            `${exactIn ? 'in' : 'out'} ${s.balanceIn} ${s.balanceOut} ${weightIn}/${weightOut} fee ${fee} amount ${a}: ${got} / ${viaQuoter}, contract ${expected}`,
+          );
+      }
+    }
+  }
+  t.equal(differ, 0, `no quote differs (${declined} of ${2 * n} declined)`);
+});
