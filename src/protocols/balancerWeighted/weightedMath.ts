@@ -99,23 +99,9 @@ function prepareWeighted(side: WeightedSide, exactIn: boolean): (amount: bigint)
   if (side.scalingFactorIn !== ONE || side.scalingFactorOut !== ONE || side.weightIn === 0n || side.weightOut === 0n) return quote;
   // Scaling factors of 1e18: the balances are the upscaled ones; the float path first, this amount's bigint path where
   // it declines (src/protocols/balancerWeighted/weightedFloat.ts).
-  const float = exactIn
-    ? weightedFloatQuoter(
-        side.balanceIn,
-        side.balanceOut,
-        mulDown(side.balanceIn, MAX_IN_RATIO),
-        divDown(side.weightIn, side.weightOut),
-        side.swapFee,
-        true,
-      )
-    : weightedFloatQuoter(
-        side.balanceIn,
-        side.balanceOut,
-        mulDown(side.balanceOut, MAX_OUT_RATIO),
-        divUp(side.weightOut, side.weightIn),
-        side.swapFee,
-        false,
-      );
+  const limit = exactIn ? mulDown(side.balanceIn, MAX_IN_RATIO) : mulDown(side.balanceOut, MAX_OUT_RATIO);
+  const exponent = exactIn ? divDown(side.weightIn, side.weightOut) : divUp(side.weightOut, side.weightIn);
+  const float = weightedFloatQuoter(side.balanceIn, side.balanceOut, limit, exponent, side.swapFee, exactIn);
   return float === undefined ? quote : (amount) => float(amount) ?? quote(amount);
 }
 
