@@ -14,118 +14,15 @@
  * integer), `undefined`. test/protocols/balancerPowFloat.test.ts compares it with LogExpMath's transliteration.
  */
 
+import { add, dd, div, floorOf, floorOfRatio, mul, R, reciprocal, times100, truncOf } from './balancerDoubleDouble.ts';
+
 const U2_30 = 2 ** -30;
-const U2_92 = 2 ** -92;
 const U2_50 = 2 ** -50;
-const SPLITTER = 134217729; // 2^27 + 1 (Veltkamp's split)
 const E18 = 1e18;
 const E20 = 1e20;
 const E14 = 1e14;
-
-/**
- * The result registers of the double-double operations below (hi, lo): a Float64Array, as doubles written to module
- * variables would each be boxed.
- */
-const R = new Float64Array(2);
-
-/** An exact bigint below 2^106 as a normalized double-double. */
-function dd(v: bigint): [number, number] {
-  const h = Number(v);
-  return [h, Number(v - BigInt(h))];
-}
-
-/** (ah + al) * (bh + bl), Dekker's product (no fused multiply-add in JavaScript), relative error below 8u^2. */
-function mul(ah: number, al: number, bh: number, bl: number): void {
-  const p = ah * bh;
-  let t = SPLITTER * ah;
-  const ahh = t - (t - ah);
-  const ahl = ah - ahh;
-  t = SPLITTER * bh;
-  const bhh = t - (t - bh);
-  const bhl = bh - bhh;
-  const e = ahh * bhh - p + ahh * bhl + ahl * bhh + ahl * bhl;
-  const c = e + (ah * bl + al * bh);
-  R[0] = p + c;
-  R[1] = c - (R[0] - p);
-}
-
-/** (ah + al) / (bh + bl), Joldes et al.'s DWDivDW2, relative error below 15u^2. */
-function div(ah: number, al: number, bh: number, bl: number): void {
-  const th = ah / bh;
-  mul(bh, bl, th, 0);
-  const d = ah - R[0] + (al - R[1]);
-  const tl = d / bh;
-  R[0] = th + tl;
-  R[1] = tl - (R[0] - th);
-}
-
-/** (h + l) * 100 into (R[0], R[1]), exact for an integer below 2^64 (LogExpMath's 18 -> 20 decimal step). */
-function times100(h: number, l: number): void {
-  const p = h * 100;
-  const t = SPLITTER * h;
-  const hh = t - (t - h);
-  const e = hh * 100 - p + (h - hh) * 100 + l * 100;
-  R[0] = p + e;
-  R[1] = e - (R[0] - p);
-}
-
-/** Exact sum of two double-double integers whose sum is below 2^100 (every rounding below is of an exact integer). */
-function add(ah: number, al: number, bh: number, bl: number): void {
-  const s = ah + bh;
-  const v = s - ah;
-  const sl = ah - (s - v) + (bh - v);
-  const c = sl + al + bl;
-  R[0] = s + c;
-  R[1] = c - (R[0] - s);
-}
-
-/**
- * The floor of a double-double quotient (hi, lo) within 2^-92 relative (plus `slack`) of the real quotient, as an exact
- * integer in (R[0], R[1]); false where the real quotient may lie on the other side of an integer. A quotient of 0 is exact
- * (a zero operand), so its floor is 0.
- */
-function floorOf(qh: number, ql: number, slack = 0): boolean {
-  let fh = Math.floor(qh);
-  let fl = 0;
-  let frac: number;
-  if (fh === qh) {
-    fl = Math.floor(ql);
-    frac = ql - fl;
-  } else {
-    frac = qh - fh + ql;
-    if (frac < 0) {
-      fh -= 1;
-      frac += 1;
-    } else if (frac >= 1) {
-      fh += 1;
-      frac -= 1;
-    }
-  }
-  const eps = slack + Math.abs(qh) * U2_92;
-  if (frac < eps || frac > 1 - eps) return false;
-  R[0] = fh + fl;
-  R[1] = fl - (R[0] - fh);
-  return true;
-}
-
-/**
- * floor(k / d) for an integer k and a positive integer d from a quotient within 2^-92 relative of k / d, where that error
- * is below 1 / (4d): k / d lies on an integer or at least 1 / d above one, so k / d + 1 / (2d) is at least 1 / (2d) from
- * every integer and its floor is floor(k / d). (floorOf would give up on every exact quotient.)
- */
-function floorOfRatio(qh: number, ql: number, d: number): boolean {
-  return floorOf(qh, ql + 0.5 / d);
-}
-
-/** Truncation toward zero (Solidity's signed division) of a quotient, as floorOf. */
-function truncOf(qh: number, ql: number, slack = 0): boolean {
-  if (qh >= 0) return floorOf(qh, ql, slack);
-  if (!floorOf(-qh, -ql, slack)) return false;
-  R[0] = -R[0];
-  R[1] = -R[1];
-  return true;
-}
-
+/** 2^64, the end of the range this path proves. */
+const X_END = 2 ** 64;
 const ONE_36 = dd(10n ** 36n);
 /** 1 / (2k + 1) for k = 0 .. 7 (ln_36's series). */
 const ODD_INVERSES = [1, 3, 5, 7, 9, 11, 13, 15].map((n) => {
@@ -178,6 +75,12 @@ const TAYLOR_INVERSES = TAYLOR_DIVISORS.map((n) => {
 const SMALL_TERM = 2 ** 30;
 const U2_48 = 2 ** -48;
 const LN_ODD = [3, 5, 7, 9, 11];
+/** The divisions by constants, as products by their reciprocals (balancerDoubleDouble.ts's reciprocal). */
+const LN_ODD_INVERSES = LN_ODD.map((n) => reciprocal(n));
+const INV_E14 = reciprocal(1e14);
+const INV_E20 = reciprocal(E20);
+const INV_E22 = reciprocal(10n ** 22n);
+const INV_100 = reciprocal(100);
 const Y_MAX = 2 ** 70;
 const LOG_MAX = 16e18;
 
@@ -191,6 +94,9 @@ export interface PowFloatExponent {
   readonly nh: number;
   readonly nl: number;
   readonly d: number;
+  /** 1 / d (a product by it stands for the division). */
+  readonly invDh: number;
+  readonly invDl: number;
 }
 
 /** y prepared for powUpFloat, or undefined outside 0 < y < 2^70. */
@@ -201,7 +107,9 @@ export function powFloatExponent(y: bigint): PowFloatExponent | undefined {
   while (b !== 0n) [a, b] = [b, a % b];
   const [yh, yl] = dd(y);
   const [nh, nl] = dd(y / a);
-  return { yh, yl, nh, nl, d: Number(10n ** 18n / a) };
+  const d = 10n ** 18n / a;
+  const [invDh, invDl] = reciprocal(d);
+  return { yh, yl, nh, nl, d: Number(d), invDh, invDl };
 }
 
 /** FixedPoint.powUp(x, y) for y prepared by powFloatExponent, or undefined where the bigint path must decide. */
@@ -211,21 +119,40 @@ export function powUpFloat(x: bigint, y: PowFloatExponent): bigint | undefined {
   const xh = Number(x >> 11n) * 2048;
   const xl = Number(x & 2047n);
   const sh = xh + xl;
-  const sl = xl - (sh - xh);
+  return powUpInto(sh, xl - (sh - xh), y) ? BigInt(R[0]) + BigInt(R[1]) : undefined;
+}
+
+/**
+ * powUpFloat on an exact normalized double-double integer (xh, xl), the result into (R[0], R[1]); false where the
+ * bigint path must decide (x at or past the range's bounds 1e17 and 2^64 included).
+ */
+export function powUpInto(sh: number, sl: number, y: PowFloatExponent): boolean {
+  if (!(sh > 1e17 && sh < X_END)) return false;
   const inWindow = (sh > 0.9e18 || (sh === 0.9e18 && sl > 0)) && (sh < 1.1e18 || (sh === 1.1e18 && sl < 0));
-  if (!(inWindow ? lnTimesY36(sh, sl, y.yh, y.yl) : lnTimesY(sh, sl, y))) return undefined;
+  if (!(inWindow ? lnTimesY36(sh, sl, y.yh, y.yl) : lnTimesY(sh, sl, y))) return false;
   const lh = R[0];
   const ll = R[1];
-  if (!(Math.abs(lh) < LOG_MAX)) return undefined;
-  if (!expOf(lh, ll)) return undefined;
+  if (!(Math.abs(lh) < LOG_MAX)) return false;
+  if (!expOf(lh, ll)) return false;
   // powUp: raw + ceil(raw * 1e-14) + 1 = raw + floor((raw + 2e14 - 1) / 1e14).
   const raw0 = R[0];
   const raw1 = R[1];
   add(raw0, raw1, 2e14 - 1, 0);
-  div(R[0], R[1], E14, 0);
-  if (!floorOfRatio(R[0], R[1], E14)) return undefined;
+  mul(R[0], R[1], INV_E14[0], INV_E14[1]);
+  if (!floorOfRatio(R[0], R[1], E14)) return false;
   add(raw0, raw1, R[0], R[1]);
-  return BigInt(R[0]) + BigInt(R[1]);
+  return true;
+}
+
+/**
+ * x ↦ FixedPoint.powUp(x, y) on exact double-double integers for this y, the result into (R[0], R[1]) or false where
+ * the bigint path must decide; undefined for y of 1, 2 or 4 (powUp's exact cases, cheaper in bigint: powUpBy) and
+ * outside powFloatExponent's range.
+ */
+export function powUpFloatBy(y: bigint): ((xh: number, xl: number) => boolean) | undefined {
+  if (y === 10n ** 18n || y === 2n * 10n ** 18n || y === 4n * 10n ** 18n) return undefined;
+  const prepared = powFloatExponent(y);
+  return prepared && ((xh, xl) => powUpInto(xh, xl, prepared));
 }
 
 /**
@@ -307,7 +234,7 @@ function lnTimesY(xh: number, xl: number, y: PowFloatExponent): boolean {
   const zh = R[0];
   const zl = R[1];
   mul(zh, zl, zh, zl);
-  div(R[0], R[1], E20, 0);
+  mul(R[0], R[1], INV_E20[0], INV_E20[1]);
   if (!floorOf(R[0], R[1])) return false;
   const wh = R[0];
   const wl = R[1];
@@ -317,11 +244,11 @@ function lnTimesY(xh: number, xl: number, y: PowFloatExponent): boolean {
   let sumL = zl;
   for (let i = 0; i < 5 && numH !== 0; i++) {
     mul(numH, numL, wh, wl);
-    div(R[0], R[1], E20, 0);
+    mul(R[0], R[1], INV_E20[0], INV_E20[1]);
     if (!floorOf(R[0], R[1])) return false;
     numH = R[0];
     numL = R[1];
-    div(numH, numL, LN_ODD[i], 0);
+    mul(numH, numL, LN_ODD_INVERSES[i][0], LN_ODD_INVERSES[i][1]);
     if (!floorOfRatio(R[0], R[1], LN_ODD[i])) return false;
     add(sumH, sumL, R[0], R[1]);
     sumH = R[0];
@@ -329,13 +256,13 @@ function lnTimesY(xh: number, xl: number, y: PowFloatExponent): boolean {
   }
   // ln = (sum + seriesSum * 2) / 100, then ln * y / 1e18, both truncated toward zero.
   add(sum, 0, 2 * sumH, 2 * sumL);
-  div(R[0], R[1], 100, 0);
+  mul(R[0], R[1], INV_100[0], INV_100[1]);
   if (!floorOfRatio(R[0], R[1], 100)) return false;
   const p = inverted ? -R[0] : R[0];
   const t = inverted ? -R[1] : R[1];
   // ln * n / d; below d = 2^20 its error (|ln * y / 1e18| < 2^66 here, so under 2^-32) is within floorOfRatio's 1 / (4d).
   mul(p, t, y.nh, y.nl);
-  div(R[0], R[1], y.d, 0);
+  mul(R[0], R[1], y.invDh, y.invDl);
   if (y.d > 1048576) return truncOf(R[0], R[1]);
   if (R[0] >= 0) return floorOfRatio(R[0], R[1], y.d);
   if (!floorOfRatio(-R[0], -R[1], y.d)) return false;
@@ -365,7 +292,7 @@ function expOf(vh: number, vl: number): boolean {
       mask |= 1;
     }
   }
-  div(xh, xl, E20, 0);
+  mul(xh, xl, INV_E20[0], INV_E20[1]);
   const fh = R[0];
   const fl = R[1];
   add(E20, 0, xh, xl);
@@ -400,12 +327,12 @@ function expOf(vh: number, vl: number): boolean {
   sumH = R[0];
   sumL = R[1];
   if (mask === 0) {
-    div(sumH, sumL, 100, 0);
+    mul(sumH, sumL, INV_100[0], INV_100[1]);
     if (!floorOfRatio(R[0], R[1], 100)) return false;
   } else {
     const [ph, pl] = EXP_PRODUCTS[mask];
     mul(ph, pl, sumH, sumL);
-    div(R[0], R[1], 1e22, 0);
+    mul(R[0], R[1], INV_E22[0], INV_E22[1]);
     if (!floorOf(R[0], R[1])) return false;
   }
   if (!negative) return true;

@@ -24,6 +24,7 @@ import {
   upscale,
 } from '../../amm/balancerFixedPoint.ts';
 import { powUpBy } from '../../amm/balancerPow.ts';
+import { weightedFloatQuoter } from './weightedFloat.ts';
 
 /** WeightedMath._MAX_IN_RATIO / _MAX_OUT_RATIO: a swap takes at most 30% of a balance. */
 const MAX_IN_RATIO = 3n * 10n ** 17n;
@@ -94,6 +95,17 @@ export function weightedQuoter(side: WeightedSide, exactIn: boolean): (amount: b
 }
 
 function prepareWeighted(side: WeightedSide, exactIn: boolean): (amount: bigint) => bigint {
+  const quote = prepareWeightedBigint(side, exactIn);
+  if (side.scalingFactorIn !== ONE || side.scalingFactorOut !== ONE || side.weightIn === 0n || side.weightOut === 0n) return quote;
+  // Scaling factors of 1e18: the balances are the upscaled ones; the float path first, this amount's bigint path where
+  // it declines (src/protocols/balancerWeighted/weightedFloat.ts).
+  const limit = exactIn ? mulDown(side.balanceIn, MAX_IN_RATIO) : mulDown(side.balanceOut, MAX_OUT_RATIO);
+  const exponent = exactIn ? divDown(side.weightIn, side.weightOut) : divUp(side.weightOut, side.weightIn);
+  const float = weightedFloatQuoter(side.balanceIn, side.balanceOut, limit, exponent, side.swapFee, exactIn);
+  return float === undefined ? quote : (amount) => float(amount) ?? quote(amount);
+}
+
+function prepareWeightedBigint(side: WeightedSide, exactIn: boolean): (amount: bigint) => bigint {
   const balanceIn = upscale(side.balanceIn, side.scalingFactorIn);
   const balanceOut = upscale(side.balanceOut, side.scalingFactorOut);
   // Empty balances (their reverts) stay with the general path; otherwise base = divUp(balance, x) for 0 < x < 2^256 is

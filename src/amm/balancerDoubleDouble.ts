@@ -1,0 +1,177 @@
+/**
+ * Exact integer arithmetic in double-double floats (a value is hi + lo, two doubles, hi the nearest double to it), for
+ * Balancer's fixed-point math where bigint is slow: src/amm/balancerPowFloat.ts (LogExpMath's ln and exp) and
+ * src/protocols/balancerWeighted/weightedFloat.ts (the rest of a weighted quote). An integer below 2^106 is exact as
+ * a pair; sums of such integers below 2^100 are exact (add); a product or a quotient errs by at most 15u^2 = 15 *
+ * 2^-106 relative (Joldes, Muller and Popescu, "Tight and rigorous error bounds for basic building blocks of
+ * double-word arithmetic", 2017). A truncating division floor(a * b / c) of the contracts is taken as the floor of
+ * such a quotient q only where q is farther than 2^-92 * |q| (plus a slack the caller states) from an integer, which
+ * covers up to 4 operations between exact integers (60u^2 < 2^-100): then the floor of the real quotient is the floor
+ * of q. Otherwise the operation reports false and the caller takes its bigint path. Results go to the registers R.
+ */
+
+const U2_92 = 2 ** -92;
+const U2_84 = 2 ** 84;
+const SPLITTER = 134217729; // 2^27 + 1 (Veltkamp's split)
+
+/**
+ * The result registers of the double-double operations below (hi, lo): a Float64Array, as doubles written to module
+ * variables would each be boxed.
+ */
+export const R = new Float64Array(2);
+
+/** An exact bigint below 2^106 as a normalized double-double. */
+export function dd(v: bigint): [number, number] {
+  const h = Number(v);
+  return [h, Number(v - BigInt(h))];
+}
+
+/** (ah + al) * (bh + bl), Dekker's product (no fused multiply-add in JavaScript), relative error below 8u^2. */
+export function mul(ah: number, al: number, bh: number, bl: number): void {
+  const p = ah * bh;
+  let t = SPLITTER * ah;
+  const ahh = t - (t - ah);
+  const ahl = ah - ahh;
+  t = SPLITTER * bh;
+  const bhh = t - (t - bh);
+  const bhl = bh - bhh;
+  const e = ahh * bhh - p + ahh * bhl + ahl * bhh + ahl * bhl;
+  const c = e + (ah * bl + al * bh);
+  R[0] = p + c;
+  R[1] = c - (R[0] - p);
+}
+
+/** (ah + al) / (bh + bl), Joldes et al.'s DWDivDW2, relative error below 15u^2. */
+export function div(ah: number, al: number, bh: number, bl: number): void {
+  const th = ah / bh;
+  mul(bh, bl, th, 0);
+  const d = ah - R[0] + (al - R[1]);
+  const tl = d / bh;
+  R[0] = th + tl;
+  R[1] = tl - (R[0] - th);
+}
+
+/** (h + l) * 100 into (R[0], R[1]), exact for an integer below 2^64 (LogExpMath's 18 -> 20 decimal step). */
+export function times100(h: number, l: number): void {
+  const p = h * 100;
+  const t = SPLITTER * h;
+  const hh = t - (t - h);
+  const e = hh * 100 - p + (h - hh) * 100 + l * 100;
+  R[0] = p + e;
+  R[1] = e - (R[0] - p);
+}
+
+/** Exact sum of two double-double integers whose sum is below 2^100 (every rounding below is of an exact integer). */
+export function add(ah: number, al: number, bh: number, bl: number): void {
+  const s = ah + bh;
+  const v = s - ah;
+  const sl = ah - (s - v) + (bh - v);
+  const c = sl + al + bl;
+  R[0] = s + c;
+  R[1] = c - (R[0] - s);
+}
+
+/**
+ * The floor of a double-double quotient (hi, lo) within 2^-92 relative (plus `slack`) of the real quotient, as an exact
+ * integer in (R[0], R[1]); false where the real quotient may lie on the other side of an integer. A quotient of 0 is exact
+ * (a zero operand), so its floor is 0.
+ */
+export function floorOf(qh: number, ql: number, slack = 0, relative = U2_92): boolean {
+  let fh = Math.floor(qh);
+  let fl = 0;
+  let frac: number;
+  if (fh === qh) {
+    fl = Math.floor(ql);
+    frac = ql - fl;
+  } else {
+    frac = qh - fh + ql;
+    if (frac < 0) {
+      fh -= 1;
+      frac += 1;
+    } else if (frac >= 1) {
+      fh += 1;
+      frac -= 1;
+    }
+  }
+  const eps = slack + Math.abs(qh) * relative;
+  if (frac < eps || frac > 1 - eps) return false;
+  R[0] = fh + fl;
+  R[1] = fl - (R[0] - fh);
+  return true;
+}
+
+/**
+ * floor(k / d) for an integer k and a positive integer d from a quotient within 2^-92 relative of k / d, where that error
+ * is below 1 / (4d): k / d lies on an integer or at least 1 / d above one, so k / d + 1 / (2d) is at least 1 / (2d) from
+ * every integer and its floor is floor(k / d). (floorOf would give up on every exact quotient.)
+ */
+export function floorOfRatio(qh: number, ql: number, d: number, relative = U2_92): boolean {
+  return floorOf(qh, ql + 0.5 / d, 0, relative);
+}
+
+/** Truncation toward zero (Solidity's signed division) of a quotient, as floorOf. */
+export function truncOf(qh: number, ql: number, slack = 0): boolean {
+  if (qh >= 0) return floorOf(qh, ql, slack);
+  if (!floorOf(-qh, -ql, slack)) return false;
+  R[0] = -R[0];
+  R[1] = -R[1];
+  return true;
+}
+
+/**
+ * The ceiling of a quotient as floorOf decides floors: where floorOf answers for a quotient other than 0, the real
+ * quotient is not an integer, so its ceiling is its floor + 1 (a quotient of 0, exact, is its own ceiling).
+ */
+export function ceilOf(qh: number, ql: number, relative = U2_92): boolean {
+  if (qh === 0) {
+    R[0] = 0;
+    R[1] = 0;
+    return true;
+  }
+  if (!floorOf(qh, ql, 0, relative)) return false;
+  add(R[0], R[1], 1, 0);
+  return true;
+}
+
+/** ceil(k / d) from a quotient as floorOfRatio takes it: -floor(-k / d). */
+export function ceilOfRatio(qh: number, ql: number, d: number, relative = U2_92): boolean {
+  if (!floorOf(-qh, 0.5 / d - ql, 0, relative)) return false;
+  R[0] = -R[0];
+  R[1] = -R[1];
+  return true;
+}
+
+/**
+ * 1 / d (a positive integer, at most 2^106) as a double-double within 15u^2 relative: a division by a constant is
+ * taken as a product by it, one more error of that size on a quotient (the margins above leave room for dozens).
+ */
+export function reciprocal(d: bigint | number): [number, number] {
+  const [h, l] = typeof d === 'number' ? [d, 0] : dd(d);
+  div(1, 0, h, l);
+  return [R[0], R[1]];
+}
+
+/**
+ * A bigint v with |v| < 2^106 into (R[0], R[1]), exact. Below 2^84 in magnitude as v = (v >> 32) * 2^32 + (v mod
+ * 2^32), both parts exact doubles (the first below 2^52 in magnitude), summed by Fast2Sum (the first is 0 or the
+ * larger): about 1.3x cheaper than the nearest double and the remainder (two conversions, one bigint product and one
+ * difference), which larger v take.
+ */
+export function load(v: bigint): void {
+  const xh = Number(v >> 32n) * 4294967296;
+  if (xh < U2_84 && xh > -U2_84) {
+    const xl = Number(BigInt.asUintN(32, v));
+    const s = xh + xl;
+    R[0] = s;
+    R[1] = xl - (s - xh);
+    return;
+  }
+  const h = Number(v);
+  R[0] = h;
+  R[1] = Number(v - BigInt(h));
+}
+
+/** The exact integer (R[0], R[1]) as a bigint. */
+export function stored(): bigint {
+  return R[1] === 0 ? BigInt(R[0]) : BigInt(R[0]) + BigInt(R[1]);
+}
