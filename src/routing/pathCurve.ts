@@ -85,8 +85,10 @@ const work = {
   len: [0],
   rate: [0],
   ticks: [0],
-  /** Per hop: its pool's curve, the segment it is in, the input into that segment, the path's curve before it. */
+  /** Per hop: its pool's curve, the index of the segment it is in, the input into that segment, the path's curve before it. */
   curves: [] as (PoolCurve | undefined)[],
+  /** Per hop: the segment it is in (its curve's segment k), read once per piece rather than asked of the curve. */
+  segs: [] as (CurveSegment | undefined)[],
   k: [0],
   o: [0],
   pa: [0],
@@ -101,17 +103,18 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
   const n = path.pools.length;
   // A path of stages: a hop that takes the previous stage's minimum takes its output times (1 - slippage) (pricePath).
   const kept = handoverShares(path);
-  const { curves, k, o, pa, pb } = work;
+  const { curves, segs, k, o, pa, pb } = work;
   let capped = false;
   for (let h = 0; h < n; h++) {
     const pool = path.pools[h];
     const curve = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0);
     curves[h] = curve;
+    segs[h] = curve.segment(0);
     k[h] = 0;
     o[h] = 0;
     pa[h] = 0;
     pb[h] = 0;
-    if (curve.segment(0) === undefined) capped = true;
+    if (segs[h] === undefined) capped = true;
   }
   let pieces = 0;
   let ticks = 0;
@@ -123,7 +126,7 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
     let t = Number.POSITIVE_INFINITY;
     let limiting = -1;
     for (let h = 0; h < n; h++) {
-      const s = curves[h]!.segment(k[h])!;
+      const s = segs[h]!;
       if (kept && kept[h] !== 1) alpha *= kept[h];
       const a = (s.a * s.b) / (s.b + o[h]);
       const b = s.b + o[h];
@@ -161,13 +164,15 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
       break;
     }
     for (let h = 0; h < n; h++) {
-      const curve = curves[h]!;
+      const s = segs[h]!;
       o[h] += h === 0 ? t : (pa[h] * t) / (pb[h] + t);
-      if (h === limiting || o[h] >= curve.segment(k[h])!.len) {
-        ticks += curve.segment(k[h])!.ticks;
+      if (h === limiting || o[h] >= s.len) {
+        ticks += s.ticks;
         k[h]++;
         o[h] = 0;
-        if (curve.segment(k[h]) === undefined) capped = true;
+        const next = curves[h]!.segment(k[h]);
+        if (next === undefined) capped = true;
+        else segs[h] = next;
       }
     }
     x += t;
@@ -176,6 +181,7 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
   }
   // The pool curves stay reachable from their pools only.
   curves.fill(undefined, 0, n);
+  segs.fill(undefined, 0, n);
   if (capped && pieces > 0) {
     // Kept a billionth short of where the float walk says the known state ends, so exact prices stay inside it.
     const last = pieces - 1;

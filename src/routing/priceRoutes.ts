@@ -62,25 +62,27 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
     if (path.handovers && tradeType === 'exactIn' && path.handovers.at.includes(hop)) {
       const bps = path.handovers.slippageBps;
       current = current.map((a) => minimumAmountOut(a, bps));
-      prefix += `~${bps}/`;
+      if (cache) prefix += `~${bps}/`;
     }
     // What this pool holds at the path's nodes (native ETH where a v4 pool holds it at the wrapped token's node).
     const tokenIn = heldAt(pool, path.path.tokens[hop]);
     const tokenOut = heldAt(pool, path.path.tokens[hop + 1]);
     const zeroForOne = tokenIn === pool.token0;
     let quotes: LadderQuote[];
+    const protocol = protocolOf(pool.kind);
     // The pool with its tokens in and out: a pool of more than two tokens is priced per pair (PoolProtocol.pairViews).
-    prefix += `${pool.address}:${tokenIn}>${tokenOut}/`;
-    // The amounts at this hop follow from the first amounts and the pools before it.
+    // The amounts at this hop follow from the first amounts and the pools before it. (The key is built only with a
+    // cache: most calls have none.)
+    if (cache) prefix += `${pool.address}:${tokenIn}>${tokenOut}/`;
     const key = cache ? prefix : undefined;
     const cached = key === undefined ? undefined : cache!.get(key);
     if (cached) quotes = cached;
     else {
-      quotes = protocolOf(pool.kind).quoteLadder(pool, zeroForOne, tradeType, current);
+      quotes = protocol.quoteLadder(pool, zeroForOne, tradeType, current);
       if (key !== undefined) cache!.set(key, quotes);
     }
-    // The pool's key (a v4 pool's) once per hop, not an object spread into every amount's leg.
-    const poolKey = protocolOf(pool.kind).legKey?.(pool);
+    // The pool's key (a v4 pool's, made once per pool), written into each amount's leg as it is made.
+    const poolKey = protocol.legKey?.(pool);
     let kept = 0;
     for (let j = 0; j < alive.length; j++) {
       const i = alive[j];
@@ -89,7 +91,7 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
         results[i] = { ok: false, code: q.code };
         continue;
       }
-      legs[i][hop] = poolKey ? { ...pricedLeg(pool, tokenIn, tokenOut, q), poolKey } : pricedLeg(pool, tokenIn, tokenOut, q);
+      legs[i][hop] = pricedLeg(pool, tokenIn, tokenOut, q, poolKey);
       alive[kept] = i;
       current[kept] = tradeType === 'exactIn' ? q.amountOut : q.amountIn;
       kept++;
@@ -103,9 +105,12 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
   return results;
 }
 
-/** A pool's leg priced by a ladder quote that went through (without its Leg.poolKey). */
-function pricedLeg(pool: Pool, tokenIn: string, tokenOut: string, q: LadderQuote & { ok: true }): Leg {
-  return {
+/**
+ * A pool's leg priced by a ladder quote that went through, with its Leg.poolKey where it has one (added last, where
+ * legs carried it when it was spread onto a copy of each v4 leg).
+ */
+function pricedLeg(pool: Pool, tokenIn: string, tokenOut: string, q: LadderQuote & { ok: true }, poolKey: V4LegKey | undefined): Leg {
+  const leg: { -readonly [K in keyof Leg]: Leg[K] } = {
     pool: pool.address,
     kind: pool.kind,
     dex: pool.dex,
@@ -119,6 +124,8 @@ function pricedLeg(pool: Pool, tokenIn: string, tokenOut: string, q: LadderQuote
     coldSlots: q.coldSlots,
     movesTick: q.movesTick,
   };
+  if (poolKey) leg.poolKey = poolKey;
+  return leg;
 }
 
 /** A leg's Leg.poolKey where its protocol names pools by a key (PoolProtocol.legKey: Uniswap v4), else nothing. */

@@ -1,7 +1,7 @@
 import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../../amm/quoter.ts';
 import { createV3Pool, type PoolLimits, type V3Pool } from '../../amm/v3Pool.ts';
 import { ammRefusal } from '../ammRefusal.ts';
-import type { LadderQuote, PoolBase, PoolProtocol, TradeType } from '../PoolProtocol.ts';
+import type { LadderQuote, PoolBase, PoolProtocol, TradeType, V4LegKey } from '../PoolProtocol.ts';
 import { type V3SlotState, v3ColdSlots } from '../uniswapV3/coldSlots.ts';
 import { v3CurveSegments } from '../uniswapV3/curveSegments.ts';
 import { tickCount } from '../uniswapV3/tickCount.ts';
@@ -33,6 +33,8 @@ export interface UniswapV4Pool extends PoolBase {
   readonly tickSpacing: number;
   /** The PoolKey's fee (DYNAMIC_FEE_FLAG for a dynamic fee; `fee` is then slot0's LP fee). */
   readonly keyFee: number;
+  /** Its legs' Leg.poolKey (PoolProtocol.legKey), made once per pool state rather than per priced leg. */
+  readonly legKey: V4LegKey;
   /** Why the pool is not priced (a hook that can change swap amounts, a dynamic fee), or undefined. */
   readonly refusal: string | undefined;
   readonly slots: V3SlotState;
@@ -139,6 +141,7 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
       hooks: p.hooks,
       tickSpacing: p.tickSpacing,
       keyFee: p.fee,
+      legKey: Object.freeze({ fee: p.fee, tickSpacing: p.tickSpacing, hooks: p.hooks }),
       refusal: v4Refusal(p, context?.allowedHooks),
       protocolFee: p.protocolFee,
       protocolFeesAccruedSet: p.protocolFeesAccruedSet,
@@ -149,7 +152,7 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
     });
   },
   legKey(pool) {
-    return { fee: pool.keyFee, tickSpacing: pool.tickSpacing, hooks: pool.hooks };
+    return pool.legKey;
   },
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
     if (amounts.length === 0) return [];
