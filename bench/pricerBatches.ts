@@ -9,24 +9,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
-import { loadConfig } from '../src/config.ts';
 import { createPricer } from '../src/quote/Pricer.ts';
 import { parseQuoteRequest } from '../src/quote/quoteRequest.ts';
 import { tradeSearch } from '../src/routing/TradeFinder.ts';
-import { projectRoot } from '../test/helpers/serverProcess.ts';
 import { variedQuoteBodies } from './lib/quoteMix.ts';
+import { shippedConfig } from './lib/shippedConfig.ts';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const WARM = Number(process.env.BENCH_WARM ?? 3_000);
 const TASKS = Number(process.env.BENCH_TASKS ?? 4_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BATCHES = (process.env.BENCH_BATCHES ?? '1,8').split(',').map(Number);
-const config = loadConfig({
-  CATALOG_DIR: `${projectRoot}/catalog`,
-  SNAPSHOT_DIR: `${projectRoot}/seeds/snapshots`,
-  LOG_LEVEL: 'silent',
-  WORKER_THREADS: '1',
-});
+const config = shippedConfig();
 const catalog = loadCatalog(config.catalogDir);
 const searches = variedQuoteBodies(200, { maxPriceImpactBps: 10_000 }).map((body) => {
   const request = parseQuoteRequest(JSON.parse(body), catalog, config.defaultSlippageBps);
