@@ -9,24 +9,18 @@
  * the load generator): compare it with bench:http's API-thread figure, not with req/s.
  */
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
-import { loadConfig } from '../src/config.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../src/graph/snapshot.ts';
 import { createPricer } from '../src/quote/Pricer.ts';
 import { parseQuoteRequest } from '../src/quote/quoteRequest.ts';
 import { QuoteService } from '../src/quote/quoteService.ts';
 import { createQuoteStore } from '../src/store/quoteStore.ts';
-import { projectRoot } from '../test/helpers/serverProcess.ts';
 import { variedQuoteBodies } from './lib/quoteMix.ts';
+import { shippedConfig } from './lib/shippedConfig.ts';
 
 const limits = { maxHops: Number(process.env.BENCH_HOPS ?? 1), maxSplits: Number(process.env.BENCH_SPLITS ?? 1) };
 const timed = Number(process.env.BENCH_REQUESTS ?? 30_000);
-const config = loadConfig({
-  CATALOG_DIR: `${projectRoot}/catalog`,
-  SNAPSHOT_DIR: `${projectRoot}/seeds/snapshots`,
-  LOG_LEVEL: 'silent',
-  WORKER_THREADS: '1',
-});
+const config = shippedConfig();
 const catalog = loadCatalog(config.catalogDir);
 const graph = new PoolGraph(loadSnapshots(config.snapshotDir).snapshots, catalog);
 const pricer = createPricer(config, { graph: () => graph, catalog });

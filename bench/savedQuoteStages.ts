@@ -10,7 +10,6 @@
  * server's is not counted).
  */
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
-import { loadConfig } from '../src/config.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../src/graph/snapshot.ts';
 import { createPricer } from '../src/quote/Pricer.ts';
@@ -22,15 +21,11 @@ import { saveQuote } from '../src/quote/saveQuote.ts';
 import type { DeploymentTrade } from '../src/routing/bestTradesByDeployment.ts';
 import type { TradeSearch } from '../src/routing/TradeFinder.ts';
 import { createQuoteStore } from '../src/store/quoteStore.ts';
-import { projectRoot } from '../test/helpers/serverProcess.ts';
 import { variedQuoteBodies } from './lib/quoteMix.ts';
+import { shippedConfig } from './lib/shippedConfig.ts';
 
 const timed = Number(process.env.BENCH_REQUESTS ?? 20_000);
-const config = loadConfig({
-  CATALOG_DIR: `${projectRoot}/catalog`,
-  SNAPSHOT_DIR: `${projectRoot}/seeds/snapshots`,
-  LOG_LEVEL: 'silent',
-  WORKER_THREADS: '1',
+const config = shippedConfig({
   REDIS_URL: process.env.REDIS_URL ?? '',
   REDIS_KEY_PREFIX: `bench:stages:${process.pid}`,
   QUOTE_TTL_SECONDS: '60',

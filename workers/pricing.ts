@@ -109,4 +109,9 @@ export function findTrades(task: tradeTask.TradeTask): tradeTask.TradeTaskResult
   }
 }
 
-export default findTrades;
+/** A batch of tasks (Pricer's TaskBatches), priced one after the other: one result per task, in order. */
+export function priceTasks(tasks: readonly tradeTask.TradeTask[]): tradeTask.TradeTaskResult[] {
+  return tasks.map(findTrades);
+}
+
+export default priceTasks;

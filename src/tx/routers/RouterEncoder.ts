@@ -1,4 +1,4 @@
-import { type Address, encodePacked, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import type { TradeType } from '../../protocols/PoolProtocol.ts';
 import type { ProtocolKind } from '../../protocols/registry.ts';
 import type { Leg, Route } from '../../routing/Trade.ts';
@@ -86,14 +86,21 @@ export function sections(swaps: RouteSwaps): Section[] {
  * Path library reads it; `reversed` (exact output): `tokenN, feeN-1, …, token0`, from the output back to the input.
  */
 export function packedV3Path(swaps: RouteSwaps, reversed = false): Hex {
-  const tokens = reversed ? [...swaps.tokens].reverse() : swaps.tokens;
-  const fees = swaps.legs.map((l) => l.fee);
-  if (reversed) fees.reverse();
-  const types: ('address' | 'uint24')[] = ['address'];
-  const values: (Address | number)[] = [tokens[0]];
-  fees.forEach((fee, i) => {
-    types.push('uint24', 'address');
-    values.push(fee, tokens[i + 1]);
-  });
-  return encodePacked(types, values);
+  // viem's encodePacked gives the same bytes, with a type dispatch and a checksum check per value: written out here.
+  const { tokens, legs } = swaps;
+  const n = legs.length;
+  if (tokens.length !== n + 1) throw new Error(`packedV3Path: ${n + 1} tokens expected, got ${tokens.length}`);
+  let path = `0x${packedAddress(tokens[reversed ? n : 0])}`;
+  for (let i = 0; i < n; i++) {
+    const fee = legs[reversed ? n - 1 - i : i].fee;
+    if (!Number.isInteger(fee) || fee < 0 || fee > 0xffffff) throw new Error(`packedV3Path: fee ${fee} is not a uint24`);
+    path += fee.toString(16).padStart(6, '0') + packedAddress(tokens[reversed ? n - 1 - i : i + 1]);
+  }
+  return path as Hex;
+}
+
+/** The 20 bytes of an address as packed hex (lower case, no 0x). */
+function packedAddress(address: string): string {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new Error(`packedV3Path: invalid address ${address}`);
+  return address.slice(2).toLowerCase();
 }
