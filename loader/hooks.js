@@ -10,9 +10,10 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { threadId } from 'node:worker_threads';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CACHE_DIR = join(ROOT, '.data', 'ts-cache');
@@ -32,6 +33,28 @@ const OPTIONS = {
 /** @type {typeof import('esbuild') | undefined} esbuild starts its service process on first use only (a cache miss). */
 let esbuild;
 let cacheReady = false;
+let written = 0;
+
+/**
+ * Writes a cache entry aside, then renames it, so that a reader sees all of it or none. Every writer (processes, and
+ * each worker thread's own hooks thread in one process) has its own temporary name. A checkout that cannot be
+ * written to only loses the cache.
+ * @param {string} cached
+ * @param {string} source
+ */
+async function keep(cached, source) {
+  const partial = `${cached}.${process.pid}-${threadId}-${written++}.tmp`;
+  try {
+    if (!cacheReady) {
+      mkdirSync(CACHE_DIR, { recursive: true });
+      cacheReady = true;
+    }
+    await writeFile(partial, source);
+    await rename(partial, cached);
+  } catch {
+    await rm(partial, { force: true }).catch(() => {});
+  }
+}
 
 /**
  * @param {string} url
@@ -51,14 +74,7 @@ export async function load(url, context, nextLoad) {
   } catch {
     esbuild ??= await import('esbuild');
     source = (await esbuild.transform(text, { ...OPTIONS, sourcefile: path })).code;
-    if (!cacheReady) {
-      mkdirSync(CACHE_DIR, { recursive: true });
-      cacheReady = true;
-    }
-    // Written aside then renamed, so a process reading the entry at the same time sees all of it or none.
-    const partial = `${cached}.${process.pid}.tmp`;
-    await writeFile(partial, source);
-    await rename(partial, cached);
+    await keep(cached, source);
   }
   return { format: 'module', source, shortCircuit: true };
 }
