@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
@@ -18,7 +19,8 @@ import { threadId } from 'node:worker_threads';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CACHE_DIR = join(ROOT, '.data', 'ts-cache');
 const compilerOptions = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')).compilerOptions;
-/** Anything that changes the output is part of each entry's name. */
+const esbuildVersion = createRequire(import.meta.url)('esbuild/package.json').version;
+/** Anything that changes the output is part of each entry's name (with esbuild's version). */
 const OPTIONS = {
   loader: 'ts',
   format: 'esm',
@@ -66,7 +68,14 @@ export async function load(url, context, nextLoad) {
   const path = fileURLToPath(url);
   if (!path.endsWith('.ts')) return nextLoad(url, context);
   const text = await readFile(path, 'utf8');
-  const key = createHash('sha256').update(JSON.stringify(OPTIONS)).update('\0').update(path).update('\0').update(text).digest('hex');
+  const key = createHash('sha256')
+    .update(esbuildVersion)
+    .update(JSON.stringify(OPTIONS))
+    .update('\0')
+    .update(path)
+    .update('\0')
+    .update(text)
+    .digest('hex');
   const cached = join(CACHE_DIR, `${key}.js`);
   let source;
   try {
