@@ -29,7 +29,7 @@ export interface CaseResult {
 export const BENCH_SERVER = { readyPath: '/healthz', output: 'tail' } as const;
 
 /**
- * The service as operators run it (`node --import tsx src/index.ts`) on the shipped devnet files, LOG_LEVEL=warn, no
+ * The service as operators run it (`node --import ./src/loader/register.js src/index.ts`) on the shipped devnet files, LOG_LEVEL=warn, no
  * Redis; env overrides. `root`: another checkout of the project to run (an earlier commit, for same-run comparisons).
  */
 export function startService(env: NodeJS.ProcessEnv = {}, nodeArgs: readonly string[] = [], root = ROOT): Promise<ServerProcess> {

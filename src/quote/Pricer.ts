@@ -21,6 +21,8 @@ export interface Pricer extends TradeFinder {
 }
 
 const WORKER = fileURLToPath(new URL('../../workers/pricing.ts', import.meta.url));
+/** The project's TypeScript loader (src/loader/register.js), which workers load their `.ts` modules with. */
+export const TS_LOADER = new URL('../loader/register.js', import.meta.url).href;
 
 /**
  * Most searches sent to a worker in one task (TaskBatches). Under load a batch's first search waits for the rest
@@ -29,7 +31,7 @@ const WORKER = fileURLToPath(new URL('../../workers/pricing.ts', import.meta.url
 const MAX_BATCH = 8;
 
 /**
- * The node flags a pricing worker runs with: tsx, plus the process's own CPU-profile flags (`--cpu-prof`,
+ * The node flags a pricing worker runs with: the project's TypeScript loader, plus the process's own CPU-profile flags (`--cpu-prof`,
  * `--cpu-prof-dir=...`, ...), so a service started with them profiles its workers too (bench:http's BENCH_CPU_PROF);
  * a worker's execArgv replaces the process's, so they would otherwise be lost.
  */
@@ -42,7 +44,7 @@ export function workerExecArgv(processArgs: readonly string[] = process.execArgv
     // `--cpu-prof-dir <dir>` (and -name, -interval) in two words: the value comes along.
     if (arg !== '--cpu-prof' && !arg.includes('=') && i + 1 < processArgs.length) profile.push(processArgs[++i]);
   }
-  return [...profile, '--import', 'tsx'];
+  return [...profile, '--import', TS_LOADER];
 }
 
 /** How createPricer is set up beyond the config. */

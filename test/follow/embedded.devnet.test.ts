@@ -1,4 +1,4 @@
-// FOLLOW=true, as operators run it: the service process (`node --import tsx src/index.ts`) follows a devnet mined on
+// FOLLOW=true, as operators run it: the service process (`node --import ./src/loader/register.js src/index.ts`) follows a devnet mined on
 // demand while other accounts trade. After every block, once the API reports that block, each route of
 // POST /quotes/routes (one pool per DEX deployment: priced in the API thread) equals the chain's QuoterV2 /
 // Router02.getAmountsOut at that block, and a multi-hop quote (priced by a worker, which received the same block) equals

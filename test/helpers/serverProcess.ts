@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './freePort.ts';
@@ -9,7 +9,7 @@ export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 type LogLine = Record<string, unknown>;
 
-/** A server running in its own process, as operators run it (`node --import tsx <entry>`). */
+/** A server running in its own process, as operators run it (`npm start`: `node --import ./src/loader/register.js <entry>`). */
 export interface ServerProcess {
   readonly child: ChildProcess;
   readonly url: string;
@@ -44,7 +44,7 @@ export interface StartServerOptions {
   readonly readyLog?: string;
   /** Longest wait for readiness (default 60 s). */
   readonly timeoutMs?: number;
-  /** Extra node flags placed before `--import tsx` (e.g. '--cpu-prof'). */
+  /** Extra node flags placed before the loader's `--import` (e.g. '--cpu-prof'). */
   readonly nodeArgs?: readonly string[];
   /** Wait between SIGTERM and SIGKILL in stop() (default 5 s; 0: SIGKILL at once). */
   readonly stopGraceMs?: number;
@@ -83,6 +83,12 @@ export function untrackedNode(args: readonly string[]): [string, string[]] {
   return ['/usr/bin/env', [...set, process.execPath, ...args]];
 }
 
+/** How `npm start` in checkout `root` loads TypeScript: its src/loader/register.js, or tsx in commits made before it. */
+export function tsLoader(root: string): string {
+  const loader = join(root, 'src', 'loader', 'register.js');
+  return existsSync(loader) ? loader : 'tsx';
+}
+
 function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -102,7 +108,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   const port = await freePort();
   const started = performance.now();
   const root = options.root ?? projectRoot;
-  const [command, args] = untrackedNode([...(options.nodeArgs ?? []), '--import', 'tsx', join(root, entry)]);
+  const [command, args] = untrackedNode([...(options.nodeArgs ?? []), '--import', tsLoader(root), join(root, entry)]);
   const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },

@@ -1,5 +1,5 @@
 /**
- * Two real server processes (`node --import tsx src/index.ts`) over one real Redis: a quote created
+ * Two real server processes (`node --import ./src/loader/register.js src/index.ts`) over one real Redis: a quote created
  * through one is read back through the other, and rate limits configured on both are enforced across
  * both (the counters live in Redis). Each run uses its own REDIS_KEY_PREFIX and DATA_DIR. Under
  * CI=true an unreachable Redis fails the test.

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,12 +10,12 @@ import { loadConfig } from '../../src/config.ts';
 import { ServiceUnavailableError } from '../../src/errors/BaseError.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
-import { createPricer, probeTask, workerExecArgv } from '../../src/quote/Pricer.ts';
+import { createPricer, probeTask, TS_LOADER, workerExecArgv } from '../../src/quote/Pricer.ts';
 import type { DeploymentTrade } from '../../src/routing/bestTradesByDeployment.ts';
 import type { TradeSearch } from '../../src/routing/TradeFinder.ts';
 import { fixtureCatalogDir, fixtureSnapshotDir } from '../helpers/testApp.ts';
 
-const crashingWorker = fileURLToPath(new URL('../fixtures/workers/crashingPricing.cjs', import.meta.url));
+const crashingWorker = fileURLToPath(new URL('../fixtures/workers/crashingPricing.ts', import.meta.url));
 const WETH = '0x1111111111111111111111111111111111111111';
 const USDC = '0x2222222222222222222222222222222222222222';
 // Fixture v2 pool: 10 WETH / 30,000 USDC, 30 bps. The oracle is UniswapV2Library's formula, written out:
@@ -149,41 +149,49 @@ t.test('one-pool tasks are priced in the API thread unless a direct pool has mor
   t.same(shallow.stats(), { inline: 2, worker: 1 });
 });
 
-t.test("workers run with tsx and the process's CPU-profile flags, so a profiled service profiles its workers too", async (t) => {
-  t.strictSame(workerExecArgv([]), ['--import', 'tsx']);
-  t.strictSame(workerExecArgv(['--import', 'tsx', '--cpu-prof', '--cpu-prof-dir=/p', '--max-old-space-size=512']), [
-    '--cpu-prof',
-    '--cpu-prof-dir=/p',
-    '--import',
-    'tsx',
-  ]);
-  t.strictSame(workerExecArgv(['--cpu-prof', '--cpu-prof-dir', '/p', '--cpu-prof-interval', '100', '--inspect']), [
-    '--cpu-prof',
-    '--cpu-prof-dir',
-    '/p',
-    '--cpu-prof-interval',
-    '100',
-    '--import',
-    'tsx',
-  ]);
+t.test(
+  "workers run with the project's TypeScript loader and the process's CPU-profile flags, so a profiled service profiles its workers too",
+  async (t) => {
+    t.strictSame(workerExecArgv([]), ['--import', TS_LOADER]);
+    t.ok(TS_LOADER.endsWith('/src/loader/register.js') && existsSync(fileURLToPath(TS_LOADER)), TS_LOADER);
+    t.strictSame(workerExecArgv(['--import', 'tsx', '--cpu-prof', '--cpu-prof-dir=/p', '--max-old-space-size=512']), [
+      '--cpu-prof',
+      '--cpu-prof-dir=/p',
+      '--import',
+      TS_LOADER,
+    ]);
+    t.strictSame(workerExecArgv(['--cpu-prof', '--cpu-prof-dir', '/p', '--cpu-prof-interval', '100', '--inspect']), [
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      '/p',
+      '--cpu-prof-interval',
+      '100',
+      '--import',
+      TS_LOADER,
+    ]);
 
-  // End to end: a process started with --cpu-prof writes a profile of its pricing worker (its module among the frames).
-  const dir = mkdtempSync(join(tmpdir(), 'pricer-prof-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const pricerModule = new URL('../../src/quote/Pricer.ts', import.meta.url).href;
-  const configModule = new URL('../../src/config.ts', import.meta.url).href;
-  const script = `const { createPricer } = await import(${JSON.stringify(pricerModule)});
+    // End to end: a process started with --cpu-prof writes a profile of its pricing worker (its module among the frames).
+    const dir = mkdtempSync(join(tmpdir(), 'pricer-prof-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const pricerModule = new URL('../../src/quote/Pricer.ts', import.meta.url).href;
+    const configModule = new URL('../../src/config.ts', import.meta.url).href;
+    const script = `const { createPricer } = await import(${JSON.stringify(pricerModule)});
 const { loadConfig } = await import(${JSON.stringify(configModule)});
 const pricer = createPricer(loadConfig({ CATALOG_DIR: ${JSON.stringify(fixtureCatalogDir)}, SNAPSHOT_DIR: ${JSON.stringify(fixtureSnapshotDir)}, WORKER_THREADS: '1' }));
 await pricer.probeWorkers();
 await pricer.close();`;
-  const run = spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', '--input-type=module', '-e', script], {
-    encoding: 'utf8',
-  });
-  t.equal(run.status, 0, run.stderr);
-  const profiles = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8'));
-  t.ok(
-    profiles.some((p) => p.includes('workers/pricing.ts')),
-    `a profile shows the pricing worker's module (${profiles.length} profiles written)`,
-  );
-});
+    const run = spawnSync(
+      process.execPath,
+      ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', TS_LOADER, '--input-type=module', '-e', script],
+      {
+        encoding: 'utf8',
+      },
+    );
+    t.equal(run.status, 0, run.stderr);
+    const profiles = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8'));
+    t.ok(
+      profiles.some((p) => p.includes('workers/pricing.ts')),
+      `a profile shows the pricing worker's module (${profiles.length} profiles written)`,
+    );
+  },
+);

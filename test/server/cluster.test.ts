@@ -1,5 +1,5 @@
 /**
- * WEB_CONCURRENCY=2: one `node --import tsx src/index.ts` becomes the cluster primary and forks two API processes
+ * WEB_CONCURRENCY=2: one `node --import ./src/loader/register.js src/index.ts` becomes the cluster primary and forks two API processes
  * that share its port. Over one real Redis (never skipped under CI=true): requests on fresh connections are served by
  * both processes (each request line carries the serving pid); a quote saved by one is read through the other; one
  * API key's rate limit is counted across both; a killed process is replaced; SIGTERM lets a request that is still
