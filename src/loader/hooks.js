@@ -32,6 +32,9 @@ const OPTIONS = {
   tsconfigRaw: { compilerOptions },
 };
 
+/** What every entry's name starts from (the same bytes the key hashed when they were written per module). */
+const SETTINGS = esbuildVersion + JSON.stringify(OPTIONS);
+
 /** @type {typeof import('esbuild') | undefined} esbuild starts its service process on first use only (a cache miss). */
 let esbuild;
 let cacheReady = false;
@@ -68,14 +71,7 @@ export async function load(url, context, nextLoad) {
   const path = fileURLToPath(url);
   if (!path.endsWith('.ts')) return nextLoad(url, context);
   const text = await readFile(path, 'utf8');
-  const key = createHash('sha256')
-    .update(esbuildVersion)
-    .update(JSON.stringify(OPTIONS))
-    .update('\0')
-    .update(path)
-    .update('\0')
-    .update(text)
-    .digest('hex');
+  const key = createHash('sha256').update(SETTINGS).update('\0').update(path).update('\0').update(text).digest('hex');
   const cached = join(CACHE_DIR, `${key}.js`);
   let source;
   try {

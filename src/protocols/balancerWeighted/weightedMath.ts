@@ -99,10 +99,19 @@ function prepareWeighted(side: WeightedSide, exactIn: boolean): (amount: bigint)
   if (side.scalingFactorIn !== ONE || side.scalingFactorOut !== ONE || side.weightIn === 0n || side.weightOut === 0n) return quote;
   // Scaling factors of 1e18: the balances are the upscaled ones; the float path first, this amount's bigint path where
   // it declines (src/protocols/balancerWeighted/weightedFloat.ts).
-  const limit = exactIn ? mulDown(side.balanceIn, MAX_IN_RATIO) : mulDown(side.balanceOut, MAX_OUT_RATIO);
-  const exponent = exactIn ? divDown(side.weightIn, side.weightOut) : divUp(side.weightOut, side.weightIn);
+  const { limit, exponent } = directionRule(side, side.balanceIn, side.balanceOut, exactIn);
   const float = weightedFloatQuoter(side.balanceIn, side.balanceOut, limit, exponent, side.swapFee, exactIn);
   return float === undefined ? quote : (amount) => float(amount) ?? quote(amount);
+}
+
+/**
+ * WeightedMath's rule for one direction, on upscaled balances: the 30% limit (of the balance in for exact in, out for
+ * exact out) and the exponent (weightIn / weightOut rounded down, or weightOut / weightIn rounded up).
+ */
+function directionRule(side: WeightedSide, balanceIn: bigint, balanceOut: bigint, exactIn: boolean): { limit: bigint; exponent: bigint } {
+  return exactIn
+    ? { limit: mulDown(balanceIn, MAX_IN_RATIO), exponent: divDown(side.weightIn, side.weightOut) }
+    : { limit: mulDown(balanceOut, MAX_OUT_RATIO), exponent: divUp(side.weightOut, side.weightIn) };
 }
 
 function prepareWeightedBigint(side: WeightedSide, exactIn: boolean): (amount: bigint) => bigint {
@@ -114,10 +123,11 @@ function prepareWeightedBigint(side: WeightedSide, exactIn: boolean): (amount: b
   const { scalingFactorIn, scalingFactorOut, swapFee } = side;
   const inIsOne = scalingFactorIn === ONE;
   const outIsOne = scalingFactorOut === ONE;
+  const { limit, exponent } = directionRule(side, balanceIn, balanceOut, exactIn);
+  const powUpExp = powUpBy(exponent);
   if (exactIn) {
-    const maxIn = mulDown(balanceIn, MAX_IN_RATIO);
+    const maxIn = limit;
     const inflatedMinus1 = mul(balanceIn, ONE) - 1n;
-    const powUpExp = powUpBy(divDown(side.weightIn, side.weightOut));
     const takeFee = swapFeeSubtractor(swapFee);
     return (amountIn) => {
       const net = takeFee(amountIn);
@@ -128,9 +138,8 @@ function prepareWeightedBigint(side: WeightedSide, exactIn: boolean): (amount: b
       return outIsOne && out <= MAX_UNSCALED ? out : downscaleDown(out, scalingFactorOut);
     };
   }
-  const maxOut = mulDown(balanceOut, MAX_OUT_RATIO);
+  const maxOut = limit;
   const inflatedMinus1 = mul(balanceOut, ONE) - 1n;
-  const powUpExp = powUpBy(divUp(side.weightOut, side.weightIn));
   const addFee = swapFeeAdder(swapFee);
   return (amountOut) => {
     const amount = outIsOne && amountOut <= MAX_UNSCALED ? amountOut : upscale(amountOut, scalingFactorOut);
