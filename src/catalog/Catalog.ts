@@ -84,8 +84,9 @@ export interface CatalogDex {
   /** v3 fee tiers in pips; empty for v2. */
   readonly feeTiers: readonly number[];
   /**
-   * The block the factory was deployed in (or any earlier one): seeding scans its creation logs from here. Absent:
-   * unknown, and its pools are found by pair lookups (catalogue tokens x base tokens).
+   * The block the factory was deployed in (or any earlier one): seeding scans its creation logs from here (v4: the
+   * PoolManager's; balancerV2: the Vault's, from the earliest listed pool factory's deployment, before which none of
+   * their pools registered). Absent: unknown, and its pools are found by pair lookups (catalogue tokens x base tokens).
    */
   readonly factoryDeploymentBlock?: number;
   /**

@@ -407,6 +407,24 @@ for (const { file, chain } of evmChains) {
   });
 }
 
+/**
+ * The block each listed Balancer v2 pool factory was deployed in, as Balancer's own subgraph states it
+ * (github.com/balancer/balancer-subgraph-v2 networks.yaml, `startBlock` of WeightedPoolV3Factory and
+ * ComposableStablePoolV3Factory per network); @balancer-labs/v2-deployments states addresses only. A later value
+ * would miss pools, so each is pinned here, keyed by the factory address (lower case).
+ */
+const DOCUMENTED_BALANCER_FACTORY_BLOCK: Readonly<Record<string, number>> = {
+  '0x5dd94da3644ddd055fcf6b3e1aa310bb7801eb8b': 16520627, // Ethereum WeightedPoolFactory v3
+  '0xdba127fbc23fb20f5929c546af220a991b5c6e01': 16520627, // Ethereum ComposableStablePoolFactory v3
+  '0xa0dabebaad1b243bbb243f933013d560819eb66f': 72832703, // Optimism WeightedPoolFactory v3
+  '0xe2e901ab09f37884ba31622df3ca7fc19aa443be': 72832821, // Optimism ComposableStablePoolFactory v3
+  '0x82e4cfaef85b1b6299935340c964c942280327f4': 38709460, // Polygon WeightedPoolFactory v3
+  '0x7bc6c0e73edaa66ef3f6e2f27b0ee8661834c6c9': 38709460, // Polygon ComposableStablePoolFactory v3
+  '0xf1665e19bc105be4edd3739f88315cc699cc5b65': 56668142, // Arbitrum WeightedPoolFactory v3
+  '0x1c99324edc771c82a0dccb780cc7dda0045e50e7': 56668142, // Arbitrum ComposableStablePoolFactory v3
+  '0x94f68b54191f62f781fe8298a8a5fa3ed772d227': 26389236, // Avalanche WeightedPoolFactory v3
+};
+
 /** @balancer-labs/v2-deployments' network name of each chain id the catalogue ships (the package has no Base). */
 const BALANCER_NETWORK: Readonly<Record<number, string>> = {
   1: 'mainnet',
@@ -445,7 +463,16 @@ for (const { file, chain } of evmChains) {
     t.ok(eq(listed.balancerQueriesAddress, queries), `BalancerQueries ${listed.balancerQueriesAddress}`);
     t.same(listed.balancerWeightedPoolFactories, weighted ? [weighted] : [], 'WeightedPoolFactory v3');
     t.same(listed.balancerStablePoolFactories, stable ? [stable] : [], 'ComposableStablePoolFactory v3');
-    t.equal(listed.factoryDeploymentBlock, undefined, 'no deployment block: the package states none (pools are then not found by logs)');
+    // Pools register their tokens with the Vault in their constructor, so no pool of a listed factory has a
+    // TokensRegistered log before the earliest listed factory's deployment block.
+    const factories = [...(listed.balancerWeightedPoolFactories ?? []), ...(listed.balancerStablePoolFactories ?? [])];
+    const blocks = factories.map((f) => DOCUMENTED_BALANCER_FACTORY_BLOCK[f.toLowerCase()]);
+    t.ok(
+      blocks.every((b) => b !== undefined),
+      `every listed factory's deployment block is documented: ${factories.join(', ')}`,
+    );
+    t.equal(listed.factoryDeploymentBlock, Math.min(...(blocks as number[])), 'the earliest listed factory deployment block');
+    noPackageOracle.push(`${file} balancer v2 factory block`);
   });
 }
 
@@ -508,5 +535,10 @@ t.test('addresses without a package oracle are the known ones', async (t) => {
     'avalanche uniswap v4 universal router',
     'avalanche uniswap v4 PoolManager block',
     'avalanche sushiswap v2',
+    'ethereum balancer v2 factory block',
+    'optimism balancer v2 factory block',
+    'polygon balancer v2 factory block',
+    'arbitrum balancer v2 factory block',
+    'avalanche balancer v2 factory block',
   ]);
 });
