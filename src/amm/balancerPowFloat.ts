@@ -14,7 +14,7 @@
  * integer), `undefined`. test/protocols/balancerPowFloat.test.ts compares it with LogExpMath's transliteration.
  */
 
-import { add, dd, div, floorOf, floorOfRatio, mul, R, reciprocal, times100, truncOf } from './balancerDoubleDouble.ts';
+import { add, ceilOf, dd, div, floorOf, floorOfRatio, mul, R, reciprocal, times100, truncOf } from './balancerDoubleDouble.ts';
 
 const U2_30 = 2 ** -30;
 const U2_50 = 2 ** -50;
@@ -78,6 +78,7 @@ const LN_ODD = [3, 5, 7, 9, 11];
 /** The divisions by constants, as products by their reciprocals (balancerDoubleDouble.ts's reciprocal). */
 const LN_ODD_INVERSES = LN_ODD.map((n) => reciprocal(n));
 const INV_E14 = reciprocal(1e14);
+const INV_E18 = reciprocal(E18);
 const INV_E20 = reciprocal(E20);
 const INV_E22 = reciprocal(10n ** 22n);
 const INV_100 = reciprocal(100);
@@ -146,13 +147,29 @@ export function powUpInto(sh: number, sl: number, y: PowFloatExponent): boolean 
 
 /**
  * x ↦ FixedPoint.powUp(x, y) on exact double-double integers for this y, the result into (R[0], R[1]) or false where
- * the bigint path must decide; undefined for y of 1, 2 or 4 (powUp's exact cases, cheaper in bigint: powUpBy) and
- * outside powFloatExponent's range.
+ * the bigint path must decide; undefined outside powFloatExponent's range. powUp's exact cases: y = 1 is x; y = 2 is
+ * mulUp(x, x) and y = 4 mulUp(square, square), each ceil(a * a / 1e18) from a double-double square (8u^2) and a product
+ * by 1 / 1e18 (15u^2), decided as ceilOf decides (an exact quotient, x a multiple of 1e9, declines). Bases here are
+ * below 2^64 (x^2 below 2^128, the square below 2^70: in a double-double's range).
  */
 export function powUpFloatBy(y: bigint): ((xh: number, xl: number) => boolean) | undefined {
-  if (y === 10n ** 18n || y === 2n * 10n ** 18n || y === 4n * 10n ** 18n) return undefined;
+  if (y === 10n ** 18n)
+    return (xh, xl) => {
+      R[0] = xh;
+      R[1] = xl;
+      return true;
+    };
+  if (y === 2n * 10n ** 18n) return (xh, xl) => xh < X_END && squareUp(xh, xl);
+  if (y === 4n * 10n ** 18n) return (xh, xl) => xh < X_END && squareUp(xh, xl) && squareUp(R[0], R[1]);
   const prepared = powFloatExponent(y);
   return prepared && ((xh, xl) => powUpInto(xh, xl, prepared));
+}
+
+/** mulUp(a, a) = ceil(a * a / 1e18) into (R[0], R[1]) for an exact double-double integer 0 <= a < 2^64. */
+function squareUp(ah: number, al: number): boolean {
+  mul(ah, al, ah, al);
+  mul(R[0], R[1], INV_E18[0], INV_E18[1]);
+  return ceilOf(R[0], R[1]);
 }
 
 /**
