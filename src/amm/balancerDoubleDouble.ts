@@ -40,8 +40,9 @@ export function mul(ah: number, al: number, bh: number, bl: number): void {
   const bhl = bh - bhh;
   const e = ahh * bhh - p + ahh * bhl + ahl * bhh + ahl * bhl;
   const c = e + (ah * bl + al * bh);
-  R[0] = p + c;
-  R[1] = c - (R[0] - p);
+  const h = p + c;
+  R[0] = h;
+  R[1] = c - (h - p);
 }
 
 /** (ah + al) / (bh + bl), Joldes et al.'s DWDivDW2, relative error below 15u^2. */
@@ -50,8 +51,9 @@ export function div(ah: number, al: number, bh: number, bl: number): void {
   mul(bh, bl, th, 0);
   const d = ah - R[0] + (al - R[1]);
   const tl = d / bh;
-  R[0] = th + tl;
-  R[1] = tl - (R[0] - th);
+  const h = th + tl;
+  R[0] = h;
+  R[1] = tl - (h - th);
 }
 
 /** (h + l) * 100 into (R[0], R[1]), exact for an integer below 2^64 (LogExpMath's 18 -> 20 decimal step). */
@@ -60,8 +62,9 @@ export function times100(h: number, l: number): void {
   const t = SPLITTER * h;
   const hh = t - (t - h);
   const e = hh * 100 - p + (h - hh) * 100 + l * 100;
-  R[0] = p + e;
-  R[1] = e - (R[0] - p);
+  const r = p + e;
+  R[0] = r;
+  R[1] = e - (r - p);
 }
 
 /** Exact sum of two double-double integers whose sum is below 2^100 (every rounding below is of an exact integer). */
@@ -70,8 +73,9 @@ export function add(ah: number, al: number, bh: number, bl: number): void {
   const v = s - ah;
   const sl = ah - (s - v) + (bh - v);
   const c = sl + al + bl;
-  R[0] = s + c;
-  R[1] = c - (R[0] - s);
+  const h = s + c;
+  R[0] = h;
+  R[1] = c - (h - s);
 }
 
 /**
@@ -98,8 +102,9 @@ export function floorOf(qh: number, ql: number, slack = 0, relative = U2_92): bo
   }
   const eps = slack + Math.abs(qh) * relative;
   if (frac < eps || frac > 1 - eps) return false;
-  R[0] = fh + fl;
-  R[1] = fl - (R[0] - fh);
+  const h = fh + fl;
+  R[0] = h;
+  R[1] = fl - (h - fh);
   return true;
 }
 
@@ -113,9 +118,9 @@ export function floorOfRatio(qh: number, ql: number, d: number, relative = U2_92
 }
 
 /** Truncation toward zero (Solidity's signed division) of a quotient, as floorOf. */
-export function truncOf(qh: number, ql: number, slack = 0): boolean {
-  if (qh >= 0) return floorOf(qh, ql, slack);
-  if (!floorOf(-qh, -ql, slack)) return false;
+export function truncOf(qh: number, ql: number, slack = 0, relative = U2_92): boolean {
+  if (qh >= 0) return floorOf(qh, ql, slack, relative);
+  if (!floorOf(-qh, -ql, slack, relative)) return false;
   R[0] = -R[0];
   R[1] = -R[1];
   return true;
