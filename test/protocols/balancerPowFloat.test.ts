@@ -141,8 +141,8 @@ t.test(`powUpFloatBy (double-double in and out) equals FixedPoint.powUp, exact c
       default:
         x = pick([X_MIN, X_MAX, ONE]) + between(-3n, 3n);
     }
-    const [xh, xl] = dd(x);
-    if (!pows[k]?.(xh, xl)) continue;
+    [R[0], R[1]] = dd(x);
+    if (!pows[k]?.()) continue;
     answered++;
     counts[k]++;
     const got = BigInt(R[0]) + BigInt(R[1]);
