@@ -12,6 +12,9 @@
 
 const U2_92 = 2 ** -92;
 const U2_84 = 2 ** 84;
+const U2_31 = 2 ** 31;
+const U2_32 = 2 ** 32;
+const U2_M32 = 2 ** -32;
 const SPLITTER = 134217729; // 2^27 + 1 (Veltkamp's split)
 
 /**
@@ -37,8 +40,9 @@ export function mul(ah: number, al: number, bh: number, bl: number): void {
   const bhl = bh - bhh;
   const e = ahh * bhh - p + ahh * bhl + ahl * bhh + ahl * bhl;
   const c = e + (ah * bl + al * bh);
-  R[0] = p + c;
-  R[1] = c - (R[0] - p);
+  const h = p + c;
+  R[0] = h;
+  R[1] = c - (h - p);
 }
 
 /** (ah + al) / (bh + bl), Joldes et al.'s DWDivDW2, relative error below 15u^2. */
@@ -47,8 +51,9 @@ export function div(ah: number, al: number, bh: number, bl: number): void {
   mul(bh, bl, th, 0);
   const d = ah - R[0] + (al - R[1]);
   const tl = d / bh;
-  R[0] = th + tl;
-  R[1] = tl - (R[0] - th);
+  const h = th + tl;
+  R[0] = h;
+  R[1] = tl - (h - th);
 }
 
 /** (h + l) * 100 into (R[0], R[1]), exact for an integer below 2^64 (LogExpMath's 18 -> 20 decimal step). */
@@ -57,8 +62,9 @@ export function times100(h: number, l: number): void {
   const t = SPLITTER * h;
   const hh = t - (t - h);
   const e = hh * 100 - p + (h - hh) * 100 + l * 100;
-  R[0] = p + e;
-  R[1] = e - (R[0] - p);
+  const r = p + e;
+  R[0] = r;
+  R[1] = e - (r - p);
 }
 
 /** Exact sum of two double-double integers whose sum is below 2^100 (every rounding below is of an exact integer). */
@@ -67,8 +73,9 @@ export function add(ah: number, al: number, bh: number, bl: number): void {
   const v = s - ah;
   const sl = ah - (s - v) + (bh - v);
   const c = sl + al + bl;
-  R[0] = s + c;
-  R[1] = c - (R[0] - s);
+  const h = s + c;
+  R[0] = h;
+  R[1] = c - (h - s);
 }
 
 /**
@@ -95,8 +102,9 @@ export function floorOf(qh: number, ql: number, slack = 0, relative = U2_92): bo
   }
   const eps = slack + Math.abs(qh) * relative;
   if (frac < eps || frac > 1 - eps) return false;
-  R[0] = fh + fl;
-  R[1] = fl - (R[0] - fh);
+  const h = fh + fl;
+  R[0] = h;
+  R[1] = fl - (h - fh);
   return true;
 }
 
@@ -110,9 +118,9 @@ export function floorOfRatio(qh: number, ql: number, d: number, relative = U2_92
 }
 
 /** Truncation toward zero (Solidity's signed division) of a quotient, as floorOf. */
-export function truncOf(qh: number, ql: number, slack = 0): boolean {
-  if (qh >= 0) return floorOf(qh, ql, slack);
-  if (!floorOf(-qh, -ql, slack)) return false;
+export function truncOf(qh: number, ql: number, slack = 0, relative = U2_92): boolean {
+  if (qh >= 0) return floorOf(qh, ql, slack, relative);
+  if (!floorOf(-qh, -ql, slack, relative)) return false;
   R[0] = -R[0];
   R[1] = -R[1];
   return true;
@@ -152,21 +160,23 @@ export function reciprocal(d: bigint | number): [number, number] {
 }
 
 /**
- * A bigint v with |v| < 2^106 into (R[0], R[1]), exact. Below 2^84 in magnitude as v = (v >> 32) * 2^32 + (v mod
- * 2^32), both parts exact doubles (the first below 2^52 in magnitude), summed by Fast2Sum (the first is 0 or the
- * larger): about 1.3x cheaper than the nearest double and the remainder (two conversions, one bigint product and one
- * difference), which larger v take.
+ * A bigint v with |v| < 2^106 into (R[0], R[1]), exact. Below 2^84 in magnitude from two conversions and no bigint
+ * arithmetic: h = Number(v), the nearest double (a multiple of ulp(h) <= 2^31, so h mod 2^32 is exact in doubles), and
+ * v mod 2^32 (BigInt.asUintN); the remainder v - h is congruent to their difference modulo 2^32 and at most ulp(h) / 2
+ * <= 2^30 in magnitude, so it is that difference brought into [-2^31, 2^31). About 1.25x cheaper than a shift and a
+ * residue (V8's bigint shift allocates and costs about two conversions). Larger v take the nearest double and the
+ * remainder (two conversions, one bigint product and one difference).
  */
 export function load(v: bigint): void {
-  const xh = Number(v >> 32n) * 4294967296;
-  if (xh < U2_84 && xh > -U2_84) {
-    const xl = Number(BigInt.asUintN(32, v));
-    const s = xh + xl;
-    R[0] = s;
-    R[1] = xl - (s - xh);
+  const h = Number(v);
+  if (h < U2_84 && h > -U2_84) {
+    let e = Number(BigInt.asUintN(32, v)) - (h - Math.floor(h * U2_M32) * U2_32);
+    if (e >= U2_31) e -= U2_32;
+    else if (e < -U2_31) e += U2_32;
+    R[0] = h;
+    R[1] = e;
     return;
   }
-  const h = Number(v);
   R[0] = h;
   R[1] = Number(v - BigInt(h));
 }

@@ -14,10 +14,14 @@
  * integer), `undefined`. test/protocols/balancerPowFloat.test.ts compares it with LogExpMath's transliteration.
  */
 
-import { add, dd, div, floorOf, floorOfRatio, mul, R, reciprocal, times100, truncOf } from './balancerDoubleDouble.ts';
+import { add, ceilOf, dd, div, floorOf, floorOfRatio, mul, R, reciprocal, times100, truncOf } from './balancerDoubleDouble.ts';
 
 const U2_30 = 2 ** -30;
 const U2_50 = 2 ** -50;
+const U2_24 = 2 ** -24;
+const U2_72 = 2 ** -72;
+const U2_67 = 2 ** 67;
+const U2_92 = 2 ** -92;
 const E18 = 1e18;
 const E20 = 1e20;
 const E14 = 1e14;
@@ -25,6 +29,9 @@ const E14 = 1e14;
 const X_END = 2 ** 64;
 const ONE_36 = dd(10n ** 36n);
 /** 1 / (2k + 1) for k = 0 .. 7 (ln_36's series). */
+/** lnTimesY36's z and w = z^2 (hi, lo each) for lnSeriesTimesY: doubles passed as arguments to a call V8 does not
+ * inline are boxed, in typed arrays they are not (R likewise carries the inputs of this file's steps). */
+const ZW = new Float64Array(4);
 const ODD_INVERSES = [1, 3, 5, 7, 9, 11, 13, 15].map((n) => {
   div(1, 0, n, 0);
   return [R[0], R[1]] as const;
@@ -72,12 +79,13 @@ const TAYLOR_INVERSES = TAYLOR_DIVISORS.map((n) => {
   return [R[0], R[1]] as const;
 });
 /** exp's Taylor terms below this are computed in plain doubles. */
-const SMALL_TERM = 2 ** 30;
+const SMALL_TERM = 2 ** 40;
 const U2_48 = 2 ** -48;
 const LN_ODD = [3, 5, 7, 9, 11];
 /** The divisions by constants, as products by their reciprocals (balancerDoubleDouble.ts's reciprocal). */
 const LN_ODD_INVERSES = LN_ODD.map((n) => reciprocal(n));
-const INV_E14 = reciprocal(1e14);
+const INV_E18 = reciprocal(E18);
+const INV_E14 = reciprocal(E14);
 const INV_E20 = reciprocal(E20);
 const INV_E22 = reciprocal(10n ** 22n);
 const INV_100 = reciprocal(100);
@@ -119,24 +127,36 @@ export function powUpFloat(x: bigint, y: PowFloatExponent): bigint | undefined {
   const xh = Number(x >> 11n) * 2048;
   const xl = Number(x & 2047n);
   const sh = xh + xl;
-  return powUpInto(sh, xl - (sh - xh), y) ? BigInt(R[0]) + BigInt(R[1]) : undefined;
+  R[0] = sh;
+  R[1] = xl - (sh - xh);
+  return powUpInto(y) ? BigInt(R[0]) + BigInt(R[1]) : undefined;
 }
 
 /**
- * powUpFloat on an exact normalized double-double integer (xh, xl), the result into (R[0], R[1]); false where the
- * bigint path must decide (x at or past the range's bounds 1e17 and 2^64 included).
+ * powUpFloat on the exact normalized double-double integer x in (R[0], R[1]), the result into them; false where the
+ * bigint path must decide (x at or past the range's bounds 1e17 and 2^64 included). Inputs travel in R rather than as
+ * arguments here and below: a double passed to a call V8 does not inline is boxed (a heap allocation).
  */
-export function powUpInto(sh: number, sl: number, y: PowFloatExponent): boolean {
+export function powUpInto(y: PowFloatExponent): boolean {
+  const sh = R[0];
+  const sl = R[1];
   if (!(sh > 1e17 && sh < X_END)) return false;
   const inWindow = (sh > 0.9e18 || (sh === 0.9e18 && sl > 0)) && (sh < 1.1e18 || (sh === 1.1e18 && sl < 0));
-  if (!(inWindow ? lnTimesY36(sh, sl, y.yh, y.yl) : lnTimesY(sh, sl, y))) return false;
-  const lh = R[0];
-  const ll = R[1];
-  if (!(Math.abs(lh) < LOG_MAX)) return false;
-  if (!expOf(lh, ll)) return false;
-  // powUp: raw + ceil(raw * 1e-14) + 1 = raw + floor((raw + 2e14 - 1) / 1e14).
+  if (!(inWindow ? lnTimesY36(y.yh, y.yl) : lnTimesY(y))) return false;
+  if (!(Math.abs(R[0]) < LOG_MAX)) return false;
+  if (!expOf()) return false;
+  // powUp: raw + ceil(raw * 1e-14) + 1 = raw + floor((raw + 2e14 - 1) / 1e14). Below 2^67 without a rounding: raw0 %
+  // 1e14 is exact, raw0 less it is a multiple of 1e14 below 2^67 (so of 2^14, with under 53 significant bits: a
+  // double), its quotient by 1e14 an exact integer, and the remainder's part rem + raw1 + 2e14 - 1 an exact integer
+  // below 2^49 whose quotient by 1e14 rounds to a double on the same side of every integer (within 1e-14 of an integer
+  // j <= 3 lies no double at or past j). Larger raw as a double-double product, an exact ratio of denominator 1e14.
   const raw0 = R[0];
   const raw1 = R[1];
+  if (raw0 < U2_67) {
+    const rem = raw0 % E14;
+    add(raw0, raw1, (raw0 - rem) / E14 + Math.floor((rem + raw1 + (2e14 - 1)) / E14), 0);
+    return true;
+  }
   add(raw0, raw1, 2e14 - 1, 0);
   mul(R[0], R[1], INV_E14[0], INV_E14[1]);
   if (!floorOfRatio(R[0], R[1], E14)) return false;
@@ -145,21 +165,38 @@ export function powUpInto(sh: number, sl: number, y: PowFloatExponent): boolean 
 }
 
 /**
- * x ↦ FixedPoint.powUp(x, y) on exact double-double integers for this y, the result into (R[0], R[1]) or false where
- * the bigint path must decide; undefined for y of 1, 2 or 4 (powUp's exact cases, cheaper in bigint: powUpBy) and
- * outside powFloatExponent's range.
+ * () ↦ FixedPoint.powUp(x, y) for this y on the exact double-double integer x in (R[0], R[1]), the result into them, or false where
+ * the bigint path must decide; undefined outside powFloatExponent's range. powUp's exact cases: y = 1 is x; y = 2 is
+ * mulUp(x, x) and y = 4 mulUp(square, square), each ceil(a * a / 1e18) from a double-double square (8u^2) and a product
+ * by 1 / 1e18 (15u^2), decided as ceilOf decides (an exact quotient, x a multiple of 1e9, declines). Bases here are
+ * below 2^64 (x^2 below 2^128, the square below 2^70: in a double-double's range).
  */
-export function powUpFloatBy(y: bigint): ((xh: number, xl: number) => boolean) | undefined {
-  if (y === 10n ** 18n || y === 2n * 10n ** 18n || y === 4n * 10n ** 18n) return undefined;
+export function powUpFloatBy(y: bigint): (() => boolean) | undefined {
+  if (y === 10n ** 18n) return () => true;
+  if (y === 2n * 10n ** 18n) return () => R[0] < X_END && squareUp();
+  if (y === 4n * 10n ** 18n) return () => R[0] < X_END && squareUp() && squareUp();
   const prepared = powFloatExponent(y);
-  return prepared && ((xh, xl) => powUpInto(xh, xl, prepared));
+  return prepared && (() => powUpInto(prepared));
+}
+
+/** mulUp(a, a) = ceil(a * a / 1e18) into (R[0], R[1]) for an exact double-double integer 0 <= a < 2^64. */
+function squareUp(): boolean {
+  const ah = R[0];
+  const al = R[1];
+  mul(ah, al, ah, al);
+  mul(R[0], R[1], INV_E18[0], INV_E18[1]);
+  return ceilOf(R[0], R[1]);
 }
 
 /**
  * trunc(ln_36(x) * y / 1e18) into (R[0], R[1]) for 0.9e18 < x < 1.1e18: ((seriesSum * 2) * y) / 1e36 with the series
  * z + z^3/3 + .. + z^15/15 of z = (x - 1) / (x + 1) evaluated without the contract's truncations (see the header).
+ * First with the series' tail in plain doubles down to w^k <= 2^-24 (w = z^2) and a margin of 2^-72 relative, then,
+ * where that cannot decide, as precisely as the rest of this file (tail to 2^-50, margin 2^-92).
  */
-function lnTimesY36(xh: number, xl: number, yh: number, yl: number): boolean {
+function lnTimesY36(yh: number, yl: number): boolean {
+  const xh = R[0];
+  const xl = R[1];
   add(xh, xl, -E18, 0);
   const nh = R[0];
   const nl = R[1];
@@ -168,12 +205,26 @@ function lnTimesY36(xh: number, xl: number, yh: number, yl: number): boolean {
   const zh = R[0];
   const zl = R[1];
   mul(zh, zl, zh, zl);
-  const wh = R[0];
-  const wl = R[1];
-  // Horner in w over the coefficients 1 / (2k + 1), k = 7 .. 0. The levels k >= kd, whose sum is multiplied by
-  // w^kd <= 2^-50, run in plain doubles (their relative error, under 2^-50, moves the series by under 2^-100).
+  ZW[0] = zh;
+  ZW[1] = zl;
+  ZW[2] = R[0];
+  ZW[3] = R[1];
+  return lnSeriesTimesY(yh, yl, U2_24, U2_72) || lnSeriesTimesY(yh, yl, U2_50, U2_92);
+}
+
+/**
+ * lnTimesY36's truncation from z and w = z^2: Horner in w over the coefficients 1 / (2k + 1), k = 7 .. 0. The levels
+ * k >= kd, whose sum is multiplied by w^kd <= `tail`, run in plain doubles: their relative error, under 2^-50, moves
+ * the series by under 2^-50 * tail relative; the double-double levels and products add under 2^-100, so the quotient
+ * is within 2^-50 * tail + 2^-98 relative (plus the 2^-30 of the omitted truncations): `relative` must exceed it.
+ */
+function lnSeriesTimesY(yh: number, yl: number, tail: number, relative: number): boolean {
+  const zh = ZW[0];
+  const zl = ZW[1];
+  const wh = ZW[2];
+  const wl = ZW[3];
   let kd = 1;
-  for (let p = wh; p > U2_50 && kd < 8; kd++) p *= wh;
+  for (let p = wh; p > tail && kd < 8; kd++) p *= wh;
   let ah: number;
   let al = 0;
   let k: number;
@@ -197,11 +248,13 @@ function lnTimesY36(xh: number, xl: number, yh: number, yl: number): boolean {
   }
   mul(ah, al, zh, zl);
   mul(R[0], R[1], 2 * yh, 2 * yl);
-  return truncOf(R[0], R[1], U2_30);
+  return truncOf(R[0], R[1], U2_30, relative);
 }
 
 /** trunc(ln(x) * y / 1e18) into (R[0], R[1]) outside ln_36's window, LogExpMath._ln's truncations each taken exactly. */
-function lnTimesY(xh: number, xl: number, y: PowFloatExponent): boolean {
+function lnTimesY(y: PowFloatExponent): boolean {
+  const xh = R[0];
+  const xl = R[1];
   const inverted = xh < E18;
   let ah = xh;
   let al = xl;
@@ -272,7 +325,9 @@ function lnTimesY(xh: number, xl: number, y: PowFloatExponent): boolean {
 }
 
 /** LogExpMath.exp(v) into (R[0], R[1]) for an exact integer |v| < 16e18. */
-function expOf(vh: number, vl: number): boolean {
+function expOf(): boolean {
+  let vh = R[0];
+  let vl = R[1];
   const negative = vh < 0;
   if (negative) {
     vh = -vh;
@@ -292,6 +347,33 @@ function expOf(vh: number, vl: number): boolean {
       mask |= 1;
     }
   }
+  R[0] = xh;
+  R[1] = xl;
+  if (!taylorSum()) return false;
+  const sumH = R[0];
+  const sumL = R[1];
+  if (mask === 0) {
+    mul(sumH, sumL, INV_100[0], INV_100[1]);
+    if (!floorOfRatio(R[0], R[1], 100)) return false;
+  } else {
+    const [ph, pl] = EXP_PRODUCTS[mask];
+    mul(ph, pl, sumH, sumL);
+    mul(R[0], R[1], INV_E22[0], INV_E22[1]);
+    if (!floorOf(R[0], R[1])) return false;
+  }
+  if (!negative) return true;
+  div(ONE_36[0], ONE_36[1], R[0], R[1]);
+  return floorOf(R[0], R[1]);
+}
+
+/**
+ * exp's seriesSum, 1e20 + x + the Taylor terms each truncated as the contract truncates it, into (R[0], R[1]) for the
+ * reduced 0 <= x < 2.5e19; false where a term's floor is not decided. (A function of its own: V8 inlines a bounded
+ * amount of code into each optimized function, and this loop's double-double steps take most of it.)
+ */
+function taylorSum(): boolean {
+  const xh = R[0];
+  const xl = R[1];
   mul(xh, xl, INV_E20[0], INV_E20[1]);
   const fh = R[0];
   const fl = R[1];
@@ -311,31 +393,24 @@ function expOf(vh: number, vl: number): boolean {
     sumH = R[0];
     sumL = R[1];
   }
-  // Terms below 2^30 in plain doubles: term * (x / 1e20) / n with three roundings (x / 1e20's high part, the product,
+  // Terms below 2^40 in plain doubles: term * (x / 1e20) / n with three roundings (x / 1e20's high part, the product,
   // the quotient) is within 2^-51 relative of the real quotient, so its floor is proven 2^-48 relative away from an
-  // integer; the terms and their sum (below 2^31) are exact doubles.
+  // integer; the terms and their sum (below 2^41) are exact doubles. A quotient within that margin of an integer
+  // (about 2^-8 of them for terms near 2^40) is taken in double-double as above.
   let small = 0;
   for (let term = termH; i < 11 && term !== 0; i++) {
     const q = (term * fh) / TAYLOR_DIVISORS[i];
-    term = Math.floor(q);
-    const frac = q - term;
+    const next = Math.floor(q);
     const eps = q * U2_48;
-    if (frac < eps || frac > 1 - eps) return false;
+    if (q - next > eps && q - next < 1 - eps) term = next;
+    else {
+      mul(term, 0, fh, fl);
+      mul(R[0], R[1], TAYLOR_INVERSES[i][0], TAYLOR_INVERSES[i][1]);
+      if (!floorOf(R[0], R[1])) return false;
+      term = R[0]; // an integer below 2^41: R[1] is 0
+    }
     small += term;
   }
   add(sumH, sumL, small, 0);
-  sumH = R[0];
-  sumL = R[1];
-  if (mask === 0) {
-    mul(sumH, sumL, INV_100[0], INV_100[1]);
-    if (!floorOfRatio(R[0], R[1], 100)) return false;
-  } else {
-    const [ph, pl] = EXP_PRODUCTS[mask];
-    mul(ph, pl, sumH, sumL);
-    mul(R[0], R[1], INV_E22[0], INV_E22[1]);
-    if (!floorOf(R[0], R[1])) return false;
-  }
-  if (!negative) return true;
-  div(ONE_36[0], ONE_36[1], R[0], R[1]);
-  return floorOf(R[0], R[1]);
+  return true;
 }

@@ -5,8 +5,9 @@
 // written with the transliteration. Seeded; POW_FLOAT_CASES=<n> and POW_FLOAT_SEED=<n> run a larger one-off sweep
 // (the 1,000,000-case runs of the journal, bench/HISTORY.md).
 import t from 'tap';
+import { dd, R } from '../../src/amm/balancerDoubleDouble.ts';
 import { complement, divDown, divUp, mulDown, mulUp, ONE, sub } from '../../src/amm/balancerFixedPoint.ts';
-import { powFloatExponent, powUpFloat } from '../../src/amm/balancerPowFloat.ts';
+import { powFloatExponent, powUpFloat, powUpFloatBy } from '../../src/amm/balancerPowFloat.ts';
 import { calcInGivenOut, calcOutGivenIn } from '../../src/protocols/balancerWeighted/weightedMath.ts';
 import { powUp } from '../helpers/balancerLogExp.ts';
 import { outcome } from '../helpers/callOutcome.ts';
@@ -113,6 +114,49 @@ t.test(`powUpFloat equals FixedPoint.powUp wherever it answers, over ${CASES} se
   // The float path must answer nearly all of a weighted pool's bases, or it proves little and speeds up nothing.
   t.ok(weightedAnswered > weighted * 0.999, `answered ${weightedAnswered} of ${weighted} weighted-range cases`);
   t.ok(answered > CASES * 0.4 && answered < CASES * 0.95, `answered some, not all (${answered})`);
+});
+
+t.test(`powUpFloatBy (double-double in and out) equals FixedPoint.powUp, exact cases 1, 2, 4 included, ${CASES} cases`, async (t) => {
+  const ys = [ONE, 2n * ONE, 4n * ONE, ONE / 4n, (3n * ONE) / 2n, 666666666666666667n];
+  const pows = ys.map((y) => powUpFloatBy(y));
+  let answered = 0;
+  let differ = 0;
+  const counts = ys.map(() => 0);
+  for (let i = 0; i < CASES; i++) {
+    const k = Math.floor(random() * ys.length);
+    const y = ys[k];
+    // Bases near 1e18 (a square's quotient 1e18 +- 2d + d^2 / 1e18, within d^2 / 1e18 of an integer), near multiples
+    // of 1e9 (exact squares), a weighted pool's range, and the float range's edges.
+    let x: bigint;
+    switch (Math.floor(random() * 4)) {
+      case 0:
+        x = ONE + BigInt(Math.round((random() < 0.5 ? -1 : 1) * logUniform(1, 1e12)));
+        break;
+      case 1:
+        x = between(10n ** 8n, 2n * 10n ** 9n) * 10n ** 9n + between(-3n, 3n);
+        break;
+      case 2:
+        x = between((ONE * 10n) / 13n, (ONE * 10n) / 7n);
+        break;
+      default:
+        x = pick([X_MIN, X_MAX, ONE]) + between(-3n, 3n);
+    }
+    [R[0], R[1]] = dd(x);
+    if (!pows[k]?.()) continue;
+    answered++;
+    counts[k]++;
+    const got = BigInt(R[0]) + BigInt(R[1]);
+    const expected = outcome(() => powUp(x, y));
+    if (got !== expected) {
+      differ++;
+      if (differ <= 5) t.fail(`powUpFloatBy(${y})(${x}) = ${got}, powUp ${expected}`);
+    }
+  }
+  t.equal(differ, 0, `no answer differs (${answered} answered)`);
+  t.ok(
+    counts.every((c) => c > CASES / ys.length / 2),
+    `each exponent answered at least half its cases (${counts.join(', ')})`,
+  );
 });
 
 /** WeightedMath written with the transliterated powUp (the contract's order of operations). */

@@ -46,6 +46,9 @@ const WEIGHTS: [bigint, bigint][] = [
   [4n * 10n ** 17n, 6n * 10n ** 17n],
   [98n * 10n ** 16n, 2n * 10n ** 16n],
   [ONE / 3n, ONE / 3n + 1n],
+  [5n * 10n ** 17n, 5n * 10n ** 17n],
+  [666666666666666666n, 333333333333333333n],
+  [333333333333333333n, 666666666666666666n],
 ];
 const FEES = [3n * 10n ** 15n, 10n ** 12n, 10n ** 16n, 25n * 10n ** 14n, 0n, 1n, 10n ** 17n];
 
@@ -185,10 +188,21 @@ t.test('exact quotients at each step: decided as exact ratios or declined, never
     'AmmError:INSUFFICIENT_RESERVES:amount in exceeds 30% of the balance (MAX_IN_RATIO)',
   );
   t.equal(floatQuoter(s, true)?.(limitIn - 2n ** 20n), contractGivenIn(s, limitIn - 2n ** 20n), 'below it answered');
-  // Outside the range: balances from 2^96, exponents 1, 2 and 4 (bigint's exact cases), fees of 1e18 or more.
+  // Outside the range: balances from 2^96, fees of 1e18 or more.
   t.equal(floatQuoter({ ...s, balanceIn: 2n ** 96n }, true), undefined, 'balance 2^96: no float quoter');
-  t.equal(floatQuoter({ ...s, weightIn: ONE / 2n, weightOut: ONE / 2n }, true), undefined, 'exponent 1: none');
-  t.equal(floatQuoter({ ...s, weightIn: 8n * 10n ** 17n, weightOut: 2n * 10n ** 17n }, true), undefined, 'exponent 4: none');
+  // powUp's exact cases (exponents 1, 2 and 4: the base, one or two mulUp squares) are answered (their exact squares:
+  // balancerPowFloat.test.ts); an exact base declines as for any exponent.
+  for (const [weightIn, weightOut, y] of [
+    [ONE / 2n, ONE / 2n, 1],
+    [666666666666666666n, 333333333333333333n, 2],
+    [8n * 10n ** 17n, 2n * 10n ** 17n, 4],
+  ] as const) {
+    const e: WeightedSide = { ...s, weightIn, weightOut, swapFee: 3n * 10n ** 15n };
+    const a = 123_456_789_012_345_678_901n;
+    t.equal(floatQuoter(e, true)?.(a), contractGivenIn(e, a), `exponent ${y}: answered, equal`);
+    // base = 4000e18 * 1e18 / (4000e18 + net) = 0.8e18 exactly for net = 1000e18 (fee 0)
+    t.equal(floatQuoter({ ...e, swapFee: 0n }, true)?.(1000n * ONE), undefined, `exponent ${y}, exact base 0.8e18: declined`);
+  }
   t.equal(floatQuoter({ ...s, swapFee: ONE }, true), undefined, 'fee of 100%: none');
 });
 

@@ -105,7 +105,7 @@ export function weightedFloatQuoter(
       // base = divUp(balanceIn, balanceIn + amount) = ceil(balanceIn * 1e18 / (balanceIn + amount)).
       add(bih, bil, R[0], R[1]);
       div(bInH, bInL, R[0], R[1]);
-      if (!ceilOf(R[0], R[1], MARGIN) || !pow(R[0], R[1])) return undefined;
+      if (!ceilOf(R[0], R[1], MARGIN) || !pow()) return undefined;
       // mulDown(balanceOut, complement(power)): 0 where power >= 1e18.
       add(E18, 0, -R[0], -R[1]);
       if (!(R[0] > 0)) return 0n;
@@ -127,7 +127,7 @@ export function weightedFloatQuoter(
     // base = divUp(balanceOut, balanceOut - amount).
     add(boh, bol, -R[0], -R[1]);
     div(bOutH, bOutL, R[0], R[1]);
-    if (!ceilOf(R[0], R[1], MARGIN) || !pow(R[0], R[1])) return undefined;
+    if (!ceilOf(R[0], R[1], MARGIN) || !pow()) return undefined;
     // mulUp(balanceIn, power - 1e18); power at or below 1e18 (0, or sub's revert) is left to the bigint path.
     add(R[0], R[1], -E18, 0);
     if (!(R[0] > 0)) return undefined;
