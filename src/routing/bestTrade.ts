@@ -51,6 +51,11 @@ export interface BestTradeOptions {
    * reads them.
    */
   readonly records?: boolean;
+  /**
+   * Whether the split search's first round (each path alone) skips a path whose single-path bound cannot beat the best
+   * set of one so far (default true; false: every path is solved alone, the search the bound must not change).
+   */
+  readonly firstRoundBound?: boolean;
 }
 
 /**
@@ -134,7 +139,10 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
             // The first round (each path alone): a path whose single-path bound (scoreBound: its float value for the
             // whole amount with FLOAT_MARGIN to spare, less the least fee its route can cost, which its set of one's
             // fee estimate never is below) cannot exceed the best set of one so far would not be chosen: not solved.
-            const bound = set === undefined && toBeat !== undefined && !candidates[j].stages ? single.bounds?.[j] : undefined;
+            const bound =
+              set === undefined && toBeat !== undefined && !candidates[j].stages && options.firstRoundBound !== false
+                ? single.bounds?.[j]
+                : undefined;
             return !(bound !== undefined && bound <= toBeat!);
           }
           if (toBeat !== undefined) {
