@@ -9,41 +9,33 @@ import { join } from 'node:path';
 import t from 'tap';
 import { generateRoutingGraph } from '../../bench/lib/generateScale.ts';
 import {
+  ALL,
+  bestTradeOfCase,
   type Case,
   devnetPairs,
   type Graph,
   generatedPairs,
   loadGraph,
-  MAX_HOPS,
-  MAX_SPLITS,
   pairCases,
 } from '../../bench/lib/routingGraphs.ts';
-import { bestTrade } from '../../src/routing/bestTrade.ts';
-import type { TradeRequest } from '../../src/routing/searchGas.ts';
 import type { SolveCache } from '../../src/routing/splitContext.ts';
 import { projectRoot } from '../helpers/serverProcess.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'first-round-bound-test-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A case and the gas price it is searched at. */
+type Request = { readonly c: Case; readonly gasPriceWei: bigint };
+
 /** Each case exact in, and exact out of a third of its amount's output, at the snapshot's gas price, none and 50 times it. */
-function requests(graph: Graph, cases: readonly Case[]): TradeRequest[] {
-  const out: TradeRequest[] = [];
+function requests(graph: Graph, cases: readonly Case[]): Request[] {
+  const out: Request[] = [];
   for (const c of cases) {
     for (const gasPriceWei of [graph.gasPriceWei, 0n, graph.gasPriceWei * 50n]) {
-      const r: TradeRequest = {
-        tokenIn: c.tokenIn,
-        tokenOut: c.tokenOut,
-        tradeType: 'exactIn',
-        amount: c.amount,
-        maxHops: MAX_HOPS,
-        maxSplits: MAX_SPLITS,
-        gasPriceWei,
-        allow: () => true,
-      };
-      out.push(r);
-      const sized = bestTrade(graph.index, r);
-      if (sized.ok && sized.trade.amountOut > 2n) out.push({ ...r, tradeType: 'exactOut', amount: sized.trade.amountOut / 3n });
+      out.push({ c, gasPriceWei });
+      const sized = bestTradeOfCase(graph, c, gasPriceWei);
+      if (sized.ok && sized.trade.amountOut > 2n)
+        out.push({ c: { ...c, tradeType: 'exactOut', amount: sized.trade.amountOut / 3n }, gasPriceWei });
     }
   }
   return out;
@@ -66,14 +58,14 @@ function compare(t: TestContext, graph: Graph, cases: readonly Case[]): void {
   let differ = 0;
   let bounded = 0;
   let unbounded = 0;
-  for (const r of all) {
+  for (const { c, gasPriceWei } of all) {
     const withTree: SolveCache = {};
     const withoutTree: SolveCache = {};
-    const a = bestTrade(graph.index, r, { solves: withTree, records: true });
-    const b = bestTrade(graph.index, r, { solves: withoutTree, records: true, firstRoundBound: false });
+    const a = bestTradeOfCase(graph, c, gasPriceWei, ALL, { solves: withTree, records: true });
+    const b = bestTradeOfCase(graph, c, gasPriceWei, ALL, { solves: withoutTree, records: true, firstRoundBound: false });
     if (text(a) !== text(b)) {
       differ++;
-      t.fail(`${r.tradeType} ${r.amount} ${r.tokenIn} -> ${r.tokenOut} gas ${r.gasPriceWei}: trades differ`);
+      t.fail(`${c.tradeType ?? 'exactIn'} ${c.amount} ${c.tokenIn} -> ${c.tokenOut} gas ${gasPriceWei}: trades differ`);
     }
     bounded += singlesSolved(withTree);
     unbounded += singlesSolved(withoutTree);
