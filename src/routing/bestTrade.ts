@@ -51,6 +51,11 @@ export interface BestTradeOptions {
    * reads them.
    */
   readonly records?: boolean;
+  /**
+   * Whether the split search's first round (each path alone) skips a path whose single-path bound cannot beat the best
+   * set of one so far (default true; false: every path is solved alone, the search the bound must not change).
+   */
+  readonly firstRoundBound?: boolean;
 }
 
 /**
@@ -130,7 +135,16 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         admit(j, set, toBeat) {
           // A path of stages gets its curve only where its output bound says it may be chosen (stagedRoutes.ts mayAdd).
           const pending = curves?.pending[j];
-          if (!pending) return true;
+          if (!pending) {
+            // The first round (each path alone): a path whose single-path bound (scoreBound: its float value for the
+            // whole amount with FLOAT_MARGIN to spare, less the least fee its route can cost, which its set of one's
+            // fee estimate never is below) cannot exceed the best set of one so far would not be chosen: not solved.
+            const bound =
+              set === undefined && toBeat !== undefined && !candidates[j].stages && options.firstRoundBound !== false
+                ? single.bounds?.[j]
+                : undefined;
+            return !(bound !== undefined && bound <= toBeat!);
+          }
           if (toBeat !== undefined) {
             const fees = search.rate !== undefined && request.gasPriceWei > 0n;
             const fixed = Number(request.amount);
@@ -228,6 +242,7 @@ function bestSinglePath(
     if (single.records && c.deployment !== undefined) singles!.set(c.key, { bound });
     return bound;
   });
+  single.bounds = bounds;
   const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
 
   for (const i of order) {
@@ -299,6 +314,11 @@ interface SinglePath {
   best: PricedSingle | undefined;
   bestAt: number;
   whole: PathQuote[];
+  /**
+   * Each steered path's bound of its score alone (scoreBound; a path of stages without its curve: pendingScoreBound),
+   * where the search bounded them (with curves, more than PRUNE_FROM paths).
+   */
+  bounds?: readonly number[];
   /** What the request's earlier searches learnt of single paths (BestTradeOptions.singles), and whether this one adds to it. */
   readonly singles: SingleCache | undefined;
   readonly records: boolean;
