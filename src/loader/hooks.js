@@ -71,6 +71,25 @@ async function keep(cached, source) {
 /** viem's entry points served from the bundle (package.json `exports` keys); the ones this project imports. */
 const BUNDLED_ENTRIES = ['.', './accounts', './chains'];
 const BUNDLE_ON = process.env.TS_LOADER_BUNDLE !== 'off';
+/**
+ * How the bundle is built (part of its cache key). CommonJS packages stay outside, imported from node_modules as
+ * before: inside an ES module bundle their `require` of Node's own modules fails (`ws`, under viem's WebSocket
+ * transport, through isows).
+ */
+const BUNDLE_OPTIONS = {
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: OPTIONS.target,
+  external: ['ws'],
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunk-[hash]',
+  outExtension: { '.js': '.mjs' },
+  metafile: true,
+  write: false,
+  logLevel: 'silent',
+};
 /** @type {Map<string, Promise<Map<string, string> | undefined>>} per viem folder: entry file path -> bundled entry's source */
 const bundles = new Map();
 
@@ -84,7 +103,14 @@ async function viemBundle(pkgDir) {
     const pkgText = await readFile(`${pkgDir}package.json`, 'utf8');
     const exportsMap = JSON.parse(pkgText).exports;
     const entries = BUNDLED_ENTRIES.map((k) => join(pkgDir, exportsMap[k].import));
-    const key = createHash('sha256').update(SETTINGS).update('\0').update(pkgDir).update('\0').update(pkgText).digest('hex');
+    const key = createHash('sha256')
+      .update(SETTINGS)
+      .update(JSON.stringify(BUNDLE_OPTIONS))
+      .update('\0')
+      .update(pkgDir)
+      .update('\0')
+      .update(pkgText)
+      .digest('hex');
     const dir = join(CACHE_DIR, `bundle-${key.slice(0, 32)}`);
     let index;
     try {
@@ -93,22 +119,7 @@ async function viemBundle(pkgDir) {
       esbuild ??= await import('esbuild');
       mkdirSync(CACHE_DIR, { recursive: true });
       const partial = await mkdtemp(join(CACHE_DIR, 'bundle-tmp-'));
-      const built = await esbuild.build({
-        entryPoints: entries,
-        bundle: true,
-        splitting: true,
-        format: 'esm',
-        platform: 'node',
-        target: OPTIONS.target,
-        outdir: partial,
-        entryNames: '[name]-[hash]',
-        chunkNames: 'chunk-[hash]',
-        outExtension: { '.js': '.mjs' },
-        metafile: true,
-        write: false,
-        logLevel: 'silent',
-        absWorkingDir: process.cwd(),
-      });
+      const built = await esbuild.build({ ...BUNDLE_OPTIONS, entryPoints: entries, outdir: partial, absWorkingDir: process.cwd() });
       index = {};
       const base = pathToFileURL(`${dir}/`).href;
       for (const file of built.outputFiles) {

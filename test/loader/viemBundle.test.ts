@@ -4,11 +4,13 @@ import t, { type Test } from 'tap';
 
 // The loader (src/loader/hooks.js) serves viem's entry points `viem`, `viem/accounts` and `viem/chains` from an esbuild
 // bundle. The oracle is viem loaded from its own files (TS_LOADER_BUNDLE=off): the same exports, of the same types,
-// and one copy of viem's internals behind all three entries (what viem/accounts re-exports from viem is the same object).
+// and one copy of viem's internals behind all three entries (what viem/accounts re-exports from viem is the same object);
+// its WebSocket transport answers (the CommonJS ws stays outside the bundle).
 const LOADER = new URL('../../src/loader/register.js', import.meta.url).href;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const script = `
+import { WebSocketServer } from 'ws';
 import * as viem from 'viem';
 import * as accounts from 'viem/accounts';
 import * as chains from 'viem/chains';
@@ -20,6 +22,14 @@ try {
   thrownAt = e.stack.split('\\n').find((line) => line.includes(' at '));
 }
 const shared = Object.keys(accounts).filter((k) => k in viem);
+// viem's WebSocket transport loads the CommonJS package ws (through isows) only when used.
+const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+await new Promise((resolve) => server.on('listening', resolve));
+server.on('connection', (socket) =>
+  socket.on('message', (m) => socket.send(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(String(m)).id, result: '0x7a69' }))),
+);
+const client = viem.createPublicClient({ transport: viem.webSocket('ws://127.0.0.1:' + server.address().port) });
+const overWebSocket = await client.getChainId();
 console.log(JSON.stringify({
   thrownAt,
   shared: shared.map((k) => [k, accounts[k] === viem[k]]),
@@ -28,7 +38,9 @@ console.log(JSON.stringify({
   chains: shape(chains),
   units: String(viem.parseUnits('1.5', 6)),
   mainnet: chains.mainnet.id,
+  overWebSocket,
 }));
+process.exit(0);
 `;
 
 interface Loaded {
@@ -39,6 +51,7 @@ interface Loaded {
   chains: string[];
   units: string;
   mainnet: number;
+  overWebSocket: number;
 }
 
 function load(t: Test, bundle: 'on' | 'off'): Loaded {
@@ -66,6 +79,6 @@ t.test('viem from the bundle: the exports of its own files, one copy of its inte
     'what viem/accounts shares with viem is the same object',
   );
   t.ok(files.shared.length >= 4, files.shared.map(([k]) => k).join(' '));
-  t.strictSame([bundled.units, bundled.mainnet], ['1500000', 1]);
-  t.strictSame([files.units, files.mainnet], ['1500000', 1]);
+  t.strictSame([bundled.units, bundled.mainnet, bundled.overWebSocket], ['1500000', 1, 31337]);
+  t.strictSame([files.units, files.mainnet, files.overWebSocket], ['1500000', 1, 31337]);
 });
