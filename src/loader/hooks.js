@@ -1,7 +1,7 @@
 /**
  * Module hooks (registered by register.js): this project's own `.ts` files, outside node_modules, are compiled by
- * esbuild's `transform` with what tsx sets (keepNames, whitespace minified, the running Node as target, an inline
- * source map) and the tsconfig's compiler options; everything else goes to Node's own loader untouched. No resolve
+ * esbuild's `transform` (whitespace minified, the running Node as target, an inline source map; not tsx's keepNames,
+ * see OPTIONS) and the tsconfig's compiler options; everything else goes to Node's own loader untouched. No resolve
  * hook: imports name the `.ts` file itself (allowImportingTsExtensions), which Node resolves.
  *
  * Compiled code is kept in `.data/ts-cache/`, one file per source named by the hash of its path and text, so the
@@ -35,7 +35,10 @@ const OPTIONS = {
   sourcemap: 'inline',
   sourcesContent: false,
   minifyWhitespace: true,
-  keepNames: true,
+  // No keepNames (tsx sets it): a transform that renames nothing keeps every function's and class's own name, and
+  // keepNames wraps each named function in a `__name()` call, a defineProperty per closure created (in the route
+  // search, per search).
+  keepNames: false,
   tsconfigRaw: { compilerOptions },
 };
 
