@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tsLoader } from '../test/helpers/serverProcess.ts';
 import { BENCH_ROWS_ENV, type BenchRow, formatTable, writeReadmeBlock } from './lib/benchRows.ts';
 import { describeMachine } from './lib/machine.ts';
 
@@ -19,7 +20,7 @@ const PARTS = (process.env.BENCH_PARTS ?? 'amm,http,scale,seed,routing').split('
 function runPart(part: string, rowsFile: string): Promise<{ code: number; seconds: number }> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', `${part}.ts`)], {
+    const child = spawn(process.execPath, ['--import', tsLoader(ROOT), join(ROOT, 'bench', `${part}.ts`)], {
       cwd: ROOT,
       env: { ...process.env, [BENCH_ROWS_ENV]: rowsFile },
       stdio: ['ignore', 'inherit', 'inherit'],

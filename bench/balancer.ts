@@ -1,4 +1,4 @@
-// npx tsx bench/balancer.ts — cost per quote of our Balancer v2 swap math against @balancer-labs/sor (the v2 SOR, its
+// npm run ts -- bench/balancer.ts — cost per quote of our Balancer v2 swap math against @balancer-labs/sor (the v2 SOR, its
 // bigint WeightedMath/StableMath functions and its WeightedPool/ComposableStablePool classes) and
 // @balancer-labs/balancer-maths (Balancer v3's maths), all test/bench-only dependencies, in alternating rounds of one run.
 //

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/blocks.ts`: what a followed block costs on a 100,000-pool graph (bench/lib/generateScale.ts), in
+ * `npm run ts -- bench/blocks.ts`: what a followed block costs on a 100,000-pool graph (bench/lib/generateScale.ts), in
  * a process as the API and each pricing worker hold it: per block, PoolGraph.withUpdate, the pricing index derived
  * for it, and the first quotes of 20 pairs on the new state (default routing), beside the same pairs' first and
  * repeated quotes on the loaded state (bench/lib/blockStages.ts, a child process per run: a chain of blocks of ~58

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/followBook.ts`: what the live follower's book costs per block on a 100,000-pool chain beyond the
+ * `npm run ts -- bench/followBook.ts`: what the live follower's book costs per block on a 100,000-pool chain beyond the
  * block's logs (bench/lib/bookStages.ts, a child process per run: PoolBook.applyBlock of an empty block, with the
  * generated graph's pools and BENCH_V4_POOLS v4 pools recording protocol fees): the pools re-read at every block and
  * v4's protocolFeesAccrued read, found by a walk over every pool before FollowedPools kept them; and (issue 26) a block

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:http`: HTTP throughput and latency of the service against the bare-Koa ceiling, in one run.
  *
- * Every server runs in its own process (`node --import ./src/loader/register.js ...`, tsx for an earlier commit without it); autocannon drives load on loopback from this
+ * Every server runs in its own process (`node --import ./src/loader/register.js ...`); autocannon drives load on loopback from this
  * process, at 50 connections (BENCH_CONNECTIONS). The machine is shared, so cases are interleaved: BENCH_ROUNDS (default 3)
  * rounds each run every case for BENCH_SECONDS (default 3) after a 1 s warm-up, and each figure is the median
  * over the rounds; ratios compare those medians. Latencies are recorded per response here (sub-millisecond),

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/pricerBatches.ts`: what a pricing worker round trip costs the API thread, with searches sent to the
+ * `npm run ts -- bench/pricerBatches.ts`: what a pricing worker round trip costs the API thread, with searches sent to the
  * worker one at a time (maxBatch 1) against in batches (the default, src/quote/taskBatches.ts). A closed loop of
  * BENCH_CONCURRENCY (default 50) clients, each sending its next search of bench:http's default-routing mix when its
  * last is answered (decoded), to a pricer with one worker; per round a new pricer, BENCH_WARM (default 3,000) searches

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/quoteStages.ts`: what the domain work of one `POST /quotes/routes` costs in-process, by stage, with
+ * `npm run ts -- bench/quoteStages.ts`: what the domain work of one `POST /quotes/routes` costs in-process, by stage, with
  * no HTTP around it: JSON.parse of the body, parseQuoteRequest (validation against the schema and the catalogue),
  * QuoteService.routes (the search, priced in this thread as the API prices one-pool requests, and the route
  * quotes) and JSON.stringify of the response envelope. The shipped catalogue and devnet snapshot, the varied

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/savedQuoteStages.ts`: the API thread's CPU of one `POST /quotes` beyond the search, in-process, by
+ * `npm run ts -- bench/savedQuoteStages.ts`: the API thread's CPU of one `POST /quotes` beyond the search, in-process, by
  * stage. The search of each of bench:http's default-routing bodies (bench/lib/quoteMix.ts, any price impact) runs
  * once in a pricing worker; the timed requests then take their trade from that answer, so what is timed is what the
  * API thread does around it: parseQuoteRequest, `sameChainQuote` (the trade's view and its steps: buildTradeSteps),

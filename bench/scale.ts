@@ -19,7 +19,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
-import { projectRoot as ROOT, type ServerProcess, startServer } from '../test/helpers/serverProcess.ts';
+import { projectRoot as ROOT, type ServerProcess, startServer, tsLoader } from '../test/helpers/serverProcess.ts';
 import { beforeCheckout, removeCheckout } from './lib/beforeCheckout.ts';
 import { type BenchRow, ms, num, reportRows } from './lib/benchRows.ts';
 import type { FirstQuoteStages } from './lib/firstQuoteStages.ts';
@@ -101,7 +101,7 @@ function workerStages(root: string, folders: { catalogDir: string; snapshotDir: 
   const pairs = stagePairs.map(([a, b, amount]) => [DEVNET_TOKENS[a], DEVNET_TOKENS[b], String(amount)]);
   const out = execFileSync(
     process.execPath,
-    ['--import', 'tsx', file, folders.catalogDir, folders.snapshotDir, '31337', JSON.stringify(pairs)],
+    ['--import', tsLoader(root), file, folders.catalogDir, folders.snapshotDir, '31337', JSON.stringify(pairs)],
     {
       cwd: root,
       encoding: 'utf8',
@@ -237,7 +237,7 @@ try {
   const p50Small = median(smallRuns.map((r) => r.p50));
   const p50Big = median(bigRuns.map((r) => r.p50));
   const failures = [...smallRuns, ...bigRuns].reduce((n, r) => n + r.failures, 0);
-  const loadMs = big.server.readyMs; // node + tsx + modules + catalogue + snapshots; the devnet server pays all but the big graph
+  const loadMs = big.server.readyMs; // node + the TypeScript loader + modules + catalogue + snapshots; the devnet server pays all but the big graph
   rows.push(
     {
       part: 'scale',

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/searchTask.ts <other checkout>`: the CPU cost of one trade task (findTrades of src/quote/TradeTask.ts, as the API thread
+ * `npm run ts -- bench/searchTask.ts <other checkout>`: the CPU cost of one trade task (findTrades of src/quote/TradeTask.ts, as the API thread
  * runs it for POST /quotes/routes) in this checkout against another checkout of the project (e.g. a worktree of
  * main before a change), in one process: both load the shipped catalogue and devnet snapshot, run the varied one-pool
  * quote mix (bench/lib/quoteMix.ts, 20 amounts per pair, maxHops 1, maxSplits 1, one search per DEX deployment)
@@ -23,7 +23,7 @@ import { variedQuoteBodies } from './lib/quoteMix.ts';
 import { devnetPairs, generatedPairs, loadGraph, pairCases } from './lib/routingGraphs.ts';
 
 const other = process.argv[2];
-if (!other) throw new Error('usage: npx tsx bench/searchTask.ts <other checkout of the project>');
+if (!other) throw new Error('usage: npm run ts -- bench/searchTask.ts <other checkout of the project>');
 const limits = { maxHops: Number(process.env.BENCH_HOPS ?? 1), maxSplits: Number(process.env.BENCH_SPLITS ?? 1) };
 
 /** A task's trade: the pair, side and fixed amount. */

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/threadCpu.ts`: where the CPU of one `POST /quotes/routes` goes, by thread, at steady state. The service
+ * `npm run ts -- bench/threadCpu.ts`: where the CPU of one `POST /quotes/routes` goes, by thread, at steady state. The service
  * runs as bench:http runs it (bench/lib/loadCases.ts, LOG_LEVEL info); after BENCH_WARM seconds of load (default 20:
  * the JIT of the API thread and of the pricing worker settles only after some thousands of requests, and its compiler
  * threads are busy until then) BENCH_SECONDS (default 8) are measured at c=50, and each thread's user and system CPU

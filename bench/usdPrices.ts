@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/usdPrices.ts`: what the USD prices of GET /blockchains/pools and pool ranking cost
+ * `npm run ts -- bench/usdPrices.ts`: what the USD prices of GET /blockchains/pools and pool ranking cost
  * (src/graph/usdPrices.ts: the deepest-path search from the stablecoins over a chain's pools), computed once per
  * followed block when something asks: on the shipped devnet snapshot and on the generated chain of 10,000 pools over
  * 500 tokens (bench/lib/generateScale.ts, generateRoutingGraph; BENCH_PRICE_POOLS / BENCH_PRICE_TOKENS for others).

@@ -2,7 +2,7 @@
  * CPU cost of one API-key verification against a real Redis (the auth middleware's per-request
  * work): N sequential verify() calls of a valid key, CPU µs per call from process.cpuUsage (user +
  * system, this process only; Redis's own CPU is not counted) and wall µs per call.
- * Usage: REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/verifyKey.ts [N]
+ * Usage: REDIS_URL=redis://127.0.0.1:6379 npm run ts -- bench/verifyKey.ts [N]
  */
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@keyv/redis';

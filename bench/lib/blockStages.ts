@@ -7,7 +7,7 @@
  * whose kept paths read them select their paths again), and per block: PoolGraph.withUpdate, the pricing index derived for it (derivePricingGraph), and the pairs' first
  * quotes on the new state (default routing, POST /quotes/routes' searches). bench/blocks.ts runs it as a child
  * process for this checkout and for BENCH_BEFORE's (the file is copied there: it reads only src/ modules both have):
- * `npx tsx bench/lib/blockStages.ts <catalogDir> <snapshotDir> <chainId> <blocks> '<[[tokenIn, tokenOut, amount], ...]>'`
+ * `npm run ts -- bench/lib/blockStages.ts <catalogDir> <snapshotDir> <chainId> <blocks> '<[[tokenIn, tokenOut, amount], ...]>'`
  * prints BlockStages as JSON.
  */
 import { deploymentId } from '../../src/catalog/Catalog.ts';

@@ -13,7 +13,7 @@
  * currencies answered zero (collectProtocolFees emptied them: the re-read sets them false on all those pools again).
  *
  * bench/followBook.ts runs it as a child process for this checkout and for BENCH_BEFORE's (the file is copied there:
- * it reads only src/ modules both have): `npx tsx bench/lib/bookStages.ts <catalogDir> <snapshotDir> <chainId>
+ * it reads only src/ modules both have): `npm run ts -- bench/lib/bookStages.ts <catalogDir> <snapshotDir> <chainId>
  * <blocks> <v4Pools> [spread]` prints BookStages as JSON.
  */
 import { encodeAbiParameters, pad } from 'viem';

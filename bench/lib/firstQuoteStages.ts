@@ -3,7 +3,7 @@
  * (workers/pricing.ts's order: load, index, warm-up, then the tasks). bench:scale runs it as a child process on its
  * generated graph, for this checkout and for BENCH_BEFORE's (the file is copied there: it reads only src/ modules
  * that both have):
- * `npx tsx bench/lib/firstQuoteStages.ts <catalogDir> <snapshotDir> <chainId> '<[[tokenIn, tokenOut, amount], ...]>'`
+ * `npm run ts -- bench/lib/firstQuoteStages.ts <catalogDir> <snapshotDir> <chainId> '<[[tokenIn, tokenOut, amount], ...]>'`
  * prints FirstQuoteStages as JSON. Then a followed block (every 1,000th v2 pool of the chain a little deeper, as a
  * swap-free liquidity change moves it) and the same pairs' quotes on the state after it: what a block costs the
  * quotes that follow it.

@@ -7,13 +7,17 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot as ROOT } from '../../test/helpers/serverProcess.ts';
+import { projectRoot as ROOT, tsLoader } from '../../test/helpers/serverProcess.ts';
 
 /** Runs `script` (a path under bench/lib) under `root` with `args`, its standard output parsed as JSON. */
 export function runStage<T>(root: string, script: string, args: readonly string[]): T {
   const file = join(root, script);
   if (root !== ROOT) copyFileSync(join(ROOT, script), file);
-  const out = execFileSync(process.execPath, ['--import', 'tsx', file, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 });
+  const out = execFileSync(process.execPath, ['--import', tsLoader(root), file, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   return JSON.parse(out) as T;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Prints where a `node --cpu-prof` profile spends its time: self time per function (top N) and the share of
- * a few buckets (GC, idle, program). Usage: `npx tsx bench/lib/summarizeCpuProfile.ts <file.cpuprofile> [N] [skip-first-ms]`.
+ * a few buckets (GC, idle, program). Usage: `npm run ts -- bench/lib/summarizeCpuProfile.ts <file.cpuprofile> [N] [skip-first-ms]`.
  */
 import { readFileSync } from 'node:fs';
 

@@ -1,5 +1,5 @@
 /**
- * `npx tsx seeds/devnet/reseedShipped.ts`: regenerates the shipped snapshots seeds/snapshots/devnet.json and
+ * `npm run ts -- seeds/devnet/reseedShipped.ts`: regenerates the shipped snapshots seeds/snapshots/devnet.json and
  * devnet-b.json by starting both devnet instances (chain ids 31337 and 31338, free ports) and running the seeding run.
  * The files are written without `blockHash`: a devnet started later has the same blocks with other timestamps, so
  * other hashes, and a follower would take the shipped snapshot's block for one a reorg removed and seed afresh.

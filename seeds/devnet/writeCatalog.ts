@@ -1,4 +1,4 @@
-/** `tsx seeds/devnet/writeCatalog.ts`: regenerates catalog/devnet.json and catalog/devnet-b.json from the devnet plan. */
+/** `npm run ts -- seeds/devnet/writeCatalog.ts`: regenerates catalog/devnet.json and catalog/devnet-b.json from the devnet plan. */
 import { writeFileSync } from 'node:fs';
 import { devnetCatalog } from './devnetCatalog.ts';
 

@@ -1,7 +1,7 @@
 /**
- * `node --import ./src/loader/register.js <file.ts>`: runs this project's TypeScript (tests, the service, its pricing
- * workers) through hooks.js, a lighter loader than tsx for what the code uses (ES modules importing `.ts` paths).
- * Stack traces point into the `.ts` sources (inline source maps), as under tsx.
+ * `node --import ./src/loader/register.js <file.ts>` (`npm run ts -- <file.ts>`): runs this project's TypeScript (the
+ * service, its pricing workers, the tests, the command-line scripts) through hooks.js, a lighter loader than tsx for
+ * what the code uses (ES modules importing `.ts` paths). Stack traces point into the `.ts` sources (inline source maps).
  */
 import { register } from 'node:module';
 

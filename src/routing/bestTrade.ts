@@ -128,7 +128,6 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         ranksFees: search.rate !== undefined && request.gasPriceWei > 0n,
         singlesKnown: true,
         ...(options.solves ? { solves: { tree: options.solves, record: options.records === true } } : {}),
-        // Methods, not arrow properties: tsx names every named closure it creates (a defineProperty per search).
         score(members, quotes) {
           return score(search, members, quotes);
         },
@@ -261,7 +260,7 @@ function bestSinglePath(
 
 /**
  * Prices candidate i for the whole amount into `single` (its quote, and the best so far: ties to the earlier path).
- * A module-level function, not a closure per search: tsx names every named closure it creates (a defineProperty).
+ * A module-level function: no closure made per search.
  */
 function priceSingle(
   search: Search,

@@ -27,7 +27,6 @@ export function bestTradesByDeployment(
   limits: RoutingLimits,
   perDeployment: boolean,
 ): DeploymentTrade[] {
-  // (bestTradeThrough is called directly, not through a closure: tsx names every named closure it creates.)
   // One search (POST /quotes) shares with none: it keeps what it shares with itself (bestTrade's own ladder cache).
   if (!perDeployment || tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut).bareWrap)
     return [{ deployment: '', outcome: bestTradeThrough(index, subject, limits, limits.deployments, {}) }];
@@ -82,7 +81,7 @@ function unreachable(index: ChainPoolIndex, subject: TradeSubject, deployment: D
   return noPoolAt(index, poolTokenIn, deployment) || noPoolAt(index, poolTokenOut, deployment);
 }
 
-/** Whether a deployment has no pool at a token's node (a function, not a closure: tsx names every named closure it creates). */
+/** Whether a deployment has no pool at a token's node. */
 function noPoolAt(index: ChainPoolIndex, token: string, deployment: DeploymentId): boolean {
   if (index.poolsOf(token, deployment).length > 0) return false;
   return token !== index.wrappedNative || index.poolsOf(POOL_NATIVE, deployment).length === 0;

@@ -149,7 +149,6 @@ export function describeTrade(
   tokenOf: (address: string) => CatalogToken,
   minimumOut?: bigint,
 ): TradeView {
-  // No named closures here: tsx compiles with keepNames, a defineProperty per closure made (bench/HISTORY.md).
   const largest = trade.splits[0];
   let route: RouteSummary;
   let paths: PathView[];

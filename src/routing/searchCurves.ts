@@ -155,7 +155,7 @@ export function kept(search: Search, c: Candidate, what: 'call' | 'stages'): big
   return g;
 }
 
-/** The gas kept keeps (a module-level function, not a closure per call: tsx names every named closure it creates). */
+/** The gas kept keeps (a module-level function, not a closure made per call). */
 function ownGas(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
   return what === 'call'
     ? routeCallGas(search, c.executors[0], c.nominal)

@@ -94,7 +94,7 @@ export function tradeGas(search: Search, routes: readonly GasRoute[]): bigint {
   const calls: GasRoute[] = [];
   for (const r of routes) {
     if (r.stages) {
-      // One predicate per index (memo), not a named closure per call: tsx names every named closure it creates.
+      // One predicate per index (memo), not a closure made per call.
       const { index } = search;
       const token = index.memo(
         'approvalResetToken',

@@ -2,8 +2,7 @@ import { equalise } from './equalise.ts';
 import { type PathCurve, surplusAt, ticksAt } from './pathCurve.ts';
 import { BOUND_SLACK, type Solved, type SplitContext, type SplitPath } from './splitContext.ts';
 
-// The set's solve and its bound are module-level functions, not closures per search: tsx names every named closure it
-// creates (esbuild keepNames: a defineProperty per call), which the hot path paid on every search.
+// The set's solve and its bound are module-level functions, not closures made per search (the hot path).
 
 /**
  * The working arrays solve and mayReach hand to equalise and feeEstimate, reused (the split search is synchronous, and

@@ -83,10 +83,12 @@ export function untrackedNode(args: readonly string[]): [string, string[]] {
   return ['/usr/bin/env', [...set, process.execPath, ...args]];
 }
 
-/** How `npm start` in checkout `root` loads TypeScript: its src/loader/register.js, or tsx in commits made before it. */
+/** How `npm start` in checkout `root` loads TypeScript: its src/loader/register.js (commits before it ran under tsx, no longer installed). */
 export function tsLoader(root: string): string {
   const loader = join(root, 'src', 'loader', 'register.js');
-  return existsSync(loader) ? loader : 'tsx';
+  if (!existsSync(loader))
+    throw new Error(`${root} has no src/loader/register.js: a commit older than the project's TypeScript loader cannot be run`);
+  return loader;
 }
 
 function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {

@@ -137,7 +137,7 @@ if (browser) {
     tokens: string[];
     hops: DrawnHop[];
   }
-  // The callback runs in the page: no named inner functions (tsx would wrap them in a helper the page lacks).
+  // The callback runs in the page: no named inner functions (a loader with esbuild's keepNames would wrap them in a helper the page lacks).
   const drawing = (watch: PageWatch): Promise<DrawnPath[]> =>
     watch.page.$$eval('#route-drawing .path', (paths) =>
       paths.map((path) => ({

@@ -154,7 +154,7 @@ t.test(
   async (t) => {
     t.strictSame(workerExecArgv([]), ['--import', TS_LOADER]);
     t.ok(TS_LOADER.endsWith('/src/loader/register.js') && existsSync(fileURLToPath(TS_LOADER)), TS_LOADER);
-    t.strictSame(workerExecArgv(['--import', 'tsx', '--cpu-prof', '--cpu-prof-dir=/p', '--max-old-space-size=512']), [
+    t.strictSame(workerExecArgv(['--import', './another-loader.js', '--cpu-prof', '--cpu-prof-dir=/p', '--max-old-space-size=512']), [
       '--cpu-prof',
       '--cpu-prof-dir=/p',
       '--import',

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { freePort } from '../helpers/freePort.ts';
-import { projectRoot, untrackedNode } from '../helpers/serverProcess.ts';
+import { projectRoot, tsLoader, untrackedNode } from '../helpers/serverProcess.ts';
 
 interface Run {
   readonly code: number | null;
@@ -21,7 +21,10 @@ async function seed(args: string[], rpcUrls: Record<string, string>): Promise<Ru
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('RPC_URL_')) env[key] = value;
   Object.assign(env, rpcUrls, { SNAPSHOT_DIR: dir });
-  const child = spawn(...untrackedNode(['--import', 'tsx', 'seeds/seed.ts', '--progress', 'lines', ...args]), { cwd: projectRoot, env });
+  const child = spawn(...untrackedNode(['--import', tsLoader(projectRoot), 'seeds/seed.ts', '--progress', 'lines', ...args]), {
+    cwd: projectRoot,
+    env,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
-import { projectRoot, startServer, untrackedNode } from '../helpers/serverProcess.ts';
+import { projectRoot, startServer, tsLoader, untrackedNode } from '../helpers/serverProcess.ts';
 
 const SHIPPED = join(projectRoot, 'seeds', 'snapshots', 'devnet.json');
 const sha = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -71,7 +71,7 @@ t.test('npm run seed writes DATA_DIR/snapshots, never the shipped file; the API 
   );
   t.ok(head > shippedBlock, `the chain is at block ${head}`);
 
-  const child = spawn(...untrackedNode(['--import', 'tsx', 'seeds/seed.ts', '--chain', 'devnet', '--progress', 'none']), {
+  const child = spawn(...untrackedNode(['--import', tsLoader(projectRoot), 'seeds/seed.ts', '--chain', 'devnet', '--progress', 'none']), {
     cwd: projectRoot,
     env: { ...processEnv, RPC_URL_31337: devnet.rpcUrl },
   });

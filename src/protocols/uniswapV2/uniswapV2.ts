@@ -41,8 +41,7 @@ const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 
 /**
  * A swap of the pair priced: refused when the balances after it would not fit uint112 (the pair's swap ends in
- * _update(balance0, balance1), which reverts when either exceeds it). Module-level, not a closure per ladder: tsx
- * names every named closure it creates (esbuild keepNames: a defineProperty per call).
+ * _update(balance0, balance1), which reverts when either exceeds it). Module-level, not a closure made per ladder.
  */
 function pricedSwap(balanceIn: bigint, balanceOut: bigint, amountIn: bigint, amountOut: bigint, coldSlots: number): LadderQuote {
   return balanceIn + amountIn > MAX_UINT112 || balanceOut - amountOut > MAX_UINT112
