@@ -145,16 +145,31 @@ export function powUpInto(y: PowFloatExponent): boolean {
   if (!(inWindow ? lnTimesY36(y.yh, y.yl) : lnTimesY(y))) return false;
   if (!(Math.abs(R[0]) < LOG_MAX)) return false;
   if (!expOf()) return false;
-  // powUp: raw + ceil(raw * 1e-14) + 1 = raw + floor((raw + 2e14 - 1) / 1e14). Below 2^67 without a rounding: raw0 %
-  // 1e14 is exact, raw0 less it is a multiple of 1e14 below 2^67 (so of 2^14, with under 53 significant bits: a
-  // double), its quotient by 1e14 an exact integer, and the remainder's part rem + raw1 + 2e14 - 1 an exact integer
-  // below 2^49 whose quotient by 1e14 rounds to a double on the same side of every integer (within 1e-14 of an integer
-  // j <= 3 lies no double at or past j). Larger raw as a double-double product, an exact ratio of denominator 1e14.
+  return addPowError();
+}
+
+/**
+ * powUp's error term on LogExpMath.pow's exact result raw in (R[0], R[1]), the sum into them: raw + ceil(raw * 1e-14) +
+ * 1 = raw + floor((raw + 2e14 - 1) / 1e14); false where a large raw's quotient is not decided. Below 2^67 without a
+ * rounding: raw0 = q * 1e14 + rem with 0 <= rem < 1e14 taken without fmod (a C call in V8): the floor of raw0 / 1e14
+ * as a double is the real quotient's floor or one more (rounding is monotonic and these integers are doubles; a
+ * negative remainder moves it down), q * 1e14 = (q * 5^14) * 2^14 < 2^67 has at most 53 significant bits and the
+ * remainder is an integer of magnitude below 2^47, so both are exact. Then rem + raw1 + 2e14 - 1 is an exact integer
+ * below 2^49 whose quotient by 1e14 rounds to a double on the same side of every integer (within 1e-14 of an integer
+ * j <= 3 lies no double at or past j). Larger raw as a double-double product, an exact ratio of denominator 1e14.
+ * Exported for test/protocols/balancerPowFloat.test.ts.
+ */
+export function addPowError(): boolean {
   const raw0 = R[0];
   const raw1 = R[1];
   if (raw0 < U2_67) {
-    const rem = raw0 % E14;
-    add(raw0, raw1, (raw0 - rem) / E14 + Math.floor((rem + raw1 + (2e14 - 1)) / E14), 0);
+    let q = Math.floor(raw0 / E14);
+    let rem = raw0 - q * E14;
+    if (rem < 0) {
+      q -= 1;
+      rem += E14;
+    }
+    add(raw0, raw1, q + Math.floor((rem + raw1 + (2e14 - 1)) / E14), 0);
     return true;
   }
   add(raw0, raw1, 2e14 - 1, 0);
@@ -384,8 +399,9 @@ function taylorSum(): boolean {
   let termL = xl;
   let i = 0;
   for (; i < 11 && termH >= SMALL_TERM; i++) {
-    mul(termH, termL, fh, fl);
-    mul(R[0], R[1], TAYLOR_INVERSES[i][0], TAYLOR_INVERSES[i][1]);
+    // term * (x / (1e20 n)): the factor depends on x alone, so only one product stands on the chain of terms.
+    mul(fh, fl, TAYLOR_INVERSES[i][0], TAYLOR_INVERSES[i][1]);
+    mul(termH, termL, R[0], R[1]);
     if (!floorOf(R[0], R[1])) return false;
     termH = R[0];
     termL = R[1];
