@@ -36,25 +36,9 @@ function contractGivenOut(s: WeightedSide, amountOut: bigint): bigint {
 const declined = (): undefined => undefined;
 
 function floatQuoter(s: WeightedSide, exactIn: boolean) {
-  return exactIn
-    ? weightedFloatQuoter(
-        s.balanceIn,
-        s.balanceOut,
-        mulDown(s.balanceIn, MAX_RATIO),
-        divDown(s.weightIn, s.weightOut),
-        s.swapFee,
-        true,
-        declined,
-      )
-    : weightedFloatQuoter(
-        s.balanceIn,
-        s.balanceOut,
-        mulDown(s.balanceOut, MAX_RATIO),
-        divUp(s.weightOut, s.weightIn),
-        s.swapFee,
-        false,
-        declined,
-      );
+  const limit = mulDown(exactIn ? s.balanceIn : s.balanceOut, MAX_RATIO);
+  const exponent = exactIn ? divDown(s.weightIn, s.weightOut) : divUp(s.weightOut, s.weightIn);
+  return weightedFloatQuoter(s.balanceIn, s.balanceOut, limit, exponent, s.swapFee, exactIn, declined);
 }
 
 const WEIGHTS: [bigint, bigint][] = [
