@@ -14,6 +14,7 @@ const U2_92 = 2 ** -92;
 const U2_84 = 2 ** 84;
 const U2_31 = 2 ** 31;
 const U2_32 = 2 ** 32;
+const U2_64 = 2 ** 64;
 const U2_M32 = 2 ** -32;
 const SPLITTER = 134217729; // 2^27 + 1 (Veltkamp's split)
 
@@ -22,6 +23,12 @@ const SPLITTER = 134217729; // 2^27 + 1 (Veltkamp's split)
  * variables would each be boxed.
  */
 export const R = new Float64Array(2);
+
+/** A 64-bit word and its two 32-bit halves, for load's residue and stored's one-word results. */
+const WORD64 = new BigUint64Array(1);
+const WORDS32 = new Uint32Array(WORD64.buffer);
+/** The index of the low half (the platform's byte order). */
+const LOW_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
 
 /** An exact bigint below 2^106 as a normalized double-double. */
 export function dd(v: bigint): [number, number] {
@@ -162,15 +169,16 @@ export function reciprocal(d: bigint | number): [number, number] {
 /**
  * A bigint v with |v| < 2^106 into (R[0], R[1]), exact. Below 2^84 in magnitude from two conversions and no bigint
  * arithmetic: h = Number(v), the nearest double (a multiple of ulp(h) <= 2^31, so h mod 2^32 is exact in doubles), and
- * v mod 2^32 (BigInt.asUintN); the remainder v - h is congruent to their difference modulo 2^32 and at most ulp(h) / 2
- * <= 2^30 in magnitude, so it is that difference brought into [-2^31, 2^31). About 1.25x cheaper than a shift and a
- * residue (V8's bigint shift allocates and costs about two conversions). Larger v take the nearest double and the
- * remainder (two conversions, one bigint product and one difference).
+ * v mod 2^32 (the low word of v stored into a BigUint64Array, which takes v modulo 2^64: no bigint allocated, about
+ * 1.6x cheaper than BigInt.asUintN and a second Number); the remainder v - h is congruent to their difference modulo
+ * 2^32 and at most ulp(h) / 2 <= 2^30 in magnitude, so it is that difference brought into [-2^31, 2^31). Larger v
+ * take the nearest double and the remainder (two conversions, one bigint product and one difference).
  */
 export function load(v: bigint): void {
   const h = Number(v);
   if (h < U2_84 && h > -U2_84) {
-    let e = Number(BigInt.asUintN(32, v)) - (h - Math.floor(h * U2_M32) * U2_32);
+    WORD64[0] = v;
+    let e = WORDS32[LOW_WORD] - (h - Math.floor(h * U2_M32) * U2_32);
     if (e >= U2_31) e -= U2_32;
     else if (e < -U2_31) e += U2_32;
     R[0] = h;
@@ -181,7 +189,30 @@ export function load(v: bigint): void {
   R[1] = Number(v - BigInt(h));
 }
 
-/** The exact integer (R[0], R[1]) as a bigint. */
+/**
+ * The exact normalized integer (R[0], R[1]) as a bigint. From 0 to 2^64 as one 64-bit word (one bigint, read from a
+ * BigUint64Array: about 3x cheaper than two conversions from doubles and their sum): h = R[0] is a multiple of ulp(h)
+ * <= 2^11, so its high word floor(h / 2^32) and the rest h - high * 2^32 are exact, and adding R[1] (an integer of
+ * magnitude at most ulp(h) / 2) to the rest moves the high word by at most one.
+ */
 export function stored(): bigint {
-  return R[1] === 0 ? BigInt(R[0]) : BigInt(R[0]) + BigInt(R[1]);
+  const h = R[0];
+  const l = R[1];
+  if (h >= 0 && h <= U2_64) {
+    let high = Math.floor(h * U2_M32);
+    let low = h - high * U2_32 + l;
+    if (low < 0) {
+      low += U2_32;
+      high -= 1;
+    } else if (low >= U2_32) {
+      low -= U2_32;
+      high += 1;
+    }
+    if (high >= 0 && high < U2_32) {
+      WORDS32[LOW_WORD] = low;
+      WORDS32[1 - LOW_WORD] = high;
+      return WORD64[0];
+    }
+  }
+  return l === 0 ? BigInt(h) : BigInt(h) + BigInt(l);
 }

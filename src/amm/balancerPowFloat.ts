@@ -15,6 +15,16 @@
  */
 
 import { add, ceilOf, dd, div, floorOf, floorOfRatio, mul, R, reciprocal, times100, truncOf } from './balancerDoubleDouble.ts';
+import {
+  EXP_PRODUCTS,
+  EXP_X,
+  LN_ODD,
+  LN_ODD_INVERSES,
+  LN_STEPS,
+  ODD_INVERSES,
+  TAYLOR_DIVISORS,
+  TAYLOR_INVERSES,
+} from './balancerPowTables.ts';
 
 const U2_30 = 2 ** -30;
 const U2_50 = 2 ** -50;
@@ -28,62 +38,13 @@ const E14 = 1e14;
 /** 2^64, the end of the range this path proves. */
 const X_END = 2 ** 64;
 const ONE_36 = dd(10n ** 36n);
-/** 1 / (2k + 1) for k = 0 .. 7 (ln_36's series). */
 /** lnTimesY36's z and w = z^2 (hi, lo each) for lnSeriesTimesY: doubles passed as arguments to a call V8 does not
  * inline are boxed, in typed arrays they are not (R likewise carries the inputs of this file's steps). */
 const ZW = new Float64Array(4);
-const ODD_INVERSES = [1, 3, 5, 7, 9, 11, 13, 15].map((n) => {
-  div(1, 0, n, 0);
-  return [R[0], R[1]] as const;
-});
-/** ln's reductions this range reaches: a_k (e^(x_k / 1e20), 20 decimals), 1e20 / a_k, x_k (k = 6 .. 11). */
-const LN_STEPS = (
-  [
-    [738905609893065022723n, 200000000000000000000],
-    [271828182845904523536n, 100000000000000000000],
-    [164872127070012814685n, 50000000000000000000],
-    [128402541668774148407n, 25000000000000000000],
-    [113314845306682631683n, 12500000000000000000],
-    [106449445891785942956n, 6250000000000000000],
-  ] as const
-).map(([a, x]) => {
-  const [ah, al] = dd(a);
-  div(E20, 0, ah, al);
-  return { ah, al, rh: R[0], rl: R[1], x };
-});
-/** exp's reductions x_4 .. x_9 (20 decimals) this range reaches, and their a_k. */
-const EXP_X = [8e20, 4e20, 2e20, 1e20, 5e19, 2.5e19];
-const EXP_A = [
-  298095798704172827474000n,
-  5459815003314423907810n,
-  738905609893065022723n,
-  271828182845904523536n,
-  164872127070012814685n,
-  128402541668774148407n,
-];
-/**
- * exp's product of the a_k taken, for each subset (bit 5 - i for x_(4+i)), as the contract truncates it step by step
- * (the first factor as it is); [0, 0] for none (the contract's product stays 1e20 and the result is seriesSum / 100).
- */
-const EXP_PRODUCTS = Array.from({ length: 64 }, (_, mask) => {
-  let product: bigint | undefined;
-  for (let i = 0; i < 6; i++) {
-    if ((mask >> (5 - i)) & 1) product = product === undefined ? EXP_A[i] : (product * EXP_A[i]) / 10n ** 20n;
-  }
-  return product === undefined ? ([0, 0] as const) : dd(product);
-});
-const TAYLOR_DIVISORS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
-/** 1 / n for those divisors as double-doubles (within 2^-106 relative). */
-const TAYLOR_INVERSES = TAYLOR_DIVISORS.map((n) => {
-  div(1, 0, n, 0);
-  return [R[0], R[1]] as const;
-});
 /** exp's Taylor terms below this are computed in plain doubles. */
 const SMALL_TERM = 2 ** 40;
 const U2_48 = 2 ** -48;
-const LN_ODD = [3, 5, 7, 9, 11];
 /** The divisions by constants, as products by their reciprocals (balancerDoubleDouble.ts's reciprocal). */
-const LN_ODD_INVERSES = LN_ODD.map((n) => reciprocal(n));
 const INV_E18 = reciprocal(E18);
 const INV_E14 = reciprocal(E14);
 const INV_E20 = reciprocal(E20);
@@ -145,16 +106,31 @@ export function powUpInto(y: PowFloatExponent): boolean {
   if (!(inWindow ? lnTimesY36(y.yh, y.yl) : lnTimesY(y))) return false;
   if (!(Math.abs(R[0]) < LOG_MAX)) return false;
   if (!expOf()) return false;
-  // powUp: raw + ceil(raw * 1e-14) + 1 = raw + floor((raw + 2e14 - 1) / 1e14). Below 2^67 without a rounding: raw0 %
-  // 1e14 is exact, raw0 less it is a multiple of 1e14 below 2^67 (so of 2^14, with under 53 significant bits: a
-  // double), its quotient by 1e14 an exact integer, and the remainder's part rem + raw1 + 2e14 - 1 an exact integer
-  // below 2^49 whose quotient by 1e14 rounds to a double on the same side of every integer (within 1e-14 of an integer
-  // j <= 3 lies no double at or past j). Larger raw as a double-double product, an exact ratio of denominator 1e14.
+  return addPowError();
+}
+
+/**
+ * powUp's error term on LogExpMath.pow's exact result raw in (R[0], R[1]), the sum into them: raw + ceil(raw * 1e-14) +
+ * 1 = raw + floor((raw + 2e14 - 1) / 1e14); false where a large raw's quotient is not decided. Below 2^67 without a
+ * rounding: raw0 = q * 1e14 + rem with 0 <= rem < 1e14 taken without fmod (a C call in V8): the floor of raw0 / 1e14
+ * as a double is the real quotient's floor or one more (rounding is monotonic and these integers are doubles; a
+ * negative remainder moves it down), q * 1e14 = (q * 5^14) * 2^14 < 2^67 has at most 53 significant bits and the
+ * remainder is an integer of magnitude below 2^47, so both are exact. Then rem + raw1 + 2e14 - 1 is an exact integer
+ * below 2^49 whose quotient by 1e14 rounds to a double on the same side of every integer (within 1e-14 of an integer
+ * j <= 3 lies no double at or past j). Larger raw as a double-double product, an exact ratio of denominator 1e14.
+ * Exported for test/protocols/balancerPowFloat.test.ts.
+ */
+export function addPowError(): boolean {
   const raw0 = R[0];
   const raw1 = R[1];
   if (raw0 < U2_67) {
-    const rem = raw0 % E14;
-    add(raw0, raw1, (raw0 - rem) / E14 + Math.floor((rem + raw1 + (2e14 - 1)) / E14), 0);
+    let q = Math.floor(raw0 / E14);
+    let rem = raw0 - q * E14;
+    if (rem < 0) {
+      q -= 1;
+      rem += E14;
+    }
+    add(raw0, raw1, q + Math.floor((rem + raw1 + (2e14 - 1)) / E14), 0);
     return true;
   }
   add(raw0, raw1, 2e14 - 1, 0);
@@ -384,8 +360,9 @@ function taylorSum(): boolean {
   let termL = xl;
   let i = 0;
   for (; i < 11 && termH >= SMALL_TERM; i++) {
-    mul(termH, termL, fh, fl);
-    mul(R[0], R[1], TAYLOR_INVERSES[i][0], TAYLOR_INVERSES[i][1]);
+    // term * (x / (1e20 n)): the factor depends on x alone, so only one product stands on the chain of terms.
+    mul(fh, fl, TAYLOR_INVERSES[i][0], TAYLOR_INVERSES[i][1]);
+    mul(termH, termL, R[0], R[1]);
     if (!floorOf(R[0], R[1])) return false;
     termH = R[0];
     termL = R[1];

@@ -7,7 +7,7 @@
 import t from 'tap';
 import { dd, R } from '../../src/amm/balancerDoubleDouble.ts';
 import { complement, divDown, divUp, mulDown, mulUp, ONE, sub } from '../../src/amm/balancerFixedPoint.ts';
-import { powFloatExponent, powUpFloat, powUpFloatBy } from '../../src/amm/balancerPowFloat.ts';
+import { addPowError, powFloatExponent, powUpFloat, powUpFloatBy } from '../../src/amm/balancerPowFloat.ts';
 import { calcInGivenOut, calcOutGivenIn } from '../../src/protocols/balancerWeighted/weightedMath.ts';
 import { powUp } from '../helpers/balancerLogExp.ts';
 import { outcome } from '../helpers/callOutcome.ts';
@@ -193,4 +193,35 @@ t.test(`calcOutGivenIn / calcInGivenOut equal WeightedMath with the transliterat
     }
   }
   t.equal(differ, 0, 'no quote differs');
+});
+
+t.test('addPowError is raw + ceil(raw / 1e14) + 1 (powUp), at and around multiples of 1e14 and at random', async (t) => {
+  const E14 = 10n ** 14n;
+  const raws: bigint[] = [];
+  for (let i = 0; i < 3000; i++) {
+    // A multiple of 1e14 below 2^67 (or past it, up to 2^80) and an offset within a double's rounding of it either way:
+    // raw0 / 1e14 then rounds up to the multiple's integer from below (the remainder's correction), or lands on it.
+    const k = between(1n, (random() < 0.8 ? 2n ** 67n : 2n ** 80n) / E14);
+    // A few units in the last place of the double below the multiple: raw0 itself just below it.
+    const ulp = 2n ** BigInt(Math.max(0, Math.floor(Math.log2(Number(k * E14))) - 52));
+    raws.push(k * E14 + between(-300n, 300n), k * E14 - between(1n, 3n) * ulp, toFixed18(logUniform(1e-3, 1e7)));
+  }
+  raws.push(E14 - 1n, E14, E14 + 1n, 2n ** 67n - 1n, 2n ** 67n, 2n ** 67n + 1n);
+  let differ = 0;
+  let declined = 0;
+  for (const raw of raws) {
+    [R[0], R[1]] = dd(raw);
+    if (!addPowError()) {
+      declined++;
+      continue;
+    }
+    const got = BigInt(R[0]) + BigInt(R[1]);
+    const expected = raw + (raw + E14 - 1n) / E14 + 1n;
+    if (got !== expected) {
+      differ++;
+      if (differ <= 5) t.fail(`addPowError(${raw}) = ${got}, powUp ${expected}`);
+    }
+  }
+  t.equal(differ, 0, `no sum differs (${declined} of ${raws.length} declined)`);
+  t.ok(declined < raws.length / 10, 'at most a tenth declined');
 });

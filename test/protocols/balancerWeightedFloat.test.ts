@@ -33,10 +33,12 @@ function contractGivenOut(s: WeightedSide, amountOut: bigint): bigint {
   return divUp(mulUp(s.balanceIn, sub(power, ONE)), complement(s.swapFee));
 }
 
+const declined = (): undefined => undefined;
+
 function floatQuoter(s: WeightedSide, exactIn: boolean) {
-  return exactIn
-    ? weightedFloatQuoter(s.balanceIn, s.balanceOut, mulDown(s.balanceIn, MAX_RATIO), divDown(s.weightIn, s.weightOut), s.swapFee, true)
-    : weightedFloatQuoter(s.balanceIn, s.balanceOut, mulDown(s.balanceOut, MAX_RATIO), divUp(s.weightOut, s.weightIn), s.swapFee, false);
+  const limit = mulDown(exactIn ? s.balanceIn : s.balanceOut, MAX_RATIO);
+  const exponent = exactIn ? divDown(s.weightIn, s.weightOut) : divUp(s.weightOut, s.weightIn);
+  return weightedFloatQuoter(s.balanceIn, s.balanceOut, limit, exponent, s.swapFee, exactIn, declined);
 }
 
 const WEIGHTS: [bigint, bigint][] = [

@@ -11,7 +11,7 @@
  * test/protocols/balancerWeightedFloat.test.ts compares it with WeightedMath's transliteration.
  */
 import { add, ceilOf, ceilOfRatio, dd, div, floorOf, floorOfRatio, load, mul, R, stored } from '../../amm/balancerDoubleDouble.ts';
-import { powUpFloatBy } from '../../amm/balancerPowFloat.ts';
+import { powFloatExponent, powUpFloatBy, powUpInto } from '../../amm/balancerPowFloat.ts';
 
 const ONE = 10n ** 18n;
 const E18 = 1e18;
@@ -65,21 +65,26 @@ function ceilBy(qh: number, ql: number, d: number): boolean {
 /**
  * The float quote of one direction of a weighted pool with scaling factors of 1e18: balances (upscaled, that is raw),
  * the 30% limit of the side the amount is checked against, the exponent as WeightedMath computes it for the direction,
- * the swap fee; undefined where this path does not apply (a balance of 0 or from 2^96, a fee outside 0 .. 1e18, an
- * exponent powUpFloatBy does not take).
+ * the swap fee, and what to answer for an amount this path declines (weightedQuoter's bigint path, which the quoter
+ * calls itself: one call less per quote than a wrapper); undefined where this path does not apply (a balance of 0 or
+ * from 2^96, a fee outside 0 .. 1e18, an exponent powUpFloatBy does not take).
  */
-export function weightedFloatQuoter(
+export function weightedFloatQuoter<T>(
   balanceIn: bigint,
   balanceOut: bigint,
   limit: bigint,
   exponent: bigint,
   swapFee: bigint,
   exactIn: boolean,
-): ((amount: bigint) => bigint | undefined) | undefined {
+  declined: (amount: bigint) => T,
+): ((amount: bigint) => bigint | T) | undefined {
   if (balanceIn <= 0n || balanceOut <= 0n || balanceIn >= BALANCE_LIMIT || balanceOut >= BALANCE_LIMIT) return undefined;
   if (swapFee < 0n || swapFee >= ONE) return undefined;
-  const pow = powUpFloatBy(exponent);
-  if (pow === undefined) return undefined;
+  const exact = powUpFloatBy(exponent);
+  if (exact === undefined) return undefined;
+  // A general exponent's powUpInto called directly (the call site then sees one function, which V8 can inline), the
+  // exact cases 1, 2 and 4 through powUpFloatBy's closure.
+  const general = exponent === ONE || exponent === 2n * ONE || exponent === 4n * ONE ? undefined : powFloatExponent(exponent);
   const limitHi = Number(limit);
   const kept = ONE - swapFee;
   // Each quotient by a constant as a product by a constant double-double within 15u^2 (balancerDoubleDouble.ts): the
@@ -94,23 +99,23 @@ export function weightedFloatQuoter(
     const [bOutH, bOutL] = quotient(balanceOut, ONE);
     return (amountIn) => {
       load(amountIn);
-      if (!(R[0] > 0 && R[0] < AMOUNT_LIMIT)) return undefined;
+      if (!(R[0] > 0 && R[0] < AMOUNT_LIMIT)) return declined(amountIn);
       if (hasFee) {
         // subtractSwapFee: amount - ceil(amount * fee / 1e18) = floor(amount * kept / 1e18).
         mul(R[0], R[1], keptH, keptL);
-        if (!floorBy(R[0], R[1], feeRatio)) return undefined;
+        if (!floorBy(R[0], R[1], feeRatio)) return declined(amountIn);
       }
       // amount > maxIn reverts: below the limit's nearest double the amount is below the limit (rounding is monotonic).
-      if (!(R[0] < limitHi)) return undefined;
+      if (!(R[0] < limitHi)) return declined(amountIn);
       // base = divUp(balanceIn, balanceIn + amount) = ceil(balanceIn * 1e18 / (balanceIn + amount)).
       add(bih, bil, R[0], R[1]);
       div(bInH, bInL, R[0], R[1]);
-      if (!ceilOf(R[0], R[1], MARGIN) || !pow()) return undefined;
+      if (!ceilOf(R[0], R[1], MARGIN) || !(general === undefined ? exact() : powUpInto(general))) return declined(amountIn);
       // mulDown(balanceOut, complement(power)): 0 where power >= 1e18.
       add(E18, 0, -R[0], -R[1]);
       if (!(R[0] > 0)) return 0n;
       mul(bOutH, bOutL, R[0], R[1]);
-      return floorBy(R[0], R[1], outRatio) ? stored() : undefined;
+      return floorBy(R[0], R[1], outRatio) ? stored() : declined(amountIn);
     };
   }
   // amountIn * 1e18 / kept has the denominator of kept / 1e18's numerator.
@@ -123,20 +128,20 @@ export function weightedFloatQuoter(
   return (amountOut) => {
     load(amountOut);
     // amount > maxOut reverts (as above); the limit is below balanceOut, so the difference below is positive.
-    if (!(R[0] > 0 && R[0] < limitHi)) return undefined;
+    if (!(R[0] > 0 && R[0] < limitHi)) return declined(amountOut);
     // base = divUp(balanceOut, balanceOut - amount).
     add(boh, bol, -R[0], -R[1]);
     div(bOutH, bOutL, R[0], R[1]);
-    if (!ceilOf(R[0], R[1], MARGIN) || !pow()) return undefined;
+    if (!ceilOf(R[0], R[1], MARGIN) || !(general === undefined ? exact() : powUpInto(general))) return declined(amountOut);
     // mulUp(balanceIn, power - 1e18); power at or below 1e18 (0, or sub's revert) is left to the bigint path.
     add(R[0], R[1], -E18, 0);
-    if (!(R[0] > 0)) return undefined;
+    if (!(R[0] > 0)) return declined(amountOut);
     mul(bInH, bInL, R[0], R[1]);
-    if (!ceilBy(R[0], R[1], inRatio)) return undefined;
+    if (!ceilBy(R[0], R[1], inRatio)) return declined(amountOut);
     if (hasFee) {
       // addSwapFee: divUp(amountIn, kept) = ceil(amountIn * 1e18 / kept), a ratio with denominator num.
       mul(R[0], R[1], feeH, feeL);
-      if (!ceilBy(R[0], R[1], feeRatio)) return undefined;
+      if (!ceilBy(R[0], R[1], feeRatio)) return declined(amountOut);
     }
     return stored();
   };

@@ -100,8 +100,7 @@ function prepareWeighted(side: WeightedSide, exactIn: boolean): (amount: bigint)
   // Scaling factors of 1e18: the balances are the upscaled ones; the float path first, this amount's bigint path where
   // it declines (src/protocols/balancerWeighted/weightedFloat.ts).
   const { limit, exponent } = directionRule(side, side.balanceIn, side.balanceOut, exactIn);
-  const float = weightedFloatQuoter(side.balanceIn, side.balanceOut, limit, exponent, side.swapFee, exactIn);
-  return float === undefined ? quote : (amount) => float(amount) ?? quote(amount);
+  return weightedFloatQuoter(side.balanceIn, side.balanceOut, limit, exponent, side.swapFee, exactIn, quote) ?? quote;
 }
 
 /**
