@@ -11,6 +11,7 @@ import {
   candidateCurves,
   FLOAT_MARGIN,
   kept,
+  leastSingleFee,
   pendingScoreBound,
   type StagedFloors,
   scoreBound,
@@ -18,7 +19,7 @@ import {
 } from './searchCurves.ts';
 import { assignExecutors, callsGas, gasCost, routeCallGas, type Search, score, type TradeRequest } from './searchGas.ts';
 import type { OkQuote, SolveCache } from './splitContext.ts';
-import { mayAdd } from './stagedRoutes.ts';
+import { belowRate, mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Trade } from './Trade.ts';
 import { tradeEnds } from './tradeEnds.ts';
 import { gasRate } from './tradeMetrics.ts';
@@ -56,6 +57,12 @@ export interface BestTradeOptions {
    * set of one so far (default true; false: every path is solved alone, the search the bound must not change).
    */
   readonly firstRoundBound?: boolean;
+  /**
+   * Whether a path's curve is built only where a bound from its pools' rates at zero and whole outputs (OutputBound,
+   * known before any curve) says the search may need it (default true; false: every steered path's curve is built
+   * first, the search the bounds must not change).
+   */
+  readonly boundBeforeCurves?: boolean;
 }
 
 /**
@@ -111,7 +118,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   const cache: LadderCache | undefined = options.ladders ?? (request.maxHops > 1 ? new Map() : undefined);
   // Curves steer the split search; without splits they are built only where pruning saves more exact walks than they cost.
   const curves =
-    request.maxSplits > 1 || candidates.length > PRUNE_SINGLE_FROM ? candidateCurves(search, candidates, options.curves) : undefined;
+    request.maxSplits > 1 || candidates.length > PRUNE_SINGLE_FROM ? candidateCurves(search, candidates, options.curves, options.boundBeforeCurves !== false)
+      : undefined;
   const single = bestSinglePath(search, candidates, curves, cache, options);
   const built = curves?.all;
   if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options, cache);
@@ -133,19 +141,32 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           return score(search, members, quotes);
         },
         admit(j, set, toBeat) {
-          // A path of stages gets its curve only where its output bound says it may be chosen (stagedRoutes.ts mayAdd).
+          // The first round (each path alone): a path whose single-path bound (scoreBound: its float value for the
+          // whole amount with FLOAT_MARGIN to spare, less the least fee its route can cost, which its set of one's
+          // fee estimate never is below; before its curve, pendingScoreBound, never below it) cannot exceed the best
+          // set of one so far would not be chosen: not solved.
+          const bounded = set === undefined && toBeat !== undefined && !candidates[j].stages && options.firstRoundBound !== false;
+          const alone = bounded ? single.bounds?.[j] : undefined;
+          if (alone !== undefined && alone <= toBeat!) return false;
+          // A path whose curve is not built yet gets it only where its output bound says it may be chosen.
           const pending = curves?.pending[j];
-          if (!pending) {
-            // The first round (each path alone): a path whose single-path bound (scoreBound: its float value for the
-            // whole amount with FLOAT_MARGIN to spare, less the least fee its route can cost, which its set of one's
-            // fee estimate never is below) cannot exceed the best set of one so far would not be chosen: not solved.
-            const bound =
-              set === undefined && toBeat !== undefined && !candidates[j].stages && options.firstRoundBound !== false
-                ? single.bounds?.[j]
-                : undefined;
-            return !(bound !== undefined && bound <= toBeat!);
-          }
-          if (toBeat !== undefined) {
+          if (!pending) return true;
+          if (!candidates[j].stages) {
+            // One call (BestTradeOptions.boundBeforeCurves). A later round skips a path whose rate at zero is not above
+            // the set's marginal rate (optimalSplit's own test, on the curve's first piece), and one that, added to the
+            // set, cannot exceed `toBeat` even before its fee (mayAdd with no fee floor: the search's mayReach, whose
+            // surplus on the curve the output bound is never below); the first round, without a single-path bound, one
+            // whose value alone from its output bound cannot.
+            if (set && belowRate(pending, set.lambda)) return false;
+            if ((set || (bounded && alone === undefined)) && !mayAdd(pending, set, toBeat!, request.tradeType, Number(request.amount), undefined, candidates[j].path))
+              return false;
+            if (alone !== undefined) {
+              // Its curve's bound, tighter: checked as the first round checks a path with a curve.
+              const bound = scoreBound(search, candidates[j], buildCurve(search, candidates, j, curves!, options.curves), single.fees?.[j]);
+              single.bounds![j] = recordBound(single, candidates[j], bound);
+              return !(bound <= toBeat!);
+            }
+          } else if (toBeat !== undefined) {
             const fees = search.rate !== undefined && request.gasPriceWei > 0n;
             const fixed = Number(request.amount);
             if (
@@ -232,31 +253,68 @@ function bestSinglePath(
     for (let i = 0; i < candidates.length; i++) priceSingle(search, candidates, i, cache, single);
     return single;
   }
-  // A path of stages without its curve yet: bounded from its OutputBound first, its curve built only if that may win.
+  // A path without its curve yet is bounded from its OutputBound first (level 0), then for exact input from its pools'
+  // depth at the amount (level 1), and gets its curve (its scoreBound, level 2) only while its bound may still win.
+  const fees: number[] = new Array(candidates.length);
+  single.fees = fees;
+  const level = new Uint8Array(candidates.length);
+  const deep = search.request.tradeType === 'exactIn' ? 1 : 2;
   const bounds = candidates.map((c, i) => {
-    const pending = curves.pending[i];
-    if (pending) return pendingScoreBound(search, c, pending);
+    level[i] = 2;
     const known = singles?.get(c.key);
     if (known?.bound !== undefined) return known.bound;
-    const bound = scoreBound(search, c, curves.all[i]);
-    if (single.records && c.deployment !== undefined) singles!.set(c.key, { bound });
-    return bound;
+    const pending = curves.pending[i];
+    if (!pending) return recordBound(single, c, scoreBound(search, c, curves.all[i]));
+    level[i] = 0;
+    return pendingScoreBound(search, c, pending, (fees[i] = leastSingleFee(search, c)), false);
   });
   single.bounds = bounds;
   const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
-
-  for (const i of order) {
-    if (single.best && bounds[i] < Number(single.best.score)) break;
-
-    if (bounds[i] === Number.NEGATIVE_INFINITY) break;
-    if (curves.pending[i]) {
-      const bound = scoreBound(search, candidates[i], buildCurve(search, candidates, i, curves, curveCache));
+  // Best first: a path whose bound is tightened here waits in `refined` (ascending bound) until no path's bound is above
+  // its own, so paths are priced in the order of their curves' bounds, and a path is bounded more dearly (its curve
+  // built) only while its bound so far is not below the best score (every bound left is at most the one visited).
+  const refined: number[] = [];
+  let next = 0;
+  for (;;) {
+    const top = refined.length > 0 ? refined[refined.length - 1] : -1;
+    let i: number;
+    if (next < order.length && (top < 0 || bounds[order[next]] > bounds[top])) i = order[next++];
+    else if (top >= 0) i = refined.pop()!;
+    else break;
+    if (bounds[i] === Number.NEGATIVE_INFINITY || (single.best && bounds[i] < Number(single.best.score))) break;
+    if (level[i] < 2) {
+      const c = candidates[i];
+      let bound: number;
+      if (level[i] < deep) {
+        bound = pendingScoreBound(search, c, curves.pending[i]!, fees[i], true);
+        level[i] = deep;
+      } else {
+        bound = scoreBound(search, c, buildCurve(search, candidates, i, curves, curveCache), fees[i]);
+        if (!c.stages) recordBound(single, c, bound);
+        level[i] = 2;
+      }
+      // The split search's first round reads the tightest bound.
+      bounds[i] = bound;
       if (bound === Number.NEGATIVE_INFINITY || (single.best && bound < Number(single.best.score))) continue;
+      let at = refined.length;
+      while (at > 0 && bounds[refined[at - 1]] > bound) at--;
+      refined.splice(at, 0, i);
+      continue;
     }
     priceSingle(search, candidates, i, cache, single);
   }
   if (!single.best) for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);
   return single;
+}
+
+/** A path's scoreBound, added to the request's singles where this search records them; returned. */
+function recordBound(single: SinglePath, c: Candidate, bound: number): number {
+  if (single.records && c.deployment !== undefined) {
+    const known = single.singles!.get(c.key);
+    if (known) known.bound = bound;
+    else single.singles!.set(c.key, { bound });
+  }
+  return bound;
 }
 
 /**
@@ -318,7 +376,9 @@ interface SinglePath {
    * Each steered path's bound of its score alone (scoreBound; a path of stages without its curve: pendingScoreBound),
    * where the search bounded them (with curves, more than PRUNE_FROM paths).
    */
-  bounds?: readonly number[];
+  bounds?: number[];
+  /** Each path's leastSingleFee where its bound was taken before its curve (pendingScoreBound). */
+  fees?: number[];
   /** What the request's earlier searches learnt of single paths (BestTradeOptions.singles), and whether this one adds to it. */
   readonly singles: SingleCache | undefined;
   readonly records: boolean;
