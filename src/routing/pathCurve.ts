@@ -13,7 +13,7 @@ import type { PricedPath } from './priceRoutes.ts';
  */
 
 /** A pool's curve in one direction, its segments produced as far as asked (pools are immutable: kept per pool). */
-class PoolCurve {
+export class PoolCurve {
   private readonly segments: CurveSegment[] = [];
   private next: (() => CurveSegment | undefined) | undefined;
 
@@ -35,6 +35,16 @@ class PoolCurve {
   private readonly x: number[] = [0];
   private readonly y: number[] = [0];
 
+  /** Adds the next segment's end to x and y; false past the pool's known state. */
+  private readNext(): boolean {
+    const n = this.x.length - 1;
+    const s = this.segment(n);
+    if (!s) return false;
+    this.x.push(this.x[n] + s.len);
+    this.y.push(this.y[n] + (s.len === Number.POSITIVE_INFINITY ? s.a : (s.a * s.len) / (s.b + s.len)));
+    return true;
+  }
+
   /**
    * The pool's float output for an input t: its segments' outputs up to t (a segment pays a d / (b + d) for d of its
    * input); past its known state, all of it.
@@ -44,10 +54,7 @@ class PoolCurve {
     const { x, y } = this;
     let n = x.length - 1;
     while (x[n] < t) {
-      const s = this.segment(n);
-      if (!s) return y[n];
-      x.push(x[n] + s.len);
-      y.push(y[n] + (s.len === Number.POSITIVE_INFINITY ? s.a : (s.a * s.len) / (s.b + s.len)));
+      if (!this.readNext()) return y[n];
       n++;
     }
     // The segment t falls in: the last whose start is below t.
@@ -74,11 +81,7 @@ class PoolCurve {
     for (;;) {
       const s = n > 0 ? this.segments[n - 1] : undefined;
       if (s && !(s.a / s.b > mu)) break;
-      if (x[n] === Number.POSITIVE_INFINITY) break;
-      const next = this.segment(n);
-      if (!next) break;
-      x.push(x[n] + next.len);
-      y.push(y[n] + (next.len === Number.POSITIVE_INFINITY ? next.a : (next.a * next.len) / (next.b + next.len)));
+      if (x[n] === Number.POSITIVE_INFINITY || !this.readNext()) break;
       n++;
     }
     // The last segment starting above μ.
@@ -101,7 +104,8 @@ class PoolCurve {
 
 const poolCurves = new WeakMap<Pool, [PoolCurve | undefined, PoolCurve | undefined]>();
 
-function poolCurve(pool: Pool, zeroForOne: boolean): PoolCurve {
+/** A pool's curve in one direction, kept per pool. */
+export function poolCurve(pool: Pool, zeroForOne: boolean): PoolCurve {
   let both = poolCurves.get(pool);
   if (!both) {
     both = [undefined, undefined];
@@ -290,97 +294,11 @@ export function pathRateAtZero(path: PricedPath): number {
 }
 
 /**
- * A path's pools' own curves (in its directions), with the hop data its bounds read: where hop h's input is at most t
- * times `before[h]` (the rates at zero of the hops before it and the hand-over shares up to it) and what leaves it
- * passes on at most at `after[h]` (the later hops' rates and shares). Kept per path (its pools do not change).
- */
-interface PathPools {
-  readonly curves: readonly PoolCurve[];
-  readonly before: readonly number[];
-  readonly after: readonly number[];
-}
-
-const pathPools = new WeakMap<PricedPath, PathPools | null>();
-
-/** A path's PathPools; null when a pool has no segment (its known state carries nothing). */
-function poolsOf(path: PricedPath): PathPools | null {
-  let known = pathPools.get(path);
-  if (known !== undefined) return known;
-  const n = path.pools.length;
-  const kept = handoverShares(path);
-  const curves: PoolCurve[] = [];
-  const rates: number[] = [];
-  for (let h = 0; h < n && known === undefined; h++) {
-    const pool = path.pools[h];
-    const curve = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0);
-    const s = curve.segment(0);
-    if (!s) known = null;
-    else {
-      curves.push(curve);
-      rates.push((kept ? kept[h] : 1) * (s.a / s.b));
-    }
-  }
-  if (known === undefined) {
-    const before: number[] = new Array(n);
-    const after: number[] = new Array(n);
-    let r = 1;
-    for (let h = 0; h < n; h++) {
-      before[h] = r * (kept ? kept[h] : 1);
-      r *= rates[h];
-    }
-    r = 1;
-    for (let h = n - 1; h >= 0; h--) {
-      after[h] = r;
-      r *= rates[h];
-    }
-    known = { curves, before, after };
-  }
-  pathPools.set(path, known);
-  return known;
-}
-
-/**
- * A bound of a path's float output for an input t, from its pools' own curves, without building the path's: each hop's
- * output is concave through the origin, so the input reaching hop h is at most t times the rates at zero of the hops
- * before it (and their hand-over shares), and what leaves it passes on at most at the later hops' rates at zero: the
- * least over the hops of (rates after h) × (h's output for that input). Up to float rounding, never below the path
- * curve's output at t (outputAt).
- */
-export function pathOutputBound(path: PricedPath, t: number): number {
-  const p = poolsOf(path);
-  if (!p) return 0;
-  let bound = Number.POSITIVE_INFINITY;
-  for (let h = 0; h < p.curves.length; h++) {
-    const out = p.after[h] * p.curves[h].outputAt(p.before[h] * t);
-    if (out < bound) bound = out;
-  }
-  return bound;
-}
-
-/**
- * A bound of what a path adds at a common marginal rate λ (surplusAt on its curve: max over t of output(t) − λ t)
- * from its pools' own curves: output(t) is at most A·out_h(B t) for each hop h (pathOutputBound: B the rates at zero
- * before h, A those after), so the surplus is at most, for each h, A times hop h's own surplus at the rate λ / (A B).
- * Up to float rounding, never below the path curve's.
- */
-export function pathSurplusBound(path: PricedPath, lambda: number): number {
-  const p = poolsOf(path);
-  if (!p) return 0;
-  let bound = Number.POSITIVE_INFINITY;
-  for (let h = 0; h < p.curves.length; h++) {
-    const after = p.after[h];
-    const own = after * p.curves[h].surplusAt(lambda / (after * p.before[h]));
-    if (own < bound) bound = own;
-  }
-  return bound;
-}
-
-/**
  * Per hop, the share of the previous hop's output it takes: 1 - slippage where a path of stages hands over at the
  * previous stage's minimum (PricedPath.handovers: pricePath floors the output times that), else 1; undefined for a
  * path without hand-overs.
  */
-function handoverShares(path: PricedPath): number[] | undefined {
+export function handoverShares(path: PricedPath): number[] | undefined {
   if (!path.handovers) return undefined;
   const share = 1 - path.handovers.slippageBps / 10_000;
   return path.pools.map((_p, h) => (path.handovers!.at.includes(h) ? share : 1));

@@ -2,7 +2,7 @@ import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { type Pool, protocolOf } from '../protocols/registry.ts';
 import { callGas, callNativeWork, routeGas } from './gasModel.ts';
 import { heldAt } from './nativePools.ts';
-import { pathOutputBound, pathSurplusBound } from './pathCurve.ts';
+import { pathOutputBound, pathSurplusBound } from './poolDepth.ts';
 import type { PricedPath } from './priceRoutes.ts';
 import { BOUND_SLACK, type SetAtRate } from './splitContext.ts';
 import type { Executor, Leg, Route, RouteStage } from './Trade.ts';

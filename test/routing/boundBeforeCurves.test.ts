@@ -22,7 +22,8 @@ import {
   pairCases,
 } from '../../bench/lib/routingGraphs.ts';
 import { executablePaths } from '../../src/routing/candidates.ts';
-import { outputAt, pathCurve, pathOutputBound, pathSurplusBound, rateAtZero, surplusAt } from '../../src/routing/pathCurve.ts';
+import { outputAt, pathCurve, rateAtZero, surplusAt } from '../../src/routing/pathCurve.ts';
+import { pathOutputBound, pathSurplusBound } from '../../src/routing/poolDepth.ts';
 import type { CurveCache } from '../../src/routing/searchCurves.ts';
 import { tradeEnds } from '../../src/routing/tradeEnds.ts';
 import { projectRoot } from '../helpers/serverProcess.ts';
