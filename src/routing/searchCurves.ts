@@ -140,29 +140,16 @@ export function scoreBound(search: Search, c: Candidate, curve: PathCurve, fee: 
 
 /** The least network fee scoreBound takes off a single path's bound (a search bounding a path twice passes it on). */
 export function leastSingleFee(search: Search, c: Candidate): number {
-  const gas = c.floorGas + kept(search, c, 'call');
-  // The search's paths share few gas totals: each is converted (BigInt products) once per search.
-  if (feeMemo.search !== search) {
-    feeMemo.search = search;
-    feeMemo.fees.clear();
-  }
-  let fee = feeMemo.fees.get(gas);
-  if (fee === undefined) {
-    fee = Number(gasCost(search, gas));
-    feeMemo.fees.set(gas, fee);
-  }
-  return fee;
+  return Number(gasCost(search, c.floorGas + kept(search, c, 'call')));
 }
 
-/** leastSingleFee's fees of the last search (searches are synchronous: one at a time per thread). */
-const feeMemo: { search: Search | undefined; fees: Map<bigint, number> } = { search: undefined, fees: new Map() };
-
 /**
- * Gas of a path's own call(s) that depends only on the search's flags, kept per path (their bounds ask it
+ * Gas of a path's own call(s) that depends only on the search's flags, kept per path of stages (their bounds ask it
  * in every search): 'call', its first executor's call alone (callsGas); 'stages', the steps of its stages with its
- * nominal legs (tradeGas).
+ * nominal legs (tradeGas). Computed each time for other paths.
  */
 export function kept(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
+  if (!c.stages) return ownGas(search, c, what);
   // The flags the gas depends on beyond the path, as an index (no key string per call on this per-set path). The
   // trade side is not among them: a candidate belongs to one side (candidate paths are kept per side).
   const at =
@@ -191,7 +178,7 @@ function ownGas(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
     : tradeGas(search, [{ executor: c.executors[0], legs: c.nominal, stages: nominalStages(c) }]);
 }
 
-/** kept's gas per path and key. */
+/** kept's gas per path of stages and key. */
 const keptGas = new WeakMap<Candidate, (bigint | undefined)[]>();
 
 /**
