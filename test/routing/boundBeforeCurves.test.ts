@@ -26,51 +26,26 @@ import { outputAt, pathCurve, rateAtZero, surplusAt } from '../../src/routing/pa
 import { pathOutputBound, pathSurplusBound } from '../../src/routing/poolDepth.ts';
 import type { CurveCache } from '../../src/routing/searchCurves.ts';
 import { tradeEnds } from '../../src/routing/tradeEnds.ts';
+import { sameTrades } from '../helpers/searchRequests.ts';
 import { projectRoot } from '../helpers/serverProcess.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bound-before-curves-test-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A case and the gas price it is searched at. */
-type Request = { readonly c: Case; readonly gasPriceWei: bigint };
-
-/** Each case exact in, and exact out of a third of its amount's output, at the snapshot's gas price, none and 50 times it. */
-function requests(graph: Graph, cases: readonly Case[]): Request[] {
-  const out: Request[] = [];
-  for (const c of cases) {
-    for (const gasPriceWei of [graph.gasPriceWei, 0n, graph.gasPriceWei * 50n]) {
-      out.push({ c, gasPriceWei });
-      const sized = bestTradeOfCase(graph, c, gasPriceWei);
-      if (sized.ok && sized.trade.amountOut > 2n)
-        out.push({ c: { ...c, tradeType: 'exactOut', amount: sized.trade.amountOut / 3n }, gasPriceWei });
-    }
-  }
-  return out;
-}
-
-const text = (x: unknown): string => JSON.stringify(x, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
-
 type TestContext = Parameters<Parameters<typeof t.test>[0]>[0];
 
 function compare(t: TestContext, graph: Graph, cases: readonly Case[]): void {
-  const all = requests(graph, cases);
-  t.ok(all.length >= 300, `${all.length} requests`);
-  let differ = 0;
   let lazy = 0;
   let eager = 0;
-  for (const { c, gasPriceWei } of all) {
+  sameTrades(t, graph, cases, ({ c, gasPriceWei }) => {
     const built: CurveCache = new Map();
     const every: CurveCache = new Map();
     const a = bestTradeOfCase(graph, c, gasPriceWei, ALL, { curves: built });
     const b = bestTradeOfCase(graph, c, gasPriceWei, ALL, { curves: every, boundBeforeCurves: false });
-    if (text(a) !== text(b)) {
-      differ++;
-      t.fail(`${c.tradeType ?? 'exactIn'} ${c.amount} ${c.tokenIn} -> ${c.tokenOut} gas ${gasPriceWei}: trades differ`);
-    }
     lazy += built.size;
     eager += every.size;
-  }
-  t.equal(differ, 0, `0 of ${all.length} trades differ`);
+    return [a, b];
+  });
   t.ok(lazy < eager / 2, `${lazy} curves built with the bounds, ${eager} without`);
 }
 
