@@ -1,24 +1,14 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
-import { type Candidate, type ExecutablePaths, executablePaths, otherCandidate } from './candidates.ts';
+import { type Candidate, executablePaths } from './candidates.ts';
 import { exactTrade } from './exactTrade.ts';
-import { fixedAmountCurve, optimalSplit } from './optimalSplit.ts';
-import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
-import {
-  buildCurve,
-  type CurveCache,
-  type Curves,
-  candidateCurves,
-  FLOAT_MARGIN,
-  kept,
-  pendingScoreBound,
-  type StagedFloors,
-  scoreBound,
-  stagedFloor,
-} from './searchCurves.ts';
-import { assignExecutors, callsGas, gasCost, routeCallGas, type Search, score, type TradeRequest } from './searchGas.ts';
+import { optimalSplit } from './optimalSplit.ts';
+import type { LadderCache, PathQuote } from './priceRoutes.ts';
+import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
+import { assignExecutors, callsGas, gasCost, type Search, score, type TradeRequest } from './searchGas.ts';
+import { bestOtherPath, bestSinglePath, recordBound } from './singlePath.ts';
 import type { OkQuote, SolveCache } from './splitContext.ts';
-import { mayAdd } from './stagedRoutes.ts';
+import { belowRate, mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Trade } from './Trade.ts';
 import { tradeEnds } from './tradeEnds.ts';
 import { gasRate } from './tradeMetrics.ts';
@@ -56,6 +46,12 @@ export interface BestTradeOptions {
    * set of one so far (default true; false: every path is solved alone, the search the bound must not change).
    */
   readonly firstRoundBound?: boolean;
+  /**
+   * Whether a path's curve is built only where a bound from its pools' rates at zero and whole outputs (OutputBound,
+   * known before any curve) says the search may need it (default true; false: every steered path's curve is built
+   * first, the search the bounds must not change).
+   */
+  readonly boundBeforeCurves?: boolean;
 }
 
 /**
@@ -111,7 +107,9 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   const cache: LadderCache | undefined = options.ladders ?? (request.maxHops > 1 ? new Map() : undefined);
   // Curves steer the split search; without splits they are built only where pruning saves more exact walks than they cost.
   const curves =
-    request.maxSplits > 1 || candidates.length > PRUNE_SINGLE_FROM ? candidateCurves(search, candidates, options.curves) : undefined;
+    request.maxSplits > 1 || candidates.length > PRUNE_SINGLE_FROM
+      ? candidateCurves(search, candidates, options.curves, options.boundBeforeCurves !== false)
+      : undefined;
   const single = bestSinglePath(search, candidates, curves, cache, options);
   const built = curves?.all;
   if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options, cache);
@@ -132,19 +130,35 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           return score(search, members, quotes);
         },
         admit(j, set, toBeat) {
-          // A path of stages gets its curve only where its output bound says it may be chosen (stagedRoutes.ts mayAdd).
+          // The first round (each path alone): a path whose single-path bound (scoreBound: its float value for the
+          // whole amount with FLOAT_MARGIN to spare, less the least fee its route can cost, which its set of one's
+          // fee estimate never is below; before its curve, pendingScoreBound, never below it) cannot exceed the best
+          // set of one so far would not be chosen: not solved.
+          const bounded = set === undefined && toBeat !== undefined && !candidates[j].stages && options.firstRoundBound !== false;
+          const alone = bounded ? single.bounds?.[j] : undefined;
+          if (alone !== undefined && alone <= toBeat!) return false;
+          // A path whose curve is not built yet gets it only where its output bound says it may be chosen.
           const pending = curves?.pending[j];
-          if (!pending) {
-            // The first round (each path alone): a path whose single-path bound (scoreBound: its float value for the
-            // whole amount with FLOAT_MARGIN to spare, less the least fee its route can cost, which its set of one's
-            // fee estimate never is below) cannot exceed the best set of one so far would not be chosen: not solved.
-            const bound =
-              set === undefined && toBeat !== undefined && !candidates[j].stages && options.firstRoundBound !== false
-                ? single.bounds?.[j]
-                : undefined;
-            return !(bound !== undefined && bound <= toBeat!);
-          }
-          if (toBeat !== undefined) {
+          if (!pending) return true;
+          if (!candidates[j].stages) {
+            // One call (BestTradeOptions.boundBeforeCurves). A later round skips a path whose rate at zero is not above
+            // the set's marginal rate (optimalSplit's own test, on the curve's first piece), and one that, added to the
+            // set, cannot exceed `toBeat` even before its fee (mayAdd with no fee floor: the search's mayReach, whose
+            // surplus on the curve the output bound is never below); the first round, without a single-path bound, one
+            // whose value alone from its output bound cannot.
+            if (set && belowRate(pending, set.lambda)) return false;
+            if (
+              (set || (bounded && alone === undefined)) &&
+              !mayAdd(pending, set, toBeat!, request.tradeType, Number(request.amount), undefined, candidates[j].path)
+            )
+              return false;
+            if (alone !== undefined) {
+              // Its curve's bound, tighter: checked as the first round checks a path with a curve.
+              const bound = scoreBound(search, candidates[j], buildCurve(search, candidates, j, curves!, options.curves), single.fees?.[j]);
+              single.bounds![j] = recordBound(single, candidates[j], bound);
+              return !(bound <= toBeat!);
+            }
+          } else if (toBeat !== undefined) {
             const fees = search.rate !== undefined && request.gasPriceWei > 0n;
             const fixed = Number(request.amount);
             if (
@@ -208,174 +222,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
  */
 const feeCalls: { executor: Executor; legs: readonly Leg[] }[] = [];
 
-/** With more candidates than this, the single-path search prices exactly only those whose float bound can still win. */
-const PRUNE_FROM = 2;
 /** Without splits, curves are built for that pruning only with more candidates than this (a few direct pools price faster than their curves build). */
 const PRUNE_SINGLE_FROM = 8;
-/**
- * The best single path for the whole amount, net of its network fee (ties: the earlier path, as findRoutes orders
- * them), and each path's quote of the whole amount where it was priced. With curves, paths are priced exactly in the
- * order of their float bound (scoreBound), and a path whose bound is below the best exact score so far is not priced:
- * it cannot win. When no path carries the amount, every path is priced (the refusal code reads them all).
- */
-function bestSinglePath(
-  search: Search,
-  candidates: readonly Candidate[],
-  curves: Curves | undefined,
-  cache: LadderCache | undefined,
-  { singles, records, curves: curveCache }: BestTradeOptions,
-): SinglePath {
-  const whole: PathQuote[] = new Array(candidates.length);
-  const single: SinglePath = { best: undefined, bestAt: -1, whole, singles, records: records === true && singles !== undefined };
-  if (!curves || candidates.length <= PRUNE_FROM) {
-    for (let i = 0; i < candidates.length; i++) priceSingle(search, candidates, i, cache, single);
-    return single;
-  }
-  // A path of stages without its curve yet: bounded from its OutputBound first, its curve built only if that may win.
-  const bounds = candidates.map((c, i) => {
-    const pending = curves.pending[i];
-    if (pending) return pendingScoreBound(search, c, pending);
-    const known = singles?.get(c.key);
-    if (known?.bound !== undefined) return known.bound;
-    const bound = scoreBound(search, c, curves.all[i]);
-    if (single.records && c.deployment !== undefined) singles!.set(c.key, { bound });
-    return bound;
-  });
-  single.bounds = bounds;
-  const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
-
-  for (const i of order) {
-    if (single.best && bounds[i] < Number(single.best.score)) break;
-
-    if (bounds[i] === Number.NEGATIVE_INFINITY) break;
-    if (curves.pending[i]) {
-      const bound = scoreBound(search, candidates[i], buildCurve(search, candidates, i, curves, curveCache));
-      if (bound === Number.NEGATIVE_INFINITY || (single.best && bound < Number(single.best.score))) continue;
-    }
-    priceSingle(search, candidates, i, cache, single);
-  }
-  if (!single.best) for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);
-  return single;
-}
-
-/**
- * Prices candidate i for the whole amount into `single` (its quote, and the best so far: ties to the earlier path).
- * A module-level function: no closure made per search.
- */
-function priceSingle(
-  search: Search,
-  candidates: readonly Candidate[],
-  i: number,
-  cache: LadderCache | undefined,
-  single: SinglePath,
-): void {
-  const { request } = search;
-  const priced = pricedWhole(search, candidates[i], cache, single);
-  const q = priced.quote;
-  single.whole[i] = q;
-  if (!q.ok || priced.score === undefined) return;
-  const s = priced.score;
-  if (!single.best || s > single.best.score || (s === single.best.score && i < single.bestAt)) {
-    single.best = { members: [candidates[i]], shares: [request.amount], quotes: [q], score: s };
-    single.bestAt = i;
-  }
-}
-
-/**
- * A path priced exactly for the whole amount and, where it goes through, scored; known to the search's singles when an
- * earlier search of the request priced it (added there by a search that records, for a path kept to one deployment).
- */
-function pricedWhole(
-  search: Search,
-  c: Candidate,
-  cache: LadderCache | undefined,
-  { singles, records }: SinglePath,
-): { readonly quote: PathQuote; readonly score?: bigint } {
-  const known = singles?.get(c.key);
-  if (known?.quote) return known as { quote: PathQuote; score?: bigint };
-  const { tradeType, amount } = search.request;
-  const quote = pricePath(c.path, tradeType, [amount], cache)[0];
-  const scored = quote.ok ? score(search, [c], [quote]) : undefined;
-  if (records && c.deployment !== undefined) {
-    if (known) {
-      known.quote = quote;
-      known.score = scored;
-    } else singles!.set(c.key, { quote, score: scored });
-  }
-  return { quote, score: scored };
-}
-
-/** A single path priced for the whole amount, scored. */
-type PricedSingle = { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint };
-
-/** The best single path found so far, where it stands in findRoutes' order (ties: the earlier), the steered paths' quotes. */
-interface SinglePath {
-  best: PricedSingle | undefined;
-  bestAt: number;
-  whole: PathQuote[];
-  /**
-   * Each steered path's bound of its score alone (scoreBound; a path of stages without its curve: pendingScoreBound),
-   * where the search bounded them (with curves, more than PRUNE_FROM paths).
-   */
-  bounds?: readonly number[];
-  /** What the request's earlier searches learnt of single paths (BestTradeOptions.singles), and whether this one adds to it. */
-  readonly singles: SingleCache | undefined;
-  readonly records: boolean;
-}
-
-/**
- * The paths findRoutes found beyond the steered ones (ExecutablePaths.others), against the best single path of the
- * steered ones (updated in place): in descending order of their rate at zero, a path is priced only where its output
- * can beat that best. Bounds, cheapest first: the amount at its rate at zero (pathRateAtZero: no curve is built) less
- * the least network fee of any of them, which ends the walk; the same with a floor of its own swaps' fee
- * (leastRouteGas), then with its nominal legs' fee and its router's call (built only now); its curve's bound
- * (scoreBound). So no path that could give more than the best is left out, and a path that cannot costs a few floats.
- */
-function bestOtherPath(
-  search: Search,
-  found: ExecutablePaths,
-  single: SinglePath,
-  steered: number,
-  { curves: curveCache }: BestTradeOptions,
-  cache: LadderCache | undefined,
-): void {
-  const { tradeType, amount } = search.request;
-  const fixed = Number(amount);
-  /** An upper bound of the score of a path of rate `rate` at zero, net of `gas`. */
-  const rateBound = (rate: number, gas: bigint): number => {
-    const gross =
-      tradeType === 'exactIn'
-        ? fixed * rate * (1 + FLOAT_MARGIN) + 1
-        : rate > 0
-          ? -((fixed / rate) * (1 - FLOAT_MARGIN)) + 1
-          : Number.NEGATIVE_INFINITY;
-    return gross - Number(gasCost(search, gas));
-  };
-  const leastFee = Number(gasCost(search, found.othersFloorGas));
-  for (const other of found.others) {
-    const toBeat = single.best === undefined ? undefined : Number(single.best.score);
-    if (toBeat !== undefined && rateBound(other.rate, 0n) - leastFee < toBeat) break;
-    if (toBeat !== undefined && rateBound(other.rate, other.leastGas) < toBeat) continue;
-    const c = otherCandidate(search.index, other, search.request);
-    if (!c) continue;
-    if (toBeat !== undefined && rateBound(other.rate, c.floorGas + routeCallGas(search, c.executors[0], c.nominal)) < toBeat) continue;
-    let curve = curveCache?.get(c.key);
-    if (!curve) {
-      curve = fixedAmountCurve(c.path, tradeType, amount);
-      curveCache?.set(c.key, curve);
-    }
-    const bound = scoreBound(search, c, curve);
-    if (bound === Number.NEGATIVE_INFINITY || (toBeat !== undefined && bound < toBeat)) continue;
-    const { quote: q, score: s } = pricedWhole(search, c, cache, single);
-    if (!q.ok || s === undefined) continue;
-    const at = steered + other.order;
-    if (!single.best || s > single.best.score || (s === single.best.score && at < single.bestAt)) {
-      single.best = { members: [c], shares: [amount], quotes: [q], score: s };
-      single.bestAt = at;
-    }
-  }
-}
-
 /**
  * Refusal code of a search that found paths but no trade, from the paths' refusals of the whole amount:
  * AMOUNT_TOO_SMALL when some path rounds it to nothing (a larger amount may be served), else AMOUNT_TOO_LARGE when

@@ -13,7 +13,7 @@ import type { PricedPath } from './priceRoutes.ts';
  */
 
 /** A pool's curve in one direction, its segments produced as far as asked (pools are immutable: kept per pool). */
-class PoolCurve {
+export class PoolCurve {
   private readonly segments: CurveSegment[] = [];
   private next: (() => CurveSegment | undefined) | undefined;
 
@@ -30,11 +30,82 @@ class PoolCurve {
     }
     return this.segments[i];
   }
+
+  /** Input and output from the curve's start to each segment's start, as far as outputAt has read (x[k], y[k]). */
+  private readonly x: number[] = [0];
+  private readonly y: number[] = [0];
+
+  /** Adds the next segment's end to x and y; false past the pool's known state. */
+  private readNext(): boolean {
+    const n = this.x.length - 1;
+    const s = this.segment(n);
+    if (!s) return false;
+    this.x.push(this.x[n] + s.len);
+    this.y.push(this.y[n] + (s.len === Number.POSITIVE_INFINITY ? s.a : (s.a * s.len) / (s.b + s.len)));
+    return true;
+  }
+
+  /**
+   * The pool's float output for an input t: its segments' outputs up to t (a segment pays a d / (b + d) for d of its
+   * input); past its known state, all of it.
+   */
+  outputAt(t: number): number {
+    if (!(t > 0)) return 0;
+    const { x, y } = this;
+    let n = x.length - 1;
+    while (x[n] < t) {
+      if (!this.readNext()) return y[n];
+      n++;
+    }
+    // The segment t falls in: the last whose start is below t.
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (x[mid] < t) lo = mid;
+      else hi = mid - 1;
+    }
+    const s = this.segments[lo];
+    const d = t - x[lo];
+    return y[lo] + (s.a * d) / (s.b + d);
+  }
+
+  /**
+   * The most the pool adds at a marginal rate μ: max over inputs d of (output(d) − μ d), where its marginal rate
+   * falls to μ (a segment's rate falls from a / b, to μ at sqrt(a b / μ) − b), or where its known state ends.
+   */
+  surplusAt(mu: number): number {
+    const { x, y } = this;
+    // Read on while the last segment read starts above μ (the segments' start rates do not increase).
+    let n = x.length - 1;
+    for (;;) {
+      const s = n > 0 ? this.segments[n - 1] : undefined;
+      if (s && !(s.a / s.b > mu)) break;
+      if (x[n] === Number.POSITIVE_INFINITY || !this.readNext()) break;
+      n++;
+    }
+    // The last segment starting above μ.
+    let k = -1;
+    for (let lo = 0, hi = n - 1; lo <= hi; ) {
+      const mid = (lo + hi) >> 1;
+      const s = this.segments[mid];
+      if (s.a / s.b > mu) {
+        k = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (k < 0) return 0;
+    const s = this.segments[k];
+    const d = Math.min(Math.max(0, Math.sqrt((s.a * s.b) / mu) - s.b), s.len);
+    const out = y[k] + (d === Number.POSITIVE_INFINITY ? s.a : (s.a * d) / (s.b + d));
+    return out - mu * (x[k] + d);
+  }
 }
 
 const poolCurves = new WeakMap<Pool, [PoolCurve | undefined, PoolCurve | undefined]>();
 
-function poolCurve(pool: Pool, zeroForOne: boolean): PoolCurve {
+/** A pool's curve in one direction, kept per pool. */
+export function poolCurve(pool: Pool, zeroForOne: boolean): PoolCurve {
   let both = poolCurves.get(pool);
   if (!both) {
     both = [undefined, undefined];
@@ -227,7 +298,7 @@ export function pathRateAtZero(path: PricedPath): number {
  * previous stage's minimum (PricedPath.handovers: pricePath floors the output times that), else 1; undefined for a
  * path without hand-overs.
  */
-function handoverShares(path: PricedPath): number[] | undefined {
+export function handoverShares(path: PricedPath): number[] | undefined {
   if (!path.handovers) return undefined;
   const share = 1 - path.handovers.slippageBps / 10_000;
   return path.pools.map((_p, h) => (path.handovers!.at.includes(h) ? share : 1));

@@ -3,7 +3,7 @@ import { fixedAmountCurve } from './optimalSplit.ts';
 import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
 import { gasCost, nominalStages, routeCallGas, type Search, tradeGas } from './searchGas.ts';
 import type { SetAtRate, SplitContext } from './splitContext.ts';
-import { aloneBound, type OutputBound, outputBound } from './stagedRoutes.ts';
+import { aloneBound, depthBound, type OutputBound, outputBound } from './stagedRoutes.ts';
 
 /*
  * The search's candidate curves (a path of stages' curve built only when its output bound says it may matter) and
@@ -67,15 +67,18 @@ export function stagedFloor(
 /** A curve without pieces: the place of a curve not built yet. */
 const UNBUILT: PathCurve = { x: [], y: [], alpha: [], beta: [], len: [], rate: [], ticks: [], endX: 0, endY: 0, capped: true };
 
-/** The curves of a search's candidates, shared through `cache` with the request's other searches (paths of stages: pending). */
-export function candidateCurves(search: Search, candidates: readonly Candidate[], cache: CurveCache | undefined): Curves {
+/**
+ * The curves of a search's candidates, shared through `cache` with the request's other searches. Pending (built only
+ * where its OutputBound says the path may matter): every path not in the cache with `lazy`, else the paths of stages.
+ */
+export function candidateCurves(search: Search, candidates: readonly Candidate[], cache: CurveCache | undefined, lazy: boolean): Curves {
   const { tradeType, amount } = search.request;
   const pending: (OutputBound | undefined)[] = new Array(candidates.length);
   const all = candidates.map((c, i) => {
     const cached = cache?.get(c.key);
     if (cached) return cached;
-    if (c.stages) {
-      pending[i] = outputBound(c.path);
+    if (c.stages || lazy) {
+      pending[i] = candidateBound(c);
       return UNBUILT;
     }
     const curve = fixedAmountCurve(c.path, tradeType, amount);
@@ -84,6 +87,19 @@ export function candidateCurves(search: Search, candidates: readonly Candidate[]
   });
   return { all, pending };
 }
+
+/** A candidate's OutputBound, kept per candidate (a candidate is kept per state: its pools do not change). */
+function candidateBound(c: Candidate): OutputBound {
+  let b = outputBounds.get(c);
+  if (!b) {
+    b = outputBound(c.path);
+    outputBounds.set(c, b);
+  }
+  return b;
+}
+
+/** candidateBound's bounds. */
+const outputBounds = new WeakMap<Candidate, OutputBound>();
 
 /** Builds candidate j's pending curve (Curves). */
 export function buildCurve(
@@ -107,7 +123,7 @@ export function buildCurve(
  * no cold slot and moving no tick: pricing only adds to that). Infinity where the curve cannot say (no pieces);
  * -Infinity where the curve cannot carry the amount (priced only when no path carries it, for the refusal code).
  */
-export function scoreBound(search: Search, c: Candidate, curve: PathCurve): number {
+export function scoreBound(search: Search, c: Candidate, curve: PathCurve, fee: number = leastSingleFee(search, c)): number {
   if (curve.x.length === 0) return Number.POSITIVE_INFINITY;
   const { tradeType, amount } = search.request;
   const fixed = Number(amount);
@@ -119,11 +135,11 @@ export function scoreBound(search: Search, c: Candidate, curve: PathCurve): numb
     if (curve.endY < fixed * (1 - FLOAT_MARGIN)) return Number.NEGATIVE_INFINITY;
     gross = -(inputFor(curve, fixed) * (1 - FLOAT_MARGIN)) + 1;
   }
-  return gross - leastSingleFee(search, c);
+  return gross - fee;
 }
 
-/** The least network fee scoreBound takes off a single path's bound. */
-function leastSingleFee(search: Search, c: Candidate): number {
+/** The least network fee scoreBound takes off a single path's bound (a search bounding a path twice passes it on). */
+export function leastSingleFee(search: Search, c: Candidate): number {
   return Number(gasCost(search, c.floorGas + kept(search, c, 'call')));
 }
 
@@ -166,14 +182,23 @@ function ownGas(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
 const keptGas = new WeakMap<Candidate, (bigint | undefined)[]>();
 
 /**
- * scoreBound before a path's curve is built, from its OutputBound (aloneBound): never below scoreBound's (its
- * FLOAT_MARGIN taken on top of the output bound's own slack).
+ * scoreBound before a path's curve is built, from its OutputBound (aloneBound) and, `deep`, for exact input from its
+ * pools' depth at the amount (depthBound: dearer, tighter): never below scoreBound's (its FLOAT_MARGIN taken on top of
+ * the output bound's own slack).
  */
-export function pendingScoreBound(search: Search, c: Candidate, b: OutputBound): number {
+export function pendingScoreBound(
+  search: Search,
+  c: Candidate,
+  b: OutputBound,
+  fee: number = leastSingleFee(search, c),
+  deep = true,
+): number {
   // As scoreBound where the curve would have no pieces (a pool without a segment): it cannot say.
   if (!(b.rate > 0)) return Number.POSITIVE_INFINITY;
   const { tradeType, amount } = search.request;
-  const gross = aloneBound(b, tradeType, Number(amount));
+  const fixed = Number(amount);
+  let gross = aloneBound(b, tradeType, fixed);
   if (gross === Number.NEGATIVE_INFINITY) return gross;
-  return (tradeType === 'exactIn' ? gross * (1 + FLOAT_MARGIN) : (gross - 1) * (1 - FLOAT_MARGIN) + 1) - leastSingleFee(search, c);
+  if (deep && tradeType === 'exactIn') gross = Math.min(gross, depthBound(c.path, fixed));
+  return (tradeType === 'exactIn' ? gross * (1 + FLOAT_MARGIN) : (gross - 1) * (1 - FLOAT_MARGIN) + 1) - fee;
 }

@@ -2,6 +2,7 @@ import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { type Pool, protocolOf } from '../protocols/registry.ts';
 import { callGas, callNativeWork, routeGas } from './gasModel.ts';
 import { heldAt } from './nativePools.ts';
+import { pathOutputBound, pathSurplusBound } from './poolDepth.ts';
 import type { PricedPath } from './priceRoutes.ts';
 import { BOUND_SLACK, type SetAtRate } from './splitContext.ts';
 import type { Executor, Leg, Route, RouteStage } from './Trade.ts';
@@ -125,6 +126,15 @@ export function surplusBound(b: OutputBound, lambda: number): number {
 }
 
 /**
+ * Whether a path's marginal rate at zero is certainly not above λ: its curve's first piece's rate (the same product of
+ * its pools' first segments' rates, in another order of float operations) is not either, so the split search would
+ * not weigh it at a set of that rate (optimalSplit).
+ */
+export function belowRate(b: OutputBound, lambda: number): boolean {
+  return b.rate * (1 + OUTPUT_BOUND_SLACK) <= lambda;
+}
+
+/**
  * An upper bound of the value of a path alone for a trade's fixed amount (output for exactIn, minus the input for
  * exactOut, as the split search values it) from its OutputBound; -Infinity where it cannot carry an exact output.
  */
@@ -132,6 +142,20 @@ export function aloneBound(b: OutputBound, tradeType: TradeType, fixed: number):
   if (tradeType === 'exactIn') return Math.min(b.rate * fixed, b.cap) * (1 + OUTPUT_BOUND_SLACK) + 1;
   if (b.cap * (1 + OUTPUT_BOUND_SLACK) < fixed * (1 - OUTPUT_BOUND_SLACK) || !(b.rate > 0)) return Number.NEGATIVE_INFINITY;
   return -(fixed / b.rate) * (1 - OUTPUT_BOUND_SLACK) + 1;
+}
+
+/**
+ * An upper bound of a path's output for an exact input `fixed` from its pools' depth (pathOutputBound), with the
+ * slack of aloneBound: never below its float curve's output there, and mostly well below aloneBound for amounts that
+ * move its pools' prices.
+ */
+export function depthBound(path: PricedPath, fixed: number): number {
+  return pathOutputBound(path, fixed) * (1 + OUTPUT_BOUND_SLACK) + 1;
+}
+
+/** The bound of a set's value with a path of surplus (at the set's rate) `surplus` added (mayReach's). */
+function setBound(set: SetAtRate, surplus: number, tradeType: TradeType): number {
+  return set.value + (tradeType === 'exactIn' ? surplus : surplus / set.lambda) + BOUND_SLACK * (Math.abs(set.value) + 1);
 }
 
 /**
@@ -148,11 +172,15 @@ export function mayAdd(
   tradeType: TradeType,
   fixed: number,
   floorFee: (() => number) | undefined,
+  path?: PricedPath,
 ): boolean {
   let bound: number;
   if (set) {
     const surplus = surplusBound(b, set.lambda);
-    bound = set.value + (tradeType === 'exactIn' ? surplus : surplus / set.lambda) + BOUND_SLACK * (Math.abs(set.value) + 1);
+    bound = setBound(set, surplus, tradeType);
+    // Tighter from its pools' depth (pathSurplusBound, dearer), where the caller gives the path.
+    if (path && surplus > 0 && !(bound <= toBeat))
+      bound = setBound(set, Math.min(surplus, pathSurplusBound(path, set.lambda) * (1 + OUTPUT_BOUND_SLACK)), tradeType);
   } else bound = aloneBound(b, tradeType, fixed);
   if (!(bound <= toBeat)) return floorFee === undefined || !(bound - floorFee() <= toBeat);
   return false;

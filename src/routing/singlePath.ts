@@ -1,0 +1,218 @@
+import type { BestTradeOptions, SingleCache } from './bestTrade.ts';
+import { type Candidate, type ExecutablePaths, otherCandidate } from './candidates.ts';
+import { fixedAmountCurve } from './optimalSplit.ts';
+import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
+import { buildCurve, type Curves, FLOAT_MARGIN, leastSingleFee, pendingScoreBound, scoreBound } from './searchCurves.ts';
+import { gasCost, routeCallGas, type Search, score } from './searchGas.ts';
+import type { OkQuote } from './splitContext.ts';
+
+/*
+ * The best single path of a search (bestTrade.ts): its steered paths priced best bound first, and the paths beyond
+ * them by their rate at zero.
+ */
+
+/** With more candidates than this, the single-path search prices exactly only those whose float bound can still win. */
+const PRUNE_FROM = 2;
+/**
+ * The best single path for the whole amount, net of its network fee (ties: the earlier path, as findRoutes orders
+ * them), and each path's quote of the whole amount where it was priced. With curves, paths are priced exactly in the
+ * order of their float bound (scoreBound), and a path whose bound is below the best exact score so far is not priced:
+ * it cannot win. When no path carries the amount, every path is priced (the refusal code reads them all).
+ */
+export function bestSinglePath(
+  search: Search,
+  candidates: readonly Candidate[],
+  curves: Curves | undefined,
+  cache: LadderCache | undefined,
+  { singles, records, curves: curveCache }: BestTradeOptions,
+): SinglePath {
+  const whole: PathQuote[] = new Array(candidates.length);
+  const single: SinglePath = { best: undefined, bestAt: -1, whole, singles, records: records === true && singles !== undefined };
+  if (!curves || candidates.length <= PRUNE_FROM) {
+    for (let i = 0; i < candidates.length; i++) priceSingle(search, candidates, i, cache, single);
+    return single;
+  }
+  // A path without its curve yet is bounded from its OutputBound first (level 0), then for exact input from its pools'
+  // depth at the amount (level 1), and gets its curve (its scoreBound, level 2) only while its bound may still win.
+  const fees: number[] = new Array(candidates.length);
+  single.fees = fees;
+  const level = new Uint8Array(candidates.length);
+  const deep = search.request.tradeType === 'exactIn' ? 1 : 2;
+  const bounds = candidates.map((c, i) => {
+    level[i] = 2;
+    const known = singles?.get(c.key);
+    if (known?.bound !== undefined) return known.bound;
+    const pending = curves.pending[i];
+    if (!pending) return recordBound(single, c, scoreBound(search, c, curves.all[i]));
+    level[i] = 0;
+    fees[i] = leastSingleFee(search, c);
+    return pendingScoreBound(search, c, pending, fees[i], false);
+  });
+  single.bounds = bounds;
+  const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
+  // Best first: a path whose bound is tightened here waits in `refined` (ascending bound) until no path's bound is above
+  // its own, so paths are priced in the order of their curves' bounds, and a path is bounded more dearly (its curve
+  // built) only while its bound so far is not below the best score (every bound left is at most the one visited).
+  const refined: number[] = [];
+  let next = 0;
+  for (;;) {
+    const top = refined.length > 0 ? refined[refined.length - 1] : -1;
+    let i: number;
+    if (next < order.length && (top < 0 || bounds[order[next]] > bounds[top])) i = order[next++];
+    else if (top >= 0) i = refined.pop()!;
+    else break;
+    if (bounds[i] === Number.NEGATIVE_INFINITY || (single.best && bounds[i] < Number(single.best.score))) break;
+    if (level[i] < 2) {
+      const c = candidates[i];
+      let bound: number;
+      if (level[i] < deep) {
+        bound = pendingScoreBound(search, c, curves.pending[i]!, fees[i], true);
+        level[i] = deep;
+      } else {
+        bound = scoreBound(search, c, buildCurve(search, candidates, i, curves, curveCache), fees[i]);
+        if (!c.stages) recordBound(single, c, bound);
+        level[i] = 2;
+      }
+      // The split search's first round reads the tightest bound.
+      bounds[i] = bound;
+      if (bound === Number.NEGATIVE_INFINITY || (single.best && bound < Number(single.best.score))) continue;
+      let at = refined.length;
+      while (at > 0 && bounds[refined[at - 1]] > bound) at--;
+      refined.splice(at, 0, i);
+      continue;
+    }
+    priceSingle(search, candidates, i, cache, single);
+  }
+  if (!single.best) for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);
+  return single;
+}
+
+/** A path's scoreBound, added to the request's singles where this search records them; returned. */
+export function recordBound(single: SinglePath, c: Candidate, bound: number): number {
+  if (single.records && c.deployment !== undefined) {
+    const known = single.singles!.get(c.key);
+    if (known) known.bound = bound;
+    else single.singles!.set(c.key, { bound });
+  }
+  return bound;
+}
+
+/**
+ * Prices candidate i for the whole amount into `single` (its quote, and the best so far: ties to the earlier path).
+ * A module-level function: no closure made per search.
+ */
+function priceSingle(
+  search: Search,
+  candidates: readonly Candidate[],
+  i: number,
+  cache: LadderCache | undefined,
+  single: SinglePath,
+): void {
+  const { request } = search;
+  const priced = pricedWhole(search, candidates[i], cache, single);
+  const q = priced.quote;
+  single.whole[i] = q;
+  if (!q.ok || priced.score === undefined) return;
+  const s = priced.score;
+  if (!single.best || s > single.best.score || (s === single.best.score && i < single.bestAt)) {
+    single.best = { members: [candidates[i]], shares: [request.amount], quotes: [q], score: s };
+    single.bestAt = i;
+  }
+}
+
+/**
+ * A path priced exactly for the whole amount and, where it goes through, scored; known to the search's singles when an
+ * earlier search of the request priced it (added there by a search that records, for a path kept to one deployment).
+ */
+function pricedWhole(
+  search: Search,
+  c: Candidate,
+  cache: LadderCache | undefined,
+  { singles, records }: SinglePath,
+): { readonly quote: PathQuote; readonly score?: bigint } {
+  const known = singles?.get(c.key);
+  if (known?.quote) return known as { quote: PathQuote; score?: bigint };
+  const { tradeType, amount } = search.request;
+  const quote = pricePath(c.path, tradeType, [amount], cache)[0];
+  const scored = quote.ok ? score(search, [c], [quote]) : undefined;
+  if (records && c.deployment !== undefined) {
+    if (known) {
+      known.quote = quote;
+      known.score = scored;
+    } else singles!.set(c.key, { quote, score: scored });
+  }
+  return { quote, score: scored };
+}
+
+/** A single path priced for the whole amount, scored. */
+type PricedSingle = { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint };
+
+/** The best single path found so far, where it stands in findRoutes' order (ties: the earlier), the steered paths' quotes. */
+export interface SinglePath {
+  best: PricedSingle | undefined;
+  bestAt: number;
+  whole: PathQuote[];
+  /**
+   * Each steered path's bound of its score alone (scoreBound; a path of stages without its curve: pendingScoreBound),
+   * where the search bounded them (with curves, more than PRUNE_FROM paths).
+   */
+  bounds?: number[];
+  /** Each path's leastSingleFee where its bound was taken before its curve (pendingScoreBound). */
+  fees?: number[];
+  /** What the request's earlier searches learnt of single paths (BestTradeOptions.singles), and whether this one adds to it. */
+  readonly singles: SingleCache | undefined;
+  readonly records: boolean;
+}
+
+/**
+ * The paths findRoutes found beyond the steered ones (ExecutablePaths.others), against the best single path of the
+ * steered ones (updated in place): in descending order of their rate at zero, a path is priced only where its output
+ * can beat that best. Bounds, cheapest first: the amount at its rate at zero (pathRateAtZero: no curve is built) less
+ * the least network fee of any of them, which ends the walk; the same with a floor of its own swaps' fee
+ * (leastRouteGas), then with its nominal legs' fee and its router's call (built only now); its curve's bound
+ * (scoreBound). So no path that could give more than the best is left out, and a path that cannot costs a few floats.
+ */
+export function bestOtherPath(
+  search: Search,
+  found: ExecutablePaths,
+  single: SinglePath,
+  steered: number,
+  { curves: curveCache }: BestTradeOptions,
+  cache: LadderCache | undefined,
+): void {
+  const { tradeType, amount } = search.request;
+  const fixed = Number(amount);
+  /** An upper bound of the score of a path of rate `rate` at zero, net of `gas`. */
+  const rateBound = (rate: number, gas: bigint): number => {
+    const gross =
+      tradeType === 'exactIn'
+        ? fixed * rate * (1 + FLOAT_MARGIN) + 1
+        : rate > 0
+          ? -((fixed / rate) * (1 - FLOAT_MARGIN)) + 1
+          : Number.NEGATIVE_INFINITY;
+    return gross - Number(gasCost(search, gas));
+  };
+  const leastFee = Number(gasCost(search, found.othersFloorGas));
+  for (const other of found.others) {
+    const toBeat = single.best === undefined ? undefined : Number(single.best.score);
+    if (toBeat !== undefined && rateBound(other.rate, 0n) - leastFee < toBeat) break;
+    if (toBeat !== undefined && rateBound(other.rate, other.leastGas) < toBeat) continue;
+    const c = otherCandidate(search.index, other, search.request);
+    if (!c) continue;
+    if (toBeat !== undefined && rateBound(other.rate, c.floorGas + routeCallGas(search, c.executors[0], c.nominal)) < toBeat) continue;
+    let curve = curveCache?.get(c.key);
+    if (!curve) {
+      curve = fixedAmountCurve(c.path, tradeType, amount);
+      curveCache?.set(c.key, curve);
+    }
+    const bound = scoreBound(search, c, curve);
+    if (bound === Number.NEGATIVE_INFINITY || (toBeat !== undefined && bound < toBeat)) continue;
+    const { quote: q, score: s } = pricedWhole(search, c, cache, single);
+    if (!q.ok || s === undefined) continue;
+    const at = steered + other.order;
+    if (!single.best || s > single.best.score || (s === single.best.score && at < single.bestAt)) {
+      single.best = { members: [c], shares: [amount], quotes: [q], score: s };
+      single.bestAt = at;
+    }
+  }
+}

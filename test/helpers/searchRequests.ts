@@ -1,0 +1,52 @@
+/**
+ * The requests the search's exactness tests compare two searches over (test/routing/firstRoundBound.test.ts,
+ * boundBeforeCurves.test.ts): each case exact in, and exact out of a third of its amount's output, at the snapshot's
+ * gas price, none and 50 times it.
+ */
+import { bestTradeOfCase, type Case, type Graph } from '../../bench/lib/routingGraphs.ts';
+
+/** A case and the gas price it is searched at. */
+export type SearchRequest = { readonly c: Case; readonly gasPriceWei: bigint };
+
+/** Each case exact in, and exact out of a third of its amount's output, at the snapshot's gas price, none and 50 times it. */
+export function searchRequests(graph: Graph, cases: readonly Case[]): SearchRequest[] {
+  const out: SearchRequest[] = [];
+  for (const c of cases) {
+    for (const gasPriceWei of [graph.gasPriceWei, 0n, graph.gasPriceWei * 50n]) {
+      out.push({ c, gasPriceWei });
+      const sized = bestTradeOfCase(graph, c, gasPriceWei);
+      if (sized.ok && sized.trade.amountOut > 2n)
+        out.push({ c: { ...c, tradeType: 'exactOut', amount: sized.trade.amountOut / 3n }, gasPriceWei });
+    }
+  }
+  return out;
+}
+
+/** A trade (or refusal) as text, bigints included: two searches' answers compared whole. */
+export const tradeText = (x: unknown): string => JSON.stringify(x, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+
+/** A tap test (the subtest a check runs in). */
+type TestContext = Parameters<Parameters<typeof import('tap').default.test>[0]>[0];
+
+/**
+ * Checks that two searches give the same trades over a graph's requests (searchRequests): `pair` runs both on one
+ * request (and may count what each did).
+ */
+export function sameTrades(
+  t: TestContext,
+  graph: Graph,
+  cases: readonly Case[],
+  pair: (r: SearchRequest) => readonly [unknown, unknown],
+): void {
+  const all = searchRequests(graph, cases);
+  t.ok(all.length >= 300, `${all.length} requests`);
+  let differ = 0;
+  for (const r of all) {
+    const [a, b] = pair(r);
+    if (tradeText(a) !== tradeText(b)) {
+      differ++;
+      t.fail(`${r.c.tradeType ?? 'exactIn'} ${r.c.amount} ${r.c.tokenIn} -> ${r.c.tokenOut} gas ${r.gasPriceWei}: trades differ`);
+    }
+  }
+  t.equal(differ, 0, `0 of ${all.length} trades differ`);
+}

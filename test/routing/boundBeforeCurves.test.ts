@@ -1,0 +1,103 @@
+// A steered path's curve is built only where a bound known before it (its pools' rates at zero and whole outputs,
+// OutputBound; for exact input its pools' depth at the amount, pathOutputBound; in the split search's later rounds its
+// pools' own surpluses at the set's rate, pathSurplusBound) says the search may need it (bestTrade's
+// boundBeforeCurves). The bounds must never change a trade: over the devnet's and a generated graph's (v2, v3 and v4
+// pools) search mix, exact input and exact output, at the snapshot's gas price, none and 50 times it, the search with
+// them gives exactly the trades of the search with every steered path's curve built first, while it leaves curves
+// unbuilt. And the depth bounds hold over every path's float curve, tight on one pool (so a bound any eagerer fails).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { generateRoutingGraph } from '../../bench/lib/generateScale.ts';
+import {
+  ALL,
+  bestTradeOfCase,
+  type Case,
+  devnetPairs,
+  type Graph,
+  generatedPairs,
+  loadGraph,
+  MAX_HOPS,
+  pairCases,
+} from '../../bench/lib/routingGraphs.ts';
+import { executablePaths } from '../../src/routing/candidates.ts';
+import { outputAt, pathCurve, rateAtZero, surplusAt } from '../../src/routing/pathCurve.ts';
+import { pathOutputBound, pathSurplusBound } from '../../src/routing/poolDepth.ts';
+import type { CurveCache } from '../../src/routing/searchCurves.ts';
+import { tradeEnds } from '../../src/routing/tradeEnds.ts';
+import { sameTrades } from '../helpers/searchRequests.ts';
+import { projectRoot } from '../helpers/serverProcess.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'bound-before-curves-test-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+
+type TestContext = Parameters<Parameters<typeof t.test>[0]>[0];
+
+function compare(t: TestContext, graph: Graph, cases: readonly Case[]): void {
+  let lazy = 0;
+  let eager = 0;
+  sameTrades(t, graph, cases, ({ c, gasPriceWei }) => {
+    const built: CurveCache = new Map();
+    const every: CurveCache = new Map();
+    const a = bestTradeOfCase(graph, c, gasPriceWei, ALL, { curves: built });
+    const b = bestTradeOfCase(graph, c, gasPriceWei, ALL, { curves: every, boundBeforeCurves: false });
+    lazy += built.size;
+    eager += every.size;
+    return [a, b];
+  });
+  t.ok(lazy < eager / 2, `${lazy} curves built with the bounds, ${eager} without`);
+}
+
+const generated = generateRoutingGraph(dir, { pools: 3000, tokens: 300, seed: 11, v4Pools: 300 });
+const generatedGraph = loadGraph('generated', generated.catalogDir, generated.snapshotDir);
+const generatedCases = generatedPairs(generated).flatMap(([a, b]) => pairCases(generatedGraph.index, a, b));
+
+t.test('devnet: the same trades with the bounds as with every curve built, fewer curves', async (t) => {
+  const graph = loadGraph('devnet', join(projectRoot, 'catalog'), join(projectRoot, 'seeds/snapshots'));
+  compare(
+    t,
+    graph,
+    devnetPairs(graph).flatMap(([a, b]) => pairCases(graph.index, a, b)),
+  );
+});
+
+t.test('generated graph with v4 pools: the same trades with the bounds as with every curve built', async (t) => {
+  compare(t, generatedGraph, generatedCases);
+});
+
+t.test('the depth bounds hold over every path float curve, and are its own on one pool', async (t) => {
+  const { index } = generatedGraph;
+  let paths = 0;
+  let below = 0;
+  let loose = 0;
+  let single = 0;
+  for (const c of generatedCases) {
+    const ends = tradeEnds(index.wrappedNative, c.tokenIn, c.tokenOut);
+    const found = executablePaths(index, ends, { maxHops: MAX_HOPS, tradeType: 'exactIn', allow: ALL }, undefined);
+    for (const p of found.paths) {
+      paths++;
+      const onePool = p.path.pools.length === 1;
+      if (onePool) single++;
+      // As far as its pools' known state goes, so that the curve's surplus is its own, not where the curve was cut.
+      const curve = pathCurve(p.path, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+      if (curve.x.length === 0) continue;
+      for (const x of [Number(c.amount) / 100, Number(c.amount), Number(c.amount) * 10, curve.endX]) {
+        const exact = outputAt(curve, Math.min(x, curve.endX));
+        const bound = pathOutputBound(p.path, Math.min(x, curve.endX));
+        if (exact > bound * (1 + 1e-12)) below++;
+        if (onePool && bound > exact * (1 + 1e-6) + 1e-6) loose++;
+      }
+      for (const share of [0.999, 0.9, 0.5]) {
+        const lambda = rateAtZero(curve) * share;
+        const exact = surplusAt(curve, lambda);
+        const bound = pathSurplusBound(p.path, lambda);
+        if (exact > bound * (1 + 1e-9) + 1e-9) below++;
+        if (onePool && bound > exact * (1 + 1e-6) + 1e-6) loose++;
+      }
+    }
+  }
+  t.ok(paths > 500 && single > 50, `${paths} paths, ${single} of one pool`);
+  t.equal(below, 0, 'no curve above its bounds');
+  t.equal(loose, 0, 'one pool: the bounds are its curve');
+});
