@@ -1,13 +1,13 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
-import { type Candidate, executablePaths } from './candidates.ts';
+import { executablePaths } from './candidates.ts';
 import { exactTrade } from './exactTrade.ts';
 import { optimalSplit } from './optimalSplit.ts';
 import type { LadderCache, PathQuote } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
 import { assignExecutors, callsGas, gasCost, type Search, score, type TradeRequest } from './searchGas.ts';
-import { bestOtherPath, bestSinglePath, recordBound } from './singlePath.ts';
-import type { OkQuote, SolveCache } from './splitContext.ts';
+import { bestOtherPath, bestSinglePath, type PricedPaths, recordBound, singleBounds } from './singlePath.ts';
+import type { SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Trade } from './Trade.ts';
 import { tradeEnds } from './tradeEnds.ts';
@@ -110,15 +110,15 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     request.maxSplits > 1 || candidates.length > PRUNE_SINGLE_FROM
       ? candidateCurves(search, candidates, options.curves, options.boundBeforeCurves !== false)
       : undefined;
-  const single = bestSinglePath(search, candidates, curves, cache, options);
+  // The single paths' bounds first (the split search's first round reads them); they are priced after the split
+  // search, only where they may beat its trade.
+  const single = singleBounds(search, candidates, curves, options);
   const built = curves?.all;
-  if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options, cache);
-  let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined =
-    single.best;
+  let split: PricedPaths | undefined;
   if (request.maxSplits > 1 && candidates.length > 0) {
     const floors: StagedFloors = { own: [], set: undefined, fee: 0 };
     const feeOfGas = new Map<number, number>();
-    const split = optimalSplit(
+    split = optimalSplit(
       {
         tradeType: request.tradeType,
         amount: request.amount,
@@ -156,6 +156,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
               // Its curve's bound, tighter: checked as the first round checks a path with a curve.
               const bound = scoreBound(search, candidates[j], buildCurve(search, candidates, j, curves!, options.curves), single.fees?.[j]);
               single.bounds![j] = recordBound(single, candidates[j], bound);
+              single.levels![j] = 2;
               return !(bound <= toBeat!);
             }
           } else if (toBeat !== undefined) {
@@ -210,8 +211,14 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
       candidates,
       built,
     );
-    if (split && (!best || split.score > best.score)) best = split;
   }
+  // A single path is chosen over the split when its score is at least the split's, so one whose bound is below the
+  // split's score is not priced.
+  const floor = split === undefined ? undefined : Number(split.score);
+  bestSinglePath(search, candidates, curves, cache, single, floor, options);
+  if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options, cache, floor);
+  let best: PricedPaths | undefined = single.best;
+  if (split && (!best || split.score > best.score)) best = split;
   if (!best) return { ok: false, code: refusalCode(single.whole) };
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };
 }

@@ -8,51 +8,87 @@ import type { OkQuote } from './splitContext.ts';
 
 /*
  * The best single path of a search (bestTrade.ts): its steered paths priced best bound first, and the paths beyond
- * them by their rate at zero.
+ * them by their rate at zero, each priced only where it may beat the best so far and the split search's trade.
  */
 
 /** With more candidates than this, the single-path search prices exactly only those whose float bound can still win. */
 const PRUNE_FROM = 2;
 /**
+ * The single-path search before any path is priced: with curves and more than PRUNE_FROM paths, each path's bound of
+ * its score alone, which the split search's first round reads too. A path without its curve yet is bounded from its
+ * OutputBound (level 0); bestSinglePath tightens a bound, for exact input from its pools' depth at the amount (level 1),
+ * then from its curve (its scoreBound, level 2), only while it may still win.
+ */
+export function singleBounds(
+  search: Search,
+  candidates: readonly Candidate[],
+  curves: Curves | undefined,
+  { singles, records }: BestTradeOptions,
+): SinglePath {
+  const whole: PathQuote[] = new Array(candidates.length);
+  const single: SinglePath = { best: undefined, bestAt: -1, whole, singles, records: records === true && singles !== undefined };
+  if (curves && candidates.length > PRUNE_FROM) bound(search, candidates, curves, single);
+  return single;
+}
+
+/** Sets each path's first bound (SinglePath.bounds, levels, fees). */
+function bound(search: Search, candidates: readonly Candidate[], curves: Curves, single: SinglePath): void {
+  const fees: number[] = new Array(candidates.length);
+  const levels = new Uint8Array(candidates.length);
+  single.fees = fees;
+  single.levels = levels;
+  single.bounds = candidates.map((c, i) => {
+    levels[i] = 2;
+    const known = single.singles?.get(c.key);
+    if (known?.bound !== undefined) return known.bound;
+    const pending = curves.pending[i];
+    if (!pending) return recordBound(single, c, scoreBound(search, c, curves.all[i]));
+    levels[i] = 0;
+    fees[i] = leastSingleFee(search, c);
+    return pendingScoreBound(search, c, pending, fees[i], false);
+  });
+}
+
+/**
+ * What a path's score must reach to be priced: the best single path's so far and `floor` (the split's score as a
+ * float: a single path is chosen over the split only when its score is at least the split's), whichever is higher;
+ * undefined when neither is known.
+ */
+function leastToPrice(single: SinglePath, floor: number | undefined): number | undefined {
+  if (single.best === undefined) return floor;
+  const best = Number(single.best.score);
+  return floor === undefined || best > floor ? best : floor;
+}
+
+/**
  * The best single path for the whole amount, net of its network fee (ties: the earlier path, as findRoutes orders
- * them), and each path's quote of the whole amount where it was priced. With curves, paths are priced exactly in the
- * order of their float bound (scoreBound), and a path whose bound is below the best exact score so far is not priced:
- * it cannot win. When no path carries the amount, every path is priced (the refusal code reads them all).
+ * them), and each path's quote of the whole amount where it was priced, after the split search (whose score is
+ * `floor`). With bounds (singleBounds; a few paths are bounded here only against a split), paths are priced exactly in
+ * the order of their tightest bounds, and a path whose bound is below the best exact score so far, or below the
+ * split's, is not priced: it cannot be chosen. When no path carries the amount and there is no split, every path is
+ * priced (the refusal code reads them all).
  */
 export function bestSinglePath(
   search: Search,
   candidates: readonly Candidate[],
   curves: Curves | undefined,
   cache: LadderCache | undefined,
-  { singles, records, curves: curveCache }: BestTradeOptions,
-): SinglePath {
-  const whole: PathQuote[] = new Array(candidates.length);
-  const single: SinglePath = { best: undefined, bestAt: -1, whole, singles, records: records === true && singles !== undefined };
-  if (!curves || candidates.length <= PRUNE_FROM) {
+  single: SinglePath,
+  floor: number | undefined,
+  { curves: curveCache }: BestTradeOptions,
+): void {
+  const { whole } = single;
+  if (curves && !single.bounds && floor !== undefined) bound(search, candidates, curves, single);
+  const { bounds, levels, fees } = single;
+  if (!curves || !bounds || !levels || !fees) {
     for (let i = 0; i < candidates.length; i++) priceSingle(search, candidates, i, cache, single);
-    return single;
+    return;
   }
-  // A path without its curve yet is bounded from its OutputBound first (level 0), then for exact input from its pools'
-  // depth at the amount (level 1), and gets its curve (its scoreBound, level 2) only while its bound may still win.
-  const fees: number[] = new Array(candidates.length);
-  single.fees = fees;
-  const level = new Uint8Array(candidates.length);
   const deep = search.request.tradeType === 'exactIn' ? 1 : 2;
-  const bounds = candidates.map((c, i) => {
-    level[i] = 2;
-    const known = singles?.get(c.key);
-    if (known?.bound !== undefined) return known.bound;
-    const pending = curves.pending[i];
-    if (!pending) return recordBound(single, c, scoreBound(search, c, curves.all[i]));
-    level[i] = 0;
-    fees[i] = leastSingleFee(search, c);
-    return pendingScoreBound(search, c, pending, fees[i], false);
-  });
-  single.bounds = bounds;
   const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
   // Best first: a path whose bound is tightened here waits in `refined` (ascending bound) until no path's bound is above
   // its own, so paths are priced in the order of their curves' bounds, and a path is bounded more dearly (its curve
-  // built) only while its bound so far is not below the best score (every bound left is at most the one visited).
+  // built) only while its bound so far is not below the least it must reach (every bound left is at most the one visited).
   const refined: number[] = [];
   let next = 0;
   for (;;) {
@@ -61,30 +97,33 @@ export function bestSinglePath(
     if (next < order.length && (top < 0 || bounds[order[next]] > bounds[top])) i = order[next++];
     else if (top >= 0) i = refined.pop()!;
     else break;
-    if (bounds[i] === Number.NEGATIVE_INFINITY || (single.best && bounds[i] < Number(single.best.score))) break;
-    if (level[i] < 2) {
+    const least = leastToPrice(single, floor);
+    if (bounds[i] === Number.NEGATIVE_INFINITY || (least !== undefined && bounds[i] < least)) break;
+    if (levels[i] < 2) {
       const c = candidates[i];
-      let bound: number;
-      if (level[i] < deep) {
-        bound = pendingScoreBound(search, c, curves.pending[i]!, fees[i], true);
-        level[i] = deep;
+      // (The split search may have built its curve since it was bounded.)
+      const pending = curves.pending[i];
+      let tighter: number;
+      if (pending && levels[i] < deep) {
+        tighter = pendingScoreBound(search, c, pending, fees[i], true);
+        levels[i] = deep;
       } else {
-        bound = scoreBound(search, c, buildCurve(search, candidates, i, curves, curveCache), fees[i]);
-        if (!c.stages) recordBound(single, c, bound);
-        level[i] = 2;
+        const curve = pending ? buildCurve(search, candidates, i, curves, curveCache) : curves.all[i];
+        tighter = scoreBound(search, c, curve, fees[i]);
+        if (!c.stages) recordBound(single, c, tighter);
+        levels[i] = 2;
       }
-      // The split search's first round reads the tightest bound.
-      bounds[i] = bound;
-      if (bound === Number.NEGATIVE_INFINITY || (single.best && bound < Number(single.best.score))) continue;
+      bounds[i] = tighter;
+      if (tighter === Number.NEGATIVE_INFINITY || (least !== undefined && tighter < least)) continue;
       let at = refined.length;
-      while (at > 0 && bounds[refined[at - 1]] > bound) at--;
+      while (at > 0 && bounds[refined[at - 1]] > tighter) at--;
       refined.splice(at, 0, i);
       continue;
     }
     priceSingle(search, candidates, i, cache, single);
   }
-  if (!single.best) for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);
-  return single;
+  if (!single.best && floor === undefined)
+    for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);
 }
 
 /** A path's scoreBound, added to the request's singles where this search records them; returned. */
@@ -144,12 +183,12 @@ function pricedWhole(
   return { quote, score: scored };
 }
 
-/** A single path priced for the whole amount, scored. */
-type PricedSingle = { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint };
+/** Paths priced exactly at their shares of the amount, scored: a single path (its whole amount), or the split search's trade. */
+export type PricedPaths = { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint };
 
 /** The best single path found so far, where it stands in findRoutes' order (ties: the earlier), the steered paths' quotes. */
 export interface SinglePath {
-  best: PricedSingle | undefined;
+  best: PricedPaths | undefined;
   bestAt: number;
   whole: PathQuote[];
   /**
@@ -159,6 +198,8 @@ export interface SinglePath {
   bounds?: number[];
   /** Each path's leastSingleFee where its bound was taken before its curve (pendingScoreBound). */
   fees?: number[];
+  /** How far each path's bound was tightened: 0 its output bound, 1 its pools' depth, 2 its curve (or it had one). */
+  levels?: Uint8Array;
   /** What the request's earlier searches learnt of single paths (BestTradeOptions.singles), and whether this one adds to it. */
   readonly singles: SingleCache | undefined;
   readonly records: boolean;
@@ -179,6 +220,7 @@ export function bestOtherPath(
   steered: number,
   { curves: curveCache }: BestTradeOptions,
   cache: LadderCache | undefined,
+  floor: number | undefined,
 ): void {
   const { tradeType, amount } = search.request;
   const fixed = Number(amount);
@@ -194,7 +236,7 @@ export function bestOtherPath(
   };
   const leastFee = Number(gasCost(search, found.othersFloorGas));
   for (const other of found.others) {
-    const toBeat = single.best === undefined ? undefined : Number(single.best.score);
+    const toBeat = leastToPrice(single, floor);
     if (toBeat !== undefined && rateBound(other.rate, 0n) - leastFee < toBeat) break;
     if (toBeat !== undefined && rateBound(other.rate, other.leastGas) < toBeat) continue;
     const c = otherCandidate(search.index, other, search.request);
