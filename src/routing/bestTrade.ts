@@ -112,15 +112,14 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   // Curves steer the split search; without splits they are built only where pruning saves more exact walks than they cost.
   const curves =
     request.maxSplits > 1 || candidates.length > PRUNE_SINGLE_FROM ? candidateCurves(search, candidates, options.curves) : undefined;
-  const single = bestSinglePath(search, candidates, curves, cache, options);
+  // The single paths' bounds first; they are priced after the split search, only where they may beat its split.
+  const single = singleBounds(candidates, search, curves, options);
   const built = curves?.all;
-  if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options, cache);
-  let best: { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint } | undefined =
-    single.best;
+  let split: PricedSingle | undefined;
   if (request.maxSplits > 1 && candidates.length > 0) {
     const floors: StagedFloors = { own: [], set: undefined, fee: 0 };
     const feeOfGas = new Map<number, number>();
-    const split = optimalSplit(
+    split = optimalSplit(
       {
         tradeType: request.tradeType,
         amount: request.amount,
@@ -196,8 +195,14 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
       candidates,
       built,
     );
-    if (split && (!best || split.score > best.score)) best = split;
   }
+  // A single path is chosen over the split when its score is at least the split's (below), so one whose bound is
+  // below the split's score cannot be chosen: it is not priced (the single paths' search after the split's).
+  const floor = split === undefined ? undefined : Number(split.score);
+  bestSinglePath(search, candidates, curves, cache, single, floor, options);
+  if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options, cache, floor);
+  let best: PricedSingle | undefined = single.best;
+  if (split && (!best || split.score > best.score)) best = split;
   if (!best) return { ok: false, code: refusalCode(single.whole) };
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };
 }
@@ -212,27 +217,23 @@ const feeCalls: { executor: Executor; legs: readonly Leg[] }[] = [];
 const PRUNE_FROM = 2;
 /** Without splits, curves are built for that pruning only with more candidates than this (a few direct pools price faster than their curves build). */
 const PRUNE_SINGLE_FROM = 8;
+
 /**
- * The best single path for the whole amount, net of its network fee (ties: the earlier path, as findRoutes orders
- * them), and each path's quote of the whole amount where it was priced. With curves, paths are priced exactly in the
- * order of their float bound (scoreBound), and a path whose bound is below the best exact score so far is not priced:
- * it cannot win. When no path carries the amount, every path is priced (the refusal code reads them all).
+ * The single-path search before any path is priced: with curves and more than PRUNE_FROM paths, each path's float
+ * bound of its score alone (scoreBound; a path of stages without its curve: pendingScoreBound), which the split
+ * search's first round reads too.
  */
-function bestSinglePath(
-  search: Search,
+function singleBounds(
   candidates: readonly Candidate[],
+  search: Search,
   curves: Curves | undefined,
-  cache: LadderCache | undefined,
-  { singles, records, curves: curveCache }: BestTradeOptions,
+  { singles, records }: BestTradeOptions,
 ): SinglePath {
   const whole: PathQuote[] = new Array(candidates.length);
   const single: SinglePath = { best: undefined, bestAt: -1, whole, singles, records: records === true && singles !== undefined };
-  if (!curves || candidates.length <= PRUNE_FROM) {
-    for (let i = 0; i < candidates.length; i++) priceSingle(search, candidates, i, cache, single);
-    return single;
-  }
+  if (!curves || candidates.length <= PRUNE_FROM) return single;
   // A path of stages without its curve yet: bounded from its OutputBound first, its curve built only if that may win.
-  const bounds = candidates.map((c, i) => {
+  single.bounds = candidates.map((c, i) => {
     const pending = curves.pending[i];
     if (pending) return pendingScoreBound(search, c, pending);
     const known = singles?.get(c.key);
@@ -241,21 +242,54 @@ function bestSinglePath(
     if (single.records && c.deployment !== undefined) singles!.set(c.key, { bound });
     return bound;
   });
-  single.bounds = bounds;
-  const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
+  return single;
+}
 
+/**
+ * What a path's score must reach to be priced: the best single path's so far and `floor` (the split's score, which
+ * a single path must exceed to be chosen, as a float), whichever is higher; undefined when neither is known.
+ */
+function leastToPrice(single: SinglePath, floor: number | undefined): number | undefined {
+  if (single.best === undefined) return floor;
+  const best = Number(single.best.score);
+  return floor === undefined || best > floor ? best : floor;
+}
+
+/**
+ * The best single path for the whole amount, net of its network fee (ties: the earlier path, as findRoutes orders
+ * them), and each path's quote of the whole amount where it was priced. With bounds (singleBounds), paths are priced
+ * exactly in the order of their bound, and a path whose bound is below the best exact score so far, or below
+ * `floor` (the split's), is not priced: it cannot win. When no path carries the amount and there is no split, every
+ * path is priced (the refusal code reads them all).
+ */
+function bestSinglePath(
+  search: Search,
+  candidates: readonly Candidate[],
+  curves: Curves | undefined,
+  cache: LadderCache | undefined,
+  single: SinglePath,
+  floor: number | undefined,
+  { curves: curveCache }: BestTradeOptions,
+): void {
+  const { whole, bounds } = single;
+  if (!curves || !bounds) {
+    for (let i = 0; i < candidates.length; i++) priceSingle(search, candidates, i, cache, single);
+    return;
+  }
+  const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
   for (const i of order) {
-    if (single.best && bounds[i] < Number(single.best.score)) break;
+    const least = leastToPrice(single, floor);
+    if (least !== undefined && bounds[i] < least) break;
 
     if (bounds[i] === Number.NEGATIVE_INFINITY) break;
     if (curves.pending[i]) {
       const bound = scoreBound(search, candidates[i], buildCurve(search, candidates, i, curves, curveCache));
-      if (bound === Number.NEGATIVE_INFINITY || (single.best && bound < Number(single.best.score))) continue;
+      if (bound === Number.NEGATIVE_INFINITY || (least !== undefined && bound < least)) continue;
     }
     priceSingle(search, candidates, i, cache, single);
   }
-  if (!single.best) for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);
-  return single;
+  if (!single.best && floor === undefined)
+    for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);
 }
 
 /**
@@ -338,6 +372,7 @@ function bestOtherPath(
   steered: number,
   { curves: curveCache }: BestTradeOptions,
   cache: LadderCache | undefined,
+  floor: number | undefined,
 ): void {
   const { tradeType, amount } = search.request;
   const fixed = Number(amount);
@@ -353,19 +388,19 @@ function bestOtherPath(
   };
   const leastFee = Number(gasCost(search, found.othersFloorGas));
   for (const other of found.others) {
-    const toBeat = single.best === undefined ? undefined : Number(single.best.score);
-    if (toBeat !== undefined && rateBound(other.rate, 0n) - leastFee < toBeat) break;
-    if (toBeat !== undefined && rateBound(other.rate, other.leastGas) < toBeat) continue;
+    const least = leastToPrice(single, floor);
+    if (least !== undefined && rateBound(other.rate, 0n) - leastFee < least) break;
+    if (least !== undefined && rateBound(other.rate, other.leastGas) < least) continue;
     const c = otherCandidate(search.index, other, search.request);
     if (!c) continue;
-    if (toBeat !== undefined && rateBound(other.rate, c.floorGas + routeCallGas(search, c.executors[0], c.nominal)) < toBeat) continue;
+    if (least !== undefined && rateBound(other.rate, c.floorGas + routeCallGas(search, c.executors[0], c.nominal)) < least) continue;
     let curve = curveCache?.get(c.key);
     if (!curve) {
       curve = fixedAmountCurve(c.path, tradeType, amount);
       curveCache?.set(c.key, curve);
     }
     const bound = scoreBound(search, c, curve);
-    if (bound === Number.NEGATIVE_INFINITY || (toBeat !== undefined && bound < toBeat)) continue;
+    if (bound === Number.NEGATIVE_INFINITY || (least !== undefined && bound < least)) continue;
     const { quote: q, score: s } = pricedWhole(search, c, cache, single);
     if (!q.ok || s === undefined) continue;
     const at = steered + other.order;

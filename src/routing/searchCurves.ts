@@ -128,12 +128,11 @@ function leastSingleFee(search: Search, c: Candidate): number {
 }
 
 /**
- * Gas of a path's own call(s) that depends only on the search's flags, kept per path of stages (their bounds ask it
- * in every search): 'call', its first executor's call alone (callsGas); 'stages', the steps of its stages with its
- * nominal legs (tradeGas). Computed each time for other paths.
+ * Gas of a path's own call(s) that depends only on the search's flags, kept per path (candidate paths are kept with
+ * the index, and every search's bounds ask it of each): 'call', its first executor's call alone (callsGas);
+ * 'stages', the steps of its stages with its nominal legs (tradeGas).
  */
 export function kept(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
-  if (!c.stages) return ownGas(search, c, what);
   // The flags the gas depends on beyond the path, as an index (no key string per call on this per-set path). The
   // trade side is not among them: a candidate belongs to one side (candidate paths are kept per side).
   const at =
@@ -162,7 +161,7 @@ function ownGas(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
     : tradeGas(search, [{ executor: c.executors[0], legs: c.nominal, stages: nominalStages(c) }]);
 }
 
-/** kept's gas per path of stages and key. */
+/** kept's gas per path and key. */
 const keptGas = new WeakMap<Candidate, (bigint | undefined)[]>();
 
 /**
