@@ -231,18 +231,22 @@ function singleBounds(
 ): SinglePath {
   const whole: PathQuote[] = new Array(candidates.length);
   const single: SinglePath = { best: undefined, bestAt: -1, whole, singles, records: records === true && singles !== undefined };
-  if (!curves || candidates.length <= PRUNE_FROM) return single;
+  if (curves && candidates.length > PRUNE_FROM) single.bounds = boundsOf(search, candidates, curves, single);
+  return single;
+}
+
+/** Each path's bound of its score alone (SinglePath.bounds), from the request's singles where known. */
+function boundsOf(search: Search, candidates: readonly Candidate[], curves: Curves, { singles, records }: SinglePath): number[] {
   // A path of stages without its curve yet: bounded from its OutputBound first, its curve built only if that may win.
-  single.bounds = candidates.map((c, i) => {
+  return candidates.map((c, i) => {
     const pending = curves.pending[i];
     if (pending) return pendingScoreBound(search, c, pending);
     const known = singles?.get(c.key);
     if (known?.bound !== undefined) return known.bound;
     const bound = scoreBound(search, c, curves.all[i]);
-    if (single.records && c.deployment !== undefined) singles!.set(c.key, { bound });
+    if (records && c.deployment !== undefined) singles!.set(c.key, { bound });
     return bound;
   });
-  return single;
 }
 
 /**
@@ -271,7 +275,9 @@ function bestSinglePath(
   floor: number | undefined,
   { curves: curveCache }: BestTradeOptions,
 ): void {
-  const { whole, bounds } = single;
+  const { whole } = single;
+  // A few paths are bounded only against a split (the split search never read these bounds).
+  const bounds = single.bounds ?? (curves && floor !== undefined ? boundsOf(search, candidates, curves, single) : undefined);
   if (!curves || !bounds) {
     for (let i = 0; i < candidates.length; i++) priceSingle(search, candidates, i, cache, single);
     return;
