@@ -6,7 +6,7 @@ import { optimalSplit } from './optimalSplit.ts';
 import type { LadderCache, PathQuote } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
 import { assignExecutors, callsGas, gasCost, type Search, score, type TradeRequest } from './searchGas.ts';
-import { bestOtherPath, bestSinglePath, type PricedPaths, recordBound, singleBounds } from './singlePath.ts';
+import { bestOtherPath, bestSinglePath, type PricedPaths, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
 import type { SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Trade } from './Trade.ts';
@@ -53,13 +53,6 @@ export interface BestTradeOptions {
    */
   readonly boundBeforeCurves?: boolean;
 }
-
-/**
- * What one request's searches (same index, side, amount, gas price and fee rate: the same bound, quote and score of a
- * path) learnt of a single path for the whole amount, by Candidate.key: its float bound (scoreBound), its exact quote
- * and, where it went through, its score.
- */
-export type SingleCache = Map<string, { bound?: number; quote?: PathQuote; score?: bigint }>;
 
 /**
  * The best trade, or why none was found (NO_EXACT_OUTPUT_ROUTE: see src/routing/executors.ts, one protocol per path,

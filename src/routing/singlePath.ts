@@ -1,8 +1,7 @@
-import type { BestTradeOptions, SingleCache } from './bestTrade.ts';
 import { type Candidate, type ExecutablePaths, otherCandidate } from './candidates.ts';
 import { fixedAmountCurve } from './optimalSplit.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
-import { buildCurve, type Curves, FLOAT_MARGIN, leastSingleFee, pendingScoreBound, scoreBound } from './searchCurves.ts';
+import { buildCurve, type CurveCache, type Curves, FLOAT_MARGIN, leastSingleFee, pendingScoreBound, scoreBound } from './searchCurves.ts';
 import { gasCost, routeCallGas, type Search, score } from './searchGas.ts';
 import type { OkQuote } from './splitContext.ts';
 
@@ -10,6 +9,20 @@ import type { OkQuote } from './splitContext.ts';
  * The best single path of a search (bestTrade.ts): its steered paths priced best bound first, and the paths beyond
  * them by their rate at zero, each priced only where it may beat the best so far and the split search's trade.
  */
+
+/**
+ * What one request's searches (same index, side, amount, gas price and fee rate: the same bound, quote and score of a
+ * path) learnt of a single path for the whole amount, by Candidate.key: its float bound (scoreBound), its exact quote
+ * and, where it went through, its score.
+ */
+export type SingleCache = Map<string, { bound?: number; quote?: PathQuote; score?: bigint }>;
+
+/** What the single-path search reads of its search's options (BestTradeOptions, bestTrade.ts). */
+interface SharedCaches {
+  readonly singles?: SingleCache;
+  readonly records?: boolean;
+  readonly curves?: CurveCache;
+}
 
 /** With more candidates than this, the single-path search prices exactly only those whose float bound can still win. */
 const PRUNE_FROM = 2;
@@ -23,7 +36,7 @@ export function singleBounds(
   search: Search,
   candidates: readonly Candidate[],
   curves: Curves | undefined,
-  { singles, records }: BestTradeOptions,
+  { singles, records }: SharedCaches,
 ): SinglePath {
   const whole: PathQuote[] = new Array(candidates.length);
   const single: SinglePath = { best: undefined, bestAt: -1, whole, singles, records: records === true && singles !== undefined };
@@ -75,7 +88,7 @@ export function bestSinglePath(
   cache: LadderCache | undefined,
   single: SinglePath,
   floor: number | undefined,
-  { curves: curveCache }: BestTradeOptions,
+  { curves: curveCache }: SharedCaches,
 ): void {
   const { whole } = single;
   if (curves && !single.bounds && floor !== undefined) bound(search, candidates, curves, single);
@@ -218,7 +231,7 @@ export function bestOtherPath(
   found: ExecutablePaths,
   single: SinglePath,
   steered: number,
-  { curves: curveCache }: BestTradeOptions,
+  { curves: curveCache }: SharedCaches,
   cache: LadderCache | undefined,
   floor: number | undefined,
 ): void {
