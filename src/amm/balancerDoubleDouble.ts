@@ -16,7 +16,8 @@ const U2_31 = 2 ** 31;
 const U2_32 = 2 ** 32;
 const U2_64 = 2 ** 64;
 const U2_M32 = 2 ** -32;
-const SPLITTER = 134217729; // 2^27 + 1 (Veltkamp's split)
+/** 2^27 + 1, Veltkamp's split (mul's; the steps balancerExpFloat.ts and balancerPowFloat.ts write out on locals use it). */
+export const SPLITTER = 134217729;
 
 /**
  * The result registers of the double-double operations below (hi, lo): a Float64Array, as doubles written to module

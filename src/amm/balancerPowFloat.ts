@@ -14,17 +14,9 @@
  * integer), `undefined`. test/protocols/balancerPowFloat.test.ts compares it with LogExpMath's transliteration.
  */
 
-import { add, ceilOf, dd, div, floorOf, floorOfRatio, mul, R, reciprocal, times100, truncOf } from './balancerDoubleDouble.ts';
-import {
-  EXP_PRODUCTS,
-  EXP_X,
-  LN_ODD,
-  LN_ODD_INVERSES,
-  LN_STEPS,
-  ODD_INVERSES,
-  TAYLOR_DIVISORS,
-  TAYLOR_INVERSES,
-} from './balancerPowTables.ts';
+import { add, ceilOf, dd, div, floorOf, floorOfRatio, mul, R, reciprocal, SPLITTER, times100, truncOf } from './balancerDoubleDouble.ts';
+import { expOf } from './balancerExpFloat.ts';
+import { LN_ODD, LN_ODD_INVERSES, LN_STEPS, ODD_INVERSES } from './balancerPowTables.ts';
 
 const U2_30 = 2 ** -30;
 const U2_50 = 2 ** -50;
@@ -41,14 +33,10 @@ const ONE_36 = dd(10n ** 36n);
 /** lnTimesY36's z and w = z^2 (hi, lo each) for lnSeriesTimesY: doubles passed as arguments to a call V8 does not
  * inline are boxed, in typed arrays they are not (R likewise carries the inputs of this file's steps). */
 const ZW = new Float64Array(4);
-/** exp's Taylor terms below this are computed in plain doubles. */
-const SMALL_TERM = 2 ** 40;
-const U2_48 = 2 ** -48;
 /** The divisions by constants, as products by their reciprocals (balancerDoubleDouble.ts's reciprocal). */
 const INV_E18 = reciprocal(E18);
 const INV_E14 = reciprocal(E14);
 const INV_E20 = reciprocal(E20);
-const INV_E22 = reciprocal(10n ** 22n);
 const INV_100 = reciprocal(100);
 const Y_MAX = 2 ** 70;
 const LOG_MAX = 16e18;
@@ -212,13 +200,23 @@ function lnSeriesTimesY(yh: number, yl: number, tail: number, relative: number):
     al = ODD_INVERSES[7][1];
     k = 6;
   }
+  // Each level a * w + c as balancerDoubleDouble.ts's mul (w's split taken once) and add, on locals.
+  let t = SPLITTER * wh;
+  const whh = t - (t - wh);
+  const whl = wh - whh;
   for (; k >= 0; k--) {
-    mul(ah, al, wh, wl);
+    const p = ah * wh;
+    t = SPLITTER * ah;
+    const ahh = t - (t - ah);
+    const ahl = ah - ahh;
+    const m = ahh * whh - p + ahh * whl + ahl * whh + ahl * whl + (ah * wl + al * wh);
+    const mh = p + m;
+    const ml = m - (mh - p);
     const c = ODD_INVERSES[k];
     const ch = c[0];
-    const s = R[0] + ch;
-    const v = s - R[0];
-    const e = R[0] - (s - v) + (ch - v) + R[1] + c[1];
+    const s = mh + ch;
+    const v = s - mh;
+    const e = mh - (s - v) + (ch - v) + ml + c[1];
     ah = s + e;
     al = e - (ah - s);
   }
@@ -297,97 +295,5 @@ function lnTimesY(y: PowFloatExponent): boolean {
   if (!floorOfRatio(-R[0], -R[1], y.d)) return false;
   R[0] = -R[0];
   R[1] = -R[1];
-  return true;
-}
-
-/** LogExpMath.exp(v) into (R[0], R[1]) for an exact integer |v| < 16e18. */
-function expOf(): boolean {
-  let vh = R[0];
-  let vl = R[1];
-  const negative = vh < 0;
-  if (negative) {
-    vh = -vh;
-    vl = -vl;
-  }
-  times100(vh, vl);
-  let xh = R[0];
-  let xl = R[1];
-  let mask = 0;
-  for (let i = 0; i < 6; i++) {
-    const c = EXP_X[i];
-    mask <<= 1;
-    if (xh > c || (xh === c && xl >= 0)) {
-      add(xh, xl, -c, 0);
-      xh = R[0];
-      xl = R[1];
-      mask |= 1;
-    }
-  }
-  R[0] = xh;
-  R[1] = xl;
-  if (!taylorSum()) return false;
-  const sumH = R[0];
-  const sumL = R[1];
-  if (mask === 0) {
-    mul(sumH, sumL, INV_100[0], INV_100[1]);
-    if (!floorOfRatio(R[0], R[1], 100)) return false;
-  } else {
-    const [ph, pl] = EXP_PRODUCTS[mask];
-    mul(ph, pl, sumH, sumL);
-    mul(R[0], R[1], INV_E22[0], INV_E22[1]);
-    if (!floorOf(R[0], R[1])) return false;
-  }
-  if (!negative) return true;
-  div(ONE_36[0], ONE_36[1], R[0], R[1]);
-  return floorOf(R[0], R[1]);
-}
-
-/**
- * exp's seriesSum, 1e20 + x + the Taylor terms each truncated as the contract truncates it, into (R[0], R[1]) for the
- * reduced 0 <= x < 2.5e19; false where a term's floor is not decided. (A function of its own: V8 inlines a bounded
- * amount of code into each optimized function, and this loop's double-double steps take most of it.)
- */
-function taylorSum(): boolean {
-  const xh = R[0];
-  const xl = R[1];
-  mul(xh, xl, INV_E20[0], INV_E20[1]);
-  const fh = R[0];
-  const fl = R[1];
-  add(E20, 0, xh, xl);
-  let sumH = R[0];
-  let sumL = R[1];
-  let termH = xh;
-  let termL = xl;
-  let i = 0;
-  for (; i < 11 && termH >= SMALL_TERM; i++) {
-    // term * (x / (1e20 n)): the factor depends on x alone, so only one product stands on the chain of terms.
-    mul(fh, fl, TAYLOR_INVERSES[i][0], TAYLOR_INVERSES[i][1]);
-    mul(termH, termL, R[0], R[1]);
-    if (!floorOf(R[0], R[1])) return false;
-    termH = R[0];
-    termL = R[1];
-    add(sumH, sumL, termH, termL);
-    sumH = R[0];
-    sumL = R[1];
-  }
-  // Terms below 2^40 in plain doubles: term * (x / 1e20) / n with three roundings (x / 1e20's high part, the product,
-  // the quotient) is within 2^-51 relative of the real quotient, so its floor is proven 2^-48 relative away from an
-  // integer; the terms and their sum (below 2^41) are exact doubles. A quotient within that margin of an integer
-  // (about 2^-8 of them for terms near 2^40) is taken in double-double as above.
-  let small = 0;
-  for (let term = termH; i < 11 && term !== 0; i++) {
-    const q = (term * fh) / TAYLOR_DIVISORS[i];
-    const next = Math.floor(q);
-    const eps = q * U2_48;
-    if (q - next > eps && q - next < 1 - eps) term = next;
-    else {
-      mul(term, 0, fh, fl);
-      mul(R[0], R[1], TAYLOR_INVERSES[i][0], TAYLOR_INVERSES[i][1]);
-      if (!floorOf(R[0], R[1])) return false;
-      term = R[0]; // an integer below 2^41: R[1] is 0
-    }
-    small += term;
-  }
-  add(sumH, sumL, small, 0);
   return true;
 }
