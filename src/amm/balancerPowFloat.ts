@@ -38,6 +38,15 @@ const INV_E18 = reciprocal(E18);
 const INV_E14 = reciprocal(E14);
 const INV_E20 = reciprocal(E20);
 const INV_100 = reciprocal(100);
+/** A double-double constant (hi, lo) with hi's Veltkamp halves, as mul splits it: the products written out on locals. */
+const split = ([h, l]: readonly [number, number]): number[] => {
+  const t = SPLITTER * h;
+  const hh = t - (t - h);
+  return [h, l, hh, h - hh];
+};
+const SPLIT_INV_E20 = new Float64Array(split(INV_E20));
+/** ln's series divisors' reciprocals, split likewise, 4 doubles each. */
+const SPLIT_LN_ODD = new Float64Array(LN_ODD_INVERSES.flatMap(split));
 const Y_MAX = 2 ** 70;
 const LOG_MAX = 16e18;
 
@@ -269,17 +278,48 @@ function lnTimesY(y: PowFloatExponent): boolean {
   let numL = zl;
   let sumH = zh;
   let sumL = zl;
+  // The series' steps (mul, mul, floorOf, mul, floorOfRatio, add) on locals; w's split taken once, the constants' at load.
+  let sp = SPLITTER * wh;
+  const whh = sp - (sp - wh);
+  const whl = wh - whh;
   for (let i = 0; i < 5 && numH !== 0; i++) {
-    mul(numH, numL, wh, wl);
-    mul(R[0], R[1], INV_E20[0], INV_E20[1]);
-    if (!floorOf(R[0], R[1])) return false;
+    // num * w
+    let p = numH * wh;
+    sp = SPLITTER * numH;
+    let ahh = sp - (sp - numH);
+    let ahl = numH - ahh;
+    let c = ahh * whh - p + ahh * whl + ahl * whh + ahl * whl + (numH * wl + numL * wh);
+    let qh = p + c;
+    let ql = c - (qh - p);
+    // * (1 / 1e20), floored
+    p = qh * SPLIT_INV_E20[0];
+    sp = SPLITTER * qh;
+    ahh = sp - (sp - qh);
+    ahl = qh - ahh;
+    c = ahh * SPLIT_INV_E20[2] - p + ahh * SPLIT_INV_E20[3] + ahl * SPLIT_INV_E20[2] + ahl * SPLIT_INV_E20[3];
+    c += qh * SPLIT_INV_E20[1] + ql * SPLIT_INV_E20[0];
+    qh = p + c;
+    ql = c - (qh - p);
+    if (!floorOf(qh, ql)) return false;
     numH = R[0];
     numL = R[1];
-    mul(numH, numL, LN_ODD_INVERSES[i][0], LN_ODD_INVERSES[i][1]);
-    if (!floorOfRatio(R[0], R[1], LN_ODD[i])) return false;
-    add(sumH, sumL, R[0], R[1]);
-    sumH = R[0];
-    sumL = R[1];
+    // num / (2i + 3), floored as a ratio
+    const k = 4 * i;
+    p = numH * SPLIT_LN_ODD[k];
+    sp = SPLITTER * numH;
+    ahh = sp - (sp - numH);
+    ahl = numH - ahh;
+    c = ahh * SPLIT_LN_ODD[k + 2] - p + ahh * SPLIT_LN_ODD[k + 3] + ahl * SPLIT_LN_ODD[k + 2] + ahl * SPLIT_LN_ODD[k + 3];
+    c += numH * SPLIT_LN_ODD[k + 1] + numL * SPLIT_LN_ODD[k];
+    qh = p + c;
+    if (!floorOfRatio(qh, c - (qh - p), LN_ODD[i])) return false;
+    // sum += that
+    const th = R[0];
+    const s = sumH + th;
+    const v = s - sumH;
+    c = sumH - (s - v) + (th - v) + sumL + R[1];
+    sumH = s + c;
+    sumL = c - (sumH - s);
   }
   // ln = (sum + seriesSum * 2) / 100, then ln * y / 1e18, both truncated toward zero.
   add(sum, 0, 2 * sumH, 2 * sumL);
