@@ -1,6 +1,7 @@
 /**
  * Exact integer arithmetic in double-double floats (a value is hi + lo, two doubles, hi the nearest double to it), for
- * Balancer's fixed-point math where bigint is slow: src/amm/balancerPowFloat.ts (LogExpMath's ln and exp) and
+ * Balancer's fixed-point math where bigint is slow: src/amm/balancerPowFloat.ts and balancerExpFloat.ts (LogExpMath's
+ * ln and exp; their loops write these steps out on local variables, operation for operation) and
  * src/protocols/balancerWeighted/weightedFloat.ts (the rest of a weighted quote). An integer below 2^106 is exact as
  * a pair; sums of such integers below 2^100 are exact (add); a product or a quotient errs by at most 15u^2 = 15 *
  * 2^-106 relative (Joldes, Muller and Popescu, "Tight and rigorous error bounds for basic building blocks of

@@ -11,7 +11,10 @@
  * evaluated without its truncations: they move its 36-decimal sum by under 100 units, which moves ln_36 * y / 1e36 by
  * under 2^-30 for y < 2^70, inside the same margin. Range proven: 1e17 <= x < 2^64, 0 < y < 2^70, |ln(x) * y| < 16e18
  * (results below e^16); outside it, or within a margin (about once per 10^8 quotients, and where a quotient is an exact
- * integer), `undefined`. test/protocols/balancerPowFloat.test.ts compares it with LogExpMath's transliteration.
+ * integer), `undefined`. test/protocols/balancerPowFloat.test.ts compares it with LogExpMath's transliteration. exp is
+ * in balancerExpFloat.ts. The hot loops here and there write balancerDoubleDouble.ts's steps out on local variables,
+ * operation for operation (the same bits): through its registers R, or as calls V8 leaves uninlined in a long function
+ * (each double argument boxed), a step costs several times more.
  */
 
 import { add, ceilOf, dd, div, floorOf, floorOfRatio, mul, R, reciprocal, SPLITTER, times100, truncOf } from './balancerDoubleDouble.ts';
