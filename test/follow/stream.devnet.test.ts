@@ -216,7 +216,7 @@ t.test('one follower process, two API instances over one Redis', async (t) => {
       `block ${head}: ${r.paths[0].hops[0].dex} ${r.paths[0].hops[0].version} equals the chain`,
     );
   // Ready again within MAX_AGE seconds of the catch-up. On a quiet machine the first answer after it was still 503
-  // ("current as of 4.7-4.8 s ago") in 6 runs of 7 on 2026-11-27, and 200 ms later 200: the check waits that long.
+  // ("current as of 4.7-4.8 s ago") in 14 runs of 15 on 2026-11-27, and 200 ms later 200: the check waits that long.
   const since = Date.now();
   let ready = await fetch(`${a.url}/readyz`);
   while (ready.status !== 200 && Date.now() - since < MAX_AGE * 1000) {
