@@ -1,13 +1,13 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
-import { executablePaths } from './candidates.ts';
+import { type Candidate, executablePaths } from './candidates.ts';
 import { exactTrade } from './exactTrade.ts';
 import { optimalSplit } from './optimalSplit.ts';
 import type { LadderCache, PathQuote } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
 import { assignExecutors, callsGas, gasCost, type Search, score, type TradeRequest } from './searchGas.ts';
-import { bestOtherPath, bestSinglePath, type PricedPaths, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
-import type { SolveCache } from './splitContext.ts';
+import { bestOtherPath, bestSinglePath, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
+import type { PricedSplit, SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Trade } from './Trade.ts';
 import { tradeEnds } from './tradeEnds.ts';
@@ -107,7 +107,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   // search, only where they may beat its trade.
   const single = singleBounds(search, candidates, curves, options);
   const built = curves?.all;
-  let split: PricedPaths | undefined;
+  let split: PricedSplit<Candidate> | undefined;
   if (request.maxSplits > 1 && candidates.length > 0) {
     const floors: StagedFloors = { own: [], set: undefined, fee: 0 };
     const feeOfGas = new Map<number, number>();
@@ -210,7 +210,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   const floor = split === undefined ? undefined : Number(split.score);
   bestSinglePath(search, candidates, curves, cache, single, floor, options);
   if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options, cache, floor);
-  let best: PricedPaths | undefined = single.best;
+  let best: PricedSplit<Candidate> | undefined = single.best;
   if (split && (!best || split.score > best.score)) best = split;
   if (!best) return { ok: false, code: refusalCode(single.whole) };
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };

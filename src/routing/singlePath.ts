@@ -3,7 +3,7 @@ import { fixedAmountCurve } from './optimalSplit.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, type Curves, FLOAT_MARGIN, leastSingleFee, pendingScoreBound, scoreBound } from './searchCurves.ts';
 import { gasCost, routeCallGas, type Search, score } from './searchGas.ts';
-import type { OkQuote } from './splitContext.ts';
+import type { PricedSplit } from './splitContext.ts';
 
 /*
  * The best single path of a search (bestTrade.ts): its steered paths priced best bound first, and the paths beyond
@@ -196,12 +196,9 @@ function pricedWhole(
   return { quote, score: scored };
 }
 
-/** Paths priced exactly at their shares of the amount, scored: a single path (its whole amount), or the split search's trade. */
-export type PricedPaths = { members: readonly Candidate[]; shares: readonly bigint[]; quotes: readonly OkQuote[]; score: bigint };
-
 /** The best single path found so far, where it stands in findRoutes' order (ties: the earlier), the steered paths' quotes. */
 export interface SinglePath {
-  best: PricedPaths | undefined;
+  best: PricedSplit<Candidate> | undefined;
   bestAt: number;
   whole: PathQuote[];
   /**
