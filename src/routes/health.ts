@@ -25,7 +25,7 @@ export interface ReadinessDeps {
   readonly warmedUp?: () => boolean;
   /** Longest a single check may take (default 2000 ms). */
   readonly timeoutMs?: number;
-  /** How long a readiness answer is reused, so probes cannot load the workers (default 1000 ms). */
+  /** How long the probes' answers (pricing worker, stores) are reused, so probes cannot load the workers (default 1000 ms). */
   readonly cacheMs?: number;
 }
 
@@ -57,22 +57,9 @@ async function check(run: () => Promise<string>, timeoutMs: number, what: string
   }
 }
 
-/** Runs every readiness check in parallel. */
-export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
-  const timeoutMs = deps.timeoutMs ?? 2000;
+/** The checks that ask another thread or process (a pricing worker, the stores): what /readyz reuses for cacheMs. */
+function probeChecks(deps: ReadinessDeps, timeoutMs: number): Promise<Record<string, CheckResult>> {
   const pending: Record<string, Promise<CheckResult>> = {};
-  pending.catalog = check(
-    async () => {
-      const chains = deps.catalog.chains.length;
-      const snapshots = deps.graph().chainIds().length;
-      if (chains === 0) throw new Error('the catalogue has no chain');
-      const quotable = deps.catalog.chains.some((c) => c.ecosystem === 'evm' && c.dexes.length > 0);
-      if (quotable && snapshots === 0) throw new Error(`${chains} chains loaded but no pool snapshot`);
-      return `${chains} chains, ${snapshots} pool snapshots`;
-    },
-    timeoutMs,
-    'the catalogue',
-  );
   const { pricer, store, keys } = deps;
   if (pricer) {
     pending.workers = check(
@@ -94,35 +81,61 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   };
   if (store) pending.quoteStore = check(ping(store, 'quote store'), timeoutMs, 'the quote store');
   if (keys) pending.apiKeyStore = check(ping(keys, 'API key store'), timeoutMs, 'the API key store');
+  return settled(pending);
+}
+
+async function settled(pending: Record<string, Promise<CheckResult>>): Promise<Record<string, CheckResult>> {
+  const results: Record<string, CheckResult> = {};
+  for (const [name, result] of Object.entries(pending)) results[name] = await result;
+  return results;
+}
+
+/** A check read from this process's memory: cheap, so computed at every answer and never reused. */
+function local(run: () => string): CheckResult {
+  try {
+    return { ok: true, detail: run() };
+  } catch (error) {
+    return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Runs every readiness check: the probes in parallel (or takes `probes`, answers reused from an earlier call), the
+ * catalogue, warm-up and followed chains' age as of now.
+ */
+export async function checkReadiness(
+  deps: ReadinessDeps,
+  probes: Promise<Record<string, CheckResult>> = probeChecks(deps, deps.timeoutMs ?? 2000),
+): Promise<Readiness> {
+  const checks: Record<string, CheckResult> = {};
+  checks.catalog = local(() => {
+    const chains = deps.catalog.chains.length;
+    const snapshots = deps.graph().chainIds().length;
+    if (chains === 0) throw new Error('the catalogue has no chain');
+    const quotable = deps.catalog.chains.some((c) => c.ecosystem === 'evm' && c.dexes.length > 0);
+    if (quotable && snapshots === 0) throw new Error(`${chains} chains loaded but no pool snapshot`);
+    return `${chains} chains, ${snapshots} pool snapshots`;
+  });
+  Object.assign(checks, await probes);
   const { warmedUp } = deps;
   if (warmedUp) {
-    pending.warmUp = check(
-      async () => {
-        if (!warmedUp()) throw new Error('warming up: the first requests have not answered yet');
-        return 'the warm-up requests answered';
-      },
-      timeoutMs,
-      'the warm-up',
-    );
+    checks.warmUp = local(() => {
+      if (!warmedUp()) throw new Error('warming up: the first requests have not answered yet');
+      return 'the warm-up requests answered';
+    });
   }
   const live = deps.liveState;
   if (live) {
-    pending.liveState = check(
-      async () => {
-        const now = Date.now();
-        const chains = live.chains().map(({ status: s }) => ({ s, age: stateAgeSeconds(s, now) }));
-        const line = ({ s, age }: (typeof chains)[number]): string =>
-          `chain ${s.chainId}: block ${s.appliedBlock} of ${s.headBlock} (${s.headBlock - s.appliedBlock} behind), current as of ${Number.isFinite(age) ? `${age.toFixed(1)} s ago` : 'never'}`;
-        const stale = chains.filter((c) => !(c.age <= live.maxAgeSeconds));
-        if (stale.length > 0) throw new Error(`${stale.map(line).join(', ')}: older than MAX_STATE_AGE_SECONDS=${live.maxAgeSeconds}`);
-        return chains.length > 0 ? chains.map(line).join(', ') : 'no chain followed';
-      },
-      timeoutMs,
-      'the followed chains',
-    );
+    checks.liveState = local(() => {
+      const now = Date.now();
+      const chains = live.chains().map(({ status: s }) => ({ s, age: stateAgeSeconds(s, now) }));
+      const line = ({ s, age }: (typeof chains)[number]): string =>
+        `chain ${s.chainId}: block ${s.appliedBlock} of ${s.headBlock} (${s.headBlock - s.appliedBlock} behind), current as of ${Number.isFinite(age) ? `${age.toFixed(1)} s ago` : 'never'}`;
+      const stale = chains.filter((c) => !(c.age <= live.maxAgeSeconds));
+      if (stale.length > 0) throw new Error(`${stale.map(line).join(', ')}: older than MAX_STATE_AGE_SECONDS=${live.maxAgeSeconds}`);
+      return chains.length > 0 ? chains.map(line).join(', ') : 'no chain followed';
+    });
   }
-  const checks: Record<string, CheckResult> = {};
-  for (const [name, result] of Object.entries(pending)) checks[name] = await result;
   const ready = Object.values(checks).every((c) => c.ok);
   return { status: ready ? 'ready' : 'not ready', checks };
 }
@@ -137,11 +150,14 @@ export function healthRouter(deps?: ReadinessDeps): Router {
   router.get('/healthz', (ctx) => sendData(ctx, 'ok', { status: 'ok' }));
   if (!deps) return router;
   const cacheMs = deps.cacheMs ?? 1000;
-  let last: { at: number; result: Promise<Readiness> } | undefined;
+  const timeoutMs = deps.timeoutMs ?? 2000;
+  // Only the probes are reused: the age of a followed chain's state is read fresh at every answer, or a probe just
+  // after a catch-up would be told the age measured before it (up to cacheMs earlier).
+  let last: { at: number; probes: Promise<Record<string, CheckResult>> } | undefined;
   router.get('/readyz', async (ctx) => {
     const now = Date.now();
-    if (!last || now - last.at >= cacheMs) last = { at: now, result: checkReadiness(deps) };
-    const readiness = await last.result;
+    if (!last || now - last.at >= cacheMs) last = { at: now, probes: probeChecks(deps, timeoutMs) };
+    const readiness = await checkReadiness(deps, last.probes);
     if (readiness.status !== 'ready') {
       const failing = Object.entries(readiness.checks)
         .filter(([, c]) => !c.ok)

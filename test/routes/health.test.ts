@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import type { LiveState } from '../../src/graph/liveState.ts';
 import { createPricer } from '../../src/quote/Pricer.ts';
 import { checkReadiness, type Readiness } from '../../src/routes/health.ts';
 import { createQuoteStore } from '../../src/store/quoteStore.ts';
@@ -132,4 +133,39 @@ t.test('GET /readyz: answers are reused for a second, so probes cannot load the 
   t.teardown(() => s.close());
   for (let i = 0; i < 20; i++) await s.request('GET', '/readyz');
   t.equal(calls, 1);
+});
+
+t.test("GET /readyz: a followed chain's age is read at every answer, while the probes' answers are reused", async (t) => {
+  let probes = 0;
+  const pricer = {
+    findTrades: async () => [],
+    probeWorkers: async () => {
+      probes += 1;
+    },
+    close: async () => undefined,
+    queueSize: () => 0,
+  };
+  // A chain at its head, last known current 5 s ago (MAX_STATE_AGE_SECONDS=3), then caught up (a follower restarted).
+  let lastHeadAt = Date.now() - 5000;
+  const liveState: LiveState = {
+    maxAgeSeconds: 3,
+    chains: () => [
+      {
+        status: { chainId: 31337, headBlock: 9, appliedBlock: 9, lastBlockAt: lastHeadAt, lastHeadAt, errors: 0 },
+        counters: { blocks: 9, events: 0, reorgs: 0, rereads: 0, rpcRequests: 0 },
+      },
+    ],
+  };
+  const { request } = buildTestApp({ deps: { pricer, liveState } });
+  const stale = await request<{ message: string }>('GET', '/readyz');
+  t.equal(stale.status, 503);
+  t.match(
+    stale.body.message,
+    /^not ready: liveState: chain 31337: block 9 of 9 \(0 behind\), current as of 5\.\d s ago: older than MAX_STATE_AGE_SECONDS=3$/,
+  );
+  lastHeadAt = Date.now();
+  const fresh = await request<Answer<Readiness>>('GET', '/readyz');
+  t.equal(fresh.status, 200, 'ready at once after the catch-up, within the second the probes are reused for');
+  t.match(fresh.body.data.checks.liveState.detail, /^chain 31337: block 9 of 9 \(0 behind\), current as of 0\.\d s ago$/);
+  t.equal(probes, 1, 'the pricing worker was probed once for both answers');
 });
