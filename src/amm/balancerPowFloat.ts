@@ -39,6 +39,7 @@ const ZW = new Float64Array(4);
 /** The divisions by constants, as products by their reciprocals (balancerDoubleDouble.ts's reciprocal). */
 const INV_E18 = reciprocal(E18);
 const INV_E14 = reciprocal(E14);
+const INV_E14_HI = 1 / E14;
 const INV_E20 = reciprocal(E20);
 const INV_100 = reciprocal(100);
 /** A double-double constant (hi, lo) with hi's Veltkamp halves, as mul splits it: the products written out on locals. */
@@ -112,25 +113,23 @@ export function powUpInto(y: PowFloatExponent): boolean {
 /**
  * powUp's error term on LogExpMath.pow's exact result raw in (R[0], R[1]), the sum into them: raw + ceil(raw * 1e-14) +
  * 1 = raw + floor((raw + 2e14 - 1) / 1e14); false where a large raw's quotient is not decided. Below 2^67 without a
- * rounding: raw0 = q * 1e14 + rem with 0 <= rem < 1e14 taken without fmod (a C call in V8): the floor of raw0 / 1e14
- * as a double is the real quotient's floor or one more (rounding is monotonic and these integers are doubles; a
- * negative remainder moves it down), q * 1e14 = (q * 5^14) * 2^14 < 2^67 has at most 53 significant bits and the
- * remainder is an integer of magnitude below 2^47, so both are exact. Then rem + raw1 + 2e14 - 1 is an exact integer
- * below 2^49 whose quotient by 1e14 rounds to a double on the same side of every integer (within 1e-14 of an integer
- * j <= 3 lies no double at or past j). Larger raw as a double-double product, an exact ratio of denominator 1e14.
+ * division (a long-latency instruction on the chain) or fmod (a C call in V8): q = floor(raw0 times the double nearest
+ * 1e-14) is floor(raw0 / 1e14) or one off either way (raw0 * 1e-14 < 2^21 is within 2^-31 of the real quotient), so
+ * rem = raw0 - q * 1e14 lies in (-46566, 1e14 + 46566); q * 1e14 = (q * 5^14) * 2^14 < 2^67 has at most 53 significant
+ * bits and rem is an integer below 2^47 (raw0 and q * 1e14 both multiples of ulp(raw0) <= 2^14), both exact. Then t =
+ * rem + raw1 + 2e14 - 1 is an exact integer in (2e14 - 2^16, 3e14 + 2^16) (|raw1| <= 2^13) and q + floor(t / 1e14),
+ * which is q + 1, 2 or 3 by comparisons, is the sum wanted whichever q was taken (q one less makes t 1e14 more; q is
+ * exact on every multiple of 1e14 below 2^67, so 3 is only taken after a q one less, which no raw was seen to give).
+ * Larger raw as a double-double product, an exact ratio of denominator 1e14.
  * Exported for test/protocols/balancerPowFloat.test.ts.
  */
 export function addPowError(): boolean {
   const raw0 = R[0];
   const raw1 = R[1];
   if (raw0 < U2_67) {
-    let q = Math.floor(raw0 / E14);
-    let rem = raw0 - q * E14;
-    if (rem < 0) {
-      q -= 1;
-      rem += E14;
-    }
-    add(raw0, raw1, q + Math.floor((rem + raw1 + (2e14 - 1)) / E14), 0);
+    const q = Math.floor(raw0 * INV_E14_HI);
+    const t = raw0 - q * E14 + raw1 + (2e14 - 1);
+    add(raw0, raw1, q + (t >= 3e14 ? 3 : t >= 2e14 ? 2 : 1), 0);
     return true;
   }
   add(raw0, raw1, 2e14 - 1, 0);
