@@ -33,9 +33,9 @@ const E14 = 1e14;
 /** 2^64, the end of the range this path proves. */
 const X_END = 2 ** 64;
 const ONE_36 = dd(10n ** 36n);
-/** lnTimesY36's z and w = z^2 (hi, lo each) for lnSeriesTimesY: doubles passed as arguments to a call V8 does not
- * inline are boxed, in typed arrays they are not (R likewise carries the inputs of this file's steps). */
-const ZW = new Float64Array(4);
+/** lnTimesY36's z, w = z^2 and 2y (hi, lo each) for lnSeriesTimesY: doubles passed as arguments to a call V8 does not
+ * inline are boxed (a heap allocation each), in typed arrays they are not (R likewise carries this file's steps' inputs). */
+const ZW = new Float64Array(6);
 /** The divisions by constants, as products by their reciprocals (balancerDoubleDouble.ts's reciprocal). */
 const INV_E18 = reciprocal(E18);
 const INV_E14 = reciprocal(E14);
@@ -184,7 +184,9 @@ function lnTimesY36(yh: number, yl: number): boolean {
   ZW[1] = zl;
   ZW[2] = R[0];
   ZW[3] = R[1];
-  return lnSeriesTimesY(yh, yl, U2_24, U2_72) || lnSeriesTimesY(yh, yl, U2_50, U2_92);
+  ZW[4] = 2 * yh;
+  ZW[5] = 2 * yl;
+  return lnSeriesTimesY(false) || lnSeriesTimesY(true);
 }
 
 /**
@@ -192,8 +194,11 @@ function lnTimesY36(yh: number, yl: number): boolean {
  * k >= kd, whose sum is multiplied by w^kd <= `tail`, run in plain doubles: their relative error, under 2^-50, moves
  * the series by under 2^-50 * tail relative; the double-double levels and products add under 2^-100, so the quotient
  * is within 2^-50 * tail + 2^-98 relative (plus the 2^-30 of the omitted truncations): `relative` must exceed it.
+ * First pass tail 2^-24 and relative 2^-72, the `precise` one 2^-50 and 2^-92.
  */
-function lnSeriesTimesY(yh: number, yl: number, tail: number, relative: number): boolean {
+function lnSeriesTimesY(precise: boolean): boolean {
+  const tail = precise ? U2_50 : U2_24;
+  const relative = precise ? U2_92 : U2_72;
   const zh = ZW[0];
   const zl = ZW[1];
   const wh = ZW[2];
@@ -232,7 +237,7 @@ function lnSeriesTimesY(yh: number, yl: number, tail: number, relative: number):
     al = e - (ah - s);
   }
   mul(ah, al, zh, zl);
-  mul(R[0], R[1], 2 * yh, 2 * yl);
+  mul(R[0], R[1], ZW[4], ZW[5]);
   return truncOf(R[0], R[1], U2_30, relative);
 }
 
