@@ -19,7 +19,7 @@
 
 import { add, ceilOf, dd, div, floorOf, floorOfRatio, mul, R, reciprocal, SPLITTER, times100, truncOf } from './balancerDoubleDouble.ts';
 import { expOf } from './balancerExpFloat.ts';
-import { LN_ODD, LN_ODD_INVERSES, LN_STEPS, ODD_INVERSES } from './balancerPowTables.ts';
+import { LN_ODD, LN_ODD_INVERSES, LN_STEPS } from './balancerPowTables.ts';
 
 const U2_30 = 2 ** -30;
 const U2_50 = 2 ** -50;
@@ -33,9 +33,9 @@ const E14 = 1e14;
 /** 2^64, the end of the range this path proves. */
 const X_END = 2 ** 64;
 const ONE_36 = dd(10n ** 36n);
-/** lnTimesY36's z, w = z^2 and 2y (hi, lo each) for lnSeriesTimesY: doubles passed as arguments to a call V8 does not
+/** lnTimesY36's z and w = z^2 (hi, lo each) for lnSeriesTimesY: doubles passed as arguments to a call V8 does not
  * inline are boxed (a heap allocation each), in typed arrays they are not (R likewise carries this file's steps' inputs). */
-const ZW = new Float64Array(6);
+const ZW = new Float64Array(4);
 /** The divisions by constants, as products by their reciprocals (balancerDoubleDouble.ts's reciprocal). */
 const INV_E18 = reciprocal(E18);
 const INV_E14 = reciprocal(E14);
@@ -59,8 +59,8 @@ const LOG_MAX = 16e18;
  * ratio of integers whose floor floorOfRatio decides where d is small (weight ratios such as 3, 1/4 or 3/2).
  */
 export interface PowFloatExponent {
-  readonly yh: number;
-  readonly yl: number;
+  /** ln_36's series coefficients times 2y: 2y / (2k + 1) for k = 0 .. 7 as double-doubles (hi at 2k, lo at 2k + 1). */
+  readonly series: Float64Array;
   readonly nh: number;
   readonly nl: number;
   readonly d: number;
@@ -76,10 +76,16 @@ export function powFloatExponent(y: bigint): PowFloatExponent | undefined {
   let b = 10n ** 18n;
   while (b !== 0n) [a, b] = [b, a % b];
   const [yh, yl] = dd(y);
+  const series = new Float64Array(16);
+  for (let k = 0; k < 8; k++) {
+    div(2 * yh, 2 * yl, 2 * k + 1, 0);
+    series[2 * k] = R[0];
+    series[2 * k + 1] = R[1];
+  }
   const [nh, nl] = dd(y / a);
   const d = 10n ** 18n / a;
   const [invDh, invDl] = reciprocal(d);
-  return { yh, yl, nh, nl, d: Number(d), invDh, invDl };
+  return { series, nh, nl, d: Number(d), invDh, invDl };
 }
 
 /** FixedPoint.powUp(x, y) for y prepared by powFloatExponent, or undefined where the bigint path must decide. */
@@ -104,7 +110,7 @@ export function powUpInto(y: PowFloatExponent): boolean {
   const sl = R[1];
   if (!(sh > 1e17 && sh < X_END)) return false;
   const inWindow = (sh > 0.9e18 || (sh === 0.9e18 && sl > 0)) && (sh < 1.1e18 || (sh === 1.1e18 && sl < 0));
-  if (!(inWindow ? lnTimesY36(y.yh, y.yl) : lnTimesY(y))) return false;
+  if (!(inWindow ? lnTimesY36(y.series) : lnTimesY(y))) return false;
   if (!(Math.abs(R[0]) < LOG_MAX)) return false;
   if (!expOf()) return false;
   return addPowError();
@@ -169,7 +175,7 @@ function squareUp(): boolean {
  * First with the series' tail in plain doubles down to w^k <= 2^-24 (w = z^2) and a margin of 2^-72 relative, then,
  * where that cannot decide, as precisely as the rest of this file (tail to 2^-50, margin 2^-92).
  */
-function lnTimesY36(yh: number, yl: number): boolean {
+function lnTimesY36(series: Float64Array): boolean {
   const xh = R[0];
   const xl = R[1];
   add(xh, xl, -E18, 0);
@@ -184,19 +190,18 @@ function lnTimesY36(yh: number, yl: number): boolean {
   ZW[1] = zl;
   ZW[2] = R[0];
   ZW[3] = R[1];
-  ZW[4] = 2 * yh;
-  ZW[5] = 2 * yl;
-  return lnSeriesTimesY(false) || lnSeriesTimesY(true);
+  return lnSeriesTimesY(series, false) || lnSeriesTimesY(series, true);
 }
 
 /**
- * lnTimesY36's truncation from z and w = z^2: Horner in w over the coefficients 1 / (2k + 1), k = 7 .. 0. The levels
+ * lnTimesY36's truncation from z and w = z^2: Horner in w over the coefficients 2y / (2k + 1), k = 7 .. 0 (y's
+ * multiplication folded into them: one product less per call; each within 15u^2 as 1 / (2k + 1) was), then z. The levels
  * k >= kd, whose sum is multiplied by w^kd <= `tail`, run in plain doubles: their relative error, under 2^-50, moves
  * the series by under 2^-50 * tail relative; the double-double levels and products add under 2^-100, so the quotient
  * is within 2^-50 * tail + 2^-98 relative (plus the 2^-30 of the omitted truncations): `relative` must exceed it.
  * First pass tail 2^-24 and relative 2^-72, the `precise` one 2^-50 and 2^-92.
  */
-function lnSeriesTimesY(precise: boolean): boolean {
+function lnSeriesTimesY(series: Float64Array, precise: boolean): boolean {
   const tail = precise ? U2_50 : U2_24;
   const relative = precise ? U2_92 : U2_72;
   const zh = ZW[0];
@@ -209,11 +214,11 @@ function lnSeriesTimesY(precise: boolean): boolean {
   let al = 0;
   let k: number;
   if (kd < 8) {
-    ah = ODD_INVERSES[7][0];
-    for (k = 6; k >= kd; k--) ah = ah * wh + ODD_INVERSES[k][0];
+    ah = series[14];
+    for (k = 6; k >= kd; k--) ah = ah * wh + series[2 * k];
   } else {
-    ah = ODD_INVERSES[7][0];
-    al = ODD_INVERSES[7][1];
+    ah = series[14];
+    al = series[15];
     k = 6;
   }
   // Each level a * w + c as balancerDoubleDouble.ts's mul (w's split taken once) and add, on locals.
@@ -228,16 +233,14 @@ function lnSeriesTimesY(precise: boolean): boolean {
     const m = ahh * whh - p + ahh * whl + ahl * whh + ahl * whl + (ah * wl + al * wh);
     const mh = p + m;
     const ml = m - (mh - p);
-    const c = ODD_INVERSES[k];
-    const ch = c[0];
+    const ch = series[2 * k];
     const s = mh + ch;
     const v = s - mh;
-    const e = mh - (s - v) + (ch - v) + ml + c[1];
+    const e = mh - (s - v) + (ch - v) + ml + series[2 * k + 1];
     ah = s + e;
     al = e - (ah - s);
   }
   mul(ah, al, zh, zl);
-  mul(R[0], R[1], ZW[4], ZW[5]);
   return truncOf(R[0], R[1], U2_30, relative);
 }
 
