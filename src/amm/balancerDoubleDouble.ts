@@ -55,11 +55,23 @@ export function mul(ah: number, al: number, bh: number, bl: number): void {
   R[1] = c - (h - p);
 }
 
-/** (ah + al) / (bh + bl), Joldes et al.'s DWDivDW2, relative error below 15u^2. */
+/**
+ * (ah + al) / (bh + bl), Joldes et al.'s DWDivDW2, relative error below 15u^2. Its product (b * th) is mul's,
+ * written out here (th's low part 0): V8 inlines a bounded amount of code into each optimized function, and div with
+ * mul inlined into it was left out of the longest callers (each call then boxes its four doubles).
+ */
 export function div(ah: number, al: number, bh: number, bl: number): void {
   const th = ah / bh;
-  mul(bh, bl, th, 0);
-  const d = ah - R[0] + (al - R[1]);
+  const p = bh * th;
+  let t = SPLITTER * bh;
+  const bhh = t - (t - bh);
+  const bhl = bh - bhh;
+  t = SPLITTER * th;
+  const thh = t - (t - th);
+  const thl = th - thh;
+  const c = bhh * thh - p + bhh * thl + bhl * thh + bhl * thl + bl * th;
+  const ph = p + c;
+  const d = ah - ph + (al - (c - (ph - p)));
   const tl = d / bh;
   const h = th + tl;
   R[0] = h;
