@@ -22,7 +22,8 @@
 //   v3 maths      balancer-maths _computeOutGivenExactIn/_computeInGivenExactOut, Stable.onSwap (fee taken off by us)
 //   before        with BENCH_BEFORE=<git ref>: that commit's balancerQuoter, checked out in a temporary worktree, same
 //                 ladder; and "before route" its balancerV2.quoteLadder
-// Times are process CPU time (user + system), medians of BENCH_ROUNDS (default 5) alternating rounds of 200 ms.
+// Times are process CPU time (user + system), medians of BENCH_ROUNDS (default 5) alternating rounds of 200 ms;
+// BENCH_CASES=<regular expression> runs only the cases whose name matches it.
 // Before timing, every contender's 16 results are compared with ours (balancerSwap, equal to BalancerQueries.querySwap
 // on the devnet: test/protocols/balancerMath.devnet.test.ts) and the count that differ is printed with the reason.
 import { _computeInGivenExactOut, _computeOutGivenExactIn, Stable } from '@balancer-labs/balancer-maths';
@@ -50,6 +51,8 @@ import { machine, measureAlternating } from './lib/measure.ts';
 
 const BEFORE = process.env.BENCH_BEFORE;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** BENCH_CASES=<regular expression>: only the cases whose name matches it (e.g. "weighted" or "exponent (0|1\.5)"). */
+const CASES = process.env.BENCH_CASES === undefined ? undefined : new RegExp(process.env.BENCH_CASES);
 const beforeRoot = BEFORE ? beforeCheckout(BEFORE) : undefined;
 const beforeQuoter: typeof balancerQuoter | undefined = beforeRoot
   ? (await import(`${beforeRoot}/src/protocols/balancer/balancerState.ts`)).balancerQuoter
@@ -291,7 +294,7 @@ console.log(`balancer v2 math, cost per quote (ladders of 16 amounts), ${machine
 const header = ['case', ...NAMES, ...RATIOS.map(([name]) => name)];
 console.log(`${header.join(' | ')}\n${header.map(() => '---').join(' | ')}`);
 const notes: string[] = [];
-for (const c of cases) {
+for (const c of cases.filter((c) => CASES === undefined || CASES.test(c.name))) {
   const list = contenders(c);
   const amounts = ladder(c.state.balances[c.exactIn ? 0 : 1]);
   const reference = amounts.map((a) => balancerSwap(c.state, 0, 1, c.exactIn ? 'exactIn' : 'exactOut', a, 0n));

@@ -17,6 +17,7 @@ const U2_31 = 2 ** 31;
 const U2_32 = 2 ** 32;
 const U2_64 = 2 ** 64;
 const U2_M32 = 2 ** -32;
+const U2_M64 = 2 ** -64;
 /** 2^27 + 1, Veltkamp's split (mul's; the steps balancerExpFloat.ts and balancerPowFloat.ts write out on locals use it). */
 export const SPLITTER = 134217729;
 
@@ -54,11 +55,23 @@ export function mul(ah: number, al: number, bh: number, bl: number): void {
   R[1] = c - (h - p);
 }
 
-/** (ah + al) / (bh + bl), Joldes et al.'s DWDivDW2, relative error below 15u^2. */
+/**
+ * (ah + al) / (bh + bl), Joldes et al.'s DWDivDW2, relative error below 15u^2. Its product (b * th) is mul's,
+ * written out here (th's low part 0): V8 inlines a bounded amount of code into each optimized function, and div with
+ * mul inlined into it was left out of the longest callers (each call then boxes its four doubles).
+ */
 export function div(ah: number, al: number, bh: number, bl: number): void {
   const th = ah / bh;
-  mul(bh, bl, th, 0);
-  const d = ah - R[0] + (al - R[1]);
+  const p = bh * th;
+  let t = SPLITTER * bh;
+  const bhh = t - (t - bh);
+  const bhl = bh - bhh;
+  t = SPLITTER * th;
+  const thh = t - (t - th);
+  const thl = th - thh;
+  const c = bhh * thh - p + bhh * thl + bhl * thh + bhl * thl + bl * th;
+  const ph = p + c;
+  const d = ah - ph + (al - (c - (ph - p)));
   const tl = d / bh;
   const h = th + tl;
   R[0] = h;
@@ -192,17 +205,22 @@ export function load(v: bigint): void {
 }
 
 /**
- * The exact normalized integer (R[0], R[1]) as a bigint. From 0 to 2^64 as one 64-bit word (one bigint, read from a
- * BigUint64Array: about 3x cheaper than two conversions from doubles and their sum): h = R[0] is a multiple of ulp(h)
- * <= 2^11, so its high word floor(h / 2^32) and the rest h - high * 2^32 are exact, and adding R[1] (an integer of
- * magnitude at most ulp(h) / 2) to the rest moves the high word by at most one.
+ * The exact normalized integer (R[0], R[1]) as a bigint. From 0 to 2^84 from 64-bit words and without a conversion
+ * from a double above 2^31 (BigInt of a large double is a runtime call in V8, about as costly as the rest): the low
+ * word is read from a BigUint64Array (one bigint) and the top bits, below 2^20, are shifted above it. h = R[0] is a
+ * multiple of ulp(h) <= 2^31, so top = floor(h / 2^64), rest = h - top * 2^64 (a multiple of ulp(h) below 2^64, at
+ * most 53 significant bits from h >= 2^64 on, h itself below), its high word floor(rest / 2^32) and the low remainder
+ * are exact, and adding R[1] (an integer of magnitude at most ulp(h) / 2 <= 2^30) to that remainder moves the high word
+ * by at most one, and the high word's carry moves top by at most one. Past 2^84: two conversions and their sum.
  */
 export function stored(): bigint {
   const h = R[0];
   const l = R[1];
-  if (h >= 0 && h <= U2_64) {
-    let high = Math.floor(h * U2_M32);
-    let low = h - high * U2_32 + l;
+  if (h >= 0 && h < U2_84) {
+    let top = Math.floor(h * U2_M64);
+    const rest = h - top * U2_64;
+    let high = Math.floor(rest * U2_M32);
+    let low = rest - high * U2_32 + l;
     if (low < 0) {
       low += U2_32;
       high -= 1;
@@ -210,10 +228,17 @@ export function stored(): bigint {
       low -= U2_32;
       high += 1;
     }
-    if (high >= 0 && high < U2_32) {
+    if (high < 0) {
+      high += U2_32;
+      top -= 1;
+    } else if (high >= U2_32) {
+      high -= U2_32;
+      top += 1;
+    }
+    if (top >= 0) {
       WORDS32[LOW_WORD] = low;
       WORDS32[1 - LOW_WORD] = high;
-      return WORD64[0];
+      return top === 0 ? WORD64[0] : (BigInt(top) << 64n) | WORD64[0];
     }
   }
   return l === 0 ? BigInt(h) : BigInt(h) + BigInt(l);

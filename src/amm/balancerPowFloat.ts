@@ -19,7 +19,7 @@
 
 import { add, ceilOf, dd, div, floorOf, floorOfRatio, mul, R, reciprocal, SPLITTER, times100, truncOf } from './balancerDoubleDouble.ts';
 import { expOf } from './balancerExpFloat.ts';
-import { LN_ODD, LN_ODD_INVERSES, LN_STEPS, ODD_INVERSES } from './balancerPowTables.ts';
+import { LN_ODD, LN_ODD_INVERSES, LN_STEPS } from './balancerPowTables.ts';
 
 const U2_30 = 2 ** -30;
 const U2_50 = 2 ** -50;
@@ -34,11 +34,12 @@ const E14 = 1e14;
 const X_END = 2 ** 64;
 const ONE_36 = dd(10n ** 36n);
 /** lnTimesY36's z and w = z^2 (hi, lo each) for lnSeriesTimesY: doubles passed as arguments to a call V8 does not
- * inline are boxed, in typed arrays they are not (R likewise carries the inputs of this file's steps). */
+ * inline are boxed (a heap allocation each), in typed arrays they are not (R likewise carries this file's steps' inputs). */
 const ZW = new Float64Array(4);
 /** The divisions by constants, as products by their reciprocals (balancerDoubleDouble.ts's reciprocal). */
 const INV_E18 = reciprocal(E18);
 const INV_E14 = reciprocal(E14);
+const INV_E14_HI = 1 / E14;
 const INV_E20 = reciprocal(E20);
 const INV_100 = reciprocal(100);
 /** A double-double constant (hi, lo) with hi's Veltkamp halves, as mul splits it: the products written out on locals. */
@@ -58,8 +59,8 @@ const LOG_MAX = 16e18;
  * ratio of integers whose floor floorOfRatio decides where d is small (weight ratios such as 3, 1/4 or 3/2).
  */
 export interface PowFloatExponent {
-  readonly yh: number;
-  readonly yl: number;
+  /** ln_36's series coefficients times 2y: 2y / (2k + 1) for k = 0 .. 7 as double-doubles (hi at 2k, lo at 2k + 1). */
+  readonly series: Float64Array;
   readonly nh: number;
   readonly nl: number;
   readonly d: number;
@@ -75,10 +76,16 @@ export function powFloatExponent(y: bigint): PowFloatExponent | undefined {
   let b = 10n ** 18n;
   while (b !== 0n) [a, b] = [b, a % b];
   const [yh, yl] = dd(y);
+  const series = new Float64Array(16);
+  for (let k = 0; k < 8; k++) {
+    div(2 * yh, 2 * yl, 2 * k + 1, 0);
+    series[2 * k] = R[0];
+    series[2 * k + 1] = R[1];
+  }
   const [nh, nl] = dd(y / a);
   const d = 10n ** 18n / a;
   const [invDh, invDl] = reciprocal(d);
-  return { yh, yl, nh, nl, d: Number(d), invDh, invDl };
+  return { series, nh, nl, d: Number(d), invDh, invDl };
 }
 
 /** FixedPoint.powUp(x, y) for y prepared by powFloatExponent, or undefined where the bigint path must decide. */
@@ -103,7 +110,7 @@ export function powUpInto(y: PowFloatExponent): boolean {
   const sl = R[1];
   if (!(sh > 1e17 && sh < X_END)) return false;
   const inWindow = (sh > 0.9e18 || (sh === 0.9e18 && sl > 0)) && (sh < 1.1e18 || (sh === 1.1e18 && sl < 0));
-  if (!(inWindow ? lnTimesY36(y.yh, y.yl) : lnTimesY(y))) return false;
+  if (!(inWindow ? lnTimesY36(y.series) : lnTimesY(y))) return false;
   if (!(Math.abs(R[0]) < LOG_MAX)) return false;
   if (!expOf()) return false;
   return addPowError();
@@ -112,25 +119,23 @@ export function powUpInto(y: PowFloatExponent): boolean {
 /**
  * powUp's error term on LogExpMath.pow's exact result raw in (R[0], R[1]), the sum into them: raw + ceil(raw * 1e-14) +
  * 1 = raw + floor((raw + 2e14 - 1) / 1e14); false where a large raw's quotient is not decided. Below 2^67 without a
- * rounding: raw0 = q * 1e14 + rem with 0 <= rem < 1e14 taken without fmod (a C call in V8): the floor of raw0 / 1e14
- * as a double is the real quotient's floor or one more (rounding is monotonic and these integers are doubles; a
- * negative remainder moves it down), q * 1e14 = (q * 5^14) * 2^14 < 2^67 has at most 53 significant bits and the
- * remainder is an integer of magnitude below 2^47, so both are exact. Then rem + raw1 + 2e14 - 1 is an exact integer
- * below 2^49 whose quotient by 1e14 rounds to a double on the same side of every integer (within 1e-14 of an integer
- * j <= 3 lies no double at or past j). Larger raw as a double-double product, an exact ratio of denominator 1e14.
+ * division (a long-latency instruction on the chain) or fmod (a C call in V8): q = floor(raw0 times the double nearest
+ * 1e-14) is floor(raw0 / 1e14) or one off either way (raw0 * 1e-14 < 2^21 is within 2^-31 of the real quotient), so
+ * rem = raw0 - q * 1e14 lies in (-46566, 1e14 + 46566); q * 1e14 = (q * 5^14) * 2^14 < 2^67 has at most 53 significant
+ * bits and rem is an integer below 2^47 (raw0 and q * 1e14 both multiples of ulp(raw0) <= 2^14), both exact. Then t =
+ * rem + raw1 + 2e14 - 1 is an exact integer in (2e14 - 2^16, 3e14 + 2^16) (|raw1| <= 2^13) and q + floor(t / 1e14),
+ * which is q + 1, 2 or 3 by comparisons, is the sum wanted whichever q was taken (q one less makes t 1e14 more; q is
+ * exact on every multiple of 1e14 below 2^67, so 3 is only taken after a q one less, which no raw was seen to give).
+ * Larger raw as a double-double product, an exact ratio of denominator 1e14.
  * Exported for test/protocols/balancerPowFloat.test.ts.
  */
 export function addPowError(): boolean {
   const raw0 = R[0];
   const raw1 = R[1];
   if (raw0 < U2_67) {
-    let q = Math.floor(raw0 / E14);
-    let rem = raw0 - q * E14;
-    if (rem < 0) {
-      q -= 1;
-      rem += E14;
-    }
-    add(raw0, raw1, q + Math.floor((rem + raw1 + (2e14 - 1)) / E14), 0);
+    const q = Math.floor(raw0 * INV_E14_HI);
+    const t = raw0 - q * E14 + raw1 + (2e14 - 1);
+    add(raw0, raw1, q + (t >= 3e14 ? 3 : t >= 2e14 ? 2 : 1), 0);
     return true;
   }
   add(raw0, raw1, 2e14 - 1, 0);
@@ -170,7 +175,7 @@ function squareUp(): boolean {
  * First with the series' tail in plain doubles down to w^k <= 2^-24 (w = z^2) and a margin of 2^-72 relative, then,
  * where that cannot decide, as precisely as the rest of this file (tail to 2^-50, margin 2^-92).
  */
-function lnTimesY36(yh: number, yl: number): boolean {
+function lnTimesY36(series: Float64Array): boolean {
   const xh = R[0];
   const xl = R[1];
   add(xh, xl, -E18, 0);
@@ -185,16 +190,20 @@ function lnTimesY36(yh: number, yl: number): boolean {
   ZW[1] = zl;
   ZW[2] = R[0];
   ZW[3] = R[1];
-  return lnSeriesTimesY(yh, yl, U2_24, U2_72) || lnSeriesTimesY(yh, yl, U2_50, U2_92);
+  return lnSeriesTimesY(series, false) || lnSeriesTimesY(series, true);
 }
 
 /**
- * lnTimesY36's truncation from z and w = z^2: Horner in w over the coefficients 1 / (2k + 1), k = 7 .. 0. The levels
+ * lnTimesY36's truncation from z and w = z^2: Horner in w over the coefficients 2y / (2k + 1), k = 7 .. 0 (y's
+ * multiplication folded into them: one product less per call; each within 15u^2 as 1 / (2k + 1) was), then z. The levels
  * k >= kd, whose sum is multiplied by w^kd <= `tail`, run in plain doubles: their relative error, under 2^-50, moves
  * the series by under 2^-50 * tail relative; the double-double levels and products add under 2^-100, so the quotient
  * is within 2^-50 * tail + 2^-98 relative (plus the 2^-30 of the omitted truncations): `relative` must exceed it.
+ * First pass tail 2^-24 and relative 2^-72, the `precise` one 2^-50 and 2^-92.
  */
-function lnSeriesTimesY(yh: number, yl: number, tail: number, relative: number): boolean {
+function lnSeriesTimesY(series: Float64Array, precise: boolean): boolean {
+  const tail = precise ? U2_50 : U2_24;
+  const relative = precise ? U2_92 : U2_72;
   const zh = ZW[0];
   const zl = ZW[1];
   const wh = ZW[2];
@@ -205,11 +214,11 @@ function lnSeriesTimesY(yh: number, yl: number, tail: number, relative: number):
   let al = 0;
   let k: number;
   if (kd < 8) {
-    ah = ODD_INVERSES[7][0];
-    for (k = 6; k >= kd; k--) ah = ah * wh + ODD_INVERSES[k][0];
+    ah = series[14];
+    for (k = 6; k >= kd; k--) ah = ah * wh + series[2 * k];
   } else {
-    ah = ODD_INVERSES[7][0];
-    al = ODD_INVERSES[7][1];
+    ah = series[14];
+    al = series[15];
     k = 6;
   }
   // Each level a * w + c as balancerDoubleDouble.ts's mul (w's split taken once) and add, on locals.
@@ -224,16 +233,14 @@ function lnSeriesTimesY(yh: number, yl: number, tail: number, relative: number):
     const m = ahh * whh - p + ahh * whl + ahl * whh + ahl * whl + (ah * wl + al * wh);
     const mh = p + m;
     const ml = m - (mh - p);
-    const c = ODD_INVERSES[k];
-    const ch = c[0];
+    const ch = series[2 * k];
     const s = mh + ch;
     const v = s - mh;
-    const e = mh - (s - v) + (ch - v) + ml + c[1];
+    const e = mh - (s - v) + (ch - v) + ml + series[2 * k + 1];
     ah = s + e;
     al = e - (ah - s);
   }
   mul(ah, al, zh, zl);
-  mul(R[0], R[1], 2 * yh, 2 * yl);
   return truncOf(R[0], R[1], U2_30, relative);
 }
 

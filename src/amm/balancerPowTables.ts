@@ -6,11 +6,6 @@
 import { dd, div, R, reciprocal } from './balancerDoubleDouble.ts';
 
 const E20 = 1e20;
-/** 1 / (2k + 1) for k = 0 .. 7 (ln_36's series). */
-export const ODD_INVERSES = [1, 3, 5, 7, 9, 11, 13, 15].map((n) => {
-  div(1, 0, n, 0);
-  return [R[0], R[1]] as const;
-});
 /** ln's reductions this range reaches: a_k (e^(x_k / 1e20), 20 decimals), 1e20 / a_k, x_k (k = 6 .. 11). */
 export const LN_STEPS = (
   [

@@ -1,7 +1,7 @@
 // load (src/amm/balancerDoubleDouble.ts): a bigint into an exact normalized double-double, hi the nearest double, over
 // seeded integers of every size below 2^106 and both signs, with the edges of its two branches (2^53, 2^84) and of its
 // 32-bit residue (remainders near +-2^31, values a little off multiples of 2^32); and stored (back to a bigint) on
-// each, its one-word branch's edges (0, 2^32 multiples, 2^64) included. Seeded; DD_LOAD_CASES=<n> for more.
+// each, its word branch's edges (0, 2^32 and 2^64 multiples, 2^84) included. Seeded; DD_LOAD_CASES=<n> for more.
 import t from 'tap';
 import { load, R, stored } from '../../src/amm/balancerDoubleDouble.ts';
 import { seededDraws } from '../helpers/seededDraws.ts';
@@ -14,13 +14,15 @@ const { between, pick } = seededDraws(random);
 function value(): bigint {
   const bits = BigInt(1 + Math.floor(random() * 105));
   const sign = random() < 0.2 ? -1n : 1n;
-  switch (Math.floor(random() * 4)) {
+  switch (Math.floor(random() * 5)) {
     case 0:
       return sign * between(0n, 2n ** bits - 1n);
     case 1: // near the branch edges and powers of two
       return sign * (pick([2n ** 53n, 2n ** 84n, 2n ** 83n, 2n ** bits, 2n ** 32n, 2n ** 64n, 2n ** 63n]) + between(-5n, 5n));
     case 2: // a multiple of 2^32 off by a little (the residue wraps)
       return sign * (between(0n, 2n ** 52n) * 2n ** 32n + between(-3n, 3n));
+    case 3: // a multiple of 2^64 off by a little (stored's high word and top bits carry)
+      return sign * (between(1n, 2n ** 21n) * 2n ** 64n + between(-3n, 3n));
     default: // halfway between doubles (a remainder of ulp / 2, rounded to even)
       return sign * (between(2n ** 52n, 2n ** 53n - 1n) * 2n ** (bits / 2n + 1n) + 2n ** (bits / 2n));
   }
