@@ -6,7 +6,7 @@ import { optimalSplit } from './optimalSplit.ts';
 import type { LadderCache, PathQuote } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
 import { assignExecutors, callsGas, gasCost, type Search, score, type TradeRequest } from './searchGas.ts';
-import { bestOtherPath, bestSinglePath, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
+import { bestOtherPath, bestSinglePath, depthTightened, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
 import type { PricedSplit, SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Trade } from './Trade.ts';
@@ -146,7 +146,15 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
             )
               return false;
             if (alone !== undefined) {
-              // Its curve's bound, tighter: checked as the first round checks a path with a curve.
+              // For exact input its bound from its pools' depth first (bestSinglePath's level 1: dearer than its
+              // output bound, far cheaper than its curve), then its curve's bound, tighter: checked as the first round
+              // checks a path with a curve.
+              if (
+                request.tradeType === 'exactIn' &&
+                single.levels![j] < 1 &&
+                depthTightened(search, candidates[j], j, pending, single) <= toBeat!
+              )
+                return false;
               const bound = scoreBound(search, candidates[j], buildCurve(search, candidates, j, curves!, options.curves), single.fees?.[j]);
               single.bounds![j] = recordBound(single, candidates[j], bound);
               single.levels![j] = 2;

@@ -4,6 +4,7 @@ import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, type Curves, FLOAT_MARGIN, leastSingleFee, pendingScoreBound, scoreBound } from './searchCurves.ts';
 import { gasCost, routeCallGas, type Search, score } from './searchGas.ts';
 import type { PricedSplit } from './splitContext.ts';
+import type { OutputBound } from './stagedRoutes.ts';
 
 /*
  * The best single path of a search (bestTrade.ts): its steered paths priced best bound first, and the paths beyond
@@ -117,10 +118,8 @@ export function bestSinglePath(
       // (The split search may have built its curve since it was bounded.)
       const pending = curves.pending[i];
       let tighter: number;
-      if (pending && levels[i] < deep) {
-        tighter = pendingScoreBound(search, c, pending, fees[i], true);
-        levels[i] = deep;
-      } else {
+      if (pending && levels[i] < deep) tighter = depthTightened(search, c, i, pending, single);
+      else {
         const curve = pending ? buildCurve(search, candidates, i, curves, curveCache) : curves.all[i];
         tighter = scoreBound(search, c, curve, fees[i]);
         if (!c.stages) recordBound(single, c, tighter);
@@ -137,6 +136,19 @@ export function bestSinglePath(
   }
   if (!single.best && floor === undefined)
     for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);
+}
+
+/**
+ * Path i's bound tightened without building its curve (pendingScoreBound, deep), set in `single` and returned: for
+ * exact input from its pools' depth at the amount (level 1; its curve's bound is never above it); for exact output,
+ * which has no such bound, its output bound stands for its curve's (level 2).
+ */
+export function depthTightened(search: Search, c: Candidate, i: number, pending: OutputBound, single: SinglePath): number {
+  const deep = search.request.tradeType === 'exactIn' ? 1 : 2;
+  const tighter = pendingScoreBound(search, c, pending, single.fees![i], true);
+  single.bounds![i] = tighter;
+  single.levels![i] = deep;
+  return tighter;
 }
 
 /** A path's scoreBound, added to the request's singles where this search records them; returned. */
