@@ -89,7 +89,7 @@ export function candidateCurves(search: Search, candidates: readonly Candidate[]
 }
 
 /** A candidate's OutputBound, kept per candidate (a candidate is kept per state: its pools do not change). */
-function candidateBound(c: Candidate): OutputBound {
+export function candidateBound(c: Candidate): OutputBound {
   let b = outputBounds.get(c);
   if (!b) {
     b = outputBound(c.path);

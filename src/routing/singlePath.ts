@@ -1,8 +1,17 @@
 import { type Candidate, type ExecutablePaths, otherCandidate } from './candidates.ts';
 import { fixedAmountCurve } from './optimalSplit.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
-import { buildCurve, type CurveCache, type Curves, FLOAT_MARGIN, leastSingleFee, pendingScoreBound, scoreBound } from './searchCurves.ts';
-import { gasCost, routeCallGas, type Search, score } from './searchGas.ts';
+import {
+  buildCurve,
+  type CurveCache,
+  type Curves,
+  candidateBound,
+  FLOAT_MARGIN,
+  leastSingleFee,
+  pendingScoreBound,
+  scoreBound,
+} from './searchCurves.ts';
+import { gasCost, type Search, score } from './searchGas.ts';
 import type { PricedSplit } from './splitContext.ts';
 import type { OutputBound } from './stagedRoutes.ts';
 
@@ -232,8 +241,8 @@ export interface SinglePath {
  * steered ones (updated in place): in descending order of their rate at zero, a path is priced only where its output
  * can beat that best. Bounds, cheapest first: the amount at its rate at zero (pathRateAtZero: no curve is built) less
  * the least network fee of any of them, which ends the walk; the same with a floor of its own swaps' fee
- * (leastRouteGas), then with its nominal legs' fee and its router's call (built only now); its curve's bound
- * (scoreBound). So no path that could give more than the best is left out, and a path that cannot costs a few floats.
+ * (leastRouteGas), then with its nominal legs' fee and its router's call (its candidate built only now); for exact input
+ * its pools' depth at the amount (pendingScoreBound); its curve's bound (scoreBound). So no path that could give more than the best is left out, and a path that cannot costs a few floats.
  */
 export function bestOtherPath(
   search: Search,
@@ -263,13 +272,17 @@ export function bestOtherPath(
     if (toBeat !== undefined && rateBound(other.rate, other.leastGas) < toBeat) continue;
     const c = otherCandidate(search.index, other, search.request);
     if (!c) continue;
-    if (toBeat !== undefined && rateBound(other.rate, c.floorGas + routeCallGas(search, c.executors[0], c.nominal)) < toBeat) continue;
+    // Its least fee (leastSingleFee, kept with the candidate: its floorGas and its router's call), and before its curve
+    // is built, for exact input, its bound from its pools' depth (pendingScoreBound: never below its curve's).
+    const fee = leastSingleFee(search, c);
+    if (toBeat !== undefined && rateBound(other.rate, 0n) - fee < toBeat) continue;
     let curve = curveCache?.get(c.key);
     if (!curve) {
+      if (toBeat !== undefined && tradeType === 'exactIn' && pendingScoreBound(search, c, candidateBound(c), fee, true) < toBeat) continue;
       curve = fixedAmountCurve(c.path, tradeType, amount);
       curveCache?.set(c.key, curve);
     }
-    const bound = scoreBound(search, c, curve);
+    const bound = scoreBound(search, c, curve, fee);
     if (bound === Number.NEGATIVE_INFINITY || (toBeat !== undefined && bound < toBeat)) continue;
     const { quote: q, score: s } = pricedWhole(search, c, cache, single);
     if (!q.ok || s === undefined) continue;
