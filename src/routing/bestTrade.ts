@@ -5,7 +5,7 @@ import { exactTrade } from './exactTrade.ts';
 import { optimalSplit } from './optimalSplit.ts';
 import type { LadderCache, PathQuote } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
-import { assignExecutors, callsGas, gasCost, type Search, score, type TradeRequest } from './searchGas.ts';
+import { assignExecutors, callsGasUnits, gasCost, type Search, score, type TradeRequest } from './searchGas.ts';
 import { bestOtherPath, bestSinglePath, depthTightened, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
 import type { PricedSplit, SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
@@ -192,12 +192,12 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
             const m = members[i];
             if (m.stages) gas += Number(kept(search, m, 'stages'));
             else {
-              gas += Number(m.nominalGas);
+              gas += m.nominalGas;
               calls.push({ executor: executors[i], legs: m.nominal });
             }
-            if (ticks[i] > 0) gas += ticks[i] * Number(m.tickGas);
+            if (ticks[i] > 0) gas += ticks[i] * m.tickGas;
           }
-          gas += Number(callsGas(search, calls));
+          gas += callsGasUnits(search, calls);
           calls.length = 0;
           if (!Number.isSafeInteger(gas)) throw new Error(`feeEstimate: ${gas} gas is not an exact integer`);
           // The sets weighed share few gas totals: each is converted (two BigInt products) once per search.
@@ -225,8 +225,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
 }
 
 /**
- * The executor calls a fee estimate hands to callsGas, one list reused by every estimate (the search is synchronous and
- * callsGas keeps nothing): the split search estimates the fee of every set it weighs.
+ * The executor calls a fee estimate hands to callsGasUnits, one list reused by every estimate (the search is synchronous and
+ * callsGasUnits keeps nothing): the split search estimates the fee of every set it weighs.
  */
 const feeCalls: { executor: Executor; legs: readonly Leg[] }[] = [];
 
