@@ -49,7 +49,7 @@ export interface BestTradeOptions {
   /**
    * Whether a path's curve is built only where a bound from its pools' rates at zero and whole outputs (OutputBound,
    * known before any curve) says the search may need it (default true; false: every steered path's curve is built
-   * first, the search the bounds must not change).
+   * first, and a path beyond them gets its curve without its depth bound: the search the bounds must not change).
    */
   readonly boundBeforeCurves?: boolean;
 }

@@ -32,6 +32,8 @@ interface SharedCaches {
   readonly singles?: SingleCache;
   readonly records?: boolean;
   readonly curves?: CurveCache;
+  /** BestTradeOptions.boundBeforeCurves: false, a path beyond the steered ones gets its curve before its depth bound. */
+  readonly boundBeforeCurves?: boolean;
 }
 
 /** With more candidates than this, the single-path search prices exactly only those whose float bound can still win. */
@@ -249,10 +251,11 @@ export function bestOtherPath(
   found: ExecutablePaths,
   single: SinglePath,
   steered: number,
-  { curves: curveCache }: SharedCaches,
+  { curves: curveCache, boundBeforeCurves }: SharedCaches,
   cache: LadderCache | undefined,
   floor: number | undefined,
 ): void {
+  const depthFirst = boundBeforeCurves !== false && search.request.tradeType === 'exactIn';
   const { tradeType, amount } = search.request;
   const fixed = Number(amount);
   /** An upper bound of the score of a path of rate `rate` at zero, net of `gas`. */
@@ -278,7 +281,7 @@ export function bestOtherPath(
     if (toBeat !== undefined && rateBound(other.rate, 0n) - fee < toBeat) continue;
     let curve = curveCache?.get(c.key);
     if (!curve) {
-      if (toBeat !== undefined && tradeType === 'exactIn' && pendingScoreBound(search, c, candidateBound(c), fee, true) < toBeat) continue;
+      if (toBeat !== undefined && depthFirst && pendingScoreBound(search, c, candidateBound(c), fee, true) < toBeat) continue;
       curve = fixedAmountCurve(c.path, tradeType, amount);
       curveCache?.set(c.key, curve);
     }
