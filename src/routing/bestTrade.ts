@@ -225,8 +225,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
 }
 
 /**
- * The executor calls a fee estimate hands to callsGasUnits, one list reused by every estimate (the search is synchronous and
- * callsGasUnits keeps nothing): the split search estimates the fee of every set it weighs.
+ * The executor calls a fee estimate hands to callsGasUnits, one list reused by every estimate (the search is
+ * synchronous and callsGasUnits keeps nothing): the split search estimates the fee of every set it weighs.
  */
 const feeCalls: { executor: Executor; legs: readonly Leg[] }[] = [];
 

@@ -243,8 +243,9 @@ export interface SinglePath {
  * steered ones (updated in place): in descending order of their rate at zero, a path is priced only where its output
  * can beat that best. Bounds, cheapest first: the amount at its rate at zero (pathRateAtZero: no curve is built) less
  * the least network fee of any of them, which ends the walk; the same with a floor of its own swaps' fee
- * (leastRouteGas), then with its nominal legs' fee and its router's call (its candidate built only now); for exact input
- * its pools' depth at the amount (pendingScoreBound); its curve's bound (scoreBound). So no path that could give more than the best is left out, and a path that cannot costs a few floats.
+ * (leastRouteGas), then with its nominal legs' fee and its router's call (its candidate built only now); for exact
+ * input its pools' depth at the amount (pendingScoreBound); its curve's bound (scoreBound). So no path that could give
+ * more than the best is left out, and a path that cannot costs a few floats.
  */
 export function bestOtherPath(
   search: Search,
