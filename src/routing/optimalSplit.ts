@@ -81,7 +81,10 @@ function takenPools(candidates: readonly SplitPath[], taken: readonly number[]):
   return used;
 }
 
-/** Whether a path goes through one of `used`'s pools (its pools read from its array: iterating a Set allocates an iterator per call). */
+/**
+ * Whether a path goes through one of `used`'s pools (its pools read from its array: iterating a Set allocates an
+ * iterator per call).
+ */
 function sharesPool(c: SplitPath, used: ReadonlySet<string>): boolean {
   if (used.size === 0) return false;
   const pools = c.path.pools;
