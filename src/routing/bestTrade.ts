@@ -5,8 +5,8 @@ import { exactTrade } from './exactTrade.ts';
 import { optimalSplit } from './optimalSplit.ts';
 import type { LadderCache, PathQuote } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
-import { assignExecutors, callsGas, gasCost, type Search, score, type TradeRequest } from './searchGas.ts';
-import { bestOtherPath, bestSinglePath, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
+import { assignExecutors, callsGasUnits, gasCost, type Search, score, type TradeRequest } from './searchGas.ts';
+import { bestOtherPath, bestSinglePath, depthTightened, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
 import type { PricedSplit, SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Trade } from './Trade.ts';
@@ -49,7 +49,7 @@ export interface BestTradeOptions {
   /**
    * Whether a path's curve is built only where a bound from its pools' rates at zero and whole outputs (OutputBound,
    * known before any curve) says the search may need it (default true; false: every steered path's curve is built
-   * first, the search the bounds must not change).
+   * first, and a path beyond them gets its curve without its depth bound: the search the bounds must not change).
    */
   readonly boundBeforeCurves?: boolean;
 }
@@ -146,7 +146,15 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
             )
               return false;
             if (alone !== undefined) {
-              // Its curve's bound, tighter: checked as the first round checks a path with a curve.
+              // For exact input its bound from its pools' depth first (bestSinglePath's level 1: dearer than its
+              // output bound, far cheaper than its curve), then its curve's bound, tighter: checked as the first round
+              // checks a path with a curve.
+              if (
+                request.tradeType === 'exactIn' &&
+                single.levels![j] < 1 &&
+                depthTightened(search, candidates[j], j, pending, single) <= toBeat!
+              )
+                return false;
               const bound = scoreBound(search, candidates[j], buildCurve(search, candidates, j, curves!, options.curves), single.fees?.[j]);
               single.bounds![j] = recordBound(single, candidates[j], bound);
               single.levels![j] = 2;
@@ -184,12 +192,12 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
             const m = members[i];
             if (m.stages) gas += Number(kept(search, m, 'stages'));
             else {
-              gas += Number(m.nominalGas);
+              gas += m.nominalGas;
               calls.push({ executor: executors[i], legs: m.nominal });
             }
-            if (ticks[i] > 0) gas += ticks[i] * Number(m.tickGas);
+            if (ticks[i] > 0) gas += ticks[i] * m.tickGas;
           }
-          gas += Number(callsGas(search, calls));
+          gas += callsGasUnits(search, calls);
           calls.length = 0;
           if (!Number.isSafeInteger(gas)) throw new Error(`feeEstimate: ${gas} gas is not an exact integer`);
           // The sets weighed share few gas totals: each is converted (two BigInt products) once per search.
@@ -217,8 +225,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
 }
 
 /**
- * The executor calls a fee estimate hands to callsGas, one list reused by every estimate (the search is synchronous and
- * callsGas keeps nothing): the split search estimates the fee of every set it weighs.
+ * The executor calls a fee estimate hands to callsGasUnits, one list reused by every estimate (the search is
+ * synchronous and callsGasUnits keeps nothing): the split search estimates the fee of every set it weighs.
  */
 const feeCalls: { executor: Executor; legs: readonly Leg[] }[] = [];
 

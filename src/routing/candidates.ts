@@ -31,9 +31,13 @@ export interface Candidate extends SplitPath {
   readonly stages?: readonly StagePlan[];
   /** Its legs before pricing (no ticks, no cold slots): the network fee the split search estimates. */
   readonly nominal: readonly Leg[];
-  /** Gas of its nominal legs' swaps (routeGas), and what each initialized tick crossed adds (the first leg that charges for ticks). */
-  readonly nominalGas: bigint;
-  readonly tickGas: bigint;
+  /**
+   * Gas of its nominal legs' swaps (routeGas), and what each initialized tick crossed adds (the first leg that charges
+   * for ticks): numbers (integers far below 2^53), as the split search's fee estimate sums them for every set it weighs
+   * (a BigInt's conversion per member and set was most of that estimate's own time).
+   */
+  readonly nominalGas: number;
+  readonly tickGas: number;
   /** The least gas of its swaps priced: its nominal legs moving no tick (pricing only adds ticks, cold slots, tick moves). */
   readonly floorGas: bigint;
 }
@@ -227,12 +231,12 @@ export function pricedCandidate(index: ChainPoolIndex, unstaged: PricedPath, ter
     ...(stages ? { stages } : {}),
     pools: new Set(priced.pools.map((p) => p.address)),
     nominal,
-    nominalGas: routeGas(nominal, tradeType),
+    nominalGas: Number(routeGas(nominal, tradeType)),
     floorGas: routeGas(
       nominal.map((l) => (l.movesTick ? { ...l, movesTick: false } : l)),
       tradeType,
     ),
-    tickGas: ticking ? protocolGas(ticking.kind).tick : 0n,
+    tickGas: ticking ? Number(protocolGas(ticking.kind).tick) : 0,
     key,
     deployment: path.pools.every((e) => e.deployment === path.pools[0].deployment) ? path.pools[0].deployment : undefined,
   };

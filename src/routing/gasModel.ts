@@ -199,12 +199,38 @@ export function callGas(
   crossings: Crossings = NO_CROSSINGS,
   permit = false,
 ): bigint {
+  return callGasFigure(kind, routes, wrapIn, unwrapOut, erc20In, tradeType, approvalReset, crossings, permit).gas;
+}
+
+/**
+ * A callGas figure, as a BigInt and as a number (an integer far below 2^53): the split search's fee estimates sum the
+ * numbers, without a conversion each.
+ */
+export interface CallGasFigure {
+  readonly gas: bigint;
+  readonly units: number;
+}
+
+/** callGas's figure, from CALL_GAS where its arguments fit the memo's key. */
+export function callGasFigure(
+  kind: ExecutorKind,
+  routes: number,
+  wrapIn: boolean,
+  unwrapOut: boolean,
+  erc20In: boolean,
+  tradeType: TradeType,
+  approvalReset: boolean,
+  crossings: Crossings,
+  permit: boolean,
+): CallGasFigure {
   // The split search weighs this for every set it solves, with few distinct arguments: each figure is summed once
   // (a dozen BigInt additions, each a heap allocation) and then read from CALL_GAS.
   const kindAt = EXECUTOR_KINDS.indexOf(kind);
   const { wraps, unwraps } = crossings;
-  if (kindAt < 0 || routes > 255 || wraps > 255 || unwraps > 255)
-    return computeCallGas(kind, routes, wrapIn, unwrapOut, erc20In, tradeType, approvalReset, crossings, permit);
+  if (kindAt < 0 || routes > 255 || wraps > 255 || unwraps > 255) {
+    const gas = computeCallGas(kind, routes, wrapIn, unwrapOut, erc20In, tradeType, approvalReset, crossings, permit);
+    return { gas, units: Number(gas) };
+  }
   const flags =
     (wrapIn ? 1 : 0) |
     (unwrapOut ? 2 : 0) |
@@ -215,18 +241,19 @@ export function callGas(
     (crossings.poolIn ? 64 : 0) |
     (crossings.poolOut ? 128 : 0);
   const key = ((kindAt * 256 + routes) * 256 + wraps) * 65_536 + unwraps * 256 + flags;
-  let gas = CALL_GAS.get(key);
-  if (gas === undefined) {
-    gas = computeCallGas(kind, routes, wrapIn, unwrapOut, erc20In, tradeType, approvalReset, crossings, permit);
-    CALL_GAS.set(key, gas);
+  let figure = CALL_GAS.get(key);
+  if (figure === undefined) {
+    const gas = computeCallGas(kind, routes, wrapIn, unwrapOut, erc20In, tradeType, approvalReset, crossings, permit);
+    figure = { gas, units: Number(gas) };
+    CALL_GAS.set(key, figure);
   }
-  return gas;
+  return figure;
 }
 
 /** The executor kinds callGas keys its memo by (GAS.call's). */
 const EXECUTOR_KINDS = Object.keys(GAS.call) as ExecutorKind[];
 /** callGas's figures by its arguments (a number made of them): a few hundred at most. */
-const CALL_GAS = new Map<number, bigint>();
+const CALL_GAS = new Map<number, CallGasFigure>();
 
 /** callGas, summed. */
 function computeCallGas(

@@ -31,11 +31,9 @@ export function optimalSplit<P extends SplitPath>(
     const taken = current?.members ?? [];
     const feasible = current?.split.feasible ? current : undefined;
     const atRate = feasible && { members: taken, lambda: feasible.split.lambda, value: feasible.net + feasible.fee };
+    const used = takenPools(candidates, taken);
     for (let j = 0; j < candidates.length; j++) {
-      if (taken.includes(j)) continue;
-      let disjoint = true;
-      for (let t = 0; t < taken.length && disjoint; t++) disjoint = !shares(candidates[taken[t]], candidates[j]);
-      if (!disjoint) continue;
+      if (taken.includes(j) || sharesPool(candidates[j], used)) continue;
       if (context.admit) {
         // As mayReach's: what the set with j must exceed (in the first round, the best set of one so far).
         const toBeat = feasible
@@ -70,9 +68,26 @@ export function fixedAmountCurve(path: PricedPath, tradeType: TradeType, amount:
   return tradeType === 'exactIn' ? pathCurve(path, fixed, Number.POSITIVE_INFINITY) : pathCurve(path, Number.POSITIVE_INFINITY, fixed);
 }
 
-/** Whether two paths share a pool (a's pools read from its array: iterating a Set allocates an iterator per call). */
-function shares(a: SplitPath, b: SplitPath): boolean {
-  const pools = a.path.pools;
-  for (let i = 0; i < pools.length; i++) if (b.pools.has(pools[i].address)) return true;
+/**
+ * The pools of a round's set, once per round: each path the round weighs is checked against them (sharesPool) rather
+ * than against each member in turn (a lookup per pool of each member, for every path, in every round).
+ */
+function takenPools(candidates: readonly SplitPath[], taken: readonly number[]): Set<string> {
+  const used = new Set<string>();
+  for (let t = 0; t < taken.length; t++) {
+    const pools = candidates[taken[t]].path.pools;
+    for (let i = 0; i < pools.length; i++) used.add(pools[i].address);
+  }
+  return used;
+}
+
+/**
+ * Whether a path goes through one of `used`'s pools (its pools read from its array: iterating a Set allocates an
+ * iterator per call).
+ */
+function sharesPool(c: SplitPath, used: ReadonlySet<string>): boolean {
+  if (used.size === 0) return false;
+  const pools = c.path.pools;
+  for (let i = 0; i < pools.length; i++) if (used.has(pools[i].address)) return true;
   return false;
 }

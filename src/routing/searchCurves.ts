@@ -89,7 +89,7 @@ export function candidateCurves(search: Search, candidates: readonly Candidate[]
 }
 
 /** A candidate's OutputBound, kept per candidate (a candidate is kept per state: its pools do not change). */
-function candidateBound(c: Candidate): OutputBound {
+export function candidateBound(c: Candidate): OutputBound {
   let b = outputBounds.get(c);
   if (!b) {
     b = outputBound(c.path);
@@ -138,9 +138,35 @@ export function scoreBound(search: Search, c: Candidate, curve: PathCurve, fee: 
   return gross - fee;
 }
 
-/** The least network fee scoreBound takes off a single path's bound (a search bounding a path twice passes it on). */
+/**
+ * The least network fee scoreBound takes off a single path's bound (a search bounding a path twice passes it on). Every
+ * search bounds every candidate with it, and a candidate is kept per state: its last figure is kept with it, for the
+ * fee terms (gas price times rate, the search's flags) it was taken at, which the next requests mostly share.
+ */
 export function leastSingleFee(search: Search, c: Candidate): number {
-  return Number(gasCost(search, c.floorGas + kept(search, c, 'call')));
+  const flags = searchFlags(search, 'call');
+  const known = leastFees.get(c);
+  if (known && known.flags === flags && known.feeNum === search.feeNum && known.den === search.rate?.den) return known.fee;
+  const fee = Number(gasCost(search, c.floorGas + kept(search, c, 'call')));
+  leastFees.set(c, { flags, feeNum: search.feeNum, den: search.rate?.den, fee });
+  return fee;
+}
+
+/** leastSingleFee's last figure per candidate and the terms it was taken at. */
+const leastFees = new WeakMap<Candidate, { flags: number; feeNum: bigint | undefined; den: bigint | undefined; fee: number }>();
+
+/**
+ * The flags a path's own gas depends on beyond the path, as an index (no key string per call on this per-set path).
+ * The trade side is not among them: a candidate belongs to one side (candidate paths are kept per side).
+ */
+function searchFlags(search: Search, what: 'call' | 'stages'): number {
+  return (
+    (what === 'stages' ? 1 : 0) |
+    (search.nativeIn ? 2 : 0) |
+    (search.nativeOut ? 4 : 0) |
+    (search.approvalReset ? 8 : 0) |
+    (search.request.approvalMode === 'permit2' ? 16 : 0)
+  );
 }
 
 /**
@@ -150,14 +176,7 @@ export function leastSingleFee(search: Search, c: Candidate): number {
  */
 export function kept(search: Search, c: Candidate, what: 'call' | 'stages'): bigint {
   if (!c.stages) return ownGas(search, c, what);
-  // The flags the gas depends on beyond the path, as an index (no key string per call on this per-set path). The
-  // trade side is not among them: a candidate belongs to one side (candidate paths are kept per side).
-  const at =
-    (what === 'stages' ? 1 : 0) |
-    (search.nativeIn ? 2 : 0) |
-    (search.nativeOut ? 4 : 0) |
-    (search.approvalReset ? 8 : 0) |
-    (search.request.approvalMode === 'permit2' ? 16 : 0);
+  const at = searchFlags(search, what);
   let gas = keptGas.get(c);
   if (!gas) {
     gas = new Array<bigint | undefined>(32);

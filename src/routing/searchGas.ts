@@ -2,7 +2,7 @@ import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import type { Candidate } from './candidates.ts';
 import type { StagePlan } from './executors.ts';
-import { callGas, routeGas } from './gasModel.ts';
+import { type CallGasFigure, callGasFigure, routeGas } from './gasModel.ts';
 import { addNativeWork, type NativeWork, noNativeWork } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import { type OkQuote, quoteValue } from './splitContext.ts';
@@ -137,7 +137,15 @@ export function routeStagesOf(c: Candidate, legs: readonly Leg[]): RouteStage[] 
  * pool holds the wrapped token, and its crossings between ETH and WETH pools).
  */
 export function callsGas(search: Search, routes: readonly { executor: Executor; legs: readonly Leg[] }[]): bigint {
-  let gas = 0n;
+  return BigInt(callsGasUnits(search, routes));
+}
+
+/**
+ * callsGas as a number (gas units, an integer far below 2^53): what the split search's fee estimate sums for every
+ * set it weighs, without a BigInt sum and conversion each.
+ */
+export function callsGasUnits(search: Search, routes: readonly { executor: Executor; legs: readonly Leg[] }[]): number {
+  let gas = 0;
   for (let i = 0; i < routes.length; i++) {
     const executor = routes[i].executor;
     let first = true;
@@ -152,19 +160,19 @@ export function callsGas(search: Search, routes: readonly { executor: Executor; 
       addNativeWork(work, routes[k].legs, search.nativeIn, search.nativeOut);
       own++;
     }
-    gas += executorCallGas(search, executor, own, work);
+    gas += executorCallFigure(search, executor, own, work).units;
   }
   return gas;
 }
 
 /** callsGas of one route (its executor and legs), without the list and record callsGas reads: per candidate bound. */
 export function routeCallGas(search: Search, executor: Executor, legs: readonly Leg[]): bigint {
-  return executorCallGas(search, executor, 1, addNativeWork(noNativeWork(), legs, search.nativeIn, search.nativeOut));
+  return executorCallFigure(search, executor, 1, addNativeWork(noNativeWork(), legs, search.nativeIn, search.nativeOut)).gas;
 }
 
-/** The gas of one executor's call carrying `routes` routes whose native work together is `work`. */
-function executorCallGas(search: Search, executor: Executor, routes: number, work: NativeWork): bigint {
-  return callGas(
+/** The gas of one executor's call carrying `routes` routes whose native work together is `work` (callGas's figure). */
+function executorCallFigure(search: Search, executor: Executor, routes: number, work: NativeWork): CallGasFigure {
+  return callGasFigure(
     executor.kind,
     routes,
     work.wrapIn,

@@ -1,9 +1,19 @@
 import { type Candidate, type ExecutablePaths, otherCandidate } from './candidates.ts';
 import { fixedAmountCurve } from './optimalSplit.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
-import { buildCurve, type CurveCache, type Curves, FLOAT_MARGIN, leastSingleFee, pendingScoreBound, scoreBound } from './searchCurves.ts';
-import { gasCost, routeCallGas, type Search, score } from './searchGas.ts';
+import {
+  buildCurve,
+  type CurveCache,
+  type Curves,
+  candidateBound,
+  FLOAT_MARGIN,
+  leastSingleFee,
+  pendingScoreBound,
+  scoreBound,
+} from './searchCurves.ts';
+import { gasCost, type Search, score } from './searchGas.ts';
 import type { PricedSplit } from './splitContext.ts';
+import type { OutputBound } from './stagedRoutes.ts';
 
 /*
  * The best single path of a search (bestTrade.ts): its steered paths priced best bound first, and the paths beyond
@@ -22,6 +32,8 @@ interface SharedCaches {
   readonly singles?: SingleCache;
   readonly records?: boolean;
   readonly curves?: CurveCache;
+  /** BestTradeOptions.boundBeforeCurves: false, a path beyond the steered ones gets its curve before its depth bound. */
+  readonly boundBeforeCurves?: boolean;
 }
 
 /** With more candidates than this, the single-path search prices exactly only those whose float bound can still win. */
@@ -117,10 +129,8 @@ export function bestSinglePath(
       // (The split search may have built its curve since it was bounded.)
       const pending = curves.pending[i];
       let tighter: number;
-      if (pending && levels[i] < deep) {
-        tighter = pendingScoreBound(search, c, pending, fees[i], true);
-        levels[i] = deep;
-      } else {
+      if (pending && levels[i] < deep) tighter = depthTightened(search, c, i, pending, single);
+      else {
         const curve = pending ? buildCurve(search, candidates, i, curves, curveCache) : curves.all[i];
         tighter = scoreBound(search, c, curve, fees[i]);
         if (!c.stages) recordBound(single, c, tighter);
@@ -137,6 +147,19 @@ export function bestSinglePath(
   }
   if (!single.best && floor === undefined)
     for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);
+}
+
+/**
+ * Path i's bound tightened without building its curve (pendingScoreBound, deep), set in `single` and returned: for
+ * exact input from its pools' depth at the amount (level 1; its curve's bound is never above it); for exact output,
+ * which has no such bound, its output bound stands for its curve's (level 2).
+ */
+export function depthTightened(search: Search, c: Candidate, i: number, pending: OutputBound, single: SinglePath): number {
+  const deep = search.request.tradeType === 'exactIn' ? 1 : 2;
+  const tighter = pendingScoreBound(search, c, pending, single.fees![i], true);
+  single.bounds![i] = tighter;
+  single.levels![i] = deep;
+  return tighter;
 }
 
 /** A path's scoreBound, added to the request's singles where this search records them; returned. */
@@ -220,18 +243,20 @@ export interface SinglePath {
  * steered ones (updated in place): in descending order of their rate at zero, a path is priced only where its output
  * can beat that best. Bounds, cheapest first: the amount at its rate at zero (pathRateAtZero: no curve is built) less
  * the least network fee of any of them, which ends the walk; the same with a floor of its own swaps' fee
- * (leastRouteGas), then with its nominal legs' fee and its router's call (built only now); its curve's bound
- * (scoreBound). So no path that could give more than the best is left out, and a path that cannot costs a few floats.
+ * (leastRouteGas), then with its nominal legs' fee and its router's call (its candidate built only now); for exact
+ * input its pools' depth at the amount (pendingScoreBound); its curve's bound (scoreBound). So no path that could give
+ * more than the best is left out, and a path that cannot costs a few floats.
  */
 export function bestOtherPath(
   search: Search,
   found: ExecutablePaths,
   single: SinglePath,
   steered: number,
-  { curves: curveCache }: SharedCaches,
+  { curves: curveCache, boundBeforeCurves }: SharedCaches,
   cache: LadderCache | undefined,
   floor: number | undefined,
 ): void {
+  const depthFirst = boundBeforeCurves !== false && search.request.tradeType === 'exactIn';
   const { tradeType, amount } = search.request;
   const fixed = Number(amount);
   /** An upper bound of the score of a path of rate `rate` at zero, net of `gas`. */
@@ -251,13 +276,17 @@ export function bestOtherPath(
     if (toBeat !== undefined && rateBound(other.rate, other.leastGas) < toBeat) continue;
     const c = otherCandidate(search.index, other, search.request);
     if (!c) continue;
-    if (toBeat !== undefined && rateBound(other.rate, c.floorGas + routeCallGas(search, c.executors[0], c.nominal)) < toBeat) continue;
+    // Its least fee (leastSingleFee, kept with the candidate: its floorGas and its router's call), and before its curve
+    // is built, for exact input, its bound from its pools' depth (pendingScoreBound: never below its curve's).
+    const fee = leastSingleFee(search, c);
+    if (toBeat !== undefined && rateBound(other.rate, 0n) - fee < toBeat) continue;
     let curve = curveCache?.get(c.key);
     if (!curve) {
+      if (toBeat !== undefined && depthFirst && pendingScoreBound(search, c, candidateBound(c), fee, true) < toBeat) continue;
       curve = fixedAmountCurve(c.path, tradeType, amount);
       curveCache?.set(c.key, curve);
     }
-    const bound = scoreBound(search, c, curve);
+    const bound = scoreBound(search, c, curve, fee);
     if (bound === Number.NEGATIVE_INFINITY || (toBeat !== undefined && bound < toBeat)) continue;
     const { quote: q, score: s } = pricedWhole(search, c, cache, single);
     if (!q.ok || s === undefined) continue;

@@ -4,7 +4,8 @@
 // boundBeforeCurves). The bounds must never change a trade: over the devnet's and a generated graph's (v2, v3 and v4
 // pools) search mix, exact input and exact output, at the snapshot's gas price, none and 50 times it, the search with
 // them gives exactly the trades of the search with every steered path's curve built first, while it leaves curves
-// unbuilt. And the depth bounds hold over every path's float curve, tight on one pool (so a bound any eagerer fails).
+// unbuilt; the same with 4 paths steered, most paths then bounded by bestOtherPath from their pools' depth. And the
+// depth bounds hold over every path's float curve, tight on one pool (so a bound any eagerer fails).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,14 +35,15 @@ t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
 type TestContext = Parameters<Parameters<typeof t.test>[0]>[0];
 
-function compare(t: TestContext, graph: Graph, cases: readonly Case[]): void {
+function compare(t: TestContext, graph: Graph, cases: readonly Case[], maxRoutes?: number): void {
   let lazy = 0;
   let eager = 0;
+  const steered = maxRoutes === undefined ? {} : { maxRoutes };
   sameTrades(t, graph, cases, ({ c, gasPriceWei }) => {
     const built: CurveCache = new Map();
     const every: CurveCache = new Map();
-    const a = bestTradeOfCase(graph, c, gasPriceWei, ALL, { curves: built });
-    const b = bestTradeOfCase(graph, c, gasPriceWei, ALL, { curves: every, boundBeforeCurves: false });
+    const a = bestTradeOfCase(graph, c, gasPriceWei, ALL, { curves: built, ...steered });
+    const b = bestTradeOfCase(graph, c, gasPriceWei, ALL, { curves: every, boundBeforeCurves: false, ...steered });
     lazy += built.size;
     eager += every.size;
     return [a, b];
@@ -64,6 +66,19 @@ t.test('devnet: the same trades with the bounds as with every curve built, fewer
 
 t.test('generated graph with v4 pools: the same trades with the bounds as with every curve built', async (t) => {
   compare(t, generatedGraph, generatedCases);
+});
+
+// Most paths beyond the steered ones (bestOtherPath): for exact input each is bounded from its pools' depth before its
+// curve is built; a bound any tighter than the curve's gives other trades here.
+t.test('paths beyond 4 steered: the same trades with their depth bound as with their curves built, fewer curves', async (t) => {
+  const graph = loadGraph('devnet', join(projectRoot, 'catalog'), join(projectRoot, 'seeds/snapshots'));
+  compare(
+    t,
+    graph,
+    devnetPairs(graph).flatMap(([a, b]) => pairCases(graph.index, a, b)),
+    4,
+  );
+  compare(t, generatedGraph, generatedCases, 4);
 });
 
 t.test('the depth bounds hold over every path float curve, and are its own on one pool', async (t) => {
