@@ -229,7 +229,6 @@ export function pricedCandidate(index: ChainPoolIndex, unstaged: PricedPath, ter
     path: priced,
     executors,
     ...(stages ? { stages } : {}),
-    pools: new Set(priced.pools.map((p) => p.address)),
     nominal,
     nominalGas: Number(routeGas(nominal, tradeType)),
     floorGas: routeGas(

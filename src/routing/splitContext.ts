@@ -8,8 +8,6 @@ export type OkQuote = PathQuote & { ok: true };
 /** A path the split search may use. */
 export interface SplitPath {
   readonly path: PricedPath;
-  /** Pool addresses (the paths of a split share none): those of `path.pools`. */
-  readonly pools: ReadonlySet<string>;
   /** Its pools and directions: names its curve in a CurveCache. */
   readonly key: string;
   /** The one DEX deployment whose pools it goes through; undefined when it mixes deployments. */

@@ -27,7 +27,6 @@ function constantProduct(alpha: number, beta: number): PathCurve {
 const curves = [constantProduct(2e9, 1e9), constantProduct(3e9, 2e9), constantProduct(6e8, 5e8), constantProduct(4e9, 4e9)];
 const candidates: SplitPath[] = curves.map((_c, i) => ({
   path: {} as PricedPath,
-  pools: new Set([`pool${i}`]),
   key: `path${i}`,
   deployment: undefined,
 }));
