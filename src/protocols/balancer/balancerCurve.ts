@@ -1,0 +1,345 @@
+/**
+ * A Balancer v2 pool's float curve (PoolProtocol.curveSegments): what the split search steers by and what the route
+ * search's bounds prune with (pathCurve.ts, poolDepth.ts, stagedRoutes.ts OutputBound, searchCurves.ts scoreBound).
+ * Those bounds rule a path out, so the curve must be an UPPER BOUND of the exact math at every input the pool
+ * carries, concave (segment rates never increase: surplusAt and the rates at zero read it so), and reach every input
+ * the pool carries (a curve that ends says "cannot carry more": -Infinity).
+ *
+ * Why it is one (docs/balancer.md "The float curve"): a weighted pool's real-valued output
+ * Bo (1 - (Bi / (Bi + x (1 - fee)))^(wi/wo)) and a stable pool's (StableMath's invariant, a convex curve) are concave
+ * in the input through the origin, and the exact integer math stays below them (every rounding in the pool's favour:
+ * fee up, powUp, balance solved up, less one, scaled down) but for a few units of the output, which SAMPLE_SLACK adds
+ * to each sample. For a concave f sampled at x_0 = 0 < x_1 < ... (exact outputs; exact outputs' inputs are points on
+ * or below the same curve), on [x_j, x_j+1] f lies below the line from (x_j, f_j) of the previous chord's slope (or,
+ * from 0, an upper bound of the marginal rate at zero: rateAtZero) and below the line into (x_j+1, f_j+1) of the next
+ * chord's slope: below their "tent". The polyline through the tents' peaks lies above every tent and is concave (its
+ * slopes are averages of successive chords). Past the last samples: the last tent's first line (a tangent from above),
+ * which a stable pool follows until it has paid its whole balance out, then nothing more (a last segment without end:
+ * a stable pool carries any input), and a weighted pool a little past its 30% limits (where every swap reverts, any
+ * bound holds: the margin keeps a path's float capacity above its exact one through upper-bounded hops before it).
+ * Samples are added where a tent rises more than TENT_TOLERANCE above its chord, so the curve exceeds the exact
+ * output by about that much at most: it still steers.
+ *
+ * Each piece of the polyline is a CurveSegment (constant product, as every protocol's) of nearly infinite b: a d /
+ * (b + d) with b = LINEAR_B * len and a = slope (b + len), never below slope * d and equal to it at the piece's end.
+ */
+
+import type { CurveSegment } from '../PoolProtocol.ts';
+import { balancerQuoter, stableSwapState } from './balancerState.ts';
+import type { BalancerPool } from './balancerV2.ts';
+
+/** A tent higher than this share of its peak above its chord gets a sample in its middle. */
+const TENT_TOLERANCE = 1e-3;
+/** Most exact quotes one direction's curve takes (stable pools), and most points (weighted: float samples). */
+const MAX_SAMPLES = 80;
+const MAX_POINTS = 200;
+/** Relative error of weightedReal (a few ulps of expm1, log1p and the products), with room. */
+const FLOAT_ERROR = 1e-12;
+/**
+ * How far the exact math can fall below its real-valued curve (every rounding is in the pool's favour): units of the
+ * output (solved balances, scaling down), input units lost to the fee rounded up and the input scaled down (each
+ * worth the rate at zero at most), and a relative part (FixedPoint.powUp's error). And how far above it: units.
+ */
+const SLACK_UNITS = 4;
+const SLACK_INPUT_UNITS = 2;
+const SLACK_RELATIVE = 1e-12;
+/** Relative margin on the marginal rate at zero computed in floats. */
+const RATE_MARGIN = 1e-9;
+/** b of a linear piece over its length (a piece is a d / (b + d): below the line by len / b at most). */
+const LINEAR_B = 1e9;
+/** A weighted pool's curve runs on this share of its last input past it, and then this much more nearly flat. */
+const LIMIT_MARGIN = 1e-3;
+const CAPACITY_MARGIN = 0.02;
+/** A stable pool counts as exhausted once it pays this share of its balance out. */
+const EXHAUSTED = 1 - 1e-4;
+
+/**
+ * One sample: an input (raw, float) and bounds of the real-valued curve's output there (`lo` <= curve <= `hi`) from
+ * the exact amount; `out` when it came from an exact-output quote (its input rounded up: the curve gives at least
+ * the output there).
+ */
+interface Sample {
+  readonly x: number;
+  readonly lo: number;
+  readonly hi: number;
+  readonly out: boolean;
+}
+
+/** A linear stretch of the polyline. */
+interface Piece {
+  len: number;
+  slope: number;
+}
+
+/** The curve of one direction of a Balancer pool, one segment per call (the whole curve is built on the first). */
+export function balancerCurve(pool: BalancerPool, zeroForOne: boolean): () => CurveSegment | undefined {
+  let segments: CurveSegment[] | undefined;
+  let k = 0;
+  return () => {
+    segments ??= buildSegments(pool, zeroForOne);
+    return segments[k++];
+  };
+}
+
+function buildSegments(pool: BalancerPool, zeroForOne: boolean): CurveSegment[] {
+  const [iIn, iOut] = zeroForOne ? [pool.index0, pool.index1] : [pool.index1, pool.index0];
+  const balanceIn = pool.state.balances[iIn];
+  const balanceOut = pool.state.balances[iOut];
+  if (balanceIn === 0n || balanceOut === 0n) return [];
+  const rate0 = rateAtZero(pool, iIn, iOut) * (1 + RATE_MARGIN);
+  if (!(rate0 > 0) || !Number.isFinite(rate0)) return [];
+  const exactIn = balancerQuoter(pool.state, iIn, iOut, 'exactIn', 0n);
+  const exactOut = balancerQuoter(pool.state, iIn, iOut, 'exactOut', 0n);
+  let quotes = 0;
+  const sample = (x: number, y: number, out: boolean): Sample => ({
+    x,
+    lo: y - SLACK_UNITS - y * SLACK_RELATIVE,
+    hi: y + SLACK_UNITS + SLACK_INPUT_UNITS * rate0 + y * SLACK_RELATIVE,
+    out,
+  });
+  const bo = Number(balanceOut);
+  const weighted = pool.kind === 'balancerWeighted';
+  const { real, limit } = weightedReal(pool, iIn, iOut) ?? {};
+  const byInput = (x: number): Sample | undefined => {
+    const amount = BigInt(Math.floor(x));
+    if (amount <= 0n) return undefined;
+    if (real) {
+      // The real-valued curve itself (expm1 / log1p: to a few ulps), which the exact math stays below.
+      const y = real(Number(amount));
+      return { x: Number(amount), lo: y * (1 - FLOAT_ERROR), hi: y * (1 + FLOAT_ERROR), out: false };
+    }
+    quotes++;
+    try {
+      return sample(Number(amount), Number(exactIn(amount)), false);
+    } catch {
+      return undefined;
+    }
+  };
+  const byOutput = (y: number): Sample | undefined => {
+    const amount = BigInt(Math.floor(y));
+    if (amount <= 0n || amount >= balanceOut) return undefined;
+    quotes++;
+    try {
+      return sample(Number(exactOut(amount)), Number(amount), true);
+    } catch {
+      return undefined;
+    }
+  };
+  const samples: Sample[] = [];
+  if (real && limit) {
+    // Log-spaced from a millionth of the balance in up to the pool's limit, and just below it.
+    for (let x = Number(balanceIn) * 1e-6; x < limit; x *= 3) samples.push(byInput(x)!);
+    for (const f of [0.9, 0.97, 1 - 1e-4, 1]) samples.push(byInput(limit * f * (1 + 1e-9))!);
+  } else {
+    // Fractions of what buys the balance out at the rate at zero, until the pool refuses or is nearly exhausted.
+    const scale = bo / rate0;
+    for (const f of [1e-5, 1e-3, 0.02, 0.1, 0.3, 0.5, 0.7, 0.85, 1, 1.2, 1.5, 2, 3, 5, 10, 30, 100, 1e3, 1e4]) {
+      const s = byInput(scale * f);
+      if (!s) break;
+      samples.push(s);
+      if (s.lo >= bo * EXHAUSTED) break;
+    }
+  }
+  if (samples.length === 0) return [];
+  let hull = ordered(samples);
+  // Refine: a sample in the middle of each tent that rises too far above its chord (by input, or by output among
+  // exact-output samples), until none does or the quotes run out.
+  for (let pass = 0; pass < 16 && quotes < MAX_SAMPLES && hull.length < MAX_POINTS; pass++) {
+    const added: Sample[] = [];
+    const peaks = tentPeaks(hull, rate0);
+    for (let j = 0; j + 1 < hull.length && quotes < MAX_SAMPLES; j++) {
+      const a = hull[j];
+      const b = hull[j + 1];
+      if (j + 2 < hull.length) {
+        const p = peaks[j];
+        const below = a.lo + ((b.lo - a.lo) * (p.x - a.x)) / (b.x - a.x);
+        if (p.y - below <= TENT_TOLERANCE * p.y) continue;
+      } else {
+        // The last stretch: how far the line past it (lastLine) rises above its end within the balance out.
+        const line = Math.min(lastLine(hull, rate0).at(b.x), bo);
+        if (line - b.lo <= TENT_TOLERANCE * b.lo) continue;
+      }
+      const s = b.out ? byOutput((a.lo + b.lo) / 2) : byInput((a.x + b.x) / 2);
+      if (s && s.x > a.x && s.x < b.x) added.push(s);
+    }
+    if (added.length === 0) break;
+    samples.push(...added);
+    hull = ordered(samples);
+  }
+  return toSegments(polyline(hull, rate0, weighted, bo));
+}
+
+/** The origin and the samples by input (one per input). */
+function ordered(samples: Sample[]): Sample[] {
+  samples.sort((a, b) => a.x - b.x);
+  const points: Sample[] = [{ x: 0, lo: 0, hi: 0, out: false }];
+  for (const s of samples) if (s.x > points[points.length - 1].x) points.push(s);
+  return points;
+}
+
+/**
+ * An upper bound of the curve's slope just past point j (at most its chord from point j - 1: from that point's
+ * lower bound to this one's upper bound; rate0 at the origin), and a lower bound of its slope just before point j
+ * (at least its chord to point j + 1: from this point's upper bound to that one's lower bound).
+ */
+/** slopeAfter of every point: the chord's bound, and never above the one before (the curve is concave). */
+function slopesAfter(pts: readonly Sample[], rate0: number): number[] {
+  const u = [rate0];
+  for (let j = 1; j < pts.length; j++) u.push(Math.min(u[j - 1], (pts[j].hi - pts[j - 1].lo) / (pts[j].x - pts[j - 1].x)));
+  return u;
+}
+const slopeBefore = (pts: readonly Sample[], j: number) => (pts[j + 1].lo - pts[j].hi) / (pts[j + 1].x - pts[j].x);
+
+/**
+ * The peak of each tent but the last: on [x_j, x_j+1], the meeting point of the line from point j's upper bound at
+ * slopeAfter(j) and the line into point j + 1's upper bound at slopeBefore(j + 1). Both lines through point j + 1
+ * (this tent's second and the next one's first) have slopes v <= u, so the polyline through the peaks is concave.
+ */
+function tentPeaks(hull: readonly Sample[], rate0: number): { x: number; y: number }[] {
+  const peaks: { x: number; y: number }[] = [];
+  const after = slopesAfter(hull, rate0);
+  for (let j = 0; j + 2 < hull.length; j++) {
+    const a = hull[j];
+    const b = hull[j + 1];
+    const u = after[j];
+    const v = slopeBefore(hull, j + 1);
+    let x = u > v ? (b.hi - a.hi - v * b.x + u * a.x) / (u - v) : b.x;
+    if (!(x >= a.x)) x = a.x;
+    if (!(x <= b.x)) x = b.x;
+    const first = a.hi + u * (x - a.x);
+    const second = b.hi - v * (b.x - x);
+    peaks.push({ x, y: u > v ? Math.min(first, second) : Math.max(first, second) });
+  }
+  return peaks;
+}
+
+/**
+ * The line the curve follows past its last tent: from the hull's last vertex but one at the slope of the chord before
+ * it (rate0 from the origin), above the pool's output at every input from that vertex on.
+ */
+function lastLine(hull: readonly Sample[], rate0: number): { from: Sample; slope: number; at: (x: number) => number } {
+  const j = hull.length - 2;
+  const from = hull[j];
+  const slope = slopesAfter(hull, rate0)[j];
+  return { from, slope, at: (x) => from.hi + slope * (x - from.x) };
+}
+
+/**
+ * The concave polyline above the samples' tents (see the header) as linear pieces: the origin, each tent's peak, and
+ * past them the last tent's first line, run (stable) until it has paid the whole balance out and then a last piece
+ * without end, or (weighted) LIMIT_MARGIN past the last sample and then CAPACITY_MARGIN nearly flat.
+ */
+function polyline(hull: readonly Sample[], rate0: number, weighted: boolean, balanceOut: number): Piece[] {
+  const { from, slope, at: lineAt } = lastLine(hull, rate0);
+  const lastX = hull[hull.length - 1].x;
+  const end = weighted ? lastX * (1 + LIMIT_MARGIN) : from.x + Math.max(0, balanceOut * (1 + 1e-9) - from.hi) / slope;
+  // The peaks' upper concave hull: above the polyline through them (their slopes bound the curve's from both sides of
+  // each sample, a rounding apart), and concave.
+  const vertices: { x: number; y: number }[] = [{ x: 0, y: 0 }];
+  for (const p of [...tentPeaks(hull, rate0), { x: end, y: lineAt(end) }]) {
+    let last = vertices[vertices.length - 1];
+    if (!(p.x > last.x)) {
+      last.y = Math.max(last.y, p.y);
+      continue;
+    }
+    while (vertices.length >= 2) {
+      const a = vertices[vertices.length - 2];
+      last = vertices[vertices.length - 1];
+      if ((last.y - a.y) * (p.x - a.x) <= (p.y - a.y) * (last.x - a.x)) vertices.pop();
+      else break;
+    }
+    vertices.push({ x: p.x, y: Math.max(p.y, vertices[vertices.length - 1].y) });
+  }
+  const pieces: Piece[] = [];
+  for (let k = 1; k < vertices.length; k++) {
+    const len = vertices[k].x - vertices[k - 1].x;
+    pieces.push({ len, slope: (vertices[k].y - vertices[k - 1].y) / len });
+  }
+  const tail = Math.max(slope, 1e-300) * 1e-9;
+  pieces.push({ len: weighted ? lastX * CAPACITY_MARGIN : Number.POSITIVE_INFINITY, slope: tail });
+  return pieces;
+}
+
+/**
+ * The pieces as CurveSegments, each never below its line; a piece whose slope is not below the previous one's by the
+ * linear segments' own curvature (2 / LINEAR_B) is merged into it at the previous slope (higher: still a bound), so
+ * segment rates strictly fall from one to the next.
+ */
+function toSegments(pieces: readonly Piece[]): CurveSegment[] {
+  const merged: Piece[] = [];
+  for (const p of pieces) {
+    const prev = merged[merged.length - 1];
+    if (!(p.len > 0)) continue;
+    const slope = Math.max(p.slope, Number.MIN_VALUE * 1e20);
+    if (prev && p.len !== Number.POSITIVE_INFINITY && slope * (1 + 4 / LINEAR_B) >= prev.slope) {
+      prev.len += p.len;
+      prev.slope = Math.max(prev.slope, slope);
+    } else merged.push({ len: p.len, slope });
+  }
+  return merged.map((p) => {
+    if (p.len === Number.POSITIVE_INFINITY) {
+      // Pays at most `a` in all (a tiny amount past the whole balance), starting at its slope.
+      const a = p.slope * 1e9;
+      return { len: p.len, a, b: a / p.slope, ticks: 0 };
+    }
+    const b = p.len * LINEAR_B;
+    return { len: p.len, a: p.slope * (b + p.len), b, ticks: 0 };
+  });
+}
+
+/**
+ * A weighted pool's real-valued output for a raw input, fee included: Bo (1 - (Bi / (Bi + x (1 - fee)))^(wi / wo)),
+ * which the exact math never exceeds (the exponent rounded down, powUp, the base rounded up, the fee rounded up, the
+ * amounts scaled down: all in the pool's favour; the scaling factors cancel in raw units).
+ */
+function weightedReal(pool: BalancerPool, iIn: number, iOut: number): { real: (x: number) => number; limit: number } | undefined {
+  const { state } = pool;
+  if (state.kind !== 'balancerWeighted') return undefined;
+  const keep = 1 - Number(state.swapFee) / 1e18;
+  const r = Number(state.weights[iIn]) / Number(state.weights[iOut]);
+  const bi = Number(state.balances[iIn]);
+  const bo = Number(state.balances[iOut]);
+  // The larger of the 30% limits: of the balance in (an exact input, net of the fee) and of the balance out (the input
+  // an exact output of 30% asks, its fee included).
+  const limit = (bi * Math.max(0.3, Math.expm1(-Math.log1p(-0.3) / r))) / keep;
+  return { real: (x) => -bo * Math.expm1(-r * Math.log1p((x * keep) / bi)), limit };
+}
+
+/**
+ * An upper bound of the pool's marginal rate at zero (raw output per raw input, fee included), before RATE_MARGIN.
+ * Weighted: (1 - fee) Bo wi / (Bi wo). Stable (StableMath: Ann S + D = Ann D + D^(n+1) / (n^n P), Ann = amp n): the
+ * invariant's gradient, (Ann + K / x_in) / (Ann + K / x_out) with K = D^(n+1) / (n^n P), on upscaled balances, times
+ * the scaling factors' ratio.
+ */
+function rateAtZero(pool: BalancerPool, iIn: number, iOut: number): number {
+  const { state } = pool;
+  const keep = 1 - Number(state.swapFee) / 1e18;
+  if (state.kind === 'balancerWeighted')
+    return (keep * Number(state.balances[iOut]) * Number(state.weights[iIn])) / (Number(state.balances[iIn]) * Number(state.weights[iOut]));
+  const swap = stableSwapState(state, 0n);
+  const i = iIn > state.bptIndex ? iIn - 1 : iIn;
+  const o = iOut > state.bptIndex ? iOut - 1 : iOut;
+  const factors = swap.scalingFactors.map(Number);
+  const x = swap.balances.map((b, t) => (Number(b) * factors[t]) / 1e18);
+  const n = x.length;
+  const ann = (Number(swap.amp) * n) / 1000;
+  const d = invariant(ann, x);
+  let k = d;
+  for (const b of x) k = (k * d) / (b * n);
+  return ((keep * (ann + k / x[i])) / (ann + k / x[o])) * (factors[i] / factors[o]);
+}
+
+/** StableMath's invariant in floats (Newton as the contract), Ann = amp n without AMP_PRECISION. */
+function invariant(ann: number, x: readonly number[]): number {
+  const n = x.length;
+  const sum = x.reduce((a, b) => a + b, 0);
+  let d = sum;
+  for (let it = 0; it < 255; it++) {
+    let dp = d;
+    for (const b of x) dp = (dp * d) / (b * n);
+    const prev = d;
+    d = ((ann * sum + dp * n) * d) / ((ann - 1) * d + (n + 1) * dp);
+    if (Math.abs(d - prev) <= prev * 1e-15) break;
+  }
+  return d;
+}
