@@ -54,15 +54,13 @@ const CAPACITY_MARGIN = 0.02;
 const EXHAUSTED = 1 - 1e-4;
 
 /**
- * One sample: an input (raw, float) and bounds of the real-valued curve's output there (`lo` <= curve <= `hi`) from
- * the exact amount; `out` when it came from an exact-output quote (its input rounded up: the curve gives at least
- * the output there).
+ * One sample: an input (raw, float) and bounds of the real-valued curve's output there (`lo` <= curve <= `hi`): from
+ * the exact output (stable), or the real-valued curve itself in floats (weighted).
  */
 interface Sample {
   readonly x: number;
   readonly lo: number;
   readonly hi: number;
-  readonly out: boolean;
 }
 
 /** A linear stretch of the polyline. */
@@ -89,13 +87,11 @@ function buildSegments(pool: BalancerPool, zeroForOne: boolean): CurveSegment[] 
   const rate0 = rateAtZero(pool, iIn, iOut) * (1 + RATE_MARGIN);
   if (!(rate0 > 0) || !Number.isFinite(rate0)) return [];
   const exactIn = balancerQuoter(pool.state, iIn, iOut, 'exactIn', 0n);
-  const exactOut = balancerQuoter(pool.state, iIn, iOut, 'exactOut', 0n);
   let quotes = 0;
-  const sample = (x: number, y: number, out: boolean): Sample => ({
+  const sample = (x: number, y: number): Sample => ({
     x,
     lo: y - SLACK_UNITS - y * SLACK_RELATIVE,
     hi: y + SLACK_UNITS + SLACK_INPUT_UNITS * rate0 + y * SLACK_RELATIVE,
-    out,
   });
   const bo = Number(balanceOut);
   const weighted = pool.kind === 'balancerWeighted';
@@ -106,21 +102,11 @@ function buildSegments(pool: BalancerPool, zeroForOne: boolean): CurveSegment[] 
     if (real) {
       // The real-valued curve itself (expm1 / log1p: to a few ulps), which the exact math stays below.
       const y = real(Number(amount));
-      return { x: Number(amount), lo: y * (1 - FLOAT_ERROR), hi: y * (1 + FLOAT_ERROR), out: false };
+      return { x: Number(amount), lo: y * (1 - FLOAT_ERROR), hi: y * (1 + FLOAT_ERROR) };
     }
     quotes++;
     try {
-      return sample(Number(amount), Number(exactIn(amount)), false);
-    } catch {
-      return undefined;
-    }
-  };
-  const byOutput = (y: number): Sample | undefined => {
-    const amount = BigInt(Math.floor(y));
-    if (amount <= 0n || amount >= balanceOut) return undefined;
-    quotes++;
-    try {
-      return sample(Number(exactOut(amount)), Number(amount), true);
+      return sample(Number(amount), Number(exactIn(amount)));
     } catch {
       return undefined;
     }
@@ -142,25 +128,32 @@ function buildSegments(pool: BalancerPool, zeroForOne: boolean): CurveSegment[] 
   }
   if (samples.length === 0) return [];
   let hull = ordered(samples);
-  // Refine: a sample in the middle of each tent that rises too far above its chord (by input, or by output among
-  // exact-output samples), until none does or the quotes run out.
-  for (let pass = 0; pass < 16 && quotes < MAX_SAMPLES && hull.length < MAX_POINTS; pass++) {
-    const added: Sample[] = [];
+  // Refine: a sample in the middle of each stretch whose tent rises too far above its chord, the highest first, until
+  // none does or the budget (exact quotes, or points) runs out.
+  for (let pass = 0; pass < 24; pass++) {
+    const budget = real ? MAX_POINTS - hull.length : MAX_SAMPLES - quotes;
+    if (budget <= 0) break;
     const peaks = tentPeaks(hull, rate0);
-    for (let j = 0; j + 1 < hull.length && quotes < MAX_SAMPLES; j++) {
+    const high: { j: number; excess: number }[] = [];
+    for (let j = 0; j + 1 < hull.length; j++) {
       const a = hull[j];
       const b = hull[j + 1];
+      let excess: number;
       if (j + 2 < hull.length) {
         const p = peaks[j];
-        const below = a.lo + ((b.lo - a.lo) * (p.x - a.x)) / (b.x - a.x);
-        if (p.y - below <= TENT_TOLERANCE * p.y) continue;
+        excess = (p.y - (a.lo + ((b.lo - a.lo) * (p.x - a.x)) / (b.x - a.x))) / p.y;
       } else {
         // The last stretch: how far the line past it (lastLine) rises above its end within the balance out.
-        const line = Math.min(lastLine(hull, rate0).at(b.x), bo);
-        if (line - b.lo <= TENT_TOLERANCE * b.lo) continue;
+        excess = (Math.min(lastLine(hull, rate0).at(b.x), bo) - b.lo) / b.lo;
       }
-      const s = b.out ? byOutput((a.lo + b.lo) / 2) : byInput((a.x + b.x) / 2);
-      if (s && s.x > a.x && s.x < b.x) added.push(s);
+      if (excess > TENT_TOLERANCE && b.x - a.x > 2) high.push({ j, excess });
+    }
+    if (high.length === 0) break;
+    high.sort((p, q) => q.excess - p.excess);
+    const added: Sample[] = [];
+    for (const { j } of high.slice(0, budget)) {
+      const s = byInput((hull[j].x + hull[j + 1].x) / 2);
+      if (s) added.push(s);
     }
     if (added.length === 0) break;
     samples.push(...added);
@@ -172,7 +165,7 @@ function buildSegments(pool: BalancerPool, zeroForOne: boolean): CurveSegment[] 
 /** The origin and the samples by input (one per input). */
 function ordered(samples: Sample[]): Sample[] {
   samples.sort((a, b) => a.x - b.x);
-  const points: Sample[] = [{ x: 0, lo: 0, hi: 0, out: false }];
+  const points: Sample[] = [{ x: 0, lo: 0, hi: 0 }];
   for (const s of samples) if (s.x > points[points.length - 1].x) points.push(s);
   return points;
 }
