@@ -20,8 +20,8 @@
  * Samples are added where a tent rises more than TENT_TOLERANCE above its chord, so the curve exceeds the exact
  * output by about that much at most: it still steers.
  *
- * Each piece of the polyline is a CurveSegment (constant product, as every protocol's) of nearly infinite b: a d /
- * (b + d) with b = LINEAR_B * len and a = slope (b + len), never below slope * d and equal to it at the piece's end.
+ * Each piece of the polyline is a CurveSegment (constant product, as every protocol's): an arc through both its ends,
+ * above it (toSegments).
  */
 
 import type { CurveSegment } from '../PoolProtocol.ts';
@@ -29,11 +29,11 @@ import { balancerQuoter, stableSwapState } from './balancerState.ts';
 import type { BalancerPool } from './balancerV2.ts';
 
 /** A tent higher than this share of its peak above its chord gets a sample in its middle. */
-const TENT_TOLERANCE = 1e-3;
+const TENT_TOLERANCE = 1e-6;
 /** Most exact quotes one direction's curve takes (stable pools), and most points (weighted: float samples). */
-const MAX_SAMPLES = 80;
-const MAX_POINTS = 200;
-/** Relative error of weightedReal (a few ulps of expm1, log1p and the products), with room. */
+const MAX_SAMPLES = 2000;
+const MAX_POINTS = 4000;
+/** Relative error of weightedReal and stableReal (a few ulps of expm1, log1p, the products, the root), with room. */
 const FLOAT_ERROR = 1e-12;
 /**
  * How far the exact math can fall below its real-valued curve (every rounding is in the pool's favour): units of the
@@ -47,6 +47,8 @@ const SLACK_RELATIVE = 1e-12;
 const RATE_MARGIN = 1e-9;
 /** b of a linear piece over its length (a piece is a d / (b + d): below the line by len / b at most). */
 const LINEAR_B = 1e9;
+/** Pieces whose slopes differ by less than this share are merged (room for the arcs' slopes between them). */
+const MERGE = 8 / LINEAR_B;
 /** A weighted pool's curve runs on this share of its last input past it, and then this much more nearly flat. */
 const LIMIT_MARGIN = 1e-3;
 const CAPACITY_MARGIN = 0.02;
@@ -95,14 +97,15 @@ function buildSegments(pool: BalancerPool, zeroForOne: boolean): CurveSegment[] 
   });
   const bo = Number(balanceOut);
   const weighted = pool.kind === 'balancerWeighted';
-  const { real, limit } = weightedReal(pool, iIn, iOut) ?? {};
+  const { real, limit, error } = weightedReal(pool, iIn, iOut) ?? stableReal(pool, iIn, iOut);
   const byInput = (x: number): Sample | undefined => {
     const amount = BigInt(Math.floor(x));
     if (amount <= 0n) return undefined;
     if (real) {
-      // The real-valued curve itself (expm1 / log1p: to a few ulps), which the exact math stays below.
+      // The real-valued curve itself in floats, which the exact math stays below (a few units aside).
       const y = real(Number(amount));
-      return { x: Number(amount), lo: y * (1 - FLOAT_ERROR), hi: y * (1 + FLOAT_ERROR) };
+      if (!(y >= 0) || !Number.isFinite(y)) return undefined;
+      return { x: Number(amount), lo: y * (1 - FLOAT_ERROR) - error, hi: y * (1 + FLOAT_ERROR) + error + SLACK_UNITS };
     }
     quotes++;
     try {
@@ -112,7 +115,7 @@ function buildSegments(pool: BalancerPool, zeroForOne: boolean): CurveSegment[] 
     }
   };
   const samples: Sample[] = [];
-  if (real && limit) {
+  if (real && limit !== undefined) {
     // Log-spaced from a millionth of the balance in up to the pool's limit, and just below it.
     for (let x = Number(balanceIn) * 1e-6; x < limit; x *= 3) samples.push(byInput(x)!);
     for (const f of [0.9, 0.97, 1 - 1e-4, 1]) samples.push(byInput(limit * f * (1 + 1e-9))!);
@@ -130,7 +133,7 @@ function buildSegments(pool: BalancerPool, zeroForOne: boolean): CurveSegment[] 
   let hull = ordered(samples);
   // Refine: a sample in the middle of each stretch whose tent rises too far above its chord, the highest first, until
   // none does or the budget (exact quotes, or points) runs out.
-  for (let pass = 0; pass < 24; pass++) {
+  for (let pass = 0; pass < 40; pass++) {
     const budget = real ? MAX_POINTS - hull.length : MAX_SAMPLES - quotes;
     if (budget <= 0) break;
     const peaks = tentPeaks(hull, rate0);
@@ -254,9 +257,12 @@ function polyline(hull: readonly Sample[], rate0: number, weighted: boolean, bal
 }
 
 /**
- * The pieces as CurveSegments, each never below its line; a piece whose slope is not below the previous one's by the
- * linear segments' own curvature (2 / LINEAR_B) is merged into it at the previous slope (higher: still a bound), so
- * segment rates strictly fall from one to the next.
+ * The pieces as CurveSegments. A piece whose slope is not below the previous one's by MERGE is merged into it at the
+ * higher slope (still a bound). Each piece is then a constant-product arc through both its ends (above its chord:
+ * still a bound) whose marginal rate falls from a start slope σ to an end slope m² / σ (m: the piece's slope), σ
+ * taken near the geometric mean of its slope and the previous one's, at most the previous arc's end slope and at
+ * most m² / (next slope) (so the next arc can start below this one's end): concave throughout, and its marginal rate
+ * moves smoothly, which the split search's equal-rate solve needs (a polyline's rates jump from piece to piece).
  */
 function toSegments(pieces: readonly Piece[]): CurveSegment[] {
   const merged: Piece[] = [];
@@ -264,20 +270,36 @@ function toSegments(pieces: readonly Piece[]): CurveSegment[] {
     const prev = merged[merged.length - 1];
     if (!(p.len > 0)) continue;
     const slope = Math.max(p.slope, Number.MIN_VALUE * 1e20);
-    if (prev && p.len !== Number.POSITIVE_INFINITY && slope * (1 + 4 / LINEAR_B) >= prev.slope) {
+    if (prev && p.len !== Number.POSITIVE_INFINITY && slope * (1 + MERGE) >= prev.slope) {
       prev.len += p.len;
       prev.slope = Math.max(prev.slope, slope);
     } else merged.push({ len: p.len, slope });
   }
-  return merged.map((p) => {
-    if (p.len === Number.POSITIVE_INFINITY) {
+  const segments: CurveSegment[] = [];
+  let prevEnd = Number.POSITIVE_INFINITY;
+  for (let k = 0; k < merged.length; k++) {
+    const { len, slope: m } = merged[k];
+    if (len === Number.POSITIVE_INFINITY) {
       // Pays at most `a` in all (a tiny amount past the whole balance), starting at its slope.
-      const a = p.slope * 1e9;
-      return { len: p.len, a, b: a / p.slope, ticks: 0 };
+      const a = m * 1e9;
+      segments.push({ len, a, b: a / m, ticks: 0 });
+      continue;
     }
-    const b = p.len * LINEAR_B;
-    return { len: p.len, a: p.slope * (b + p.len), b, ticks: 0 };
-  });
+    const next = k + 1 < merged.length ? merged[k + 1].slope : 0;
+    const most = Math.min(prevEnd, next > 0 ? (m * m) / next / (1 + MERGE / 2) : Number.POSITIVE_INFINITY);
+    const wanted = k > 0 ? Math.sqrt(merged[k - 1].slope * m) : next > 0 ? m * Math.sqrt(m / next) : m;
+    const sigma = Math.min(Math.max(wanted, m), most);
+    if (sigma > m * (1 + 1 / LINEAR_B) && Number.isFinite(sigma)) {
+      const b = (m * len) / (sigma - m);
+      segments.push({ len, a: sigma * b, b, ticks: 0 });
+      prevEnd = (m * m) / sigma;
+    } else {
+      const b = len * LINEAR_B;
+      segments.push({ len, a: m * (b + len), b, ticks: 0 });
+      prevEnd = (m * b) / (b + len);
+    }
+  }
+  return segments;
 }
 
 /**
@@ -285,7 +307,7 @@ function toSegments(pieces: readonly Piece[]): CurveSegment[] {
  * which the exact math never exceeds (the exponent rounded down, powUp, the base rounded up, the fee rounded up, the
  * amounts scaled down: all in the pool's favour; the scaling factors cancel in raw units).
  */
-function weightedReal(pool: BalancerPool, iIn: number, iOut: number): { real: (x: number) => number; limit: number } | undefined {
+function weightedReal(pool: BalancerPool, iIn: number, iOut: number): RealCurve | undefined {
   const { state } = pool;
   if (state.kind !== 'balancerWeighted') return undefined;
   const keep = 1 - Number(state.swapFee) / 1e18;
@@ -295,7 +317,58 @@ function weightedReal(pool: BalancerPool, iIn: number, iOut: number): { real: (x
   // The larger of the 30% limits: of the balance in (an exact input, net of the fee) and of the balance out (the input
   // an exact output of 30% asks, its fee included).
   const limit = (bi * Math.max(0.3, Math.expm1(-Math.log1p(-0.3) / r))) / keep;
-  return { real: (x) => -bo * Math.expm1(-r * Math.log1p((x * keep) / bi)), limit };
+  return { real: (x) => -bo * Math.expm1(-r * Math.log1p((x * keep) / bi)), limit, error: 0 };
+}
+
+/** A pool direction's real-valued curve in floats, with an absolute error bound (raw output units). */
+interface RealCurve {
+  readonly real?: (x: number) => number;
+  /** Weighted: the input past which every swap reverts. */
+  readonly limit?: number;
+  readonly error: number;
+}
+
+/**
+ * A stable pool's real-valued output for a raw input, fee included: the balance out less the one StableMath's
+ * invariant keeps with the input added, y^2 + (S' + D / Ann - D) y = D^(n+1) / (n^n P' Ann) (S', P': the other upscaled
+ * balances' sum and product), solved in floats without cancellation; its error, a few ulps of the balances.
+ */
+function stableReal(pool: BalancerPool, iIn: number, iOut: number): RealCurve {
+  const { state } = pool;
+  if (state.kind !== 'balancerStable') return { error: 0 };
+  const keep = 1 - Number(state.swapFee) / 1e18;
+  const swap = stableSwapState(state, 0n);
+  const i = iIn > state.bptIndex ? iIn - 1 : iIn;
+  const o = iOut > state.bptIndex ? iOut - 1 : iOut;
+  const factors = swap.scalingFactors.map(Number);
+  const x = swap.balances.map((b, t) => (Number(b) * factors[t]) / 1e18);
+  const n = x.length;
+  const ann = (Number(swap.amp) * n) / 1000;
+  const d = invariant(ann, x);
+  let others = 0;
+  let dp = 1 / ann;
+  for (let t = 0; t < n; t++) {
+    dp = (dp * d) / n;
+    if (t !== o) {
+      others += x[t];
+      dp /= x[t];
+    }
+  }
+  dp *= d;
+  const toRaw = 1e18 / factors[o];
+  const total = x.reduce((a, b) => a + b, 0);
+  return {
+    real: (raw) => {
+      const added = (raw * keep * factors[i]) / 1e18;
+      // c over the input token's new balance, b as the quadratic's linear coefficient.
+      const c = (dp * x[i]) / (x[i] + added);
+      const b = others + added + d / ann - d;
+      const root = Math.sqrt(b * b + 4 * c);
+      const y = b >= 0 ? (2 * c) / (b + root) : (root - b) / 2;
+      return (x[o] - y) * toRaw;
+    },
+    error: total * 1e-12 * toRaw,
+  };
 }
 
 /**
