@@ -29,7 +29,7 @@ import { balancerQuoter, stableSwapState } from './balancerState.ts';
 import type { BalancerPool } from './balancerV2.ts';
 
 /** A tent higher than this share of its peak above its chord gets a sample in its middle. */
-const TENT_TOLERANCE = 1e-6;
+const TENT_TOLERANCE = 1e-5;
 /** Most exact quotes one direction's curve takes (stable pools), and most points (weighted: float samples). */
 const MAX_SAMPLES = 2000;
 const MAX_POINTS = 4000;
@@ -258,11 +258,12 @@ function polyline(hull: readonly Sample[], rate0: number, weighted: boolean, bal
 
 /**
  * The pieces as CurveSegments. A piece whose slope is not below the previous one's by MERGE is merged into it at the
- * higher slope (still a bound). Each piece is then a constant-product arc through both its ends (above its chord:
- * still a bound) whose marginal rate falls from a start slope σ to an end slope m² / σ (m: the piece's slope), σ
- * taken near the geometric mean of its slope and the previous one's, at most the previous arc's end slope and at
- * most m² / (next slope) (so the next arc can start below this one's end): concave throughout, and its marginal rate
- * moves smoothly, which the split search's equal-rate solve needs (a polyline's rates jump from piece to piece).
+ * higher slope (still a bound). Then runs of pieces become constant-product arcs (arcFrom): each through both ends of
+ * its run and above every vertex inside it (so above the polyline: still a bound), within ARC_TOLERANCE of them, its
+ * marginal rate falling from a start slope σ to an end slope m² / σ (m: the run's slope); σ at most the previous
+ * arc's end slope and at most m² / (the next piece's slope) (so the next arc can start below this one's end): concave
+ * throughout, with a marginal rate that moves smoothly, which the split search's equal-rate solve needs, and far
+ * fewer segments than pieces.
  */
 function toSegments(pieces: readonly Piece[]): CurveSegment[] {
   const merged: Piece[] = [];
@@ -275,31 +276,86 @@ function toSegments(pieces: readonly Piece[]): CurveSegment[] {
       prev.slope = Math.max(prev.slope, slope);
     } else merged.push({ len: p.len, slope });
   }
+  const finite = merged.filter((p) => p.len !== Number.POSITIVE_INFINITY);
+  const x = [0];
+  const y = [0];
+  for (const p of finite) {
+    x.push(x[x.length - 1] + p.len);
+    y.push(y[y.length - 1] + p.slope * p.len);
+  }
   const segments: CurveSegment[] = [];
   let prevEnd = Number.POSITIVE_INFINITY;
-  for (let k = 0; k < merged.length; k++) {
-    const { len, slope: m } = merged[k];
-    if (len === Number.POSITIVE_INFINITY) {
-      // Pays at most `a` in all (a tiny amount past the whole balance), starting at its slope.
-      const a = m * 1e9;
-      segments.push({ len, a, b: a / m, ticks: 0 });
-      continue;
-    }
-    const next = k + 1 < merged.length ? merged[k + 1].slope : 0;
-    const most = Math.min(prevEnd, next > 0 ? (m * m) / next / (1 + MERGE / 2) : Number.POSITIVE_INFINITY);
-    const wanted = k > 0 ? Math.sqrt(merged[k - 1].slope * m) : next > 0 ? m * Math.sqrt(m / next) : m;
-    const sigma = Math.min(Math.max(wanted, m), most);
-    if (sigma > m * (1 + 1 / LINEAR_B) && Number.isFinite(sigma)) {
-      const b = (m * len) / (sigma - m);
-      segments.push({ len, a: sigma * b, b, ticks: 0 });
-      prevEnd = (m * m) / sigma;
-    } else {
-      const b = len * LINEAR_B;
-      segments.push({ len, a: m * (b + len), b, ticks: 0 });
-      prevEnd = (m * b) / (b + len);
-    }
+  for (let from = 0; from < finite.length; ) {
+    const arc = arcFrom(finite, x, y, from, prevEnd);
+    segments.push(arc.segment);
+    prevEnd = arc.end;
+    from = arc.to;
   }
+  for (const p of merged)
+    if (p.len === Number.POSITIVE_INFINITY) {
+      // Pays at most `a` in all (a tiny amount past the whole balance), starting at its slope.
+      const a = p.slope * 1e9;
+      segments.push({ len: p.len, a, b: a / p.slope, ticks: 0 });
+    }
   return segments;
+}
+
+/** Longest run of pieces one arc spans, and how far above the polyline's vertices it may pass (share of their output). */
+const ARC_SPAN = 256;
+const ARC_TOLERANCE = 1e-5;
+
+/**
+ * The longest arc from vertex `from` (x[from], y[from]) over whole pieces that keeps to toSegments' rules: its
+ * segment, the vertex it ends at and its end slope.
+ */
+function arcFrom(
+  pieces: readonly Piece[],
+  x: readonly number[],
+  y: readonly number[],
+  from: number,
+  prevEnd: number,
+): { segment: CurveSegment; to: number; end: number } {
+  const nextSlope = (to: number) => (to < pieces.length ? pieces[to].slope : 0);
+  const most = (m: number, to: number) =>
+    Math.min(prevEnd, nextSlope(to) > 0 ? (m * m) / nextSlope(to) / (1 + MERGE / 2) : Number.POSITIVE_INFINITY);
+  // One piece: σ near the geometric mean of its slope and the previous one's.
+  const m1 = pieces[from].slope;
+  const wanted =
+    from > 0 ? Math.sqrt(pieces[from - 1].slope * m1) : nextSlope(from + 1) > 0 ? m1 * Math.sqrt(m1 / nextSlope(from + 1)) : m1;
+  let best = { to: from + 1, sigma: Math.min(Math.max(wanted, m1), most(m1, from + 1)) };
+  for (let to = from + 2; to <= Math.min(pieces.length, from + ARC_SPAN); to++) {
+    const len = x[to] - x[from];
+    const rise = y[to] - y[from];
+    const m = rise / len;
+    // The least σ that passes above every vertex inside (the arc through both ends and that vertex).
+    let sigma = m * (1 + 2 / LINEAR_B);
+    for (let k = from + 1; k < to; k++) {
+      const d = x[k] - x[from];
+      const h = y[k] - y[from];
+      const over = h * len - rise * d;
+      if (over <= 0) continue;
+      const b = (d * len * (rise - h)) / over;
+      sigma = Math.max(sigma, m * (1 + len / b));
+    }
+    if (!(sigma <= most(m, to)) || !Number.isFinite(sigma)) break;
+    const b = (m * len) / (sigma - m);
+    const at = (d: number) => y[from] + (sigma * b * d) / (b + d);
+    let close = true;
+    for (let k = from + 1; k < to && close; k++) {
+      const mid = (x[k - 1] + x[k]) / 2;
+      close = at(x[k] - x[from]) - y[k] <= ARC_TOLERANCE * y[k] && at(mid - x[from]) - (y[k - 1] + y[k]) / 2 <= ARC_TOLERANCE * y[k];
+    }
+    if (!close) break;
+    best = { to, sigma };
+  }
+  const len = x[best.to] - x[from];
+  const m = (y[best.to] - y[from]) / len;
+  if (best.sigma > m * (1 + 1 / LINEAR_B) && Number.isFinite(best.sigma)) {
+    const b = (m * len) / (best.sigma - m);
+    return { segment: { len, a: best.sigma * b, b, ticks: 0 }, to: best.to, end: (m * m) / best.sigma };
+  }
+  const b = len * LINEAR_B;
+  return { segment: { len, a: m * (b + len), b, ticks: 0 }, to: best.to, end: (m * b) / (b + len) };
 }
 
 /**
