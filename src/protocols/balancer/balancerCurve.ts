@@ -8,11 +8,12 @@
  * Why it is one (docs/balancer.md "The float curve"): a weighted pool's real-valued output
  * Bo (1 - (Bi / (Bi + x (1 - fee)))^(wi/wo)) and a stable pool's (StableMath's invariant, a convex curve) are concave
  * in the input through the origin, and the exact integer math stays below them (every rounding in the pool's favour:
- * fee up, powUp, balance solved up, less one, scaled down) but for a few units of the output, which SAMPLE_SLACK adds
- * to each sample. For a concave f sampled at x_0 = 0 < x_1 < ... (exact outputs; exact outputs' inputs are points on
- * or below the same curve), on [x_j, x_j+1] f lies below the line from (x_j, f_j) of the previous chord's slope (or,
- * from 0, an upper bound of the marginal rate at zero: rateAtZero) and below the line into (x_j+1, f_j+1) of the next
- * chord's slope: below their "tent". The polyline through the tents' peaks lies above every tent and is concave (its
+ * fee up, powUp, balance solved up, less one, scaled down) but for a few units of the output (SLACK_UNITS). Both are
+ * computed in floats (weightedReal, stableReal) with an error bound, so each sample carries bounds of the real curve
+ * there (lo <= f <= hi). For a concave f sampled at x_0 = 0 < x_1 < ..., on [x_j, x_j+1] f lies below the line from
+ * (x_j, hi_j) at the previous chord's slope (from lo_j-1 to hi_j; from 0: an upper bound of the marginal rate at zero,
+ * rateAtZero) and below the line into (x_j+1, hi_j+1) at the next chord's slope (from hi_j+1 to lo_j+2): below
+ * their "tent". The polyline through the tents' peaks lies above every tent and is concave (its
  * slopes are averages of successive chords). Past the last samples: the last tent's first line (a tangent from above),
  * which a stable pool follows until it has paid its whole balance out, then nothing more (a last segment without end:
  * a stable pool carries any input), and a weighted pool a little past its 30% limits (where every swap reverts, any
@@ -25,24 +26,17 @@
  */
 
 import type { CurveSegment } from '../PoolProtocol.ts';
-import { balancerQuoter, stableSwapState } from './balancerState.ts';
+import { stableSwapState } from './balancerState.ts';
 import type { BalancerPool } from './balancerV2.ts';
 
 /** A tent higher than this share of its peak above its chord gets a sample in its middle. */
 const TENT_TOLERANCE = 1e-5;
-/** Most exact quotes one direction's curve takes (stable pools), and most points (weighted: float samples). */
-const MAX_SAMPLES = 2000;
+/** Most samples one direction's curve takes. */
 const MAX_POINTS = 4000;
 /** Relative error of weightedReal and stableReal (a few ulps of expm1, log1p, the products, the root), with room. */
 const FLOAT_ERROR = 1e-12;
-/**
- * How far the exact math can fall below its real-valued curve (every rounding is in the pool's favour): units of the
- * output (solved balances, scaling down), input units lost to the fee rounded up and the input scaled down (each
- * worth the rate at zero at most), and a relative part (FixedPoint.powUp's error). And how far above it: units.
- */
+/** Units of output the exact math may exceed its real-valued curve by (the stable invariant rounded down by a unit). */
 const SLACK_UNITS = 4;
-const SLACK_INPUT_UNITS = 2;
-const SLACK_RELATIVE = 1e-12;
 /** Relative margin on the marginal rate at zero computed in floats. */
 const RATE_MARGIN = 1e-9;
 /** b of a linear piece over its length (a piece is a d / (b + d): below the line by len / b at most). */
@@ -55,10 +49,7 @@ const CAPACITY_MARGIN = 0.02;
 /** A stable pool counts as exhausted once it pays this share of its balance out. */
 const EXHAUSTED = 1 - 1e-4;
 
-/**
- * One sample: an input (raw, float) and bounds of the real-valued curve's output there (`lo` <= curve <= `hi`): from
- * the exact output (stable), or the real-valued curve itself in floats (weighted).
- */
+/** One sample: an input (raw, float) and bounds of the real-valued curve's output there (`lo` <= curve <= `hi`). */
 interface Sample {
   readonly x: number;
   readonly lo: number;
@@ -88,34 +79,21 @@ function buildSegments(pool: BalancerPool, zeroForOne: boolean): CurveSegment[] 
   if (balanceIn === 0n || balanceOut === 0n) return [];
   const rate0 = rateAtZero(pool, iIn, iOut) * (1 + RATE_MARGIN);
   if (!(rate0 > 0) || !Number.isFinite(rate0)) return [];
-  const exactIn = balancerQuoter(pool.state, iIn, iOut, 'exactIn', 0n);
-  let quotes = 0;
-  const sample = (x: number, y: number): Sample => ({
-    x,
-    lo: y - SLACK_UNITS - y * SLACK_RELATIVE,
-    hi: y + SLACK_UNITS + SLACK_INPUT_UNITS * rate0 + y * SLACK_RELATIVE,
-  });
   const bo = Number(balanceOut);
   const weighted = pool.kind === 'balancerWeighted';
-  const { real, limit, error } = weightedReal(pool, iIn, iOut) ?? stableReal(pool, iIn, iOut);
+  const known = weightedReal(pool, iIn, iOut) ?? stableReal(pool, iIn, iOut);
+  if (!known) return [];
+  const { real, limit, error } = known;
   const byInput = (x: number): Sample | undefined => {
-    const amount = BigInt(Math.floor(x));
-    if (amount <= 0n) return undefined;
-    if (real) {
-      // The real-valued curve itself in floats, which the exact math stays below (a few units aside).
-      const y = real(Number(amount));
-      if (!(y >= 0) || !Number.isFinite(y)) return undefined;
-      return { x: Number(amount), lo: y * (1 - FLOAT_ERROR) - error, hi: y * (1 + FLOAT_ERROR) + error + SLACK_UNITS };
-    }
-    quotes++;
-    try {
-      return sample(Number(amount), Number(exactIn(amount)));
-    } catch {
-      return undefined;
-    }
+    // An input the exact math can take (an integer), and the real-valued curve there, which the exact math stays below.
+    const amount = Math.floor(x);
+    if (!(amount > 0)) return undefined;
+    const y = real(amount);
+    if (!(y >= 0) || !Number.isFinite(y)) return undefined;
+    return { x: amount, lo: y * (1 - FLOAT_ERROR) - error, hi: y * (1 + FLOAT_ERROR) + error + SLACK_UNITS };
   };
   const samples: Sample[] = [];
-  if (real && limit !== undefined) {
+  if (limit !== undefined) {
     // Log-spaced from a millionth of the balance in up to the pool's limit, and just below it.
     for (let x = Number(balanceIn) * 1e-6; x < limit; x *= 3) samples.push(byInput(x)!);
     for (const f of [0.9, 0.97, 1 - 1e-4, 1]) samples.push(byInput(limit * f * (1 + 1e-9))!);
@@ -132,9 +110,9 @@ function buildSegments(pool: BalancerPool, zeroForOne: boolean): CurveSegment[] 
   if (samples.length === 0) return [];
   let hull = ordered(samples);
   // Refine: a sample in the middle of each stretch whose tent rises too far above its chord, the highest first, until
-  // none does or the budget (exact quotes, or points) runs out.
+  // none does or the budget runs out.
   for (let pass = 0; pass < 40; pass++) {
-    const budget = real ? MAX_POINTS - hull.length : MAX_SAMPLES - quotes;
+    const budget = MAX_POINTS - hull.length;
     if (budget <= 0) break;
     const peaks = tentPeaks(hull, rate0);
     const high: { j: number; excess: number }[] = [];
@@ -378,7 +356,7 @@ function weightedReal(pool: BalancerPool, iIn: number, iOut: number): RealCurve 
 
 /** A pool direction's real-valued curve in floats, with an absolute error bound (raw output units). */
 interface RealCurve {
-  readonly real?: (x: number) => number;
+  readonly real: (x: number) => number;
   /** Weighted: the input past which every swap reverts. */
   readonly limit?: number;
   readonly error: number;
@@ -389,9 +367,9 @@ interface RealCurve {
  * invariant keeps with the input added, y^2 + (S' + D / Ann - D) y = D^(n+1) / (n^n P' Ann) (S', P': the other upscaled
  * balances' sum and product), solved in floats without cancellation; its error, a few ulps of the balances.
  */
-function stableReal(pool: BalancerPool, iIn: number, iOut: number): RealCurve {
+function stableReal(pool: BalancerPool, iIn: number, iOut: number): RealCurve | undefined {
   const { state } = pool;
-  if (state.kind !== 'balancerStable') return { error: 0 };
+  if (state.kind !== 'balancerStable') return undefined;
   const keep = 1 - Number(state.swapFee) / 1e18;
   const swap = stableSwapState(state, 0n);
   const i = iIn > state.bptIndex ? iIn - 1 : iIn;
@@ -423,7 +401,7 @@ function stableReal(pool: BalancerPool, iIn: number, iOut: number): RealCurve {
       const y = b >= 0 ? (2 * c) / (b + root) : (root - b) / 2;
       return (x[o] - y) * toRaw;
     },
-    error: total * 1e-12 * toRaw,
+    error: total * 1e-14 * toRaw,
   };
 }
 
