@@ -26,8 +26,15 @@
  */
 
 import type { CurveSegment } from '../PoolProtocol.ts';
-import { stableSwapState } from './balancerState.ts';
-import type { BalancerPool } from './balancerV2.ts';
+import { rateAtZero, stableReal, weightedReal } from './balancerRealCurve.ts';
+import type { BalancerPoolState } from './balancerState.ts';
+
+/** A pair view of a pool as the curve reads it (balancerV2.ts BalancerPool): its state and its pair's token indices. */
+interface PairView {
+  readonly state: BalancerPoolState;
+  readonly index0: number;
+  readonly index1: number;
+}
 
 /** A tent higher than this share of its peak above its chord gets a sample in its middle. */
 const TENT_TOLERANCE = 1e-5;
@@ -63,7 +70,7 @@ interface Piece {
 }
 
 /** The curve of one direction of a Balancer pool, one segment per call (the whole curve is built on the first). */
-export function balancerCurve(pool: BalancerPool, zeroForOne: boolean): () => CurveSegment | undefined {
+export function balancerCurve(pool: PairView, zeroForOne: boolean): () => CurveSegment | undefined {
   let segments: CurveSegment[] | undefined;
   let k = 0;
   return () => {
@@ -72,16 +79,16 @@ export function balancerCurve(pool: BalancerPool, zeroForOne: boolean): () => Cu
   };
 }
 
-function buildSegments(pool: BalancerPool, zeroForOne: boolean): CurveSegment[] {
+function buildSegments(pool: PairView, zeroForOne: boolean): CurveSegment[] {
   const [iIn, iOut] = zeroForOne ? [pool.index0, pool.index1] : [pool.index1, pool.index0];
   const balanceIn = pool.state.balances[iIn];
   const balanceOut = pool.state.balances[iOut];
   if (balanceIn === 0n || balanceOut === 0n) return [];
-  const rate0 = rateAtZero(pool, iIn, iOut) * (1 + RATE_MARGIN);
+  const rate0 = rateAtZero(pool.state, iIn, iOut) * (1 + RATE_MARGIN);
   if (!(rate0 > 0) || !Number.isFinite(rate0)) return [];
   const bo = Number(balanceOut);
-  const weighted = pool.kind === 'balancerWeighted';
-  const known = weightedReal(pool, iIn, iOut) ?? stableReal(pool, iIn, iOut);
+  const weighted = pool.state.kind === 'balancerWeighted';
+  const known = weightedReal(pool.state, iIn, iOut) ?? stableReal(pool.state, iIn, iOut);
   if (!known) return [];
   const { real, limit, error } = known;
   const byInput = (x: number): Sample | undefined => {
@@ -334,112 +341,4 @@ function arcFrom(
   }
   const b = len * LINEAR_B;
   return { segment: { len, a: m * (b + len), b, ticks: 0 }, to: best.to, end: (m * b) / (b + len) };
-}
-
-/**
- * A weighted pool's real-valued output for a raw input, fee included: Bo (1 - (Bi / (Bi + x (1 - fee)))^(wi / wo)),
- * which the exact math never exceeds (the exponent rounded down, powUp, the base rounded up, the fee rounded up, the
- * amounts scaled down: all in the pool's favour; the scaling factors cancel in raw units).
- */
-function weightedReal(pool: BalancerPool, iIn: number, iOut: number): RealCurve | undefined {
-  const { state } = pool;
-  if (state.kind !== 'balancerWeighted') return undefined;
-  const keep = 1 - Number(state.swapFee) / 1e18;
-  const r = Number(state.weights[iIn]) / Number(state.weights[iOut]);
-  const bi = Number(state.balances[iIn]);
-  const bo = Number(state.balances[iOut]);
-  // The larger of the 30% limits: of the balance in (an exact input, net of the fee) and of the balance out (the input
-  // an exact output of 30% asks, its fee included).
-  const limit = (bi * Math.max(0.3, Math.expm1(-Math.log1p(-0.3) / r))) / keep;
-  return { real: (x) => -bo * Math.expm1(-r * Math.log1p((x * keep) / bi)), limit, error: 0 };
-}
-
-/** A pool direction's real-valued curve in floats, with an absolute error bound (raw output units). */
-interface RealCurve {
-  readonly real: (x: number) => number;
-  /** Weighted: the input past which every swap reverts. */
-  readonly limit?: number;
-  readonly error: number;
-}
-
-/**
- * A stable pool's real-valued output for a raw input, fee included: the balance out less the one StableMath's
- * invariant keeps with the input added, y^2 + (S' + D / Ann - D) y = D^(n+1) / (n^n P' Ann) (S', P': the other upscaled
- * balances' sum and product), solved in floats without cancellation; its error, a few ulps of the balances.
- */
-function stableReal(pool: BalancerPool, iIn: number, iOut: number): RealCurve | undefined {
-  const { state } = pool;
-  if (state.kind !== 'balancerStable') return undefined;
-  const keep = 1 - Number(state.swapFee) / 1e18;
-  const swap = stableSwapState(state, 0n);
-  const i = iIn > state.bptIndex ? iIn - 1 : iIn;
-  const o = iOut > state.bptIndex ? iOut - 1 : iOut;
-  const factors = swap.scalingFactors.map(Number);
-  const x = swap.balances.map((b, t) => (Number(b) * factors[t]) / 1e18);
-  const n = x.length;
-  const ann = (Number(swap.amp) * n) / 1000;
-  const d = invariant(ann, x);
-  let others = 0;
-  let dp = 1 / ann;
-  for (let t = 0; t < n; t++) {
-    dp = (dp * d) / n;
-    if (t !== o) {
-      others += x[t];
-      dp /= x[t];
-    }
-  }
-  dp *= d;
-  const toRaw = 1e18 / factors[o];
-  const total = x.reduce((a, b) => a + b, 0);
-  return {
-    real: (raw) => {
-      const added = (raw * keep * factors[i]) / 1e18;
-      // c over the input token's new balance, b as the quadratic's linear coefficient.
-      const c = (dp * x[i]) / (x[i] + added);
-      const b = others + added + d / ann - d;
-      const root = Math.sqrt(b * b + 4 * c);
-      const y = b >= 0 ? (2 * c) / (b + root) : (root - b) / 2;
-      return (x[o] - y) * toRaw;
-    },
-    error: total * 1e-14 * toRaw,
-  };
-}
-
-/**
- * An upper bound of the pool's marginal rate at zero (raw output per raw input, fee included), before RATE_MARGIN.
- * Weighted: (1 - fee) Bo wi / (Bi wo). Stable (StableMath: Ann S + D = Ann D + D^(n+1) / (n^n P), Ann = amp n): the
- * invariant's gradient, (Ann + K / x_in) / (Ann + K / x_out) with K = D^(n+1) / (n^n P), on upscaled balances, times
- * the scaling factors' ratio.
- */
-function rateAtZero(pool: BalancerPool, iIn: number, iOut: number): number {
-  const { state } = pool;
-  const keep = 1 - Number(state.swapFee) / 1e18;
-  if (state.kind === 'balancerWeighted')
-    return (keep * Number(state.balances[iOut]) * Number(state.weights[iIn])) / (Number(state.balances[iIn]) * Number(state.weights[iOut]));
-  const swap = stableSwapState(state, 0n);
-  const i = iIn > state.bptIndex ? iIn - 1 : iIn;
-  const o = iOut > state.bptIndex ? iOut - 1 : iOut;
-  const factors = swap.scalingFactors.map(Number);
-  const x = swap.balances.map((b, t) => (Number(b) * factors[t]) / 1e18);
-  const n = x.length;
-  const ann = (Number(swap.amp) * n) / 1000;
-  const d = invariant(ann, x);
-  let k = d;
-  for (const b of x) k = (k * d) / (b * n);
-  return ((keep * (ann + k / x[i])) / (ann + k / x[o])) * (factors[i] / factors[o]);
-}
-
-/** StableMath's invariant in floats (Newton as the contract), Ann = amp n without AMP_PRECISION. */
-function invariant(ann: number, x: readonly number[]): number {
-  const n = x.length;
-  const sum = x.reduce((a, b) => a + b, 0);
-  let d = sum;
-  for (let it = 0; it < 255; it++) {
-    let dp = d;
-    for (const b of x) dp = (dp * d) / (b * n);
-    const prev = d;
-    d = ((ann * sum + dp * n) * d) / ((ann - 1) * d + (n + 1) * dp);
-    if (Math.abs(d - prev) <= prev * 1e-15) break;
-  }
-  return d;
 }
