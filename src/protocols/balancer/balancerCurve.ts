@@ -50,9 +50,10 @@ const RATE_MARGIN = 1e-9;
 const LINEAR_B = 1e9;
 /** Pieces whose slopes differ by less than this share are merged (room for the arcs' slopes between them). */
 const MERGE = 8 / LINEAR_B;
-/** A weighted pool's curve runs on this share of its last input past it, and then this much more nearly flat. */
-const LIMIT_MARGIN = 1e-3;
+/** A weighted pool's curve runs on past its 30% limit this much more (a share of it), nearly flat. */
 const CAPACITY_MARGIN = 0.02;
+/** The slope past the end (raw units): positive, and below every marginal rate a split could reach. */
+const TAIL_SLOPE = 1e-250;
 /** A stable pool counts as exhausted once it pays this share of its balance out. */
 const EXHAUSTED = 1 - 1e-4;
 
@@ -102,8 +103,13 @@ function buildSegments(pool: PairView, zeroForOne: boolean): CurveSegment[] {
   const samples: Sample[] = [];
   if (limit !== undefined) {
     // Log-spaced from a millionth of the balance in up to the pool's limit, and just below it.
-    for (let x = Number(balanceIn) * 1e-6; x < limit; x *= 3) samples.push(byInput(x)!);
-    for (const f of [0.9, 0.97, 1 - 1e-4, 1]) samples.push(byInput(limit * f * (1 + 1e-9))!);
+    const xs = [];
+    for (let x = Number(balanceIn) * 1e-6; x < limit; x *= 3) xs.push(x);
+    for (const f of [0.9, 0.97, 1 - 1e-4, 1]) xs.push(limit * f);
+    for (const x of xs) {
+      const s = byInput(x);
+      if (s) samples.push(s);
+    }
   } else {
     // Fractions of what buys the balance out at the rate at zero, until the pool refuses or is nearly exhausted.
     const scale = bo / rate0;
@@ -208,12 +214,15 @@ function lastLine(hull: readonly Sample[], rate0: number): { from: Sample; slope
 /**
  * The concave polyline above the samples' tents (see the header) as linear pieces: the origin, each tent's peak, and
  * past them the last tent's first line, run (stable) until it has paid the whole balance out and then a last piece
- * without end, or (weighted) LIMIT_MARGIN past the last sample and then CAPACITY_MARGIN nearly flat.
+ * without end, or (weighted) to its last sample, a billionth short of the 30% limit, and then CAPACITY_MARGIN nearly
+ * flat (there the curve is below the exact math by a billionth at most, which the bounds' FLOAT_MARGIN covers; past
+ * the limit every swap reverts: any bound holds, and the split search, which steers by marginal rates, never gives a
+ * pool more than its limit where the rate falls to nearly nothing).
  */
 function polyline(hull: readonly Sample[], rate0: number, weighted: boolean, balanceOut: number): Piece[] {
   const { from, slope, at: lineAt } = lastLine(hull, rate0);
   const lastX = hull[hull.length - 1].x;
-  const end = weighted ? lastX * (1 + LIMIT_MARGIN) : from.x + Math.max(0, balanceOut * (1 + 1e-9) - from.hi) / slope;
+  const end = weighted ? lastX : from.x + Math.max(0, balanceOut * (1 + 1e-9) - from.hi) / slope;
   // The peaks' upper concave hull: above the polyline through them (their slopes bound the curve's from both sides of
   // each sample, a rounding apart), and concave.
   const vertices: { x: number; y: number }[] = [{ x: 0, y: 0 }];
@@ -236,7 +245,8 @@ function polyline(hull: readonly Sample[], rate0: number, weighted: boolean, bal
     const len = vertices[k].x - vertices[k - 1].x;
     pieces.push({ len, slope: (vertices[k].y - vertices[k - 1].y) / len });
   }
-  const tail = Math.max(slope, 1e-300) * 1e-9;
+  // Nearly flat: below any rate the split search could equalise at (it must give the pool nothing there).
+  const tail = TAIL_SLOPE;
   pieces.push({ len: weighted ? lastX * CAPACITY_MARGIN : Number.POSITIVE_INFINITY, slope: tail });
   return pieces;
 }

@@ -15,9 +15,10 @@ export function weightedReal(state: BalancerPoolState, iIn: number, iOut: number
   const r = Number(state.weights[iIn]) / Number(state.weights[iOut]);
   const bi = Number(state.balances[iIn]);
   const bo = Number(state.balances[iOut]);
-  // The larger of the 30% limits: of the balance in (an exact input, net of the fee) and of the balance out (the input
-  // an exact output of 30% asks, its fee included).
-  const limit = (bi * Math.max(0.3, Math.expm1(-Math.log1p(-0.3) / r))) / keep;
+  // The 30% limit of an exact input (of the balance in, net of the fee), a billionth short: the split search must not
+  // give the pool more. (An exact output may ask more input, up to 30% of the balance out: its bound past the limit is
+  // -Infinity, as a curve cannot tell the trade sides apart.)
+  const limit = ((bi * 0.3) / keep) * (1 - 1e-9);
   return { real: (x) => -bo * Math.expm1(-r * Math.log1p((x * keep) / bi)), limit, error: 0 };
 }
 
