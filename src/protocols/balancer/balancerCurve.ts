@@ -16,13 +16,13 @@
  * their "tent". The polyline through the tents' peaks lies above every tent and is concave (its
  * slopes are averages of successive chords). Past the last samples: the last tent's first line (a tangent from above),
  * which a stable pool follows until it has paid its whole balance out, then nothing more (a last segment without end:
- * a stable pool carries any input), and a weighted pool a little past its 30% limits (where every swap reverts, any
- * bound holds: the margin keeps a path's float capacity above its exact one through upper-bounded hops before it).
- * Samples are added where a tent rises more than TENT_TOLERANCE above its chord, so the curve exceeds the exact
- * output by about that much at most: it still steers.
+ * a stable pool carries any input); a weighted pool's ends at its exact-input limit and runs on nearly flat (polyline:
+ * an exact output asking more input than that is out of its reach, docs/balancer.md). Samples are added where a tent
+ * rises more than TENT_TOLERANCE above its chord, so the curve exceeds the exact output by about that much at most: it
+ * steers the split search as the exact curve would.
  *
- * Each piece of the polyline is a CurveSegment (constant product, as every protocol's): an arc through both its ends,
- * above it (toSegments).
+ * Runs of the polyline's pieces become CurveSegments (constant product, as every protocol's): arcs above them
+ * (toSegments).
  */
 
 import type { CurveSegment } from '../PoolProtocol.ts';
