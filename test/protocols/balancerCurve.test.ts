@@ -22,25 +22,32 @@ const E18 = 10n ** 18n;
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const id = (n: number) => `${addr(n)}${'0'.repeat(24)}`;
 
-function weighted(n: number, decimals: number[], balances: bigint[], weights: bigint[], swapFee: bigint): SnapshotPoolBalancer {
-  const tokens = decimals.map((_, i) => addr(0x100 + n * 16 + i));
+/** The fields every pool record here shares: pool n, its first pair (token0, token1 with their balances), the fee. */
+function common(n: number, pair: string[], balances: bigint[], swapFee: bigint) {
   return {
-    version: 'balancerV2',
+    version: 'balancerV2' as const,
     address: id(n),
     dex: 'balancer',
-    token0: tokens[0],
-    token1: tokens[1],
+    token0: pair[0],
+    token1: pair[1],
     fee: Number(swapFee / 10n ** 12n),
     balance0: String(balances[0]),
     balance1: String(balances[1]),
-    poolKind: 'balancerWeighted',
     pool: addr(n),
     vault: addr(0xbeef),
     factory: addr(0xfac),
+    swapFee: String(swapFee),
+  };
+}
+
+function weighted(n: number, decimals: number[], balances: bigint[], weights: bigint[], swapFee: bigint): SnapshotPoolBalancer {
+  const tokens = decimals.map((_, i) => addr(0x100 + n * 16 + i));
+  return {
+    ...common(n, tokens, balances, swapFee),
+    poolKind: 'balancerWeighted',
     tokens,
     balances: balances.map(String),
     decimals,
-    swapFee: String(swapFee),
     weights: weights.map(String),
   };
 }
@@ -55,24 +62,12 @@ function stable(
   swapFee: bigint,
 ): SnapshotPoolBalancer {
   const own = decimals.map((_, i) => addr(0x100 + n * 16 + i + 1));
-  const tokens = [addr(n), ...own];
   return {
-    version: 'balancerV2',
-    address: id(n),
-    dex: 'balancer',
-    token0: own[0],
-    token1: own[1],
-    fee: Number(swapFee / 10n ** 12n),
-    balance0: String(balances[0]),
-    balance1: String(balances[1]),
+    ...common(n, own, balances, swapFee),
     poolKind: 'balancerStable',
-    pool: addr(n),
-    vault: addr(0xbeef),
-    factory: addr(0xfac),
-    tokens,
+    tokens: [addr(n), ...own],
     balances: ['2596148429267413814265248164610048', ...balances.map(String)],
     decimals: [18, ...decimals],
-    swapFee: String(swapFee),
     bptIndex: 0,
     amp: String(amp * 1000n),
     rates: [null, ...rates],
