@@ -1,12 +1,16 @@
-// Route optimality against the chain itself: on a fresh devnet with Uniswap v4 (seeded into a temporary snapshot),
-// every simple path of up to three pools between two tokens — enumerated here by brute force over every pool of the
-// snapshot, not by src/routing — is priced by the contracts: QuoterV2.quoteExactInput (v3 paths), the DEX's
+// Route optimality against the chain itself: on a fresh devnet with Uniswap v4 and Balancer v2 (seeded into a
+// temporary snapshot), every simple path of up to three pools between two tokens — enumerated here by brute force over
+// every pool of the snapshot (each Balancer pool once per pair of its tokens, never twice in a path), not by
+// src/routing — is priced by the contracts at the snapshot's block: BalancerQueries.queryBatchSwap (Balancer paths, as
+// the Vault's batchSwap executes them), QuoterV2.quoteExactInput (v3 paths), the DEX's
 // Router02.getAmountsOut (v2 paths), MixedRouteQuoterV1.quoteExactInput (Uniswap v2 + v3 paths, as SwapRouter02
 // executes them), V4Quoter.quoteExactInput (v4 paths) and, for a path mixing v4 with Uniswap's v2/v3 (as the
 // Universal Router executes it), each hop on chain in turn by its protocol's quoter, fed the previous hop's output.
 // Pools with a hook are left out (the devnet's two hooked pools are those the service must refuse).
 // With gasPriceWei 0 and one split, bestTrade's output equals the best of them to the wei; with splits it is never
-// less, and on a large WETH -> USDC trade strictly more.
+// less, and on a large WETH -> USDC trade strictly more. Balancer pools are the best single path in some cases of each
+// trade type, among them a stable pool taking more than 29% of its balance in (as far as the route search's float
+// curves of Balancer pools once reached: a bound there must not rule the path out), and amounts run from a cent to that.
 // Exact output likewise: every path a router executes for an exact output (one protocol; v2 pairs of one DEX) is
 // priced backwards by QuoterV2.quoteExactOutput (reversed packed path), V4Quoter.quoteExactOutput (v4 paths, through
 // the Universal Router) or the DEX's Router02.getAmountsIn; with one
@@ -17,6 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { type Address, encodePacked, type Hex, parseUnits, zeroAddress } from 'viem';
+import { BALANCER_ARTIFACT_PATHS } from '../../seeds/devnet/deployBalancer.ts';
 import { V4_ARTIFACT_PATHS } from '../../seeds/devnet/deployUniswapV4.ts';
 import { devnetAddresses } from '../../seeds/devnet/devnetAddresses.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
@@ -26,6 +31,7 @@ import { seedChains } from '../../src/chain/seedChains.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../../src/graph/snapshot.ts';
+import { tradeableIndices } from '../../src/protocols/balancer/SnapshotPoolBalancer.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
@@ -38,11 +44,13 @@ const MIXED_QUOTER_ABI = artifactAbi(
 );
 const V2_ROUTER_ABI = artifactAbi('@uniswap/v2-periphery/build/UniswapV2Router02.json');
 const V4_QUOTER_ABI = artifactAbi(V4_ARTIFACT_PATHS.V4Quoter);
+const QUERIES_ABI = artifactAbi(BALANCER_ARTIFACT_PATHS.BalancerQueries);
 /** MixedRouteQuoterV1 marks a v2 hop of a packed path with this fee value (Constants.sol). */
 const V2_FLAG = 8388608;
 
-const devnet = await startDevnet({ v4: true });
-if (!devnet.v4) throw new Error('startDevnet({ v4: true }) returned no v4 deployment');
+const devnet = await startDevnet({ v4: true, balancer: true });
+if (!devnet.v4 || !devnet.balancer) throw new Error('startDevnet({ v4: true, balancer: true }) returned no v4 or Balancer deployment');
+const balancerQueries = devnet.balancer.contracts.balancerQueries;
 const v4Quoter = devnet.v4.contracts.v4Quoter;
 t.teardown(() => devnet.stop());
 const snapshotDir = mkdtempSync(join(tmpdir(), 'sqs-optimality-'));
@@ -58,11 +66,20 @@ const report = await seedChains({
 });
 if (report.chains[0]?.status !== 'seeded') throw new Error('seeding failed');
 const [snapshot] = loadSnapshots(snapshotDir).snapshots;
+// Every read at the snapshot's block (a stable pool's amplification ramps with the block's timestamp).
+const blockNumber = BigInt(snapshot!.blockNumber);
 const index = new PricingGraph(new PoolGraph([snapshot!], catalog), catalog).chain(devnet.chainId)!;
 // Only reads follow (no transaction): every path of a case is priced by the chain at once, in JSON-RPC batches.
 const client = batchingClient(devnet);
 const addresses = devnetAddresses();
 const token = (symbol: string): CatalogToken => chain.tokens.find((x) => x.symbol === symbol)!;
+
+/** Each pool with the token pairs it trades: a Balancer pool every pair of its tradeable tokens. */
+const pairs = snapshot!.pools.map((p): [SnapshotPool, [string, string][]] => {
+  if (p.version !== 'balancerV2') return [p, [[p.token0.toLowerCase(), p.token1.toLowerCase()]]];
+  const traded = tradeableIndices(p).map((i) => p.tokens[i]);
+  return [p, traded.flatMap((x, i) => traded.slice(i + 1).map((y): [string, string] => [x, y]))];
+});
 
 /** Every simple path of 1..3 pools from a to b over all pools of the snapshot (brute force). */
 function allPaths(a: string, b: string): { pools: SnapshotPool[]; tokens: string[] }[] {
@@ -70,13 +87,15 @@ function allPaths(a: string, b: string): { pools: SnapshotPool[]; tokens: string
   const walk = (at: string, pools: SnapshotPool[], tokens: string[]) => {
     if (at === b) return void out.push({ pools: [...pools], tokens: [...tokens] });
     if (pools.length === 3) return;
-    for (const p of snapshot!.pools) {
+    for (const [p, traded] of pairs) {
       if (p.version === 'v4' && p.hooks !== zeroAddress) continue;
-      const [x, y] = [p.token0.toLowerCase(), p.token1.toLowerCase()];
-      if ((x !== at && y !== at) || pools.includes(p)) continue;
-      const next = x === at ? y : x;
-      if (tokens.includes(next)) continue;
-      walk(next, [...pools, p], [...tokens, next]);
+      if (pools.includes(p)) continue;
+      for (const [x, y] of traded) {
+        if (x !== at && y !== at) continue;
+        const next = x === at ? y : x;
+        if (tokens.includes(next)) continue;
+        walk(next, [...pools, p], [...tokens, next]);
+      }
     }
   };
   walk(a, [], [a]);
@@ -99,8 +118,39 @@ async function v4Quote(pools: readonly SnapshotPool[], tokens: readonly string[]
     functionName: exactIn ? 'quoteExactInput' : 'quoteExactOutput',
     args: [{ exactCurrency: tokens[exactIn ? 0 : tokens.length - 1], path: v4PathKeys(pools, tokens, exactIn), exactAmount: amount }],
     gas: 1_000_000_000n,
+    blockNumber,
   });
   return (result as readonly [bigint])[0];
+}
+
+/**
+ * BalancerQueries.queryBatchSwap for a path of Balancer pools, as the Vault's batchSwap runs it: the output of an
+ * exact input (GIVEN_IN, hops in order), or the input of an exact output (GIVEN_OUT, hops from the last).
+ */
+async function balancerQuote(pools: readonly SnapshotPool[], tokens: readonly string[], amount: bigint, exactIn: boolean): Promise<bigint> {
+  const hops = pools.map((p, i) => ({
+    poolId: p.address as Hex,
+    assetInIndex: BigInt(i),
+    assetOutIndex: BigInt(i + 1),
+    amount: 0n,
+    userData: '0x' as Hex,
+  }));
+  const swaps = exactIn ? hops : hops.reverse();
+  swaps[0].amount = amount;
+  const { result } = await client.simulateContract({
+    address: balancerQueries,
+    abi: QUERIES_ABI,
+    functionName: 'queryBatchSwap',
+    args: [
+      exactIn ? 0 : 1,
+      swaps,
+      tokens,
+      { sender: zeroAddress, fromInternalBalance: false, recipient: zeroAddress, toInternalBalance: false },
+    ],
+    blockNumber,
+  });
+  const deltas = result as readonly bigint[];
+  return exactIn ? -deltas[tokens.length - 1] : deltas[0];
 }
 
 /** Deployments whose pools the devnet's Universal Router swaps in one path (its own v4 and Uniswap's v2/v3 factories). */
@@ -116,6 +166,7 @@ async function hopOutput(pool: SnapshotPool, tokenIn: string, tokenOut: string, 
       abi: V2_ROUTER_ABI,
       functionName: 'getAmountsOut',
       args: [amountIn, [tokenIn, tokenOut]],
+      blockNumber,
     })) as bigint[];
     return amounts[1];
   }
@@ -125,6 +176,7 @@ async function hopOutput(pool: SnapshotPool, tokenIn: string, tokenOut: string, 
     functionName: 'quoteExactInput',
     args: [encodePacked(['address', 'uint24', 'address'], [tokenIn as Address, pool.fee, tokenOut as Address]), amountIn],
     gas: 1_000_000_000n,
+    blockNumber,
   });
   return (result as readonly [bigint])[0];
 }
@@ -139,6 +191,7 @@ async function chainOutput(path: { pools: SnapshotPool[]; tokens: string[] }, am
       path.pools.flatMap((p, i) => [tokens[i], fee(p)] as const).concat(tokens[tokens.length - 1]) as (Address | number)[],
     );
   try {
+    if (path.pools.every((p) => p.version === 'balancerV2')) return await balancerQuote(path.pools, tokens, amountIn, true);
     if (kinds.size === 1 && path.pools[0].version === 'v2') {
       const dex = chain.dexes.find((d) => d.slug === path.pools[0].dex && d.version === 'v2')!;
       const amounts = (await client.readContract({
@@ -146,6 +199,7 @@ async function chainOutput(path: { pools: SnapshotPool[]; tokens: string[] }, am
         abi: V2_ROUTER_ABI,
         functionName: 'getAmountsOut',
         args: [amountIn, tokens],
+        blockNumber,
       })) as bigint[];
       return amounts[amounts.length - 1];
     }
@@ -157,6 +211,7 @@ async function chainOutput(path: { pools: SnapshotPool[]; tokens: string[] }, am
         functionName: 'quoteExactInput',
         args: [packed((p) => p.fee), amountIn],
         gas: 1_000_000_000n,
+        blockNumber,
       });
       return (result as readonly [bigint])[0];
     }
@@ -167,6 +222,7 @@ async function chainOutput(path: { pools: SnapshotPool[]; tokens: string[] }, am
         functionName: 'quoteExactInput',
         args: [packed((p) => (p.version === 'v2' ? V2_FLAG : p.fee)), amountIn],
         gas: 1_000_000_000n,
+        blockNumber,
       });
       return (result as readonly [bigint])[0];
     }
@@ -196,6 +252,7 @@ async function chainInput(path: { pools: SnapshotPool[]; tokens: string[] }, amo
   if (kinds.size > 1) return undefined;
   const tokens = path.tokens as Address[];
   try {
+    if (path.pools[0].version === 'balancerV2') return await balancerQuote(path.pools, tokens, amountOut, false);
     if (path.pools[0].version === 'v2') {
       const dex = chain.dexes.find((d) => d.slug === path.pools[0].dex && d.version === 'v2')!;
       const amounts = (await client.readContract({
@@ -203,6 +260,7 @@ async function chainInput(path: { pools: SnapshotPool[]; tokens: string[] }, amo
         abi: V2_ROUTER_ABI,
         functionName: 'getAmountsIn',
         args: [amountOut, tokens],
+        blockNumber,
       })) as bigint[];
       return amounts[0];
     }
@@ -243,10 +301,32 @@ const EXACT_OUTPUT_CASES: [string, string, string][] = [
   ['DAI', 'USDT', '100000'],
   ['USDT', 'WETH', '5'],
   ['USDC', 'WBTC', '0.5'],
+  // Pairs with Balancer pools (and Uniswap pools beside them), up to beyond 29% of the stable pools' balances.
+  ['USDC', 'USDT', '0.01'],
+  ['USDC', 'USDT', '400000'],
+  ['DAI', 'USDC', '350000'],
+  ['USDT', 'DAI', '450000'],
+  ['WETH', 'UNI', '20000'],
+  ['USDC', 'WBTC', '2'],
 ];
 
-/** Cases whose best single path (by the chain) uses a v4 pool, by trade type: the v4 pools must matter somewhere. */
+/**
+ * Cases whose best single path over the Uniswap pools (by the chain) uses a v4 pool, by trade type: the v4 pools must
+ * matter somewhere.
+ */
 const v4Best = { exactIn: 0, exactOut: 0 };
+/** Likewise for Balancer pools, and cases where the best path's first pool is a stable pool taking > 29% of its balance in. */
+const balancerBest = { exactIn: 0, exactOut: 0, stableBeyond: 0 };
+
+/** Whether a path goes through a Balancer pool. */
+const isBalancer = (path: { pools: SnapshotPool[] }) => path.pools.some((p) => p.version === 'balancerV2');
+
+/** Whether a path's first hop is a Balancer stable pool and `amountIn` is more than 29% of its balance of the token in. */
+function stableBeyond(path: { pools: SnapshotPool[]; tokens: string[] }, amountIn: bigint): boolean {
+  const p = path.pools[0];
+  if (p.version !== 'balancerV2' || p.poolKind !== 'balancerStable') return false;
+  return amountIn * 100n > 29n * BigInt(p.balances[p.tokens.indexOf(path.tokens[0])]);
+}
 
 for (const [a, b, amount] of EXACT_OUTPUT_CASES) {
   t.test(`${a} -> exactly ${amount} ${b}: bestTrade against every exact-output path priced by the chain`, async (t) => {
@@ -256,6 +336,8 @@ for (const [a, b, amount] of EXACT_OUTPUT_CASES) {
     const paths = allPaths(tokenIn.address.toLowerCase(), tokenOut.address.toLowerCase());
     let cheapest: bigint | undefined;
     let cheapestV4 = false;
+    let cheapestUniswap: bigint | undefined;
+    let cheapestPath: { pools: SnapshotPool[]; tokens: string[] } | undefined;
     let priced = 0;
     const inputs = await Promise.all(paths.map((path) => chainInput(path, amountOut)));
     for (const [i, path] of paths.entries()) {
@@ -264,10 +346,17 @@ for (const [a, b, amount] of EXACT_OUTPUT_CASES) {
       priced++;
       if (input !== null && (cheapest === undefined || input < cheapest)) {
         cheapest = input;
+        cheapestPath = path;
+      }
+      // Whether v4 pools matter is asked of the Uniswap pools alone (Balancer's stable pools beat them on some pairs).
+      if (input !== null && !isBalancer(path) && (cheapestUniswap === undefined || input < cheapestUniswap)) {
+        cheapestUniswap = input;
         cheapestV4 = path.pools.some((p) => p.version === 'v4');
       }
     }
     if (cheapestV4) v4Best.exactOut++;
+    if (cheapestPath && isBalancer(cheapestPath)) balancerBest.exactOut++;
+    if (cheapestPath && cheapest !== undefined && stableBeyond(cheapestPath, cheapest)) balancerBest.stableBeyond++;
     t.ok(
       priced > 0 && cheapest !== undefined,
       `${priced} of ${paths.length} paths execute an exact output and were priced by the chain; the cheapest asks ${cheapest}`,
@@ -320,6 +409,19 @@ const CASES: [string, string, string][] = [
   ['WBTC', 'USDT', '1'],
   ['LINK', 'USDC', '300'],
   ['WETH', 'USDC', '30'],
+  // Pairs with Balancer pools (and Uniswap pools beside them), from a cent to beyond 29% of the stable pools' balances.
+  ['USDC', 'USDT', '0.01'],
+  ['DAI', 'USDT', '0.01'],
+  ['USDC', 'USDT', '5000'],
+  ['USDC', 'USDT', '400000'],
+  ['USDC', 'DAI', '350000'],
+  ['DAI', 'USDC', '600000'],
+  ['USDT', 'DAI', '450000'],
+  ['UNI', 'WETH', '1000'],
+  ['UNI', 'WETH', '30000'],
+  ['WETH', 'UNI', '40'],
+  ['WBTC', 'USDC', '3'],
+  ['USDC', 'WBTC', '150000'],
 ];
 
 for (const [a, b, amount] of CASES) {
@@ -330,6 +432,8 @@ for (const [a, b, amount] of CASES) {
     const paths = allPaths(tokenIn.address.toLowerCase(), tokenOut.address.toLowerCase());
     let best = 0n;
     let bestV4 = false;
+    let bestUniswap = 0n;
+    let bestPath: { pools: SnapshotPool[]; tokens: string[] } | undefined;
     let priced = 0;
     const outs = await Promise.all(paths.map((path) => chainOutput(path, amountIn)));
     for (const [i, path] of paths.entries()) {
@@ -338,10 +442,16 @@ for (const [a, b, amount] of CASES) {
       priced++;
       if (out > best) {
         best = out;
+        bestPath = path;
+      }
+      if (out > bestUniswap && !isBalancer(path)) {
+        bestUniswap = out;
         bestV4 = path.pools.some((p) => p.version === 'v4');
       }
     }
     if (bestV4) v4Best.exactIn++;
+    if (bestPath && isBalancer(bestPath)) balancerBest.exactIn++;
+    if (bestPath && stableBeyond(bestPath, amountIn)) balancerBest.stableBeyond++;
     t.ok(priced > 0 && best > 0n, `${priced} of ${paths.length} paths have a router and were priced by the chain; the best gives ${best}`);
     const request = {
       tokenIn: tokenIn.address.toLowerCase(),
@@ -368,4 +478,10 @@ for (const [a, b, amount] of CASES) {
 t.test('v4 pools are the best single path in some cases of each trade type', async (t) => {
   t.ok(v4Best.exactIn > 0, `exact input: ${v4Best.exactIn} of ${CASES.length} cases`);
   t.ok(v4Best.exactOut > 0, `exact output: ${v4Best.exactOut} of ${EXACT_OUTPUT_CASES.length} cases`);
+});
+
+t.test('Balancer pools are the best single path in some cases of each trade type, a stable one beyond 29% of its balance', async (t) => {
+  t.ok(balancerBest.exactIn > 0, `exact input: ${balancerBest.exactIn} of ${CASES.length} cases`);
+  t.ok(balancerBest.exactOut > 0, `exact output: ${balancerBest.exactOut} of ${EXACT_OUTPUT_CASES.length} cases`);
+  t.ok(balancerBest.stableBeyond > 0, `a stable pool taking more than 29% of its balance in: ${balancerBest.stableBeyond} cases`);
 });

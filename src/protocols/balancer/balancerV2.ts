@@ -11,11 +11,13 @@
  * its `address`, and the route search takes the address as the pool: two views of one pool are never two hops of a
  * path nor two splits of a trade (each would be priced on the untouched state, which is not what the Vault does).
  * A leg through one has `pool` = the poolId, `version` 'balancerV2', `kind` its kind. Amounts are always the exact
- * integer math (balancerState.ts balancerQuoter); floats only shape the curve the split search steers by.
+ * integer math (balancerState.ts balancerQuoter); floats only shape the curve the split search steers by and prunes
+ * with (balancerCurve.ts: an upper bound of the exact math, to every input the pool carries).
  */
 import { AmmError } from '../../amm/ammError.ts';
 import { ammRefusal } from '../ammRefusal.ts';
-import type { CurveSegment, EventOutcome, Fraction, LadderQuote, PoolBase, PoolProtocol, TradeType } from '../PoolProtocol.ts';
+import type { EventOutcome, Fraction, LadderQuote, PoolBase, PoolProtocol, TradeType } from '../PoolProtocol.ts';
+import { balancerCurve } from './balancerCurve.ts';
 import { AMP_UPDATE_STOPPED, applyBalancerEvent, BALANCER_EVENT_TOPICS, BALANCER_REREAD_TOPICS } from './balancerEvents.ts';
 import { BALANCER_STABLE_GAS, BALANCER_WEIGHTED_GAS } from './balancerGas.ts';
 import { balancerSource } from './balancerSource.ts';
@@ -36,9 +38,6 @@ export interface BalancerPool extends PoolBase {
 }
 
 const ONE = 10n ** 18n;
-
-/** Input steps (fractions of the input balance, cumulative) the float curve is sampled at. */
-const CURVE_STEPS = [0.002, 0.01, 0.03, 0.07, 0.14, 0.22, 0.29];
 
 /**
  * Each amount's exact quote or refusal (an output of nothing is AMOUNT_TOO_SMALL), through one quoter for the pool's
@@ -61,43 +60,6 @@ function quoteAmounts(pool: BalancerPool, zeroForOne: boolean, tradeType: TradeT
       return ammRefusal(error);
     }
   });
-}
-
-/** Exact output of an input, or undefined where the pool refuses it (curve sampling only). */
-function outputOf(pool: BalancerPool, zeroForOne: boolean, amountIn: bigint): bigint | undefined {
-  const q = quoteAmounts(pool, zeroForOne, 'exactIn', [amountIn])[0];
-  return q.ok ? q.amountOut : undefined;
-}
-
-/**
- * The float curve the split search steers by: successive stretches of the input balance (CURVE_STEPS), each a
- * constant-product segment through the exact outputs at its middle and end (a weighted pool of equal weights is
- * exactly constant product; other shapes are approximated). Undefined once the pool refuses (weighted: 30% of a
- * balance in).
- */
-function balancerCurve(pool: BalancerPool, zeroForOne: boolean): () => CurveSegment | undefined {
-  const balanceIn = Number(pool.state.balances[zeroForOne ? pool.index0 : pool.index1]);
-  let k = 0;
-  let x0 = 0;
-  let y0 = 0;
-  return () => {
-    if (k >= CURVE_STEPS.length || !(balanceIn > 0)) return undefined;
-    const x1 = balanceIn * CURVE_STEPS[k++];
-    const len = x1 - x0;
-    const xm = x0 + len / 2;
-    const ym = outputOf(pool, zeroForOne, BigInt(Math.floor(xm)));
-    const y1 = outputOf(pool, zeroForOne, BigInt(Math.floor(x1)));
-    if (ym === undefined || y1 === undefined || len < 2) return undefined;
-    const dm = Number(ym) - y0;
-    const d1 = Number(y1) - y0;
-    x0 = x1;
-    y0 = Number(y1);
-    if (!(d1 > 0)) return undefined;
-    // a * d / (b + d) through (len/2, dm) and (len, d1); a linear stretch where the samples are not concave.
-    const b = 2 * dm > d1 && d1 > dm ? (len * (d1 - dm)) / (2 * dm - d1) : len * 1e9;
-    const a = (d1 * (b + len)) / len;
-    return { len, a, b, ticks: 0 };
-  };
 }
 
 /** Fee-free price of token0 in token1 (raw units): weighted from balances and weights, stable from a tiny fee-free swap. */
