@@ -49,11 +49,16 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** A failed check's result: the error's message. */
+function failed(error: unknown): CheckResult {
+  return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+}
+
 async function check(run: () => Promise<string>, timeoutMs: number, what: string): Promise<CheckResult> {
   try {
     return { ok: true, detail: await withTimeout(run(), timeoutMs, what) };
   } catch (error) {
-    return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+    return failed(error);
   }
 }
 
@@ -95,7 +100,7 @@ function local(run: () => string): CheckResult {
   try {
     return { ok: true, detail: run() };
   } catch (error) {
-    return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+    return failed(error);
   }
 }
 

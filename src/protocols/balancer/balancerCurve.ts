@@ -165,16 +165,15 @@ function ordered(samples: Sample[]): Sample[] {
 }
 
 /**
- * An upper bound of the curve's slope just past point j (at most its chord from point j - 1: from that point's
- * lower bound to this one's upper bound; rate0 at the origin), and a lower bound of its slope just before point j
- * (at least its chord to point j + 1: from this point's upper bound to that one's lower bound).
+ * An upper bound of the curve's slope just past each point j: at most its chord from point j - 1 (from that point's
+ * lower bound to this one's upper bound; rate0 at the origin), and never above the one before (the curve is concave).
  */
-/** slopeAfter of every point: the chord's bound, and never above the one before (the curve is concave). */
 function slopesAfter(pts: readonly Sample[], rate0: number): number[] {
   const u = [rate0];
   for (let j = 1; j < pts.length; j++) u.push(Math.min(u[j - 1], (pts[j].hi - pts[j - 1].lo) / (pts[j].x - pts[j - 1].x)));
   return u;
 }
+/** A lower bound of the curve's slope just before point j: at least its chord to point j + 1 (this point's upper bound to that one's lower bound). */
 const slopeBefore = (pts: readonly Sample[], j: number) => (pts[j + 1].lo - pts[j].hi) / (pts[j + 1].x - pts[j].x);
 
 /**
@@ -246,8 +245,7 @@ function polyline(hull: readonly Sample[], rate0: number, weighted: boolean, bal
     pieces.push({ len, slope: (vertices[k].y - vertices[k - 1].y) / len });
   }
   // Nearly flat: below any rate the split search could equalise at (it must give the pool nothing there).
-  const tail = TAIL_SLOPE;
-  pieces.push({ len: weighted ? lastX * CAPACITY_MARGIN : Number.POSITIVE_INFINITY, slope: tail });
+  pieces.push({ len: weighted ? lastX * CAPACITY_MARGIN : Number.POSITIVE_INFINITY, slope: TAIL_SLOPE });
   return pieces;
 }
 
