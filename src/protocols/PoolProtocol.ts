@@ -224,6 +224,12 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
    * undefined once the known state ends (the input a swap could still take beyond it is not known).
    */
   curveSegments(pool: P, zeroForOne: boolean): () => CurveSegment | undefined;
+  /**
+   * Whether the pool refuses every swap in this direction, whatever the amount and side (exact input pays out
+   * nothing, exact output cannot be given): a Uniswap v4 pool whose swap fee is 100%. A path through it is never part
+   * of a trade, so the route search leaves it out (src/routing/candidates.ts, ExecutablePaths.unpaid). Absent: never.
+   */
+  paysNothing?(pool: P, zeroForOne: boolean): boolean;
   /** Fee-free price of token0 in token1 (token1 units per token0 unit, smallest units). */
   midPrice(pool: P): Fraction;
   /** Fee-free price of token0 in token1 read straight from snapshot state (display figures, no conversion). */

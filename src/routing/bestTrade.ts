@@ -3,7 +3,7 @@ import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
 import { type Candidate, executablePaths } from './candidates.ts';
 import { exactTrade } from './exactTrade.ts';
 import { optimalSplit } from './optimalSplit.ts';
-import type { LadderCache, PathQuote } from './priceRoutes.ts';
+import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
 import { assignExecutors, callsGasUnits, gasCost, type Search, score, type TradeRequest } from './searchGas.ts';
 import { bestOtherPath, bestSinglePath, depthTightened, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
@@ -52,6 +52,12 @@ export interface BestTradeOptions {
    * first, and a path beyond them gets its curve without its depth bound: the search the bounds must not change).
    */
   readonly boundBeforeCurves?: boolean;
+  /**
+   * Whether the search leaves out the paths through a pool that refuses every swap their way (ExecutablePaths.unpaid:
+   * never part of a trade, priced only for a refusal code; default true; false: searched as any other path, the search
+   * leaving them out must not change).
+   */
+  readonly leaveOutUnpaid?: boolean;
 }
 
 /**
@@ -75,14 +81,15 @@ export type TradeOutcome = { readonly ok: true; readonly trade: Trade } | { read
 export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options: BestTradeOptions = {}): TradeOutcome {
   const ends = tradeEnds(index.wrappedNative, request.tokenIn, request.tokenOut);
   if (ends.bareWrap) return { ok: true, trade: wrapTrade({ ...request, nativeIn: ends.nativeIn }) };
+  const keepUnpaid = options.leaveOutUnpaid === false;
   const found =
     request.allowKey === undefined
-      ? executablePaths(index, ends, request, options.maxRoutes)
+      ? executablePaths(index, ends, request, options.maxRoutes, keepUnpaid)
       : index.pairMemo(
-          `paths:${ends.poolTokenIn}:${ends.poolTokenOut}:${ends.nativeIn}:${ends.nativeOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.handoverSlippageBps ?? ''}:${request.allowKey}`,
-          () => executablePaths(index, ends, request, options.maxRoutes),
+          `paths:${ends.poolTokenIn}:${ends.poolTokenOut}:${ends.nativeIn}:${ends.nativeOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.handoverSlippageBps ?? ''}:${request.allowKey}:${keepUnpaid}`,
+          () => executablePaths(index, ends, request, options.maxRoutes, keepUnpaid),
         );
-  if (found.paths.length === 0 && found.others.length === 0)
+  if (found.paths.length === 0 && found.others.length === 0 && found.unpaid.length === 0)
     return { ok: false, code: found.pathsFound && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };
   const rate = gasRate(index, request.tradeType === 'exactIn' ? request.tokenOut : request.tokenIn);
   const search: Search = {
@@ -220,7 +227,13 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   if (found.others.length > 0) bestOtherPath(search, found, single, candidates.length, options, cache, floor);
   let best: PricedSplit<Candidate> | undefined = single.best;
   if (split && (!best || split.score > best.score)) best = split;
-  if (!best) return { ok: false, code: refusalCode(single.whole) };
+  if (!best) {
+    // No trade: every steered path was priced for the whole amount (bestSinglePath), and so are those left out as
+    // refused whatever the amount, whose refusals are codes too.
+    const { tradeType, amount } = request;
+    const unpaid = found.unpaid.map((c) => pricePath(c.path, tradeType, [amount], cache)[0]);
+    return { ok: false, code: refusalCode(single.whole.concat(unpaid)) };
+  }
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };
 }
 

@@ -1,7 +1,7 @@
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { PathNode } from '../graph/pathTree.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
-import { protocolGas } from '../protocols/registry.ts';
+import { protocolGas, protocolOf } from '../protocols/registry.ts';
 import { chainMeetsNativePools, executorsFor, routeStages, type StagePlan } from './executors.ts';
 import { DEFAULT_MAX_ROUTES, findRoutes, type NativeNode, type PoolPath } from './findRoutes.ts';
 import { leastRouteGas, routeGas } from './gasModel.ts';
@@ -40,6 +40,11 @@ export interface Candidate extends SplitPath {
   readonly tickGas: number;
   /** The least gas of its swaps priced: its nominal legs moving no tick (pricing only adds ticks, cold slots, tick moves). */
   readonly floorGas: bigint;
+  /**
+   * Whether one of its pools refuses every swap in the path's direction (PoolProtocol.paysNothing: a 100% fee v4
+   * pool): the path is refused whatever the amount, so never part of a trade.
+   */
+  readonly paysNothing: boolean;
 }
 
 /** What of a trade request decides its candidate paths (bestTrade's TradeRequest is one). */
@@ -51,8 +56,18 @@ export interface PathRequest extends Pick<RoutingLimits, 'maxHops' | 'handoverSl
 
 /** A pair's paths that some router can execute, with what a search needs to know of each before pricing. */
 export interface ExecutablePaths {
-  /** The paths the search steers over (curves, splits): findRoutes' first maxRoutes that a router executes. */
+  /**
+   * The paths the search steers over (curves, splits): findRoutes' first maxRoutes that a router executes, but for
+   * those in `unpaid`.
+   */
   readonly paths: readonly Candidate[];
+  /**
+   * Of findRoutes' first maxRoutes, the paths through a pool that refuses every swap their way (Candidate.paysNothing),
+   * in findRoutes' order: refused whatever the amount, so no part of any trade; the search leaves them out and prices
+   * them only for a refusal code (bestTrade). They count among the maxRoutes as before, so the steered paths are the
+   * same. Empty when executablePaths is asked to keep them among `paths`.
+   */
+  readonly unpaid: readonly Candidate[];
   /** The other executable paths findRoutes found, by descending rate at zero: single-path candidates (bestOtherPath). */
   readonly others: readonly OtherPath[];
   /** The least leastGas of `others` (0 when none). */
@@ -83,6 +98,7 @@ export function executablePaths(
   ends: TradeEnds,
   request: PathRequest,
   maxRoutes: number | undefined,
+  keepUnpaid = false,
 ): ExecutablePaths {
   const nativeNode: NativeNode | undefined = chainMeetsNativePools(index.chain)
     ? { wrapped: index.wrappedNative, atIn: ends.nativeIn === 'wrapped', atOut: ends.nativeOut === 'wrapped' }
@@ -97,6 +113,7 @@ export function executablePaths(
   for (const p of found) if (p.pools.length <= 1) direct++;
   const steered = Math.max(direct, maxRoutes ?? DEFAULT_MAX_ROUTES);
   const paths: Candidate[] = [];
+  const unpaid: Candidate[] = [];
   /** Steered paths run in one call. */
   let calls = 0;
   const others: OtherPath[] = [];
@@ -108,7 +125,7 @@ export function executablePaths(
       // A path of stages is steered too (the split search may give it a share: its own steps), beside the paths run in
       // one call rather than in the place of one of them.
       const c = candidateOf(index, kept, path, request);
-      if (c) paths.push(c);
+      if (c) (c.paysNothing && !keepUnpaid ? unpaid : paths).push(c);
       if (c && !c.stages) calls++;
       continue;
     }
@@ -118,7 +135,7 @@ export function executablePaths(
     if (othersFloorGas === undefined || facts.leastGas < othersFloorGas) othersFloorGas = facts.leastGas;
   }
   others.sort((a, b) => b.rate - a.rate || a.order - b.order);
-  return { paths, others, othersFloorGas: othersFloorGas ?? 0n, pathsFound: found.length > 0 };
+  return { paths, unpaid, others, othersFloorGas: othersFloorGas ?? 0n, pathsFound: found.length > 0 };
 }
 
 /** How a request's paths are made candidates: its side and the slippage of hand-overs between stages. */
@@ -225,6 +242,7 @@ export function pricedCandidate(index: ChainPoolIndex, unstaged: PricedPath, ter
   // The pool and its tokens in and out: a pool of more than two tokens is priced per pair (PoolProtocol.pairViews).
   const key = priced.pools.map((p, h) => `${p.address}:${path.tokens[h]}>${path.tokens[h + 1]}`).join('/');
   const ticking = nominal.find((l) => protocolGas(l.kind).tick > 0n);
+  const paysNothing = priced.pools.some((p, h) => protocolOf(p.kind).paysNothing?.(p, nominal[h].tokenIn === p.token0) === true);
   return {
     path: priced,
     executors,
@@ -236,6 +254,7 @@ export function pricedCandidate(index: ChainPoolIndex, unstaged: PricedPath, ter
       tradeType,
     ),
     tickGas: ticking ? Number(protocolGas(ticking.kind).tick) : 0,
+    paysNothing,
     key,
     deployment: path.pools.every((e) => e.deployment === path.pools[0].deployment) ? path.pools[0].deployment : undefined,
   };

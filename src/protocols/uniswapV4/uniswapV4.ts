@@ -169,6 +169,11 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
       return refuseAll(amounts, ammRefusal(error));
     }
   },
+  paysNothing(pool, zeroForOne) {
+    // A 100% swap fee takes the whole input (SwapMath: nothing left to move the price, so nothing paid out) and
+    // refuses an exact output (Pool.swap: InvalidFeeForExactOut): quoteLadder refuses every amount either way.
+    return (zeroForOne ? pool.zeroForOne : pool.oneForZero).fee >= MAX_LP_FEE;
+  },
   curveSegments(pool, zeroForOne) {
     // v3's walk with the direction's fee; a refused pool has no curve.
     if (pool.refusal !== undefined) return () => undefined;
