@@ -298,9 +298,9 @@ for (const [kind, { state, ladders, oracle }] of Object.entries(CASES)) {
   });
 }
 
-// A 100% fee (v4 allows it) pays nothing out whatever the input: its exact walk refuses every amount as buying nothing
-// (AMOUNT_TOO_SMALL), and its curve says so (one
-// segment of no output, not "unknown", which would leave every path through it unbounded and priced first).
+// A 100% fee (v4 allows it) pays nothing out whatever the input: its exact walk refuses every amount as a pool that
+// cannot serve it (INSUFFICIENT_LIQUIDITY, not AMOUNT_TOO_SMALL: no larger amount would do), and its curve says so
+// (one segment of no output, not "unknown", which would leave every path through it unbounded and priced first).
 t.test('uniswapV4: a 100% fee pool pays nothing out, and its curve says so', async (t) => {
   const protocol = protocolOf('uniswapV4');
   const pool = protocol.fromSnapshot({ ...v4, fee: 1_000_000, lpFee: 1_000_000 });
@@ -308,8 +308,8 @@ t.test('uniswapV4: a 100% fee pool pays nothing out, and its curve says so', asy
   for (const zeroForOne of [true, false]) {
     const walk = protocol.quoteLadder(pool, zeroForOne, 'exactIn', amounts);
     t.same(
-      walk.map((q) => (q.ok ? q.amountOut : q.code)),
-      amounts.map(() => 'AMOUNT_TOO_SMALL'),
+      walk.map((q) => (q.ok ? q.amountOut : `${q.code}: ${q.reason}`)),
+      amounts.map(() => 'INSUFFICIENT_LIQUIDITY: a 100% fee pool pays nothing out'),
       `zeroForOne ${zeroForOne}: buys nothing`,
     );
     const next = protocol.curveSegments(pool, zeroForOne);

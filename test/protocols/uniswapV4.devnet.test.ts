@@ -5,7 +5,8 @@
 // read through StateView, equals V4Quoter.quoteExactInputSingle / quoteExactOutputSingle to the wei for amounts from
 // 1 wei to past the pool's liquidity, both directions, both trade types (spacings 1/10/60/200, fees 0 to 100%, a
 // protocol fee that differs per direction); where V4Quoter reverts (NotEnoughLiquidity) the ladder refuses, where it
-// answers 0 the ladder says AMOUNT_TOO_SMALL. Seeded: V4_LADDER_SEED.
+// answers 0 the ladder says AMOUNT_TOO_SMALL (at a 100% fee, where it answers 0 for every amount: INSUFFICIENT_LIQUIDITY).
+// Seeded: V4_LADDER_SEED.
 import t from 'tap';
 import { type Address, getAddress, type Hex, keccak256, parseAbi, zeroAddress } from 'viem';
 import { acrossDevnetAddresses } from '../../seeds/devnet/deployAcross.ts';
@@ -16,6 +17,7 @@ import { DEVNET_V4_POOLS } from '../../seeds/devnet/devnetV4Plan.ts';
 import { startDevnet } from '../../seeds/devnet/startDevnet.ts';
 import type { LadderQuote, TradeType } from '../../src/protocols/PoolProtocol.ts';
 import { uniswapV4 } from '../../src/protocols/uniswapV4/uniswapV4.ts';
+import { MAX_LP_FEE } from '../../src/protocols/uniswapV4/v4Fees.ts';
 import { batchingClient, devnetWallet } from '../helpers/devnetWallet.ts';
 import { seededRandom } from '../helpers/seededRandom.ts';
 import { readV4State, STATE_VIEW_ABI, v4QuoterQuote } from '../helpers/v4State.ts';
@@ -142,6 +144,8 @@ t.test('the v4 ladder equals V4Quoter to the wei', async (t) => {
   const crossed = new Map<number, number>();
   const gasPoints: [number, bigint][] = [];
   let cases = 0;
+  /** Exact inputs into the 100% fee pool (V4Quoter answers 0 at every amount). */
+  let fullFeeRefusals = 0;
   for (const pool of v4.pools) {
     const state = await readV4State(client, v4.contracts.stateView, v4.contracts.poolManager, pool, WINDOW_WORDS, block);
     t.equal(uniswapV4.checkSnapshot(state), undefined, `${state.address}: state passes the snapshot checks`);
@@ -169,6 +173,13 @@ t.test('the v4 ladder equals V4Quoter to the wei', async (t) => {
           cases++;
           if (chain === undefined) {
             t.match(ours, { ok: false, code: 'INSUFFICIENT_LIQUIDITY' }, `${label} ${amounts[i]}: V4Quoter reverts, the ladder refuses`);
+          } else if (tradeType === 'exactIn' && chain.amount === 0n && pool.fee >= MAX_LP_FEE) {
+            t.same(
+              ours,
+              { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: 'a 100% fee pool pays nothing out' },
+              `${label} ${amounts[i]}: V4Quoter gives 0 at any amount, the ladder refuses (not AMOUNT_TOO_SMALL)`,
+            );
+            fullFeeRefusals++;
           } else if (tradeType === 'exactIn' && chain.amount === 0n) {
             t.match(ours, { ok: false, code: 'AMOUNT_TOO_SMALL' }, `${label} ${amounts[i]}: V4Quoter gives 0, the ladder refuses`);
           } else if (!ours.ok) {
@@ -184,6 +195,7 @@ t.test('the v4 ladder equals V4Quoter to the wei', async (t) => {
     }
   }
   t.ok(cases >= 300, `${cases} cases`);
+  t.ok(fullFeeRefusals > 0, `${fullFeeRefusals} exact inputs into the 100% fee pool`);
   const most = Math.max(...crossed.keys());
   t.ok(crossed.has(0) && most >= 15, `priced swaps crossed 0 to ${most} initialized ticks`);
   // V4Quoter's gas estimate against the ticks crossed (least squares): what uniswapV4.gas is provisionally set from.

@@ -158,9 +158,11 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
     if (amounts.length === 0) return [];
     if (pool.refusal !== undefined) return refuseAll(amounts, { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: pool.refusal });
     const walk = zeroForOne ? pool.zeroForOne : pool.oneForZero;
-    if (tradeType === 'exactOut' && walk.fee >= MAX_LP_FEE) {
-      // Pool.swap: InvalidFeeForExactOut.
-      return refuseAll(amounts, { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: 'a 100% fee pool cannot give an exact output' });
+    if (walk.fee >= MAX_LP_FEE) {
+      // Exact output: Pool.swap's InvalidFeeForExactOut. Exact input: the fee takes every amount whole and V4Quoter
+      // answers 0; no larger amount would pay out either, so not AMOUNT_TOO_SMALL (which tells the caller to send more).
+      const reason = tradeType === 'exactOut' ? 'a 100% fee pool cannot give an exact output' : 'a 100% fee pool pays nothing out';
+      return refuseAll(amounts, { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason });
     }
     try {
       const ladder = tradeType === 'exactIn' ? quoteExactInputLadder : quoteExactOutputLadder;
