@@ -1,4 +1,4 @@
-import type { CurveSegment } from '../protocols/PoolProtocol.ts';
+import type { CurveSegment, TradeType } from '../protocols/PoolProtocol.ts';
 import { type Pool, protocolOf } from '../protocols/registry.ts';
 import { heldAt } from './nativePools.ts';
 import type { PricedPath } from './priceRoutes.ts';
@@ -102,20 +102,28 @@ export class PoolCurve {
   }
 }
 
-const poolCurves = new WeakMap<Pool, [PoolCurve | undefined, PoolCurve | undefined]>();
+const poolCurves = new WeakMap<Pool, (PoolCurve | undefined)[]>();
 
-/** A pool's curve in one direction, kept per pool. */
-export function poolCurve(pool: Pool, zeroForOne: boolean): PoolCurve {
-  let both = poolCurves.get(pool);
-  if (!both) {
-    both = [undefined, undefined];
-    poolCurves.set(pool, both);
+/**
+ * Where a pool's curve for a direction and trade side is kept (0 to 3): by direction, and by side only where the
+ * protocol's curve depends on it (PoolProtocol.curveBySide); otherwise both sides share the exact-input slot.
+ */
+export function curveSlot(pool: Pool, zeroForOne: boolean, tradeType: TradeType): number {
+  return (zeroForOne ? 0 : 1) + (tradeType === 'exactOut' && protocolOf(pool.kind).curveBySide ? 2 : 0);
+}
+
+/** A pool's curve in one direction, as a search of `tradeType` reads it, kept per pool. */
+export function poolCurve(pool: Pool, zeroForOne: boolean, tradeType: TradeType): PoolCurve {
+  let slots = poolCurves.get(pool);
+  if (!slots) {
+    slots = [undefined, undefined, undefined, undefined];
+    poolCurves.set(pool, slots);
   }
-  const side = zeroForOne ? 0 : 1;
-  let curve = both[side];
+  const slot = curveSlot(pool, zeroForOne, tradeType);
+  let curve = slots[slot];
   if (!curve) {
-    curve = new PoolCurve(protocolOf(pool.kind).curveSegments(pool, zeroForOne));
-    both[side] = curve;
+    curve = new PoolCurve(protocolOf(pool.kind).curveSegments(pool, zeroForOne, slot < 2 ? 'exactIn' : 'exactOut'));
+    slots[slot] = curve;
   }
   return curve;
 }
@@ -167,10 +175,11 @@ const work = {
 };
 
 /**
- * The curve of a path (tokens in swap order) from its pools' current state, built until its input reaches `limitIn`
- * or its output `limitOut` (the trade's fixed amount on its side), or its pools' known state ends.
+ * The curve of a path (tokens in swap order) from its pools' current state as a search of `tradeType` reads them,
+ * built until its input reaches `limitIn` or its output `limitOut` (the trade's fixed amount on its side), or its
+ * pools' known state ends.
  */
-export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): PathCurve {
+export function pathCurve(path: PricedPath, tradeType: TradeType, limitIn: number, limitOut: number): PathCurve {
   const n = path.pools.length;
   // A path of stages: a hop that takes the previous stage's minimum takes its output times (1 - slippage) (pricePath).
   const kept = handoverShares(path);
@@ -178,7 +187,7 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
   let capped = false;
   for (let h = 0; h < n; h++) {
     const pool = path.pools[h];
-    const curve = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0);
+    const curve = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0, tradeType);
     curves[h] = curve;
     segs[h] = curve.segment(0);
     k[h] = 0;
@@ -280,13 +289,13 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
  * segment's rate is at most the one before it, so the path's output for an input t is at most t times this rate (and
  * the input an output y needs at least y over it). 0 when a pool has no segment (its known state carries nothing).
  */
-export function pathRateAtZero(path: PricedPath): number {
+export function pathRateAtZero(path: PricedPath, tradeType: TradeType): number {
   let rate = 1;
   const kept = handoverShares(path);
   for (let h = 0; h < path.pools.length; h++) {
     const pool = path.pools[h];
     // The direction as pathCurve takes it: a native ETH pool at the wrapped token's node holds ETH there (heldAt).
-    const s = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0).segment(0);
+    const s = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0, tradeType).segment(0);
     if (!s) return 0;
     rate *= (s.a / s.b) * (kept ? kept[h] : 1);
   }

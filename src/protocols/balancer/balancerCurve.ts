@@ -25,7 +25,7 @@
  * (toSegments).
  */
 
-import type { CurveSegment } from '../PoolProtocol.ts';
+import type { CurveSegment, TradeType } from '../PoolProtocol.ts';
 import { rateAtZero, stableReal, weightedReal } from './balancerRealCurve.ts';
 import type { BalancerPoolState } from './balancerState.ts';
 
@@ -70,17 +70,20 @@ interface Piece {
   slope: number;
 }
 
-/** The curve of one direction of a Balancer pool, one segment per call (the whole curve is built on the first). */
-export function balancerCurve(pool: PairView, zeroForOne: boolean): () => CurveSegment | undefined {
+/**
+ * The curve of one direction of a Balancer pool as a search of `tradeType` reads it, one segment per call (the whole
+ * curve is built on the first).
+ */
+export function balancerCurve(pool: PairView, zeroForOne: boolean, tradeType: TradeType): () => CurveSegment | undefined {
   let segments: CurveSegment[] | undefined;
   let k = 0;
   return () => {
-    segments ??= buildSegments(pool, zeroForOne);
+    segments ??= buildSegments(pool, zeroForOne, tradeType);
     return segments[k++];
   };
 }
 
-function buildSegments(pool: PairView, zeroForOne: boolean): CurveSegment[] {
+function buildSegments(pool: PairView, zeroForOne: boolean, tradeType: TradeType): CurveSegment[] {
   const [iIn, iOut] = zeroForOne ? [pool.index0, pool.index1] : [pool.index1, pool.index0];
   const balanceIn = pool.state.balances[iIn];
   const balanceOut = pool.state.balances[iOut];
@@ -91,7 +94,14 @@ function buildSegments(pool: PairView, zeroForOne: boolean): CurveSegment[] {
   const weighted = pool.state.kind === 'balancerWeighted';
   const known = weightedReal(pool.state, iIn, iOut) ?? stableReal(pool.state, iIn, iOut);
   if (!known) return [];
-  const { real, limit, error } = known;
+  const { real, error } = known;
+  // A weighted pool's curve ends at its exact-input limit, or for an exact-output search at the input its exact-output
+  // limit asks where that is further (wi / wo below 1.36): each side's search reaches every amount the pool carries
+  // for it, and an exact-input split never gives the pool more than it takes.
+  const limit =
+    tradeType === 'exactOut' && known.limit !== undefined && known.outLimit !== undefined
+      ? Math.max(known.limit, known.outLimit)
+      : known.limit;
   const byInput = (x: number): Sample | undefined => {
     // An input the exact math can take (an integer), and the real-valued curve there, which the exact math stays below.
     const amount = Math.floor(x);
