@@ -1,13 +1,17 @@
-// A Balancer pool's float curve (balancerV2.curveSegments, what the route search steers by and prunes with) is an
-// upper bound of the exact math everywhere the pool carries: for weighted (50/50, 80/20, tokens of 6, 8 and 18
-// decimals) and composable stable pools (3 tokens with a BPT, a rate provider, amplification 200 and 500, balanced and
-// lopsided balances), every pair view and direction, at exact inputs from a wei to the pool's limit (weighted: 30% of the
-// balance in; stable: far past the balance in, until the output balance is nearly exhausted) and at the inputs exact
-// outputs up to their limit ask (weighted: 30% of the balance out, as far as an exact input could take that input;
-// stable: nearly all of it):
-// - the curve's output at an input is at least the exact output (and, at an exact output's input, at least that output);
+// A Balancer pool's float curves (balancerV2.curveSegments, what the route search steers by and prunes with; one per
+// trade side: PoolProtocol.curveBySide) are upper bounds of the exact math everywhere the pool carries on their side:
+// for weighted (50/50, 80/20, 98/2, tokens of 6, 8 and 18 decimals) and composable stable pools (3 tokens with a BPT,
+// a rate provider, amplification 200 and 500, balanced and lopsided balances), every pair view and direction, at exact
+// inputs from a wei to the pool's limit (weighted: 30% of the balance in; stable: far past the balance in, until the
+// output balance is nearly exhausted) and at the inputs exact outputs up to their limit ask (weighted: 30% of the
+// balance out, which asks more than 30% of the balance in where wi / wo < 1.36; stable: nearly all of it):
+// - each curve's output at an input is at least the exact output (and, at an exact output's input, at least that
+//   output): the exact-input curve at every exact input and at the exact outputs an exact input could give, the
+//   exact-output curve at all of them;
 // - its rate at zero times the input is too (the bound pathRateAtZero and OutputBound read);
-// - the curve carries every input the pool carries (its segments reach past it: no -Infinity for a path that can carry);
+// - the curve carries every input the pool carries on its side (its segments reach past it: no -Infinity for a path
+//   that can carry), and the exact-input curve adds less than a unit past the exact-input limit (so an exact-input
+//   split never gives the pool more than it takes); where no exact output asks more, both sides' curves are one;
 // - its segments' start rates never increase and each segment's end rate is at least the next one's start rate
 //   (concave: the surplus bounds read it so), and the curve is close to the exact output (within 0.1% for amounts
 //   above a million units and outputs below 99% of the balance out, in fact within 0.005%: it steers the split search).
