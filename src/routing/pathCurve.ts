@@ -102,30 +102,40 @@ export class PoolCurve {
   }
 }
 
-const poolCurves = new WeakMap<Pool, (PoolCurve | undefined)[]>();
-
 /**
- * Where a pool's curve for a direction and trade side is kept (0 to 3): by direction, and by side only where the
- * protocol's curve depends on it (PoolProtocol.curveBySide); otherwise both sides share the exact-input slot.
+ * What is kept per pool of its curves (PoolCurve, or facts read from one), by curve: by direction, and by trade side
+ * only where the protocol's curve depends on it (PoolProtocol.curveBySide); otherwise both sides share the exact-input
+ * one. `make` is given the direction and the side whose curve it reads (pools are immutable: kept for the pool's life).
  */
-export function curveSlot(pool: Pool, zeroForOne: boolean, tradeType: TradeType): number {
-  return (zeroForOne ? 0 : 1) + (tradeType === 'exactOut' && protocolOf(pool.kind).curveBySide ? 2 : 0);
+export class PerCurve<T> {
+  private readonly kept = new WeakMap<Pool, (T | undefined)[]>();
+
+  constructor(private readonly make: (pool: Pool, zeroForOne: boolean, tradeType: TradeType) => T) {}
+
+  get(pool: Pool, zeroForOne: boolean, tradeType: TradeType): T {
+    let slots = this.kept.get(pool);
+    if (!slots) {
+      slots = [undefined, undefined, undefined, undefined];
+      this.kept.set(pool, slots);
+    }
+    const bySide = tradeType === 'exactOut' && protocolOf(pool.kind).curveBySide;
+    const slot = (zeroForOne ? 0 : 1) + (bySide ? 2 : 0);
+    let value = slots[slot];
+    if (value === undefined) {
+      value = this.make(pool, zeroForOne, bySide ? 'exactOut' : 'exactIn');
+      slots[slot] = value;
+    }
+    return value;
+  }
 }
+
+const poolCurves = new PerCurve(
+  (pool, zeroForOne, tradeType) => new PoolCurve(protocolOf(pool.kind).curveSegments(pool, zeroForOne, tradeType)),
+);
 
 /** A pool's curve in one direction, as a search of `tradeType` reads it, kept per pool. */
 export function poolCurve(pool: Pool, zeroForOne: boolean, tradeType: TradeType): PoolCurve {
-  let slots = poolCurves.get(pool);
-  if (!slots) {
-    slots = [undefined, undefined, undefined, undefined];
-    poolCurves.set(pool, slots);
-  }
-  const slot = curveSlot(pool, zeroForOne, tradeType);
-  let curve = slots[slot];
-  if (!curve) {
-    curve = new PoolCurve(protocolOf(pool.kind).curveSegments(pool, zeroForOne, slot < 2 ? 'exactIn' : 'exactOut'));
-    slots[slot] = curve;
-  }
-  return curve;
+  return poolCurves.get(pool, zeroForOne, tradeType);
 }
 
 /** A path's curve: piece k starts at input x[k] with output y[k]; t more input within it gives alpha t / (beta + t). */

@@ -1,8 +1,8 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
-import { type Pool, protocolOf } from '../protocols/registry.ts';
+import { protocolOf } from '../protocols/registry.ts';
 import { callGas, callNativeWork, routeGas } from './gasModel.ts';
 import { heldAt } from './nativePools.ts';
-import { curveSlot } from './pathCurve.ts';
+import { PerCurve } from './pathCurve.ts';
 import { pathOutputBound, pathSurplusBound } from './poolDepth.ts';
 import type { PricedPath } from './priceRoutes.ts';
 import { BOUND_SLACK, type SetAtRate } from './splitContext.ts';
@@ -68,35 +68,21 @@ export interface OutputBound {
   readonly cap: number;
 }
 
-/** A pool's marginal rate at zero and whole output per curve (curveSlot: direction, and side where it matters). */
-const poolFacts = new WeakMap<Pool, (OutputBound | undefined)[]>();
-
 /**
  * A pool's rate at zero (its first curve segment's a / b; 0 without one) and whole output in one direction, on the
  * curve a search of `tradeType` reads: the sum of its curve segments' outputs, a segment paying a d / (b + d) for d of
- * its input (a where it has no end).
+ * its input (a where it has no end). Kept per pool and curve (PerCurve).
  */
-function poolBound(pool: Pool, zeroForOne: boolean, tradeType: TradeType): OutputBound {
-  let slots = poolFacts.get(pool);
-  if (!slots) {
-    slots = [undefined, undefined, undefined, undefined];
-    poolFacts.set(pool, slots);
+const poolBounds = new PerCurve<OutputBound>((pool, zeroForOne, tradeType) => {
+  const next = protocolOf(pool.kind).curveSegments(pool, zeroForOne, tradeType);
+  let rate = Number.NaN;
+  let cap = 0;
+  for (let s = next(); s; s = next()) {
+    if (Number.isNaN(rate)) rate = s.a / s.b;
+    cap += s.len === Number.POSITIVE_INFINITY ? s.a : (s.a * s.len) / (s.b + s.len);
   }
-  const slot = curveSlot(pool, zeroForOne, tradeType);
-  let facts = slots[slot];
-  if (!facts) {
-    const next = protocolOf(pool.kind).curveSegments(pool, zeroForOne, slot < 2 ? 'exactIn' : 'exactOut');
-    let rate = Number.NaN;
-    let cap = 0;
-    for (let s = next(); s; s = next()) {
-      if (Number.isNaN(rate)) rate = s.a / s.b;
-      cap += s.len === Number.POSITIVE_INFINITY ? s.a : (s.a * s.len) / (s.b + s.len);
-    }
-    facts = { rate: Number.isNaN(rate) ? 0 : rate, cap };
-    slots[slot] = facts;
-  }
-  return facts;
-}
+  return { rate: Number.isNaN(rate) ? 0 : rate, cap };
+});
 
 /** The output bound of a path (OutputBound) for a search of `tradeType`, from its pools' (cached per pool and curve). */
 export function outputBound(path: PricedPath, tradeType: TradeType): OutputBound {
@@ -106,7 +92,7 @@ export function outputBound(path: PricedPath, tradeType: TradeType): OutputBound
   for (let h = 0; h < path.pools.length; h++) {
     const pool = path.pools[h];
     const kept = path.handovers?.at.includes(h) ? share : 1;
-    const own = poolBound(pool, heldAt(pool, path.path.tokens[h]) === pool.token0, tradeType);
+    const own = poolBounds.get(pool, heldAt(pool, path.path.tokens[h]) === pool.token0, tradeType);
     rate *= kept * own.rate;
     // What the hops before can pass on, kept and carried through this hop at its rate at zero, or this pool's whole output.
     cap = h === 0 ? own.cap : Math.min(cap * kept * own.rate, own.cap);
