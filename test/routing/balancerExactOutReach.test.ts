@@ -16,6 +16,7 @@ import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
 import type { SnapshotPoolBalancer } from '../../src/protocols/balancer/SnapshotPoolBalancer.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
+import { v2PairSnapshot } from '../helpers/handGraph.ts';
 
 const chain = loadCatalog().chain('ethereum') as CatalogChain;
 const dex = chain.dexes.find((d) => d.balancerVaultAddress)!;
@@ -48,21 +49,9 @@ const balancerPool: SnapshotPoolBalancer = {
   weights: weights.map(String),
 };
 
-/** A Uniswap v2 pair (its address, two tokens sorted, their reserves). */
-function v2Pair(n: number, token0: string, token1: string, reserve0: bigint, reserve1: bigint): SnapshotPoolV2 {
-  return {
-    address: `0x00000000000000000000000000000000000a1b2${n}`,
-    dex: 'uniswap',
-    version: 'v2',
-    token0,
-    token1,
-    fee: 3000,
-    balance0: String(reserve0),
-    balance1: String(reserve1),
-    reserve0: String(reserve0),
-    reserve1: String(reserve1),
-  };
-}
+/** A Uniswap v2 pair of the test (its number, two tokens sorted, their reserves). */
+const v2Pair = (n: number, token0: string, token1: string, reserve0: bigint, reserve1: bigint): SnapshotPoolV2 =>
+  v2PairSnapshot(`0x00000000000000000000000000000000000a1b2${n}`, token0, token1, reserve0, reserve1);
 
 /**
  * A Uniswap v2 WBTC/USDC pair at 25,000 USDC a WBTC (Balancer's spot: 60,000; its marginal rate at an exact input's
