@@ -221,9 +221,16 @@ export interface PoolProtocol<P extends PoolBase, S extends SnapshotPoolBase = n
   quoteLadder(pool: P, zeroForOne: boolean, tradeType: TradeType, amounts: readonly bigint[]): LadderQuote[];
   /**
    * The pool's exact-input curve as successive segments from the current state (CurveSegment), one per call;
-   * undefined once the known state ends (the input a swap could still take beyond it is not known).
+   * undefined once the known state ends (the input a swap could still take beyond it is not known). `tradeType`: the
+   * side of the search that reads it, where the inputs a pool carries differ by side (curveBySide).
    */
-  curveSegments(pool: P, zeroForOne: boolean): () => CurveSegment | undefined;
+  curveSegments(pool: P, zeroForOne: boolean, tradeType: TradeType): () => CurveSegment | undefined;
+  /**
+   * Set where curveSegments depends on the trade side: an exact output may take more input than an exact input may
+   * (a Balancer weighted pool: 30% of the balance out against 30% of the balance in), so the curve an exact-output
+   * search reads runs further. Absent: one curve for both sides (the route search keeps it once).
+   */
+  readonly curveBySide?: true;
   /**
    * Whether the pool refuses every swap in this direction, whatever the amount and side (exact input pays out
    * nothing, exact output cannot be given): a Uniswap v4 pool whose swap fee is 100%. A path through it is never part

@@ -194,7 +194,7 @@ function otherFacts(
     node.other = priced
       ? {
           path: priced,
-          rate: pathRateAtZero(priced),
+          rate: pathRateAtZero(priced, tradeType),
           leastGas: leastRouteGas(
             priced.pools.map((p) => p.kind),
             tradeType,

@@ -65,7 +65,9 @@ export function optimalSplit<P extends SplitPath>(
 /** A path's curve built as far as a trade of `amount` on its fixed side can reach. */
 export function fixedAmountCurve(path: PricedPath, tradeType: TradeType, amount: bigint): PathCurve {
   const fixed = Number(amount);
-  return tradeType === 'exactIn' ? pathCurve(path, fixed, Number.POSITIVE_INFINITY) : pathCurve(path, Number.POSITIVE_INFINITY, fixed);
+  return tradeType === 'exactIn'
+    ? pathCurve(path, tradeType, fixed, Number.POSITIVE_INFINITY)
+    : pathCurve(path, tradeType, Number.POSITIVE_INFINITY, fixed);
 }
 
 /**

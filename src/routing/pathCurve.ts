@@ -1,4 +1,4 @@
-import type { CurveSegment } from '../protocols/PoolProtocol.ts';
+import type { CurveSegment, TradeType } from '../protocols/PoolProtocol.ts';
 import { type Pool, protocolOf } from '../protocols/registry.ts';
 import { heldAt } from './nativePools.ts';
 import type { PricedPath } from './priceRoutes.ts';
@@ -102,22 +102,40 @@ export class PoolCurve {
   }
 }
 
-const poolCurves = new WeakMap<Pool, [PoolCurve | undefined, PoolCurve | undefined]>();
+/**
+ * What is kept per pool of its curves (PoolCurve, or facts read from one), by curve: by direction, and by trade side
+ * only where the protocol's curve depends on it (PoolProtocol.curveBySide); otherwise both sides share the exact-input
+ * one. `make` is given the direction and the side whose curve it reads (pools are immutable: kept for the pool's life).
+ */
+export class PerCurve<T> {
+  private readonly kept = new WeakMap<Pool, (T | undefined)[]>();
 
-/** A pool's curve in one direction, kept per pool. */
-export function poolCurve(pool: Pool, zeroForOne: boolean): PoolCurve {
-  let both = poolCurves.get(pool);
-  if (!both) {
-    both = [undefined, undefined];
-    poolCurves.set(pool, both);
+  constructor(private readonly make: (pool: Pool, zeroForOne: boolean, tradeType: TradeType) => T) {}
+
+  get(pool: Pool, zeroForOne: boolean, tradeType: TradeType): T {
+    let slots = this.kept.get(pool);
+    if (!slots) {
+      slots = [undefined, undefined, undefined, undefined];
+      this.kept.set(pool, slots);
+    }
+    const bySide = tradeType === 'exactOut' && protocolOf(pool.kind).curveBySide;
+    const slot = (zeroForOne ? 0 : 1) + (bySide ? 2 : 0);
+    let value = slots[slot];
+    if (value === undefined) {
+      value = this.make(pool, zeroForOne, bySide ? 'exactOut' : 'exactIn');
+      slots[slot] = value;
+    }
+    return value;
   }
-  const side = zeroForOne ? 0 : 1;
-  let curve = both[side];
-  if (!curve) {
-    curve = new PoolCurve(protocolOf(pool.kind).curveSegments(pool, zeroForOne));
-    both[side] = curve;
-  }
-  return curve;
+}
+
+const poolCurves = new PerCurve(
+  (pool, zeroForOne, tradeType) => new PoolCurve(protocolOf(pool.kind).curveSegments(pool, zeroForOne, tradeType)),
+);
+
+/** A pool's curve in one direction, as a search of `tradeType` reads it, kept per pool. */
+export function poolCurve(pool: Pool, zeroForOne: boolean, tradeType: TradeType): PoolCurve {
+  return poolCurves.get(pool, zeroForOne, tradeType);
 }
 
 /** A path's curve: piece k starts at input x[k] with output y[k]; t more input within it gives alpha t / (beta + t). */
@@ -167,10 +185,11 @@ const work = {
 };
 
 /**
- * The curve of a path (tokens in swap order) from its pools' current state, built until its input reaches `limitIn`
- * or its output `limitOut` (the trade's fixed amount on its side), or its pools' known state ends.
+ * The curve of a path (tokens in swap order) from its pools' current state as a search of `tradeType` reads them,
+ * built until its input reaches `limitIn` or its output `limitOut` (the trade's fixed amount on its side), or its
+ * pools' known state ends.
  */
-export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): PathCurve {
+export function pathCurve(path: PricedPath, tradeType: TradeType, limitIn: number, limitOut: number): PathCurve {
   const n = path.pools.length;
   // A path of stages: a hop that takes the previous stage's minimum takes its output times (1 - slippage) (pricePath).
   const kept = handoverShares(path);
@@ -178,7 +197,7 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
   let capped = false;
   for (let h = 0; h < n; h++) {
     const pool = path.pools[h];
-    const curve = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0);
+    const curve = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0, tradeType);
     curves[h] = curve;
     segs[h] = curve.segment(0);
     k[h] = 0;
@@ -280,13 +299,13 @@ export function pathCurve(path: PricedPath, limitIn: number, limitOut: number): 
  * segment's rate is at most the one before it, so the path's output for an input t is at most t times this rate (and
  * the input an output y needs at least y over it). 0 when a pool has no segment (its known state carries nothing).
  */
-export function pathRateAtZero(path: PricedPath): number {
+export function pathRateAtZero(path: PricedPath, tradeType: TradeType): number {
   let rate = 1;
   const kept = handoverShares(path);
   for (let h = 0; h < path.pools.length; h++) {
     const pool = path.pools[h];
     // The direction as pathCurve takes it: a native ETH pool at the wrapped token's node holds ETH there (heldAt).
-    const s = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0).segment(0);
+    const s = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0, tradeType).segment(0);
     if (!s) return 0;
     rate *= (s.a / s.b) * (kept ? kept[h] : 1);
   }

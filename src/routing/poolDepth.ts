@@ -1,3 +1,4 @@
+import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { heldAt } from './nativePools.ts';
 import { handoverShares, type PoolCurve, poolCurve } from './pathCurve.ts';
 import type { PricedPath } from './priceRoutes.ts';
@@ -10,7 +11,8 @@ import type { PricedPath } from './priceRoutes.ts';
 /**
  * A path's pools' own curves (in its directions), with the hop data its bounds read: where hop h's input is at most t
  * times `before[h]` (the rates at zero of the hops before it and the hand-over shares up to it) and what leaves it
- * passes on at most at `after[h]` (the later hops' rates and shares). Kept per path (its pools do not change).
+ * passes on at most at `after[h]` (the later hops' rates and shares). Kept per path and side (its pools do not
+ * change; an exact-output search may read other pool curves, PoolProtocol.curveBySide).
  */
 interface PathPools {
   readonly curves: readonly PoolCurve[];
@@ -18,11 +20,17 @@ interface PathPools {
   readonly after: readonly number[];
 }
 
-const pathPools = new WeakMap<PricedPath, PathPools | null>();
+const pathPools = new WeakMap<PricedPath, [exactIn?: PathPools | null, exactOut?: PathPools | null]>();
 
-/** A path's PathPools; null when a pool has no segment (its known state carries nothing). */
-function poolsOf(path: PricedPath): PathPools | null {
-  let known = pathPools.get(path);
+/** A path's PathPools for a search of `tradeType`; null when a pool has no segment (its known state carries nothing). */
+function poolsOf(path: PricedPath, tradeType: TradeType): PathPools | null {
+  let sides = pathPools.get(path);
+  if (!sides) {
+    sides = [];
+    pathPools.set(path, sides);
+  }
+  const side = tradeType === 'exactIn' ? 0 : 1;
+  let known = sides[side];
   if (known !== undefined) return known;
   const n = path.pools.length;
   const kept = handoverShares(path);
@@ -30,7 +38,7 @@ function poolsOf(path: PricedPath): PathPools | null {
   const rates: number[] = [];
   for (let h = 0; h < n && known === undefined; h++) {
     const pool = path.pools[h];
-    const curve = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0);
+    const curve = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0, tradeType);
     const s = curve.segment(0);
     if (!s) known = null;
     else {
@@ -53,7 +61,7 @@ function poolsOf(path: PricedPath): PathPools | null {
     }
     known = { curves, before, after };
   }
-  pathPools.set(path, known);
+  sides[side] = known;
   return known;
 }
 
@@ -64,8 +72,8 @@ function poolsOf(path: PricedPath): PathPools | null {
  * least over the hops of (rates after h) × (h's output for that input). Up to float rounding, never below the path
  * curve's output at t (outputAt).
  */
-export function pathOutputBound(path: PricedPath, t: number): number {
-  const p = poolsOf(path);
+export function pathOutputBound(path: PricedPath, tradeType: TradeType, t: number): number {
+  const p = poolsOf(path, tradeType);
   if (!p) return 0;
   let bound = Number.POSITIVE_INFINITY;
   for (let h = 0; h < p.curves.length; h++) {
@@ -81,8 +89,8 @@ export function pathOutputBound(path: PricedPath, t: number): number {
  * before h, A those after), so the surplus is at most, for each h, A times hop h's own surplus at the rate λ / (A B).
  * Up to float rounding, never below the path curve's.
  */
-export function pathSurplusBound(path: PricedPath, lambda: number): number {
-  const p = poolsOf(path);
+export function pathSurplusBound(path: PricedPath, tradeType: TradeType, lambda: number): number {
+  const p = poolsOf(path, tradeType);
   if (!p) return 0;
   let bound = Number.POSITIVE_INFINITY;
   for (let h = 0; h < p.curves.length; h++) {

@@ -1,3 +1,4 @@
+import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { Candidate } from './candidates.ts';
 import { fixedAmountCurve } from './optimalSplit.ts';
 import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
@@ -78,7 +79,7 @@ export function candidateCurves(search: Search, candidates: readonly Candidate[]
     const cached = cache?.get(c.key);
     if (cached) return cached;
     if (c.stages || lazy) {
-      pending[i] = candidateBound(c);
+      pending[i] = candidateBound(c, tradeType);
       return UNBUILT;
     }
     const curve = fixedAmountCurve(c.path, tradeType, amount);
@@ -88,11 +89,14 @@ export function candidateCurves(search: Search, candidates: readonly Candidate[]
   return { all, pending };
 }
 
-/** A candidate's OutputBound, kept per candidate (a candidate is kept per state: its pools do not change). */
-export function candidateBound(c: Candidate): OutputBound {
+/**
+ * A candidate's OutputBound for its searches' side, kept per candidate (a candidate is kept per state and side: its
+ * pools do not change).
+ */
+export function candidateBound(c: Candidate, tradeType: TradeType): OutputBound {
   let b = outputBounds.get(c);
   if (!b) {
-    b = outputBound(c.path);
+    b = outputBound(c.path, tradeType);
     outputBounds.set(c, b);
   }
   return b;

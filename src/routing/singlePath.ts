@@ -282,7 +282,7 @@ export function bestOtherPath(
     if (toBeat !== undefined && rateBound(other.rate, 0n) - fee < toBeat) continue;
     let curve = curveCache?.get(c.key);
     if (!curve) {
-      if (toBeat !== undefined && depthFirst && pendingScoreBound(search, c, candidateBound(c), fee, true) < toBeat) continue;
+      if (toBeat !== undefined && depthFirst && pendingScoreBound(search, c, candidateBound(c, tradeType), fee, true) < toBeat) continue;
       curve = fixedAmountCurve(c.path, tradeType, amount);
       curveCache?.set(c.key, curve);
     }

@@ -1,7 +1,8 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
-import { type Pool, protocolOf } from '../protocols/registry.ts';
+import { protocolOf } from '../protocols/registry.ts';
 import { callGas, callNativeWork, routeGas } from './gasModel.ts';
 import { heldAt } from './nativePools.ts';
+import { PerCurve } from './pathCurve.ts';
 import { pathOutputBound, pathSurplusBound } from './poolDepth.ts';
 import type { PricedPath } from './priceRoutes.ts';
 import { BOUND_SLACK, type SetAtRate } from './splitContext.ts';
@@ -67,44 +68,31 @@ export interface OutputBound {
   readonly cap: number;
 }
 
-/** A pool's marginal rate at zero and whole output in one direction (PoolFacts), per direction (pools are immutable). */
-const poolFacts = new WeakMap<Pool, [OutputBound | undefined, OutputBound | undefined]>();
-
 /**
- * A pool's rate at zero (its first curve segment's a / b; 0 without one) and whole output in one direction: the sum
- * of its curve segments' outputs, a segment paying a d / (b + d) for d of its input (a where it has no end).
+ * A pool's rate at zero (its first curve segment's a / b; 0 without one) and whole output in one direction, on the
+ * curve a search of `tradeType` reads: the sum of its curve segments' outputs, a segment paying a d / (b + d) for d of
+ * its input (a where it has no end). Kept per pool and curve (PerCurve).
  */
-function poolBound(pool: Pool, zeroForOne: boolean): OutputBound {
-  let both = poolFacts.get(pool);
-  if (!both) {
-    both = [undefined, undefined];
-    poolFacts.set(pool, both);
+const poolBounds = new PerCurve<OutputBound>((pool, zeroForOne, tradeType) => {
+  const next = protocolOf(pool.kind).curveSegments(pool, zeroForOne, tradeType);
+  let rate = Number.NaN;
+  let cap = 0;
+  for (let s = next(); s; s = next()) {
+    if (Number.isNaN(rate)) rate = s.a / s.b;
+    cap += s.len === Number.POSITIVE_INFINITY ? s.a : (s.a * s.len) / (s.b + s.len);
   }
-  const side = zeroForOne ? 0 : 1;
-  let facts = both[side];
-  if (!facts) {
-    const next = protocolOf(pool.kind).curveSegments(pool, zeroForOne);
-    let rate = Number.NaN;
-    let cap = 0;
-    for (let s = next(); s; s = next()) {
-      if (Number.isNaN(rate)) rate = s.a / s.b;
-      cap += s.len === Number.POSITIVE_INFINITY ? s.a : (s.a * s.len) / (s.b + s.len);
-    }
-    facts = { rate: Number.isNaN(rate) ? 0 : rate, cap };
-    both[side] = facts;
-  }
-  return facts;
-}
+  return { rate: Number.isNaN(rate) ? 0 : rate, cap };
+});
 
-/** The output bound of a path (OutputBound), from its pools' (cached per pool and direction). */
-export function outputBound(path: PricedPath): OutputBound {
+/** The output bound of a path (OutputBound) for a search of `tradeType`, from its pools' (cached per pool and curve). */
+export function outputBound(path: PricedPath, tradeType: TradeType): OutputBound {
   const share = path.handovers ? 1 - path.handovers.slippageBps / 10_000 : 1;
   let rate = 1;
   let cap = Number.POSITIVE_INFINITY;
   for (let h = 0; h < path.pools.length; h++) {
     const pool = path.pools[h];
     const kept = path.handovers?.at.includes(h) ? share : 1;
-    const own = poolBound(pool, heldAt(pool, path.path.tokens[h]) === pool.token0);
+    const own = poolBounds.get(pool, heldAt(pool, path.path.tokens[h]) === pool.token0, tradeType);
     rate *= kept * own.rate;
     // What the hops before can pass on, kept and carried through this hop at its rate at zero, or this pool's whole output.
     cap = h === 0 ? own.cap : Math.min(cap * kept * own.rate, own.cap);
@@ -150,7 +138,7 @@ export function aloneBound(b: OutputBound, tradeType: TradeType, fixed: number):
  * move its pools' prices.
  */
 export function depthBound(path: PricedPath, fixed: number): number {
-  return pathOutputBound(path, fixed) * (1 + OUTPUT_BOUND_SLACK) + 1;
+  return pathOutputBound(path, 'exactIn', fixed) * (1 + OUTPUT_BOUND_SLACK) + 1;
 }
 
 /** The bound of a set's value with a path of surplus (at the set's rate) `surplus` added (mayReach's). */
@@ -180,7 +168,7 @@ export function mayAdd(
     bound = setBound(set, surplus, tradeType);
     // Tighter from its pools' depth (pathSurplusBound, dearer), where the caller gives the path.
     if (path && surplus > 0 && !(bound <= toBeat))
-      bound = setBound(set, Math.min(surplus, pathSurplusBound(path, set.lambda) * (1 + OUTPUT_BOUND_SLACK)), tradeType);
+      bound = setBound(set, Math.min(surplus, pathSurplusBound(path, tradeType, set.lambda) * (1 + OUTPUT_BOUND_SLACK)), tradeType);
   } else bound = aloneBound(b, tradeType, fixed);
   if (!(bound <= toBeat)) return floorFee === undefined || !(bound - floorFee() <= toBeat);
   return false;

@@ -31,9 +31,10 @@ export const handChain: CatalogChain = { ...base, tokens: [...base.tokens, xyz],
 const E18 = 10n ** 18n;
 const E6 = 10n ** 6n;
 
-function pair(n: number, token0: string, token1: string, reserve0: bigint, reserve1: bigint): SnapshotPoolV2 {
+/** A Uniswap V2 pair's snapshot record (fee 0.3%, tokens sorted by address, reserves as its balances). */
+export function v2PairSnapshot(address: string, token0: string, token1: string, reserve0: bigint, reserve1: bigint): SnapshotPoolV2 {
   return {
-    address: `0x00000000000000000000000000000000000000a${n}`,
+    address,
     dex: 'uniswap',
     version: 'v2',
     token0,
@@ -45,6 +46,9 @@ function pair(n: number, token0: string, token1: string, reserve0: bigint, reser
     reserve1: reserve1.toString(),
   };
 }
+
+const pair = (n: number, token0: string, token1: string, reserve0: bigint, reserve1: bigint): SnapshotPoolV2 =>
+  v2PairSnapshot(`0x00000000000000000000000000000000000000a${n}`, token0, token1, reserve0, reserve1);
 
 /** The five pairs of the table above, P1 … P5. */
 export const handPairs: readonly SnapshotPoolV2[] = [

@@ -1,13 +1,17 @@
-// A Balancer pool's float curve (balancerV2.curveSegments, what the route search steers by and prunes with) is an
-// upper bound of the exact math everywhere the pool carries: for weighted (50/50, 80/20, tokens of 6, 8 and 18
-// decimals) and composable stable pools (3 tokens with a BPT, a rate provider, amplification 200 and 500, balanced and
-// lopsided balances), every pair view and direction, at exact inputs from a wei to the pool's limit (weighted: 30% of the
-// balance in; stable: far past the balance in, until the output balance is nearly exhausted) and at the inputs exact
-// outputs up to their limit ask (weighted: 30% of the balance out, as far as an exact input could take that input;
-// stable: nearly all of it):
-// - the curve's output at an input is at least the exact output (and, at an exact output's input, at least that output);
+// A Balancer pool's float curves (balancerV2.curveSegments, what the route search steers by and prunes with; one per
+// trade side: PoolProtocol.curveBySide) are upper bounds of the exact math everywhere the pool carries on their side:
+// for weighted (50/50, 80/20, 98/2, tokens of 6, 8 and 18 decimals) and composable stable pools (3 tokens with a BPT,
+// a rate provider, amplification 200 and 500, balanced and lopsided balances), every pair view and direction, at exact
+// inputs from a wei to the pool's limit (weighted: 30% of the balance in; stable: far past the balance in, until the
+// output balance is nearly exhausted) and at the inputs exact outputs up to their limit ask (weighted: 30% of the
+// balance out, which asks more than 30% of the balance in where wi / wo < 1.36; stable: nearly all of it):
+// - each curve's output at an input is at least the exact output (and, at an exact output's input, at least that
+//   output): the exact-input curve at every exact input and at the exact outputs an exact input could give, the
+//   exact-output curve at all of them;
 // - its rate at zero times the input is too (the bound pathRateAtZero and OutputBound read);
-// - the curve carries every input the pool carries (its segments reach past it: no -Infinity for a path that can carry);
+// - the curve carries every input the pool carries on its side (its segments reach past it: no -Infinity for a path
+//   that can carry), and the exact-input curve adds less than a unit past the exact-input limit (so an exact-input
+//   split never gives the pool more than it takes); where no exact output asks more, both sides' curves are one;
 // - its segments' start rates never increase and each segment's end rate is at least the next one's start rate
 //   (concave: the surplus bounds read it so), and the curve is close to the exact output (within 0.1% for amounts
 //   above a million units and outputs below 99% of the balance out, in fact within 0.005%: it steers the split search).
@@ -99,22 +103,38 @@ for (const [name, record] of POOLS) {
       const balanceIn = pool.state.balances[iIn];
       const balanceOut = pool.state.balances[iOut];
       t.test(`${name}: token ${iIn} -> ${iOut}`, async (t) => {
-        const curve = new PoolCurve(balancerV2.curveSegments(pool, zeroForOne));
-        const first = curve.segment(0)!;
-        const rate0 = first.a / first.b;
-        let end = 0;
-        let concave = true;
-        let increasing = true;
-        for (let k = 0; curve.segment(k); k++) {
-          const s = curve.segment(k)!;
-          end += s.len;
-          const next = curve.segment(k + 1);
-          if (next && next.a / next.b > s.a / s.b) increasing = false;
-          const endRate = s.len === Number.POSITIVE_INFINITY ? 0 : (s.a * s.b) / (s.b + s.len) ** 2;
-          if (next && next.a / next.b > endRate * (1 + 1e-12)) concave = false;
+        // The curve each side's search reads (a weighted pool's exact-output one runs further where wi / wo < 1.36).
+        const curves = {
+          exactIn: new PoolCurve(balancerV2.curveSegments(pool, zeroForOne, 'exactIn')),
+          exactOut: new PoolCurve(balancerV2.curveSegments(pool, zeroForOne, 'exactOut')),
+        };
+        const ends = { exactIn: 0, exactOut: 0 };
+        const rates = { exactIn: 0, exactOut: 0 };
+        for (const side of ['exactIn', 'exactOut'] as const) {
+          const curve = curves[side];
+          const first = curve.segment(0)!;
+          rates[side] = first.a / first.b;
+          let concave = true;
+          let increasing = true;
+          for (let k = 0; curve.segment(k); k++) {
+            const s = curve.segment(k)!;
+            ends[side] += s.len;
+            const next = curve.segment(k + 1);
+            if (next && next.a / next.b > s.a / s.b) increasing = false;
+            const endRate = s.len === Number.POSITIVE_INFINITY ? 0 : (s.a * s.b) / (s.b + s.len) ** 2;
+            if (next && next.a / next.b > endRate * (1 + 1e-12)) concave = false;
+          }
+          t.ok(increasing, `${side}: segment start rates never increase`);
+          t.ok(concave, `${side}: each segment ends at a rate at least the next one starts at`);
         }
-        t.ok(increasing, 'segment start rates never increase');
-        t.ok(concave, 'each segment ends at a rate at least the next one starts at');
+        const takes = (x: bigint): boolean => {
+          try {
+            balancerSwap(pool.state, iIn, iOut, 'exactIn', x, 0n);
+            return true;
+          } catch {
+            return false;
+          }
+        };
         // Exact inputs: fractions of the balance in, log-spaced and random, up to 30% (weighted) or 100x (stable).
         const top = pool.kind === 'balancerWeighted' ? 0.31 : 100;
         const inputs: bigint[] = [1n, 7n, 1000n];
@@ -126,38 +146,33 @@ for (const [name, record] of POOLS) {
         let rateBelow = '';
         let past = '';
         let loose = 0;
-        let looseAt = 0n;
-        for (const x of inputs) {
-          let y: bigint;
-          try {
-            y = balancerSwap(pool.state, iIn, iOut, 'exactIn', x, 0n);
-          } catch {
-            continue;
-          }
-          carried++;
-          const bound = curve.outputAt(Number(x));
-          if (bound < Number(y) && !below) below = `at ${x} in: curve ${bound} < exact ${y}`;
-          if (rate0 * Number(x) < Number(y) && !rateBelow) rateBelow = `at ${x} in: ${rate0 * Number(x)} < ${y}`;
-          if (Number(x) > end && !past) past = `the pool carries ${x} in, the curve ends at ${end}`;
+        let looseAt = '';
+        /** Checks one amount the pool carries (exact input x, exact output y) against the curve of `side`. */
+        const check = (side: 'exactIn' | 'exactOut', x: bigint, y: bigint) => {
+          const bound = curves[side].outputAt(Number(x));
+          if (bound < Number(y) && !below) below = `${side} curve at ${x} in: ${bound} < exact ${y} out`;
+          if (rates[side] * Number(x) < Number(y) && !rateBelow) rateBelow = `${side} at ${x} in: ${rates[side] * Number(x)} < ${y}`;
+          if (Number(x) > ends[side] && !past) past = `the pool carries ${x} in for ${y} out, the ${side} curve ends at ${ends[side]}`;
           if (x > 10n ** 6n && y > 10n ** 6n && y < (balanceOut * 99n) / 100n && bound / Number(y) - 1 > loose) {
             loose = bound / Number(y) - 1;
-            looseAt = x;
-          }
-        }
-        const takes = (x: bigint): boolean => {
-          try {
-            balancerSwap(pool.state, iIn, iOut, 'exactIn', x, 0n);
-            return true;
-          } catch {
-            return false;
+            looseAt = `${side}, ${x} in`;
           }
         };
+        for (const x of inputs) {
+          if (!takes(x)) continue;
+          carried++;
+          const y = balancerSwap(pool.state, iIn, iOut, 'exactIn', x, 0n);
+          check('exactIn', x, y);
+          // The exact-output curve is a bound at every input too (a split or a path before it may ask any).
+          check('exactOut', x, y);
+        }
         // Exact outputs: fractions of the balance out up to 30% (weighted) or nearly all (stable).
         const outTop = pool.kind === 'balancerWeighted' ? 0.3 : 0.9999;
         const outputs: bigint[] = [1n, 1000n];
         for (let e = -9; 10 ** e <= outTop; e += 0.25) outputs.push(BigInt(Math.floor(Number(balanceOut) * 10 ** e)));
         for (let i = 0; i < 100; i++) outputs.push(BigInt(Math.floor(Number(balanceOut) * outTop * random())));
-        outputs.push(BigInt(Math.floor(Number(balanceOut) * outTop)));
+        outputs.push(BigInt(Math.floor(Number(balanceOut) * outTop)), (balanceOut * 3n) / 10n);
+        let beyond = 0;
         for (const y of outputs) {
           let x: bigint;
           try {
@@ -165,22 +180,38 @@ for (const [name, record] of POOLS) {
           } catch {
             continue;
           }
-          // A weighted pool's exact output may ask more input than 30% of the balance in, which no exact input may
-          // take: the curve (one for both trade sides) ends at the exact-input limit, and such outputs are out of reach.
-          if (pool.kind === 'balancerWeighted' && !takes(x)) continue;
           carried++;
-          const bound = curve.outputAt(Number(x));
-          if (bound < Number(y) && !below) below = `for ${y} out (${x} in): curve ${bound} < ${y}`;
-          if (Number(x) > end && !past) past = `the pool gives ${y} out for ${x} in, the curve ends at ${end}`;
+          // The exact-output search reads its own curve: it must reach every input an exact output asks, even past
+          // what an exact input may take (a weighted pool whose wi / wo is below 1.36).
+          check('exactOut', x, y);
+          if (takes(x)) check('exactIn', x, y);
+          else beyond++;
         }
-        t.ok(carried > 200, `${carried} amounts the pool carries`);
-        t.equal(below, '', 'the curve is never below the exact amount');
-        t.equal(rateBelow, '', 'nor is its rate at zero times the input');
-        t.equal(past, '', 'the curve reaches every input the pool carries');
+        t.ok(carried > 200, `${carried} amounts the pool carries (${beyond} exact outputs asking more than an exact input may take)`);
+        t.equal(below, '', 'the curves are never below the exact amount');
+        t.equal(rateBelow, '', 'nor are their rates at zero times the input');
+        t.equal(past, '', 'the curves reach every input the pool carries on their side');
         t.ok(
           loose < 0.001,
-          `the curve exceeds the exact output by at most ${(loose * 100).toFixed(4)}% (at ${looseAt} in; amounts above 1e6, outputs below 99% of the balance)`,
+          `the curves exceed the exact output by at most ${(loose * 100).toFixed(4)}% (at ${looseAt}; amounts above 1e6, outputs below 99% of the balance)`,
         );
+        const segments = (curve: PoolCurve) => Array.from({ length: 1000 }, (_, k) => curve.segment(k)).filter((s) => s);
+        if (beyond === 0)
+          t.same(segments(curves.exactOut), segments(curves.exactIn), 'no exact output asks more: one curve for both sides');
+        if (pool.kind === 'balancerWeighted') {
+          // The exact-input curve gives nothing past the most an exact input may take (found by bisection): an
+          // exact-input split, which equalises marginal rates, never gives the pool more.
+          let lo = 1n;
+          let hi = balanceIn;
+          while (hi - lo > 1n) {
+            const mid = (lo + hi) / 2n;
+            if (takes(mid)) lo = mid;
+            else hi = mid;
+          }
+          const atLimit = curves.exactIn.outputAt(Number(lo));
+          const further = curves.exactIn.outputAt(Number(lo) * 1.02) - atLimit;
+          t.ok(further < 1, `past the exact-input limit (${lo} in) the exact-input curve adds ${further} < 1 unit`);
+        }
       });
     }
   }

@@ -312,7 +312,7 @@ t.test('uniswapV4: a 100% fee pool pays nothing out, and its curve says so', asy
       amounts.map(() => 'INSUFFICIENT_LIQUIDITY: a 100% fee pool pays nothing out'),
       `zeroForOne ${zeroForOne}: buys nothing`,
     );
-    const next = protocol.curveSegments(pool, zeroForOne);
+    const next = protocol.curveSegments(pool, zeroForOne, 'exactIn');
     const first = next();
     t.ok(
       first !== undefined && first.a === 0 && first.len === Number.POSITIVE_INFINITY,

@@ -95,18 +95,18 @@ t.test('the depth bounds hold over every path float curve, and are its own on on
       const onePool = p.path.pools.length === 1;
       if (onePool) single++;
       // As far as its pools' known state goes, so that the curve's surplus is its own, not where the curve was cut.
-      const curve = pathCurve(p.path, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+      const curve = pathCurve(p.path, 'exactIn', Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
       if (curve.x.length === 0) continue;
       for (const x of [Number(c.amount) / 100, Number(c.amount), Number(c.amount) * 10, curve.endX]) {
         const exact = outputAt(curve, Math.min(x, curve.endX));
-        const bound = pathOutputBound(p.path, Math.min(x, curve.endX));
+        const bound = pathOutputBound(p.path, 'exactIn', Math.min(x, curve.endX));
         if (exact > bound * (1 + 1e-12)) below++;
         if (onePool && bound > exact * (1 + 1e-6) + 1e-6) loose++;
       }
       for (const share of [0.999, 0.9, 0.5]) {
         const lambda = rateAtZero(curve) * share;
         const exact = surplusAt(curve, lambda);
-        const bound = pathSurplusBound(p.path, lambda);
+        const bound = pathSurplusBound(p.path, 'exactIn', lambda);
         if (exact > bound * (1 + 1e-9) + 1e-9) below++;
         if (onePool && bound > exact * (1 + 1e-6) + 1e-6) loose++;
       }

@@ -10,7 +10,9 @@
 // With gasPriceWei 0 and one split, bestTrade's output equals the best of them to the wei; with splits it is never
 // less, and on a large WETH -> USDC trade strictly more. Balancer pools are the best single path in some cases of each
 // trade type, among them a stable pool taking more than 29% of its balance in (as far as the route search's float
-// curves of Balancer pools once reached: a bound there must not rule the path out), and amounts run from a cent to that.
+// curves of Balancer pools once reached: a bound there must not rule the path out) and, for exact output, a weighted
+// pool asked for more than 30% of its balance in (past what an exact input may give it, as far as the exact-output
+// curve of the pool runs), and amounts run from a cent to that.
 // Exact output likewise: every path a router executes for an exact output (one protocol; v2 pairs of one DEX) is
 // priced backwards by QuoterV2.quoteExactOutput (reversed packed path), V4Quoter.quoteExactOutput (v4 paths, through
 // the Universal Router) or the DEX's Router02.getAmountsIn; with one
@@ -315,18 +317,29 @@ const EXACT_OUTPUT_CASES: [string, string, string][] = [
  * matter somewhere.
  */
 const v4Best = { exactIn: 0, exactOut: 0 };
-/** Likewise for Balancer pools, and cases where the best path's first pool is a stable pool taking > 29% of its balance in. */
-const balancerBest = { exactIn: 0, exactOut: 0, stableBeyond: 0 };
+/**
+ * Likewise for Balancer pools, cases where the best path's first pool is a stable pool taking > 29% of its balance in,
+ * and exact-output cases where it is a weighted pool asked for more than 30% of its balance in (past what an exact
+ * input may give it: the route search's exact-output curve of the pool runs that far, docs/balancer.md).
+ */
+const balancerBest = { exactIn: 0, exactOut: 0, stableBeyond: 0, weightedBeyond: 0 };
 
 /** Whether a path goes through a Balancer pool. */
 const isBalancer = (path: { pools: SnapshotPool[] }) => path.pools.some((p) => p.version === 'balancerV2');
 
-/** Whether a path's first hop is a Balancer stable pool and `amountIn` is more than 29% of its balance of the token in. */
-function stableBeyond(path: { pools: SnapshotPool[]; tokens: string[] }, amountIn: bigint): boolean {
+/** Whether a path's first hop is a Balancer pool of `kind` and `amountIn` is more than `percent`% of its balance of the token in. */
+function balancerBeyond(
+  path: { pools: SnapshotPool[]; tokens: string[] },
+  amountIn: bigint,
+  kind: 'balancerStable' | 'balancerWeighted',
+  percent: bigint,
+): boolean {
   const p = path.pools[0];
-  if (p.version !== 'balancerV2' || p.poolKind !== 'balancerStable') return false;
-  return amountIn * 100n > 29n * BigInt(p.balances[p.tokens.indexOf(path.tokens[0])]);
+  if (p.version !== 'balancerV2' || p.poolKind !== kind) return false;
+  return amountIn * 100n > percent * BigInt(p.balances[p.tokens.indexOf(path.tokens[0])]);
 }
+const stableBeyond = (path: { pools: SnapshotPool[]; tokens: string[] }, amountIn: bigint) =>
+  balancerBeyond(path, amountIn, 'balancerStable', 29n);
 
 for (const [a, b, amount] of EXACT_OUTPUT_CASES) {
   t.test(`${a} -> exactly ${amount} ${b}: bestTrade against every exact-output path priced by the chain`, async (t) => {
@@ -357,6 +370,8 @@ for (const [a, b, amount] of EXACT_OUTPUT_CASES) {
     if (cheapestV4) v4Best.exactOut++;
     if (cheapestPath && isBalancer(cheapestPath)) balancerBest.exactOut++;
     if (cheapestPath && cheapest !== undefined && stableBeyond(cheapestPath, cheapest)) balancerBest.stableBeyond++;
+    if (cheapestPath && cheapest !== undefined && balancerBeyond(cheapestPath, cheapest, 'balancerWeighted', 30n))
+      balancerBest.weightedBeyond++;
     t.ok(
       priced > 0 && cheapest !== undefined,
       `${priced} of ${paths.length} paths execute an exact output and were priced by the chain; the cheapest asks ${cheapest}`,
@@ -484,4 +499,8 @@ t.test('Balancer pools are the best single path in some cases of each trade type
   t.ok(balancerBest.exactIn > 0, `exact input: ${balancerBest.exactIn} of ${CASES.length} cases`);
   t.ok(balancerBest.exactOut > 0, `exact output: ${balancerBest.exactOut} of ${EXACT_OUTPUT_CASES.length} cases`);
   t.ok(balancerBest.stableBeyond > 0, `a stable pool taking more than 29% of its balance in: ${balancerBest.stableBeyond} cases`);
+  t.ok(
+    balancerBest.weightedBeyond > 0,
+    `an exact output asking a weighted pool for more than 30% of its balance in: ${balancerBest.weightedBeyond} cases`,
+  );
 });

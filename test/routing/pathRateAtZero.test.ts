@@ -48,9 +48,15 @@ function path(tokens: [string, string]): PricedPath {
 }
 
 t.test('a native ETH pool entered at the wrapped token node is taken ETH in (zeroForOne)', async (t) => {
-  t.ok(Math.abs(pathRateAtZero(path([WETH, DAI])) / 3.988 - 1) < 1e-9, `${pathRateAtZero(path([WETH, DAI]))} ≈ 3.988`);
+  t.ok(
+    Math.abs(pathRateAtZero(path([WETH, DAI]), 'exactIn') / 3.988 - 1) < 1e-9,
+    `${pathRateAtZero(path([WETH, DAI]), 'exactIn')} ≈ 3.988`,
+  );
 });
 
 t.test('and left at that node, DAI in', async (t) => {
-  t.ok(Math.abs(pathRateAtZero(path([DAI, WETH])) / 0.24925 - 1) < 1e-9, `${pathRateAtZero(path([DAI, WETH]))} ≈ 0.24925`);
+  t.ok(
+    Math.abs(pathRateAtZero(path([DAI, WETH]), 'exactIn') / 0.24925 - 1) < 1e-9,
+    `${pathRateAtZero(path([DAI, WETH]), 'exactIn')} ≈ 0.24925`,
+  );
 });

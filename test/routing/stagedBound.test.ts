@@ -94,7 +94,7 @@ t.test('the output bound holds over each path of stages float curve', async (t) 
     for (const c of found.paths) {
       if (!c.stages) continue;
       paths++;
-      const b = outputBound(c.path);
+      const b = outputBound(c.path, 'exactIn');
       const curve = fixedAmountCurve(c.path, 'exactIn', r.amount * 1000n);
       if (rateAtZero(curve) > b.rate * (1 + 1e-9)) bad++;
       for (const x of [curve.endX / 1e6, curve.endX / 100, curve.endX / 2, curve.endX])

@@ -16,8 +16,9 @@
  * their "tent". The polyline through the tents' peaks lies above every tent and is concave (its
  * slopes are averages of successive chords). Past the last samples: the last tent's first line (a tangent from above),
  * which a stable pool follows until it has paid its whole balance out, then nothing more (a last segment without end:
- * a stable pool carries any input); a weighted pool's ends at its exact-input limit and runs on nearly flat (polyline:
- * an exact output asking more input than that is out of its reach, docs/balancer.md). Samples are added where a tent
+ * a stable pool carries any input); a weighted pool's ends at its limit and runs on nearly flat (polyline): for an
+ * exact-input search its exact-input limit, for an exact-output search the larger of that and the input its
+ * exact-output limit asks (a per-side end: PoolProtocol.curveBySide, docs/balancer.md). Samples are added where a tent
  * rises more than TENT_TOLERANCE above its chord, so the curve exceeds the exact output by about that much at most: it
  * steers the split search as the exact curve would.
  *
@@ -25,7 +26,7 @@
  * (toSegments).
  */
 
-import type { CurveSegment } from '../PoolProtocol.ts';
+import type { CurveSegment, TradeType } from '../PoolProtocol.ts';
 import { rateAtZero, stableReal, weightedReal } from './balancerRealCurve.ts';
 import type { BalancerPoolState } from './balancerState.ts';
 
@@ -50,7 +51,7 @@ const RATE_MARGIN = 1e-9;
 const LINEAR_B = 1e9;
 /** Pieces whose slopes differ by less than this share are merged (room for the arcs' slopes between them). */
 const MERGE = 8 / LINEAR_B;
-/** A weighted pool's curve runs on past its 30% limit this much more (a share of it), nearly flat. */
+/** A weighted pool's curve runs on past its limit this much more (a share of it), nearly flat. */
 const CAPACITY_MARGIN = 0.02;
 /** The slope past the end (raw units): positive, and below every marginal rate a split could reach. */
 const TAIL_SLOPE = 1e-250;
@@ -70,17 +71,20 @@ interface Piece {
   slope: number;
 }
 
-/** The curve of one direction of a Balancer pool, one segment per call (the whole curve is built on the first). */
-export function balancerCurve(pool: PairView, zeroForOne: boolean): () => CurveSegment | undefined {
+/**
+ * The curve of one direction of a Balancer pool as a search of `tradeType` reads it, one segment per call (the whole
+ * curve is built on the first).
+ */
+export function balancerCurve(pool: PairView, zeroForOne: boolean, tradeType: TradeType): () => CurveSegment | undefined {
   let segments: CurveSegment[] | undefined;
   let k = 0;
   return () => {
-    segments ??= buildSegments(pool, zeroForOne);
+    segments ??= buildSegments(pool, zeroForOne, tradeType);
     return segments[k++];
   };
 }
 
-function buildSegments(pool: PairView, zeroForOne: boolean): CurveSegment[] {
+function buildSegments(pool: PairView, zeroForOne: boolean, tradeType: TradeType): CurveSegment[] {
   const [iIn, iOut] = zeroForOne ? [pool.index0, pool.index1] : [pool.index1, pool.index0];
   const balanceIn = pool.state.balances[iIn];
   const balanceOut = pool.state.balances[iOut];
@@ -91,7 +95,14 @@ function buildSegments(pool: PairView, zeroForOne: boolean): CurveSegment[] {
   const weighted = pool.state.kind === 'balancerWeighted';
   const known = weightedReal(pool.state, iIn, iOut) ?? stableReal(pool.state, iIn, iOut);
   if (!known) return [];
-  const { real, limit, error } = known;
+  const { real, error } = known;
+  // A weighted pool's curve ends at its exact-input limit, or for an exact-output search at the input its exact-output
+  // limit asks where that is further (wi / wo below 1.36): each side's search reaches every amount the pool carries
+  // for it, and an exact-input split never gives the pool more than it takes.
+  const limit =
+    tradeType === 'exactOut' && known.limit !== undefined && known.outLimit !== undefined
+      ? Math.max(known.limit, known.outLimit)
+      : known.limit;
   const byInput = (x: number): Sample | undefined => {
     // An input the exact math can take (an integer), and the real-valued curve there, which the exact math stays below.
     const amount = Math.floor(x);
@@ -102,7 +113,7 @@ function buildSegments(pool: PairView, zeroForOne: boolean): CurveSegment[] {
   };
   const samples: Sample[] = [];
   if (limit !== undefined) {
-    // Log-spaced from a millionth of the balance in up to the pool's limit, and just below it.
+    // Log-spaced from a millionth of the balance in up to the pool's limit (on this side), and just below it.
     const xs = [];
     for (let x = Number(balanceIn) * 1e-6; x < limit; x *= 3) xs.push(x);
     for (const f of [0.9, 0.97, 1 - 1e-4, 1]) xs.push(limit * f);
@@ -213,10 +224,11 @@ function lastLine(hull: readonly Sample[], rate0: number): { from: Sample; slope
 /**
  * The concave polyline above the samples' tents (see the header) as linear pieces: the origin, each tent's peak, and
  * past them the last tent's first line, run (stable) until it has paid the whole balance out and then a last piece
- * without end, or (weighted) to its last sample, a billionth short of the 30% limit, and then CAPACITY_MARGIN nearly
- * flat (there the curve is below the exact math by a billionth at most, which the bounds' FLOAT_MARGIN covers; past
- * the limit every swap reverts: any bound holds, and the split search, which steers by marginal rates, never gives a
- * pool more than its limit where the rate falls to nearly nothing).
+ * without end, or (weighted) to its last sample, at its side's limit (exact input: a billionth short of 30% of the
+ * balance in; exact output, where further: a millionth past the input 30% of the balance out asks), and then
+ * CAPACITY_MARGIN nearly flat (there the curve is below the exact math by a billionth at most, which the bounds'
+ * FLOAT_MARGIN covers; past the limit every swap of that side reverts: any bound holds, and the split search, which
+ * steers by marginal rates, never gives a pool more than its limit where the rate falls to nearly nothing).
  */
 function polyline(hull: readonly Sample[], rate0: number, weighted: boolean, balanceOut: number): Piece[] {
   const { from, slope, at: lineAt } = lastLine(hull, rate0);

@@ -16,17 +16,22 @@ export function weightedReal(state: BalancerPoolState, iIn: number, iOut: number
   const bi = Number(state.balances[iIn]);
   const bo = Number(state.balances[iOut]);
   // The 30% limit of an exact input (of the balance in, net of the fee), a billionth short: the split search must not
-  // give the pool more. (An exact output may ask more input, up to 30% of the balance out: its bound past the limit is
-  // -Infinity, as a curve cannot tell the trade sides apart.)
+  // give the pool more.
   const limit = ((bi * 0.3) / keep) * (1 - 1e-9);
-  return { real: (x) => -bo * Math.expm1(-r * Math.log1p((x * keep) / bi)), limit, error: 0 };
+  // An exact output's limit (30% of the balance out) as the input the real curve asks for it,
+  // Bi ((1 / 0.7)^(wo / wi) - 1) / (1 - fee), a millionth further (float rounding aside, the curve there is past 30% of
+  // the balance out): beyond the exact-input limit where wi / wo is below 1.36.
+  const outLimit = ((bi * Math.expm1(-Math.log1p(-0.3) / r)) / keep) * (1 + 1e-6);
+  return { real: (x) => -bo * Math.expm1(-r * Math.log1p((x * keep) / bi)), limit, outLimit, error: 0 };
 }
 
 /** A pool direction's real-valued curve in floats, with an absolute error bound (raw output units). */
 export interface RealCurve {
   readonly real: (x: number) => number;
-  /** Weighted: the input past which every swap reverts. */
+  /** Weighted: the input past which every exact-input swap reverts. */
   readonly limit?: number;
+  /** Weighted: the most input an exact output asks (for 30% of the balance out, the most it may take). */
+  readonly outLimit?: number;
   readonly error: number;
 }
 

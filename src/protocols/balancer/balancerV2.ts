@@ -172,6 +172,7 @@ export const balancerV2: PoolProtocol<BalancerPool, SnapshotPoolBalancer> = {
     return quoteAmounts(pool, zeroForOne, tradeType, amounts);
   },
   curveSegments: balancerCurve,
+  curveBySide: true,
   midPrice: mid,
   snapshotMidPrice(p) {
     try {
