@@ -13,7 +13,7 @@
  * `--perf-basic-prof` so JavaScript frames have names (`perf report -i <file> --tid <tid> --children --sort sym`).
  *
  * Environment: BENCH_WARM, BENCH_SECONDS, BENCH_ROUTING (`default`, or `single`: maxHops 1 / maxSplits 1),
- * BENCH_PERF, WORKER_THREADS (passed to the service), BENCH_PATH (`routes`, the default: `POST /quotes/routes`; or
+ * BENCH_PERF, BENCH_NODE_ARGS (node and V8 flags for the service, space-separated, e.g. `--single-threaded-gc`), WORKER_THREADS (passed to the service), BENCH_PATH (`routes`, the default: `POST /quotes/routes`; or
  * `quotes`: `POST /quotes` saved in Redis at REDIS_URL, default redis://127.0.0.1:6379, under a key prefix of its own).
  */
 import { spawn } from 'node:child_process';
@@ -60,7 +60,8 @@ const env = {
 };
 const redisPrefix = `bench:${process.pid}:${randomBytes(4).toString('hex')}`;
 const redisEnv = SAVED ? { REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : {};
-const service = await startService({ ...env, ...redisEnv }, PERF ? ['--perf-basic-prof'] : []);
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+const service = await startService({ ...env, ...redisEnv }, [...(PERF ? ['--perf-basic-prof'] : []), ...nodeArgs]);
 try {
   const limits = SINGLE ? { maxHops: 1, maxSplits: 1 } : {};
   const bodies = variedQuoteBodies(200, { ...limits, maxPriceImpactBps: 10_000 });

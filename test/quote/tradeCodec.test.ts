@@ -23,7 +23,7 @@ const text = (trades: readonly DeploymentTrade[]): string =>
 t.test(
   'decodeTrades(structuredClone(encodeTrades(trades))) is the trades, key order included, for every shape the search gives',
   async (t) => {
-    const seen = { searches: 0, ok: 0, refused: 0, splits: 0, hops: 0, wraps: 0, exactOut: 0 };
+    const seen = { searches: 0, ok: 0, refused: 0, splits: 0, hops: 0, wraps: 0, exactOut: 0, sharedStrings: 0 };
     let sample: DeploymentTrade | undefined;
     const mismatches: string[] = [];
     for (const tokenIn of tokens)
@@ -36,6 +36,11 @@ t.test(
               const encoded = encodeTrades(trades);
               if (!encoded.every((v) => v === null || ['string', 'number', 'bigint'].includes(typeof v)))
                 mismatches.push(`${tokenIn}->${tokenOut}: encoded form holds an object`);
+              // Each distinct string crosses once (later occurrences are its number among the answer's strings).
+              const strings = encoded.filter((v) => typeof v === 'string');
+              if (new Set(strings).size !== strings.length) mismatches.push(`${tokenIn}->${tokenOut}: a string is written twice`);
+              // String values of the trades (bigints are tagged `"<digits>n"` in text()).
+              if (strings.length < (text(trades).match(/:"(?!-?\d+n")[^"]*"/g) ?? []).length) seen.sharedStrings++;
               const decoded = decodeTrades(structuredClone(encoded));
               if (!isDeepStrictEqual(decoded, trades) || text(decoded) !== text(trades))
                 mismatches.push(`${tokenIn}->${tokenOut} ${tradeType} ${amount}: ${text(decoded)} != ${text(trades)}`);
@@ -56,7 +61,7 @@ t.test(
               }
             }
       }
-    t.strictSame(mismatches, [], 'every search round-trips exactly');
+    t.strictSame(mismatches, [], 'every search round-trips exactly, each distinct string written once');
     for (const [shape, count] of Object.entries(seen)) t.ok(count > 0, `the searches include ${shape} (${count})`);
 
     // The devnet snapshot's searches give no Uniswap v4 leg: one with a pool key (a hook's address), and a network fee
