@@ -152,8 +152,36 @@ export function weightedFloatQuoter<T>(
     c = xh * thh - p + xh * thl + xl * thh + xl * thl + dl * th;
     t = p + c;
     const tl = (numH - t + (numL - (c - (t - p)))) / dh;
-    ah = th + tl;
-    if (!ceilOf(ah, tl - (ah - th), MARGIN) || !(general === undefined ? exact() : powUpInto(general))) return declined(amount);
+    // its ceiling as ceilOf takes it (floorOf's steps and the + 1 on locals): a quotient farther than MARGIN relative
+    // from an integer is not one, so its ceiling is its floor + 1 (the base is positive: the amount is below the limit).
+    const qh = th + tl;
+    const ql = tl - (qh - th);
+    let fh = Math.floor(qh);
+    let fl = 0;
+    let frac: number;
+    if (fh === qh) {
+      fl = Math.floor(ql);
+      frac = ql - fl;
+    } else {
+      frac = qh - fh + ql;
+      if (frac < 0) {
+        fh -= 1;
+        frac += 1;
+      } else if (frac >= 1) {
+        fh += 1;
+        frac -= 1;
+      }
+    }
+    const eps = qh * MARGIN;
+    if (frac < eps || frac > 1 - eps) return declined(amount);
+    ah = fh + fl;
+    al = fl - (ah - fh);
+    t = ah + 1;
+    xh = t - ah;
+    c = ah - (t - xh) + (1 - xh) + al + 0;
+    R[0] = t + c;
+    R[1] = c - (R[0] - t);
+    if (!(general === undefined ? exact() : powUpInto(general))) return declined(amount);
     // exact in: complement(power) = 1e18 - power, 0 where power >= 1e18 (then the quote is 0); exact out: power - 1e18,
     // where power at or below 1e18 (0, or sub's revert) is left to the bigint path.
     const sign = exactIn ? -1 : 1;
