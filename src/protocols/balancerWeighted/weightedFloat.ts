@@ -10,7 +10,7 @@
  * per-call bigint work is one conversion in (the amount) and one out (the result).
  * test/protocols/balancerWeightedFloat.test.ts compares it with WeightedMath's transliteration.
  */
-import { add, ceilOf, ceilOfRatio, dd, div, floorOf, floorOfRatio, load, mul, R, stored } from '../../amm/balancerDoubleDouble.ts';
+import { ceilOf, ceilOfRatio, dd, div, floorOf, floorOfRatio, load, mul, R, SPLITTER, stored } from '../../amm/balancerDoubleDouble.ts';
 import { powFloatExponent, powUpFloatBy, powUpInto } from '../../amm/balancerPowFloat.ts';
 
 const ONE = 10n ** 18n;
@@ -91,58 +91,108 @@ export function weightedFloatQuoter<T>(
   // quotients below are then within 2^-100 of the real ones, inside floorOf's margin.
   const [keptH, keptL] = quotient(kept, ONE);
   const hasFee = swapFee !== 0n;
-  if (exactIn) {
-    const feeRatio = ratioDenominator(kept);
-    const outRatio = ratioDenominator(balanceOut);
-    const [bih, bil] = dd(balanceIn);
-    const [bInH, bInL] = dd(balanceIn * ONE);
-    const [bOutH, bOutL] = quotient(balanceOut, ONE);
-    return (amountIn) => {
-      load(amountIn);
-      if (!(R[0] > 0 && R[0] < AMOUNT_LIMIT)) return declined(amountIn);
-      if (hasFee) {
-        // subtractSwapFee: amount - ceil(amount * fee / 1e18) = floor(amount * kept / 1e18).
-        mul(R[0], R[1], keptH, keptL);
-        if (!floorBy(R[0], R[1], feeRatio)) return declined(amountIn);
-      }
-      // amount > maxIn reverts: below the limit's nearest double the amount is below the limit (rounding is monotonic).
-      if (!(R[0] < limitHi)) return declined(amountIn);
-      // base = divUp(balanceIn, balanceIn + amount) = ceil(balanceIn * 1e18 / (balanceIn + amount)).
-      add(bih, bil, R[0], R[1]);
-      div(bInH, bInL, R[0], R[1]);
-      if (!ceilOf(R[0], R[1], MARGIN) || !(general === undefined ? exact() : powUpInto(general))) return declined(amountIn);
-      // mulDown(balanceOut, complement(power)): 0 where power >= 1e18.
-      add(E18, 0, -R[0], -R[1]);
-      if (!(R[0] > 0)) return 0n;
-      mul(bOutH, bOutL, R[0], R[1]);
-      return floorBy(R[0], R[1], outRatio) ? stored() : declined(amountIn);
-    };
-  }
-  // amountIn * 1e18 / kept has the denominator of kept / 1e18's numerator.
-  const feeRatio = ratioDenominator(ONE, kept);
-  const inRatio = ratioDenominator(balanceIn);
-  const [boh, bol] = dd(balanceOut);
-  const [bOutH, bOutL] = dd(balanceOut * ONE);
-  const [bInH, bInL] = quotient(balanceIn, ONE);
-  const [feeH, feeL] = quotient(ONE, kept);
-  return (amountOut) => {
-    load(amountOut);
-    // amount > maxOut reverts (as above); the limit is below balanceOut, so the difference below is positive.
-    if (!(R[0] > 0 && R[0] < limitHi)) return declined(amountOut);
-    // base = divUp(balanceOut, balanceOut - amount).
-    add(boh, bol, -R[0], -R[1]);
-    div(bOutH, bOutL, R[0], R[1]);
-    if (!ceilOf(R[0], R[1], MARGIN) || !(general === undefined ? exact() : powUpInto(general))) return declined(amountOut);
-    // mulUp(balanceIn, power - 1e18); power at or below 1e18 (0, or sub's revert) is left to the bigint path.
-    add(R[0], R[1], -E18, 0);
-    if (!(R[0] > 0)) return declined(amountOut);
-    mul(bInH, bInL, R[0], R[1]);
-    if (!ceilBy(R[0], R[1], inRatio)) return declined(amountOut);
+  // Per direction: the balance the amount is added to (exact in) or taken from (exact out) and its product by 1e18 (the
+  // base's quotient), and the other balance / 1e18 with the denominator of the last product's exact ratio.
+  const [bh, bl] = dd(exactIn ? balanceIn : balanceOut);
+  const [numH, numL] = dd((exactIn ? balanceIn : balanceOut) * ONE);
+  const [otherH, otherL] = quotient(exactIn ? balanceOut : balanceIn, ONE);
+  const [otherHh, otherHl] = halves(otherH);
+  const otherRatio = ratioDenominator(exactIn ? balanceOut : balanceIn);
+  // exact in: amount * kept / 1e18 (floored), whose denominator is kept / 1e18's; exact out: amountIn * 1e18 / kept
+  // (ceiled), whose denominator is kept / 1e18's numerator.
+  const [feeH, feeL] = exactIn ? [keptH, keptL] : quotient(ONE, kept);
+  const feeRatio = exactIn ? ratioDenominator(kept) : ratioDenominator(ONE, kept);
+  // The base's sum and quotient, the complement and the last product below are balancerDoubleDouble.ts's add, div and
+  // mul written out on locals, operation for operation (the same bits): as calls, V8 left some of them uninlined in this
+  // closure (the pow takes its inlining budget), and each double passed to such a call is boxed (a heap allocation). The
+  // fee's products stay calls (measured alike either way, 2026-11-27 wpow7).
+  return (amount) => {
+    load(amount);
+    let ah = R[0];
+    let al = R[1];
+    if (!(ah > 0 && ah < AMOUNT_LIMIT)) return declined(amount);
+    let p: number;
+    let t: number;
+    let c: number;
+    let xh: number;
+    let xl: number;
+    if (exactIn && hasFee) {
+      // subtractSwapFee: amount - ceil(amount * fee / 1e18) = floor(amount * kept / 1e18).
+      mul(ah, al, feeH, feeL);
+      if (!floorBy(R[0], R[1], feeRatio)) return declined(amount);
+      ah = R[0];
+      al = R[1];
+    }
+    // amount > maxIn (maxOut) reverts: below the limit's nearest double the amount is below the limit (rounding is
+    // monotonic); the limit is below the balance, so balanceOut - amount is positive.
+    if (!(ah < limitHi)) return declined(amount);
+    if (!exactIn) {
+      ah = -ah;
+      al = -al;
+    }
+    // base = divUp(balanceIn, balanceIn + amount) or divUp(balanceOut, balanceOut - amount): ceil(num / (b +- amount)).
+    t = bh + ah;
+    xh = t - bh;
+    c = bh - (t - xh) + (ah - xh) + bl + al;
+    const dh = t + c;
+    const dl = c - (dh - t);
+    const th = numH / dh;
+    p = dh * th;
+    t = SPLITTER * dh;
+    xh = t - (t - dh);
+    xl = dh - xh;
+    t = SPLITTER * th;
+    const thh = t - (t - th);
+    const thl = th - thh;
+    c = xh * thh - p + xh * thl + xl * thh + xl * thl + dl * th;
+    t = p + c;
+    const tl = (numH - t + (numL - (c - (t - p)))) / dh;
+    // its ceiling as ceilOf takes it, the + 1 on locals (ceilOf's calls of floorOf and add were left uninlined here,
+    // boxing their doubles): a quotient farther than MARGIN relative from an integer is not one, so its ceiling is its
+    // floor + 1 (the base is positive: the amount is below the limit).
+    ah = th + tl;
+    if (!floorOf(ah, tl - (ah - th), 0, MARGIN)) return declined(amount);
+    ah = R[0];
+    al = R[1];
+    t = ah + 1;
+    xh = t - ah;
+    c = ah - (t - xh) + (1 - xh) + al + 0;
+    R[0] = t + c;
+    R[1] = c - (R[0] - t);
+    if (!(general === undefined ? exact() : powUpInto(general))) return declined(amount);
+    // exact in: complement(power) = 1e18 - power, 0 where power >= 1e18 (then the quote is 0); exact out: power - 1e18,
+    // where power at or below 1e18 (0, or sub's revert) is left to the bigint path.
+    const sign = exactIn ? -1 : 1;
+    ah = sign * R[0];
+    al = sign * R[1];
+    const s = ah - sign * E18;
+    t = s - ah;
+    c = ah - (s - t) + (-sign * E18 - t) + al;
+    xh = s + c;
+    if (!(xh > 0)) return exactIn ? 0n : declined(amount);
+    xl = c - (xh - s);
+    // mulDown(balanceOut, complement) or mulUp(balanceIn, power - 1e18).
+    p = otherH * xh;
+    t = SPLITTER * xh;
+    ah = t - (t - xh);
+    al = xh - ah;
+    c = otherHh * ah - p + otherHh * al + otherHl * ah + otherHl * al + (otherH * xl + otherL * xh);
+    ah = p + c;
+    al = c - (ah - p);
+    if (exactIn) return floorBy(ah, al, otherRatio) ? stored() : declined(amount);
+    if (!ceilBy(ah, al, otherRatio)) return declined(amount);
     if (hasFee) {
-      // addSwapFee: divUp(amountIn, kept) = ceil(amountIn * 1e18 / kept), a ratio with denominator num.
+      // addSwapFee: divUp(amountIn, kept) = ceil(amountIn * 1e18 / kept).
       mul(R[0], R[1], feeH, feeL);
-      if (!ceilBy(R[0], R[1], feeRatio)) return declined(amountOut);
+      if (!ceilBy(R[0], R[1], feeRatio)) return declined(amount);
     }
     return stored();
   };
+}
+
+/** A double's Veltkamp halves (mul's split), for a constant operand split once. */
+function halves(h: number): [number, number] {
+  const t = SPLITTER * h;
+  const hh = t - (t - h);
+  return [hh, h - hh];
 }
