@@ -5,7 +5,7 @@ import { exactTrade } from './exactTrade.ts';
 import { optimalSplit } from './optimalSplit.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
-import { assignExecutors, callsGasUnits, gasCost, type Search, score, type TradeRequest } from './searchGas.ts';
+import { assignExecutors, callsGasUnits, gasCostUnits, type Search, score, type TradeRequest } from './searchGas.ts';
 import { bestOtherPath, bestSinglePath, depthTightened, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
 import type { PricedSplit, SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
@@ -117,7 +117,6 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   let split: PricedSplit<Candidate> | undefined;
   if (request.maxSplits > 1 && candidates.length > 0) {
     const floors: StagedFloors = { own: [], set: undefined, fee: 0 };
-    const feeOfGas = new Map<number, number>();
     split = optimalSplit(
       {
         tradeType: request.tradeType,
@@ -207,13 +206,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           gas += callsGasUnits(search, calls);
           calls.length = 0;
           if (!Number.isSafeInteger(gas)) throw new Error(`feeEstimate: ${gas} gas is not an exact integer`);
-          // The sets weighed share few gas totals: each is converted (two BigInt products) once per search.
-          let fee = feeOfGas.get(gas);
-          if (fee === undefined) {
-            fee = Number(gasCost(search, BigInt(gas)));
-            feeOfGas.set(gas, fee);
-          }
-          return fee;
+          return gasCostUnits(search, gas);
         },
       },
       candidates,
