@@ -192,8 +192,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           // every set the split search weighs, and each BigInt addition is a heap allocation.
           const executors = assignExecutors(members);
           let gas = 0;
-          const calls = feeCalls;
-          calls.length = 0;
+          const calls: { executor: Executor; legs: readonly Leg[] }[] = [];
           for (let i = 0; i < members.length; i++) {
             const m = members[i];
             if (m.stages) gas += Number(kept(search, m, 'stages'));
@@ -204,7 +203,6 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
             if (ticks[i] > 0) gas += ticks[i] * m.tickGas;
           }
           gas += callsGasUnits(search, calls);
-          calls.length = 0;
           if (!Number.isSafeInteger(gas)) throw new Error(`feeEstimate: ${gas} gas is not an exact integer`);
           return gasCostUnits(search, gas);
         },
@@ -229,12 +227,6 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   }
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };
 }
-
-/**
- * The executor calls a fee estimate hands to callsGasUnits, one list reused by every estimate (the search is
- * synchronous and callsGasUnits keeps nothing): the split search estimates the fee of every set it weighs.
- */
-const feeCalls: { executor: Executor; legs: readonly Leg[] }[] = [];
 
 /** Without splits, curves are built for that pruning only with more candidates than this (a few direct pools price faster than their curves build). */
 const PRUNE_SINGLE_FROM = 8;
