@@ -80,13 +80,12 @@ export function getAmount0Delta(sqrtRatioAX96: bigint, sqrtRatioBX96: bigint, li
   if (sqrtRatioAX96 <= 0n) throw new AmmError('SQRT_PRICE_OUT_OF_RANGE', 'getAmount0Delta: zero sqrt price');
   // mulDiv(liquidity << 96, B - A, B) cannot exceed uint256 for uint128 liquidity and uint160 prices.
   const product = (liquidity << 96n) * (sqrtRatioBX96 - sqrtRatioAX96);
-  if (roundUp) {
-    let q = product / sqrtRatioBX96;
-    if (q * sqrtRatioBX96 !== product) q += 1n;
-    const r = q / sqrtRatioAX96;
-    return r * sqrtRatioAX96 === q ? r : r + 1n;
-  }
-  return product / sqrtRatioBX96 / sqrtRatioAX96;
+  // The contract divides by B, then by A, rounding each time the same way: for positive integers floor(floor(x / B)
+  // / A) = floor(x / (A·B)) and ceil(ceil(x / B) / A) = ceil(x / (A·B)), so one division by the product gives the
+  // same amount (a multiplication instead of the second of two many-word divisions).
+  const divisor = sqrtRatioAX96 * sqrtRatioBX96;
+  const q = product / divisor;
+  return roundUp && q * divisor !== product ? q + 1n : q;
 }
 
 /** Amount of token1 between two sqrt prices for a liquidity, like SqrtPriceMath.getAmount1Delta (v3-core, unsigned). */

@@ -5,7 +5,7 @@ import { exactTrade } from './exactTrade.ts';
 import { optimalSplit } from './optimalSplit.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
-import { assignExecutors, callsGasUnits, gasCost, type Search, score, type TradeRequest } from './searchGas.ts';
+import { assignExecutors, callsGasUnits, gasCostUnits, type Search, score, type TradeRequest } from './searchGas.ts';
 import { bestOtherPath, bestSinglePath, depthTightened, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
 import type { PricedSplit, SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
@@ -117,7 +117,6 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   let split: PricedSplit<Candidate> | undefined;
   if (request.maxSplits > 1 && candidates.length > 0) {
     const floors: StagedFloors = { own: [], set: undefined, fee: 0 };
-    const feeOfGas = new Map<number, number>();
     split = optimalSplit(
       {
         tradeType: request.tradeType,
@@ -193,8 +192,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           // every set the split search weighs, and each BigInt addition is a heap allocation.
           const executors = assignExecutors(members);
           let gas = 0;
-          const calls = feeCalls;
-          calls.length = 0;
+          const calls: { executor: Executor; legs: readonly Leg[] }[] = [];
           for (let i = 0; i < members.length; i++) {
             const m = members[i];
             if (m.stages) gas += Number(kept(search, m, 'stages'));
@@ -205,15 +203,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
             if (ticks[i] > 0) gas += ticks[i] * m.tickGas;
           }
           gas += callsGasUnits(search, calls);
-          calls.length = 0;
           if (!Number.isSafeInteger(gas)) throw new Error(`feeEstimate: ${gas} gas is not an exact integer`);
-          // The sets weighed share few gas totals: each is converted (two BigInt products) once per search.
-          let fee = feeOfGas.get(gas);
-          if (fee === undefined) {
-            fee = Number(gasCost(search, BigInt(gas)));
-            feeOfGas.set(gas, fee);
-          }
-          return fee;
+          return gasCostUnits(search, gas);
         },
       },
       candidates,
@@ -236,12 +227,6 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   }
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };
 }
-
-/**
- * The executor calls a fee estimate hands to callsGasUnits, one list reused by every estimate (the search is
- * synchronous and callsGasUnits keeps nothing): the split search estimates the fee of every set it weighs.
- */
-const feeCalls: { executor: Executor; legs: readonly Leg[] }[] = [];
 
 /** Without splits, curves are built for that pruning only with more candidates than this (a few direct pools price faster than their curves build). */
 const PRUNE_SINGLE_FROM = 8;

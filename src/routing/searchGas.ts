@@ -211,3 +211,32 @@ export function gasCost(search: Search, gas: bigint): bigint {
   // gas × gasPriceWei × num / den, with the first product made once per search (Search.feeNum).
   return search.feeNum === undefined ? 0n : (gas * search.feeNum) / search.rate!.den;
 }
+
+/**
+ * Number(gasCost) of `gas` units (an exact integer): the split search's fee estimate of every set it weighs. The
+ * sets share few gas totals, and so do the searches of one request and of later requests on the same rate (gasRate
+ * keeps one per index and token) and gas price: each total is converted (a BigInt product and a division of the
+ * rate's many-word numbers) once per rate and gas price, not once per search.
+ */
+export function gasCostUnits(search: Search, gas: number): number {
+  const feeNum = search.feeNum;
+  if (feeNum === undefined) return 0;
+  const rate = search.rate!;
+  let known = feesOfGas.get(rate);
+  if (known === undefined || known.feeNum !== feeNum) {
+    known = { feeNum, fees: new Map() };
+    feesOfGas.set(rate, known);
+  }
+  let fee = known.fees.get(gas);
+  if (fee === undefined) {
+    if (known.fees.size >= MAX_FEES_OF_GAS) known.fees.clear();
+    fee = Number((BigInt(gas) * feeNum) / rate.den);
+    known.fees.set(gas, fee);
+  }
+  return fee;
+}
+
+/** gasCostUnits' figures by rate (the gas price's product with its numerator beside them: one gas price at a time). */
+const feesOfGas = new WeakMap<Fraction, { feeNum: bigint; fees: Map<number, number> }>();
+/** Most gas totals kept per rate (a search weighs a few dozen; a long run on one rate stays bounded). */
+const MAX_FEES_OF_GAS = 4096;

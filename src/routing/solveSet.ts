@@ -5,16 +5,12 @@ import { BOUND_SLACK, type Solved, type SplitContext, type SplitPath } from './s
 // The set's solve and its bound are module-level functions, not closures made per search (the hot path).
 
 /**
- * The working arrays solve and mayReach hand to equalise and feeEstimate, reused (the split search is synchronous, and
- * neither keeps the arrays it is given): a set's curves, paths and ticks, instead of three arrays per set weighed.
+ * The `members` (positions in `all`) of `all`, and room for `extra` more after them: a new array of its final length
+ * per set weighed (a few words, bump-allocated), not a working array whose `length` is set (a runtime call that
+ * trims or grows its store each time: ~5x the cost of the allocation).
  */
-const setCurves: PathCurve[] = [];
-const setPaths: SplitPath[] = [];
-const setTicks: number[] = [];
-
-/** `into`, emptied, holding the `members` (positions in `all`) of `all`. */
-function setOf<T>(into: T[], all: readonly T[], members: readonly number[]): T[] {
-  into.length = members.length;
+function setOf<T>(all: readonly T[], members: readonly number[], extra = 0): T[] {
+  const into: T[] = new Array(members.length + extra);
   for (let j = 0; j < members.length; j++) into[j] = all[members[j]];
   return into;
 }
@@ -77,12 +73,12 @@ function solveAnew<P extends SplitPath>(
   const known = node?.solved;
   if (known) return { members, split: known.split, net: known.net, reach: known.reach, fee: known.fee };
   const { tradeType } = context;
-  const split = equalise(setOf(setCurves, curves, members), tradeType, Number(context.amount));
+  const split = equalise(setOf(curves, members), tradeType, Number(context.amount));
   const value = tradeType === 'exactIn' ? sum(split.outputs) : -sum(split.inputs);
   const reach = tradeType === 'exactIn' ? sum(split.inputs) : sum(split.outputs);
-  setTicks.length = members.length;
-  for (let j = 0; j < members.length; j++) setTicks[j] = ticksAt(curves[members[j]], split.inputs[j]);
-  const fee = context.feeEstimate(setOf(setPaths as P[], candidates, members), setTicks);
+  const ticks: number[] = new Array(members.length);
+  for (let j = 0; j < members.length; j++) ticks[j] = ticksAt(curves[members[j]], split.inputs[j]);
+  const fee = context.feeEstimate(setOf(candidates, members), ticks);
   const net = split.feasible ? value - fee : Number.NEGATIVE_INFINITY;
   if (node && record) node.solved = { split, net, reach, fee };
   return { members, split, net, reach, fee };
@@ -114,11 +110,10 @@ export function mayReach<P extends SplitPath>(
   const bound = value + (context.tradeType === 'exactIn' ? surplus : surplus / lambda) + BOUND_SLACK * (Math.abs(value) + 1);
   if (!(bound <= toBeat)) {
     if (!context.ranksFees) return true;
-    const members = setOf(setPaths as P[], candidates, set.members);
-    members.push(candidates[j]);
-    setTicks.length = members.length;
-    setTicks.fill(0);
-    const floor = context.feeEstimate(members, setTicks);
+    const members = setOf(candidates, set.members, 1);
+    members[set.members.length] = candidates[j];
+    const ticks: number[] = new Array(members.length).fill(0);
+    const floor = context.feeEstimate(members, ticks);
     return !(bound - floor <= toBeat);
   }
   return false;

@@ -66,6 +66,9 @@ export function lpFees(route: Route): bigint {
   return (route.amountIn * (scale - keep) + scale - 1n) / scale;
 }
 
+/** The native asset's and its wrapped token's rate: one object (gasCostUnits keeps its figures by the rate). */
+const ONE: Fraction = { num: 1n, den: 1n };
+
 const rates = new WeakMap<ChainPoolIndex, Map<string, Fraction | null>>();
 
 /**
@@ -73,7 +76,7 @@ const rates = new WeakMap<ChainPoolIndex, Map<string, Fraction | null>>();
  * native asset and its wrapped token), or null when no pool path joins them.
  */
 export function gasRate(index: ChainPoolIndex, token: string): Fraction | null {
-  if (token === index.native || token === index.wrappedNative) return { num: 1n, den: 1n };
+  if (token === index.native || token === index.wrappedNative) return ONE;
   let known = rates.get(index);
   if (!known) {
     known = new Map();
