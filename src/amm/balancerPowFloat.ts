@@ -98,15 +98,17 @@ export function powUpInto(y: PowFloatExponent): boolean {
   const xh = R[0];
   const xl = R[1];
   if (!(xh > 1e17 && xh < X_END)) return false;
-  let s: number;
-  let v: number;
-  let c: number;
-  let p: number;
-  let t: number;
-  let fh: number;
-  let fl: number;
-  let frac: number;
-  let eps: number;
+  // Every local starts as a double: one declared without a value holds undefined until assigned, and where paths merge
+  // V8 would then keep it tagged (each double assigned to it a heap allocation).
+  let s = 0;
+  let v = 0;
+  let c = 0;
+  let p = 0;
+  let t = 0;
+  let fh = 0;
+  let fl = 0;
+  let frac = 0;
+  let eps = 0;
   // logx_times_y = trunc(ln(x) * y / 1e18)
   let lh = 0;
   let ll = 0;
@@ -341,8 +343,8 @@ export function powUpInto(y: PowFloatExponent): boolean {
   sumL = c - (sumH - s);
   // No reduction: seriesSum / 100 (mul by 1 / 100, floorOfRatio); else the a_k's product times seriesSum / 1e22 (mul,
   // mul, floorOf).
-  let qh: number;
-  let ql: number;
+  let qh = 0;
+  let ql = 0;
   if (mask === 0) {
     p = sumH * SPLIT_INV_100[0];
     t = SPLITTER * sumH;
