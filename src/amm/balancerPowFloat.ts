@@ -89,8 +89,10 @@ export function powUpFloat(x: bigint, y: PowFloatExponent): bigint | undefined {
  * inversion) and their floors are balancerDoubleDouble.ts's add, div, mul, times100, floorOf, floorOfRatio and truncOf
  * written out operation for operation, so the bits are those of the composed steps. As calls, V8 left many of them
  * uninlined (its inlining budget per optimized function), each through the registers R or with its double arguments
- * boxed (a heap allocation each): ~30 steps per quote. Calls remain only off the hot path: ln outside ln_36's window
- * (balancerLnFloat.ts), a Taylor term within the plain doubles' margin of an integer, powUp's error term past 2^67.
+ * boxed (a heap allocation each): ~30 steps per quote. The same steps (floorOf's above all) are therefore written out
+ * more than once in this one function, deliberately. Calls remain only off the hot path (ln outside ln_36's window in
+ * balancerLnFloat.ts, a Taylor term within the plain doubles' margin of an integer) and for powUp's error term
+ * (addPowError below, reading R, small enough that V8 inlines it here: `--trace-turbo-inlining`).
  * test/protocols/balancerPowFloat.test.ts checks it against those steps composed (every output and every decline, a
  * seeded sweep) and against LogExpMath's transliteration.
  */
