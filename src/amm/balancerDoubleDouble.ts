@@ -1,6 +1,6 @@
 /**
  * Exact integer arithmetic in double-double floats (a value is hi + lo, two doubles, hi the nearest double to it), for
- * Balancer's fixed-point math where bigint is slow: src/amm/balancerPowFloat.ts and balancerExpFloat.ts (LogExpMath's
+ * Balancer's fixed-point math where bigint is slow: src/amm/balancerPowFloat.ts and balancerLnFloat.ts (LogExpMath's
  * ln and exp; their loops write these steps out on local variables, operation for operation) and
  * src/protocols/balancerWeighted/weightedFloat.ts (the rest of a weighted quote). An integer below 2^106 is exact as
  * a pair; sums of such integers below 2^100 are exact (add); a product or a quotient errs by at most 15u^2 = 15 *
@@ -18,7 +18,7 @@ const U2_32 = 2 ** 32;
 const U2_64 = 2 ** 64;
 const U2_M32 = 2 ** -32;
 const U2_M64 = 2 ** -64;
-/** 2^27 + 1, Veltkamp's split (mul's; the steps balancerExpFloat.ts and balancerPowFloat.ts write out on locals use it). */
+/** 2^27 + 1, Veltkamp's split (mul's; the steps balancerPowFloat.ts and balancerLnFloat.ts write out on locals use it). */
 export const SPLITTER = 134217729;
 
 /**

@@ -11,63 +11,43 @@
  * evaluated without its truncations: they move its 36-decimal sum by under 100 units, which moves ln_36 * y / 1e36 by
  * under 2^-30 for y < 2^70, inside the same margin. Range proven: 1e17 <= x < 2^64, 0 < y < 2^70, |ln(x) * y| < 16e18
  * (results below e^16); outside it, or within a margin (about once per 10^8 quotients, and where a quotient is an exact
- * integer), `undefined`. test/protocols/balancerPowFloat.test.ts compares it with LogExpMath's transliteration. exp is
- * in balancerExpFloat.ts. The hot loops here and there write balancerDoubleDouble.ts's steps out on local variables,
- * operation for operation (the same bits): through its registers R, or as calls V8 leaves uninlined in a long function
- * (each double argument boxed), a step costs several times more.
+ * integer), `undefined`. test/protocols/balancerPowFloat.test.ts compares it with LogExpMath's transliteration. ln
+ * outside ln_36's window is in balancerLnFloat.ts. The hot code (powUpInto here, that ln's series) writes
+ * balancerDoubleDouble.ts's steps out on local variables, operation for operation (the same bits): through its registers
+ * R, or as calls V8 leaves uninlined in a long function (each double argument boxed), a step costs several times more.
  */
 
-import { add, ceilOf, dd, div, floorOf, floorOfRatio, mul, R, reciprocal, SPLITTER, times100, truncOf } from './balancerDoubleDouble.ts';
-import { expOf } from './balancerExpFloat.ts';
-import { LN_ODD, LN_ODD_INVERSES, LN_STEPS } from './balancerPowTables.ts';
+import { add, ceilOf, dd, div, floorOf, floorOfRatio, mul, R, reciprocal, SPLITTER } from './balancerDoubleDouble.ts';
+import { lnTimesY, type PowFloatExponent } from './balancerLnFloat.ts';
+import { EXP_PRODUCTS, EXP_X, SPLIT_INV_100, SPLIT_INV_E20, SPLIT_INV_E22, TAYLOR_DIVISORS, TAYLOR_F } from './balancerPowTables.ts';
 
-const U2_30 = 2 ** -30;
-const U2_50 = 2 ** -50;
+export type { PowFloatExponent } from './balancerLnFloat.ts';
+
 const U2_24 = 2 ** -24;
-const U2_72 = 2 ** -72;
+const U2_30 = 2 ** -30;
+const U2_48 = 2 ** -48;
+const U2_50 = 2 ** -50;
 const U2_67 = 2 ** 67;
+const U2_72 = 2 ** -72;
 const U2_92 = 2 ** -92;
+const E14 = 1e14;
 const E18 = 1e18;
 const E20 = 1e20;
-const E14 = 1e14;
 /** 2^64, the end of the range this path proves. */
 const X_END = 2 ** 64;
+const Y_MAX = 2 ** 70;
+const LOG_MAX = 16e18;
 const ONE_36 = dd(10n ** 36n);
-/** lnTimesY36's z and w = z^2 (hi, lo each) for lnSeriesTimesY: doubles passed as arguments to a call V8 does not
- * inline are boxed (a heap allocation each), in typed arrays they are not (R likewise carries this file's steps' inputs). */
-const ZW = new Float64Array(4);
+/** exp's Taylor terms below this are computed in plain doubles. */
+const SMALL_TERM = 2 ** 40;
 /** The divisions by constants, as products by their reciprocals (balancerDoubleDouble.ts's reciprocal). */
 const INV_E18 = reciprocal(E18);
 const INV_E14 = reciprocal(E14);
 const INV_E14_HI = 1 / E14;
-const INV_E20 = reciprocal(E20);
-const INV_100 = reciprocal(100);
-/** A double-double constant (hi, lo) with hi's Veltkamp halves, as mul splits it: the products written out on locals. */
-const split = ([h, l]: readonly [number, number]): number[] => {
-  const t = SPLITTER * h;
-  const hh = t - (t - h);
-  return [h, l, hh, h - hh];
-};
-const SPLIT_INV_E20 = new Float64Array(split(INV_E20));
-/** ln's series divisors' reciprocals, split likewise, 4 doubles each. */
-const SPLIT_LN_ODD = new Float64Array(LN_ODD_INVERSES.flatMap(split));
-const Y_MAX = 2 ** 70;
-const LOG_MAX = 16e18;
-
-/**
- * An exponent y as powUpFloat takes it: y and y / 1e18 in lowest terms (n / d), so that ln(x) * y / 1e18 is an exact
- * ratio of integers whose floor floorOfRatio decides where d is small (weight ratios such as 3, 1/4 or 3/2).
- */
-export interface PowFloatExponent {
-  /** ln_36's series coefficients times 2y: 2y / (2k + 1) for k = 0 .. 7 as double-doubles (hi at 2k, lo at 2k + 1). */
-  readonly series: Float64Array;
-  readonly nh: number;
-  readonly nl: number;
-  readonly d: number;
-  /** 1 / d (a product by it stands for the division). */
-  readonly invDh: number;
-  readonly invDl: number;
-}
+/** exp's Taylor divisors' reciprocals as the nearest doubles, for the terms in plain doubles. */
+const TAYLOR_RECIPROCALS = TAYLOR_DIVISORS.map((n) => 1 / n);
+/** floorOfRatio's 1 / (2d) for exp's quotient by 100. */
+const HALF_100 = 0.5 / 100;
 
 /** y prepared for powUpFloat, or undefined outside 0 < y < 2^70. */
 export function powFloatExponent(y: bigint): PowFloatExponent | undefined {
@@ -102,17 +82,341 @@ export function powUpFloat(x: bigint, y: PowFloatExponent): bigint | undefined {
 
 /**
  * powUpFloat on the exact normalized double-double integer x in (R[0], R[1]), the result into them; false where the
- * bigint path must decide (x at or past the range's bounds 1e17 and 2^64 included). Inputs travel in R rather than as
- * arguments here and below: a double passed to a call V8 does not inline is boxed (a heap allocation).
+ * bigint path must decide (x at or past the range's bounds 1e17 and 2^64 included). The hot path of every weighted
+ * quote with a general exponent, written as ONE function on local variables, deliberately: ln_36's window (z, w = z^2,
+ * the series in Horner form in two passes, the second more precise where the first cannot decide, and its truncation),
+ * LogExpMath.exp (x100, the reductions, the Taylor sum, the product of the a_k taken and, for a negative argument, the
+ * inversion) and their floors are balancerDoubleDouble.ts's add, div, mul, times100, floorOf, floorOfRatio and truncOf
+ * written out operation for operation, so the bits are those of the composed steps. As calls, V8 left many of them
+ * uninlined (its inlining budget per optimized function), each through the registers R or with its double arguments
+ * boxed (a heap allocation each): ~30 steps per quote. The same steps (floorOf's above all) are therefore written out
+ * more than once in this one function, deliberately. Calls remain only off the hot path (ln outside ln_36's window in
+ * balancerLnFloat.ts, a Taylor term within the plain doubles' margin of an integer) and for powUp's error term
+ * (addPowError below, reading R, small enough that V8 inlines it here: `--trace-turbo-inlining`).
+ * test/protocols/balancerPowFloat.test.ts checks it against those steps composed (every output and every decline, a
+ * seeded sweep) and against LogExpMath's transliteration.
  */
 export function powUpInto(y: PowFloatExponent): boolean {
-  const sh = R[0];
-  const sl = R[1];
-  if (!(sh > 1e17 && sh < X_END)) return false;
-  const inWindow = (sh > 0.9e18 || (sh === 0.9e18 && sl > 0)) && (sh < 1.1e18 || (sh === 1.1e18 && sl < 0));
-  if (!(inWindow ? lnTimesY36(y.series) : lnTimesY(y))) return false;
-  if (!(Math.abs(R[0]) < LOG_MAX)) return false;
-  if (!expOf()) return false;
+  const xh = R[0];
+  const xl = R[1];
+  if (!(xh > 1e17 && xh < X_END)) return false;
+  // Every local starts as a double: one declared without a value holds undefined until assigned, and where paths merge
+  // V8 would then keep it tagged (each double assigned to it a heap allocation).
+  let s = 0;
+  let v = 0;
+  let c = 0;
+  let p = 0;
+  let t = 0;
+  let fh = 0;
+  let fl = 0;
+  let frac = 0;
+  let eps = 0;
+  // logx_times_y = trunc(ln(x) * y / 1e18)
+  let lh = 0;
+  let ll = 0;
+  if ((xh > 0.9e18 || (xh === 0.9e18 && xl > 0)) && (xh < 1.1e18 || (xh === 1.1e18 && xl < 0))) {
+    // ln_36's window: z = (x - 1e18) / (x + 1e18) (add, add, div), w = z^2 (mul). The contract's series truncations
+    // are left out (header of this file).
+    s = xh - E18;
+    v = s - xh;
+    c = xh - (s - v) + (-E18 - v) + xl + 0;
+    const nh = s + c;
+    const nl = c - (nh - s);
+    s = xh + E18;
+    v = s - xh;
+    c = xh - (s - v) + (E18 - v) + xl + 0;
+    const dh = s + c;
+    const dl = c - (dh - s);
+    const th = nh / dh;
+    p = dh * th;
+    t = SPLITTER * dh;
+    const dhh = t - (t - dh);
+    const dhl = dh - dhh;
+    t = SPLITTER * th;
+    const thh = t - (t - th);
+    const thl = th - thh;
+    c = dhh * thh - p + dhh * thl + dhl * thh + dhl * thl + dl * th;
+    s = p + c;
+    const tl = (nh - s + (nl - (c - (s - p)))) / dh;
+    const zh = th + tl;
+    const zl = tl - (zh - th);
+    p = zh * zh;
+    t = SPLITTER * zh;
+    const zhh = t - (t - zh);
+    const zhl = zh - zhh;
+    c = zhh * zhh - p + zhh * zhl + zhl * zhh + zhl * zhl + (zh * zl + zl * zh);
+    const wh = p + c;
+    const wl = c - (wh - p);
+    t = SPLITTER * wh;
+    const whh = t - (t - wh);
+    const whl = wh - whh;
+    // Horner in w over the coefficients 2y / (2k + 1), k = 7 .. 0 (y's product folded into them, each within 15u^2 as
+    // 1 / (2k + 1) was), then z. The levels k >= kd, whose sum is multiplied by w^kd <= tail, in plain doubles: their
+    // relative error, under 2^-50, moves the series by under 2^-50 * tail relative; the double-double levels and
+    // products add under 2^-100, so the quotient is within 2^-50 * tail + 2^-98 relative (plus the 2^-30 of the
+    // omitted truncations): `relative` must exceed it. First pass tail 2^-24 and relative 2^-72, then, where that
+    // cannot decide, 2^-50 and 2^-92.
+    const series = y.series;
+    for (let pass = 0; ; pass++) {
+      const tail = pass === 0 ? U2_24 : U2_50;
+      const relative = pass === 0 ? U2_72 : U2_92;
+      let kd = 1;
+      for (let q = wh; q > tail && kd < 8; kd++) q *= wh;
+      let ah = series[14];
+      let al = 0;
+      let k = 6;
+      if (kd < 8) for (; k >= kd; k--) ah = ah * wh + series[2 * k];
+      else al = series[15];
+      for (; k >= 0; k--) {
+        // a * w + c (mul, w's split taken once, and add)
+        p = ah * wh;
+        t = SPLITTER * ah;
+        const ahh = t - (t - ah);
+        const ahl = ah - ahh;
+        c = ahh * whh - p + ahh * whl + ahl * whh + ahl * whl + (ah * wl + al * wh);
+        const mh = p + c;
+        const ml = c - (mh - p);
+        const ch = series[2 * k];
+        s = mh + ch;
+        v = s - mh;
+        c = mh - (s - v) + (ch - v) + ml + series[2 * k + 1];
+        ah = s + c;
+        al = c - (ah - s);
+      }
+      // * z (mul), truncated toward zero (truncOf with a slack of 2^-30)
+      p = ah * zh;
+      t = SPLITTER * ah;
+      const ahh = t - (t - ah);
+      const ahl = ah - ahh;
+      c = ahh * zhh - p + ahh * zhl + ahl * zhh + ahl * zhl + (ah * zl + al * zh);
+      let qh = p + c;
+      let ql = c - (qh - p);
+      const negative = qh < 0;
+      if (negative) {
+        qh = -qh;
+        ql = -ql;
+      }
+      fh = Math.floor(qh);
+      fl = 0;
+      if (fh === qh) {
+        fl = Math.floor(ql);
+        frac = ql - fl;
+      } else {
+        frac = qh - fh + ql;
+        if (frac < 0) {
+          fh -= 1;
+          frac += 1;
+        } else if (frac >= 1) {
+          fh += 1;
+          frac -= 1;
+        }
+      }
+      eps = U2_30 + Math.abs(qh) * relative;
+      if (!(frac < eps || frac > 1 - eps)) {
+        lh = fh + fl;
+        ll = fl - (lh - fh);
+        if (negative) {
+          lh = -lh;
+          ll = -ll;
+        }
+        break;
+      }
+      if (pass === 1) return false;
+    }
+  } else {
+    if (!lnTimesY(y)) return false;
+    lh = R[0];
+    ll = R[1];
+  }
+  if (!(Math.abs(lh) < LOG_MAX)) return false;
+  // exp(logx_times_y): x = |v| * 100 (times100), the reductions by x_4 .. x_9 (add)
+  const negative = lh < 0;
+  if (negative) {
+    lh = -lh;
+    ll = -ll;
+  }
+  p = lh * 100;
+  t = SPLITTER * lh;
+  const lhh = t - (t - lh);
+  c = lhh * 100 - p + (lh - lhh) * 100 + ll * 100;
+  let rh = p + c;
+  let rl = c - (rh - p);
+  let mask = 0;
+  for (let i = 0; i < 6; i++) {
+    const x = EXP_X[i];
+    mask <<= 1;
+    if (rh > x || (rh === x && rl >= 0)) {
+      s = rh - x;
+      v = s - rh;
+      c = rh - (s - v) + (-x - v) + rl + 0;
+      rh = s + c;
+      rl = c - (rh - s);
+      mask |= 1;
+    }
+  }
+  // seriesSum = 1e20 + x + the Taylor terms each truncated as the contract truncates it. f = x / 1e20 (mul by 1 / 1e20),
+  // the sum's start (add); each term * (f / n): the factor depends on x alone, so only one product stands on the chain.
+  p = rh * SPLIT_INV_E20[0];
+  t = SPLITTER * rh;
+  let ahh = t - (t - rh);
+  let ahl = rh - ahh;
+  c = ahh * SPLIT_INV_E20[2] - p + ahh * SPLIT_INV_E20[3] + ahl * SPLIT_INV_E20[2] + ahl * SPLIT_INV_E20[3];
+  c += rh * SPLIT_INV_E20[1] + rl * SPLIT_INV_E20[0];
+  const gfh = p + c;
+  const gfl = c - (gfh - p);
+  t = SPLITTER * gfh;
+  const gfhh = t - (t - gfh);
+  const gfhl = gfh - gfhh;
+  s = E20 + rh;
+  v = s - E20;
+  c = E20 - (s - v) + (rh - v) + 0 + rl;
+  let sumH = s + c;
+  let sumL = c - (sumH - s);
+  let termH = rh;
+  let termL = rl;
+  let i = 0;
+  for (; i < 11 && termH >= SMALL_TERM; i++) {
+    // g = f * (1 / n) (mul, its split taken once), q = term * g (mul), term = floor(q) (floorOf), sum += term (add)
+    const k = 4 * i;
+    const ih = TAYLOR_F[k];
+    const ihh = TAYLOR_F[k + 2];
+    const ihl = TAYLOR_F[k + 3];
+    p = gfh * ih;
+    c = gfhh * ihh - p + gfhh * ihl + gfhl * ihh + gfhl * ihl + (gfh * TAYLOR_F[k + 1] + gfl * ih);
+    const gh = p + c;
+    const gl = c - (gh - p);
+    p = termH * gh;
+    t = SPLITTER * termH;
+    ahh = t - (t - termH);
+    ahl = termH - ahh;
+    t = SPLITTER * gh;
+    const bhh = t - (t - gh);
+    const bhl = gh - bhh;
+    c = ahh * bhh - p + ahh * bhl + ahl * bhh + ahl * bhl + (termH * gl + termL * gh);
+    const qh = p + c;
+    const ql = c - (qh - p);
+    fh = Math.floor(qh);
+    fl = 0;
+    if (fh === qh) {
+      fl = Math.floor(ql);
+      frac = ql - fl;
+    } else {
+      frac = qh - fh + ql;
+      if (frac < 0) {
+        fh -= 1;
+        frac += 1;
+      } else if (frac >= 1) {
+        fh += 1;
+        frac -= 1;
+      }
+    }
+    eps = Math.abs(qh) * U2_92;
+    if (frac < eps || frac > 1 - eps) return false;
+    termH = fh + fl;
+    termL = fl - (termH - fh);
+    s = sumH + termH;
+    v = s - sumH;
+    c = sumH - (s - v) + (termH - v) + sumL + termL;
+    sumH = s + c;
+    sumL = c - (sumH - s);
+  }
+  // Terms below 2^40 in plain doubles: term * (x / 1e20) * (1 / n) with four roundings (x / 1e20's high part, the
+  // product, 1 / n, the second product) is within 2^-50 relative of the real quotient, so its floor is proven 2^-48
+  // relative away from an integer; the terms and their sum (below 2^41) are exact doubles. A quotient within that
+  // margin of an integer (about 2^-8 of them for terms near 2^40) is taken in double-double (mul, mul, floorOf).
+  let small = 0;
+  for (let term = termH; i < 11 && term !== 0; i++) {
+    const q = term * gfh * TAYLOR_RECIPROCALS[i];
+    const next = Math.floor(q);
+    eps = q * U2_48;
+    if (q - next > eps && q - next < 1 - eps) term = next;
+    else {
+      mul(term, 0, gfh, gfl);
+      mul(R[0], R[1], TAYLOR_F[4 * i], TAYLOR_F[4 * i + 1]);
+      if (!floorOf(R[0], R[1])) return false;
+      term = R[0]; // an integer below 2^41: R[1] is 0
+    }
+    small += term;
+  }
+  s = sumH + small;
+  v = s - sumH;
+  c = sumH - (s - v) + (small - v) + sumL + 0;
+  sumH = s + c;
+  sumL = c - (sumH - s);
+  // No reduction: seriesSum / 100 (mul by 1 / 100, floorOfRatio); else the a_k's product times seriesSum / 1e22 (mul,
+  // mul, floorOf).
+  let qh = 0;
+  let ql = 0;
+  if (mask === 0) {
+    p = sumH * SPLIT_INV_100[0];
+    t = SPLITTER * sumH;
+    ahh = t - (t - sumH);
+    ahl = sumH - ahh;
+    c = ahh * SPLIT_INV_100[2] - p + ahh * SPLIT_INV_100[3] + ahl * SPLIT_INV_100[2] + ahl * SPLIT_INV_100[3];
+    c += sumH * SPLIT_INV_100[1] + sumL * SPLIT_INV_100[0];
+    qh = p + c;
+    ql = c - (qh - p) + HALF_100;
+  } else {
+    const k = 4 * mask;
+    const ph = EXP_PRODUCTS[k];
+    p = ph * sumH;
+    t = SPLITTER * sumH;
+    ahh = t - (t - sumH);
+    ahl = sumH - ahh;
+    const bhh = EXP_PRODUCTS[k + 2];
+    const bhl = EXP_PRODUCTS[k + 3];
+    c = bhh * ahh - p + bhh * ahl + bhl * ahh + bhl * ahl + (ph * sumL + EXP_PRODUCTS[k + 1] * sumH);
+    qh = p + c;
+    ql = c - (qh - p);
+    p = qh * SPLIT_INV_E22[0];
+    t = SPLITTER * qh;
+    ahh = t - (t - qh);
+    ahl = qh - ahh;
+    c = ahh * SPLIT_INV_E22[2] - p + ahh * SPLIT_INV_E22[3] + ahl * SPLIT_INV_E22[2] + ahl * SPLIT_INV_E22[3];
+    c += qh * SPLIT_INV_E22[1] + ql * SPLIT_INV_E22[0];
+    qh = p + c;
+    ql = c - (qh - p);
+  }
+  // the floor of either (floorOf)
+  for (let inversion = negative; ; inversion = false) {
+    fh = Math.floor(qh);
+    fl = 0;
+    if (fh === qh) {
+      fl = Math.floor(ql);
+      frac = ql - fl;
+    } else {
+      frac = qh - fh + ql;
+      if (frac < 0) {
+        fh -= 1;
+        frac += 1;
+      } else if (frac >= 1) {
+        fh += 1;
+        frac -= 1;
+      }
+    }
+    eps = Math.abs(qh) * U2_92;
+    if (frac < eps || frac > 1 - eps) return false;
+    rh = fh + fl;
+    rl = fl - (rh - fh);
+    if (!inversion) break;
+    // A negative argument: exp = 1e36 / exp(-v) (div), floored by the same steps.
+    qh = ONE_36[0] / rh;
+    p = rh * qh;
+    t = SPLITTER * rh;
+    ahh = t - (t - rh);
+    ahl = rh - ahh;
+    t = SPLITTER * qh;
+    const qhh = t - (t - qh);
+    const qhl = qh - qhh;
+    c = ahh * qhh - p + ahh * qhl + ahl * qhh + ahl * qhl + rl * qh;
+    s = p + c;
+    ql = (ONE_36[0] - s + (ONE_36[1] - (c - (s - p)))) / rh;
+    s = qh + ql;
+    ql = ql - (s - qh);
+    qh = s;
+  }
+  R[0] = rh;
+  R[1] = rl;
   return addPowError();
 }
 
@@ -167,183 +471,4 @@ function squareUp(): boolean {
   mul(ah, al, ah, al);
   mul(R[0], R[1], INV_E18[0], INV_E18[1]);
   return ceilOf(R[0], R[1]);
-}
-
-/**
- * trunc(ln_36(x) * y / 1e18) into (R[0], R[1]) for 0.9e18 < x < 1.1e18: ((seriesSum * 2) * y) / 1e36 with the series
- * z + z^3/3 + .. + z^15/15 of z = (x - 1) / (x + 1) evaluated without the contract's truncations (see the header).
- * First with the series' tail in plain doubles down to w^k <= 2^-24 (w = z^2) and a margin of 2^-72 relative, then,
- * where that cannot decide, as precisely as the rest of this file (tail to 2^-50, margin 2^-92).
- */
-function lnTimesY36(series: Float64Array): boolean {
-  const xh = R[0];
-  const xl = R[1];
-  add(xh, xl, -E18, 0);
-  const nh = R[0];
-  const nl = R[1];
-  add(xh, xl, E18, 0);
-  div(nh, nl, R[0], R[1]);
-  const zh = R[0];
-  const zl = R[1];
-  mul(zh, zl, zh, zl);
-  ZW[0] = zh;
-  ZW[1] = zl;
-  ZW[2] = R[0];
-  ZW[3] = R[1];
-  return lnSeriesTimesY(series, false) || lnSeriesTimesY(series, true);
-}
-
-/**
- * lnTimesY36's truncation from z and w = z^2: Horner in w over the coefficients 2y / (2k + 1), k = 7 .. 0 (y's
- * multiplication folded into them: one product less per call; each within 15u^2 as 1 / (2k + 1) was), then z. The levels
- * k >= kd, whose sum is multiplied by w^kd <= `tail`, run in plain doubles: their relative error, under 2^-50, moves
- * the series by under 2^-50 * tail relative; the double-double levels and products add under 2^-100, so the quotient
- * is within 2^-50 * tail + 2^-98 relative (plus the 2^-30 of the omitted truncations): `relative` must exceed it.
- * First pass tail 2^-24 and relative 2^-72, the `precise` one 2^-50 and 2^-92.
- */
-function lnSeriesTimesY(series: Float64Array, precise: boolean): boolean {
-  const tail = precise ? U2_50 : U2_24;
-  const relative = precise ? U2_92 : U2_72;
-  const zh = ZW[0];
-  const zl = ZW[1];
-  const wh = ZW[2];
-  const wl = ZW[3];
-  let kd = 1;
-  for (let p = wh; p > tail && kd < 8; kd++) p *= wh;
-  let ah: number;
-  let al = 0;
-  let k: number;
-  if (kd < 8) {
-    ah = series[14];
-    for (k = 6; k >= kd; k--) ah = ah * wh + series[2 * k];
-  } else {
-    ah = series[14];
-    al = series[15];
-    k = 6;
-  }
-  // Each level a * w + c as balancerDoubleDouble.ts's mul (w's split taken once) and add, on locals.
-  let t = SPLITTER * wh;
-  const whh = t - (t - wh);
-  const whl = wh - whh;
-  for (; k >= 0; k--) {
-    const p = ah * wh;
-    t = SPLITTER * ah;
-    const ahh = t - (t - ah);
-    const ahl = ah - ahh;
-    const m = ahh * whh - p + ahh * whl + ahl * whh + ahl * whl + (ah * wl + al * wh);
-    const mh = p + m;
-    const ml = m - (mh - p);
-    const ch = series[2 * k];
-    const s = mh + ch;
-    const v = s - mh;
-    const e = mh - (s - v) + (ch - v) + ml + series[2 * k + 1];
-    ah = s + e;
-    al = e - (ah - s);
-  }
-  mul(ah, al, zh, zl);
-  return truncOf(R[0], R[1], U2_30, relative);
-}
-
-/** trunc(ln(x) * y / 1e18) into (R[0], R[1]) outside ln_36's window, LogExpMath._ln's truncations each taken exactly. */
-function lnTimesY(y: PowFloatExponent): boolean {
-  const xh = R[0];
-  const xl = R[1];
-  const inverted = xh < E18;
-  let ah = xh;
-  let al = xl;
-  if (inverted) {
-    div(ONE_36[0], ONE_36[1], xh, xl);
-    if (!floorOf(R[0], R[1])) return false;
-    ah = R[0];
-    al = R[1];
-  }
-  times100(ah, al);
-  ah = R[0];
-  al = R[1];
-  let sum = 0;
-  for (const step of LN_STEPS) {
-    if (ah > step.ah || (ah === step.ah && al >= step.al)) {
-      mul(ah, al, step.rh, step.rl);
-      if (!floorOf(R[0], R[1])) return false;
-      ah = R[0];
-      al = R[1];
-      sum += step.x;
-    }
-  }
-  add(ah, al, -E20, 0);
-  const nh = R[0];
-  const nl = R[1];
-  add(ah, al, E20, 0);
-  div(nh, nl, R[0], R[1]);
-  mul(R[0], R[1], E20, 0);
-  if (!floorOf(R[0], R[1])) return false;
-  const zh = R[0];
-  const zl = R[1];
-  mul(zh, zl, zh, zl);
-  mul(R[0], R[1], INV_E20[0], INV_E20[1]);
-  if (!floorOf(R[0], R[1])) return false;
-  const wh = R[0];
-  const wl = R[1];
-  let numH = zh;
-  let numL = zl;
-  let sumH = zh;
-  let sumL = zl;
-  // The series' steps (mul, mul, floorOf, mul, floorOfRatio, add) on locals; w's split taken once, the constants' at load.
-  let sp = SPLITTER * wh;
-  const whh = sp - (sp - wh);
-  const whl = wh - whh;
-  for (let i = 0; i < 5 && numH !== 0; i++) {
-    // num * w
-    let p = numH * wh;
-    sp = SPLITTER * numH;
-    let ahh = sp - (sp - numH);
-    let ahl = numH - ahh;
-    let c = ahh * whh - p + ahh * whl + ahl * whh + ahl * whl + (numH * wl + numL * wh);
-    let qh = p + c;
-    let ql = c - (qh - p);
-    // * (1 / 1e20), floored
-    p = qh * SPLIT_INV_E20[0];
-    sp = SPLITTER * qh;
-    ahh = sp - (sp - qh);
-    ahl = qh - ahh;
-    c = ahh * SPLIT_INV_E20[2] - p + ahh * SPLIT_INV_E20[3] + ahl * SPLIT_INV_E20[2] + ahl * SPLIT_INV_E20[3];
-    c += qh * SPLIT_INV_E20[1] + ql * SPLIT_INV_E20[0];
-    qh = p + c;
-    ql = c - (qh - p);
-    if (!floorOf(qh, ql)) return false;
-    numH = R[0];
-    numL = R[1];
-    // num / (2i + 3), floored as a ratio
-    const k = 4 * i;
-    p = numH * SPLIT_LN_ODD[k];
-    sp = SPLITTER * numH;
-    ahh = sp - (sp - numH);
-    ahl = numH - ahh;
-    c = ahh * SPLIT_LN_ODD[k + 2] - p + ahh * SPLIT_LN_ODD[k + 3] + ahl * SPLIT_LN_ODD[k + 2] + ahl * SPLIT_LN_ODD[k + 3];
-    c += numH * SPLIT_LN_ODD[k + 1] + numL * SPLIT_LN_ODD[k];
-    qh = p + c;
-    if (!floorOfRatio(qh, c - (qh - p), LN_ODD[i])) return false;
-    // sum += that
-    const th = R[0];
-    const s = sumH + th;
-    const v = s - sumH;
-    c = sumH - (s - v) + (th - v) + sumL + R[1];
-    sumH = s + c;
-    sumL = c - (sumH - s);
-  }
-  // ln = (sum + seriesSum * 2) / 100, then ln * y / 1e18, both truncated toward zero.
-  add(sum, 0, 2 * sumH, 2 * sumL);
-  mul(R[0], R[1], INV_100[0], INV_100[1]);
-  if (!floorOfRatio(R[0], R[1], 100)) return false;
-  const p = inverted ? -R[0] : R[0];
-  const t = inverted ? -R[1] : R[1];
-  // ln * n / d; below d = 2^20 its error (|ln * y / 1e18| < 2^66 here, so under 2^-32) is within floorOfRatio's 1 / (4d).
-  mul(p, t, y.nh, y.nl);
-  mul(R[0], R[1], y.invDh, y.invDl);
-  if (y.d > 1048576) return truncOf(R[0], R[1]);
-  if (R[0] >= 0) return floorOfRatio(R[0], R[1], y.d);
-  if (!floorOfRatio(-R[0], -R[1], y.d)) return false;
-  R[0] = -R[0];
-  R[1] = -R[1];
-  return true;
 }

@@ -3,9 +3,15 @@
  * x_k that the proven range reaches, exp's products of the a_k as the contract truncates them, and the reciprocals
  * that stand for its divisions by constants.
  */
-import { dd, div, R, reciprocal } from './balancerDoubleDouble.ts';
+import { dd, div, R, reciprocal, SPLITTER } from './balancerDoubleDouble.ts';
 
 const E20 = 1e20;
+/** A double-double constant (hi, lo) with hi's Veltkamp halves, as mul splits it: the products written out on locals. */
+const split = ([h, l]: readonly [number, number]): number[] => {
+  const t = SPLITTER * h;
+  const hh = t - (t - h);
+  return [h, l, hh, h - hh];
+};
 /** ln's reductions this range reaches: a_k (e^(x_k / 1e20), 20 decimals), 1e20 / a_k, x_k (k = 6 .. 11). */
 export const LN_STEPS = (
   [
@@ -33,15 +39,17 @@ const EXP_A = [
 ];
 /**
  * exp's product of the a_k taken, for each subset (bit 5 - i for x_(4+i)), as the contract truncates it step by step
- * (the first factor as it is); [0, 0] for none (the contract's product stays 1e20 and the result is seriesSum / 100).
+ * (the first factor as it is), split as above, 4 doubles each; zeros for none (the contract's product stays 1e20 and the result is seriesSum / 100).
  */
-export const EXP_PRODUCTS = Array.from({ length: 64 }, (_, mask) => {
-  let product: bigint | undefined;
-  for (let i = 0; i < 6; i++) {
-    if ((mask >> (5 - i)) & 1) product = product === undefined ? EXP_A[i] : (product * EXP_A[i]) / 10n ** 20n;
-  }
-  return product === undefined ? ([0, 0] as const) : dd(product);
-});
+export const EXP_PRODUCTS = new Float64Array(
+  Array.from({ length: 64 }, (_, mask) => {
+    let product: bigint | undefined;
+    for (let i = 0; i < 6; i++) {
+      if ((mask >> (5 - i)) & 1) product = product === undefined ? EXP_A[i] : (product * EXP_A[i]) / 10n ** 20n;
+    }
+    return product === undefined ? [0, 0, 0, 0] : split(dd(product));
+  }).flat(),
+);
 export const TAYLOR_DIVISORS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 /** 1 / n for those divisors as double-doubles (within 2^-106 relative). */
 export const TAYLOR_INVERSES = TAYLOR_DIVISORS.map((n) => {
@@ -50,4 +58,12 @@ export const TAYLOR_INVERSES = TAYLOR_DIVISORS.map((n) => {
 });
 /** ln's series divisors 3 .. 11 and their reciprocals (the divisions by constants, as products by them). */
 export const LN_ODD = [3, 5, 7, 9, 11];
-export const LN_ODD_INVERSES = LN_ODD.map((n) => reciprocal(n));
+/** 1 / 1e20 split likewise (hi, lo, hi's halves). */
+export const SPLIT_INV_E20 = new Float64Array(split(reciprocal(E20)));
+/** ln's series divisors' reciprocals, split likewise, 4 doubles each. */
+export const SPLIT_LN_ODD = new Float64Array(LN_ODD.flatMap((n) => split(reciprocal(n))));
+/** 1 / n for exp's Taylor divisors, split likewise, 4 doubles each. */
+export const TAYLOR_F = new Float64Array(TAYLOR_INVERSES.flatMap(split));
+/** 1 / 100 and 1 / 1e22 (exp's last divisions) split likewise. */
+export const SPLIT_INV_100 = new Float64Array(split(reciprocal(100)));
+export const SPLIT_INV_E22 = new Float64Array(split(reciprocal(10n ** 22n)));

@@ -3,11 +3,22 @@
 // returns a value, the value is the contract's, and it returns none where the contract reverts. Then WeightedMath's
 // calcOutGivenIn / calcInGivenOut (through powUpBy, so the float path with its bigint fallback) against the same math
 // written with the transliteration. Seeded; POW_FLOAT_CASES=<n> and POW_FLOAT_SEED=<n> run a larger one-off sweep
-// (the 1,000,000-case runs of the journal, bench/HISTORY.md).
+// (the 1,000,000-case runs of the journal, bench/HISTORY.md). Last, powUpInto (the pow written out as one function on
+// locals) against the same steps composed from balancerDoubleDouble.ts's primitives: the same bits and the same
+// declines on every case (POW_INTO_CASES, default 200,000).
 import t from 'tap';
-import { dd, R } from '../../src/amm/balancerDoubleDouble.ts';
+import { add, dd, div, floorOf, floorOfRatio, load, mul, R, reciprocal, times100, truncOf } from '../../src/amm/balancerDoubleDouble.ts';
 import { complement, divDown, divUp, mulDown, mulUp, ONE, sub } from '../../src/amm/balancerFixedPoint.ts';
-import { addPowError, powFloatExponent, powUpFloat, powUpFloatBy } from '../../src/amm/balancerPowFloat.ts';
+import { lnTimesY } from '../../src/amm/balancerLnFloat.ts';
+import {
+  addPowError,
+  type PowFloatExponent,
+  powFloatExponent,
+  powUpFloat,
+  powUpFloatBy,
+  powUpInto,
+} from '../../src/amm/balancerPowFloat.ts';
+import { EXP_PRODUCTS, EXP_X, TAYLOR_DIVISORS, TAYLOR_INVERSES } from '../../src/amm/balancerPowTables.ts';
 import { calcInGivenOut, calcOutGivenIn } from '../../src/protocols/balancerWeighted/weightedMath.ts';
 import { powUp } from '../helpers/balancerLogExp.ts';
 import { outcome } from '../helpers/callOutcome.ts';
@@ -224,4 +235,170 @@ t.test('addPowError is raw + ceil(raw / 1e14) + 1 (powUp), at and around multipl
   }
   t.equal(differ, 0, `no sum differs (${declined} of ${raws.length} declined)`);
   t.ok(declined < raws.length / 10, 'at most a tenth declined');
+});
+
+/**
+ * powUpInto's steps composed from balancerDoubleDouble.ts's primitives (mul, div, add, times100, floorOf, floorOfRatio,
+ * truncOf through the registers R), in the order balancerPowFloat.ts's header and powUpInto state: ln_36's window (or
+ * balancerLnFloat.ts's ln), exp, powUp's error term. powUpInto writes these steps out on locals; this is what it must
+ * compute, bit for bit.
+ */
+const INV_E20 = reciprocal(1e20);
+const INV_100 = reciprocal(100);
+const INV_E22 = reciprocal(10n ** 22n);
+const ONE_36 = dd(10n ** 36n);
+
+function composedLn36(series: Float64Array, xh: number, xl: number): boolean {
+  add(xh, xl, -1e18, 0);
+  const nh = R[0];
+  const nl = R[1];
+  add(xh, xl, 1e18, 0);
+  div(nh, nl, R[0], R[1]);
+  const zh = R[0];
+  const zl = R[1];
+  mul(zh, zl, zh, zl);
+  const wh = R[0];
+  const wl = R[1];
+  for (const [tail, relative] of [
+    [2 ** -24, 2 ** -72],
+    [2 ** -50, 2 ** -92],
+  ]) {
+    let kd = 1;
+    for (let w = wh; w > tail && kd < 8; kd++) w *= wh;
+    let ah = series[14];
+    let al = 0;
+    let k = 6;
+    if (kd < 8) for (; k >= kd; k--) ah = ah * wh + series[2 * k];
+    else al = series[15];
+    for (; k >= 0; k--) {
+      mul(ah, al, wh, wl);
+      add(R[0], R[1], series[2 * k], series[2 * k + 1]);
+      ah = R[0];
+      al = R[1];
+    }
+    mul(ah, al, zh, zl);
+    if (truncOf(R[0], R[1], 2 ** -30, relative)) return true;
+  }
+  return false;
+}
+
+function composedExp(): boolean {
+  let vh = R[0];
+  let vl = R[1];
+  const negative = vh < 0;
+  if (negative) {
+    vh = -vh;
+    vl = -vl;
+  }
+  times100(vh, vl);
+  let xh = R[0];
+  let xl = R[1];
+  let mask = 0;
+  for (let i = 0; i < 6; i++) {
+    mask <<= 1;
+    if (xh > EXP_X[i] || (xh === EXP_X[i] && xl >= 0)) {
+      add(xh, xl, -EXP_X[i], 0);
+      xh = R[0];
+      xl = R[1];
+      mask |= 1;
+    }
+  }
+  mul(xh, xl, INV_E20[0], INV_E20[1]);
+  const fh = R[0];
+  const fl = R[1];
+  add(1e20, 0, xh, xl);
+  let sumH = R[0];
+  let sumL = R[1];
+  let termH = xh;
+  let termL = xl;
+  let i = 0;
+  for (; i < 11 && termH >= 2 ** 40; i++) {
+    mul(fh, fl, TAYLOR_INVERSES[i][0], TAYLOR_INVERSES[i][1]);
+    mul(termH, termL, R[0], R[1]);
+    if (!floorOf(R[0], R[1])) return false;
+    termH = R[0];
+    termL = R[1];
+    add(sumH, sumL, termH, termL);
+    sumH = R[0];
+    sumL = R[1];
+  }
+  // The terms below 2^40 in plain doubles (four roundings, decided with a 2^-48 relative margin), else as above.
+  let small = 0;
+  for (let term = termH; i < 11 && term !== 0; i++) {
+    const q = term * fh * (1 / TAYLOR_DIVISORS[i]);
+    if (q - Math.floor(q) > q * 2 ** -48 && q - Math.floor(q) < 1 - q * 2 ** -48) term = Math.floor(q);
+    else {
+      mul(term, 0, fh, fl);
+      mul(R[0], R[1], TAYLOR_INVERSES[i][0], TAYLOR_INVERSES[i][1]);
+      if (!floorOf(R[0], R[1])) return false;
+      term = R[0];
+    }
+    small += term;
+  }
+  add(sumH, sumL, small, 0);
+  if (mask === 0) {
+    mul(R[0], R[1], INV_100[0], INV_100[1]);
+    if (!floorOfRatio(R[0], R[1], 100)) return false;
+  } else {
+    mul(EXP_PRODUCTS[4 * mask], EXP_PRODUCTS[4 * mask + 1], R[0], R[1]);
+    mul(R[0], R[1], INV_E22[0], INV_E22[1]);
+    if (!floorOf(R[0], R[1])) return false;
+  }
+  if (!negative) return true;
+  div(ONE_36[0], ONE_36[1], R[0], R[1]);
+  return floorOf(R[0], R[1]);
+}
+
+function composedPowUp(y: PowFloatExponent): boolean {
+  const xh = R[0];
+  const xl = R[1];
+  if (!(xh > 1e17 && xh < 2 ** 64)) return false;
+  const inWindow = (xh > 0.9e18 || (xh === 0.9e18 && xl > 0)) && (xh < 1.1e18 || (xh === 1.1e18 && xl < 0));
+  if (!(inWindow ? composedLn36(y.series, xh, xl) : lnTimesY(y))) return false;
+  if (!(Math.abs(R[0]) < 16e18)) return false;
+  return composedExp() && addPowError();
+}
+
+const INTO_CASES = Number(process.env.POW_INTO_CASES ?? 200000);
+
+t.test(`powUpInto equals its steps composed, bit for bit and decline for decline, ${INTO_CASES} seeded cases and the edges`, async (t) => {
+  const ratios = [ONE / 4n, (3n * ONE) / 2n, 666666666666666667n, ONE / 3n, 3n * ONE, 4n * ONE, ONE, 2n ** 70n - 1n];
+  const cases: [bigint, bigint][] = [];
+  for (const edge of BASE_EDGES) for (let d = -4n; d <= 4n; d++) for (const y of ratios) cases.push([edge + d, y]);
+  for (let i = 0; i < INTO_CASES; i++) {
+    // Half as the other tests draw them, half a weighted quote's bases (ln_36's window most) and weight ratios.
+    const x =
+      random() < 0.5
+        ? base()
+        : random() < 0.5
+          ? between((ONE * 10n) / 13n, (ONE * 10n) / 7n)
+          : ONE + BigInt(Math.round((random() < 0.5 ? -1 : 1) * logUniform(1, 1e17)));
+    cases.push([x, random() < 0.5 ? exponent(x) : pick(ratios)]);
+  }
+  let answered = 0;
+  let windowAnswered = 0;
+  let negative = 0;
+  let differ = 0;
+  for (const [x, y] of cases) {
+    const prepared = powFloatExponent(y);
+    if (prepared === undefined || x <= 0n || x >= 2n ** 100n) continue;
+    load(x);
+    const inWindow = x > (9n * ONE) / 10n && x < (11n * ONE) / 10n;
+    const composed = composedPowUp(prepared);
+    const want = [R[0], R[1]];
+    load(x);
+    const got = powUpInto(prepared);
+    if (got !== composed || (got && !(Object.is(R[0], want[0]) && Object.is(R[1], want[1])))) {
+      differ++;
+      if (differ <= 5) t.fail(`powUpInto at x ${x}, y ${y}: ${got} (${R[0]}, ${R[1]}), composed ${composed} (${want})`);
+    }
+    if (got) {
+      answered++;
+      if (inWindow) windowAnswered++;
+      if (x < ONE) negative++;
+    }
+  }
+  t.equal(differ, 0, `no output or decline differs (${answered} of ${cases.length} answered, ${windowAnswered} in ln_36's window)`);
+  t.ok(windowAnswered > cases.length / 4 && answered - windowAnswered > cases.length / 10, 'both ln paths answered often');
+  t.ok(negative > cases.length / 10, `negative logarithms (exp's inversion) answered often (${negative})`);
 });
