@@ -46,8 +46,9 @@ export function checkSwapArguments(pool: V3Pool, zeroForOne: boolean, amountSpec
  * leaves the current amount something to swap reached its target with amounts that do not depend on what is
  * left, so it is shared by every larger amount; a step that uses the amount up ends it there, and the next amount
  * redoes that step with its own remainder. sqrtPriceLimitX96 = 0 means no limit (QuoterV2's default). Whole-range
- * steps come precomputed from the tick source when the state matches. Throws AmmError where the contract reverts
- * on the largest amount (AS, SPL) or on the walk (LS/LA).
+ * steps come precomputed from the tick source when the state matches. Without a limit, an amount beyond what the
+ * pool's whole walk swaps ends where that walk ends (WholeWalk), without walking. Throws AmmError where the contract
+ * reverts on the largest amount (AS, SPL) or on the walk (LS/LA).
  */
 export function swapLadder(
   pool: V3Pool,
@@ -56,10 +57,82 @@ export function swapLadder(
   sqrtPriceLimitX96: bigint = 0n,
 ): SwapResult[] {
   const n = amountsSpecified.length;
-  const results: SwapResult[] = new Array(n);
-  if (n === 0) return results;
+  if (n === 0) return [];
   const limit = defaultSqrtPriceLimit(zeroForOne, sqrtPriceLimitX96);
   checkSwapArguments(pool, zeroForOne, amountsSpecified[n - 1], limit);
+  if (sqrtPriceLimitX96 !== 0n) return walkLadder(pool, zeroForOne, amountsSpecified, limit);
+  const exactInput = amountsSpecified[0] > 0n;
+  const at = (zeroForOne ? 0 : 2) + (exactInput ? 0 : 1);
+  const walks = wholeWalks.get(pool);
+  const whole = walks?.[at];
+  if (whole === undefined) {
+    const results = walkLadder(pool, zeroForOne, amountsSpecified, limit);
+    // The largest amount left unfilled: the pool's whole walk in this direction is asked for (kept for the next).
+    if (results[n - 1].amountSpecifiedRemaining !== 0n) wholeWalkOf(pool, zeroForOne, exactInput, limit, at, walks);
+    return results;
+  }
+  // The amounts beyond the whole walk's: the last ones (ascending in size).
+  let walked = n;
+  if (whole !== null) {
+    const { used } = whole;
+    while (walked > 0 && (exactInput ? amountsSpecified[walked - 1] > used : amountsSpecified[walked - 1] < used)) walked--;
+  }
+  if (walked === n) return walkLadder(pool, zeroForOne, amountsSpecified, limit);
+  const results = walked > 0 ? walkLadder(pool, zeroForOne, amountsSpecified.slice(0, walked), limit) : new Array<SwapResult>(n);
+  const { used, end } = whole!;
+  for (let i = walked; i < n; i++) results[i] = { ...end, amountSpecifiedRemaining: amountsSpecified[i] - used };
+  return results;
+}
+
+/**
+ * Where a pool's walk in one direction and on one side ends for the largest amount the contract takes (QuoterV2's
+ * default price limit): at the limit or at the edge of the known words, unfilled, having swapped `used` of it
+ * (signed as amountsSpecified). Any amount beyond `used` ends there too, with the same amounts calculated. That
+ * walk reaches the target of every step (it has more left than any walk can swap), taking amounts that depend only
+ * on the step's price, target, liquidity and fee. An amount beyond `used` has, before each step, more left than
+ * that step and the rest of the walk take; that is enough to reach the target (exact output: the output to it;
+ * exact input: amountIn plus its fee, whose amount less fee is at least amountIn), so it takes the same amounts,
+ * never ends inside a step and is left unfilled where the walk stops.
+ */
+interface WholeWalk {
+  readonly used: bigint;
+  readonly end: SwapResult;
+}
+
+/** The largest amountSpecified the contract takes (AS): more than any walk swaps. */
+const WHOLE = INT256_LIMIT - 1n;
+/**
+ * Each pool's whole walks (the pool is immutable): [zeroForOne exact input, zeroForOne exact output, oneForZero
+ * exact input, oneForZero exact output]. Undefined until an amount of that ladder is left unfilled; null where the
+ * whole walk fills (a pool that takes every input as its fee) or reverts: the amounts are walked.
+ */
+const wholeWalks = new WeakMap<V3Pool, (WholeWalk | null | undefined)[]>();
+
+/** Walks the pool's whole walk in a direction and on a side (WholeWalk) and keeps it at `at` of its whole walks. */
+function wholeWalkOf(
+  pool: V3Pool,
+  zeroForOne: boolean,
+  exactInput: boolean,
+  limit: bigint,
+  at: number,
+  known: (WholeWalk | null | undefined)[] | undefined,
+): void {
+  const walks = known ?? [undefined, undefined, undefined, undefined];
+  if (!known) wholeWalks.set(pool, walks);
+  const amount = exactInput ? WHOLE : -WHOLE;
+  let end: SwapResult | undefined;
+  try {
+    end = walkLadder(pool, zeroForOne, [amount], limit)[0];
+  } catch (error) {
+    if (!(error instanceof AmmError)) throw error;
+  }
+  walks[at] = end === undefined || end.amountSpecifiedRemaining === 0n ? null : { used: amount - end.amountSpecifiedRemaining, end };
+}
+
+/** swapLadder's walk, its arguments checked and its price limit set. */
+function walkLadder(pool: V3Pool, zeroForOne: boolean, amountsSpecified: readonly bigint[], limit: bigint): SwapResult[] {
+  const n = amountsSpecified.length;
+  const results: SwapResult[] = new Array(n);
   const exactInput = amountsSpecified[0] > 0n;
   const source = pool.ticks;
   const fee = pool.feePips;

@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import t from 'tap';
 import { quoteExactInputLadder, quoteExactInputSingle, quoteExactOutputLadder, quoteExactOutputSingle } from '../../src/amm/quoter.ts';
-import { swap } from '../../src/amm/swap.ts';
+import { type SwapResult, swap, swapLadder } from '../../src/amm/swap.ts';
+import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from '../../src/amm/tickMath.ts';
 import { createV3Pool, type V3Pool, type V3PoolData } from '../../src/amm/v3Pool.ts';
 import { b, j, type RandomPool, sdkPoolOf, v3sdk } from './oracle.ts';
 
@@ -177,6 +178,59 @@ t.test('quoteExactOutputLadder: one result per output amount, equal to the SDK; 
       } else t.equal(r.amountOut, amounts[i]);
     }
     t.equal(short, 4, `zeroForOne=${zeroForOne}: the four largest outputs are partial fills`);
+  }
+});
+
+t.test('amounts beyond what the whole walk swaps: answered from the walk kept per pool, equal to the SDK and to the walk', async (t) => {
+  // Each pool is new here: nothing is kept for it yet. The whole window (the walk ends at the price bound) and a
+  // window of two words (it ends at their edge, INSUFFICIENT_KNOWN_LIQUIDITY).
+  const pools = {
+    full: createV3Pool(data([-58, 57])),
+    narrow: createV3Pool(data([-1, 0], { ticks: TICKS.filter(([x]) => x >= -15360 && x < 15360) })),
+  };
+  const state = (r: SwapResult) => [r.complete, r.amountSpecifiedRemaining, r.amountCalculated, r.sqrtPriceX96, r.tick, r.liquidity];
+  for (const [name, pool] of Object.entries(pools)) {
+    for (const exactInput of [true, false]) {
+      for (const zeroForOne of [true, false]) {
+        const label = `${name} ${exactInput ? 'exact input' : 'exact output'} zeroForOne=${zeroForOne}`;
+        const signed = (a: bigint) => (exactInput ? a : -a);
+        // The walk with QuoterV2's default limit given explicitly: the same walk, never answered from what is kept.
+        const walked = (a: bigint) => swapLadder(pool, zeroForOne, [signed(a)], zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n)[0];
+        // The first amount left unfilled has the pool's whole walk kept; what it swapped is the whole walk's.
+        const first = swapLadder(pool, zeroForOne, [signed(10n ** 30n)])[0];
+        t.not(first.amountSpecifiedRemaining, 0n, `${label}: 1e30 is left unfilled`);
+        const used = exactInput ? 10n ** 30n - first.amountSpecifiedRemaining : 10n ** 30n + first.amountSpecifiedRemaining;
+        const amounts = [1n, used / 2n, used - 1n, used, used + 1n, 2n * used, 10n ** 30n];
+        // Asked twice: the second time every amount beyond `used` is answered from the kept walk.
+        for (const round of [1, 2]) {
+          const ladder = swapLadder(pool, zeroForOne, amounts.map(signed));
+          for (let i = 0; i < amounts.length; i++) {
+            const alone = swapLadder(pool, zeroForOne, [signed(amounts[i])])[0];
+            const expected = walked(amounts[i]);
+            t.same(state(ladder[i]), state(expected), `${label} round ${round}: ${amounts[i]} in a ladder`);
+            t.same(state(alone), state(expected), `${label} round ${round}: ${amounts[i]} alone`);
+            t.equal(
+              expected.amountSpecifiedRemaining === 0n,
+              amounts[i] <= used,
+              `${label}: ${amounts[i]} filled exactly when not beyond ${used}`,
+            );
+            if (name === 'full') {
+              const sdk = await sdkSwap(zeroForOne, signed(amounts[i]));
+              t.same(
+                [ladder[i].amountCalculated, ladder[i].sqrtPriceX96, ladder[i].tick, ladder[i].liquidity],
+                [sdk.amountCalculated, sdk.sqrtPriceX96, sdk.tick, sdk.liquidity],
+                `${label} round ${round}: ${amounts[i]} equals the SDK`,
+              );
+            }
+          }
+          // The beyond amounts of a ladder whose others are walked, and a ladder of them alone.
+          t.same(
+            swapLadder(pool, zeroForOne, [used + 1n, 10n ** 30n].map(signed)).map(state),
+            [walked(used + 1n), walked(10n ** 30n)].map(state),
+          );
+        }
+      }
+    }
   }
 });
 
