@@ -6,7 +6,7 @@ import { quoteExactInputLadder, quoteExactInputSingle, quoteExactOutputLadder, q
 import { type SwapResult, swap, swapLadder } from '../../src/amm/swap.ts';
 import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from '../../src/amm/tickMath.ts';
 import { createV3Pool, type V3Pool, type V3PoolData } from '../../src/amm/v3Pool.ts';
-import { b, j, type RandomPool, sdkPoolOf, v3sdk } from './oracle.ts';
+import { b, fullWords, j, type RandomPool, Rng, randomPool, sdkPoolOf, v3sdk } from './oracle.ts';
 
 const MIN_SQRT = b(v3sdk.TickMath.MIN_SQRT_RATIO);
 const MAX_SQRT = b(v3sdk.TickMath.MAX_SQRT_RATIO);
@@ -232,6 +232,56 @@ t.test('amounts beyond what the whole walk swaps: answered from the walk kept pe
       }
     }
   }
+});
+
+t.test('amounts beyond the whole walk on random pools: every fee tier and window, the same as the walk', async (t) => {
+  const rng = new Rng(20261127);
+  let beyond = 0;
+  for (let k = 0; k < 80; k++) {
+    const p = randomPool(rng, { maxPositions: rng.next() < 0.3 ? 120 : 30, otherTiers: true });
+    const s = p.tickSpacing;
+    // The whole bitmap for wide spacings (the walk ends at the price bound), else the words of the ticks and a few
+    // beyond (it ends at their edge), as quoter.test.ts builds them.
+    const curWord = Math.floor(p.tick / s) >> 8;
+    const words: [number, number] =
+      s >= 50
+        ? fullWords(s)
+        : [Math.floor(p.ticks[0][0] / s / 256) - rng.int(0, 4), Math.floor(p.ticks[p.ticks.length - 1][0] / s / 256) + rng.int(0, 4)];
+    if (words[0] > curWord) words[0] = curWord;
+    if (words[1] < curWord) words[1] = curWord;
+    const build = () => createV3Pool({ ...p, ticks: p.ticks.map(([x, n]) => [x, n] as const), bitmapWords: words });
+    for (const exactInput of [true, false]) {
+      for (const zeroForOne of [true, false]) {
+        const signed = (a: bigint) => (exactInput ? a : -a);
+        const limit = zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n;
+        const reference = build();
+        const walked = (a: bigint) => swapLadder(reference, zeroForOne, [signed(a)], limit)[0];
+        let probe: SwapResult;
+        try {
+          probe = walked(10n ** 45n);
+        } catch {
+          continue; // a pool whose whole walk reverts keeps nothing
+        }
+        if (probe.amountSpecifiedRemaining === 0n) continue;
+        const used = exactInput ? 10n ** 45n - probe.amountSpecifiedRemaining : 10n ** 45n + probe.amountSpecifiedRemaining;
+        if (used < 3n) continue;
+        // A new pool whose first amount left unfilled is just beyond: then the ladder and the amounts alone.
+        const pool = build();
+        const amounts = [used / 3n + 1n, used - 1n, used, used + 1n, used + 1n + rng.range(0n, 10n ** 45n - used - 1n), 10n ** 45n];
+        const label = `pool ${k} fee ${p.fee} spacing ${s} ${exactInput ? 'in' : 'out'} zeroForOne=${zeroForOne}`;
+        const state = (r: SwapResult) => [r.complete, r.amountSpecifiedRemaining, r.amountCalculated, r.sqrtPriceX96, r.tick, r.liquidity];
+        t.same(state(swapLadder(pool, zeroForOne, [signed(used + 1n)])[0]), state(walked(used + 1n)), `${label}: first beyond`);
+        t.same(
+          swapLadder(pool, zeroForOne, amounts.map(signed)).map(state),
+          amounts.map((a) => state(walked(a))),
+          `${label}: ladder`,
+        );
+        for (const a of amounts) t.same(state(swapLadder(pool, zeroForOne, [signed(a)])[0]), state(walked(a)), `${label}: ${a} alone`);
+        beyond++;
+      }
+    }
+  }
+  t.ok(beyond > 150, `${beyond} pools, directions and sides compared beyond their whole walk`);
 });
 
 interface SnapshotPool {
