@@ -230,7 +230,7 @@ export function gasCostUnits(search: Search, gas: number): number {
   let fee = known.fees.get(gas);
   if (fee === undefined) {
     if (known.fees.size >= MAX_FEES_OF_GAS) known.fees.clear();
-    fee = Number((BigInt(gas) * feeNum) / rate.den);
+    fee = Number(gasCost(search, BigInt(gas)));
     known.fees.set(gas, fee);
   }
   return fee;
