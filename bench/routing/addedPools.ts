@@ -14,17 +14,29 @@
  * quartiles and extremes, the p99 over cases of each case's median over all rounds, and the pooled wall and CPU
  * p99 as before. Allocation per search is counted in a pass of its own (HeapTally: load-independent). Target: the
  * median of the per-block CPU p99 ratios at most +10%.
+ *
+ * BENCH_PATHS_KEPT=1: each graph's candidate paths found once per pair and kept (servedTradeOfCase, as the service
+ * searches: bestTradesByDeployment's allowKey), not on every search; the trades are the same.
  */
+import type { TradeOutcome } from '../../src/routing/bestTrade.ts';
 import { type BenchRow, ms, num } from '../lib/benchRows.ts';
 import { rng } from '../lib/generateScale.ts';
 import { LatencyRecorder } from '../lib/percentiles.ts';
-import { bestTradeOfCase, type Case, type Graph, SEARCH_ROUNDS } from '../lib/routingGraphs.ts';
+import { bestTradeOfCase, type Case, type Graph, SEARCH_ROUNDS, servedTradeOfCase } from '../lib/routingGraphs.ts';
 import { HeapTally, median, shuffled, timedCpu } from '../lib/timing.ts';
 
 /** Rounds of the paired comparison (BENCH_PAIRED_ROUNDS; default the larger of BENCH_ROUTING_ROUNDS and 60). */
 const PAIRED_ROUNDS = Number(process.env.BENCH_PAIRED_ROUNDS ?? Math.max(SEARCH_ROUNDS, 60));
 /** Rounds per block (BENCH_PAIRED_BLOCK, default 5): a block's p99 is over its cases' median CPU in the block. */
 const BLOCK = Number(process.env.BENCH_PAIRED_BLOCK ?? 5);
+
+/** BENCH_PATHS_KEPT=1: candidate paths kept per pair and graph, as the service keeps them (see the header). */
+const PATHS_KEPT = process.env.BENCH_PATHS_KEPT === '1';
+
+/** One case's search on a graph: paths found on every search, or kept per pair with BENCH_PATHS_KEPT=1. */
+function search(g: Graph, c: Case): TradeOutcome {
+  return PATHS_KEPT ? servedTradeOfCase(g, c, g.gasPriceWei) : bestTradeOfCase(g, c, g.gasPriceWei);
+}
 
 /** The pools added: what the rows call them ("v4", "Balancer"), how many, and whether a leg's version is one. */
 export interface AddedPools {
@@ -74,7 +86,7 @@ function measure(graphs: readonly Graph[], cases: readonly Case[], added: AddedP
   let using = 0;
   for (const [k, g] of graphs.entries())
     for (const c of cases) {
-      const outcome = bestTradeOfCase(g, c, g.gasPriceWei);
+      const outcome = search(g, c);
       if (k === 0 && outcome.ok && outcome.trade.splits.some((s) => s.route.legs.some((l) => l.version === added.version))) using++;
     }
   const sides: Side[] = graphs.map(() => ({
@@ -94,7 +106,7 @@ function measure(graphs: readonly Graph[], cases: readonly Case[], added: AddedP
     for (const i of shuffled(order, random)) {
       for (const k of orders[turn++ % orders.length]) {
         const g = graphs[k];
-        const [, wall, cpu] = timedCpu(() => bestTradeOfCase(g, cases[i], g.gasPriceWei));
+        const [, wall, cpu] = timedCpu(() => search(g, cases[i]));
         const side = sides[k];
         side.wall.add(wall);
         side.cpu.add(cpu);
@@ -103,7 +115,7 @@ function measure(graphs: readonly Graph[], cases: readonly Case[], added: AddedP
       }
     }
   }
-  for (const [k, g] of graphs.entries()) sides[k].heap.measure(() => cases.map((c) => bestTradeOfCase(g, c, g.gasPriceWei)));
+  for (const [k, g] of graphs.entries()) sides[k].heap.measure(() => cases.map((c) => search(g, c)));
   return { sides, using };
 }
 
@@ -191,7 +203,7 @@ export function compareAddedPools(
   const pools = `${num(added.count)} ${added.label} pools${added.detail ? ` ${added.detail}` : ''}`;
   const n = cases.length;
   const vsWithout = comparison(sides[0], sides[1]);
-  const how = `${PAIRED_ROUNDS} rounds of ${n} cases, each case on every graph back to back`;
+  const how = `${PAIRED_ROUNDS} rounds of ${n} cases, each case on every graph back to back${PATHS_KEPT ? ', candidate paths kept per pair (as the service searches)' : ''}`;
   process.stdout.write(
     `${added.label} ${name}: with ${pools}: ${sideText(sides[0], n)}; without: ${sideText(sides[1], n)}; with against without: ${vsWithout.text}; ${using} of ${n} trades use a ${added.label} pool\n`,
   );
