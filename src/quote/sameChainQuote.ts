@@ -77,7 +77,9 @@ export async function sameChainQuote(ctx: QuoteContext, request: QuoteRequest, d
     if (read && 'unread' in read) allowanceUnread = read.unread;
     if (p2 && 'unread' in p2) allowanceUnread ??= p2.unread;
     else if (p2) permit2Read = p2.allowances;
-    steps = build(read && 'allowances' in read ? read.allowances : undefined, permit2Read);
+    const allowances = read && 'allowances' in read ? read.allowances : undefined;
+    // Nothing read (no RPC URL, or the node did not answer): the steps built above are already the ones to keep.
+    if (allowances || permit2Read) steps = build(allowances, permit2Read);
   }
   let permitData: PermitData | undefined;
   let heldSwap: Step | undefined;
