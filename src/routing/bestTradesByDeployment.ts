@@ -5,7 +5,7 @@ import { type BestTradeOptions, bestTrade, type TradeOutcome } from './bestTrade
 import { POOL_NATIVE } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import type { TradeRequest } from './searchGas.ts';
-import { tradeEnds } from './tradeEnds.ts';
+import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
 
 /** One trade outcome; `deployment`: the deployment a trade is kept to, '' for one over all of them. */
 export interface DeploymentTrade {
@@ -28,7 +28,8 @@ export function bestTradesByDeployment(
   perDeployment: boolean,
 ): DeploymentTrade[] {
   // One search (POST /quotes) shares with none: it keeps what it shares with itself (bestTrade's own ladder cache).
-  if (!perDeployment || tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut).bareWrap)
+  const ends = tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut);
+  if (!perDeployment || ends.bareWrap)
     return [{ deployment: '', outcome: bestTradeThrough(index, subject, limits, limits.deployments, {}) }];
   // What the request's searches share: they differ only in the deployments they admit, so a path (or a set of paths)
   // is worth the same to each. One ladder cache: a path the search over all deployments priced at some amounts is not
@@ -63,7 +64,7 @@ export function bestTradesByDeployment(
     outcome:
       deployment === own
         ? all.outcome
-        : unreachable(index, subject, deployment)
+        : unreachable(index, ends, deployment)
           ? NO_ROUTE
           : bestTradeThrough(index, subject, limits, [deployment], caches),
   }));
@@ -76,15 +77,41 @@ const NO_ROUTE: TradeOutcome = { ok: false, code: 'NO_ROUTE' };
  * Whether a deployment has no pool at one end of the trade (at the wrapped native token's node, at native ETH's
  * either): then no path within it joins the ends, and its search would find none (NO_ROUTE) whatever it admits.
  */
-function unreachable(index: ChainPoolIndex, subject: TradeSubject, deployment: DeploymentId): boolean {
-  const { poolTokenIn, poolTokenOut } = tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut);
-  return noPoolAt(index, poolTokenIn, deployment) || noPoolAt(index, poolTokenOut, deployment);
+function unreachable(index: ChainPoolIndex, ends: TradeEnds, deployment: DeploymentId): boolean {
+  return noPoolAt(index, ends.poolTokenIn, deployment) || noPoolAt(index, ends.poolTokenOut, deployment);
 }
+
+/**
+ * Per index (its pool lists never change: a followed block derives a new index), per token node and deployment:
+ * whether the deployment has no pool there. Asked for every deployment of every per-deployment request; the lists'
+ * keys (`t:<token>` and the deployment) would otherwise be built and hashed each time. At most NO_POOLS_TOKENS
+ * tokens per index (any address may be asked): then it starts again.
+ */
+const noPools = new WeakMap<ChainPoolIndex, Map<string, Map<DeploymentId, boolean>>>();
+
+const NO_POOLS_TOKENS = 4096;
 
 /** Whether a deployment has no pool at a token's node. */
 function noPoolAt(index: ChainPoolIndex, token: string, deployment: DeploymentId): boolean {
-  if (index.poolsOf(token, deployment).length > 0) return false;
-  return token !== index.wrappedNative || index.poolsOf(POOL_NATIVE, deployment).length === 0;
+  let byToken = noPools.get(index);
+  if (!byToken) {
+    byToken = new Map();
+    noPools.set(index, byToken);
+  }
+  let byDeployment = byToken.get(token);
+  if (!byDeployment) {
+    if (byToken.size >= NO_POOLS_TOKENS) byToken.clear();
+    byDeployment = new Map();
+    byToken.set(token, byDeployment);
+  }
+  let none = byDeployment.get(deployment);
+  if (none === undefined) {
+    none =
+      index.poolsOf(token, deployment).length === 0 &&
+      (token !== index.wrappedNative || index.poolsOf(POOL_NATIVE, deployment).length === 0);
+    byDeployment.set(deployment, none);
+  }
+  return none;
 }
 
 /** The best trade through the given deployments' pools. */
