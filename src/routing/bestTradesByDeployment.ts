@@ -1,6 +1,7 @@
 import { type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import { snapshotProtocol } from '../protocols/registry.ts';
+import type { HooksOption } from '../protocols/uniswapV4/v4Fees.ts';
 import { type BestTradeOptions, bestTrade, type TradeOutcome } from './bestTrade.ts';
 import { POOL_NATIVE } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
@@ -114,6 +115,61 @@ function noPoolAt(index: ChainPoolIndex, token: string, deployment: DeploymentId
   return none;
 }
 
+/** A deployment list's and hooks option's pool filter, and its name (TradeRequest.allowKey: it names the kept candidate paths). */
+interface AllowFilter {
+  readonly allow: (e: PoolEntry) => boolean;
+  readonly allowKey: string;
+}
+
+/**
+ * Per index, by hooks option (with its allowed hooks) and deployment list: the filters made so far. Looked up by the
+ * request's own strings (one deployment: its id), without building and hashing the filter's name per search; the
+ * same filter, hence the same allowKey string, for every search of a list (the pair memo's keys hang from it). At
+ * most FILTERS of each.
+ */
+const filters = new WeakMap<ChainPoolIndex, Map<string, Map<string, AllowFilter>>>();
+const FILTERS = 4096;
+
+/** The pool filter of a deployment list and hooks option, made once per index and reused. */
+function allowFilter(
+  index: ChainPoolIndex,
+  deployments: readonly DeploymentId[],
+  hooks: HooksOption,
+  allowedHooks: readonly string[],
+): AllowFilter {
+  let byHooks = filters.get(index);
+  if (!byHooks) {
+    byHooks = new Map();
+    filters.set(index, byHooks);
+  }
+  const hooksName = allowedHooks.length === 0 ? hooks : `${hooks}:${allowedHooks.join(',')}`;
+  let byList = byHooks.get(hooksName);
+  if (!byList) {
+    if (byHooks.size >= FILTERS) byHooks.clear();
+    byList = new Map();
+    byHooks.set(hooksName, byList);
+  }
+  const listName = deployments.length === 1 ? deployments[0] : deployments.join(',');
+  let found = byList.get(listName);
+  if (!found) {
+    const allowed = new Set(deployments);
+    const hooksAllowed = new Set(allowedHooks.map((h) => h.toLowerCase()));
+    const allow = (e: PoolEntry): boolean => {
+      if (!allowed.has(e.deployment)) return false;
+      const admits = snapshotProtocol(e.state.version).admits;
+      return admits === undefined || admits(e.state, hooks, hooksAllowed);
+    };
+    found = {
+      // One deployment: candidate selection reads its own lists (findRoutes' PoolFilter).
+      allow: deployments.length === 1 ? Object.assign(allow, { deployment: deployments[0] }) : allow,
+      allowKey: `${deployments.join(',')}|${hooks}:${allowedHooks.join(',')}`,
+    };
+    if (byList.size >= FILTERS) byList.clear();
+    byList.set(listName, found);
+  }
+  return found;
+}
+
 /** The best trade through the given deployments' pools. */
 function bestTradeThrough(
   index: ChainPoolIndex,
@@ -122,22 +178,7 @@ function bestTradeThrough(
   deployments: readonly DeploymentId[],
   caches: BestTradeOptions,
 ): TradeOutcome {
-  const hooks = limits.hooks ?? 'safe';
-  const allowedHooks = limits.allowedHooks ?? [];
-  const allowKey = `${deployments.join(',')}|${hooks}:${allowedHooks.join(',')}`;
-  // The filter of a deployment list and hooks option is made once per index and reused (it names the memoised
-  // candidate paths too).
-  const allow = index.memo(`allow:${allowKey}`, () => {
-    const allowed = new Set(deployments);
-    const hooksAllowed = new Set(allowedHooks.map((h) => h.toLowerCase()));
-    const allow = (e: PoolEntry): boolean => {
-      if (!allowed.has(e.deployment)) return false;
-      const admits = snapshotProtocol(e.state.version).admits;
-      return admits === undefined || admits(e.state, hooks, hooksAllowed);
-    };
-    // One deployment: candidate selection reads its own lists (findRoutes' PoolFilter).
-    return deployments.length === 1 ? Object.assign(allow, { deployment: deployments[0] }) : allow;
-  });
+  const { allow, allowKey } = allowFilter(index, deployments, limits.hooks ?? 'safe', limits.allowedHooks ?? []);
   const { tokenIn, tokenOut, tradeType, amount } = subject;
   const { maxHops, maxSplits, gasPriceWei, handoverSlippageBps, approvalMode } = limits;
   return bestTrade(
