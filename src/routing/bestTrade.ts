@@ -240,7 +240,7 @@ const PAIR_KEYS = 16_384;
  * filter), a short string of the options and the ends' addresses, whose hashes the strings keep: the ~250-character
  * key is not built and hashed again for every search.
  */
-function pairKey(ends: TradeEnds, request: TradeRequest, maxRoutes: number | undefined, keepUnpaid: boolean): string {
+export function pairKey(ends: TradeEnds, request: TradeRequest, maxRoutes: number | undefined, keepUnpaid: boolean): string {
   const options = `${ends.nativeIn}:${ends.nativeOut}:${request.maxHops}:${request.tradeType}:${maxRoutes ?? ''}:${request.handoverSlippageBps ?? ''}:${keepUnpaid}`;
   const parts = [request.allowKey!, options, ends.poolTokenIn];
   let level = pairKeys;

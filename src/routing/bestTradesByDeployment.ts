@@ -131,7 +131,7 @@ const filters = new WeakMap<ChainPoolIndex, Map<string, Map<string, AllowFilter>
 const FILTERS = 4096;
 
 /** The pool filter of a deployment list and hooks option, made once per index and reused. */
-function allowFilter(
+export function allowFilter(
   index: ChainPoolIndex,
   deployments: readonly DeploymentId[],
   hooks: HooksOption,

@@ -55,7 +55,7 @@ export function exactTrade(search: Search, members: readonly Candidate[], shares
  * Each share of the fixed amount in percent to four decimals (millionths of the amount), largest remainders rounded
  * up so the parts add up to exactly 100.
  */
-function sharePercents(shares: readonly bigint[]): number[] {
+export function sharePercents(shares: readonly bigint[]): number[] {
   // One path takes the whole amount (most trades): 100, as below.
   const n = shares.length;
   if (n === 1) return [100];
