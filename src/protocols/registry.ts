@@ -72,6 +72,28 @@ export function protocolGas(kind: string): ProtocolGas {
   return (protocol.kindGas as Readonly<Record<string, ProtocolGas | undefined>> | undefined)?.[kind] ?? protocol.gas;
 }
 
+/** ProtocolGas with each figure a number (integers far below 2^53): what routeGas sums per leg of every priced route. */
+export type ProtocolGasUnits = { readonly [K in keyof ProtocolGas]: number };
+
+const GAS_UNITS = new Map<string, ProtocolGasUnits>();
+
+/** protocolGas(kind)'s figures as numbers, converted once per kind. */
+export function protocolGasUnits(kind: string): ProtocolGasUnits {
+  let units = GAS_UNITS.get(kind);
+  if (units === undefined) {
+    const g = protocolGas(kind);
+    units = {
+      hop: Number(g.hop),
+      tick: Number(g.tick),
+      exactOutNextHop: Number(g.exactOutNextHop),
+      coldSlot: Number(g.coldSlot),
+      tickMove: Number(g.tickMove),
+    };
+    GAS_UNITS.set(kind, units);
+  }
+  return units;
+}
+
 /** The protocol of a snapshot pool's `version`; throws UnknownProtocolError for a version not in the table. */
 export function snapshotProtocol(version: string): AnyPoolProtocol {
   const protocol = BY_VERSION.get(version);

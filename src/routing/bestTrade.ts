@@ -10,7 +10,7 @@ import { bestOtherPath, bestSinglePath, depthTightened, recordBound, type Single
 import type { PricedSplit, SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Trade } from './Trade.ts';
-import { tradeEnds } from './tradeEnds.ts';
+import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
 import { gasRate } from './tradeMetrics.ts';
 import { wrapTrade } from './wrapTrade.ts';
 
@@ -85,9 +85,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   const found =
     request.allowKey === undefined
       ? executablePaths(index, ends, request, options.maxRoutes, keepUnpaid)
-      : index.pairMemo(
-          `paths:${ends.poolTokenIn}:${ends.poolTokenOut}:${ends.nativeIn}:${ends.nativeOut}:${request.maxHops}:${request.tradeType}:${options.maxRoutes ?? ''}:${request.handoverSlippageBps ?? ''}:${request.allowKey}:${keepUnpaid}`,
-          () => executablePaths(index, ends, request, options.maxRoutes, keepUnpaid),
+      : index.pairMemo(pairKey(ends, request, options.maxRoutes, keepUnpaid), () =>
+          executablePaths(index, ends, request, options.maxRoutes, keepUnpaid),
         );
   if (found.paths.length === 0 && found.others.length === 0 && found.unpaid.length === 0)
     return { ok: false, code: found.pathsFound && request.tradeType === 'exactOut' ? 'NO_EXACT_OUTPUT_ROUTE' : 'NO_ROUTE' };
@@ -226,6 +225,43 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     return { ok: false, code: refusalCode(single.whole.concat(unpaid)) };
   }
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };
+}
+
+/** Levels of pairKey's kept keys: by the filter's name, the search's options, then each end. */
+type KeyLevel = Map<string, KeyLevel | string>;
+const pairKeys: KeyLevel = new Map();
+let pairKeyCount = 0;
+/** Most keys pairKey keeps (then it starts again). */
+const PAIR_KEYS = 16_384;
+
+/**
+ * The name of a search's candidate paths in the index's pair memo (ChainPoolIndex.pairMemo): its ends, options and
+ * filter (allowKey). Kept once built, looked up by the filter's name (bestTradesByDeployment makes one string per
+ * filter), a short string of the options and the ends' addresses, whose hashes the strings keep: the ~250-character
+ * key is not built and hashed again for every search.
+ */
+export function pairKey(ends: TradeEnds, request: TradeRequest, maxRoutes: number | undefined, keepUnpaid: boolean): string {
+  const options = `${ends.nativeIn}:${ends.nativeOut}:${request.maxHops}:${request.tradeType}:${maxRoutes ?? ''}:${request.handoverSlippageBps ?? ''}:${keepUnpaid}`;
+  const parts = [request.allowKey!, options, ends.poolTokenIn];
+  let level = pairKeys;
+  for (let i = 0; i < parts.length; i++) {
+    let next = level.get(parts[i]) as KeyLevel | undefined;
+    if (next === undefined) {
+      next = new Map();
+      level.set(parts[i], next);
+    }
+    level = next;
+  }
+  let key = level.get(ends.poolTokenOut) as string | undefined;
+  if (key === undefined) {
+    if (++pairKeyCount > PAIR_KEYS) {
+      pairKeys.clear();
+      pairKeyCount = 1;
+    }
+    key = `paths:${ends.poolTokenIn}:${ends.poolTokenOut}:${options}:${request.allowKey}`;
+    level.set(ends.poolTokenOut, key);
+  }
+  return key;
 }
 
 /** Without splits, curves are built for that pruning only with more candidates than this (a few direct pools price faster than their curves build). */

@@ -1,11 +1,12 @@
 import { type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import { snapshotProtocol } from '../protocols/registry.ts';
+import type { HooksOption } from '../protocols/uniswapV4/v4Fees.ts';
 import { type BestTradeOptions, bestTrade, type TradeOutcome } from './bestTrade.ts';
 import { POOL_NATIVE } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import type { TradeRequest } from './searchGas.ts';
-import { tradeEnds } from './tradeEnds.ts';
+import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
 
 /** One trade outcome; `deployment`: the deployment a trade is kept to, '' for one over all of them. */
 export interface DeploymentTrade {
@@ -28,7 +29,8 @@ export function bestTradesByDeployment(
   perDeployment: boolean,
 ): DeploymentTrade[] {
   // One search (POST /quotes) shares with none: it keeps what it shares with itself (bestTrade's own ladder cache).
-  if (!perDeployment || tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut).bareWrap)
+  const ends = tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut);
+  if (!perDeployment || ends.bareWrap)
     return [{ deployment: '', outcome: bestTradeThrough(index, subject, limits, limits.deployments, {}) }];
   // What the request's searches share: they differ only in the deployments they admit, so a path (or a set of paths)
   // is worth the same to each. One ladder cache: a path the search over all deployments priced at some amounts is not
@@ -63,7 +65,7 @@ export function bestTradesByDeployment(
     outcome:
       deployment === own
         ? all.outcome
-        : unreachable(index, subject, deployment)
+        : unreachable(index, ends, deployment)
           ? NO_ROUTE
           : bestTradeThrough(index, subject, limits, [deployment], caches),
   }));
@@ -76,15 +78,96 @@ const NO_ROUTE: TradeOutcome = { ok: false, code: 'NO_ROUTE' };
  * Whether a deployment has no pool at one end of the trade (at the wrapped native token's node, at native ETH's
  * either): then no path within it joins the ends, and its search would find none (NO_ROUTE) whatever it admits.
  */
-function unreachable(index: ChainPoolIndex, subject: TradeSubject, deployment: DeploymentId): boolean {
-  const { poolTokenIn, poolTokenOut } = tradeEnds(index.wrappedNative, subject.tokenIn, subject.tokenOut);
-  return noPoolAt(index, poolTokenIn, deployment) || noPoolAt(index, poolTokenOut, deployment);
+function unreachable(index: ChainPoolIndex, ends: TradeEnds, deployment: DeploymentId): boolean {
+  return noPoolAt(index, ends.poolTokenIn, deployment) || noPoolAt(index, ends.poolTokenOut, deployment);
 }
+
+/**
+ * Per index (its pool lists never change: a followed block derives a new index), per token node and deployment:
+ * whether the deployment has no pool there. Asked for every deployment of every per-deployment request; the lists'
+ * keys (`t:<token>` and the deployment) would otherwise be built and hashed each time. At most NO_POOLS_TOKENS
+ * tokens per index (any address may be asked): then it starts again.
+ */
+const noPools = new WeakMap<ChainPoolIndex, Map<string, Map<DeploymentId, boolean>>>();
+
+const NO_POOLS_TOKENS = 4096;
 
 /** Whether a deployment has no pool at a token's node. */
 function noPoolAt(index: ChainPoolIndex, token: string, deployment: DeploymentId): boolean {
-  if (index.poolsOf(token, deployment).length > 0) return false;
-  return token !== index.wrappedNative || index.poolsOf(POOL_NATIVE, deployment).length === 0;
+  let byToken = noPools.get(index);
+  if (!byToken) {
+    byToken = new Map();
+    noPools.set(index, byToken);
+  }
+  let byDeployment = byToken.get(token);
+  if (!byDeployment) {
+    if (byToken.size >= NO_POOLS_TOKENS) byToken.clear();
+    byDeployment = new Map();
+    byToken.set(token, byDeployment);
+  }
+  let none = byDeployment.get(deployment);
+  if (none === undefined) {
+    none =
+      index.poolsOf(token, deployment).length === 0 &&
+      (token !== index.wrappedNative || index.poolsOf(POOL_NATIVE, deployment).length === 0);
+    byDeployment.set(deployment, none);
+  }
+  return none;
+}
+
+/** A deployment list's and hooks option's pool filter, and its name (TradeRequest.allowKey: it names the kept candidate paths). */
+interface AllowFilter {
+  readonly allow: (e: PoolEntry) => boolean;
+  readonly allowKey: string;
+}
+
+/**
+ * Per index, by hooks option (with its allowed hooks) and deployment list: the filters made so far. Looked up by the
+ * request's own strings (one deployment: its id), without building and hashing the filter's name per search; the
+ * same filter, hence the same allowKey string, for every search of a list (the pair memo's keys hang from it). At
+ * most FILTERS of each.
+ */
+const filters = new WeakMap<ChainPoolIndex, Map<string, Map<string, AllowFilter>>>();
+const FILTERS = 4096;
+
+/** The pool filter of a deployment list and hooks option, made once per index and reused. */
+export function allowFilter(
+  index: ChainPoolIndex,
+  deployments: readonly DeploymentId[],
+  hooks: HooksOption,
+  allowedHooks: readonly string[],
+): AllowFilter {
+  let byHooks = filters.get(index);
+  if (!byHooks) {
+    byHooks = new Map();
+    filters.set(index, byHooks);
+  }
+  const hooksName = allowedHooks.length === 0 ? hooks : `${hooks}:${allowedHooks.join(',')}`;
+  let byList = byHooks.get(hooksName);
+  if (!byList) {
+    if (byHooks.size >= FILTERS) byHooks.clear();
+    byList = new Map();
+    byHooks.set(hooksName, byList);
+  }
+  const listName = deployments.length === 1 ? deployments[0] : deployments.join(',');
+  let found = byList.get(listName);
+  if (!found) {
+    const allowed = new Set(deployments);
+    const hooksAllowed = new Set(allowedHooks.map((h) => h.toLowerCase()));
+    const allow = (e: PoolEntry): boolean => {
+      if (!allowed.has(e.deployment)) return false;
+      const admits = snapshotProtocol(e.state.version).admits;
+      return admits === undefined || admits(e.state, hooks, hooksAllowed);
+    };
+    found = {
+      // One deployment: candidate selection reads its own lists (findRoutes' PoolFilter).
+      allow: deployments.length === 1 ? Object.assign(allow, { deployment: deployments[0] }) : allow,
+      allowKey: `${deployments.join(',')}|${hooks}:${allowedHooks.join(',')}`,
+    };
+    if (byList.size >= FILTERS) byList.clear();
+    byList.set(listName, found);
+  }
+  return found;
 }
 
 /** The best trade through the given deployments' pools. */
@@ -95,22 +178,7 @@ function bestTradeThrough(
   deployments: readonly DeploymentId[],
   caches: BestTradeOptions,
 ): TradeOutcome {
-  const hooks = limits.hooks ?? 'safe';
-  const allowedHooks = limits.allowedHooks ?? [];
-  const allowKey = `${deployments.join(',')}|${hooks}:${allowedHooks.join(',')}`;
-  // The filter of a deployment list and hooks option is made once per index and reused (it names the memoised
-  // candidate paths too).
-  const allow = index.memo(`allow:${allowKey}`, () => {
-    const allowed = new Set(deployments);
-    const hooksAllowed = new Set(allowedHooks.map((h) => h.toLowerCase()));
-    const allow = (e: PoolEntry): boolean => {
-      if (!allowed.has(e.deployment)) return false;
-      const admits = snapshotProtocol(e.state.version).admits;
-      return admits === undefined || admits(e.state, hooks, hooksAllowed);
-    };
-    // One deployment: candidate selection reads its own lists (findRoutes' PoolFilter).
-    return deployments.length === 1 ? Object.assign(allow, { deployment: deployments[0] }) : allow;
-  });
+  const { allow, allowKey } = allowFilter(index, deployments, limits.hooks ?? 'safe', limits.allowedHooks ?? []);
   const { tokenIn, tokenOut, tradeType, amount } = subject;
   const { maxHops, maxSplits, gasPriceWei, handoverSlippageBps, approvalMode } = limits;
   return bestTrade(

@@ -30,6 +30,7 @@ export function exactTrade(search: Search, members: readonly Candidate[], shares
     search,
     splits.map((s) => s.route),
   );
+  const wei = gasEstimate * request.gasPriceWei;
   return {
     tradeType: request.tradeType,
     tokenIn: request.tokenIn,
@@ -41,10 +42,7 @@ export function exactTrade(search: Search, members: readonly Candidate[], shares
     splits,
     gasEstimate,
     gasPriceWei: request.gasPriceWei,
-    gasCost: {
-      tokenIn: networkFeeIn(search.index, request.tokenIn, gasEstimate * request.gasPriceWei),
-      tokenOut: networkFeeIn(search.index, request.tokenOut, gasEstimate * request.gasPriceWei),
-    },
+    gasCost: { tokenIn: networkFeeIn(search.index, request.tokenIn, wei), tokenOut: networkFeeIn(search.index, request.tokenOut, wei) },
     priceImpactBps: priceImpactBps(
       splits,
       order.map((i) => members[i].path),
@@ -57,20 +55,33 @@ export function exactTrade(search: Search, members: readonly Candidate[], shares
  * Each share of the fixed amount in percent to four decimals (millionths of the amount), largest remainders rounded
  * up so the parts add up to exactly 100.
  */
-function sharePercents(shares: readonly bigint[]): number[] {
+export function sharePercents(shares: readonly bigint[]): number[] {
   // One path takes the whole amount (most trades): 100, as below.
-  if (shares.length === 1) return [100];
-  const total = shares.reduce((a, b) => a + b, 0n);
-  const ppm = shares.map((s) => (s * 1_000_000n) / total);
-  const rest = shares.map((s, i) => s * 1_000_000n - ppm[i] * total);
-  let missing = 1_000_000n - ppm.reduce((a, b) => a + b, 0n);
-  const byRest = shares.map((_s, i) => i).sort((a, b) => (rest[b] > rest[a] ? 1 : rest[b] < rest[a] ? -1 : a - b));
-  for (const i of byRest) {
-    if (missing <= 0n) break;
-    ppm[i]++;
-    missing--;
+  const n = shares.length;
+  if (n === 1) return [100];
+  let total = 0n;
+  for (let i = 0; i < n; i++) total += shares[i];
+  const ppm: bigint[] = new Array(n);
+  const rest: bigint[] = new Array(n);
+  let sum = 0n;
+  for (let i = 0; i < n; i++) {
+    const scaled = shares[i] * 1_000_000n;
+    const p = scaled / total;
+    ppm[i] = p;
+    rest[i] = scaled - p * total;
+    sum += p;
   }
-  return ppm.map((p) => Number(p) / 10_000);
+  // Fewer than n millionths are missing (each floor drops less than one): they go to the largest remainders, the
+  // first of equal ones first; a remainder that got one is marked -1 (every remainder is at least 0).
+  for (let missing = Number(1_000_000n - sum); missing > 0; missing--) {
+    let k = -1;
+    for (let i = 0; i < n; i++) if (rest[i] >= 0n && (k < 0 || rest[i] > rest[k])) k = i;
+    ppm[k]++;
+    rest[k] = -1n;
+  }
+  const percents: number[] = new Array(n);
+  for (let i = 0; i < n; i++) percents[i] = Number(ppm[i]) / 10_000;
+  return percents;
 }
 
 /** A network fee of `wei` in `token` at the mid price; null where no pool path prices it. */

@@ -1,5 +1,5 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
-import { protocolGas } from '../protocols/registry.ts';
+import { protocolGas, protocolGasUnits } from '../protocols/registry.ts';
 import { addNativeWork, type NativeWork, noNativeWork } from './nativePools.ts';
 import type { ExecutorKind, Leg } from './Trade.ts';
 
@@ -110,13 +110,14 @@ export function routeGas(legs: readonly Leg[], tradeType: TradeType = 'exactIn')
   let gas = 0;
   for (let i = 0; i < legs.length; i++) {
     const leg = legs[i];
-    const figures = protocolGas(leg.kind);
-    gas += Number(figures.hop) + leg.ticksCrossed * Number(figures.tick) + leg.coldSlots * Number(figures.coldSlot);
-    if (leg.movesTick) gas += Number(figures.tickMove);
+    // The figures as numbers, converted once per kind (not four BigInt-to-number conversions per leg).
+    const figures = protocolGasUnits(leg.kind);
+    gas += figures.hop + leg.ticksCrossed * figures.tick + leg.coldSlots * figures.coldSlot;
+    if (leg.movesTick) gas += figures.tickMove;
     if (tradeType === 'exactOut') {
       let first = 0;
       while (legs[first].kind !== leg.kind) first++;
-      if (first < i) gas -= Number(figures.exactOutNextHop);
+      if (first < i) gas -= figures.exactOutNextHop;
     }
   }
   if (!Number.isSafeInteger(gas)) throw new Error(`routeGas: ${gas} gas is not an exact integer`);

@@ -85,8 +85,16 @@ export function nominalStages(c: Candidate): RouteStage[] | undefined {
   return c.stages?.map((s) => ({ executor: s.executors[0], legs: s.legs, amountOutMinimum: 0n }));
 }
 
-/** A route's executor call(s) as the gas model reads them: a route of stages is one call per stage. */
-export type GasRoute = { readonly legs: readonly Leg[]; readonly executor: Executor; readonly stages?: readonly RouteStage[] };
+/**
+ * A route's executor call(s) as the gas model reads them: a route of stages is one call per stage. `gas`, where
+ * given, is routeGas of its legs on the search's side (a trade's Route.gas), not computed again.
+ */
+export type GasRoute = {
+  readonly legs: readonly Leg[];
+  readonly executor: Executor;
+  readonly stages?: readonly RouteStage[];
+  readonly gas?: bigint;
+};
 
 /** Gas of the steps of a set of routes with their executors (a route of stages: each stage's steps, stagesGas). */
 export function tradeGas(search: Search, routes: readonly GasRoute[]): bigint {
@@ -106,7 +114,7 @@ export function tradeGas(search: Search, routes: readonly GasRoute[]): bigint {
       gas += stagesGas(staged, search.nativeIn, search.nativeOut, search.request.tradeType, search.approvalReset, token);
       continue;
     }
-    gas += routeGas(r.legs, search.request.tradeType);
+    gas += r.gas ?? routeGas(r.legs, search.request.tradeType);
     calls.push(r);
   }
   return gas + callsGas(search, calls);

@@ -35,34 +35,56 @@ export function pathMidPrice(path: PricedPath): Fraction {
 
 const IMPACT_SCALE = 10n ** 12n;
 
+/** pathMidPrice's numerator times IMPACT_SCALE, per path (priceImpactBps' product for every trade over it). */
+const scaledMids = new WeakMap<PricedPath, bigint>();
+
 /** (expected output at the mid price - output) / expected output, in basis points, over all splits (Uniswap's definition). */
 export function priceImpactBps(splits: readonly Split[], paths: readonly PricedPath[]): number {
   let expected = 0n;
-  let actual = 0n;
+  let output = 0n;
   for (let i = 0; i < splits.length; i++) {
     const s = splits[i];
     const mid = pathMidPrice(paths[i]);
     if (mid.den === 0n) return 0;
-    expected += (s.route.amountIn * mid.num * IMPACT_SCALE) / mid.den;
-    actual += s.route.amountOut * IMPACT_SCALE;
+    let scaled = scaledMids.get(paths[i]);
+    if (scaled === undefined) {
+      scaled = mid.num * IMPACT_SCALE;
+      scaledMids.set(paths[i], scaled);
+    }
+    expected += (s.route.amountIn * scaled) / mid.den;
+    output += s.route.amountOut;
   }
   if (expected === 0n) return 0;
-  const diff = expected - actual;
+  const diff = expected - output * IMPACT_SCALE;
   // Rounded half away from zero.
   const bps = (diff * 20_000n + (diff >= 0n ? expected : -expected)) / (2n * expected);
   return Number(bps);
 }
 
-const PIPS = 1_000_000n;
+const PIPS = 1_000_000;
+
+/** Products of pips kept as numbers up to this (exact far below 2^53), then carried into a BigInt. */
+const PIPS_FLUSH = 1e12;
 
 /** LP fees of a route in tokenIn units: ceil(amountIn x (1 - prod(1 - fee))). */
 export function lpFees(route: Route): bigint {
+  // The products of up to two hops' pips as numbers (at most 10^12: exact), carried into BigInts only beyond.
   let keep = 1n;
   let scale = 1n;
+  let keepPart = 1;
+  let scalePart = 1;
   for (const leg of route.legs) {
-    keep *= PIPS - BigInt(leg.fee);
-    scale *= PIPS;
+    keepPart *= PIPS - leg.fee;
+    scalePart *= PIPS;
+    if (scalePart >= PIPS_FLUSH) {
+      keep *= BigInt(keepPart);
+      scale *= BigInt(scalePart);
+      keepPart = 1;
+      scalePart = 1;
+    }
   }
+  keep *= BigInt(keepPart);
+  scale *= BigInt(scalePart);
   return (route.amountIn * (scale - keep) + scale - 1n) / scale;
 }
 

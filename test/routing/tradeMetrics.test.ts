@@ -373,6 +373,24 @@ t.test('lpFees: ceil(amountIn x (1 - prod(1 - fee))), by hand', async (t) => {
   // of 1e10 exactly 105,939,505; of 1e10 + 1, 105,939,505.0106 -> 105,939,506.
   t.equal(lpFees(route([100, 500, 10_000], 10n ** 10n)), 105_939_505n, 'three hops, exact');
   t.equal(lpFees(route([100, 500, 10_000], 10n ** 10n + 1n)), 105_939_506n, 'three hops, rounded up');
+  // Up to six hops of random fees (0 to 100%) and amounts, against the formula in BigInt products throughout (lpFees
+  // keeps the products of two hops' pips as numbers).
+  let seed = 7;
+  const next = (n: number): number => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed % n;
+  };
+  const FEES = [0, 1, 100, 500, 3000, 10_000, 999_999, 1_000_000];
+  for (let i = 0; i < 300; i++) {
+    const fees = Array.from({ length: 1 + (i % 6) }, () => (next(2) ? FEES[next(FEES.length)] : next(1_000_001)));
+    const amountIn = BigInt(next(1_000_000_000)) * 10n ** BigInt(next(20)) + BigInt(next(1000));
+    const keep = fees.reduce((k, f) => k * (1_000_000n - BigInt(f)), 1n);
+    const scale = 1_000_000n ** BigInt(fees.length);
+    const want = (amountIn * (scale - keep) + scale - 1n) / scale;
+    if (lpFees(route(fees, amountIn)) !== want)
+      t.fail(`fees ${fees.join(', ')} of ${amountIn}: ${lpFees(route(fees, amountIn))} != ${want}`);
+  }
+  t.pass('300 random routes of one to six hops equal the BigInt formula');
 });
 
 t.test('gasRate: native, wrapped, one and two pools away through the deepest path, and no path', async (t) => {
