@@ -312,7 +312,7 @@ function composedExp(): boolean {
   let termH = xh;
   let termL = xl;
   let i = 0;
-  for (; i < 11 && termH >= 2 ** 40; i++) {
+  for (; i < 11 && (termH >= 2 ** 53 || termH * fh * (1 / TAYLOR_DIVISORS[i]) >= 2 ** 40); i++) {
     mul(fh, fl, TAYLOR_INVERSES[i][0], TAYLOR_INVERSES[i][1]);
     mul(termH, termL, R[0], R[1]);
     if (!floorOf(R[0], R[1])) return false;
@@ -322,7 +322,7 @@ function composedExp(): boolean {
     sumH = R[0];
     sumL = R[1];
   }
-  // The terms below 2^40 in plain doubles (four roundings, decided with a 2^-48 relative margin), else as above.
+  // From a term below 2^53 whose quotient is below 2^40 on, plain doubles (four roundings, a 2^-48 relative margin), else as above.
   let small = 0;
   for (let term = termH; i < 11 && term !== 0; i++) {
     const q = term * fh * (1 / TAYLOR_DIVISORS[i]);
