@@ -163,9 +163,12 @@ export function ceilOf(qh: number, ql: number, relative = U2_92): boolean {
   return true;
 }
 
-/** ceil(k / d) from a quotient as floorOfRatio takes it: -floor(-k / d). */
-export function ceilOfRatio(qh: number, ql: number, d: number, relative = U2_92): boolean {
-  if (!floorOf(-qh, 0.5 / d - ql, 0, relative)) return false;
+/**
+ * ceil(k / d) from a quotient as floorOfRatio takes it, given half = 1 / (2d): -floor(-k / d). With half 0 (no small
+ * denominator known) the ceiling as ceilOf decides it (floorOf's margin is symmetric).
+ */
+export function ceilOfRatio(qh: number, ql: number, half: number, relative = U2_92): boolean {
+  if (!floorOf(-qh, half - ql, 0, relative)) return false;
   R[0] = -R[0];
   R[1] = -R[1];
   return true;
