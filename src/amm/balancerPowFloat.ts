@@ -12,7 +12,7 @@
  * under 2^-30 for y < 2^70, inside the same margin. Range proven: 1e17 <= x < 2^64, 0 < y < 2^70, |ln(x) * y| < 16e18
  * (results below e^16); outside it, or within a margin (about once per 10^8 quotients, and where a quotient is an exact
  * integer), `undefined`. test/protocols/balancerPowFloat.test.ts compares it with LogExpMath's transliteration. ln
- * outside ln_36's window is in balancerLnFloat.ts. The hot code (powUpInto here, that ln's series) writes
+ * outside ln_36's window is in balancerLnFloat.ts. The hot code (powUpInto here, that ln's lnTimesY) writes
  * balancerDoubleDouble.ts's steps out on local variables, operation for operation (the same bits): through its registers
  * R, or as calls V8 leaves uninlined in a long function (each double argument boxed), a step costs several times more.
  */
