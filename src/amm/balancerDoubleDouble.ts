@@ -27,8 +27,8 @@ export const SPLITTER = 134217729;
  */
 export const R = new Float64Array(2);
 
-/** A 64-bit word and its two 32-bit halves, for load's residue and stored's one-word results. */
-const WORD64 = new BigUint64Array(1);
+/** Two 64-bit words and their 32-bit halves, for load's residue and stored's results (low word first). */
+const WORD64 = new BigUint64Array(2);
 const WORDS32 = new Uint32Array(WORD64.buffer);
 /** The index of the low half (the platform's byte order). */
 const LOW_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
@@ -163,9 +163,12 @@ export function ceilOf(qh: number, ql: number, relative = U2_92): boolean {
   return true;
 }
 
-/** ceil(k / d) from a quotient as floorOfRatio takes it: -floor(-k / d). */
-export function ceilOfRatio(qh: number, ql: number, d: number, relative = U2_92): boolean {
-  if (!floorOf(-qh, 0.5 / d - ql, 0, relative)) return false;
+/**
+ * ceil(k / d) from a quotient as floorOfRatio takes it, given half = 1 / (2d): -floor(-k / d). With half 0 (no small
+ * denominator known) the ceiling as ceilOf decides it (floorOf's margin is symmetric).
+ */
+export function ceilOfRatio(qh: number, ql: number, half: number, relative = U2_92): boolean {
+  if (!floorOf(-qh, half - ql, 0, relative)) return false;
   R[0] = -R[0];
   R[1] = -R[1];
   return true;
@@ -206,8 +209,8 @@ export function load(v: bigint): void {
 
 /**
  * The exact normalized integer (R[0], R[1]) as a bigint. From 0 to 2^84 from 64-bit words and without a conversion
- * from a double above 2^31 (BigInt of a large double is a runtime call in V8, about as costly as the rest): the low
- * word is read from a BigUint64Array (one bigint) and the top bits, below 2^20, are shifted above it. h = R[0] is a
+ * from a double (BigInt of a double is a runtime call in V8, about as costly as the rest): the low word is read from a
+ * BigUint64Array (one bigint) and the top bits, below 2^20, read as the next word and shifted above it. h = R[0] is a
  * multiple of ulp(h) <= 2^31, so top = floor(h / 2^64), rest = h - top * 2^64 (a multiple of ulp(h) below 2^64, at
  * most 53 significant bits from h >= 2^64 on, h itself below), its high word floor(rest / 2^32) and the low remainder
  * are exact, and adding R[1] (an integer of magnitude at most ulp(h) / 2 <= 2^30) to that remainder moves the high word
@@ -238,7 +241,11 @@ export function stored(): bigint {
     if (top >= 0) {
       WORDS32[LOW_WORD] = low;
       WORDS32[1 - LOW_WORD] = high;
-      return top === 0 ? WORD64[0] : (BigInt(top) << 64n) | WORD64[0];
+      if (top === 0) return WORD64[0];
+      // top read back as a word: BigInt(top) of a double is a runtime call, slower than the typed array's read.
+      WORDS32[2 + LOW_WORD] = top;
+      WORDS32[3 - LOW_WORD] = 0;
+      return (WORD64[1] << 64n) | WORD64[0];
     }
   }
   return l === 0 ? BigInt(h) : BigInt(h) + BigInt(l);

@@ -12,7 +12,7 @@
  * under 2^-30 for y < 2^70, inside the same margin. Range proven: 1e17 <= x < 2^64, 0 < y < 2^70, |ln(x) * y| < 16e18
  * (results below e^16); outside it, or within a margin (about once per 10^8 quotients, and where a quotient is an exact
  * integer), `undefined`. test/protocols/balancerPowFloat.test.ts compares it with LogExpMath's transliteration. ln
- * outside ln_36's window is in balancerLnFloat.ts. The hot code (powUpInto here, that ln's series) writes
+ * outside ln_36's window is in balancerLnFloat.ts. The hot code (powUpInto here, that ln's lnTimesY) writes
  * balancerDoubleDouble.ts's steps out on local variables, operation for operation (the same bits): through its registers
  * R, or as calls V8 leaves uninlined in a long function (each double argument boxed), a step costs several times more.
  */
@@ -38,8 +38,10 @@ const X_END = 2 ** 64;
 const Y_MAX = 2 ** 70;
 const LOG_MAX = 16e18;
 const ONE_36 = dd(10n ** 36n);
-/** exp's Taylor terms below this are computed in plain doubles. */
+/** exp's Taylor terms whose quotient (the next term) is below this are computed in plain doubles... */
 const SMALL_TERM = 2 ** 40;
+/** ... from a term below this on (an exact double, its low part 0). */
+const U2_53 = 2 ** 53;
 /** The divisions by constants, as products by their reciprocals (balancerDoubleDouble.ts's reciprocal). */
 const INV_E18 = reciprocal(E18);
 const INV_E14 = reciprocal(E14);
@@ -275,7 +277,7 @@ export function powUpInto(y: PowFloatExponent): boolean {
   let termH = rh;
   let termL = rl;
   let i = 0;
-  for (; i < 11 && termH >= SMALL_TERM; i++) {
+  for (; i < 11 && (termH >= U2_53 || termH * gfh * TAYLOR_RECIPROCALS[i] >= SMALL_TERM); i++) {
     // g = f * (1 / n) (mul, its split taken once), q = term * g (mul), term = floor(q) (floorOf), sum += term (add)
     const k = 4 * i;
     const ih = TAYLOR_F[k];
@@ -320,10 +322,12 @@ export function powUpInto(y: PowFloatExponent): boolean {
     sumH = s + c;
     sumL = c - (sumH - s);
   }
-  // Terms below 2^40 in plain doubles: term * (x / 1e20) * (1 / n) with four roundings (x / 1e20's high part, the
-  // product, 1 / n, the second product) is within 2^-50 relative of the real quotient, so its floor is proven 2^-48
-  // relative away from an integer; the terms and their sum (below 2^41) are exact doubles. A quotient within that
-  // margin of an integer (about 2^-8 of them for terms near 2^40) is taken in double-double (mul, mul, floorOf).
+  // From a term below 2^53 (an exact double, its low part 0) whose quotient is below 2^40 on, the terms in plain
+  // doubles: term * (x / 1e20) * (1 / n) with four roundings (x / 1e20's high part, the product, 1 / n, the second
+  // product) is within 2^-50 relative of the real quotient whatever the term's size, so its floor is proven 2^-48
+  // relative away from an integer; the terms (each below 2^40) and their sum are exact doubles. A quotient within that
+  // margin of an integer (about 2^-8 of them for quotients near 2^40) is taken in double-double (mul, mul, floorOf).
+  // (Until 2026-11-27 the loop above also took the term whose quotient is the first below 2^40: one product chain more.)
   let small = 0;
   for (let term = termH; i < 11 && term !== 0; i++) {
     const q = term * gfh * TAYLOR_RECIPROCALS[i];
@@ -334,7 +338,7 @@ export function powUpInto(y: PowFloatExponent): boolean {
       mul(term, 0, gfh, gfl);
       mul(R[0], R[1], TAYLOR_F[4 * i], TAYLOR_F[4 * i + 1]);
       if (!floorOf(R[0], R[1])) return false;
-      term = R[0]; // an integer below 2^41: R[1] is 0
+      term = R[0]; // an integer below 2^40: R[1] is 0
     }
     small += term;
   }

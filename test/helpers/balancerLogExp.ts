@@ -148,7 +148,8 @@ function lnOf(a: bigint): bigint {
   return (sum + seriesSum) / 100n;
 }
 
-function ln36Of(x: bigint): bigint {
+/** LogExpMath._ln_36: ln(x) with 36 decimals, for 18-decimal x in ln_36's window. */
+export function ln36Of(x: bigint): bigint {
   x *= ONE_18;
   const z = ((x - ONE_36) * ONE_36) / (x + ONE_36);
   const zSquared = (z * z) / ONE_36;

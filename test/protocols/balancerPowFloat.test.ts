@@ -9,7 +9,6 @@
 import t from 'tap';
 import { add, dd, div, floorOf, floorOfRatio, load, mul, R, reciprocal, times100, truncOf } from '../../src/amm/balancerDoubleDouble.ts';
 import { complement, divDown, divUp, mulDown, mulUp, ONE, sub } from '../../src/amm/balancerFixedPoint.ts';
-import { lnTimesY } from '../../src/amm/balancerLnFloat.ts';
 import {
   addPowError,
   type PowFloatExponent,
@@ -20,6 +19,7 @@ import {
 } from '../../src/amm/balancerPowFloat.ts';
 import { EXP_PRODUCTS, EXP_X, TAYLOR_DIVISORS, TAYLOR_INVERSES } from '../../src/amm/balancerPowTables.ts';
 import { calcInGivenOut, calcOutGivenIn } from '../../src/protocols/balancerWeighted/weightedMath.ts';
+import { composedLnTimesY } from '../helpers/balancerLnComposed.ts';
 import { powUp } from '../helpers/balancerLogExp.ts';
 import { outcome } from '../helpers/callOutcome.ts';
 import { seededDraws } from '../helpers/seededDraws.ts';
@@ -240,8 +240,8 @@ t.test('addPowError is raw + ceil(raw / 1e14) + 1 (powUp), at and around multipl
 /**
  * powUpInto's steps composed from balancerDoubleDouble.ts's primitives (mul, div, add, times100, floorOf, floorOfRatio,
  * truncOf through the registers R), in the order balancerPowFloat.ts's header and powUpInto state: ln_36's window (or
- * balancerLnFloat.ts's ln), exp, powUp's error term. powUpInto writes these steps out on locals; this is what it must
- * compute, bit for bit.
+ * balancerLnFloat.ts's ln, composed in test/helpers/balancerLnComposed.ts), exp, powUp's error term. powUpInto (and
+ * lnTimesY) write these steps out on locals; this is what they must compute, bit for bit.
  */
 const INV_E20 = reciprocal(1e20);
 const INV_100 = reciprocal(100);
@@ -312,7 +312,7 @@ function composedExp(): boolean {
   let termH = xh;
   let termL = xl;
   let i = 0;
-  for (; i < 11 && termH >= 2 ** 40; i++) {
+  for (; i < 11 && (termH >= 2 ** 53 || termH * fh * (1 / TAYLOR_DIVISORS[i]) >= 2 ** 40); i++) {
     mul(fh, fl, TAYLOR_INVERSES[i][0], TAYLOR_INVERSES[i][1]);
     mul(termH, termL, R[0], R[1]);
     if (!floorOf(R[0], R[1])) return false;
@@ -322,7 +322,7 @@ function composedExp(): boolean {
     sumH = R[0];
     sumL = R[1];
   }
-  // The terms below 2^40 in plain doubles (four roundings, decided with a 2^-48 relative margin), else as above.
+  // From a term below 2^53 whose quotient is below 2^40 on, plain doubles (four roundings, a 2^-48 relative margin), else as above.
   let small = 0;
   for (let term = termH; i < 11 && term !== 0; i++) {
     const q = term * fh * (1 / TAYLOR_DIVISORS[i]);
@@ -354,7 +354,7 @@ function composedPowUp(y: PowFloatExponent): boolean {
   const xl = R[1];
   if (!(xh > 1e17 && xh < 2 ** 64)) return false;
   const inWindow = (xh > 0.9e18 || (xh === 0.9e18 && xl > 0)) && (xh < 1.1e18 || (xh === 1.1e18 && xl < 0));
-  if (!(inWindow ? composedLn36(y.series, xh, xl) : lnTimesY(y))) return false;
+  if (!(inWindow ? composedLn36(y.series, xh, xl) : composedLnTimesY(y))) return false;
   if (!(Math.abs(R[0]) < 16e18)) return false;
   return composedExp() && addPowError();
 }

@@ -10,7 +10,7 @@
  * per-call bigint work is one conversion in (the amount) and one out (the result).
  * test/protocols/balancerWeightedFloat.test.ts compares it with WeightedMath's transliteration.
  */
-import { ceilOf, ceilOfRatio, dd, div, floorOf, floorOfRatio, load, mul, R, SPLITTER, stored } from '../../amm/balancerDoubleDouble.ts';
+import { ceilOfRatio, dd, div, floorOf, load, mul, R, SPLITTER, stored } from '../../amm/balancerDoubleDouble.ts';
 import { powFloatExponent, powUpFloatBy, powUpInto } from '../../amm/balancerPowFloat.ts';
 
 const ONE = 10n ** 18n;
@@ -44,9 +44,13 @@ function ratioDenominator(a: bigint, unit = ONE): number {
  */
 const MARGIN = 2 ** -100;
 
-/** floor as floorOfRatio takes it for a known denominator d, as floorOf where d is 0 (none small). */
-function floorBy(qh: number, ql: number, d: number): boolean {
-  return d === 0 ? floorOf(qh, ql, 0, MARGIN) : floorOfRatio(qh, ql, d, MARGIN);
+/**
+ * floorOfRatio's 1 / (2d) for a known denominator d, 0 where d is 0 (none small): floorOf(q + half) is then floorOfRatio
+ * or floorOf, and ceilOfRatio(q, half) the ceiling either way, each a call of floorOf one level deep (V8 left the
+ * wrappers' calls uninlined in the quoter).
+ */
+function halfOf(d: number): number {
+  return d === 0 ? 0 : 0.5 / d;
 }
 
 /** a / b as a double-double within 15u^2 relative (a below 2^106, or its rounding adds u^2). */
@@ -55,11 +59,6 @@ function quotient(a: bigint, b: bigint): [number, number] {
   const [bh, bl] = dd(b);
   div(ah, al, bh, bl);
   return [R[0], R[1]];
-}
-
-/** ceil likewise. */
-function ceilBy(qh: number, ql: number, d: number): boolean {
-  return d === 0 ? ceilOf(qh, ql, MARGIN) : ceilOfRatio(qh, ql, d, MARGIN);
 }
 
 /**
@@ -97,11 +96,11 @@ export function weightedFloatQuoter<T>(
   const [numH, numL] = dd((exactIn ? balanceIn : balanceOut) * ONE);
   const [otherH, otherL] = quotient(exactIn ? balanceOut : balanceIn, ONE);
   const [otherHh, otherHl] = halves(otherH);
-  const otherRatio = ratioDenominator(exactIn ? balanceOut : balanceIn);
+  const otherHalf = halfOf(ratioDenominator(exactIn ? balanceOut : balanceIn));
   // exact in: amount * kept / 1e18 (floored), whose denominator is kept / 1e18's; exact out: amountIn * 1e18 / kept
   // (ceiled), whose denominator is kept / 1e18's numerator.
   const [feeH, feeL] = exactIn ? [keptH, keptL] : quotient(ONE, kept);
-  const feeRatio = exactIn ? ratioDenominator(kept) : ratioDenominator(ONE, kept);
+  const feeHalf = halfOf(exactIn ? ratioDenominator(kept) : ratioDenominator(ONE, kept));
   // The base's sum and quotient, the complement and the last product below are balancerDoubleDouble.ts's add, div and
   // mul written out on locals, operation for operation (the same bits): as calls, V8 left some of them uninlined in this
   // closure (the pow takes its inlining budget), and each double passed to such a call is boxed (a heap allocation). The
@@ -119,7 +118,7 @@ export function weightedFloatQuoter<T>(
     if (exactIn && hasFee) {
       // subtractSwapFee: amount - ceil(amount * fee / 1e18) = floor(amount * kept / 1e18).
       mul(ah, al, feeH, feeL);
-      if (!floorBy(R[0], R[1], feeRatio)) return declined(amount);
+      if (!floorOf(R[0], R[1] + feeHalf, 0, MARGIN)) return declined(amount);
       ah = R[0];
       al = R[1];
     }
@@ -179,12 +178,12 @@ export function weightedFloatQuoter<T>(
     c = otherHh * ah - p + otherHh * al + otherHl * ah + otherHl * al + (otherH * xl + otherL * xh);
     ah = p + c;
     al = c - (ah - p);
-    if (exactIn) return floorBy(ah, al, otherRatio) ? stored() : declined(amount);
-    if (!ceilBy(ah, al, otherRatio)) return declined(amount);
+    if (exactIn) return floorOf(ah, al + otherHalf, 0, MARGIN) ? stored() : declined(amount);
+    if (!ceilOfRatio(ah, al, otherHalf, MARGIN)) return declined(amount);
     if (hasFee) {
       // addSwapFee: divUp(amountIn, kept) = ceil(amountIn * 1e18 / kept).
       mul(R[0], R[1], feeH, feeL);
-      if (!ceilBy(R[0], R[1], feeRatio)) return declined(amount);
+      if (!ceilOfRatio(R[0], R[1], feeHalf, MARGIN)) return declined(amount);
     }
     return stored();
   };
