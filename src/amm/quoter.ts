@@ -1,6 +1,6 @@
 import { AmmError } from './ammError.ts';
 import { countInitializedTicksCrossed } from './poolTicksCounter.ts';
-import { type SwapResult, swapLadder } from './swap.ts';
+import { type LadderEnds, swapLadderEnds } from './swap.ts';
 import type { V3Pool } from './v3Pool.ts';
 
 /** A quote the pool's known state can answer. */
@@ -34,19 +34,20 @@ export interface V3QuoteUnknownLiquidity {
 
 export type V3QuoteResult = V3QuoteFilled | V3QuoteUnknownLiquidity;
 
-function toQuote(pool: V3Pool, exactInput: boolean, amount: bigint, r: SwapResult): V3QuoteResult {
-  const amountIn = exactInput ? amount - r.amountSpecifiedRemaining : r.amountCalculated;
-  const amountOut = exactInput ? -r.amountCalculated : amount + r.amountSpecifiedRemaining;
-  if (!r.complete) return { ok: false, code: 'INSUFFICIENT_KNOWN_LIQUIDITY', amountIn, amountOut };
+/** Entry i of a walk's ends as a quote (amounts[i] on the side the walk was given). */
+function toQuote(pool: V3Pool, e: LadderEnds, i: number): V3QuoteResult {
+  const amountIn = e.amountIn[i];
+  const amountOut = e.amountOut[i];
+  if (i >= e.complete) return { ok: false, code: 'INSUFFICIENT_KNOWN_LIQUIDITY', amountIn, amountOut };
   return {
     ok: true,
-    filledFully: r.amountSpecifiedRemaining === 0n,
+    filledFully: e.filled[i],
     amountIn,
     amountOut,
-    sqrtPriceX96After: r.sqrtPriceX96,
-    tickAfter: r.tick,
-    liquidityAfter: r.liquidity,
-    initializedTicksCrossed: countInitializedTicksCrossed(pool, pool.tick, r.tick),
+    sqrtPriceX96After: e.sqrtPriceX96[i],
+    tickAfter: e.tick[i],
+    liquidityAfter: e.liquidity[i],
+    initializedTicksCrossed: countInitializedTicksCrossed(pool, pool.tick, e.tick[i]),
   };
 }
 
@@ -57,7 +58,7 @@ function toQuote(pool: V3Pool, exactInput: boolean, amount: bigint, r: SwapResul
  */
 export function quoteExactInputSingle(pool: V3Pool, zeroForOne: boolean, amountIn: bigint, sqrtPriceLimitX96: bigint = 0n): V3QuoteResult {
   if (amountIn <= 0n) throw new AmmError('INVALID_AMOUNT', 'quoteExactInputSingle: amountIn must be positive');
-  return toQuote(pool, true, amountIn, swapLadder(pool, zeroForOne, [amountIn], sqrtPriceLimitX96)[0]);
+  return toQuote(pool, swapLadderEnds(pool, zeroForOne, true, [amountIn], sqrtPriceLimitX96), 0);
 }
 
 /**
@@ -72,7 +73,30 @@ export function quoteExactOutputSingle(
   sqrtPriceLimitX96: bigint = 0n,
 ): V3QuoteResult {
   if (amountOut <= 0n) throw new AmmError('INVALID_AMOUNT', 'quoteExactOutputSingle: amountOut must be positive');
-  return toQuote(pool, false, amountOut, swapLadder(pool, zeroForOne, [-amountOut], sqrtPriceLimitX96)[0]);
+  return toQuote(pool, swapLadderEnds(pool, zeroForOne, false, [amountOut], sqrtPriceLimitX96), 0);
+}
+
+/**
+ * One tick walk for an ascending list of positive amounts (exact input when exactInput, else exact output), as
+ * QuoterV2 quotes each alone: swapLadderEnds's ends, which the next walk writes over (read them first). Entry i
+ * answers amounts[i]: from `complete` on, the walk left the known words (INSUFFICIENT_KNOWN_LIQUIDITY, amounts up to
+ * there); else filled says whether the whole amount was swapped. Throws AmmError INVALID_AMOUNT when an amount is not
+ * positive or the list is not ascending, and where the pool reverts for the largest amount (AS, SPL).
+ */
+export function quoteLadderEnds(
+  pool: V3Pool,
+  zeroForOne: boolean,
+  exactInput: boolean,
+  amounts: readonly bigint[],
+  sqrtPriceLimitX96: bigint = 0n,
+  caller = 'quoteLadderEnds',
+): LadderEnds {
+  for (let i = 0; i < amounts.length; i++) {
+    if (amounts[i] <= 0n || (i > 0 && amounts[i] < amounts[i - 1])) {
+      throw new AmmError('INVALID_AMOUNT', `${caller}: amounts must be positive and ascending`);
+    }
+  }
+  return swapLadderEnds(pool, zeroForOne, exactInput, amounts, sqrtPriceLimitX96);
 }
 
 function ladder(
@@ -83,14 +107,9 @@ function ladder(
   sqrtPriceLimitX96: bigint,
   caller: string,
 ): V3QuoteResult[] {
-  for (let i = 0; i < amounts.length; i++) {
-    if (amounts[i] <= 0n || (i > 0 && amounts[i] < amounts[i - 1])) {
-      throw new AmmError('INVALID_AMOUNT', `${caller}: amounts must be positive and ascending`);
-    }
-  }
-  const ends = swapLadder(pool, zeroForOne, exactInput ? amounts : amounts.map((a) => -a), sqrtPriceLimitX96);
-  const results: V3QuoteResult[] = new Array(ends.length);
-  for (let i = 0; i < ends.length; i++) results[i] = toQuote(pool, exactInput, amounts[i], ends[i]);
+  const e = quoteLadderEnds(pool, zeroForOne, exactInput, amounts, sqrtPriceLimitX96, caller);
+  const results: V3QuoteResult[] = new Array(amounts.length);
+  for (let i = 0; i < amounts.length; i++) results[i] = toQuote(pool, e, i);
   return results;
 }
 

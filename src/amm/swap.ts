@@ -1,6 +1,7 @@
 import { AmmError } from './ammError.ts';
 import { addDelta } from './liquidityMath.ts';
-import { computeSwapStep, type SwapStep } from './swapMath.ts';
+import { getAmount0Delta, getAmount1Delta, getNextSqrtPriceFromInput, getNextSqrtPriceFromOutput } from './sqrtPriceMath.ts';
+import { amountToTarget, computeSwapStep, createSwapStep, MAX_FEE, stepFee } from './swapMath.ts';
 import { getTickAtSqrtRatio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from './tickMath.ts';
 import type { V3Pool } from './v3Pool.ts';
 
@@ -38,69 +39,116 @@ export function checkSwapArguments(pool: V3Pool, zeroForOne: boolean, amountSpec
 }
 
 /**
- * The swap loop of UniswapV3Pool.swap (v3-core) on a pool's known state, without touching it, for a ladder of
- * amounts of one side in one walk: result i is the state UniswapV3Pool.swap ends in for amountsSpecified[i] alone.
- * The amounts are amountSpecified values of one sign (> 0 exact input, < 0 exact output) in ascending order of
- * size (not checked here). The walk steps from boundary to boundary (initialized ticks and bitmap word edges, as
- * the tick source reports them) until the current amount is used up or the price limit is reached. A step that
- * leaves the current amount something to swap reached its target with amounts that do not depend on what is
- * left, so it is shared by every larger amount; a step that uses the amount up ends it there, and the next amount
- * redoes that step with its own remainder. sqrtPriceLimitX96 = 0 means no limit (QuoterV2's default). Whole-range
- * steps come precomputed from the tick source when the state matches. Without a limit, an amount beyond what the
- * pool's whole walk swaps ends where that walk ends (WholeWalk), without walking. Throws AmmError where the contract
- * reverts on the largest amount (AS, SPL) or on the walk (LS/LA).
+ * A ladder walk's ends: entry i for the ladder's amount i, in arrays this module owns and the next walk writes over
+ * (read them before walking again). No record per amount.
  */
-export function swapLadder(
+export interface LadderEnds {
+  /**
+   * How many amounts the walk answered from the known state: from this index on, the walk needed a tickBitmap word
+   * outside the known window (SwapResult.complete false) and the entries are where it stopped.
+   */
+  complete: number;
+  /** Whether the whole amount was swapped (UniswapV3Pool.swap's amountSpecifiedRemaining ends at 0). */
+  readonly filled: boolean[];
+  /** Input paid, fees included. */
+  readonly amountIn: bigint[];
+  /** Output received. */
+  readonly amountOut: bigint[];
+  readonly sqrtPriceX96: bigint[];
+  readonly tick: number[];
+  readonly liquidity: bigint[];
+}
+
+const newEnds = (): LadderEnds => ({ complete: 0, filled: [], amountIn: [], amountOut: [], sqrtPriceX96: [], tick: [], liquidity: [] });
+/** The ladders' ends (swapLadderEnds) and the whole walks' (wholeWalkOf), kept apart: a ladder's survive a whole walk. */
+const ladderEnds = newEnds();
+const wholeEnds = newEnds();
+/** computeSwapStep's record for the steps that reach their target (read at once, never kept). */
+const reached = createSwapStep();
+
+/**
+ * The swap loop of UniswapV3Pool.swap (v3-core) on a pool's known state, without touching it, for a ladder of
+ * amounts of one side in one walk: entry i of the ends is the state UniswapV3Pool.swap ends in for amounts[i] alone
+ * (exact input when exactInput, else exact output). The amounts are positive and ascending (not checked here). The
+ * walk steps from boundary to boundary (initialized ticks and bitmap word edges, as the tick source reports them)
+ * until the current amount is used up or the price limit is reached. A step that leaves the current amount
+ * something to swap reached its target with amounts that do not depend on what is left, so it is shared by every
+ * larger amount; a step that uses the amount up ends it there, and the next amount redoes that step with its own
+ * remainder. sqrtPriceLimitX96 = 0 means no limit (QuoterV2's default). Whole-range steps come precomputed from the
+ * tick source when the state matches. Without a limit, an amount beyond what the pool's whole walk swaps ends where
+ * that walk ends (WholeWalk), without walking. Throws AmmError where the contract reverts on the largest amount (AS,
+ * SPL) or on the walk (LS/LA). The ends are this module's arrays, written over by the next call.
+ */
+export function swapLadderEnds(
   pool: V3Pool,
   zeroForOne: boolean,
-  amountsSpecified: readonly bigint[],
+  exactInput: boolean,
+  amounts: readonly bigint[],
   sqrtPriceLimitX96: bigint = 0n,
-): SwapResult[] {
-  const n = amountsSpecified.length;
-  if (n === 0) return [];
+): LadderEnds {
+  const n = amounts.length;
+  const ends = ladderEnds;
+  ends.complete = 0;
+  if (n === 0) return ends;
   const limit = defaultSqrtPriceLimit(zeroForOne, sqrtPriceLimitX96);
-  checkSwapArguments(pool, zeroForOne, amountsSpecified[n - 1], limit);
-  if (sqrtPriceLimitX96 !== 0n) return walkLadder(pool, zeroForOne, amountsSpecified, limit);
-  const exactInput = amountsSpecified[0] > 0n;
+  checkSwapArguments(pool, zeroForOne, exactInput ? amounts[n - 1] : -amounts[n - 1], limit);
+  if (sqrtPriceLimitX96 !== 0n) {
+    walkLadder(pool, zeroForOne, exactInput, amounts, n, limit, ends);
+    return ends;
+  }
   const at = (zeroForOne ? 0 : 2) + (exactInput ? 0 : 1);
   const walks = wholeWalks.get(pool);
   const whole = walks?.[at];
   if (whole === undefined) {
-    const results = walkLadder(pool, zeroForOne, amountsSpecified, limit);
+    walkLadder(pool, zeroForOne, exactInput, amounts, n, limit, ends);
     // The largest amount left unfilled: the pool's whole walk in this direction is asked for (kept for the next).
-    if (results[n - 1].amountSpecifiedRemaining !== 0n) wholeWalkOf(pool, zeroForOne, exactInput, limit, at, walks);
-    return results;
+    if (!ends.filled[n - 1]) wholeWalkOf(pool, zeroForOne, exactInput, limit, at, walks);
+    return ends;
   }
-  // The amounts beyond the whole walk's: the last ones (ascending in size).
+  // The amounts beyond the whole walk's: the last ones (ascending).
   let walked = n;
-  if (whole !== null) {
-    const { used } = whole;
-    while (walked > 0 && (exactInput ? amountsSpecified[walked - 1] > used : amountsSpecified[walked - 1] < used)) walked--;
+  if (whole !== null) while (walked > 0 && amounts[walked - 1] > whole.used) walked--;
+  if (walked > 0) walkLadder(pool, zeroForOne, exactInput, amounts, walked, limit, ends);
+  if (walked === n) return ends;
+  // Every amount up to the whole walk's is answered from the known state (it is within that walk).
+  const end = whole!.end;
+  if (end.complete && ends.complete === walked) ends.complete = n;
+  for (let i = walked; i < n; i++) {
+    ends.filled[i] = false;
+    ends.amountIn[i] = end.amountIn;
+    ends.amountOut[i] = end.amountOut;
+    ends.sqrtPriceX96[i] = end.sqrtPriceX96;
+    ends.tick[i] = end.tick;
+    ends.liquidity[i] = end.liquidity;
   }
-  if (walked === n) return walkLadder(pool, zeroForOne, amountsSpecified, limit);
-  const results = walked > 0 ? walkLadder(pool, zeroForOne, amountsSpecified.slice(0, walked), limit) : new Array<SwapResult>(n);
-  const { used, end } = whole!;
-  for (let i = walked; i < n; i++) results[i] = { ...end, amountSpecifiedRemaining: amountsSpecified[i] - used };
-  return results;
+  return ends;
 }
 
 /**
  * Where a pool's walk in one direction and on one side ends for the largest amount the contract takes (QuoterV2's
  * default price limit): at the limit or at the edge of the known words, unfilled, having swapped `used` of it
- * (signed as amountsSpecified). Any amount beyond `used` ends there too, with the same amounts calculated. That
- * walk reaches the target of every step (it has more left than any walk can swap), taking amounts that depend only
- * on the step's price, target, liquidity and fee. An amount beyond `used` has, before each step, more left than
- * that step and the rest of the walk take; that is enough to reach the target (exact output: the output to it;
- * exact input: amountIn plus its fee, whose amount less fee is at least amountIn), so it takes the same amounts,
- * never ends inside a step and is left unfilled where the walk stops.
+ * (its amountIn on exact input, its amountOut on exact output). Any amount beyond `used` ends there too, with the
+ * same amounts swapped. That walk reaches the target of every step (it has more left than any walk can swap), taking
+ * amounts that depend only on the step's price, target, liquidity and fee. An amount beyond `used` has, before each
+ * step, more left than that step and the rest of the walk take; that is enough to reach the target (exact output:
+ * the output to it; exact input: amountIn plus its fee, whose amount less fee is at least amountIn), so it takes the
+ * same amounts, never ends inside a step and is left unfilled where the walk stops.
  */
 interface WholeWalk {
   readonly used: bigint;
-  readonly end: SwapResult;
+  readonly end: {
+    readonly complete: boolean;
+    readonly amountIn: bigint;
+    readonly amountOut: bigint;
+    readonly sqrtPriceX96: bigint;
+    readonly tick: number;
+    readonly liquidity: bigint;
+  };
 }
 
 /** The largest amountSpecified the contract takes (AS): more than any walk swaps. */
 const WHOLE = INT256_LIMIT - 1n;
+const WHOLE_LADDER = [WHOLE];
 /**
  * Each pool's whole walks (the pool is immutable): [zeroForOne exact input, zeroForOne exact output, oneForZero
  * exact input, oneForZero exact output]. Undefined until an amount of that ladder is left unfilled; null where the
@@ -119,60 +167,70 @@ function wholeWalkOf(
 ): void {
   const walks = known ?? [undefined, undefined, undefined, undefined];
   if (!known) wholeWalks.set(pool, walks);
-  const amount = exactInput ? WHOLE : -WHOLE;
-  let end: SwapResult | undefined;
+  const e = wholeEnds;
   try {
-    end = walkLadder(pool, zeroForOne, [amount], limit)[0];
+    walkLadder(pool, zeroForOne, exactInput, WHOLE_LADDER, 1, limit, e);
   } catch (error) {
     if (!(error instanceof AmmError)) throw error;
+    walks[at] = null;
+    return;
   }
-  walks[at] = end === undefined || end.amountSpecifiedRemaining === 0n ? null : { used: amount - end.amountSpecifiedRemaining, end };
+  walks[at] = e.filled[0]
+    ? null
+    : {
+        used: exactInput ? e.amountIn[0] : e.amountOut[0],
+        end: {
+          complete: e.complete > 0,
+          amountIn: e.amountIn[0],
+          amountOut: e.amountOut[0],
+          sqrtPriceX96: e.sqrtPriceX96[0],
+          tick: e.tick[0],
+          liquidity: e.liquidity[0],
+        },
+      };
 }
 
-/** swapLadder's walk, its arguments checked and its price limit set. */
-function walkLadder(pool: V3Pool, zeroForOne: boolean, amountsSpecified: readonly bigint[], limit: bigint): SwapResult[] {
-  const n = amountsSpecified.length;
-  const results: SwapResult[] = new Array(n);
-  const exactInput = amountsSpecified[0] > 0n;
+/**
+ * swapLadderEnds's walk of the first `n` amounts, its arguments checked and its price limit set. The walk keeps
+ * what is left of the current amount (`left`) and what it swapped on the other side (`calculated`) as magnitudes.
+ */
+function walkLadder(
+  pool: V3Pool,
+  zeroForOne: boolean,
+  exactInput: boolean,
+  amounts: readonly bigint[],
+  n: number,
+  limit: bigint,
+  ends: LadderEnds,
+): void {
   const source = pool.ticks;
   const fee = pool.feePips;
+  const feeComplement = MAX_FEE - fee;
+  ends.complete = n;
   let j = 0;
-  let remaining = amountsSpecified[0];
+  let left = amounts[0];
   let calculated = 0n;
   let price = pool.sqrtPriceX96;
   let tick = pool.tick;
   let liquidity = pool.liquidity;
-  let step: SwapStep | undefined;
-  // Whether the walk is where the last computed step started (an amount ended inside it, the next starts again):
-  // that step's amount to its target is the same for this one.
+  // Whether the walk is where the last amount ended inside a step (the next starts again from there), and that
+  // step's amount to its target: the same for this one.
   let again = false;
+  let toTarget = 0n;
   for (;;) {
-    if (remaining === 0n || price === limit) {
-      results[j] = {
-        complete: true,
-        amountSpecifiedRemaining: remaining,
-        amountCalculated: calculated,
-        sqrtPriceX96: price,
-        tick,
-        liquidity,
-      };
-      if (++j === n) return results;
-      remaining += amountsSpecified[j] - amountsSpecified[j - 1];
+    if (left === 0n || price === limit) {
+      writeEnd(ends, j, exactInput, amounts[j], left, calculated, price, tick, liquidity);
+      if (++j === n) return;
+      left += amounts[j] - amounts[j - 1];
       continue;
     }
     const boundary = source.nextInitializedTickWithinOneWord(tick, zeroForOne);
     if (boundary === undefined) {
+      ends.complete = j;
       for (;;) {
-        results[j] = {
-          complete: false,
-          amountSpecifiedRemaining: remaining,
-          amountCalculated: calculated,
-          sqrtPriceX96: price,
-          tick,
-          liquidity,
-        };
-        if (++j === n) return results;
-        remaining += amountsSpecified[j] - amountsSpecified[j - 1];
+        writeEnd(ends, j, exactInput, amounts[j], left, calculated, price, tick, liquidity);
+        if (++j === n) return;
+        left += amounts[j] - amounts[j - 1];
       }
     }
     let tickNext = boundary.tick;
@@ -184,13 +242,13 @@ function walkLadder(pool: V3Pool, zeroForOne: boolean, amountsSpecified: readonl
     // The tick source computed this range's step from the price the walk is at: its amounts to the boundary are the
     // contract's for this step.
     const preHere = pre !== null && target === sqrtPriceNext && price === pre.sqrtPriceStartX96 && liquidity === pre.liquidity;
-    if (preHere && (exactInput ? remaining >= pre.minAmountRemaining : remaining + pre.amountOut <= 0n)) {
+    if (preHere && left >= (exactInput ? pre.minAmountRemaining : pre.amountOut)) {
       // computeSwapStep would reach the boundary with exactly these amounts, for this amount and every larger one.
       if (exactInput) {
-        remaining -= pre.amountInPlusFee;
-        calculated -= pre.amountOut;
+        left -= pre.amountInPlusFee;
+        calculated += pre.amountOut;
       } else {
-        remaining += pre.amountOut;
+        left -= pre.amountOut;
         calculated += pre.amountInPlusFee;
       }
       price = sqrtPriceNext;
@@ -199,12 +257,35 @@ function walkLadder(pool: V3Pool, zeroForOne: boolean, amountsSpecified: readonl
       again = false;
       continue;
     }
-    const toTarget = preHere ? (exactInput ? pre.amountIn : pre.amountOut) : again ? step!.amountToTarget : undefined;
-    step = computeSwapStep(price, target, liquidity, remaining, fee, step, toTarget);
+    if (preHere) toTarget = exactInput ? pre.amountIn : pre.amountOut;
+    else if (!again) toTarget = amountToTarget(price, target, liquidity, exactInput, zeroForOne);
     again = false;
-    const priceAfter = step.sqrtRatioNextX96;
-    const remainingAfter = exactInput ? remaining - (step.amountIn + step.feeAmount) : remaining + step.amountOut;
-    const calculatedAfter = exactInput ? calculated - step.amountOut : calculated + step.amountIn + step.feeAmount;
+    // computeSwapStep's amountRemainingLessFee (exact input) or remaining output, against what reaching the target takes.
+    const lessFee = exactInput ? (left * feeComplement) / MAX_FEE : left;
+    let priceAfter: bigint;
+    let taken: bigint | undefined;
+    let swapped: bigint | undefined;
+    if (lessFee >= toTarget) {
+      // The step reaches its target: amounts that do not depend on what is left.
+      const step = computeSwapStep(price, target, liquidity, exactInput ? left : -left, fee, reached, toTarget);
+      priceAfter = step.sqrtRatioNextX96;
+      taken = exactInput ? step.amountIn + step.feeAmount : step.amountOut;
+      swapped = exactInput ? step.amountOut : step.amountIn + step.feeAmount;
+    } else if (exactInput) {
+      // The amount ends inside the step, all of it taken (computeSwapStep's amountIn + feeAmount is the whole
+      // remainder: the fee is the rest): only the price and the output are computed (v4-core's SwapMath does so).
+      priceAfter = getNextSqrtPriceFromInput(price, liquidity, lessFee, zeroForOne);
+      swapped = zeroForOne ? getAmount1Delta(priceAfter, price, liquidity, false) : getAmount0Delta(price, priceAfter, liquidity, false);
+    } else {
+      // The amount ends inside the step, all of its output received: computeSwapStep caps amountOut at the remaining
+      // output, and the output its price rounding gives is never less (exact in the price's rounding direction;
+      // v4-core's SwapMath takes the remaining output without computing it). Only the input and its fee are computed.
+      priceAfter = getNextSqrtPriceFromOutput(price, liquidity, left, zeroForOne);
+      const amountIn = zeroForOne
+        ? getAmount0Delta(priceAfter, price, liquidity, true)
+        : getAmount1Delta(price, priceAfter, liquidity, true);
+      swapped = amountIn + stepFee(amountIn, fee, feeComplement);
+    }
     let tickAfter = tick;
     let liquidityAfter = liquidity;
     if (priceAfter === sqrtPriceNext) {
@@ -213,27 +294,82 @@ function walkLadder(pool: V3Pool, zeroForOne: boolean, amountsSpecified: readonl
     } else if (priceAfter !== price) {
       tickAfter = getTickAtSqrtRatio(priceAfter);
     }
-    if (remainingAfter !== 0n || j === n - 1) {
-      // Shared by every larger amount (or there is none): the walk moves on.
-      remaining = remainingAfter;
-      calculated = calculatedAfter;
+    if (taken !== undefined) {
+      // Shared by every larger amount: the walk moves on (an amount it uses up exactly ends at the loop's top).
+      left -= taken;
+      calculated += swapped;
       price = priceAfter;
       tick = tickAfter;
       liquidity = liquidityAfter;
       continue;
     }
     // This amount ends inside the step; the next one starts again from the state before it.
+    writeEnd(
+      ends,
+      j,
+      exactInput,
+      amounts[j],
+      0n,
+      calculated === 0n ? swapped : calculated + swapped,
+      priceAfter,
+      tickAfter,
+      liquidityAfter,
+    );
+    if (++j === n) return;
     again = true;
-    results[j++] = {
-      complete: true,
-      amountSpecifiedRemaining: 0n,
-      amountCalculated: calculatedAfter,
-      sqrtPriceX96: priceAfter,
-      tick: tickAfter,
-      liquidity: liquidityAfter,
-    };
-    remaining += amountsSpecified[j] - amountsSpecified[j - 1];
+    left += amounts[j] - amounts[j - 1];
   }
+}
+
+/** Writes amount j's end: `left` of the amount not swapped, `calculated` swapped on the other side. */
+function writeEnd(
+  ends: LadderEnds,
+  j: number,
+  exactInput: boolean,
+  amount: bigint,
+  left: bigint,
+  calculated: bigint,
+  price: bigint,
+  tick: number,
+  liquidity: bigint,
+): void {
+  const filled = left === 0n;
+  const swapped = filled ? amount : amount - left;
+  ends.filled[j] = filled;
+  ends.amountIn[j] = exactInput ? swapped : calculated;
+  ends.amountOut[j] = exactInput ? calculated : swapped;
+  ends.sqrtPriceX96[j] = price;
+  ends.tick[j] = tick;
+  ends.liquidity[j] = liquidity;
+}
+
+/**
+ * swapLadderEnds as UniswapV3Pool.swap's SwapState per amount: amountsSpecified > 0 exact input, < 0 exact output,
+ * of one sign and ascending in size (not checked here). Throws AmmError where the contract reverts.
+ */
+export function swapLadder(
+  pool: V3Pool,
+  zeroForOne: boolean,
+  amountsSpecified: readonly bigint[],
+  sqrtPriceLimitX96: bigint = 0n,
+): SwapResult[] {
+  const n = amountsSpecified.length;
+  if (n === 0) return [];
+  const exactInput = amountsSpecified[0] > 0n;
+  const amounts = exactInput ? amountsSpecified : amountsSpecified.map((a) => -a);
+  const e = swapLadderEnds(pool, zeroForOne, exactInput, amounts, sqrtPriceLimitX96);
+  const results: SwapResult[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    results[i] = {
+      complete: i < e.complete,
+      amountSpecifiedRemaining: exactInput ? amounts[i] - e.amountIn[i] : e.amountOut[i] - amounts[i],
+      amountCalculated: exactInput ? -e.amountOut[i] : e.amountIn[i],
+      sqrtPriceX96: e.sqrtPriceX96[i],
+      tick: e.tick[i],
+      liquidity: e.liquidity[i],
+    };
+  }
+  return results;
 }
 
 /**

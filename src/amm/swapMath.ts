@@ -47,22 +47,14 @@ export function computeSwapStep(
   let amountOut = 0n;
   if (exactIn) {
     const amountRemainingLessFee = (amountRemaining * (MAX_FEE - feePips)) / MAX_FEE;
-    amountIn =
-      toTarget ??
-      (zeroForOne
-        ? getAmount0Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, true)
-        : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true));
+    amountIn = toTarget ?? amountToTarget(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true, zeroForOne);
     out.amountToTarget = amountIn;
     sqrtRatioNextX96 =
       amountRemainingLessFee >= amountIn
         ? sqrtRatioTargetX96
         : getNextSqrtPriceFromInput(sqrtRatioCurrentX96, liquidity, amountRemainingLessFee, zeroForOne);
   } else {
-    amountOut =
-      toTarget ??
-      (zeroForOne
-        ? getAmount1Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, false)
-        : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false));
+    amountOut = toTarget ?? amountToTarget(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false, zeroForOne);
     out.amountToTarget = amountOut;
     sqrtRatioNextX96 =
       -amountRemaining >= amountOut
@@ -79,22 +71,46 @@ export function computeSwapStep(
   }
   // Cap the output so it does not exceed the remaining output amount.
   if (!exactIn && amountOut > -amountRemaining) amountOut = -amountRemaining;
-  let feeAmount: bigint;
-  if (exactIn && sqrtRatioNextX96 !== sqrtRatioTargetX96) {
-    // The target was not reached: the rest of the maximum input is taken as fee.
-    feeAmount = amountRemaining - amountIn;
-  } else if (feePips === MAX_FEE) {
-    // v4's 100% fee (exact input only: Pool.swap refuses exact output): the target is reached only when amountIn is 0.
-    feeAmount = amountIn;
-  } else {
-    const p = amountIn * feePips;
-    const d = MAX_FEE - feePips;
-    feeAmount = p / d;
-    if (feeAmount * d !== p) feeAmount += 1n;
-  }
+  // The target not reached on exact input: the rest of the maximum input is taken as fee.
+  const feeAmount =
+    exactIn && sqrtRatioNextX96 !== sqrtRatioTargetX96 ? amountRemaining - amountIn : stepFee(amountIn, feePips, MAX_FEE - feePips);
   out.sqrtRatioNextX96 = sqrtRatioNextX96;
   out.amountIn = amountIn;
   out.amountOut = amountOut;
   out.feeAmount = feeAmount;
   return out;
+}
+
+/**
+ * computeSwapStep's first amount, what the step takes to reach its target from the current price: exact input, the
+ * input (fee excluded) rounded up; exact output, the output rounded down (SwapStep.amountToTarget).
+ */
+export function amountToTarget(
+  sqrtRatioCurrentX96: bigint,
+  sqrtRatioTargetX96: bigint,
+  liquidity: bigint,
+  exactIn: boolean,
+  zeroForOne: boolean,
+): bigint {
+  if (exactIn) {
+    return zeroForOne
+      ? getAmount0Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, true)
+      : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true);
+  }
+  return zeroForOne
+    ? getAmount1Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, false)
+    : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false);
+}
+
+/**
+ * computeSwapStep's fee on a step's input where the step reached its target or is exact output:
+ * mulDivRoundingUp(amountIn, feePips, 1e6 - feePips), or amountIn itself at v4's 100% fee (exact input only:
+ * Pool.swap refuses exact output; the target is then reached only when amountIn is 0). `feeComplement` is
+ * 1e6 - feePips.
+ */
+export function stepFee(amountIn: bigint, feePips: bigint, feeComplement: bigint): bigint {
+  if (feePips === MAX_FEE) return amountIn;
+  const p = amountIn * feePips;
+  const fee = p / feeComplement;
+  return fee * feeComplement === p ? fee : fee + 1n;
 }

@@ -104,3 +104,35 @@ t.test('computeSwapStep equals the SDK on random steps (both directions, exact i
   }
   t.equal(bad, 0, `${n} steps compared`);
 });
+
+// The ladder walk (src/amm/swap.ts) computes a step that ends before its target as v4-core's SwapMath does: exact input
+// takes the whole remainder (no amountIn recomputed), exact output receives the whole remaining output (no amountOut
+// recomputed). That holds for v3-core's computeSwapStep too: checked here on the SDK's, from steps that end inside.
+t.test('a v3 step that ends before its target takes the whole remainder: exact input amountIn + fee, exact output amountOut', async (t) => {
+  const rng = new Rng(24);
+  let inside = 0;
+  let onTarget = 0;
+  let bad = 0;
+  for (let i = 0; i < 6000; i++) {
+    const cur = rng.range(4295128740n, 1461446703485210103287273052203988822378723970341n);
+    const zeroForOne = rng.next() < 0.5;
+    const move = rng.bits(rng.int(1, 100));
+    let target = zeroForOne ? cur - (cur * move) / (1n << 100n) : cur + (cur * move) / (1n << 100n);
+    if (target < 4295128739n) target = 4295128739n;
+    if (target > 1461446703485210103287273052203988822378723970342n) target = 1461446703485210103287273052203988822378723970342n;
+    const l = rng.bits(rng.int(1, 128));
+    const fee = rng.pick([0, 1, 100, 500, 3000, 10000, rng.int(0, 999_999)]);
+    const exactIn = rng.next() < 0.5;
+    // What reaching the target takes (exact input: with its fee), then a remainder below it.
+    const [, toIn, toOut, toFee] = sdkStep(cur, target, l, exactIn ? 1n << 255n : -(1n << 255n), fee);
+    const reach = exactIn ? toIn + toFee : toOut;
+    if (reach < 2n) continue;
+    const rem = reach <= 3n ? 1n : rng.range(1n, reach - 2n);
+    const [next, amountIn, amountOut, feeAmount] = sdkStep(cur, target, l, exactIn ? rem : -rem, fee);
+    if (next === target) onTarget++;
+    inside++;
+    if (exactIn ? amountIn + feeAmount !== rem : amountOut !== rem) bad++;
+  }
+  t.ok(inside > 4000, `${inside} steps ending inside (${onTarget} of them exactly on the target)`);
+  t.equal(bad, 0, 'every one took its whole remainder');
+});

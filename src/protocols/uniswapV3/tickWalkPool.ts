@@ -1,18 +1,23 @@
-import type { V3QuoteResult } from '../../amm/quoter.ts';
-import type { Fraction, LadderQuote, TradeType } from '../PoolProtocol.ts';
+import type { LadderEnds } from '../../amm/swap.ts';
+import type { Fraction, LadderQuote } from '../PoolProtocol.ts';
+
+const UNKNOWN_TICKS: LadderQuote = { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: "the amount walks past the pool's known ticks" };
+const RUNS_OUT: LadderQuote = {
+  ok: false,
+  code: 'INSUFFICIENT_LIQUIDITY',
+  reason: 'the pool runs out of liquidity before the whole amount is swapped',
+};
+const TOO_SMALL: LadderQuote = { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
 
 /**
- * What every tick-walk pool (v3, v4) refuses in a walk's result for one amount, as its quoter does: a walk past the
- * known ticks, a partial fill (the pool runs out before the whole amount), an output that rounds to zero. Undefined
- * when the walk priced the whole amount; the protocol then applies its own bounds.
+ * What every tick-walk pool (v3, v4) refuses in a walk's end for amount i (quoteLadderEnds), as its quoter does: a
+ * walk past the known ticks, a partial fill (the pool runs out before the whole amount), an output that rounds to
+ * zero. Undefined when the walk priced the whole amount; the protocol then applies its own bounds.
  */
-export function walkRefusal(result: V3QuoteResult, tradeType: TradeType, amount: bigint): LadderQuote | undefined {
-  if (!result.ok) return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: "the amount walks past the pool's known ticks" };
-  const whole = tradeType === 'exactIn' ? result.amountIn === amount : result.amountOut === amount;
-  if (!result.filledFully || !whole) {
-    return { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason: 'the pool runs out of liquidity before the whole amount is swapped' };
-  }
-  if (result.amountOut === 0n) return { ok: false, code: 'AMOUNT_TOO_SMALL', reason: 'the output rounds to zero' };
+export function walkRefusal(ends: LadderEnds, i: number): LadderQuote | undefined {
+  if (i >= ends.complete) return UNKNOWN_TICKS;
+  if (!ends.filled[i]) return RUNS_OUT;
+  if (ends.amountOut[i] === 0n) return TOO_SMALL;
   return undefined;
 }
 

@@ -1,5 +1,7 @@
 import { MAX_UINT256 } from '../../amm/fullMath.ts';
-import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../../amm/quoter.ts';
+import { countInitializedTicksCrossed } from '../../amm/poolTicksCounter.ts';
+import { quoteLadderEnds } from '../../amm/quoter.ts';
+import type { LadderEnds } from '../../amm/swap.ts';
 import { createV3Pool, type V3Pool } from '../../amm/v3Pool.ts';
 import { ammRefusal } from '../ammRefusal.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from '../PoolProtocol.ts';
@@ -22,25 +24,28 @@ export interface UniswapV3Pool extends PoolBase {
   readonly balance1: bigint;
 }
 
-/** QuoterV2's answer for one amount, as a ladder entry: partial fills and unknown ticks are refusals. */
-function ladderQuote(
-  pool: UniswapV3Pool,
-  zeroForOne: boolean,
-  result: V3QuoteResult,
-  tradeType: 'exactIn' | 'exactOut',
-  amount: bigint,
-): LadderQuote {
-  const refused = walkRefusal(result, tradeType, amount);
-  // walkRefusal refuses every result that is not ok: the second test only narrows the type.
-  if (refused || !result.ok) return refused!;
-  const { amountIn, amountOut, tickAfter, liquidityAfter } = result;
+const BALANCE_OVERFLOW: LadderQuote = { ok: false, code: 'AMOUNT_TOO_LARGE', reason: "the pool's token balance would exceed uint256" };
+
+/**
+ * QuoterV2's answer for amount i of a walk (quoteLadderEnds), as a ladder entry: partial fills and unknown ticks are
+ * refusals. `room`: the most input the pool's token balance takes (uint256 less the balance).
+ */
+function ladderQuote(pool: UniswapV3Pool, zeroForOne: boolean, ends: LadderEnds, i: number, room: bigint): LadderQuote {
+  const refused = walkRefusal(ends, i);
+  if (refused) return refused;
+  const amountIn = ends.amountIn[i];
+  const tickAfter = ends.tick[i];
   // UniswapV3Pool.swap checks the payment with LowGasSafeMath: balanceBefore.add(amountIn) reverts past uint256.
-  if ((zeroForOne ? pool.balance0 : pool.balance1) + amountIn > MAX_UINT256) {
-    return { ok: false, code: 'AMOUNT_TOO_LARGE', reason: "the pool's token balance would exceed uint256" };
-  }
-  const coldSlots = v3ColdSlots(pool.pool, pool.slots, zeroForOne, amountIn, tickAfter, liquidityAfter);
-  const movesTick = tickAfter !== pool.pool.tick;
-  return { ok: true, amountIn, amountOut, ticksCrossed: result.initializedTicksCrossed, coldSlots, movesTick };
+  if (amountIn > room) return BALANCE_OVERFLOW;
+  const v3 = pool.pool;
+  return {
+    ok: true,
+    amountIn,
+    amountOut: ends.amountOut[i],
+    ticksCrossed: countInitializedTicksCrossed(v3, v3.tick, tickAfter),
+    coldSlots: v3ColdSlots(v3, pool.slots, zeroForOne, amountIn, tickAfter, ends.liquidity[i]),
+    movesTick: tickAfter !== v3.tick,
+  };
 }
 
 /** Uniswap v3 pools: the UniswapV3Pool.swap walk over the snapshot's known ticks, QuoterV2 semantics. */
@@ -87,8 +92,11 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
     if (amounts.length === 0) return [];
     try {
-      const ladder = tradeType === 'exactIn' ? quoteExactInputLadder : quoteExactOutputLadder;
-      return ladder(pool.pool, zeroForOne, amounts).map((r, i) => ladderQuote(pool, zeroForOne, r, tradeType, amounts[i]));
+      const ends = quoteLadderEnds(pool.pool, zeroForOne, tradeType === 'exactIn', amounts);
+      const room = MAX_UINT256 - (zeroForOne ? pool.balance0 : pool.balance1);
+      const quotes: LadderQuote[] = new Array(amounts.length);
+      for (let i = 0; i < amounts.length; i++) quotes[i] = ladderQuote(pool, zeroForOne, ends, i, room);
+      return quotes;
     } catch (error) {
       const refused = ammRefusal(error);
       return amounts.map(() => refused);

@@ -1,7 +1,9 @@
-import { quoteExactInputLadder, quoteExactOutputLadder, type V3QuoteResult } from '../../amm/quoter.ts';
+import { countInitializedTicksCrossed } from '../../amm/poolTicksCounter.ts';
+import { quoteLadderEnds } from '../../amm/quoter.ts';
+import type { LadderEnds } from '../../amm/swap.ts';
 import { createV3Pool, type PoolLimits, type V3Pool } from '../../amm/v3Pool.ts';
 import { ammRefusal } from '../ammRefusal.ts';
-import type { LadderQuote, PoolBase, PoolProtocol, TradeType, V4LegKey } from '../PoolProtocol.ts';
+import type { LadderQuote, PoolBase, PoolProtocol, V4LegKey } from '../PoolProtocol.ts';
 import { type V3SlotState, v3ColdSlots } from '../uniswapV3/coldSlots.ts';
 import { v3CurveSegments } from '../uniswapV3/curveSegments.ts';
 import { tickCount } from '../uniswapV3/tickCount.ts';
@@ -50,28 +52,33 @@ const V4_POOL_LIMITS: PoolLimits = Object.freeze({ maxFee: MAX_LP_FEE, maxTickSp
 /** Pool.swap casts both amounts of the BalanceDelta to int128 (SafeCast.toInt128 reverts past it). */
 const INT128_MAX = (1n << 127n) - 1n;
 
-/** V4Quoter's answer for one amount, as a ladder entry: partial fills (V4Quoter's NotEnoughLiquidity) and unknown ticks are refusals. */
-function ladderQuote(
-  pool: UniswapV4Pool,
-  walk: V3Pool,
-  result: V3QuoteResult,
-  tradeType: TradeType,
-  amount: bigint,
-  zeroForOne: boolean,
-): LadderQuote {
-  const refused = walkRefusal(result, tradeType, amount);
-  // walkRefusal refuses every result that is not ok: the second test only narrows the type.
-  if (refused || !result.ok) return refused!;
-  const { amountIn, amountOut, tickAfter, liquidityAfter } = result;
-  if (amountIn > INT128_MAX || amountOut > INT128_MAX) {
-    return { ok: false, code: 'AMOUNT_TOO_LARGE', reason: 'the swap amounts exceed int128 (the PoolManager balance delta)' };
-  }
-  // A direction paying a protocol fee adds it to the PoolManager's protocolFeesAccrued[currency in]: a write from zero
-  // while that currency's is zero (protocolFeesAccruedSet; unknown counts as zero, the safe side).
-  const accrues = protocolFeeOf(pool.protocolFee, zeroForOne) > 0 && pool.protocolFeesAccruedSet?.[zeroForOne ? 0 : 1] !== true ? 1 : 0;
-  const coldSlots = v3ColdSlots(walk, pool.slots, zeroForOne, amountIn, tickAfter, liquidityAfter) + accrues;
+const DELTA_OVERFLOW: LadderQuote = {
+  ok: false,
+  code: 'AMOUNT_TOO_LARGE',
+  reason: 'the swap amounts exceed int128 (the PoolManager balance delta)',
+};
+
+/**
+ * V4Quoter's answer for amount i of a walk (quoteLadderEnds), as a ladder entry: partial fills (V4Quoter's
+ * NotEnoughLiquidity) and unknown ticks are refusals. `accrues`: the protocol fee's write from zero, 1 or 0.
+ */
+function ladderQuote(pool: UniswapV4Pool, walk: V3Pool, ends: LadderEnds, i: number, zeroForOne: boolean, accrues: number): LadderQuote {
+  const refused = walkRefusal(ends, i);
+  if (refused) return refused;
+  const amountIn = ends.amountIn[i];
+  const amountOut = ends.amountOut[i];
+  const tickAfter = ends.tick[i];
+  if (amountIn > INT128_MAX || amountOut > INT128_MAX) return DELTA_OVERFLOW;
+  const coldSlots = v3ColdSlots(walk, pool.slots, zeroForOne, amountIn, tickAfter, ends.liquidity[i]) + accrues;
   // v4 pools keep no oracle: moving the tick writes nothing more.
-  return { ok: true, amountIn, amountOut, ticksCrossed: result.initializedTicksCrossed, coldSlots, movesTick: false };
+  return {
+    ok: true,
+    amountIn,
+    amountOut,
+    ticksCrossed: countInitializedTicksCrossed(walk, walk.tick, tickAfter),
+    coldSlots,
+    movesTick: false,
+  };
 }
 
 function refuseAll(amounts: readonly bigint[], refused: LadderQuote): LadderQuote[] {
@@ -165,8 +172,13 @@ export const uniswapV4: PoolProtocol<UniswapV4Pool, SnapshotPoolV4> = {
       return refuseAll(amounts, { ok: false, code: 'INSUFFICIENT_LIQUIDITY', reason });
     }
     try {
-      const ladder = tradeType === 'exactIn' ? quoteExactInputLadder : quoteExactOutputLadder;
-      return ladder(walk, zeroForOne, amounts).map((r, i) => ladderQuote(pool, walk, r, tradeType, amounts[i], zeroForOne));
+      const ends = quoteLadderEnds(walk, zeroForOne, tradeType === 'exactIn', amounts);
+      // A direction paying a protocol fee adds it to the PoolManager's protocolFeesAccrued[currency in]: a write from
+      // zero while that currency's is zero (protocolFeesAccruedSet; unknown counts as zero, the safe side).
+      const accrues = protocolFeeOf(pool.protocolFee, zeroForOne) > 0 && pool.protocolFeesAccruedSet?.[zeroForOne ? 0 : 1] !== true ? 1 : 0;
+      const quotes: LadderQuote[] = new Array(amounts.length);
+      for (let i = 0; i < amounts.length; i++) quotes[i] = ladderQuote(pool, walk, ends, i, zeroForOne, accrues);
+      return quotes;
     } catch (error) {
       return refuseAll(amounts, ammRefusal(error));
     }
