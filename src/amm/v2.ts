@@ -20,17 +20,40 @@ function checkUint256(x: bigint): bigint {
 }
 
 /**
+ * A pair's terms that do not depend on the amount (one direction, the fee checked): what getAmountOut and getAmountIn
+ * compute for every amount, computed once for a ladder of amounts through the pair.
+ */
+export interface V2Terms {
+  readonly reserveIn: bigint;
+  readonly reserveOut: bigint;
+  /** 10000 - feeBps. */
+  readonly feeComplement: bigint;
+  /** reserveIn * 10000 (checked against uint256 where used). */
+  readonly reserveInBps: bigint;
+}
+
+/** A pair's amount-free terms in one direction; throws INVALID_FEE (the first check of getAmountOut and getAmountIn). */
+export function v2Terms(reserveIn: bigint, reserveOut: bigint, feeBps: number): V2Terms {
+  const fee = checkFee(feeBps);
+  return { reserveIn, reserveOut, feeComplement: BPS - fee, reserveInBps: reserveIn * BPS };
+}
+
+/**
  * Output of a constant-product swap for an exact input, like UniswapV2Library.getAmountOut (v2-periphery) with the
  * fee in basis points (30 for Uniswap v2 and SushiSwap, 25 for PancakeSwap v2):
  * amountIn * (10000 - feeBps) * reserveOut / (reserveIn * 10000 + amountIn * (10000 - feeBps)), rounded down.
  */
 export function getAmountOut(amountIn: bigint, reserveIn: bigint, reserveOut: bigint, feeBps: number): bigint {
-  const fee = checkFee(feeBps);
+  return amountOutWith(v2Terms(reserveIn, reserveOut, feeBps), amountIn);
+}
+
+/** getAmountOut on a pair's terms (v2Terms): the same checks in the same order, four BigInt operations. */
+export function amountOutWith(terms: V2Terms, amountIn: bigint): bigint {
   if (amountIn <= 0n) throw new AmmError('INSUFFICIENT_INPUT_AMOUNT', 'getAmountOut: amountIn must be positive');
-  checkReserves(reserveIn, reserveOut);
-  const amountInWithFee = checkUint256(amountIn * (BPS - fee));
-  const numerator = checkUint256(amountInWithFee * reserveOut);
-  const denominator = checkUint256(checkUint256(reserveIn * BPS) + amountInWithFee);
+  checkReserves(terms.reserveIn, terms.reserveOut);
+  const amountInWithFee = checkUint256(amountIn * terms.feeComplement);
+  const numerator = checkUint256(amountInWithFee * terms.reserveOut);
+  const denominator = checkUint256(checkUint256(terms.reserveInBps) + amountInWithFee);
   return numerator / denominator;
 }
 
@@ -40,13 +63,20 @@ export function getAmountOut(amountIn: bigint, reserveIn: bigint, reserveOut: bi
  * Throws INSUFFICIENT_RESERVES when amountOut >= reserveOut (the library reverts there).
  */
 export function getAmountIn(amountOut: bigint, reserveIn: bigint, reserveOut: bigint, feeBps: number): bigint {
-  const fee = checkFee(feeBps);
+  return amountInWith(v2Terms(reserveIn, reserveOut, feeBps), amountOut);
+}
+
+/**
+ * getAmountIn on a pair's terms (v2Terms): the same checks in the same order. Its numerator, reserveIn * amountOut
+ * * 10000, is amountOut * (reserveIn * 10000): fits uint256 exactly when the library's two checked products do.
+ */
+export function amountInWith(terms: V2Terms, amountOut: bigint): bigint {
   if (amountOut <= 0n) throw new AmmError('INSUFFICIENT_OUTPUT_AMOUNT', 'getAmountIn: amountOut must be positive');
-  checkReserves(reserveIn, reserveOut);
-  if (amountOut >= reserveOut) {
+  checkReserves(terms.reserveIn, terms.reserveOut);
+  if (amountOut >= terms.reserveOut) {
     throw new AmmError('INSUFFICIENT_RESERVES', 'getAmountIn: amountOut must be less than the output reserve');
   }
-  const numerator = checkUint256(checkUint256(reserveIn * amountOut) * BPS);
-  const denominator = checkUint256((reserveOut - amountOut) * (BPS - fee));
+  const numerator = checkUint256(amountOut * terms.reserveInBps);
+  const denominator = checkUint256((terms.reserveOut - amountOut) * terms.feeComplement);
   return numerator / denominator + 1n;
 }

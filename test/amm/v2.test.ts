@@ -58,4 +58,12 @@ t.test('typed errors where UniswapV2Library reverts', async (t) => {
   t.throws(() => getAmountOut(1n, 10n, 10n, 10_000), { code: 'INVALID_FEE' });
   t.throws(() => getAmountOut(1n, 10n, 10n, -1), { code: 'INVALID_FEE' });
   t.throws(() => getAmountOut(2n ** 250n, 2n ** 250n, 2n ** 250n, 30), { code: 'OVERFLOW' }, 'SafeMath overflow');
+  t.throws(() => getAmountOut(1n, 2n ** 243n, 10n, 30), { code: 'OVERFLOW' }, 'reserveIn * 10000 past uint256');
+  t.throws(() => getAmountIn(2n ** 150n, 2n ** 110n, 2n ** 151n, 30), { code: 'OVERFLOW' }, 'reserveIn * amountOut past uint256');
+  t.throws(
+    () => getAmountIn(2n ** 140n, 2n ** 110n, 2n ** 141n, 30),
+    { code: 'OVERFLOW' },
+    'reserveIn * amountOut fits, times 10000 does not',
+  );
+  t.equal(getAmountIn(2n ** 140n, 2n ** 100n, 2n ** 141n, 30), (2n ** 240n * 10000n) / (2n ** 140n * 9970n) + 1n, 'within uint256');
 });

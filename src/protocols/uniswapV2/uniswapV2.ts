@@ -1,4 +1,4 @@
-import { getAmountIn, getAmountOut } from '../../amm/v2.ts';
+import { amountInWith, amountOutWith, type V2Terms, v2Terms } from '../../amm/v2.ts';
 import { ammRefusal } from '../ammRefusal.ts';
 import { eventTopic, logWords } from '../logWords.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from '../PoolProtocol.ts';
@@ -41,10 +41,12 @@ const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 
 /**
  * A swap of the pair priced: refused when the balances after it would not fit uint112 (the pair's swap ends in
- * _update(balance0, balance1), which reverts when either exceeds it). Module-level, not a closure made per ladder.
+ * _update(balance0, balance1), which reverts when either exceeds it): balanceIn + amountIn > uint112 is amountIn >
+ * roomIn (uint112 - balanceIn), balanceOut - amountOut > uint112 is amountOut < outBelow (balanceOut - uint112), both
+ * computed once per ladder.
  */
-function pricedSwap(balanceIn: bigint, balanceOut: bigint, amountIn: bigint, amountOut: bigint, coldSlots: number): LadderQuote {
-  return balanceIn + amountIn > MAX_UINT112 || balanceOut - amountOut > MAX_UINT112
+function pricedSwap(roomIn: bigint, outBelow: bigint, amountIn: bigint, amountOut: bigint, coldSlots: number): LadderQuote {
+  return amountIn > roomIn || amountOut < outBelow
     ? TOO_LARGE
     : { ok: true, amountIn, amountOut, ticksCrossed: 0, coldSlots, movesTick: false };
 }
@@ -78,19 +80,30 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
     });
   },
   quoteLadder(pool, zeroForOne, tradeType, amounts) {
-    const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0];
-    const [balanceIn, balanceOut] = zeroForOne ? [pool.balance0, pool.balance1] : [pool.balance1, pool.balance0];
-    return amounts.map((amount): LadderQuote => {
+    const n = amounts.length;
+    const quotes: LadderQuote[] = new Array(n);
+    let terms: V2Terms;
+    try {
+      terms = zeroForOne ? v2Terms(pool.reserve0, pool.reserve1, pool.feeBps) : v2Terms(pool.reserve1, pool.reserve0, pool.feeBps);
+    } catch (error) {
+      const refused = ammRefusal(error);
+      for (let i = 0; i < n; i++) quotes[i] = refused;
+      return quotes;
+    }
+    const roomIn = MAX_UINT112 - (zeroForOne ? pool.balance0 : pool.balance1);
+    const outBelow = (zeroForOne ? pool.balance1 : pool.balance0) - MAX_UINT112;
+    for (let i = 0; i < n; i++) {
+      const amount = amounts[i];
       try {
         if (tradeType === 'exactIn') {
-          const amountOut = getAmountOut(amount, reserveIn, reserveOut, pool.feeBps);
-          return amountOut === 0n ? TOO_SMALL : pricedSwap(balanceIn, balanceOut, amount, amountOut, pool.coldSlots);
-        }
-        return pricedSwap(balanceIn, balanceOut, getAmountIn(amount, reserveIn, reserveOut, pool.feeBps), amount, pool.coldSlots);
+          const amountOut = amountOutWith(terms, amount);
+          quotes[i] = amountOut === 0n ? TOO_SMALL : pricedSwap(roomIn, outBelow, amount, amountOut, pool.coldSlots);
+        } else quotes[i] = pricedSwap(roomIn, outBelow, amountInWith(terms, amount), amount, pool.coldSlots);
       } catch (error) {
-        return ammRefusal(error);
+        quotes[i] = ammRefusal(error);
       }
-    });
+    }
+    return quotes;
   },
   curveSegments(pool, zeroForOne) {
     // One constant product: out = reserveOut x d / (reserveIn / (1 - fee) + d), up to what uint112 lets the pair hold.
