@@ -10,8 +10,10 @@ function checkFee(feeBps: number): bigint {
   return BigInt(feeBps);
 }
 
+const ZERO_RESERVES_MESSAGE = 'v2: a pool reserve is zero';
+
 function checkReserves(reserveIn: bigint, reserveOut: bigint): void {
-  if (reserveIn <= 0n || reserveOut <= 0n) throw new AmmError('ZERO_RESERVES', 'v2: a pool reserve is zero');
+  if (reserveIn <= 0n || reserveOut <= 0n) throw new AmmError('ZERO_RESERVES', ZERO_RESERVES_MESSAGE);
 }
 
 function checkUint256(x: bigint): bigint {
@@ -60,7 +62,7 @@ export function amountOutWith(terms: V2Terms, amountIn: bigint): bigint {
 /**
  * Input needed for an exact output of a constant-product swap, like UniswapV2Library.getAmountIn (v2-periphery)
  * with the fee in basis points: reserveIn * amountOut * 10000 / ((reserveOut - amountOut) * (10000 - feeBps)) + 1.
- * Throws INSUFFICIENT_RESERVES when amountOut >= reserveOut (the library reverts there).
+ * Throws INSUFFICIENT_RESERVES when amountOut >= reserveOut (the library reverts there; amountInRefusal).
  */
 export function getAmountIn(amountOut: bigint, reserveIn: bigint, reserveOut: bigint, feeBps: number): bigint {
   return amountInWith(v2Terms(reserveIn, reserveOut, feeBps), amountOut);
@@ -71,12 +73,28 @@ export function getAmountIn(amountOut: bigint, reserveIn: bigint, reserveOut: bi
  * * 10000, is amountOut * (reserveIn * 10000): fits uint256 exactly when the library's two checked products do.
  */
 export function amountInWith(terms: V2Terms, amountOut: bigint): bigint {
-  if (amountOut <= 0n) throw new AmmError('INSUFFICIENT_OUTPUT_AMOUNT', 'getAmountIn: amountOut must be positive');
-  checkReserves(terms.reserveIn, terms.reserveOut);
-  if (amountOut >= terms.reserveOut) {
-    throw new AmmError('INSUFFICIENT_RESERVES', 'getAmountIn: amountOut must be less than the output reserve');
-  }
+  const refused = amountInRefusal(terms, amountOut);
+  if (refused !== undefined) throw new AmmError(refused, AMOUNT_IN_REFUSALS[refused]);
   const numerator = checkUint256(amountOut * terms.reserveInBps);
   const denominator = checkUint256((terms.reserveOut - amountOut) * terms.feeComplement);
   return numerator / denominator + 1n;
+}
+
+/** The messages of getAmountIn's reverts on its arguments (amountInRefusal's codes). */
+export const AMOUNT_IN_REFUSALS = {
+  INSUFFICIENT_OUTPUT_AMOUNT: 'getAmountIn: amountOut must be positive',
+  ZERO_RESERVES: ZERO_RESERVES_MESSAGE,
+  INSUFFICIENT_RESERVES: 'getAmountIn: amountOut must be less than the output reserve',
+} as const;
+
+/**
+ * getAmountIn's checks on its arguments, in its order, as the code of the first it fails (the library reverts
+ * there), or undefined: a ladder reads its refusals without an error built and thrown per amount (an exact output the
+ * pair cannot pay is common in searches).
+ */
+export function amountInRefusal(terms: V2Terms, amountOut: bigint): keyof typeof AMOUNT_IN_REFUSALS | undefined {
+  if (amountOut <= 0n) return 'INSUFFICIENT_OUTPUT_AMOUNT';
+  if (terms.reserveIn <= 0n || terms.reserveOut <= 0n) return 'ZERO_RESERVES';
+  if (amountOut >= terms.reserveOut) return 'INSUFFICIENT_RESERVES';
+  return undefined;
 }

@@ -29,6 +29,11 @@ const MEANING: Readonly<Record<AmmErrorCode, RefusalCode>> = {
 
 /** The ladder entry of an amount the AMM math refused (its code given its meaning, its message as the reason); rethrows anything else. */
 export function ammRefusal(error: unknown): LadderQuote {
-  if (error instanceof AmmError) return { ok: false, code: MEANING[error.code], reason: error.message };
+  if (error instanceof AmmError) return ammRefusalOf(error.code, error.message);
   throw error;
+}
+
+/** The ladder entry of an amount the AMM math refuses with this code and message, without the error itself. */
+export function ammRefusalOf(code: AmmErrorCode, message: string): LadderQuote {
+  return { ok: false, code: MEANING[code], reason: message };
 }

@@ -1,7 +1,10 @@
 // A v2 pair's ladder at the bounds UniswapV2Pair.swap enforces, each placed by hand: _update requires both balances
 // after the swap to fit uint112 (balanceIn + amountIn <= 2^112 - 1, balanceOut - amountOut <= 2^112 - 1), and the
-// amounts either side of each bound are priced by UniswapV2Library's formula written out here.
+// amounts either side of each bound are priced by UniswapV2Library's formula written out here. Exact output refusals
+// (read as codes, not thrown) equal the library's reverts.
 import t from 'tap';
+import { getAmountIn } from '../../src/amm/v2.ts';
+import { ammRefusal } from '../../src/protocols/ammRefusal.ts';
 import type { LadderQuote } from '../../src/protocols/PoolProtocol.ts';
 import { protocolOf, snapshotProtocol } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
@@ -73,4 +76,32 @@ t.test('exact output from a balance above uint112 (a donation): outputs that lea
     else priced++;
   }
   t.ok(refused > 0 && priced > 0, `both sides of the bound met (${refused} refused, ${priced} priced)`);
+});
+
+t.test("exact output refusals read without an error thrown: the same code and reason as the library's revert", async (t) => {
+  const thrown = (f: () => unknown): unknown => {
+    try {
+      f();
+    } catch (error) {
+      return ammRefusal(error);
+    }
+    return 'no revert';
+  };
+  const r = 10n ** 20n;
+  const p = pair(r, 3n * r, r, 3n * r);
+  const amounts = [2n * r, 3n * r, 3n * r + 1n];
+  const got = v2.quoteLadder(p, true, 'exactOut', amounts);
+  t.same(shape(got[0]), { amountIn: input(2n * r, r, 3n * r), amountOut: 2n * r });
+  for (const i of [1, 2])
+    t.same(
+      got[i],
+      thrown(() => getAmountIn(amounts[i], r, 3n * r, 30)),
+      `${amounts[i]}: the whole reserve or more`,
+    );
+  const empty = pair(0n, 3n * r, 0n, 3n * r);
+  t.same(
+    v2.quoteLadder(empty, true, 'exactOut', [1n])[0],
+    thrown(() => getAmountIn(1n, 0n, 3n * r, 30)),
+    'an empty reserve',
+  );
 });

@@ -1,5 +1,5 @@
-import { amountInWith, amountOutWith, type V2Terms, v2Terms } from '../../amm/v2.ts';
-import { ammRefusal } from '../ammRefusal.ts';
+import { AMOUNT_IN_REFUSALS, amountInRefusal, amountInWith, amountOutWith, type V2Terms, v2Terms } from '../../amm/v2.ts';
+import { ammRefusal, ammRefusalOf } from '../ammRefusal.ts';
 import { eventTopic, logWords } from '../logWords.ts';
 import type { LadderQuote, PoolBase, PoolProtocol } from '../PoolProtocol.ts';
 import type { SnapshotPoolV2 } from './SnapshotPoolV2.ts';
@@ -51,6 +51,11 @@ function pricedSwap(roomIn: bigint, outBelow: bigint, amountIn: bigint, amountOu
     : { ok: true, amountIn, amountOut, ticksCrossed: 0, coldSlots, movesTick: false };
 }
 
+/** getAmountIn's refusals as ladder entries (amountInRefusal), made once. */
+const EXACT_OUT_REFUSALS = Object.fromEntries(
+  Object.entries(AMOUNT_IN_REFUSALS).map(([code, message]) => [code, ammRefusalOf(code as keyof typeof AMOUNT_IN_REFUSALS, message)]),
+) as Record<keyof typeof AMOUNT_IN_REFUSALS, LadderQuote>;
+
 /** Uniswap v2-style pairs: UniswapV2Library.getAmountOut / getAmountIn with the DEX's fee. */
 export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
   kind: 'uniswapV2',
@@ -98,7 +103,13 @@ export const uniswapV2: PoolProtocol<UniswapV2Pool, SnapshotPoolV2> = {
         if (tradeType === 'exactIn') {
           const amountOut = amountOutWith(terms, amount);
           quotes[i] = amountOut === 0n ? TOO_SMALL : pricedSwap(roomIn, outBelow, amount, amountOut, pool.coldSlots);
-        } else quotes[i] = pricedSwap(roomIn, outBelow, amountInWith(terms, amount), amount, pool.coldSlots);
+        } else {
+          const refused = amountInRefusal(terms, amount);
+          quotes[i] =
+            refused !== undefined
+              ? EXACT_OUT_REFUSALS[refused]
+              : pricedSwap(roomIn, outBelow, amountInWith(terms, amount), amount, pool.coldSlots);
+        }
       } catch (error) {
         quotes[i] = ammRefusal(error);
       }
