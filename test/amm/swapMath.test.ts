@@ -17,6 +17,17 @@ function ours(cur: bigint, target: bigint, l: bigint, rem: bigint, fee: number):
   return [s.sqrtRatioNextX96, s.amountIn, s.amountOut, s.feeAmount];
 }
 
+/** A random current price and a target either side of it, within [MIN_SQRT_RATIO, MAX_SQRT_RATIO]. */
+function randomPrices(rng: Rng): { cur: bigint; target: bigint } {
+  const cur = rng.range(4295128740n, 1461446703485210103287273052203988822378723970341n);
+  const move = rng.bits(rng.int(1, 100));
+  const zeroForOne = rng.next() < 0.5;
+  let target = zeroForOne ? cur - (cur * move) / (1n << 100n) : cur + (cur * move) / (1n << 100n);
+  if (target < 4295128739n) target = 4295128739n;
+  if (target > 1461446703485210103287273052203988822378723970342n) target = 1461446703485210103287273052203988822378723970342n;
+  return { cur, target };
+}
+
 t.test('computeSwapStep: v3-core SwapMath.spec scenarios equal the SDK', async (t) => {
   const scenarios: [string, bigint, bigint, bigint, bigint, number][] = [
     ['exact amount in that gets capped at price target, one for zero', Q96, PRICE_1_01, 2n * E18, E18, 600],
@@ -69,12 +80,7 @@ t.test('computeSwapStep equals the SDK on random steps (both directions, exact i
   let bad = 0;
   let n = 0;
   for (let i = 0; i < 4000; i++) {
-    const cur = rng.range(4295128740n, 1461446703485210103287273052203988822378723970341n);
-    const move = rng.bits(rng.int(1, 100));
-    const zeroForOne = rng.next() < 0.5;
-    let target = zeroForOne ? cur - (cur * move) / (1n << 100n) : cur + (cur * move) / (1n << 100n);
-    if (target < 4295128739n) target = 4295128739n;
-    if (target > 1461446703485210103287273052203988822378723970342n) target = 1461446703485210103287273052203988822378723970342n;
+    const { cur, target } = randomPrices(rng);
     const l = rng.next() < 0.05 ? 0n : rng.bits(rng.int(1, 128));
     const mag = rng.bits(rng.int(1, 200)) + 1n;
     const rem = rng.next() < 0.5 ? mag : -mag;
@@ -114,12 +120,7 @@ t.test('a v3 step that ends before its target takes the whole remainder: exact i
   let onTarget = 0;
   let bad = 0;
   for (let i = 0; i < 6000; i++) {
-    const cur = rng.range(4295128740n, 1461446703485210103287273052203988822378723970341n);
-    const zeroForOne = rng.next() < 0.5;
-    const move = rng.bits(rng.int(1, 100));
-    let target = zeroForOne ? cur - (cur * move) / (1n << 100n) : cur + (cur * move) / (1n << 100n);
-    if (target < 4295128739n) target = 4295128739n;
-    if (target > 1461446703485210103287273052203988822378723970342n) target = 1461446703485210103287273052203988822378723970342n;
+    const { cur, target } = randomPrices(rng);
     const l = rng.bits(rng.int(1, 128));
     const fee = rng.pick([0, 1, 100, 500, 3000, 10000, rng.int(0, 999_999)]);
     const exactIn = rng.next() < 0.5;
