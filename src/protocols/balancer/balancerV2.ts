@@ -14,8 +14,7 @@
  * integer math (balancerState.ts balancerQuoter); floats only shape the curve the split search steers by and prunes
  * with (balancerCurve.ts: an upper bound of the exact math, to every input the pool carries).
  */
-import { AmmError } from '../../amm/ammError.ts';
-import { ammRefusal } from '../ammRefusal.ts';
+import { ammRefusal, ammRefusalOf } from '../ammRefusal.ts';
 import type { EventOutcome, Fraction, LadderQuote, PoolBase, PoolProtocol, TradeType } from '../PoolProtocol.ts';
 import { balancerCurve } from './balancerCurve.ts';
 import { AMP_UPDATE_STOPPED, applyBalancerEvent, BALANCER_EVENT_TOPICS, BALANCER_REREAD_TOPICS } from './balancerEvents.ts';
@@ -39,6 +38,8 @@ export interface BalancerPool extends PoolBase {
 
 const ONE = 10n ** 18n;
 
+const OUTPUT_PAST_BALANCE = ammRefusalOf('INSUFFICIENT_RESERVES', 'the output exceeds the pool balance');
+
 /**
  * Each amount's exact quote or refusal (an output of nothing is AMOUNT_TOO_SMALL), through one quoter for the pool's
  * state, pair and direction (balancerQuoter keeps it per state: later ladders on the same state reuse it).
@@ -49,8 +50,9 @@ function quoteAmounts(pool: BalancerPool, zeroForOne: boolean, tradeType: TradeT
   const exactIn = tradeType === 'exactIn';
   let quote: ((amount: bigint) => bigint) | undefined;
   return amounts.map((amount): LadderQuote => {
+    // An output of the whole balance or more: refused without an error built and thrown per amount.
+    if (!exactIn && amount >= balanceOut) return OUTPUT_PAST_BALANCE;
     try {
-      if (!exactIn && amount >= balanceOut) throw new AmmError('INSUFFICIENT_RESERVES', 'the output exceeds the pool balance');
       quote ??= balancerQuoter(pool.state, iIn, iOut, tradeType, 0n);
       const other = quote(amount);
       const amountOut = exactIn ? other : amount;
