@@ -1,7 +1,6 @@
 import { AmmError } from './ammError.ts';
 import { addDelta } from './liquidityMath.ts';
-import { getAmount0Delta, getAmount1Delta, getNextSqrtPriceFromInput, getNextSqrtPriceFromOutput } from './sqrtPriceMath.ts';
-import { amountToTarget, computeSwapStep, createSwapStep, MAX_FEE, stepFee } from './swapMath.ts';
+import { amountToTarget, computeSwapStep, createStepEnd, createSwapStep, MAX_FEE, stepEndingInside } from './swapMath.ts';
 import { getTickAtSqrtRatio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from './tickMath.ts';
 import type { V3Pool } from './v3Pool.ts';
 
@@ -65,6 +64,8 @@ const ladderEnds = newEnds();
 const wholeEnds = newEnds();
 /** computeSwapStep's record for the steps that reach their target (read at once, never kept). */
 const reached = createSwapStep();
+/** stepEndingInside's record for the steps an amount ends inside (read at once, never kept). */
+const stepEnd = createStepEnd();
 
 /**
  * The swap loop of UniswapV3Pool.swap (v3-core) on a pool's known state, without touching it, for a ladder of
@@ -271,20 +272,11 @@ function walkLadder(
       priceAfter = step.sqrtRatioNextX96;
       taken = exactInput ? step.amountIn + step.feeAmount : step.amountOut;
       swapped = exactInput ? step.amountOut : step.amountIn + step.feeAmount;
-    } else if (exactInput) {
-      // The amount ends inside the step, all of it taken (computeSwapStep's amountIn + feeAmount is the whole
-      // remainder: the fee is the rest): only the price and the output are computed (v4-core's SwapMath does so).
-      priceAfter = getNextSqrtPriceFromInput(price, liquidity, lessFee, zeroForOne);
-      swapped = zeroForOne ? getAmount1Delta(priceAfter, price, liquidity, false) : getAmount0Delta(price, priceAfter, liquidity, false);
     } else {
-      // The amount ends inside the step, all of its output received: computeSwapStep caps amountOut at the remaining
-      // output, and the output its price rounding gives is never less (exact in the price's rounding direction;
-      // v4-core's SwapMath takes the remaining output without computing it). Only the input and its fee are computed.
-      priceAfter = getNextSqrtPriceFromOutput(price, liquidity, left, zeroForOne);
-      const amountIn = zeroForOne
-        ? getAmount0Delta(priceAfter, price, liquidity, true)
-        : getAmount1Delta(price, priceAfter, liquidity, true);
-      swapped = amountIn + stepFee(amountIn, fee, feeComplement);
+      // The amount ends inside the step (stepEndingInside: only what the walk reads is computed).
+      const end = stepEndingInside(price, liquidity, exactInput, lessFee, zeroForOne, fee, feeComplement, stepEnd);
+      priceAfter = end.sqrtRatioNextX96;
+      swapped = end.swapped;
     }
     let tickAfter = tick;
     let liquidityAfter = liquidity;

@@ -108,9 +108,57 @@ export function amountToTarget(
  * Pool.swap refuses exact output; the target is then reached only when amountIn is 0). `feeComplement` is
  * 1e6 - feePips.
  */
-export function stepFee(amountIn: bigint, feePips: bigint, feeComplement: bigint): bigint {
+function stepFee(amountIn: bigint, feePips: bigint, feeComplement: bigint): bigint {
   if (feePips === MAX_FEE) return amountIn;
   const p = amountIn * feePips;
   const fee = p / feeComplement;
   return fee * feeComplement === p ? fee : fee + 1n;
+}
+
+/** What the tick walk reads of a step an amount ends inside (stepEndingInside); caller-owned, overwritten. */
+export interface StepEnd {
+  sqrtRatioNextX96: bigint;
+  /** Exact input: the output; exact output: the input with its fee. */
+  swapped: bigint;
+}
+
+/** A fresh StepEnd record to pass to stepEndingInside. */
+export function createStepEnd(): StepEnd {
+  return { sqrtRatioNextX96: 0n, swapped: 0n };
+}
+
+/**
+ * computeSwapStep for a step whose target the amount does not reach (`remaining` below its amountToTarget), with
+ * only what a swapper's totals read: the price reached and the amount swapped for it. Exact input (`remaining` is
+ * amountRemainingLessFee): the whole remainder is taken (computeSwapStep's amountIn + feeAmount, the fee being the
+ * rest), so only the price and the output are computed, as v4-core's SwapMath does. Exact output (`remaining` is
+ * the output left): computeSwapStep caps amountOut at it, and the output its price rounding gives is never less, so
+ * only the input and its fee are computed (v4-core takes the remaining output without computing it).
+ * test/amm/swapMath.test.ts holds both to the v3 SDK's computeSwapStep. Writes into `out` and returns it.
+ */
+export function stepEndingInside(
+  sqrtRatioCurrentX96: bigint,
+  liquidity: bigint,
+  exactIn: boolean,
+  remaining: bigint,
+  zeroForOne: boolean,
+  feePips: bigint,
+  feeComplement: bigint,
+  out: StepEnd,
+): StepEnd {
+  if (exactIn) {
+    const next = getNextSqrtPriceFromInput(sqrtRatioCurrentX96, liquidity, remaining, zeroForOne);
+    out.sqrtRatioNextX96 = next;
+    out.swapped = zeroForOne
+      ? getAmount1Delta(next, sqrtRatioCurrentX96, liquidity, false)
+      : getAmount0Delta(sqrtRatioCurrentX96, next, liquidity, false);
+    return out;
+  }
+  const next = getNextSqrtPriceFromOutput(sqrtRatioCurrentX96, liquidity, remaining, zeroForOne);
+  const amountIn = zeroForOne
+    ? getAmount0Delta(next, sqrtRatioCurrentX96, liquidity, true)
+    : getAmount1Delta(sqrtRatioCurrentX96, next, liquidity, true);
+  out.sqrtRatioNextX96 = next;
+  out.swapped = amountIn + stepFee(amountIn, feePips, feeComplement);
+  return out;
 }

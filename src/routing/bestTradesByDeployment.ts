@@ -162,7 +162,7 @@ export function allowFilter(
     found = {
       // One deployment: candidate selection reads its own lists (findRoutes' PoolFilter).
       allow: deployments.length === 1 ? Object.assign(allow, { deployment: deployments[0] }) : allow,
-      allowKey: `${deployments.join(',')}|${hooks}:${allowedHooks.join(',')}`,
+      allowKey: `${listName}|${hooks}:${allowedHooks.join(',')}`,
     };
     if (byList.size >= FILTERS) byList.clear();
     byList.set(listName, found);

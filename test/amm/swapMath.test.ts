@@ -1,5 +1,5 @@
 import t from 'tap';
-import { computeSwapStep } from '../../src/amm/swapMath.ts';
+import { computeSwapStep, createStepEnd, stepEndingInside } from '../../src/amm/swapMath.ts';
 import { b, j, Rng, v3sdk } from './oracle.ts';
 
 const Q96 = 1n << 96n;
@@ -119,6 +119,8 @@ t.test('a v3 step that ends before its target takes the whole remainder: exact i
   let inside = 0;
   let onTarget = 0;
   let bad = 0;
+  let endsCompared = 0;
+  let endsBad = 0;
   for (let i = 0; i < 6000; i++) {
     const { cur, target } = randomPrices(rng);
     const l = rng.bits(rng.int(1, 128));
@@ -133,7 +135,15 @@ t.test('a v3 step that ends before its target takes the whole remainder: exact i
     if (next === target) onTarget++;
     inside++;
     if (exactIn ? amountIn + feeAmount !== rem : amountOut !== rem) bad++;
+    if (next === target) continue;
+    // The walk's own step (stepEndingInside) gives the SDK's price and what the swapper's totals read.
+    const lessFee = exactIn ? (rem * (1_000_000n - BigInt(fee))) / 1_000_000n : rem;
+    const end = stepEndingInside(cur, l, exactIn, lessFee, target < cur, BigInt(fee), 1_000_000n - BigInt(fee), createStepEnd());
+    endsCompared++;
+    if (end.sqrtRatioNextX96 !== next || end.swapped !== (exactIn ? amountOut : amountIn + feeAmount)) endsBad++;
   }
   t.ok(inside > 4000, `${inside} steps ending inside (${onTarget} of them exactly on the target)`);
   t.equal(bad, 0, 'every one took its whole remainder');
+  t.ok(endsCompared > 3000, `${endsCompared} steps ending strictly inside compared with stepEndingInside`);
+  t.equal(endsBad, 0, "stepEndingInside's price and amount swapped equal the SDK's step");
 });
