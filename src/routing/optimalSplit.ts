@@ -25,15 +25,16 @@ export function optimalSplit<P extends SplitPath>(
   curves: readonly PathCurve[] = candidates.map((c) => fixedAmountCurve(c.path, context.tradeType, context.amount)),
 ): PricedSplit<P> | undefined {
   const memo = setMemo(candidates.length, context.maxSplits);
+  // Per candidate: 1 once the set holds it or one of its pools (marked as each member is taken, blockWith).
+  const blocked = new Uint8Array(candidates.length);
   let current: Solved | undefined;
   for (let round = 0; round < context.maxSplits; round++) {
     let best: Solved | undefined;
     const taken = current?.members ?? [];
     const feasible = current?.split.feasible ? current : undefined;
     const atRate = feasible && { members: taken, lambda: feasible.split.lambda, value: feasible.net + feasible.fee };
-    const used = takenPools(candidates, taken);
     for (let j = 0; j < candidates.length; j++) {
-      if (taken.includes(j) || sharesPool(candidates[j], used)) continue;
+      if (blocked[j] === 1) continue;
       if (context.admit) {
         // As mayReach's: what the set with j must exceed (in the first round, the best set of one so far).
         const toBeat = feasible
@@ -46,16 +47,13 @@ export function optimalSplit<P extends SplitPath>(
       if (curves[j].x.length === 0) continue;
       if (current?.split.feasible && rateAtZero(curves[j]) <= current.split.lambda) continue;
       // A set that cannot beat the current one nor this round's best so far is not solved: it would not be chosen.
-      if (
-        current?.split.feasible &&
-        !mayReach(context, candidates, curves, current, j, best ? Math.max(best.net, current.net) : current.net)
-      )
-        continue;
+      if (current?.split.feasible && !mayReach(context, curves, current, j, best ? Math.max(best.net, current.net) : current.net)) continue;
       const next = solveSet(context, candidates, curves, [...taken, j], memo);
       if (better(next, best)) best = next;
     }
     if (!best || (current && !better(best, current))) break;
     current = best;
+    blockWith(candidates, blocked, best.members[best.members.length - 1]);
   }
   if (!current?.split.feasible) return undefined;
   if (context.singlesKnown && current.members.length < 2) return undefined;
@@ -71,25 +69,24 @@ export function fixedAmountCurve(path: PricedPath, tradeType: TradeType, amount:
 }
 
 /**
- * The pools of a round's set, once per round: each path the round weighs is checked against them (sharesPool) rather
- * than against each member in turn (a lookup per pool of each member, for every path, in every round).
+ * Marks in `blocked` candidate m, just taken into the set, and every candidate that goes through one of its pools: a
+ * later round weighs none of them (sets are pool-disjoint). Once per member, by pool address, instead of a set of the
+ * taken pools built each round and looked up for every candidate.
  */
-function takenPools(candidates: readonly SplitPath[], taken: readonly number[]): Set<string> {
-  const used = new Set<string>();
-  for (let t = 0; t < taken.length; t++) {
-    const pools = candidates[taken[t]].path.pools;
-    for (let i = 0; i < pools.length; i++) used.add(pools[i].address);
+function blockWith(candidates: readonly SplitPath[], blocked: Uint8Array, m: number): void {
+  blocked[m] = 1;
+  const taken = candidates[m].path.pools;
+  for (let j = 0; j < candidates.length; j++) {
+    if (blocked[j] === 1) continue;
+    const pools = candidates[j].path.pools;
+    outer: for (let i = 0; i < pools.length; i++) {
+      const address = pools[i].address;
+      for (let t = 0; t < taken.length; t++) {
+        if (taken[t].address === address) {
+          blocked[j] = 1;
+          break outer;
+        }
+      }
+    }
   }
-  return used;
-}
-
-/**
- * Whether a path goes through one of `used`'s pools (its pools read from its array: iterating a Set allocates an
- * iterator per call).
- */
-function sharesPool(c: SplitPath, used: ReadonlySet<string>): boolean {
-  if (used.size === 0) return false;
-  const pools = c.path.pools;
-  for (let i = 0; i < pools.length; i++) if (used.has(pools[i].address)) return true;
-  return false;
 }
