@@ -15,6 +15,8 @@ import type { PricedPath } from './priceRoutes.ts';
 /** A pool's curve in one direction, its segments produced as far as asked (pools are immutable: kept per pool). */
 export class PoolCurve {
   private readonly segments: CurveSegment[] = [];
+  /** Each segment's rate at its start (a / b), kept beside it: surplusAt's scans compare these, not divisions. */
+  private readonly rates: number[] = [];
   private next: (() => CurveSegment | undefined) | undefined;
 
   constructor(next: () => CurveSegment | undefined) {
@@ -25,8 +27,10 @@ export class PoolCurve {
   segment(i: number): CurveSegment | undefined {
     while (this.segments.length <= i && this.next) {
       const s = this.next();
-      if (s) this.segments.push(s);
-      else this.next = undefined;
+      if (s) {
+        this.segments.push(s);
+        this.rates.push(s.a / s.b);
+      } else this.next = undefined;
     }
     return this.segments[i];
   }
@@ -75,12 +79,11 @@ export class PoolCurve {
    * falls to μ (a segment's rate falls from a / b, to μ at sqrt(a b / μ) − b), or where its known state ends.
    */
   surplusAt(mu: number): number {
-    const { x, y } = this;
+    const { x, y, rates } = this;
     // Read on while the last segment read starts above μ (the segments' start rates do not increase).
     let n = x.length - 1;
     for (;;) {
-      const s = n > 0 ? this.segments[n - 1] : undefined;
-      if (s && !(s.a / s.b > mu)) break;
+      if (n > 0 && !(rates[n - 1] > mu)) break;
       if (x[n] === Number.POSITIVE_INFINITY || !this.readNext()) break;
       n++;
     }
@@ -88,8 +91,7 @@ export class PoolCurve {
     let k = -1;
     for (let lo = 0, hi = n - 1; lo <= hi; ) {
       const mid = (lo + hi) >> 1;
-      const s = this.segments[mid];
-      if (s.a / s.b > mu) {
+      if (rates[mid] > mu) {
         k = mid;
         lo = mid + 1;
       } else hi = mid - 1;
@@ -269,9 +271,11 @@ export function pathCurve(path: PricedPath, tradeType: TradeType, limitIn: numbe
     y += (alpha * t) / (beta + t);
     if (x >= limitIn || y >= limitOut) break;
   }
-  // The pool curves stay reachable from their pools only.
-  curves.fill(undefined, 0, n);
-  segs.fill(undefined, 0, n);
+  // The pool curves stay reachable from their pools only (a loop: fill is a runtime call, dearer for a few hops).
+  for (let h = 0; h < n; h++) {
+    curves[h] = undefined;
+    segs[h] = undefined;
+  }
   if (capped && pieces > 0) {
     // Kept a billionth short of where the float walk says the known state ends, so exact prices stay inside it.
     const last = pieces - 1;
