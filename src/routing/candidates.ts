@@ -256,6 +256,7 @@ export function pricedCandidate(index: ChainPoolIndex, unstaged: PricedPath, ter
     tickGas: ticking ? Number(protocolGas(ticking.kind).tick) : 0,
     paysNothing,
     key,
+    poolAddresses: priced.pools.map((p) => p.address),
     deployment: path.pools.every((e) => e.deployment === path.pools[0].deployment) ? path.pools[0].deployment : undefined,
   };
 }

@@ -75,14 +75,14 @@ export function fixedAmountCurve(path: PricedPath, tradeType: TradeType, amount:
  */
 function blockWith(candidates: readonly SplitPath[], blocked: Uint8Array, m: number): void {
   blocked[m] = 1;
-  const taken = candidates[m].path.pools;
+  const taken = candidates[m].poolAddresses;
   for (let j = 0; j < candidates.length; j++) {
     if (blocked[j] === 1) continue;
-    const pools = candidates[j].path.pools;
+    const pools = candidates[j].poolAddresses;
     outer: for (let i = 0; i < pools.length; i++) {
-      const address = pools[i].address;
+      const address = pools[i];
       for (let t = 0; t < taken.length; t++) {
-        if (taken[t].address === address) {
+        if (taken[t] === address) {
           blocked[j] = 1;
           break outer;
         }

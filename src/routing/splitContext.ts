@@ -12,6 +12,12 @@ export interface SplitPath {
   readonly key: string;
   /** The one DEX deployment whose pools it goes through; undefined when it mixes deployments. */
   readonly deployment: string | undefined;
+  /**
+   * Its pools' addresses, hop by hop (path.pools' `address`; a pool of more than two tokens has one address for all
+   * its pair views): a split's paths share none. Read from this array of strings, not from the pool objects, whose
+   * shapes differ by protocol (a property read that sees many shapes is a slow lookup).
+   */
+  readonly poolAddresses: readonly string[];
 }
 
 /** What the split search needs from the trade search. */

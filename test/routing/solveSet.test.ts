@@ -29,6 +29,7 @@ const candidates: SplitPath[] = curves.map((_c, i) => ({
   path: {} as PricedPath,
   key: `path${i}`,
   deployment: undefined,
+  poolAddresses: [`pool${i}`],
 }));
 // A fee per path that tells the paths apart (1, 10, 100 and 1,000 per member), so a set's fee names its members.
 const context: SplitContext<SplitPath> = {
