@@ -29,11 +29,15 @@ interface AtRate {
   cx: number;
   cy: number;
   d: number;
+  /** The curve and piece whose sqrt(alpha beta) `root` is (a solve's steps mostly stay in a curve's piece). */
+  curve: PathCurve | undefined;
+  piece: number;
+  root: number;
 }
 
-function atRate(c: PathCurve, u: number, out: AtRate): void {
+/** `out` for curve c at u, whose marginal rate `lambda` is 1 / u^2 (computed once per step by the caller). */
+function atRate(c: PathCurve, u: number, lambda: number, out: AtRate): void {
   out.interior = false;
-  const lambda = 1 / (u * u);
   const k = pieceAt(c, lambda);
   if (k < 0) {
     out.x = 0;
@@ -42,7 +46,12 @@ function atRate(c: PathCurve, u: number, out: AtRate): void {
   }
   const alpha = c.alpha[k];
   const beta = c.beta[k];
-  const d = Math.sqrt(alpha * beta);
+  if (out.curve !== c || out.piece !== k) {
+    out.curve = c;
+    out.piece = k;
+    out.root = Math.sqrt(alpha * beta);
+  }
+  const d = out.root;
   const t = d * u - beta;
   if (t >= c.len[k]) {
     // Past the last piece: the curve's end.
@@ -54,30 +63,39 @@ function atRate(c: PathCurve, u: number, out: AtRate): void {
   out.cx = c.x[k] - beta;
   out.cy = c.y[k] + alpha;
   out.d = d;
-  out.x = c.x[k] + Math.max(0, t);
-  out.y = c.y[k] + (alpha * Math.max(0, t)) / (beta + Math.max(0, t));
+  const into = Math.max(0, t);
+  out.x = c.x[k] + into;
+  out.y = c.y[k] + (alpha * into) / (beta + into);
 }
 
 const RELATIVE_TOLERANCE = 1e-13;
 const MAX_STEPS = 200;
 
 /**
- * The split of `amount` (the fixed side: input for exactIn, output for exactOut) over the curves that equalises
- * their marginal rates. Curves that cannot reach the amount together: each at its end, feasible false.
+ * The split of `amount` (the fixed side: input for exactIn, output for exactOut) over the curves `members` names in
+ * `all` (positions, in the set's order) that equalises their marginal rates. Curves that cannot reach the amount
+ * together: each at its end, feasible false.
  */
-export function equalise(curves: readonly PathCurve[], tradeType: TradeType, amount: number): Equalised {
+export function equalise(all: readonly PathCurve[], members: readonly number[], tradeType: TradeType, amount: number): Equalised {
   const exactIn = tradeType === 'exactIn';
+  const n = members.length;
   // Loops, not map/reduce/spread, and AtRate records reused across calls: the split search solves many sets per search.
   let reach = 0;
-  for (let i = 0; i < curves.length; i++) reach += exactIn ? lastX(curves[i]) : lastY(curves[i]);
+  for (let i = 0; i < n; i++) reach += exactIn ? lastX(all[members[i]]) : lastY(all[members[i]]);
   if (!(reach >= amount)) {
-    return { inputs: curves.map(lastX), outputs: curves.map(lastY), lambda: 0, feasible: false };
+    const inputs = new Array<number>(n);
+    const outputs = new Array<number>(n);
+    for (let i = 0; i < n; i++) {
+      inputs[i] = lastX(all[members[i]]);
+      outputs[i] = lastY(all[members[i]]);
+    }
+    return { inputs, outputs, lambda: 0, feasible: false };
   }
-  const at = atRecords(curves.length);
+  const at = atRecords(n);
   // Math.max over the rates at zero (NaN if one is).
   let maxRate = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < curves.length && !Number.isNaN(maxRate); i++) {
-    const r = rateAtZero(curves[i]);
+  for (let i = 0; i < n && !Number.isNaN(maxRate); i++) {
+    const r = rateAtZero(all[members[i]]);
     if (Number.isNaN(r) || r > maxRate) maxRate = r;
   }
   let uLo = 1 / Math.sqrt(maxRate);
@@ -87,8 +105,9 @@ export function equalise(curves: readonly PathCurve[], tradeType: TradeType, amo
     let sum = 0;
     let c0 = 0;
     let d0 = 0;
-    for (let i = 0; i < curves.length; i++) {
-      atRate(curves[i], u, at[i]);
+    const lambda = 1 / (u * u);
+    for (let i = 0; i < n; i++) {
+      atRate(all[members[i]], u, lambda, at[i]);
       const a = at[i];
       sum += exactIn ? a.x : a.y;
       if (a.interior) {
@@ -105,20 +124,23 @@ export function equalise(curves: readonly PathCurve[], tradeType: TradeType, amo
     if (next === u) break;
     u = next;
   }
-  const inputs = new Array<number>(curves.length);
-  const outputs = new Array<number>(curves.length);
-  for (let i = 0; i < curves.length; i++) {
+  const inputs = new Array<number>(n);
+  const outputs = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
     inputs[i] = at[i].x;
     outputs[i] = at[i].y;
   }
   return { inputs, outputs, lambda: 1 / (u * u), feasible: true };
 }
 
-/** equalise's AtRate records, reused by every call (it is synchronous and not re-entered): at least `n` of them. */
+/**
+ * equalise's AtRate records, reused by every call (it is synchronous and not re-entered): at least `n` of them. A
+ * record's kept root names its curve and piece (it keeps the last solve's few curves reachable), so one left from an earlier call is reused only for that same piece.
+ */
 const records: AtRate[] = [];
 
 function atRecords(n: number): AtRate[] {
-  while (records.length < n) records.push({ x: 0, y: 0, interior: false, cx: 0, cy: 0, d: 0 });
+  while (records.length < n) records.push({ x: 0, y: 0, interior: false, cx: 0, cy: 0, d: 0, curve: undefined, piece: -1, root: 0 });
   return records;
 }
 

@@ -73,7 +73,7 @@ function solveAnew<P extends SplitPath>(
   const known = node?.solved;
   if (known) return { members, split: known.split, net: known.net, reach: known.reach, fee: known.fee };
   const { tradeType } = context;
-  const split = equalise(setOf(curves, members), tradeType, Number(context.amount));
+  const split = equalise(curves, members, tradeType, Number(context.amount));
   const value = tradeType === 'exactIn' ? sum(split.outputs) : -sum(split.inputs);
   const reach = tradeType === 'exactIn' ? sum(split.inputs) : sum(split.outputs);
   const ticks: number[] = new Array(members.length);
