@@ -136,8 +136,31 @@ const poolCurves = new PerCurve(
 );
 
 /** A pool's curve in one direction, as a search of `tradeType` reads it, kept per pool. */
-export function poolCurve(pool: Pool, zeroForOne: boolean, tradeType: TradeType): PoolCurve {
+function poolCurve(pool: Pool, zeroForOne: boolean, tradeType: TradeType): PoolCurve {
   return poolCurves.get(pool, zeroForOne, tradeType);
+}
+
+/** pathPoolCurves' lists, per path and side. */
+const pathPoolLists = new WeakMap<PricedPath, [exactIn?: readonly PoolCurve[], exactOut?: readonly PoolCurve[]]>();
+
+/**
+ * A path's pools' curves hop by hop, in its directions (a native ETH pool at the wrapped token's node holds ETH there:
+ * heldAt), as a search of `tradeType` reads them: kept per path and side (its pools do not change), so a path's curve
+ * and bounds look them up once per path, not once per hop in every search.
+ */
+export function pathPoolCurves(path: PricedPath, tradeType: TradeType): readonly PoolCurve[] {
+  let sides = pathPoolLists.get(path);
+  if (!sides) {
+    sides = [undefined, undefined];
+    pathPoolLists.set(path, sides);
+  }
+  const side = tradeType === 'exactIn' ? 0 : 1;
+  let curves = sides[side];
+  if (!curves) {
+    curves = path.pools.map((pool, h) => poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0, tradeType));
+    sides[side] = curves;
+  }
+  return curves;
 }
 
 /** A path's curve: piece k starts at input x[k] with output y[k]; t more input within it gives alpha t / (beta + t). */
@@ -196,10 +219,10 @@ export function pathCurve(path: PricedPath, tradeType: TradeType, limitIn: numbe
   // A path of stages: a hop that takes the previous stage's minimum takes its output times (1 - slippage) (pricePath).
   const kept = handoverShares(path);
   const { curves, segs, k, o, pa, pb } = work;
+  const hops = pathPoolCurves(path, tradeType);
   let capped = false;
   for (let h = 0; h < n; h++) {
-    const pool = path.pools[h];
-    const curve = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0, tradeType);
+    const curve = hops[h];
     curves[h] = curve;
     segs[h] = curve.segment(0);
     k[h] = 0;
@@ -306,10 +329,10 @@ export function pathCurve(path: PricedPath, tradeType: TradeType, limitIn: numbe
 export function pathRateAtZero(path: PricedPath, tradeType: TradeType): number {
   let rate = 1;
   const kept = handoverShares(path);
+  // The directions as pathCurve takes them.
+  const hops = pathPoolCurves(path, tradeType);
   for (let h = 0; h < path.pools.length; h++) {
-    const pool = path.pools[h];
-    // The direction as pathCurve takes it: a native ETH pool at the wrapped token's node holds ETH there (heldAt).
-    const s = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0, tradeType).segment(0);
+    const s = hops[h].segment(0);
     if (!s) return 0;
     rate *= (s.a / s.b) * (kept ? kept[h] : 1);
   }

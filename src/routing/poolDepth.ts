@@ -1,6 +1,5 @@
 import type { TradeType } from '../protocols/PoolProtocol.ts';
-import { heldAt } from './nativePools.ts';
-import { handoverShares, type PoolCurve, poolCurve } from './pathCurve.ts';
+import { handoverShares, type PoolCurve, pathPoolCurves } from './pathCurve.ts';
 import type { PricedPath } from './priceRoutes.ts';
 
 /*
@@ -36,9 +35,9 @@ function poolsOf(path: PricedPath, tradeType: TradeType): PathPools | null {
   const kept = handoverShares(path);
   const curves: PoolCurve[] = [];
   const rates: number[] = [];
+  const hops = pathPoolCurves(path, tradeType);
   for (let h = 0; h < n && known === undefined; h++) {
-    const pool = path.pools[h];
-    const curve = poolCurve(pool, heldAt(pool, path.path.tokens[h]) === pool.token0, tradeType);
+    const curve = hops[h];
     const s = curve.segment(0);
     if (!s) known = null;
     else {
