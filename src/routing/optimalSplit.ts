@@ -35,7 +35,7 @@ export function optimalSplit<P extends SplitPath>(
     const atRate = feasible && { members: taken, lambda: feasible.split.lambda, value: feasible.net + feasible.fee };
     for (let j = 0; j < candidates.length; j++) {
       if (blocked[j] === 1) continue;
-      if (context.admit) {
+      if (context.admit && (round === 0 || curves[j].x.length === 0)) {
         // As mayReach's: what the set with j must exceed (in the first round, the best set of one so far).
         const toBeat = feasible
           ? Math.max(best?.net ?? feasible.net, feasible.net)

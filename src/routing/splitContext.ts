@@ -51,7 +51,9 @@ export interface SplitContext<P extends SplitPath> {
    * Candidates whose curve is built only when a round may take them (paths of stages: bestTrade): called before
    * candidate j is weighed, with the round's set (undefined in the first round or while no set carries the amount)
    * and the net value a set with j must exceed to be chosen (undefined: any). False when a bound says it cannot (the
-   * search would not choose it either); else true, once `curves[j]` is its curve.
+   * search would not choose it either); else true, once `curves[j]` is its curve. Asked in the first round, and in
+   * later ones only while `curves[j]` has no pieces: a later round weighs a path with a curve without asking (its
+   * bound there is the search's own, mayReach, on the curve).
    */
   admit?(j: number, set: SetAtRate | undefined, toBeat: number | undefined): boolean;
 }
