@@ -94,3 +94,29 @@ t.test('no memo where its key would not be exact below 2^53', async (t) => {
   t.ok(setMemo(64, 5), '65^5 < 2^53');
   t.equal(setMemo(2000, 5), undefined, '2001^5 > 2^53');
 });
+
+t.test("every set's split against the closed-form optimum, sets met one after another", async (t) => {
+  // On curves a t / (b + t) the marginal rate is a b / (b + t)^2, so at a common rate λ = 1 / u^2 each path takes
+  // t_i = sqrt(a_i b_i) u - b_i, and the inputs sum to the amount at u = (amount + Σ b_i) / Σ sqrt(a_i b_i): the
+  // optimum where every t_i is positive. Solved in a row (each after sets of other curves), as the search meets them.
+  const ab = [
+    [2e9, 1e9],
+    [3e9, 2e9],
+    [6e8, 5e8],
+    [4e9, 4e9],
+  ];
+  const amount = Number(context.amount);
+  let interior = 0;
+  for (const members of orderedSets()) {
+    const roots = members.map((m) => Math.sqrt(ab[m][0] * ab[m][1]));
+    const u = (amount + members.reduce((s, m) => s + ab[m][1], 0)) / roots.reduce((s, r) => s + r, 0);
+    const inputs = members.map((m, i) => roots[i] * u - ab[m][1]);
+    if (inputs.some((x) => x <= 0)) continue;
+    interior++;
+    const solved = solveSet(context, candidates, curves, members);
+    const off = Math.max(...inputs.map((x, i) => Math.abs(solved.split.inputs[i] - x) / amount));
+    t.ok(off < 1e-9, `[${members}]: inputs ${solved.split.inputs} against ${inputs}`);
+    t.ok(Math.abs(solved.split.lambda * u * u - 1) < 1e-9, `[${members}]: rate ${solved.split.lambda} against ${1 / (u * u)}`);
+  }
+  t.equal(interior, 6, 'sets with every member inside: each path alone, and paths 2 and 3 in either order');
+});
