@@ -13,6 +13,7 @@ import type { CatalogChain, CatalogToken } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
+import type { TradeRequest } from '../../src/routing/searchGas.ts';
 
 const catalog = loadCatalog(fileURLToPath(new URL('../fixtures/catalog', import.meta.url)));
 const base = catalog.chain(1001)!;
@@ -61,6 +62,11 @@ export const handPairs: readonly SnapshotPoolV2[] = [
 
 /** The pool address of pair Pn. */
 export const P = (n: number): string => handPairs[n - 1].address;
+
+/** A WETH -> DAI request of `over`'s side and amount over every pair: up to 2 hops and 3 paths, gas not ranked. */
+export function wethToDai(over: Pick<TradeRequest, 'tradeType' | 'amount'>): TradeRequest {
+  return { tokenIn: WETH, tokenOut: DAI, maxHops: 2, maxSplits: 3, gasPriceWei: 0n, allow: () => true, ...over };
+}
 
 /** A fresh index over the hand pairs (or some of them). */
 export function handIndex(pairs: readonly SnapshotPoolV2[] = handPairs): ChainPoolIndex {

@@ -5,8 +5,7 @@
 // against UniswapV2Library's getAmountOut / getAmountIn written out by hand, leg by leg.
 import t from 'tap';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
-import type { TradeRequest } from '../../src/routing/searchGas.ts';
-import { DAI, handIndex, handPairs, P, USDC, v2PairSnapshot, WETH } from '../helpers/handGraph.ts';
+import { handIndex, handPairs, P, USDC, v2PairSnapshot, WETH, wethToDai } from '../helpers/handGraph.ts';
 
 const E18 = 10n ** 18n;
 const E6 = 10n ** 6n;
@@ -29,16 +28,7 @@ for (const [tradeType, amount] of [
   ['exactOut', 150_000n * E18],
 ] as const) {
   t.test(`${tradeType}: a split takes P3 once, and each route's amounts are UniswapV2Library's`, async (t) => {
-    const request: TradeRequest = {
-      tokenIn: WETH,
-      tokenOut: DAI,
-      maxHops: 2,
-      maxSplits: 3,
-      gasPriceWei: 0n,
-      allow: () => true,
-      tradeType,
-      amount,
-    };
+    const request = wethToDai({ tradeType, amount });
     const outcome = bestTrade(handIndex(pairs), request);
     if (!outcome.ok) throw new Error(outcome.code);
     const routes = outcome.trade.splits.map((s) => s.route);

@@ -6,8 +6,7 @@
 import t from 'tap';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
-import type { TradeRequest } from '../../src/routing/searchGas.ts';
-import { DAI, handIndex, handPairs, P, WETH } from '../helpers/handGraph.ts';
+import { DAI, handIndex, handPairs, P, WETH, wethToDai } from '../helpers/handGraph.ts';
 
 const E18 = 10n ** 18n;
 const out = (amountIn: bigint, reserveIn: bigint, reserveOut: bigint): bigint =>
@@ -34,15 +33,6 @@ const reserves = (pool: string, token: string): [bigint, bigint] => {
   const [r0, r1] = [BigInt(p.reserve0), BigInt(p.reserve1)];
   return p.token0 === token ? [r0, r1] : [r1, r0];
 };
-const request = (over: Pick<TradeRequest, 'tradeType' | 'amount'>): TradeRequest => ({
-  tokenIn: WETH,
-  tokenOut: DAI,
-  maxHops: 2,
-  maxSplits: 3,
-  gasPriceWei: 0n,
-  allow: () => true,
-  ...over,
-});
 const USDC = '0x2222222222222222222222222222222222222222';
 
 t.test('a path beyond the steered ones that beats their split alone is chosen (exact input and exact output)', async (t) => {
@@ -52,10 +42,10 @@ t.test('a path beyond the steered ones that beats their split alone is chosen (e
     ['exactOut', 1000n * E18],
   ] as const) {
     // The steered paths alone (the deep path left out): a split of both shallow pairs.
-    const steered = bestTrade(index, { ...request({ tradeType, amount }), allow: (e) => e.address !== P(1) }, { maxRoutes: 2 });
+    const steered = bestTrade(index, { ...wethToDai({ tradeType, amount }), allow: (e) => e.address !== P(1) }, { maxRoutes: 2 });
     if (!steered.ok) throw new Error(steered.code);
     t.equal(steered.trade.splits.length, 2, `${tradeType}: without the deep path, a split of the two shallow pairs`);
-    const outcome = bestTrade(index, request({ tradeType, amount }), { maxRoutes: 2 });
+    const outcome = bestTrade(index, wethToDai({ tradeType, amount }), { maxRoutes: 2 });
     if (!outcome.ok) throw new Error(outcome.code);
     const { trade } = outcome;
     t.strictSame(
