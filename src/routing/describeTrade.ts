@@ -1,11 +1,4 @@
-import {
-  type CatalogChain,
-  type CatalogDex,
-  type CatalogToken,
-  type DeploymentId,
-  deploymentId,
-  NATIVE_TOKEN_ADDRESS,
-} from '../catalog/Catalog.ts';
+import { type CatalogChain, type CatalogDex, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { nativeWork, POOL_NATIVE } from './nativePools.ts';
 import { routeMinimums } from './slippageLimits.ts';
 import { stageCalls } from './stagedRoutes.ts';
@@ -201,19 +194,19 @@ export function describeTrade(
   } else {
     const swaps = largest.route.legs;
     // The DEX carrying the largest share: each split's percent spread evenly over its swaps.
-    const shares = new Map<DeploymentId, { slug: string; version: string; share: number }>();
+    // (A list in first-seen order: a trade goes through a few deployments, compared by slug and version.)
+    const shares: { slug: string; version: string; share: number }[] = [];
     for (const split of trade.splits) {
       const legs = split.route.legs;
       for (const leg of legs) {
-        const id = deploymentId(leg.dex, leg.version);
-        const entry = shares.get(id);
+        const entry = shares.find((e) => e.slug === leg.dex && e.version === leg.version);
         if (entry) entry.share += split.percent / legs.length;
-        else shares.set(id, { slug: leg.dex, version: leg.version, share: split.percent / legs.length });
+        else shares.push({ slug: leg.dex, version: leg.version, share: split.percent / legs.length });
       }
     }
     // The first in swap order among equal shares.
     let top = { slug: '', version: '', share: Number.NEGATIVE_INFINITY };
-    for (const entry of shares.values()) if (entry.share > top.share) top = entry;
+    for (const entry of shares) if (entry.share > top.share) top = entry;
     const { slug, version } = top;
     const dex = catalogDex(chain, slug, version);
     let name: string;
