@@ -1,5 +1,5 @@
 /**
- * `npm run ts -- bench/routesApiPart.ts <other checkout>`: the API thread's own domain work for one default
+ * `npm run ts -- bench/apiPart.ts <other checkout>`: the API thread's own domain work for one default
  * `POST /quotes/routes`, this checkout against another, in alternating rounds in one process: the body parsed
  * (JSON.parse), validated (parseQuoteRequest, applyTokenFacts), the route quotes built from the pricing worker's answer
  * (routeQuotes with a finder that returns the answer the worker would send, decoded as the Pricer decodes it) and the
@@ -20,7 +20,7 @@ import { variedQuoteBodies } from './lib/quoteMix.ts';
 import { shippedConfig } from './lib/shippedConfig.ts';
 
 const other = process.argv[2];
-if (!other) throw new Error('usage: npm run ts -- bench/routesApiPart.ts <other checkout of the project>');
+if (!other) throw new Error('usage: npm run ts -- bench/apiPart.ts <other checkout of the project>');
 
 /** What one checkout's side does with a body and the worker's answer: the response's bytes. */
 type Side = (body: string, answer: () => DeploymentTrade[]) => Promise<Buffer>;
