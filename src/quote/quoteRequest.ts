@@ -182,6 +182,31 @@ function addressProblems(problems: Map<string, string>, b: Partial<QuoteRequestB
   }
 }
 
+/** What every request on a chain routes through unless it says otherwise: its DEX slugs, deployments, allowed hooks. */
+interface ChainRouting {
+  readonly slugs: ReadonlySet<string>;
+  /** Every DEX deployment of the chain, in catalogue order (no includeDexes or excludeDexes). */
+  readonly deployments: readonly DeploymentId[];
+  /** The hooks the chain's catalogue allows, lower case. */
+  readonly allowedHooks: readonly string[];
+}
+
+const routingByChain = new WeakMap<CatalogChain, ChainRouting>();
+
+/** A chain's ChainRouting, made on its first request (the same for every request: catalogue data). */
+function chainRouting(chain: CatalogChain): ChainRouting {
+  let routing = routingByChain.get(chain);
+  if (!routing) {
+    routing = {
+      slugs: new Set(chain.dexes.map((d) => d.slug)),
+      deployments: Object.freeze(chain.dexes.map((d) => deploymentId(d.slug, d.version))),
+      allowedHooks: Object.freeze(chain.dexes.flatMap((d) => d.allowedHooks.map((h) => h.toLowerCase()))),
+    };
+    routingByChain.set(chain, routing);
+  }
+  return routing;
+}
+
 /** Most tokens a "did you mean" names. */
 const MAX_SUGGESTIONS = 5;
 
@@ -313,9 +338,9 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
   if (b.approvalMode === 'permit2' && !problems.has('approvalMode') && !present(problems, b, 'sender') && !problems.has('sender'))
     problems.set('sender', 'is required with approvalMode "permit2" (the wallet that signs the permit and sends the swap)');
   if (b.simulate === true && crossChain) problems.set('simulate', sameChainOnly());
-  let deployments: DeploymentId[] = [];
+  let deployments: readonly DeploymentId[] = [];
   if (origin && !problems.has('originChainId')) {
-    const slugs = new Set(origin.dexes.map((d) => d.slug));
+    const { slugs } = chainRouting(origin);
     for (const field of ['includeDexes', 'excludeDexes'] as const) {
       if (!present(problems, b, field)) continue;
       const unknown = b[field]!.filter((slug) => !slugs.has(slug));
@@ -327,9 +352,10 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
     }
     const include = present(problems, b, 'includeDexes') ? new Set(b.includeDexes) : undefined;
     const exclude = new Set(present(problems, b, 'excludeDexes') ? b.excludeDexes : []);
-    deployments = origin.dexes
-      .filter((d) => (!include || include.has(d.slug)) && !exclude.has(d.slug))
-      .map((d) => deploymentId(d.slug, d.version));
+    deployments =
+      !include && exclude.size === 0
+        ? chainRouting(origin).deployments
+        : origin.dexes.filter((d) => (!include || include.has(d.slug)) && !exclude.has(d.slug)).map((d) => deploymentId(d.slug, d.version));
     if (deployments.length === 0 && !problems.has('includeDexes') && !problems.has('excludeDexes')) {
       problems.set(include ? 'includeDexes' : 'excludeDexes', `leaves no DEX of ${origin.slug} (${origin.chainId}) to route through`);
     }
@@ -368,7 +394,7 @@ export function parseQuoteRequest(body: unknown, catalog: Catalog, defaultSlippa
       gasPriceWei: b.gasPriceWei === undefined ? undefined : BigInt(b.gasPriceWei),
       deployments,
       hooks: b.hooks ?? HOOKS_OPTIONS[0],
-      allowedHooks: origin!.dexes.flatMap((d) => d.allowedHooks.map((h) => h.toLowerCase())),
+      allowedHooks: chainRouting(origin!).allowedHooks,
       // A path of consecutive steps (same chain, approvalMode "approve") hands over at the request's slippage ("auto" is
       // chosen from the trade: the default there).
       ...(crossChain || b.approvalMode === 'permit2'

@@ -86,7 +86,9 @@ const RULES: readonly WarningRule[] = [priceMoved, highPriceImpact, allowanceNot
 
 /** The warnings of a quote (POST /quotes, each route of POST /quotes/routes): empty when there is nothing to show. */
 export function quoteWarnings(subject: WarningSubject): QuoteWarning[] {
-  return RULES.flatMap((rule) => rule(subject));
+  const warnings: QuoteWarning[] = [];
+  for (const rule of RULES) for (const warning of rule(subject)) warnings.push(warning);
+  return warnings;
 }
 
 /**

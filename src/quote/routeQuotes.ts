@@ -4,6 +4,7 @@ import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { compareNetOfGas } from '../routing/compareNetOfGas.ts';
 import { describeTrade, type TradeView } from '../routing/describeTrade.ts';
 import { slippageLimits } from '../routing/slippageLimits.ts';
+import type { Trade } from '../routing/Trade.ts';
 import { tradeRefusal, tradeSearch } from '../routing/TradeFinder.ts';
 import { chosenSlippage, type SlippageSource } from './autoSlippage.ts';
 import { QUOTE_VALIDITY_SECONDS, type SnapshotInfo } from './Quote.ts';
@@ -44,7 +45,8 @@ export async function routeQuotes(ctx: QuoteContext, request: QuoteRequest): Pro
   const chain = request.originChain;
   const snapshot = snapshotInfo(ctx, chain.chainId);
   const outcomes = await ctx.pricer.findTrades(tradeSearch(chain, request, request.limits, true));
-  const found = outcomes.flatMap((o) => (o.outcome.ok ? [o.outcome.trade] : []));
+  const found: Trade[] = [];
+  for (const { outcome } of outcomes) if (outcome.ok) found.push(outcome.trade);
   if (found.length === 0)
     throw tradeRefusal(
       outcomes.map((o) => o.outcome),

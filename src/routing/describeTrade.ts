@@ -1,4 +1,4 @@
-import { type CatalogChain, type CatalogToken, type DeploymentId, deploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
+import { type CatalogChain, type CatalogDex, type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { nativeWork, POOL_NATIVE } from './nativePools.ts';
 import { routeMinimums } from './slippageLimits.ts';
 import { stageCalls } from './stagedRoutes.ts';
@@ -78,9 +78,30 @@ export interface TradeView {
   priceImpactBps: number;
 }
 
+/** Each chain's DEX deployments by slug, then version (built once per chain: a trade looks one up per leg). */
+const deploymentsOf = new WeakMap<CatalogChain, Map<string, Map<string, CatalogDex>>>();
+
+/** The catalogue's DEX deployment of a chain by slug and version (the first listed, as `find` would give). */
+function catalogDex(chain: CatalogChain, slug: string, version: string): CatalogDex | undefined {
+  let bySlug = deploymentsOf.get(chain);
+  if (!bySlug) {
+    bySlug = new Map();
+    for (const dex of chain.dexes) {
+      let byVersion = bySlug.get(dex.slug);
+      if (!byVersion) {
+        byVersion = new Map();
+        bySlug.set(dex.slug, byVersion);
+      }
+      if (!byVersion.has(dex.version)) byVersion.set(dex.version, dex);
+    }
+    deploymentsOf.set(chain, bySlug);
+  }
+  return bySlug.get(slug)?.get(version);
+}
+
 /** Catalogue name of a DEX deployment; the slug when the catalogue does not list it. */
 function dexName(chain: CatalogChain, slug: string, version: string): string {
-  return chain.dexes.find((d) => d.slug === slug && d.version === version)?.name ?? slug;
+  return catalogDex(chain, slug, version)?.name ?? slug;
 }
 
 /** DEX names a split goes through, in hop order without repeats, joined by ' + '. */
@@ -173,21 +194,21 @@ export function describeTrade(
   } else {
     const swaps = largest.route.legs;
     // The DEX carrying the largest share: each split's percent spread evenly over its swaps.
-    const shares = new Map<DeploymentId, { slug: string; version: string; share: number }>();
+    // (A list in first-seen order: a trade goes through a few deployments, compared by slug and version.)
+    const shares: { slug: string; version: string; share: number }[] = [];
     for (const split of trade.splits) {
       const legs = split.route.legs;
       for (const leg of legs) {
-        const id = deploymentId(leg.dex, leg.version);
-        const entry = shares.get(id);
+        const entry = shares.find((e) => e.slug === leg.dex && e.version === leg.version);
         if (entry) entry.share += split.percent / legs.length;
-        else shares.set(id, { slug: leg.dex, version: leg.version, share: split.percent / legs.length });
+        else shares.push({ slug: leg.dex, version: leg.version, share: split.percent / legs.length });
       }
     }
     // The first in swap order among equal shares.
     let top = { slug: '', version: '', share: Number.NEGATIVE_INFINITY };
-    for (const entry of shares.values()) if (entry.share > top.share) top = entry;
+    for (const entry of shares) if (entry.share > top.share) top = entry;
     const { slug, version } = top;
-    const dex = chain.dexes.find((d) => d.slug === slug && d.version === version);
+    const dex = catalogDex(chain, slug, version);
     let name: string;
     if (trade.splits.length > 1) name = trade.splits.map((s) => `${splitDexes(chain, s)} ${namePercent(s.percent)}`).join(' + ');
     else if (swaps.length === 1) name = splitDexes(chain, largest);
@@ -268,7 +289,19 @@ function stageViews(split: Split, tokenOf: (address: string) => CatalogToken, ro
   });
 }
 
-/** A share as the route's name gives it: percent to two decimals, trailing zeros trimmed (under 0.01: "<0.01%"). */
-function namePercent(percent: number): string {
-  return percent < 0.01 ? '<0.01%' : `${Number(percent.toFixed(2))}%`;
+/**
+ * A share as the route's name gives it: percent to two decimals, trailing zeros trimmed (under 0.01: "<0.01%"), as
+ * `Number(percent.toFixed(2))` writes it. Written from the hundredths it rounds to: toFixed and its parse back cost
+ * more than the rest of a route's name. Where percent × 100 is within 1e-6 of a half, the binary value decides the
+ * rounding (toFixed's rule, which the product may not keep): toFixed writes those.
+ */
+export function namePercent(percent: number): string {
+  if (percent < 0.01) return '<0.01%';
+  const scaled = percent * 100;
+  if (!(scaled < 2 ** 52) || Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-6) return `${Number(percent.toFixed(2))}%`;
+  const hundredths = Math.round(scaled);
+  const whole = Math.floor(hundredths / 100);
+  const cents = hundredths % 100;
+  if (cents === 0) return `${whole}%`;
+  return cents % 10 === 0 ? `${whole}.${cents / 10}%` : `${whole}.${cents < 10 ? '0' : ''}${cents}%`;
 }

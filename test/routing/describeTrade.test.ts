@@ -5,7 +5,7 @@
 import t from 'tap';
 import { type CatalogToken, NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
 import type { ProtocolKind } from '../../src/protocols/registry.ts';
-import { describeTrade, type HopView } from '../../src/routing/describeTrade.ts';
+import { describeTrade, type HopView, namePercent } from '../../src/routing/describeTrade.ts';
 import type { Leg, Route, Trade } from '../../src/routing/Trade.ts';
 import { DAI, ETH, handChain, P, USDC, WETH, XYZ } from '../helpers/handGraph.ts';
 
@@ -193,4 +193,23 @@ t.test('describeTrade: a bare wrap or unwrap (no splits) is one wrap hop through
   const unwrap = describeTrade(handChain, bare(WETH, ETH, false), token);
   t.strictSame(unwrap.route, { dex: 'wrap', name: 'WETH unwrap', fees: '0', logo: '', version: '', poolFee: 0 });
   t.strictSame(unwrap.paths[0].hops, [hop('wrap', '', WETH, 0, WETH, NATIVE_TOKEN_ADDRESS, '500000000000000000', '500000000000000000')]);
+});
+
+// namePercent writes what `Number(percent.toFixed(2))` writes (the oracle: JavaScript's own rounding to two decimals),
+// without calling toFixed except near a tie: every share to four decimals (the split's precision), every
+// thousandth, the ties whose binary value rounds down (1.005, 0.125 ...) and up, and seeded random doubles.
+t.test('namePercent writes a share as Number(percent.toFixed(2)) does', async (t) => {
+  const oracle = (p: number): string => (p < 0.01 ? '<0.01%' : `${Number(p.toFixed(2))}%`);
+  const values: number[] = [1.005, 1.015, 0.125, 0.135, 2.675, 99.995, 100, 0.01, 0.009999, 33.3333, 66.6667, 1e21, Number.NaN];
+  for (let k = 0; k <= 1_000_000; k++) values.push(k / 10_000);
+  let seed = 7;
+  for (let i = 0; i < 200_000; i++) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    values.push((seed / 2 ** 31) * 100);
+  }
+  const wrong = values.filter((p) => namePercent(p) !== oracle(p));
+  t.strictSame(wrong.slice(0, 5), [], `${wrong.length} of ${values.length} shares written differently`);
+  t.equal(namePercent(12.5), '12.5%');
+  t.equal(namePercent(7.05), '7.05%');
+  t.equal(namePercent(70), '70%');
 });
