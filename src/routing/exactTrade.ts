@@ -9,8 +9,7 @@ import { gasRate, lpFees, priceImpactBps } from './tradeMetrics.ts';
 /** The trade of exactly priced shares (largest first; the quotes are final). */
 export function exactTrade(search: Search, members: readonly Candidate[], shares: readonly bigint[], quotes: readonly OkQuote[]): Trade {
   const { request } = search;
-  const order =
-    shares.length === 1 ? [0] : shares.map((_s, i) => i).sort((a, b) => (shares[b] > shares[a] ? 1 : shares[b] < shares[a] ? -1 : a - b));
+  const order = largestFirst(shares);
   const executors = assignExecutors(order.map((i) => members[i]));
   const percents = sharePercents(order.map((i) => shares[i]));
   const splits: Split[] = order.map((i, j) => {
@@ -49,6 +48,23 @@ export function exactTrade(search: Search, members: readonly Candidate[], shares
     ),
     fees: splits.reduce((s, x) => s + lpFees(x.route), 0n),
   };
+}
+
+/**
+ * The positions of shares, the largest first (equal ones in their order): an insertion sort, as a split has a few
+ * (Array.prototype.sort allocates a work area per call).
+ */
+function largestFirst(shares: readonly bigint[]): number[] {
+  const order: number[] = new Array(shares.length);
+  for (let i = 0; i < shares.length; i++) {
+    let k = i;
+    while (k > 0 && shares[order[k - 1]] < shares[i]) {
+      order[k] = order[k - 1];
+      k--;
+    }
+    order[k] = i;
+  }
+  return order;
 }
 
 /**

@@ -174,6 +174,8 @@ function dropUnpaid<P extends SplitPath>(
 ): PricedSplit<P> | undefined {
   let best = priced;
   if (!context.ranksFees) return result(candidates, best);
+  // Two members and the best single path known: without either, the other alone is never priced (below).
+  if (context.singlesKnown && best.shares.length === 2) return result(candidates, best);
   for (let dropped = true; dropped && best.shares.length > 1; ) {
     dropped = false;
     const whole = solveSet(
