@@ -10,12 +10,20 @@ import type { AbiParameter, Hex } from 'viem';
  * first use and kept (per list object: the ABIs' lists are constants), so a call reads no type name again.
  */
 export function abiEncode(params: readonly AbiParameter[], values: readonly unknown[]): Hex {
+  return abiEncodeAfter('0x', params, values) as Hex;
+}
+
+/**
+ * `prefix` followed by the hex of abiEncode's encoding (no 0x), built as one flat string (one join of the words, no
+ * chain of concatenations for JSON.stringify to flatten later): encodeCall's selector and arguments.
+ */
+export function abiEncodeAfter(prefix: string, params: readonly AbiParameter[], values: readonly unknown[]): string {
   let tuple = tuples.get(params);
   if (tuple === undefined) {
     tuple = tupleCoder(params);
     tuples.set(params, tuple);
   }
-  return `0x${tuple.encode(values)}`;
+  return tuple.encode(values, prefix);
 }
 
 /** How one parameter is encoded: its head size when static, and its encoding (hex, no 0x) of a value. */
@@ -29,7 +37,8 @@ interface Coder {
 /** A tuple's (or parameter list's) encoder: its members' coders, and its encoding of a list of values. */
 interface TupleCoder {
   readonly coders: readonly Coder[];
-  readonly encode: (values: readonly unknown[]) => string;
+  /** The encoding after `prefix` ('' unless given). */
+  readonly encode: (values: readonly unknown[], prefix?: string) => string;
 }
 
 const tuples = new WeakMap<readonly AbiParameter[], TupleCoder>();
@@ -40,30 +49,33 @@ function tupleCoder(params: readonly AbiParameter[]): TupleCoder {
   const coderAt = (i: number) => coders[i];
   return {
     coders,
-    encode: (values) => {
+    encode: (values, prefix = '') => {
       if (values.length !== coders.length) throw new Error(`abiEncode: ${coders.length} values expected, got ${values.length}`);
-      return layout(values, coderAt);
+      return layout(values, coderAt, prefix);
     },
   };
 }
 
-/** The head/tail layout of values, the i-th encoded by coderAt(i). */
-function layout(values: readonly unknown[], coderAt: (i: number) => Coder): string {
+/** `prefix` and the head/tail layout of values, the i-th encoded by coderAt(i), joined once. */
+function layout(values: readonly unknown[], coderAt: (i: number) => Coder, prefix: string): string {
   let headBytes = 0;
   for (let i = 0; i < values.length; i++) headBytes += coderAt(i).headBytes;
-  let head = '';
-  let tail = '';
+  const parts: string[] = [prefix];
+  let tail: string[] | undefined;
+  let tailChars = 0;
   for (let i = 0; i < values.length; i++) {
     const coder = coderAt(i);
     const encoded = coder.encode(values[i]);
     if (coder.dynamic) {
-      head += word((headBytes + tail.length / 2).toString(16));
-      tail += encoded;
+      parts.push(word((headBytes + tailChars / 2).toString(16)));
+      (tail ??= []).push(encoded);
+      tailChars += encoded.length;
     } else {
-      head += encoded;
+      parts.push(encoded);
     }
   }
-  return head + tail;
+  if (tail) for (const encoded of tail) parts.push(encoded);
+  return parts.join('');
 }
 
 const STATIC_WORD = { dynamic: false, headBytes: 32 } as const;
@@ -78,7 +90,7 @@ function coderOf(p: AbiParameter): Coder {
       headBytes: 32,
       encode: (value) => {
         if (!Array.isArray(value)) throw new Error(`abiEncode: ${type} expects an array`);
-        return word(value.length.toString(16)) + layout(value, itemAt);
+        return layout(value, itemAt, word(value.length.toString(16)));
       },
     };
   }
@@ -115,7 +127,10 @@ function coderOf(p: AbiParameter): Coder {
       headBytes: 32,
       encode: (value) => {
         const data = hexBody(value, type);
-        return word((data.length / 2).toString(16)) + padRight(data);
+        const rest = data.length % 64;
+        return rest === 0
+          ? `${word((data.length / 2).toString(16))}${data}`
+          : [word((data.length / 2).toString(16)), data, ZEROS.slice(rest)].join('');
       },
     };
   const fixed = /^bytes([1-9]|[12][0-9]|3[0-2])$/.exec(type);
@@ -177,9 +192,11 @@ function word(hex: string): string {
   return hex.padStart(64, '0');
 }
 
+const ZEROS = '0'.repeat(64);
+
 function padRight(hex: string): string {
   const rest = hex.length % 64;
-  return rest === 0 ? hex : hex + '0'.repeat(64 - rest);
+  return rest === 0 ? hex : hex + ZEROS.slice(rest);
 }
 
 /** The hex digits of 0x hex of whole bytes, lower case (one test over the string: no per-byte capture group). */
