@@ -61,20 +61,20 @@ function layout(values: readonly unknown[], coderAt: (i: number) => Coder, prefi
   let headBytes = 0;
   for (let i = 0; i < values.length; i++) headBytes += coderAt(i).headBytes;
   const parts: string[] = [prefix];
-  let tail: string[] | undefined;
+  const tail: string[] = [];
   let tailChars = 0;
   for (let i = 0; i < values.length; i++) {
     const coder = coderAt(i);
     const encoded = coder.encode(values[i]);
     if (coder.dynamic) {
       parts.push(word((headBytes + tailChars / 2).toString(16)));
-      (tail ??= []).push(encoded);
+      tail.push(encoded);
       tailChars += encoded.length;
     } else {
       parts.push(encoded);
     }
   }
-  if (tail) for (const encoded of tail) parts.push(encoded);
+  for (const encoded of tail) parts.push(encoded);
   return parts.join('');
 }
 
