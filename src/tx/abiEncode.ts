@@ -147,12 +147,13 @@ function coderOf(p: AbiParameter): Coder {
   }
   const uint = /^uint(\d+)$/.exec(type);
   if (uint) {
-    const bits = BigInt(uint[1]);
+    // 2^bits, computed once (no shift per value).
+    const end = 1n << BigInt(uint[1]);
     return {
       ...STATIC_WORD,
       encode: (value) => {
         const n = integer(value);
-        if (n === undefined || n < 0n || n >> bits !== 0n) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
+        if (n === undefined || n < 0n || n >= end) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
         return word(n.toString(16));
       },
     };
@@ -199,8 +200,12 @@ function padRight(hex: string): string {
   return rest === 0 ? hex : hex + ZEROS.slice(rest);
 }
 
-/** The hex digits of 0x hex of whole bytes, lower case (one test over the string: no per-byte capture group). */
+/**
+ * The hex digits of 0x hex of whole bytes, lower case (one test over the string: no per-byte capture group; calldata
+ * our encoders made is lower case already, passed on without a second pass to lower-case it).
+ */
 function hexBody(value: unknown, type: string): string {
+  if (typeof value === 'string' && value.length % 2 === 0 && /^0x[0-9a-f]*$/.test(value)) return value.slice(2);
   if (typeof value !== 'string' || value.length % 2 !== 0 || !/^0x[0-9a-fA-F]*$/.test(value))
     throw new Error(`abiEncode: ${type} expects 0x hex of whole bytes`);
   return value.slice(2).toLowerCase();
