@@ -80,6 +80,13 @@ function layout(values: readonly unknown[], coderAt: (i: number) => Coder, prefi
 
 const STATIC_WORD = { dynamic: false, headBytes: 32 } as const;
 
+/**
+ * The word of each address encoded lately, by its spelling: calls name the same few addresses (routers, tokens,
+ * wallets) again and again. Bounded: cleared when full.
+ */
+const addressWords = new Map<string, string>();
+const ADDRESS_WORDS = 10_000;
+
 function coderOf(p: AbiParameter): Coder {
   const type = p.type;
   if (type.endsWith('[]')) {
@@ -109,8 +116,15 @@ function coderOf(p: AbiParameter): Coder {
     return {
       ...STATIC_WORD,
       encode: (value) => {
-        if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw new Error(`abiEncode: invalid address ${String(value)}`);
-        return `000000000000000000000000${value.slice(2).toLowerCase()}`;
+        if (typeof value !== 'string') throw new Error(`abiEncode: invalid address ${String(value)}`);
+        let encoded = addressWords.get(value);
+        if (encoded === undefined) {
+          if (!/^0x[0-9a-fA-F]{40}$/.test(value)) throw new Error(`abiEncode: invalid address ${value}`);
+          encoded = `000000000000000000000000${value.slice(2).toLowerCase()}`;
+          if (addressWords.size >= ADDRESS_WORDS) addressWords.clear();
+          addressWords.set(value, encoded);
+        }
+        return encoded;
       },
     };
   if (type === 'bool')
