@@ -48,9 +48,11 @@ export function displayAmount(amount: bigint, token: StepToken): string {
   return formatUnits(amount, token.decimals);
 }
 
+const UINT256_END = 1n << 256n;
+
 /** Rejects amounts that are not positive or do not fit a uint256. */
 export function checkUint256(value: bigint, field: string, allowZero = false): void {
-  if (value < 0n || (!allowZero && value === 0n) || value >= 1n << 256n) {
+  if (value < 0n || (!allowZero && value === 0n) || value >= UINT256_END) {
     throw new StepBuildError(`${field}: must be ${allowZero ? 'a non-negative' : 'a positive'} uint256, got ${value}`);
   }
 }

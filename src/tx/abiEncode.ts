@@ -10,12 +10,20 @@ import type { AbiParameter, Hex } from 'viem';
  * first use and kept (per list object: the ABIs' lists are constants), so a call reads no type name again.
  */
 export function abiEncode(params: readonly AbiParameter[], values: readonly unknown[]): Hex {
+  return abiEncodeAfter('0x', params, values) as Hex;
+}
+
+/**
+ * `prefix` followed by the hex of abiEncode's encoding (no 0x), built as one flat string (one join of the words, no
+ * chain of concatenations for JSON.stringify to flatten later): encodeCall's selector and arguments.
+ */
+export function abiEncodeAfter(prefix: string, params: readonly AbiParameter[], values: readonly unknown[]): string {
   let tuple = tuples.get(params);
   if (tuple === undefined) {
     tuple = tupleCoder(params);
     tuples.set(params, tuple);
   }
-  return `0x${tuple.encode(values)}`;
+  return tuple.encode(values, prefix);
 }
 
 /** How one parameter is encoded: its head size when static, and its encoding (hex, no 0x) of a value. */
@@ -29,7 +37,8 @@ interface Coder {
 /** A tuple's (or parameter list's) encoder: its members' coders, and its encoding of a list of values. */
 interface TupleCoder {
   readonly coders: readonly Coder[];
-  readonly encode: (values: readonly unknown[]) => string;
+  /** The encoding after `prefix` ('' unless given). */
+  readonly encode: (values: readonly unknown[], prefix?: string) => string;
 }
 
 const tuples = new WeakMap<readonly AbiParameter[], TupleCoder>();
@@ -40,33 +49,43 @@ function tupleCoder(params: readonly AbiParameter[]): TupleCoder {
   const coderAt = (i: number) => coders[i];
   return {
     coders,
-    encode: (values) => {
+    encode: (values, prefix = '') => {
       if (values.length !== coders.length) throw new Error(`abiEncode: ${coders.length} values expected, got ${values.length}`);
-      return layout(values, coderAt);
+      return layout(values, coderAt, prefix);
     },
   };
 }
 
-/** The head/tail layout of values, the i-th encoded by coderAt(i). */
-function layout(values: readonly unknown[], coderAt: (i: number) => Coder): string {
+/** `prefix` and the head/tail layout of values, the i-th encoded by coderAt(i), joined once. */
+function layout(values: readonly unknown[], coderAt: (i: number) => Coder, prefix: string): string {
   let headBytes = 0;
   for (let i = 0; i < values.length; i++) headBytes += coderAt(i).headBytes;
-  let head = '';
-  let tail = '';
+  const parts: string[] = [prefix];
+  const tail: string[] = [];
+  let tailChars = 0;
   for (let i = 0; i < values.length; i++) {
     const coder = coderAt(i);
     const encoded = coder.encode(values[i]);
     if (coder.dynamic) {
-      head += word((headBytes + tail.length / 2).toString(16));
-      tail += encoded;
+      parts.push(word((headBytes + tailChars / 2).toString(16)));
+      tail.push(encoded);
+      tailChars += encoded.length;
     } else {
-      head += encoded;
+      parts.push(encoded);
     }
   }
-  return head + tail;
+  for (const encoded of tail) parts.push(encoded);
+  return parts.join('');
 }
 
 const STATIC_WORD = { dynamic: false, headBytes: 32 } as const;
+
+/**
+ * The word of each address encoded lately, by its spelling: calls name the same few addresses (routers, tokens,
+ * wallets) again and again. Bounded: cleared when full.
+ */
+const addressWords = new Map<string, string>();
+const ADDRESS_WORDS = 10_000;
 
 function coderOf(p: AbiParameter): Coder {
   const type = p.type;
@@ -78,7 +97,7 @@ function coderOf(p: AbiParameter): Coder {
       headBytes: 32,
       encode: (value) => {
         if (!Array.isArray(value)) throw new Error(`abiEncode: ${type} expects an array`);
-        return word(value.length.toString(16)) + layout(value, itemAt);
+        return layout(value, itemAt, word(value.length.toString(16)));
       },
     };
   }
@@ -97,8 +116,15 @@ function coderOf(p: AbiParameter): Coder {
     return {
       ...STATIC_WORD,
       encode: (value) => {
-        if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw new Error(`abiEncode: invalid address ${String(value)}`);
-        return `000000000000000000000000${value.slice(2).toLowerCase()}`;
+        if (typeof value !== 'string') throw new Error(`abiEncode: invalid address ${String(value)}`);
+        let encoded = addressWords.get(value);
+        if (encoded === undefined) {
+          if (!/^0x[0-9a-fA-F]{40}$/.test(value)) throw new Error(`abiEncode: invalid address ${value}`);
+          encoded = `000000000000000000000000${value.slice(2).toLowerCase()}`;
+          if (addressWords.size >= ADDRESS_WORDS) addressWords.clear();
+          addressWords.set(value, encoded);
+        }
+        return encoded;
       },
     };
   if (type === 'bool')
@@ -115,7 +141,10 @@ function coderOf(p: AbiParameter): Coder {
       headBytes: 32,
       encode: (value) => {
         const data = hexBody(value, type);
-        return word((data.length / 2).toString(16)) + padRight(data);
+        const rest = data.length % 64;
+        return rest === 0
+          ? `${word((data.length / 2).toString(16))}${data}`
+          : [word((data.length / 2).toString(16)), data, ZEROS.slice(rest)].join('');
       },
     };
   const fixed = /^bytes([1-9]|[12][0-9]|3[0-2])$/.exec(type);
@@ -132,12 +161,13 @@ function coderOf(p: AbiParameter): Coder {
   }
   const uint = /^uint(\d+)$/.exec(type);
   if (uint) {
-    const bits = BigInt(uint[1]);
+    // 2^bits, computed once (no shift per value).
+    const end = 1n << BigInt(uint[1]);
     return {
       ...STATIC_WORD,
       encode: (value) => {
         const n = integer(value);
-        if (n === undefined || n < 0n || n >> bits !== 0n) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
+        if (n === undefined || n < 0n || n >= end) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
         return word(n.toString(16));
       },
     };
@@ -177,13 +207,19 @@ function word(hex: string): string {
   return hex.padStart(64, '0');
 }
 
+const ZEROS = '0'.repeat(64);
+
 function padRight(hex: string): string {
   const rest = hex.length % 64;
-  return rest === 0 ? hex : hex + '0'.repeat(64 - rest);
+  return rest === 0 ? hex : hex + ZEROS.slice(rest);
 }
 
-/** The hex digits of 0x hex of whole bytes, lower case (one test over the string: no per-byte capture group). */
+/**
+ * The hex digits of 0x hex of whole bytes, lower case (one test over the string: no per-byte capture group; calldata
+ * our encoders made is lower case already, passed on without a second pass to lower-case it).
+ */
 function hexBody(value: unknown, type: string): string {
+  if (typeof value === 'string' && value.length % 2 === 0 && /^0x[0-9a-f]*$/.test(value)) return value.slice(2);
   if (typeof value !== 'string' || value.length % 2 !== 0 || !/^0x[0-9a-fA-F]*$/.test(value))
     throw new Error(`abiEncode: ${type} expects 0x hex of whole bytes`);
   return value.slice(2).toLowerCase();

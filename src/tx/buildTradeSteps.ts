@@ -97,10 +97,16 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
   checkUint256(trade.amountIn, 'trade.amountIn');
   if (bareWrap && trade.amountIn !== trade.amountOut)
     throw new StepBuildError('trade: a trade without splits is a wrap or unwrap, whose amountIn is its amountOut');
-  if (!bareWrap && trade.splits.reduce((s, x) => s + x.route.amountIn, 0n) !== trade.amountIn)
-    throw new StepBuildError('trade.splits: their amountIn do not add up to trade.amountIn');
-  if (!bareWrap && trade.splits.reduce((s, x) => s + x.route.amountOut, 0n) !== trade.amountOut)
-    throw new StepBuildError('trade.splits: their amountOut do not add up to trade.amountOut');
+  if (!bareWrap) {
+    let amountIn = 0n;
+    let amountOut = 0n;
+    for (const { route } of trade.splits) {
+      amountIn += route.amountIn;
+      amountOut += route.amountOut;
+    }
+    if (amountIn !== trade.amountIn) throw new StepBuildError('trade.splits: their amountIn do not add up to trade.amountIn');
+    if (amountOut !== trade.amountOut) throw new StepBuildError('trade.splits: their amountOut do not add up to trade.amountOut');
+  }
   if (p.amountOutMinimum > trade.amountOut)
     throw new StepBuildError(`amountOutMinimum: ${p.amountOutMinimum} is more than the trade's amountOut ${trade.amountOut}`);
   if (exactOut && p.amountOutMinimum !== trade.amountOut)
@@ -165,9 +171,7 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     if (group) group.routes.push(route);
     else groups.set(route.executor.address, { executor: route.executor, routes: [route] });
   }
-  const batches = [...groups.values()].map((g) => {
-    return { ...g, txs: ENCODERS[g.executor.kind].batch(g.routes) };
-  });
+  const batches = [...groups.values()].map(({ executor, routes }) => ({ executor, routes, txs: ENCODERS[executor.kind].batch(routes) }));
   const amountsOut = batches.flatMap((b) => b.txs.map((tx) => sum(tx, 'amountOut')));
   const minimums = exactOut || amountsOut.length === 0 ? amountsOut : partMinimums(callsMinimum, amountsOut);
   let part = 0;
@@ -175,7 +179,9 @@ export function buildTradeSteps(p: TradeStepsParams): Step[] {
     batches.map((batch) => [
       batch.routes[0],
       executorSteps(q, {
-        ...batch,
+        executor: batch.executor,
+        routes: batch.routes,
+        txs: batch.txs,
         tokenIn: p.tokenIn,
         tokenOut: p.tokenOut,
         nativeIn,

@@ -10,12 +10,14 @@ const CACHE_SIZE = 10_000;
  * re-inserts on every hit).
  */
 export function checksumAddress(address: string): Address {
-  const lower = address.toLowerCase();
-  let result = checksummed.get(lower);
+  // Kept under the address as given and in lower case: a repeated spelling is found without lower-casing it.
+  let result = checksummed.get(address);
   if (result === undefined) {
-    result = getAddress(lower);
+    const lower = address.toLowerCase();
+    result = checksummed.get(lower) ?? getAddress(lower);
     if (checksummed.size >= CACHE_SIZE) checksummed.clear();
     checksummed.set(lower, result);
+    checksummed.set(address, result);
   }
   return result;
 }

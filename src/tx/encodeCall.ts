@@ -7,7 +7,7 @@ import {
   type Hex,
   toFunctionSelector,
 } from 'viem';
-import { abiEncode } from './abiEncode.ts';
+import { abiEncodeAfter } from './abiEncode.ts';
 
 /**
  * The calldata encoder of one function of an ABI: the 4-byte selector resolved once (viem's encodeFunctionData looks
@@ -23,5 +23,5 @@ export function encodeCall<const TAbi extends Abi, TName extends ContractFunctio
   const item = items[0];
   const selector = toFunctionSelector(item);
   if (item.inputs.length === 0) return () => selector;
-  return (args) => `${selector}${abiEncode(item.inputs, args as readonly unknown[]).slice(2)}`;
+  return (args) => abiEncodeAfter(selector, item.inputs, args as readonly unknown[]) as Hex;
 }

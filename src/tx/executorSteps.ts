@@ -178,9 +178,11 @@ export function permit2Of(chain: CatalogChain, router: string): Address {
 /** The catalogue names of the DEXes of some routes' pools, in route order, each once, joined by ' + '. */
 function dexNames(chain: CatalogChain, routes: readonly Route[]): string {
   const names: string[] = [];
-  for (const leg of routes.flatMap((r) => r.legs)) {
-    const name = chain.dexes.find((d) => d.slug === leg.dex && d.version === leg.version)!.name;
-    if (!names.includes(name)) names.push(name);
+  for (const route of routes) {
+    for (const leg of route.legs) {
+      const name = chain.dexes.find((d) => d.slug === leg.dex && d.version === leg.version)!.name;
+      if (!names.includes(name)) names.push(name);
+    }
   }
-  return names.join(' + ');
+  return names.length === 1 ? names[0] : names.join(' + ');
 }

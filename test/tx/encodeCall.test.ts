@@ -107,3 +107,14 @@ t.test('abiEncode refuses values that do not fit their type, and types our ABIs 
     if (i < 6) t.throws(() => encodeAbiParameters([param], [value] as never), `viem refuses it too: ${message}`);
   }
 });
+
+t.test('abiEncode writes bytes and addresses in lower case whatever their case, also after their lower-case spelling', async (t) => {
+  // bytes in lower case skip the lower-casing pass, and address words are kept by spelling: neither may leak a case.
+  // The oracle: viem's encoding of the lower-cased values (viem keeps the case of bytes as given).
+  const params = [{ type: 'bytes' }, { type: 'address' }, { type: 'bytes[]' }] as AbiParameter[];
+  const lower = ['0xabcdef01', '0x5fbdb2315678afecb367f032d93f642f64180aa3', ['0x00ff', '0xab']];
+  const mixed = ['0xABCDEF01', '0x5FbDB2315678afecb367f032d93F642f64180aa3', ['0x00FF', '0xAb']];
+  const expected = encodeAbiParameters(params, lower as never);
+  t.equal(abiEncode(params, lower), expected, 'lower case');
+  t.equal(abiEncode(params, mixed), expected, 'mixed case');
+});
