@@ -13,6 +13,7 @@ import { loadSnapshots } from '../src/graph/snapshot.ts';
 import { chosenSlippage } from '../src/quote/autoSlippage.ts';
 import { createPricer } from '../src/quote/Pricer.ts';
 import { parseQuoteRequest } from '../src/quote/quoteRequest.ts';
+import { tradeStepsParams } from '../src/quote/sameChainQuote.ts';
 import { slippageLimits } from '../src/routing/slippageLimits.ts';
 import { findBestTrade } from '../src/routing/TradeFinder.ts';
 import { buildTradeSteps, type TradeStepsParams } from '../src/tx/buildTradeSteps.ts';
@@ -33,20 +34,7 @@ try {
     const chain = request.originChain;
     const trade = await findBestTrade(pricer, chain, request, { ...request.limits, approvalMode: request.approvalMode });
     const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, chosenSlippage(request.slippageBps, trade).slippageBps);
-    params.push({
-      chain,
-      trade,
-      tokenIn: request.tokenIn,
-      tokenOut: request.tokenOut,
-      amountOutMinimum,
-      ...(trade.tradeType === 'exactOut' ? { amountInMaximum } : {}),
-      recipient: request.recipientAddress,
-      wallet: request.walletAddress,
-      deadline,
-      allowances: undefined,
-      approvalMode: request.approvalMode,
-      permit2Allowances: undefined,
-    });
+    params.push(tradeStepsParams(request, trade, { amountInMaximum, amountOutMinimum }, deadline));
   }
 } finally {
   await pricer.close();

@@ -5,7 +5,7 @@ import { slippageLimits } from '../routing/slippageLimits.ts';
 import type { Trade } from '../routing/Trade.ts';
 import { findBestTrade } from '../routing/TradeFinder.ts';
 import type { Permit2Allowance } from '../tx/approveStep.ts';
-import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
+import { buildTradeSteps, type TradeStepsParams } from '../tx/buildTradeSteps.ts';
 import { checksumAddress } from '../tx/checksumAddress.ts';
 import { permit2Of } from '../tx/executorSteps.ts';
 import type { Step } from '../tx/Step.ts';
@@ -20,6 +20,34 @@ import type { PricedQuote } from './saveQuote.ts';
 /** The Universal Routers (lower case) a trade's routes run through, in the order of their first split. */
 function universalRouters(trade: Trade): string[] {
   return [...new Set(trade.splits.filter((s) => s.route.executor.kind === 'UniversalRouter').map((s) => s.route.executor.address))];
+}
+
+/**
+ * What a request's steps are built from (buildTradeSteps): its trade, the slippage limits, its tokens, recipient,
+ * wallet and approval mode, the deadline and, with a sender, the allowances read.
+ */
+export function tradeStepsParams(
+  request: QuoteRequest,
+  trade: Trade,
+  limits: { amountInMaximum: bigint; amountOutMinimum: bigint },
+  deadline: number,
+  allowances?: ReadonlyMap<string, bigint>,
+  permit2Allowances?: ReadonlyMap<string, Permit2Allowance>,
+): TradeStepsParams {
+  return {
+    chain: request.originChain,
+    trade,
+    tokenIn: request.tokenIn,
+    tokenOut: request.tokenOut,
+    amountOutMinimum: limits.amountOutMinimum,
+    ...(trade.tradeType === 'exactOut' ? { amountInMaximum: limits.amountInMaximum } : {}),
+    recipient: request.recipientAddress,
+    wallet: request.walletAddress,
+    deadline,
+    allowances,
+    approvalMode: request.approvalMode,
+    permit2Allowances,
+  };
 }
 
 /**
@@ -44,20 +72,7 @@ export async function sameChainQuote(ctx: QuoteContext, request: QuoteRequest, d
   const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippage.slippageBps);
   const { route, pairAddress, ...view } = describeTrade(chain, trade, catalogToken(ctx, chain), amountOutMinimum);
   const build = (allowances?: ReadonlyMap<string, bigint>, permit2Allowances?: ReadonlyMap<string, Permit2Allowance>) =>
-    buildTradeSteps({
-      chain,
-      trade,
-      tokenIn: request.tokenIn,
-      tokenOut: request.tokenOut,
-      amountOutMinimum,
-      ...(trade.tradeType === 'exactOut' ? { amountInMaximum } : {}),
-      recipient: request.recipientAddress,
-      wallet: request.walletAddress,
-      deadline,
-      allowances,
-      approvalMode: request.approvalMode,
-      permit2Allowances,
-    });
+    buildTradeSteps(tradeStepsParams(request, trade, { amountInMaximum, amountOutMinimum }, deadline, allowances, permit2Allowances));
   let steps = build();
   // With a sender, the approvals of the steps built without allowances are read (the ERC-20 allowance of each
   // spender; through a Universal Router also Permit2's allowance of it, with the nonce a permit takes) and the steps
