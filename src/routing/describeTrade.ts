@@ -82,7 +82,7 @@ export interface TradeView {
 const deploymentsOf = new WeakMap<CatalogChain, Map<string, Map<string, CatalogDex>>>();
 
 /** The catalogue's DEX deployment of a chain by slug and version (the first listed, as `find` would give). */
-function catalogDex(chain: CatalogChain, slug: string, version: string): CatalogDex | undefined {
+export function catalogDex(chain: CatalogChain, slug: string, version: string): CatalogDex | undefined {
   let bySlug = deploymentsOf.get(chain);
   if (!bySlug) {
     bySlug = new Map();

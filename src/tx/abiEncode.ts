@@ -141,10 +141,7 @@ function coderOf(p: AbiParameter): Coder {
       headBytes: 32,
       encode: (value) => {
         const data = hexBody(value, type);
-        const rest = data.length % 64;
-        return rest === 0
-          ? `${word((data.length / 2).toString(16))}${data}`
-          : [word((data.length / 2).toString(16)), data, ZEROS.slice(rest)].join('');
+        return padRight(data, word((data.length / 2).toString(16)));
       },
     };
   const fixed = /^bytes([1-9]|[12][0-9]|3[0-2])$/.exec(type);
@@ -209,9 +206,10 @@ function word(hex: string): string {
 
 const ZEROS = '0'.repeat(64);
 
-function padRight(hex: string): string {
+/** `before` and hex padded with zeros to whole words, joined once. */
+function padRight(hex: string, before = ''): string {
   const rest = hex.length % 64;
-  return rest === 0 ? hex : hex + ZEROS.slice(rest);
+  return rest === 0 ? `${before}${hex}` : [before, hex, ZEROS.slice(rest)].join('');
 }
 
 /**

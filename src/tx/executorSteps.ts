@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
 import type { CatalogChain } from '../catalog/Catalog.ts';
+import { catalogDex } from '../routing/describeTrade.ts';
 import { gasLimit, transactionGas } from '../routing/gasModel.ts';
 import type { ApprovalMode } from '../routing/RoutingLimits.ts';
 import type { Executor, ExecutorKind, Route, Trade } from '../routing/Trade.ts';
@@ -180,7 +181,7 @@ function dexNames(chain: CatalogChain, routes: readonly Route[]): string {
   const names: string[] = [];
   for (const route of routes) {
     for (const leg of route.legs) {
-      const name = chain.dexes.find((d) => d.slug === leg.dex && d.version === leg.version)!.name;
+      const name = catalogDex(chain, leg.dex, leg.version)!.name;
       if (!names.includes(name)) names.push(name);
     }
   }
