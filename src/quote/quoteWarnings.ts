@@ -1,8 +1,8 @@
-import { formatUnits } from 'viem';
 import type { CatalogToken } from '../catalog/Catalog.ts';
 import { QuoteUnavailableError } from '../errors/BaseError.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { Trade } from '../routing/Trade.ts';
+import { displayAmount } from '../tx/Step.ts';
 
 /** What a client should show beside a quote; `code` is stable, `message` is for people. */
 export interface QuoteWarning {
@@ -53,8 +53,7 @@ const highPriceImpact: WarningRule = ({ swaps }) =>
       message: `price impact ${formatBps(s.trade.priceImpactBps)}${s.where ? ` on ${s.where}` : ''} is above ${formatBps(HIGH_PRICE_IMPACT_BPS)}: you receive noticeably less than the market price; a smaller amount moves the price less`,
     }));
 
-const amountText = (amount: bigint, token: Pick<CatalogToken, 'symbol' | 'decimals'>) =>
-  `${formatUnits(amount, token.decimals)} ${token.symbol}`;
+const amountText = (amount: bigint, token: Pick<CatalogToken, 'symbol' | 'decimals'>) => `${displayAmount(amount, token)} ${token.symbol}`;
 
 /**
  * A refreshed quote outside the bound the previous quote's transaction carries: exactIn a new amountOut below the

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { formatUnits } from 'viem';
 import type { RouteSummary } from '../routing/describeTrade.ts';
 import { checksumAddress } from '../tx/checksumAddress.ts';
-import type { Step } from '../tx/Step.ts';
+import { displayAmount, type Step } from '../tx/Step.ts';
 import type { SlippageSource } from './autoSlippage.ts';
 import type { Quote, SavedQuote } from './Quote.ts';
 import { type QuoteContext, snapshotInfo } from './quoteContext.ts';
@@ -55,10 +54,10 @@ export async function saveQuote(ctx: QuoteContext, origin: QuoteOrigin, priced: 
     status: 'pending',
     tradeType: request.tradeType,
     amountIn: priced.amountIn.toString(),
-    amountInFloat: formatUnits(priced.amountIn, request.tokenIn.decimals),
+    amountInFloat: displayAmount(priced.amountIn, request.tokenIn),
     amountInMaximum: priced.amountInMaximum.toString(),
     amountOut: priced.amountOut.toString(),
-    amountOutFloat: formatUnits(priced.amountOut, request.tokenOut.decimals),
+    amountOutFloat: displayAmount(priced.amountOut, request.tokenOut),
     amountOutMinimum: priced.amountOutMinimum.toString(),
     ...priced.slippage,
     deadline,

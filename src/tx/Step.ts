@@ -1,4 +1,4 @@
-import { type Address, formatUnits, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import type { CatalogToken } from '../catalog/Catalog.ts';
 import { checksumAddress } from './checksumAddress.ts';
 import { StepBuildError } from './StepBuildError.ts';
@@ -43,9 +43,25 @@ export function stepAddress(value: string, field: string): Address {
   }
 }
 
-/** An amount in display units for step messages: exact decimal, no trailing zeros (viem formatUnits). */
-export function displayAmount(amount: bigint, token: StepToken): string {
-  return formatUnits(amount, token.decimals);
+/**
+ * An amount in display units (step messages, a quote's amountInFloat and amountOutFloat): exact decimal, no trailing
+ * zeros. The text of viem's formatUnits (test/tx/displayAmount.test.ts compares them), without its regular expression
+ * and its padded copy of the digits.
+ */
+export function displayAmount(amount: bigint, token: Pick<StepToken, 'decimals'>): string {
+  const { decimals } = token;
+  if (!Number.isInteger(decimals) || decimals < 0)
+    throw new RangeError(`displayAmount: decimals must be a non-negative integer, got ${decimals}`);
+  const sign = amount < 0n ? '-' : '';
+  const digits = (amount < 0n ? -amount : amount).toString();
+  // Digits before `point` are whole units; a negative `point` stands for that many zeros after the decimal point.
+  const point = digits.length - decimals;
+  const fractionStart = point > 0 ? point : 0;
+  let end = digits.length;
+  while (end > fractionStart && digits.charCodeAt(end - 1) === 48) end--;
+  const whole = point > 0 ? digits.slice(0, point) : '0';
+  if (end === fractionStart) return `${sign}${whole}`;
+  return `${sign}${whole}.${point < 0 ? '0'.repeat(-point) : ''}${digits.slice(fractionStart, end)}`;
 }
 
 const UINT256_END = 1n << 256n;

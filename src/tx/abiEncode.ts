@@ -14,8 +14,10 @@ export function abiEncode(params: readonly AbiParameter[], values: readonly unkn
 }
 
 /**
- * `prefix` followed by the hex of abiEncode's encoding (no 0x), built as one flat string (one join of the words, no
- * chain of concatenations for JSON.stringify to flatten later): encodeCall's selector and arguments.
+ * `prefix` followed by the hex of abiEncode's encoding (no 0x), built as one flat string: every coder appends its
+ * words to one list, joined once at the end (no copy per nesting level, no chain of concatenations for
+ * JSON.stringify to flatten later): encodeCall's selector and arguments. Remembered (see {@link ENCODED}) so that
+ * a `bytes` argument made of it is not scanned again.
  */
 export function abiEncodeAfter(prefix: string, params: readonly AbiParameter[], values: readonly unknown[]): string {
   let tuple = tuples.get(params);
@@ -23,22 +25,40 @@ export function abiEncodeAfter(prefix: string, params: readonly AbiParameter[], 
     tuple = tupleCoder(params);
     tuples.set(params, tuple);
   }
-  return tuple.encode(values, prefix);
+  const out = [prefix];
+  tuple.encode(values, out);
+  const encoded = out.join('');
+  if (HEX_PREFIX.test(prefix)) {
+    ENCODED[nextEncoded] = encoded;
+    nextEncoded = (nextEncoded + 1) % ENCODED.length;
+  }
+  return encoded;
 }
+
+/**
+ * The last encodings abiEncodeAfter returned (0x and lower-case hex of whole bytes, by construction). A router's
+ * multicall takes the calls just encoded as `bytes` values: one found here (compared by value) is known to be valid
+ * hex, without the regular-expression scan of its every digit.
+ */
+const ENCODED: string[] = new Array<string>(16).fill('');
+let nextEncoded = 0;
+/** A prefix after which an encoding is 0x hex of whole bytes (a selector, or bare 0x). */
+const HEX_PREFIX = /^0x(?:[0-9a-f]{2})*$/;
 
 /** How one parameter is encoded: its head size when static, and its encoding (hex, no 0x) of a value. */
 interface Coder {
   readonly dynamic: boolean;
   /** Bytes of the encoding in the head: 32 (an offset) when dynamic, else the static size. */
   readonly headBytes: number;
-  readonly encode: (value: unknown) => string;
+  /** Appends the encoding of `value` to `out` (one or more pieces); returns its length in hex digits. */
+  readonly encode: (value: unknown, out: string[]) => number;
 }
 
 /** A tuple's (or parameter list's) encoder: its members' coders, and its encoding of a list of values. */
 interface TupleCoder {
   readonly coders: readonly Coder[];
-  /** The encoding after `prefix` ('' unless given). */
-  readonly encode: (values: readonly unknown[], prefix?: string) => string;
+  /** Appends the encoding of `values` to `out`; returns its length in hex digits. */
+  readonly encode: (values: readonly unknown[], out: string[]) => number;
 }
 
 const tuples = new WeakMap<readonly AbiParameter[], TupleCoder>();
@@ -49,33 +69,35 @@ function tupleCoder(params: readonly AbiParameter[]): TupleCoder {
   const coderAt = (i: number) => coders[i];
   return {
     coders,
-    encode: (values, prefix = '') => {
+    encode: (values, out) => {
       if (values.length !== coders.length) throw new Error(`abiEncode: ${coders.length} values expected, got ${values.length}`);
-      return layout(values, coderAt, prefix);
+      return layout(values, coderAt, out);
     },
   };
 }
 
-/** `prefix` and the head/tail layout of values, the i-th encoded by coderAt(i), joined once. */
-function layout(values: readonly unknown[], coderAt: (i: number) => Coder, prefix: string): string {
+/**
+ * Appends the head/tail layout of values, the i-th encoded by coderAt(i), to `out`: the head's words there at once,
+ * the dynamic parts into a tail list appended after them (an offset needs only the tails before it). Returns the
+ * layout's length in hex digits.
+ */
+function layout(values: readonly unknown[], coderAt: (i: number) => Coder, out: string[]): number {
   let headBytes = 0;
   for (let i = 0; i < values.length; i++) headBytes += coderAt(i).headBytes;
-  const parts: string[] = [prefix];
-  const tail: string[] = [];
+  let tail: string[] | undefined;
   let tailChars = 0;
   for (let i = 0; i < values.length; i++) {
     const coder = coderAt(i);
-    const encoded = coder.encode(values[i]);
     if (coder.dynamic) {
-      parts.push(word((headBytes + tailChars / 2).toString(16)));
-      tail.push(encoded);
-      tailChars += encoded.length;
+      out.push(word((headBytes + tailChars / 2).toString(16)));
+      tail ??= [];
+      tailChars += coder.encode(values[i], tail);
     } else {
-      parts.push(encoded);
+      coder.encode(values[i], out);
     }
   }
-  for (const encoded of tail) parts.push(encoded);
-  return parts.join('');
+  if (tail !== undefined) for (const piece of tail) out.push(piece);
+  return headBytes * 2 + tailChars;
 }
 
 const STATIC_WORD = { dynamic: false, headBytes: 32 } as const;
@@ -95,9 +117,10 @@ function coderOf(p: AbiParameter): Coder {
     return {
       dynamic: true,
       headBytes: 32,
-      encode: (value) => {
+      encode: (value, out) => {
         if (!Array.isArray(value)) throw new Error(`abiEncode: ${type} expects an array`);
-        return layout(value, itemAt, word(value.length.toString(16)));
+        out.push(word(value.length.toString(16)));
+        return 64 + layout(value, itemAt, out);
       },
     };
   }
@@ -108,14 +131,14 @@ function coderOf(p: AbiParameter): Coder {
     return {
       dynamic,
       headBytes: dynamic ? 32 : tuple.coders.reduce((sum, c) => sum + c.headBytes, 0),
-      encode: (value) =>
-        tuple.encode(Array.isArray(value) ? value : components.map((c) => (value as Record<string, unknown>)[c.name ?? ''])),
+      encode: (value, out) =>
+        tuple.encode(Array.isArray(value) ? value : components.map((c) => (value as Record<string, unknown>)[c.name ?? '']), out),
     };
   }
   if (type === 'address')
     return {
       ...STATIC_WORD,
-      encode: (value) => {
+      encode: (value, out) => {
         if (typeof value !== 'string') throw new Error(`abiEncode: invalid address ${String(value)}`);
         let encoded = addressWords.get(value);
         if (encoded === undefined) {
@@ -124,24 +147,27 @@ function coderOf(p: AbiParameter): Coder {
           if (addressWords.size >= ADDRESS_WORDS) addressWords.clear();
           addressWords.set(value, encoded);
         }
-        return encoded;
+        out.push(encoded);
+        return 64;
       },
     };
   if (type === 'bool')
     return {
       ...STATIC_WORD,
-      encode: (value) => {
+      encode: (value, out) => {
         if (typeof value !== 'boolean') throw new Error('abiEncode: bool expects a boolean');
-        return word(value ? '1' : '0');
+        out.push(word(value ? '1' : '0'));
+        return 64;
       },
     };
   if (type === 'bytes')
     return {
       dynamic: true,
       headBytes: 32,
-      encode: (value) => {
+      encode: (value, out) => {
         const data = hexBody(value, type);
-        return padRight(data, word((data.length / 2).toString(16)));
+        out.push(word((data.length / 2).toString(16)));
+        return 64 + padRight(data, out);
       },
     };
   const fixed = /^bytes([1-9]|[12][0-9]|3[0-2])$/.exec(type);
@@ -149,10 +175,10 @@ function coderOf(p: AbiParameter): Coder {
     const size = Number(fixed[1]);
     return {
       ...STATIC_WORD,
-      encode: (value) => {
+      encode: (value, out) => {
         const data = hexBody(value, type);
         if (data.length !== size * 2) throw new Error(`abiEncode: ${type} expects ${size} bytes`);
-        return padRight(data);
+        return padRight(data, out);
       },
     };
   }
@@ -162,10 +188,11 @@ function coderOf(p: AbiParameter): Coder {
     const end = 1n << BigInt(uint[1]);
     return {
       ...STATIC_WORD,
-      encode: (value) => {
+      encode: (value, out) => {
         const n = integer(value);
         if (n === undefined || n < 0n || n >= end) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
-        return word(n.toString(16));
+        out.push(word(n.toString(16)));
+        return 64;
       },
     };
   }
@@ -174,11 +201,12 @@ function coderOf(p: AbiParameter): Coder {
     const half = 1n << (BigInt(int[1]) - 1n);
     return {
       ...STATIC_WORD,
-      encode: (value) => {
+      encode: (value, out) => {
         const n = integer(value);
         if (n === undefined || n < -half || n >= half) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
         // Two's complement over the whole word.
-        return word((n < 0n ? (1n << 256n) + n : n).toString(16));
+        out.push(word((n < 0n ? (1n << 256n) + n : n).toString(16)));
+        return 64;
       },
     };
   }
@@ -206,10 +234,13 @@ function word(hex: string): string {
 
 const ZEROS = '0'.repeat(64);
 
-/** `before` and hex padded with zeros to whole words, joined once. */
-function padRight(hex: string, before = ''): string {
+/** Appends hex and the zeros that pad it to whole words to `out`; returns their length in hex digits. */
+function padRight(hex: string, out: string[]): number {
+  out.push(hex);
   const rest = hex.length % 64;
-  return rest === 0 ? `${before}${hex}` : [before, hex, ZEROS.slice(rest)].join('');
+  if (rest === 0) return hex.length;
+  out.push(ZEROS.slice(rest));
+  return hex.length + 64 - rest;
 }
 
 /**
@@ -217,6 +248,7 @@ function padRight(hex: string, before = ''): string {
  * our encoders made is lower case already, passed on without a second pass to lower-case it).
  */
 function hexBody(value: unknown, type: string): string {
+  if (typeof value === 'string' && ENCODED.includes(value)) return value.slice(2);
   if (typeof value === 'string' && value.length % 2 === 0 && /^0x[0-9a-f]*$/.test(value)) return value.slice(2);
   if (typeof value !== 'string' || value.length % 2 !== 0 || !/^0x[0-9a-fA-F]*$/.test(value))
     throw new Error(`abiEncode: ${type} expects 0x hex of whole bytes`);

@@ -118,3 +118,28 @@ t.test('abiEncode writes bytes and addresses in lower case whatever their case, 
   t.equal(abiEncode(params, lower), expected, 'lower case');
   t.equal(abiEncode(params, mixed), expected, 'mixed case');
 });
+
+t.test('abiEncode takes the calls it has just encoded as bytes values (a multicall of them), as viem encodes them', async (t) => {
+  // Calls encoded a moment before are taken without scanning their digits again (abiEncode.ts ENCODED); the oracle
+  // is viem's encoding of the same calls and of the multicall around them.
+  const next = seededRandom(15);
+  const approve = encodeCall(abis.erc20Abi, 'approve');
+  const multicall = encodeCall(abis.swapRouter02Abi, 'multicall');
+  for (let i = 0; i < 20; i++) {
+    const args = [
+      getAddress(bytesToHex(Uint8Array.from({ length: 20 }, () => Math.floor(next() * 256)))),
+      BigInt(Math.floor(next() * 2 ** 52)),
+    ] as const;
+    const calls = Array.from({ length: 1 + (i % 4) }, () => approve(args));
+    t.equal(calls[0], encodeFunctionData({ abi: abis.erc20Abi, functionName: 'approve', args }), `call ${i}`);
+    const deadline = BigInt(1_900_000_000 + i);
+    t.equal(
+      multicall([deadline, calls]),
+      encodeFunctionData({ abi: abis.swapRouter02Abi, functionName: 'multicall', args: [deadline, calls] }),
+      `multicall ${i} of ${calls.length} calls`,
+    );
+  }
+  t.throws(() => multicall([1n, [`${approve([getAddress(`0x${'11'.repeat(20)}`), 1n])}0`]]), {
+    message: 'abiEncode: bytes expects 0x hex of whole bytes',
+  });
+});
