@@ -28,7 +28,8 @@ export function abiEncodeAfter(prefix: string, params: readonly AbiParameter[], 
   const out = [prefix];
   tuple.encode(values, out);
   const encoded = out.join('');
-  if (HEX_PREFIX.test(prefix)) {
+  if (!hexPrefixes.has(prefix) && hexPrefixes.size < 1_000 && HEX_PREFIX.test(prefix)) hexPrefixes.add(prefix);
+  if (hexPrefixes.has(prefix)) {
     ENCODED[nextEncoded] = encoded;
     nextEncoded = (nextEncoded + 1) % ENCODED.length;
   }
@@ -42,8 +43,9 @@ export function abiEncodeAfter(prefix: string, params: readonly AbiParameter[], 
  */
 const ENCODED: string[] = new Array<string>(16).fill('');
 let nextEncoded = 0;
-/** A prefix after which an encoding is 0x hex of whole bytes (a selector, or bare 0x). */
+/** A prefix after which an encoding is 0x hex of whole bytes (a selector, or bare 0x), and the ones seen (the few selectors). */
 const HEX_PREFIX = /^0x(?:[0-9a-f]{2})*$/;
+const hexPrefixes = new Set<string>();
 
 /** How one parameter is encoded: its head size when static, and its encoding (hex, no 0x) of a value. */
 interface Coder {
@@ -89,7 +91,7 @@ function layout(values: readonly unknown[], coderAt: (i: number) => Coder, out: 
   for (let i = 0; i < values.length; i++) {
     const coder = coderAt(i);
     if (coder.dynamic) {
-      out.push(word((headBytes + tailChars / 2).toString(16)));
+      pushWord(out, (headBytes + tailChars / 2).toString(16));
       tail ??= [];
       tailChars += coder.encode(values[i], tail);
     } else {
@@ -119,7 +121,7 @@ function coderOf(p: AbiParameter): Coder {
       headBytes: 32,
       encode: (value, out) => {
         if (!Array.isArray(value)) throw new Error(`abiEncode: ${type} expects an array`);
-        out.push(word(value.length.toString(16)));
+        pushWord(out, value.length.toString(16));
         return 64 + layout(value, itemAt, out);
       },
     };
@@ -143,7 +145,8 @@ function coderOf(p: AbiParameter): Coder {
         let encoded = addressWords.get(value);
         if (encoded === undefined) {
           if (!/^0x[0-9a-fA-F]{40}$/.test(value)) throw new Error(`abiEncode: invalid address ${value}`);
-          encoded = `000000000000000000000000${value.slice(2).toLowerCase()}`;
+          // Joined (a flat string): each call's join then copies it in one go.
+          encoded = [ZERO_RUNS[24], value.slice(2).toLowerCase()].join('');
           if (addressWords.size >= ADDRESS_WORDS) addressWords.clear();
           addressWords.set(value, encoded);
         }
@@ -156,7 +159,7 @@ function coderOf(p: AbiParameter): Coder {
       ...STATIC_WORD,
       encode: (value, out) => {
         if (typeof value !== 'boolean') throw new Error('abiEncode: bool expects a boolean');
-        out.push(word(value ? '1' : '0'));
+        pushWord(out, value ? '1' : '0');
         return 64;
       },
     };
@@ -166,7 +169,7 @@ function coderOf(p: AbiParameter): Coder {
       headBytes: 32,
       encode: (value, out) => {
         const data = hexBody(value, type);
-        out.push(word((data.length / 2).toString(16)));
+        pushWord(out, (data.length / 2).toString(16));
         return 64 + padRight(data, out);
       },
     };
@@ -191,7 +194,7 @@ function coderOf(p: AbiParameter): Coder {
       encode: (value, out) => {
         const n = integer(value);
         if (n === undefined || n < 0n || n >= end) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
-        out.push(word(n.toString(16)));
+        pushWord(out, n.toString(16));
         return 64;
       },
     };
@@ -205,7 +208,7 @@ function coderOf(p: AbiParameter): Coder {
         const n = integer(value);
         if (n === undefined || n < -half || n >= half) throw new Error(`abiEncode: ${String(value)} is not a ${type}`);
         // Two's complement over the whole word.
-        out.push(word((n < 0n ? (1n << 256n) + n : n).toString(16)));
+        pushWord(out, (n < 0n ? (1n << 256n) + n : n).toString(16));
         return 64;
       },
     };
@@ -227,19 +230,24 @@ function integer(value: unknown): bigint | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : undefined;
 }
 
-function word(hex: string): string {
-  if (hex.length > 64) throw new Error('abiEncode: value wider than 32 bytes');
-  return hex.padStart(64, '0');
-}
+/** `ZERO_RUNS[n]`: n zeros, for n from 0 to 64 (flat strings made once). */
+const ZERO_RUNS = Array.from({ length: 65 }, (_, n) => new Array<string>(n).fill('0').join(''));
 
-const ZEROS = '0'.repeat(64);
+/**
+ * Appends the 32-byte word of hex digits (at most 64) to `out`: the zeros before them and the digits as two pieces,
+ * which the final join copies (padStart would build its padding and a concatenation for the join to flatten).
+ */
+function pushWord(out: string[], hex: string): void {
+  if (hex.length > 64) throw new Error('abiEncode: value wider than 32 bytes');
+  out.push(ZERO_RUNS[64 - hex.length], hex);
+}
 
 /** Appends hex and the zeros that pad it to whole words to `out`; returns their length in hex digits. */
 function padRight(hex: string, out: string[]): number {
   out.push(hex);
   const rest = hex.length % 64;
   if (rest === 0) return hex.length;
-  out.push(ZEROS.slice(rest));
+  out.push(ZERO_RUNS[64 - rest]);
   return hex.length + 64 - rest;
 }
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { type Abi, type AbiFunction, type AbiParameter, bytesToHex, encodeAbiParameters, encodeFunctionData, getAddress } from 'viem';
-import { abiEncode } from '../../src/tx/abiEncode.ts';
+import { abiEncode, abiEncodeAfter } from '../../src/tx/abiEncode.ts';
 import * as abis from '../../src/tx/abis.ts';
 import { encodeCall } from '../../src/tx/encodeCall.ts';
 import { seededRandom } from '../helpers/seededRandom.ts';
@@ -142,4 +142,14 @@ t.test('abiEncode takes the calls it has just encoded as bytes values (a multica
   t.throws(() => multicall([1n, [`${approve([getAddress(`0x${'11'.repeat(20)}`), 1n])}0`]]), {
     message: 'abiEncode: bytes expects 0x hex of whole bytes',
   });
+});
+
+t.test('abiEncode scans a bytes value that an encoding after a prefix other than hex made (it is not known to be hex)', async (t) => {
+  const param = [{ type: 'uint256' }] as AbiParameter[];
+  for (const prefix of ['0xZZ', '0x1', 'ab']) {
+    const text = abiEncodeAfter(prefix, param, [1n]);
+    t.throws(() => abiEncode([{ type: 'bytes' }], [text]), { message: 'abiEncode: bytes expects 0x hex of whole bytes' }, prefix);
+  }
+  const hex = abiEncodeAfter('0xabcd', param, [1n]);
+  t.equal(abiEncode([{ type: 'bytes' }], [hex]), encodeAbiParameters([{ type: 'bytes' }], [hex as `0x${string}`]), 'a hex prefix');
 });
