@@ -252,8 +252,9 @@ function padRight(hex: string, out: string[]): number {
 }
 
 /**
- * The hex digits of 0x hex of whole bytes, lower case (one test over the string: no per-byte capture group; calldata
- * our encoders made is lower case already, passed on without a second pass to lower-case it).
+ * The hex digits of 0x hex of whole bytes, lower case: an encoding abiEncodeAfter returned lately (ENCODED) without
+ * any scan; otherwise one test over the string (no per-byte capture group; lower-case hex is passed on without a
+ * second pass to lower-case it).
  */
 function hexBody(value: unknown, type: string): string {
   if (typeof value === 'string' && ENCODED.includes(value)) return value.slice(2);
