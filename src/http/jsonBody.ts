@@ -1,9 +1,19 @@
-import type { Middleware } from 'koa';
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+import type { Context, Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { PayloadTooLargeError, ValidationError } from '../errors/BaseError.ts';
 
 /** Methods whose body is read; any other request's body is ignored (never parsed, never an error). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+// The JSON parser koa-bodyparser's co-body parses with (prototype poisoning refused), resolved from co-body itself so
+// both paths below parse with the same code.
+const coBodyPath = createRequire(createRequire(import.meta.url).resolve('koa-bodyparser')).resolve('co-body');
+const bourne: { parse(text: string, options: { protoAction: 'error' }): unknown } = createRequire(coBodyPath)('@hapi/bourne');
+/** co-body's strict test: a JSON text that is not an object or array is refused before it is parsed. */
+const STRICT_JSON = /^[ \t\n\r]*[[{]/;
+const JSON_TYPE = 'application/json';
 
 interface BodyError {
   type?: string;
@@ -28,13 +38,54 @@ export function jsonBody(limitBytes: number): Middleware {
   return async function parseJsonBody(ctx, next) {
     if (BODY_METHODS.has(ctx.method)) {
       try {
-        await parse(ctx, noop);
+        const text = receivedJsonText(ctx.req, limitBytes);
+        if (text === undefined) await parse(ctx, noop);
+        else ctx.request.body = parseStrictJson(text);
       } catch (caught) {
         throw bodyError(caught, limitBytes);
       }
     }
     await next();
   };
+}
+
+/**
+ * The body of the usual request, read without koa-bodyparser's layers when it is already all here: `Content-Type:
+ * application/json` exactly, no Content-Encoding, a Content-Length within the limit, and every byte of it received
+ * with the headers (Node's parser has buffered the whole body). Its text is what co-body would read (UTF-8, a leading
+ * byte-order mark dropped). Undefined for any other request: koa-bodyparser reads those (chunked or compressed
+ * bodies, other JSON types, bodies still arriving, sizes over the limit).
+ */
+function receivedJsonText(req: IncomingMessage, limitBytes: number): string | undefined {
+  const { headers } = req;
+  const length = headers['content-length'];
+  if (headers['content-type'] !== JSON_TYPE || headers['content-encoding'] !== undefined || length === undefined) return undefined;
+  const bytes = Number(length);
+  if (!(bytes <= limitBytes) || !req.complete || req.readableLength !== bytes) return undefined;
+  const body: Buffer | null = req.read();
+  const text = body === null ? '' : body.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** co-body's strict JSON parse: an empty body is `{}`; a failure is marked as co-body marks it (status 400, the body). */
+function parseStrictJson(text: string): unknown {
+  if (text === '') return {};
+  try {
+    if (!STRICT_JSON.test(text)) throw new SyntaxError('invalid JSON, only supports object and array');
+    return bourne.parse(text, { protoAction: 'error' });
+  } catch (err) {
+    throw Object.assign(err as Error, { status: 400, body: text });
+  }
+}
+
+/**
+ * Whether the request's body is JSON (`ctx.request.is('application/json')`), answered without parsing the media type
+ * for the usual `Content-Type: application/json` with a Content-Length.
+ */
+export function isJsonRequest(ctx: Context): boolean {
+  const { headers } = ctx.req;
+  if (headers['content-type'] === JSON_TYPE && headers['content-length'] !== undefined) return true;
+  return Boolean(ctx.request.is(JSON_TYPE));
 }
 
 function bodyError(caught: unknown, limitBytes: number): unknown {
