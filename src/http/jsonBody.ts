@@ -38,9 +38,9 @@ export function jsonBody(limitBytes: number): Middleware {
   return async function parseJsonBody(ctx, next) {
     if (BODY_METHODS.has(ctx.method)) {
       try {
-        const text = receivedJsonText(ctx.req, limitBytes);
-        if (text === undefined) await parse(ctx, noop);
-        else ctx.request.body = parseStrictJson(text);
+        const length = plainJsonLength(ctx.req, limitBytes);
+        if (length === undefined) await parse(ctx, noop);
+        else ctx.request.body = parseStrictJson(await readUtf8(ctx.req, length));
       } catch (caught) {
         throw bodyError(caught, limitBytes);
       }
@@ -50,21 +50,63 @@ export function jsonBody(limitBytes: number): Middleware {
 }
 
 /**
- * The body of the usual request, read without koa-bodyparser's layers when it is already all here: `Content-Type:
- * application/json` exactly, no Content-Encoding, a Content-Length within the limit, and every byte of it received
- * with the headers (Node's parser has buffered the whole body). Its text is what co-body would read (UTF-8, a leading
- * byte-order mark dropped). Undefined for any other request: koa-bodyparser reads those (chunked or compressed
- * bodies, other JSON types, bodies still arriving, sizes over the limit).
+ * The Content-Length of the usual request, whose body is read here without koa-bodyparser's layers (media type
+ * parsing, option copies, raw-body's decoder): `Content-Type: application/json` exactly, no Content-Encoding and a
+ * Content-Length within the limit. Undefined for any other request: koa-bodyparser reads those (chunked, compressed or
+ * oversized bodies, other JSON media types).
  */
-function receivedJsonText(req: IncomingMessage, limitBytes: number): string | undefined {
+function plainJsonLength(req: IncomingMessage, limitBytes: number): number | undefined {
   const { headers } = req;
   const length = headers['content-length'];
   if (headers['content-type'] !== JSON_TYPE || headers['content-encoding'] !== undefined || length === undefined) return undefined;
   const bytes = Number(length);
-  if (!(bytes <= limitBytes) || !req.complete || req.readableLength !== bytes) return undefined;
-  const body: Buffer | null = req.read();
-  const text = body === null ? '' : body.toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return bytes <= limitBytes ? bytes : undefined;
+}
+
+/** An error as raw-body raises it: the error boundary answers its status and message (a 4xx). */
+function readError(message: string, type: string): Error {
+  return Object.assign(new Error(message), { status: 400, statusCode: 400, expose: true, type });
+}
+
+/**
+ * Reads a body of `length` bytes as raw-body reads it for co-body: its UTF-8 text with a leading byte-order mark
+ * dropped; a client that goes away first is a 400 "request aborted", a body shorter than its Content-Length a 400
+ * "request size did not match content length", a stream error that error.
+ */
+function readUtf8(req: IncomingMessage, length: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      received += chunk.length;
+    };
+    const onAborted = (): void => {
+      cleanup();
+      reject(readError('request aborted', 'request.aborted'));
+    };
+    const onEnd = (error?: Error): void => {
+      cleanup();
+      if (error) reject(error);
+      else if (received !== length) reject(readError('request size did not match content length', 'request.size.invalid'));
+      else {
+        const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)).toString('utf8');
+        resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      }
+    };
+    const cleanup = (): void => {
+      req.off('aborted', onAborted);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onEnd);
+      req.off('close', cleanup);
+    };
+    req.on('aborted', onAborted);
+    req.on('close', cleanup);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onEnd);
+  });
 }
 
 /** co-body's strict JSON parse: an empty body is `{}`; a failure is marked as co-body marks it (status 400, the body). */
