@@ -30,7 +30,8 @@ interface BodyError {
  * PayloadTooLargeError; malformed JSON, JSON nested too deep, a JSON body that is not an object or
  * array, a `__proto__` key (prototype poisoning), or a gzip/deflate/br body that does not decompress
  * is 400 ValidationError; an unsupported Content-Encoding keeps the parser's 415. Bodies of other
- * content types are not read (the quote routes answer 400 for them). GET bodies are ignored.
+ * content types are not read (the quote routes answer 400 for them). GET bodies are ignored. The usual body
+ * (plainJsonLength) is read here, every other one by koa-bodyparser; both give the same body and the same errors.
  */
 export function jsonBody(limitBytes: number): Middleware {
   const parse = bodyParser({ enableTypes: ['json'], jsonLimit: `${limitBytes}b`, strict: true });
