@@ -10,7 +10,8 @@
  * Environment: BENCH_ROUNDS (per side, default 12), BENCH_WARM (warm-up requests per side, default 15,000),
  * BENCH_REQUESTS (per round, default 2,000), BENCH_ANSWERS (`recorded`: no pricing worker; each search is answered with
  * the worker's answer to it, priced once at start and decoded per request as the Pricer decodes it, so the main
- * thread runs alone and only the API thread's own work is measured).
+ * thread runs alone and only the API thread's own work is measured; `refused`: bench:http's routes-refused bodies, answered
+ * 400 by validation before any pricing: the request path alone).
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -32,16 +33,19 @@ if (!other) throw new Error('usage: npm run ts -- bench/apiThread.ts <other chec
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const WARM = Number(process.env.BENCH_WARM ?? 15_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
-const RECORDED = process.env.BENCH_ANSWERS === 'recorded';
+const REFUSED = process.env.BENCH_ANSWERS === 'refused';
+const RECORDED = REFUSED || process.env.BENCH_ANSWERS === 'recorded';
 const CONNECTIONS = 50;
 
 const config = shippedConfig({ LOG_LEVEL: 'info', DATA_DIR: process.env.BENCH_DATA_DIR ?? '/tmp' });
-const bodies = variedQuoteBodies(200, { maxPriceImpactBps: 10_000 });
+// `refused`: bench:http's routes-refused bodies (a chain the catalogue does not have): 400 before any pricing.
+const bodies = variedQuoteBodies(200, { maxPriceImpactBps: 10_000, ...(REFUSED ? { originChainId: 999 } : {}) });
+const STATUS = REFUSED ? 400 : 200;
 
 /** The worker's answer to each search of the mix, encoded as it crosses the thread boundary (BENCH_ANSWERS=recorded). */
 const searchKey = (s: TradeSearch): string => `${s.tokenIn}/${s.tokenOut}/${s.tradeType}/${s.amount}`;
 const answers = new Map<string, EncodedTrades>();
-if (RECORDED) {
+if (RECORDED && !REFUSED) {
   const catalog = loadCatalog(config.catalogDir);
   const pricing = pricingGraphOf(new PoolGraph(loadSnapshots(config.snapshotDir).snapshots, catalog), catalog);
   for (const body of bodies) {
@@ -125,7 +129,7 @@ function load(server: Server, count: number): Promise<void> {
     };
     for (let i = 0; i < Math.min(CONNECTIONS, count); i++) {
       const c = new Connection((status) => {
-        if (status !== 200) fail(new Error(`an answer was ${status}, not 200`));
+        if (status !== STATUS) fail(new Error(`an answer was ${status}, not ${STATUS}`));
         if (++answered === count) {
           for (const x of connections) x.destroy();
           done();
@@ -152,7 +156,7 @@ for (let round = 0; round < ROUNDS; round++)
   }
 const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1];
 process.stderr.write(
-  `API thread CPU per default POST /quotes/routes (${RECORDED ? 'recorded answers, no worker' : 'pricing worker'}), ${ROUNDS} alternating rounds of ${REQUESTS}:\n`,
+  `API thread CPU per default POST /quotes/routes (${REFUSED ? 'refused by validation' : RECORDED ? 'recorded answers, no worker' : 'pricing worker'}), ${ROUNDS} alternating rounds of ${REQUESTS}:\n`,
 );
 const ratios = perRequest.this.map((x, i) => x / perRequest.other[i]);
 process.stderr.write(

@@ -14,7 +14,8 @@
  *
  * Environment: BENCH_WARM, BENCH_SECONDS, BENCH_ROUTING (`default`, or `single`: maxHops 1 / maxSplits 1),
  * BENCH_PERF, BENCH_NODE_ARGS (node and V8 flags for the service, space-separated, e.g. `--single-threaded-gc`), WORKER_THREADS (passed to the service), BENCH_PATH (`routes`, the default: `POST /quotes/routes`; or
- * `quotes`: `POST /quotes` saved in Redis at REDIS_URL, default redis://127.0.0.1:6379, under a key prefix of its own).
+ * `quotes`: `POST /quotes` saved in Redis at REDIS_URL, default redis://127.0.0.1:6379, under a key prefix of its own; or
+ * `refused`: `POST /quotes/routes` refused by validation before any pricing, bench:http's routes-refused: the request path alone).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,6 +32,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const SINGLE = process.env.BENCH_ROUTING === 'single';
 const PERF = process.env.BENCH_PERF;
 const SAVED = process.env.BENCH_PATH === 'quotes';
+const REFUSED = process.env.BENCH_PATH === 'refused';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 interface ThreadCpu {
@@ -64,7 +66,8 @@ const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a 
 const service = await startService({ ...env, ...redisEnv }, [...(PERF ? ['--perf-basic-prof'] : []), ...nodeArgs]);
 try {
   const limits = SINGLE ? { maxHops: 1, maxSplits: 1 } : {};
-  const bodies = variedQuoteBodies(200, { ...limits, maxPriceImpactBps: 10_000 });
+  // `refused`: bench:http's routes-refused bodies (a chain the catalogue does not have: 400 before any pricing).
+  const bodies = variedQuoteBodies(200, { ...limits, maxPriceImpactBps: 10_000, ...(REFUSED ? { originChainId: 999 } : {}) });
   let requests = quoteRequests('/quotes/routes', bodies);
   if (SAVED) {
     const keys = createApiKeyStore({ redisUrl: REDIS_URL, dataDir, redisKeyPrefix: redisPrefix });
@@ -88,7 +91,7 @@ try {
   await perfDone;
   const n = Math.max(1, result.responses);
   process.stdout.write(
-    `${SAVED ? 'POST /quotes (Redis)' : 'POST /quotes/routes'}, ${SINGLE ? 'one-pool' : 'default'} routing, c=50, ${SECONDS} s after ${WARM} s of load: ${result.rps.toFixed(0)} req/s, ` +
+    `${SAVED ? 'POST /quotes (Redis)' : REFUSED ? 'POST /quotes/routes refused (400)' : 'POST /quotes/routes'}, ${SINGLE ? 'one-pool' : 'default'} routing, c=50, ${SECONDS} s after ${WARM} s of load: ${result.rps.toFixed(0)} req/s, ` +
       `p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.failures} failed\n`,
   );
   const rows = [...after.values()]

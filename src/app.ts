@@ -7,12 +7,10 @@ import type { Config } from './config.ts';
 import type { LiveState } from './graph/liveState.ts';
 import type { PoolGraph } from './graph/PoolGraph.ts';
 import { onUnconvertiblePool } from './graph/unconvertiblePools.ts';
-import { sendData } from './http/envelope.ts';
-import { errorHandler } from './http/errorHandler.ts';
 import { jsonBody } from './http/jsonBody.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createRateLimitStore, type RateLimitStore, rateLimit, rateLimitEnabled } from './http/rateLimit.ts';
-import { requestLogger } from './http/requestLogger.ts';
+import { requestBoundary } from './http/requestBoundary.ts';
 import { isWarmUpRequest } from './http/warmUpRequests.ts';
 import type { Pricer } from './quote/Pricer.ts';
 import { blockchainsRouter } from './routes/blockchains.ts';
@@ -49,8 +47,8 @@ export function routeTemplate(layer: Pick<Layer, 'path' | 'name'>): string {
 }
 
 /**
- * Builds the Koa app. Middleware order: request log, error boundary (envelope), metrics, rate limit
- * (only when a limit is configured), JSON body, routes. Never listens.
+ * Builds the Koa app. Middleware order: the request boundary (request id and log line, error envelope, metrics: one
+ * middleware), rate limit (only when a limit is configured), JSON body, routes. Never listens.
  */
 export function createApp(deps: AppDeps): Koa {
   const { config, quotes } = deps;
@@ -92,15 +90,7 @@ export function createApp(deps: AppDeps): Koa {
     );
     metrics.poolConversionFailed(pool.chainId);
   });
-  app.use(requestLogger(deps.logger));
-  app.use(errorHandler(deps.logger));
-  app.use(async function optionsEnvelope(ctx, next) {
-    await next();
-    // The router answers OPTIONS with an empty 200 and an Allow header; give it the envelope too.
-    if (ctx.method === 'OPTIONS' && ctx.status === 200 && ctx.body === '')
-      sendData(ctx, `allowed methods: ${ctx.response.get('Allow')}`, null);
-  });
-  app.use(metrics.middleware);
+  app.use(requestBoundary(deps.logger, metrics));
   if (rateLimitEnabled(config)) {
     const { warmUpToken } = deps;
     app.use(

@@ -2,7 +2,7 @@ import type { ApiKeyIdentity } from '../store/apiKeyRecords.ts';
 
 /** What this app's middleware puts on `ctx.state` for the rest of a request (Koa's DefaultState is this, below). */
 export interface AppState {
-  /** The request id (requestLogger): echoed in X-Request-Id, on every log line of the request. */
+  /** The request id (requestBoundary): echoed in X-Request-Id, on every log line of the request. */
   reqId?: string;
   /** The caller's key id and organization when a valid key was sent (auth.ts); never the key itself. */
   apiKey?: ApiKeyIdentity;

@@ -13,8 +13,7 @@ export interface Envelope<T = unknown> {
  * of the envelope, written between `message` and `data` (POST /quotes/routes: `rankedBy`).
  */
 export function sendData<T>(ctx: Context, message: string, data: T, status = 200, fields: Record<string, string> = {}): void {
-  ctx.status = status;
-  ctx.body = { code: status, message, ...fields, data } satisfies Envelope<T>;
+  sendJson(ctx, status, JSON.stringify({ code: status, message, ...fields, data } satisfies Envelope<T>), true);
 }
 
 /**
@@ -22,15 +21,25 @@ export function sendData<T>(ctx: Context, message: string, data: T, status = 200
  * the parsed value, without serializing it again.
  */
 export function sendDataJson(ctx: Context, message: string, dataJson: string, status = 200): void {
-  ctx.status = status;
-  ctx.type = 'application/json';
-  ctx.body = `{"code":${status},"message":${JSON.stringify(message)},"data":${dataJson}}`;
+  sendJson(ctx, status, `{"code":${status},"message":${JSON.stringify(message)},"data":${dataJson}}`);
 }
 
 /** Writes an error envelope (no `data`). */
 export function sendError(ctx: Context, status: number, message: string): void {
+  sendJson(ctx, status, JSON.stringify({ code: status, message } satisfies Envelope), true);
+}
+
+/**
+ * Writes JSON text as the response: the bytes and headers Koa writes for an object body (`asObject`: a Content-Length
+ * already set, by an earlier body, is dropped and written last, as Koa's respond() writes it) or for a string body,
+ * with the text encoded to UTF-8 once; given a string, Koa measures its UTF-8 length and the socket then encodes it
+ * again.
+ */
+function sendJson(ctx: Context, status: number, json: string, asObject = false): void {
   ctx.status = status;
-  ctx.body = { code: status, message } satisfies Envelope;
+  if (asObject) ctx.remove('Content-Length');
+  ctx.type = 'application/json';
+  ctx.body = Buffer.from(json);
 }
 
 /** A success envelope serialized once (and gzipped once), for data that changes seldom or never while the process runs. */

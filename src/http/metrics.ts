@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
 import { BaseError } from '../errors/BaseError.ts';
 import { type LiveState, stateAgeSeconds } from '../graph/liveState.ts';
@@ -26,8 +26,13 @@ export interface MetricsDeps {
 /** The service's Prometheus metrics: a registry of its own, the request middleware and the scrape output. */
 export interface Metrics {
   readonly registry: Registry;
-  /** Counts and times every request; place it inside the error boundary, before the routes. */
-  readonly middleware: Middleware;
+  /**
+   * Counts and times a request the routes answered (its status as they set it), from `started` (performance.now() when
+   * it came in); the request boundary (requestBoundary.ts) calls it before the error boundary writes any envelope.
+   */
+  answered(ctx: Context, started: number): void;
+  /** Counts and times a request whose handling threw `error`, by the status the error boundary will answer. */
+  failed(ctx: Context, started: number, error: unknown): void;
   /** The text exposition format and its content type. */
   render(): Promise<{ contentType: string; body: string }>;
   /** Counts a pool whose snapshot state does not convert (left out of every route), in `pool_conversion_failures_total`. */
@@ -225,15 +230,11 @@ export function createMetrics(deps: MetricsDeps): Metrics {
 
   return {
     registry,
-    middleware: async function measure(ctx, next) {
-      const started = performance.now();
-      try {
-        await next();
-      } catch (error) {
-        record(ctx, started, statusOf(error), error);
-        throw error;
-      }
+    answered(ctx, started) {
       record(ctx, started, ctx.status, undefined);
+    },
+    failed(ctx, started, error) {
+      record(ctx, started, statusOf(error), error);
     },
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };

@@ -7,6 +7,7 @@ import type { KeyedState } from '../http/AppState.ts';
 import { optionalApiKey, requireApiKey } from '../http/auth.ts';
 import { sendData, sendDataJson } from '../http/envelope.ts';
 import { UUID_PATTERN, unanchored } from '../http/formats.ts';
+import { isJsonRequest } from '../http/jsonBody.ts';
 import { queryValue } from '../http/query.ts';
 import { applyTokenFacts } from '../quote/applyTokenFacts.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../quote/quoteRequest.ts';
@@ -54,7 +55,7 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
 
   /** Parses the JSON body of a quote request; a body that is not JSON is a 400. */
   function readRequest(ctx: Context): QuoteRequest {
-    if (!ctx.request.is('application/json')) throw new ValidationError('request body must be JSON (Content-Type: application/json)');
+    if (!isJsonRequest(ctx)) throw new ValidationError('request body must be JSON (Content-Type: application/json)');
     return parseRequest(ctx.request.body);
   }
 
@@ -94,7 +95,7 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
   router.post<KeyedState>(SWAP_ROUTE_TEMPLATE, SWAP_ROUTE, requireApiKey(deps.keys), async (ctx) => {
     const id = ctx.captures![0].toLowerCase();
     // A body that is not JSON is refused after the quote is found (parseSwapBody: undefined).
-    const body = ctx.request.is('application/json') ? ctx.request.body : undefined;
+    const body = isJsonRequest(ctx) ? ctx.request.body : undefined;
     sendData(ctx, 'swap built successfully', await deps.quotes.swap(id, ctx.state.apiKey.org, body));
   });
 

@@ -7,8 +7,7 @@ import { pino } from 'pino';
 import t from 'tap';
 import { apiKeyOf, optionalApiKey, requireApiKey } from '../../src/http/auth.ts';
 import { sendData } from '../../src/http/envelope.ts';
-import { errorHandler } from '../../src/http/errorHandler.ts';
-import { requestLogger } from '../../src/http/requestLogger.ts';
+import { requestBoundary } from '../../src/http/requestBoundary.ts';
 import { type ApiKeyStore, createApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import { freePort } from '../helpers/freePort.ts';
 import { request } from '../helpers/testApp.ts';
@@ -29,8 +28,7 @@ const logger = pino(
 function tinyApp(keys: Pick<ApiKeyStore, 'verify'>): Koa {
   const app = new Koa();
   app.silent = true;
-  app.use(requestLogger(logger));
-  app.use(errorHandler(logger));
+  app.use(requestBoundary(logger));
   const required = requireApiKey(keys);
   const optional = optionalApiKey(keys);
   app.use(async (ctx, next) => {

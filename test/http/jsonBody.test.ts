@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { buildStubQuoteApp, fixtureQuoteRequest as VALID } from '../helpers/stubQuoteApp.ts';
@@ -124,4 +126,72 @@ t.test('absurd chain ids in the query are 400 "chainId: must be a positive integ
 t.test('a GET request body is ignored, even when malformed', async (t) => {
   const res = await s.request('GET', '/blockchains/tokens?chainId=1001', { payload: '{', headers: JSON_TYPE });
   t.equal(res.status, 200);
+});
+
+t.test('jsonBody over a real socket: the usual Content-Type read without koa-bodyparser answers as koa-bodyparser does', async (t) => {
+  const server = s.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  const { port } = server.address() as AddressInfo;
+  const CLOCK_FIELDS = new Set(['deadline', 'ageSeconds']);
+  /** Sends `parts` as the body (one write each, a pause between them) with the given Content-Type. */
+  const send = (type: string, parts: Buffer[]) =>
+    new Promise<[number | undefined, unknown]>((resolve, reject) => {
+      const length = parts.reduce((n, p) => n + p.length, 0);
+      const headers = { 'content-type': type, 'content-length': String(length) };
+      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/quotes/routes', headers }, (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk) => (text += chunk))
+          // Deadlines and the snapshot's age follow the clock: left out.
+          .on('end', () => resolve([res.statusCode, JSON.parse(text, (key, value) => (CLOCK_FIELDS.has(key) ? undefined : value))]));
+      });
+      req.on('error', reject);
+      const [first, ...rest] = parts;
+      req.write(first ?? Buffer.alloc(0));
+      setTimeout(() => {
+        for (const part of rest) req.write(part);
+        req.end();
+      }, 20);
+    });
+  const valid = Buffer.from(JSON.stringify(VALID));
+  const routes = await send('application/json; charset=utf-8', [valid]);
+  t.equal(routes[0], 200);
+  const [beforeBad, afterBad] = withRaw('amount', '"1@@"').split('@@');
+  const invalidUtf8 = Buffer.concat([Buffer.from(beforeBad), Buffer.from([0xe2, 0x82, 0xff]), Buffer.from(afterBad)]);
+  const cases: [string, Buffer[], [number, unknown]][] = [
+    ['valid', [valid], routes as [number, unknown]],
+    ['valid, in three writes', [valid.subarray(0, 10), valid.subarray(10, 50), valid.subarray(50)], routes as [number, unknown]],
+    ['valid after a byte-order mark', [Buffer.from([0xef, 0xbb, 0xbf]), valid], routes as [number, unknown]],
+    [
+      'empty',
+      [],
+      [
+        400,
+        error(
+          400,
+          'amount: is required; destinationChainId: is required; originChainId: is required; recipientAddress: is required; tokenIn: is required; tokenOut: is required',
+        ),
+      ],
+    ],
+    ['malformed', [Buffer.from('{"amount":')], [400, error(400, 'malformed JSON body')]],
+    ['not an object', [Buffer.from(' 42')], [400, error(400, 'request body must be a JSON object')]],
+    [
+      'a __proto__ key',
+      [Buffer.from('{"a":{"\\u005f_proto__":{"admin":true}}}')],
+      [400, error(400, 'request body must not contain a "__proto__" key')],
+    ],
+    [
+      'invalid UTF-8 in a string',
+      [invalidUtf8],
+      [400, error(400, 'amount: must be a positive decimal string such as "1.5" (no sign, exponent or spaces)')],
+    ],
+  ];
+  for (const [name, parts, expected] of cases) {
+    const usual = await send('application/json', parts);
+    const parsedByKoaBodyparser = await send('application/json; charset=utf-8', parts);
+    t.strictSame(usual, expected, `${name}: the expected answer`);
+    t.strictSame(usual, parsedByKoaBodyparser, `${name}: the answer koa-bodyparser gives`);
+  }
 });

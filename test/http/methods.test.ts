@@ -76,3 +76,17 @@ t.test("over a real socket: Node's parser lets TRACE and QUERY through, and the 
     t.strictSame([status, allow, JSON.parse(body)], [405, 'HEAD, GET', { code: 405, message: 'method not allowed' }], method);
   }
 });
+
+t.test('over a real socket: the OPTIONS envelope keeps the header order of a Koa object body (Content-Length last)', async (t) => {
+  const server = s.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  const { port } = server.address() as AddressInfo;
+  const names = await new Promise<string[]>((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method: 'OPTIONS', path: '/quotes/routes' }, (res) => {
+      res.resume().on('end', () => resolve(res.rawHeaders.filter((_, i) => i % 2 === 0)));
+    });
+    req.on('error', reject).end();
+  });
+  t.strictSame(names, ['X-Request-Id', 'Content-Type', 'Allow', 'Content-Length', 'Date', 'Connection', 'Keep-Alive']);
+});
