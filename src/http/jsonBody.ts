@@ -1,19 +1,9 @@
-import type { IncomingMessage } from 'node:http';
-import { createRequire } from 'node:module';
 import type { Context, Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { PayloadTooLargeError, ValidationError } from '../errors/BaseError.ts';
 
 /** Methods whose body is read; any other request's body is ignored (never parsed, never an error). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-
-// The JSON parser koa-bodyparser's co-body parses with (prototype poisoning refused), resolved from co-body itself so
-// both paths below parse with the same code.
-const coBodyPath = createRequire(createRequire(import.meta.url).resolve('koa-bodyparser')).resolve('co-body');
-const bourne: { parse(text: string, options: { protoAction: 'error' }): unknown } = createRequire(coBodyPath)('@hapi/bourne');
-/** co-body's strict test: a JSON text that is not an object or array is refused before it is parsed. */
-const STRICT_JSON = /^[ \t\n\r]*[[{]/;
-const JSON_TYPE = 'application/json';
 
 interface BodyError {
   type?: string;
@@ -30,8 +20,7 @@ interface BodyError {
  * PayloadTooLargeError; malformed JSON, JSON nested too deep, a JSON body that is not an object or
  * array, a `__proto__` key (prototype poisoning), or a gzip/deflate/br body that does not decompress
  * is 400 ValidationError; an unsupported Content-Encoding keeps the parser's 415. Bodies of other
- * content types are not read (the quote routes answer 400 for them). GET bodies are ignored. The usual body
- * (plainJsonLength) is read here, every other one by koa-bodyparser; both give the same body and the same errors.
+ * content types are not read (the quote routes answer 400 for them). GET bodies are ignored.
  */
 export function jsonBody(limitBytes: number): Middleware {
   const parse = bodyParser({ enableTypes: ['json'], jsonLimit: `${limitBytes}b`, strict: true });
@@ -39,9 +28,7 @@ export function jsonBody(limitBytes: number): Middleware {
   return async function parseJsonBody(ctx, next) {
     if (BODY_METHODS.has(ctx.method)) {
       try {
-        const length = plainJsonLength(ctx.req, limitBytes);
-        if (length === undefined) await parse(ctx, noop);
-        else ctx.request.body = parseStrictJson(await readUtf8(ctx.req, length));
+        await parse(ctx, noop);
       } catch (caught) {
         throw bodyError(caught, limitBytes);
       }
@@ -50,76 +37,7 @@ export function jsonBody(limitBytes: number): Middleware {
   };
 }
 
-/**
- * The Content-Length of the usual request, whose body is read here without koa-bodyparser's layers (media type
- * parsing, option copies, raw-body's decoder): `Content-Type: application/json` exactly, no Content-Encoding and a
- * Content-Length within the limit. Undefined for any other request: koa-bodyparser reads those (chunked, compressed or
- * oversized bodies, other JSON media types).
- */
-function plainJsonLength(req: IncomingMessage, limitBytes: number): number | undefined {
-  const { headers } = req;
-  const length = headers['content-length'];
-  if (headers['content-type'] !== JSON_TYPE || headers['content-encoding'] !== undefined || length === undefined) return undefined;
-  const bytes = Number(length);
-  return bytes <= limitBytes ? bytes : undefined;
-}
-
-/** An error as raw-body raises it: the error boundary answers its status and message (a 4xx). */
-function readError(message: string, type: string): Error {
-  return Object.assign(new Error(message), { status: 400, statusCode: 400, expose: true, type });
-}
-
-/**
- * Reads a body of `length` bytes as raw-body reads it for co-body: its UTF-8 text with a leading byte-order mark
- * dropped; a client that goes away first is a 400 "request aborted", a body shorter than its Content-Length a 400
- * "request size did not match content length", a stream error that error.
- */
-function readUtf8(req: IncomingMessage, length: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const onData = (chunk: Buffer): void => {
-      chunks.push(chunk);
-      received += chunk.length;
-    };
-    const onAborted = (): void => {
-      cleanup();
-      reject(readError('request aborted', 'request.aborted'));
-    };
-    const onEnd = (error?: Error): void => {
-      cleanup();
-      if (error) reject(error);
-      else if (received !== length) reject(readError('request size did not match content length', 'request.size.invalid'));
-      else {
-        const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)).toString('utf8');
-        resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-      }
-    };
-    const cleanup = (): void => {
-      req.off('aborted', onAborted);
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onEnd);
-      req.off('close', cleanup);
-    };
-    req.on('aborted', onAborted);
-    req.on('close', cleanup);
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onEnd);
-  });
-}
-
-/** co-body's strict JSON parse: an empty body is `{}`; a failure is marked as co-body marks it (status 400, the body). */
-function parseStrictJson(text: string): unknown {
-  if (text === '') return {};
-  try {
-    if (!STRICT_JSON.test(text)) throw new SyntaxError('invalid JSON, only supports object and array');
-    return bourne.parse(text, { protoAction: 'error' });
-  } catch (err) {
-    throw Object.assign(err as Error, { status: 400, body: text });
-  }
-}
+const JSON_TYPE = 'application/json';
 
 /**
  * Whether the request's body is JSON (`ctx.request.is('application/json')`), answered without parsing the media type

@@ -128,7 +128,7 @@ t.test('a GET request body is ignored, even when malformed', async (t) => {
   t.equal(res.status, 200);
 });
 
-t.test('jsonBody over a real socket: the usual Content-Type read without koa-bodyparser answers as koa-bodyparser does', async (t) => {
+t.test('jsonBody over a real socket: split, BOM-led and bad bodies answer exactly, with or without a charset', async (t) => {
   const server = s.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   t.teardown(() => new Promise((resolve) => server.close(resolve)));
@@ -190,8 +190,8 @@ t.test('jsonBody over a real socket: the usual Content-Type read without koa-bod
   ];
   for (const [name, parts, expected] of cases) {
     const usual = await send('application/json', parts);
-    const parsedByKoaBodyparser = await send('application/json; charset=utf-8', parts);
+    const withCharset = await send('application/json; charset=utf-8', parts);
     t.strictSame(usual, expected, `${name}: the expected answer`);
-    t.strictSame(usual, parsedByKoaBodyparser, `${name}: the answer koa-bodyparser gives`);
+    t.strictSame(withCharset, expected, `${name}: the same answer with a charset parameter`);
   }
 });
