@@ -66,7 +66,8 @@ export function assignExecutors(members: readonly { executors: readonly Executor
     for (let m = first + 1; m < members.length && everyOne; m++) {
       if (members[m].stages) continue;
       const executors = members[m].executors;
-      let has = false;
+      // Paths of the same deployments share one list (executorsFor's answer): e is in it.
+      let has = executors === firstExecutors;
       for (let x = 0; x < executors.length && !has; x++) has = executors[x].address === e.address;
       everyOne = has;
     }
