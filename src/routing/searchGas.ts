@@ -215,11 +215,29 @@ export function plainExecutor(e: Executor): Executor {
   return { kind: e.kind, address: e.address, name: e.name };
 }
 
-/** Network fee of `gas` units in the search's priced token; 0 when unpriced. */
+/**
+ * Network fee of `gas` units in the search's priced token; 0 when unpriced. gas × gasPriceWei × num / den, with the
+ * first product made once per search (Search.feeNum), and each total's fee kept per rate and gas price as
+ * gasCostUnits keeps its figures: the exact polish scores many share moves whose gas totals repeat (a BigInt product
+ * and a division of the rate's many-word numbers each).
+ */
 export function gasCost(search: Search, gas: bigint): bigint {
-  // gas × gasPriceWei × num / den, with the first product made once per search (Search.feeNum).
-  return search.feeNum === undefined ? 0n : (gas * search.feeNum) / search.rate!.den;
+  const feeNum = search.feeNum;
+  if (feeNum === undefined) return 0n;
+  if (gas < 0n || gas > MAX_KEPT_GAS) return (gas * feeNum) / search.rate!.den;
+  const known = feesOf(search.rate!, feeNum).exact;
+  const units = Number(gas);
+  let fee = known.get(units);
+  if (fee === undefined) {
+    if (known.size >= MAX_FEES_OF_GAS) known.clear();
+    fee = (gas * feeNum) / search.rate!.den;
+    known.set(units, fee);
+  }
+  return fee;
 }
+
+/** Gas totals whose fees gasCost keeps: those a number holds exactly (its key). */
+const MAX_KEPT_GAS = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * Number(gasCost) of `gas` units (an exact integer): the split search's fee estimate of every set it weighs. The
@@ -230,22 +248,34 @@ export function gasCost(search: Search, gas: bigint): bigint {
 export function gasCostUnits(search: Search, gas: number): number {
   const feeNum = search.feeNum;
   if (feeNum === undefined) return 0;
-  const rate = search.rate!;
-  let known = feesOfGas.get(rate);
-  if (known === undefined || known.feeNum !== feeNum) {
-    known = { feeNum, fees: new Map() };
-    feesOfGas.set(rate, known);
-  }
-  let fee = known.fees.get(gas);
+  const known = feesOf(search.rate!, feeNum).units;
+  let fee = known.get(gas);
   if (fee === undefined) {
-    if (known.fees.size >= MAX_FEES_OF_GAS) known.fees.clear();
+    if (known.size >= MAX_FEES_OF_GAS) known.clear();
     fee = Number(gasCost(search, BigInt(gas)));
-    known.fees.set(gas, fee);
+    known.set(gas, fee);
   }
   return fee;
 }
 
-/** gasCostUnits' figures by rate (the gas price's product with its numerator beside them: one gas price at a time). */
-const feesOfGas = new WeakMap<Fraction, { feeNum: bigint; fees: Map<number, number> }>();
+/** The fees kept for a rate at the gas price whose product with its numerator is `feeNum` (one gas price at a time). */
+function feesOf(rate: Fraction, feeNum: bigint): KeptFees {
+  let known = feesOfGas.get(rate);
+  if (known === undefined || known.feeNum !== feeNum) {
+    known = { feeNum, units: new Map(), exact: new Map() };
+    feesOfGas.set(rate, known);
+  }
+  return known;
+}
+
+/** gasCostUnits' and gasCost's figures of one rate and gas price, by gas total. */
+interface KeptFees {
+  readonly feeNum: bigint;
+  readonly units: Map<number, number>;
+  readonly exact: Map<number, bigint>;
+}
+
+/** The kept fees by rate. */
+const feesOfGas = new WeakMap<Fraction, KeptFees>();
 /** Most gas totals kept per rate (a search weighs a few dozen; a long run on one rate stays bounded). */
 const MAX_FEES_OF_GAS = 4096;
