@@ -116,6 +116,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   let split: PricedSplit<Candidate> | undefined;
   if (request.maxSplits > 1 && candidates.length > 0) {
     const floors: StagedFloors = { own: [], set: undefined, fee: 0 };
+    // The fixed amount as a number, converted once (admit's bounds read it for every path weighed).
+    const fixed = Number(request.amount);
     split = optimalSplit(
       {
         tradeType: request.tradeType,
@@ -147,7 +149,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
             if (set && belowRate(pending, set.lambda)) return false;
             if (
               (set || (bounded && alone === undefined)) &&
-              !mayAdd(pending, set, toBeat!, request.tradeType, Number(request.amount), undefined, candidates[j].path)
+              !mayAdd(pending, set, toBeat!, request.tradeType, fixed, undefined, candidates[j].path)
             )
               return false;
             if (alone !== undefined) {
@@ -167,7 +169,6 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
             }
           } else if (toBeat !== undefined) {
             const fees = search.rate !== undefined && request.gasPriceWei > 0n;
-            const fixed = Number(request.amount);
             if (
               !mayAdd(
                 pending,
