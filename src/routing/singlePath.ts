@@ -154,7 +154,7 @@ export function bestSinglePath(
  * most), not a sort calling a comparator closure from the runtime. Both give the one order of that total order; a NaN
  * bound, which would make the comparison no order at all, takes the library sort, as before.
  */
-function byBound(bounds: readonly number[]): number[] {
+export function byBound(bounds: readonly number[]): number[] {
   const order: number[] = new Array(bounds.length);
   for (let i = 0; i < bounds.length; i++) {
     const b = bounds[i];
