@@ -40,7 +40,7 @@ export function priceSolved<P extends SplitPath>(
 }
 
 /** A member's exact share and its quote. */
-interface Share {
+export interface Share {
   readonly member: number;
   share: bigint;
   quote: OkQuote;
@@ -195,7 +195,7 @@ function dropUnpaid<P extends SplitPath>(
       best.shares.map((x) => x.member),
       memo,
     );
-    const order = [...best.shares].sort((a, b) => (a.share < b.share ? -1 : a.share > b.share ? 1 : 0));
+    const order = smallestFirst(best.shares);
     for (const leave of order) {
       const rest = best.shares.filter((x) => x !== leave).map((x) => x.member);
       if (rest.some((i) => curves[i].x.length === 0)) continue;
@@ -213,6 +213,23 @@ function dropUnpaid<P extends SplitPath>(
     }
   }
   return result(candidates, best);
+}
+
+/**
+ * Shares by size, the smallest first (equal ones in their order): an insertion sort, as a split has a few
+ * (Array.prototype.sort, stable too, allocates a work area and calls a comparator closure per comparison).
+ */
+export function smallestFirst(shares: readonly Share[]): Share[] {
+  const order: Share[] = new Array(shares.length);
+  for (let i = 0; i < shares.length; i++) {
+    let k = i;
+    while (k > 0 && order[k - 1].share > shares[i].share) {
+      order[k] = order[k - 1];
+      k--;
+    }
+    order[k] = shares[i];
+  }
+  return order;
 }
 
 function result<P extends SplitPath>(candidates: readonly P[], priced: { shares: Share[]; score: bigint }): PricedSplit<P> {

@@ -1,10 +1,11 @@
 // The route search's glue cut for CPU (issue 24), each against the code it replaced as the oracle: soleDeployment
 // (bestTradesByDeployment) against a Set of every leg's deployment id; byBound (bestSinglePath's order) against
-// Array.prototype.sort with the comparator it replaced; gasCost's kept fees against the BigInt formula, across gas
+// Array.prototype.sort with the comparator it replaced, and so dropUnpaid's smallestFirst; gasCost's kept fees against the BigInt formula, across gas
 // prices and totals beyond what a number holds exactly.
 import t from 'tap';
 import { deploymentId } from '../../src/catalog/Catalog.ts';
 import { soleDeployment } from '../../src/routing/bestTradesByDeployment.ts';
+import { type Share, smallestFirst } from '../../src/routing/priceSolved.ts';
 import { gasCost, gasCostUnits, type Search } from '../../src/routing/searchGas.ts';
 import { byBound } from '../../src/routing/singlePath.ts';
 import type { Leg, Trade } from '../../src/routing/Trade.ts';
@@ -120,4 +121,19 @@ t.test("gasCost: each gas total's fee as the BigInt formula gives it, through ga
   for (const gas of [2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 60n + 3n])
     t.equal(gasCost(search, gas), (gas * 3n * rate.num) / rate.den, `${gas} gas: beyond a number's exact integers, not confused`);
   t.equal(gasCost({ rate: undefined, feeNum: undefined } as unknown as Search, 100n), 0n, 'unpriced: 0');
+});
+
+t.test("smallestFirst (dropUnpaid's order): the stable library sort by share it replaced", async (t) => {
+  const rand = random(9);
+  let failures = 0;
+  for (let n = 0; n < 3000; n++) {
+    const shares = Array.from(
+      { length: Math.floor(rand() * 7) },
+      (_x, member) => ({ member, share: BigInt(Math.floor(rand() * 5)) }) as Share,
+    );
+    const want = [...shares].sort((a, b) => (a.share < b.share ? -1 : a.share > b.share ? 1 : 0));
+    const got = smallestFirst(shares);
+    if (got.length !== want.length || got.some((x, i) => x !== want[i])) failures++;
+  }
+  t.equal(failures, 0, '3,000 random share lists, ties among them: the same order');
 });
