@@ -188,14 +188,14 @@ export function callsGasUnits(search: Search, routes: readonly { executor: Execu
   for (let i = 0; i < routes.length; i++) {
     const executor = routes[i].executor;
     let first = true;
-    for (let k = 0; k < i && first; k++) first = routes[k].executor.address !== executor.address;
+    for (let k = 0; k < i && first; k++) first = routes[k].executor !== executor && routes[k].executor.address !== executor.address;
     if (!first) continue;
     // This executor's routes and their native work together (callNativeWork's, without an array and an object per
     // route: loops, not filter/findIndex closures, as this runs for every set the search weighs).
     const work = noNativeWork();
     let own = 0;
     for (let k = i; k < routes.length; k++) {
-      if (routes[k].executor.address !== executor.address) continue;
+      if (routes[k].executor !== executor && routes[k].executor.address !== executor.address) continue;
       addNativeWork(work, routes[k].legs, search.nativeIn, search.nativeOut);
       own++;
     }
