@@ -116,6 +116,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   let split: PricedSplit<Candidate> | undefined;
   if (request.maxSplits > 1 && candidates.length > 0) {
     const floors: StagedFloors = { own: [], set: undefined, fee: 0 };
+    // The fixed amount as a number, converted once (admit's bounds read it for every path weighed).
+    const fixed = Number(request.amount);
     split = optimalSplit(
       {
         tradeType: request.tradeType,
@@ -147,7 +149,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
             if (set && belowRate(pending, set.lambda)) return false;
             if (
               (set || (bounded && alone === undefined)) &&
-              !mayAdd(pending, set, toBeat!, request.tradeType, Number(request.amount), undefined, candidates[j].path)
+              !mayAdd(pending, set, toBeat!, request.tradeType, fixed, undefined, candidates[j].path)
             )
               return false;
             if (alone !== undefined) {
@@ -167,7 +169,6 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
             }
           } else if (toBeat !== undefined) {
             const fees = search.rate !== undefined && request.gasPriceWei > 0n;
-            const fixed = Number(request.amount);
             if (
               !mayAdd(
                 pending,
@@ -227,37 +228,43 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };
 }
 
-/** Levels of pairKey's kept keys: by the filter's name, the search's options, then each end. */
-type KeyLevel = Map<string, KeyLevel | string>;
+/** Levels of pairKey's kept keys: by the filter's name, each option, then each end. */
+type KeyPart = string | number | boolean | undefined;
+type KeyLevel = Map<KeyPart, KeyLevel | string>;
 const pairKeys: KeyLevel = new Map();
 let pairKeyCount = 0;
 /** Most keys pairKey keeps (then it starts again). */
 const PAIR_KEYS = 16_384;
 
+/** The level below `level` for `part`, made on first use. */
+function keyLevel(level: KeyLevel, part: KeyPart): KeyLevel {
+  let next = level.get(part) as KeyLevel | undefined;
+  if (next === undefined) {
+    next = new Map();
+    level.set(part, next);
+  }
+  return next;
+}
+
 /**
  * The name of a search's candidate paths in the index's pair memo (ChainPoolIndex.pairMemo): its ends, options and
  * filter (allowKey). Kept once built, looked up by the filter's name (bestTradesByDeployment makes one string per
- * filter), a short string of the options and the ends' addresses, whose hashes the strings keep: the ~250-character
- * key is not built and hashed again for every search.
+ * filter), each option's own value and the ends' addresses, whose hashes the strings keep: neither the ~250-character
+ * key nor a string of the options is built and hashed again for every search.
  */
 export function pairKey(ends: TradeEnds, request: TradeRequest, maxRoutes: number | undefined, keepUnpaid: boolean): string {
-  const options = `${ends.nativeIn}:${ends.nativeOut}:${request.maxHops}:${request.tradeType}:${maxRoutes ?? ''}:${request.handoverSlippageBps ?? ''}:${keepUnpaid}`;
-  const parts = [request.allowKey!, options, ends.poolTokenIn];
-  let level = pairKeys;
-  for (let i = 0; i < parts.length; i++) {
-    let next = level.get(parts[i]) as KeyLevel | undefined;
-    if (next === undefined) {
-      next = new Map();
-      level.set(parts[i], next);
-    }
-    level = next;
-  }
+  let level = keyLevel(pairKeys, request.allowKey!);
+  level = keyLevel(keyLevel(level, ends.nativeIn), ends.nativeOut);
+  level = keyLevel(keyLevel(level, request.maxHops), request.tradeType);
+  level = keyLevel(keyLevel(level, maxRoutes), request.handoverSlippageBps);
+  level = keyLevel(keyLevel(level, keepUnpaid), ends.poolTokenIn);
   let key = level.get(ends.poolTokenOut) as string | undefined;
   if (key === undefined) {
     if (++pairKeyCount > PAIR_KEYS) {
       pairKeys.clear();
       pairKeyCount = 1;
     }
+    const options = `${ends.nativeIn}:${ends.nativeOut}:${request.maxHops}:${request.tradeType}:${maxRoutes ?? ''}:${request.handoverSlippageBps ?? ''}:${keepUnpaid}`;
     key = `paths:${ends.poolTokenIn}:${ends.poolTokenOut}:${options}:${request.allowKey}`;
     level.set(ends.poolTokenOut, key);
   }

@@ -6,6 +6,7 @@ import { type BestTradeOptions, bestTrade, type TradeOutcome } from './bestTrade
 import { POOL_NATIVE } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import type { TradeRequest } from './searchGas.ts';
+import type { Leg, Trade } from './Trade.ts';
 import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
 
 /** One trade outcome; `deployment`: the deployment a trade is kept to, '' for one over all of them. */
@@ -53,13 +54,10 @@ export function bestTradesByDeployment(
   };
   // The best trade over all of them, when it goes through more than one deployment, is an entry of its own; when
   // there is none, its refusal says why (e.g. the only paths mix deployments that cannot execute an exact output).
-  const used = all.outcome.ok
-    ? new Set(all.outcome.trade.splits.flatMap((s) => s.route.legs.map((l) => deploymentId(l.dex, l.version))))
-    : undefined;
   // Through one deployment, the best trade overall stands for that deployment (no search of its own): it is the trade
   // POST /quotes returns, so the route list ranks exactly that trade (a search kept to one deployment may settle on
   // other shares).
-  const own = used?.size === 1 ? [...used][0] : undefined;
+  const own = all.outcome.ok ? soleDeployment(all.outcome.trade) : undefined;
   const each = limits.deployments.map((deployment) => ({
     deployment,
     outcome:
@@ -73,6 +71,26 @@ export function bestTradesByDeployment(
 }
 
 const NO_ROUTE: TradeOutcome = { ok: false, code: 'NO_ROUTE' };
+
+/**
+ * The one deployment every leg of a trade goes through; undefined when its legs use more than one, or it has none.
+ * Legs of the same DEX and version name the same deployment, so its id is built once, not per leg into a set.
+ */
+export function soleDeployment(trade: Trade): DeploymentId | undefined {
+  let first: Leg | undefined;
+  let id: DeploymentId | undefined;
+  for (let s = 0; s < trade.splits.length; s++) {
+    const legs = trade.splits[s].route.legs;
+    for (let l = 0; l < legs.length; l++) {
+      const leg = legs[l];
+      if (first === undefined) {
+        first = leg;
+        id = deploymentId(leg.dex, leg.version);
+      } else if ((leg.dex !== first.dex || leg.version !== first.version) && deploymentId(leg.dex, leg.version) !== id) return undefined;
+    }
+  }
+  return id;
+}
 
 /**
  * Whether a deployment has no pool at one end of the trade (at the wrapped native token's node, at native ETH's

@@ -40,7 +40,7 @@ export function priceSolved<P extends SplitPath>(
 }
 
 /** A member's exact share and its quote. */
-interface Share {
+export interface Share {
   readonly member: number;
   share: bigint;
   quote: OkQuote;
@@ -57,13 +57,22 @@ function priceShares<P extends SplitPath>(
 ): { shares: Share[]; score: bigint } | number | undefined {
   const { tradeType, amount } = context;
   const floats = tradeType === 'exactIn' ? set.split.inputs : set.split.outputs;
-  const wanted = floats.map((v) => BigInt(Math.max(0, Math.round(v))));
-  const tiny = wanted.findIndex((v) => v * 1_000_000n < amount * MIN_SHARE_PPM);
+  // Loops, not map/findIndex/reduce closures: the split search prices every set it settles on and dropUnpaid's.
+  const n = floats.length;
+  const wanted: bigint[] = new Array(n);
+  for (let i = 0; i < n; i++) wanted[i] = BigInt(Math.max(0, Math.round(floats[i])));
+  const least = amount * MIN_SHARE_PPM;
+  let tiny = -1;
+  for (let i = 0; i < n && tiny < 0; i++) if (wanted[i] * 1_000_000n < least) tiny = i;
   if (tiny >= 0 && set.members.length > 1) return tiny;
   // The rounding remainder goes to the largest share.
   let largest = 0;
-  for (let i = 1; i < wanted.length; i++) if (wanted[i] > wanted[largest]) largest = i;
-  wanted[largest] += amount - wanted.reduce((a, b) => a + b, 0n);
+  let total = 0n;
+  for (let i = 0; i < n; i++) {
+    if (wanted[i] > wanted[largest]) largest = i;
+    total += wanted[i];
+  }
+  wanted[largest] += amount - total;
   if (wanted[largest] <= 0n) return set.members.length > 1 ? largest : undefined;
   const result: Share[] = [];
   // With several members, each is priced in one walk at its share and one polish step either side (polish's moves).
@@ -90,7 +99,8 @@ const quotes = (s: readonly Share[]): OkQuote[] => s.map((x) => x.quote);
 
 /** The integer polish's step: a millionth of the amount, at least 1. */
 function polishStep(amount: bigint): bigint {
-  return amount / 1_000_000n > 0n ? amount / 1_000_000n : 1n;
+  const step = amount / 1_000_000n;
+  return step > 0n ? step : 1n;
 }
 
 /**
@@ -185,7 +195,7 @@ function dropUnpaid<P extends SplitPath>(
       best.shares.map((x) => x.member),
       memo,
     );
-    const order = [...best.shares].sort((a, b) => (a.share < b.share ? -1 : a.share > b.share ? 1 : 0));
+    const order = smallestFirst(best.shares);
     for (const leave of order) {
       const rest = best.shares.filter((x) => x !== leave).map((x) => x.member);
       if (rest.some((i) => curves[i].x.length === 0)) continue;
@@ -203,6 +213,23 @@ function dropUnpaid<P extends SplitPath>(
     }
   }
   return result(candidates, best);
+}
+
+/**
+ * Shares by size, the smallest first (equal ones in their order): an insertion sort, as a split has a few
+ * (Array.prototype.sort, stable too, allocates a work area and calls a comparator closure per comparison).
+ */
+export function smallestFirst(shares: readonly Share[]): Share[] {
+  const order: Share[] = new Array(shares.length);
+  for (let i = 0; i < shares.length; i++) {
+    let k = i;
+    while (k > 0 && order[k - 1].share > shares[i].share) {
+      order[k] = order[k - 1];
+      k--;
+    }
+    order[k] = shares[i];
+  }
+  return order;
 }
 
 function result<P extends SplitPath>(candidates: readonly P[], priced: { shares: Share[]; score: bigint }): PricedSplit<P> {

@@ -1,7 +1,7 @@
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import type { Candidate } from './candidates.ts';
-import type { StagePlan } from './executors.ts';
+import type { ExecutorMarks, StagePlan } from './executors.ts';
 import { type CallGasFigure, callGasFigure, routeGas } from './gasModel.ts';
 import { addNativeWork, type NativeWork, noNativeWork } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
@@ -49,35 +49,66 @@ export interface Search {
   readonly approvalReset: boolean;
 }
 
+/** What assignExecutors reads of a route: its executors, its stages, and (a Candidate's) its executors' marks. */
+export interface ExecutableRoute extends Partial<ExecutorMarks> {
+  readonly executors: readonly Executor[];
+  readonly stages?: readonly StagePlan[];
+}
+
 /**
  * Groups active routes by the executor they will use: a common one when every route run in one call can use it. A
  * path of stages keeps its first stage's executor: its stages are steps of their own, never in another route's call.
  */
-export function assignExecutors(members: readonly { executors: readonly Executor[]; stages?: readonly StagePlan[] }[]): Executor[] {
+export function assignExecutors(members: readonly ExecutableRoute[]): Executor[] {
   // Loops rather than find/every/some closures: the split search calls this for every set it weighs.
   let first = 0;
   while (first < members.length && members[first].stages) first++;
   let common: Executor | undefined;
+  if (first < members.length) {
+    const marked = commonByMarks(members, first);
+    common = marked === null ? commonByAddress(members, first) : marked;
+  }
+  const executors: Executor[] = new Array(members.length);
+  for (let i = 0; i < members.length; i++) executors[i] = members[i].stages ? members[i].executors[0] : (common ?? members[i].executors[0]);
+  return executors;
+}
+
+/**
+ * The first of member `first`'s executors that every member run in one call (no stages) can use, from their marks
+ * (ExecutorMarks: one bit per executor address, so a member can use it when its mask has the bit); null when a member
+ * has no marks (or an executor without a bit): then commonByAddress answers.
+ */
+function commonByMarks(members: readonly ExecutableRoute[], first: number): Executor | undefined | null {
+  let mask = -1;
+  for (let m = first; m < members.length; m++) {
+    if (members[m].stages) continue;
+    const own = members[m].executorMask;
+    if (!own) return null;
+    mask &= own;
+  }
+  const bits = members[first].executorBits!;
+  for (let f = 0; f < bits.length; f++) if ((bits[f] & mask) !== 0) return members[first].executors[f];
+  return undefined;
+}
+
+/** commonByMarks by comparing the executors' addresses. */
+function commonByAddress(members: readonly ExecutableRoute[], first: number): Executor | undefined {
   // Indexed loops, not for-of: each for-of over an array allocates an iterator.
-  const firstExecutors = first < members.length ? members[first].executors : [];
+  const firstExecutors = members[first].executors;
   for (let f = 0; f < firstExecutors.length; f++) {
     const e = firstExecutors[f];
     let everyOne = true;
     for (let m = first + 1; m < members.length && everyOne; m++) {
       if (members[m].stages) continue;
       const executors = members[m].executors;
-      let has = false;
+      // Paths of the same deployments share one list (executorsFor's answer): e is in it.
+      let has = executors === firstExecutors;
       for (let x = 0; x < executors.length && !has; x++) has = executors[x].address === e.address;
       everyOne = has;
     }
-    if (everyOne) {
-      common = e;
-      break;
-    }
+    if (everyOne) return e;
   }
-  const executors: Executor[] = new Array(members.length);
-  for (let i = 0; i < members.length; i++) executors[i] = members[i].stages ? members[i].executors[0] : (common ?? members[i].executors[0]);
-  return executors;
+  return undefined;
 }
 
 /** A candidate's stages for the gas model before pricing (no minimums: stagesGas reads executors and legs only). */
@@ -157,14 +188,14 @@ export function callsGasUnits(search: Search, routes: readonly { executor: Execu
   for (let i = 0; i < routes.length; i++) {
     const executor = routes[i].executor;
     let first = true;
-    for (let k = 0; k < i && first; k++) first = routes[k].executor.address !== executor.address;
+    for (let k = 0; k < i && first; k++) first = routes[k].executor !== executor && routes[k].executor.address !== executor.address;
     if (!first) continue;
     // This executor's routes and their native work together (callNativeWork's, without an array and an object per
     // route: loops, not filter/findIndex closures, as this runs for every set the search weighs).
     const work = noNativeWork();
     let own = 0;
     for (let k = i; k < routes.length; k++) {
-      if (routes[k].executor.address !== executor.address) continue;
+      if (routes[k].executor !== executor && routes[k].executor.address !== executor.address) continue;
       addNativeWork(work, routes[k].legs, search.nativeIn, search.nativeOut);
       own++;
     }
@@ -214,11 +245,29 @@ export function plainExecutor(e: Executor): Executor {
   return { kind: e.kind, address: e.address, name: e.name };
 }
 
-/** Network fee of `gas` units in the search's priced token; 0 when unpriced. */
+/**
+ * Network fee of `gas` units in the search's priced token; 0 when unpriced. gas × gasPriceWei × num / den, with the
+ * first product made once per search (Search.feeNum), and each total's fee kept per rate and gas price as
+ * gasCostUnits keeps its figures: the exact polish scores many share moves whose gas totals repeat (a BigInt product
+ * and a division of the rate's many-word numbers each).
+ */
 export function gasCost(search: Search, gas: bigint): bigint {
-  // gas × gasPriceWei × num / den, with the first product made once per search (Search.feeNum).
-  return search.feeNum === undefined ? 0n : (gas * search.feeNum) / search.rate!.den;
+  const feeNum = search.feeNum;
+  if (feeNum === undefined) return 0n;
+  if (gas < 0n || gas > MAX_KEPT_GAS) return (gas * feeNum) / search.rate!.den;
+  const known = feesOf(search.rate!, feeNum).exact;
+  const units = Number(gas);
+  let fee = known.get(units);
+  if (fee === undefined) {
+    if (known.size >= MAX_FEES_OF_GAS) known.clear();
+    fee = (gas * feeNum) / search.rate!.den;
+    known.set(units, fee);
+  }
+  return fee;
 }
+
+/** Gas totals whose fees gasCost keeps: those a number holds exactly (its key). */
+const MAX_KEPT_GAS = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * Number(gasCost) of `gas` units (an exact integer): the split search's fee estimate of every set it weighs. The
@@ -229,22 +278,34 @@ export function gasCost(search: Search, gas: bigint): bigint {
 export function gasCostUnits(search: Search, gas: number): number {
   const feeNum = search.feeNum;
   if (feeNum === undefined) return 0;
-  const rate = search.rate!;
-  let known = feesOfGas.get(rate);
-  if (known === undefined || known.feeNum !== feeNum) {
-    known = { feeNum, fees: new Map() };
-    feesOfGas.set(rate, known);
-  }
-  let fee = known.fees.get(gas);
+  const known = feesOf(search.rate!, feeNum).units;
+  let fee = known.get(gas);
   if (fee === undefined) {
-    if (known.fees.size >= MAX_FEES_OF_GAS) known.fees.clear();
+    if (known.size >= MAX_FEES_OF_GAS) known.clear();
     fee = Number(gasCost(search, BigInt(gas)));
-    known.fees.set(gas, fee);
+    known.set(gas, fee);
   }
   return fee;
 }
 
-/** gasCostUnits' figures by rate (the gas price's product with its numerator beside them: one gas price at a time). */
-const feesOfGas = new WeakMap<Fraction, { feeNum: bigint; fees: Map<number, number> }>();
+/** The fees kept for a rate at the gas price whose product with its numerator is `feeNum` (one gas price at a time). */
+function feesOf(rate: Fraction, feeNum: bigint): KeptFees {
+  let known = feesOfGas.get(rate);
+  if (known === undefined || known.feeNum !== feeNum) {
+    known = { feeNum, units: new Map(), exact: new Map() };
+    feesOfGas.set(rate, known);
+  }
+  return known;
+}
+
+/** gasCostUnits' and gasCost's figures of one rate and gas price, by gas total. */
+interface KeptFees {
+  readonly feeNum: bigint;
+  readonly units: Map<number, number>;
+  readonly exact: Map<number, bigint>;
+}
+
+/** The kept fees by rate. */
+const feesOfGas = new WeakMap<Fraction, KeptFees>();
 /** Most gas totals kept per rate (a search weighs a few dozen; a long run on one rate stays bounded). */
 const MAX_FEES_OF_GAS = 4096;

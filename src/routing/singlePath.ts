@@ -110,7 +110,7 @@ export function bestSinglePath(
     return;
   }
   const deep = search.request.tradeType === 'exactIn' ? 1 : 2;
-  const order = candidates.map((_c, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
+  const order = byBound(bounds);
   // Best first: a path whose bound is tightened here waits in `refined` (ascending bound) until no path's bound is above
   // its own, so paths are priced in the order of their curves' bounds, and a path is bounded more dearly (its curve
   // built) only while its bound so far is not below the least it must reach (every bound left is at most the one visited).
@@ -147,6 +147,27 @@ export function bestSinglePath(
   }
   if (!single.best && floor === undefined)
     for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);
+}
+
+/**
+ * The paths' positions by descending bound, ties by position: an insertion sort (a search has a few dozen paths at
+ * most), not a sort calling a comparator closure from the runtime. Both give the one order of that total order; a NaN
+ * bound, which would make the comparison no order at all, takes the library sort, as before.
+ */
+export function byBound(bounds: readonly number[]): number[] {
+  const order: number[] = new Array(bounds.length);
+  for (let i = 0; i < bounds.length; i++) {
+    const b = bounds[i];
+    if (Number.isNaN(b)) return bounds.map((_b, k) => k).sort((x, y) => bounds[y] - bounds[x] || x - y);
+    // After every earlier position of a bound at least b's (ties keep their positions' order).
+    let at = i;
+    while (at > 0 && bounds[order[at - 1]] < b) {
+      order[at] = order[at - 1];
+      at--;
+    }
+    order[at] = i;
+  }
+  return order;
 }
 
 /**

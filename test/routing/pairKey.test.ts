@@ -102,6 +102,11 @@ t.test('pairKey: every end and option of the search changes the key; the same se
   const keys = new Set([first, ...variants.map(([, k]) => k)]);
   for (const [name, k] of variants) t.not(k, first, `${name} changes the key`);
   t.equal(keys.size, variants.length + 1, 'every variant has a key of its own');
+  t.not(
+    key(request({ tokenIn: address('DAI'), tokenOut: address('ETH') })),
+    key(request({ tokenIn: address('DAI'), tokenOut: address('WETH') })),
+    'native output against its wrapped token (the same pool ends): another key',
+  );
   t.equal(filter(['uniswap/v3']), filter(['uniswap/v3']), 'a filter is made once per index and list');
   t.not(filter(['uniswap/v3'], 'none'), filter(['uniswap/v3']), 'another hooks option, another filter');
 });

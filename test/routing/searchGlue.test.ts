@@ -1,0 +1,169 @@
+// The route search's glue cut for CPU (issue 24), each against the code it replaced as the oracle: soleDeployment
+// (bestTradesByDeployment) against a Set of every leg's deployment id; byBound (bestSinglePath's order) against
+// Array.prototype.sort with the comparator it replaced, and so dropUnpaid's smallestFirst; gasCost's kept fees against the BigInt formula, across gas
+// prices and totals beyond what a number holds exactly; assignExecutors by its executors' marks against the same
+// members without marks (its scan of addresses).
+import t from 'tap';
+import { deploymentId } from '../../src/catalog/Catalog.ts';
+import { soleDeployment } from '../../src/routing/bestTradesByDeployment.ts';
+import { executorMarks } from '../../src/routing/executors.ts';
+import { type Share, smallestFirst } from '../../src/routing/priceSolved.ts';
+import { assignExecutors, type ExecutableRoute, gasCost, gasCostUnits, type Search } from '../../src/routing/searchGas.ts';
+import { byBound } from '../../src/routing/singlePath.ts';
+import type { Executor, Leg, Trade } from '../../src/routing/Trade.ts';
+
+/** A seeded generator (mulberry32), so a failure repeats. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let r = Math.imul(a ^ (a >>> 15), 1 | a);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A trade whose splits' legs go through these (dex, version) pairs; soleDeployment reads nothing else. */
+function tradeOf(routes: readonly (readonly [string, string])[][]): Trade {
+  const splits = routes.map((legs) => ({ percent: 0, route: { legs: legs.map(([dex, version]) => ({ dex, version }) as Leg) } }));
+  return { splits } as unknown as Trade;
+}
+
+/** The code soleDeployment replaced. */
+function soleBySet(trade: Trade): string | undefined {
+  const used = new Set(trade.splits.flatMap((s) => s.route.legs.map((l) => deploymentId(l.dex, l.version))));
+  return used.size === 1 ? [...used][0] : undefined;
+}
+
+t.test('soleDeployment: the one deployment of every leg, as a Set of their ids says', async (t) => {
+  const byHand: [(readonly [string, string])[][], string | undefined][] = [
+    [[[['uniswap', 'v3']]], 'uniswap/v3'],
+    [
+      [
+        [
+          ['uniswap', 'v3'],
+          ['uniswap', 'v3'],
+        ],
+        [['uniswap', 'v3']],
+      ],
+      'uniswap/v3',
+    ],
+    [[[['uniswap', 'v3']], [['uniswap', 'v2']]], undefined],
+    [
+      [
+        [
+          ['uniswap', 'v2'],
+          ['sushiswap', 'v2'],
+        ],
+      ],
+      undefined,
+    ],
+    [[], undefined],
+    [[[]], undefined],
+    // Two (dex, version) pairs that name one id: one deployment, as the ids say.
+    [[[['a/b', 'c']], [['a', 'b/c']]], 'a/b/c'],
+  ];
+  for (const [routes, want] of byHand) t.equal(soleDeployment(tradeOf(routes)), want, JSON.stringify(routes));
+  const rand = random(7);
+  const dexes = ['uniswap', 'sushiswap', 'pancakeswap'];
+  const versions = ['v2', 'v3', 'v4'];
+  let failures = 0;
+  for (let n = 0; n < 2000; n++) {
+    const routes = Array.from({ length: 1 + Math.floor(rand() * 3) }, () =>
+      Array.from({ length: 1 + Math.floor(rand() * 3) }, () => {
+        // Mostly one deployment, so that both answers are common.
+        const same = rand() < 0.8;
+        return [same ? 'uniswap' : dexes[Math.floor(rand() * 3)], same ? 'v3' : versions[Math.floor(rand() * 3)]] as const;
+      }),
+    );
+    const trade = tradeOf(routes);
+    if (soleDeployment(trade) !== soleBySet(trade)) failures++;
+  }
+  t.equal(failures, 0, '2,000 random trades: the same answer as the Set');
+});
+
+/** The sort byBound replaced. */
+const sortedByBound = (bounds: readonly number[]): number[] => bounds.map((_b, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
+
+t.test('byBound: the order of the comparator it replaced, ties and infinities included', async (t) => {
+  t.same(byBound([1, 3, 2]), [1, 2, 0], 'descending');
+  t.same(byBound([2, 5, 2, 5]), [1, 3, 0, 2], 'ties by position');
+  t.same(byBound([Number.NEGATIVE_INFINITY, 1, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]), [2, 1, 0, 3], 'infinities');
+  t.same(byBound([]), [], 'no paths');
+  const nan = [0, 1, Number.NaN, 3, 1, Number.NaN];
+  t.same(byBound(nan), sortedByBound(nan), 'a NaN bound: the library sort, as before');
+  const rand = random(3);
+  const values = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, 0, -1, 1.5];
+  let failures = 0;
+  for (let n = 0; n < 3000; n++) {
+    const bounds = Array.from({ length: Math.floor(rand() * 40) }, () =>
+      rand() < 0.3 ? values[Math.floor(rand() * values.length)] : Math.round(rand() * 20) / 4,
+    );
+    if (JSON.stringify(byBound(bounds)) !== JSON.stringify(sortedByBound(bounds))) failures++;
+  }
+  t.equal(failures, 0, '3,000 random bound lists: the same order');
+});
+
+t.test("gasCost: each gas total's fee as the BigInt formula gives it, through gas price changes and huge totals", async (t) => {
+  const rate = { num: 3n * 10n ** 40n + 7n, den: 10n ** 30n + 11n };
+  const searchAt = (gasPriceWei: bigint): Search => ({ rate, feeNum: gasPriceWei * rate.num }) as unknown as Search;
+  const rand = random(5);
+  let failures = 0;
+  for (let n = 0; n < 4000; n++) {
+    // Two gas prices in turn on one rate (the kept fees are the last price's), few totals (most asked again).
+    const gasPriceWei = n % 3 === 0 ? 7n : 1_000_000_007n;
+    const search = searchAt(gasPriceWei);
+    const gas = BigInt(50_000 + Math.floor(rand() * 50) * 1000);
+    const want = (gas * gasPriceWei * rate.num) / rate.den;
+    if (gasCost(search, gas) !== want) failures++;
+    if (gasCostUnits(search, Number(gas)) !== Number(want)) failures++;
+  }
+  t.equal(failures, 0, '4,000 totals at two gas prices: the formula');
+  const search = searchAt(3n);
+  for (const gas of [2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 60n + 3n])
+    t.equal(gasCost(search, gas), (gas * 3n * rate.num) / rate.den, `${gas} gas: beyond a number's exact integers, not confused`);
+  t.equal(gasCost({ rate: undefined, feeNum: undefined } as unknown as Search, 100n), 0n, 'unpriced: 0');
+});
+
+t.test("smallestFirst (dropUnpaid's order): the stable library sort by share it replaced", async (t) => {
+  const rand = random(9);
+  let failures = 0;
+  for (let n = 0; n < 3000; n++) {
+    const shares = Array.from(
+      { length: Math.floor(rand() * 7) },
+      (_x, member) => ({ member, share: BigInt(Math.floor(rand() * 5)) }) as Share,
+    );
+    const want = [...shares].sort((a, b) => (a.share < b.share ? -1 : a.share > b.share ? 1 : 0));
+    const got = smallestFirst(shares);
+    if (got.length !== want.length || got.some((x, i) => x !== want[i])) failures++;
+  }
+  t.equal(failures, 0, '3,000 random share lists, ties among them: the same order');
+});
+
+t.test("assignExecutors: by the executors' marks, the executors the scan of addresses assigns", async (t) => {
+  // 40 addresses: more than the marks have bits (31), so some lists have no mask and take the scan; two objects of
+  // one address among them (a route's executors are compared by address).
+  const pool: Executor[] = Array.from({ length: 40 }, (_x, i) => ({ kind: 'SwapRouter02', address: `0xe${i % 38}`, name: `e${i}` }));
+  const rand = random(13);
+  const pick = (): Executor[] => {
+    const list: Executor[] = [];
+    // Mostly from the first few, so that sets share executors.
+    for (let k = 1 + Math.floor(rand() * 4); k > 0; k--) list.push(pool[rand() < 0.8 ? Math.floor(rand() * 5) : Math.floor(rand() * 40)]);
+    return list;
+  };
+  let failures = 0;
+  let marked = 0;
+  for (let n = 0; n < 3000; n++) {
+    const plain: ExecutableRoute[] = Array.from({ length: 1 + Math.floor(rand() * 5) }, () => {
+      const executors = pick();
+      return rand() < 0.15 ? { executors, stages: [{ legs: 1, executors }] } : { executors };
+    });
+    const withMarks = plain.map((m) => ({ ...m, ...executorMarks(m.executors) }));
+    if (withMarks.every((m) => m.stages || m.executorMask !== 0)) marked++;
+    const want = assignExecutors(plain);
+    const got = assignExecutors(withMarks);
+    if (got.length !== want.length || got.some((e, i) => e !== want[i])) failures++;
+  }
+  t.equal(failures, 0, '3,000 random sets: the same executors');
+  t.ok(marked > 1000 && marked < 3000, `${marked} sets answered by marks, the others by the scan`);
+});
