@@ -2,7 +2,7 @@ import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { PathNode } from '../graph/pathTree.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolGas, protocolOf } from '../protocols/registry.ts';
-import { chainMeetsNativePools, type ExecutorMarks, executorMarks, executorsFor, routeStages, type StagePlan } from './executors.ts';
+import { chainMeetsNativePools, executorsFor, routeStages, type StagePlan } from './executors.ts';
 import { DEFAULT_MAX_ROUTES, findRoutes, type NativeNode, type PoolPath } from './findRoutes.ts';
 import { leastRouteGas, routeGas } from './gasModel.ts';
 import { crossesNative, heldAt } from './nativePools.ts';
@@ -21,7 +21,7 @@ import type { TradeEnds } from './tradeEnds.ts';
  * them).
  */
 /** A path that some router can execute, or (stages) some routers one after the other. */
-export interface Candidate extends SplitPath, ExecutorMarks {
+export interface Candidate extends SplitPath {
   /** The executors of the whole path (a path of stages: of its first stage). */
   readonly executors: readonly Executor[];
   /**
@@ -255,7 +255,6 @@ export function pricedCandidate(index: ChainPoolIndex, unstaged: PricedPath, ter
     ),
     tickGas: ticking ? Number(protocolGas(ticking.kind).tick) : 0,
     paysNothing,
-    ...executorMarks(executors),
     key,
     poolAddresses: priced.pools.map((p) => p.address),
     deployment: path.pools.every((e) => e.deployment === path.pools[0].deployment) ? path.pools[0].deployment : undefined,

@@ -156,41 +156,6 @@ function ableExecutors(chain: CatalogChain, pools: readonly RoutePoolRef[], trad
   return [...able.filter((e) => e.kind === 'UniswapV2Router02'), ...able.filter((e) => e.kind !== 'UniswapV2Router02')];
 }
 
-/**
- * A route's executors as bits (assignExecutors' common executor without comparing addresses for every set the split
- * search weighs): `executorBits`, parallel to the executors, each its address's bit (executorBit); `executorMask`, their
- * union, 0 when one has no bit.
- */
-export interface ExecutorMarks {
-  readonly executorBits: readonly number[];
-  readonly executorMask: number;
-}
-
-/** The marks of a list of executors (ExecutorMarks). */
-export function executorMarks(executors: readonly Executor[]): ExecutorMarks {
-  const executorBits = executors.map((e) => executorBit(e.address));
-  let executorMask = 0;
-  let every = true;
-  for (const bit of executorBits) {
-    if (bit === 0) every = false;
-    executorMask |= bit;
-  }
-  return { executorBits, executorMask: every ? executorMask : 0 };
-}
-
-/** Each executor address's bit, given in order of first use: 31 of them at most (then an address gets 0, no bit). */
-const executorBits = new Map<string, number>();
-const EXECUTOR_BITS = 31;
-
-function executorBit(address: string): number {
-  let bit = executorBits.get(address);
-  if (bit === undefined) {
-    bit = executorBits.size < EXECUTOR_BITS ? 1 << executorBits.size : 0;
-    executorBits.set(address, bit);
-  }
-  return bit;
-}
-
 /** What routeStages needs to know of each pool along a route: its deployment and the token it pays out (as held). */
 export interface StagePoolRef extends RoutePoolRef {
   readonly tokenOut: string;

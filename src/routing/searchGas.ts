@@ -1,7 +1,7 @@
 import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import type { Candidate } from './candidates.ts';
-import type { ExecutorMarks, StagePlan } from './executors.ts';
+import type { StagePlan } from './executors.ts';
 import { type CallGasFigure, callGasFigure, routeGas } from './gasModel.ts';
 import { addNativeWork, type NativeWork, noNativeWork } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
@@ -49,52 +49,17 @@ export interface Search {
   readonly approvalReset: boolean;
 }
 
-/** What assignExecutors reads of a route: its executors, its stages, and (a Candidate's) its executors' marks. */
-export interface ExecutableRoute extends Partial<ExecutorMarks> {
-  readonly executors: readonly Executor[];
-  readonly stages?: readonly StagePlan[];
-}
-
 /**
  * Groups active routes by the executor they will use: a common one when every route run in one call can use it. A
  * path of stages keeps its first stage's executor: its stages are steps of their own, never in another route's call.
  */
-export function assignExecutors(members: readonly ExecutableRoute[]): Executor[] {
+export function assignExecutors(members: readonly { executors: readonly Executor[]; stages?: readonly StagePlan[] }[]): Executor[] {
   // Loops rather than find/every/some closures: the split search calls this for every set it weighs.
   let first = 0;
   while (first < members.length && members[first].stages) first++;
   let common: Executor | undefined;
-  if (first < members.length) {
-    const marked = commonByMarks(members, first);
-    common = marked === null ? commonByAddress(members, first) : marked;
-  }
-  const executors: Executor[] = new Array(members.length);
-  for (let i = 0; i < members.length; i++) executors[i] = members[i].stages ? members[i].executors[0] : (common ?? members[i].executors[0]);
-  return executors;
-}
-
-/**
- * The first of member `first`'s executors that every member run in one call (no stages) can use, from their marks
- * (ExecutorMarks: one bit per executor address, so a member can use it when its mask has the bit); null when a member
- * has no marks (or an executor without a bit): then commonByAddress answers.
- */
-function commonByMarks(members: readonly ExecutableRoute[], first: number): Executor | undefined | null {
-  let mask = -1;
-  for (let m = first; m < members.length; m++) {
-    if (members[m].stages) continue;
-    const own = members[m].executorMask;
-    if (!own) return null;
-    mask &= own;
-  }
-  const bits = members[first].executorBits!;
-  for (let f = 0; f < bits.length; f++) if ((bits[f] & mask) !== 0) return members[first].executors[f];
-  return undefined;
-}
-
-/** commonByMarks by comparing the executors' addresses. */
-function commonByAddress(members: readonly ExecutableRoute[], first: number): Executor | undefined {
   // Indexed loops, not for-of: each for-of over an array allocates an iterator.
-  const firstExecutors = members[first].executors;
+  const firstExecutors = first < members.length ? members[first].executors : [];
   for (let f = 0; f < firstExecutors.length; f++) {
     const e = firstExecutors[f];
     let everyOne = true;
@@ -106,9 +71,14 @@ function commonByAddress(members: readonly ExecutableRoute[], first: number): Ex
       for (let x = 0; x < executors.length && !has; x++) has = executors[x].address === e.address;
       everyOne = has;
     }
-    if (everyOne) return e;
+    if (everyOne) {
+      common = e;
+      break;
+    }
   }
-  return undefined;
+  const executors: Executor[] = new Array(members.length);
+  for (let i = 0; i < members.length; i++) executors[i] = members[i].stages ? members[i].executors[0] : (common ?? members[i].executors[0]);
+  return executors;
 }
 
 /** A candidate's stages for the gas model before pricing (no minimums: stagesGas reads executors and legs only). */

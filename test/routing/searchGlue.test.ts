@@ -1,16 +1,14 @@
 // The route search's glue cut for CPU (issue 24), each against the code it replaced as the oracle: soleDeployment
 // (bestTradesByDeployment) against a Set of every leg's deployment id; byBound (bestSinglePath's order) against
 // Array.prototype.sort with the comparator it replaced, and so dropUnpaid's smallestFirst; gasCost's kept fees against the BigInt formula, across gas
-// prices and totals beyond what a number holds exactly; assignExecutors by its executors' marks against the same
-// members without marks (its scan of addresses).
+// prices and totals beyond what a number holds exactly.
 import t from 'tap';
 import { deploymentId } from '../../src/catalog/Catalog.ts';
 import { soleDeployment } from '../../src/routing/bestTradesByDeployment.ts';
-import { executorMarks } from '../../src/routing/executors.ts';
 import { type Share, smallestFirst } from '../../src/routing/priceSolved.ts';
-import { assignExecutors, type ExecutableRoute, gasCost, gasCostUnits, type Search } from '../../src/routing/searchGas.ts';
+import { gasCost, gasCostUnits, type Search } from '../../src/routing/searchGas.ts';
 import { byBound } from '../../src/routing/singlePath.ts';
-import type { Executor, Leg, Trade } from '../../src/routing/Trade.ts';
+import type { Leg, Trade } from '../../src/routing/Trade.ts';
 
 /** A seeded generator (mulberry32), so a failure repeats. */
 function random(seed: number): () => number {
@@ -138,32 +136,4 @@ t.test("smallestFirst (dropUnpaid's order): the stable library sort by share it 
     if (got.length !== want.length || got.some((x, i) => x !== want[i])) failures++;
   }
   t.equal(failures, 0, '3,000 random share lists, ties among them: the same order');
-});
-
-t.test("assignExecutors: by the executors' marks, the executors the scan of addresses assigns", async (t) => {
-  // 40 addresses: more than the marks have bits (31), so some lists have no mask and take the scan; two objects of
-  // one address among them (a route's executors are compared by address).
-  const pool: Executor[] = Array.from({ length: 40 }, (_x, i) => ({ kind: 'SwapRouter02', address: `0xe${i % 38}`, name: `e${i}` }));
-  const rand = random(13);
-  const pick = (): Executor[] => {
-    const list: Executor[] = [];
-    // Mostly from the first few, so that sets share executors.
-    for (let k = 1 + Math.floor(rand() * 4); k > 0; k--) list.push(pool[rand() < 0.8 ? Math.floor(rand() * 5) : Math.floor(rand() * 40)]);
-    return list;
-  };
-  let failures = 0;
-  let marked = 0;
-  for (let n = 0; n < 3000; n++) {
-    const plain: ExecutableRoute[] = Array.from({ length: 1 + Math.floor(rand() * 5) }, () => {
-      const executors = pick();
-      return rand() < 0.15 ? { executors, stages: [{ legs: 1, executors }] } : { executors };
-    });
-    const withMarks = plain.map((m) => ({ ...m, ...executorMarks(m.executors) }));
-    if (withMarks.every((m) => m.stages || m.executorMask !== 0)) marked++;
-    const want = assignExecutors(plain);
-    const got = assignExecutors(withMarks);
-    if (got.length !== want.length || got.some((e, i) => e !== want[i])) failures++;
-  }
-  t.equal(failures, 0, '3,000 random sets: the same executors');
-  t.ok(marked > 1000 && marked < 3000, `${marked} sets answered by marks, the others by the scan`);
 });
