@@ -122,6 +122,21 @@ function bigBetween(random: () => number, lo: number, hi: number): bigint {
   return BigInt(s);
 }
 
+/** USD prices of the devnet tokens, as the devnet pools price them (LINK at 200 per WETH, AAVE at 0.15 LINK; UNI has no pool). */
+const HUB_PRICES: Record<string, number> = { WETH: 3000, USDC: 1, USDT: 1, DAI: 1, WBTC: 60_000, UNI: 8, LINK: 15, AAVE: 100 };
+/** A token's USD price and decimals (generateScale prices every pool at its tokens' ratio). */
+interface ScalePrice {
+  readonly usd: number;
+  readonly decimals: number;
+}
+/** Ticks kept between a pool's price and the tick range's ends (positions reach 4 words of the widest spacing). */
+const TICK_ROOM = 4 * 256 * 200 + 400;
+
+/** A positive float amount as a bigint of at least 1. */
+function atLeastOne(x: number): bigint {
+  return x >= 1 ? BigInt(Math.round(x)) : 1n;
+}
+
 /** How many positions a v3 pool gets: a long tail, like real deployments (most pools thin, some deep). */
 function positionCount(random: () => number): number {
   const r = random();
@@ -138,15 +153,24 @@ function positionCount(random: () => number): number {
 export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE): ScaleFixture {
   const random = rng(options.seed);
   const { catalogDir, snapshotDir } = fixtureFolders(dir);
-  const chain = JSON.parse(readFileSync(join(ROOT, 'catalog/devnet.json'), 'utf8')) as { tokens: { address: string; symbol: string }[] };
+  const chain = JSON.parse(readFileSync(join(ROOT, 'catalog/devnet.json'), 'utf8')) as {
+    tokens: { address: string; symbol: string; decimals: number }[];
+  };
   const hubs = chain.tokens.filter((t) => t.symbol !== 'ETH').map((t) => t.address.toLowerCase());
+  // Prices from their own stream, so the pools drawn (pairs, DEXes, fees, positions) are those of the stream alone.
+  const priceRandom = rng(options.seed + 1);
+  const prices = new Map<string, ScalePrice>();
+  for (const t of chain.tokens)
+    if (t.symbol !== 'ETH') prices.set(t.address.toLowerCase(), { usd: HUB_PRICES[t.symbol], decimals: t.decimals });
   const generated: string[] = [];
   for (let i = 0; i < options.tokens; i++) {
     const address = hexAddress(`scale-token-${i}`);
     generated.push(address);
+    prices.set(address, { usd: 10 ** (-4 + 7 * priceRandom()), decimals: 18 });
     chain.tokens.push({ address, symbol: `S${i}`, name: `Scale token ${i}`, slug: `scale-${i}`, decimals: 18, logo: '' } as {
       address: string;
       symbol: string;
+      decimals: number;
     });
   }
   writeFileSync(join(catalogDir, 'devnet.json'), JSON.stringify(chain));
@@ -181,16 +205,27 @@ export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE
     used.add(key);
     const address = hexAddress(`scale-pool-${i}`);
     const base = `{"address":"${address}","dex":"${dex}","version":"${v3 ? 'v3' : 'v2'}","token0":"${token0}","token1":"${token1}","fee":${fee}`;
+    // The pool's price is its tokens' USD prices' ratio (a devnet pair's route gains nothing from a detour through a
+    // generated token but depth); the draws the reserves and tick once had are kept so the stream stays the same.
+    const [p0, p1] = [prices.get(token0)!, prices.get(token1)!];
+    const rawPrice = (p0.usd / p1.usd) * 10 ** (p1.decimals - p0.decimals);
     if (!v3) {
-      const r0 = bigBetween(random, 18, 26);
-      const r1 = bigBetween(random, 18, 26);
+      bigBetween(random, 18, 26);
+      bigBetween(random, 18, 26);
+      // $1k-$10M, half on each side.
+      const half = 10 ** (3 + 4 * priceRandom()) / 2;
+      const r0 = atLeastOne((half / p0.usd) * 10 ** p0.decimals);
+      const r1 = atLeastOne((half / p1.usd) * 10 ** p1.decimals);
       write(`,${base},"balance0":"${r0}","balance1":"${r1}","reserve0":"${r0}","reserve1":"${r1}"}`);
       v2Pools++;
       i++;
       continue;
     }
     const spacing = SPACING[fee];
-    const tick = Math.floor((random() - 0.5) * 200_000);
+    random();
+    const tick = Math.max(MIN_TICK + TICK_ROOM, Math.min(MAX_TICK - TICK_ROOM, Math.floor(Math.log(rawPrice) / LOG_TICK)));
+    // A position's liquidity drawn as before, as $1-$1M of value at the pool's price (2 L sqrt(P) in token1's raw units).
+    const perUsd = 10 ** p1.decimals / (2 * Math.sqrt(rawPrice) * p1.usd) / 1e15;
     const compressed = Math.floor(tick / spacing);
     const word = compressed >> 8;
     // Positions within +-4 words of the price (inside the +-20-word window that was "read").
@@ -207,7 +242,7 @@ export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE
           : random() < 0.5
             ? [lower, lower + spacing * (1 + Math.floor(random() * 50))]
             : [upper - spacing * (1 + Math.floor(random() * 50)), upper];
-      const l = bigBetween(random, 15, 21);
+      const l = atLeastOne(Number(bigBetween(random, 15, 21)) * perUsd);
       nets.set(lo, (nets.get(lo) ?? 0n) + l);
       nets.set(hi, (nets.get(hi) ?? 0n) - l);
       if (lo <= tick && tick < hi) liquidity += l;
