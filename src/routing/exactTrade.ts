@@ -1,6 +1,7 @@
 import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
 import type { Candidate } from './candidates.ts';
 import { routeGas } from './gasModel.ts';
+import { insertionOrder } from './insertionOrder.ts';
 import { assignExecutors, plainExecutor, routeStagesOf, type Search, tradeGas } from './searchGas.ts';
 import type { OkQuote } from './splitContext.ts';
 import type { Route, Split, Trade } from './Trade.ts';
@@ -9,7 +10,8 @@ import { gasRate, lpFees, priceImpactBps } from './tradeMetrics.ts';
 /** The trade of exactly priced shares (largest first; the quotes are final). */
 export function exactTrade(search: Search, members: readonly Candidate[], shares: readonly bigint[], quotes: readonly OkQuote[]): Trade {
   const { request } = search;
-  const order = largestFirst(shares);
+  // The shares by size, the largest first (equal ones in their order).
+  const order = insertionOrder(shares.length, (i, k) => shares[i] > shares[k]);
   const executors = assignExecutors(order.map((i) => members[i]));
   const percents = sharePercents(order.map((i) => shares[i]));
   const splits: Split[] = order.map((i, j) => {
@@ -48,23 +50,6 @@ export function exactTrade(search: Search, members: readonly Candidate[], shares
     ),
     fees: splits.reduce((s, x) => s + lpFees(x.route), 0n),
   };
-}
-
-/**
- * The positions of shares, the largest first (equal ones in their order): an insertion sort, as a split has a few
- * (Array.prototype.sort allocates a work area per call).
- */
-function largestFirst(shares: readonly bigint[]): number[] {
-  const order: number[] = new Array(shares.length);
-  for (let i = 0; i < shares.length; i++) {
-    let k = i;
-    while (k > 0 && shares[order[k - 1]] < shares[i]) {
-      order[k] = order[k - 1];
-      k--;
-    }
-    order[k] = i;
-  }
-  return order;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { insertionOrder } from './insertionOrder.ts';
 import type { PathCurve } from './pathCurve.ts';
 import { type PathQuote, pricePath } from './priceRoutes.ts';
 import { type SetMemo, solveSet } from './solveSet.ts';
@@ -215,21 +216,9 @@ function dropUnpaid<P extends SplitPath>(
   return result(candidates, best);
 }
 
-/**
- * Shares by size, the smallest first (equal ones in their order): an insertion sort, as a split has a few
- * (Array.prototype.sort, stable too, allocates a work area and calls a comparator closure per comparison).
- */
+/** Shares by size, the smallest first (equal ones in their order). */
 export function smallestFirst(shares: readonly Share[]): Share[] {
-  const order: Share[] = new Array(shares.length);
-  for (let i = 0; i < shares.length; i++) {
-    let k = i;
-    while (k > 0 && order[k - 1].share > shares[i].share) {
-      order[k] = order[k - 1];
-      k--;
-    }
-    order[k] = shares[i];
-  }
-  return order;
+  return insertionOrder(shares.length, (i, k) => shares[i].share < shares[k].share).map((i) => shares[i]);
 }
 
 function result<P extends SplitPath>(candidates: readonly P[], priced: { shares: Share[]; score: bigint }): PricedSplit<P> {

@@ -225,15 +225,7 @@ export function gasCost(search: Search, gas: bigint): bigint {
   const feeNum = search.feeNum;
   if (feeNum === undefined) return 0n;
   if (gas < 0n || gas > MAX_KEPT_GAS) return (gas * feeNum) / search.rate!.den;
-  const known = feesOf(search.rate!, feeNum).exact;
-  const units = Number(gas);
-  let fee = known.get(units);
-  if (fee === undefined) {
-    if (known.size >= MAX_FEES_OF_GAS) known.clear();
-    fee = (gas * feeNum) / search.rate!.den;
-    known.set(units, fee);
-  }
-  return fee;
+  return keptFee(search.rate!, feeNum, Number(gas)).exact;
 }
 
 /** Gas totals whose fees gasCost keeps: those a number holds exactly (its key). */
@@ -248,34 +240,36 @@ const MAX_KEPT_GAS = BigInt(Number.MAX_SAFE_INTEGER);
 export function gasCostUnits(search: Search, gas: number): number {
   const feeNum = search.feeNum;
   if (feeNum === undefined) return 0;
-  const known = feesOf(search.rate!, feeNum).units;
-  let fee = known.get(gas);
+  return keptFee(search.rate!, feeNum, gas).units;
+}
+
+/**
+ * The fee of `gas` units (an exact integer; converted to a BigInt only when not kept) at a rate and the gas price whose product with the rate's
+ * numerator is `feeNum`, exact and as a number, kept by total (one gas price at a time per rate).
+ */
+function keptFee(rate: Fraction, feeNum: bigint, gas: number): KeptFee {
+  let known = feesOfGas.get(rate);
+  if (known === undefined || known.feeNum !== feeNum) {
+    known = { feeNum, fees: new Map() };
+    feesOfGas.set(rate, known);
+  }
+  let fee = known.fees.get(gas);
   if (fee === undefined) {
-    if (known.size >= MAX_FEES_OF_GAS) known.clear();
-    fee = Number(gasCost(search, BigInt(gas)));
-    known.set(gas, fee);
+    if (known.fees.size >= MAX_FEES_OF_GAS) known.fees.clear();
+    const exact = (BigInt(gas) * feeNum) / rate.den;
+    fee = { exact, units: Number(exact) };
+    known.fees.set(gas, fee);
   }
   return fee;
 }
 
-/** The fees kept for a rate at the gas price whose product with its numerator is `feeNum` (one gas price at a time). */
-function feesOf(rate: Fraction, feeNum: bigint): KeptFees {
-  let known = feesOfGas.get(rate);
-  if (known === undefined || known.feeNum !== feeNum) {
-    known = { feeNum, units: new Map(), exact: new Map() };
-    feesOfGas.set(rate, known);
-  }
-  return known;
-}
-
-/** gasCostUnits' and gasCost's figures of one rate and gas price, by gas total. */
-interface KeptFees {
-  readonly feeNum: bigint;
-  readonly units: Map<number, number>;
-  readonly exact: Map<number, bigint>;
+/** A gas total's fee, exact (gasCost) and as a number (gasCostUnits). */
+interface KeptFee {
+  readonly exact: bigint;
+  readonly units: number;
 }
 
 /** The kept fees by rate. */
-const feesOfGas = new WeakMap<Fraction, KeptFees>();
+const feesOfGas = new WeakMap<Fraction, { readonly feeNum: bigint; readonly fees: Map<number, KeptFee> }>();
 /** Most gas totals kept per rate (a search weighs a few dozen; a long run on one rate stays bounded). */
 const MAX_FEES_OF_GAS = 4096;

@@ -1,4 +1,5 @@
 import { type Candidate, type ExecutablePaths, otherCandidate } from './candidates.ts';
+import { insertionOrder } from './insertionOrder.ts';
 import { fixedAmountCurve } from './optimalSplit.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import {
@@ -150,24 +151,13 @@ export function bestSinglePath(
 }
 
 /**
- * The paths' positions by descending bound, ties by position: an insertion sort (a search has a few dozen paths at
- * most), not a sort calling a comparator closure from the runtime. Both give the one order of that total order; a NaN
- * bound, which would make the comparison no order at all, takes the library sort, as before.
+ * The paths' positions by descending bound, ties by position (insertionOrder). A NaN bound, which would make the
+ * comparison no order at all, takes the library sort, as before.
  */
 export function byBound(bounds: readonly number[]): number[] {
-  const order: number[] = new Array(bounds.length);
-  for (let i = 0; i < bounds.length; i++) {
-    const b = bounds[i];
-    if (Number.isNaN(b)) return bounds.map((_b, k) => k).sort((x, y) => bounds[y] - bounds[x] || x - y);
-    // After every earlier position of a bound at least b's (ties keep their positions' order).
-    let at = i;
-    while (at > 0 && bounds[order[at - 1]] < b) {
-      order[at] = order[at - 1];
-      at--;
-    }
-    order[at] = i;
-  }
-  return order;
+  for (let i = 0; i < bounds.length; i++)
+    if (Number.isNaN(bounds[i])) return bounds.map((_b, k) => k).sort((x, y) => bounds[y] - bounds[x] || x - y);
+  return insertionOrder(bounds.length, (i, k) => bounds[i] > bounds[k]);
 }
 
 /**
