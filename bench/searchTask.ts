@@ -11,14 +11,16 @@
  * pair, and on BENCH_GRAPH=generated 40 pairs of a generated 10,000-pool graph with 500 v4 and 200 Balancer pools, five
  * deployments), each at 0.01%, 1% and 20% of its depth, exact input and exact output. BENCH_SNAPSHOT_DIR: the devnet
  * graph from another snapshot folder (a devnet seeded with v4 pools, say). BENCH_PER_DEPLOYMENT=0: the
- * tasks without the per-deployment searches (POST /quotes' task: one search over all deployments).
+ * tasks without the per-deployment searches (POST /quotes' task: one search over all deployments). BENCH_GRAPH=scale
+ * without BENCH_TASKS: the varied devnet mix on bench:scale's 100,000-pool graph (generateScale, DEFAULT_SCALE: the
+ * devnet's pools and 100,000 generated ones), generated into a temporary folder.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseUnits } from 'viem';
 import { projectRoot } from '../test/helpers/serverProcess.ts';
-import { generateRoutingGraph, ROUTING_GRAPH } from './lib/generateScale.ts';
+import { DEFAULT_SCALE, generateRoutingGraph, generateScale, ROUTING_GRAPH } from './lib/generateScale.ts';
 import { variedQuoteBodies } from './lib/quoteMix.ts';
 import { devnetPairs, generatedPairs, loadGraph, pairCases } from './lib/routingGraphs.ts';
 
@@ -37,13 +39,16 @@ function taskMix(): { catalogDir: string; snapshotDir: string; subjects: Subject
     snapshotDir: process.env.BENCH_SNAPSHOT_DIR ?? join(projectRoot, 'seeds/snapshots'),
   };
   if (process.env.BENCH_TASKS !== 'cases') {
-    const catalog = loadGraph('devnet', shipped.catalogDir, shipped.snapshotDir);
+    // BENCH_GRAPH=scale: the same devnet mix on bench:scale's 100,000-pool graph (generateScale, DEFAULT_SCALE).
+    const scaled = process.env.BENCH_GRAPH === 'scale' ? scaleGraph() : undefined;
+    const folders = scaled ?? { ...shipped, cleanup: () => {} };
+    const catalog = loadGraph(scaled ? 'scale' : 'devnet', folders.catalogDir, folders.snapshotDir);
     const subjects = variedQuoteBodies(20, limits).map((body): Subject => {
       const b = JSON.parse(body) as { tokenIn: string; tokenOut: string; amount: string };
       const tokenIn = b.tokenIn.toLowerCase();
       return { tokenIn, tokenOut: b.tokenOut.toLowerCase(), tradeType: 'exactIn', amount: parseUnits(b.amount, catalog.decimals(tokenIn)) };
     });
-    return { ...shipped, subjects, cleanup: () => {} };
+    return { ...folders, subjects };
   }
   const bothSides = (cases: readonly { tokenIn: string; tokenOut: string; amount: bigint }[]): Subject[] =>
     cases.flatMap((c) => (['exactIn', 'exactOut'] as const).map((tradeType) => ({ ...c, tradeType })));
@@ -61,6 +66,12 @@ function taskMix(): { catalogDir: string; snapshotDir: string; subjects: Subject
     subjects,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+/** bench:scale's generated graph in a temporary folder, removed by `cleanup`. */
+function scaleGraph(): { catalogDir: string; snapshotDir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'search-task-scale-'));
+  const fixture = generateScale(dir, DEFAULT_SCALE);
+  return { catalogDir: fixture.catalogDir, snapshotDir: fixture.snapshotDir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 const mix = taskMix();
 /** BENCH_PER_DEPLOYMENT=0: the search over all deployments only (POST /quotes' task), to tell what the others cost. */
@@ -134,7 +145,9 @@ mix.cleanup();
 const kind =
   process.env.BENCH_TASKS === 'cases'
     ? `${process.env.BENCH_GRAPH === 'generated' ? 'generated' : 'devnet'} search cases`
-    : 'varied devnet';
+    : process.env.BENCH_GRAPH === 'scale'
+      ? 'varied devnet mix on the 100k-pool graph'
+      : 'varied devnet';
 process.stdout.write(`trade task, maxHops ${limits.maxHops}, maxSplits ${limits.maxSplits}, ${sides.this.tasks} ${kind} tasks:\n`);
 process.stdout.write(`  this checkout:  ${median(perTask.this).toFixed(1)} µs CPU per task (rounds: ${rounds(perTask.this)})\n`);
 process.stdout.write(`  ${other}: ${median(perTask.other).toFixed(1)} µs CPU per task (rounds: ${rounds(perTask.other)})\n`);
