@@ -8,7 +8,8 @@
  * Per pair: CPU µs per task on each graph (alternating rounds, medians), how many of the answer's entries are the
  * same trade on both graphs, the paths they carry in all (members summed over the entries), and what the best entry
  * gains in output on the bigger graph. Then the whole mix, and the tasks whose every entry is the same on both graphs
- * (the cost of the graph's size alone, for identical answers). Environment: BENCH_ROUNDS (default 7).
+ * (the cost of the graph's size alone, for identical answers). Environment: BENCH_ROUNDS (default 7),
+ * BENCH_PER_DEPLOYMENT=0 (POST /quotes' task: the one search over all deployments, one entry per answer).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,8 @@ import { DEVNET_QUOTES, DEVNET_TOKENS } from './lib/quoteMix.ts';
 import { type Graph, loadGraph, MAX_HOPS, MAX_SPLITS } from './lib/routingGraphs.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+/** BENCH_PER_DEPLOYMENT=0: one search over all deployments per task (POST /quotes' task), as searchTask.ts. */
+const PER_DEPLOYMENT = process.env.BENCH_PER_DEPLOYMENT !== '0';
 const AMOUNTS = 20;
 
 /** One pair's tasks on one graph. */
@@ -41,7 +44,7 @@ function searches(graph: Graph): Search[][] {
         tradeType: 'exactIn' as const,
         amount: parseUnits(i === 0 ? amount : `${amount}.${String(i).padStart(4, '0')}`, graph.decimals(tokenIn)),
       };
-      return () => bestTradesByDeployment(graph.index, subject, limits, true);
+      return () => bestTradesByDeployment(graph.index, subject, limits, PER_DEPLOYMENT);
     });
   });
 }
