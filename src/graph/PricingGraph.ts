@@ -56,7 +56,7 @@ export class ChainPoolIndex {
   readonly baseTokens: readonly string[];
   /** Whether the base tokens were chosen from the pools (the catalogue names none). */
   readonly baseTokensDerived: boolean;
-  /** Pool lists by key (listKeys): a token's, a pair's, a token's to base tokens. */
+  /** Pool lists by key (listKey): a token's, a pair's, a token's to base tokens (eachList). */
   private readonly lists: SortedLists<PoolEntry>;
   private readonly bases: ReadonlySet<string>;
   /** Priceable pools by entry, shared by every index derived from this one (an entry never changes state). */
@@ -86,9 +86,9 @@ export class ChainPoolIndex {
   ) {
     this.native = NATIVE_TOKEN_ADDRESS.toLowerCase();
     this.wrappedNative = chain.wrappedNativeToken.toLowerCase();
-    this.lists = new SortedLists(deepestFirst, derived?.lists);
     this.context = chainContext(chain);
     if (derived) {
+      this.lists = new SortedLists(deepestFirst, derived.lists);
       this.paths = derived.paths;
       this.baseTokens = derived.baseTokens;
       this.baseTokensDerived = derived.baseTokensDerived;
@@ -101,7 +101,6 @@ export class ChainPoolIndex {
     }
     this.paths = new PathTree<PoolEntry>();
     this.converted = new WeakMap();
-    this.entries = new LayeredMap();
     this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
     this.prices = prices ?? usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
     const entries = pools.flatMap((state) => this.entriesOf(state));
@@ -110,13 +109,43 @@ export class ChainPoolIndex {
       ? deriveBaseTokens(entries, (t) => this.tokens.has(t))
       : chain.baseTokens.map((t) => t.toLowerCase());
     this.bases = new Set(this.baseTokens);
-    for (const entry of entries) {
-      this.entries.set(entry.address, [...(this.entries.get(entry.address) ?? []), entry]);
-      for (const key of this.listKeys(entry, false)) this.lists.push(key, entry);
+    const byAddress = new Map<string, PoolEntry[]>();
+    // Lists grouped by token (a pair's by its two tokens) and keyed once per list, not per pool: a key string per list
+    // a pool is in (listKeys) cost more than the rest of the build.
+    const byToken = { t: new Map<string, PoolEntry[]>(), b: new Map<string, PoolEntry[]>() };
+    const byPair = new Map<string, Map<string, PoolEntry[]>>();
+    let entry: PoolEntry;
+    const group = (kind: ListKind, token: string, other: string): void => {
+      if (kind !== 'p') {
+        append(byToken[kind], token, entry);
+        return;
+      }
+      const [a, b] = token < other ? [token, other] : [other, token];
+      let pairs = byPair.get(a);
+      if (!pairs) {
+        pairs = new Map();
+        byPair.set(a, pairs);
+      }
+      append(pairs, b, entry);
+    };
+    for (entry of entries) {
+      append(byAddress, entry.address, entry);
+      this.eachList(entry, group);
     }
-    this.lists.sortAll();
-    // Each token list split by deployment, in order: no second sort.
-    this.lists.split((key, entry) => (key.startsWith('p:') ? undefined : byDeployment(key, entry.deployment)));
+    const lists = new Map<string, PoolEntry[]>();
+    for (const kind of ['t', 'b'] as const) {
+      for (const [token, list] of byToken[kind]) {
+        const key = listKey(kind, token, '');
+        lists.set(key, list.sort(deepestFirst));
+        // Split by deployment, in order: no second sort.
+        const parts = new Map<DeploymentId, PoolEntry[]>();
+        for (const e of list) append(parts, e.deployment, e);
+        for (const [deployment, part] of parts) lists.set(byDeployment(key, deployment), part);
+      }
+    }
+    for (const [a, pairs] of byPair) for (const [b, list] of pairs) lists.set(listKey('p', a, b), list.sort(deepestFirst));
+    this.lists = new SortedLists(deepestFirst, lists);
+    this.entries = new LayeredMap(byAddress);
   }
 
   /**
@@ -159,14 +188,25 @@ export class ChainPoolIndex {
   }
 
   /**
-   * The lists a pool is in: each token's, the pair's, and a token's to base tokens when the other is one; with
-   * `perDeployment`, also the token lists of its deployment (byDeployment).
+   * The lists a pool is in: each token's ('t'), the pair's ('p', `other` its other token), and a token's to base
+   * tokens ('b') when the other is one.
    */
-  private listKeys(entry: PoolEntry, perDeployment = true): string[] {
-    const keys = [`t:${entry.token0}`, `t:${entry.token1}`, pairKey(entry.token0, entry.token1)];
-    if (this.bases.has(entry.token1)) keys.push(`b:${entry.token0}`);
-    if (this.bases.has(entry.token0)) keys.push(`b:${entry.token1}`);
-    if (perDeployment) for (const key of keys.slice()) if (!key.startsWith('p:')) keys.push(byDeployment(key, entry.deployment));
+  private eachList(entry: PoolEntry, visit: (kind: ListKind, token: string, other: string) => void): void {
+    visit('t', entry.token0, '');
+    visit('t', entry.token1, '');
+    visit('p', entry.token0, entry.token1);
+    if (this.bases.has(entry.token1)) visit('b', entry.token0, '');
+    if (this.bases.has(entry.token0)) visit('b', entry.token1, '');
+  }
+
+  /** The keys of the lists a pool is in (eachList), with the token lists of its deployment (byDeployment). */
+  private listKeys(entry: PoolEntry): string[] {
+    const keys: string[] = [];
+    this.eachList(entry, (kind, token, other) => {
+      const key = listKey(kind, token, other);
+      keys.push(key);
+      if (kind !== 'p') keys.push(byDeployment(key, entry.deployment));
+    });
     return keys;
   }
 
@@ -202,12 +242,12 @@ export class ChainPoolIndex {
 
   /** The pools of a token (lower-case address), deepest first; with `deployment`, only that deployment's. */
   poolsOf(token: string, deployment?: DeploymentId): readonly PoolEntry[] {
-    return this.list(deployment === undefined ? `t:${token}` : byDeployment(`t:${token}`, deployment));
+    return this.list(deployment === undefined ? listKey('t', token, '') : byDeployment(listKey('t', token, ''), deployment));
   }
 
   /** The pools between two tokens (lower-case addresses), deepest first. */
   pairPools(a: string, b: string): readonly PoolEntry[] {
-    return this.list(pairKey(a, b));
+    return this.list(listKey('p', a, b));
   }
 
   /**
@@ -215,7 +255,7 @@ export class ChainPoolIndex {
    * only that deployment's.
    */
   basePoolsOf(token: string, deployment?: DeploymentId): readonly PoolEntry[] {
-    return this.list(deployment === undefined ? `b:${token}` : byDeployment(`b:${token}`, deployment));
+    return this.list(deployment === undefined ? listKey('b', token, '') : byDeployment(listKey('b', token, ''), deployment));
   }
 
   /** A list by key, noted as read when a pair value is being made (pairMemo). */
@@ -277,9 +317,20 @@ export class ChainPoolIndex {
   }
 }
 
-/** The list key of a pair, whichever order its tokens are given in. */
-function pairKey(a: string, b: string): string {
-  return a < b ? `p:${a}:${b}` : `p:${b}:${a}`;
+/** A list's kind: a token's pools ('t'), a pair's ('p'), a token's to base tokens ('b'). */
+type ListKind = 't' | 'p' | 'b';
+
+/** The key of a list: a token's, or a pair's whichever order its tokens are given in. */
+function listKey(kind: ListKind, token: string, other: string): string {
+  if (kind !== 'p') return `${kind}:${token}`;
+  return token < other ? `p:${token}:${other}` : `p:${other}:${token}`;
+}
+
+/** Adds a value to the list of its key. */
+function append<K, V>(lists: Map<K, V[]>, key: K, value: V): void {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
 }
 
 /**

@@ -19,12 +19,15 @@ export class LayeredMap<K, V> {
   /** Sets and deletes made on this map (not inherited): a derivation's size, which sizes the next fold. */
   private changes = 0;
 
-  /** Empty, or with `from`'s keys and values (later changes to either are not seen by the other). */
-  constructor(from?: LayeredMap<K, V>) {
-    if (!from) {
+  /**
+   * Empty; or with `from`'s keys and values (later changes to either are not seen by the other); or over a Map built
+   * at once (taken over, not copied: not changed by its builder afterwards).
+   */
+  constructor(from?: LayeredMap<K, V> | Map<K, V>) {
+    if (!from || from instanceof Map) {
       this.base = new Map();
       this.middle = new Map();
-      this.layer = new Map();
+      this.layer = from ?? new Map();
     } else if (from.base.size === 0 && from.middle.size === 0) {
       // A map built from nothing (a load): its layer holds no deletion, and it is not changed once derived from.
       this.base = from.layer as Map<K, V>;

@@ -1,8 +1,8 @@
 import { LayeredMap } from './layeredMap.ts';
 
 /**
- * Lists of values by key, each kept in one order: built by pushing and sorting once, then changed one value at a
- * time by binary search (no re-sort). A list shared with the lists this one was derived from is copied before its
+ * Lists of values by key, each kept in one order: built at once (each list sorted by its builder), then changed one
+ * value at a time by binary search (no re-sort). A list shared with the lists this one was derived from is copied before its
  * first change (copy-on-write), so the older lists never change.
  */
 export class SortedLists<T> {
@@ -11,41 +11,17 @@ export class SortedLists<T> {
   /** Keys whose list this instance owns (copied or created since it was derived): changed in place. */
   private readonly owned = new Set<string>();
 
+  /** `from`: the lists this one is derived from (shared, copy-on-write), or lists already each in order (taken over, not copied). */
   constructor(
     private readonly order: (a: T, b: T) => number,
-    from?: SortedLists<T>,
+    from?: SortedLists<T> | Map<string, T[]>,
   ) {
-    this.lists = new LayeredMap(from?.lists);
+    this.lists = from instanceof Map ? new LayeredMap(from) : new LayeredMap(from?.lists);
   }
 
   /** The list of a key (empty when none), in order. */
   get(key: string): readonly T[] {
     return this.lists.get(key) ?? EMPTY;
-  }
-
-  /** Adds a value at the end of its list, out of order: only while building, followed by sortAll(). */
-  push(key: string, value: T): void {
-    const list = this.lists.get(key);
-    if (list) list.push(value);
-    else this.lists.set(key, [value]);
-  }
-
-  /** Sorts every list (once, after the pushes that build them). */
-  sortAll(): void {
-    for (const [, list] of this.lists.entries()) list.sort(this.order);
-  }
-
-  /**
-   * Adds each value of the lists there are now to the list `to` names for it (none: undefined), in its list's order:
-   * sorted lists give sorted lists without a sort of their own. Only while building, after sortAll().
-   */
-  split(to: (key: string, value: T) => string | undefined): void {
-    for (const [key, list] of [...this.lists.entries()]) {
-      for (const value of list) {
-        const target = to(key, value);
-        if (target !== undefined) this.push(target, value);
-      }
-    }
   }
 
   /** Inserts a value at its place in its list. */

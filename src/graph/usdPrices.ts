@@ -50,8 +50,29 @@ export function usdValue(amount: bigint | undefined, price: UsdPrice | undefined
   return amount === undefined || price === undefined ? '' : formatCents(usdCents(amount, price));
 }
 
-/** USD value of an amount as a float (pool ranking only). */
+/** Each price's num / den as a float (usdFloat's estimate), computed on first use. */
+const priceRatios = new WeakMap<UsdPrice, number>();
+
+/** Least relative margin around usdFloat's float estimate (whose error is below 1e-15) for its floor to be taken as exact. */
+const ESTIMATE_MARGIN = 1e-12;
+
+/**
+ * USD value of an amount as a float (pool ranking only): whole cents (usdCents) / 100, exactly. The cents are estimated
+ * in floats first (amount and price as floats: each conversion and operation off by at most 2^-53 relative); when the
+ * estimate is below 2^52 and the same whole number of cents at both ends of a margin far wider than its error, that
+ * is usdCents' floor, without the bigint product and division (most of building a big chain's index).
+ */
 export function usdFloat(amount: bigint, price: UsdPrice): number {
+  let ratio = priceRatios.get(price);
+  if (ratio === undefined) {
+    ratio = Number(price.num) / Number(price.den);
+    priceRatios.set(price, ratio);
+  }
+  const estimate = Number(amount) * ratio * 100;
+  if (estimate < 2 ** 52) {
+    const cents = Math.floor(estimate * (1 - ESTIMATE_MARGIN));
+    if (cents === Math.floor(estimate * (1 + ESTIMATE_MARGIN))) return cents / 100;
+  }
   return Number(usdCents(amount, price)) / 100;
 }
 
