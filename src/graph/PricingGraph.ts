@@ -15,6 +15,7 @@ import { LayeredMap } from './layeredMap.ts';
 import type { PoolGraph } from './PoolGraph.ts';
 import { PairMemos } from './pairMemos.ts';
 import { PathTree } from './pathTree.ts';
+import { append, buildPoolLists, byDeployment, deepestFirst, listKey, listKeysOf } from './poolLists.ts';
 import { servedChain } from './servedChain.ts';
 import { SortedLists } from './sortedLists.ts';
 import { reportUnconvertiblePool } from './unconvertiblePools.ts';
@@ -56,7 +57,7 @@ export class ChainPoolIndex {
   readonly baseTokens: readonly string[];
   /** Whether the base tokens were chosen from the pools (the catalogue names none). */
   readonly baseTokensDerived: boolean;
-  /** Pool lists by key (listKey): a token's, a pair's, a token's to base tokens (eachList). */
+  /** Pool lists by key (poolLists.ts: a token's, a pair's, a token's to base tokens). */
   private readonly lists: SortedLists<PoolEntry>;
   private readonly bases: ReadonlySet<string>;
   /** Priceable pools by entry, shared by every index derived from this one (an entry never changes state). */
@@ -110,41 +111,8 @@ export class ChainPoolIndex {
       : chain.baseTokens.map((t) => t.toLowerCase());
     this.bases = new Set(this.baseTokens);
     const byAddress = new Map<string, PoolEntry[]>();
-    // Lists grouped by token (a pair's by its two tokens) and keyed once per list, not per pool: a key string per list
-    // a pool is in (listKeys) cost more than the rest of the build.
-    const byToken = { t: new Map<string, PoolEntry[]>(), b: new Map<string, PoolEntry[]>() };
-    const byPair = new Map<string, Map<string, PoolEntry[]>>();
-    let entry: PoolEntry;
-    const group = (kind: ListKind, token: string, other: string): void => {
-      if (kind !== 'p') {
-        append(byToken[kind], token, entry);
-        return;
-      }
-      const [a, b] = token < other ? [token, other] : [other, token];
-      let pairs = byPair.get(a);
-      if (!pairs) {
-        pairs = new Map();
-        byPair.set(a, pairs);
-      }
-      append(pairs, b, entry);
-    };
-    for (entry of entries) {
-      append(byAddress, entry.address, entry);
-      this.eachList(entry, group);
-    }
-    const lists = new Map<string, PoolEntry[]>();
-    for (const kind of ['t', 'b'] as const) {
-      for (const [token, list] of byToken[kind]) {
-        const key = listKey(kind, token, '');
-        lists.set(key, list.sort(deepestFirst));
-        // Split by deployment, in order: no second sort.
-        const parts = new Map<DeploymentId, PoolEntry[]>();
-        for (const e of list) append(parts, e.deployment, e);
-        for (const [deployment, part] of parts) lists.set(byDeployment(key, deployment), part);
-      }
-    }
-    for (const [a, pairs] of byPair) for (const [b, list] of pairs) lists.set(listKey('p', a, b), list.sort(deepestFirst));
-    this.lists = new SortedLists(deepestFirst, lists);
+    for (const entry of entries) append(byAddress, entry.address, entry);
+    this.lists = new SortedLists(deepestFirst, buildPoolLists(entries, this.bases));
     this.entries = new LayeredMap(byAddress);
   }
 
@@ -169,7 +137,7 @@ export class ChainPoolIndex {
       replaced.push(...old);
       next.entries.delete(address);
       for (const entry of old)
-        for (const key of next.listKeys(entry)) {
+        for (const key of listKeysOf(entry, next.bases)) {
           changed(key, this.lists.positionOf(key, entry));
           next.lists.remove(key, entry);
         }
@@ -178,36 +146,13 @@ export class ChainPoolIndex {
     for (const state of pools) {
       const entries = next.entriesOf(state);
       if (entries.length > 0) next.entries.set(entries[0].address, entries);
-      for (const entry of entries) for (const key of next.listKeys(entry)) next.lists.insert(key, entry);
+      for (const entry of entries) for (const key of listKeysOf(entry, next.bases)) next.lists.insert(key, entry);
       inserted.push(...entries);
     }
-    for (const entry of inserted) for (const key of next.listKeys(entry)) changed(key, next.lists.positionOf(key, entry));
+    for (const entry of inserted) for (const key of listKeysOf(entry, next.bases)) changed(key, next.lists.positionOf(key, entry));
     next.pairs.carry(this.pairs, changedAt);
     next.paths.drop(replaced);
     return next;
-  }
-
-  /**
-   * The lists a pool is in: each token's ('t'), the pair's ('p', `other` its other token), and a token's to base
-   * tokens ('b') when the other is one.
-   */
-  private eachList(entry: PoolEntry, visit: (kind: ListKind, token: string, other: string) => void): void {
-    visit('t', entry.token0, '');
-    visit('t', entry.token1, '');
-    visit('p', entry.token0, entry.token1);
-    if (this.bases.has(entry.token1)) visit('b', entry.token0, '');
-    if (this.bases.has(entry.token0)) visit('b', entry.token1, '');
-  }
-
-  /** The keys of the lists a pool is in (eachList), with the token lists of its deployment (byDeployment). */
-  private listKeys(entry: PoolEntry): string[] {
-    const keys: string[] = [];
-    this.eachList(entry, (kind, token, other) => {
-      const key = listKey(kind, token, other);
-      keys.push(key);
-      if (kind !== 'p') keys.push(byDeployment(key, entry.deployment));
-    });
-    return keys;
   }
 
   /**
@@ -315,35 +260,6 @@ export class ChainPoolIndex {
     }
     return pool instanceof Error ? undefined : pool;
   }
-}
-
-/** A list's kind: a token's pools ('t'), a pair's ('p'), a token's to base tokens ('b'). */
-type ListKind = 't' | 'p' | 'b';
-
-/** The key of a list: a token's, or a pair's whichever order its tokens are given in. */
-function listKey(kind: ListKind, token: string, other: string): string {
-  if (kind !== 'p') return `${kind}:${token}`;
-  return token < other ? `p:${token}:${other}` : `p:${other}:${token}`;
-}
-
-/** Adds a value to the list of its key. */
-function append<K, V>(lists: Map<K, V[]>, key: K, value: V): void {
-  const list = lists.get(key);
-  if (list) list.push(value);
-  else lists.set(key, [value]);
-}
-
-/**
- * The key of a token list's pools of one deployment (a hub token's pools of one DEX, read without walking its other
- * DEXes' pools when a search is kept to that DEX: findRoutes' PoolFilter).
- */
-function byDeployment(key: string, deployment: DeploymentId): string {
-  return `${key}@${deployment}`;
-}
-
-/** List order: deepest first, then by address. */
-function deepestFirst(a: PoolEntry, b: PoolEntry): number {
-  return b.score - a.score || (a.address < b.address ? -1 : 1);
 }
 
 /** USD value of a pool's balances as a float (pruning only); a side without a price counts as the other side. */
