@@ -4,11 +4,13 @@
  * the request. Never throws domain errors across the thread boundary: returns result values.
  */
 import { BroadcastChannel, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import type { Catalog } from '../src/catalog/Catalog.ts';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { type GraphMessage, RELOAD_CHANNEL } from '../src/graph/GraphHolder.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { derivePricingGraph, type PricingGraph, pricingGraphOf } from '../src/graph/PricingGraph.ts';
 import { loadServedSnapshots } from '../src/graph/snapshot.ts';
+import { handedCatalog, takeHandedPrices, type WorkerHandover } from '../src/graph/workerHandover.ts';
 import * as tradeTask from '../src/quote/TradeTask.ts';
 import { encodeTrades } from '../src/quote/tradeCodec.ts';
 
@@ -16,25 +18,34 @@ interface PricingWorkerData {
   catalogDir: string;
   snapshotDir: string;
   shippedSnapshotDir: string | undefined;
+  /** What the API thread built that this worker need not build again (its catalogue, USD prices), when it sends it. */
+  handover?: WorkerHandover;
 }
 
-const { catalogDir, snapshotDir, shippedSnapshotDir } = workerData as PricingWorkerData;
+const { catalogDir, snapshotDir, shippedSnapshotDir, handover } = workerData as PricingWorkerData;
 /** The same folders, read by the same rule, as the API process (src/graph/GraphHolder.ts). */
 const folders = { snapshotDir, shippedSnapshotDir };
-const catalog = loadCatalog(catalogDir);
+const catalog = handover ? handedCatalog(handover) : loadCatalog(catalogDir);
 let generation = 0;
 /** Followed blocks applied since the last reload. */
 let updates = 0;
 /** A generation whose blocks this worker missed (-1: none). */
 let missed = -1;
-let poolGraph = new PoolGraph(loadServedSnapshots(folders).snapshots, catalog);
+let poolGraph = loadGraph();
 let graph: PricingGraph = pricingGraphOf(poolGraph, catalog);
 // Before the first task (Piscina hands this worker tasks once its module has loaded): ready means ready.
 tradeTask.warmUp(graph);
 
+/** The graph of the snapshot folder, with the API thread's USD prices for snapshots of the file versions it read. */
+function loadGraph(): PoolGraph {
+  const loaded = new PoolGraph(loadServedSnapshots(folders).snapshots, catalog);
+  if (handover) takeHandedPrices(loaded, handover);
+  return loaded;
+}
+
 /** Reads the snapshot folder: the state of a generation with no followed block applied. */
 function reload(to: number): void {
-  poolGraph = new PoolGraph(loadServedSnapshots(folders).snapshots, catalog);
+  poolGraph = loadGraph();
   graph = pricingGraphOf(poolGraph, catalog);
   tradeTask.warmUp(graph);
   generation = to;
@@ -93,6 +104,11 @@ function ensureState(wantedGeneration: number, wantedUpdates: number): boolean {
     Atomics.wait(pause, 0, 0, 1);
   }
   return generation === wantedGeneration && updates === wantedUpdates;
+}
+
+/** This worker's replica and catalogue as they stand (tests: what it built at start-up). */
+export function replica(): { readonly graph: PoolGraph; readonly catalog: Catalog } {
+  return { graph: poolGraph, catalog };
 }
 
 /** Finds the best trade (or the best per DEX deployment) for one task, on this worker's replica (Pricer.findTrades). */

@@ -126,34 +126,57 @@ export type ReducedValidator = ((data: unknown) => boolean) & { errors?: ErrorOb
 
 const PLACEHOLDER_PREFIX = '\u0001ticks:';
 
+/** The tick regions a fast-path parse found, per document: [start, end, count] each, in document order (tickRegionList). */
+const documentRegions = new WeakMap<object, Float64Array>();
+
+/**
+ * The tick regions the fast path found in a document it returned, as [start, end, count] triples in document order,
+ * in shared memory: what a parse of the identical bytes by another thread may take instead of scanning
+ * (parseSnapshotBytes' `known`). Undefined for a document the fast path did not return.
+ */
+export function tickRegionList(document: object): Float64Array | undefined {
+  return documentRegions.get(document);
+}
+
 /**
  * Parses a snapshot file's bytes on the fast path: the document as JSON.parse would return it, with each pool's
  * `ticks` a getter over the bytes (which must not change afterwards: pass a private or read-only buffer).
  * `validate` is the schema validator for the reduced document, or null to skip validation (for bytes an
- * identical load already validated). Returns undefined whenever the slow path must decide.
+ * identical load already validated). `known`: the tickRegionList of an earlier fast-path parse of these very bytes
+ * (validated there, so with `validate` null): the regions are taken from it instead of found and scanned again.
+ * Returns undefined whenever the slow path must decide.
  */
-export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | null): unknown {
+export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | null, known?: Float64Array): unknown {
   const pieces: string[] = [];
   const found: TickRegion[] = [];
   let copied = 0;
-  let at = 0;
-  for (;;) {
-    const key = bytes.indexOf('"ticks"', at, 'latin1');
-    if (key < 0) break;
-    at = key + 7;
-    if (key > 0 && bytes[key - 1] === BACKSLASH) continue;
-    let i = at;
-    while (i < bytes.length && isSpace(bytes[i])) i++;
-    if (bytes[i] !== COLON) continue;
-    i++;
-    while (i < bytes.length && isSpace(bytes[i])) i++;
-    if (bytes[i] !== OPEN) return undefined; // a "ticks" key that is not an array: the schema refuses it
-    const scanned = scanTicks(bytes, i);
-    if (!scanned) return undefined;
-    pieces.push(bytes.toString('utf8', copied, i), JSON.stringify(`${PLACEHOLDER_PREFIX}${found.length}`));
-    found.push({ bytes, start: i, end: scanned.end, count: scanned.count });
-    copied = scanned.end;
-    at = scanned.end;
+  if (known) {
+    for (let k = 0; k < known.length; k += 3) {
+      const start = known[k];
+      pieces.push(bytes.toString('utf8', copied, start), JSON.stringify(`${PLACEHOLDER_PREFIX}${found.length}`));
+      found.push({ bytes, start, end: known[k + 1], count: known[k + 2] });
+      copied = known[k + 1];
+    }
+  } else {
+    let at = 0;
+    for (;;) {
+      const key = bytes.indexOf('"ticks"', at, 'latin1');
+      if (key < 0) break;
+      at = key + 7;
+      if (key > 0 && bytes[key - 1] === BACKSLASH) continue;
+      let i = at;
+      while (i < bytes.length && isSpace(bytes[i])) i++;
+      if (bytes[i] !== COLON) continue;
+      i++;
+      while (i < bytes.length && isSpace(bytes[i])) i++;
+      if (bytes[i] !== OPEN) return undefined; // a "ticks" key that is not an array: the schema refuses it
+      const scanned = scanTicks(bytes, i);
+      if (!scanned) return undefined;
+      pieces.push(bytes.toString('utf8', copied, i), JSON.stringify(`${PLACEHOLDER_PREFIX}${found.length}`));
+      found.push({ bytes, start: i, end: scanned.end, count: scanned.count });
+      copied = scanned.end;
+      at = scanned.end;
+    }
   }
   pieces.push(bytes.toString('utf8', copied));
   let data: unknown;
@@ -175,5 +198,11 @@ export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | n
     Object.defineProperty(pool, 'ticks', { get: ticksGetter, enumerable: true, configurable: false });
   }
   if (next !== found.length) return undefined;
+  if (!known) {
+    const list = new Float64Array(new SharedArrayBuffer(found.length * 3 * Float64Array.BYTES_PER_ELEMENT));
+    for (let k = 0; k < found.length; k++) list.set([found[k].start, found[k].end, found[k].count], 3 * k);
+    known = list;
+  }
+  documentRegions.set(data as object, known);
   return data;
 }

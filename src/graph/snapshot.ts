@@ -7,7 +7,7 @@ import type { CatalogDex } from '../catalog/Catalog.ts';
 import { projectRoot } from '../config.ts';
 import type { PoolReadKey } from '../protocols/PoolSource.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
-import { parseSnapshotBytes, type ReducedValidator } from './parseSnapshotBytes.ts';
+import { parseSnapshotBytes, type ReducedValidator, tickRegionList } from './parseSnapshotBytes.ts';
 
 /**
  * A catalogue token the seeding run left out of `pools`, and why: its decimals() or symbol() disagree with the
@@ -209,18 +209,20 @@ function readSnapshotFolder(dir: string): SnapshotLoad & { files: string[] } {
   }
   const seen = new Map<number, string>();
   for (const file of files) {
-    let read: { bytes: Buffer; validated: boolean };
+    let read: SharedRead;
     try {
       read = readShared(join(dir, file));
     } catch (error) {
       errors.push(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
       continue;
     }
-    const result = parseSnapshotFile(read.bytes, read.validated);
+    const result = parseSnapshotFile(read.bytes, read.validated, read.file.ticks);
     if (typeof result === 'string') {
       errors.push(`${file}: ${result}`);
       continue;
     }
+    read.file.ticks ??= tickRegionList(result);
+    sources.set(result, `${read.file.path}\n${read.file.signature}`);
     const other = seen.get(result.chainId);
     if (other) {
       errors.push(`${file}: chain ${result.chainId} already has snapshot ${other}`);
@@ -291,6 +293,26 @@ export interface SharedSnapshotFile {
   readonly path: string;
   readonly signature: string;
   readonly buffer: SharedArrayBuffer;
+  /** Where its tick lists are (parseSnapshotBytes' tickRegionList), once the fast path has parsed it. */
+  ticks?: Float64Array;
+}
+
+/** The file a read came from, and whether the API process validated its bytes (inherited). */
+interface SharedRead {
+  readonly bytes: Buffer;
+  readonly validated: boolean;
+  readonly file: SharedSnapshotFile;
+}
+
+/**
+ * Each snapshot read from a file: that file's path and version (signature). Two snapshots with the same source were
+ * parsed from identical bytes, in this thread or another (workerHandover.ts ties what it hands over to it).
+ */
+const sources = new WeakMap<object, string>();
+
+/** The file version a snapshot was read from (undefined for one not read from a file, e.g. a followed block's state). */
+export function snapshotSource(snapshot: Snapshot): string | undefined {
+  return sources.get(snapshot);
 }
 
 const sharedFiles = new Map<string, SharedSnapshotFile>();
@@ -302,15 +324,15 @@ for (const f of (workerData as { sharedSnapshotFiles?: SharedSnapshotFile[] } | 
  * Reads a file into shared memory (once per file version), so pricing workers parse the very same bytes
  * without reading or holding their own copy; the lazy tick lists of every thread point into it.
  */
-function readShared(path: string): { bytes: Buffer; validated: boolean } {
+function readShared(path: string): SharedRead {
   const fd = openSync(path, 'r');
   try {
     const stat = fstatSync(fd);
     const sig = signature(stat);
     const given = inherited.get(path);
-    if (given && given.signature === sig) return { bytes: Buffer.from(given.buffer), validated: true };
+    if (given && given.signature === sig) return { bytes: Buffer.from(given.buffer), validated: true, file: given };
     const known = sharedFiles.get(path);
-    if (known && known.signature === sig) return { bytes: Buffer.from(known.buffer), validated: false };
+    if (known && known.signature === sig) return { bytes: Buffer.from(known.buffer), validated: false, file: known };
     const size = stat.size;
     const buffer = new SharedArrayBuffer(size);
     const bytes = Buffer.from(buffer);
@@ -319,8 +341,9 @@ function readShared(path: string): { bytes: Buffer; validated: boolean } {
       if (n === 0) throw Object.assign(new Error('file shrank while being read'), { code: 'EIO' });
       off += n;
     }
-    sharedFiles.set(path, { path, signature: sig, buffer });
-    return { bytes, validated: false };
+    const file: SharedSnapshotFile = { path, signature: sig, buffer };
+    sharedFiles.set(path, file);
+    return { bytes, validated: false, file };
   } finally {
     closeSync(fd);
   }
@@ -340,9 +363,12 @@ export function readSnapshotFile(path: string): Snapshot | string {
   return parseSnapshotFile(readFileSync(path), false);
 }
 
-/** Fast path for the bytes (see parseSnapshotBytes.ts), else the full JSON.parse + ajv path with its message. */
-function parseSnapshotFile(bytes: Buffer, validated: boolean): Snapshot | string {
-  const fast = parseSnapshotBytes(bytes, validated ? null : reducedSnapshotValidator());
+/**
+ * Fast path for the bytes (see parseSnapshotBytes.ts), else the full JSON.parse + ajv path with its message. `ticks`:
+ * the tick regions an earlier parse of these bytes found, taken only for bytes it validated.
+ */
+function parseSnapshotFile(bytes: Buffer, validated: boolean, ticks?: Float64Array): Snapshot | string {
+  const fast = validated ? parseSnapshotBytes(bytes, null, ticks) : parseSnapshotBytes(bytes, reducedSnapshotValidator());
   if (fast !== undefined) {
     const problem = checkPools(fast as Snapshot);
     if (problem === undefined) return fast as Snapshot;

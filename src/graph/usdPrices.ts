@@ -266,6 +266,20 @@ export function chainUsdPrices(graph: PoolGraph, catalog: Catalog, chainId: numb
   return prices;
 }
 
+/**
+ * Gives a graph's chain the USD prices computed elsewhere for the very same pools (workerHandover.ts: the API thread's,
+ * for a snapshot a pricing worker read from the same file version, with the same catalogue), so chainUsdPrices does
+ * not compute them again. Prices the graph already has are kept.
+ */
+export function provideUsdPrices(graph: PoolGraph, chainId: number, prices: ReadonlyMap<string, UsdPrice>): void {
+  let perChain = pricesByGraph.get(graph);
+  if (!perChain) {
+    perChain = new Map();
+    pricesByGraph.set(graph, perChain);
+  }
+  if (!perChain.has(chainId)) perChain.set(chainId, prices);
+}
+
 const suppliesBySnapshot = new WeakMap<object, ReadonlyMap<string, bigint>>();
 const NO_SUPPLIES: ReadonlyMap<string, bigint> = new Map();
 

@@ -6,6 +6,7 @@ import { InternalError, ServiceUnavailableError } from '../errors/BaseError.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import { type ChainPoolIndex, pricingGraphOf } from '../graph/PricingGraph.ts';
 import { sharedSnapshotFiles } from '../graph/snapshot.ts';
+import { workerHandover } from '../graph/workerHandover.ts';
 import { snapshotProtocol } from '../protocols/registry.ts';
 import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
 import type { TradeFinder, TradeSearch } from '../routing/TradeFinder.ts';
@@ -53,7 +54,8 @@ export interface PricerOptions {
   readonly workerFile?: string;
   /**
    * The API process's current pool graph and catalogue. With them, cheap tasks (one hop, one split, direct pools
-   * of at most `inlineMaxTicks` initialized ticks) are priced in the calling thread; the rest go to a worker.
+   * of at most `inlineMaxTicks` initialized ticks) are priced in the calling thread; the rest go to a worker; and
+   * workers start from this catalogue and the graph's USD prices (workerHandover.ts) instead of building their own.
    * Without them, every task goes to a worker.
    */
   readonly graph?: () => PoolGraph;
@@ -109,6 +111,24 @@ function hasDeepDirectPool(index: ChainPoolIndex, tokenIn: string, tokenOut: str
 }
 
 /**
+ * What each pricing worker starts from (workers/pricing.ts): the folders, the snapshot bytes the API process read
+ * (shared: workers parse them without a copy of their own, nor scanning their tick lists again), and with the API's
+ * graph its catalogue and USD prices, which workers would otherwise build again (workerHandover.ts).
+ */
+export function pricingWorkerData(
+  config: Pick<Config, 'catalogDir' | 'snapshotDir' | 'shippedSnapshotDir'>,
+  opts: Pick<PricerOptions, 'graph' | 'catalog'> = {},
+): Record<string, unknown> {
+  return {
+    catalogDir: config.catalogDir,
+    snapshotDir: config.snapshotDir,
+    shippedSnapshotDir: config.shippedSnapshotDir,
+    sharedSnapshotFiles: [config.snapshotDir, config.shippedSnapshotDir].flatMap((dir) => (dir ? sharedSnapshotFiles(dir) : [])),
+    handover: opts.graph && opts.catalog ? workerHandover(opts.graph(), opts.catalog) : undefined,
+  };
+}
+
+/**
  * The pricer: a Piscina pool of pricing workers with bounded queue (backpressure: a full queue is a 503) and,
  * when given the API's graph, in-thread pricing of cheap tasks (see PricerOptions and bench/README.md).
  */
@@ -128,13 +148,7 @@ export function createPricer(
     // Piscina's run and wait time histograms (two clock reads and two records per task on the API thread): read by nothing here.
     recordTiming: false,
     execArgv: workerExecArgv(),
-    // The snapshot bytes the API process read, shared: workers parse them without a copy of their own.
-    workerData: {
-      catalogDir: config.catalogDir,
-      snapshotDir: config.snapshotDir,
-      shippedSnapshotDir: config.shippedSnapshotDir,
-      sharedSnapshotFiles: [config.snapshotDir, config.shippedSnapshotDir].flatMap((dir) => (dir ? sharedSnapshotFiles(dir) : [])),
-    },
+    workerData: pricingWorkerData(config, opts),
   });
   const inline = opts.graph && opts.catalog ? new InlinePricer(opts.graph, opts.catalog, opts.inlineMaxTicks ?? 256) : undefined;
   const stats: PricerStats = { inline: 0, worker: 0 };

@@ -1,0 +1,56 @@
+import { Catalog, type CatalogChain } from '../catalog/Catalog.ts';
+import type { PoolGraph } from './PoolGraph.ts';
+import { snapshotSource } from './snapshot.ts';
+import { chainUsdPrices, provideUsdPrices, type UsdPrice } from './usdPrices.ts';
+
+/** One chain's USD prices as the API thread computed them, and the snapshot file version they were computed from. */
+interface HandedPrices {
+  readonly chainId: number;
+  /** snapshotSource of the chain's snapshot: its file's path and version. */
+  readonly source: string;
+  readonly prices: ReadonlyMap<string, UsdPrice>;
+}
+
+/**
+ * What the API thread hands each pricing worker (workerData.handover) so that the worker does not build again what
+ * is a pure function of inputs both threads share: the catalogue as the API loaded it (the worker builds its Catalog
+ * from these chains instead of reading and checking the folder again, so both threads serve the same catalogue), and
+ * each chain's USD prices on its start-up state with the snapshot file version they came from. A worker takes a
+ * chain's prices only for a snapshot it read from that same file version (identical bytes, same catalogue: the same
+ * pools, hence the same prices); any other state (a file changed since, a followed block) is priced by the worker
+ * itself, as before. The snapshot bytes and their tick regions travel beside this (snapshot.ts, sharedSnapshotFiles).
+ */
+export interface WorkerHandover {
+  readonly catalogChains: readonly CatalogChain[];
+  readonly usdPrices: readonly HandedPrices[];
+}
+
+/** The handover of a graph the API thread built (the prices of every chain read from a file; computed if not yet). */
+export function workerHandover(graph: PoolGraph, catalog: Catalog): WorkerHandover {
+  const usdPrices: HandedPrices[] = [];
+  for (const chainId of graph.chainIds()) {
+    const source = snapshotSource(graph.snapshot(chainId)!);
+    if (source !== undefined) usdPrices.push({ chainId, source, prices: chainUsdPrices(graph, catalog, chainId) });
+  }
+  return { catalogChains: catalog.chains, usdPrices };
+}
+
+/** The catalogue of a handover: the API thread's, rebuilt in this thread. */
+export function handedCatalog(handover: WorkerHandover): Catalog {
+  return new Catalog(handover.catalogChains);
+}
+
+/**
+ * Gives a graph built with handedCatalog the handed USD prices of each chain whose snapshot was read from the file
+ * version they were computed from; returns those chains' ids.
+ */
+export function takeHandedPrices(graph: PoolGraph, handover: WorkerHandover): number[] {
+  const taken: number[] = [];
+  for (const { chainId, source, prices } of handover.usdPrices) {
+    const snapshot = graph.snapshot(chainId);
+    if (snapshot === undefined || snapshotSource(snapshot) !== source) continue;
+    provideUsdPrices(graph, chainId, prices);
+    taken.push(chainId);
+  }
+  return taken;
+}
