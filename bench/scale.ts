@@ -175,13 +175,27 @@ try {
   const smallFirsts = await firstQuotes(small.server.url, firstOfPairs);
   // BENCH_BEFORE's service on the same graph, right after: its first quotes under the same load.
   const beforeRoot = BEFORE ? beforeCheckout(BEFORE) : undefined;
-  let before: { first: Awaited<ReturnType<typeof start>>['firstAfterReady']; firsts: number[]; stages: FirstQuoteStages } | undefined;
+  let before:
+    | {
+        first: Awaited<ReturnType<typeof start>>['firstAfterReady'];
+        firsts: number[];
+        stages: FirstQuoteStages;
+        readyzMs: number;
+        healthzMs: number;
+      }
+    | undefined;
   if (beforeRoot) {
     try {
       const old = await start('100k before', { ...bigEnv, WORKER_THREADS: '2' }, firstProbe, beforeRoot);
       const firsts = await firstQuotes(old.server.url, firstOfPairs);
       await old.server.stop();
-      before = { first: old.firstAfterReady, firsts, stages: workerStages(beforeRoot, fixture) };
+      before = {
+        first: old.firstAfterReady,
+        firsts,
+        stages: workerStages(beforeRoot, fixture),
+        readyzMs: old.readyzMs,
+        healthzMs: old.server.readyMs,
+      };
     } finally {
       removeCheckout(beforeRoot);
     }
@@ -259,7 +273,10 @@ try {
       part: 'scale',
       case: 'first quote after /readyz says ready (WBTC -> USDC 1, default routing)',
       result: `100k graph ${ms(big.firstAfterReady.ms)} (${big.firstAfterReady.status}; ready ${ms(big.readyzMs)} after spawn) vs devnet graph ${ms(small.firstAfterReady.ms)} (${small.firstAfterReady.status}; ready ${ms(small.readyzMs)})`,
-      ratio: '',
+      // BENCH_BEFORE's service on the same 100k graph, started right after this one's: spawn to /healthz and to /readyz.
+      ratio: before
+        ? `before (${BEFORE}): ${ms(before.first.ms)} (${before.first.status}); /readyz ${ms(before.readyzMs)}, /healthz ${ms(before.healthzMs)} after spawn, against ${ms(big.readyzMs)}, ${ms(big.server.readyMs)}`
+        : '',
       target: '200 within 200 ms on 100k',
       met: big.firstAfterReady.status === 200 && big.firstAfterReady.ms <= 200,
     },
