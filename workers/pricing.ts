@@ -10,7 +10,7 @@ import { type GraphMessage, RELOAD_CHANNEL } from '../src/graph/GraphHolder.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { derivePricingGraph, type PricingGraph, pricingGraphOf } from '../src/graph/PricingGraph.ts';
 import { loadServedSnapshots } from '../src/graph/snapshot.ts';
-import { handedCatalog, takeHandedPrices, type WorkerHandover } from '../src/graph/workerHandover.ts';
+import { handedCatalog, takeHandedChains, type WorkerHandover } from '../src/graph/workerHandover.ts';
 import * as tradeTask from '../src/quote/TradeTask.ts';
 import { encodeTrades } from '../src/quote/tradeCodec.ts';
 
@@ -39,7 +39,7 @@ tradeTask.warmUp(graph);
 /** The graph of the snapshot folder, with the API thread's USD prices for snapshots of the file versions it read. */
 function loadGraph(): PoolGraph {
   const loaded = new PoolGraph(loadServedSnapshots(folders).snapshots, catalog);
-  if (handover) takeHandedPrices(loaded, handover);
+  if (handover) takeHandedChains(loaded, handover);
   return loaded;
 }
 

@@ -77,13 +77,23 @@ export class ChainPoolIndex {
   /** Chain tokens by lower-case address, and USD prices (pruning scores) as of the index's first state. */
   private readonly tokens: ReadonlyMap<string, CatalogToken>;
   private readonly prices: ReadonlyMap<string, UsdPrice>;
+  /**
+   * Each entry's score in the order the entries were made (the pools' order; a pool's pair views in theirs), for an
+   * index built from a chain's pools (undefined for one derived by withChanges): what another thread building the
+   * index of the same pools with the same prices may take instead of scoring them again (workerHandover.ts).
+   */
+  readonly entryScores: Float64Array | undefined;
 
-  /** `prices`: usdPrices of `pools` when the caller has them (else computed here). */
+  /**
+   * `prices`: usdPrices of `pools` when the caller has them (else computed here). `scores`: the entryScores of an
+   * index of the same pools and prices (else computed here; also when their count is not the entries').
+   */
   constructor(
     readonly chain: CatalogChain,
     pools: readonly SnapshotPool[],
     derived?: ChainPoolIndex,
     prices?: ReadonlyMap<string, UsdPrice>,
+    scores?: Float64Array,
   ) {
     this.native = NATIVE_TOKEN_ADDRESS.toLowerCase();
     this.wrappedNative = chain.wrappedNativeToken.toLowerCase();
@@ -98,13 +108,15 @@ export class ChainPoolIndex {
       this.entries = new LayeredMap(derived.entries);
       this.tokens = derived.tokens;
       this.prices = derived.prices;
+      this.entryScores = undefined;
       return;
     }
     this.paths = new PathTree<PoolEntry>();
     this.converted = new WeakMap();
     this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
     this.prices = prices ?? usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
-    const entries = pools.flatMap((state) => this.entriesOf(state));
+    const entries = (scores && this.entriesScored(pools, scores)) ?? pools.flatMap((state) => this.entriesOf(state));
+    this.entryScores = Float64Array.from(entries, (e) => e.score);
     this.baseTokensDerived = chain.baseTokens.length === 0;
     this.baseTokens = this.baseTokensDerived
       ? deriveBaseTokens(entries, (t) => this.tokens.has(t))
@@ -159,15 +171,22 @@ export class ChainPoolIndex {
    * A pool's entries: itself, or for a pool of more than two tokens one per pair of catalogued tokens
    * (PoolProtocol.pairViews), each with the pool's address.
    */
-  private entriesOf(state: SnapshotPool): PoolEntry[] {
+  private entriesOf(state: SnapshotPool, score = (s: SnapshotPool) => usdScore(s, this.tokens, this.prices)): PoolEntry[] {
     const views = snapshotProtocol(state.version).pairViews?.(state);
-    if (!views) return [this.entryOf(state)];
+    if (!views) return [this.entryOf(state, score)];
     return views
       .filter((v) => this.tokens.has(v.token0.toLowerCase()) && this.tokens.has(v.token1.toLowerCase()))
-      .map((v) => this.entryOf(v));
+      .map((v) => this.entryOf(v, score));
   }
 
-  private entryOf(state: SnapshotPool): PoolEntry {
+  /** The entries of `pools` scored in order from `scores`, or undefined when they are not as many as the entries. */
+  private entriesScored(pools: readonly SnapshotPool[], scores: Float64Array): PoolEntry[] | undefined {
+    let k = 0;
+    const entries = pools.flatMap((state) => this.entriesOf(state, () => scores[k++]));
+    return k === scores.length ? entries : undefined;
+  }
+
+  private entryOf(state: SnapshotPool, score: (state: SnapshotPool) => number): PoolEntry {
     return {
       address: state.address,
       dex: state.dex,
@@ -175,7 +194,7 @@ export class ChainPoolIndex {
       deployment: deploymentId(state.dex, state.version),
       token0: state.token0.toLowerCase(),
       token1: state.token1.toLowerCase(),
-      score: usdScore(state, this.tokens, this.prices),
+      score: score(state),
       state,
     };
   }
@@ -326,12 +345,28 @@ export class PricingGraph {
               this.graph.pools(chainId),
               undefined,
               chainUsdPrices(this.graph, this.catalog, chainId),
+              scoresByGraph.get(this.graph)?.get(chainId),
             )
           : null;
       this.chains.set(chainId, index);
     }
     return index ?? undefined;
   }
+}
+
+const scoresByGraph = new WeakMap<PoolGraph, Map<number, Float64Array>>();
+
+/**
+ * Gives a graph's chain the entry scores (ChainPoolIndex.entryScores) of an index built elsewhere from the very same
+ * pools and USD prices (workerHandover.ts: the API thread's), for its index, when built, to take.
+ */
+export function provideEntryScores(graph: PoolGraph, chainId: number, scores: Float64Array): void {
+  let perChain = scoresByGraph.get(graph);
+  if (!perChain) {
+    perChain = new Map();
+    scoresByGraph.set(graph, perChain);
+  }
+  perChain.set(chainId, scores);
 }
 
 const pricingGraphs = new WeakMap<PoolGraph, PricingGraph>();

@@ -13,7 +13,7 @@ import { type Catalog, deploymentId } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
 import { projectRoot } from '../../src/config.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { pricingGraphOf } from '../../src/graph/PricingGraph.ts';
+import { ChainPoolIndex, pricingGraphOf } from '../../src/graph/PricingGraph.ts';
 import { parseSnapshotBytes, tickRegionList } from '../../src/graph/parseSnapshotBytes.ts';
 import { loadServedSnapshots, type Snapshot } from '../../src/graph/snapshot.ts';
 import { usdPrices } from '../../src/graph/usdPrices.ts';
@@ -48,6 +48,8 @@ function oracle(file: string, tasks: readonly TradeTask[]) {
   return {
     snapshot,
     prices: JSON.stringify([...prices], bigints),
+    /** The pool scores of the chain's index, built here with its own prices. */
+    scores: JSON.stringify([...pricing.chain(chainId)!.entryScores!]),
     // As the worker answers a task (workers/pricing.ts findTrades).
     answers: tasks.map((task) => JSON.stringify({ ok: true, trades: encodeTrades(findTrades(pricing, task)) }, bigints)),
     /** Whether every task finds a trade on some deployment. */
@@ -65,7 +67,7 @@ function apiThread(dir: string): { catalog: Catalog; graph: PoolGraph; workerDat
 }
 
 interface ProbeReport {
-  chains: { chainId: number; snapshot: string; prices: string }[];
+  chains: { chainId: number; snapshot: string; prices: string; scores: string }[];
   answers: string[];
 }
 
@@ -130,9 +132,9 @@ t.test('the handed prices are what the worker would compute, and the worker buil
   const want = oracle(join(dir, 'devnet.json'), work);
   const handover = api.workerData.handover as WorkerHandover;
   t.strictSame(
-    handover.usdPrices.map((h) => [h.chainId, JSON.stringify([...h.prices], bigints)]),
-    [[chainId, want.prices]],
-    'handed prices: usdPrices of the file parsed here',
+    handover.chains.map((h) => [h.chainId, JSON.stringify([...h.prices], bigints), JSON.stringify([...h.scores!])]),
+    [[chainId, want.prices, want.scores]],
+    'handed prices and scores: those of the file parsed here',
   );
   t.strictSame(handover.catalogChains, loadCatalog(catalogDir).chains, 'handed catalogue: a fresh load of the folder');
   t.ok(
@@ -143,19 +145,22 @@ t.test('the handed prices are what the worker would compute, and the worker buil
   const report = await startWorker(api.workerData, work);
   t.strictSame(JSON.parse(report.chains[0].snapshot), want.snapshot, "the worker's snapshot: JSON.parse of the file");
   t.equal(report.chains[0].prices, want.prices, "the worker's prices");
+  t.equal(report.chains[0].scores, want.scores, "the worker's pool scores");
   t.strictSame(report.answers, want.answers, "the worker's answers: the same searches on the oracle's graph");
   t.ok(want.traded, 'the searches find trades');
 
-  // The handed prices are what the worker uses (not recomputed): doctored ones for the same file version show up.
+  // The handed prices and scores are what the worker uses (not recomputed): doctored ones for the same file show up.
   const doctored: WorkerHandover = {
     ...handover,
-    usdPrices: handover.usdPrices.map((h) => ({
+    chains: handover.chains.map((h) => ({
       ...h,
       prices: new Map([...h.prices].map(([a, p]) => [a, { num: p.num * 3n, den: p.den }])),
+      scores: h.scores!.map((x) => x + 1),
     })),
   };
   const taken = await startWorker({ ...api.workerData, handover: doctored }, []);
-  t.equal(taken.chains[0].prices, JSON.stringify([...doctored.usdPrices[0].prices], bigints), 'handed prices are taken as given');
+  t.equal(taken.chains[0].prices, JSON.stringify([...doctored.chains[0].prices], bigints), 'handed prices are taken as given');
+  t.equal(taken.chains[0].scores, JSON.stringify([...doctored.chains[0].scores!]), 'handed scores are taken as given');
 });
 
 t.test('a worker reading a file changed since the API read it uses none of the handed data', async (t) => {
@@ -178,5 +183,26 @@ t.test('a worker reading a file changed since the API read it uses none of the h
   const report = await startWorker(api.workerData, work);
   t.strictSame(JSON.parse(report.chains[0].snapshot), after.snapshot, "the worker's snapshot: the file as it is now");
   t.equal(report.chains[0].prices, after.prices, 'its prices: computed from the file as it is now, not the handed ones');
+  t.equal(report.chains[0].scores, after.scores, 'its pool scores too');
+  t.not(after.scores, before.scores, '(which differ from the handed ones)');
   t.strictSame(report.answers, after.answers, 'its answers: on the file as it is now');
+});
+
+t.test('scores not as many as the entries are not taken: the index scores its pools itself', async (t) => {
+  const catalog = loadCatalog(catalogDir);
+  const graph = new PoolGraph([JSON.parse(readFileSync(shipped, 'utf8')) as Snapshot], catalog);
+  const chain = catalog.chain(chainId)!;
+  const prices = usdPrices(chain, graph.pools(chainId), (a) => catalog.token(chainId, a));
+  const own = new ChainPoolIndex(chain, graph.pools(chainId), undefined, prices).entryScores!;
+  const doctored = own.map((x) => x + 1);
+  t.strictSame(
+    [...new ChainPoolIndex(chain, graph.pools(chainId), undefined, prices, doctored).entryScores!],
+    [...doctored],
+    'as many: taken',
+  );
+  t.strictSame(
+    [...new ChainPoolIndex(chain, graph.pools(chainId), undefined, prices, doctored.subarray(1)).entryScores!],
+    [...own],
+    'one short: its own',
+  );
 });
