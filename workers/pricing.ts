@@ -18,7 +18,7 @@ interface PricingWorkerData {
   catalogDir: string;
   snapshotDir: string;
   shippedSnapshotDir: string | undefined;
-  /** What the API thread built that this worker need not build again (its catalogue, USD prices), when it sends it. */
+  /** What the API thread built that this worker need not build again (catalogue, USD prices, pool scores), if sent. */
   handover?: WorkerHandover;
 }
 
@@ -36,7 +36,7 @@ let graph: PricingGraph = pricingGraphOf(poolGraph, catalog);
 // Before the first task (Piscina hands this worker tasks once its module has loaded): ready means ready.
 tradeTask.warmUp(graph);
 
-/** The graph of the snapshot folder, with the API thread's USD prices for snapshots of the file versions it read. */
+/** The graph of the snapshot folder, with the API thread's prices and scores for snapshots of the file versions it read. */
 function loadGraph(): PoolGraph {
   const loaded = new PoolGraph(loadServedSnapshots(folders).snapshots, catalog);
   if (handover) takeHandedChains(loaded, handover);

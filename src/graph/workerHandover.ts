@@ -13,7 +13,7 @@ interface HandedChain {
   /** snapshotSource of the chain's snapshot: its file's path and version. */
   readonly source: string;
   readonly prices: ReadonlyMap<string, UsdPrice>;
-  /** ChainPoolIndex.entryScores (absent when the API thread has not built the chain's index). */
+  /** ChainPoolIndex.entryScores (absent for a chain the catalogue does not have). */
   readonly scores: Float64Array | undefined;
 }
 
@@ -23,15 +23,18 @@ interface HandedChain {
  * from these chains instead of reading and checking the folder again, so both threads serve the same catalogue), and
  * each chain's USD prices and its index's pool scores on its start-up state, with the snapshot file version they
  * came from. A worker takes a chain's only for a snapshot it read from that same file version (identical bytes, same
- * catalogue: the same pools, hence the same prices and scores); any other state (a file changed since, a followed block) is priced by the worker
- * itself, as before. The snapshot bytes and their tick regions travel beside this (snapshot.ts, sharedSnapshotFiles).
+ * catalogue: the same pools, hence the same prices and scores); any other state (a file changed since, a followed
+ * block) is priced and scored by the worker itself, as before. The snapshot bytes and their tick regions travel beside this (snapshot.ts, sharedSnapshotFiles).
  */
 export interface WorkerHandover {
   readonly catalogChains: readonly CatalogChain[];
   readonly chains: readonly HandedChain[];
 }
 
-/** The handover of a graph the API thread built (every chain read from a file; its prices computed if not yet). */
+/**
+ * The handover of a graph the API thread built: every chain read from a file, with its prices and its index's scores
+ * (both built here if they are not yet; the service has built them before it starts its workers).
+ */
 export function workerHandover(graph: PoolGraph, catalog: Catalog): WorkerHandover {
   const chains: HandedChain[] = [];
   for (const chainId of graph.chainIds()) {

@@ -55,7 +55,8 @@ export interface PricerOptions {
   /**
    * The API process's current pool graph and catalogue. With them, cheap tasks (one hop, one split, direct pools
    * of at most `inlineMaxTicks` initialized ticks) are priced in the calling thread; the rest go to a worker; and
-   * workers start from this catalogue and the graph's USD prices (workerHandover.ts) instead of building their own.
+   * workers start from this catalogue and the graph's USD prices and pool scores (workerHandover.ts) instead of
+   * building their own.
    * Without them, every task goes to a worker.
    */
   readonly graph?: () => PoolGraph;
@@ -113,7 +114,7 @@ function hasDeepDirectPool(index: ChainPoolIndex, tokenIn: string, tokenOut: str
 /**
  * What each pricing worker starts from (workers/pricing.ts): the folders, the snapshot bytes the API process read
  * (shared: workers parse them without a copy of their own, nor scanning their tick lists again), and with the API's
- * graph its catalogue and USD prices, which workers would otherwise build again (workerHandover.ts).
+ * graph its catalogue, USD prices and pool scores, which workers would otherwise build again (workerHandover.ts).
  */
 export function pricingWorkerData(
   config: Pick<Config, 'catalogDir' | 'snapshotDir' | 'shippedSnapshotDir'>,
