@@ -6,7 +6,7 @@ import { optimalSplit } from './optimalSplit.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
 import { assignExecutors, callsGasUnits, gasCostUnits, type Search, score, type TradeRequest } from './searchGas.ts';
-import { bestOtherPath, bestSinglePath, depthTightened, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
+import { bestOtherPath, bestSinglePath, boundOf, depthTightened, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
 import type { PricedSplit, SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Trade } from './Trade.ts';
@@ -111,7 +111,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
       : undefined;
   // The single paths' bounds first (the split search's first round reads them); they are priced after the split
   // search, only where they may beat its trade.
-  const single = singleBounds(search, candidates, curves, options);
+  const single = singleBounds(candidates, curves, found.byRate, options);
   const built = curves?.all;
   let split: PricedSplit<Candidate> | undefined;
   if (request.maxSplits > 1 && candidates.length > 0) {
@@ -125,6 +125,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         maxSplits: request.maxSplits,
         ranksFees: search.rate !== undefined && request.gasPriceWei > 0n,
         singlesKnown: true,
+        byRate: found.byRate,
         ...(options.solves ? { solves: { tree: options.solves, record: options.records === true } } : {}),
         score(members, quotes) {
           return score(search, members, quotes);
@@ -135,7 +136,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           // fee estimate never is below; before its curve, pendingScoreBound, never below it) cannot exceed the best
           // set of one so far would not be chosen: not solved.
           const bounded = set === undefined && toBeat !== undefined && !candidates[j].stages && options.firstRoundBound !== false;
-          const alone = bounded ? single.bounds?.[j] : undefined;
+          const alone = bounded && single.bounds ? boundOf(search, candidates, curves!, single, j) : undefined;
           if (alone !== undefined && alone <= toBeat!) return false;
           // A path whose curve is not built yet gets it only where its output bound says it may be chosen.
           const pending = curves?.pending[j];

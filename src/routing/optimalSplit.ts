@@ -3,7 +3,7 @@ import { type PathCurve, pathCurve, rateAtZero } from './pathCurve.ts';
 import type { PricedPath } from './priceRoutes.ts';
 import { priceSolved } from './priceSolved.ts';
 import { mayReach, setMemo, solveSet } from './solveSet.ts';
-import type { PricedSplit, Solved, SplitContext, SplitPath } from './splitContext.ts';
+import { BOUND_SLACK, type PricedSplit, type Solved, type SplitContext, type SplitPath } from './splitContext.ts';
 
 /** Whether `a` is a better set than `b`: one that carries the amount beats one that does not, then by value net of fees. */
 function better(a: Solved, b: Solved | undefined): boolean {
@@ -28,13 +28,29 @@ export function optimalSplit<P extends SplitPath>(
   // Per candidate: 1 once the set holds it or one of its pools (marked as each member is taken, blockWith).
   const blocked = new Uint8Array(candidates.length);
   let current: Solved | undefined;
+  const order = context.byRate?.order;
+  const ceilings = context.byRate?.ceilings;
+  const fixed = Number(context.amount);
   for (let round = 0; round < context.maxSplits; round++) {
     let best: Solved | undefined;
+    // The position of best's last member: in rate order, of two sets of equal value the one whose new member comes
+    // first in position order is kept, as a visit in position order keeps it.
+    let bestAt = -1;
     const taken = current?.members ?? [];
     const feasible = current?.split.feasible ? current : undefined;
     const atRate = feasible && { members: taken, lambda: feasible.split.lambda, value: feasible.net + feasible.fee };
-    for (let j = 0; j < candidates.length; j++) {
+    for (let o = 0; o < candidates.length; o++) {
+      const j = order ? order[o] : o;
       if (blocked[j] === 1) continue;
+      // Every later candidate's ceiling is at most j's: none can join the set (a rate at zero not above its rate), or
+      // in the first round, none alone can beat the best set of one so far.
+      if (
+        ceilings !== undefined &&
+        (feasible
+          ? ceilings[j] <= feasible.split.lambda
+          : !current && best?.split.feasible && aloneCeiling(ceilings[j], context.tradeType, fixed) <= best.net)
+      )
+        break;
       if (context.admit && (round === 0 || curves[j].x.length === 0)) {
         // As mayReach's: what the set with j must exceed (in the first round, the best set of one so far).
         const toBeat = feasible
@@ -49,7 +65,10 @@ export function optimalSplit<P extends SplitPath>(
       // A set that cannot beat the current one nor this round's best so far is not solved: it would not be chosen.
       if (current?.split.feasible && !mayReach(context, curves, current, j, best ? Math.max(best.net, current.net) : current.net)) continue;
       const next = solveSet(context, candidates, curves, [...taken, j], memo);
-      if (better(next, best)) best = next;
+      if (better(next, best) || (order !== undefined && j < bestAt && !better(best!, next))) {
+        best = next;
+        bestAt = j;
+      }
     }
     if (!best || (current && !better(best, current))) break;
     current = best;
@@ -58,6 +77,15 @@ export function optimalSplit<P extends SplitPath>(
   if (!current?.split.feasible) return undefined;
   if (context.singlesKnown && current.members.length < 2) return undefined;
   return priceSolved(context, candidates, curves, current, memo);
+}
+
+/**
+ * An upper bound of the value (output, or minus the input) of a path alone for the fixed amount, from a ceiling of its
+ * rate at zero: a curve's output is at most its rate at zero times the input (its rates only fall), with BOUND_SLACK
+ * for the float solve.
+ */
+function aloneCeiling(ceiling: number, tradeType: TradeType, fixed: number): number {
+  return tradeType === 'exactIn' ? fixed * ceiling * (1 + BOUND_SLACK) + 1 : -(fixed / ceiling) * (1 - BOUND_SLACK) + 1;
 }
 
 /** A path's curve built as far as a trade of `amount` on its fixed side can reach. */

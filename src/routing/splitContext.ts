@@ -56,6 +56,19 @@ export interface SplitContext<P extends SplitPath> {
    * bound there is the search's own, mayReach, on the curve).
    */
   admit?(j: number, set: SetAtRate | undefined, toBeat: number | undefined): boolean;
+  /**
+   * The candidates' positions by descending ceiling of their rate at zero, and those ceilings by position
+   * (ExecutablePaths.byRate, ceilings): each round visits the candidates in that order and stops at the first that no
+   * set can take (at or below the set's rate; in the first round, alone worth no more than the best so far), so a
+   * round's cost follows the paths that may matter, not how many there are. Without it, in position order to the end.
+   */
+  readonly byRate?: RateOrder;
+}
+
+/** Paths' positions by descending ceiling of their rate at zero (ties by position), and the ceilings by position. */
+export interface RateOrder {
+  readonly order: readonly number[];
+  readonly ceilings: readonly number[];
 }
 
 /**
