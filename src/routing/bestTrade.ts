@@ -125,7 +125,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         maxSplits: request.maxSplits,
         ranksFees: search.rate !== undefined && request.gasPriceWei > 0n,
         singlesKnown: true,
-        byRate: found.byRate,
+        ceilings: found.byRate.ceilings,
         ...(options.solves ? { solves: { tree: options.solves, record: options.records === true } } : {}),
         score(members, quotes) {
           return score(search, members, quotes);

@@ -28,29 +28,24 @@ export function optimalSplit<P extends SplitPath>(
   // Per candidate: 1 once the set holds it or one of its pools (marked as each member is taken, blockWith).
   const blocked = new Uint8Array(candidates.length);
   let current: Solved | undefined;
-  const order = context.byRate?.order;
-  const ceilings = context.byRate?.ceilings;
+  const ceilings = context.ceilings;
   const fixed = Number(context.amount);
   for (let round = 0; round < context.maxSplits; round++) {
     let best: Solved | undefined;
-    // The position of best's last member: in rate order, of two sets of equal value the one whose new member comes
-    // first in position order is kept, as a visit in position order keeps it.
-    let bestAt = -1;
     const taken = current?.members ?? [];
     const feasible = current?.split.feasible ? current : undefined;
     const atRate = feasible && { members: taken, lambda: feasible.split.lambda, value: feasible.net + feasible.fee };
-    for (let o = 0; o < candidates.length; o++) {
-      const j = order ? order[o] : o;
+    for (let j = 0; j < candidates.length; j++) {
       if (blocked[j] === 1) continue;
-      // Every later candidate's ceiling is at most j's: none can join the set (a rate at zero not above its rate), or
-      // in the first round, none alone can beat the best set of one so far.
+      // A path that cannot join the set (its rate at zero not above the set's rate), or in the first round cannot
+      // alone beat the best set of one so far, by its rate's ceiling: not weighed further (no bound taken, no curve).
       if (
         ceilings !== undefined &&
         (feasible
           ? ceilings[j] <= feasible.split.lambda
           : !current && best?.split.feasible && aloneCeiling(ceilings[j], context.tradeType, fixed) <= best.net)
       )
-        break;
+        continue;
       if (context.admit && (round === 0 || curves[j].x.length === 0)) {
         // As mayReach's: what the set with j must exceed (in the first round, the best set of one so far).
         const toBeat = feasible
@@ -65,10 +60,7 @@ export function optimalSplit<P extends SplitPath>(
       // A set that cannot beat the current one nor this round's best so far is not solved: it would not be chosen.
       if (current?.split.feasible && !mayReach(context, curves, current, j, best ? Math.max(best.net, current.net) : current.net)) continue;
       const next = solveSet(context, candidates, curves, [...taken, j], memo);
-      if (better(next, best) || (order !== undefined && j < bestAt && !better(best!, next))) {
-        best = next;
-        bestAt = j;
-      }
+      if (better(next, best)) best = next;
     }
     if (!best || (current && !better(best, current))) break;
     current = best;

@@ -57,12 +57,10 @@ export interface SplitContext<P extends SplitPath> {
    */
   admit?(j: number, set: SetAtRate | undefined, toBeat: number | undefined): boolean;
   /**
-   * The candidates' positions by descending ceiling of their rate at zero, and those ceilings by position
-   * (ExecutablePaths.byRate, ceilings): each round visits the candidates in that order and stops at the first that no
-   * set can take (at or below the set's rate; in the first round, alone worth no more than the best so far), so a
-   * round's cost follows the paths that may matter, not how many there are. Without it, in position order to the end.
+   * Each candidate's ceiling of its rate at zero (rateCeiling): a round passes over a path at or below the set's rate,
+   * and in the first round one worth alone no more than the best so far, before anything else is asked of it.
    */
-  readonly byRate?: RateOrder;
+  readonly ceilings?: readonly number[];
 }
 
 /** Paths' positions by descending ceiling of their rate at zero (ties by position), and the ceilings by position. */
