@@ -7,7 +7,7 @@ import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
 import { assignExecutors, callsGasUnits, gasCostUnits, type Search, score, type TradeRequest } from './searchGas.ts';
 import { bestOtherPath, bestSinglePath, boundOf, depthTightened, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
-import type { PricedSplit, SolveCache } from './splitContext.ts';
+import type { FeeFloor, PricedSplit, SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Trade } from './Trade.ts';
 import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
@@ -126,6 +126,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         ranksFees: search.rate !== undefined && request.gasPriceWei > 0n,
         singlesKnown: true,
         ceilings: found.byRate.ceilings,
+        ...(search.rate !== undefined && request.gasPriceWei > 0n ? { feeFloor: feeFloor(search) } : {}),
         ...(options.solves ? { solves: { tree: options.solves, record: options.records === true } } : {}),
         score(members, quotes) {
           return score(search, members, quotes);
@@ -227,6 +228,15 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     return { ok: false, code: refusalCode(single.whole.concat(unpaid)) };
   }
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };
+}
+
+/**
+ * The split search's FeeFloor: feeEstimate's gas is at least the sum of its paths' nominalGas (a path of stages: at
+ * least 0; ticks and calls only add), and its fee that gas's exact fee rounded down, whose rate per unit is at least
+ * the fee of a million units over a million (rounded down, then a relative margin for the float product).
+ */
+function feeFloor(search: Search): FeeFloor<Candidate> {
+  return { perGas: (gasCostUnits(search, 1_000_000) / 1_000_000) * (1 - 1e-9), gas: (c) => (c.stages ? 0 : c.nominalGas) };
 }
 
 /** Levels of pairKey's kept keys: by the filter's name, each option, then each end. */

@@ -2,7 +2,7 @@ import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { type PathCurve, pathCurve, rateAtZero } from './pathCurve.ts';
 import type { PricedPath } from './priceRoutes.ts';
 import { priceSolved } from './priceSolved.ts';
-import { mayReach, setMemo, solveSet } from './solveSet.ts';
+import { feeFloorOf, mayReach, setMemo, solveSet } from './solveSet.ts';
 import { BOUND_SLACK, type PricedSplit, type Solved, type SplitContext, type SplitPath } from './splitContext.ts';
 
 /** Whether `a` is a better set than `b`: one that carries the amount beats one that does not, then by value net of fees. */
@@ -58,7 +58,18 @@ export function optimalSplit<P extends SplitPath>(
       if (curves[j].x.length === 0) continue;
       if (current?.split.feasible && rateAtZero(curves[j]) <= current.split.lambda) continue;
       // A set that cannot beat the current one nor this round's best so far is not solved: it would not be chosen.
-      if (current?.split.feasible && !mayReach(context, curves, current, j, best ? Math.max(best.net, current.net) : current.net)) continue;
+      if (
+        feasible &&
+        !mayReach(
+          context,
+          curves,
+          feasible,
+          j,
+          best ? Math.max(best.net, feasible.net) : feasible.net,
+          context.feeFloor ? feeFloorOf(context.feeFloor, candidates, taken, j) : 0,
+        )
+      )
+        continue;
       const next = solveSet(context, candidates, curves, [...taken, j], memo);
       if (better(next, best)) best = next;
     }
