@@ -7,7 +7,7 @@ import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
 import { assignExecutors, callsGasUnits, gasCostUnits, type Search, score, type TradeRequest } from './searchGas.ts';
 import { bestOtherPath, bestSinglePath, boundOf, depthTightened, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
-import type { FeeFloor, PricedSplit, SolveCache } from './splitContext.ts';
+import type { FeeFloor, PricedSplit, RateOrder, SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Trade } from './Trade.ts';
 import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
@@ -58,6 +58,12 @@ export interface BestTradeOptions {
    * leaving them out must not change).
    */
   readonly leaveOutUnpaid?: boolean;
+  /**
+   * Whether the search passes over paths by the ceilings of their rates at zero (ExecutablePaths.byRate: the split
+   * search's rounds, the single-path search in rate order) and over sets by a floor of their fee (SplitContext.feeFloor)
+   * (default true; false: every ceiling Infinity and no fee floor, the search they must not change).
+   */
+  readonly rateCeilings?: boolean;
 }
 
 /**
@@ -111,7 +117,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
       : undefined;
   // The single paths' bounds first (the split search's first round reads them); they are priced after the split
   // search, only where they may beat its trade.
-  const single = singleBounds(candidates, curves, found.byRate, options);
+  const ceilings = options.rateCeilings !== false;
+  const single = singleBounds(candidates, curves, ceilings ? found.byRate : unranked(candidates.length), options);
   const built = curves?.all;
   let split: PricedSplit<Candidate> | undefined;
   if (request.maxSplits > 1 && candidates.length > 0) {
@@ -125,8 +132,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         maxSplits: request.maxSplits,
         ranksFees: search.rate !== undefined && request.gasPriceWei > 0n,
         singlesKnown: true,
-        ceilings: found.byRate.ceilings,
-        ...(search.rate !== undefined && request.gasPriceWei > 0n ? { feeFloor: feeFloor(search) } : {}),
+        ...(ceilings ? { ceilings: found.byRate.ceilings } : {}),
+        ...(ceilings && search.rate !== undefined && request.gasPriceWei > 0n ? { feeFloor: feeFloor(search) } : {}),
         ...(options.solves ? { solves: { tree: options.solves, record: options.records === true } } : {}),
         score(members, quotes) {
           return score(search, members, quotes);
@@ -228,6 +235,11 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     return { ok: false, code: refusalCode(single.whole.concat(unpaid)) };
   }
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };
+}
+
+/** Paths in position order, each with an Infinity ceiling (BestTradeOptions.rateCeilings false). */
+function unranked(paths: number): RateOrder {
+  return { order: Array.from({ length: paths }, (_p, i) => i), ceilings: new Array<number>(paths).fill(Number.POSITIVE_INFINITY) };
 }
 
 /**
