@@ -6,8 +6,8 @@ import { optimalSplit } from './optimalSplit.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
 import { assignExecutors, callsGasUnits, gasCostUnits, type Search, score, type TradeRequest } from './searchGas.ts';
-import { bestOtherPath, bestSinglePath, depthTightened, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
-import type { PricedSplit, SolveCache } from './splitContext.ts';
+import { bestOtherPath, bestSinglePath, boundOf, depthTightened, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
+import type { FeeFloor, PricedSplit, RateOrder, SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Trade } from './Trade.ts';
 import { type TradeEnds, tradeEnds } from './tradeEnds.ts';
@@ -58,6 +58,12 @@ export interface BestTradeOptions {
    * leaving them out must not change).
    */
   readonly leaveOutUnpaid?: boolean;
+  /**
+   * Whether the search passes over paths by the ceilings of their rates at zero (ExecutablePaths.byRate: the split
+   * search's rounds, the single-path search in rate order) and over sets by a floor of their fee (SplitContext.feeFloor)
+   * (default true; false: every ceiling Infinity and no fee floor, the search they must not change).
+   */
+  readonly rateCeilings?: boolean;
 }
 
 /**
@@ -111,7 +117,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
       : undefined;
   // The single paths' bounds first (the split search's first round reads them); they are priced after the split
   // search, only where they may beat its trade.
-  const single = singleBounds(search, candidates, curves, options);
+  const ceilings = options.rateCeilings !== false;
+  const single = singleBounds(candidates, curves, ceilings ? found.byRate : unranked(candidates.length), options);
   const built = curves?.all;
   let split: PricedSplit<Candidate> | undefined;
   if (request.maxSplits > 1 && candidates.length > 0) {
@@ -125,6 +132,8 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
         maxSplits: request.maxSplits,
         ranksFees: search.rate !== undefined && request.gasPriceWei > 0n,
         singlesKnown: true,
+        ...(ceilings ? { ceilings: found.byRate.ceilings } : {}),
+        ...(ceilings && search.rate !== undefined && request.gasPriceWei > 0n ? { feeFloor: feeFloor(search) } : {}),
         ...(options.solves ? { solves: { tree: options.solves, record: options.records === true } } : {}),
         score(members, quotes) {
           return score(search, members, quotes);
@@ -135,7 +144,7 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
           // fee estimate never is below; before its curve, pendingScoreBound, never below it) cannot exceed the best
           // set of one so far would not be chosen: not solved.
           const bounded = set === undefined && toBeat !== undefined && !candidates[j].stages && options.firstRoundBound !== false;
-          const alone = bounded ? single.bounds?.[j] : undefined;
+          const alone = bounded && single.bounds ? boundOf(search, candidates, curves!, single, j) : undefined;
           if (alone !== undefined && alone <= toBeat!) return false;
           // A path whose curve is not built yet gets it only where its output bound says it may be chosen.
           const pending = curves?.pending[j];
@@ -226,6 +235,20 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
     return { ok: false, code: refusalCode(single.whole.concat(unpaid)) };
   }
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };
+}
+
+/** Paths in position order, each with an Infinity ceiling (BestTradeOptions.rateCeilings false). */
+function unranked(paths: number): RateOrder {
+  return { order: Array.from({ length: paths }, (_p, i) => i), ceilings: new Array<number>(paths).fill(Number.POSITIVE_INFINITY) };
+}
+
+/**
+ * The split search's FeeFloor: feeEstimate's gas is at least the sum of its paths' nominalGas (a path of stages: at
+ * least 0; ticks and calls only add), and its fee that gas's exact fee rounded down, whose rate per unit is at least
+ * the fee of a million units over a million (rounded down, then a relative margin for the float product).
+ */
+function feeFloor(search: Search): FeeFloor<Candidate> {
+  return { perGas: (gasCostUnits(search, 1_000_000) / 1_000_000) * (1 - 1e-9), gas: (c) => (c.stages ? 0 : c.nominalGas) };
 }
 
 /** Levels of pairKey's kept keys: by the filter's name, each option, then each end. */

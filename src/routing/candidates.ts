@@ -9,7 +9,8 @@ import { crossesNative, heldAt } from './nativePools.ts';
 import { pathRateAtZero } from './pathCurve.ts';
 import { legKey, type PricedPath, toPricedPath } from './priceRoutes.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
-import type { SplitPath } from './splitContext.ts';
+import type { RateOrder, SplitPath } from './splitContext.ts';
+import { type OutputBound, outputBound, rateCeiling } from './stagedRoutes.ts';
 import type { Executor, Leg } from './Trade.ts';
 import type { TradeEnds } from './tradeEnds.ts';
 
@@ -45,6 +46,8 @@ export interface Candidate extends SplitPath {
    * pool): the path is refused whatever the amount, so never part of a trade.
    */
   readonly paysNothing: boolean;
+  /** Its rate at zero and whole output, from its pools (stagedRoutes' OutputBound), on its side (a candidate has one). */
+  readonly bound: OutputBound;
 }
 
 /** What of a trade request decides its candidate paths (bestTrade's TradeRequest is one). */
@@ -61,6 +64,11 @@ export interface ExecutablePaths {
    * those in `unpaid`.
    */
   readonly paths: readonly Candidate[];
+  /**
+   * `paths` by descending rateCeiling of their OutputBound: the search visits the paths that may matter first and
+   * stops at the first that cannot (optimalSplit's rounds, bestSinglePath), whatever the number of paths.
+   */
+  readonly byRate: RateOrder;
   /**
    * Of findRoutes' first maxRoutes, the paths through a pool that refuses every swap their way (Candidate.paysNothing),
    * in findRoutes' order: refused whatever the amount, so no part of any trade; the search leaves them out and prices
@@ -135,7 +143,9 @@ export function executablePaths(
     if (othersFloorGas === undefined || facts.leastGas < othersFloorGas) othersFloorGas = facts.leastGas;
   }
   others.sort((a, b) => b.rate - a.rate || a.order - b.order);
-  return { paths, unpaid, others, othersFloorGas: othersFloorGas ?? 0n, pathsFound: found.length > 0 };
+  const ceilings = paths.map((c) => rateCeiling(c.bound));
+  const order = paths.map((_c, i) => i).sort((a, b) => ceilings[b] - ceilings[a] || a - b);
+  return { paths, byRate: { order, ceilings }, unpaid, others, othersFloorGas: othersFloorGas ?? 0n, pathsFound: found.length > 0 };
 }
 
 /** How a request's paths are made candidates: its side and the slippage of hand-overs between stages. */
@@ -255,6 +265,7 @@ export function pricedCandidate(index: ChainPoolIndex, unstaged: PricedPath, ter
     ),
     tickGas: ticking ? Number(protocolGas(ticking.kind).tick) : 0,
     paysNothing,
+    bound: outputBound(priced, tradeType),
     key,
     poolAddresses: priced.pools.map((p) => p.address),
     deployment: path.pools.every((e) => e.deployment === path.pools[0].deployment) ? path.pools[0].deployment : undefined,

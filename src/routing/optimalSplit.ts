@@ -2,8 +2,8 @@ import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { type PathCurve, pathCurve, rateAtZero } from './pathCurve.ts';
 import type { PricedPath } from './priceRoutes.ts';
 import { priceSolved } from './priceSolved.ts';
-import { mayReach, setMemo, solveSet } from './solveSet.ts';
-import type { PricedSplit, Solved, SplitContext, SplitPath } from './splitContext.ts';
+import { feeFloorOf, mayReach, setMemo, solveSet } from './solveSet.ts';
+import { BOUND_SLACK, type PricedSplit, type Solved, type SplitContext, type SplitPath } from './splitContext.ts';
 
 /** Whether `a` is a better set than `b`: one that carries the amount beats one that does not, then by value net of fees. */
 function better(a: Solved, b: Solved | undefined): boolean {
@@ -28,6 +28,8 @@ export function optimalSplit<P extends SplitPath>(
   // Per candidate: 1 once the set holds it or one of its pools (marked as each member is taken, blockWith).
   const blocked = new Uint8Array(candidates.length);
   let current: Solved | undefined;
+  const ceilings = context.ceilings;
+  const fixed = Number(context.amount);
   for (let round = 0; round < context.maxSplits; round++) {
     let best: Solved | undefined;
     const taken = current?.members ?? [];
@@ -35,6 +37,15 @@ export function optimalSplit<P extends SplitPath>(
     const atRate = feasible && { members: taken, lambda: feasible.split.lambda, value: feasible.net + feasible.fee };
     for (let j = 0; j < candidates.length; j++) {
       if (blocked[j] === 1) continue;
+      // A path that cannot join the set (its rate at zero not above the set's rate), or in the first round cannot
+      // alone beat the best set of one so far, by its rate's ceiling: not weighed further (no bound taken, no curve).
+      if (
+        ceilings !== undefined &&
+        (feasible
+          ? ceilings[j] <= feasible.split.lambda
+          : !current && best?.split.feasible && aloneCeiling(ceilings[j], context.tradeType, fixed) <= best.net)
+      )
+        continue;
       if (context.admit && (round === 0 || curves[j].x.length === 0)) {
         // As mayReach's: what the set with j must exceed (in the first round, the best set of one so far).
         const toBeat = feasible
@@ -47,7 +58,18 @@ export function optimalSplit<P extends SplitPath>(
       if (curves[j].x.length === 0) continue;
       if (current?.split.feasible && rateAtZero(curves[j]) <= current.split.lambda) continue;
       // A set that cannot beat the current one nor this round's best so far is not solved: it would not be chosen.
-      if (current?.split.feasible && !mayReach(context, curves, current, j, best ? Math.max(best.net, current.net) : current.net)) continue;
+      if (
+        feasible &&
+        !mayReach(
+          context,
+          curves,
+          feasible,
+          j,
+          best ? Math.max(best.net, feasible.net) : feasible.net,
+          context.feeFloor ? feeFloorOf(context.feeFloor, candidates, taken, j) : 0,
+        )
+      )
+        continue;
       const next = solveSet(context, candidates, curves, [...taken, j], memo);
       if (better(next, best)) best = next;
     }
@@ -58,6 +80,15 @@ export function optimalSplit<P extends SplitPath>(
   if (!current?.split.feasible) return undefined;
   if (context.singlesKnown && current.members.length < 2) return undefined;
   return priceSolved(context, candidates, curves, current, memo);
+}
+
+/**
+ * An upper bound of the value (output, or minus the input) of a path alone for the fixed amount, from a ceiling of its
+ * rate at zero: a curve's output is at most its rate at zero times the input (its rates only fall), with BOUND_SLACK
+ * for the float solve.
+ */
+function aloneCeiling(ceiling: number, tradeType: TradeType, fixed: number): number {
+  return tradeType === 'exactIn' ? fixed * ceiling * (1 + BOUND_SLACK) + 1 : -(fixed / ceiling) * (1 - BOUND_SLACK) + 1;
 }
 
 /** A path's curve built as far as a trade of `amount` on its fixed side can reach. */

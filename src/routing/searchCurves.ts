@@ -1,10 +1,9 @@
-import type { TradeType } from '../protocols/PoolProtocol.ts';
 import type { Candidate } from './candidates.ts';
 import { fixedAmountCurve } from './optimalSplit.ts';
 import { inputFor, outputAt, type PathCurve } from './pathCurve.ts';
 import { gasCost, nominalStages, routeCallGas, type Search, tradeGas } from './searchGas.ts';
 import type { SetAtRate, SplitContext } from './splitContext.ts';
-import { aloneBound, depthBound, type OutputBound, outputBound } from './stagedRoutes.ts';
+import { aloneBound, depthBound, type OutputBound } from './stagedRoutes.ts';
 
 /*
  * The search's candidate curves (a path of stages' curve built only when its output bound says it may matter) and
@@ -79,7 +78,7 @@ export function candidateCurves(search: Search, candidates: readonly Candidate[]
     const cached = cache?.get(c.key);
     if (cached) return cached;
     if (c.stages || lazy) {
-      pending[i] = candidateBound(c, tradeType);
+      pending[i] = c.bound;
       return UNBUILT;
     }
     const curve = fixedAmountCurve(c.path, tradeType, amount);
@@ -88,22 +87,6 @@ export function candidateCurves(search: Search, candidates: readonly Candidate[]
   });
   return { all, pending };
 }
-
-/**
- * A candidate's OutputBound for its searches' side, kept per candidate (a candidate is kept per state and side: its
- * pools do not change).
- */
-export function candidateBound(c: Candidate, tradeType: TradeType): OutputBound {
-  let b = outputBounds.get(c);
-  if (!b) {
-    b = outputBound(c.path, tradeType);
-    outputBounds.set(c, b);
-  }
-  return b;
-}
-
-/** candidateBound's bounds. */
-const outputBounds = new WeakMap<Candidate, OutputBound>();
 
 /** Builds candidate j's pending curve (Curves). */
 export function buildCurve(

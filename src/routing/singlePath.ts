@@ -1,19 +1,9 @@
 import { type Candidate, type ExecutablePaths, otherCandidate } from './candidates.ts';
-import { insertionOrder } from './insertionOrder.ts';
 import { fixedAmountCurve } from './optimalSplit.ts';
 import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
-import {
-  buildCurve,
-  type CurveCache,
-  type Curves,
-  candidateBound,
-  FLOAT_MARGIN,
-  leastSingleFee,
-  pendingScoreBound,
-  scoreBound,
-} from './searchCurves.ts';
+import { buildCurve, type CurveCache, type Curves, FLOAT_MARGIN, leastSingleFee, pendingScoreBound, scoreBound } from './searchCurves.ts';
 import { gasCost, type Search, score } from './searchGas.ts';
-import type { PricedSplit } from './splitContext.ts';
+import type { PricedSplit, RateOrder } from './splitContext.ts';
 import type { OutputBound } from './stagedRoutes.ts';
 
 /*
@@ -39,40 +29,76 @@ interface SharedCaches {
 
 /** With more candidates than this, the single-path search prices exactly only those whose float bound can still win. */
 const PRUNE_FROM = 2;
+/** SinglePath.levels of a path not bounded yet. */
+const UNBOUNDED = 255;
+
 /**
  * The single-path search before any path is priced: with curves and more than PRUNE_FROM paths, each path's bound of
- * its score alone, which the split search's first round reads too. A path without its curve yet is bounded from its
- * OutputBound (level 0); bestSinglePath tightens a bound, for exact input from its pools' depth at the amount (level 1),
- * then from its curve (its scoreBound, level 2), only while it may still win.
+ * its score alone is taken when first asked (boundOf: by the split search's first round, or bestSinglePath), so a
+ * path that neither reaches is never bounded. A path without its curve yet is bounded from its OutputBound (level 0);
+ * bestSinglePath tightens a bound, for exact input from its pools' depth at the amount (level 1), then from its curve
+ * (its scoreBound, level 2), only while it may still win.
  */
 export function singleBounds(
-  search: Search,
   candidates: readonly Candidate[],
   curves: Curves | undefined,
+  byRate: RateOrder,
   { singles, records }: SharedCaches,
 ): SinglePath {
   const whole: PathQuote[] = new Array(candidates.length);
-  const single: SinglePath = { best: undefined, bestAt: -1, whole, singles, records: records === true && singles !== undefined };
-  if (curves && candidates.length > PRUNE_FROM) bound(search, candidates, curves, single);
+  const single: SinglePath = {
+    best: undefined,
+    bestAt: -1,
+    whole,
+    byRate,
+    singles,
+    records: records === true && singles !== undefined,
+  };
+  if (curves && candidates.length > PRUNE_FROM) startBounds(candidates.length, single);
   return single;
 }
 
-/** Sets each path's first bound (SinglePath.bounds, levels, fees). */
-function bound(search: Search, candidates: readonly Candidate[], curves: Curves, single: SinglePath): void {
-  const fees: number[] = new Array(candidates.length);
-  const levels = new Uint8Array(candidates.length);
-  single.fees = fees;
-  single.levels = levels;
-  single.bounds = candidates.map((c, i) => {
-    levels[i] = 2;
-    const known = single.singles?.get(c.key);
-    if (known?.bound !== undefined) return known.bound;
+/** Makes room for the paths' bounds (SinglePath.bounds, levels, fees), none taken yet. */
+function startBounds(paths: number, single: SinglePath): void {
+  single.bounds = new Array(paths);
+  single.fees = new Array(paths);
+  single.levels = new Uint8Array(paths).fill(UNBOUNDED);
+}
+
+/**
+ * Path i's bound of its score alone (SinglePath.bounds), taken on first ask: the request's singles' where an earlier
+ * search recorded it, its curve's where it has one (level 2), else its OutputBound's with its least fee (level 0).
+ */
+export function boundOf(search: Search, candidates: readonly Candidate[], curves: Curves, single: SinglePath, i: number): number {
+  const bounds = single.bounds!;
+  const levels = single.levels!;
+  if (levels[i] !== UNBOUNDED) return bounds[i];
+  const c = candidates[i];
+  levels[i] = 2;
+  const known = single.singles?.get(c.key);
+  if (known?.bound !== undefined) bounds[i] = known.bound;
+  else {
     const pending = curves.pending[i];
-    if (!pending) return recordBound(single, c, scoreBound(search, c, curves.all[i]));
-    levels[i] = 0;
-    fees[i] = leastSingleFee(search, c);
-    return pendingScoreBound(search, c, pending, fees[i], false);
-  });
+    if (!pending) bounds[i] = recordBound(single, c, scoreBound(search, c, curves.all[i]));
+    else {
+      levels[i] = 0;
+      single.fees![i] = leastSingleFee(search, c);
+      bounds[i] = pendingScoreBound(search, c, pending, single.fees![i], false);
+    }
+  }
+  return bounds[i];
+}
+
+/**
+ * A number never below any bound boundOf and bestSinglePath give a path whose rate at zero has ceiling `ceiling`
+ * (rateCeiling): its value at that rate for the whole amount, with their margins (FLOAT_MARGIN on top of the output
+ * bound's slack, which the ceiling carries) and no fee taken off. Paths in rate order have descending ceilings.
+ */
+function scoreCeiling(search: Search, ceiling: number): number {
+  const fixed = Number(search.request.amount);
+  return search.request.tradeType === 'exactIn'
+    ? (fixed * ceiling * (1 + FLOAT_MARGIN) + 1) * (1 + FLOAT_MARGIN)
+    : -(fixed / ceiling) * (1 - FLOAT_MARGIN) * (1 - FLOAT_MARGIN) + 1;
 }
 
 /**
@@ -91,8 +117,9 @@ function leastToPrice(single: SinglePath, floor: number | undefined): number | u
  * them), and each path's quote of the whole amount where it was priced, after the split search (whose score is
  * `floor`). With bounds (singleBounds; a few paths are bounded here only against a split), paths are priced exactly in
  * the order of their tightest bounds, and a path whose bound is below the best exact score so far, or below the
- * split's, is not priced: it cannot be chosen. When no path carries the amount and there is no split, every path is
- * priced (the refusal code reads them all).
+ * split's, is not priced: it cannot be chosen. Paths are bounded in rate order (SinglePath.byRate), each only once its
+ * ceiling (scoreCeiling) is above every bound waiting, and not at all once it is below what a path must reach. When no
+ * path carries the amount and there is no split, every path is priced (the refusal code reads them all).
  */
 export function bestSinglePath(
   search: Search,
@@ -104,26 +131,36 @@ export function bestSinglePath(
   { curves: curveCache }: SharedCaches,
 ): void {
   const { whole } = single;
-  if (curves && !single.bounds && floor !== undefined) bound(search, candidates, curves, single);
+  if (curves && !single.bounds && floor !== undefined) startBounds(candidates.length, single);
   const { bounds, levels, fees } = single;
   if (!curves || !bounds || !levels || !fees) {
     for (let i = 0; i < candidates.length; i++) priceSingle(search, candidates, i, cache, single);
     return;
   }
   const deep = search.request.tradeType === 'exactIn' ? 1 : 2;
-  const order = byBound(bounds);
-  // Best first: a path whose bound is tightened here waits in `refined` (ascending bound) until no path's bound is above
-  // its own, so paths are priced in the order of their curves' bounds, and a path is bounded more dearly (its curve
-  // built) only while its bound so far is not below the least it must reach (every bound left is at most the one visited).
+  const { order, ceilings } = single.byRate;
+  // Best first: a path bounded (or its bound tightened) here waits in `refined` (ascending bound) until no path's bound
+  // is above its own, nor the ceiling of the next path in rate order (never below that path's bounds), so paths are
+  // priced in the order of their bounds, and a path is bounded more dearly (its curve built) only while its bound so
+  // far is not below the least it must reach (every bound left is at most the one visited).
   const refined: number[] = [];
   let next = 0;
   for (;;) {
-    const top = refined.length > 0 ? refined[refined.length - 1] : -1;
-    let i: number;
-    if (next < order.length && (top < 0 || bounds[order[next]] > bounds[top])) i = order[next++];
-    else if (top >= 0) i = refined.pop()!;
-    else break;
     const least = leastToPrice(single, floor);
+    const top = refined.length > 0 ? refined[refined.length - 1] : -1;
+    if (next < order.length) {
+      const ceiling = scoreCeiling(search, ceilings[order[next]]);
+      // No path after it in rate order can reach the least either.
+      if (least !== undefined && ceiling < least) next = order.length;
+      else if (top < 0 || ceiling > bounds[top]) {
+        const i = order[next++];
+        const bound = boundOf(search, candidates, curves, single, i);
+        if (bound !== Number.NEGATIVE_INFINITY && (least === undefined || !(bound < least))) wait(refined, bounds, i);
+        continue;
+      }
+    }
+    if (top < 0) break;
+    const i = refined.pop()!;
     if (bounds[i] === Number.NEGATIVE_INFINITY || (least !== undefined && bounds[i] < least)) break;
     if (levels[i] < 2) {
       const c = candidates[i];
@@ -139,9 +176,7 @@ export function bestSinglePath(
       }
       bounds[i] = tighter;
       if (tighter === Number.NEGATIVE_INFINITY || (least !== undefined && tighter < least)) continue;
-      let at = refined.length;
-      while (at > 0 && bounds[refined[at - 1]] > tighter) at--;
-      refined.splice(at, 0, i);
+      wait(refined, bounds, i);
       continue;
     }
     priceSingle(search, candidates, i, cache, single);
@@ -150,14 +185,11 @@ export function bestSinglePath(
     for (let i = 0; i < candidates.length; i++) if (!whole[i]) priceSingle(search, candidates, i, cache, single);
 }
 
-/**
- * The paths' positions by descending bound, ties by position (insertionOrder). A NaN bound, which would make the
- * comparison no order at all, takes the library sort, as before.
- */
-export function byBound(bounds: readonly number[]): number[] {
-  for (let i = 0; i < bounds.length; i++)
-    if (Number.isNaN(bounds[i])) return bounds.map((_b, k) => k).sort((x, y) => bounds[y] - bounds[x] || x - y);
-  return insertionOrder(bounds.length, (i, k) => bounds[i] > bounds[k]);
+/** Puts path i in `refined` (ascending bound; after those of an equal bound). */
+function wait(refined: number[], bounds: readonly number[], i: number): void {
+  let at = refined.length;
+  while (at > 0 && bounds[refined[at - 1]] > bounds[i]) at--;
+  refined.splice(at, 0, i);
 }
 
 /**
@@ -237,13 +269,18 @@ export interface SinglePath {
   whole: PathQuote[];
   /**
    * Each steered path's bound of its score alone (scoreBound; a path of stages without its curve: pendingScoreBound),
-   * where the search bounded them (with curves, more than PRUNE_FROM paths).
+   * where the search bounds them (with curves, more than PRUNE_FROM paths), as far as it took them (boundOf).
    */
   bounds?: number[];
   /** Each path's leastSingleFee where its bound was taken before its curve (pendingScoreBound). */
   fees?: number[];
-  /** How far each path's bound was tightened: 0 its output bound, 1 its pools' depth, 2 its curve (or it had one). */
+  /**
+   * How far each path's bound was tightened: 0 its output bound, 1 its pools' depth, 2 its curve (or it had one);
+   * UNBOUNDED before its first bound.
+   */
   levels?: Uint8Array;
+  /** The steered paths in rate order (ExecutablePaths.byRate): the order in which bestSinglePath bounds them. */
+  readonly byRate: RateOrder;
   /** What the request's earlier searches learnt of single paths (BestTradeOptions.singles), and whether this one adds to it. */
   readonly singles: SingleCache | undefined;
   readonly records: boolean;
@@ -293,7 +330,7 @@ export function bestOtherPath(
     if (toBeat !== undefined && rateBound(other.rate, 0n) - fee < toBeat) continue;
     let curve = curveCache?.get(c.key);
     if (!curve) {
-      if (toBeat !== undefined && depthFirst && pendingScoreBound(search, c, candidateBound(c, tradeType), fee, true) < toBeat) continue;
+      if (toBeat !== undefined && depthFirst && pendingScoreBound(search, c, c.bound, fee, true) < toBeat) continue;
       curve = fixedAmountCurve(c.path, tradeType, amount);
       curveCache?.set(c.key, curve);
     }

@@ -1,6 +1,6 @@
 import { equalise } from './equalise.ts';
 import { type PathCurve, surplusAt, ticksAt } from './pathCurve.ts';
-import { BOUND_SLACK, type Solved, type SplitContext, type SplitPath } from './splitContext.ts';
+import { BOUND_SLACK, type FeeFloor, type Solved, type SplitContext, type SplitPath } from './splitContext.ts';
 
 // The set's solve and its bound are module-level functions, not closures made per search (the hot path).
 
@@ -94,9 +94,8 @@ function keptToOne<P extends SplitPath>(candidates: readonly P[], members: reado
 
 /**
  * Whether adding candidate j to a feasible set can give a net value above `toBeat`: its value is at most the set's
- * plus j's surplus at the set's marginal rate (surplusAt). Its fee is not taken off the bound: the estimate with no
- * tick crossed cost a fee estimate per path weighed (~8 per default devnet task) to spare a solve in ~1 of 14, and
- * a set solved without it is one that would not be chosen (its net is at most the bound less that fee).
+ * plus j's surplus at the set's marginal rate (surplusAt), and its fee at least `feeFloor` (the set's least fee with
+ * j: FeeFloor, a few floats; 0 where fees are not ranked). A set it rules out is one that would not be chosen.
  */
 export function mayReach(
   context: Pick<SplitContext<SplitPath>, 'tradeType'>,
@@ -104,12 +103,28 @@ export function mayReach(
   set: Solved,
   j: number,
   toBeat: number,
+  feeFloor = 0,
 ): boolean {
   const lambda = set.split.lambda;
   const surplus = surplusAt(curves[j], lambda);
   const value = set.net + set.fee;
   const bound = value + (context.tradeType === 'exactIn' ? surplus : surplus / lambda) + BOUND_SLACK * (Math.abs(value) + 1);
-  return !(bound <= toBeat);
+  return !(bound - feeFloor <= toBeat);
+}
+
+/**
+ * A floor of the fee a set's estimate (SplitContext.feeEstimate) can come to from its paths' own gas alone: each path's
+ * gas floor (FeeFloor.gas, summed) at a floor of the fee per gas unit, less 1 for the estimate's rounding down.
+ */
+export function feeFloorOf<P extends SplitPath>(
+  floor: FeeFloor<P>,
+  candidates: readonly P[],
+  members: readonly number[],
+  j: number,
+): number {
+  let gas = floor.gas(candidates[j]);
+  for (let m = 0; m < members.length; m++) gas += floor.gas(candidates[members[m]]);
+  return gas * floor.perGas - 1;
 }
 
 function sum(xs: readonly number[]): number {

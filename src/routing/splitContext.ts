@@ -56,6 +56,28 @@ export interface SplitContext<P extends SplitPath> {
    * bound there is the search's own, mayReach, on the curve).
    */
   admit?(j: number, set: SetAtRate | undefined, toBeat: number | undefined): boolean;
+  /**
+   * Each candidate's ceiling of its rate at zero (rateCeiling): a round passes over a path at or below the set's rate,
+   * and in the first round one worth alone no more than the best so far, before anything else is asked of it.
+   */
+  readonly ceilings?: readonly number[];
+  /**
+   * Where fees are ranked: what any set's fee estimate is at least (FeeFloor). A later round passes over a path whose
+   * set, at its value bound (mayReach) less that floor, cannot win: its gain would not pay for its swaps.
+   */
+  readonly feeFloor?: FeeFloor<P>;
+}
+
+/** A floor of feeEstimate: per gas unit (never above its fee per unit), and each path's least gas in any set. */
+export interface FeeFloor<P extends SplitPath> {
+  readonly perGas: number;
+  gas(path: P): number;
+}
+
+/** Paths' positions by descending ceiling of their rate at zero (ties by position), and the ceilings by position. */
+export interface RateOrder {
+  readonly order: readonly number[];
+  readonly ceilings: readonly number[];
 }
 
 /**

@@ -123,6 +123,16 @@ export function belowRate(b: OutputBound, lambda: number): boolean {
 }
 
 /**
+ * A number never below the marginal rate at zero of a path's curve (its OutputBound's rate with belowRate's slack),
+ * and Infinity where the bound cannot say (no rate above 0: a pool without a segment, whose path's bounds are
+ * Infinity and which is priced exactly). Paths in descending order of it: once one is at or below a rate, every later
+ * one is.
+ */
+export function rateCeiling(b: OutputBound): number {
+  return b.rate > 0 ? b.rate * (1 + OUTPUT_BOUND_SLACK) : Number.POSITIVE_INFINITY;
+}
+
+/**
  * An upper bound of the value of a path alone for a trade's fixed amount (output for exactIn, minus the input for
  * exactOut, as the split search values it) from its OutputBound; -Infinity where it cannot carry an exact output.
  */

@@ -1,13 +1,12 @@
 // The route search's glue cut for CPU (issue 24), each against the code it replaced as the oracle: soleDeployment
-// (bestTradesByDeployment) against a Set of every leg's deployment id; byBound (bestSinglePath's order) against
-// Array.prototype.sort with the comparator it replaced, and so dropUnpaid's smallestFirst; gasCost's kept fees against the BigInt formula, across gas
+// (bestTradesByDeployment) against a Set of every leg's deployment id; dropUnpaid's smallestFirst against
+// Array.prototype.sort with the comparator it replaced; gasCost's kept fees against the BigInt formula, across gas
 // prices and totals beyond what a number holds exactly.
 import t from 'tap';
 import { deploymentId } from '../../src/catalog/Catalog.ts';
 import { soleDeployment } from '../../src/routing/bestTradesByDeployment.ts';
 import { type Share, smallestFirst } from '../../src/routing/priceSolved.ts';
 import { gasCost, gasCostUnits, type Search } from '../../src/routing/searchGas.ts';
-import { byBound } from '../../src/routing/singlePath.ts';
 import type { Leg, Trade } from '../../src/routing/Trade.ts';
 
 /** A seeded generator (mulberry32), so a failure repeats. */
@@ -78,28 +77,6 @@ t.test('soleDeployment: the one deployment of every leg, as a Set of their ids s
     if (soleDeployment(trade) !== soleBySet(trade)) failures++;
   }
   t.equal(failures, 0, '2,000 random trades: the same answer as the Set');
-});
-
-/** The sort byBound replaced. */
-const sortedByBound = (bounds: readonly number[]): number[] => bounds.map((_b, i) => i).sort((a, b) => bounds[b] - bounds[a] || a - b);
-
-t.test('byBound: the order of the comparator it replaced, ties and infinities included', async (t) => {
-  t.same(byBound([1, 3, 2]), [1, 2, 0], 'descending');
-  t.same(byBound([2, 5, 2, 5]), [1, 3, 0, 2], 'ties by position');
-  t.same(byBound([Number.NEGATIVE_INFINITY, 1, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]), [2, 1, 0, 3], 'infinities');
-  t.same(byBound([]), [], 'no paths');
-  const nan = [0, 1, Number.NaN, 3, 1, Number.NaN];
-  t.same(byBound(nan), sortedByBound(nan), 'a NaN bound: the library sort, as before');
-  const rand = random(3);
-  const values = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, 0, -1, 1.5];
-  let failures = 0;
-  for (let n = 0; n < 3000; n++) {
-    const bounds = Array.from({ length: Math.floor(rand() * 40) }, () =>
-      rand() < 0.3 ? values[Math.floor(rand() * values.length)] : Math.round(rand() * 20) / 4,
-    );
-    if (JSON.stringify(byBound(bounds)) !== JSON.stringify(sortedByBound(bounds))) failures++;
-  }
-  t.equal(failures, 0, '3,000 random bound lists: the same order');
 });
 
 t.test("gasCost: each gas total's fee as the BigInt formula gives it, through gas price changes and huge totals", async (t) => {
