@@ -1,9 +1,52 @@
 /**
- * The requests the search's exactness tests compare two searches over (test/routing/firstRoundBound.test.ts,
- * boundBeforeCurves.test.ts): each case exact in, and exact out of a third of its amount's output, at the snapshot's
- * gas price, none and 50 times it.
+ * The graphs and requests the search's exactness tests compare two searches over (test/routing/firstRoundBound.test.ts,
+ * boundBeforeCurves.test.ts, rateCeilings.test.ts, ...): the shipped devnet graph and generated ones, each with
+ * bench:routing's cases (three sizes of each pair); each case exact in, and exact out of a third of its amount's
+ * output, at the snapshot's gas price, none and 50 times it.
  */
-import { bestTradeOfCase, type Case, type Graph } from '../../bench/lib/routingGraphs.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateRoutingGraph, type RoutingGraphFixture, type RoutingGraphOptions } from '../../bench/lib/generateScale.ts';
+import {
+  bestTradeOfCase,
+  type Case,
+  devnetPairs,
+  type Graph,
+  generatedPairs,
+  loadGraph,
+  pairCases,
+} from '../../bench/lib/routingGraphs.ts';
+import { projectRoot } from './serverProcess.ts';
+
+/** A graph and its search cases (bench/lib/routingGraphs.ts pairCases: three sizes of each pair). */
+export interface SearchMix {
+  readonly graph: Graph;
+  readonly cases: readonly Case[];
+}
+
+/** The shipped devnet graph, with cases on every devnet pair. */
+export function devnetMix(): SearchMix {
+  const graph = loadGraph('devnet', join(projectRoot, 'catalog'), join(projectRoot, 'seeds/snapshots'));
+  return { graph, cases: devnetPairs(graph).flatMap(([a, b]) => pairCases(graph.index, a, b)) };
+}
+
+/**
+ * A generated graph (generateRoutingGraph with `options`) in a temporary folder removed when `t` ends, loaded once
+ * `edit` (when given) has changed its files, with cases on its 40 pairs (generatedPairs).
+ */
+export function generatedMix(
+  t: Pick<TestContext, 'teardown'>,
+  options: RoutingGraphOptions,
+  edit?: (fixture: RoutingGraphFixture) => void,
+): SearchMix {
+  const dir = mkdtempSync(join(tmpdir(), 'search-mix-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const fixture = generateRoutingGraph(dir, options);
+  edit?.(fixture);
+  const graph = loadGraph('generated', fixture.catalogDir, fixture.snapshotDir);
+  return { graph, cases: generatedPairs(fixture).flatMap(([a, b]) => pairCases(graph.index, a, b)) };
+}
 
 /** A case and the gas price it is searched at. */
 export type SearchRequest = { readonly c: Case; readonly gasPriceWei: bigint };

@@ -1,34 +1,12 @@
-// POST /quotes/routes' searches (bestTradesByDeployment, perDeployment): the searches of one request share what they
-// learn of paths (ladders, curves, single paths' quotes and scores, split sets' float solves) and a deployment with no
-// pool at an end of the trade is not searched. The oracle: each deployment's trade is the one a search kept to that
-// deployment alone finds, sharing nothing with the others (its own call, one deployment, no per-deployment fan-out),
-// and the trade over all of them is the one a search over all of them alone finds. Exact to the byte (every field,
-// bigints included), on the shipped devnet and on a generated graph with v4 and Balancer pools (five deployments), exact
-// input and exact output, at the API's defaults and at two smaller limits.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
-import { generateRoutingGraph, ROUTING_GRAPH } from '../../bench/lib/generateScale.ts';
-import {
-  type Case,
-  CHAIN_ID,
-  devnetPairs,
-  type Graph,
-  generatedPairs,
-  loadGraph,
-  MAX_HOPS,
-  MAX_SPLITS,
-  pairCases,
-} from '../../bench/lib/routingGraphs.ts';
+import { ROUTING_GRAPH } from '../../bench/lib/generateScale.ts';
+import { type Case, CHAIN_ID, type Graph, MAX_HOPS, MAX_SPLITS } from '../../bench/lib/routingGraphs.ts';
 import { type DeploymentId, deploymentId } from '../../src/catalog/Catalog.ts';
 import { bestTradesByDeployment, type DeploymentTrade } from '../../src/routing/bestTradesByDeployment.ts';
 import type { RoutingLimits } from '../../src/routing/RoutingLimits.ts';
-import { projectRoot } from '../helpers/serverProcess.ts';
+import { devnetMix, generatedMix } from '../helpers/searchRequests.ts';
 
 type TestContext = Parameters<Parameters<typeof t.test>[0]>[0];
-const dir = mkdtempSync(join(tmpdir(), 'by-deployment-'));
-t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
 /** An outcome as text, bigints included: equal texts are equal outcomes to the byte. */
 const text = (o: DeploymentTrade['outcome']): string => JSON.stringify(o, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
@@ -80,17 +58,14 @@ function compare(t: TestContext, graph: Graph, cases: readonly Case[]): { compar
 }
 
 t.test('devnet: each deployment trade is the search kept to it alone, to the byte', async (t) => {
-  const graph = loadGraph('devnet', join(projectRoot, 'catalog'), join(projectRoot, 'seeds/snapshots'));
-  const cases = devnetPairs(graph).flatMap(([a, b]) => pairCases(graph.index, a, b));
+  const { graph, cases } = devnetMix();
   const { compared, trades, mixed } = compare(t, graph, cases);
   t.ok(compared >= 1000 && trades >= 300 && mixed >= 50, `${compared} outcomes compared, ${trades} trades, ${mixed} mixed`);
 });
 
 t.test('generated graph with v4 and Balancer pools: the same', async (t) => {
-  const fixture = generateRoutingGraph(dir, { ...ROUTING_GRAPH, pools: 3_000, tokens: 300, v4Pools: 300, balancerPools: 100 });
-  const graph = loadGraph('generated', fixture.catalogDir, fixture.snapshotDir);
+  const { graph, cases } = generatedMix(t, { ...ROUTING_GRAPH, pools: 3_000, tokens: 300, v4Pools: 300, balancerPools: 100 });
   t.equal(graph.index.chain.chainId, CHAIN_ID);
-  const cases = generatedPairs(fixture).flatMap(([a, b]) => pairCases(graph.index, a, b));
   const { compared, trades, mixed } = compare(t, graph, cases);
   t.ok(compared >= 1000 && trades >= 300 && mixed >= 50, `${compared} outcomes compared, ${trades} trades, ${mixed} mixed`);
 });

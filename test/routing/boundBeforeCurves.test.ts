@@ -1,37 +1,11 @@
-// A steered path's curve is built only where a bound known before it (its pools' rates at zero and whole outputs,
-// OutputBound; for exact input its pools' depth at the amount, pathOutputBound; in the split search's later rounds its
-// pools' own surpluses at the set's rate, pathSurplusBound) says the search may need it (bestTrade's
-// boundBeforeCurves). The bounds must never change a trade: over the devnet's and a generated graph's (v2, v3 and v4
-// pools) search mix, exact input and exact output, at the snapshot's gas price, none and 50 times it, the search with
-// them gives exactly the trades of the search with every steered path's curve built first, while it leaves curves
-// unbuilt; the same with 4 paths steered, most paths then bounded by bestOtherPath from their pools' depth. And the
-// depth bounds hold over every path's float curve, tight on one pool (so a bound any eagerer fails).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
-import { generateRoutingGraph } from '../../bench/lib/generateScale.ts';
-import {
-  ALL,
-  bestTradeOfCase,
-  type Case,
-  devnetPairs,
-  type Graph,
-  generatedPairs,
-  loadGraph,
-  MAX_HOPS,
-  pairCases,
-} from '../../bench/lib/routingGraphs.ts';
+import { ALL, bestTradeOfCase, type Case, type Graph, MAX_HOPS } from '../../bench/lib/routingGraphs.ts';
 import { executablePaths } from '../../src/routing/candidates.ts';
 import { outputAt, pathCurve, rateAtZero, surplusAt } from '../../src/routing/pathCurve.ts';
 import { pathOutputBound, pathSurplusBound } from '../../src/routing/poolDepth.ts';
 import type { CurveCache } from '../../src/routing/searchCurves.ts';
 import { tradeEnds } from '../../src/routing/tradeEnds.ts';
-import { sameTrades } from '../helpers/searchRequests.ts';
-import { projectRoot } from '../helpers/serverProcess.ts';
-
-const dir = mkdtempSync(join(tmpdir(), 'bound-before-curves-test-'));
-t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+import { devnetMix, generatedMix, sameTrades } from '../helpers/searchRequests.ts';
 
 type TestContext = Parameters<Parameters<typeof t.test>[0]>[0];
 
@@ -51,17 +25,11 @@ function compare(t: TestContext, graph: Graph, cases: readonly Case[], maxRoutes
   t.ok(lazy < eager / 2, `${lazy} curves built with the bounds, ${eager} without`);
 }
 
-const generated = generateRoutingGraph(dir, { pools: 3000, tokens: 300, seed: 11, v4Pools: 300 });
-const generatedGraph = loadGraph('generated', generated.catalogDir, generated.snapshotDir);
-const generatedCases = generatedPairs(generated).flatMap(([a, b]) => pairCases(generatedGraph.index, a, b));
+const { graph: generatedGraph, cases: generatedCases } = generatedMix(t, { pools: 3000, tokens: 300, seed: 11, v4Pools: 300 });
 
 t.test('devnet: the same trades with the bounds as with every curve built, fewer curves', async (t) => {
-  const graph = loadGraph('devnet', join(projectRoot, 'catalog'), join(projectRoot, 'seeds/snapshots'));
-  compare(
-    t,
-    graph,
-    devnetPairs(graph).flatMap(([a, b]) => pairCases(graph.index, a, b)),
-  );
+  const { graph, cases } = devnetMix();
+  compare(t, graph, cases);
 });
 
 t.test('generated graph with v4 pools: the same trades with the bounds as with every curve built', async (t) => {
@@ -71,13 +39,8 @@ t.test('generated graph with v4 pools: the same trades with the bounds as with e
 // Most paths beyond the steered ones (bestOtherPath): for exact input each is bounded from its pools' depth before its
 // curve is built; a bound any tighter than the curve's gives other trades here.
 t.test('paths beyond 4 steered: the same trades with their depth bound as with their curves built, fewer curves', async (t) => {
-  const graph = loadGraph('devnet', join(projectRoot, 'catalog'), join(projectRoot, 'seeds/snapshots'));
-  compare(
-    t,
-    graph,
-    devnetPairs(graph).flatMap(([a, b]) => pairCases(graph.index, a, b)),
-    4,
-  );
+  const { graph, cases } = devnetMix();
+  compare(t, graph, cases, 4);
   compare(t, generatedGraph, generatedCases, 4);
 });
 

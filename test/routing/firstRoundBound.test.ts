@@ -3,27 +3,10 @@
 // graph's (v2, v3 and v4 pools) search mix, exact input and exact output, with and without gas, the search with it
 // gives exactly the trades of the search without it (BestTradeOptions.firstRoundBound false: every path solved
 // alone), while it does leave sets of one unsolved (counted in the SolveCache each search records).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
-import { generateRoutingGraph } from '../../bench/lib/generateScale.ts';
-import {
-  ALL,
-  bestTradeOfCase,
-  type Case,
-  devnetPairs,
-  type Graph,
-  generatedPairs,
-  loadGraph,
-  pairCases,
-} from '../../bench/lib/routingGraphs.ts';
+import { ALL, bestTradeOfCase, type Case, type Graph } from '../../bench/lib/routingGraphs.ts';
 import type { SolveCache } from '../../src/routing/splitContext.ts';
-import { sameTrades } from '../helpers/searchRequests.ts';
-import { projectRoot } from '../helpers/serverProcess.ts';
-
-const dir = mkdtempSync(join(tmpdir(), 'first-round-bound-test-'));
-t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+import { devnetMix, generatedMix, sameTrades } from '../helpers/searchRequests.ts';
 
 /** Sets of one a search solved (the first level of its SolveCache). */
 function singlesSolved(tree: SolveCache): number {
@@ -50,20 +33,11 @@ function compare(t: TestContext, graph: Graph, cases: readonly Case[]): void {
 }
 
 t.test('devnet: the same trades with the bound as without, fewer sets of one solved', async (t) => {
-  const graph = loadGraph('devnet', join(projectRoot, 'catalog'), join(projectRoot, 'seeds/snapshots'));
-  compare(
-    t,
-    graph,
-    devnetPairs(graph).flatMap(([a, b]) => pairCases(graph.index, a, b)),
-  );
+  const { graph, cases } = devnetMix();
+  compare(t, graph, cases);
 });
 
 t.test('generated graph with v4 pools: the same trades with the bound as without', async (t) => {
-  const fixture = generateRoutingGraph(dir, { pools: 3000, tokens: 300, seed: 11, v4Pools: 300 });
-  const graph = loadGraph('generated', fixture.catalogDir, fixture.snapshotDir);
-  compare(
-    t,
-    graph,
-    generatedPairs(fixture).flatMap(([a, b]) => pairCases(graph.index, a, b)),
-  );
+  const { graph, cases } = generatedMix(t, { pools: 3000, tokens: 300, seed: 11, v4Pools: 300 });
+  compare(t, graph, cases);
 });

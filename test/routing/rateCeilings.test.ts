@@ -6,28 +6,11 @@
 // exact input and exact output, with and without gas, with splits and without, the search gives exactly the trades of
 // the search without ceilings (BestTradeOptions.rateCeilings false: every ceiling Infinity, no fee floor), while it
 // does take fewer single-path bounds and solve fewer sets with splits.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
-import { generateRoutingGraph } from '../../bench/lib/generateScale.ts';
-import {
-  ALL,
-  bestTradeOfCase,
-  type Case,
-  devnetPairs,
-  type Graph,
-  generatedPairs,
-  loadGraph,
-  pairCases,
-} from '../../bench/lib/routingGraphs.ts';
+import { ALL, bestTradeOfCase, type Case, type Graph } from '../../bench/lib/routingGraphs.ts';
 import type { SingleCache } from '../../src/routing/singlePath.ts';
 import type { SolveCache } from '../../src/routing/splitContext.ts';
-import { sameTrades } from '../helpers/searchRequests.ts';
-import { projectRoot } from '../helpers/serverProcess.ts';
-
-const dir = mkdtempSync(join(tmpdir(), 'rate-ceilings-test-'));
-t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+import { devnetMix, generatedMix, sameTrades } from '../helpers/searchRequests.ts';
 
 /** Sets a search solved (every level of its SolveCache). */
 function setsSolved(tree: SolveCache): number {
@@ -71,8 +54,7 @@ function compare(t: TestContext, graph: Graph, cases: readonly Case[], maxSplits
 }
 
 t.test('devnet: the same trades with the ceilings as without', async (t) => {
-  const graph = loadGraph('devnet', join(projectRoot, 'catalog'), join(projectRoot, 'seeds/snapshots'));
-  const cases = devnetPairs(graph).flatMap(([a, b]) => pairCases(graph.index, a, b));
+  const { graph, cases } = devnetMix();
   for (const maxSplits of [5, 1]) t.test(`maxSplits ${maxSplits}`, async (t) => compare(t, graph, cases, maxSplits));
 });
 
@@ -82,9 +64,7 @@ t.test('generated graphs: the same trades with the ceilings as without', async (
     ['v4', { pools: 3000, tokens: 300, seed: 11, v4Pools: 300 }],
     ['dense', { pools: 8000, tokens: 260, seed: 5 }],
   ] as const) {
-    const fixture = generateRoutingGraph(join(dir, name), options);
-    const graph = loadGraph(name, fixture.catalogDir, fixture.snapshotDir);
-    const cases = generatedPairs(fixture).flatMap(([a, b]) => pairCases(graph.index, a, b));
+    const { graph, cases } = generatedMix(t, options);
     for (const maxSplits of [5, 1]) t.test(`${name}, maxSplits ${maxSplits}`, async (t) => compare(t, graph, cases, maxSplits));
   }
 });

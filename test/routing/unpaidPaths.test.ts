@@ -4,36 +4,30 @@
 // (exact input and output, both directions, 1 wei to 10^30), only such pools pay nothing, and over the graph's search
 // mix (exact input and output, three gas prices; splits and one path) the search leaving those paths out gives exactly
 // the trades and refusal codes of the search that weighs them as any other path, while it leaves paths out.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { generateRoutingGraph } from '../../bench/lib/generateScale.ts';
-import { ALL, bestTradeOfCase, generatedPairs, loadGraph, MAX_HOPS, pairCases } from '../../bench/lib/routingGraphs.ts';
+import { ALL, bestTradeOfCase, MAX_HOPS } from '../../bench/lib/routingGraphs.ts';
 import { protocolOf, type SnapshotPool } from '../../src/protocols/registry.ts';
 import { MAX_LP_FEE } from '../../src/protocols/uniswapV4/v4Fees.ts';
 import { executablePaths } from '../../src/routing/candidates.ts';
 import { tradeEnds } from '../../src/routing/tradeEnds.ts';
-import { sameTrades } from '../helpers/searchRequests.ts';
+import { generatedMix, sameTrades } from '../helpers/searchRequests.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'unpaid-paths-test-'));
-t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-
-const generated = generateRoutingGraph(dir, { pools: 3000, tokens: 300, seed: 11, v4Pools: 300 });
 // Every third v4 pool at a 100% fee (a static fee: the key's fee and lpFee alike).
-const file = join(generated.snapshotDir, 'devnet.json');
-const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { pools: (SnapshotPool & { fee: number; lpFee?: number })[] };
 const full = new Set<string>();
-let v4 = 0;
-for (const p of snapshot.pools) {
-  if (p.version !== 'v4' || v4++ % 3 !== 0) continue;
-  p.fee = MAX_LP_FEE;
-  p.lpFee = MAX_LP_FEE;
-  full.add(p.address.toLowerCase());
-}
-writeFileSync(file, JSON.stringify(snapshot));
-const graph = loadGraph('generated', generated.catalogDir, generated.snapshotDir);
-const cases = generatedPairs(generated).flatMap(([a, b]) => pairCases(graph.index, a, b));
+const { graph, cases } = generatedMix(t, { pools: 3000, tokens: 300, seed: 11, v4Pools: 300 }, (generated) => {
+  const file = join(generated.snapshotDir, 'devnet.json');
+  const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { pools: (SnapshotPool & { fee: number; lpFee?: number })[] };
+  let v4 = 0;
+  for (const p of snapshot.pools) {
+    if (p.version !== 'v4' || v4++ % 3 !== 0) continue;
+    p.fee = MAX_LP_FEE;
+    p.lpFee = MAX_LP_FEE;
+    full.add(p.address.toLowerCase());
+  }
+  writeFileSync(file, JSON.stringify(snapshot));
+});
 
 t.test('a 100% fee v4 pool refuses every amount; only such pools pay nothing', async (t) => {
   const amounts = Array.from({ length: 31 }, (_, e) => 10n ** BigInt(e));
