@@ -2,7 +2,7 @@
 // rounds skip a path at or below the set's rate, and in the first round one worth alone no more than the best set of
 // one; the single-path search bounds paths in rate order and stops at the first whose ceiling is below what a path
 // must reach; a later round skips a set whose value bound less a floor of its fee cannot win. None of it may change a
-// trade: over the devnet's and generated graphs' search mix (v2, v3 and v4 pools; many parallel paths per pair),
+// trade: over the devnet's and generated graphs' search mix (v2, v3, v4 and Balancer pools; more parallel paths),
 // exact input and exact output, with and without gas, with splits and without, the search gives exactly the trades of
 // the search without ceilings (BestTradeOptions.rateCeilings false: every ceiling Infinity, no fee floor), while it
 // does take fewer single-path bounds and solve fewer sets with splits.
@@ -59,9 +59,10 @@ t.test('devnet: the same trades with the ceilings as without', async (t) => {
 });
 
 t.test('generated graphs: the same trades with the ceilings as without', async (t) => {
-  // v4 pools among them; and one with more pools per token, so a pair has more parallel paths.
+  // v4 and Balancer (weighted, stable) pools among them; and one with more pools per token, so a pair has more
+  // parallel paths.
   for (const [name, options] of [
-    ['v4', { pools: 3000, tokens: 300, seed: 11, v4Pools: 300 }],
+    ['v4 and Balancer', { pools: 3000, tokens: 300, seed: 11, v4Pools: 300, balancerPools: 100 }],
     ['dense', { pools: 8000, tokens: 260, seed: 5 }],
   ] as const) {
     const { graph, cases } = generatedMix(t, options);
