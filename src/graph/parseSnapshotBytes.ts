@@ -147,36 +147,13 @@ export function tickRegionList(document: object): Float64Array | undefined {
  * Returns undefined whenever the slow path must decide.
  */
 export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | null, known?: Float64Array): unknown {
+  const found = known ? listedRegions(bytes, known) : scannedRegions(bytes);
+  if (!found) return undefined;
   const pieces: string[] = [];
-  const found: TickRegion[] = [];
   let copied = 0;
-  if (known) {
-    for (let k = 0; k < known.length; k += 3) {
-      const start = known[k];
-      pieces.push(bytes.toString('utf8', copied, start), JSON.stringify(`${PLACEHOLDER_PREFIX}${found.length}`));
-      found.push({ bytes, start, end: known[k + 1], count: known[k + 2] });
-      copied = known[k + 1];
-    }
-  } else {
-    let at = 0;
-    for (;;) {
-      const key = bytes.indexOf('"ticks"', at, 'latin1');
-      if (key < 0) break;
-      at = key + 7;
-      if (key > 0 && bytes[key - 1] === BACKSLASH) continue;
-      let i = at;
-      while (i < bytes.length && isSpace(bytes[i])) i++;
-      if (bytes[i] !== COLON) continue;
-      i++;
-      while (i < bytes.length && isSpace(bytes[i])) i++;
-      if (bytes[i] !== OPEN) return undefined; // a "ticks" key that is not an array: the schema refuses it
-      const scanned = scanTicks(bytes, i);
-      if (!scanned) return undefined;
-      pieces.push(bytes.toString('utf8', copied, i), JSON.stringify(`${PLACEHOLDER_PREFIX}${found.length}`));
-      found.push({ bytes, start: i, end: scanned.end, count: scanned.count });
-      copied = scanned.end;
-      at = scanned.end;
-    }
+  for (let k = 0; k < found.length; k++) {
+    pieces.push(bytes.toString('utf8', copied, found[k].start), JSON.stringify(`${PLACEHOLDER_PREFIX}${k}`));
+    copied = found[k].end;
   }
   pieces.push(bytes.toString('utf8', copied));
   let data: unknown;
@@ -205,4 +182,33 @@ export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | n
   }
   documentRegions.set(data as object, known);
   return data;
+}
+
+/** The regions of a tickRegionList, over `bytes`. */
+function listedRegions(bytes: Buffer, list: Float64Array): TickRegion[] {
+  const found: TickRegion[] = [];
+  for (let k = 0; k < list.length; k += 3) found.push({ bytes, start: list[k], end: list[k + 1], count: list[k + 2] });
+  return found;
+}
+
+/** Every `"ticks": [...]` array of the bytes, in order, scanned; undefined where one is not a tick list the fast path reads. */
+function scannedRegions(bytes: Buffer): TickRegion[] | undefined {
+  const found: TickRegion[] = [];
+  let at = 0;
+  for (;;) {
+    const key = bytes.indexOf('"ticks"', at, 'latin1');
+    if (key < 0) return found;
+    at = key + 7;
+    if (key > 0 && bytes[key - 1] === BACKSLASH) continue;
+    let i = at;
+    while (i < bytes.length && isSpace(bytes[i])) i++;
+    if (bytes[i] !== COLON) continue;
+    i++;
+    while (i < bytes.length && isSpace(bytes[i])) i++;
+    if (bytes[i] !== OPEN) return undefined; // a "ticks" key that is not an array: the schema refuses it
+    const scanned = scanTicks(bytes, i);
+    if (!scanned) return undefined;
+    found.push({ bytes, start: i, end: scanned.end, count: scanned.count });
+    at = scanned.end;
+  }
 }

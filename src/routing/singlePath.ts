@@ -91,11 +91,10 @@ export function boundOf(search: Search, candidates: readonly Candidate[], curves
 
 /**
  * A number never below any bound boundOf and bestSinglePath give a path whose rate at zero has ceiling `ceiling`
- * (rateCeiling): its value at that rate for the whole amount, with their margins (FLOAT_MARGIN on top of the output
+ * (rateCeiling): its value at that rate for the whole amount (`fixed`, as a number), with their margins (FLOAT_MARGIN on top of the output
  * bound's slack, which the ceiling carries) and no fee taken off. Paths in rate order have descending ceilings.
  */
-function scoreCeiling(search: Search, ceiling: number): number {
-  const fixed = Number(search.request.amount);
+function scoreCeiling(search: Search, fixed: number, ceiling: number): number {
   return search.request.tradeType === 'exactIn'
     ? (fixed * ceiling * (1 + FLOAT_MARGIN) + 1) * (1 + FLOAT_MARGIN)
     : -(fixed / ceiling) * (1 - FLOAT_MARGIN) * (1 - FLOAT_MARGIN) + 1;
@@ -139,6 +138,8 @@ export function bestSinglePath(
   }
   const deep = search.request.tradeType === 'exactIn' ? 1 : 2;
   const { order, ceilings } = single.byRate;
+  // The fixed amount as a number, converted once (each path's ceiling reads it).
+  const fixed = Number(search.request.amount);
   // Best first: a path bounded (or its bound tightened) here waits in `refined` (ascending bound) until no path's bound
   // is above its own, nor the ceiling of the next path in rate order (never below that path's bounds), so paths are
   // priced in the order of their bounds, and a path is bounded more dearly (its curve built) only while its bound so
@@ -149,7 +150,7 @@ export function bestSinglePath(
     const least = leastToPrice(single, floor);
     const top = refined.length > 0 ? refined[refined.length - 1] : -1;
     if (next < order.length) {
-      const ceiling = scoreCeiling(search, ceilings[order[next]]);
+      const ceiling = scoreCeiling(search, fixed, ceilings[order[next]]);
       // No path after it in rate order can reach the least either.
       if (least !== undefined && ceiling < least) next = order.length;
       else if (top < 0 || ceiling > bounds[top]) {
