@@ -7,6 +7,7 @@ import { type LadderCache, type PathQuote, pricePath } from './priceRoutes.ts';
 import { buildCurve, type CurveCache, candidateCurves, kept, type StagedFloors, scoreBound, stagedFloor } from './searchCurves.ts';
 import { assignExecutors, callsGasUnits, gasCostUnits, type Search, score, type TradeRequest } from './searchGas.ts';
 import { bestOtherPath, bestSinglePath, boundOf, depthTightened, recordBound, type SingleCache, singleBounds } from './singlePath.ts';
+import { feeFloorOf } from './solveSet.ts';
 import type { FeeFloor, PricedSplit, RateOrder, SolveCache } from './splitContext.ts';
 import { belowRate, mayAdd } from './stagedRoutes.ts';
 import type { Executor, Leg, Trade } from './Trade.ts';
@@ -158,7 +159,16 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
             if (set && belowRate(pending, set.lambda)) return false;
             if (
               (set || (bounded && alone === undefined)) &&
-              !mayAdd(pending, set, toBeat!, request.tradeType, fixed, undefined, candidates[j].path)
+              !mayAdd(
+                pending,
+                set,
+                toBeat!,
+                request.tradeType,
+                fixed,
+                // Where fees are ranked, the set with it pays at least its FeeFloor (as the search's mayReach takes off).
+                this.feeFloor ? feeFloorOf(this.feeFloor, candidates, set?.members ?? NO_MEMBERS, j) : undefined,
+                candidates[j].path,
+              )
             )
               return false;
             if (alone !== undefined) {
@@ -236,6 +246,9 @@ export function bestTrade(index: ChainPoolIndex, request: TradeRequest, options:
   }
   return { ok: true, trade: exactTrade(search, best.members, best.shares, best.quotes) };
 }
+
+/** The members of no set (a path alone: its own fee floor). */
+const NO_MEMBERS: readonly number[] = [];
 
 /** Paths in position order, each with an Infinity ceiling (BestTradeOptions.rateCeilings false). */
 function unranked(paths: number): RateOrder {

@@ -101,23 +101,44 @@ export function fixedAmountCurve(path: PricedPath, tradeType: TradeType, amount:
 
 /**
  * Marks in `blocked` candidate m, just taken into the set, and every candidate that goes through one of its pools: a
- * later round weighs none of them (sets are pool-disjoint). Once per member, by pool address, instead of a set of the
- * taken pools built each round and looked up for every candidate.
+ * later round weighs none of them (sets are pool-disjoint). From m's list of those candidates (conflictsOf), made the
+ * first time m is taken from this candidate list and kept with it: a pair's candidate list is kept per state (its pair
+ * memo) and its requests take mostly the same members, so a taken member costs its own list, not a pass over every
+ * candidate's pools.
  */
 function blockWith(candidates: readonly SplitPath[], blocked: Uint8Array, m: number): void {
-  blocked[m] = 1;
+  let lists = conflictLists.get(candidates);
+  if (!lists) {
+    lists = new Array<Int32Array | undefined>(candidates.length);
+    conflictLists.set(candidates, lists);
+  }
+  lists[m] ??= conflictsOf(candidates, m);
+  const list = lists[m];
+  for (let k = 0; k < list.length; k++) blocked[list[k]] = 1;
+}
+
+/** blockWith's lists per candidate list (a candidate list is never changed once searched). */
+const conflictLists = new WeakMap<readonly SplitPath[], (Int32Array | undefined)[]>();
+
+/** Candidate m and every other candidate that goes through one of its pools (by pool address), in position order. */
+function conflictsOf(candidates: readonly SplitPath[], m: number): Int32Array {
   const taken = candidates[m].poolAddresses;
+  const found: number[] = [];
   for (let j = 0; j < candidates.length; j++) {
-    if (blocked[j] === 1) continue;
+    if (j === m) {
+      found.push(j);
+      continue;
+    }
     const pools = candidates[j].poolAddresses;
     outer: for (let i = 0; i < pools.length; i++) {
       const address = pools[i];
       for (let t = 0; t < taken.length; t++) {
         if (taken[t] === address) {
-          blocked[j] = 1;
+          found.push(j);
           break outer;
         }
       }
     }
   }
+  return Int32Array.from(found);
 }

@@ -160,8 +160,10 @@ function setBound(set: SetAtRate, surplus: number, tradeType: TradeType): number
  * Whether a path of OutputBound `b` may be chosen by a round of the split search (optimalSplit's admit): added to
  * `set` (or alone in the first round), can its net value exceed `toBeat`? As the search's own test (mayReach) with
  * the path's surplus bounded from `b` instead of its curve (surplusBound, aloneBound: never below what the curve
- * gives), and, when fees are ranked, less the set's estimated fee with no tick crossed (`floorFee`, asked only when
- * the gross bound does not settle it). So a path it rules out is one the search would not have chosen.
+ * gives), and, when fees are ranked, less a floor of the fee of the set with the path (`floorFee`: a number, or a
+ * function asked only when the gross bound does not settle it). The fee floor is tried before the tighter bound from
+ * the path's pools' depth (a few floats against a walk of its pools). So a path it rules out is one the search would
+ * not have chosen.
  */
 export function mayAdd(
   b: OutputBound,
@@ -169,17 +171,16 @@ export function mayAdd(
   toBeat: number,
   tradeType: TradeType,
   fixed: number,
-  floorFee: (() => number) | undefined,
+  floorFee: number | (() => number) | undefined,
   path?: PricedPath,
 ): boolean {
-  let bound: number;
-  if (set) {
-    const surplus = surplusBound(b, set.lambda);
-    bound = setBound(set, surplus, tradeType);
-    // Tighter from its pools' depth (pathSurplusBound, dearer), where the caller gives the path.
-    if (path && surplus > 0 && !(bound <= toBeat))
-      bound = setBound(set, Math.min(surplus, pathSurplusBound(path, tradeType, set.lambda) * (1 + OUTPUT_BOUND_SLACK)), tradeType);
-  } else bound = aloneBound(b, tradeType, fixed);
-  if (!(bound <= toBeat)) return floorFee === undefined || !(bound - floorFee() <= toBeat);
-  return false;
+  const surplus = set ? surplusBound(b, set.lambda) : 0;
+  const gross = set ? setBound(set, surplus, tradeType) : aloneBound(b, tradeType, fixed);
+  if (gross <= toBeat) return false;
+  const fee = typeof floorFee === 'function' ? floorFee() : floorFee;
+  if (fee !== undefined && gross - fee <= toBeat) return false;
+  // Tighter from its pools' depth (pathSurplusBound, dearer), where the caller gives the path.
+  if (!set || !path || !(surplus > 0)) return true;
+  const bound = setBound(set, Math.min(surplus, pathSurplusBound(path, tradeType, set.lambda) * (1 + OUTPUT_BOUND_SLACK)), tradeType);
+  return !(bound <= toBeat) && !(fee !== undefined && bound - fee <= toBeat);
 }
