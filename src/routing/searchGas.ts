@@ -3,7 +3,7 @@ import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import type { Candidate } from './candidates.ts';
 import type { StagePlan } from './executors.ts';
 import { type CallGasFigure, callGasFigure, routeGas } from './gasModel.ts';
-import { addNativeWork, type NativeWork, noNativeWork } from './nativePools.ts';
+import { addNativeWork, type NativeWork, type NativeWorkSum, noNativeWork } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import { type OkQuote, quoteValue } from './splitContext.ts';
 import { stageCalls, stagesGas } from './stagedRoutes.ts';
@@ -100,6 +100,14 @@ export type GasRoute = {
 /** Gas of the steps of a set of routes with their executors (a route of stages: each stage's steps, stagesGas). */
 export function tradeGas(search: Search, routes: readonly GasRoute[]): bigint {
   let gas = 0n;
+  // Routes of one call each (most trades): their calls are the routes themselves, not a list copied by push (whose
+  // first push allocates room for 17).
+  let staged = false;
+  for (let i = 0; i < routes.length && !staged; i++) if (routes[i].stages) staged = true;
+  if (!staged) {
+    for (let i = 0; i < routes.length; i++) gas += routes[i].gas ?? routeGas(routes[i].legs, search.request.tradeType);
+    return gas + callsGas(search, routes);
+  }
   const calls: GasRoute[] = [];
   for (const r of routes) {
     if (r.stages) {
@@ -162,7 +170,7 @@ export function callsGasUnits(search: Search, routes: readonly { executor: Execu
     if (!first) continue;
     // This executor's routes and their native work together (callNativeWork's, without an array and an object per
     // route: loops, not filter/findIndex closures, as this runs for every set the search weighs).
-    const work = noNativeWork();
+    const work = resetNativeWork(callWork);
     let own = 0;
     for (let k = i; k < routes.length; k++) {
       if (routes[k].executor !== executor && routes[k].executor.address !== executor.address) continue;
@@ -172,6 +180,19 @@ export function callsGasUnits(search: Search, routes: readonly { executor: Execu
     gas += executorCallFigure(search, executor, own, work).units;
   }
   return gas;
+}
+
+/** callsGasUnits' record of a call's native work, reset for each call (callGasFigure reads it and keeps none of it). */
+const callWork = noNativeWork();
+
+function resetNativeWork(work: NativeWorkSum): NativeWorkSum {
+  work.wrapIn = false;
+  work.unwrapOut = false;
+  work.poolIn = false;
+  work.poolOut = false;
+  work.wraps = 0;
+  work.unwraps = 0;
+  return work;
 }
 
 /** callsGas of one route (its executor and legs), without the list and record callsGas reads: per candidate bound. */
