@@ -115,6 +115,53 @@ function stepFee(amountIn: bigint, feePips: bigint, feeComplement: bigint): bigi
   return fee * feeComplement === p ? fee : fee + 1n;
 }
 
+/** What the tick walk reads of a step that reaches its target (stepReachingTarget); caller-owned, overwritten. */
+export interface StepReach {
+  /** Exact input: the input with its fee; exact output: the output. */
+  taken: bigint;
+  /** Exact input: the output; exact output: the input with its fee. */
+  swapped: bigint;
+}
+
+/** A fresh StepReach record to pass to stepReachingTarget. */
+export function createStepReach(): StepReach {
+  return { taken: 0n, swapped: 0n };
+}
+
+/**
+ * computeSwapStep for a step the amount reaches the target of (its amountRemainingLessFee, or remaining output, at
+ * least `toTarget`, the step's amountToTarget), with only what a swapper's totals read: the price reached is the
+ * target; exact input takes toTarget plus its fee and swaps the output to the target; exact output takes toTarget
+ * (computeSwapStep's cap does not apply: it is at most the remaining output) and swaps the input to the target plus
+ * its fee. Without computeSwapStep's remainder less fee and negated amount, which the caller already compared.
+ * `feeComplement` is 1e6 - feePips. test/amm/swapMath.test.ts holds it to computeSwapStep. Writes into `out`.
+ */
+export function stepReachingTarget(
+  sqrtRatioCurrentX96: bigint,
+  sqrtRatioTargetX96: bigint,
+  liquidity: bigint,
+  exactIn: boolean,
+  zeroForOne: boolean,
+  toTarget: bigint,
+  feePips: bigint,
+  feeComplement: bigint,
+  out: StepReach,
+): StepReach {
+  if (exactIn) {
+    out.taken = toTarget + stepFee(toTarget, feePips, feeComplement);
+    out.swapped = zeroForOne
+      ? getAmount1Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, false)
+      : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false);
+    return out;
+  }
+  const amountIn = zeroForOne
+    ? getAmount0Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, true)
+    : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true);
+  out.taken = toTarget;
+  out.swapped = amountIn + stepFee(amountIn, feePips, feeComplement);
+  return out;
+}
+
 /** What the tick walk reads of a step an amount ends inside (stepEndingInside); caller-owned, overwritten. */
 export interface StepEnd {
   sqrtRatioNextX96: bigint;
