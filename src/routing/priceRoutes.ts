@@ -21,6 +21,15 @@ export interface PricedPath {
 /** One amount of a ladder through a whole path: the legs, or why it cannot be served. */
 export type PathQuote = { readonly ok: true; readonly legs: readonly Leg[] } | { readonly ok: false; readonly code: RefusalCode };
 
+/** A ladder quote of a pool that went through. */
+type OkLadderQuote = LadderQuote & { ok: true };
+
+/**
+ * One amount priced through a whole path with its legs not made (pricePathHops): each pool's ladder quote, in hop
+ * order. legsOf makes its legs.
+ */
+export type PathHops = readonly OkLadderQuote[];
+
 /** The priceable pools of a path, or undefined when one does not convert. */
 export function toPricedPath(index: ChainPoolIndex, path: PoolPath): PricedPath | undefined {
   const pools: Pool[] = [];
@@ -42,18 +51,56 @@ export type LadderCache = Map<string, LadderQuote[]>;
  * amounts there: those ladders are priced once and shared through `cache`.
  */
 export function pricePath(path: PricedPath, tradeType: TradeType, amounts: readonly bigint[], cache?: LadderCache): PathQuote[] {
+  return walkPath(path, tradeType, amounts, cache, undefined) as PathQuote[];
+}
+
+/**
+ * pricePath making the legs of amount `legsAt` only (none where no amount is at it): each other amount that goes
+ * through is its PathHops. The exact polish prices each share a step either side, and mostly only compares those
+ * values: their legs (an object per pool) are made only for a side that becomes a share.
+ */
+export function pricePathHops(
+  path: PricedPath,
+  tradeType: TradeType,
+  amounts: readonly bigint[],
+  legsAt: number,
+): (PathQuote | PathHops)[] {
+  return walkPath(path, tradeType, amounts, undefined, legsAt);
+}
+
+/** The legs of an amount priced through `path` (pricePathHops), as pricePath makes them. */
+export function legsOf(path: PricedPath, hops: PathHops): Leg[] {
+  const legs: Leg[] = new Array(hops.length);
+  for (let hop = 0; hop < hops.length; hop++) {
+    const pool = path.pools[hop];
+    const tokenIn = heldAt(pool, path.path.tokens[hop]);
+    const tokenOut = heldAt(pool, path.path.tokens[hop + 1]);
+    legs[hop] = pricedLeg(pool, tokenIn, tokenOut, hops[hop], protocolOf(pool.kind).legKey?.(pool));
+  }
+  return legs;
+}
+
+/** pricePath's walk: the legs of every amount (`legsAt` undefined) or of amount `legsAt` only (pricePathHops). */
+function walkPath(
+  path: PricedPath,
+  tradeType: TradeType,
+  amounts: readonly bigint[],
+  cache: LadderCache | undefined,
+  legsAt: number | undefined,
+): (PathQuote | PathHops)[] {
   const n = path.pools.length;
   const count = amounts.length;
-  const results: PathQuote[] = new Array(count);
-  // For each amount still alive: its index, its amount at the next hop and the legs so far (in hop order once
-  // complete). Kept in place, the amounts a hop refuses taken out (one set of arrays per call, not per hop).
+  const results: (PathQuote | PathHops)[] = new Array(count);
+  // For each amount still alive: its index, its amount at the next hop and the legs (or, without legs, the ladder
+  // quotes) so far, in hop order once complete. Kept in place, the amounts a hop refuses taken out (one set of arrays
+  // per call, not per hop).
   const alive: number[] = new Array(count);
   let current: bigint[] = new Array(count);
-  const legs: Leg[][] = new Array(count);
+  const legs: (Leg | OkLadderQuote)[][] = new Array(count);
   for (let i = 0; i < count; i++) {
     alive[i] = i;
     current[i] = amounts[i];
-    legs[i] = new Array<Leg>(n);
+    legs[i] = new Array<Leg | OkLadderQuote>(n);
   }
   let prefix = cache ? `${tradeType}:${amounts.join(',')}|` : '';
   for (let step = 0; step < n && alive.length > 0; step++) {
@@ -91,7 +138,7 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
         results[i] = { ok: false, code: q.code };
         continue;
       }
-      legs[i][hop] = pricedLeg(pool, tokenIn, tokenOut, q, poolKey);
+      legs[i][hop] = legsAt === undefined || i === legsAt ? pricedLeg(pool, tokenIn, tokenOut, q, poolKey) : q;
       alive[kept] = i;
       current[kept] = tradeType === 'exactIn' ? q.amountOut : q.amountIn;
       kept++;
@@ -101,7 +148,10 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
       current.length = kept;
     }
   }
-  for (const i of alive) results[i] = { ok: true, legs: legs[i] };
+  for (let j = 0; j < alive.length; j++) {
+    const i = alive[j];
+    results[i] = legsAt === undefined || i === legsAt ? { ok: true, legs: legs[i] as Leg[] } : (legs[i] as OkLadderQuote[]);
+  }
   return results;
 }
 
@@ -109,8 +159,26 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
  * A pool's leg priced by a ladder quote that went through, with its Leg.poolKey where it has one (added last, where
  * legs carried it when it was spread onto a copy of each v4 leg).
  */
-function pricedLeg(pool: Pool, tokenIn: string, tokenOut: string, q: LadderQuote & { ok: true }, poolKey: V4LegKey | undefined): Leg {
-  const leg: { -readonly [K in keyof Leg]: Leg[K] } = {
+function pricedLeg(pool: Pool, tokenIn: string, tokenOut: string, q: OkLadderQuote, poolKey: V4LegKey | undefined): Leg {
+  // Two literals, not a property added to one: a leg of either shape is made whole (poolKey last in both).
+  if (poolKey) {
+    return {
+      pool: pool.address,
+      kind: pool.kind,
+      dex: pool.dex,
+      version: pool.version,
+      fee: pool.fee,
+      tokenIn,
+      tokenOut,
+      amountIn: q.amountIn,
+      amountOut: q.amountOut,
+      ticksCrossed: q.ticksCrossed,
+      coldSlots: q.coldSlots,
+      movesTick: q.movesTick,
+      poolKey,
+    };
+  }
+  return {
     pool: pool.address,
     kind: pool.kind,
     dex: pool.dex,
@@ -124,8 +192,6 @@ function pricedLeg(pool: Pool, tokenIn: string, tokenOut: string, q: LadderQuote
     coldSlots: q.coldSlots,
     movesTick: q.movesTick,
   };
-  if (poolKey) leg.poolKey = poolKey;
-  return leg;
 }
 
 /** A leg's Leg.poolKey where its protocol names pools by a key (PoolProtocol.legKey: Uniswap v4), else nothing. */

@@ -1,6 +1,7 @@
+import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { insertionOrder } from './insertionOrder.ts';
 import type { PathCurve } from './pathCurve.ts';
-import { type PathQuote, pricePath } from './priceRoutes.ts';
+import { legsOf, type PathHops, type PathQuote, type PricedPath, pricePathHops } from './priceRoutes.ts';
 import { type SetMemo, solveSet } from './solveSet.ts';
 import { type OkQuote, type PricedSplit, quoteValue, type Solved, type SplitContext, type SplitPath } from './splitContext.ts';
 
@@ -78,16 +79,17 @@ function priceShares<P extends SplitPath>(
   const count = set.members.length;
   const result: Share[] = new Array(count);
   // With several members, each is priced in one walk at its share and one polish step either side (polish's moves):
-  // its quotes a step below (none where the share is not above a step) and above.
+  // its quotes a step below (none where the share is not above a step) and above, their legs not made (Side).
   const step = polishStep(amount);
   const polished = count > 1;
-  const below: (PathQuote | undefined)[] = polished ? new Array(count) : NO_SIDES;
-  const above: PathQuote[] = polished ? new Array(count) : NO_SIDES;
+  const below: (Side | undefined)[] = polished ? new Array(count) : NO_SIDES;
+  const above: Side[] = polished ? new Array(count) : NO_SIDES;
   for (let i = 0; i < count; i++) {
     const w = wanted[i];
     const amounts = !polished ? [w] : w > step ? [w - step, w, w + step] : [w, w + step];
-    const priced = pricePath(candidates[set.members[i]].path, tradeType, amounts);
-    const q = priced[amounts.length === 3 ? 1 : 0];
+    const at = amounts.length === 3 ? 1 : 0;
+    const priced = pricePathHops(candidates[set.members[i]].path, tradeType, amounts, at);
+    const q = priced[at] as PathQuote;
     if (!q.ok) return count > 1 ? i : undefined;
     result[i] = { member: set.members[i], share: w, quote: q };
     if (polished) {
@@ -129,8 +131,8 @@ function polish<P extends SplitPath>(
   context: SplitContext<P>,
   candidates: readonly P[],
   s: Share[],
-  below: readonly (PathQuote | undefined)[],
-  above: readonly PathQuote[],
+  below: readonly (Side | undefined)[],
+  above: readonly Side[],
 ): void {
   if (s.length < 2) return;
   const step = polishStep(context.amount);
@@ -152,9 +154,9 @@ function polish<P extends SplitPath>(
     const formerTo = s[to].quote;
     const formerFrom = s[from].quote;
     s[to].share += step;
-    s[to].quote = marginal[to].upQ!;
+    s[to].quote = quoteOf(candidates[s[to].member].path, marginal[to].upQ!);
     s[from].share -= step;
-    s[from].quote = marginal[from].downQ!;
+    s[from].quote = quoteOf(candidates[s[from].member].path, marginal[from].downQ!);
     marginal[to] = gains(context, candidates, step, s[to], formerTo);
     marginal[from] = gains(context, candidates, step, s[from], undefined, formerFrom);
   }
@@ -170,8 +172,8 @@ function gains<P extends SplitPath>(
   candidates: readonly P[],
   step: bigint,
   x: Share,
-  below?: PathQuote,
-  above?: PathQuote,
+  below?: Side,
+  above?: Side,
 ): Gains {
   const { tradeType } = context;
   const hasDown = x.share > step;
@@ -179,18 +181,19 @@ function gains<P extends SplitPath>(
   let up = above;
   if ((hasDown && !down) || !up) {
     const path = candidates[x.member].path;
+    // Sides only: no legs made (NO_LEGS is no amount's position).
     if (hasDown && !down) {
-      const priced = pricePath(path, tradeType, up ? [x.share - step] : [x.share - step, x.share + step]);
+      const priced = pricePathHops(path, tradeType, up ? [x.share - step] : [x.share - step, x.share + step], NO_LEGS);
       down = priced[0];
       up ??= priced[1];
-    } else up = pricePath(path, tradeType, [x.share + step])[0];
+    } else up = pricePathHops(path, tradeType, [x.share + step], NO_LEGS)[0];
   }
   const v = quoteValue(x.quote, tradeType);
-  const downQ = down?.ok ? down : undefined;
-  const upQ = up?.ok ? up : undefined;
+  const downQ = okSide(down);
+  const upQ = okSide(up);
   return {
-    up: upQ && quoteValue(upQ, tradeType) - v,
-    down: downQ && v - quoteValue(downQ, tradeType),
+    up: upQ && sideValue(upQ, tradeType) - v,
+    down: downQ && v - sideValue(downQ, tradeType),
     downQ,
     upQ,
   };
@@ -200,8 +203,40 @@ function gains<P extends SplitPath>(
 interface Gains {
   readonly up: bigint | undefined;
   readonly down: bigint | undefined;
-  readonly downQ: OkQuote | undefined;
-  readonly upQ: OkQuote | undefined;
+  readonly downQ: OkSide | undefined;
+  readonly upQ: OkSide | undefined;
+}
+
+/**
+ * A member's quote a polish step from its share: a quote (its legs made: a former share), or an amount priced without
+ * its legs (pricePathHops), or a refusal.
+ */
+type Side = PathQuote | PathHops;
+/** A Side that went through. */
+type OkSide = OkQuote | PathHops;
+
+/** pricePathHops' position for no amount's legs. */
+const NO_LEGS = -1;
+
+function okSide(side: Side | undefined): OkSide | undefined {
+  if (side === undefined) return undefined;
+  if (isHops(side)) return side;
+  return side.ok ? side : undefined;
+}
+
+function isHops(side: Side): side is PathHops {
+  return Array.isArray(side);
+}
+
+/** quoteValue of a side: its last pool's output (exact input) or minus its first pool's input (exact output). */
+function sideValue(side: OkSide, tradeType: TradeType): bigint {
+  if (!isHops(side)) return quoteValue(side, tradeType);
+  return tradeType === 'exactIn' ? side[side.length - 1].amountOut : -side[0].amountIn;
+}
+
+/** A side that becomes a share: its quote, its legs made now where they were not. */
+function quoteOf(path: PricedPath, side: OkSide): OkQuote {
+  return isHops(side) ? { ok: true, legs: legsOf(path, side) } : side;
 }
 
 /**
