@@ -3,6 +3,7 @@ import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import type { Candidate } from './candidates.ts';
 import type { StagePlan } from './executors.ts';
 import { type CallGasFigure, callGasFigure, routeGas } from './gasModel.ts';
+import { type LentArrays, lent } from './lentArrays.ts';
 import { addNativeWork, type NativeWork, type NativeWorkSum, noNativeWork } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import { type OkQuote, quoteValue } from './splitContext.ts';
@@ -52,6 +53,8 @@ export interface Search {
 /**
  * Groups active routes by the executor they will use: a common one when every route run in one call can use it. A
  * path of stages keeps its first stage's executor: its stages are steps of their own, never in another route's call.
+ * The answer is a lent array (lentArrays.ts), written over by the next call: read it before calling again, keep none
+ * of it (its callers read each route's executor once, for every set the split search weighs).
  */
 export function assignExecutors(members: readonly { executors: readonly Executor[]; stages?: readonly StagePlan[] }[]): Executor[] {
   // Loops rather than find/every/some closures: the split search calls this for every set it weighs.
@@ -76,10 +79,12 @@ export function assignExecutors(members: readonly { executors: readonly Executor
       break;
     }
   }
-  const executors: Executor[] = new Array(members.length);
+  const executors = lent(lentExecutors, members.length);
   for (let i = 0; i < members.length; i++) executors[i] = members[i].stages ? members[i].executors[0] : (common ?? members[i].executors[0]);
   return executors;
 }
+
+const lentExecutors: LentArrays<Executor> = [];
 
 /** A candidate's stages for the gas model before pricing (no minimums: stagesGas reads executors and legs only). */
 export function nominalStages(c: Candidate): RouteStage[] | undefined {
@@ -219,11 +224,14 @@ function executorCallFigure(search: Search, executor: Executor, routes: number, 
 export function score(search: Search, members: readonly Candidate[], quotes: readonly OkQuote[]): bigint {
   const executors = assignExecutors(members);
   let gross = 0n;
-  const routes = quotes.map((q, i): GasRoute => {
+  // A loop, not a map closure (and the context its sum would need): the polish scores every set it prices.
+  const routes: GasRoute[] = new Array(quotes.length);
+  for (let i = 0; i < quotes.length; i++) {
+    const q = quotes[i];
     gross += quoteValue(q, search.request.tradeType);
     const stages = routeStagesOf(members[i], q.legs);
-    return stages ? { legs: q.legs, executor: executors[i], stages } : { legs: q.legs, executor: executors[i] };
-  });
+    routes[i] = stages ? { legs: q.legs, executor: executors[i], stages } : { legs: q.legs, executor: executors[i] };
+  }
   return gross - gasCost(search, tradeGas(search, routes));
 }
 

@@ -1,13 +1,11 @@
 import { equalise } from './equalise.ts';
+import { type LentArrays, lent } from './lentArrays.ts';
 import { type PathCurve, surplusAt, ticksAt } from './pathCurve.ts';
 import { BOUND_SLACK, type FeeFloor, type Solved, type SplitContext, type SplitPath } from './splitContext.ts';
 
 // The set's solve and its bound are module-level functions, not closures made per search (the hot path).
 
-/**
- * The `members` (positions in `all`) of `all`, written into a lent array of the set's size (lent): not a working array
- * whose `length` is set (a runtime call that trims or grows its store each time: ~5x the cost of an allocation).
- */
+/** The `members` (positions in `all`) of `all`, written into the lent array of the set's size. */
 function setOf<T>(all: readonly T[], members: readonly number[]): T[] {
   const into = lent(lentSets, members.length) as T[];
   for (let j = 0; j < members.length; j++) into[j] = all[members[j]];
@@ -18,19 +16,8 @@ function setOf<T>(all: readonly T[], members: readonly number[]): T[] {
  * Arrays lent to each fee estimate of a set (SplitContext.feeEstimate reads its members and ticks during the call and
  * keeps neither), one per set size: no two arrays per set weighed (a set's solve is not re-entered).
  */
-const lentSets: unknown[][] = [];
-const lentTicks: number[][] = [];
-
-/** The lent array of `arrays` of length n (made on first use, never resized). */
-function lent<T>(arrays: T[][], n: number): T[] {
-  let a = arrays[n];
-  if (a === undefined) {
-    while (arrays.length < n) arrays.push(new Array(arrays.length));
-    a = new Array(n);
-    arrays[n] = a;
-  }
-  return a;
-}
+const lentSets: LentArrays<unknown> = [];
+const lentTicks: LentArrays<number> = [];
 
 /**
  * The sets one split search solved, by their members in order (a number: each position plus one, a digit in base
