@@ -90,25 +90,26 @@ function walkPath(
 ): (PathQuote | PathHops)[] {
   const n = path.pools.length;
   const count = amounts.length;
-  const results: (PathQuote | PathHops)[] = new Array(count);
-  // For each amount still alive: its index, its amount at the next hop and the legs (or, without legs, the ladder
-  // quotes) so far, in hop order once complete. Kept in place, the amounts a hop refuses taken out (one set of arrays
-  // per call, not per hop).
-  const alive: number[] = new Array(count);
-  let current: bigint[] = new Array(count);
-  const legs: (Leg | OkLadderQuote)[][] = new Array(count);
-  for (let i = 0; i < count; i++) {
-    alive[i] = i;
-    current[i] = amounts[i];
-    legs[i] = new Array<Leg | OkLadderQuote>(n);
-  }
+  // Entry i: amount i's legs (or, without legs, its ladder quotes) while it goes through, in hop order once complete;
+  // its refusal once refused. No other array per amount.
+  const results: (PathQuote | (Leg | OkLadderQuote)[])[] = new Array(count);
+  for (let i = 0; i < count; i++) results[i] = new Array<Leg | OkLadderQuote>(n);
+  // The amounts still alive: how many, their positions (undefined until one is refused: each is its own) and their
+  // amounts at this hop (the given amounts until a hop's outputs, or a hand-over's minimums, are written into an array
+  // of this call's). Kept in place, the amounts a hop refuses taken out: at most one array each per call, not per hop,
+  // and none for positions nothing refused or amounts no later hop takes.
+  let live = count;
+  let alive: number[] | undefined;
+  let current: readonly bigint[] = amounts;
+  let own: bigint[] | undefined;
   let prefix = cache ? `${tradeType}:${amounts.join(',')}|` : '';
-  for (let step = 0; step < n && alive.length > 0; step++) {
+  for (let step = 0; step < n && live > 0; step++) {
     const hop = tradeType === 'exactIn' ? step : n - 1 - step;
     const pool = path.pools[hop];
     if (path.handovers && tradeType === 'exactIn' && path.handovers.at.includes(hop)) {
       const bps = path.handovers.slippageBps;
-      current = current.map((a) => minimumAmountOut(a, bps));
+      own = current.map((a) => minimumAmountOut(a, bps));
+      current = own;
       if (cache) prefix += `~${bps}/`;
     }
     // What this pool holds at the path's nodes (native ETH where a v4 pool holds it at the wrapped token's node).
@@ -130,29 +131,41 @@ function walkPath(
     }
     // The pool's key (a v4 pool's, made once per pool), written into each amount's leg as it is made.
     const poolKey = protocol.legKey?.(pool);
+    // The amounts at the next hop, where there is one: written over this hop's once read (the quotes are made).
+    if (step < n - 1) own ??= new Array<bigint>(live);
+    const next = step < n - 1 ? own : undefined;
     let kept = 0;
-    for (let j = 0; j < alive.length; j++) {
-      const i = alive[j];
+    for (let j = 0; j < live; j++) {
+      const i = alive === undefined ? j : alive[j];
       const q = quotes[j];
       if (!q.ok) {
         results[i] = { ok: false, code: q.code };
+        // The first refusal: every position was its own so far (those to come are read before being written over).
+        if (alive === undefined) {
+          alive = new Array<number>(live);
+          for (let k = 0; k < live; k++) alive[k] = k;
+        }
         continue;
       }
-      legs[i][hop] = legsAt === undefined || i === legsAt ? pricedLeg(pool, tokenIn, tokenOut, q, poolKey) : q;
-      alive[kept] = i;
-      current[kept] = tradeType === 'exactIn' ? q.amountOut : q.amountIn;
+      (results[i] as (Leg | OkLadderQuote)[])[hop] =
+        legsAt === undefined || i === legsAt ? pricedLeg(pool, tokenIn, tokenOut, q, poolKey) : q;
+      if (alive !== undefined) alive[kept] = i;
+      if (next !== undefined) next[kept] = tradeType === 'exactIn' ? q.amountOut : q.amountIn;
       kept++;
     }
-    if (kept < alive.length) {
-      alive.length = kept;
-      current.length = kept;
+    if (kept < live) {
+      alive!.length = kept;
+      if (next !== undefined) next.length = kept;
+      live = kept;
     }
+    if (next !== undefined) current = next;
   }
-  for (let j = 0; j < alive.length; j++) {
-    const i = alive[j];
-    results[i] = legsAt === undefined || i === legsAt ? { ok: true, legs: legs[i] as Leg[] } : (legs[i] as OkLadderQuote[]);
+  for (let j = 0; j < live; j++) {
+    const i = alive === undefined ? j : alive[j];
+    const legs = results[i] as (Leg | OkLadderQuote)[];
+    results[i] = legsAt === undefined || i === legsAt ? { ok: true, legs: legs as Leg[] } : (legs as OkLadderQuote[]);
   }
-  return results;
+  return results as (PathQuote | PathHops)[];
 }
 
 /**
