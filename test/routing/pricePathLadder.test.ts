@@ -61,7 +61,7 @@ t.test('each amount a ladder prices is priced as it is alone, past the refused o
         }
         const at = Math.floor(random() * (amounts.length + 1)) - 1;
         const hops = pricePathHops(path, tradeType, amounts, at).map((q, i) => {
-          if (!Array.isArray(q)) return i === at || !q.ok ? q : 'legs made where none were asked';
+          if (!Array.isArray(q)) return i === at || !(q as PathQuote).ok ? q : 'legs made where none were asked';
           return i === at ? 'no legs where they were asked' : { ok: true, legs: legsOf(path, q) };
         });
         if (text(hops) !== text(ladder)) hopsBad++;
