@@ -92,14 +92,19 @@ export function amountToTarget(
   exactIn: boolean,
   zeroForOne: boolean,
 ): bigint {
-  if (exactIn) {
-    return zeroForOne
-      ? getAmount0Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, true)
-      : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true);
-  }
-  return zeroForOne
-    ? getAmount1Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, false)
-    : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false);
+  return exactIn
+    ? inputTo(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, zeroForOne)
+    : outputTo(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, zeroForOne);
+}
+
+/** The input (fee excluded) a step takes from price `from` to price `to` in one range, rounded up. */
+function inputTo(from: bigint, to: bigint, liquidity: bigint, zeroForOne: boolean): bigint {
+  return zeroForOne ? getAmount0Delta(to, from, liquidity, true) : getAmount1Delta(from, to, liquidity, true);
+}
+
+/** The output a step gives from price `from` to price `to` in one range, rounded down. */
+function outputTo(from: bigint, to: bigint, liquidity: bigint, zeroForOne: boolean): bigint {
+  return zeroForOne ? getAmount1Delta(to, from, liquidity, false) : getAmount0Delta(from, to, liquidity, false);
 }
 
 /**
@@ -149,14 +154,10 @@ export function stepReachingTarget(
 ): StepReach {
   if (exactIn) {
     out.taken = toTarget + stepFee(toTarget, feePips, feeComplement);
-    out.swapped = zeroForOne
-      ? getAmount1Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, false)
-      : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false);
+    out.swapped = outputTo(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, zeroForOne);
     return out;
   }
-  const amountIn = zeroForOne
-    ? getAmount0Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, true)
-    : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true);
+  const amountIn = inputTo(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, zeroForOne);
   out.taken = toTarget;
   out.swapped = amountIn + stepFee(amountIn, feePips, feeComplement);
   return out;
@@ -196,15 +197,11 @@ export function stepEndingInside(
   if (exactIn) {
     const next = getNextSqrtPriceFromInput(sqrtRatioCurrentX96, liquidity, remaining, zeroForOne);
     out.sqrtRatioNextX96 = next;
-    out.swapped = zeroForOne
-      ? getAmount1Delta(next, sqrtRatioCurrentX96, liquidity, false)
-      : getAmount0Delta(sqrtRatioCurrentX96, next, liquidity, false);
+    out.swapped = outputTo(sqrtRatioCurrentX96, next, liquidity, zeroForOne);
     return out;
   }
   const next = getNextSqrtPriceFromOutput(sqrtRatioCurrentX96, liquidity, remaining, zeroForOne);
-  const amountIn = zeroForOne
-    ? getAmount0Delta(next, sqrtRatioCurrentX96, liquidity, true)
-    : getAmount1Delta(sqrtRatioCurrentX96, next, liquidity, true);
+  const amountIn = inputTo(sqrtRatioCurrentX96, next, liquidity, zeroForOne);
   out.sqrtRatioNextX96 = next;
   out.swapped = amountIn + stepFee(amountIn, feePips, feeComplement);
   return out;

@@ -173,25 +173,7 @@ function walkPath(
  * legs carried it when it was spread onto a copy of each v4 leg).
  */
 function pricedLeg(pool: Pool, tokenIn: string, tokenOut: string, q: OkLadderQuote, poolKey: V4LegKey | undefined): Leg {
-  // Two literals, not a property added to one: a leg of either shape is made whole (poolKey last in both).
-  if (poolKey) {
-    return {
-      pool: pool.address,
-      kind: pool.kind,
-      dex: pool.dex,
-      version: pool.version,
-      fee: pool.fee,
-      tokenIn,
-      tokenOut,
-      amountIn: q.amountIn,
-      amountOut: q.amountOut,
-      ticksCrossed: q.ticksCrossed,
-      coldSlots: q.coldSlots,
-      movesTick: q.movesTick,
-      poolKey,
-    };
-  }
-  return {
+  const leg: { -readonly [K in keyof Leg]: Leg[K] } = {
     pool: pool.address,
     kind: pool.kind,
     dex: pool.dex,
@@ -205,6 +187,8 @@ function pricedLeg(pool: Pool, tokenIn: string, tokenOut: string, q: OkLadderQuo
     coldSlots: q.coldSlots,
     movesTick: q.movesTick,
   };
+  if (poolKey) leg.poolKey = poolKey;
+  return leg;
 }
 
 /** A leg's Leg.poolKey where its protocol names pools by a key (PoolProtocol.legKey: Uniswap v4), else nothing. */
