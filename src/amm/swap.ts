@@ -1,6 +1,6 @@
 import { AmmError } from './ammError.ts';
 import { addDelta } from './liquidityMath.ts';
-import { amountToTarget, computeSwapStep, createStepEnd, createSwapStep, MAX_FEE, stepEndingInside } from './swapMath.ts';
+import { amountToTarget, createStepEnd, createStepReach, MAX_FEE, stepEndingInside, stepReachingTarget } from './swapMath.ts';
 import { getTickAtSqrtRatio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from './tickMath.ts';
 import type { V3Pool } from './v3Pool.ts';
 
@@ -62,8 +62,8 @@ const newEnds = (): LadderEnds => ({ complete: 0, filled: [], amountIn: [], amou
 /** The ladders' ends (swapLadderEnds) and the whole walks' (wholeWalkOf), kept apart: a ladder's survive a whole walk. */
 const ladderEnds = newEnds();
 const wholeEnds = newEnds();
-/** computeSwapStep's record for the steps that reach their target (read at once, never kept). */
-const reached = createSwapStep();
+/** stepReachingTarget's record for the steps that reach their target (read at once, never kept). */
+const reached = createStepReach();
 /** stepEndingInside's record for the steps an amount ends inside (read at once, never kept). */
 const stepEnd = createStepEnd();
 
@@ -267,11 +267,11 @@ function walkLadder(
     let taken: bigint | undefined;
     let swapped: bigint | undefined;
     if (lessFee >= toTarget) {
-      // The step reaches its target: amounts that do not depend on what is left.
-      const step = computeSwapStep(price, target, liquidity, exactInput ? left : -left, fee, reached, toTarget);
-      priceAfter = step.sqrtRatioNextX96;
-      taken = exactInput ? step.amountIn + step.feeAmount : step.amountOut;
-      swapped = exactInput ? step.amountOut : step.amountIn + step.feeAmount;
+      // The step reaches its target: amounts that do not depend on what is left (computeSwapStep's, stepReachingTarget).
+      const step = stepReachingTarget(price, target, liquidity, exactInput, zeroForOne, toTarget, fee, feeComplement, reached);
+      priceAfter = target;
+      taken = step.taken;
+      swapped = step.swapped;
     } else {
       // The amount ends inside the step (stepEndingInside: only what the walk reads is computed).
       const end = stepEndingInside(price, liquidity, exactInput, lessFee, zeroForOne, fee, feeComplement, stepEnd);

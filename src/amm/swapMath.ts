@@ -92,14 +92,19 @@ export function amountToTarget(
   exactIn: boolean,
   zeroForOne: boolean,
 ): bigint {
-  if (exactIn) {
-    return zeroForOne
-      ? getAmount0Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, true)
-      : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true);
-  }
-  return zeroForOne
-    ? getAmount1Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, false)
-    : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false);
+  return exactIn
+    ? inputTo(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, zeroForOne)
+    : outputTo(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, zeroForOne);
+}
+
+/** The input (fee excluded) a step takes from price `from` to price `to` in one range, rounded up. */
+function inputTo(from: bigint, to: bigint, liquidity: bigint, zeroForOne: boolean): bigint {
+  return zeroForOne ? getAmount0Delta(to, from, liquidity, true) : getAmount1Delta(from, to, liquidity, true);
+}
+
+/** The output a step gives from price `from` to price `to` in one range, rounded down. */
+function outputTo(from: bigint, to: bigint, liquidity: bigint, zeroForOne: boolean): bigint {
+  return zeroForOne ? getAmount1Delta(to, from, liquidity, false) : getAmount0Delta(from, to, liquidity, false);
 }
 
 /**
@@ -113,6 +118,49 @@ function stepFee(amountIn: bigint, feePips: bigint, feeComplement: bigint): bigi
   const p = amountIn * feePips;
   const fee = p / feeComplement;
   return fee * feeComplement === p ? fee : fee + 1n;
+}
+
+/** What the tick walk reads of a step that reaches its target (stepReachingTarget); caller-owned, overwritten. */
+export interface StepReach {
+  /** Exact input: the input with its fee; exact output: the output. */
+  taken: bigint;
+  /** Exact input: the output; exact output: the input with its fee. */
+  swapped: bigint;
+}
+
+/** A fresh StepReach record to pass to stepReachingTarget. */
+export function createStepReach(): StepReach {
+  return { taken: 0n, swapped: 0n };
+}
+
+/**
+ * computeSwapStep for a step the amount reaches the target of (its amountRemainingLessFee, or remaining output, at
+ * least `toTarget`, the step's amountToTarget), with only what a swapper's totals read: the price reached is the
+ * target; exact input takes toTarget plus its fee and swaps the output to the target; exact output takes toTarget
+ * (computeSwapStep's cap does not apply: it is at most the remaining output) and swaps the input to the target plus
+ * its fee. Without computeSwapStep's remainder less fee and negated amount, which the caller already compared.
+ * `feeComplement` is 1e6 - feePips. test/amm/swapMath.test.ts holds it to computeSwapStep. Writes into `out`.
+ */
+export function stepReachingTarget(
+  sqrtRatioCurrentX96: bigint,
+  sqrtRatioTargetX96: bigint,
+  liquidity: bigint,
+  exactIn: boolean,
+  zeroForOne: boolean,
+  toTarget: bigint,
+  feePips: bigint,
+  feeComplement: bigint,
+  out: StepReach,
+): StepReach {
+  if (exactIn) {
+    out.taken = toTarget + stepFee(toTarget, feePips, feeComplement);
+    out.swapped = outputTo(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, zeroForOne);
+    return out;
+  }
+  const amountIn = inputTo(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, zeroForOne);
+  out.taken = toTarget;
+  out.swapped = amountIn + stepFee(amountIn, feePips, feeComplement);
+  return out;
 }
 
 /** What the tick walk reads of a step an amount ends inside (stepEndingInside); caller-owned, overwritten. */
@@ -149,15 +197,11 @@ export function stepEndingInside(
   if (exactIn) {
     const next = getNextSqrtPriceFromInput(sqrtRatioCurrentX96, liquidity, remaining, zeroForOne);
     out.sqrtRatioNextX96 = next;
-    out.swapped = zeroForOne
-      ? getAmount1Delta(next, sqrtRatioCurrentX96, liquidity, false)
-      : getAmount0Delta(sqrtRatioCurrentX96, next, liquidity, false);
+    out.swapped = outputTo(sqrtRatioCurrentX96, next, liquidity, zeroForOne);
     return out;
   }
   const next = getNextSqrtPriceFromOutput(sqrtRatioCurrentX96, liquidity, remaining, zeroForOne);
-  const amountIn = zeroForOne
-    ? getAmount0Delta(next, sqrtRatioCurrentX96, liquidity, true)
-    : getAmount1Delta(sqrtRatioCurrentX96, next, liquidity, true);
+  const amountIn = inputTo(sqrtRatioCurrentX96, next, liquidity, zeroForOne);
   out.sqrtRatioNextX96 = next;
   out.swapped = amountIn + stepFee(amountIn, feePips, feeComplement);
   return out;

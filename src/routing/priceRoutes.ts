@@ -21,6 +21,15 @@ export interface PricedPath {
 /** One amount of a ladder through a whole path: the legs, or why it cannot be served. */
 export type PathQuote = { readonly ok: true; readonly legs: readonly Leg[] } | { readonly ok: false; readonly code: RefusalCode };
 
+/** A ladder quote of a pool that went through. */
+type OkLadderQuote = LadderQuote & { ok: true };
+
+/**
+ * One amount priced through a whole path with its legs not made (pricePathHops): each pool's ladder quote, in hop
+ * order. legsOf makes its legs.
+ */
+export type PathHops = readonly OkLadderQuote[];
+
 /** The priceable pools of a path, or undefined when one does not convert. */
 export function toPricedPath(index: ChainPoolIndex, path: PoolPath): PricedPath | undefined {
   const pools: Pool[] = [];
@@ -42,26 +51,65 @@ export type LadderCache = Map<string, LadderQuote[]>;
  * amounts there: those ladders are priced once and shared through `cache`.
  */
 export function pricePath(path: PricedPath, tradeType: TradeType, amounts: readonly bigint[], cache?: LadderCache): PathQuote[] {
+  return walkPath(path, tradeType, amounts, cache, undefined) as PathQuote[];
+}
+
+/**
+ * pricePath making the legs of amount `legsAt` only (none where no amount is at it): each other amount that goes
+ * through is its PathHops. The exact polish prices each share a step either side, and mostly only compares those
+ * values: their legs (an object per pool) are made only for a side that becomes a share.
+ */
+export function pricePathHops(
+  path: PricedPath,
+  tradeType: TradeType,
+  amounts: readonly bigint[],
+  legsAt: number,
+): (PathQuote | PathHops)[] {
+  return walkPath(path, tradeType, amounts, undefined, legsAt);
+}
+
+/** The legs of an amount priced through `path` (pricePathHops), as pricePath makes them. */
+export function legsOf(path: PricedPath, hops: PathHops): Leg[] {
+  const legs: Leg[] = new Array(hops.length);
+  for (let hop = 0; hop < hops.length; hop++) {
+    const pool = path.pools[hop];
+    const tokenIn = heldAt(pool, path.path.tokens[hop]);
+    const tokenOut = heldAt(pool, path.path.tokens[hop + 1]);
+    legs[hop] = pricedLeg(pool, tokenIn, tokenOut, hops[hop], protocolOf(pool.kind).legKey?.(pool));
+  }
+  return legs;
+}
+
+/** pricePath's walk: the legs of every amount (`legsAt` undefined) or of amount `legsAt` only (pricePathHops). */
+function walkPath(
+  path: PricedPath,
+  tradeType: TradeType,
+  amounts: readonly bigint[],
+  cache: LadderCache | undefined,
+  legsAt: number | undefined,
+): (PathQuote | PathHops)[] {
   const n = path.pools.length;
   const count = amounts.length;
-  const results: PathQuote[] = new Array(count);
-  // For each amount still alive: its index, its amount at the next hop and the legs so far (in hop order once
-  // complete). Kept in place, the amounts a hop refuses taken out (one set of arrays per call, not per hop).
-  const alive: number[] = new Array(count);
-  let current: bigint[] = new Array(count);
-  const legs: Leg[][] = new Array(count);
-  for (let i = 0; i < count; i++) {
-    alive[i] = i;
-    current[i] = amounts[i];
-    legs[i] = new Array<Leg>(n);
-  }
+  // Entry i: amount i's legs (or, without legs, its ladder quotes) while it goes through, in hop order once complete;
+  // its refusal once refused. No other array per amount.
+  const results: (PathQuote | (Leg | OkLadderQuote)[])[] = new Array(count);
+  for (let i = 0; i < count; i++) results[i] = new Array<Leg | OkLadderQuote>(n);
+  // The amounts still alive: how many, their positions (undefined until one is refused: each is its own) and their
+  // amounts at this hop (the given amounts until a hop's outputs, or a hand-over's minimums, are written into an array
+  // of this call's). Kept in place, the amounts a hop refuses taken out: at most one array each per call, not per hop,
+  // and none for positions nothing refused or amounts no later hop takes.
+  let live = count;
+  let alive: number[] | undefined;
+  let current: readonly bigint[] = amounts;
+  let own: bigint[] | undefined;
   let prefix = cache ? `${tradeType}:${amounts.join(',')}|` : '';
-  for (let step = 0; step < n && alive.length > 0; step++) {
+  for (let step = 0; step < n && live > 0; step++) {
     const hop = tradeType === 'exactIn' ? step : n - 1 - step;
     const pool = path.pools[hop];
     if (path.handovers && tradeType === 'exactIn' && path.handovers.at.includes(hop)) {
       const bps = path.handovers.slippageBps;
-      current = current.map((a) => minimumAmountOut(a, bps));
+      own = current.map((a) => minimumAmountOut(a, bps));
+      current = own;
       if (cache) prefix += `~${bps}/`;
     }
     // What this pool holds at the path's nodes (native ETH where a v4 pool holds it at the wrapped token's node).
@@ -83,33 +131,48 @@ export function pricePath(path: PricedPath, tradeType: TradeType, amounts: reado
     }
     // The pool's key (a v4 pool's, made once per pool), written into each amount's leg as it is made.
     const poolKey = protocol.legKey?.(pool);
+    // The amounts at the next hop, where there is one: written over this hop's once read (the quotes are made).
+    if (step < n - 1) own ??= new Array<bigint>(live);
+    const next = step < n - 1 ? own : undefined;
     let kept = 0;
-    for (let j = 0; j < alive.length; j++) {
-      const i = alive[j];
+    for (let j = 0; j < live; j++) {
+      const i = alive === undefined ? j : alive[j];
       const q = quotes[j];
       if (!q.ok) {
         results[i] = { ok: false, code: q.code };
+        // The first refusal: every position was its own so far (those to come are read before being written over).
+        if (alive === undefined) {
+          alive = new Array<number>(live);
+          for (let k = 0; k < live; k++) alive[k] = k;
+        }
         continue;
       }
-      legs[i][hop] = pricedLeg(pool, tokenIn, tokenOut, q, poolKey);
-      alive[kept] = i;
-      current[kept] = tradeType === 'exactIn' ? q.amountOut : q.amountIn;
+      (results[i] as (Leg | OkLadderQuote)[])[hop] =
+        legsAt === undefined || i === legsAt ? pricedLeg(pool, tokenIn, tokenOut, q, poolKey) : q;
+      if (alive !== undefined) alive[kept] = i;
+      if (next !== undefined) next[kept] = tradeType === 'exactIn' ? q.amountOut : q.amountIn;
       kept++;
     }
-    if (kept < alive.length) {
-      alive.length = kept;
-      current.length = kept;
+    if (kept < live) {
+      alive!.length = kept;
+      if (next !== undefined) next.length = kept;
+      live = kept;
     }
+    if (next !== undefined) current = next;
   }
-  for (const i of alive) results[i] = { ok: true, legs: legs[i] };
-  return results;
+  for (let j = 0; j < live; j++) {
+    const i = alive === undefined ? j : alive[j];
+    const legs = results[i] as (Leg | OkLadderQuote)[];
+    results[i] = legsAt === undefined || i === legsAt ? { ok: true, legs: legs as Leg[] } : (legs as OkLadderQuote[]);
+  }
+  return results as (PathQuote | PathHops)[];
 }
 
 /**
  * A pool's leg priced by a ladder quote that went through, with its Leg.poolKey where it has one (added last, where
  * legs carried it when it was spread onto a copy of each v4 leg).
  */
-function pricedLeg(pool: Pool, tokenIn: string, tokenOut: string, q: LadderQuote & { ok: true }, poolKey: V4LegKey | undefined): Leg {
+function pricedLeg(pool: Pool, tokenIn: string, tokenOut: string, q: OkLadderQuote, poolKey: V4LegKey | undefined): Leg {
   const leg: { -readonly [K in keyof Leg]: Leg[K] } = {
     pool: pool.address,
     kind: pool.kind,

@@ -1,6 +1,7 @@
+import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { insertionOrder } from './insertionOrder.ts';
 import type { PathCurve } from './pathCurve.ts';
-import { type PathQuote, pricePath } from './priceRoutes.ts';
+import { legsOf, type PathHops, type PathQuote, type PricedPath, pricePathHops } from './priceRoutes.ts';
 import { type SetMemo, solveSet } from './solveSet.ts';
 import { type OkQuote, type PricedSplit, quoteValue, type Solved, type SplitContext, type SplitPath } from './splitContext.ts';
 
@@ -75,28 +76,46 @@ function priceShares<P extends SplitPath>(
   }
   wanted[largest] += amount - total;
   if (wanted[largest] <= 0n) return set.members.length > 1 ? largest : undefined;
-  const result: Share[] = [];
-  // With several members, each is priced in one walk at its share and one polish step either side (polish's moves).
+  const count = set.members.length;
+  const result: Share[] = new Array(count);
+  // With several members, each is priced in one walk at its share and one polish step either side (polish's moves):
+  // its quotes a step below (none where the share is not above a step) and above, their legs not made (Side).
   const step = polishStep(amount);
-  const sides: PathQuote[][] = [];
-  for (let i = 0; i < set.members.length; i++) {
+  const polished = count > 1;
+  const below: (Side | undefined)[] = polished ? new Array(count) : NO_SIDES;
+  const above: Side[] = polished ? new Array(count) : NO_SIDES;
+  for (let i = 0; i < count; i++) {
     const w = wanted[i];
-    const polished = set.members.length > 1;
     const amounts = !polished ? [w] : w > step ? [w - step, w, w + step] : [w, w + step];
-    const priced = pricePath(candidates[set.members[i]].path, tradeType, amounts);
-    const q = priced[amounts.length === 3 ? 1 : 0];
-    if (!q.ok) return set.members.length > 1 ? i : undefined;
-    result.push({ member: set.members[i], share: w, quote: q });
-    sides.push(
-      amounts.length === 3 ? [priced[0], priced[2]] : amounts.length === 2 ? [{ ok: false, code: 'AMOUNT_TOO_SMALL' }, priced[1]] : [],
-    );
+    const at = amounts.length === 3 ? 1 : 0;
+    const priced = pricePathHops(candidates[set.members[i]].path, tradeType, amounts, at);
+    const q = priced[at] as PathQuote;
+    if (!q.ok) return count > 1 ? i : undefined;
+    result[i] = { member: set.members[i], share: w, quote: q };
+    if (polished) {
+      below[i] = amounts.length === 3 ? priced[0] : undefined;
+      above[i] = priced[amounts.length - 1];
+    }
   }
-  polish(context, candidates, result, sides);
+  polish(context, candidates, result, below, above);
   return { shares: result, score: context.score(members(candidates, result), quotes(result)) };
 }
 
-const members = <P>(candidates: readonly P[], s: readonly Share[]): P[] => s.map((x) => candidates[x.member]);
-const quotes = (s: readonly Share[]): OkQuote[] => s.map((x) => x.quote);
+/** A single member's sides: none (polish moves nothing). */
+const NO_SIDES: never[] = [];
+
+/** The shares' paths and quotes (loops: no closure per priced set). */
+function members<P>(candidates: readonly P[], s: readonly Share[]): P[] {
+  const into: P[] = new Array(s.length);
+  for (let i = 0; i < s.length; i++) into[i] = candidates[s[i].member];
+  return into;
+}
+
+function quotes(s: readonly Share[]): OkQuote[] {
+  const into: OkQuote[] = new Array(s.length);
+  for (let i = 0; i < s.length; i++) into[i] = s[i].quote;
+  return into;
+}
 
 /** The integer polish's step: a millionth of the amount, at least 1. */
 function polishStep(amount: bigint): bigint {
@@ -108,10 +127,17 @@ function polishStep(amount: bigint): bigint {
  * Moves of one millionth of the amount between members while the exact value gained by one exceeds what the other
  * loses (the float optimum is already within rounding of the exact one: this corrects what floats cannot see).
  */
-function polish<P extends SplitPath>(context: SplitContext<P>, candidates: readonly P[], s: Share[], sides: readonly PathQuote[][]): void {
+function polish<P extends SplitPath>(
+  context: SplitContext<P>,
+  candidates: readonly P[],
+  s: Share[],
+  below: readonly (Side | undefined)[],
+  above: readonly Side[],
+): void {
   if (s.length < 2) return;
   const step = polishStep(context.amount);
-  const marginal = s.map((x, i) => gains(context, candidates, step, x, sides[i][0], sides[i][1]));
+  const marginal: Gains[] = new Array(s.length);
+  for (let i = 0; i < s.length; i++) marginal[i] = gains(context, candidates, step, s[i], below[i], above[i]);
   for (let move = 0; move < MAX_POLISH_MOVES; move++) {
     let to = -1;
     let from = -1;
@@ -128,9 +154,9 @@ function polish<P extends SplitPath>(context: SplitContext<P>, candidates: reado
     const formerTo = s[to].quote;
     const formerFrom = s[from].quote;
     s[to].share += step;
-    s[to].quote = marginal[to].q[1]!;
+    s[to].quote = quoteOf(candidates[s[to].member].path, marginal[to].upQ!);
     s[from].share -= step;
-    s[from].quote = marginal[from].q[0]!;
+    s[from].quote = quoteOf(candidates[s[from].member].path, marginal[from].downQ!);
     marginal[to] = gains(context, candidates, step, s[to], formerTo);
     marginal[from] = gains(context, candidates, step, s[from], undefined, formerFrom);
   }
@@ -146,29 +172,71 @@ function gains<P extends SplitPath>(
   candidates: readonly P[],
   step: bigint,
   x: Share,
-  below?: PathQuote,
-  above?: PathQuote,
-): { up: bigint | undefined; down: bigint | undefined; q: (OkQuote | undefined)[] } {
+  below?: Side,
+  above?: Side,
+): Gains {
   const { tradeType } = context;
   const hasDown = x.share > step;
   let down = hasDown ? below : undefined;
   let up = above;
   if ((hasDown && !down) || !up) {
     const path = candidates[x.member].path;
+    // Sides only: no legs made (NO_LEGS is no amount's position).
     if (hasDown && !down) {
-      const priced = pricePath(path, tradeType, up ? [x.share - step] : [x.share - step, x.share + step]);
+      const priced = pricePathHops(path, tradeType, up ? [x.share - step] : [x.share - step, x.share + step], NO_LEGS);
       down = priced[0];
       up ??= priced[1];
-    } else up = pricePath(path, tradeType, [x.share + step])[0];
+    } else up = pricePathHops(path, tradeType, [x.share + step], NO_LEGS)[0];
   }
   const v = quoteValue(x.quote, tradeType);
-  const downQ = down?.ok ? down : undefined;
-  const upQ = up?.ok ? up : undefined;
+  const downQ = okSide(down);
+  const upQ = okSide(up);
   return {
-    up: upQ && quoteValue(upQ, tradeType) - v,
-    down: downQ && v - quoteValue(downQ, tradeType),
-    q: [downQ, upQ],
+    up: upQ && sideValue(upQ, tradeType) - v,
+    down: downQ && v - sideValue(downQ, tradeType),
+    downQ,
+    upQ,
   };
+}
+
+/** A member's exact gain one step up and loss one step down, and its quotes there (undefined where refused or none). */
+interface Gains {
+  readonly up: bigint | undefined;
+  readonly down: bigint | undefined;
+  readonly downQ: OkSide | undefined;
+  readonly upQ: OkSide | undefined;
+}
+
+/**
+ * A member's quote a polish step from its share: a quote (its legs made: a former share), or an amount priced without
+ * its legs (pricePathHops), or a refusal.
+ */
+type Side = PathQuote | PathHops;
+/** A Side that went through. */
+type OkSide = OkQuote | PathHops;
+
+/** pricePathHops' position for no amount's legs. */
+const NO_LEGS = -1;
+
+function okSide(side: Side | undefined): OkSide | undefined {
+  if (side === undefined) return undefined;
+  if (isHops(side)) return side;
+  return side.ok ? side : undefined;
+}
+
+function isHops(side: Side): side is PathHops {
+  return Array.isArray(side);
+}
+
+/** quoteValue of a side: its last pool's output (exact input) or minus its first pool's input (exact output). */
+function sideValue(side: OkSide, tradeType: TradeType): bigint {
+  if (!isHops(side)) return quoteValue(side, tradeType);
+  return tradeType === 'exactIn' ? side[side.length - 1].amountOut : -side[0].amountIn;
+}
+
+/** A side that becomes a share: its quote, its legs made now where they were not. */
+function quoteOf(path: PricedPath, side: OkSide): OkQuote {
+  return isHops(side) ? { ok: true, legs: legsOf(path, side) } : side;
 }
 
 /**
@@ -189,17 +257,23 @@ function dropUnpaid<P extends SplitPath>(
   if (context.singlesKnown && best.shares.length === 2) return result(candidates, best);
   for (let dropped = true; dropped && best.shares.length > 1; ) {
     dropped = false;
-    const whole = solveSet(
-      context,
-      candidates,
-      curves,
-      best.shares.map((x) => x.member),
-      memo,
-    );
-    const order = smallestFirst(best.shares);
-    for (const leave of order) {
-      const rest = best.shares.filter((x) => x !== leave).map((x) => x.member);
-      if (rest.some((i) => curves[i].x.length === 0)) continue;
+    const shares = best.shares;
+    const n = shares.length;
+    // Loops, not map/filter/some closures (the member lists are new arrays: solveSet's memo keeps them).
+    const all: number[] = new Array(n);
+    for (let i = 0; i < n; i++) all[i] = shares[i].member;
+    const whole = solveSet(context, candidates, curves, all, memo);
+    const order = smallestOrder(shares);
+    for (let o = 0; o < n; o++) {
+      const leave = order[o];
+      const rest: number[] = new Array(n - 1);
+      let unbuilt = false;
+      for (let i = 0, r = 0; i < n; i++) {
+        if (i === leave) continue;
+        rest[r++] = shares[i].member;
+        if (curves[shares[i].member].x.length === 0) unbuilt = true;
+      }
+      if (unbuilt) continue;
       // Without a member of two, the other alone: the caller's best single path is at least as good.
       if (context.singlesKnown && rest.length < 2) continue;
       const set = solveSet(context, candidates, curves, rest, memo);
@@ -218,7 +292,12 @@ function dropUnpaid<P extends SplitPath>(
 
 /** Shares by size, the smallest first (equal ones in their order). */
 export function smallestFirst(shares: readonly Share[]): Share[] {
-  return insertionOrder(shares.length, (i, k) => shares[i].share < shares[k].share).map((i) => shares[i]);
+  return smallestOrder(shares).map((i) => shares[i]);
+}
+
+/** smallestFirst's positions. */
+function smallestOrder(shares: readonly Share[]): number[] {
+  return insertionOrder(shares.length, (i, k) => shares[i].share < shares[k].share);
 }
 
 function result<P extends SplitPath>(candidates: readonly P[], priced: { shares: Share[]; score: bigint }): PricedSplit<P> {

@@ -3,7 +3,8 @@ import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import type { Candidate } from './candidates.ts';
 import type { StagePlan } from './executors.ts';
 import { type CallGasFigure, callGasFigure, routeGas } from './gasModel.ts';
-import { addNativeWork, type NativeWork, noNativeWork } from './nativePools.ts';
+import { type LentArrays, lent } from './lentArrays.ts';
+import { addNativeWork, type NativeWork, type NativeWorkSum, noNativeWork } from './nativePools.ts';
 import type { RoutingLimits } from './RoutingLimits.ts';
 import { type OkQuote, quoteValue } from './splitContext.ts';
 import { stageCalls, stagesGas } from './stagedRoutes.ts';
@@ -52,6 +53,8 @@ export interface Search {
 /**
  * Groups active routes by the executor they will use: a common one when every route run in one call can use it. A
  * path of stages keeps its first stage's executor: its stages are steps of their own, never in another route's call.
+ * The answer is a lent array (lentArrays.ts), written over by the next call: read it before calling again, keep none
+ * of it (its callers read each route's executor once, for every set the split search weighs).
  */
 export function assignExecutors(members: readonly { executors: readonly Executor[]; stages?: readonly StagePlan[] }[]): Executor[] {
   // Loops rather than find/every/some closures: the split search calls this for every set it weighs.
@@ -76,10 +79,12 @@ export function assignExecutors(members: readonly { executors: readonly Executor
       break;
     }
   }
-  const executors: Executor[] = new Array(members.length);
+  const executors = lent(lentExecutors, members.length);
   for (let i = 0; i < members.length; i++) executors[i] = members[i].stages ? members[i].executors[0] : (common ?? members[i].executors[0]);
   return executors;
 }
+
+const lentExecutors: LentArrays<Executor> = [];
 
 /** A candidate's stages for the gas model before pricing (no minimums: stagesGas reads executors and legs only). */
 export function nominalStages(c: Candidate): RouteStage[] | undefined {
@@ -100,6 +105,14 @@ export type GasRoute = {
 /** Gas of the steps of a set of routes with their executors (a route of stages: each stage's steps, stagesGas). */
 export function tradeGas(search: Search, routes: readonly GasRoute[]): bigint {
   let gas = 0n;
+  // Routes of one call each (most trades): their calls are the routes themselves, not a list copied by push (whose
+  // first push allocates room for 17).
+  let staged = false;
+  for (let i = 0; i < routes.length && !staged; i++) if (routes[i].stages) staged = true;
+  if (!staged) {
+    for (let i = 0; i < routes.length; i++) gas += routes[i].gas ?? routeGas(routes[i].legs, search.request.tradeType);
+    return gas + callsGas(search, routes);
+  }
   const calls: GasRoute[] = [];
   for (const r of routes) {
     if (r.stages) {
@@ -162,7 +175,7 @@ export function callsGasUnits(search: Search, routes: readonly { executor: Execu
     if (!first) continue;
     // This executor's routes and their native work together (callNativeWork's, without an array and an object per
     // route: loops, not filter/findIndex closures, as this runs for every set the search weighs).
-    const work = noNativeWork();
+    const work = resetNativeWork(callWork);
     let own = 0;
     for (let k = i; k < routes.length; k++) {
       if (routes[k].executor !== executor && routes[k].executor.address !== executor.address) continue;
@@ -172,6 +185,19 @@ export function callsGasUnits(search: Search, routes: readonly { executor: Execu
     gas += executorCallFigure(search, executor, own, work).units;
   }
   return gas;
+}
+
+/** callsGasUnits' record of a call's native work, reset for each call (callGasFigure reads it and keeps none of it). */
+const callWork = noNativeWork();
+
+function resetNativeWork(work: NativeWorkSum): NativeWorkSum {
+  work.wrapIn = false;
+  work.unwrapOut = false;
+  work.poolIn = false;
+  work.poolOut = false;
+  work.wraps = 0;
+  work.unwraps = 0;
+  return work;
 }
 
 /** callsGas of one route (its executor and legs), without the list and record callsGas reads: per candidate bound. */
@@ -198,11 +224,14 @@ function executorCallFigure(search: Search, executor: Executor, routes: number, 
 export function score(search: Search, members: readonly Candidate[], quotes: readonly OkQuote[]): bigint {
   const executors = assignExecutors(members);
   let gross = 0n;
-  const routes = quotes.map((q, i): GasRoute => {
+  // A loop, not a map closure (and the context its sum would need): the polish scores every set it prices.
+  const routes: GasRoute[] = new Array(quotes.length);
+  for (let i = 0; i < quotes.length; i++) {
+    const q = quotes[i];
     gross += quoteValue(q, search.request.tradeType);
     const stages = routeStagesOf(members[i], q.legs);
-    return stages ? { legs: q.legs, executor: executors[i], stages } : { legs: q.legs, executor: executors[i] };
-  });
+    routes[i] = stages ? { legs: q.legs, executor: executors[i], stages } : { legs: q.legs, executor: executors[i] };
+  }
   return gross - gasCost(search, tradeGas(search, routes));
 }
 

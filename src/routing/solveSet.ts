@@ -1,19 +1,23 @@
 import { equalise } from './equalise.ts';
+import { type LentArrays, lent } from './lentArrays.ts';
 import { type PathCurve, surplusAt, ticksAt } from './pathCurve.ts';
 import { BOUND_SLACK, type FeeFloor, type Solved, type SplitContext, type SplitPath } from './splitContext.ts';
 
 // The set's solve and its bound are module-level functions, not closures made per search (the hot path).
 
-/**
- * The `members` (positions in `all`) of `all`: a new array of its final length
- * per set weighed (a few words, bump-allocated), not a working array whose `length` is set (a runtime call that
- * trims or grows its store each time: ~5x the cost of the allocation).
- */
+/** The `members` (positions in `all`) of `all`, written into the lent array of the set's size. */
 function setOf<T>(all: readonly T[], members: readonly number[]): T[] {
-  const into: T[] = new Array(members.length);
+  const into = lent(lentSets, members.length) as T[];
   for (let j = 0; j < members.length; j++) into[j] = all[members[j]];
   return into;
 }
+
+/**
+ * Arrays lent to each fee estimate of a set (SplitContext.feeEstimate reads its members and ticks during the call and
+ * keeps neither), one per set size: no two arrays per set weighed (a set's solve is not re-entered).
+ */
+const lentSets: LentArrays<unknown> = [];
+const lentTicks: LentArrays<number> = [];
 
 /**
  * The sets one split search solved, by their members in order (a number: each position plus one, a digit in base
@@ -76,7 +80,7 @@ function solveAnew<P extends SplitPath>(
   const split = equalise(curves, members, tradeType, Number(context.amount));
   const value = tradeType === 'exactIn' ? sum(split.outputs) : -sum(split.inputs);
   const reach = tradeType === 'exactIn' ? sum(split.inputs) : sum(split.outputs);
-  const ticks: number[] = new Array(members.length);
+  const ticks = lent(lentTicks, members.length);
   for (let j = 0; j < members.length; j++) ticks[j] = ticksAt(curves[members[j]], split.inputs[j]);
   const fee = context.feeEstimate(setOf(candidates, members), ticks);
   const net = split.feasible ? value - fee : Number.NEGATIVE_INFINITY;

@@ -1,5 +1,12 @@
 import t from 'tap';
-import { computeSwapStep, createStepEnd, stepEndingInside } from '../../src/amm/swapMath.ts';
+import {
+  amountToTarget,
+  computeSwapStep,
+  createStepEnd,
+  createStepReach,
+  stepEndingInside,
+  stepReachingTarget,
+} from '../../src/amm/swapMath.ts';
 import { b, j, Rng, v3sdk } from './oracle.ts';
 
 const Q96 = 1n << 96n;
@@ -146,4 +153,38 @@ t.test('a v3 step that ends before its target takes the whole remainder: exact i
   t.equal(bad, 0, 'every one took its whole remainder');
   t.ok(endsCompared > 3000, `${endsCompared} steps ending strictly inside compared with stepEndingInside`);
   t.equal(endsBad, 0, "stepEndingInside's price and amount swapped equal the SDK's step");
+});
+
+// The ladder walk's step that reaches its target (stepReachingTarget) against the SDK's computeSwapStep, from
+// remainders at least what reaching the target takes: the amount taken and swapped as the swapper's totals read them.
+t.test("stepReachingTarget: a step that reaches its target takes and swaps what the SDK's computeSwapStep does", async (t) => {
+  const rng = new Rng(2424);
+  let compared = 0;
+  let bad = 0;
+  for (let i = 0; i < 4000; i++) {
+    const prices = randomPrices(rng);
+    // Now and then a step of no length (the target is the price).
+    const target = rng.next() < 0.05 ? prices.cur : prices.target;
+    const cur = prices.cur;
+    const l = rng.bits(rng.int(1, 128));
+    const fee = rng.pick([0, 1, 100, 500, 3000, 10000, rng.int(0, 999_999)]);
+    const exactIn = rng.next() < 0.5;
+    const [, toIn, toOut, toFee] = sdkStep(cur, target, l, exactIn ? 1n << 255n : -(1n << 255n), fee);
+    const reach = exactIn ? toIn + toFee : toOut;
+    // Exactly what reaching takes, or more.
+    const rem = rng.next() < 0.3 ? reach : reach + rng.bits(rng.int(1, 100));
+    if (rem === 0n || rem >= 1n << 255n) continue;
+    const [next, amountIn, amountOut, feeAmount] = sdkStep(cur, target, l, exactIn ? rem : -rem, fee);
+    if (next !== target) continue;
+    const zeroForOne = cur >= target;
+    const toTarget = amountToTarget(cur, target, l, exactIn, zeroForOne);
+    const feePips = BigInt(fee);
+    const got = stepReachingTarget(cur, target, l, exactIn, zeroForOne, toTarget, feePips, 1_000_000n - feePips, createStepReach());
+    compared++;
+    const taken = exactIn ? amountIn + feeAmount : amountOut;
+    const swapped = exactIn ? amountOut : amountIn + feeAmount;
+    if (got.taken !== taken || got.swapped !== swapped) bad++;
+  }
+  t.ok(compared > 3000, `${compared} steps reaching their target compared`);
+  t.equal(bad, 0, "stepReachingTarget's amounts taken and swapped equal the SDK's step");
 });

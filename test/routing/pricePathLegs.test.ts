@@ -8,7 +8,7 @@ import { uniswapV3 } from '../../src/protocols/uniswapV3/uniswapV3.ts';
 import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
 import { uniswapV4 } from '../../src/protocols/uniswapV4/uniswapV4.ts';
 import { POOL_NATIVE } from '../../src/routing/nativePools.ts';
-import { type PricedPath, pricePath } from '../../src/routing/priceRoutes.ts';
+import { legsOf, type PathHops, type PricedPath, pricePath, pricePathHops } from '../../src/routing/priceRoutes.ts';
 
 const WETH = '0x1111111111111111111111111111111111111111';
 const DAI = '0x3333333333333333333333333333333333333333';
@@ -75,5 +75,18 @@ t.test('a v3 leg has no PoolKey; a path through both carries it on its v4 leg on
     t.strictSame(q.legs[1].poolKey, { fee: 500, tickSpacing: 60, hooks: '0x0000000000000000000000000000000000000000' });
     t.strictSame([q.legs[1].tokenIn, q.legs[1].tokenOut], [DAI, POOL_NATIVE]);
     t.equal(q.legs[1].amountIn, q.legs[0].amountOut);
+  }
+});
+
+t.test("legsOf makes a priced amount's legs as pricePath does: the v4 leg's PoolKey last, none on the v3 leg", async (t) => {
+  const through = path([v3, v4], [WETH, DAI, WETH]);
+  const quotes = pricePath(through, 'exactIn', amounts);
+  const hops = pricePathHops(through, 'exactIn', amounts, -1);
+  for (const [i, q] of quotes.entries()) {
+    if (!q.ok || !Array.isArray(hops[i])) throw new Error('refused');
+    const legs = legsOf(through, hops[i] as PathHops);
+    t.strictSame(legs, q.legs);
+    t.equal(Object.keys(legs[1]).at(-1), 'poolKey', 'the key is the last field');
+    t.notOk('poolKey' in legs[0], 'v3 leg');
   }
 });

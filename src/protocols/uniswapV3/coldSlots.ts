@@ -32,7 +32,9 @@ export function v3ColdSlots(
   if (accrues && !(known?.[inBit] ?? false)) cold++;
   const globalIn = known === undefined || known[inBit] || accrues;
   const globalOut = known === undefined || known[1 - inBit];
-  const [low, high] = zeroForOne ? [tickAfter, pool.tick] : [pool.tick, tickAfter];
+  // Two lets, not a destructured pair: an array per ladder amount.
+  const low = zeroForOne ? tickAfter : pool.tick;
+  const high = zeroForOne ? pool.tick : tickAfter;
   const ticks = pool.initializedTicks;
   for (let i = countAtOrBelow(ticks, low), end = countAtOrBelow(ticks, high); i < end; i++) {
     const set = known === undefined ? 0 : (slots.outsideSet.get(ticks[i]) ?? 0);

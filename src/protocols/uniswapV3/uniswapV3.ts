@@ -28,15 +28,15 @@ const BALANCE_OVERFLOW: LadderQuote = { ok: false, code: 'AMOUNT_TOO_LARGE', rea
 
 /**
  * QuoterV2's answer for amount i of a walk (quoteLadderEnds), as a ladder entry: partial fills and unknown ticks are
- * refusals. `room`: the most input the pool's token balance takes (uint256 less the balance).
+ * refusals. `balance`: the pool's balance of the input token.
  */
-function ladderQuote(pool: UniswapV3Pool, zeroForOne: boolean, ends: LadderEnds, i: number, room: bigint): LadderQuote {
+function ladderQuote(pool: UniswapV3Pool, zeroForOne: boolean, ends: LadderEnds, i: number, balance: bigint): LadderQuote {
   const refused = walkRefusal(ends, i);
   if (refused) return refused;
   const amountIn = ends.amountIn[i];
   const tickAfter = ends.tick[i];
   // UniswapV3Pool.swap checks the payment with LowGasSafeMath: balanceBefore.add(amountIn) reverts past uint256.
-  if (amountIn > room) return BALANCE_OVERFLOW;
+  if (overflows(balance, amountIn)) return BALANCE_OVERFLOW;
   const v3 = pool.pool;
   return {
     ok: true,
@@ -46,6 +46,16 @@ function ladderQuote(pool: UniswapV3Pool, zeroForOne: boolean, ends: LadderEnds,
     coldSlots: v3ColdSlots(v3, pool.slots, zeroForOne, amountIn, tickAfter, ends.liquidity[i]),
     movesTick: tickAfter !== v3.tick,
   };
+}
+
+const HALF_UINT256 = 1n << 255n;
+
+/**
+ * Whether balance + amountIn exceeds uint256 (amountIn above uint256 less the balance). Two values below 2^255 never
+ * do: the sum is made only when one is not (a 256-bit BigInt per ladder otherwise).
+ */
+function overflows(balance: bigint, amountIn: bigint): boolean {
+  return (balance >= HALF_UINT256 || amountIn >= HALF_UINT256) && amountIn > MAX_UINT256 - balance;
 }
 
 /** Uniswap v3 pools: the UniswapV3Pool.swap walk over the snapshot's known ticks, QuoterV2 semantics. */
@@ -93,9 +103,9 @@ export const uniswapV3: PoolProtocol<UniswapV3Pool, SnapshotPoolV3> = {
     if (amounts.length === 0) return [];
     try {
       const ends = quoteLadderEnds(pool.pool, zeroForOne, tradeType === 'exactIn', amounts);
-      const room = MAX_UINT256 - (zeroForOne ? pool.balance0 : pool.balance1);
+      const balance = zeroForOne ? pool.balance0 : pool.balance1;
       const quotes: LadderQuote[] = new Array(amounts.length);
-      for (let i = 0; i < amounts.length; i++) quotes[i] = ladderQuote(pool, zeroForOne, ends, i, room);
+      for (let i = 0; i < amounts.length; i++) quotes[i] = ladderQuote(pool, zeroForOne, ends, i, balance);
       return quotes;
     } catch (error) {
       const refused = ammRefusal(error);
