@@ -112,6 +112,26 @@ function walkPath(
       current = own;
       if (cache) prefix += `~${bps}/`;
     }
+    // An amount that reaches a pool as nothing (the last pool's output, a hand-over's minimum of a tiny output) is
+    // refused here as it would be alone: a pool's ladder holds positive amounts only (a zero would make a v3 pool
+    // refuse its whole ladder, as UniswapV3Pool.swap reverts on it), and the others go on.
+    if (step > 0 && current.includes(0n)) {
+      alive ??= Array.from({ length: live }, (_, k) => k);
+      const rest: bigint[] = [];
+      let kept = 0;
+      for (let j = 0; j < live; j++) {
+        if (current[j] === 0n) results[alive[j]] = NOTHING;
+        else {
+          alive[kept++] = alive[j];
+          rest.push(current[j]);
+        }
+      }
+      alive.length = kept;
+      live = kept;
+      own = rest;
+      current = rest;
+      if (live === 0) break;
+    }
     // What this pool holds at the path's nodes (native ETH where a v4 pool holds it at the wrapped token's node).
     const tokenIn = heldAt(pool, path.path.tokens[hop]);
     const tokenOut = heldAt(pool, path.path.tokens[hop + 1]);
@@ -167,6 +187,9 @@ function walkPath(
   }
   return results as (PathQuote | PathHops)[];
 }
+
+/** The refusal of an amount that reaches a pool as nothing. */
+const NOTHING: PathQuote = { ok: false, code: 'AMOUNT_TOO_SMALL' };
 
 /**
  * A pool's leg priced by a ladder quote that went through, with its Leg.poolKey where it has one (added last, where
