@@ -68,3 +68,33 @@ t.test('the shipped devnet snapshots record a gas price', async (t) => {
     ],
   );
 });
+
+t.test('the fast path gives the document JSON.parse gives: same keys in the same order, ticks an enumerable getter', async (t) => {
+  // Both of the fixture's pools twice: a v2 pair whose reserves equal its balances, v3 pools with ticks, tokens repeated.
+  const data = JSON.parse(fixture) as { pools: Record<string, unknown>[] };
+  const v2 = data.pools.find((p) => p.version === 'v2')!;
+  const v3 = data.pools.find((p) => p.version === 'v3')!;
+  data.pools = [
+    v2,
+    v3,
+    { ...v2, address: `0x${'1'.repeat(40)}`, balance1: v2.balance0, reserve1: '7' },
+    { ...v3, address: `0x${'2'.repeat(40)}`, ticks: [] },
+  ];
+  const text = JSON.stringify(data, null, 1);
+  const dir = mkdtempSync(join(tmpdir(), 'snapshot-fast-'));
+  writeFileSync(join(dir, 'testchain.json'), text);
+  const load = loadSnapshots(dir);
+  t.same(load.errors, []);
+  const expected = JSON.parse(text) as { pools: Record<string, unknown>[] };
+  const pools = load.snapshots[0].pools as unknown as Record<string, unknown>[];
+  t.equal(pools.length, expected.pools.length);
+  for (const [i, pool] of pools.entries()) {
+    t.strictSame(Object.keys(pool), Object.keys(expected.pools[i]), `pool ${i}: keys in order`);
+    for (const key of Object.keys(pool)) t.strictSame(pool[key], expected.pools[i][key], `pool ${i}: ${key}`);
+    if ('ticks' in pool) {
+      const d = Object.getOwnPropertyDescriptor(pool, 'ticks')!;
+      t.ok(d.get && d.enumerable, `pool ${i}: ticks decoded on access`);
+    }
+  }
+  t.strictSame(JSON.parse(JSON.stringify(load.snapshots[0])), expected, 'serialises as the file');
+});
