@@ -70,7 +70,8 @@ t.test('the shipped devnet snapshots record a gas price', async (t) => {
 });
 
 t.test('the fast path gives the document JSON.parse gives: same keys in the same order, ticks an enumerable getter', async (t) => {
-  // Both of the fixture's pools twice: a v2 pair whose reserves equal its balances, v3 pools with ticks, tokens repeated.
+  // Both of the fixture's pools twice: a v2 pair whose reserves equal its balances, v3 pools with ticks (last, and
+  // first), tokens repeated.
   const data = JSON.parse(fixture) as { pools: Record<string, unknown>[] };
   const v2 = data.pools.find((p) => p.version === 'v2')!;
   const v3 = data.pools.find((p) => p.version === 'v3')!;
@@ -78,7 +79,7 @@ t.test('the fast path gives the document JSON.parse gives: same keys in the same
     v2,
     v3,
     { ...v2, address: `0x${'1'.repeat(40)}`, balance1: v2.balance0, reserve1: '7' },
-    { ...v3, address: `0x${'2'.repeat(40)}`, ticks: [] },
+    { ticks: [], ...v3, address: `0x${'2'.repeat(40)}` }, // ticks first, then the rest
   ];
   const text = JSON.stringify(data, null, 1);
   const dir = mkdtempSync(join(tmpdir(), 'snapshot-fast-'));
