@@ -151,16 +151,17 @@ export function buildPoolLists<E extends ListedPool>(
     else append(byToken[kind], token, entry);
   };
   for (entry of entries) eachList(entry, bases, group);
+  // Each list kept as an exact copy: an array grown by push has room for 16 or more (most pair lists hold one pool).
   const lists = new Map<ListKey, E[]>();
   for (const kind of ['t', 'b'] as const) {
     for (const [token, list] of byToken[kind]) {
       const t = names.name(token);
-      lists.set(tokenKey(kind, t), list.sort(deepestFirst));
+      lists.set(tokenKey(kind, t), list.sort(deepestFirst).slice());
       const parts = new Map<DeploymentId, E[]>();
       for (const e of list) append(parts, e.deployment, e);
-      for (const [deployment, part] of parts) lists.set(tokenKey(kind, t, names.name(deployment)), part);
+      for (const [deployment, part] of parts) lists.set(tokenKey(kind, t, names.name(deployment)), part.slice());
     }
   }
-  for (const [key, list] of byPair) lists.set(key, list.sort(deepestFirst));
+  for (const [key, list] of byPair) lists.set(key, list.sort(deepestFirst).slice());
   return lists;
 }
