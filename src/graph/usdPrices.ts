@@ -137,10 +137,11 @@ class DepthHeap {
   }
 }
 
-/** What the price search reads of a pool, parsed once per pool state (followed graphs share unchanged pools). */
+/**
+ * What the price search reads of a pool, parsed once per pool state (followed graphs share unchanged pools); its
+ * tokens are the pool's (in lower case: usdPrices).
+ */
 interface PricingFacts {
-  readonly token0: string;
-  readonly token1: string;
   readonly balance0: number;
   readonly balance1: number;
   /** Mid price: token1 units per token0 unit. */
@@ -168,8 +169,6 @@ function pricingFacts(pool: SnapshotPool, context: SnapshotContext): PricingFact
     facts =
       protocol.describe(pool, context).isActive && num > 0n && den > 0n
         ? {
-            token0: pool.token0.toLowerCase(),
-            token1: pool.token1.toLowerCase(),
             balance0: Number(pool.balance0),
             balance1: Number(pool.balance1),
             num,
@@ -214,12 +213,25 @@ export function usdPrices(
     else edges.set(from, [edge]);
   };
   const context = chainContext(chain);
+  // Each token address as written, in lower case (addresses repeat across pools).
+  const lowerCase = new Map<string, string>();
+  const lower = (address: string): string => {
+    let a = lowerCase.get(address);
+    if (a === undefined) {
+      a = address.toLowerCase();
+      lowerCase.set(address, a);
+    }
+    return a;
+  };
   for (const pool of pools) {
     const facts = pricingFacts(pool, context);
-    if (!facts || !token(facts.token0) || !token(facts.token1)) continue;
+    if (!facts) continue;
+    const token0 = lower(pool.token0);
+    const token1 = lower(pool.token1);
+    if (!token(token0) || !token(token1)) continue;
     // mid = num/den token1 units per token0 unit (so den/num token0 units per token1 unit).
-    addEdge(facts.token0, { pool, other: facts.token1, balance: facts.balance0, num: facts.num, den: facts.den });
-    addEdge(facts.token1, { pool, other: facts.token0, balance: facts.balance1, num: facts.den, den: facts.num });
+    addEdge(token0, { pool, other: token1, balance: facts.balance0, num: facts.num, den: facts.den });
+    addEdge(token1, { pool, other: token0, balance: facts.balance1, num: facts.den, den: facts.num });
   }
   const done = new Set<string>();
   for (let next = heap.pop(); next; next = heap.pop()) {
