@@ -32,6 +32,8 @@ const COLON = 0x3a;
 const OPEN = 0x5b;
 const BACKSLASH = 0x5c;
 const CLOSE = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
 const ZERO = 0x30;
 const NINE = 0x39;
 
@@ -187,19 +189,8 @@ export function tickRegionList(document: object): Float64Array | undefined {
 export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | null, known?: Float64Array): unknown {
   const found = known ? listedRegions(bytes, known) : scannedRegions(bytes);
   if (!found) return undefined;
-  const pieces: string[] = [];
-  let copied = 0;
-  for (let k = 0; k < found.length; k++) {
-    pieces.push(bytes.toString('utf8', copied, found[k].start), JSON.stringify(`${PLACEHOLDER_PREFIX}${k}`));
-    copied = found[k].end;
-  }
-  pieces.push(bytes.toString('utf8', copied));
-  let data: unknown;
-  try {
-    data = JSON.parse(pieces.join(''));
-  } catch {
-    return undefined;
-  }
+  const data = parseReduced(reducedText(bytes, found));
+  if (data === undefined) return undefined;
   if (validate && !validate(data)) return undefined;
   // Every region must be the `ticks` of a pool, in document order, each exactly once.
   const pools = (data as { pools?: unknown }).pools;
@@ -225,6 +216,140 @@ export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | n
   }
   documentRegions.set(data as object, known);
   return data;
+}
+
+/**
+ * The document's text with each tick array replaced by its placeholder string, in one buffer off the heap (not
+ * decoded: parseReduced decodes it a part at a time).
+ */
+function reducedText(bytes: Buffer, found: readonly TickRegion[]): Buffer {
+  const placeholders = found.map((_, k) => Buffer.from(JSON.stringify(`${PLACEHOLDER_PREFIX}${k}`), 'latin1'));
+  let size = bytes.length;
+  for (let k = 0; k < found.length; k++) size += placeholders[k].length - (found[k].end - found[k].start);
+  const text = Buffer.allocUnsafeSlow(size);
+  let copied = 0;
+  let at = 0;
+  for (let k = 0; k < found.length; k++) {
+    at += bytes.copy(text, at, copied, found[k].start);
+    at += placeholders[k].copy(text, at);
+    copied = found[k].end;
+  }
+  bytes.copy(text, at, copied);
+  return text;
+}
+
+/** Most bytes of pools parsed at once (below the size Node decodes into a string outside the heap, about 1 MB). */
+const POOLS_PER_PARSE_BYTES = 512 * 1024;
+
+/**
+ * JSON.parse of the reduced text, made a part at a time: the document without its pools' elements, then the pools
+ * in runs of about POOLS_PER_PARSE_BYTES. Parsed whole, the text decoded for JSON.parse (as large as the file without
+ * its ticks: 38 MB for 100,000 pools) would be garbage as large as the parsed pools, in every thread at start-up,
+ * raising the heap each keeps. Undefined when the text is not JSON, or not an object with one `pools` array of objects
+ * (spans reads the structure), as for JSON.parse's refusal: the slow path decides.
+ */
+function parseReduced(text: Buffer): unknown {
+  const found = poolSpans(text);
+  try {
+    if (!found) return JSON.parse(text.toString('utf8'));
+    const { open, close, spans } = found;
+    const document = JSON.parse(text.toString('utf8', 0, open + 1) + text.toString('utf8', close)) as { pools: unknown[] };
+    const pools: unknown[] = [];
+    for (let first = 0; first < spans.length; ) {
+      let last = first;
+      while (last + 2 < spans.length && spans[last + 3] - spans[first] <= POOLS_PER_PARSE_BYTES) last += 2;
+      for (const pool of JSON.parse(`[${text.toString('utf8', spans[first], spans[last + 1])}]`) as unknown[]) pools.push(pool);
+      first = last + 2;
+    }
+    if (!Array.isArray(document.pools) || document.pools.length !== 0) return undefined;
+    document.pools = pools;
+    return document;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the elements of the top-level object's `pools` array are: the offsets of its `[` and `]`, and each element's
+ * start and end, when the text is an object whose one `pools` key holds an array of objects separated by single
+ * commas (whitespace aside); undefined otherwise (e.g. a small text without pools: then parsed whole).
+ */
+function poolSpans(b: Buffer): { open: number; close: number; spans: number[] } | undefined {
+  const n = b.length;
+  let i = 0;
+  while (i < n && isSpace(b[i])) i++;
+  if (b[i] !== OPEN_BRACE) return undefined;
+  let depth = 0;
+  let open = -1;
+  let close = -1;
+  const spans: number[] = [];
+  /** Inside the pools array: what may come next ('element' after `[` or a comma, 'separator' after an element). */
+  let expect: 'element' | 'separator' = 'element';
+  let start = -1;
+  for (; i < n; i++) {
+    const c = b[i];
+    if (c === QUOTE) {
+      const end = stringEnd(b, i);
+      if (end < 0) return undefined;
+      if (depth === 1 && end - i === 6 && b.toString('latin1', i + 1, end) === 'pools') {
+        let j = end + 1;
+        while (j < n && isSpace(b[j])) j++;
+        if (b[j] === COLON) {
+          if (open >= 0) return undefined; // a second `pools` key: JSON.parse keeps the last one
+          j++;
+          while (j < n && isSpace(b[j])) j++;
+          if (b[j] !== OPEN) return undefined;
+          open = j;
+          depth = 2;
+          i = j;
+          continue;
+        }
+      }
+      if (depth === 2 && open >= 0 && close < 0) return undefined; // a string element
+      i = end;
+      continue;
+    }
+    if (depth === 2 && open >= 0 && close < 0 && !isSpace(c)) {
+      // Directly inside the pools array.
+      if (c === OPEN_BRACE && expect === 'element') {
+        start = i;
+        depth++;
+        continue;
+      }
+      if (c === COMMA && expect === 'separator') {
+        expect = 'element';
+        continue;
+      }
+      if (c === CLOSE && (expect === 'separator' || spans.length === 0)) {
+        close = i;
+        depth--;
+        continue;
+      }
+      return undefined;
+    }
+    if (c === OPEN_BRACE || c === OPEN) depth++;
+    else if (c === CLOSE_BRACE || c === CLOSE) {
+      depth--;
+      if (depth === 2 && open >= 0 && close < 0) {
+        if (c !== CLOSE_BRACE) return undefined;
+        spans.push(start, i + 1);
+        expect = 'separator';
+      }
+    }
+  }
+  return open >= 0 && close >= 0 ? { open, close, spans } : undefined;
+}
+
+/** The offset of the quote closing the JSON string opened at `start`, or -1 when there is none. */
+function stringEnd(b: Buffer, start: number): number {
+  for (let at = start + 1; ; ) {
+    const quote = b.indexOf(QUOTE, at);
+    if (quote < 0) return -1;
+    let backslashes = 0;
+    while (b[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    at = quote + 1;
+  }
 }
 
 /** The regions of a tickRegionList, over `bytes`. */

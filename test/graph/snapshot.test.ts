@@ -99,3 +99,51 @@ t.test('the fast path gives the document JSON.parse gives: same keys in the same
   }
   t.strictSame(JSON.parse(JSON.stringify(load.snapshots[0])), expected, 'serialises as the file');
 });
+
+t.test('the fast path parses the pools a part at a time into the document JSON.parse gives, and refuses what it refuses', async (t) => {
+  // 10,000 pools (several parts of about 512 KB), strings holding quotes, backslashes, brackets and a `"pools": [` of
+  // their own, and no whitespace between elements.
+  const data = JSON.parse(fixture) as { pools: Record<string, unknown>[] } & Record<string, unknown>;
+  const [v2, v3] = ['v2', 'v3'].map((v) => data.pools.find((p) => p.version === v)!);
+  data.pools = Array.from({ length: 10_000 }, (_, i) => ({
+    ...(i % 3 === 0 ? v3 : v2),
+    address: `0x${i.toString(16).padStart(40, '0')}`,
+  }));
+  data.excludedTokens = [
+    { address: `0x${'3'.repeat(40)}`, reason: 'metadata', detail: 'a "quoted" \\ detail, "pools": [ {"x": 1} ] }', pools: [] },
+  ];
+  const dir = mkdtempSync(join(tmpdir(), 'snapshot-parts-'));
+  const load = (text: string) => {
+    writeFileSync(join(dir, 'testchain.json'), text);
+    return loadSnapshots(dir);
+  };
+  for (const [name, text] of [
+    ['indented', JSON.stringify(data, null, 1)],
+    ['compact', JSON.stringify(data)],
+  ] as const) {
+    t.ok(text.length > 6 * 512 * 1024, `${name}: several parts`);
+    const loaded = load(text);
+    t.same(loaded.errors, [], name);
+    t.strictSame(JSON.parse(JSON.stringify(loaded.snapshots[0])), JSON.parse(text), `${name}: as JSON.parse`);
+  }
+  const compact = JSON.stringify(data);
+  const second = `${'{"address":"'}0x${'0'.repeat(37)}001"`;
+  for (const [name, text] of [
+    ['no comma between two pools', compact.replace(`},${second}`, `} ${second}`)],
+    // Between every two pools: also where one part ends and the next begins.
+    ['no comma between pools', compact.replaceAll('},{"address"', '} {"address"')],
+    ['two commas between pools', compact.replaceAll('},{"address"', '},,{"address"')],
+    ['a comma after the last pool', compact.replace(/}\],"excludedTokens"/, '},],"excludedTokens"')],
+    ['a number among the pools', compact.replace(`},${second}`, `},1,${second}`)],
+  ] as const) {
+    t.not(text, compact, `${name}: changed`);
+    const message = parseSnapshot(text);
+    t.type(message, 'string', `${name}: refused by JSON.parse`);
+    t.same(load(text), { snapshots: [], errors: [`testchain.json: ${message}`] }, `${name}: refused with its message`);
+  }
+  // Two `pools` keys: JSON.parse keeps the last; so does the load (through the slow path).
+  const twice = compact.replace('"pools":[', `"pools":[${JSON.stringify(data.pools[1])}],"pools":[`);
+  const loaded = load(twice);
+  t.same(loaded.errors, []);
+  t.equal(loaded.snapshots[0].pools.length, 10_000, "two pools keys: the last one");
+});
