@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { tickRegionList } from '../../src/graph/parseSnapshotBytes.ts';
 import { loadSnapshots, parseSnapshot, type Snapshot, snapshotGasPriceWei } from '../../src/graph/snapshot.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -125,6 +126,7 @@ t.test('the fast path parses the pools a part at a time into the document JSON.p
     const loaded = load(text);
     t.same(loaded.errors, [], name);
     t.strictSame(JSON.parse(JSON.stringify(loaded.snapshots[0])), JSON.parse(text), `${name}: as JSON.parse`);
+    t.ok(tickRegionList(loaded.snapshots[0]), `${name}: on the fast path`);
   }
   const compact = JSON.stringify(data);
   const second = `${'{"address":"'}0x${'0'.repeat(37)}001"`;
@@ -135,6 +137,7 @@ t.test('the fast path parses the pools a part at a time into the document JSON.p
     ['two commas between pools', compact.replaceAll('},{"address"', '},,{"address"')],
     ['a comma after the last pool', compact.replace(/}\],"excludedTokens"/, '},],"excludedTokens"')],
     ['a number among the pools', compact.replace(`},${second}`, `},1,${second}`)],
+    ['strings among the pools', compact.replaceAll('},{"address"', '},"x",{"address"')],
   ] as const) {
     t.not(text, compact, `${name}: changed`);
     const message = parseSnapshot(text);
@@ -145,5 +148,5 @@ t.test('the fast path parses the pools a part at a time into the document JSON.p
   const twice = compact.replace('"pools":[', `"pools":[${JSON.stringify(data.pools[1])}],"pools":[`);
   const loaded = load(twice);
   t.same(loaded.errors, []);
-  t.equal(loaded.snapshots[0].pools.length, 10_000, "two pools keys: the last one");
+  t.equal(loaded.snapshots[0].pools.length, 10_000, 'two pools keys: the last one');
 });
