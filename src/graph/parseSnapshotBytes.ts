@@ -189,24 +189,34 @@ export function tickRegionList(document: object): Float64Array | undefined {
 export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | null, known?: Float64Array): unknown {
   const found = known ? listedRegions(bytes, known) : scannedRegions(bytes);
   if (!found) return undefined;
-  const data = parseReduced(reducedText(bytes, found));
-  if (data === undefined) return undefined;
-  if (validate && !validate(data)) return undefined;
-  // Every region must be the `ticks` of a pool, in document order, each exactly once.
-  const pools = (data as { pools?: unknown }).pools;
-  if (!Array.isArray(pools)) return undefined;
   let next = 0;
   const addresses = new Map<string, string>();
-  for (let i = 0; i < pools.length; i++) {
-    let pool = pools[i] as Record<string, unknown>;
-    if (Object.hasOwn(pool, 'ticks')) {
-      if (pool.ticks !== `${PLACEHOLDER_PREFIX}${next}` || !snapshotHasTickList(pool.version)) return undefined;
-      pool = withTicksGetter(pool);
-      pools[i] = pool;
-      regions.set(pool, found[next]);
-      noteLazyTicks(pool, found[next++].count);
-    }
+  // Every region must be the `ticks` of a pool, in document order, each exactly once: such a pool is replaced by its
+  // copy with the getter (undefined for a pool whose `ticks` is not the next region's placeholder).
+  const withTicks = (pool: Record<string, unknown>): Record<string, unknown> | undefined => {
+    if (!Object.hasOwn(pool, 'ticks')) return pool;
+    if (pool.ticks !== `${PLACEHOLDER_PREFIX}${next}` || !snapshotHasTickList(pool.version)) return undefined;
+    const copy = withTicksGetter(pool);
+    regions.set(copy, found[next]);
+    noteLazyTicks(copy, found[next++].count);
+    return copy;
+  };
+  // Each pool as its part is parsed, while its objects are young (what replaces them is then freed by a scavenge):
+  // its strings shared and, for bytes validated before (validate null), its ticks made the getter; else that waits for
+  // the document's validation, which reads the placeholders.
+  const data = parseReduced(reducedText(bytes, found), (pool) => {
     shareStrings(pool, addresses);
+    return validate ? pool : withTicks(pool);
+  });
+  if (data === undefined) return undefined;
+  if (validate) {
+    if (!validate(data)) return undefined;
+    const pools = (data as { pools: Record<string, unknown>[] }).pools;
+    for (let i = 0; i < pools.length; i++) {
+      const pool = withTicks(pools[i]);
+      if (!pool) return undefined;
+      pools[i] = pool;
+    }
   }
   if (next !== found.length) return undefined;
   if (!known) {
@@ -223,42 +233,63 @@ export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | n
  * decoded: parseReduced decodes it a part at a time).
  */
 function reducedText(bytes: Buffer, found: readonly TickRegion[]): Buffer {
-  const placeholders = found.map((_, k) => Buffer.from(JSON.stringify(`${PLACEHOLDER_PREFIX}${k}`), 'latin1'));
+  const placeholder = (k: number): string => JSON.stringify(`${PLACEHOLDER_PREFIX}${k}`);
   let size = bytes.length;
-  for (let k = 0; k < found.length; k++) size += placeholders[k].length - (found[k].end - found[k].start);
+  for (let k = 0; k < found.length; k++) size += placeholder(k).length - (found[k].end - found[k].start);
   const text = Buffer.allocUnsafeSlow(size);
   let copied = 0;
   let at = 0;
   for (let k = 0; k < found.length; k++) {
     at += bytes.copy(text, at, copied, found[k].start);
-    at += placeholders[k].copy(text, at);
+    at += text.write(placeholder(k), at, 'latin1');
     copied = found[k].end;
   }
   bytes.copy(text, at, copied);
   return text;
 }
 
-/** Most bytes of pools parsed at once (below the size Node decodes into a string outside the heap, about 1 MB). */
-const POOLS_PER_PARSE_BYTES = 512 * 1024;
+/**
+ * Most bytes of pools parsed at once: their text is then a string V8 makes in its young generation, which a
+ * scavenge frees (a string over 128 KB goes to the large-object space, freed only by a full collection).
+ */
+const POOLS_PER_PARSE_BYTES = 48 * 1024;
 
 /**
  * JSON.parse of the reduced text, made a part at a time: the document without its pools' elements, then the pools
  * in runs of about POOLS_PER_PARSE_BYTES. Parsed whole, the text decoded for JSON.parse (as large as the file without
  * its ticks: 38 MB for 100,000 pools) would be garbage as large as the parsed pools, in every thread at start-up,
  * raising the heap each keeps. Undefined when the text is not JSON, or not an object with one `pools` array of objects
- * (spans reads the structure), as for JSON.parse's refusal: the slow path decides.
+ * (poolSpans reads the structure), as for JSON.parse's refusal: the slow path decides.
  */
-function parseReduced(text: Buffer): unknown {
+function parseReduced(text: Buffer, prepare: (pool: Record<string, unknown>) => Record<string, unknown> | undefined): unknown {
+  /** The pools prepared, or undefined when one is not an object or its preparation refuses it. */
+  const prepared = (parsed: unknown): Record<string, unknown>[] | undefined => {
+    if (!Array.isArray(parsed)) return undefined;
+    for (let i = 0; i < parsed.length; i++) {
+      const pool = parsed[i] as unknown;
+      if (typeof pool !== 'object' || pool === null || Array.isArray(pool)) return undefined;
+      const ready = prepare(pool as Record<string, unknown>);
+      if (!ready) return undefined;
+      parsed[i] = ready;
+    }
+    return parsed as Record<string, unknown>[];
+  };
   const found = poolSpans(text);
   try {
-    if (!found) return JSON.parse(text.toString('utf8'));
+    if (!found) {
+      const whole = JSON.parse(text.toString('utf8')) as { pools?: unknown } | null;
+      if (typeof whole !== 'object' || whole === null || !prepared(whole.pools)) return undefined;
+      return whole;
+    }
     const { open, close, spans } = found;
     const document = JSON.parse(text.toString('utf8', 0, open + 1) + text.toString('utf8', close)) as { pools: unknown[] };
     const pools: unknown[] = [];
     for (let first = 0; first < spans.length; ) {
       let last = first;
       while (last + 2 < spans.length && spans[last + 3] - spans[first] <= POOLS_PER_PARSE_BYTES) last += 2;
-      for (const pool of JSON.parse(`[${text.toString('utf8', spans[first], spans[last + 1])}]`) as unknown[]) pools.push(pool);
+      const part = prepared(JSON.parse(`[${text.toString('utf8', spans[first], spans[last + 1])}]`));
+      if (!part) return undefined;
+      for (const pool of part) pools.push(pool);
       first = last + 2;
     }
     if (!Array.isArray(document.pools) || document.pools.length !== 0) return undefined;

@@ -102,7 +102,7 @@ t.test('the fast path gives the document JSON.parse gives: same keys in the same
 });
 
 t.test('the fast path parses the pools a part at a time into the document JSON.parse gives, and refuses what it refuses', async (t) => {
-  // 10,000 pools (several parts of about 512 KB), strings holding quotes, backslashes, brackets and a `"pools": [` of
+  // 10,000 pools (many parts of about 48 KB), strings holding quotes, backslashes, brackets and a `"pools": [` of
   // their own, and no whitespace between elements.
   const data = JSON.parse(fixture) as { pools: Record<string, unknown>[] } & Record<string, unknown>;
   const [v2, v3] = ['v2', 'v3'].map((v) => data.pools.find((p) => p.version === v)!);
