@@ -134,34 +134,36 @@ export function listKeysOf(entry: ListedPool, bases: ReadonlySet<string>, names:
 
 /**
  * Every list of `entries` by key, each in order (deepestFirst), as listKeysOf names them (naming their tokens and
- * deployments). Grouped by token (a pair's by its two tokens) and keyed once per list, not per pool. A token list is
- * split by deployment in its order, without a second sort.
+ * deployments). Grouped straight into the lists by key, then each list sorted, and a token list split by deployment
+ * in its order, without a second sort.
  */
 export function buildPoolLists<E extends ListedPool>(
   entries: readonly E[],
   bases: ReadonlySet<string>,
   names: ListNames,
 ): Map<ListKey, E[]> {
-  const byToken = { t: new Map<string, E[]>(), b: new Map<string, E[]>() };
-  const byPair = new Map<ListKey, E[]>();
+  const lists = new Map<ListKey, E[]>();
   // The entry being grouped, read by one visitor for all of them (no closure made per entry).
   let entry: E;
   const group = (kind: ListKind, token: string, other: string): void => {
-    if (kind === 'p') append(byPair, pairKey(names.name(token), names.name(other)), entry);
-    else append(byToken[kind], token, entry);
+    append(lists, kind === 'p' ? pairKey(names.name(token), names.name(other)) : tokenKey(kind, names.name(token)), entry);
   };
   for (entry of entries) eachList(entry, bases, group);
-  // Each list kept as an exact copy: an array grown by push has room for 16 or more (most pair lists hold one pool).
-  const lists = new Map<ListKey, E[]>();
-  for (const kind of ['t', 'b'] as const) {
-    for (const [token, list] of byToken[kind]) {
-      const t = names.name(token);
-      lists.set(tokenKey(kind, t), list.sort(deepestFirst).slice());
-      const parts = new Map<DeploymentId, E[]>();
-      for (const e of list) append(parts, e.deployment, e);
-      for (const [deployment, part] of parts) lists.set(tokenKey(kind, t, names.name(deployment)), part.slice());
-    }
+  for (const key of [...lists.keys()]) {
+    // A list grown by push has room for 16 or more: one of more than one pool is kept as an exact copy.
+    const list = lists.get(key)!.sort(deepestFirst);
+    lists.set(key, exact(list));
+    const kind = key % KINDS;
+    if (kind !== KIND.t && kind !== KIND.b) continue;
+    const token = (key - kind) / KINDS;
+    const parts = new Map<DeploymentId, E[]>();
+    for (const e of list) append(parts, e.deployment, e);
+    for (const [deployment, part] of parts) lists.set(tokenKey(kind === KIND.t ? 't' : 'b', token, names.name(deployment)), exact(part));
   }
-  for (const [key, list] of byPair) lists.set(key, list.sort(deepestFirst).slice());
   return lists;
+}
+
+/** A list as kept: one of a single value as made (an array literal: no spare room), a longer one copied. */
+function exact<E>(list: E[]): E[] {
+  return list.length > 1 ? list.slice() : list;
 }
