@@ -12,7 +12,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import { snapshotHasTickList } from '../protocols/registry.ts';
-import { noteLazyTicks } from '../protocols/uniswapV3/tickCount.ts';
+import { countLazyTicksWith } from '../protocols/uniswapV3/tickCount.ts';
 
 /** Where a pool's tick list lives in the file's bytes, and how many ticks it holds. */
 interface TickRegion {
@@ -24,6 +24,8 @@ interface TickRegion {
 }
 
 const regions = new WeakMap<object, TickRegion>();
+// The length of a pool's lazy tick list is its region's count (tickCount reads it without decoding the list).
+countLazyTicksWith((pool) => regions.get(pool)?.count);
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -197,8 +199,7 @@ export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | n
     if (!Object.hasOwn(pool, 'ticks')) return pool;
     if (pool.ticks !== `${PLACEHOLDER_PREFIX}${next}` || !snapshotHasTickList(pool.version)) return undefined;
     const copy = withTicksGetter(pool);
-    regions.set(copy, found[next]);
-    noteLazyTicks(copy, found[next++].count);
+    regions.set(copy, found[next++]);
     return copy;
   };
   // Each pool as its part is parsed, while its objects are young (what replaces them is then freed by a scavenge):

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { tickRegionList } from '../../src/graph/parseSnapshotBytes.ts';
 import { loadSnapshots, parseSnapshot, type Snapshot, snapshotGasPriceWei } from '../../src/graph/snapshot.ts';
+import { type SnapshotPool, snapshotProtocol } from '../../src/protocols/registry.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const fixture = readFileSync(join(ROOT, 'test', 'fixtures', 'snapshots', 'testchain.json'), 'utf8');
@@ -96,6 +97,8 @@ t.test('the fast path gives the document JSON.parse gives: same keys in the same
     if ('ticks' in pool) {
       const d = Object.getOwnPropertyDescriptor(pool, 'ticks')!;
       t.ok(d.get && d.enumerable, `pool ${i}: ticks decoded on access`);
+      const size = snapshotProtocol('v3').stateSize(pool as unknown as SnapshotPool);
+      t.equal(size, (expected.pools[i].ticks as unknown[]).length, `pool ${i}: its tick count read without decoding`);
     }
   }
   t.strictSame(JSON.parse(JSON.stringify(load.snapshots[0])), expected, 'serialises as the file');
