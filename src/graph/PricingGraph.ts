@@ -15,7 +15,7 @@ import { LayeredMap } from './layeredMap.ts';
 import type { PoolGraph } from './PoolGraph.ts';
 import { PairMemos } from './pairMemos.ts';
 import { PathTree } from './pathTree.ts';
-import { append, buildPoolLists, byDeployment, deepestFirst, listKey, listKeysOf } from './poolLists.ts';
+import { buildPoolLists, deepestFirst, type ListKey, ListNames, listKeysOf, pairListKey, tokenListKey, UNNAMED } from './poolLists.ts';
 import { servedChain } from './servedChain.ts';
 import { SortedLists } from './sortedLists.ts';
 import { reportUnconvertiblePool } from './unconvertiblePools.ts';
@@ -58,12 +58,24 @@ export class ChainPoolIndex {
   /** Whether the base tokens were chosen from the pools (the catalogue names none). */
   readonly baseTokensDerived: boolean;
   /** Pool lists by key (poolLists.ts: a token's, a pair's, a token's to base tokens). */
-  private readonly lists: SortedLists<PoolEntry>;
+  private readonly lists: SortedLists<ListKey, PoolEntry>;
+  /** The numbers of the tokens and deployments in the lists' keys, shared with the indexes derived from this one. */
+  private readonly names: ListNames;
+  /** How many names were given when this index was made: a name given since is of a token or deployment no list of it has. */
+  private readonly named: number;
+  /**
+   * The entries' lower-case token addresses and deployment ids, one string each for all of them (by the pool's address
+   * as written; by dex and version), shared with the indexes derived from this one.
+   */
+  private readonly shared: SharedStrings;
   private readonly bases: ReadonlySet<string>;
   /** Priceable pools by entry, shared by every index derived from this one (an entry never changes state). */
   private readonly converted: WeakMap<PoolEntry, Pool | Error>;
-  /** Entries by pool address (a pool of more than two tokens has one per token pair: PoolProtocol.pairViews). */
-  private readonly entries: LayeredMap<string, readonly PoolEntry[]>;
+  /**
+   * Entries by pool address: the entry, or for a pool of more than two tokens its entries, one per token pair
+   * (PoolProtocol.pairViews).
+   */
+  private readonly entries: LayeredMap<string, PoolEntry | readonly PoolEntry[]>;
   /** The chain's catalogue facts its pools' pricing depends on (fromSnapshot's context: the v4 hooks it lists). */
   private readonly context: SnapshotContext;
   private readonly memos = new Map<string, unknown>();
@@ -100,6 +112,9 @@ export class ChainPoolIndex {
     this.context = chainContext(chain);
     if (derived) {
       this.lists = new SortedLists(deepestFirst, derived.lists);
+      this.names = derived.names;
+      this.named = this.names.size;
+      this.shared = derived.shared;
       this.paths = derived.paths;
       this.baseTokens = derived.baseTokens;
       this.baseTokensDerived = derived.baseTokensDerived;
@@ -113,6 +128,8 @@ export class ChainPoolIndex {
     }
     this.paths = new PathTree<PoolEntry>();
     this.converted = new WeakMap();
+    this.names = new ListNames();
+    this.shared = { lowerCase: new Map(), deployments: new Map() };
     this.tokens = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t]));
     this.prices = prices ?? usdPrices(chain, pools, (a) => this.tokens.get(a.toLowerCase()));
     const entries = (scores && this.entriesScored(pools, scores)) ?? pools.flatMap((state) => this.entriesOf(state));
@@ -122,9 +139,13 @@ export class ChainPoolIndex {
       ? deriveBaseTokens(entries, (t) => this.tokens.has(t))
       : chain.baseTokens.map((t) => t.toLowerCase());
     this.bases = new Set(this.baseTokens);
-    const byAddress = new Map<string, PoolEntry[]>();
-    for (const entry of entries) append(byAddress, entry.address, entry);
-    this.lists = new SortedLists(deepestFirst, buildPoolLists(entries, this.bases));
+    const byAddress = new Map<string, PoolEntry | PoolEntry[]>();
+    for (const entry of entries) {
+      const other = byAddress.get(entry.address);
+      byAddress.set(entry.address, other === undefined ? entry : Array.isArray(other) ? [...other, entry] : [other, entry]);
+    }
+    this.lists = new SortedLists(deepestFirst, buildPoolLists(entries, this.bases, this.names));
+    this.named = this.names.size;
     this.entries = new LayeredMap(byAddress);
   }
 
@@ -138,18 +159,18 @@ export class ChainPoolIndex {
   withChanges(pools: readonly SnapshotPool[], removed: readonly string[]): ChainPoolIndex {
     const next = new ChainPoolIndex(this.chain, [], this);
     // Per list, the first place where the old and the new list may differ: what a kept pair value may have read.
-    const changedAt = new Map<string, number>();
-    const changed = (key: string, at: number): void => {
+    const changedAt = new Map<ListKey, number>();
+    const changed = (key: ListKey, at: number): void => {
       if (!((changedAt.get(key) ?? Number.POSITIVE_INFINITY) <= at)) changedAt.set(key, at);
     };
     const replaced: PoolEntry[] = [];
     for (const address of [...removed, ...pools.map((p) => p.address)]) {
-      const old = next.entries.get(address);
-      if (!old) continue;
+      const old = entriesIn(next.entries.get(address));
+      if (old.length === 0) continue;
       replaced.push(...old);
       next.entries.delete(address);
       for (const entry of old)
-        for (const key of listKeysOf(entry, next.bases)) {
+        for (const key of listKeysOf(entry, next.bases, next.names)) {
           changed(key, this.lists.positionOf(key, entry));
           next.lists.remove(key, entry);
         }
@@ -157,11 +178,14 @@ export class ChainPoolIndex {
     const inserted: PoolEntry[] = [];
     for (const state of pools) {
       const entries = next.entriesOf(state);
-      if (entries.length > 0) next.entries.set(entries[0].address, entries);
-      for (const entry of entries) for (const key of listKeysOf(entry, next.bases)) next.lists.insert(key, entry);
+      if (entries.length > 0) next.entries.set(entries[0].address, entries.length === 1 ? entries[0] : entries);
+      for (const entry of entries) for (const key of listKeysOf(entry, next.bases, next.names)) next.lists.insert(key, entry);
       inserted.push(...entries);
     }
-    for (const entry of inserted) for (const key of listKeysOf(entry, next.bases)) changed(key, next.lists.positionOf(key, entry));
+    for (const entry of inserted)
+      for (const key of listKeysOf(entry, next.bases, next.names)) changed(key, next.lists.positionOf(key, entry));
+    // A token or deployment named since this index was made: a list this index read as unnamed (empty) may have pools now.
+    if (this.names.size > this.named) changed(UNNAMED, 0);
     next.pairs.carry(this.pairs, changedAt);
     next.paths.drop(replaced);
     return next;
@@ -191,9 +215,9 @@ export class ChainPoolIndex {
       address: state.address,
       dex: state.dex,
       version: state.version,
-      deployment: deploymentId(state.dex, state.version),
-      token0: state.token0.toLowerCase(),
-      token1: state.token1.toLowerCase(),
+      deployment: sharedDeployment(this.shared, state.dex, state.version),
+      token0: sharedLowerCase(this.shared, state.token0),
+      token1: sharedLowerCase(this.shared, state.token1),
       score: score(state),
       state,
     };
@@ -206,12 +230,12 @@ export class ChainPoolIndex {
 
   /** The pools of a token (lower-case address), deepest first; with `deployment`, only that deployment's. */
   poolsOf(token: string, deployment?: DeploymentId): readonly PoolEntry[] {
-    return this.list(deployment === undefined ? listKey('t', token, '') : byDeployment(listKey('t', token, ''), deployment));
+    return this.list(tokenListKey(this.names, 't', token, deployment));
   }
 
   /** The pools between two tokens (lower-case addresses), deepest first. */
   pairPools(a: string, b: string): readonly PoolEntry[] {
-    return this.list(listKey('p', a, b));
+    return this.list(pairListKey(this.names, a, b));
   }
 
   /**
@@ -219,11 +243,11 @@ export class ChainPoolIndex {
    * only that deployment's.
    */
   basePoolsOf(token: string, deployment?: DeploymentId): readonly PoolEntry[] {
-    return this.list(deployment === undefined ? listKey('b', token, '') : byDeployment(listKey('b', token, ''), deployment));
+    return this.list(tokenListKey(this.names, 'b', token, deployment));
   }
 
   /** A list by key, noted as read when a pair value is being made (pairMemo). */
-  private list(key: string): readonly PoolEntry[] {
+  private list(key: ListKey): readonly PoolEntry[] {
     const list = this.lists.get(key);
     this.pairs.read(key, list);
     return list;
@@ -279,6 +303,45 @@ export class ChainPoolIndex {
     }
     return pool instanceof Error ? undefined : pool;
   }
+}
+
+/** The entries kept for a pool address (ChainPoolIndex.entries), as a list. */
+function entriesIn(kept: PoolEntry | readonly PoolEntry[] | undefined): readonly PoolEntry[] {
+  if (kept === undefined) return [];
+  return Array.isArray(kept) ? kept : [kept as PoolEntry];
+}
+
+/** Strings the entries of an index and of the indexes derived from it share (ChainPoolIndex.shared). */
+interface SharedStrings {
+  /** Lower-case addresses by address as written. */
+  readonly lowerCase: Map<string, string>;
+  /** Deployment ids by dex, then version. */
+  readonly deployments: Map<string, Map<string, DeploymentId>>;
+}
+
+/** `address` in lower case, one string for every entry of the address as written. */
+function sharedLowerCase(shared: SharedStrings, address: string): string {
+  let lower = shared.lowerCase.get(address);
+  if (lower === undefined) {
+    lower = address.toLowerCase();
+    shared.lowerCase.set(address, lower);
+  }
+  return lower;
+}
+
+/** deploymentId(dex, version), one string for every entry of the deployment. */
+function sharedDeployment(shared: SharedStrings, dex: string, version: string): DeploymentId {
+  let versions = shared.deployments.get(dex);
+  if (!versions) {
+    versions = new Map();
+    shared.deployments.set(dex, versions);
+  }
+  let id = versions.get(version);
+  if (id === undefined) {
+    id = deploymentId(dex, version);
+    versions.set(version, id);
+  }
+  return id;
 }
 
 /** USD value of a pool's balances as a float (pruning only); a side without a price counts as the other side. */

@@ -1,17 +1,19 @@
+import type { ListKey } from './poolLists.ts';
+
 /** Most values a PairMemos keeps; the oldest go first. */
 const LIMIT = 4096;
 
 /** A kept value and how far into each pool list (by key) making it read: Infinity for the whole list. */
 interface Kept {
   readonly value: unknown;
-  readonly reads: ReadonlyMap<string, number>;
+  readonly reads: ReadonlyMap<ListKey, number>;
 }
 
 /** The reads of the value being made: lists by identity (their key), accessor calls and narrowed depths per key. */
 interface Recording {
-  readonly keyOf: Map<object, string>;
-  readonly calls: Map<string, number>;
-  readonly narrowed: Map<string, { count: number; depth: number }>;
+  readonly keyOf: Map<object, ListKey>;
+  readonly calls: Map<ListKey, number>;
+  readonly narrowed: Map<ListKey, { count: number; depth: number }>;
 }
 
 /**
@@ -38,7 +40,7 @@ export class PairMemos {
     } finally {
       this.recording = outer;
     }
-    const reads = new Map<string, number>();
+    const reads = new Map<ListKey, number>();
     for (const [k, calls] of recording.calls) {
       const narrowed = recording.narrowed.get(k);
       // Every read of the list narrowed: as far as the deepest; otherwise (e.g. merged with another) the whole list.
@@ -50,7 +52,7 @@ export class PairMemos {
   }
 
   /** Notes that the list of `key` was handed out while a value is made (nothing otherwise). */
-  read(key: string, list: object): void {
+  read(key: ListKey, list: object): void {
     const r = this.recording;
     if (!r) return;
     r.keyOf.set(list, key);
@@ -72,7 +74,7 @@ export class PairMemos {
    * place in the old list, an inserted entry's in the new one); a value that read that list that far or further is
    * dropped.
    */
-  carry(from: PairMemos, changedAt: ReadonlyMap<string, number>): void {
+  carry(from: PairMemos, changedAt: ReadonlyMap<ListKey, number>): void {
     for (const [key, kept] of from.values) {
       let valid = true;
       for (const [list, depth] of kept.reads) {

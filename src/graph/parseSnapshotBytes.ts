@@ -12,7 +12,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import { snapshotHasTickList } from '../protocols/registry.ts';
-import { noteLazyTicks } from '../protocols/uniswapV3/tickCount.ts';
+import { countLazyTicksWith } from '../protocols/uniswapV3/tickCount.ts';
 
 /** Where a pool's tick list lives in the file's bytes, and how many ticks it holds. */
 interface TickRegion {
@@ -24,6 +24,8 @@ interface TickRegion {
 }
 
 const regions = new WeakMap<object, TickRegion>();
+// The length of a pool's lazy tick list is its region's count (tickCount reads it without decoding the list).
+countLazyTicksWith((pool) => regions.get(pool)?.count);
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -32,6 +34,8 @@ const COLON = 0x3a;
 const OPEN = 0x5b;
 const BACKSLASH = 0x5c;
 const CLOSE = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
 const ZERO = 0x30;
 const NINE = 0x39;
 
@@ -121,6 +125,44 @@ function ticksGetter(this: object): Array<readonly [number, string]> {
   return decode(regions.get(this)!);
 }
 
+/**
+ * A copy of a parsed pool, its keys in the same order, whose `ticks` is the getter. Made rather than redefining the
+ * parsed pool's `ticks`: V8 turns an object whose data property becomes an accessor into a dictionary (about 800
+ * bytes a pool, a third of a 100,000-pool chain's heap), while copies made alike share one hidden class.
+ */
+function withTicksGetter(pool: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(pool)) {
+    if (key === 'ticks') Object.defineProperty(copy, 'ticks', { get: ticksGetter, enumerable: true, configurable: false });
+    else Object.defineProperty(copy, key, { value: pool[key], writable: true, enumerable: true, configurable: true });
+  }
+  return copy;
+}
+
+/**
+ * Keeps equal strings of a document once: each token address one string for every pool naming it (JSON.parse makes
+ * one per occurrence), and a pool's string values equal to an earlier one of the same pool (a v2 pair's reserves
+ * that equal its balances) that one. The values are unchanged.
+ */
+function shareStrings(pool: Record<string, unknown>, addresses: Map<string, string>): void {
+  for (const key of ['token0', 'token1']) {
+    const value = pool[key];
+    if (typeof value !== 'string') continue;
+    const shared = addresses.get(value);
+    if (shared === undefined) addresses.set(value, value);
+    else pool[key] = shared;
+  }
+  const seen: string[] = [];
+  for (const key in pool) {
+    if (key === 'ticks') continue;
+    const value = pool[key];
+    if (typeof value !== 'string' || value.length < 16) continue;
+    const same = seen.find((s) => s === value);
+    if (same === undefined) seen.push(value);
+    else pool[key] = same;
+  }
+}
+
 /** Validates the document with the tick arrays replaced by placeholders (the snapshot schema, ticks excepted). */
 export type ReducedValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
@@ -149,30 +191,33 @@ export function tickRegionList(document: object): Float64Array | undefined {
 export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | null, known?: Float64Array): unknown {
   const found = known ? listedRegions(bytes, known) : scannedRegions(bytes);
   if (!found) return undefined;
-  const pieces: string[] = [];
-  let copied = 0;
-  for (let k = 0; k < found.length; k++) {
-    pieces.push(bytes.toString('utf8', copied, found[k].start), JSON.stringify(`${PLACEHOLDER_PREFIX}${k}`));
-    copied = found[k].end;
-  }
-  pieces.push(bytes.toString('utf8', copied));
-  let data: unknown;
-  try {
-    data = JSON.parse(pieces.join(''));
-  } catch {
-    return undefined;
-  }
-  if (validate && !validate(data)) return undefined;
-  // Every region must be the `ticks` of a pool, in document order, each exactly once.
-  const pools = (data as { pools?: unknown }).pools;
-  if (!Array.isArray(pools)) return undefined;
   let next = 0;
-  for (const pool of pools as Record<string, unknown>[]) {
-    if (!Object.hasOwn(pool, 'ticks')) continue;
+  const addresses = new Map<string, string>();
+  // Every region must be the `ticks` of a pool, in document order, each exactly once: such a pool is replaced by its
+  // copy with the getter (undefined for a pool whose `ticks` is not the next region's placeholder).
+  const withTicks = (pool: Record<string, unknown>): Record<string, unknown> | undefined => {
+    if (!Object.hasOwn(pool, 'ticks')) return pool;
     if (pool.ticks !== `${PLACEHOLDER_PREFIX}${next}` || !snapshotHasTickList(pool.version)) return undefined;
-    regions.set(pool, found[next]);
-    noteLazyTicks(pool, found[next++].count);
-    Object.defineProperty(pool, 'ticks', { get: ticksGetter, enumerable: true, configurable: false });
+    const copy = withTicksGetter(pool);
+    regions.set(copy, found[next++]);
+    return copy;
+  };
+  // Each pool as its part is parsed, while its objects are young (what replaces them is then freed by a scavenge):
+  // its strings shared and, for bytes validated before (validate null), its ticks made the getter; else that waits for
+  // the document's validation, which reads the placeholders.
+  const data = parseReduced(reducedText(bytes, found), (pool) => {
+    shareStrings(pool, addresses);
+    return validate ? pool : withTicks(pool);
+  });
+  if (data === undefined) return undefined;
+  if (validate) {
+    if (!validate(data)) return undefined;
+    const pools = (data as { pools: Record<string, unknown>[] }).pools;
+    for (let i = 0; i < pools.length; i++) {
+      const pool = withTicks(pools[i]);
+      if (!pool) return undefined;
+      pools[i] = pool;
+    }
   }
   if (next !== found.length) return undefined;
   if (!known) {
@@ -182,6 +227,161 @@ export function parseSnapshotBytes(bytes: Buffer, validate: ReducedValidator | n
   }
   documentRegions.set(data as object, known);
   return data;
+}
+
+/**
+ * The document's text with each tick array replaced by its placeholder string, in one buffer off the heap (not
+ * decoded: parseReduced decodes it a part at a time).
+ */
+function reducedText(bytes: Buffer, found: readonly TickRegion[]): Buffer {
+  const placeholder = (k: number): string => JSON.stringify(`${PLACEHOLDER_PREFIX}${k}`);
+  let size = bytes.length;
+  for (let k = 0; k < found.length; k++) size += placeholder(k).length - (found[k].end - found[k].start);
+  const text = Buffer.allocUnsafeSlow(size);
+  let copied = 0;
+  let at = 0;
+  for (let k = 0; k < found.length; k++) {
+    at += bytes.copy(text, at, copied, found[k].start);
+    at += text.write(placeholder(k), at, 'latin1');
+    copied = found[k].end;
+  }
+  bytes.copy(text, at, copied);
+  return text;
+}
+
+/**
+ * Most bytes of pools parsed at once: their text is then a string V8 makes in its young generation, which a
+ * scavenge frees (a string over 128 KB goes to the large-object space, freed only by a full collection).
+ */
+const POOLS_PER_PARSE_BYTES = 48 * 1024;
+
+/**
+ * JSON.parse of the reduced text, made a part at a time: the document without its pools' elements, then the pools
+ * in runs of about POOLS_PER_PARSE_BYTES. Parsed whole, the text decoded for JSON.parse (as large as the file without
+ * its ticks: 38 MB for 100,000 pools) would be garbage as large as the parsed pools, in every thread at start-up,
+ * raising the heap each keeps. Undefined when the text is not JSON, or not an object with one `pools` array of objects
+ * (poolSpans reads the structure), as for JSON.parse's refusal: the slow path decides.
+ */
+function parseReduced(text: Buffer, prepare: (pool: Record<string, unknown>) => Record<string, unknown> | undefined): unknown {
+  /** The pools prepared, or undefined when one is not an object or its preparation refuses it. */
+  const prepared = (parsed: unknown): Record<string, unknown>[] | undefined => {
+    if (!Array.isArray(parsed)) return undefined;
+    for (let i = 0; i < parsed.length; i++) {
+      const pool = parsed[i] as unknown;
+      if (typeof pool !== 'object' || pool === null || Array.isArray(pool)) return undefined;
+      const ready = prepare(pool as Record<string, unknown>);
+      if (!ready) return undefined;
+      parsed[i] = ready;
+    }
+    return parsed as Record<string, unknown>[];
+  };
+  const found = poolSpans(text);
+  try {
+    if (!found) {
+      const whole = JSON.parse(text.toString('utf8')) as { pools?: unknown } | null;
+      if (typeof whole !== 'object' || whole === null || !prepared(whole.pools)) return undefined;
+      return whole;
+    }
+    const { open, close, spans } = found;
+    const document = JSON.parse(text.toString('utf8', 0, open + 1) + text.toString('utf8', close)) as { pools: unknown[] };
+    const pools: unknown[] = [];
+    for (let first = 0; first < spans.length; ) {
+      let last = first;
+      while (last + 2 < spans.length && spans[last + 3] - spans[first] <= POOLS_PER_PARSE_BYTES) last += 2;
+      const part = prepared(JSON.parse(`[${text.toString('utf8', spans[first], spans[last + 1])}]`));
+      if (!part) return undefined;
+      for (const pool of part) pools.push(pool);
+      first = last + 2;
+    }
+    if (!Array.isArray(document.pools) || document.pools.length !== 0) return undefined;
+    document.pools = pools;
+    return document;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the elements of the top-level object's `pools` array are: the offsets of its `[` and `]`, and each element's
+ * start and end, when the text is an object whose one `pools` key holds an array of objects separated by single
+ * commas (whitespace aside); undefined otherwise (e.g. a small text without pools: then parsed whole).
+ */
+function poolSpans(b: Buffer): { open: number; close: number; spans: number[] } | undefined {
+  const n = b.length;
+  let i = 0;
+  while (i < n && isSpace(b[i])) i++;
+  if (b[i] !== OPEN_BRACE) return undefined;
+  let depth = 0;
+  let open = -1;
+  let close = -1;
+  const spans: number[] = [];
+  /** Inside the pools array: what may come next ('element' after `[` or a comma, 'separator' after an element). */
+  let expect: 'element' | 'separator' = 'element';
+  let start = -1;
+  for (; i < n; i++) {
+    const c = b[i];
+    if (c === QUOTE) {
+      const end = stringEnd(b, i);
+      if (end < 0) return undefined;
+      if (depth === 1 && end - i === 6 && b.toString('latin1', i + 1, end) === 'pools') {
+        let j = end + 1;
+        while (j < n && isSpace(b[j])) j++;
+        if (b[j] === COLON) {
+          if (open >= 0) return undefined; // a second `pools` key: JSON.parse keeps the last one
+          j++;
+          while (j < n && isSpace(b[j])) j++;
+          if (b[j] !== OPEN) return undefined;
+          open = j;
+          depth = 2;
+          i = j;
+          continue;
+        }
+      }
+      if (depth === 2 && open >= 0 && close < 0) return undefined; // a string element
+      i = end;
+      continue;
+    }
+    if (depth === 2 && open >= 0 && close < 0 && !isSpace(c)) {
+      // Directly inside the pools array.
+      if (c === OPEN_BRACE && expect === 'element') {
+        start = i;
+        depth++;
+        continue;
+      }
+      if (c === COMMA && expect === 'separator') {
+        expect = 'element';
+        continue;
+      }
+      if (c === CLOSE && (expect === 'separator' || spans.length === 0)) {
+        close = i;
+        depth--;
+        continue;
+      }
+      return undefined;
+    }
+    if (c === OPEN_BRACE || c === OPEN) depth++;
+    else if (c === CLOSE_BRACE || c === CLOSE) {
+      depth--;
+      if (depth === 2 && open >= 0 && close < 0) {
+        if (c !== CLOSE_BRACE) return undefined;
+        spans.push(start, i + 1);
+        expect = 'separator';
+      }
+    }
+  }
+  return open >= 0 && close >= 0 ? { open, close, spans } : undefined;
+}
+
+/** The offset of the quote closing the JSON string opened at `start`, or -1 when there is none. */
+function stringEnd(b: Buffer, start: number): number {
+  for (let at = start + 1; ; ) {
+    const quote = b.indexOf(QUOTE, at);
+    if (quote < 0) return -1;
+    let backslashes = 0;
+    while (b[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    at = quote + 1;
+  }
 }
 
 /** The regions of a tickRegionList, over `bytes`. */

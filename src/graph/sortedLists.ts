@@ -5,33 +5,33 @@ import { LayeredMap } from './layeredMap.ts';
  * value at a time by binary search (no re-sort). A list shared with the lists this one was derived from is copied before its
  * first change (copy-on-write), so the older lists never change.
  */
-export class SortedLists<T> {
+export class SortedLists<K, T> {
   /** Derived lists share the map of the lists they came from: a followed block copies only what changed (LayeredMap). */
-  private readonly lists: LayeredMap<string, T[]>;
+  private readonly lists: LayeredMap<K, T[]>;
   /** Keys whose list this instance owns (copied or created since it was derived): changed in place. */
-  private readonly owned = new Set<string>();
+  private readonly owned = new Set<K>();
 
   /** `from`: the lists this one is derived from (shared, copy-on-write), or lists already each in order (taken over, not copied). */
   constructor(
     private readonly order: (a: T, b: T) => number,
-    from?: SortedLists<T> | Map<string, T[]>,
+    from?: SortedLists<K, T> | Map<K, T[]>,
   ) {
     this.lists = from instanceof Map ? new LayeredMap(from) : new LayeredMap(from?.lists);
   }
 
   /** The list of a key (empty when none), in order. */
-  get(key: string): readonly T[] {
+  get(key: K): readonly T[] {
     return this.lists.get(key) ?? EMPTY;
   }
 
   /** Inserts a value at its place in its list. */
-  insert(key: string, value: T): void {
+  insert(key: K, value: T): void {
     const list = this.own(key);
     list.splice(this.position(list, value), 0, value);
   }
 
   /** Removes a value from its list (found by its place in the order); nothing when it is not there. */
-  remove(key: string, value: T): void {
+  remove(key: K, value: T): void {
     const current = this.lists.get(key);
     if (!current) return;
     const at = this.position(current, value);
@@ -45,7 +45,7 @@ export class SortedLists<T> {
   }
 
   /** Where a value is (or would be inserted) in the list of a key: the first place whose value does not come before it. */
-  positionOf(key: string, value: T): number {
+  positionOf(key: K, value: T): number {
     return this.position(this.get(key), value);
   }
 
@@ -62,7 +62,7 @@ export class SortedLists<T> {
   }
 
   /** The list of a key, this instance's own (copied from the shared one on first change). */
-  private own(key: string): T[] {
+  private own(key: K): T[] {
     let list = this.lists.get(key);
     if (!this.owned.has(key)) {
       list = list ? [...list] : [];

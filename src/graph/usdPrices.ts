@@ -86,17 +86,6 @@ function ratio(num: bigint, den: bigint): number {
   return den === 0n ? 0 : Number(num) / Number(den);
 }
 
-interface Edge {
-  readonly pool: SnapshotPool;
-  /** The token at the other end. */
-  readonly other: string;
-  /** This token's balance in the pool (a float: depths only rank and gate). */
-  readonly balance: number;
-  /** Units of the other token per unit of this one = num / den. */
-  readonly num: bigint;
-  readonly den: bigint;
-}
-
 /** Max-heap of tokens by depth (ties: lower address first), entries left stale when a token gets deeper. */
 class DepthHeap {
   private readonly items: { token: string; depth: number }[] = [];
@@ -137,10 +126,11 @@ class DepthHeap {
   }
 }
 
-/** What the price search reads of a pool, parsed once per pool state (followed graphs share unchanged pools). */
+/**
+ * What the price search reads of a pool, parsed once per pool state (followed graphs share unchanged pools); its
+ * tokens are the pool's (in lower case: usdPrices).
+ */
 interface PricingFacts {
-  readonly token0: string;
-  readonly token1: string;
   readonly balance0: number;
   readonly balance1: number;
   /** Mid price: token1 units per token0 unit. */
@@ -168,8 +158,6 @@ function pricingFacts(pool: SnapshotPool, context: SnapshotContext): PricingFact
     facts =
       protocol.describe(pool, context).isActive && num > 0n && den > 0n
         ? {
-            token0: pool.token0.toLowerCase(),
-            token1: pool.token1.toLowerCase(),
             balance0: Number(pool.balance0),
             balance1: Number(pool.balance1),
             num,
@@ -207,19 +195,42 @@ export function usdPrices(
     depth.set(a, Number.POSITIVE_INFINITY);
     heap.push(a, Number.POSITIVE_INFINITY);
   }
-  const edges = new Map<string, Edge[]>();
-  const addEdge = (from: string, edge: Edge): void => {
+  // The pools that price, in order (parallel arrays, not an object per pool and side: a big chain's would be garbage
+  // the size of its index), and per token its edges: k for the k-th such pool when the token is its token0, ~k when token1.
+  const edgePools: SnapshotPool[] = [];
+  const edgeFacts: PricingFacts[] = [];
+  const edgeTokens0: string[] = [];
+  const edgeTokens1: string[] = [];
+  const edges = new Map<string, number[]>();
+  const addEdge = (from: string, edge: number): void => {
     const list = edges.get(from);
     if (list) list.push(edge);
     else edges.set(from, [edge]);
   };
   const context = chainContext(chain);
+  // Each token address as written, in lower case (addresses repeat across pools).
+  const lowerCase = new Map<string, string>();
+  const lower = (address: string): string => {
+    let a = lowerCase.get(address);
+    if (a === undefined) {
+      a = address.toLowerCase();
+      lowerCase.set(address, a);
+    }
+    return a;
+  };
   for (const pool of pools) {
     const facts = pricingFacts(pool, context);
-    if (!facts || !token(facts.token0) || !token(facts.token1)) continue;
-    // mid = num/den token1 units per token0 unit (so den/num token0 units per token1 unit).
-    addEdge(facts.token0, { pool, other: facts.token1, balance: facts.balance0, num: facts.num, den: facts.den });
-    addEdge(facts.token1, { pool, other: facts.token0, balance: facts.balance1, num: facts.den, den: facts.num });
+    if (!facts) continue;
+    const token0 = lower(pool.token0);
+    const token1 = lower(pool.token1);
+    if (!token(token0) || !token(token1)) continue;
+    const k = edgePools.length;
+    edgePools.push(pool);
+    edgeFacts.push(facts);
+    edgeTokens0.push(token0);
+    edgeTokens1.push(token1);
+    addEdge(token0, k);
+    addEdge(token1, ~k);
   }
   const done = new Set<string>();
   for (let next = heap.pop(); next; next = heap.pop()) {
@@ -229,17 +240,27 @@ export function usdPrices(
     const price = prices.get(from)!;
     const unitUsd = ratio(price.num, price.den);
     for (const edge of edges.get(from) ?? []) {
-      if (done.has(edge.other) || depth.get(edge.other) === Number.POSITIVE_INFINITY) continue;
-      const held = edge.balance * unitUsd;
+      const fromToken0 = edge >= 0;
+      const k = fromToken0 ? edge : ~edge;
+      const facts = edgeFacts[k];
+      /** The token at the other end. */
+      const other = fromToken0 ? edgeTokens1[k] : edgeTokens0[k];
+      if (done.has(other) || depth.get(other) === Number.POSITIVE_INFINITY) continue;
+      // This token's balance in the pool (a float: depths only rank and gate).
+      const held = (fromToken0 ? facts.balance0 : facts.balance1) * unitUsd;
       if (!(held >= MIN_PRICE_DEPTH_USD)) continue;
       const d = Math.min(held, next.depth);
-      const known = depth.get(edge.other);
-      if (known !== undefined && (d < known || (d === known && edge.pool.address.toLowerCase() > via.get(edge.other)!))) continue;
-      depth.set(edge.other, d);
-      via.set(edge.other, edge.pool.address.toLowerCase());
-      // One unit of the other token is worth edge.den / edge.num units of this one.
-      prices.set(edge.other, bounded(price.num * edge.den, price.den * edge.num));
-      heap.push(edge.other, d);
+      const known = depth.get(other);
+      if (known !== undefined && (d < known || (d === known && edgePools[k].address.toLowerCase() > via.get(other)!))) continue;
+      depth.set(other, d);
+      via.set(other, edgePools[k].address.toLowerCase());
+      // mid = num/den token1 units per token0 unit: one unit of the other token is worth den/num units of token0, or
+      // num/den units of token1.
+      prices.set(
+        other,
+        fromToken0 ? bounded(price.num * facts.den, price.den * facts.num) : bounded(price.num * facts.num, price.den * facts.den),
+      );
+      heap.push(other, d);
     }
   }
   return prices;

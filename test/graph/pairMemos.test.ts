@@ -64,3 +64,26 @@ t.test('a block keeps the pairs it did not touch and re-makes the others, equal 
     before = after;
   }
 });
+
+t.test("a block bringing a token's first pools re-makes the pairs that read its (then empty) lists", async (t) => {
+  // The index starts without any pool of one token (it has no lists then, nor a name in their keys); a block adds
+  // one. Every pair that looked for that token's pools must be made again, equal to a fresh selection.
+  const lonely = tokens.find((x) => !bases.has(x))!;
+  const holds = (p: SnapshotPool): boolean => p.token0.toLowerCase() === lonely || p.token1.toLowerCase() === lonely;
+  const without = pools.filter((p) => !holds(p));
+  const block = [pools.find(holds)!];
+  const index = new ChainPoolIndex(chain, without, undefined, prices);
+  const before = memoised(index);
+  const reading = cases.filter((c) => c.a === lonely || c.b === lonely);
+  for (const c of reading) t.strictSame(before.paths.get(key(c)), [], `${key(c)}: no paths before the block`);
+  const next = index.withChanges(block, []);
+  const fresh = new ChainPoolIndex(chain, [...without, ...block], undefined, prices);
+  const after = memoised(next);
+  for (const c of cases)
+    t.strictSame(
+      names(after.paths.get(key(c))!),
+      names(findRoutes(fresh, c.a, c.b, { maxHops: c.maxHops, allow: all })),
+      `${key(c)}: as a fresh selection`,
+    );
+  for (const c of reading) t.ok(after.made.has(key(c)), `${key(c)}: made again`);
+});
