@@ -1,11 +1,4 @@
-import {
-  type Catalog,
-  type CatalogChain,
-  type CatalogToken,
-  type DeploymentId,
-  deploymentId,
-  NATIVE_TOKEN_ADDRESS,
-} from '../catalog/Catalog.ts';
+import { type Catalog, type CatalogChain, type CatalogToken, type DeploymentId, NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { chainContext } from '../protocols/chainContext.ts';
 import type { SnapshotContext } from '../protocols/PoolProtocol.ts';
 import { type Pool, type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
@@ -17,6 +10,7 @@ import { PairMemos } from './pairMemos.ts';
 import { PathTree } from './pathTree.ts';
 import { buildPoolLists, deepestFirst, type ListKey, ListNames, listKeysOf, pairListKey, tokenListKey, UNNAMED } from './poolLists.ts';
 import { servedChain } from './servedChain.ts';
+import { lowerCaseOnce, type SharedStrings, sharedDeployment } from './sharedStrings.ts';
 import { SortedLists } from './sortedLists.ts';
 import { reportUnconvertiblePool } from './unconvertiblePools.ts';
 import { chainUsdPrices, type UsdPrice, usdFloat, usdPrices } from './usdPrices.ts';
@@ -216,8 +210,8 @@ export class ChainPoolIndex {
       dex: state.dex,
       version: state.version,
       deployment: sharedDeployment(this.shared, state.dex, state.version),
-      token0: sharedLowerCase(this.shared, state.token0),
-      token1: sharedLowerCase(this.shared, state.token1),
+      token0: lowerCaseOnce(this.shared.lowerCase, state.token0),
+      token1: lowerCaseOnce(this.shared.lowerCase, state.token1),
       score: score(state),
       state,
     };
@@ -309,39 +303,6 @@ export class ChainPoolIndex {
 function entriesIn(kept: PoolEntry | readonly PoolEntry[] | undefined): readonly PoolEntry[] {
   if (kept === undefined) return [];
   return Array.isArray(kept) ? kept : [kept as PoolEntry];
-}
-
-/** Strings the entries of an index and of the indexes derived from it share (ChainPoolIndex.shared). */
-interface SharedStrings {
-  /** Lower-case addresses by address as written. */
-  readonly lowerCase: Map<string, string>;
-  /** Deployment ids by dex, then version. */
-  readonly deployments: Map<string, Map<string, DeploymentId>>;
-}
-
-/** `address` in lower case, one string for every entry of the address as written. */
-function sharedLowerCase(shared: SharedStrings, address: string): string {
-  let lower = shared.lowerCase.get(address);
-  if (lower === undefined) {
-    lower = address.toLowerCase();
-    shared.lowerCase.set(address, lower);
-  }
-  return lower;
-}
-
-/** deploymentId(dex, version), one string for every entry of the deployment. */
-function sharedDeployment(shared: SharedStrings, dex: string, version: string): DeploymentId {
-  let versions = shared.deployments.get(dex);
-  if (!versions) {
-    versions = new Map();
-    shared.deployments.set(dex, versions);
-  }
-  let id = versions.get(version);
-  if (id === undefined) {
-    id = deploymentId(dex, version);
-    versions.set(version, id);
-  }
-  return id;
 }
 
 /** USD value of a pool's balances as a float (pruning only); a side without a price counts as the other side. */

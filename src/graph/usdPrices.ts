@@ -3,6 +3,7 @@ import { chainContext } from '../protocols/chainContext.ts';
 import type { SnapshotContext } from '../protocols/PoolProtocol.ts';
 import { type SnapshotPool, snapshotProtocol } from '../protocols/registry.ts';
 import type { PoolGraph } from './PoolGraph.ts';
+import { lowerCaseOnce } from './sharedStrings.ts';
 import type { Snapshot } from './snapshot.ts';
 
 /** Symbols valued at exactly one US dollar for display figures. */
@@ -208,21 +209,13 @@ export function usdPrices(
     else edges.set(from, [edge]);
   };
   const context = chainContext(chain);
-  // Each token address as written, in lower case (addresses repeat across pools).
+  // Each token address as written, in lower case once (addresses repeat across pools).
   const lowerCase = new Map<string, string>();
-  const lower = (address: string): string => {
-    let a = lowerCase.get(address);
-    if (a === undefined) {
-      a = address.toLowerCase();
-      lowerCase.set(address, a);
-    }
-    return a;
-  };
   for (const pool of pools) {
     const facts = pricingFacts(pool, context);
     if (!facts) continue;
-    const token0 = lower(pool.token0);
-    const token1 = lower(pool.token1);
+    const token0 = lowerCaseOnce(lowerCase, pool.token0);
+    const token1 = lowerCaseOnce(lowerCase, pool.token1);
     if (!token(token0) || !token(token1)) continue;
     const k = edgePools.length;
     edgePools.push(pool);

@@ -116,7 +116,7 @@ function walkPath(
     // refused here as it would be alone: a pool's ladder holds positive amounts only (a zero would make a v3 pool
     // refuse its whole ladder, as UniswapV3Pool.swap reverts on it), and the others go on.
     if (step > 0 && current.includes(0n)) {
-      alive ??= Array.from({ length: live }, (_, k) => k);
+      alive ??= positions(live);
       const rest: bigint[] = [];
       let kept = 0;
       for (let j = 0; j < live; j++) {
@@ -161,10 +161,7 @@ function walkPath(
       if (!q.ok) {
         results[i] = { ok: false, code: q.code };
         // The first refusal: every position was its own so far (those to come are read before being written over).
-        if (alive === undefined) {
-          alive = new Array<number>(live);
-          for (let k = 0; k < live; k++) alive[k] = k;
-        }
+        alive ??= positions(live);
         continue;
       }
       (results[i] as (Leg | OkLadderQuote)[])[hop] =
@@ -186,6 +183,13 @@ function walkPath(
     results[i] = legsAt === undefined || i === legsAt ? { ok: true, legs: legs as Leg[] } : (legs as OkLadderQuote[]);
   }
   return results as (PathQuote | PathHops)[];
+}
+
+/** Positions 0 to n - 1: the amounts' own, until one is refused. */
+function positions(n: number): number[] {
+  const at = new Array<number>(n);
+  for (let k = 0; k < n; k++) at[k] = k;
+  return at;
 }
 
 /** The refusal of an amount that reaches a pool as nothing. */

@@ -66,42 +66,27 @@ const PIPS = 1_000_000;
 /** Products of pips kept as numbers up to this (exact far below 2^53), then carried into a BigInt. */
 const PIPS_FLUSH = 1e12;
 
-/** PIPS to the power of a route's hops (up to two), and less 1. */
-const SCALE = [1n, 1_000_000n, 1_000_000_000_000n];
-const SCALE_LESS_ONE = [0n, 999_999n, 999_999_999_999n];
-
 /** LP fees of a route in tokenIn units: ceil(amountIn x (1 - prod(1 - fee))). */
 export function lpFees(route: Route): bigint {
-  const legs = route.legs;
-  if (legs.length <= 2) {
-    // Up to two hops (most routes): the products as numbers (at most 10^12: exact), one BigInt for their difference,
-    // and the scale and scale - 1 as constants.
-    let keepPart = 1;
-    let scalePart = 1;
-    for (let i = 0; i < legs.length; i++) {
-      keepPart *= PIPS - legs[i].fee;
-      scalePart *= PIPS;
-    }
-    return (route.amountIn * BigInt(scalePart - keepPart) + SCALE_LESS_ONE[legs.length]) / SCALE[legs.length];
-  }
   // The products of up to two hops' pips as numbers (at most 10^12: exact), carried into BigInts only beyond.
   let keep = 1n;
   let scale = 1n;
   let keepPart = 1;
   let scalePart = 1;
   for (const leg of route.legs) {
-    keepPart *= PIPS - leg.fee;
-    scalePart *= PIPS;
     if (scalePart >= PIPS_FLUSH) {
       keep *= BigInt(keepPart);
       scale *= BigInt(scalePart);
       keepPart = 1;
       scalePart = 1;
     }
+    keepPart *= PIPS - leg.fee;
+    scalePart *= PIPS;
   }
-  keep *= BigInt(keepPart);
-  scale *= BigInt(scalePart);
-  return (route.amountIn * (scale - keep) + scale - 1n) / scale;
+  const whole = scale * BigInt(scalePart);
+  // Nothing carried (up to two hops: most routes): the difference of the products as one number, one BigInt.
+  const fee = scale === 1n ? BigInt(scalePart - keepPart) : whole - keep * BigInt(keepPart);
+  return (route.amountIn * fee + whole - 1n) / whole;
 }
 
 /** The native asset's and its wrapped token's rate: one object (gasCostUnits keeps its figures by the rate). */
