@@ -1,5 +1,5 @@
 /** The Uniswap SDK objects (v3-sdk Pool, v2-sdk Pair) of a routing graph's pools, for bench:routing's sdk part. */
-import type { ChainPoolIndex, PoolEntry } from '../../src/graph/PricingGraph.ts';
+import type { ChainPoolIndex, PoolEntry } from '../../src/graph/ChainPoolIndex.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';
 import { type SdkToken, type SdkV2Pair, type SdkV3Pool, sdkCore, sdkV2Pair, sdkV3Pool } from '../../test/helpers/sdkPools.ts';

@@ -5,8 +5,9 @@
  */
 import { join } from 'node:path';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
+import type { ChainPoolIndex, PoolEntry } from '../../src/graph/ChainPoolIndex.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { type ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
+import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { loadSnapshots, snapshotGasPriceWei } from '../../src/graph/snapshot.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';

@@ -3,7 +3,7 @@
  * (v2 pairs) built from the same snapshot state, on the same amounts, gasPriceWei 0 (both rank by gross output): time
  * per quote and whether our output is >= theirs; each SDK's best path is re-priced by our engine as an exactness check.
  */
-import type { PoolEntry } from '../../src/graph/PricingGraph.ts';
+import type { PoolEntry } from '../../src/graph/ChainPoolIndex.ts';
 import type { TradeOutcome } from '../../src/routing/bestTrade.ts';
 import { executorsFor } from '../../src/routing/executors.ts';
 import { findRoutes, selectCandidates } from '../../src/routing/findRoutes.ts';

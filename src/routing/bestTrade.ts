@@ -1,5 +1,5 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
-import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
+import type { ChainPoolIndex } from '../graph/ChainPoolIndex.ts';
 import { type Candidate, executablePaths } from './candidates.ts';
 import { exactTrade } from './exactTrade.ts';
 import { optimalSplit } from './optimalSplit.ts';

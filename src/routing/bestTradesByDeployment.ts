@@ -1,5 +1,5 @@
 import { type DeploymentId, deploymentId } from '../catalog/Catalog.ts';
-import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
+import type { ChainPoolIndex, PoolEntry } from '../graph/ChainPoolIndex.ts';
 import { snapshotProtocol } from '../protocols/registry.ts';
 import type { HooksOption } from '../protocols/uniswapV4/v4Fees.ts';
 import { type BestTradeOptions, bestTrade, type TradeOutcome } from './bestTrade.ts';

@@ -1,4 +1,4 @@
-import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
+import type { ChainPoolIndex, PoolEntry } from '../graph/ChainPoolIndex.ts';
 import type { PathNode } from '../graph/pathTree.ts';
 import type { TradeType } from '../protocols/PoolProtocol.ts';
 import { protocolGas, protocolOf } from '../protocols/registry.ts';

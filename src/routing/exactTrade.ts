@@ -1,4 +1,4 @@
-import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
+import type { ChainPoolIndex } from '../graph/ChainPoolIndex.ts';
 import type { Candidate } from './candidates.ts';
 import { routeGas } from './gasModel.ts';
 import { insertionOrder } from './insertionOrder.ts';

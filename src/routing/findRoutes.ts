@@ -1,5 +1,5 @@
 import type { DeploymentId } from '../catalog/Catalog.ts';
-import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
+import type { ChainPoolIndex, PoolEntry } from '../graph/ChainPoolIndex.ts';
 import { POOL_NATIVE } from './nativePools.ts';
 
 /** Read once: the DFS compares against it per pool. */

@@ -1,5 +1,5 @@
 import type { RefusalCode } from '../errors/RefusalCode.ts';
-import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
+import type { ChainPoolIndex } from '../graph/ChainPoolIndex.ts';
 import type { LadderQuote, TradeType, V4LegKey } from '../protocols/PoolProtocol.ts';
 import { type Pool, protocolOf } from '../protocols/registry.ts';
 import type { PoolPath } from './findRoutes.ts';

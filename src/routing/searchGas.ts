@@ -1,4 +1,4 @@
-import type { ChainPoolIndex, PoolEntry } from '../graph/PricingGraph.ts';
+import type { ChainPoolIndex, PoolEntry } from '../graph/ChainPoolIndex.ts';
 import type { Fraction, TradeType } from '../protocols/PoolProtocol.ts';
 import type { Candidate } from './candidates.ts';
 import type { StagePlan } from './executors.ts';

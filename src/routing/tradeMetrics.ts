@@ -1,4 +1,4 @@
-import type { ChainPoolIndex } from '../graph/PricingGraph.ts';
+import type { ChainPoolIndex } from '../graph/ChainPoolIndex.ts';
 import type { Fraction } from '../protocols/PoolProtocol.ts';
 import { protocolOf } from '../protocols/registry.ts';
 import { findRoutes, type PoolPath } from './findRoutes.ts';

@@ -3,7 +3,7 @@
 // P3 400,000, P4 100,000, P5 1,000.
 import t from 'tap';
 import { deriveBaseTokens } from '../../src/graph/baseTokens.ts';
-import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
+import { ChainPoolIndex } from '../../src/graph/ChainPoolIndex.ts';
 import { findRoutes } from '../../src/routing/findRoutes.ts';
 import { DAI, handChain, handPairs, P, USDC, WETH, XYZ } from '../helpers/handGraph.ts';
 

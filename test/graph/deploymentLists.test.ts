@@ -3,7 +3,7 @@
 // search kept to one deployment (findRoutes' PoolFilter naming it) selects and orders exactly the paths the same
 // filter finds without naming it, which reads every pool of each token.
 import t from 'tap';
-import { ChainPoolIndex, type PoolEntry } from '../../src/graph/PricingGraph.ts';
+import { ChainPoolIndex, type PoolEntry } from '../../src/graph/ChainPoolIndex.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import { findRoutes, type PoolFilter, selectCandidates } from '../../src/routing/findRoutes.ts';
 import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';

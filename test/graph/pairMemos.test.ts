@@ -3,7 +3,7 @@
 // its first state's), exactly; the pairs whose selection read none of the changed list entries keep their value (the
 // same object, not made again), and the others are made again.
 import t from 'tap';
-import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
+import { ChainPoolIndex } from '../../src/graph/ChainPoolIndex.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import { findRoutes, type PoolPath } from '../../src/routing/findRoutes.ts';
 import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';

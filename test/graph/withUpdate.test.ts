@@ -4,8 +4,9 @@
 // replaces the chain's pools, applied even when not newer.
 import t from 'tap';
 import type { BlockUpdate } from '../../src/graph/blockUpdate.ts';
+import { ChainPoolIndex } from '../../src/graph/ChainPoolIndex.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { ChainPoolIndex, derivePricingGraph, pricingGraphOf } from '../../src/graph/PricingGraph.ts';
+import { derivePricingGraph, pricingGraphOf } from '../../src/graph/PricingGraph.ts';
 import { usdPrices } from '../../src/graph/usdPrices.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';

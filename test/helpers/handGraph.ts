@@ -11,7 +11,7 @@
 import { fileURLToPath } from 'node:url';
 import type { CatalogChain, CatalogToken } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
+import { ChainPoolIndex } from '../../src/graph/ChainPoolIndex.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import type { TradeRequest } from '../../src/routing/searchGas.ts';
 

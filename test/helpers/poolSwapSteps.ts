@@ -1,6 +1,6 @@
 // Another trader's swap through chosen pools, for tests that move a price before sending a quote's steps.
 import type { CatalogChain, CatalogToken } from '../../src/catalog/Catalog.ts';
-import type { ChainPoolIndex, PoolEntry } from '../../src/graph/PricingGraph.ts';
+import type { ChainPoolIndex, PoolEntry } from '../../src/graph/ChainPoolIndex.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { buildTradeSteps } from '../../src/tx/buildTradeSteps.ts';
 import type { Step } from '../../src/tx/Step.ts';

@@ -12,7 +12,7 @@ import { _computeInGivenExactOut } from '@balancer-labs/balancer-maths';
 import t from 'tap';
 import type { CatalogChain } from '../../src/catalog/Catalog.ts';
 import { loadCatalog } from '../../src/catalog/loadCatalog.ts';
-import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
+import { ChainPoolIndex } from '../../src/graph/ChainPoolIndex.ts';
 import type { SnapshotPoolBalancer } from '../../src/protocols/balancer/SnapshotPoolBalancer.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';

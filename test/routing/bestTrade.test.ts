@@ -1,6 +1,7 @@
 import t from 'tap';
+import { ChainPoolIndex, type PoolEntry } from '../../src/graph/ChainPoolIndex.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { ChainPoolIndex, type PoolEntry, PricingGraph } from '../../src/graph/PricingGraph.ts';
+import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { callGas } from '../../src/routing/gasModel.ts';
 import { SdkPools } from '../helpers/sdkPools.ts';

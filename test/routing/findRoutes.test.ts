@@ -3,7 +3,7 @@
 // by hand; ties: fewer hops first), direct paths always kept, at most maxRoutes, only the pools the DEX filter allows. The native asset has no pool
 // of its own: a native end is searched from its wrapped token (tradeEnds).
 import t from 'tap';
-import type { PoolEntry } from '../../src/graph/PricingGraph.ts';
+import type { PoolEntry } from '../../src/graph/ChainPoolIndex.ts';
 import { findRoutes, type PoolPath } from '../../src/routing/findRoutes.ts';
 import { tradeEnds } from '../../src/routing/tradeEnds.ts';
 import { DAI, ETH, handIndex, P, USDC, WETH, XYZ } from '../helpers/handGraph.ts';

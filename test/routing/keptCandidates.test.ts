@@ -6,7 +6,7 @@
 // through the old state of a changed pool.
 import t from 'tap';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
-import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
+import { ChainPoolIndex } from '../../src/graph/ChainPoolIndex.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { type ExecutablePaths, executablePaths, otherCandidate, pricedCandidate } from '../../src/routing/candidates.ts';

@@ -1,7 +1,7 @@
 // pathRateAtZero (the first bound bestOtherPath ranks and cuts the paths beyond the steered ones by) takes each pool in
 // the direction the path goes through it: a native ETH v4 pool joined to the wrapped token's node holds ETH there.
 import t from 'tap';
-import type { PoolEntry } from '../../src/graph/PricingGraph.ts';
+import type { PoolEntry } from '../../src/graph/ChainPoolIndex.ts';
 import type { Pool } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';
 import { uniswapV4 } from '../../src/protocols/uniswapV4/uniswapV4.ts';

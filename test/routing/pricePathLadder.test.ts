@@ -3,8 +3,9 @@
 // refused as that amount alone (a ladder of one, which no refusal compacts), on both sides and with a hand-over after the first pool; pricePathHops' amounts,
 // their legs made by legsOf, as pricePath makes them.
 import t from 'tap';
+import type { ChainPoolIndex } from '../../src/graph/ChainPoolIndex.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { type ChainPoolIndex, PricingGraph } from '../../src/graph/PricingGraph.ts';
+import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { findRoutes } from '../../src/routing/findRoutes.ts';
 import { legsOf, type PathQuote, type PricedPath, pricePath, pricePathHops, toPricedPath } from '../../src/routing/priceRoutes.ts';
 import { seededRandom } from '../helpers/seededRandom.ts';

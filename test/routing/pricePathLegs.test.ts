@@ -2,7 +2,7 @@
 // the Universal Router's V4 actions encode it) as the leg's last field, the fee, tick spacing and hooks of the pool's
 // key as the snapshot states them; a v3 pool's leg has no such field. Amounts: each pool's own ladder (quoteLadder).
 import t from 'tap';
-import type { PoolEntry } from '../../src/graph/PricingGraph.ts';
+import type { PoolEntry } from '../../src/graph/ChainPoolIndex.ts';
 import type { Pool } from '../../src/protocols/registry.ts';
 import { uniswapV3 } from '../../src/protocols/uniswapV3/uniswapV3.ts';
 import type { SnapshotPoolV4 } from '../../src/protocols/uniswapV4/SnapshotPoolV4.ts';

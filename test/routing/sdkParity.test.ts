@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { ALL, type Case, effective, type Graph, loadRoutingGraphs, MAX_HOPS } from '../../bench/lib/routingGraphs.ts';
 import { SdkEntries } from '../../bench/lib/SdkEntries.ts';
-import type { PoolEntry } from '../../src/graph/PricingGraph.ts';
+import type { PoolEntry } from '../../src/graph/ChainPoolIndex.ts';
 import type { TradeType } from '../../src/protocols/PoolProtocol.ts';
 import { bestTrade } from '../../src/routing/bestTrade.ts';
 import { DEFAULT_MAX_ROUTES, findRoutes, selectCandidates } from '../../src/routing/findRoutes.ts';

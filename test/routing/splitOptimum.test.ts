@@ -7,8 +7,9 @@
 // network fee, a path that does not pay for its own gas is left out.
 import t from 'tap';
 import { getSqrtRatioAtTick } from '../../src/amm/tickMath.ts';
+import { ChainPoolIndex } from '../../src/graph/ChainPoolIndex.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { ChainPoolIndex, PricingGraph } from '../../src/graph/PricingGraph.ts';
+import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';
 import type { SnapshotPoolV3 } from '../../src/protocols/uniswapV3/SnapshotPoolV3.ts';

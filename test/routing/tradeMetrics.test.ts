@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
+import { ChainPoolIndex } from '../../src/graph/ChainPoolIndex.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { ChainPoolIndex, PricingGraph } from '../../src/graph/PricingGraph.ts';
+import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import type { Fraction } from '../../src/protocols/PoolProtocol.ts';
 import type { SnapshotPool } from '../../src/protocols/registry.ts';
 import type { SnapshotPoolV2 } from '../../src/protocols/uniswapV2/SnapshotPoolV2.ts';

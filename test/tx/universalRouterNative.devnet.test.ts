@@ -17,8 +17,8 @@ import t from 'tap';
 import { type Address, type Hex, parseUnits, zeroAddress } from 'viem';
 import { V4_ARTIFACT_PATHS } from '../../seeds/devnet/deployUniswapV4.ts';
 import { NATIVE_TOKEN_ADDRESS } from '../../src/catalog/Catalog.ts';
+import { ChainPoolIndex } from '../../src/graph/ChainPoolIndex.ts';
 import { PoolGraph } from '../../src/graph/PoolGraph.ts';
-import { ChainPoolIndex } from '../../src/graph/PricingGraph.ts';
 import { artifactAbi, freshAddress } from '../helpers/devnetWallet.ts';
 import { type RouterCase, startUniversalRouterDevnet } from '../helpers/universalRouterDevnet.ts';
 
