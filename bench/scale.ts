@@ -141,6 +141,27 @@ async function answered(url: string, requests: LoadRequest[]): Promise<LoadReque
   return ok;
 }
 
+/**
+ * What a service's answers to the requests carry, each asked once: the paths (`paths` of every route element, summed)
+ * and the body's bytes per 200 response. The same mix on a bigger graph may be answered with more paths: the p50 row
+ * compares the cost of those answers, not only of the graph's size.
+ */
+async function answerSize(url: string, requests: readonly LoadRequest[]): Promise<{ paths: number; bytes: number }> {
+  let answers = 0;
+  let paths = 0;
+  let bytes = 0;
+  for (const r of requests) {
+    const res = await fetch(url + r.path, { method: r.method, body: r.body, headers: { 'content-type': 'application/json' } });
+    const text = await res.text();
+    if (!res.ok) continue;
+    answers++;
+    bytes += Buffer.byteLength(text);
+    const routes = (JSON.parse(text) as { data: { paths?: unknown[] }[] }).data;
+    for (const route of routes) paths += route.paths?.length ?? 0;
+  }
+  return { paths: answers ? paths / answers : 0, bytes: answers ? bytes / answers : 0 };
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
 const servers: ServerProcess[] = [];
 const rows: BenchRow[] = [];
@@ -226,6 +247,7 @@ try {
   }
   const heavy = (await answered(big.server.url, heavyCandidates)).slice(0, 24);
 
+  const [smallAnswers, bigAnswers] = [await answerSize(small.server.url, mix), await answerSize(big.server.url, mix)];
   const smallRuns: LoadResult[] = [];
   const bigRuns: LoadResult[] = [];
   let rssAfterOneRound = 0;
@@ -317,7 +339,7 @@ try {
     {
       part: 'scale',
       case: `POST /quotes/routes p50, devnet mix c=${CONNECTIONS}`,
-      result: `100k graph ${ms(p50Big)} (${num(median(bigRuns.map((r) => r.rps)))} req/s) vs devnet graph ${ms(p50Small)} (${num(median(smallRuns.map((r) => r.rps)))} req/s)${failures ? `, ${failures} failed (${[...smallRuns, ...bigRuns].map((r) => r.failureCodes).join(' ')})` : ''}`,
+      result: `100k graph ${ms(p50Big)} (${num(median(bigRuns.map((r) => r.rps)))} req/s) vs devnet graph ${ms(p50Small)} (${num(median(smallRuns.map((r) => r.rps)))} req/s); answers carry ${smallAnswers.paths.toFixed(1)} paths, ${(smallAnswers.bytes / 1024).toFixed(1)} KB on the devnet graph, ${bigAnswers.paths.toFixed(1)} paths, ${(bigAnswers.bytes / 1024).toFixed(1)} KB on the 100k graph${failures ? `, ${failures} failed (${[...smallRuns, ...bigRuns].map((r) => r.failureCodes).join(' ')})` : ''}`,
       ratio: `${((p50Big / p50Small - 1) * 100).toFixed(0)}%`,
       target: 'within 10%',
       met: p50Big <= p50Small * 1.1 && failures === 0,
