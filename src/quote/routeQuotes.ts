@@ -60,23 +60,16 @@ export async function routeQuotes(ctx: QuoteContext, request: QuoteRequest): Pro
     throw priceImpactRefusal({ trade: least }, request.maxPriceImpactBps)!;
   }
   routes.sort(compareNetOfGas);
-  // Field order is the response's (RouteQuote; README examples, recorded responses): amounts, deadline, tokens, the
-  // trade view, snapshot, warnings. The tokens are the same in every element: written once.
+  // The element's text, in the response's field order (RouteQuote; README examples, recorded responses): amounts,
+  // deadline, tokens, the trade view, snapshot, warnings, as JSON.stringify writes the RouteQuote object (the amounts
+  // are digits, tradeType and slippageSource fixed words: nothing to escape). What every element shares is written once.
   const tokens = JSON.stringify({ tokenIn: request.tokenIn, tokenOut: request.tokenOut }).slice(1, -1);
+  const snapshotText = JSON.stringify(snapshot);
   let data = '[';
-  for (const route of routes) {
-    const amounts = JSON.stringify({
-      tradeType: route.tradeType,
-      amountIn: route.amountIn.toString(),
-      amountInMaximum: route.amountInMaximum.toString(),
-      amountOut: route.amountOut.toString(),
-      amountOutMinimum: route.amountOutMinimum.toString(),
-      slippageBps: route.slippageBps,
-      slippageSource: route.slippageSource,
-      deadline,
-    });
-    const rest = JSON.stringify({ snapshot, warnings: quoteWarnings({ swaps: [{ trade: route }] }) });
-    data += `${data.length > 1 ? ',' : ''}${amounts.slice(0, -1)},${tokens},${route.view},${rest.slice(1)}`;
+  for (const r of routes) {
+    const warnings = quoteWarnings({ swaps: [{ trade: r }] });
+    if (data.length > 1) data += ',';
+    data += `{"tradeType":"${r.tradeType}","amountIn":"${r.amountIn}","amountInMaximum":"${r.amountInMaximum}","amountOut":"${r.amountOut}","amountOutMinimum":"${r.amountOutMinimum}","slippageBps":${r.slippageBps},"slippageSource":"${r.slippageSource}","deadline":${deadline},${tokens},${r.view},"snapshot":${snapshotText},"warnings":${warnings.length === 0 ? '[]' : JSON.stringify(warnings)}}`;
   }
   return `${data}]`;
 }
