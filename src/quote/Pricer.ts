@@ -8,7 +8,6 @@ import { type ChainPoolIndex, type PricingGraph, pricingGraphOf } from '../graph
 import { sharedSnapshotFiles } from '../graph/snapshot.ts';
 import { workerHandover } from '../graph/workerHandover.ts';
 import { snapshotProtocol } from '../protocols/registry.ts';
-import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
 import type { TradeFinder, TradeSearch } from '../routing/TradeFinder.ts';
 import type { DeploymentRoute, RouteSearch } from './describedRoutes.ts';
 import { findRoutes, findTrades, type TradeTask, type TradeTaskResult } from './TradeTask.ts';
