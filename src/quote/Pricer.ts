@@ -174,20 +174,14 @@ export function createPricer(
   });
 
   /**
-   * A search's answer: priced in this thread when cheap (InlinePricer), else by a worker, whose answer `read` takes;
-   * a worker started after followed blocks were applied cannot catch up with them: the API thread prices it then.
+   * A search's answer from a worker, which `read` takes; a worker started after followed blocks were applied cannot
+   * catch up with them: the API thread prices it then (`here`).
    */
-  async function price<S extends TradeSearch, R>(
+  async function inWorker<S extends TradeSearch, R>(
     search: S,
     here: (graph: PricingGraph, search: S) => R,
     read: (answer: WorkerAnswer) => R,
   ): Promise<R> {
-    const found = inline?.run(search, here);
-    if (found) {
-      stats.inline++;
-      return found;
-    }
-    stats.worker++;
     if (sent >= capacity) throw new ServiceUnavailableError('the pricing queue is full; retry shortly');
     let result: TradeTaskResult;
     sent++;
@@ -202,6 +196,21 @@ export function createPricer(
     }
     if (!result.ok) throw new InternalError(`pricing worker: ${result.error.code}: ${result.error.message}`);
     return read(result);
+  }
+
+  /** A search's answer: priced in this thread when cheap (InlinePricer, by `here`), else by a worker (inWorker). */
+  async function price<S extends TradeSearch, R>(
+    search: S,
+    here: (graph: PricingGraph, search: S) => R,
+    read: (answer: WorkerAnswer) => R,
+  ): Promise<R> {
+    const found = inline?.run(search, here);
+    if (found) {
+      stats.inline++;
+      return found;
+    }
+    stats.worker++;
+    return inWorker(search, here, read);
   }
 
   return {
@@ -219,7 +228,7 @@ export function createPricer(
     async probeWorkers() {
       // A task on no chain per worker, sent together: each idle worker takes one (one task per worker at a time), so
       // every worker has answered, and has therefore loaded and warmed its state (workers/pricing.ts), when all have.
-      await Promise.all(Array.from({ length: config.workerThreads }, () => price(probeTask, findTrades, () => [])));
+      await Promise.all(Array.from({ length: config.workerThreads }, () => inWorker(probeTask, findTrades, () => [])));
     },
   };
 }
