@@ -9,18 +9,22 @@
  * median of each side and of the two sides' ratio within a round (the load of a shared machine drifts between rounds).
  * Environment: BENCH_ROUNDS (per side, default 12), BENCH_WARM (warm-up requests per side, default 15,000),
  * BENCH_REQUESTS (per round, default 2,000), BENCH_ANSWERS (`recorded`: no pricing worker; each search is answered with
- * the worker's answer to it, priced once at start and decoded per request as the Pricer decodes it, so the main
- * thread runs alone and only the API thread's own work is measured; `refused`: bench:http's routes-refused bodies, answered
+ * the worker's answer to it, priced once at start (the trades encoded, and the routes described where this checkout's
+ * Pricer has findRoutes) and kept as the bytes of its structured clone (v8.serialize), read per request
+ * (v8.deserialize, then decoded as the Pricer decodes trades), so the main thread runs alone and only the API thread's
+ * own work is measured; `refused`: bench:http's routes-refused bodies, answered
  * 400 by validation before any pricing: the request path alone).
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { Duplex } from 'node:stream';
+import { deserialize, serialize } from 'node:v8';
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { pricingGraphOf } from '../src/graph/PricingGraph.ts';
 import { loadSnapshots } from '../src/graph/snapshot.ts';
+import { describedRoutes } from '../src/quote/describedRoutes.ts';
 import { parseQuoteRequest } from '../src/quote/quoteRequest.ts';
 import { findTrades } from '../src/quote/TradeTask.ts';
 import { decodeTrades, type EncodedTrades, encodeTrades } from '../src/quote/tradeCodec.ts';
@@ -44,14 +48,16 @@ const STATUS = REFUSED ? 400 : 200;
 
 /** The worker's answer to each search of the mix, encoded as it crosses the thread boundary (BENCH_ANSWERS=recorded). */
 const searchKey = (s: TradeSearch): string => `${s.tokenIn}/${s.tokenOut}/${s.tradeType}/${s.amount}`;
-const answers = new Map<string, EncodedTrades>();
+const answers = new Map<string, { trades: Buffer; routes: Buffer }>();
 if (RECORDED && !REFUSED) {
   const catalog = loadCatalog(config.catalogDir);
   const pricing = pricingGraphOf(new PoolGraph(loadSnapshots(config.snapshotDir).snapshots, catalog), catalog);
   for (const body of bodies) {
     const request = parseQuoteRequest(JSON.parse(body), catalog, config.defaultSlippageBps);
     const search = tradeSearch(request.originChain, request, request.limits, true);
-    answers.set(searchKey(search), encodeTrades(findTrades(pricing, search)));
+    const trades = findTrades(pricing, search);
+    const routes = describedRoutes(catalog, { ...search, slippageBps: request.slippageBps }, trades);
+    answers.set(searchKey(search), { trades: serialize(encodeTrades(trades)), routes: serialize(routes) });
   }
 }
 
@@ -71,7 +77,10 @@ async function sideServer(root: string): Promise<Server> {
   const catalog = loadCatalog(config.catalogDir);
   const graph = new PoolGraph(loadSnapshots(config.snapshotDir).snapshots, catalog);
   const pricer = RECORDED
-    ? ({ findTrades: async (search: TradeSearch) => decodeTrades(answers.get(searchKey(search))!) } as never)
+    ? ({
+        findTrades: async (search: TradeSearch) => decodeTrades(deserialize(answers.get(searchKey(search))!.trades) as EncodedTrades),
+        findRoutes: async (search: TradeSearch) => deserialize(answers.get(searchKey(search))!.routes),
+      } as never)
     : createPricer(config, { graph: () => graph, catalog });
   const store = createQuoteStore(config);
   const keys = createApiKeyStore(config, { logger });

@@ -43,6 +43,7 @@ const ctx = quoteContext({
   graph: () => graph,
   pricer: {
     findTrades: async (search: TradeSearch) => (answers[current] ??= await pricer.findTrades(search)),
+    findRoutes: (search) => pricer.findRoutes(search),
     close: () => pricer.close(),
     queueSize: () => 0,
   },

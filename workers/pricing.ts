@@ -111,7 +111,10 @@ export function replica(): { readonly graph: PoolGraph; readonly catalog: Catalo
   return { graph: poolGraph, catalog };
 }
 
-/** Finds the best trade (or the best per DEX deployment) for one task, on this worker's replica (Pricer.findTrades). */
+/**
+ * Finds the best trade (or the best per DEX deployment) for one task, on this worker's replica (Pricer.findTrades);
+ * a POST /quotes/routes search's trades described as its routes (Pricer.findRoutes).
+ */
 export function findTrades(task: tradeTask.TradeTask): tradeTask.TradeTaskResult {
   try {
     if (!ensureState(task.generation, task.updates))
@@ -119,6 +122,7 @@ export function findTrades(task: tradeTask.TradeTask): tradeTask.TradeTaskResult
         ok: false,
         error: { code: 'STATE_BEHIND', message: `the worker is not at generation ${task.generation}, block update ${task.updates}` },
       };
+    if (tradeTask.isRouteSearch(task)) return { ok: true, routes: tradeTask.findRoutes(graph, task) };
     return { ok: true, trades: encodeTrades(tradeTask.findTrades(graph, task)) };
   } catch (error) {
     return { ok: false, error: { code: 'WORKER_FAILURE', message: error instanceof Error ? error.message : String(error) } };

@@ -14,7 +14,7 @@ export class PricingGraph {
 
   constructor(
     readonly graph: PoolGraph,
-    private readonly catalog: Catalog,
+    readonly catalog: Catalog,
     chains?: Map<number, ChainPoolIndex | null>,
   ) {
     this.chains = chains ?? new Map();

@@ -18,10 +18,11 @@ export function sendData<T>(ctx: Context, message: string, data: T, status = 200
 
 /**
  * Writes a success envelope around `data` already serialized to JSON text: the same bytes sendData() writes for
- * the parsed value, without serializing it again.
+ * the parsed value, without serializing it again. `fields` as sendData's.
  */
-export function sendDataJson(ctx: Context, message: string, dataJson: string, status = 200): void {
-  sendJson(ctx, status, `{"code":${status},"message":${JSON.stringify(message)},"data":${dataJson}}`);
+export function sendDataJson(ctx: Context, message: string, dataJson: string, status = 200, fields: Record<string, string> = {}): void {
+  const head = JSON.stringify({ code: status, message, ...fields });
+  sendJson(ctx, status, `${head.slice(0, -1)},"data":${dataJson}}`);
 }
 
 /** Writes an error envelope (no `data`). */

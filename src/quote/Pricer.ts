@@ -5,18 +5,20 @@ import type { Config } from '../config.ts';
 import { InternalError, ServiceUnavailableError } from '../errors/BaseError.ts';
 import type { ChainPoolIndex } from '../graph/ChainPoolIndex.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
-import { pricingGraphOf } from '../graph/PricingGraph.ts';
+import { type PricingGraph, pricingGraphOf } from '../graph/PricingGraph.ts';
 import { sharedSnapshotFiles } from '../graph/snapshot.ts';
 import { workerHandover } from '../graph/workerHandover.ts';
 import { snapshotProtocol } from '../protocols/registry.ts';
-import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
 import type { TradeFinder, TradeSearch } from '../routing/TradeFinder.ts';
-import { findTrades, type TradeTask, type TradeTaskResult } from './TradeTask.ts';
+import type { DeploymentRoute, RouteSearch } from './describedRoutes.ts';
+import { findRoutes, findTrades, type TradeTask, type TradeTaskResult } from './TradeTask.ts';
 import { TaskBatches } from './taskBatches.ts';
 import { decodeTrades } from './tradeCodec.ts';
 
 /** The pricing side of the quote path: finds trades on the state being served (in a worker, or in this thread). */
 export interface Pricer extends TradeFinder {
+  /** A POST /quotes/routes search's outcomes, each trade described (findRoutes); none when the chain has no pool state. */
+  findRoutes(search: RouteSearch): Promise<DeploymentRoute[]>;
   close(): Promise<void>;
   /** Tasks waiting for a worker. */
   queueSize(): number;
@@ -90,18 +92,18 @@ class InlinePricer {
     private readonly maxTicks: number,
   ) {}
 
-  /** The trades of any search, priced in this thread. */
-  runHere(search: TradeSearch): DeploymentTrade[] {
-    return findTrades(pricingGraphOf(this.graph(), this.catalog), search);
+  /** Any search priced in this thread by `price` (findTrades or findRoutes). */
+  runHere<S extends TradeSearch, R>(search: S, price: (graph: PricingGraph, search: S) => R): R {
+    return price(pricingGraphOf(this.graph(), this.catalog), search);
   }
 
-  /** The trades, or undefined when the search must go to a worker. */
-  run(search: TradeSearch): DeploymentTrade[] | undefined {
+  /** The search priced in this thread by `price`, or undefined when it must go to a worker. */
+  run<S extends TradeSearch, R>(search: S, price: (graph: PricingGraph, search: S) => R): R | undefined {
     if (search.limits.maxHops > 1 || search.limits.maxSplits > 1) return undefined;
     const pricing = pricingGraphOf(this.graph(), this.catalog);
     const index = pricing.chain(search.chainId);
     if (index && hasDeepDirectPool(index, search.tokenIn, search.tokenOut, this.maxTicks)) return undefined;
-    return findTrades(pricing, search);
+    return price(pricing, search);
   }
 }
 
@@ -159,7 +161,7 @@ export function createPricer(
   const capacity = config.workerThreads + config.workerMaxQueue;
   let sent = 0;
   /** A search as a worker task: with the version of the state it must be priced on. */
-  const asTask = (search: TradeSearch): TradeTask => ({
+  const asTask = (search: TradeSearch | RouteSearch): TradeTask => ({
     ...search,
     generation: opts.generation?.() ?? 0,
     updates: opts.updates?.() ?? 0,
@@ -172,34 +174,49 @@ export function createPricer(
     }
   });
 
-  async function inWorker(task: TradeTask): Promise<DeploymentTrade[]> {
+  /**
+   * A search's answer from a worker, which `read` takes; a worker started after followed blocks were applied cannot
+   * catch up with them: the API thread prices it then (`here`).
+   */
+  async function inWorker<S extends TradeSearch, R>(
+    search: S,
+    here: (graph: PricingGraph, search: S) => R,
+    read: (answer: WorkerAnswer) => R,
+  ): Promise<R> {
     if (sent >= capacity) throw new ServiceUnavailableError('the pricing queue is full; retry shortly');
     let result: TradeTaskResult;
     sent++;
     try {
-      result = await batches.submit(task);
+      result = await batches.submit(asTask(search));
     } finally {
       sent--;
     }
     if (!result.ok && result.error.code === 'STATE_BEHIND' && inline) {
-      // A worker started after followed blocks were applied cannot catch up with them: the API thread prices it.
       stats.inline++;
-      return inline.runHere(task);
+      return inline.runHere(search, here);
     }
     if (!result.ok) throw new InternalError(`pricing worker: ${result.error.code}: ${result.error.message}`);
-    return decodeTrades(result.trades);
+    return read(result);
+  }
+
+  /** A search's answer: priced in this thread when cheap (InlinePricer, by `here`), else by a worker (inWorker). */
+  async function price<S extends TradeSearch, R>(
+    search: S,
+    here: (graph: PricingGraph, search: S) => R,
+    read: (answer: WorkerAnswer) => R,
+  ): Promise<R> {
+    const found = inline?.run(search, here);
+    if (found) {
+      stats.inline++;
+      return found;
+    }
+    stats.worker++;
+    return inWorker(search, here, read);
   }
 
   return {
-    async findTrades(search) {
-      const trades = inline?.run(search);
-      if (trades) {
-        stats.inline++;
-        return trades;
-      }
-      stats.worker++;
-      return inWorker(asTask(search));
-    },
+    findTrades: (search) => price(search, findTrades, (answer) => ('trades' in answer ? decodeTrades(answer.trades) : [])),
+    findRoutes: (search) => price(search, findRoutes, (answer) => ('routes' in answer ? answer.routes : [])),
     async close() {
       await pool.close({ force: false });
     },
@@ -212,10 +229,13 @@ export function createPricer(
     async probeWorkers() {
       // A task on no chain per worker, sent together: each idle worker takes one (one task per worker at a time), so
       // every worker has answered, and has therefore loaded and warmed its state (workers/pricing.ts), when all have.
-      await Promise.all(Array.from({ length: config.workerThreads }, () => inWorker(asTask(probeTask))));
+      await Promise.all(Array.from({ length: config.workerThreads }, () => inWorker(probeTask, findTrades, () => [])));
     },
   };
 }
+
+/** A worker's answer to a task it priced. */
+type WorkerAnswer = Exclude<TradeTaskResult, { ok: false }>;
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 

@@ -4,10 +4,17 @@ import { snapshotGasPriceWei } from '../graph/snapshot.ts';
 import { bestTradesByDeployment, type DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
 import { defaultLimits } from '../routing/RoutingLimits.ts';
 import type { TradeSearch } from '../routing/TradeFinder.ts';
+import { type DeploymentRoute, describedRoutes, type RouteSearch } from './describedRoutes.ts';
 import type { EncodedTrades } from './tradeCodec.ts';
 
-/** What the API sends a pricing worker: the search only, never pool state, and the state version to run it on. */
-export interface TradeTask extends TradeSearch {
+/**
+ * What the API sends a pricing worker: the search only, never pool state, and the state version to run it on. A
+ * RouteSearch (POST /quotes/routes) is answered with its trades described (findRoutes), any other with the trades.
+ */
+export type TradeTask = (TradeSearch | RouteSearch) & StateVersion;
+
+/** The version of the served state a task must be priced on. */
+export interface StateVersion {
   /** Snapshot generation (reloads) the API process is serving; a worker behind it reloads. */
   readonly generation: number;
   /** Followed blocks the API has applied within that generation; a worker behind it applies them first. */
@@ -18,7 +25,15 @@ export interface TradeTask extends TradeSearch {
  * What a worker returns: outcomes in their flat form (decodeTrades rebuilds them), or a plain error value (class
  * identity does not survive the thread hop).
  */
-export type TradeTaskResult = { ok: true; trades: EncodedTrades } | { ok: false; error: { code: string; message: string } };
+export type TradeTaskResult =
+  | { ok: true; trades: EncodedTrades }
+  | { ok: true; routes: DeploymentRoute[] }
+  | { ok: false; error: { code: string; message: string } };
+
+/** Whether a search is POST /quotes/routes' (answered with described routes). */
+export function isRouteSearch(search: TradeSearch | RouteSearch): search is RouteSearch {
+  return 'slippageBps' in search;
+}
 
 /**
  * Finds a search's trades on a pricing graph (Pricer.findTrades): the same code in a worker and in the API thread.
@@ -30,6 +45,11 @@ export function findTrades(graph: PricingGraph, search: TradeSearch): Deployment
   if (!index || !snapshot) return [];
   const gasPriceWei = search.limits.gasPriceWei ?? snapshotGasPriceWei(snapshot);
   return bestTradesByDeployment(index, search, { ...search.limits, gasPriceWei }, search.perDeployment);
+}
+
+/** Finds a route search's trades and describes them (describedRoutes): the same code in a worker and in the API thread. */
+export function findRoutes(graph: PricingGraph, search: RouteSearch): DeploymentRoute[] {
+  return describedRoutes(graph.catalog, search, findTrades(graph, search));
 }
 
 /**
@@ -48,7 +68,7 @@ export function warmUp(graph: PricingGraph): void {
     for (const base of index.baseTokens) {
       if (base === index.wrappedNative) continue;
       const search = { chainId, tokenIn: index.wrappedNative, tokenOut: base, tradeType: 'exactIn' as const, amount };
-      findTrades(graph, { ...search, limits: defaultLimits(deployments), perDeployment: true });
+      findRoutes(graph, { ...search, limits: defaultLimits(deployments), perDeployment: true, slippageBps: 'auto' });
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
+import { chainTokenLookup } from '../catalog/chainTokenLookup.ts';
 import { ChainClients } from '../chain/chainClients.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
@@ -58,19 +59,7 @@ export function snapshotInfo(ctx: QuoteContext, chainId: number): SnapshotInfo |
   };
 }
 
-/**
- * A chain's token by lower-case address (trades name tokens by their lower-case addresses). Each address is looked up
- * in the catalogue once per function made: a quote's trades name the same few tokens on every hop, as the same
- * strings (tradeCodec), so the repeats are one Map lookup without the catalogue's lower-casing.
- */
+/** A chain's token by lower-case address, looked up once per address (chainTokenLookup). */
 export function catalogToken(ctx: QuoteContext, chain: CatalogChain): (address: string) => CatalogToken {
-  const found = new Map<string, CatalogToken>();
-  return (address) => {
-    let token = found.get(address);
-    if (token === undefined) {
-      token = ctx.catalog.token(chain.chainId, address)!;
-      found.set(address, token);
-    }
-    return token;
-  };
+  return chainTokenLookup(ctx.catalog, chain);
 }

@@ -8,7 +8,7 @@ import { quoteAsOf } from './quoteLifecycle.ts';
 import { permit2Swap } from './quotePermit2.ts';
 import type { QuoteRequest } from './quoteRequest.ts';
 import type { QuoteSimulation } from './quoteSimulation.ts';
-import { type RouteQuote, routeQuotes } from './routeQuotes.ts';
+import { routeQuotes } from './routeQuotes.ts';
 import { sameChainQuote } from './sameChainQuote.ts';
 import { saveQuote } from './saveQuote.ts';
 
@@ -23,8 +23,11 @@ export class QuoteService {
     this.ctx = quoteContext(deps);
   }
 
-  /** POST /quotes/routes: the best trade per DEX deployment, best first net of the network fee (routeQuotes). */
-  routes(request: QuoteRequest): Promise<RouteQuote[]> {
+  /**
+   * POST /quotes/routes: the best trade per DEX deployment, best first net of the network fee, as the JSON text of
+   * RouteQuote[] (routeQuotes).
+   */
+  routes(request: QuoteRequest): Promise<string> {
     return routeQuotes(this.ctx, request);
   }
 

@@ -61,7 +61,7 @@ export function quotesRouter(deps: QuoteRoutesDeps, graph?: () => PoolGraph): Ro
 
   router.post('/quotes/routes', optionalApiKey(deps.keys), async (ctx) => {
     const request = readRequest(ctx);
-    sendData(ctx, 'routes fetched successfully', await deps.quotes.routes(request), 200, { rankedBy: ROUTES_RANKED_BY });
+    sendDataJson(ctx, 'routes fetched successfully', await deps.quotes.routes(request), 200, { rankedBy: ROUTES_RANKED_BY });
   });
 
   router.post<KeyedState>('/quotes', requireApiKey(deps.keys), async (ctx) => {

@@ -52,7 +52,7 @@ export async function findBestTrade(finder: TradeFinder, chain: CatalogChain, wh
 
 /** The error for a search that found no trade, from the outcomes' refusal codes. */
 export function tradeRefusal(
-  outcomes: readonly TradeOutcome[],
+  outcomes: readonly (TradeOutcome | { readonly ok: true })[],
   chain: CatalogChain,
   what: QuotedTrade,
   maxHops: number,

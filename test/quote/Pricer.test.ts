@@ -16,6 +16,7 @@ import type { TradeSearch } from '../../src/routing/TradeFinder.ts';
 import { fixtureCatalogDir, fixtureSnapshotDir } from '../helpers/testApp.ts';
 
 const crashingWorker = fileURLToPath(new URL('../fixtures/workers/crashingPricing.ts', import.meta.url));
+const refusingWorker = fileURLToPath(new URL('../fixtures/workers/refusingPricing.ts', import.meta.url));
 const WETH = '0x1111111111111111111111111111111111111111';
 const USDC = '0x2222222222222222222222222222222222222222';
 // Fixture v2 pool: 10 WETH / 30,000 USDC, 30 bps. The oracle is UniswapV2Library's formula, written out:
@@ -195,3 +196,20 @@ await pricer.close();`;
     );
   },
 );
+
+t.test('probeWorkers asks the workers even where the API thread prices cheap tasks itself', async (t) => {
+  const config = loadConfig({ CATALOG_DIR: fixtureCatalogDir, SNAPSHOT_DIR: fixtureSnapshotDir, WORKER_THREADS: '1' });
+  const catalog = loadCatalog(fixtureCatalogDir);
+  const graph = new PoolGraph(loadSnapshots(fixtureSnapshotDir).snapshots, catalog);
+  const pricer = createPricer(config, { workerFile: refusingWorker, graph: () => graph, catalog });
+  t.teardown(() => pricer.close());
+  // The probe (one hop, one split) is a task the API thread would price itself; findTrades does.
+  t.same(await pricer.findTrades(probeTask), []);
+  t.same(pricer.stats(), { inline: 1, worker: 0 });
+  await t.rejects(pricer.probeWorkers(), { message: 'pricing worker: WORKER_FAILURE: answered by the refusing worker' });
+  // A default-routing search goes to the worker, through findTrades and findRoutes alike.
+  const search = wethToUsdc({ maxHops: 2, maxSplits: 2 });
+  await t.rejects(pricer.findTrades(search), { message: /refusing worker/ });
+  await t.rejects(pricer.findRoutes({ ...search, slippageBps: 50 }), { message: /refusing worker/ });
+  t.same(pricer.stats(), { inline: 1, worker: 2 });
+});

@@ -61,6 +61,7 @@ let moved = false;
 let original: Pricer | undefined;
 const switching: Pricer = {
   findTrades: (search: TradeSearch) => (moved ? movedPricer : original!).findTrades(search),
+  findRoutes: (search) => (moved ? movedPricer : original!).findRoutes(search),
   close: async () => undefined,
   queueSize: () => 0,
 };

@@ -60,6 +60,7 @@ t.test('GET /readyz: 503 envelope naming each failing check (store unreachable, 
     findTrades: async () => {
       throw new Error('worker gone');
     },
+    findRoutes: async () => [],
     close: async () => undefined,
     queueSize: () => 0,
   };
@@ -73,7 +74,12 @@ t.test('GET /readyz: 503 envelope naming each failing check (store unreachable, 
     [503, { code: 503, message: 'not ready: workers: worker gone; quoteStore: quote store (redis) is unreachable' }],
   );
 
-  const silent = { findTrades: () => new Promise<never>(() => undefined), close: async () => undefined, queueSize: () => 0 };
+  const silent = {
+    findTrades: () => new Promise<never>(() => undefined),
+    findRoutes: async () => [],
+    close: async () => undefined,
+    queueSize: () => 0,
+  };
   const slow = await buildStubQuoteApp({ pricer: silent });
   t.teardown(() => slow.close());
   const readiness = await checkReadiness({ catalog: slow.catalog, graph: () => slow.graph, pricer: silent, timeoutMs: 100 });
@@ -126,6 +132,7 @@ t.test('GET /readyz: answers are reused for a second, so probes cannot load the 
       calls += 1;
       return [];
     },
+    findRoutes: async () => [],
     close: async () => undefined,
     queueSize: () => 0,
   };
@@ -139,6 +146,7 @@ t.test("GET /readyz: a followed chain's age is read at every answer, while the p
   let probes = 0;
   const pricer = {
     findTrades: async () => [],
+    findRoutes: async () => [],
     probeWorkers: async () => {
       probes += 1;
     },

@@ -339,7 +339,12 @@ t.test('operations responses validate against the document', async (t) => {
   conforms(t, 'healthz', 'GET', '/healthz', await s.request('GET', '/healthz'));
   conforms(t, 'readyz', 'GET', '/readyz', await s.request('GET', '/readyz'));
   const broken = await buildStubQuoteApp({
-    pricer: { findTrades: async () => Promise.reject(new Error('down')), close: async () => undefined, queueSize: () => 0 },
+    pricer: {
+      findTrades: async () => Promise.reject(new Error('down')),
+      findRoutes: async () => [],
+      close: async () => undefined,
+      queueSize: () => 0,
+    },
   });
   t.teardown(() => broken.close());
   const notReady = await broken.request('GET', '/readyz');
