@@ -2,11 +2,12 @@ import { buildBridgeRouteSteps } from '../bridge/buildBridgeRouteSteps.ts';
 import { describeBridgeRoute } from '../bridge/describeBridgeRoute.ts';
 import { planBridgeRoute } from '../bridge/planBridgeRoute.ts';
 import type { CatalogChain } from '../catalog/Catalog.ts';
+import { chainTokenLookup } from '../catalog/chainTokenLookup.ts';
 import { ValidationError } from '../errors/BaseError.ts';
 import type { Trade } from '../routing/Trade.ts';
 import type { TradeFinder } from '../routing/TradeFinder.ts';
 import { readStepAllowances } from './quoteAllowances.ts';
-import { catalogToken, type QuoteContext } from './quoteContext.ts';
+import type { QuoteContext } from './quoteContext.ts';
 import type { QuoteRequest } from './quoteRequest.ts';
 import { priceImpactRefusal, type QuotedSwap } from './quoteWarnings.ts';
 import type { PricedQuote } from './saveQuote.ts';
@@ -59,7 +60,7 @@ export async function crossChainQuote(ctx: QuoteContext, request: QuoteRequest, 
     steps = build(read.allowances);
     allowanceUnread = read.unread;
   }
-  const extension = describeBridgeRoute(plan, deadline, (chainId) => catalogToken(ctx, ctx.catalog.chain(chainId)!));
+  const extension = describeBridgeRoute(plan, deadline, (chainId) => chainTokenLookup(ctx.catalog, ctx.catalog.chain(chainId)!));
   const bridge = plan.originBridge;
   return {
     slippage,

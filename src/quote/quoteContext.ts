@@ -1,5 +1,4 @@
-import type { Catalog, CatalogChain, CatalogToken } from '../catalog/Catalog.ts';
-import { chainTokenLookup } from '../catalog/chainTokenLookup.ts';
+import type { Catalog } from '../catalog/Catalog.ts';
 import { ChainClients } from '../chain/chainClients.ts';
 import type { PoolGraph } from '../graph/PoolGraph.ts';
 import type { QuoteStore } from '../store/quoteStore.ts';
@@ -57,9 +56,4 @@ export function snapshotInfo(ctx: QuoteContext, chainId: number): SnapshotInfo |
     blockTimestamp: snapshot.blockTimestamp,
     ageSeconds: Math.max(0, Math.floor(ctx.now() / 1000) - snapshot.blockTimestamp),
   };
-}
-
-/** A chain's token by lower-case address, looked up once per address (chainTokenLookup). */
-export function catalogToken(ctx: QuoteContext, chain: CatalogChain): (address: string) => CatalogToken {
-  return chainTokenLookup(ctx.catalog, chain);
 }

@@ -1,4 +1,5 @@
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
+import { chainTokenLookup } from '../catalog/chainTokenLookup.ts';
 import { ServiceUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import { describeTrade } from '../routing/describeTrade.ts';
 import { slippageLimits } from '../routing/slippageLimits.ts';
@@ -11,7 +12,7 @@ import { permit2Of } from '../tx/executorSteps.ts';
 import type { Step } from '../tx/Step.ts';
 import { chosenSlippage } from './autoSlippage.ts';
 import { permit2Refusal } from './permit2Refusal.ts';
-import { catalogToken, type QuoteContext } from './quoteContext.ts';
+import type { QuoteContext } from './quoteContext.ts';
 import { type PermitData, quotePermit } from './quotePermit2.ts';
 import type { QuoteRequest } from './quoteRequest.ts';
 import { priceImpactRefusal } from './quoteWarnings.ts';
@@ -70,7 +71,7 @@ export async function sameChainQuote(ctx: QuoteContext, request: QuoteRequest, d
     );
   const slippage = chosenSlippage(request.slippageBps, trade);
   const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippage.slippageBps);
-  const { route, pairAddress, ...view } = describeTrade(chain, trade, catalogToken(ctx, chain), amountOutMinimum);
+  const { route, pairAddress, ...view } = describeTrade(chain, trade, chainTokenLookup(ctx.catalog, chain), amountOutMinimum);
   const build = (allowances?: ReadonlyMap<string, bigint>, permit2Allowances?: ReadonlyMap<string, Permit2Allowance>) =>
     buildTradeSteps(tradeStepsParams(request, trade, { amountInMaximum, amountOutMinimum }, deadline, allowances, permit2Allowances));
   let steps = build();

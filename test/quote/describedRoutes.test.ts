@@ -5,11 +5,12 @@
 // exact input and output, a fixed slippage and "auto", and a price-impact bound that leaves routes out.
 import t from 'tap';
 import { variedQuoteBodies } from '../../bench/lib/quoteMix.ts';
+import { chainTokenLookup } from '../../src/catalog/chainTokenLookup.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { chosenSlippage } from '../../src/quote/autoSlippage.ts';
 import { describedRoutes, type RouteSearch } from '../../src/quote/describedRoutes.ts';
 import { QUOTE_VALIDITY_SECONDS } from '../../src/quote/Quote.ts';
-import { catalogToken, quoteContext, snapshotInfo } from '../../src/quote/quoteContext.ts';
+import { quoteContext, snapshotInfo } from '../../src/quote/quoteContext.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../../src/quote/quoteRequest.ts';
 import { quoteWarnings } from '../../src/quote/quoteWarnings.ts';
 import { routeQuotes } from '../../src/quote/routeQuotes.ts';
@@ -53,7 +54,7 @@ function before(request: QuoteRequest): string | null {
   const trades = found.filter((trade) => trade.priceImpactBps <= request.maxPriceImpactBps);
   if (trades.length === 0) return null;
   trades.sort(compareNetOfGas);
-  const token = catalogToken(ctx, chain);
+  const token = chainTokenLookup(ctx.catalog, chain);
   const routes = trades.map((trade) => {
     const { slippageBps, slippageSource } = chosenSlippage(request.slippageBps, trade);
     const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippageBps);
