@@ -6,6 +6,9 @@
  * with 1 (the difference is one worker), and POST /quotes/routes latency on the devnet quote mix against the
  * small devnet graph and the 100,000-pool graph, interleaved rounds, medians; and the first quote after /readyz says
  * ready on each (a pair the start-up warm-up does not search), then the first quote of each other pair of the mix.
+ * Then the same p50 on a graph of as many pools none of which holds a devnet token (generateScale's `hubs: false`):
+ * there the mix's answers are the devnet graph's (the row counts the requests answered identically), so it shows
+ * what the graph's size alone costs, where the 100k row also prices the richer answers its pools make possible.
  * Where a first quote's time goes in a pricing worker: bench/lib/firstQuoteStages.ts in a child process on the same
  * generated graph (CPU time by stage: load, index, warm-up before ready; per pair its candidate paths, pool
  * conversions, first search and the same search again).
@@ -146,20 +149,26 @@ async function answered(url: string, requests: LoadRequest[]): Promise<LoadReque
  * and the body's bytes per 200 response. The same mix on a bigger graph may be answered with more paths: the p50 row
  * compares the cost of those answers, not only of the graph's size.
  */
-async function answerSize(url: string, requests: readonly LoadRequest[]): Promise<{ paths: number; bytes: number }> {
+async function answerSize(url: string, requests: readonly LoadRequest[]): Promise<{ paths: number; bytes: number; routes: string[] }> {
   let answers = 0;
   let paths = 0;
   let bytes = 0;
+  // Each request's route elements without what differs by the moment or the snapshot (deadline, snapshot): '' when refused.
+  const found: string[] = [];
   for (const r of requests) {
     const res = await fetch(url + r.path, { method: r.method, body: r.body, headers: { 'content-type': 'application/json' } });
     const text = await res.text();
-    if (!res.ok) continue;
+    if (!res.ok) {
+      found.push('');
+      continue;
+    }
     answers++;
     bytes += Buffer.byteLength(text);
-    const routes = (JSON.parse(text) as { data: { paths?: unknown[] }[] }).data;
+    const routes = (JSON.parse(text) as { data: { paths?: unknown[]; deadline?: number; snapshot?: unknown }[] }).data;
+    found.push(JSON.stringify(routes.map(({ deadline, snapshot, ...rest }) => rest)));
     for (const route of routes) paths += route.paths?.length ?? 0;
   }
-  return { paths: answers ? paths / answers : 0, bytes: answers ? bytes / answers : 0 };
+  return { paths: answers ? paths / answers : 0, bytes: answers ? bytes / answers : 0, routes: found };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
@@ -268,11 +277,29 @@ try {
   const rss1 = one.server.rss();
   await one.server.stop();
   const perWorker = rssAfterOneRound - rss1;
+  // As many pools, none of them at a devnet token (generateScale's `hubs: false`): the mix's answers are the devnet
+  // graph's, so against the devnet graph in the same rounds this p50 is what the graph's size alone costs.
+  const detachedFixture = generateScale(join(dir, 'detached'), { ...DEFAULT_SCALE, pools: POOLS, hubs: false });
+  const detachedEnv = { SNAPSHOT_DIR: detachedFixture.snapshotDir, SHIPPED_SNAPSHOT_DIR: 'none', CATALOG_DIR: detachedFixture.catalogDir };
+  const detached = await start('100k detached', { ...detachedEnv, WORKER_THREADS: '2' }, firstProbe);
+  servers.push(detached.server);
+  const detachedAnswers = await answerSize(detached.server.url, mix);
+  const sameAnswers = detachedAnswers.routes.filter((r, i) => r !== '' && r === smallAnswers.routes[i]).length;
+  const smallBesideDetached: LoadResult[] = [];
+  const detachedRuns: LoadResult[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    smallBesideDetached.push(await runLoad({ url: small.server.url, requests: mix, connections: CONNECTIONS, seconds: SECONDS }));
+    detachedRuns.push(await runLoad({ url: detached.server.url, requests: mix, connections: CONNECTIONS, seconds: SECONDS }));
+  }
+  await detached.server.stop();
 
   const stages = workerStages(ROOT, fixture);
   const p50Small = median(smallRuns.map((r) => r.p50));
   const p50Big = median(bigRuns.map((r) => r.p50));
   const failures = [...smallRuns, ...bigRuns].reduce((n, r) => n + r.failures, 0);
+  const p50Detached = median(detachedRuns.map((r) => r.p50));
+  const p50BesideDetached = median(smallBesideDetached.map((r) => r.p50));
+  const detachedFailures = [...smallBesideDetached, ...detachedRuns].reduce((n, r) => n + r.failures, 0);
   const loadMs = big.server.readyMs; // node + the TypeScript loader + modules + catalogue + snapshots; the devnet server pays all but the big graph
   rows.push(
     {
@@ -343,6 +370,14 @@ try {
       ratio: `${((p50Big / p50Small - 1) * 100).toFixed(0)}%`,
       target: 'within 10%',
       met: p50Big <= p50Small * 1.1 && failures === 0,
+    },
+    {
+      part: 'scale',
+      case: `the same, 100k pools none of which holds a devnet token (the graph's size alone: the mix's answers unchanged)`,
+      result: `100k graph ${ms(p50Detached)} (${num(median(detachedRuns.map((r) => r.rps)))} req/s) vs devnet graph ${ms(p50BesideDetached)} (${num(median(smallBesideDetached.map((r) => r.rps)))} req/s) in the same rounds; ${sameAnswers} of ${mix.length} requests answered exactly as on the devnet graph${detachedFailures ? `, ${detachedFailures} failed` : ''}`,
+      ratio: `${((p50Detached / p50BesideDetached - 1) * 100).toFixed(0)}%`,
+      target: '',
+      met: null,
     },
   );
   if (heavyRun) {

@@ -58,6 +58,12 @@ export interface ScaleOptions {
   /** Share of generated pools that are v3. */
   readonly v3Share: number;
   readonly seed: number;
+  /**
+   * Whether generated pools may hold a devnet token (default true: half of them pair a generated token with one, the
+   * rest two generated tokens). False (`detached`): none does, so no path between devnet tokens gains a pool, and a
+   * devnet pair's answer is the devnet graph's: what a bigger graph costs by its size alone (bench:scale).
+   */
+  readonly hubs?: boolean;
 }
 
 export const DEFAULT_SCALE: ScaleOptions = { pools: 100_000, tokens: 5_000, v3Share: 0.4, seed: 7 };
@@ -156,7 +162,8 @@ export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE
   const chain = JSON.parse(readFileSync(join(ROOT, 'catalog/devnet.json'), 'utf8')) as {
     tokens: { address: string; symbol: string; decimals: number }[];
   };
-  const hubs = chain.tokens.filter((t) => t.symbol !== 'ETH').map((t) => t.address.toLowerCase());
+  const hubList = chain.tokens.filter((t) => t.symbol !== 'ETH').map((t) => t.address.toLowerCase());
+  const hubs = options.hubs ?? true;
   // Prices from their own stream, so the pools drawn (pairs, DEXes, fees, positions) are those of the stream alone.
   const priceRandom = rng(options.seed + 1);
   const prices = new Map<string, ScalePrice>();
@@ -188,13 +195,14 @@ export function generateScale(dir: string, options: ScaleOptions = DEFAULT_SCALE
   let v3Pools = 0;
   const stats = new TickStats();
   const heavy: [string, string, string][] = [];
-  const hub = (): string => hubs[Math.floor(random() * hubs.length)];
+  const hub = (): string => hubList[Math.floor(random() * hubList.length)];
   const token = (): string => generated[Math.floor(random() * generated.length)];
   const midcap = (): string => generated[Math.floor(random() * Math.min(200, generated.length))];
   for (let i = 0; i < options.pools; ) {
     const a = token();
     const r = random();
-    const b = r < 0.5 ? hub() : r < 0.8 ? midcap() : token();
+    // Detached: a draw for a devnet token takes a mid-cap generated one instead.
+    const b = r < 0.5 ? (hubs ? hub() : midcap()) : r < 0.8 ? midcap() : token();
     if (a === b) continue;
     const [token0, token1] = a < b ? [a, b] : [b, a];
     const v3 = random() < options.v3Share;

@@ -80,3 +80,21 @@ t.test('every generated token has one price: all its pools against priced tokens
   t.ok(checked > 100, `${checked} pools between generated tokens checked`);
   t.ok(worst < 1.001, `largest mismatch of a generated pair's price: ${worst}`);
 });
+
+t.test('hubs: false generates as many pools, none of them at a devnet token', async (t) => {
+  const detachedDir = mkdtempSync(join(tmpdir(), 'scale-graph-detached-'));
+  t.teardown(() => rmSync(detachedDir, { recursive: true, force: true }));
+  const detached = generateScale(detachedDir, { pools: 3_000, tokens: 100, v3Share: 0.4, seed: 7, hubs: false });
+  const pools = (JSON.parse(readFileSync(join(detached.snapshotDir, 'devnet.json'), 'utf8')) as { pools: RawPool[] }).pools.slice(
+    devnetPools.length,
+  );
+  const devnetTokens = new Set(devnetPools.flatMap((p) => [p.token0.toLowerCase(), p.token1.toLowerCase()]));
+  t.ok(devnetTokens.size >= 7, `${devnetTokens.size} devnet tokens with pools`);
+  const at = (p: RawPool) => devnetTokens.has(p.token0.toLowerCase()) || devnetTokens.has(p.token1.toLowerCase());
+  t.equal(pools.length, 3_000);
+  t.equal(pools.filter(at).length, 0, 'no generated pool holds a devnet token');
+  t.same(new PoolGraph(loadSnapshots(detached.snapshotDir).snapshots, loadCatalog(detached.catalogDir)).ignored, []);
+  // The default fixture: over a third of its pools hold one (its draws for a devnet token that pair no pool twice).
+  const hubbed = generatedPools.filter(at).length;
+  t.ok(hubbed > 1_000, `${hubbed} of 3,000 default pools hold a devnet token`);
+});
