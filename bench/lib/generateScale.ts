@@ -59,7 +59,7 @@ export interface ScaleOptions {
   readonly v3Share: number;
   readonly seed: number;
   /**
-   * Whether generated pools may hold a devnet token (default true: half of them pair a generated token with one, the
+   * Whether generated pools may hold a devnet token (default true: half the draws pair a generated token with one, the
    * rest two generated tokens). False (`detached`): none does, so no path between devnet tokens gains a pool, and a
    * devnet pair's answer is the devnet graph's: what a bigger graph costs by its size alone (bench:scale).
    */
