@@ -15,7 +15,9 @@
  * Environment: BENCH_WARM, BENCH_SECONDS, BENCH_ROUTING (`default`, or `single`: maxHops 1 / maxSplits 1),
  * BENCH_PERF, BENCH_NODE_ARGS (node and V8 flags for the service, space-separated, e.g. `--single-threaded-gc`), WORKER_THREADS (passed to the service), BENCH_PATH (`routes`, the default: `POST /quotes/routes`; or
  * `quotes`: `POST /quotes` saved in Redis at REDIS_URL, default redis://127.0.0.1:6379, under a key prefix of its own; or
- * `refused`: `POST /quotes/routes` refused by validation before any pricing, bench:http's routes-refused: the request path alone).
+ * `refused`: `POST /quotes/routes` refused by validation before any pricing, bench:http's routes-refused: the request path alone),
+ * BENCH_GRAPH_DIR (a folder generateScale wrote, e.g. `npm run ts -- bench/writeScale.ts <dir> [detached]`: its catalogue and
+ * snapshots served instead of the shipped devnet's).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -54,7 +56,10 @@ function threads(pid: number): Map<number, ThreadCpu> {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-threads-'));
+// BENCH_GRAPH_DIR: a generated graph's folders (bench/lib/generateScale.ts) served instead of the shipped devnet.
+const graphDir = process.env.BENCH_GRAPH_DIR;
 const env = {
+  ...(graphDir ? { SNAPSHOT_DIR: join(graphDir, 'snapshots'), SHIPPED_SNAPSHOT_DIR: 'none', CATALOG_DIR: join(graphDir, 'catalog') } : {}),
   DATA_DIR: dataDir,
   QUOTE_TTL_SECONDS: '600',
   LOG_LEVEL: 'info',
