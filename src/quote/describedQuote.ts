@@ -5,7 +5,7 @@ import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
 import { describeTrade, type RouteSummary, type TradeView } from '../routing/describeTrade.ts';
 import { slippageLimits } from '../routing/slippageLimits.ts';
 import type { Trade } from '../routing/Trade.ts';
-import type { TradeSearch } from '../routing/TradeFinder.ts';
+import { type TradeSearch, tradeSearch } from '../routing/TradeFinder.ts';
 import type { Permit2Allowance } from '../tx/approveStep.ts';
 import { buildTradeSteps, type TradeStepsParams } from '../tx/buildTradeSteps.ts';
 import type { Step } from '../tx/Step.ts';
@@ -32,6 +32,28 @@ export interface QuoteFields extends StepsRequest {
 /** A POST /quotes search: the best trade over all deployments, described and its steps built where it is found. */
 export interface QuoteSearch extends TradeSearch {
   readonly quote: QuoteFields;
+}
+
+/**
+ * The POST /quotes search for a request whose steps run until `deadline` (seconds since the epoch): the best trade
+ * over all the request's deployments, priced with its approval mode (gasModel.callGas `permit`), and the request's
+ * fields its steps are built from; the trade itself comes back with a sender only.
+ */
+export function quoteSearch(request: QuoteRequest, deadline: number): QuoteSearch {
+  const { slippageBps, tokenIn, tokenOut, recipientAddress, walletAddress, approvalMode } = request;
+  return {
+    ...tradeSearch(request.originChain, request, { ...request.limits, approvalMode }, false),
+    quote: {
+      slippageBps,
+      tokenIn,
+      tokenOut,
+      recipientAddress,
+      walletAddress,
+      approvalMode,
+      deadline,
+      withTrade: request.sender !== undefined,
+    },
+  };
 }
 
 /**

@@ -1,13 +1,13 @@
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
 import { ServiceUnavailableError, ValidationError } from '../errors/BaseError.ts';
 import type { Trade } from '../routing/Trade.ts';
-import { tradeRefusal, tradeSearch } from '../routing/TradeFinder.ts';
+import { tradeRefusal } from '../routing/TradeFinder.ts';
 import type { Permit2Allowance } from '../tx/approveStep.ts';
 import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import { checksumAddress } from '../tx/checksumAddress.ts';
 import { permit2Of } from '../tx/executorSteps.ts';
 import type { Step } from '../tx/Step.ts';
-import { type DescribedQuote, tradeStepsParams } from './describedQuote.ts';
+import { type DescribedQuote, quoteSearch, tradeStepsParams } from './describedQuote.ts';
 import type { Pricer } from './Pricer.ts';
 import { permit2Refusal } from './permit2Refusal.ts';
 import type { QuoteContext } from './quoteContext.ts';
@@ -29,22 +29,8 @@ function universalRouters(trade: Trade): string[] {
  * built again on them).
  */
 async function bestQuote(pricer: Pricer, request: QuoteRequest, deadline: number): Promise<DescribedQuote> {
-  const chain = request.originChain;
-  // The approval mode prices the trade's Permit2 allowance as its steps give it (gasModel.callGas `permit`).
-  const limits = { ...request.limits, approvalMode: request.approvalMode };
-  const { slippageBps, tokenIn, tokenOut, recipientAddress, walletAddress, approvalMode } = request;
-  const quote = {
-    slippageBps,
-    tokenIn,
-    tokenOut,
-    recipientAddress,
-    walletAddress,
-    approvalMode,
-    deadline,
-    withTrade: request.sender !== undefined,
-  };
-  const [result] = await pricer.findQuote({ ...tradeSearch(chain, request, limits, false), quote });
-  if (!result?.outcome.ok) throw tradeRefusal(result ? [result.outcome] : [], chain, request, limits.maxHops);
+  const [result] = await pricer.findQuote(quoteSearch(request, deadline));
+  if (!result?.outcome.ok) throw tradeRefusal(result ? [result.outcome] : [], request.originChain, request, request.limits.maxHops);
   return result.outcome.quote;
 }
 

@@ -13,14 +13,14 @@ import { chainTokenLookup } from '../../src/catalog/chainTokenLookup.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import { applyTokenFacts } from '../../src/quote/applyTokenFacts.ts';
 import { chosenSlippage } from '../../src/quote/autoSlippage.ts';
-import type { DeploymentQuote, QuoteSearch } from '../../src/quote/describedQuote.ts';
+import { type DeploymentQuote, type DescribedQuote, quoteSearch } from '../../src/quote/describedQuote.ts';
 import { createPricer } from '../../src/quote/Pricer.ts';
 import { parseQuoteRequest, type QuoteRequest } from '../../src/quote/quoteRequest.ts';
 import { findQuote, findTrades } from '../../src/quote/TradeTask.ts';
 import { decodeTrades, encodeTrades } from '../../src/quote/tradeCodec.ts';
 import { describeTrade } from '../../src/routing/describeTrade.ts';
 import { slippageLimits } from '../../src/routing/slippageLimits.ts';
-import { tradeSearch } from '../../src/routing/TradeFinder.ts';
+import type { Trade } from '../../src/routing/Trade.ts';
 import { buildTradeSteps } from '../../src/tx/buildTradeSteps.ts';
 import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';
 
@@ -33,27 +33,29 @@ const WALLET = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 /** JSON text with bigints as `<digits>n`: equal text is equal values, key order included. */
 const text = (value: unknown): string => JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 
-/** The search sameChainQuote sends for a request (its bestQuote). */
-function search(request: QuoteRequest): QuoteSearch {
-  const { slippageBps, tokenIn, tokenOut, recipientAddress, walletAddress, approvalMode } = request;
-  return {
-    ...tradeSearch(request.originChain, request, { ...request.limits, approvalMode }, false),
-    quote: {
-      slippageBps,
-      tokenIn,
-      tokenOut,
-      recipientAddress,
-      walletAddress,
-      approvalMode,
-      deadline: DEADLINE,
-      withTrade: request.sender !== undefined,
-    },
-  };
+/** A described quote's fields compared (the trade apart). */
+const FIELDS = [
+  'tradeType',
+  'amountIn',
+  'amountOut',
+  'priceImpactBps',
+  'slippage',
+  'amountInMaximum',
+  'amountOutMinimum',
+  'route',
+  'pairAddress',
+  'view',
+  'steps',
+] as const;
+
+/** The fields compared as JSON text (key order included), and the trade when it came along. */
+function compared(q: Pick<DescribedQuote, (typeof FIELDS)[number]>, trade: Trade | undefined): string {
+  return text([...FIELDS.map((field) => q[field]), trade]);
 }
 
 /** What sameChainQuote built in the API thread before the change (null when no trade was found). */
 function before(request: QuoteRequest): string | null {
-  const [result] = decodeTrades(encodeTrades(findTrades(pricing, search(request))));
+  const [result] = decodeTrades(encodeTrades(findTrades(pricing, quoteSearch(request, DEADLINE))));
   if (!result?.outcome.ok) return null;
   const trade = result.outcome.trade;
   const chain = request.originChain;
@@ -74,22 +76,9 @@ function before(request: QuoteRequest): string | null {
     approvalMode: request.approvalMode,
     permit2Allowances: undefined,
   });
-  const { amountIn, amountOut, priceImpactBps, tradeType } = trade;
-  return text({
-    tradeType,
-    amountIn,
-    amountOut,
-    priceImpactBps,
-    slippage,
-    amountInMaximum,
-    amountOutMinimum,
-    route,
-    pairAddress,
-    view,
-    steps,
-    // The trade comes along with a sender only.
-    trade: request.sender === undefined ? undefined : trade,
-  });
+  // The trade comes along with a sender only.
+  const found = { ...trade, slippage, amountInMaximum, amountOutMinimum, route, pairAddress, view, steps };
+  return compared(found, request.sender === undefined ? undefined : trade);
 }
 
 /** The same fields of a described quote, with its trade decoded (the trade of `before` when it came along). */
@@ -99,22 +88,7 @@ function described(found: DeploymentQuote[], withTrade: boolean): string | null 
   const q = result.outcome.quote;
   const trade = q.trade === undefined ? undefined : decodeTrades(q.trade)[0].outcome;
   if (withTrade !== (trade !== undefined)) return `trade ${trade === undefined ? 'missing' : 'not asked for'}`;
-  const { tradeType, amountIn, amountOut, priceImpactBps, slippage, amountInMaximum, amountOutMinimum, route, pairAddress, view, steps } =
-    q;
-  return text({
-    tradeType,
-    amountIn,
-    amountOut,
-    priceImpactBps,
-    slippage,
-    amountInMaximum,
-    amountOutMinimum,
-    route,
-    pairAddress,
-    view,
-    steps,
-    trade: trade?.ok ? trade.trade : undefined,
-  });
+  return compared(q, trade?.ok ? trade.trade : undefined);
 }
 
 /** The request of a body as the service prices it (parsed, tokens and chain as served). */
@@ -143,14 +117,14 @@ t.test('findQuote answers what sameChainQuote built before, in a worker and in t
       const request = requestOf(body);
       const expected = before(request);
       const asked = request.sender !== undefined;
-      const inWorker = described(await pricer.findQuote(search(request)), asked);
-      const inThread = described(findQuote(pricing, search(request)), asked);
+      const inWorker = described(await pricer.findQuote(quoteSearch(request, DEADLINE)), asked);
+      const inThread = described(findQuote(pricing, quoteSearch(request, DEADLINE)), asked);
       compared++;
       if (expected !== null) {
         found++;
-        const built = JSON.parse(expected) as { steps: { spender?: string }[] };
-        steps += built.steps.length;
-        approvals += built.steps.filter((s) => s.spender).length;
+        const built = (JSON.parse(expected) as unknown[])[FIELDS.indexOf('steps')] as { spender?: string }[];
+        steps += built.length;
+        approvals += built.filter((s) => s.spender).length;
         if (asked) withTrade++;
       }
       if (inWorker !== expected) differ.push(`worker: ${body}`);
