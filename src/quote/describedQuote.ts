@@ -2,7 +2,7 @@ import type { Catalog, CatalogChain, DeploymentId } from '../catalog/Catalog.ts'
 import { chainTokenLookup } from '../catalog/chainTokenLookup.ts';
 import type { RefusalCode } from '../errors/RefusalCode.ts';
 import type { DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
-import { describeTrade, type RouteSummary, type TradeView } from '../routing/describeTrade.ts';
+import { describeTrade, type RouteSummary } from '../routing/describeTrade.ts';
 import { slippageLimits } from '../routing/slippageLimits.ts';
 import type { Trade } from '../routing/Trade.ts';
 import { type TradeSearch, tradeSearch } from '../routing/TradeFinder.ts';
@@ -58,7 +58,7 @@ export function quoteSearch(request: QuoteRequest, deadline: number): QuoteSearc
 
 /**
  * The best trade of POST /quotes as the thread that found it describes it: its amounts, slippage and limits, its view
- * (describeTrade) and its steps built without allowances (buildTradeSteps). A worker answers this instead of the trade,
+ * (describeTrade; its paths, gas and fee as JSON text) and its steps built without allowances (buildTradeSteps). A worker answers this instead of the trade,
  * so the API thread neither rebuilds the trade nor describes it nor builds its steps; it keeps the refusals, the
  * sender's allowance reads (and, when read, the steps built again on them from `trade`), the permit, saving and the
  * answer (bench/HISTORY.md, issue 24, quotesteps).
@@ -69,8 +69,11 @@ export interface DescribedQuote extends Pick<Trade, 'tradeType' | 'amountIn' | '
   readonly amountOutMinimum: bigint;
   readonly route: RouteSummary;
   readonly pairAddress: string;
-  /** The rest of the trade's TradeView (paths, gas, network fee, price impact): the quote's extension fields. */
-  readonly view: Omit<TradeView, 'route' | 'pairAddress'>;
+  /**
+   * The rest of the trade's TradeView as JSON text, without the enclosing braces (`"paths":[…],…,"priceImpactBps":N`):
+   * the quote's extension fields as saveQuote writes them (PricedQuote.extension).
+   */
+  readonly view: string;
   /** The steps without allowances: what the quote answers when none were read. */
   readonly steps: Step[];
   /** The trade in its flat form (tradeCodec: one outcome), when the search asked for it (QuoteFields.withTrade). */
@@ -140,7 +143,7 @@ export function describedQuotes(
       amountOutMinimum: limits.amountOutMinimum,
       route,
       pairAddress,
-      view,
+      view: JSON.stringify(view).slice(1, -1),
       steps: buildTradeSteps(tradeStepsParams(chain, fields, trade, limits, fields.deadline)),
       ...(fields.withTrade ? { trade: encodeTrades([found]) } : {}),
     };
