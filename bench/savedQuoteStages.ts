@@ -1,8 +1,9 @@
 /**
  * `npm run ts -- bench/savedQuoteStages.ts`: the API thread's CPU of one `POST /quotes` beyond the search, in-process, by
  * stage. The search of each of bench:http's default-routing bodies (bench/lib/quoteMix.ts, any price impact) runs
- * once in a pricing worker; the timed requests then take their trade from that answer, so what is timed is what the
- * API thread does around it: parseQuoteRequest, `sameChainQuote` (the trade's view and its steps: buildTradeSteps),
+ * once in a pricing worker; the timed requests then take their described trade from that answer (Pricer.findQuote: the
+ * worker describes the trade and builds its steps), so what is timed is what the API thread does around it:
+ * parseQuoteRequest, `sameChainQuote` (refusals, taking the worker's answer),
  * `saveQuote` (the Quote, its JSON and the store's write) and the response envelope's text. REDIS_URL set: the quotes
  * are saved in Redis under a key prefix of its own (written, not read back; they expire after 60 s), else in memory.
  * BENCH_REQUESTS (default 20,000) timed after 5,000 warm-up requests, one at a time. Prints the mean wall and CPU µs
@@ -12,14 +13,13 @@
 import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../src/graph/snapshot.ts';
+import type { DeploymentQuote } from '../src/quote/describedQuote.ts';
 import { createPricer } from '../src/quote/Pricer.ts';
 import { QUOTE_VALIDITY_SECONDS } from '../src/quote/Quote.ts';
 import { quoteContext } from '../src/quote/quoteContext.ts';
 import { parseQuoteRequest } from '../src/quote/quoteRequest.ts';
 import { sameChainQuote } from '../src/quote/sameChainQuote.ts';
 import { saveQuote } from '../src/quote/saveQuote.ts';
-import type { DeploymentTrade } from '../src/routing/bestTradesByDeployment.ts';
-import type { TradeSearch } from '../src/routing/TradeFinder.ts';
 import { createQuoteStore } from '../src/store/quoteStore.ts';
 import { variedQuoteBodies } from './lib/quoteMix.ts';
 import { shippedConfig } from './lib/shippedConfig.ts';
@@ -36,13 +36,14 @@ const pricer = createPricer(config, { graph: () => graph, catalog });
 const store = createQuoteStore(config);
 const bodies = variedQuoteBodies(200, { maxPriceImpactBps: 10_000 });
 /** Each body's search answer, by the body's index: the timed requests read it instead of searching again. */
-const answers: DeploymentTrade[][] = [];
+const answers: DeploymentQuote[][] = [];
 let current = 0;
 const ctx = quoteContext({
   catalog,
   graph: () => graph,
   pricer: {
-    findTrades: async (search: TradeSearch) => (answers[current] ??= await pricer.findTrades(search)),
+    findTrades: (search) => pricer.findTrades(search),
+    findQuote: async (search) => (answers[current] ??= await pricer.findQuote(search)),
     findRoutes: (search) => pricer.findRoutes(search),
     close: () => pricer.close(),
     queueSize: () => 0,

@@ -11,9 +11,9 @@ import { loadCatalog } from '../src/catalog/loadCatalog.ts';
 import { PoolGraph } from '../src/graph/PoolGraph.ts';
 import { loadSnapshots } from '../src/graph/snapshot.ts';
 import { chosenSlippage } from '../src/quote/autoSlippage.ts';
+import { tradeStepsParams } from '../src/quote/describedQuote.ts';
 import { createPricer } from '../src/quote/Pricer.ts';
 import { parseQuoteRequest } from '../src/quote/quoteRequest.ts';
-import { tradeStepsParams } from '../src/quote/sameChainQuote.ts';
 import { slippageLimits } from '../src/routing/slippageLimits.ts';
 import { findBestTrade } from '../src/routing/TradeFinder.ts';
 import { buildTradeSteps, type TradeStepsParams } from '../src/tx/buildTradeSteps.ts';
@@ -34,7 +34,7 @@ try {
     const chain = request.originChain;
     const trade = await findBestTrade(pricer, chain, request, { ...request.limits, approvalMode: request.approvalMode });
     const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, chosenSlippage(request.slippageBps, trade).slippageBps);
-    params.push(tradeStepsParams(request, trade, { amountInMaximum, amountOutMinimum }, deadline));
+    params.push(tradeStepsParams(chain, request, trade, { amountInMaximum, amountOutMinimum }, deadline));
   }
 } finally {
   await pricer.close();

@@ -113,7 +113,8 @@ export function replica(): { readonly graph: PoolGraph; readonly catalog: Catalo
 
 /**
  * Finds the best trade (or the best per DEX deployment) for one task, on this worker's replica (Pricer.findTrades);
- * a POST /quotes/routes search's trades described as its routes (Pricer.findRoutes).
+ * a POST /quotes/routes search's trades described as its routes (Pricer.findRoutes); a POST /quotes search's trade
+ * described with its steps (Pricer.findQuote).
  */
 export function findTrades(task: tradeTask.TradeTask): tradeTask.TradeTaskResult {
   try {
@@ -122,6 +123,7 @@ export function findTrades(task: tradeTask.TradeTask): tradeTask.TradeTaskResult
         ok: false,
         error: { code: 'STATE_BEHIND', message: `the worker is not at generation ${task.generation}, block update ${task.updates}` },
       };
+    if (tradeTask.isQuoteSearch(task)) return { ok: true, quotes: tradeTask.findQuote(graph, task) };
     if (tradeTask.isRouteSearch(task)) return { ok: true, routes: tradeTask.findRoutes(graph, task) };
     return { ok: true, trades: encodeTrades(tradeTask.findTrades(graph, task)) };
   } catch (error) {

@@ -10,8 +10,9 @@ import { sharedSnapshotFiles } from '../graph/snapshot.ts';
 import { workerHandover } from '../graph/workerHandover.ts';
 import { snapshotProtocol } from '../protocols/registry.ts';
 import type { TradeFinder, TradeSearch } from '../routing/TradeFinder.ts';
+import type { DeploymentQuote, QuoteSearch } from './describedQuote.ts';
 import type { DeploymentRoute, RouteSearch } from './describedRoutes.ts';
-import { findRoutes, findTrades, type TradeTask, type TradeTaskResult } from './TradeTask.ts';
+import { findQuote, findRoutes, findTrades, type TradeTask, type TradeTaskResult } from './TradeTask.ts';
 import { TaskBatches } from './taskBatches.ts';
 import { decodeTrades } from './tradeCodec.ts';
 
@@ -19,6 +20,8 @@ import { decodeTrades } from './tradeCodec.ts';
 export interface Pricer extends TradeFinder {
   /** A POST /quotes/routes search's outcomes, each trade described (findRoutes); none when the chain has no pool state. */
   findRoutes(search: RouteSearch): Promise<DeploymentRoute[]>;
+  /** A POST /quotes search's outcome, its trade described and its steps built (findQuote); none without pool state. */
+  findQuote(search: QuoteSearch): Promise<DeploymentQuote[]>;
   close(): Promise<void>;
   /** Tasks waiting for a worker. */
   queueSize(): number;
@@ -92,7 +95,7 @@ class InlinePricer {
     private readonly maxTicks: number,
   ) {}
 
-  /** Any search priced in this thread by `price` (findTrades or findRoutes). */
+  /** Any search priced in this thread by `price` (findTrades, findRoutes or findQuote). */
   runHere<S extends TradeSearch, R>(search: S, price: (graph: PricingGraph, search: S) => R): R {
     return price(pricingGraphOf(this.graph(), this.catalog), search);
   }
@@ -161,7 +164,7 @@ export function createPricer(
   const capacity = config.workerThreads + config.workerMaxQueue;
   let sent = 0;
   /** A search as a worker task: with the version of the state it must be priced on. */
-  const asTask = (search: TradeSearch | RouteSearch): TradeTask => ({
+  const asTask = (search: TradeSearch | RouteSearch | QuoteSearch): TradeTask => ({
     ...search,
     generation: opts.generation?.() ?? 0,
     updates: opts.updates?.() ?? 0,
@@ -217,6 +220,7 @@ export function createPricer(
   return {
     findTrades: (search) => price(search, findTrades, (answer) => ('trades' in answer ? decodeTrades(answer.trades) : [])),
     findRoutes: (search) => price(search, findRoutes, (answer) => ('routes' in answer ? answer.routes : [])),
+    findQuote: (search) => price(search, findQuote, (answer) => ('quotes' in answer ? answer.quotes : [])),
     async close() {
       await pool.close({ force: false });
     },

@@ -81,6 +81,7 @@ export interface QuoteSwap {
 
 /** A saved quote and its JSON text as saved (the response sends the same text: the quote is serialized once). */
 export interface SavedQuote {
+  /** The quote without its extension fields (a trade's paths, gas and fee; a bridge route's): those are in `json` only. */
   readonly quote: Quote;
   readonly json: string;
 }

@@ -4,14 +4,16 @@ import { snapshotGasPriceWei } from '../graph/snapshot.ts';
 import { bestTradesByDeployment, type DeploymentTrade } from '../routing/bestTradesByDeployment.ts';
 import { defaultLimits } from '../routing/RoutingLimits.ts';
 import type { TradeSearch } from '../routing/TradeFinder.ts';
+import { type DeploymentQuote, describedQuotes, type QuoteSearch } from './describedQuote.ts';
 import { type DeploymentRoute, describedRoutes, type RouteSearch } from './describedRoutes.ts';
 import type { EncodedTrades } from './tradeCodec.ts';
 
 /**
  * What the API sends a pricing worker: the search only, never pool state, and the state version to run it on. A
- * RouteSearch (POST /quotes/routes) is answered with its trades described (findRoutes), any other with the trades.
+ * RouteSearch (POST /quotes/routes) is answered with its trades described (findRoutes), a QuoteSearch (POST /quotes)
+ * with its trade described and its steps built (findQuote), any other with the trades.
  */
-export type TradeTask = (TradeSearch | RouteSearch) & StateVersion;
+export type TradeTask = (TradeSearch | RouteSearch | QuoteSearch) & StateVersion;
 
 /** The version of the served state a task must be priced on. */
 export interface StateVersion {
@@ -28,11 +30,17 @@ export interface StateVersion {
 export type TradeTaskResult =
   | { ok: true; trades: EncodedTrades }
   | { ok: true; routes: DeploymentRoute[] }
+  | { ok: true; quotes: DeploymentQuote[] }
   | { ok: false; error: { code: string; message: string } };
 
 /** Whether a search is POST /quotes/routes' (answered with described routes). */
-export function isRouteSearch(search: TradeSearch | RouteSearch): search is RouteSearch {
+export function isRouteSearch(search: TradeSearch | RouteSearch | QuoteSearch): search is RouteSearch {
   return 'slippageBps' in search;
+}
+
+/** Whether a search is POST /quotes' (answered with its trade described and its steps). */
+export function isQuoteSearch(search: TradeSearch | RouteSearch | QuoteSearch): search is QuoteSearch {
+  return 'quote' in search;
 }
 
 /**
@@ -50,6 +58,15 @@ export function findTrades(graph: PricingGraph, search: TradeSearch): Deployment
 /** Finds a route search's trades and describes them (describedRoutes): the same code in a worker and in the API thread. */
 export function findRoutes(graph: PricingGraph, search: RouteSearch): DeploymentRoute[] {
   return describedRoutes(graph.catalog, search, findTrades(graph, search));
+}
+
+/**
+ * Finds a POST /quotes search's trade, describes it and builds its steps (describedQuotes) on the chain as served
+ * (the index's, the one the trade was routed on): the same code in a worker and in the API thread.
+ */
+export function findQuote(graph: PricingGraph, search: QuoteSearch): DeploymentQuote[] {
+  const index = graph.chain(search.chainId);
+  return index ? describedQuotes(graph.catalog, index.chain, search, findTrades(graph, search)) : [];
 }
 
 /**

@@ -60,7 +60,7 @@ export async function crossChainQuote(ctx: QuoteContext, request: QuoteRequest, 
     steps = build(read.allowances);
     allowanceUnread = read.unread;
   }
-  const extension = describeBridgeRoute(plan, deadline, (chainId) => chainTokenLookup(ctx.catalog, ctx.catalog.chain(chainId)!));
+  const bridgeView = describeBridgeRoute(plan, deadline, (chainId) => chainTokenLookup(ctx.catalog, ctx.catalog.chain(chainId)!));
   const bridge = plan.originBridge;
   return {
     slippage,
@@ -71,7 +71,7 @@ export async function crossChainQuote(ctx: QuoteContext, request: QuoteRequest, 
     pairAddress: bridge.spokePoolAddress,
     route: { dex: bridge.slug, name: bridge.name, fees: plan.deposit.feeAmount.toString(), logo: bridge.logo, version: '', poolFee: 0 },
     steps,
-    extension,
+    extension: JSON.stringify(bridgeView).slice(1, -1),
     allowanceUnread,
     swaps: [plan.originSwap, plan.destinationLeg].flatMap((leg) =>
       leg && leg.trade.splits.length > 0 ? [bridgeSwap(leg.trade, leg === plan.originSwap, leg.chain)] : [],

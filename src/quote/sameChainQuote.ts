@@ -1,22 +1,21 @@
 import { NATIVE_TOKEN_ADDRESS } from '../catalog/Catalog.ts';
-import { chainTokenLookup } from '../catalog/chainTokenLookup.ts';
 import { ServiceUnavailableError, ValidationError } from '../errors/BaseError.ts';
-import { describeTrade } from '../routing/describeTrade.ts';
-import { slippageLimits } from '../routing/slippageLimits.ts';
 import type { Trade } from '../routing/Trade.ts';
-import { findBestTrade } from '../routing/TradeFinder.ts';
+import { tradeRefusal } from '../routing/TradeFinder.ts';
 import type { Permit2Allowance } from '../tx/approveStep.ts';
-import { buildTradeSteps, type TradeStepsParams } from '../tx/buildTradeSteps.ts';
+import { buildTradeSteps } from '../tx/buildTradeSteps.ts';
 import { checksumAddress } from '../tx/checksumAddress.ts';
 import { permit2Of } from '../tx/executorSteps.ts';
 import type { Step } from '../tx/Step.ts';
-import { chosenSlippage } from './autoSlippage.ts';
+import { type DescribedQuote, quoteSearch, tradeStepsParams } from './describedQuote.ts';
+import type { Pricer } from './Pricer.ts';
 import { permit2Refusal } from './permit2Refusal.ts';
 import type { QuoteContext } from './quoteContext.ts';
 import { type PermitData, quotePermit } from './quotePermit2.ts';
 import type { QuoteRequest } from './quoteRequest.ts';
 import { priceImpactRefusal } from './quoteWarnings.ts';
 import type { PricedQuote } from './saveQuote.ts';
+import { decodeTrades } from './tradeCodec.ts';
 
 /** The Universal Routers (lower case) a trade's routes run through, in the order of their first split. */
 function universalRouters(trade: Trade): string[] {
@@ -24,31 +23,15 @@ function universalRouters(trade: Trade): string[] {
 }
 
 /**
- * What a request's steps are built from (buildTradeSteps): its trade, the slippage limits, its tokens, recipient,
- * wallet and approval mode, the deadline and, with a sender, the allowances read.
+ * The best trade over all the request's deployments, described and its steps built without allowances where it was
+ * found (Pricer.findQuote: a worker, or this thread for a cheap search); throws QuoteUnavailableError (tradeRefusal)
+ * when there is none. The trade itself comes along only with a sender (its allowances may be read and the steps
+ * built again on them).
  */
-export function tradeStepsParams(
-  request: QuoteRequest,
-  trade: Trade,
-  limits: { amountInMaximum: bigint; amountOutMinimum: bigint },
-  deadline: number,
-  allowances?: ReadonlyMap<string, bigint>,
-  permit2Allowances?: ReadonlyMap<string, Permit2Allowance>,
-): TradeStepsParams {
-  return {
-    chain: request.originChain,
-    trade,
-    tokenIn: request.tokenIn,
-    tokenOut: request.tokenOut,
-    amountOutMinimum: limits.amountOutMinimum,
-    ...(trade.tradeType === 'exactOut' ? { amountInMaximum: limits.amountInMaximum } : {}),
-    recipient: request.recipientAddress,
-    wallet: request.walletAddress,
-    deadline,
-    allowances,
-    approvalMode: request.approvalMode,
-    permit2Allowances,
-  };
+async function bestQuote(pricer: Pricer, request: QuoteRequest, deadline: number): Promise<DescribedQuote> {
+  const [result] = await pricer.findQuote(quoteSearch(request, deadline));
+  if (!result?.outcome.ok) throw tradeRefusal(result ? [result.outcome] : [], request.originChain, request, request.limits.maxHops);
+  return result.outcome.quote;
 }
 
 /**
@@ -58,32 +41,29 @@ export function tradeStepsParams(
 export async function sameChainQuote(ctx: QuoteContext, request: QuoteRequest, deadline: number): Promise<PricedQuote> {
   const chain = request.originChain;
   const permitMode = request.approvalMode === 'permit2';
-  // The approval mode prices the trade's Permit2 allowance as its steps give it (gasModel.callGas `permit`).
-  const trade = await findBestTrade(ctx.pricer, chain, request, { ...request.limits, approvalMode: request.approvalMode });
-  const tooHigh = priceImpactRefusal({ trade }, request.maxPriceImpactBps);
+  const found = await bestQuote(ctx.pricer, request, deadline);
+  const tooHigh = priceImpactRefusal({ trade: found }, request.maxPriceImpactBps);
   if (tooHigh) throw tooHigh;
-  const permitRefusal = permit2Refusal(request, trade);
+  // With a sender only (bestQuote), which parseQuoteRequest requires with "permit2".
+  const trade: Trade | undefined = found.trade && (decodeTrades(found.trade)[0].outcome as { trade: Trade }).trade;
+  const permitRefusal = trade && permit2Refusal(request, trade);
   if (permitRefusal) throw permitRefusal;
-  // parseQuoteRequest requires a sender with "permit2"; the permit's nonce is read on chain.
+  // The permit's nonce is read on chain.
   if (permitMode && !ctx.allowances.canRead(chain.chainId))
     throw new ValidationError(
       `approvalMode: "permit2" needs an RPC URL for chain ${chain.chainId} (RPC_URL_${chain.chainId}) to read the sender's Permit2 nonce`,
     );
-  const slippage = chosenSlippage(request.slippageBps, trade);
-  const { amountInMaximum, amountOutMinimum } = slippageLimits(trade, slippage.slippageBps);
-  const { route, pairAddress, ...view } = describeTrade(chain, trade, chainTokenLookup(ctx.catalog, chain), amountOutMinimum);
-  const build = (allowances?: ReadonlyMap<string, bigint>, permit2Allowances?: ReadonlyMap<string, Permit2Allowance>) =>
-    buildTradeSteps(tradeStepsParams(request, trade, { amountInMaximum, amountOutMinimum }, deadline, allowances, permit2Allowances));
-  let steps = build();
+  const { slippage, amountInMaximum, amountOutMinimum } = found;
+  let steps = found.steps;
   // With a sender, the approvals of the steps built without allowances are read (the ERC-20 allowance of each
   // spender; through a Universal Router also Permit2's allowance of it, with the nonce a permit takes) and the steps
   // built again with them.
   const spenders = steps.flatMap((s) => (s.spender ? [s.spender] : []));
-  const viaPermit2 = universalRouters(trade);
+  const viaPermit2 = trade ? universalRouters(trade) : [];
   const erc20In = request.tokenIn.address.toLowerCase() !== NATIVE_TOKEN_ADDRESS.toLowerCase();
   let allowanceUnread: string | undefined;
   let permit2Read: ReadonlyMap<string, Permit2Allowance> | undefined;
-  if (request.sender && erc20In && (spenders.length > 0 || viaPermit2.length > 0)) {
+  if (request.sender && trade && erc20In && (spenders.length > 0 || viaPermit2.length > 0)) {
     // One Permit2 per chain's Universal Router deployment (catalogue permit2Address).
     const permit2 = viaPermit2.length > 0 ? permit2Of(chain, viaPermit2[0]) : undefined;
     const [read, p2] = await Promise.all([
@@ -95,7 +75,10 @@ export async function sameChainQuote(ctx: QuoteContext, request: QuoteRequest, d
     else if (p2) permit2Read = p2.allowances;
     const allowances = read && 'allowances' in read ? read.allowances : undefined;
     // Nothing read (no RPC URL, or the node did not answer): the steps built above are already the ones to keep.
-    if (allowances || permit2Read) steps = build(allowances, permit2Read);
+    if (allowances || permit2Read)
+      steps = buildTradeSteps(
+        tradeStepsParams(chain, request, trade, { amountInMaximum, amountOutMinimum }, deadline, allowances, permit2Read),
+      );
   }
   let permitData: PermitData | undefined;
   let heldSwap: Step | undefined;
@@ -110,7 +93,7 @@ export async function sameChainQuote(ctx: QuoteContext, request: QuoteRequest, d
       permit2: permit2Of(chain, router),
       token: checksumAddress(request.tokenIn.address),
       router: checksumAddress(router),
-      amount: trade.tradeType === 'exactOut' ? amountInMaximum : trade.amountIn,
+      amount: found.tradeType === 'exactOut' ? amountInMaximum : found.amountIn,
       deadline,
       nonce,
     });
@@ -122,14 +105,14 @@ export async function sameChainQuote(ctx: QuoteContext, request: QuoteRequest, d
     heldSwap,
     allowanceUnread,
     slippage,
-    amountIn: trade.amountIn,
+    amountIn: found.amountIn,
     amountInMaximum,
-    amountOut: trade.amountOut,
+    amountOut: found.amountOut,
     amountOutMinimum,
-    pairAddress,
-    route,
+    pairAddress: found.pairAddress,
+    route: found.route,
     steps,
-    extension: view,
-    swaps: [{ trade }],
+    extension: found.view,
+    swaps: [{ trade: found }],
   };
 }

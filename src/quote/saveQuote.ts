@@ -20,7 +20,11 @@ export interface PricedQuote {
   pairAddress: string;
   route: RouteSummary;
   steps: Step[];
-  extension?: object;
+  /**
+   * The quote's extension fields as JSON text, without the enclosing braces: a same-chain trade's view
+   * (DescribedQuote.view, written where the trade was found), a bridge route's description. Written after `snapshot`.
+   */
+  extension: string;
   /** The quote's swaps, for its warnings. */
   swaps: readonly QuotedSwap[];
   /** Why the request's sender allowances were not read (warning ALLOWANCE_NOT_READ). */
@@ -49,6 +53,16 @@ export function isoTime(ms: number): string {
   }
   const millis = ms - second * 1000;
   return `${text}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+}
+
+/**
+ * A quote's JSON text with its extension fields (JSON text, PricedQuote.extension) after `snapshot`, where the Quote
+ * lists them: the text of JSON.stringify of the quote with those fields in it.
+ */
+function quoteJson(quote: Quote, extension: string): string {
+  const { warnings, refreshedFrom, changes, simulation, ...head } = quote;
+  const tail = JSON.stringify({ warnings, refreshedFrom, changes, simulation });
+  return `${JSON.stringify(head).slice(0, -1)}${extension === '' ? '' : `,${extension}`},${tail.slice(1)}`;
 }
 
 /** Who asked, when, and which quote is refreshed: the rest of what a saved quote holds beside its priced route. */
@@ -100,7 +114,6 @@ export async function saveQuote(ctx: QuoteContext, origin: QuoteOrigin, priced: 
     steps: priced.steps,
     ...(priced.permitData ? { permitData: priced.permitData } : {}),
     snapshot: snapshotInfo(ctx, request.originChain.chainId),
-    ...priced.extension,
     warnings: quoteWarnings({
       swaps: priced.swaps,
       allowanceUnread: priced.allowanceUnread,
@@ -113,7 +126,11 @@ export async function saveQuote(ctx: QuoteContext, origin: QuoteOrigin, priced: 
       },
     }),
   };
-  if (previous) Object.assign(quote, { refreshedFrom: previous.quoteId, changes: quoteChanges(previous, quote) });
+  if (previous) {
+    // The network fee compared is among the extension fields (a same-chain trade's view).
+    const fresh = { ...quote, ...(JSON.parse(`{${priced.extension}}`) as Partial<Quote>) };
+    Object.assign(quote, { refreshedFrom: previous.quoteId, changes: quoteChanges(previous, fresh) });
+  }
   if (request.simulate && request.sender) {
     // The steps as built, run before the quote is answered; a step that succeeded takes its gasLimit from the run.
     const simulation = await ctx.simulator.simulate(quote, checksumAddress(request.sender));
@@ -126,6 +143,7 @@ export async function saveQuote(ctx: QuoteContext, origin: QuoteOrigin, priced: 
   const json = await ctx.store.save({
     orgId,
     quote: quote as unknown as Record<string, unknown>,
+    json: quoteJson(quote, priced.extension),
     request: request.body as unknown as Record<string, unknown>,
     ...(priced.heldSwap ? { permit2Swap: priced.heldSwap as unknown as Record<string, unknown> } : {}),
   });

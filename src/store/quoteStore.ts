@@ -15,6 +15,11 @@ export interface StoredQuote {
    * /quotes/{id}/swap puts the permit in it); never part of the quote's own JSON.
    */
   readonly permit2Swap?: Record<string, unknown>;
+  /**
+   * save() only: the quote's JSON text as the caller wrote it (saveQuote writes the extension fields' text made where
+   * the trade was found into it); without it, save() serializes `quote`.
+   */
+  readonly json?: string;
 }
 
 /** Where quotes are kept for `config.quoteTtlSeconds`: Redis when configured, memory otherwise. */
@@ -127,7 +132,7 @@ class KeyvQuoteStore implements QuoteStore {
     }
     if (typeof stored.orgId !== 'string' || stored.orgId === '') throw new TypeError('quoteStore.save: orgId must be a non-empty string');
     if (this.#closed) throw new ServiceUnavailableError(SAVE_FAILED_MESSAGE, { details: { reason: 'store closed' } });
-    const json = JSON.stringify(stored.quote);
+    const json = stored.json ?? JSON.stringify(stored.quote);
     const entry = new QuoteEntry(stored.orgId, json, stored.request, stored.permit2Swap) as unknown as StoredQuote;
     let saved: boolean;
     try {

@@ -6,9 +6,10 @@ import type { Config } from '../../src/config.ts';
 import type { PoolGraph } from '../../src/graph/PoolGraph.ts';
 import { PricingGraph } from '../../src/graph/PricingGraph.ts';
 import type { RateLimitStore } from '../../src/http/rateLimit.ts';
+import type { QuoteSearch } from '../../src/quote/describedQuote.ts';
 import type { RouteSearch } from '../../src/quote/describedRoutes.ts';
 import type { Pricer } from '../../src/quote/Pricer.ts';
-import { findRoutes, findTrades } from '../../src/quote/TradeTask.ts';
+import { findQuote, findRoutes, findTrades } from '../../src/quote/TradeTask.ts';
 import type { TradeSearch } from '../../src/routing/TradeFinder.ts';
 import type { ApiKeyStore } from '../../src/store/apiKeyStore.ts';
 import type { QuoteStore } from '../../src/store/quoteStore.ts';
@@ -16,7 +17,7 @@ import { quoteAppBase } from './quoteAppBase.ts';
 import { type RequestOptions, request, type TestResponse } from './testApp.ts';
 
 /**
- * A Pricer that prices in the calling thread with the same code the workers run (findTrades, findRoutes over a
+ * A Pricer that prices in the calling thread with the same code the workers run (findTrades, findRoutes, findQuote over a
  * PricingGraph), so tests reach the pricing path without worker threads.
  */
 export class InProcessPricer implements Pricer {
@@ -32,6 +33,10 @@ export class InProcessPricer implements Pricer {
   async findRoutes(search: RouteSearch) {
     this.tasks += 1;
     return findRoutes(this.#pricing, search);
+  }
+  async findQuote(search: QuoteSearch) {
+    this.tasks += 1;
+    return findQuote(this.#pricing, search);
   }
   async close(): Promise<void> {}
   queueSize(): number {

@@ -36,6 +36,7 @@ const ctx = quoteContext({
   // As a worker answers: the described routes after a structured clone.
   pricer: {
     findTrades: async () => [],
+    findQuote: async () => [],
     findRoutes: async (s) => structuredClone(describedRoutes(catalog, s, findTrades(pricing, s))),
     close: async () => undefined,
     queueSize: () => 0,

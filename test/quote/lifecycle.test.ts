@@ -62,6 +62,7 @@ let original: Pricer | undefined;
 const switching: Pricer = {
   findTrades: (search: TradeSearch) => (moved ? movedPricer : original!).findTrades(search),
   findRoutes: (search) => (moved ? movedPricer : original!).findRoutes(search),
+  findQuote: (search) => (moved ? movedPricer : original!).findQuote(search),
   close: async () => undefined,
   queueSize: () => 0,
 };

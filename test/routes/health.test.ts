@@ -61,6 +61,7 @@ t.test('GET /readyz: 503 envelope naming each failing check (store unreachable, 
       throw new Error('worker gone');
     },
     findRoutes: async () => [],
+    findQuote: async () => [],
     close: async () => undefined,
     queueSize: () => 0,
   };
@@ -77,6 +78,7 @@ t.test('GET /readyz: 503 envelope naming each failing check (store unreachable, 
   const silent = {
     findTrades: () => new Promise<never>(() => undefined),
     findRoutes: async () => [],
+    findQuote: async () => [],
     close: async () => undefined,
     queueSize: () => 0,
   };
@@ -133,6 +135,7 @@ t.test('GET /readyz: answers are reused for a second, so probes cannot load the 
       return [];
     },
     findRoutes: async () => [],
+    findQuote: async () => [],
     close: async () => undefined,
     queueSize: () => 0,
   };
@@ -147,6 +150,7 @@ t.test("GET /readyz: a followed chain's age is read at every answer, while the p
   const pricer = {
     findTrades: async () => [],
     findRoutes: async () => [],
+    findQuote: async () => [],
     probeWorkers: async () => {
       probes += 1;
     },

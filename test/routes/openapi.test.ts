@@ -342,6 +342,7 @@ t.test('operations responses validate against the document', async (t) => {
     pricer: {
       findTrades: async () => Promise.reject(new Error('down')),
       findRoutes: async () => [],
+      findQuote: async () => [],
       close: async () => undefined,
       queueSize: () => 0,
     },
