@@ -15,20 +15,24 @@ export interface StoredQuote {
    * /quotes/{id}/swap puts the permit in it); never part of the quote's own JSON.
    */
   readonly permit2Swap?: Record<string, unknown>;
+}
+
+/** A quote to save: its JSON text beside it, as the caller wrote it. */
+export interface QuoteToSave extends StoredQuote {
   /**
-   * save() only: the quote's JSON text as the caller wrote it (saveQuote writes the extension fields' text made where
-   * the trade was found into it); without it, save() serializes `quote`.
+   * The quote's JSON text, kept as it is and returned by save() (saveQuote writes it once, the extension fields' text
+   * made where the trade was found in it: the response sends the same text).
    */
-  readonly json?: string;
+  readonly json: string;
 }
 
 /** Where quotes are kept for `config.quoteTtlSeconds`: Redis when configured, memory otherwise. */
 export interface QuoteStore {
   /**
-   * Saves a quote under `quote.quote.quoteId` and returns the quote's JSON text as saved (serialized once, for the
-   * response too); rejects with ServiceUnavailableError when it was not saved.
+   * Saves a quote under `quote.quote.quoteId` with its JSON text (`quote.json`, which the response sends too) and
+   * returns that text; rejects with ServiceUnavailableError when it was not saved.
    */
-  save(quote: StoredQuote): Promise<string>;
+  save(quote: QuoteToSave): Promise<string>;
   /** The saved quote, or undefined (unknown, expired, or a malformed id); ServiceUnavailableError when the store cannot answer. */
   get(quoteId: string): Promise<StoredQuote | undefined>;
   /** Whether the store answers right now (for readiness); never throws. */
@@ -49,7 +53,7 @@ export interface QuoteStoreOptions extends RedisTimingOptions {
 /** Quote ids accepted by get(); anything else cannot have been saved and is answered `undefined`. */
 const QUOTE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
-/** What save() hands Keyv: the organization, the quote's JSON text (serialized once by save()), the request and a held swap. */
+/** What save() hands Keyv: the organization, the quote's JSON text (as the caller wrote it), the request and a held swap. */
 class QuoteEntry {
   constructor(
     readonly orgId: string,
@@ -125,14 +129,14 @@ class KeyvQuoteStore implements QuoteStore {
     private readonly backend: Backend,
   ) {}
 
-  async save(stored: StoredQuote): Promise<string> {
+  async save(stored: QuoteToSave): Promise<string> {
     const quoteId = stored.quote.quoteId;
     if (typeof quoteId !== 'string' || !QUOTE_ID.test(quoteId)) {
       throw new TypeError(`quoteStore.save: quote.quoteId must match ${QUOTE_ID}, got ${JSON.stringify(quoteId)}`);
     }
     if (typeof stored.orgId !== 'string' || stored.orgId === '') throw new TypeError('quoteStore.save: orgId must be a non-empty string');
     if (this.#closed) throw new ServiceUnavailableError(SAVE_FAILED_MESSAGE, { details: { reason: 'store closed' } });
-    const json = stored.json ?? JSON.stringify(stored.quote);
+    const json = stored.json;
     const entry = new QuoteEntry(stored.orgId, json, stored.request, stored.permit2Swap) as unknown as StoredQuote;
     let saved: boolean;
     try {

@@ -149,9 +149,11 @@ async function savedPermitQuote(deadline: number): Promise<{ quoteId: string; pe
   });
   const expiresAt = new Date(deadline * 1000).toISOString();
   const held = { message: 'Swap', from: owner.address, to: UR, data: HELD_CALL, amount: quote.amountIn, chainId: 1001, gasLimit: '250000' };
+  const saved = { ...quote, quoteId, deadline, expiresAt, permitData };
   await q.store.save({
     orgId: 'org-a',
-    quote: { ...quote, quoteId, deadline, expiresAt, permitData } as unknown as Record<string, unknown>,
+    quote: saved as unknown as Record<string, unknown>,
+    json: JSON.stringify(saved),
     permit2Swap: held,
   });
   return { quoteId, permitData, expiresAt };

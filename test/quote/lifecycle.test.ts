@@ -228,7 +228,8 @@ t.test('refresh refusals: exact bodies', async (t) => {
   }
   // A quote saved before requests were saved with quotes cannot be priced again.
   const legacy = '11111111-1111-4111-8111-111111111111';
-  await s.store.save({ orgId: 'acme', quote: { ...quote, quoteId: legacy } as unknown as Record<string, unknown> });
+  const legacyQuote = { ...quote, quoteId: legacy };
+  await s.store.save({ orgId: 'acme', quote: legacyQuote as unknown as Record<string, unknown>, json: JSON.stringify(legacyQuote) });
   const res = await s.request('POST', `/quotes/${legacy}/refresh`, { headers: auth });
   t.strictSame(
     [res.status, res.body],

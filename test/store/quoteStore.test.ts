@@ -47,7 +47,7 @@ async function saveUntilAccepted(store: QuoteStore, quoteId: string, limitMs: nu
   const deadline = Date.now() + limitMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      await store.save({ orgId: 'acme', quote: quoteBody(quoteId) });
+      await store.save({ orgId: 'acme', quote: quoteBody(quoteId), json: JSON.stringify(quoteBody(quoteId)) });
       return attempt;
     } catch (error) {
       if (!(error instanceof ServiceUnavailableError) || Date.now() > deadline) throw error;
@@ -61,7 +61,7 @@ function behaviour(t: Test, make: (ttlSeconds: number) => QuoteStore) {
   t.test('save then get returns the same organization and quote', async (t) => {
     const store = make(86_400);
     t.teardown(() => store.close());
-    await store.save({ orgId: 'acme', quote: quoteBody('q-1') });
+    await store.save({ orgId: 'acme', quote: quoteBody('q-1'), json: JSON.stringify(quoteBody('q-1')) });
     t.same(await store.get('q-1'), { orgId: 'acme', quote: quoteBody('q-1') });
     t.equal(await store.get('q-unknown'), undefined);
     t.equal(await store.ping(), true);
@@ -71,7 +71,7 @@ function behaviour(t: Test, make: (ttlSeconds: number) => QuoteStore) {
     const store = make(86_400);
     t.teardown(() => store.close());
     const request = { amount: '1.5', slippageBps: 'auto', note: 'ünïcode "quoted"' };
-    const json = await store.save({ orgId: 'acme', quote: quoteBody('q-req'), request });
+    const json = await store.save({ orgId: 'acme', quote: quoteBody('q-req'), json: JSON.stringify(quoteBody('q-req')), request });
     t.equal(json, JSON.stringify(quoteBody('q-req')), 'save returns the quote alone');
     t.strictSame(await store.get('q-req'), { orgId: 'acme', quote: quoteBody('q-req'), request });
   });
@@ -81,7 +81,13 @@ function behaviour(t: Test, make: (ttlSeconds: number) => QuoteStore) {
     t.teardown(() => store.close());
     const request = { amount: '1.5', approvalMode: 'permit2' };
     const permit2Swap = { message: 'Swap 1.5 DAI for USDC on Uniswap V4', data: '0x3593564c', gasLimit: '250000' };
-    const json = await store.save({ orgId: 'acme', quote: quoteBody('q-held'), request, permit2Swap });
+    const json = await store.save({
+      orgId: 'acme',
+      quote: quoteBody('q-held'),
+      json: JSON.stringify(quoteBody('q-held')),
+      request,
+      permit2Swap,
+    });
     t.equal(json, JSON.stringify(quoteBody('q-held')), 'save returns the quote alone');
     t.strictSame(await store.get('q-held'), { orgId: 'acme', quote: quoteBody('q-held'), request, permit2Swap });
   });
@@ -96,15 +102,15 @@ function behaviour(t: Test, make: (ttlSeconds: number) => QuoteStore) {
   t.test('save refuses a quote without a usable quoteId or orgId (programming error, not a 503)', async (t) => {
     const store = make(86_400);
     t.teardown(() => store.close());
-    await t.rejects(store.save({ orgId: 'acme', quote: { amountIn: '1' } }), TypeError);
-    await t.rejects(store.save({ orgId: 'acme', quote: { quoteId: 42 } }), TypeError);
-    await t.rejects(store.save({ orgId: '', quote: quoteBody('q-2') }), TypeError);
+    await t.rejects(store.save({ orgId: 'acme', quote: { amountIn: '1' }, json: JSON.stringify({ amountIn: '1' }) }), TypeError);
+    await t.rejects(store.save({ orgId: 'acme', quote: { quoteId: 42 }, json: JSON.stringify({ quoteId: 42 }) }), TypeError);
+    await t.rejects(store.save({ orgId: '', quote: quoteBody('q-2'), json: JSON.stringify(quoteBody('q-2')) }), TypeError);
   });
 
   t.test('a quote is gone once its TTL has passed', async (t) => {
     const store = make(1);
     t.teardown(() => store.close());
-    await store.save({ orgId: 'acme', quote: quoteBody('q-ttl') });
+    await store.save({ orgId: 'acme', quote: quoteBody('q-ttl'), json: JSON.stringify(quoteBody('q-ttl')) });
     t.same(await store.get('q-ttl'), { orgId: 'acme', quote: quoteBody('q-ttl') });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     t.equal(await store.get('q-ttl'), undefined);
@@ -115,7 +121,7 @@ function behaviour(t: Test, make: (ttlSeconds: number) => QuoteStore) {
     await store.close();
     await expect503(
       t,
-      () => store.save({ orgId: 'acme', quote: quoteBody('q-closed') }),
+      () => store.save({ orgId: 'acme', quote: quoteBody('q-closed'), json: JSON.stringify(quoteBody('q-closed')) }),
       'quote store unavailable: the quote was not saved',
     );
     await expect503(t, () => store.get('q-closed'), 'quote store unavailable: the quote could not be read');
@@ -143,7 +149,7 @@ t.test('Redis store (shared server)', async (t) => {
   t.test('the quote is stored under <namespace>::<quoteId> with the configured TTL (read with a plain client)', async (t) => {
     const store = make(86_400);
     t.teardown(() => store.close());
-    await store.save({ orgId: 'acme', quote: quoteBody('q-layout') });
+    await store.save({ orgId: 'acme', quote: quoteBody('q-layout'), json: JSON.stringify(quoteBody('q-layout')) });
     const { exists, pttl } = await withRawClient(sharedRedisUrl, async (client) => ({
       exists: await client.exists(`${namespace}::q-layout`),
       pttl: await client.pTTL(`${namespace}::q-layout`),
@@ -160,7 +166,7 @@ t.test('Redis store (shared server)', async (t) => {
       await keyv.disconnect();
     });
     const quote = { ...quoteBody('q-bytes'), note: 'ünïcode "quoted" \\ </script>', nested: { list: [1, null, true] } };
-    const json = await store.save({ orgId: 'acme "inc"', quote });
+    const json = await store.save({ orgId: 'acme "inc"', quote, json: JSON.stringify(quote) });
     t.equal(json, JSON.stringify(quote), 'save returns the quote as JSON text');
     await keyv.set('q-keyv', { orgId: 'acme "inc"', quote: { ...quote, quoteId: 'q-keyv' } });
     const [ours, theirs] = await withRawClient(sharedRedisUrl, (client) =>
@@ -172,7 +178,7 @@ t.test('Redis store (shared server)', async (t) => {
     t.same(await store.get('q-keyv'), { orgId: 'acme "inc"', quote: { ...quote, quoteId: 'q-keyv' } }, 'a quote Keyv wrote reads back');
     t.same(await keyv.get('q-bytes'), { orgId: 'acme "inc"', quote }, 'Keyv reads the entry the store wrote');
     const request = { amount: '1', slippageBps: 'auto' };
-    await store.save({ orgId: 'acme', quote: quoteBody('q-bytes-req'), request });
+    await store.save({ orgId: 'acme', quote: quoteBody('q-bytes-req'), json: JSON.stringify(quoteBody('q-bytes-req')), request });
     await keyv.set('q-keyv-req', { orgId: 'acme', quote: quoteBody('q-bytes-req'), request });
     const [withRequest, keyvWithRequest] = await withRawClient(sharedRedisUrl, (client) =>
       Promise.all([client.get(`${namespace}::q-bytes-req`), client.get(`${namespace}::q-keyv-req`)]),
@@ -191,7 +197,7 @@ t.test('Redis store (shared server)', async (t) => {
       await a.close();
       await b.close();
     });
-    await a.save({ orgId: 'acme', quote: quoteBody('q-shared') });
+    await a.save({ orgId: 'acme', quote: quoteBody('q-shared'), json: JSON.stringify(quoteBody('q-shared')) });
     t.same(await b.get('q-shared'), { orgId: 'acme', quote: quoteBody('q-shared') });
   });
 
@@ -202,7 +208,7 @@ t.test('Redis store (shared server)', async (t) => {
       await store.close();
       await deletePrefix(sharedRedisUrl, prefix);
     });
-    await store.save({ orgId: 'acme', quote: quoteBody('q-prefix') });
+    await store.save({ orgId: 'acme', quote: quoteBody('q-prefix'), json: JSON.stringify(quoteBody('q-prefix')) });
     t.equal(await withRawClient(sharedRedisUrl, (client) => client.exists(`${prefix}:quote::q-prefix`)), 1);
   });
 });
@@ -217,13 +223,13 @@ t.test('Redis failure: a redis-server this test starts, kills and restarts', asy
     const store = createQuoteStore({ redisUrl: server.url, quoteTtlSeconds: 3600 }, { namespace: 'failover' });
     t.teardown(() => store.close());
 
-    await store.save({ orgId: 'acme', quote: quoteBody('q-before') });
+    await store.save({ orgId: 'acme', quote: quoteBody('q-before'), json: JSON.stringify(quoteBody('q-before')) });
     t.same(await store.get('q-before'), { orgId: 'acme', quote: quoteBody('q-before') });
 
     await server.kill();
     const saveMs = await expect503(
       t,
-      () => store.save({ orgId: 'acme', quote: quoteBody('q-during') }),
+      () => store.save({ orgId: 'acme', quote: quoteBody('q-during'), json: JSON.stringify(quoteBody('q-during')) }),
       'quote store unavailable: the quote was not saved',
     );
     t.ok(saveMs < FAILURE_BOUND_MS, `save rejected in ${saveMs.toFixed(0)} ms (< ${FAILURE_BOUND_MS})`);
@@ -234,7 +240,7 @@ t.test('Redis failure: a redis-server this test starts, kills and restarts', asy
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const laterMs = await expect503(
       t,
-      () => store.save({ orgId: 'acme', quote: quoteBody('q-during') }),
+      () => store.save({ orgId: 'acme', quote: quoteBody('q-during'), json: JSON.stringify(quoteBody('q-during')) }),
       'quote store unavailable: the quote was not saved',
     );
     t.ok(laterMs < FAILURE_BOUND_MS, `save rejected in ${laterMs.toFixed(0)} ms after 1 s of outage`);
@@ -254,7 +260,7 @@ t.test('Redis failure: a redis-server this test starts, kills and restarts', asy
     t.teardown(() => store.close());
     const ms = await expect503(
       t,
-      () => store.save({ orgId: 'acme', quote: quoteBody('q-early') }),
+      () => store.save({ orgId: 'acme', quote: quoteBody('q-early'), json: JSON.stringify(quoteBody('q-early')) }),
       'quote store unavailable: the quote was not saved',
     );
     t.ok(ms < FAILURE_BOUND_MS, `save rejected in ${ms.toFixed(0)} ms`);
@@ -272,11 +278,11 @@ t.test('Redis failure: a redis-server this test starts, kills and restarts', asy
     });
     const store = createQuoteStore({ redisUrl: server.url, quoteTtlSeconds: 3600 }, { namespace: 'hung' });
     t.teardown(() => store.close());
-    await store.save({ orgId: 'acme', quote: quoteBody('q-up') });
+    await store.save({ orgId: 'acme', quote: quoteBody('q-up'), json: JSON.stringify(quoteBody('q-up')) });
     server.signal('SIGSTOP');
     const ms = await expect503(
       t,
-      () => store.save({ orgId: 'acme', quote: quoteBody('q-hung') }),
+      () => store.save({ orgId: 'acme', quote: quoteBody('q-hung'), json: JSON.stringify(quoteBody('q-hung')) }),
       'quote store unavailable: the quote was not saved',
     );
     t.ok(ms < FAILURE_BOUND_MS, `save rejected in ${ms.toFixed(0)} ms`);
