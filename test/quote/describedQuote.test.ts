@@ -21,6 +21,7 @@ import { decodeTrades, encodeTrades } from '../../src/quote/tradeCodec.ts';
 import { describeTrade } from '../../src/routing/describeTrade.ts';
 import { slippageLimits } from '../../src/routing/slippageLimits.ts';
 import type { Trade } from '../../src/routing/Trade.ts';
+import { tradeSearch } from '../../src/routing/TradeFinder.ts';
 import { buildTradeSteps } from '../../src/tx/buildTradeSteps.ts';
 import { shippedDevnetGraph } from '../helpers/shippedDevnet.ts';
 
@@ -55,7 +56,9 @@ function compared(q: Pick<DescribedQuote, (typeof FIELDS)[number]>, trade: Trade
 
 /** What sameChainQuote built in the API thread before the change (null when no trade was found). */
 function before(request: QuoteRequest): string | null {
-  const [result] = decodeTrades(encodeTrades(findTrades(pricing, quoteSearch(request, DEADLINE))));
+  // The search as sameChainQuote made it (findBestTrade): the best over all deployments, priced with the approval mode.
+  const search = tradeSearch(request.originChain, request, { ...request.limits, approvalMode: request.approvalMode }, false);
+  const [result] = decodeTrades(encodeTrades(findTrades(pricing, search)));
   if (!result?.outcome.ok) return null;
   const trade = result.outcome.trade;
   const chain = request.originChain;
